@@ -1,0 +1,174 @@
+# lostcycles — one plain GNU Makefile.
+#
+#   make            build liblostcycles and the lostcycles command
+#   make demo       install missing Debian packages, build, profile the example
+#   make check      install missing Debian packages, build, run every test
+#   make bench      run the benchmarks (numbers go to docs/performance.md)
+#   make install    install under $(DESTDIR)$(PREFIX)
+#
+# V=1 shows the full command lines.
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+LIBDIR  ?= $(PREFIX)/lib
+INCDIR  ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share/lostcycles
+MANDIR  ?= $(PREFIX)/share/man
+DESTDIR ?=
+
+VERSION := 0.1.0
+ABI_MAJOR := 1
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+# Flags the build needs; the user's CFLAGS can add to them but not remove them.
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
+	     -Iflaglib -Isampler -Ipostproc -Ikmod-free-tools \
+	     -DLC_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' \
+	     -pthread -MMD -MP $(CFLAGS)
+ALL_LDFLAGS = -pthread $(LDFLAGS)
+
+B := build
+
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @printf '  %-7s %s\n'
+endif
+
+# ---- the flag library -------------------------------------------------------
+LIB_SRC := $(wildcard flaglib/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/pic/%.o)
+LIB_SO  := $(B)/liblostcycles.so.$(ABI_MAJOR)
+LIB_A   := $(B)/liblostcycles.a
+LIB_LIBS := -lrt
+
+# ---- the lostcycles command -------------------------------------------------
+TOOL_SRC := $(wildcard sampler/*.c postproc/*.c kmod-free-tools/*.c)
+TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o)
+TOOL_MAIN := $(B)/sampler/main.o
+TOOL_LIB := $(B)/libtool.a
+TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -lm -lrt
+
+# ---- tests, examples, benchmarks --------------------------------------------
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+TEST_SH  := $(sort $(wildcard tests/t_*.sh))
+WORK_SRC := $(wildcard tests/workloads/*.c)
+WORK_BIN := $(WORK_SRC:tests/workloads/%.c=$(B)/workloads/%)
+EX_SRC   := $(wildcard examples/*.c)
+EX_BIN   := $(EX_SRC:examples/%.c=$(B)/examples/%)
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
+
+.PHONY: all deps demo check unit-tests integration-tests install uninstall bench \
+	clean examples workloads
+
+all: lostcycles $(LIB_SO) $(LIB_A) $(B)/lostcycles.pc
+
+deps:
+	@sh scripts/install-deps.sh
+
+lostcycles: $(TOOL_MAIN) $(TOOL_LIB)
+	$(quiet) LINK $@
+	$(Q)$(CC) -o $@ $(TOOL_MAIN) $(TOOL_LIB) $(ALL_LDFLAGS) $(TOOL_LIBS)
+
+$(TOOL_LIB): $(filter-out $(TOOL_MAIN),$(TOOL_OBJ))
+	$(quiet) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(LIB_SO): $(LIB_OBJ)
+	$(quiet) LINK $@
+	$(Q)$(CC) -shared -Wl,-soname,liblostcycles.so.$(ABI_MAJOR) -o $@ $^ $(ALL_LDFLAGS) $(LIB_LIBS)
+	$(Q)ln -sf liblostcycles.so.$(ABI_MAJOR) $(B)/liblostcycles.so
+
+$(LIB_A): $(LIB_OBJ)
+	$(quiet) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/lostcycles.pc: Makefile
+	@mkdir -p $(@D)
+	$(quiet) GEN $@
+	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
+		'Name: lostcycles' 'Description: predicate profiling flags for lost cycles analysis' \
+		'Version: $(VERSION)' 'Libs: -L$${libdir} -llostcycles' 'Libs.private: -lrt -pthread' \
+		'Cflags: -I$${includedir}' > $@
+
+# Programs that use the flag library link it dynamically with an rpath into
+# the build tree, exactly as users link the installed library.
+USE_LIB = -Lbuild -llostcycles -Wl,-rpath,$(CURDIR)/$(B)
+
+$(B)/examples/%: examples/%.c $(LIB_SO)
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(USE_LIB) -lm
+
+$(B)/workloads/%: tests/workloads/%.c $(LIB_SO)
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/workloads -o $@ $< $(ALL_LDFLAGS) $(USE_LIB) -lm
+
+# A test links the tool's objects and the flag library's objects; a file
+# tests/test_NAME.ldflags beside the test adds link flags (e.g. -Wl,--wrap=).
+$(B)/tests/%: tests/%.c $(TOOL_LIB) $(LIB_A)
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(TOOL_LIB) $(LIB_A) $(ALL_LDFLAGS) \
+		$(shell cat tests/$*.ldflags 2>/dev/null) -lcmocka $(TOOL_LIBS)
+
+$(B)/bench/%: bench/%.c $(TOOL_LIB) $(LIB_SO)
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(ALL_LDFLAGS) $(USE_LIB) $(TOOL_LIBS)
+
+examples: $(EX_BIN)
+workloads: $(WORK_BIN)
+
+demo: deps
+	@$(MAKE) --no-print-directory all examples
+	@sh scripts/demo.sh
+
+check: deps
+	@$(MAKE) --no-print-directory all examples workloads $(TEST_BIN)
+	@sh scripts/run-tests.sh $(TEST_BIN) $(TEST_SH)
+
+bench: deps
+	@$(MAKE) --no-print-directory all workloads $(BENCH_BIN)
+	@sh scripts/run-bench.sh $(BENCH_BIN)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
+		$(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 755 lostcycles $(DESTDIR)$(BINDIR)/lostcycles
+	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf liblostcycles.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles.so
+	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
+	install -m 644 flaglib/lostcycles.h $(DESTDIR)$(INCDIR)/
+	install -m 644 $(B)/lostcycles.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	for f in share/*; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(DATADIR)/; done; true
+	for f in docs/man/*.1; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man1/; done; true
+	for f in docs/man/*.3; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man3/; done; true
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/lostcycles $(DESTDIR)$(LIBDIR)/liblostcycles.* \
+		$(DESTDIR)$(INCDIR)/lostcycles.h $(DESTDIR)$(LIBDIR)/pkgconfig/lostcycles.pc
+	rm -rf $(DESTDIR)$(DATADIR)
+	for f in docs/man/*.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$${f##*/}; done
+	for f in docs/man/*.3; do rm -f $(DESTDIR)$(MANDIR)/man3/$${f##*/}; done
+
+clean:
+	rm -rf $(B) lostcycles lostcycles.data
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,17 @@
+/*
+ * lc_cmd.h — the subcommands of the lostcycles command.
+ *
+ * Each subcommand is a function taking the arguments after "lostcycles"
+ * (argv[0] is the subcommand's name) and returning the process exit status.
+ * A subcommand reports its own errors on stderr.
+ */
+#ifndef LC_CMD_H
+#define LC_CMD_H
+
+int lc_cmd_record(int argc, char **argv);
+int lc_cmd_attach(int argc, char **argv);
+int lc_cmd_report(int argc, char **argv);
+int lc_cmd_fit(int argc, char **argv);
+int lc_cmd_predict(int argc, char **argv);
+
+#endif

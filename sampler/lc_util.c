@@ -1,0 +1,85 @@
+/*
+ * lc_util.c — number and duration parsing, monotonic time.
+ */
+#include "lc_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The units a duration may carry, longest suffix first within a prefix. */
+static const struct {
+	const char *suffix;
+	double ns;
+} units[] = {
+	{ "ns", 1.0 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e3 },
+};
+
+int lc_parse_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v) || v <= 0)
+		return errno == ERANGE ? -ERANGE : -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix) != 0)
+			continue;
+		v *= units[i].ns;
+		if (v >= 1.8e19)
+			return -ERANGE;
+		if (v < 1)
+			return -EINVAL;
+		*ns = (uint64_t)v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int lc_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(v))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+uint64_t lc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}

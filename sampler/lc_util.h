@@ -1,0 +1,25 @@
+/*
+ * lc_util.h — small helpers shared by the subcommands: number and duration
+ * parsing with full error checks, and monotonic time.
+ */
+#ifndef LC_UTIL_H
+#define LC_UTIL_H
+
+#include <stdint.h>
+
+/* Parse a duration such as "100us", "2ms", "1.5s", "250ns" or "100" (no unit
+ * means microseconds) into nanoseconds.  Returns 0 on success, -EINVAL when the
+ * text is not a positive duration, -ERANGE when it does not fit. */
+int lc_parse_duration(const char *s, uint64_t *ns);
+
+/* Parse a whole unsigned decimal number in [min, max].  Returns 0 or -EINVAL
+ * (not a number, trailing characters) or -ERANGE (outside [min, max]). */
+int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Parse a whole floating-point number.  Returns 0 or -EINVAL/-ERANGE. */
+int lc_parse_double(const char *s, double *out);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t lc_now_ns(void);
+
+#endif

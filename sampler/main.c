@@ -1,0 +1,56 @@
+/*
+ * main.c — the lostcycles command: dispatch to a subcommand, git-style.
+ */
+#include "lc_cmd.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The subcommands, in the order "lostcycles --help" lists them. */
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "record",  lc_cmd_record,  "run a command and write its predicate profile" },
+	{ "attach",  lc_cmd_attach,  "profile running processes until they exit or ^C" },
+	{ "report",  lc_cmd_report,  "print a profile (the thesis's pp)" },
+	{ "fit",     lc_cmd_fit,     "fit models to categories over runs (lca)" },
+	{ "predict", lc_cmd_predict, "predict run time and what-if scenarios" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* Print the usage text to f. */
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: lostcycles [--version] [--help] COMMAND [ARGS]\n\n"
+		   "Tells why a parallel program does not speed up.\n\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'lostcycles COMMAND --help' describes a command; "
+		   "see also lostcycles(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : NULL;
+
+	if (!name) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "--version")) {
+		printf("lostcycles %s\n", LC_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "lostcycles: '%s' is not a command; see 'lostcycles --help'\n", name);
+	return 2;
+}
