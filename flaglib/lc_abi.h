@@ -1,0 +1,149 @@
+/*
+ * lc_abi.h — the shared-memory segment and trace-file layouts: the ABI between
+ * liblostcycles (in the profiled program) and the sampler.
+ *
+ * The sampler treats everything in a segment or trace file as untrusted: it
+ * checks magic, version and sizes before use and bounds-checks every index
+ * and count it reads.  Layout rules: fixed-width fields, natural alignment,
+ * reserved bytes zeroed, new fields only in reserved space (bump the minor
+ * version), incompatible change = new major version.  Documented in
+ * docs/shm-abi.md; tests/test_abi.c freezes the offsets.
+ */
+#ifndef LC_ABI_H
+#define LC_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lostcycles.h"
+
+/* ---- names ----------------------------------------------------------------
+ * Environment:
+ *   LOSTCYCLES_SESSION    session name; unset = no profiling, nothing created
+ *   LOSTCYCLES_TRACE      "1" = trace mode: every transition is also logged
+ *   LOSTCYCLES_TRACE_DIR  directory of trace files (default: current directory)
+ *   LOSTCYCLES_SLOTS      slots per segment (default LC_SLOTS_DEFAULT)
+ *
+ * A process of session S creates the POSIX shared-memory object
+ *   /lostcycles.S.PID.NONCE      (shm_open, O_CREAT|O_EXCL, mode 0600)
+ * where NONCE is 16 hex digits, different for each segment (an exec'd image
+ * of the same pid makes a new one: the newest segment of a pid wins).
+ * Trace mode writes TRACE_DIR/lostcycles-trace.S.PID.NONCE.
+ * A session name is 1..LC_SESSION_MAX-1 characters of [A-Za-z0-9_.-].
+ */
+#define LC_ENV_SESSION   "LOSTCYCLES_SESSION"
+#define LC_ENV_TRACE     "LOSTCYCLES_TRACE"
+#define LC_ENV_TRACE_DIR "LOSTCYCLES_TRACE_DIR"
+#define LC_ENV_SLOTS     "LOSTCYCLES_SLOTS"
+#define LC_SHM_PREFIX    "lostcycles."
+#define LC_TRACE_PREFIX  "lostcycles-trace."
+#define LC_SESSION_MAX   64
+
+#define LC_SLOTS_DEFAULT 256u
+#define LC_SLOTS_MAX     65536u
+#define LC_MAX_TAGS      32u	/* fragment tags active at once per process */
+
+/* ---- the segment ------------------------------------------------------------
+ * [ header: LC_HDR_SIZE bytes ][ slot 0 ][ slot 1 ] ... [ slot nslots-1 ]
+ */
+#define LC_SEG_MAGIC     0x31544d474553434cull	/* "LCSEGMT1" little-endian */
+#define LC_ABI_MAJOR     1u
+#define LC_ABI_MINOR     0u
+#define LC_HDR_SIZE      4096u
+
+/* Flags in lc_seg_hdr.flags. */
+#define LC_SEG_TRACE     1u	/* the process runs in trace mode */
+
+/* One active fragment tag: depth > 0 while the tag is open. */
+struct lc_tag_entry {
+	int64_t tag;
+	uint32_t depth;
+	uint32_t reserved;
+};
+
+/*
+ * The segment header.  Cache line 0 is written once at creation; line 1 holds
+ * the process-wide predicates (written by the program's threads with atomics);
+ * line 2 the slot high-water mark; the tag table is guarded by a sequence
+ * counter: writers make tag_seq odd, change the table, make it even again;
+ * a reader retries while it is odd or changed during the copy.
+ */
+struct lc_seg_hdr {
+	/* line 0: identity, written once before the segment is published */
+	uint64_t magic;		/* LC_SEG_MAGIC */
+	uint16_t abi_major;	/* LC_ABI_MAJOR */
+	uint16_t abi_minor;	/* LC_ABI_MINOR */
+	uint32_t hdr_size;	/* LC_HDR_SIZE */
+	uint32_t slot_size;	/* sizeof(struct lc_slot) = 64 */
+	uint32_t nslots;	/* slots after the header */
+	uint64_t seg_size;	/* hdr_size + nslots * slot_size */
+	int32_t pid;		/* creating process */
+	uint32_t flags;		/* LC_SEG_* */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC at creation */
+	uint64_t nonce;		/* the NONCE of the segment's name */
+	uint8_t reserved0[8];
+	/* line 1: process-wide predicates */
+	int64_t work_exists;	/* > 0 between PARALLEL_BEGIN and _END (nests) */
+	uint32_t solution_found;/* 1 once LC_SOLUTION_FOUND() ran */
+	uint32_t team;		/* LC_TEAM(p), 0 = not declared */
+	char comm[16];		/* process name, NUL-terminated (written once) */
+	uint8_t reserved1[32];
+	/* line 2: slot allocation */
+	uint32_t slot_hwm;	/* slots [0, slot_hwm) have ever been claimed */
+	uint32_t slots_full;	/* registrations refused for lack of a slot */
+	uint8_t reserved2[56];
+	/* line 3..: fragment tags */
+	uint32_t tag_seq;	/* sequence counter, odd while being written */
+	uint32_t ntags;		/* entries in use in tags[] */
+	uint32_t tags_full;	/* FRAGMENT_BEGINs refused: table full */
+	uint8_t reserved3[52];
+	struct lc_tag_entry tags[LC_MAX_TAGS];
+	uint8_t reserved[LC_HDR_SIZE - 256 - LC_MAX_TAGS * sizeof(struct lc_tag_entry)];
+};
+
+_Static_assert(sizeof(struct lc_slot) == 64, "a slot is one cache line");
+_Static_assert(sizeof(struct lc_seg_hdr) == LC_HDR_SIZE, "header size");
+_Static_assert(offsetof(struct lc_seg_hdr, work_exists) == 64, "line 1");
+_Static_assert(offsetof(struct lc_seg_hdr, slot_hwm) == 128, "line 2");
+_Static_assert(offsetof(struct lc_seg_hdr, tag_seq) == 192, "line 3");
+_Static_assert(offsetof(struct lc_seg_hdr, tags) == 256, "tag table");
+
+/* The slot i of a mapped segment (caller checks i < nslots). */
+static inline struct lc_slot *lc_seg_slot(struct lc_seg_hdr *h, uint32_t i)
+{
+	return (struct lc_slot *)((char *)h + LC_HDR_SIZE) + i;
+}
+
+/* ---- trace files -------------------------------------------------------------
+ * [ lc_trace_hdr ][ lc_trace_rec ]...   Records are appended in batches by
+ * each thread, so they are ordered per thread, not globally: readers sort by
+ * time.  A file cut inside a record ends at the last whole record.
+ */
+#define LC_TRACE_MAGIC   0x314543415254434cull	/* "LCTRACE1" little-endian */
+
+struct lc_trace_hdr {
+	uint64_t magic;		/* LC_TRACE_MAGIC */
+	uint16_t abi_major;
+	uint16_t abi_minor;
+	uint32_t rec_size;	/* sizeof(struct lc_trace_rec) */
+	int32_t pid;
+	uint32_t reserved0;
+	uint64_t nonce;		/* the segment's nonce */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC at creation */
+	uint8_t reserved[24];
+};
+
+struct lc_trace_rec {
+	uint64_t t_ns;		/* CLOCK_MONOTONIC of the transition */
+	uint16_t op;		/* enum lc_op: STATE, QUEUE_EMPTY, TASK, WASTED,
+				 * REGISTER, RELEASE, PARALLEL, SOLUTION, TEAM,
+				 * FRAGMENT_BEGIN, FRAGMENT_END */
+	uint16_t reserved;
+	uint32_t slot;		/* slot index; UINT32_MAX for process-wide ops */
+	uint64_t arg;		/* see enum lc_op; STATE carries the new word */
+};
+
+_Static_assert(sizeof(struct lc_trace_hdr) == 64, "trace header size");
+_Static_assert(sizeof(struct lc_trace_rec) == 24, "trace record size");
+
+#endif /* LC_ABI_H */

@@ -1,0 +1,228 @@
+/*
+ * lostcycles.h — predicate flags for lost cycles analysis.
+ *
+ * A program marks what each of its threads is doing (busy, idle, waiting for
+ * synchronization, communicating) and what the process as a whole is doing
+ * (parallel work exists, a solution was found, a code fragment is running).
+ * A sampling thread of "lostcycles record" reads these flags from shared
+ * memory and charges every tick of every processor to one overhead category.
+ *
+ * Per-thread macros are one release store into the calling thread's own
+ * 64-byte slot, reached through a thread-local pointer; the first call in a
+ * thread registers it.  They take no lock, make no system call and are safe
+ * to call from any thread at any time, including before main() and from
+ * threads the library did not create.  Process-wide macros are short library
+ * calls with one atomic operation.
+ *
+ * When the environment variable LOSTCYCLES_SESSION is unset the program runs
+ * normally, creates nothing, and the macros cost the same.  Compiled with
+ * -DLC_DISABLE every macro is a typed no-op that evaluates its arguments once.
+ *
+ * See lostcycles(3) for the full description and docs/shm-abi.md for the
+ * shared-memory layout.
+ */
+#ifndef LOSTCYCLES_H
+#define LOSTCYCLES_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Thread states: the low byte of lc_slot.state.  The higher bytes hold up to
+ * three saved states, so that an END restores the state before its BEGIN. */
+#define LC_ST_NONE 0u	/* never set: counted as idle */
+#define LC_ST_IDLE 1u
+#define LC_ST_BUSY 2u
+#define LC_ST_SYNC 3u
+#define LC_ST_COMM 4u
+
+/* One thread's flags: exactly one 64-byte cache line (shared-memory ABI). */
+struct lc_slot {
+	uint32_t state;		/* LC_ST_* in bits 0-7, saved states above */
+	uint32_t flags;		/* bit 0: the thread's work queue is empty */
+	uint64_t task;		/* current task id, 0 = none */
+	uint32_t tid;		/* owner's kernel thread id, 0 = free slot */
+	uint32_t gen;		/* incremented each time the slot is claimed */
+	uint32_t nwasted;	/* count of LC_TASK_WASTED calls so far */
+	uint32_t reserved0;
+	uint64_t wasted[4];	/* the last four wasted task ids, ring by nwasted */
+};
+
+#define LC_SLOT_QUEUE_EMPTY 1u
+#define LC_WASTED_RING 4u
+
+#ifndef LC_DISABLE
+
+#if defined(__GNUC__) || defined(__clang__)
+#define LC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LC_API __attribute__((visibility("default")))
+#else
+#define LC_UNLIKELY(x) (x)
+#define LC_API
+#endif
+
+/* The calling thread's slot; NULL until its first macro (and always NULL in
+ * trace mode, where every macro takes the logged path). */
+extern LC_API __thread struct lc_slot *lc_self;
+
+/* Operations of the slow path, also the event codes of trace files. */
+enum lc_op {
+	LC_OP_STATE = 1,	/* arg: new state word */
+	LC_OP_QUEUE_EMPTY,	/* arg: 0 or 1 */
+	LC_OP_TASK,		/* arg: task id, 0 = none */
+	LC_OP_WASTED,		/* arg: task id */
+	LC_OP_REGISTER,		/* arg: tid (trace files only) */
+	LC_OP_RELEASE,		/* arg: tid (trace files only) */
+	LC_OP_PARALLEL,		/* arg: new work_exists count */
+	LC_OP_SOLUTION,		/* arg: 1 */
+	LC_OP_TEAM,		/* arg: team size */
+	LC_OP_FRAGMENT_BEGIN,	/* arg: tag */
+	LC_OP_FRAGMENT_END,	/* arg: tag */
+	LC_OP_PUSH,		/* arg: state to enter (slow path only) */
+	LC_OP_POP,		/* arg: 0 (slow path only) */
+};
+
+/* Register the calling thread (first macro in a thread).  Returns the slot
+ * to store into, or NULL when the library performed the operation itself
+ * (trace mode).  Never fails: without a session, or with no free slot, the
+ * slot is private to the thread and nobody reads it. */
+LC_API struct lc_slot *lc_thread_register(enum lc_op op, uint64_t arg);
+
+/* Process-wide operations; see LC_PARALLEL_BEGIN and friends below. */
+LC_API void lc_parallel_begin(void);
+LC_API void lc_parallel_end(void);
+LC_API void lc_solution_found(void);
+LC_API void lc_team(uint32_t p);
+LC_API void lc_fragment_begin(int64_t tag);
+LC_API void lc_fragment_end(int64_t tag);
+
+/* Return the calling thread's slot, registering it on first use; NULL means
+ * the operation (op, arg) has already been done by the library. */
+static inline struct lc_slot *lc__slot(enum lc_op op, uint64_t arg)
+{
+	struct lc_slot *s = lc_self;
+
+	if (LC_UNLIKELY(!s))
+		s = lc_thread_register(op, arg);
+	return s;
+}
+
+/* Set the state word to state, keeping no saved states. */
+static inline void lc__state(uint32_t state)
+{
+	struct lc_slot *s = lc__slot(LC_OP_STATE, state);
+
+	if (s)
+		__atomic_store_n(&s->state, state, __ATOMIC_RELEASE);
+}
+
+/* Enter state, saving the current state for lc__pop(). */
+static inline void lc__push(uint32_t state)
+{
+	struct lc_slot *s = lc__slot(LC_OP_PUSH, state);
+
+	if (s)
+		__atomic_store_n(&s->state,
+				 (__atomic_load_n(&s->state, __ATOMIC_RELAXED) << 8) | state,
+				 __ATOMIC_RELEASE);
+}
+
+/* Leave the current state, restoring the one saved by lc__push(). */
+static inline void lc__pop(void)
+{
+	struct lc_slot *s = lc__slot(LC_OP_POP, 0);
+
+	if (s)
+		__atomic_store_n(&s->state,
+				 __atomic_load_n(&s->state, __ATOMIC_RELAXED) >> 8,
+				 __ATOMIC_RELEASE);
+}
+
+/* Set or clear the queue-empty flag. */
+static inline void lc__queue_empty(int empty)
+{
+	uint32_t f = empty ? LC_SLOT_QUEUE_EMPTY : 0;
+	struct lc_slot *s = lc__slot(LC_OP_QUEUE_EMPTY, f);
+
+	if (s)
+		__atomic_store_n(&s->flags, f, __ATOMIC_RELEASE);
+}
+
+/* Set the current task id (0 = none). */
+static inline void lc__task(uint64_t id)
+{
+	struct lc_slot *s = lc__slot(LC_OP_TASK, id);
+
+	if (s)
+		__atomic_store_n(&s->task, id, __ATOMIC_RELEASE);
+}
+
+/* Declare task id wasted: record it in the ring, then publish the count. */
+static inline void lc__wasted(uint64_t id)
+{
+	struct lc_slot *s = lc__slot(LC_OP_WASTED, id);
+	uint32_t n;
+
+	if (!s)
+		return;
+	n = __atomic_load_n(&s->nwasted, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->wasted[n % LC_WASTED_RING], id, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->nwasted, n + 1, __ATOMIC_RELEASE);
+}
+
+/* The calling thread does useful work. */
+#define LC_BUSY()		lc__state(LC_ST_BUSY)
+/* The calling thread has nothing to do. */
+#define LC_IDLE()		lc__state(LC_ST_IDLE)
+/* The calling thread waits for a lock, barrier, condition or message. */
+#define LC_SYNC_BEGIN()		lc__push(LC_ST_SYNC)
+#define LC_SYNC_END()		lc__pop()
+/* The calling thread is inside a data transfer. */
+#define LC_COMM_BEGIN()		lc__push(LC_ST_COMM)
+#define LC_COMM_END()		lc__pop()
+/* Parallel work exists (process-wide counter; pairs nest). */
+#define LC_PARALLEL_BEGIN()	lc_parallel_begin()
+#define LC_PARALLEL_END()	lc_parallel_end()
+/* The program could now print its answer: later busy time is braking loss. */
+#define LC_SOLUTION_FOUND()	lc_solution_found()
+/* The calling thread works on task id (a nonzero 64-bit id). */
+#define LC_TASK_BEGIN(id)	lc__task((uint64_t)(id))
+#define LC_TASK_END(id)		((void)(uint64_t)(id), lc__task(0))
+/* Task id contributed nothing: its busy time becomes wasted computation. */
+#define LC_TASK_WASTED(id)	lc__wasted((uint64_t)(id))
+/* Code fragment tag starts or ends (process-wide; tags may nest and overlap). */
+#define LC_FRAGMENT_BEGIN(tag)	lc_fragment_begin((int64_t)(tag))
+#define LC_FRAGMENT_END(tag)	lc_fragment_end((int64_t)(tag))
+/* The calling thread's work queue is (b != 0) or is not (b == 0) empty. */
+#define LC_QUEUE_EMPTY(b)	lc__queue_empty((b) != 0)
+/* The program runs on a team of p processors. */
+#define LC_TEAM(p)		lc_team((uint32_t)(p))
+
+#else /* LC_DISABLE: typed no-ops that evaluate their arguments once */
+
+#define LC_BUSY()		((void)0)
+#define LC_IDLE()		((void)0)
+#define LC_SYNC_BEGIN()		((void)0)
+#define LC_SYNC_END()		((void)0)
+#define LC_COMM_BEGIN()		((void)0)
+#define LC_COMM_END()		((void)0)
+#define LC_PARALLEL_BEGIN()	((void)0)
+#define LC_PARALLEL_END()	((void)0)
+#define LC_SOLUTION_FOUND()	((void)0)
+#define LC_TASK_BEGIN(id)	((void)(uint64_t)(id))
+#define LC_TASK_END(id)		((void)(uint64_t)(id))
+#define LC_TASK_WASTED(id)	((void)(uint64_t)(id))
+#define LC_FRAGMENT_BEGIN(tag)	((void)(int64_t)(tag))
+#define LC_FRAGMENT_END(tag)	((void)(int64_t)(tag))
+#define LC_QUEUE_EMPTY(b)	((void)((b) != 0))
+#define LC_TEAM(p)		((void)(uint32_t)(p))
+
+#endif /* LC_DISABLE */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOSTCYCLES_H */

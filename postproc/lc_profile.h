@@ -1,0 +1,234 @@
+/*
+ * lc_profile.h — categories, accounting records, and the profile file:
+ * the writer used by the sampler and the reader used by report, fit and the
+ * tests.  The file format is specified in docs/format.md.
+ */
+#ifndef LC_PROFILE_H
+#define LC_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- categories ---------------------------------------------------------- */
+
+/* Overhead categories, in report order.  PC is pure computation, the thesis's
+ * "remaining time" (rt). */
+enum lc_cat {
+	LC_CAT_LI,	/* load imbalance */
+	LC_CAT_IP,	/* insufficient parallelism */
+	LC_CAT_SL,	/* synchronization loss */
+	LC_CAT_CL,	/* communication loss */
+	LC_CAT_RC,	/* resource contention */
+	LC_CAT_ML,	/* memory loss */
+	LC_CAT_BL,	/* braking loss */
+	LC_CAT_WC,	/* wasted computation */
+	LC_CAT_PC,	/* pure computation (remaining time) */
+	LC_NCAT
+};
+
+/* Static facts about a category (a const table in profile.c). */
+struct lc_cat_info {
+	const char *key;	/* "li", ..., "rt" for PC: the -l and lca names */
+	const char *name;	/* "Load Imbalance", ... as pp prints them */
+};
+
+/* The facts of category c (c < LC_NCAT). */
+const struct lc_cat_info *lc_cat_info(enum lc_cat c);
+
+/* Category whose key is key ("li".."rt"), or -1. */
+int lc_cat_by_key(const char *key);
+
+/*
+ * Time charged over a set of ticks.  cat[] holds the time of live threads,
+ * each thread's tick charged to one category.  Slots with no live thread are
+ * not in cat[]: they are derived from t_* and n_* once the number of
+ * processor slots p is known (see lc_acct_finish), because p may only be known
+ * at the end of a run.  n is the number of live threads counted at a tick
+ * (never more than p when p is known at that tick).  All times in ns.
+ */
+struct lc_acct {
+	uint64_t cat[LC_NCAT];
+	uint64_t li_qempty;	/* part of cat[LI] where the queue was empty */
+	uint64_t t_we;		/* sum of dt over ticks where work existed */
+	uint64_t n_we;		/* sum of n*dt over those ticks */
+	uint64_t t_nwe;		/* sum of dt over ticks where no work existed */
+	uint64_t n_nwe;		/* sum of n*dt over those ticks */
+};
+
+/* Add b into a. */
+void lc_acct_add(struct lc_acct *a, const struct lc_acct *b);
+
+/* Wall time covered by a (t_we + t_nwe). */
+uint64_t lc_acct_wall(const struct lc_acct *a);
+
+/* The categories of a for p processor slots: cat[] plus the empty slots,
+ * charged to LI while work existed and to IP otherwise.  The result sums to
+ * p * lc_acct_wall(a) exactly when n <= p at every tick. */
+void lc_acct_finish(const struct lc_acct *a, uint32_t p, uint64_t out[LC_NCAT]);
+
+/* ---- what a profile holds ------------------------------------------------- */
+
+/* Where numbers came from: the sampler, or the exact trace-mode event log. */
+enum lc_source { LC_SRC_SAMPLED = 0, LC_SRC_TRACE = 1, LC_NSRC };
+
+/* How p was chosen. */
+enum lc_procs_from {
+	LC_PROCS_OPTION = 1,	/* --procs */
+	LC_PROCS_TEAM = 2,	/* LC_TEAM(p) of the program */
+	LC_PROCS_THREADS = 3,	/* most threads alive at once */
+};
+
+#define LC_PROF_TEXT_MAX 4096	/* longest string in a profile */
+
+/* Written once at the start of a profile. */
+struct lc_prof_info {
+	uint64_t start_realtime_ns;	/* CLOCK_REALTIME at t0 */
+	uint64_t t0_ns;			/* CLOCK_MONOTONIC at t0 */
+	uint64_t interval_ns;		/* nominal tick interval */
+	uint64_t window_ns;		/* timeline window */
+	uint32_t procs_option;		/* --procs, 0 = not given */
+	int32_t sampler_cpu;		/* CPU the sampler is pinned to, -1 none */
+	uint32_t sched_fifo;		/* 1 when the sampler ran SCHED_FIFO */
+	uint32_t unavailable;		/* bit c set: category c not measured */
+	char *reason[LC_NCAT];		/* why (NULL when available) */
+	char *hostname;
+	char *command;			/* the command line, space-separated */
+	char *session;
+};
+
+/* A process seen by the sampler. */
+struct lc_prof_process {
+	int32_t pid;
+	uint64_t attach_ns;	/* monotonic, relative to t0 */
+	char *comm;
+};
+
+/* A thread seen by the sampler: identified by its index in the profile. */
+struct lc_prof_thread {
+	uint32_t idx;		/* 0, 1, 2... in order of appearance */
+	int32_t pid;
+	int32_t tid;
+	uint32_t slot;
+	uint64_t first_ns;	/* relative to t0 */
+};
+
+/* One thread's share of a window. */
+struct lc_prof_trow {
+	uint32_t thread;	/* lc_prof_thread.idx */
+	uint64_t cat[LC_NCAT];
+	uint64_t li_qempty;
+};
+
+/* One fragment tag's share of a window: all p slots while the tag was open
+ * in some process. */
+struct lc_prof_tagrow {
+	int64_t tag;
+	struct lc_acct acct;
+};
+
+/* One timeline window (the last one of a run may be shorter). */
+struct lc_prof_window {
+	uint8_t source;		/* enum lc_source */
+	uint32_t index;		/* 0, 1, 2... per source */
+	uint64_t start_ns;	/* relative to t0 */
+	uint32_t ticks;
+	uint32_t max_n;		/* most live threads at one tick */
+	uint32_t team;		/* largest LC_TEAM seen so far, 0 = none */
+	struct lc_acct acct;	/* the whole window */
+	uint32_t nthreads;
+	struct lc_prof_trow *threads;
+	uint32_t ntags;
+	struct lc_prof_tagrow *tags;
+};
+
+/* Busy time of a task later declared wasted: moves ns from PC to WC in the
+ * given window, thread row and tag rows. */
+struct lc_prof_wasted {
+	uint8_t source;
+	uint32_t window;
+	uint32_t thread;
+	uint64_t ns;
+	uint64_t task;
+	uint32_t ntags;
+	int64_t *tags;
+};
+
+/* Written once when a profile ends normally or by signal. */
+struct lc_prof_end {
+	uint64_t end_ns;	/* relative to t0 */
+	uint32_t procs;		/* p the sampler settled on */
+	uint32_t procs_from;	/* enum lc_procs_from */
+	int32_t exit_status;	/* of the command, as a shell reports it; -1 none */
+	uint32_t ticks;
+	uint64_t max_gap_ns;	/* longest real tick interval */
+	uint64_t wasted_lost;	/* LC_TASK_WASTED calls the sampler missed */
+	uint64_t bad_reads;	/* invalid values read from segments */
+	char *reason;		/* "command exited", "interrupted", ... */
+};
+
+/* ---- the writer ------------------------------------------------------------
+ * Every call writes one checksummed block with one write(2), so a file cut at
+ * any point holds every block completed before the cut.  Not thread-safe: one
+ * thread writes.  Functions return 0 or -errno (e.g. -ENOSPC); after an error
+ * later calls fail with the same error.
+ */
+struct lc_pwriter;
+
+/* Create (truncate) path and write the header and info.  NULL on error with
+ * *err = -errno. */
+struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *info,
+				   int *err);
+int lc_pwriter_process(struct lc_pwriter *w, const struct lc_prof_process *p);
+int lc_pwriter_thread(struct lc_pwriter *w, const struct lc_prof_thread *t);
+int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win);
+int lc_pwriter_wasted(struct lc_pwriter *w, const struct lc_prof_wasted *x);
+int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e);
+/* Close the file (fsync first).  Returns the first error of the writer's
+ * life, or 0.  Accepts NULL. */
+int lc_pwriter_close(struct lc_pwriter *w);
+
+/* ---- the reader ------------------------------------------------------------ */
+
+/* One source's data, with wasted corrections applied. */
+struct lc_prof_data {
+	int present;			/* any window of this source */
+	uint32_t nwindows;
+	struct lc_prof_window *windows;	/* in index order */
+	struct lc_acct total;		/* sum of the windows */
+	uint32_t max_n, team;		/* over all windows */
+	uint32_t nthreads;		/* per-thread totals, indexed by thread */
+	struct lc_prof_trow *threads;
+	uint32_t ntags;			/* per-tag totals, sorted by tag */
+	struct lc_prof_tagrow *tags;
+};
+
+struct lc_profile {
+	uint32_t version;
+	struct lc_prof_info info;
+	uint32_t nprocesses;
+	struct lc_prof_process *processes;
+	uint32_t nthreads;
+	struct lc_prof_thread *threads;
+	struct lc_prof_data data[LC_NSRC];
+	int ended;			/* an end block was read */
+	struct lc_prof_end end;
+	int cut;			/* the file ends inside a block or lacks the end */
+	uint64_t cut_offset;		/* where the last complete block ended */
+	uint32_t procs;			/* p: end.procs, else option, team, max_n */
+	uint32_t procs_from;
+};
+
+/* Read a profile.  Returns 0, or -errno with a one-line reason in
+ * err[errlen] (e.g. "not a lostcycles profile", "version 7 is newer than this
+ * tool (1)", "no complete block").  A file cut after its first blocks is not
+ * an error: it loads with cut = 1.  Free with lc_profile_free. */
+int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t errlen);
+
+/* Free a profile; accepts NULL. */
+void lc_profile_free(struct lc_profile *prof);
+
+/* The categories of a whole source (or of one tag's row) for the profile's p. */
+void lc_profile_finish(const struct lc_profile *prof, const struct lc_acct *a,
+		       uint64_t out[LC_NCAT]);
+
+#endif /* LC_PROFILE_H */
