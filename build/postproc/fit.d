@@ -1,0 +1,2 @@
+build/postproc/fit.o: postproc/fit.c sampler/lc_cmd.h
+sampler/lc_cmd.h:

@@ -1,0 +1,2 @@
+build/postproc/predict.o: postproc/predict.c sampler/lc_cmd.h
+sampler/lc_cmd.h:

@@ -1,0 +1,2 @@
+build/postproc/report.o: postproc/report.c sampler/lc_cmd.h
+sampler/lc_cmd.h:

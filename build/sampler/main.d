@@ -1,0 +1,2 @@
+build/sampler/main.o: sampler/main.c sampler/lc_cmd.h
+sampler/lc_cmd.h:
