@@ -1,2 +1,0 @@
-build/pic/flaglib/flags.o: flaglib/flags.c flaglib/lostcycles.h
-flaglib/lostcycles.h:
