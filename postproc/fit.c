@@ -1,4 +1,845 @@
-/* placeholder, replaced by the implementation */
+/*
+ * fit.c — "lostcycles fit": the thesis's lca.  Fits the typical forms of a
+ * lost cycles category (or the user's formulae, or a search space) to the
+ * runs in a runs file and ranks them; optionally writes gnuplot files and
+ * appends the chosen model to a model file for "lostcycles predict".
+ */
 #include "lc_cmd.h"
+#include "lc_util.h"
+#include "lca_formula.h"
+#include "lca_lsq.h"
+#include "lca_model.h"
+#include "lca_models.h"
+#include "lca_plot.h"
+#include "lca_runs.h"
+#include "lca_search.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
-int lc_cmd_fit(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "lostcycles fit: not built yet\n"); return 1; }
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "lostcycles fit"
+#define MAXVARS 8
+#define MAXCANDS 4096
+
+/* One candidate model and its fit. */
+struct cand {
+	char *text;			/* as given */
+	struct lc_formula *f;		/* what was fitted (after pruning) */
+	struct lc_fit fit;
+	int ok, user;
+	int ndropped;
+	char dropped[256];		/* terms pruned away, as text */
+	char why[256];			/* why the fit was refused */
+};
+
+/* The command line. */
+struct opts {
+	const char *cat, *varlist, *runs, *extract, *plot, *emit, *models;
+	int prune, nonneg, search, weights, relative, log2, debug, top, pick;
+	const char *forms[64];
+	int nforms;
+};
+
+/* Everything a run of the command holds; freed by fitcmd_free. */
+struct fitcmd {
+	struct opts o;
+	const struct lc_category *cat;
+	char *vars[MAXVARS];
+	int nvars;
+	struct lc_runs *runs;
+	int varkey[MAXVARS], ykey;
+	struct lc_expr *cond;
+	struct lc_points pts;
+	struct cand *cands;
+	int ncands;
+	int status;
+};
+
+/* Print the usage text to f. */
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: lostcycles fit -c CATEGORY -v \"VAR [VAR...]\" -f RUNS [options] [FORMULA...]\n"
+"\n"
+"Fit models of one lost cycles category to the runs in RUNS (lines written by\n"
+"'lostcycles report -l', or CSV with a header) and rank them.\n"
+"\n"
+"  -c, --category CAT   li ip sl cl rc ml bl wc, rt (pure computation) or tt\n"
+"  -v, --vars \"VARS\"    the variable(s) to fit over, e.g. \"p\" or \"n p\"\n"
+"  -f, --file RUNS      the runs file\n"
+"  -x, --extract EXPR   use only runs where EXPR holds, e.g. \"n=1024\", \"p>=4 d=32\"\n"
+"  -g, --gnuplot NAME   write NAME.gp and NAME.data (and NAME.png with gnuplot)\n"
+"      --emit FILE      append the best model to the model file FILE\n"
+"      --pick N         emit the model ranked N instead of the best\n"
+"      --prune          refit without terms whose 90%% interval contains zero\n"
+"      --nonneg         forbid negative coefficients\n"
+"      --search         search c0 + c1*v^i*log2(v)^j (Extra-P normal form) by\n"
+"                       cross-validation instead of the default forms\n"
+"      --top N          show the N best models (default: all; 10 with --search)\n"
+"      --weights        weight averaged points by count/spread^2\n"
+"      --relative       weight points by 1/y^2 (fit relative errors)\n"
+"      --log2           log() in formulae means log2 (default: natural log)\n"
+"      --models FILE    default forms from FILE instead of models.txt\n"
+"  -d, --debug          print the points that were fitted\n"
+"  -h, --help           this text\n"
+"\n"
+"FORMULA is a sum of terms in the variables' names or x0, x1, ...; each term\n"
+"gets a coefficient.  Several formulae: separate arguments, or ',' or ';'.\n"
+"See lostcycles-fit(1).\n");
+}
+
+/* Parse a whole number option in [lo, hi]; prints and returns -1 on error. */
+static int opt_int(const char *name, const char *s, int lo, int hi, int *out)
+{
+	uint64_t v;
+
+	if (lc_parse_u64(s, (uint64_t)lo, (uint64_t)hi, &v)) {
+		fprintf(stderr, PROG ": %s wants a whole number in %d..%d, not '%s'\n", name, lo, hi, s);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+enum { O_EMIT = 256, O_PRUNE, O_NONNEG, O_SEARCH, O_MODELS, O_TOP, O_PICK, O_WEIGHTS,
+       O_RELATIVE, O_LOG2 };
+
+/* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "category", required_argument, 0, 'c' }, { "vars", required_argument, 0, 'v' },
+		{ "file", required_argument, 0, 'f' }, { "extract", required_argument, 0, 'x' },
+		{ "gnuplot", required_argument, 0, 'g' }, { "emit", required_argument, 0, O_EMIT },
+		{ "prune", no_argument, 0, O_PRUNE }, { "nonneg", no_argument, 0, O_NONNEG },
+		{ "search", no_argument, 0, O_SEARCH }, { "models", required_argument, 0, O_MODELS },
+		{ "top", required_argument, 0, O_TOP }, { "pick", required_argument, 0, O_PICK },
+		{ "weights", no_argument, 0, O_WEIGHTS }, { "relative", no_argument, 0, O_RELATIVE },
+		{ "log2", no_argument, 0, O_LOG2 }, { "debug", no_argument, 0, 'd' },
+		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "c:v:f:x:g:dh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'c': o->cat = optarg; break;
+		case 'v': o->varlist = optarg; break;
+		case 'f': o->runs = optarg; break;
+		case 'x': o->extract = optarg; break;
+		case 'g': o->plot = optarg; break;
+		case 'd': o->debug = 1; break;
+		case 'h': usage(stdout); return 1;
+		case O_EMIT: o->emit = optarg; break;
+		case O_PRUNE: o->prune = 1; break;
+		case O_NONNEG: o->nonneg = 1; break;
+		case O_SEARCH: o->search = 1; break;
+		case O_MODELS: o->models = optarg; break;
+		case O_WEIGHTS: o->weights = 1; break;
+		case O_RELATIVE: o->relative = 1; break;
+		case O_LOG2: o->log2 = 1; break;
+		case O_TOP: if (opt_int("--top", optarg, 1, 100000, &o->top)) return -1; break;
+		case O_PICK: if (opt_int("--pick", optarg, 1, 100000, &o->pick)) return -1; break;
+		default:
+			if (optopt && optopt < 256 && strchr("cvfxg", optopt))
+				fprintf(stderr, PROG ": option -%c needs a value; see '" PROG " --help'\n", optopt);
+			else
+				fprintf(stderr, PROG ": unknown option '%s'; see '" PROG " --help'\n",
+					argv[optind - 1]);
+			return -1;
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (o->nforms == (int)(sizeof(o->forms) / sizeof(o->forms[0]))) {
+			fprintf(stderr, PROG ": too many formula arguments\n");
+			return -1;
+		}
+		o->forms[o->nforms++] = argv[optind];
+	}
+	if (!o->cat || !o->varlist || !o->runs) {
+		fprintf(stderr, PROG ": -c CATEGORY, -v VARS and -f RUNS are required; see '" PROG " --help'\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Split the -v list into cmd->vars.  Prints and returns -1 on error. */
+static int split_vars(struct fitcmd *cmd)
+{
+	const char *s = cmd->o.varlist;
+
+	while (*s) {
+		const char *w;
+
+		while (isspace((unsigned char)*s) || *s == ',')
+			s++;
+		if (!*s)
+			break;
+		w = s;
+		while (*s && !isspace((unsigned char)*s) && *s != ',')
+			s++;
+		if (cmd->nvars == MAXVARS) {
+			fprintf(stderr, PROG ": at most %d variables\n", MAXVARS);
+			return -1;
+		}
+		cmd->vars[cmd->nvars] = strndup(w, (size_t)(s - w));
+		if (!cmd->vars[cmd->nvars])
+			return -1;
+		cmd->nvars++;
+	}
+	if (!cmd->nvars) {
+		fprintf(stderr, PROG ": -v names no variable\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Resolve a formula identifier: a -v variable's name or x<i>. */
+static int resolve_var(void *ctx, const char *name, size_t len)
+{
+	const struct fitcmd *cmd = ctx;
+	char *end;
+	long i;
+
+	for (int v = 0; v < cmd->nvars; v++)
+		if (strlen(cmd->vars[v]) == len && !strncmp(cmd->vars[v], name, len))
+			return v;
+	if (len >= 2 && name[0] == 'x' && isdigit((unsigned char)name[1])) {
+		i = strtol(name + 1, &end, 10);
+		if (end == name + len && i < cmd->nvars)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Resolve an extraction identifier: any name in the runs file. */
+static int resolve_key(void *ctx, const char *name, size_t len)
+{
+	return lc_runs_find_key(ctx, name, len);
+}
+
+/* Print a parse error of text (what it is) with a caret under the column. */
+static void parse_error(const char *what, const char *text, const struct lc_parse_error *pe)
+{
+	fprintf(stderr, PROG ": %s '%s': column %d: %s\n", what, text, pe->column, pe->msg);
+	fprintf(stderr, "    %s\n    %*s^\n", text, pe->column - 1, "");
+}
+
+/* Read the runs and find the variables, category and extraction. */
+static int load_runs(struct fitcmd *cmd)
+{
+	struct lc_runs_error re;
+	struct lc_parse_error pe;
+	int rc = lc_runs_read(cmd->o.runs, &cmd->runs, &re);
+
+	if (rc == -EINVAL) {
+		fprintf(stderr, PROG ": %s:%d: %s: '%s'\n", cmd->o.runs, re.line, re.msg, re.token);
+		return -1;
+	}
+	if (rc) {
+		fprintf(stderr, PROG ": %s: %s\n", cmd->o.runs, strerror(-rc));
+		return -1;
+	}
+	for (int v = 0; v < cmd->nvars; v++) {
+		cmd->varkey[v] = lc_runs_find_key(cmd->runs, cmd->vars[v], strlen(cmd->vars[v]));
+		if (cmd->varkey[v] < 0) {
+			fprintf(stderr, PROG ": unknown variable '%s': no run in %s has it\n",
+				cmd->vars[v], cmd->o.runs);
+			return -1;
+		}
+	}
+	cmd->ykey = lc_runs_find_key(cmd->runs, cmd->cat->key, strlen(cmd->cat->key));
+	if (cmd->ykey < 0) {
+		fprintf(stderr, PROG ": category '%s' does not appear in %s\n", cmd->cat->key, cmd->o.runs);
+		return -1;
+	}
+	if (cmd->o.extract &&
+	    lc_expr_parse_cond(cmd->o.extract, 0, resolve_key, cmd->runs, &cmd->cond, &pe)) {
+		parse_error("extraction", cmd->o.extract, &pe);
+		return -1;
+	}
+	return 0;
+}
+
+/* Build the points; explain and fail when none are left. */
+static int build_points(struct fitcmd *cmd)
+{
+	struct lc_points *p = &cmd->pts;
+
+	if (lc_points_build(cmd->runs, cmd->varkey, cmd->nvars, cmd->ykey, cmd->cond, p)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
+	if (p->n > 0)
+		return 0;
+	if (p->na > 0 && p->missing == 0)
+		fprintf(stderr, PROG ": %s is 'na' in all %zu selected runs of %s "
+			"(not measured on that machine); nothing to fit\n",
+			cmd->cat->key, p->na, cmd->o.runs);
+	else if (p->excluded && !p->na && !p->missing)
+		fprintf(stderr, PROG ": -x '%s' selects none of the %zu runs in %s\n",
+			cmd->o.extract, p->excluded, cmd->o.runs);
+	else
+		fprintf(stderr, PROG ": no run in %s has %s and all of -v \"%s\" "
+			"(%zu with %s 'na', %zu lacking a value, %zu not selected)\n",
+			cmd->o.runs, cmd->cat->key, cmd->o.varlist, p->na, cmd->cat->key,
+			p->missing, p->excluded);
+	return -1;
+}
+
+/* Add a candidate with formula text (a copy is kept). */
+static int add_cand(struct fitcmd *cmd, const char *text, size_t len, int user)
+{
+	struct cand *c;
+
+	while (len && isspace((unsigned char)*text)) {
+		text++;
+		len--;
+	}
+	while (len && isspace((unsigned char)text[len - 1]))
+		len--;
+	if (!len)
+		return 0;
+	if (cmd->ncands == MAXCANDS) {
+		fprintf(stderr, PROG ": more than %d models\n", MAXCANDS);
+		return -1;
+	}
+	c = &cmd->cands[cmd->ncands];
+	*c = (struct cand){ .user = user };
+	c->text = strndup(text, len);
+	if (!c->text)
+		return -1;
+	cmd->ncands++;
+	return 0;
+}
+
+/* Add the formulae in one argument, split at top-level ',' and ';'. */
+static int add_user_forms(struct fitcmd *cmd, const char *s)
+{
+	int depth = 0;
+	const char *start = s;
+
+	for (;; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')')
+			depth--;
+		if (*s && !(depth <= 0 && (*s == ',' || *s == ';')))
+			continue;
+		if (add_cand(cmd, start, (size_t)(s - start), 1))
+			return -1;
+		if (!*s)
+			return 0;
+		start = s + 1;
+	}
+}
+
+/* Add the default forms for the category and variables. */
+static int add_defaults(struct fitcmd *cmd)
+{
+	char path[4096], **forms;
+	int n, line, rc;
+
+	if (cmd->o.models)
+		snprintf(path, sizeof(path), "%s", cmd->o.models);
+	else if (lc_models_path(path, sizeof(path))) {
+		fprintf(stderr, PROG ": cannot find models.txt (set LOSTCYCLES_MODELS or use --models)\n");
+		return -1;
+	}
+	rc = lc_models_load(path, cmd->cat->key, (const char *const *)cmd->vars, cmd->nvars,
+			    &forms, &n, &line);
+	if (rc == -EINVAL) {
+		fprintf(stderr, PROG ": %s:%d: expected 'CATEGORY VARIABLE... : FORMULA'\n", path, line);
+		return -1;
+	}
+	if (rc) {
+		fprintf(stderr, PROG ": %s: %s\n", path, strerror(-rc));
+		return -1;
+	}
+	for (int i = 0; i < n && !rc; i++)
+		rc = add_cand(cmd, forms[i], strlen(forms[i]), 0);
+	lc_models_free(forms, n);
+	if (!rc && n == 0 && cmd->ncands == 0) {
+		fprintf(stderr, PROG ": no default models for %s over \"%s\" in %s; "
+			"give formulae or use --search\n", cmd->cat->key, cmd->o.varlist, path);
+		return -1;
+	}
+	return rc;
+}
+
+/* Add the --search hypotheses. */
+static int add_search(struct fitcmd *cmd)
+{
+	char **h;
+	int n, rc = lc_search_hypotheses((const char *const *)cmd->vars, cmd->nvars, &h, &n);
+
+	if (rc) {
+		fprintf(stderr, PROG ": --search handles one to three variables\n");
+		return -1;
+	}
+	for (int i = 0; i < n && !rc; i++)
+		rc = add_cand(cmd, h[i], strlen(h[i]), 0);
+	lc_search_free(h, n);
+	return rc;
+}
+
+/* Collect every candidate: the user's formulae, then defaults or search. */
+static int collect(struct fitcmd *cmd)
+{
+	cmd->cands = calloc(MAXCANDS, sizeof(*cmd->cands));
+	if (!cmd->cands)
+		return -1;
+	for (int i = 0; i < cmd->o.nforms; i++)
+		if (add_user_forms(cmd, cmd->o.forms[i]))
+			return -1;
+	if (cmd->o.search)
+		return add_search(cmd);
+	if (cmd->o.nforms == 0)
+		return add_defaults(cmd);
+	return 0;
+}
+
+/* Parse every candidate; a syntax error in any formula is fatal. */
+static int parse_cands(struct fitcmd *cmd)
+{
+	unsigned flags = cmd->o.log2 ? LC_EXPR_LOG2 : 0;
+
+	for (int i = 0; i < cmd->ncands; i++) {
+		struct cand *c = &cmd->cands[i];
+		struct lc_parse_error pe;
+		int rc = lc_formula_parse(c->text, flags, resolve_var, cmd, &c->f, &pe);
+
+		if (rc == -ENOMEM)
+			return -1;
+		if (rc) {
+			parse_error(c->user ? "formula" : "default formula", c->text, &pe);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The fit flags from the options. */
+static unsigned fit_flags(const struct fitcmd *cmd)
+{
+	return (cmd->o.nonneg ? LC_FIT_NONNEG : 0) | (cmd->o.weights ? LC_FIT_WEIGHTS : 0) |
+	       (cmd->o.relative ? LC_FIT_RELATIVE : 0);
+}
+
+/* Note the terms of f that pruning dropped into c->dropped. */
+static void note_dropped(struct cand *c, const struct lc_formula *f, const int *dropped,
+			 const char *const *names)
+{
+	size_t used = 0;
+
+	for (int t = 0; t < f->nterms; t++) {
+		if (!dropped[t] || used >= sizeof(c->dropped))
+			continue;
+		if (used)
+			used += (size_t)snprintf(c->dropped + used, sizeof(c->dropped) - used, ", ");
+		if (used < sizeof(c->dropped))
+			used += (size_t)lc_expr_print(f->term[t], names, 6, c->dropped + used,
+						      sizeof(c->dropped) - used);
+		c->ndropped++;
+	}
+}
+
+/* Fit one candidate (pruning it with --prune). */
+static int fit_cand(struct fitcmd *cmd, struct cand *c)
+{
+	const char *const *names = (const char *const *)cmd->vars;
+	int rc, dropped[LC_LSQ_MAXK];
+	struct lc_formula *g;
+
+	if (!cmd->o.prune) {
+		rc = lc_fit_formula(c->f, &cmd->pts, fit_flags(cmd), names, &c->fit, c->why,
+				    sizeof(c->why));
+	} else {
+		rc = lc_fit_prune(c->f, &cmd->pts, fit_flags(cmd), names, &g, dropped, &c->fit,
+				  c->why, sizeof(c->why));
+		if (g != c->f) {
+			note_dropped(c, c->f, dropped, names);
+			lc_formula_free(c->f);
+			c->f = g;
+		}
+	}
+	c->ok = rc == 0;
+	return rc == -ENOMEM ? -1 : 0;
+}
+
+/* Rank order: models without flagged coefficients first, then by AICc, then
+ * by leave-one-out error, then by R2; refused fits last. */
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *p = a, *q = b;
+
+	if (p->ok != q->ok)
+		return q->ok - p->ok;
+	if (!p->ok)
+		return 0;
+	if ((p->fit.nflagged > 0) != (q->fit.nflagged > 0))
+		return (p->fit.nflagged > 0) - (q->fit.nflagged > 0);
+	if (p->fit.aicc != q->fit.aicc)
+		return p->fit.aicc < q->fit.aicc ? -1 : 1;
+	if (!isnan(p->fit.smape) && !isnan(q->fit.smape) && p->fit.smape != q->fit.smape)
+		return p->fit.smape < q->fit.smape ? -1 : 1;
+	return (p->fit.r2 < q->fit.r2) - (p->fit.r2 > q->fit.r2);
+}
+
+/* Search mode order: by leave-one-out error, then AICc. */
+static int cmp_search(const void *a, const void *b)
+{
+	const struct cand *p = a, *q = b;
+	double x = p->ok && !isnan(p->fit.smape) ? p->fit.smape : INFINITY;
+	double y = q->ok && !isnan(q->fit.smape) ? q->fit.smape : INFINITY;
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return cmp_cand(a, b);
+}
+
+/* Remove later candidates whose fitted formula prints the same as an
+ * earlier one (pruning can make two candidates equal). */
+static void dedupe(struct fitcmd *cmd)
+{
+	const char *const *names = (const char *const *)cmd->vars;
+	char a[512], b[512];
+	int n = 0;
+
+	for (int i = 0; i < cmd->ncands; i++) {
+		int dup = 0;
+
+		lc_formula_print(cmd->cands[i].f, NULL, names, 6, a, sizeof(a));
+		for (int j = 0; j < n && !dup && cmd->cands[i].ok; j++) {
+			lc_formula_print(cmd->cands[j].f, NULL, names, 6, b, sizeof(b));
+			dup = cmd->cands[j].ok && !strcmp(a, b);
+		}
+		if (dup) {
+			lc_formula_free(cmd->cands[i].f);
+			free(cmd->cands[i].text);
+			continue;
+		}
+		cmd->cands[n++] = cmd->cands[i];
+	}
+	cmd->ncands = n;
+}
+
+/* Fit all candidates, report refusals, rank. */
+static int fit_all(struct fitcmd *cmd)
+{
+	int nok = 0;
+
+	for (int i = 0; i < cmd->ncands; i++) {
+		struct cand *c = &cmd->cands[i];
+
+		if (fit_cand(cmd, c))
+			return -1;
+		nok += c->ok;
+		if (!c->ok && (c->user || !cmd->o.search)) {
+			fprintf(stderr, PROG ": model '%s' refused: %s\n", c->text, c->why);
+			if (c->user)
+				cmd->status = 1;
+		}
+	}
+	if (!nok) {
+		if (cmd->o.search)	/* otherwise each refusal was reported above */
+			fprintf(stderr, PROG ": no model could be fitted to the %zu points\n", cmd->pts.n);
+		return -1;
+	}
+	if (cmd->o.prune)
+		dedupe(cmd);
+	qsort(cmd->cands, (size_t)cmd->ncands, sizeof(*cmd->cands),
+	      cmd->o.search ? cmp_search : cmp_cand);
+	return 0;
+}
+
+/* Free everything cmd holds. */
+static void fitcmd_free(struct fitcmd *cmd)
+{
+	for (int i = 0; i < cmd->ncands; i++) {
+		free(cmd->cands[i].text);
+		lc_formula_free(cmd->cands[i].f);
+	}
+	free(cmd->cands);
+	for (int v = 0; v < cmd->nvars; v++)
+		free(cmd->vars[v]);
+	lc_points_free(&cmd->pts);
+	lc_expr_free(cmd->cond);
+	lc_runs_free(cmd->runs);
+}
+
+/* How many candidates to show: --top, else all (10 with --search). */
+static int shown(const struct fitcmd *cmd)
+{
+	int n = 0, top = cmd->o.top ? cmd->o.top : cmd->o.search ? 10 : MAXCANDS;
+
+	while (n < cmd->ncands && cmd->cands[n].ok && n < top)
+		n++;
+	return n;
+}
+
+/* Write the coefficient terms [from, to) of a fit as "(c +/- h) * term"
+ * joined by " + " into the buffer at *used. */
+static void model_sum(const struct cand *c, int from, int to, const char *const *names,
+		      char *buf, size_t len, size_t *used)
+{
+	const struct lc_fit *fit = &c->fit;
+
+	if (from == to && *used < len)
+		*used += (size_t)snprintf(buf + *used, len - *used, "0");
+	for (int t = from; t < to && *used < len; t++) {
+		char term[256];
+		int one;
+
+		lc_expr_print(c->f->term[t], names, 6, term, sizeof(term));
+		one = !strcmp(term, "1");
+		if (fit->zero[t])
+			*used += (size_t)snprintf(buf + *used, len - *used, "%s(0, held)%s%s",
+						  t > from ? " + " : "", one ? "" : " * ", one ? "" : term);
+		else
+			*used += (size_t)snprintf(buf + *used, len - *used, "%s(%.4g +/- %.4g)%s%s%s",
+						  t > from ? " + " : "", fit->coef[t], fit->half[t],
+						  fit->flagged[t] ? "?" : "", one ? "" : " * ",
+						  one ? "" : term);
+	}
+}
+
+/* The text of a fitted candidate as lca printed it, into buf. */
+static void model_text(const struct fitcmd *cmd, const struct cand *c, char *buf, size_t len)
+{
+	const char *const *names = (const char *const *)cmd->vars;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!c->f->is_max) {
+		model_sum(c, 0, c->f->nterms, names, buf, len, &used);
+		return;
+	}
+	used = (size_t)snprintf(buf, len, "max(");
+	model_sum(c, 0, c->f->na, names, buf, len, &used);
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, ", ");
+	model_sum(c, c->f->na, c->f->nterms, names, buf, len, &used);
+	if (used < len)
+		snprintf(buf + used, len - used, ")  [threshold %s ~ %.4g]", names[0], c->fit.threshold);
+}
+
+/* Print the fitted points (-d). */
+static void print_points(const struct fitcmd *cmd)
+{
+	const struct lc_points *p = &cmd->pts;
+
+	printf("points:");
+	for (int v = 0; v < cmd->nvars; v++)
+		printf(" %10s", cmd->vars[v]);
+	printf(" %12s %12s %5s\n", cmd->cat->key, "spread", "runs");
+	for (size_t i = 0; i < p->n; i++) {
+		printf("       ");
+		for (int v = 0; v < cmd->nvars; v++)
+			printf(" %10g", p->x[i * (size_t)cmd->nvars + (size_t)v]);
+		printf(" %12.6g %12.4g %5d\n", p->y[i], p->sd[i], p->count[i]);
+	}
+}
+
+/* Print the header lines: what was fitted to what. */
+static void print_header(const struct fitcmd *cmd)
+{
+	const struct lc_points *p = &cmd->pts;
+	int weighted = cmd->cands[0].fit.weighted;
+
+	printf("lostcycles fit %s\n", LC_VERSION);
+	printf("Datafile: %s, Variable%s: %s, Category: %s (%s), Constraints: %s\n", cmd->o.runs,
+	       cmd->nvars > 1 ? "s" : "", cmd->o.varlist, cmd->cat->key, cmd->cat->name,
+	       cmd->o.extract ? cmd->o.extract : "none");
+	printf("%zu point%s from %zu run%s", p->n, p->n == 1 ? "" : "s", p->used,
+	       p->used == 1 ? "" : "s");
+	if (p->used > p->n)
+		printf(" (repeats averaged%s)", weighted == 1 ? ", weighted by count/spread^2" : "");
+	if (p->na)
+		printf("; %zu run%s with %s=na skipped", p->na, p->na == 1 ? "" : "s", cmd->cat->key);
+	if (p->missing)
+		printf("; %zu run%s lacking a value skipped", p->missing, p->missing == 1 ? "" : "s");
+	if (p->excluded)
+		printf("; %zu not selected by -x", p->excluded);
+	printf("%s\n", weighted == 2 ? "; weighted by 1/y^2" : "");
+}
+
+/* Print the ranked models, lca style, with the extra columns. */
+static void report(const struct fitcmd *cmd)
+{
+	int n = shown(cmd), width = 20, anyflag = 0;
+	char text[1024];
+
+	print_header(cmd);
+	if (cmd->o.debug)
+		print_points(cmd);
+	if (cmd->o.search)
+		printf("search: %d hypotheses c0 + c1*v^i*log2(v)^j, ranked by leave-one-out SMAPE\n",
+		       cmd->ncands);
+	for (int i = 0; i < n; i++) {
+		model_text(cmd, &cmd->cands[i], text, sizeof(text));
+		if ((int)strlen(text) > width)
+			width = (int)strlen(text) < 72 ? (int)strlen(text) : 72;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct cand *c = &cmd->cands[i];
+		const struct lc_fit *f = &c->fit;
+
+		model_text(cmd, c, text, sizeof(text));
+		anyflag |= f->nflagged > 0;
+		printf("%2d. %-*s  R2 : %.4f  adjR2 : %.4f  AICc : %9.3f  LOO-SMAPE : ", i + 1, width,
+		       text, f->r2, f->adjr2, f->aicc);
+		if (isnan(f->smape))
+			printf("   -\n");
+		else
+			printf("%.3g%%\n", f->smape);
+		if (c->ndropped)
+			printf("    pruned from '%s': dropped %s\n", c->text, c->dropped);
+	}
+	if (anyflag)
+		printf("? the 90%% interval contains zero: the term cannot be told from zero; "
+		       "drop it (--prune)\n");
+}
+
+/* Write the gnuplot data file: the points, then every shown model sampled
+ * over the range of the variable. */
+static int plot_data(const struct fitcmd *cmd, const char *path, int n)
+{
+	const struct lc_points *p = &cmd->pts;
+	double lo = INFINITY, hi = -INFINITY;
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# %s %s spread runs\n", cmd->vars[0], cmd->cat->key);
+	for (size_t i = 0; i < p->n; i++) {
+		fprintf(f, "%.10g %.10g %.10g %d\n", p->x[i], p->y[i], p->sd[i], p->count[i]);
+		lo = fmin(lo, p->x[i]);
+		hi = fmax(hi, p->x[i]);
+	}
+	fprintf(f, "\n\n# %s and the models in rank order\n", cmd->vars[0]);
+	for (int s = 0; s <= 200; s++) {
+		double x = lo + (hi - lo) * s / 200;
+
+		fprintf(f, "%.10g", x);
+		for (int i = 0; i < n; i++)
+			fprintf(f, " %.10g", lc_fit_eval(cmd->cands[i].f, cmd->cands[i].fit.coef, &x));
+		fprintf(f, "\n");
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+/* Write the gnuplot script for the data file dpath. */
+static int plot_script(const struct fitcmd *cmd, const char *path, const char *dpath, int n)
+{
+	char text[1024];
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# written by lostcycles fit; in gnuplot, load '%s' shows the fits\n", path);
+	fprintf(f, "set title \"%s over %s (%s)\" noenhanced\n", cmd->cat->key, cmd->vars[0], cmd->o.runs);
+	fprintf(f, "set xlabel \"%s\"\nset ylabel \"%s (seconds)\"\nset key left top noenhanced\n",
+		cmd->vars[0], cmd->cat->key);
+	fprintf(f, "plot '%s' index 0 using 1:2:3 with yerrorbars pt 7 title 'measured'", dpath);
+	for (int i = 0; i < n; i++) {
+		model_text(cmd, &cmd->cands[i], text, sizeof(text));
+		for (char *q = text; *q; q++)
+			if (*q == '\'' || *q == '"')
+				*q = ' ';
+		fprintf(f, ", \\\n     '%s' index 1 using 1:%d with lines title '%d: %s'", dpath, i + 2,
+			i + 1, text);
+	}
+	fprintf(f, "\n");
+	return fclose(f) ? -errno : 0;
+}
+
+/* -g NAME: write NAME.data and NAME.gp, and NAME.png when gnuplot exists. */
+static int plot(const struct fitcmd *cmd)
+{
+	char gp[4096], data[4096], png[4096];
+	int n = shown(cmd), rc;
+
+	if (!cmd->o.plot)
+		return 0;
+	if (cmd->nvars != 1) {
+		fprintf(stderr, PROG ": -g plots single-variable fits only; skipped\n");
+		return 0;
+	}
+	n = n > 12 ? 12 : n;
+	snprintf(gp, sizeof(gp), "%s.gp", cmd->o.plot);
+	snprintf(data, sizeof(data), "%s.data", cmd->o.plot);
+	snprintf(png, sizeof(png), "%s.png", cmd->o.plot);
+	rc = plot_data(cmd, data, n);
+	if (!rc)
+		rc = plot_script(cmd, gp, data, n);
+	if (rc) {
+		fprintf(stderr, PROG ": -g %s: %s\n", cmd->o.plot, strerror(-rc));
+		return -1;
+	}
+	rc = lc_plot_png(gp, png);
+	if (rc == -ENOENT)
+		printf("wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
+	else if (rc)
+		fprintf(stderr, PROG ": gnuplot failed on %s; %s and %s are there\n", gp, gp, data);
+	else
+		printf("wrote %s, %s and %s\n", gp, data, png);
+	return 0;
+}
+
+/* --emit FILE: append the best (or --pick) model to the model file. */
+static int emit(const struct fitcmd *cmd)
+{
+	int pick = cmd->o.pick ? cmd->o.pick : 1, n = 0, rc;
+	char note[512];
+
+	if (!cmd->o.emit)
+		return 0;
+	while (n < cmd->ncands && cmd->cands[n].ok)
+		n++;
+	if (pick > n) {
+		fprintf(stderr, PROG ": --pick %d: only %d model%s fitted\n", pick, n, n == 1 ? "" : "s");
+		return -1;
+	}
+	snprintf(note, sizeof(note), "from %s%s%s", cmd->o.runs, cmd->o.extract ? " where " : "",
+		 cmd->o.extract ? cmd->o.extract : "");
+	rc = lc_model_append(cmd->o.emit, cmd->cat->key, (const char *const *)cmd->vars, cmd->nvars,
+			     cmd->cands[pick - 1].f, &cmd->cands[pick - 1].fit,
+			     cmd->o.log2 ? LC_EXPR_LOG2 : 0, note);
+	if (rc) {
+		fprintf(stderr, PROG ": --emit %s: %s\n", cmd->o.emit, strerror(-rc));
+		return -1;
+	}
+	printf("appended model %d to %s\n", pick, cmd->o.emit);
+	return 0;
+}
+
+/* "lostcycles fit".  See lc_cmd.h. */
+int lc_cmd_fit(int argc, char **argv)
+{
+	struct fitcmd cmd = { .status = 0 };
+	int r = parse_opts(argc, argv, &cmd.o), ok;
+
+	if (r)
+		return r > 0 ? 0 : 2;
+	cmd.cat = lc_category_find(cmd.o.cat);
+	if (!cmd.cat) {
+		fprintf(stderr, PROG ": unknown category '%s' (known: li ip sl cl rc ml bl wc rt tt)\n",
+			cmd.o.cat);
+		return 2;
+	}
+	ok = !split_vars(&cmd) && !load_runs(&cmd) && !build_points(&cmd) && !collect(&cmd) &&
+	     !parse_cands(&cmd) && !fit_all(&cmd);
+	if (ok) {
+		report(&cmd);
+		ok = !plot(&cmd) && !emit(&cmd);
+	}
+	fitcmd_free(&cmd);
+	return ok ? cmd.status : 1;
+}

@@ -121,6 +121,14 @@ int lc_formula_parse(const char *text, unsigned flags, lc_resolve_fn resolve, vo
 int lc_formula_print(const struct lc_formula *f, const double *coef, const char *const *names,
 		     int cprec, char *buf, size_t len);
 
+/* A new formula with the terms of f for which keep[i] is non-zero (a
+ * threshold model stays one only when both branches keep a term), or NULL
+ * when out of memory. */
+struct lc_formula *lc_formula_subset(const struct lc_formula *f, const int *keep);
+
+/* A copy of e, or NULL when out of memory. */
+struct lc_expr *lc_expr_copy(const struct lc_expr *e);
+
 /* Free f; NULL is fine. */
 void lc_formula_free(struct lc_formula *f);
 

@@ -1,2 +1,0 @@
-/* placeholder, replaced by the implementation */
-#include "lostcycles.h"

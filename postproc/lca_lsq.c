@@ -1,0 +1,597 @@
+/*
+ * lca_lsq.c — least-squares fits of formulae to points, with statistics.
+ *
+ * The solver is gsl_multifit_linear (SVD with column balancing) on rows
+ * scaled by the square roots of the weights.  Non-negative fits try every
+ * subset of free terms (exact for the handful of terms a lost cycles model
+ * has); threshold models try every split of the points ordered by the first
+ * variable.
+ */
+#include "lca_lsq.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit.h>
+
+/* Relative singular value below which the design counts as rank-deficient. */
+#define RANK_TOL 1e-11
+
+/* Largest number of terms for the exhaustive non-negative search. */
+#define NONNEG_MAXK 14
+
+/* Write a printf message into why (if any). */
+static void say(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
+/* Copy the GSL results into plain arrays. */
+static void unpack(const gsl_vector *c, const gsl_matrix *C, size_t k, double *coef, double *cov)
+{
+	for (size_t i = 0; i < k; i++) {
+		coef[i] = gsl_vector_get(c, i);
+		for (size_t j = 0; j < k && cov; j++)
+			cov[i * k + j] = gsl_matrix_get(C, i, j);
+	}
+}
+
+/* Solve a weighted linear least-squares problem.  See lca_lsq.h. */
+int lc_lsq_solve(const double *X, const double *y, const double *w, size_t n, size_t k,
+		 double *coef, double *cov, double *chisq)
+{
+	gsl_multifit_linear_workspace *ws = NULL;
+	gsl_matrix *A = NULL, *C = NULL;
+	gsl_vector *b = NULL, *c = NULL;
+	int rc = -ENOMEM;
+
+	if (n <= k || k == 0)
+		return -EINVAL;
+	gsl_set_error_handler_off();
+	A = gsl_matrix_alloc(n, k);
+	C = gsl_matrix_alloc(k, k);
+	b = gsl_vector_alloc(n);
+	c = gsl_vector_alloc(k);
+	ws = gsl_multifit_linear_alloc(n, k);
+	if (!A || !C || !b || !c || !ws)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		double sw = w ? sqrt(w[i]) : 1;
+
+		for (size_t j = 0; j < k; j++)
+			gsl_matrix_set(A, i, j, X[i * k + j] * sw);
+		gsl_vector_set(b, i, y[i] * sw);
+	}
+	rc = -EDOM;
+	if (gsl_multifit_linear(A, b, c, C, chisq, ws) ||
+	    gsl_multifit_linear_rank(RANK_TOL, ws) < k)
+		goto out;
+	unpack(c, C, k, coef, cov);
+	rc = 0;
+out:
+	gsl_multifit_linear_free(ws);
+	gsl_matrix_free(A);
+	gsl_matrix_free(C);
+	gsl_vector_free(b);
+	gsl_vector_free(c);
+	return rc;
+}
+
+/* Evaluate a plain sum of terms [from, to) of f. */
+static double eval_sum(const struct lc_formula *f, int from, int to, const double *coef,
+		       const double *x)
+{
+	double s = 0;
+
+	for (int i = from; i < to; i++)
+		if (coef[i] != 0)
+			s += coef[i] * lc_expr_eval(f->term[i], x);
+	return s;
+}
+
+/* Evaluate a fitted formula.  See lca_lsq.h. */
+double lc_fit_eval(const struct lc_formula *f, const double *coef, const double *x)
+{
+	if (!f->is_max)
+		return eval_sum(f, 0, f->nterms, coef, x);
+	return fmax(eval_sum(f, 0, f->na, coef, x), eval_sum(f, f->na, f->nterms, coef, x));
+}
+
+/* SMAPE in percent.  See lca_lsq.h. */
+double lc_smape(const double *f, const double *a, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double d = fabs(f[i]) + fabs(a[i]);
+
+		if (d > 0)
+			s += 2 * fabs(f[i] - a[i]) / d;
+	}
+	return n ? 100 * s / (double)n : NAN;
+}
+
+/* The fitting problem: points (by index into pts), weights, a work area. */
+struct prob {
+	const struct lc_formula *f;
+	const struct lc_points *pts;
+	const char *const *names;
+	const size_t *rows;	/* which points take part */
+	size_t m;
+	const double *w;	/* weights per point of pts, or NULL */
+	double *X, *y, *wr;	/* scratch: m x k design, values, weights */
+};
+
+/* Describe point i of pts as "n=16 p=4" into buf. */
+static void point_text(const struct prob *pb, size_t i, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int v = 0; v < pb->pts->nvars && used < len; v++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%g", v ? " " : "",
+					 pb->names[v], pb->pts->x[i * (size_t)pb->pts->nvars + (size_t)v]);
+}
+
+/* Fill the design for the terms of f marked in use[] (k of them) over the
+ * problem's rows.  Returns 0 or -EINVAL (with why) for a non-finite term. */
+static int design(const struct prob *pb, const int *use, size_t k, char *why, size_t wl)
+{
+	for (size_t r = 0; r < pb->m; r++) {
+		size_t i = pb->rows[r], j = 0;
+		const double *x = &pb->pts->x[i * (size_t)pb->pts->nvars];
+
+		for (int t = 0; t < pb->f->nterms; t++) {
+			double v;
+			char where[128], text[128];
+
+			if (!use[t])
+				continue;
+			v = lc_expr_eval(pb->f->term[t], x);
+			if (!isfinite(v)) {
+				point_text(pb, i, where, sizeof(where));
+				lc_expr_print(pb->f->term[t], pb->names, 6, text, sizeof(text));
+				say(why, wl, "term %s is not finite at %s", text, where);
+				return -EINVAL;
+			}
+			pb->X[r * k + j++] = v;
+		}
+		pb->y[r] = pb->pts->y[i];
+		pb->wr[r] = pb->w ? pb->w[i] : 1;
+	}
+	return 0;
+}
+
+/* Fit the terms marked in use[] over the problem's rows; scatter the
+ * results to coef[]/cov[] (full k x k of f, zero elsewhere).  Returns as
+ * lc_lsq_solve, with why set. */
+static int fit_subset(const struct prob *pb, const int *use, double *coef, double *cov,
+		      double *chisq, char *why, size_t wl)
+{
+	int nt = pb->f->nterms, idx[LC_LSQ_MAXK], k = 0, rc;
+	double c[LC_LSQ_MAXK], cv[LC_LSQ_MAXK * LC_LSQ_MAXK];
+
+	for (int t = 0; t < nt; t++)
+		if (use[t])
+			idx[k++] = t;
+	rc = design(pb, use, (size_t)k, why, wl);
+	if (rc)
+		return rc;
+	if (k == 0) {
+		*chisq = 0;
+		for (size_t r = 0; r < pb->m; r++)
+			*chisq += pb->wr[r] * pb->y[r] * pb->y[r];
+		rc = 0;
+	} else {
+		rc = lc_lsq_solve(pb->X, pb->y, pb->wr, pb->m, (size_t)k, c, cv, chisq);
+	}
+	if (rc == -EDOM)
+		say(why, wl, "rank-deficient: the terms are linearly dependent over these %zu points",
+		    pb->m);
+	else if (rc == -EINVAL)
+		say(why, wl, "too few points: %d parameters need at least %d points, have %zu",
+		    k, k + 1, pb->m);
+	if (rc)
+		return rc;
+	for (int t = 0; t < nt; t++)
+		coef[t] = 0;
+	for (int t = 0; t < nt * nt; t++)
+		cov[t] = 0;
+	for (int a = 0; a < k; a++) {
+		coef[idx[a]] = c[a];
+		for (int b = 0; b < k; b++)
+			cov[idx[a] * nt + idx[b]] = cv[a * k + b];
+	}
+	return 0;
+}
+
+/* Non-negative least squares by trying every subset of the terms in use[]
+ * and keeping the best one whose coefficients are all >= 0.  held[] gets the
+ * terms held at zero. */
+static int fit_nonneg(const struct prob *pb, const int *use, double *coef, double *cov,
+		      double *chisq, int *held, char *why, size_t wl)
+{
+	int nt = pb->f->nterms, best = -1, rc = 0, cand[LC_LSQ_MAXK], nc = 0;
+	double c[LC_LSQ_MAXK], cv[LC_LSQ_MAXK * LC_LSQ_MAXK], x2, bestx2 = INFINITY;
+
+	for (int t = 0; t < nt; t++)
+		if (use[t])
+			cand[nc++] = t;
+	if (nc > NONNEG_MAXK) {
+		say(why, wl, "--nonneg handles at most %d terms", NONNEG_MAXK);
+		return -EINVAL;
+	}
+	rc = fit_subset(pb, use, coef, cov, chisq, why, wl);
+	if (rc)
+		return rc;	/* the full model must be well posed */
+	for (int mask = (1 << nc) - 1; mask >= 0; mask--) {
+		int sub[LC_LSQ_MAXK] = { 0 }, ok = 1;
+
+		for (int j = 0; j < nc; j++)
+			sub[cand[j]] = (mask >> j) & 1;
+		if (fit_subset(pb, sub, c, cv, &x2, NULL, 0))
+			continue;
+		for (int j = 0; j < nc; j++)
+			ok &= !sub[cand[j]] || c[cand[j]] >= 0;
+		if (ok && x2 < bestx2 * (1 - 1e-12)) {
+			bestx2 = x2;
+			best = mask;
+			memcpy(coef, c, sizeof(double) * (size_t)nt);
+			memcpy(cov, cv, sizeof(double) * (size_t)(nt * nt));
+		}
+	}
+	*chisq = bestx2;
+	for (int j = 0; j < nc; j++)
+		held[cand[j]] = !((best >> j) & 1);
+	return 0;
+}
+
+/* Fit the terms in use[] with or without the sign constraint. */
+static int fit_plain(const struct prob *pb, const int *use, unsigned flags, double *coef,
+		     double *cov, double *chisq, int *held, char *why, size_t wl)
+{
+	if (flags & LC_FIT_NONNEG)
+		return fit_nonneg(pb, use, coef, cov, chisq, held, why, wl);
+	return fit_subset(pb, use, coef, cov, chisq, why, wl);
+}
+
+/* Order point indices by the first variable (for threshold splits). */
+static const struct lc_points *sort_pts;
+static int cmp_first(const void *a, const void *b)
+{
+	double x = sort_pts->x[*(const size_t *)a * (size_t)sort_pts->nvars];
+	double y = sort_pts->x[*(const size_t *)b * (size_t)sort_pts->nvars];
+
+	return x < y ? -1 : x > y;
+}
+
+/* The weighted SSE of f with coef over the problem's rows. */
+static double sse_of(const struct prob *pb, const double *coef)
+{
+	double s = 0;
+
+	for (size_t r = 0; r < pb->m; r++) {
+		size_t i = pb->rows[r];
+		double e = pb->pts->y[i] - lc_fit_eval(pb->f, coef, &pb->pts->x[i * (size_t)pb->pts->nvars]);
+
+		s += (pb->w ? pb->w[i] : 1) * e * e;
+	}
+	return s;
+}
+
+/* Fit one branch of a threshold model (terms [from, to)) over rows. */
+static int fit_branch(const struct prob *pb0, const size_t *rows, size_t m, int from, int to,
+		      unsigned flags, double *coef, double *cov, int *held)
+{
+	struct prob pb = *pb0;
+	int use[LC_LSQ_MAXK] = { 0 };
+	double x2;
+
+	pb.rows = rows;
+	pb.m = m;
+	for (int t = from; t < to; t++)
+		use[t] = 1;
+	return fit_plain(&pb, use, flags, coef, cov, &x2, held, NULL, 0);
+}
+
+/* Fit a threshold model max(A, B): B (the floor) on the lower points, A on
+ * the upper ones, for every split; keep the split with the least SSE of the
+ * max() predictions.  out gets coef, cov, zero and threshold. */
+static int fit_threshold(const struct prob *pb, unsigned flags, struct lc_fit *out,
+			 char *why, size_t wl)
+{
+	const struct lc_formula *f = pb->f;
+	int nt = f->nterms, na = f->na, nb = nt - na, found = 0;
+	size_t *rows = malloc(pb->m * sizeof(*rows)), m = pb->m;
+	double best = INFINITY;
+
+	if (!rows)
+		return -ENOMEM;
+	memcpy(rows, pb->rows, m * sizeof(*rows));
+	sort_pts = pb->pts;
+	qsort(rows, m, sizeof(*rows), cmp_first);
+	for (size_t s = (size_t)nb + 1; s + (size_t)na + 1 <= m; s++) {
+		double c[LC_LSQ_MAXK], ca[LC_LSQ_MAXK], cv[LC_LSQ_MAXK * LC_LSQ_MAXK] = { 0 };
+		double cva[LC_LSQ_MAXK * LC_LSQ_MAXK], sse;
+		int held[LC_LSQ_MAXK] = { 0 };
+		size_t nv = (size_t)pb->pts->nvars;
+
+		if (pb->pts->x[rows[s - 1] * nv] == pb->pts->x[rows[s] * nv])
+			continue;	/* no split between equal values */
+		if (fit_branch(pb, rows, s, na, nt, flags, c, cv, held) ||
+		    fit_branch(pb, rows + s, m - s, 0, na, flags, ca, cva, held))
+			continue;
+		for (int i = 0; i < na; i++) {
+			c[i] = ca[i];
+			for (int j = 0; j < na; j++)
+				cv[i * nt + j] = cva[i * nt + j];
+		}
+		sse = sse_of(pb, c);
+		if (sse < best) {
+			best = sse;
+			found = 1;
+			memcpy(out->coef, c, sizeof(c));
+			memcpy(out->cov, cv, sizeof(double) * (size_t)(nt * nt));
+			memcpy(out->zero, held, sizeof(held));
+			out->threshold = (pb->pts->x[rows[s - 1] * nv] + pb->pts->x[rows[s] * nv]) / 2;
+		}
+	}
+	free(rows);
+	if (!found) {
+		say(why, wl, "too few points for a threshold model: need at least %d with %d distinct "
+			     "values of %s, have %zu", nt + 2, nt + 2, pb->names[0], m);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Fill the per-fit statistics of out from its coefficients over pb. */
+static void fit_stats(const struct prob *pb, struct lc_fit *out)
+{
+	double sw = 0, swy = 0, sst = 0, ymax = 0, floor2, kp;
+	int n = (int)pb->m, nt = pb->f->nterms;
+
+	for (size_t r = 0; r < pb->m; r++) {
+		size_t i = pb->rows[r];
+		double w = pb->w ? pb->w[i] : 1;
+
+		sw += w;
+		swy += w * pb->pts->y[i];
+		ymax = fmax(ymax, fabs(pb->pts->y[i]));
+	}
+	for (size_t r = 0; r < pb->m; r++) {
+		size_t i = pb->rows[r];
+		double d = pb->pts->y[i] - swy / sw;
+
+		sst += (pb->w ? pb->w[i] : 1) * d * d;
+	}
+	out->sse = sse_of(pb, out->coef);
+	out->s2 = out->sse / out->dof;
+	out->r2 = sst > 0 ? 1 - out->sse / sst : (out->sse == 0 ? 1 : 0);
+	if (fabs(out->r2) < 1e-12)
+		out->r2 = 0;	/* print 0, not -0 */
+	out->adjr2 = n > 1 ? 1 - (1 - out->r2) * (n - 1) / out->dof : NAN;
+	/* rounding-level residuals must not decide between exact fits */
+	floor2 = (double)n * (1e-12 * ymax) * (1e-12 * ymax) * (sw / n);
+	kp = out->kfree + 1;
+	out->aicc = n * log(fmax(out->sse, floor2 > 0 ? floor2 : 1e-300) / n) + 2 * kp;
+	out->aicc = n - kp - 1 > 0 ? out->aicc + 2 * kp * (kp + 1) / (n - kp - 1) : INFINITY;
+	out->tcrit = gsl_cdf_tdist_Pinv(0.5 + LC_LSQ_LEVEL / 2, out->dof);
+	out->nflagged = 0;
+	for (int t = 0; t < nt; t++) {
+		out->se[t] = sqrt(fmax(out->cov[t * nt + t], 0));
+		out->half[t] = out->tcrit * out->se[t];
+		out->flagged[t] = !out->zero[t] && fabs(out->coef[t]) <= out->half[t];
+		out->nflagged += out->flagged[t];
+	}
+}
+
+/* Weights per point for the flags, into w (NULL result: unweighted). */
+static const double *make_weights(const struct lc_points *pts, unsigned flags, double *w,
+				  int *mode)
+{
+	int all = pts->n > 0;
+
+	*mode = 0;
+	if (flags & LC_FIT_RELATIVE) {
+		for (size_t i = 0; i < pts->n; i++) {
+			double y = fabs(pts->y[i]);
+
+			if (y == 0)
+				return NULL;
+			w[i] = 1 / (y * y);
+		}
+		*mode = 2;
+		return w;
+	}
+	for (size_t i = 0; i < pts->n; i++)
+		all &= pts->count[i] > 1;
+	if (!(flags & LC_FIT_WEIGHTS) || !all)
+		return NULL;
+	for (size_t i = 0; i < pts->n; i++) {
+		double fl = 1e-6 * fabs(pts->y[i]), var = pts->sd[i] * pts->sd[i];
+
+		w[i] = pts->count[i] / fmax(var, fmax(fl * fl, 1e-300));
+	}
+	*mode = 1;
+	return w;
+}
+
+/* Count free parameters: terms not held at zero, plus the threshold. */
+static int free_params(const struct lc_formula *f, const struct lc_fit *out)
+{
+	int k = f->is_max;
+
+	for (int t = 0; t < f->nterms; t++)
+		k += !out->zero[t];
+	return k;
+}
+
+/* Fit without the leave-one-out pass, over the rows given. */
+static int fit_core(const struct lc_formula *f, const struct lc_points *pts, const size_t *rows,
+		    size_t m, const double *w, unsigned flags, const char *const *names,
+		    struct lc_fit *out, char *why, size_t wl)
+{
+	int nt = f->nterms, need = nt + f->is_max + 1, rc, use[LC_LSQ_MAXK];
+	struct prob pb = { f, pts, names, rows, m, w, NULL, NULL, NULL };
+	double x2;
+
+	memset(out, 0, sizeof(*out));
+	out->n = (int)m;
+	out->k = nt;
+	out->threshold = NAN;
+	out->smape = NAN;
+	if ((int)m < need) {
+		say(why, wl, "too few points: %d parameters need at least %d points, have %zu",
+		    need - 1, need, m);
+		return -EINVAL;
+	}
+	pb.X = malloc(m * (size_t)(nt + 1) * sizeof(double));
+	pb.y = malloc(m * sizeof(double));
+	pb.wr = malloc(m * sizeof(double));
+	rc = -ENOMEM;
+	if (!pb.X || !pb.y || !pb.wr)
+		goto out;
+	for (int t = 0; t < nt; t++)
+		use[t] = 1;
+	if (f->is_max)
+		rc = fit_threshold(&pb, flags, out, why, wl);
+	else
+		rc = fit_plain(&pb, use, flags, out->coef, out->cov, &x2, out->zero, why, wl);
+	if (rc)
+		goto out;
+	out->kfree = free_params(f, out);
+	out->dof = (int)m - out->kfree;
+	if (out->dof < 1) {
+		say(why, wl, "too few points: %d parameters need at least %d points, have %zu",
+		    out->kfree, out->kfree + 1, m);
+		rc = -EINVAL;
+		goto out;
+	}
+	fit_stats(&pb, out);
+out:
+	free(pb.X);
+	free(pb.y);
+	free(pb.wr);
+	return rc;
+}
+
+/* Leave-one-out SMAPE: refit without each point and predict it.  NaN when
+ * some refit is not possible. */
+static double loo_smape(const struct lc_formula *f, const struct lc_points *pts, const double *w,
+			unsigned flags, const char *const *names)
+{
+	size_t n = pts->n, *rows = malloc(n * sizeof(*rows));
+	double *pred = malloc(n * sizeof(*pred)), s = NAN;
+	struct lc_fit *tmp = malloc(sizeof(*tmp));
+
+	if (!rows || !pred || !tmp)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		size_t m = 0;
+
+		for (size_t j = 0; j < n; j++)
+			if (j != i)
+				rows[m++] = j;
+		if (fit_core(f, pts, rows, m, w, flags, names, tmp, NULL, 0))
+			goto out;
+		pred[i] = lc_fit_eval(f, tmp->coef, &pts->x[i * (size_t)pts->nvars]);
+	}
+	s = lc_smape(pred, pts->y, n);
+out:
+	free(rows);
+	free(pred);
+	free(tmp);
+	return s;
+}
+
+/* Fit f to all of pts.  See lca_lsq.h. */
+int lc_fit_formula(const struct lc_formula *f, const struct lc_points *pts, unsigned flags,
+		   const char *const *names, struct lc_fit *out, char *why, size_t whylen)
+{
+	size_t *rows = malloc((pts->n + 1) * sizeof(*rows));
+	double *w = malloc((pts->n + 1) * sizeof(*w));
+	const double *wp;
+	int rc = -ENOMEM, mode;
+
+	if (!rows || !w)
+		goto out;
+	for (size_t i = 0; i < pts->n; i++)
+		rows[i] = i;
+	wp = make_weights(pts, flags, w, &mode);
+	rc = fit_core(f, pts, rows, pts->n, wp, flags, names, out, why, whylen);
+	if (rc)
+		goto out;
+	out->weighted = mode;
+	if (!(flags & LC_FIT_NOLOO))
+		out->smape = loo_smape(f, pts, wp, flags, names);
+out:
+	free(rows);
+	free(w);
+	return rc;
+}
+
+/* The flagged term with the weakest evidence (smallest |coef|/se), or -1. */
+static int weakest(const struct lc_fit *fit)
+{
+	int best = -1;
+	double bt = INFINITY;
+
+	for (int t = 0; t < fit->k; t++) {
+		double tv = fit->se[t] > 0 ? fabs(fit->coef[t]) / fit->se[t] : 0;
+
+		if (fit->flagged[t] && tv < bt) {
+			bt = tv;
+			best = t;
+		}
+	}
+	return best;
+}
+
+/* Fit and prune.  See lca_lsq.h. */
+int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsigned flags,
+		 const char *const *names, struct lc_formula **pf, int *dropped,
+		 struct lc_fit *out, char *why, size_t whylen)
+{
+	const struct lc_formula *cur = f;
+	int map[LC_LSQ_MAXK], rc;
+
+	*pf = (struct lc_formula *)f;
+	for (int t = 0; t < f->nterms; t++) {
+		dropped[t] = 0;
+		map[t] = t;
+	}
+	for (;;) {
+		int keep[LC_LSQ_MAXK], w, j = 0;
+		struct lc_formula *g;
+
+		rc = lc_fit_formula(cur, pts, flags, names, out, why, whylen);
+		if (rc || (w = weakest(out)) < 0 || cur->nterms <= 1)
+			return rc;
+		for (int t = 0; t < cur->nterms; t++)
+			keep[t] = t != w;
+		g = lc_formula_subset(cur, keep);
+		if (!g)
+			return -ENOMEM;
+		dropped[map[w]] = 1;
+		for (int t = 0; t < cur->nterms; t++)
+			if (t != w)
+				map[j++] = map[t];
+		if (cur != f)
+			lc_formula_free((struct lc_formula *)cur);
+		cur = g;
+		*pf = g;
+	}
+}

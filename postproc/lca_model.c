@@ -1,0 +1,419 @@
+/*
+ * lca_model.c — read and append model files (see lca_model.h).
+ */
+#include "lca_model.h"
+#include "lca_models.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+/* Reader state: the model, the current log flags, the line, the error. */
+struct reader {
+	struct lc_model *m;
+	struct lc_catmodel *cur;	/* the model being defined (for "#:") */
+	unsigned logflags;
+	int line;
+	char *msg;
+	size_t len;
+	int decl[LC_MODEL_MAXVARS];	/* declared slots of the line being parsed */
+	int ndecl;
+};
+
+/* Set the error message; returns -EINVAL. */
+static int bad(struct reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rd->msg, rd->len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* The slot of a variable name.  See lca_model.h. */
+int lc_model_var(const struct lc_model *m, const char *name)
+{
+	for (int i = 0; i < m->nvars; i++)
+		if (!strcmp(m->vars[i], name))
+			return i;
+	return -1;
+}
+
+/* The slot of name[0..len), added when new; -1 when the table is full or
+ * out of memory. */
+static int intern_var(struct lc_model *m, const char *name, size_t len)
+{
+	char *s = strndup(name, len);
+	int i;
+
+	if (!s)
+		return -1;
+	i = lc_model_var(m, s);
+	if (i >= 0 || m->nvars == LC_MODEL_MAXVARS) {
+		free(s);
+		return i;
+	}
+	m->vars[m->nvars] = s;
+	return m->nvars++;
+}
+
+/* Resolve an identifier of a model expression: only declared variables. */
+static int resolve_decl(void *ctx, const char *name, size_t len)
+{
+	struct reader *rd = ctx;
+
+	for (int i = 0; i < rd->ndecl; i++) {
+		const char *v = rd->m->vars[rd->decl[i]];
+
+		if (strlen(v) == len && !strncmp(v, name, len))
+			return rd->decl[i];
+	}
+	return -1;
+}
+
+/* Parse "(n,p)" at *s into rd->decl.  Returns 0 or -EINVAL. */
+static int parse_decl(struct reader *rd, const char **s)
+{
+	const char *p = *s + 1;
+
+	rd->ndecl = 0;
+	for (;;) {
+		const char *w;
+		int slot;
+
+		while (isspace((unsigned char)*p) || *p == ',')
+			p++;
+		if (*p == ')')
+			break;
+		w = p;
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		if (p == w)
+			return bad(rd, "expected a variable name or ')' in the declaration");
+		if (rd->ndecl == LC_MODEL_MAXVARS || (slot = intern_var(rd->m, w, (size_t)(p - w))) < 0)
+			return bad(rd, "too many variables");
+		rd->decl[rd->ndecl++] = slot;
+	}
+	*s = p + 1;
+	return 0;
+}
+
+/* Find or make the entry for category cat (a later line replaces). */
+static struct lc_catmodel *cat_entry(struct lc_model *m, const char *cat)
+{
+	struct lc_catmodel *cm = (struct lc_catmodel *)lc_model_cat(m, cat);
+
+	if (cm) {
+		lc_expr_free(cm->expr);
+		for (int t = 0; t < cm->nterms; t++)
+			lc_expr_free(cm->terms[t].basis);
+	} else if (m->ncats < LC_MODEL_MAXCATS) {
+		cm = &m->cats[m->ncats++];
+	}
+	if (cm)
+		*cm = (struct lc_catmodel){ .expr = NULL };
+	return cm;
+}
+
+/* Parse a model line "cat(vars) = expr  # comment". */
+static int model_line(struct reader *rd, char *s)
+{
+	char name[16], *hash = strchr(s, '#');
+	const char *p = s;
+	struct lc_catmodel *cm;
+	struct lc_parse_error pe;
+	size_t n = 0;
+	int rc;
+
+	if (hash)
+		*hash = '\0';
+	while (isalnum((unsigned char)p[n]) || p[n] == '_')
+		n++;
+	if (!n || n >= sizeof(name))
+		return bad(rd, "expected 'CATEGORY(VARS) = FORMULA'");
+	memcpy(name, p, n);
+	name[n] = '\0';
+	if (!lc_category_find(name))
+		return bad(rd, "unknown category '%s'", name);
+	p += n;
+	while (isspace((unsigned char)*p))
+		p++;
+	rd->ndecl = 0;
+	if (*p == '(' && (rc = parse_decl(rd, &p)))
+		return rc;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '=')
+		return bad(rd, "expected '=' after %s(...)", name);
+	cm = cat_entry(rd->m, lc_category_find(name)->key);
+	if (!cm)
+		return bad(rd, "too many categories");
+	snprintf(cm->cat, sizeof(cm->cat), "%s", lc_category_find(name)->key);
+	cm->line = rd->line;
+	cm->nvars = rd->ndecl;
+	memcpy(cm->vars, rd->decl, sizeof(rd->decl));
+	rc = lc_expr_parse(p + 1, rd->logflags, resolve_decl, rd, &cm->expr, &pe);
+	if (rc == -EINVAL)
+		return bad(rd, "column %d: %s", (int)(p + 1 - s) + pe.column, pe.msg);
+	if (rc)
+		return rc;
+	rc = lc_expr_terms(cm->expr, cm->terms, LC_FORMULA_MAXTERMS);
+	if (rc < 0)
+		return rc == -E2BIG ? bad(rd, "more than %d terms", LC_FORMULA_MAXTERMS) : rc;
+	cm->nterms = rc;
+	rd->cur = cm;
+	return 0;
+}
+
+/* Parse a double from "key=value" text at s; returns 0 or -EINVAL. */
+static int num_after(const char *s, const char *key, double *v)
+{
+	const char *p = strstr(s, key);
+	char *end;
+
+	if (!p)
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(p + strlen(key), &end);
+	return end == p + strlen(key) || errno ? -EINVAL : 0;
+}
+
+/* Parse "#: cat dof=D s2=S [rel=1] cov=a,b,..." for the model above. */
+static int cov_line(struct reader *rd, const char *s)
+{
+	struct lc_catmodel *cm = rd->cur;
+	const char *p = strstr(s, "cov=");
+	double dof, rel = 0;
+	int k;
+
+	if (!cm)
+		return bad(rd, "'#:' line without a model line above it");
+	if (num_after(s, "dof=", &dof) || num_after(s, "s2=", &cm->s2) || !p || dof < 1)
+		return bad(rd, "malformed '#:' line: expected dof=, s2= and cov=");
+	num_after(s, "rel=", &rel);
+	cm->dof = (int)dof;
+	cm->relative = rel != 0;
+	p += 4;
+	k = cm->nterms;
+	for (int i = 0; i < k * k; i++) {
+		char *end;
+
+		errno = 0;
+		cm->cov[i] = strtod(p, &end);
+		if (end == p || errno)
+			return bad(rd, "'#:' line needs %d covariance values", k * k);
+		p = *end == ',' ? end + 1 : end;
+	}
+	cm->has_cov = 1;
+	return 0;
+}
+
+/* Parse "%log e|2|10". */
+static int log_line(struct reader *rd, const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!strncmp(s, "e", 1) && !s[1 + strspn(s + 1, " \t")])
+		rd->logflags = 0;
+	else if (!strncmp(s, "2", 1) && !s[1 + strspn(s + 1, " \t")])
+		rd->logflags = LC_EXPR_LOG2;
+	else if (!strncmp(s, "10", 2) && !s[2 + strspn(s + 2, " \t")])
+		rd->logflags = LC_EXPR_LOG10;
+	else
+		return bad(rd, "'%%log' wants e, 2 or 10");
+	return 0;
+}
+
+/* Handle one line of a model file. */
+static int read_line(struct reader *rd, char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!strncmp(s, "#:", 2))
+		return cov_line(rd, s + 2);
+	if (!*s || *s == '#')
+		return 0;
+	if (!strncmp(s, "%log", 4))
+		return log_line(rd, s + 4);
+	return model_line(rd, s);
+}
+
+/* Read a model file.  See lca_model.h. */
+int lc_model_read(const char *path, struct lc_model **out, int *line, char *msg, size_t len)
+{
+	struct reader rd = { .msg = msg, .len = len };
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	*out = NULL;
+	*line = 0;
+	if (len)
+		msg[0] = '\0';
+	if (!f)
+		return -errno;
+	rd.m = calloc(1, sizeof(*rd.m));
+	if (!rd.m)
+		rc = -ENOMEM;
+	while (!rc && getline(&buf, &cap, f) >= 0) {
+		rd.line++;
+		buf[strcspn(buf, "\r\n")] = '\0';
+		rc = read_line(&rd, buf);
+	}
+	if (!rc && rd.m->ncats == 0)
+		rc = bad(&rd, "no model lines");
+	free(buf);
+	fclose(f);
+	*line = rd.line;
+	if (rc)
+		lc_model_free(rd.m);
+	else
+		*out = rd.m;
+	return rc;
+}
+
+/* Free m.  See lca_model.h. */
+void lc_model_free(struct lc_model *m)
+{
+	if (!m)
+		return;
+	for (int c = 0; c < m->ncats; c++) {
+		lc_expr_free(m->cats[c].expr);
+		for (int t = 0; t < m->cats[c].nterms; t++)
+			lc_expr_free(m->cats[c].terms[t].basis);
+	}
+	for (int v = 0; v < m->nvars; v++)
+		free(m->vars[v]);
+	free(m);
+}
+
+/* Find a category's model.  See lca_model.h. */
+const struct lc_catmodel *lc_model_cat(const struct lc_model *m, const char *cat)
+{
+	for (int c = 0; c < m->ncats; c++)
+		if (!strcmp(m->cats[c].cat, cat))
+			return &m->cats[c];
+	return NULL;
+}
+
+/* The active group of a threshold model at vals: 1 or 2 (0: no max). */
+static int active_group(const struct lc_catmodel *cm, const double *vals)
+{
+	double s[3] = { 0, 0, 0 };
+
+	for (int t = 0; t < cm->nterms; t++)
+		s[cm->terms[t].group] += cm->terms[t].sign * cm->terms[t].coef *
+					  lc_expr_eval(cm->terms[t].basis, vals);
+	if (!cm->terms[0].group)
+		return 0;
+	return s[1] >= s[2] ? 1 : 2;
+}
+
+/* Evaluate with a prediction interval.  See lca_model.h. */
+void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *value, double *half)
+{
+	double g[LC_FORMULA_MAXTERMS], var = 0;
+	int k = cm->nterms, grp;
+
+	*value = lc_expr_eval(cm->expr, vals);
+	*half = 0;
+	if (!cm->has_cov)
+		return;
+	grp = active_group(cm, vals);
+	for (int t = 0; t < k; t++)
+		g[t] = cm->terms[t].group == grp ? lc_expr_eval(cm->terms[t].basis, vals) : 0;
+	for (int i = 0; i < k; i++)
+		for (int j = 0; j < k; j++)
+			var += g[i] * cm->cov[i * k + j] * g[j];
+	var += cm->relative ? cm->s2 * *value * *value : cm->s2;
+	*half = gsl_cdf_tdist_Pinv(0.5 + LC_LSQ_LEVEL / 2, cm->dof) * sqrt(fmax(var, 0));
+}
+
+/* What log() means in the file at path after its last "%log" line:
+ * 0, LC_EXPR_LOG2 or LC_EXPR_LOG10.  A missing file means natural. */
+static unsigned file_logflags(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+	unsigned flags = 0;
+	struct reader rd = { .msg = (char[64]){ 0 }, .len = 64 };
+
+	if (!f)
+		return 0;
+	while (getline(&buf, &cap, f) >= 0)
+		if (!strncmp(buf, "%log", 4)) {
+			buf[strcspn(buf, "\r\n")] = '\0';
+			if (!log_line(&rd, buf + 4))
+				flags = rd.logflags;
+		}
+	free(buf);
+	fclose(f);
+	return flags;
+}
+
+/* Write the coefficient intervals and statistics as the line's comment. */
+static void write_comment(FILE *f, const struct lc_formula *fm, const struct lc_fit *fit,
+			  const char *const *vars, const char *note)
+{
+	fprintf(f, "   # 90%%:");
+	for (int t = 0; t < fm->nterms; t++)
+		fprintf(f, "%s k%d in [%.4g, %.4g]%s", t ? ";" : "", t + 1,
+			fit->coef[t] - fit->half[t], fit->coef[t] + fit->half[t],
+			fit->flagged[t] ? " (contains 0)" : "");
+	if (fm->is_max)
+		fprintf(f, "; threshold %s ~ %.4g", vars[0], fit->threshold);
+	fprintf(f, "; R2 %.4f; %d points%s%s\n", fit->r2, fit->n, note ? "; " : "", note ? note : "");
+}
+
+/* Append a fitted model.  See lca_model.h. */
+int lc_model_append(const char *path, const char *cat, const char *const *vars, int nvars,
+		    const struct lc_formula *fm, const struct lc_fit *fit, unsigned logflags,
+		    const char *note)
+{
+	unsigned cur = file_logflags(path);
+	char *text;
+	int need, k = fm->nterms, rc = 0, fresh;
+	FILE *f;
+
+	need = lc_formula_print(fm, fit->coef, vars, 10, NULL, 0);
+	text = malloc((size_t)need + 1);
+	if (!text)
+		return -ENOMEM;
+	lc_formula_print(fm, fit->coef, vars, 10, text, (size_t)need + 1);
+	f = fopen(path, "a");
+	if (!f) {
+		rc = -errno;
+		free(text);
+		return rc;
+	}
+	fresh = ftell(f) == 0;
+	if (fresh)
+		fprintf(f, "# lostcycles model file: one model per category (lostcycles fit --emit)\n");
+	if (cur != logflags || fresh)
+		fprintf(f, "%%log %s\n", logflags & LC_EXPR_LOG2 ? "2" : logflags & LC_EXPR_LOG10 ? "10" : "e");
+	fprintf(f, "%s(", cat);
+	for (int v = 0; v < nvars; v++)
+		fprintf(f, "%s%s", v ? "," : "", vars[v]);
+	fprintf(f, ") = %s", text);
+	write_comment(f, fm, fit, vars, note);
+	if (k == 0)
+		goto close;	/* the zero model has nothing to vary */
+	fprintf(f, "#: %s dof=%d s2=%.10g%s cov=", cat, fit->dof, fit->s2,
+		fit->weighted == 2 ? " rel=1" : "");
+	for (int i = 0; i < k * k; i++)
+		fprintf(f, "%s%.10g", i ? "," : "", fit->cov[i]);
+	fprintf(f, "\n");
+close:
+	free(text);
+	if (fclose(f))
+		rc = -errno;
+	return rc;
+}

@@ -1,0 +1,78 @@
+/*
+ * lca_model.h — model files: one fitted model per lost cycles category, as
+ * "lostcycles fit --emit" appends them and "lostcycles predict" reads them.
+ *
+ *   # comment
+ *   %log e                      what log() means below: e, 2 or 10
+ *   li(n,p) = 2.76e-05*n*log(n)*p*sqrt(p)   # k1 in [2.6e-05, 2.9e-05]; R2 0.998
+ *   #: li dof=10 s2=1.2e-05 cov=1.1e-14
+ *   rt(n) = n^2*log(n)/3550     hand-written models work too
+ *
+ * A "#:" line carries the coefficients' covariance (row-major, in the order
+ * the terms appear), the residual variance and the degrees of freedom of the
+ * model line above it; without one a model is taken as exact.  A later line
+ * for a category replaces an earlier one.
+ *
+ * Nothing here prints; errors come back as -errno with a line and message.
+ */
+#ifndef LCA_MODEL_H
+#define LCA_MODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lca_formula.h"
+#include "lca_lsq.h"
+
+#define LC_MODEL_MAXVARS 16
+#define LC_MODEL_MAXCATS 16
+
+/* One category's model. */
+struct lc_catmodel {
+	char cat[8];
+	int line;
+	int nvars;
+	int vars[LC_MODEL_MAXVARS];		/* slots of the declared variables */
+	struct lc_expr *expr;			/* slots index lc_model.vars */
+	int nterms;
+	struct lc_term terms[LC_FORMULA_MAXTERMS];
+	int has_cov, dof, relative;
+	double s2;
+	double cov[LC_FORMULA_MAXTERMS * LC_FORMULA_MAXTERMS];
+};
+
+/* A model file. */
+struct lc_model {
+	int nvars;
+	char *vars[LC_MODEL_MAXVARS];		/* every variable any line declares */
+	int ncats;
+	struct lc_catmodel cats[LC_MODEL_MAXCATS];
+};
+
+/* Read the model file at path into *out.  Returns 0, -errno from reading,
+ * -EINVAL for a malformed line (*line and msg say which and why), -ENOMEM. */
+int lc_model_read(const char *path, struct lc_model **out, int *line, char *msg, size_t len);
+
+/* Free m; NULL is fine. */
+void lc_model_free(struct lc_model *m);
+
+/* The slot of variable name in m, or -1. */
+int lc_model_var(const struct lc_model *m, const char *name);
+
+/* The model of category cat in m, or NULL. */
+const struct lc_catmodel *lc_model_cat(const struct lc_model *m, const char *cat);
+
+/* Evaluate cm at vals (indexed by m's variable slots): *value gets the
+ * prediction and *half the half width of its 90 % prediction interval (0 for
+ * a model without a "#:" line). */
+void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *value, double *half);
+
+/* Append a fitted model for category cat over vars to the file at path,
+ * first writing a "%log" line when the file's current log() differs from
+ * logflags (LC_EXPR_LOG2 / LC_EXPR_LOG10 / 0).  note goes into the comment.
+ * Returns 0 or -errno. */
+int lc_model_append(const char *path, const char *cat, const char *const *vars, int nvars,
+		    const struct lc_formula *f, const struct lc_fit *fit, unsigned logflags,
+		    const char *note);
+
+#endif

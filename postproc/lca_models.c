@@ -1,0 +1,192 @@
+/*
+ * lca_models.c — category names and the default models file.
+ */
+#include "lca_models.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef LC_DATADIR
+#define LC_DATADIR "/usr/local/share/lostcycles"
+#endif
+
+/* The categories of a "lostcycles report -l" line. */
+static const struct lc_category categories[] = {
+	{ "li", "load imbalance" },
+	{ "ip", "insufficient parallelism" },
+	{ "sl", "synchronization loss" },
+	{ "cl", "communication loss" },
+	{ "rc", "resource contention" },
+	{ "ml", "memory loss" },
+	{ "bl", "braking loss" },
+	{ "wc", "wasted computation" },
+	{ "rt", "pure computation (remaining time)" },
+	{ "tt", "total time (p x wall)" },
+};
+
+/* All categories.  See lca_models.h. */
+const struct lc_category *lc_categories(size_t *n)
+{
+	*n = sizeof(categories) / sizeof(categories[0]);
+	return categories;
+}
+
+/* Look up a category.  See lca_models.h. */
+const struct lc_category *lc_category_find(const char *name)
+{
+	if (!strcmp(name, "pc"))
+		name = "rt";
+	for (size_t i = 0; i < sizeof(categories) / sizeof(categories[0]); i++)
+		if (!strcmp(categories[i].key, name))
+			return &categories[i];
+	return NULL;
+}
+
+/* True when path names a readable file. */
+static int readable(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/* Find the models file.  See lca_models.h. */
+int lc_models_path(char *buf, size_t len)
+{
+	const char *env = getenv("LOSTCYCLES_MODELS");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return readable(buf) ? 0 : -ENOENT;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		snprintf(buf, len, "%s/share/models.txt", exe);
+		if (readable(buf))
+			return 0;
+		snprintf(buf, len, "%s/../share/lostcycles/models.txt", exe);
+		if (readable(buf))
+			return 0;
+	}
+	snprintf(buf, len, "%s/models.txt", LC_DATADIR);
+	return readable(buf) ? 0 : -ENOENT;
+}
+
+/* True when the blank-separated words of list[0..len) are exactly the set
+ * vars[0..nvars). */
+static int same_vars(const char *list, size_t len, const char *const *vars, int nvars)
+{
+	int seen = 0;
+	const char *s = list, *end = list + len;
+
+	while (s < end) {
+		const char *w;
+		int hit = 0;
+
+		while (s < end && isspace((unsigned char)*s))
+			s++;
+		if (s == end)
+			break;
+		w = s;
+		while (s < end && !isspace((unsigned char)*s))
+			s++;
+		for (int i = 0; i < nvars; i++)
+			hit |= strlen(vars[i]) == (size_t)(s - w) && !strncmp(vars[i], w, (size_t)(s - w));
+		if (!hit)
+			return 0;
+		seen++;
+	}
+	return seen == nvars;
+}
+
+/* Append a copy of s to the array; 0 or -ENOMEM. */
+static int push(char ***forms, int *n, const char *s)
+{
+	char **nf = realloc(*forms, (size_t)(*n + 1) * sizeof(*nf));
+
+	if (!nf)
+		return -ENOMEM;
+	*forms = nf;
+	nf[*n] = strdup(s);
+	if (!nf[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+/* Handle one non-comment line "CAT VARS : FORMULA".  Returns 0, -EINVAL
+ * for a malformed line, -ENOMEM. */
+static int models_line(char *s, const char *cat, const char *const *vars, int nvars,
+		       char ***forms, int *n)
+{
+	char *colon = strchr(s, ':'), *form, *e;
+	size_t clen = strcspn(s, " \t:");
+
+	if (!colon || clen == 0)
+		return -EINVAL;
+	for (form = colon + 1; isspace((unsigned char)*form); form++)
+		;
+	for (e = form + strlen(form); e > form && isspace((unsigned char)e[-1]); e--)
+		;
+	*e = '\0';
+	if (!*form)
+		return -EINVAL;
+	if (strlen(cat) != clen || strncmp(s, cat, clen))
+		return 0;
+	if (!same_vars(s + clen, (size_t)(colon - s) - clen, vars, nvars))
+		return 0;
+	return push(forms, n, form);
+}
+
+/* Load the forms for a category.  See lca_models.h. */
+int lc_models_load(const char *path, const char *cat, const char *const *vars, int nvars,
+		   char ***forms, int *n, int *line)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL, *s;
+	size_t cap = 0;
+	int rc = 0;
+
+	*forms = NULL;
+	*n = 0;
+	*line = 0;
+	if (!f)
+		return -errno;
+	while (!rc && getline(&buf, &cap, f) >= 0) {
+		(*line)++;
+		buf[strcspn(buf, "\r\n")] = '\0';
+		for (s = buf; isspace((unsigned char)*s); s++)
+			;
+		if (*s && *s != '#')
+			rc = models_line(s, cat, vars, nvars, forms, n);
+	}
+	free(buf);
+	fclose(f);
+	if (rc) {
+		lc_models_free(*forms, *n);
+		*forms = NULL;
+		*n = 0;
+	} else {
+		*line = 0;
+	}
+	return rc;
+}
+
+/* Free forms.  See lca_models.h. */
+void lc_models_free(char **forms, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(forms[i]);
+	free(forms);
+}

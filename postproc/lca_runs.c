@@ -1,0 +1,517 @@
+/*
+ * lca_runs.c — read runs files and turn runs into fitting points.
+ *
+ * Runs are stored as one flat array of (key, state, value) cells; each run
+ * is a slice of it.  Lookups scan the slice, which holds a dozen cells.
+ */
+#include "lca_runs.h"
+#include "lca_formula.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cell {
+	int key;
+	enum lc_cell state;
+	double v;
+};
+
+struct run {
+	size_t first, n;	/* slice of cells */
+	int line;
+};
+
+struct lc_runs {
+	char **keys;
+	int nkeys, capkeys;
+	struct cell *cells;
+	size_t ncells, capcells;
+	struct run *runs;
+	size_t nruns, capruns;
+};
+
+/* Grow *p (holding *cap elements of size sz) to fit need; 0 or -ENOMEM. */
+static int grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+	size_t ncap;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, ncap * sz);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+/* The number of a name, or -1.  See lca_runs.h. */
+int lc_runs_find_key(const struct lc_runs *r, const char *name, size_t len)
+{
+	for (int i = 0; i < r->nkeys; i++)
+		if (strlen(r->keys[i]) == len && !memcmp(r->keys[i], name, len))
+			return i;
+	return -1;
+}
+
+/* The number of name[0..len), added when new; -ENOMEM on failure. */
+static int intern_key(struct lc_runs *r, const char *name, size_t len)
+{
+	int k = lc_runs_find_key(r, name, len);
+	size_t cap = (size_t)r->capkeys;
+	char *s;
+
+	if (k >= 0)
+		return k;
+	if (grow((void **)&r->keys, &cap, (size_t)r->nkeys + 1, sizeof(*r->keys)))
+		return -ENOMEM;
+	r->capkeys = (int)cap;
+	s = strndup(name, len);
+	if (!s)
+		return -ENOMEM;
+	r->keys[r->nkeys] = s;
+	return r->nkeys++;
+}
+
+/* Fill err with line, token and a printf message; returns -EINVAL. */
+static int bad(struct lc_runs_error *err, int line, const char *tok, size_t toklen,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -EINVAL;
+	err->line = line;
+	snprintf(err->token, sizeof(err->token), "%.*s", (int)toklen, tok);
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* True when s[0..len) spells "not available". */
+static int is_na(const char *s, size_t len)
+{
+	static const char *const words[] = { "na", "NA", "n/a", "N/A", "-", "" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == len && !memcmp(words[i], s, len))
+			return 1;
+	return 0;
+}
+
+/* Parse the value s[0..len) into *state and *v.  Returns 0 or -EINVAL. */
+static int parse_value(const char *s, size_t len, enum lc_cell *state, double *v)
+{
+	char buf[64], *end;
+
+	if (is_na(s, len)) {
+		*state = LC_CELL_NA;
+		*v = NAN;
+		return 0;
+	}
+	if (len >= sizeof(buf) || !(isdigit((unsigned char)s[0]) || strchr("+-.", s[0])))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*v = strtod(buf, &end);
+	if (end == buf || *end || errno == ERANGE || !isfinite(*v))
+		return -EINVAL;
+	*state = LC_CELL_VALUE;
+	return 0;
+}
+
+/* True when s[0..len) is a valid name: a letter or '_', then letters,
+ * digits, '_' or '.'. */
+static int is_name(const char *s, size_t len)
+{
+	if (!len || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '.')
+			return 0;
+	return 1;
+}
+
+/* Append a cell to the run being built (the last one); rejects a name the
+ * run already has.  Returns 0, -EEXIST or -ENOMEM. */
+static int add_cell(struct lc_runs *r, int key, enum lc_cell state, double v)
+{
+	struct run *run = &r->runs[r->nruns - 1];
+
+	for (size_t i = run->first; i < run->first + run->n; i++)
+		if (r->cells[i].key == key)
+			return -EEXIST;
+	if (grow((void **)&r->cells, &r->capcells, r->ncells + 1, sizeof(*r->cells)))
+		return -ENOMEM;
+	r->cells[r->ncells++] = (struct cell){ key, state, v };
+	run->n++;
+	return 0;
+}
+
+/* Start a new run for file line `line`.  Returns 0 or -ENOMEM. */
+static int start_run(struct lc_runs *r, int line)
+{
+	if (grow((void **)&r->runs, &r->capruns, r->nruns + 1, sizeof(*r->runs)))
+		return -ENOMEM;
+	r->runs[r->nruns++] = (struct run){ .first = r->ncells, .n = 0, .line = line };
+	return 0;
+}
+
+/* Add the value s[0..len) under key to the current run, reporting errors
+ * against token tok[0..toklen) of line `line`. */
+static int add_value(struct lc_runs *r, int key, const char *s, size_t len, int line,
+		     const char *tok, size_t toklen, struct lc_runs_error *err)
+{
+	enum lc_cell state;
+	double v;
+	int rc;
+
+	if (parse_value(s, len, &state, &v))
+		return bad(err, line, tok, toklen, len ? "value is not a number or 'na'"
+							 : "empty value");
+	rc = add_cell(r, key, state, v);
+	if (rc == -EEXIST)
+		return bad(err, line, tok, toklen, "'%s' appears twice on the line", r->keys[key]);
+	return rc;
+}
+
+/* Parse one name=value line into a new run. */
+static int parse_pairs(struct lc_runs *r, const char *s, int line, struct lc_runs_error *err)
+{
+	int rc = start_run(r, line);
+
+	while (!rc) {
+		const char *tok, *eq;
+		size_t len;
+		int key;
+
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		tok = s;
+		while (*s && !isspace((unsigned char)*s))
+			s++;
+		len = (size_t)(s - tok);
+		eq = memchr(tok, '=', len);
+		if (!eq || !is_name(tok, (size_t)(eq - tok)))
+			return bad(err, line, tok, len, "expected NAME=VALUE");
+		key = intern_key(r, tok, (size_t)(eq - tok));
+		if (key < 0)
+			return key;
+		rc = add_value(r, key, eq + 1, len - (size_t)(eq - tok) - 1, line, tok, len, err);
+	}
+	return rc;
+}
+
+/* Split a CSV line at commas into at most max fields, trimming blanks and
+ * double quotes; starts[i]/lens[i] describe field i.  Returns the count. */
+static int split_csv(const char *s, const char **starts, size_t *lens, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		const char *f = s, *e;
+
+		while (*s && *s != ',')
+			s++;
+		e = s;
+		while (f < e && (isspace((unsigned char)*f) || *f == '"'))
+			f++;
+		while (e > f && (isspace((unsigned char)e[-1]) || e[-1] == '"'))
+			e--;
+		if (n < max) {
+			starts[n] = f;
+			lens[n] = (size_t)(e - f);
+		}
+		n++;
+		if (!*s)
+			return n;
+		s++;
+	}
+}
+
+#define MAXCOLS 256
+
+/* Parse a CSV header line into column keys. */
+static int parse_header(struct lc_runs *r, const char *s, int line, int *cols, int *ncols,
+			struct lc_runs_error *err)
+{
+	const char *st[MAXCOLS];
+	size_t ln[MAXCOLS];
+	int n = split_csv(s, st, ln, MAXCOLS);
+
+	if (n > MAXCOLS)
+		return bad(err, line, "", 0, "more than %d columns", MAXCOLS);
+	for (int i = 0; i < n; i++) {
+		if (!is_name(st[i], ln[i]))
+			return bad(err, line, st[i], ln[i], "column name is not a NAME");
+		cols[i] = intern_key(r, st[i], ln[i]);
+		if (cols[i] < 0)
+			return cols[i];
+		for (int j = 0; j < i; j++)
+			if (cols[j] == cols[i])
+				return bad(err, line, st[i], ln[i], "column named twice");
+	}
+	*ncols = n;
+	return 0;
+}
+
+/* Parse one CSV data line into a new run. */
+static int parse_csv_row(struct lc_runs *r, const char *s, int line, const int *cols,
+			 int ncols, struct lc_runs_error *err)
+{
+	const char *st[MAXCOLS];
+	size_t ln[MAXCOLS];
+	int n = split_csv(s, st, ln, MAXCOLS), rc;
+
+	if (n != ncols)
+		return bad(err, line, s, strcspn(s, "\n"), "expected %d fields, got %d", ncols, n);
+	rc = start_run(r, line);
+	for (int i = 0; i < n && !rc; i++)
+		rc = add_value(r, cols[i], st[i], ln[i], line, st[i], ln[i], err);
+	return rc;
+}
+
+/* True when the line looks like a CSV header: commas and no '='. */
+static int looks_csv(const char *s)
+{
+	return strchr(s, ',') && !strchr(s, '=');
+}
+
+/* Read runs from f.  See lca_runs.h. */
+int lc_runs_parse(FILE *f, struct lc_runs **out, struct lc_runs_error *err)
+{
+	struct lc_runs *r = calloc(1, sizeof(*r));
+	char *buf = NULL, *s;
+	size_t cap = 0;
+	int line = 0, csv = -1, ncols = 0, rc = 0;
+	int *cols = malloc(MAXCOLS * sizeof(*cols));
+
+	*out = NULL;
+	if (err)
+		*err = (struct lc_runs_error){ 0 };
+	if (!r || !cols) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	while (!rc && getline(&buf, &cap, f) >= 0) {
+		line++;
+		buf[strcspn(buf, "\r\n")] = '\0';
+		for (s = buf; isspace((unsigned char)*s); s++)
+			;
+		if (!*s || *s == '#')
+			continue;
+		if (csv < 0) {
+			csv = looks_csv(s);
+			if (csv) {
+				rc = parse_header(r, s, line, cols, &ncols, err);
+				continue;
+			}
+		}
+		rc = csv ? parse_csv_row(r, s, line, cols, ncols, err) : parse_pairs(r, s, line, err);
+	}
+	if (!rc && ferror(f))
+		rc = -EIO;
+out:
+	free(buf);
+	free(cols);
+	if (rc)
+		lc_runs_free(r);
+	else
+		*out = r;
+	return rc;
+}
+
+/* Read runs from the file at path.  See lca_runs.h. */
+int lc_runs_read(const char *path, struct lc_runs **out, struct lc_runs_error *err)
+{
+	FILE *f = fopen(path, "r");
+	int rc;
+
+	*out = NULL;
+	if (!f) {
+		if (err)
+			*err = (struct lc_runs_error){ 0 };
+		return -errno;
+	}
+	rc = lc_runs_parse(f, out, err);
+	fclose(f);
+	return rc;
+}
+
+/* Counts and names.  See lca_runs.h. */
+size_t lc_runs_count(const struct lc_runs *r) { return r->nruns; }
+int lc_runs_nkeys(const struct lc_runs *r) { return r->nkeys; }
+int lc_runs_line(const struct lc_runs *r, size_t run) { return r->runs[run].line; }
+
+const char *lc_runs_keyname(const struct lc_runs *r, int key)
+{
+	return key >= 0 && key < r->nkeys ? r->keys[key] : NULL;
+}
+
+/* Look up a cell.  See lca_runs.h. */
+enum lc_cell lc_runs_get(const struct lc_runs *r, size_t run, int key, double *v)
+{
+	const struct run *rn = &r->runs[run];
+
+	*v = NAN;
+	for (size_t i = rn->first; i < rn->first + rn->n; i++)
+		if (r->cells[i].key == key) {
+			*v = r->cells[i].v;
+			return r->cells[i].state;
+		}
+	return LC_CELL_ABSENT;
+}
+
+/* Free r.  See lca_runs.h. */
+void lc_runs_free(struct lc_runs *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->nkeys; i++)
+		free(r->keys[i]);
+	free(r->keys);
+	free(r->cells);
+	free(r->runs);
+	free(r);
+}
+
+/* One selected run while building points: its x row and y value. */
+struct sel {
+	const double *x;
+	double y;
+	int nvars;
+};
+
+/* Order selected runs by their x rows, lexicographically. */
+static int cmp_sel(const void *a, const void *b)
+{
+	const struct sel *p = a, *q = b;
+
+	for (int i = 0; i < p->nvars; i++)
+		if (p->x[i] != q->x[i])
+			return p->x[i] < q->x[i] ? -1 : 1;
+	return 0;
+}
+
+/* Fill vals[0..nkeys) with the values of run i (NaN when absent or na). */
+static void run_values(const struct lc_runs *r, size_t i, double *vals)
+{
+	for (int k = 0; k < r->nkeys; k++)
+		lc_runs_get(r, i, k, &vals[k]);
+}
+
+/* Select the usable runs into sel[] and their x rows into xs; counts the
+ * skipped ones in out.  Returns how many were selected. */
+static size_t select_runs(const struct lc_runs *r, const int *vars, int nvars, int ykey,
+			  const struct lc_expr *cond, double *vals, double *xs,
+			  struct sel *sel, struct lc_points *out)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		enum lc_cell yc;
+		double y;
+		int ok = 1;
+
+		run_values(r, i, vals);
+		if (cond && !(lc_expr_eval(cond, vals) != 0 && !isnan(lc_expr_eval(cond, vals)))) {
+			out->excluded++;
+			continue;
+		}
+		for (int v = 0; v < nvars; v++)
+			ok &= lc_runs_get(r, i, vars[v], &xs[m * (size_t)nvars + (size_t)v]) == LC_CELL_VALUE;
+		yc = lc_runs_get(r, i, ykey, &y);
+		if (yc == LC_CELL_NA) {
+			out->na++;
+			continue;
+		}
+		if (!ok || yc != LC_CELL_VALUE) {
+			out->missing++;
+			continue;
+		}
+		sel[m] = (struct sel){ &xs[m * (size_t)nvars], y, nvars };
+		m++;
+	}
+	return m;
+}
+
+/* Average runs of equal x in the sorted sel[0..m) into out's arrays. */
+static void group_runs(const struct sel *sel, size_t m, int nvars, struct lc_points *out)
+{
+	size_t i = 0, n = 0;
+
+	while (i < m) {
+		size_t j = i;
+		double sum = 0, ss = 0, mean;
+
+		while (j < m && !cmp_sel(&sel[i], &sel[j]))
+			sum += sel[j++].y;
+		mean = sum / (double)(j - i);
+		for (size_t k = i; k < j; k++)
+			ss += (sel[k].y - mean) * (sel[k].y - mean);
+		memcpy(&out->x[n * (size_t)nvars], sel[i].x, (size_t)nvars * sizeof(double));
+		out->y[n] = mean;
+		out->sd[n] = j - i > 1 ? sqrt(ss / (double)(j - i - 1)) : 0;
+		out->count[n] = (int)(j - i);
+		n++;
+		i = j;
+	}
+	out->n = n;
+	out->used = m;
+}
+
+/* Build fitting points.  See lca_runs.h. */
+int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int ykey,
+		    const struct lc_expr *cond, struct lc_points *out)
+{
+	size_t cap = r->nruns ? r->nruns : 1, m;
+	double *vals = malloc(((size_t)r->nkeys + 1) * sizeof(*vals));
+	double *xs = malloc(cap * ((size_t)nvars + 1) * sizeof(*xs));
+	struct sel *sel = malloc(cap * sizeof(*sel));
+	int rc = -ENOMEM;
+
+	*out = (struct lc_points){ .nvars = nvars };
+	out->x = malloc(cap * ((size_t)nvars + 1) * sizeof(double));
+	out->y = malloc(cap * sizeof(double));
+	out->sd = malloc(cap * sizeof(double));
+	out->count = malloc(cap * sizeof(int));
+	if (!vals || !xs || !sel || !out->x || !out->y || !out->sd || !out->count) {
+		lc_points_free(out);
+		goto out;
+	}
+	m = select_runs(r, vars, nvars, ykey, cond, vals, xs, sel, out);
+	qsort(sel, m, sizeof(*sel), cmp_sel);
+	group_runs(sel, m, nvars, out);
+	rc = 0;
+out:
+	free(vals);
+	free(xs);
+	free(sel);
+	return rc;
+}
+
+/* Free the arrays of p.  See lca_runs.h. */
+void lc_points_free(struct lc_points *p)
+{
+	if (!p)
+		return;
+	free(p->x);
+	free(p->y);
+	free(p->sd);
+	free(p->count);
+	p->x = p->y = p->sd = NULL;
+	p->count = NULL;
+	p->n = 0;
+}

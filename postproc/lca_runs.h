@@ -1,0 +1,88 @@
+/*
+ * lca_runs.h — read a runs file: one profiled run per line, as written by
+ * "lostcycles report -l NOTE" (name=value pairs in any order, including the
+ * thesis's Figure 5.1 form "d=32 v=4.5 p=2 li=... tt=... rt=...") or as CSV
+ * with a header row.  Values are numbers or "na" (not measured).  Blank lines
+ * and lines starting with '#' are ignored.
+ *
+ * Then turn the runs into fitting points: pick the variables and the
+ * category, keep the runs an extraction condition selects, and average the
+ * runs that share the same variable values, keeping their spread.
+ *
+ * Nothing here prints; errors come back as -errno with a line and a token.
+ */
+#ifndef LCA_RUNS_H
+#define LCA_RUNS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct lc_expr;
+struct lc_runs;
+
+/* What a run holds for a name. */
+enum lc_cell {
+	LC_CELL_ABSENT,		/* the name does not appear on the run's line */
+	LC_CELL_NA,		/* the value was "na": not measured */
+	LC_CELL_VALUE,
+};
+
+/* Where and why reading failed: line is 1-based (0: not about a line). */
+struct lc_runs_error {
+	int line;
+	char token[96];
+	char msg[160];
+};
+
+/* Read the file at path into *out.  Returns 0, -errno from opening or
+ * reading, -EINVAL for a malformed line (err says which and why), -ENOMEM. */
+int lc_runs_read(const char *path, struct lc_runs **out, struct lc_runs_error *err);
+
+/* The same from an open stream. */
+int lc_runs_parse(FILE *f, struct lc_runs **out, struct lc_runs_error *err);
+
+/* The number of runs, and the number of distinct names seen. */
+size_t lc_runs_count(const struct lc_runs *r);
+int lc_runs_nkeys(const struct lc_runs *r);
+
+/* The name numbered key, and the number of a name (-1 when never seen). */
+const char *lc_runs_keyname(const struct lc_runs *r, int key);
+int lc_runs_find_key(const struct lc_runs *r, const char *name, size_t len);
+
+/* What run holds for key; *v gets the value (NaN unless LC_CELL_VALUE). */
+enum lc_cell lc_runs_get(const struct lc_runs *r, size_t run, int key, double *v);
+
+/* The file line run came from. */
+int lc_runs_line(const struct lc_runs *r, size_t run);
+
+/* Free r; NULL is fine. */
+void lc_runs_free(struct lc_runs *r);
+
+/*
+ * Fitting points: x has n rows of nvars values, y the mean of the category
+ * over the runs at that x, sd their sample standard deviation (0 for a
+ * single run) and count how many runs were averaged.
+ */
+struct lc_points {
+	size_t n;
+	int nvars;
+	double *x;
+	double *y;
+	double *sd;
+	int *count;
+	size_t used;		/* runs that went into the points */
+	size_t na;		/* runs skipped: category is "na" */
+	size_t missing;		/* runs skipped: a variable or the category absent/na */
+	size_t excluded;	/* runs the extraction condition rejected */
+};
+
+/* Build points from r for the variables vars[0..nvars) and category ykey
+ * (key numbers), keeping only runs where cond (slots are key numbers; NULL:
+ * all runs) is true.  Returns 0 (possibly with n == 0) or -ENOMEM. */
+int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int ykey,
+		    const struct lc_expr *cond, struct lc_points *out);
+
+/* Free the arrays of p (not p itself); NULL is fine. */
+void lc_points_free(struct lc_points *p);
+
+#endif
