@@ -1,0 +1,537 @@
+/*
+ * attr.c — the predicate→category table and the accumulator (see attr.h).
+ */
+#include "attr.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lostcycles.h"
+
+#define TASK_BUCKETS 65536u
+
+/* The DESIGN.md table for the flag-based categories. */
+enum lc_cat lc_attr_category(uint32_t state, int we, int sf)
+{
+	switch (state) {
+	case LC_ST_SYNC:
+		return we ? LC_CAT_SL : LC_CAT_IP;
+	case LC_ST_COMM:
+		return LC_CAT_CL;
+	case LC_ST_BUSY:
+		return sf ? LC_CAT_BL : LC_CAT_PC;
+	default:
+		return we ? LC_CAT_LI : LC_CAT_IP;
+	}
+}
+
+/* ---- thread identities ---------------------------------------------------- */
+
+struct thread_key {
+	int32_t pid;
+	uint32_t slot;
+	uint64_t nonce;
+	uint32_t gen;
+};
+
+struct lc_threads {
+	struct lc_pwriter *w;
+	struct thread_key *keys;
+	uint32_t n, cap;
+};
+
+struct lc_threads *lc_threads_new(struct lc_pwriter *w)
+{
+	struct lc_threads *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->w = w;
+	return t;
+}
+
+void lc_threads_free(struct lc_threads *t)
+{
+	if (!t)
+		return;
+	free(t->keys);
+	free(t);
+}
+
+int64_t lc_threads_id(struct lc_threads *t, int32_t pid, uint64_t nonce, uint32_t slot,
+		      uint32_t gen, int32_t tid, uint64_t first_ns)
+{
+	struct lc_prof_thread th;
+
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct thread_key *k = &t->keys[i];
+
+		if (k->pid == pid && k->nonce == nonce && k->slot == slot && k->gen == gen)
+			return i;
+	}
+	if (t->n == t->cap) {
+		uint32_t cap = t->cap ? 2 * t->cap : 64;
+		struct thread_key *k = realloc(t->keys, cap * sizeof(*k));
+
+		if (!k)
+			return -ENOMEM;
+		t->keys = k;
+		t->cap = cap;
+	}
+	t->keys[t->n] = (struct thread_key){ .pid = pid, .slot = slot, .nonce = nonce, .gen = gen };
+	th = (struct lc_prof_thread){ .idx = t->n, .pid = pid, .tid = tid, .slot = slot,
+				      .first_ns = first_ns };
+	lc_pwriter_thread(t->w, &th);	/* a write error resurfaces at close */
+	return t->n++;
+}
+
+/* ---- tasks: pure computation that may later be declared wasted ------------ */
+
+struct task_run {
+	uint32_t window;
+	uint32_t thread;
+	uint32_t tagset;
+	uint64_t ns;
+};
+
+struct task {
+	struct task *next;
+	uint32_t uid;
+	uint64_t id;
+	uint32_t nruns, cap;
+	struct task_run *runs;
+};
+
+/* An interned set of open fragment tags. */
+struct tagset {
+	uint32_t n;
+	int64_t *tags;
+};
+
+struct lc_accum {
+	struct lc_pwriter *w;
+	enum lc_source src;
+	uint64_t window_ns;
+	uint32_t procs_opt;
+	uint32_t team_max;
+	uint32_t max_n_all;
+	uint64_t ticks;
+	uint64_t wasted_lost;
+	int err;
+
+	/* the current window */
+	int win_open;
+	uint32_t win_index;
+	uint32_t win_ticks;
+	uint32_t win_max_n;
+	struct lc_acct win_acct;
+	struct lc_prof_trow *rows;	/* indexed by thread */
+	uint8_t *touched;		/* rows[i] has data */
+	uint32_t rows_cap;
+	uint32_t *touched_list;
+	uint32_t ntouched;
+	struct lc_prof_tagrow *tagrows;
+	uint32_t ntagrows, tagrows_cap;
+
+	/* the tags open now (union over processes) */
+	int64_t *cur_tags;
+	uint32_t ncur_tags, cur_tags_cap;
+
+	struct tagset *tagsets;
+	uint32_t ntagsets, tagsets_cap;
+
+	struct task **buckets;
+	struct lc_prof_wasted *pending;
+	uint32_t npending, pending_cap;
+};
+
+struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t window_ns,
+			      uint32_t procs)
+{
+	struct lc_accum *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->buckets = calloc(TASK_BUCKETS, sizeof(*a->buckets));
+	if (!a->buckets) {
+		free(a);
+		return NULL;
+	}
+	a->w = w;
+	a->src = src;
+	a->window_ns = window_ns ? window_ns : 10000000u;
+	a->procs_opt = procs;
+	return a;
+}
+
+/* Free every task of the table. */
+static void tasks_free(struct lc_accum *a)
+{
+	for (uint32_t b = 0; b < TASK_BUCKETS; b++) {
+		struct task *t = a->buckets[b], *next;
+
+		for (; t; t = next) {
+			next = t->next;
+			free(t->runs);
+			free(t);
+		}
+		a->buckets[b] = NULL;
+	}
+}
+
+void lc_accum_free(struct lc_accum *a)
+{
+	if (!a)
+		return;
+	tasks_free(a);
+	free(a->buckets);
+	for (uint32_t i = 0; i < a->ntagsets; i++)
+		free(a->tagsets[i].tags);
+	free(a->tagsets);
+	free(a->rows);
+	free(a->touched);
+	free(a->touched_list);
+	free(a->tagrows);
+	free(a->cur_tags);
+	free(a->pending);
+	free(a);
+}
+
+/* Grow *p (of *cap elements of size sz) to hold at least need; 0 or -ENOMEM. */
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
+{
+	uint32_t c = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	q = realloc(*p, (size_t)c * sz);
+	if (!q)
+		return -ENOMEM;
+	memset((char *)q + (size_t)*cap * sz, 0, (size_t)(c - *cap) * sz);
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* The window row of thread i, marking it touched; NULL on ENOMEM. */
+static struct lc_prof_trow *row(struct lc_accum *a, uint32_t i)
+{
+	if (i >= a->rows_cap) {
+		uint32_t cap = a->rows_cap ? a->rows_cap : 64;
+		void *p;
+
+		while (cap <= i)
+			cap *= 2;
+		if (!(p = realloc(a->rows, cap * sizeof(*a->rows))))
+			return NULL;
+		a->rows = p;
+		if (!(p = realloc(a->touched_list, cap * sizeof(uint32_t))))
+			return NULL;
+		a->touched_list = p;
+		if (!(p = realloc(a->touched, cap)))
+			return NULL;
+		a->touched = p;
+		memset(a->touched + a->rows_cap, 0, cap - a->rows_cap);
+		a->rows_cap = cap;
+	}
+	if (!a->touched[i]) {
+		a->touched[i] = 1;
+		a->touched_list[a->ntouched++] = i;
+		a->rows[i] = (struct lc_prof_trow){ .thread = i };
+	}
+	return &a->rows[i];
+}
+
+/* The window row of tag, created when new; NULL on ENOMEM. */
+static struct lc_prof_tagrow *tagrow(struct lc_accum *a, int64_t tag)
+{
+	for (uint32_t i = 0; i < a->ntagrows; i++)
+		if (a->tagrows[i].tag == tag)
+			return &a->tagrows[i];
+	if (grow((void **)&a->tagrows, &a->tagrows_cap, a->ntagrows + 1, sizeof(*a->tagrows)))
+		return NULL;
+	a->tagrows[a->ntagrows] = (struct lc_prof_tagrow){ .tag = tag };
+	return &a->tagrows[a->ntagrows++];
+}
+
+/* Remember the first error of the writer. */
+static int note(struct lc_accum *a, int rc)
+{
+	if (rc < 0 && !a->err)
+		a->err = rc;
+	return rc;
+}
+
+/* Write the current window and the corrections that follow it, and start an
+ * empty one. */
+static int flush_window(struct lc_accum *a)
+{
+	struct lc_prof_window win;
+
+	struct lc_prof_trow *out;
+
+	if (!a->win_open)
+		return a->err;
+	/* rows go out in order of first touch */
+	out = malloc((a->ntouched ? a->ntouched : 1) * sizeof(*out));
+	if (!out)
+		return note(a, -ENOMEM);
+	for (uint32_t i = 0; i < a->ntouched; i++) {
+		out[i] = a->rows[a->touched_list[i]];
+		a->touched[a->touched_list[i]] = 0;
+	}
+	win = (struct lc_prof_window){
+		.source = (uint8_t)a->src, .index = a->win_index,
+		.start_ns = (uint64_t)a->win_index * a->window_ns, .ticks = a->win_ticks,
+		.max_n = a->win_max_n, .team = a->team_max, .acct = a->win_acct,
+		.nthreads = a->ntouched, .threads = out,
+		.ntags = a->ntagrows, .tags = a->tagrows,
+	};
+	note(a, lc_pwriter_window(a->w, &win));
+	free(out);
+	for (uint32_t i = 0; i < a->npending; i++)
+		note(a, lc_pwriter_wasted(a->w, &a->pending[i]));
+	a->npending = 0;
+	a->ntouched = 0;
+	a->ntagrows = 0;
+	a->win_ticks = 0;
+	a->win_max_n = 0;
+	memset(&a->win_acct, 0, sizeof(a->win_acct));
+	a->win_open = 0;
+	return a->err;
+}
+
+/* Collect the union of the open tags of all processes into a->cur_tags. */
+static void collect_tags(struct lc_accum *a, const struct lc_obs *o)
+{
+	a->ncur_tags = 0;
+	for (uint32_t p = 0; p < o->nprocs; p++) {
+		for (uint32_t k = 0; k < o->procs[p].ntags; k++) {
+			int64_t tag = o->procs[p].tags[k];
+			uint32_t j;
+
+			for (j = 0; j < a->ncur_tags && a->cur_tags[j] != tag; j++)
+				;
+			if (j < a->ncur_tags)
+				continue;
+			if (grow((void **)&a->cur_tags, &a->cur_tags_cap, a->ncur_tags + 1,
+				 sizeof(int64_t)))
+				return;
+			a->cur_tags[a->ncur_tags++] = tag;
+		}
+	}
+}
+
+/* The interned id of the current tag set; UINT32_MAX on ENOMEM. */
+static uint32_t tagset_id(struct lc_accum *a)
+{
+	for (uint32_t i = 0; i < a->ntagsets; i++) {
+		const struct tagset *s = &a->tagsets[i];
+
+		if (s->n == a->ncur_tags &&
+		    !memcmp(s->tags, a->cur_tags, s->n * sizeof(int64_t)))
+			return i;
+	}
+	if (grow((void **)&a->tagsets, &a->tagsets_cap, a->ntagsets + 1, sizeof(*a->tagsets)))
+		return UINT32_MAX;
+	struct tagset *s = &a->tagsets[a->ntagsets];
+
+	s->n = a->ncur_tags;
+	s->tags = malloc((s->n ? s->n : 1) * sizeof(int64_t));
+	if (!s->tags)
+		return UINT32_MAX;
+	memcpy(s->tags, a->cur_tags, s->n * sizeof(int64_t));
+	return a->ntagsets++;
+}
+
+/* Hash bucket of (uid, task). */
+static uint32_t task_bucket(uint32_t uid, uint64_t id)
+{
+	uint64_t h = (id ^ ((uint64_t)uid << 32)) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 48) & (TASK_BUCKETS - 1);
+}
+
+/* The task (uid, id), created when create is set; NULL if absent or ENOMEM. */
+static struct task *task_find(struct lc_accum *a, uint32_t uid, uint64_t id, int create)
+{
+	struct task **b = &a->buckets[task_bucket(uid, id)], *t;
+
+	for (t = *b; t; t = t->next)
+		if (t->uid == uid && t->id == id)
+			return t;
+	if (!create || !(t = calloc(1, sizeof(*t))))
+		return NULL;
+	t->uid = uid;
+	t->id = id;
+	t->next = *b;
+	*b = t;
+	return t;
+}
+
+/* Add ns of pure computation of task (uid, id) by thread in the current
+ * window under the current tag set. */
+static void task_charge(struct lc_accum *a, uint32_t uid, uint64_t id, uint32_t thread,
+			uint64_t ns)
+{
+	struct task *t = task_find(a, uid, id, 1);
+	uint32_t ts = tagset_id(a);
+	struct task_run *r;
+
+	if (!t || ts == UINT32_MAX)
+		return;
+	r = t->nruns ? &t->runs[t->nruns - 1] : NULL;
+	if (r && r->window == a->win_index && r->thread == thread && r->tagset == ts) {
+		r->ns += ns;
+		return;
+	}
+	if (grow((void **)&t->runs, &t->cap, t->nruns + 1, sizeof(*t->runs)))
+		return;
+	t->runs[t->nruns++] = (struct task_run){ a->win_index, thread, ts, ns };
+}
+
+void lc_accum_wasted(struct lc_accum *a, uint32_t uid, uint64_t id)
+{
+	struct task **b = &a->buckets[task_bucket(uid, id)], *t;
+
+	for (; (t = *b); b = &t->next)
+		if (t->uid == uid && t->id == id)
+			break;
+	if (!t)
+		return;
+	*b = t->next;
+	for (uint32_t i = 0; i < t->nruns; i++) {
+		const struct task_run *r = &t->runs[i];
+
+		if (grow((void **)&a->pending, &a->pending_cap, a->npending + 1,
+			 sizeof(*a->pending)))
+			break;
+		a->pending[a->npending++] = (struct lc_prof_wasted){
+			.source = (uint8_t)a->src, .window = r->window, .thread = r->thread,
+			.ns = r->ns, .task = id, .ntags = a->tagsets[r->tagset].n,
+			.tags = a->tagsets[r->tagset].tags,
+		};
+	}
+	free(t->runs);
+	free(t);
+}
+
+void lc_accum_wasted_lost(struct lc_accum *a, uint64_t n)
+{
+	a->wasted_lost += n;
+}
+
+/* Charge part ns of the current window to the state in o, with n live
+ * threads and p slots known (0 = not yet). */
+static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *o,
+			uint32_t p, int we_any)
+{
+	uint32_t n = o->nthreads;
+	int scale = p && n > p;
+	uint64_t share = scale ? part * p / n : part;
+	uint64_t rem = scale ? part * p - share * n : 0;
+	struct lc_acct c = { 0 };
+
+	if (we_any) {
+		c.t_we = part;
+		c.n_we = (uint64_t)(scale ? p : n) * part;
+	} else {
+		c.t_nwe = part;
+		c.n_nwe = (uint64_t)(scale ? p : n) * part;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct lc_obs_thread *th = &o->threads[i];
+		const struct lc_obs_proc *pr = &o->procs[th->proc];
+		enum lc_cat cat = lc_attr_category(th->state, pr->we, pr->sf);
+		uint64_t ns = share + (i < rem);
+		struct lc_prof_trow *r = row(a, th->thread);
+
+		c.cat[cat] += ns;
+		if (cat == LC_CAT_LI && th->qempty)
+			c.li_qempty += ns;
+		if (r) {
+			r->cat[cat] += ns;
+			if (cat == LC_CAT_LI && th->qempty)
+				r->li_qempty += ns;
+		}
+		if (cat == LC_CAT_PC && th->task)
+			task_charge(a, pr->uid, th->task, th->thread, ns);
+	}
+	lc_acct_add(&a->win_acct, &c);
+	for (uint32_t k = 0; k < a->ncur_tags; k++) {
+		struct lc_prof_tagrow *tr = tagrow(a, a->cur_tags[k]);
+
+		if (tr)
+			lc_acct_add(&tr->acct, &c);
+	}
+}
+
+int lc_accum_charge(struct lc_accum *a, uint64_t t, uint64_t dt, const struct lc_obs *o)
+{
+	int we_any = 0;
+	uint32_t p;
+
+	for (uint32_t i = 0; i < o->nprocs; i++) {
+		we_any |= o->procs[i].we;
+		if (o->procs[i].team > a->team_max)
+			a->team_max = o->procs[i].team;
+	}
+	p = a->procs_opt ? a->procs_opt : a->team_max;
+	if (o->nthreads > a->max_n_all)
+		a->max_n_all = o->nthreads;
+	collect_tags(a, o);
+	while (dt > 0) {
+		uint32_t w = (uint32_t)(t / a->window_ns);
+		uint64_t end = (uint64_t)(w + 1) * a->window_ns;
+		uint64_t part = dt < end - t ? dt : end - t;
+
+		if (a->win_open && w != a->win_index)
+			flush_window(a);
+		if (!a->win_open) {
+			a->win_open = 1;
+			a->win_index = w;
+		}
+		charge_part(a, part, o, p, we_any);
+		if (o->nthreads > a->win_max_n)
+			a->win_max_n = o->nthreads;
+		t += part;
+		dt -= part;
+	}
+	a->win_ticks++;
+	a->ticks++;
+	return a->err;
+}
+
+int lc_accum_flush(struct lc_accum *a)
+{
+	return flush_window(a);
+}
+
+uint32_t lc_accum_procs(const struct lc_accum *a, uint32_t *from)
+{
+	uint32_t f = LC_PROCS_THREADS, p = a->max_n_all;
+
+	if (a->procs_opt) {
+		f = LC_PROCS_OPTION;
+		p = a->procs_opt;
+	} else if (a->team_max) {
+		f = LC_PROCS_TEAM;
+		p = a->team_max;
+	}
+	if (from)
+		*from = f;
+	return p ? p : 1;
+}
+
+uint64_t lc_accum_ticks(const struct lc_accum *a)
+{
+	return a->ticks;
+}
+
+uint64_t lc_accum_wasted_lost_count(const struct lc_accum *a)
+{
+	return a->wasted_lost;
+}

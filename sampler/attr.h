@@ -1,0 +1,93 @@
+/*
+ * attr.h — attribution: the predicate→category table and the accumulator that
+ * turns observations of thread states into category time per window, thread
+ * and fragment tag, written to a profile as windows complete.
+ *
+ * The sampler feeds it one observation per tick; the trace replay feeds it
+ * one observation per interval between logged transitions.  Both charge
+ * through the same code, so the two profiles differ only by sampling.
+ */
+#ifndef LC_ATTR_H
+#define LC_ATTR_H
+
+#include <stdint.h>
+
+#include "lc_profile.h"
+
+/* The category of a thread in state (LC_ST_*, low byte of the state word)
+ * in a process where work exists (we) and a solution was found (sf).  An
+ * unknown state counts as idle. */
+enum lc_cat lc_attr_category(uint32_t state, int we, int sf);
+
+/* What one process looked like over an interval. */
+struct lc_obs_proc {
+	uint32_t uid;		/* unique per process instance within a run */
+	int we;			/* work_exists > 0 */
+	int sf;			/* solution_found */
+	uint32_t team;		/* LC_TEAM, 0 = none */
+	uint32_t ntags;		/* open fragment tags */
+	const int64_t *tags;
+};
+
+/* What one live thread looked like over an interval. */
+struct lc_obs_thread {
+	uint32_t thread;	/* profile thread index (lc_threads_id) */
+	uint32_t proc;		/* index into lc_obs.procs */
+	uint32_t state;		/* LC_ST_* */
+	int qempty;		/* queue-empty flag */
+	uint64_t task;		/* current task, 0 = none */
+};
+
+struct lc_obs {
+	uint32_t nprocs;
+	const struct lc_obs_proc *procs;
+	uint32_t nthreads;
+	const struct lc_obs_thread *threads;
+};
+
+/* ---- thread identities, shared by the sources of one profile ---------------- */
+
+struct lc_threads;
+
+/* A table of threads that declares each new thread to writer w. */
+struct lc_threads *lc_threads_new(struct lc_pwriter *w);
+void lc_threads_free(struct lc_threads *t);
+
+/* The profile index of the thread (pid, nonce, slot, gen), declaring it
+ * (with tid and first_ns) when it is new.  Returns the index, or -errno. */
+int64_t lc_threads_id(struct lc_threads *t, int32_t pid, uint64_t nonce, uint32_t slot,
+		      uint32_t gen, int32_t tid, uint64_t first_ns);
+
+/* ---- the accumulator ------------------------------------------------------- */
+
+struct lc_accum;
+
+/* An accumulator for one source writing windows of window_ns to w, with p
+ * processor slots if procs > 0 (else p is settled at the end).  NULL on
+ * ENOMEM. */
+struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t window_ns,
+			      uint32_t procs);
+void lc_accum_free(struct lc_accum *a);
+
+/* Charge the interval [t, t + dt) (ns relative to t0) to the state in o.
+ * Returns 0 or the writer's -errno (charging goes on after a write error). */
+int lc_accum_charge(struct lc_accum *a, uint64_t t, uint64_t dt, const struct lc_obs *o);
+
+/* Task `task` of process uid was declared wasted: its pure computation so
+ * far becomes wasted computation. */
+void lc_accum_wasted(struct lc_accum *a, uint32_t uid, uint64_t task);
+
+/* Count declarations of wasted tasks that could not be read. */
+void lc_accum_wasted_lost(struct lc_accum *a, uint64_t n);
+
+/* Flush the last (partial) window.  Returns 0 or -errno. */
+int lc_accum_flush(struct lc_accum *a);
+
+/* The p the accumulator settles on and where it came from. */
+uint32_t lc_accum_procs(const struct lc_accum *a, uint32_t *from);
+
+/* Statistics for the end block. */
+uint64_t lc_accum_ticks(const struct lc_accum *a);
+uint64_t lc_accum_wasted_lost_count(const struct lc_accum *a);
+
+#endif /* LC_ATTR_H */

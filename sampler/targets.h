@@ -1,0 +1,87 @@
+/*
+ * targets.h — the target registry: the processes being sampled.
+ *
+ * A discovery thread finds the shared-memory segments of a session (or of
+ * given pids), validates and maps them, and appends them to an RCU list; it
+ * removes a target when its process exits or an exec'd image replaces it,
+ * and unmaps it after a grace period (call_rcu).  The tick loop is the only
+ * reader: it walks the list inside urcu_memb_read_lock() without ever
+ * blocking on the writers.
+ */
+#ifndef LC_TARGETS_H
+#define LC_TARGETS_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <urcu/urcu-memb.h>
+#include <urcu/rculist.h>
+
+#include "lc_abi.h"
+
+/* What the tick loop remembers about one slot between ticks. */
+struct lc_slot_cache {
+	uint32_t tid;		/* 0 = free when last seen */
+	uint32_t gen;
+	int64_t thread;		/* profile thread index, -1 = none yet */
+	uint32_t nwasted;	/* wasted declarations consumed */
+};
+
+struct lc_target {
+	struct cds_list_head node;
+	struct rcu_head rcu;
+	/* set by the discovery thread before publication, then read-only */
+	const struct lc_seg_hdr *hdr;
+	size_t len;
+	uint32_t nslots;
+	int32_t pid;
+	uint64_t nonce;
+	uint64_t start_ns;
+	uint32_t uid;		/* unique within the run */
+	char comm[16];
+	char name[NAME_MAX + 1];	/* shm name, for unlink */
+	int pidfd;
+	int gone;		/* atomic: the process exited or was replaced */
+	/* private to the tick loop */
+	int announced;
+	struct lc_slot_cache *cache;
+	uint32_t tag_seq;
+	uint32_t ntags;
+	int64_t tags[LC_MAX_TAGS];
+};
+
+/* A target that left the run, for the trace replay. */
+struct lc_departure {
+	int32_t pid;
+	uint64_t nonce;
+	uint64_t t_ns;		/* CLOCK_MONOTONIC when it left */
+};
+
+struct lc_registry;
+
+/* Start discovering the segments of session (when pids is NULL) or of the
+ * npids processes in pids (any session).  Returns NULL with *err = -errno. */
+struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
+				      int *err);
+
+/* Stop discovery, detach every target, and wait until all are unmapped.
+ * Departures stay readable until lc_registry_free. */
+void lc_registry_stop(struct lc_registry *r);
+void lc_registry_free(struct lc_registry *r);
+
+/* The RCU list of struct lc_target (walk with cds_list_for_each_entry_rcu
+ * inside urcu_memb_read_lock). */
+struct cds_list_head *lc_registry_list(struct lc_registry *r);
+
+/* Targets attached so far in total, and attached now. */
+uint32_t lc_registry_seen(struct lc_registry *r);
+uint32_t lc_registry_live(struct lc_registry *r);
+
+/* The departures so far (valid until the next call into the registry). */
+const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_t *n);
+
+/* Segments rejected as invalid (for diagnostics). */
+uint32_t lc_registry_rejected(struct lc_registry *r);
+
+#endif /* LC_TARGETS_H */

@@ -1,0 +1,357 @@
+/*
+ * tick.c — the sampling thread (see tick.h).
+ */
+#include "tick.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "lc_util.h"
+
+/* A wasted-task declaration read during a tick, applied after charging it. */
+struct wasted_id {
+	uint32_t uid;
+	uint64_t task;
+};
+
+struct lc_sampler {
+	struct lc_sampler_cfg cfg;
+	pthread_t thread;
+	int stop;			/* atomic */
+	pthread_mutex_t lock;		/* start handshake */
+	pthread_cond_t cond;
+	int started;
+	int go;				/* set by lc_sampler_go */
+	int start_err;
+	int cpu, fifo;
+	uint64_t last;
+	struct lc_sampler_stats st;
+	/* observation buffers, reused every tick */
+	struct lc_obs_proc *procs;
+	uint32_t procs_cap;
+	struct lc_obs_thread *threads;
+	uint32_t threads_cap;
+	struct wasted_id *wasted;
+	uint32_t nwasted, wasted_cap;
+};
+
+int lc_sampler_spare_cpu(void)
+{
+	cpu_set_t set;
+	int last = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	if (CPU_COUNT(&set) < 2)
+		return -1;	/* no spare: share the only CPU */
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			last = c;
+	return last;
+}
+
+/* Ensure *buf holds need elements of size sz.  0 or -ENOMEM. */
+static int reserve(void **buf, uint32_t *cap, uint32_t need, size_t sz)
+{
+	uint32_t c = *cap ? *cap : 64;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	p = realloc(*buf, (size_t)c * sz);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = c;
+	return 0;
+}
+
+/* Refresh t's copy of its open fragment tags if the program changed them
+ * and the copy is consistent (sequence counter even and unchanged). */
+static void read_tags(struct lc_sampler *s, struct lc_target *t)
+{
+	const struct lc_seg_hdr *h = t->hdr;
+	uint32_t seq = __atomic_load_n(&h->tag_seq, __ATOMIC_ACQUIRE), seq2, n, k = 0;
+	int64_t tags[LC_MAX_TAGS];
+
+	if (seq == t->tag_seq || (seq & 1))
+		return;
+	n = __atomic_load_n(&h->ntags, __ATOMIC_RELAXED);
+	if (n > LC_MAX_TAGS) {
+		s->st.bad_reads++;
+		n = LC_MAX_TAGS;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (__atomic_load_n(&h->tags[i].depth, __ATOMIC_RELAXED) > 0)
+			tags[k++] = __atomic_load_n(&h->tags[i].tag, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	seq2 = __atomic_load_n(&h->tag_seq, __ATOMIC_RELAXED);
+	if (seq2 != seq)
+		return;		/* torn: try again next tick */
+	memcpy(t->tags, tags, k * sizeof(int64_t));
+	t->ntags = k;
+	t->tag_seq = seq;
+}
+
+/* Queue the wasted declarations of slot i that this tick has not seen. */
+static void read_wasted(struct lc_sampler *s, struct lc_target *t, const struct lc_slot *sl,
+			struct lc_slot_cache *c)
+{
+	uint32_t n = __atomic_load_n(&sl->nwasted, __ATOMIC_ACQUIRE);
+	uint32_t k = n - c->nwasted;
+
+	if (!k)
+		return;
+	if (k > LC_WASTED_RING) {
+		lc_accum_wasted_lost(s->cfg.acc, k - LC_WASTED_RING);
+		c->nwasted = n - LC_WASTED_RING;
+	}
+	for (; c->nwasted != n; c->nwasted++) {
+		if (reserve((void **)&s->wasted, &s->wasted_cap, s->nwasted + 1, sizeof(*s->wasted)))
+			return;
+		s->wasted[s->nwasted++] = (struct wasted_id){
+			t->uid, __atomic_load_n(&sl->wasted[c->nwasted % LC_WASTED_RING],
+						__ATOMIC_RELAXED) };
+	}
+}
+
+/* Read the slots of target t into the thread observations. */
+static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
+		       uint32_t *nthreads, uint64_t now)
+{
+	struct lc_seg_hdr *h = (struct lc_seg_hdr *)t->hdr;
+	uint32_t hwm = __atomic_load_n(&h->slot_hwm, __ATOMIC_ACQUIRE);
+
+	if (hwm > t->nslots) {
+		s->st.bad_reads++;
+		hwm = t->nslots;
+	}
+	for (uint32_t i = 0; i < hwm; i++) {
+		const struct lc_slot *sl = lc_seg_slot(h, i);
+		struct lc_slot_cache *c = &t->cache[i];
+		uint32_t tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE), gen, st;
+
+		read_wasted(s, t, sl, c);
+		if (!tid) {
+			c->tid = 0;
+			continue;
+		}
+		gen = __atomic_load_n(&sl->gen, __ATOMIC_ACQUIRE);
+		if (c->thread < 0 || c->tid != tid || c->gen != gen) {
+			c->thread = lc_threads_id(s->cfg.threads, t->pid, t->nonce, i, gen,
+						  (int32_t)tid, now - s->cfg.t0);
+			c->tid = tid;
+			c->gen = gen;
+			if (c->thread < 0)
+				continue;
+		}
+		if (reserve((void **)&s->threads, &s->threads_cap, *nthreads + 1,
+			    sizeof(*s->threads)))
+			return;
+		st = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) & 0xff;
+		if (st > LC_ST_COMM) {
+			s->st.bad_reads++;
+			st = LC_ST_IDLE;
+		}
+		s->threads[(*nthreads)++] = (struct lc_obs_thread){
+			.thread = (uint32_t)c->thread, .proc = proc, .state = st,
+			.qempty = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED) & LC_SLOT_QUEUE_EMPTY,
+			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
+		};
+	}
+}
+
+/* Declare a target's process to the profile the first time it is seen. */
+static void announce(struct lc_sampler *s, struct lc_target *t, uint64_t now)
+{
+	struct lc_prof_process p = { .pid = t->pid, .attach_ns = now - s->cfg.t0,
+				     .comm = t->comm };
+
+	lc_pwriter_process(s->cfg.w, &p);
+	t->announced = 1;
+}
+
+/* One tick: observe every target now and charge [last, now) to what was seen. */
+static void tick(struct lc_sampler *s)
+{
+	uint64_t now = lc_now_ns(), dt = now - s->last;
+	uint32_t nprocs = 0, nthreads = 0;
+	struct lc_obs obs;
+	struct lc_target *t;
+
+	s->nwasted = 0;
+	urcu_memb_read_lock();
+	cds_list_for_each_entry_rcu(t, lc_registry_list(s->cfg.reg), node) {
+		const struct lc_seg_hdr *h = t->hdr;
+		uint32_t team;
+
+		if (__atomic_load_n(&t->gone, __ATOMIC_ACQUIRE))
+			continue;
+		if (reserve((void **)&s->procs, &s->procs_cap, nprocs + 1, sizeof(*s->procs)))
+			break;
+		if (!t->announced)
+			announce(s, t, now);
+		read_tags(s, t);
+		team = __atomic_load_n(&h->team, __ATOMIC_RELAXED);
+		if (team > LC_SLOTS_MAX) {
+			s->st.bad_reads++;
+			team = 0;
+		}
+		s->procs[nprocs] = (struct lc_obs_proc){
+			.uid = t->uid,
+			.we = __atomic_load_n(&h->work_exists, __ATOMIC_ACQUIRE) > 0,
+			.sf = __atomic_load_n(&h->solution_found, __ATOMIC_ACQUIRE) != 0,
+			.team = team, .ntags = t->ntags, .tags = t->tags,
+		};
+		read_slots(s, t, nprocs, &nthreads, now);
+		nprocs++;
+	}
+	obs = (struct lc_obs){ nprocs, s->procs, nthreads, s->threads };
+	lc_accum_charge(s->cfg.acc, s->last - s->cfg.t0, dt, &obs);
+	urcu_memb_read_unlock();
+	for (uint32_t i = 0; i < s->nwasted; i++)
+		lc_accum_wasted(s->cfg.acc, s->wasted[i].uid, s->wasted[i].task);
+	if (dt > s->st.max_gap_ns)
+		s->st.max_gap_ns = dt;
+	s->st.ticks++;
+	s->last = now;
+}
+
+/* Pin the calling thread and raise its scheduling class as far as allowed. */
+static void place(struct lc_sampler *s)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	cpu_set_t set;
+
+	s->cpu = s->cfg.cpu >= 0 ? s->cfg.cpu : lc_sampler_spare_cpu();
+	if (s->cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(s->cpu, &set);
+		if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+			s->start_err = s->cfg.cpu >= 0 ? -EINVAL : 0, s->cpu = -1;
+	}
+	s->fifo = !pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+}
+
+/* Sleep until the absolute monotonic time t. */
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* The sampling thread. */
+static void *run(void *arg)
+{
+	struct lc_sampler *s = arg;
+	uint64_t next;
+
+	place(s);
+	urcu_memb_register_thread();
+	pthread_mutex_lock(&s->lock);
+	s->started = 1;
+	pthread_cond_broadcast(&s->cond);
+	while (!s->go && !s->start_err)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	if (s->start_err || s->go < 0)
+		goto out;
+	s->last = s->cfg.t0;
+	next = s->cfg.t0 + s->cfg.interval_ns;
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
+		uint64_t now;
+
+		sleep_until(next);
+		tick(s);
+		now = s->last;
+		next += s->cfg.interval_ns;
+		if (next <= now)	/* late: skip the missed ticks, charge real time */
+			next = now + s->cfg.interval_ns;
+	}
+	tick(s);
+out:
+	urcu_memb_unregister_thread();
+	return NULL;
+}
+
+struct lc_sampler *lc_sampler_start(const struct lc_sampler_cfg *cfg, int *err)
+{
+	struct lc_sampler *s = calloc(1, sizeof(*s));
+	sigset_t all, old;
+	int rc;
+
+	if (!s) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	s->cfg = *cfg;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&s->thread, NULL, run, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		free(s);
+		*err = -rc;
+		return NULL;
+	}
+	pthread_mutex_lock(&s->lock);
+	while (!s->started)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	if (s->start_err) {
+		*err = s->start_err;
+		pthread_join(s->thread, NULL);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void lc_sampler_go(struct lc_sampler *s, const struct lc_sampler_cfg *cfg)
+{
+	pthread_mutex_lock(&s->lock);
+	s->cfg = *cfg;
+	s->go = 1;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void lc_sampler_placement(const struct lc_sampler *s, int *cpu, int *fifo)
+{
+	*cpu = s->cpu;
+	*fifo = s->fifo;
+}
+
+void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!s->go)
+		s->go = -1;	/* never started: leave without ticking */
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(s->thread, NULL);
+	s->st.t_end = s->last;
+	s->st.cpu = s->cpu;
+	s->st.fifo = s->fifo;
+	*st = s->st;
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	free(s->procs);
+	free(s->threads);
+	free(s->wasted);
+	free(s);
+}

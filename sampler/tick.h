@@ -1,0 +1,52 @@
+/*
+ * tick.h — the sampling thread: pinned to a spare CPU, it wakes every
+ * interval, reads the flags of every target's slots, and charges the real
+ * time since its previous tick through the accumulator.
+ */
+#ifndef LC_TICK_H
+#define LC_TICK_H
+
+#include <stdint.h>
+
+#include "attr.h"
+#include "targets.h"
+
+struct lc_sampler_cfg {
+	uint64_t interval_ns;
+	int cpu;			/* -1: choose a spare CPU */
+	uint64_t t0;			/* CLOCK_MONOTONIC origin of the profile */
+	struct lc_registry *reg;
+	struct lc_accum *acc;
+	struct lc_threads *threads;
+	struct lc_pwriter *w;		/* for process blocks */
+};
+
+struct lc_sampler_stats {
+	uint64_t ticks;
+	uint64_t max_gap_ns;
+	uint64_t bad_reads;
+	uint64_t t_end;			/* CLOCK_MONOTONIC of the last tick */
+	int cpu;			/* CPU the thread was pinned to, -1 none */
+	int fifo;			/* ran SCHED_FIFO */
+};
+
+struct lc_sampler;
+
+/* The CPU a sampler would choose: the last one this process may run on. */
+int lc_sampler_spare_cpu(void);
+
+/* Start the sampling thread, pinned and scheduled as cfg->cpu asks (see
+ * lc_sampler_placement), but not yet ticking.  Only cfg->cpu is used here.
+ * NULL with *err = -errno (-EINVAL: cfg->cpu cannot be used). */
+struct lc_sampler *lc_sampler_start(const struct lc_sampler_cfg *cfg, int *err);
+
+/* Start ticking from cfg->t0 with the complete configuration. */
+void lc_sampler_go(struct lc_sampler *s, const struct lc_sampler_cfg *cfg);
+
+/* Take a last tick now (if ticking), stop the thread, and fill *st.  Frees s. */
+void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st);
+
+/* Pinning and scheduling as applied (valid after start). */
+void lc_sampler_placement(const struct lc_sampler *s, int *cpu, int *fifo);
+
+#endif /* LC_TICK_H */

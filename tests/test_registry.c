@@ -1,0 +1,308 @@
+/*
+ * test_registry.c — the target registry: discovery of a session's segments,
+ * rejection of invalid ones, detach when a process exits or execs, and
+ * attach/detach churn while a reader walks the RCU list.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "lc_util.h"
+#include "targets.h"
+
+static char session[LC_SESSION_MAX];
+
+/* A unique session name for this test process. */
+static void new_session(void)
+{
+	snprintf(session, sizeof(session), "test%d-%llx", (int)getpid(),
+		 (unsigned long long)lc_now_ns());
+}
+
+/* Create a segment for pid with nonce as the library would; magic is written
+ * only when publish is set.  corrupt selects a field to break (0 = none).
+ * Returns the mapping. */
+static struct lc_seg_hdr *make_segment(pid_t pid, uint64_t nonce, uint32_t nslots,
+				       int publish, int corrupt)
+{
+	char name[256];
+	size_t len = LC_HDR_SIZE + (size_t)nslots * sizeof(struct lc_slot);
+	struct lc_seg_hdr *h;
+	int fd;
+
+	snprintf(name, sizeof(name), "/%s%s.%d.%016llx", LC_SHM_PREFIX, session, (int)pid,
+		 (unsigned long long)nonce);
+	fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)len), 0);
+	h = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	assert_true(h != MAP_FAILED);
+	close(fd);
+	h->abi_major = LC_ABI_MAJOR;
+	h->hdr_size = LC_HDR_SIZE;
+	h->slot_size = sizeof(struct lc_slot);
+	h->nslots = nslots;
+	h->seg_size = len;
+	h->pid = pid;
+	h->nonce = nonce;
+	h->start_ns = lc_now_ns();
+	if (corrupt == 1)
+		h->nslots = nslots + 1;		/* claims more slots than mapped */
+	if (corrupt == 2)
+		h->slot_size = 32;
+	if (corrupt == 3)
+		h->pid = pid + 1;
+	if (publish)
+		__atomic_store_n(&h->magic, corrupt == 4 ? 0x1234 : LC_SEG_MAGIC, __ATOMIC_RELEASE);
+	return h;
+}
+
+/* Wait up to 2 s until cond(r) holds; returns whether it did. */
+static int wait_for(struct lc_registry *r, int (*cond)(struct lc_registry *, uint32_t),
+		    uint32_t arg)
+{
+	for (int i = 0; i < 2000; i++) {
+		if (cond(r, arg))
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+static int live_is(struct lc_registry *r, uint32_t n) { return lc_registry_live(r) == n; }
+static int seen_is(struct lc_registry *r, uint32_t n) { return lc_registry_seen(r) == n; }
+static int rejected_is(struct lc_registry *r, uint32_t n) { return lc_registry_rejected(r) == n; }
+
+/* A segment is attached once published, not before. */
+static void test_publication(void **state)
+{
+	struct lc_registry *r;
+	struct lc_seg_hdr *h;
+	int e;
+
+	new_session();
+	h = make_segment(getpid(), 1, 8, 0, 0);
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	usleep(30000);
+	assert_int_equal(lc_registry_seen(r), 0);
+	__atomic_store_n(&h->magic, LC_SEG_MAGIC, __ATOMIC_RELEASE);
+	assert_true(wait_for(r, seen_is, 1));
+	assert_int_equal(lc_registry_live(r), 1);
+	lc_registry_stop(r);
+	assert_int_equal(lc_registry_live(r), 0);
+	lc_registry_free(r);
+	munmap(h, LC_HDR_SIZE + 8 * sizeof(struct lc_slot));
+	/* our own process is alive, so stop() left the name: remove it */
+	char name[256];
+	snprintf(name, sizeof(name), "/%s%s.%d.%016llx", LC_SHM_PREFIX, session, (int)getpid(), 1ull);
+	assert_int_equal(shm_unlink(name), 0);
+}
+
+/* Invalid segments are rejected and never attached. */
+static void test_rejects(void **state)
+{
+	struct lc_registry *r;
+	int e;
+
+	new_session();
+	for (int c = 1; c <= 4; c++)
+		make_segment(getpid(), (uint64_t)c, 4, 1, c);
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	assert_true(wait_for(r, rejected_is, 4));
+	assert_int_equal(lc_registry_seen(r), 0);
+	lc_registry_stop(r);
+	lc_registry_free(r);
+	for (int c = 1; c <= 4; c++) {
+		char name[256];
+		snprintf(name, sizeof(name), "/%s%s.%d.%016llx", LC_SHM_PREFIX, session,
+			 (int)getpid(), (unsigned long long)c);
+		shm_unlink(name);
+	}
+}
+
+/* A child that creates a segment, waits for a byte on fd, then exits. */
+static pid_t child_with_segment(uint64_t nonce, int *wake)
+{
+	int p[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char c;
+
+		close(p[1]);
+		make_segment(getpid(), nonce, 4, 1, 0);
+		if (read(p[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(p[0]);
+	*wake = p[1];
+	return pid;
+}
+
+/* Let the child behind fd exit (later children share the pipe, so closing
+ * it is not enough). */
+static void release(int fd)
+{
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+}
+
+/* Exited processes are detached, their names unlinked, their departure kept. */
+static void test_exit_detaches(void **state)
+{
+	struct lc_registry *r;
+	const struct lc_departure *d;
+	int e, wake[3];
+	pid_t pid[3];
+	uint32_t n;
+
+	new_session();
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	for (int i = 0; i < 3; i++)
+		pid[i] = child_with_segment(7, &wake[i]);
+	assert_true(wait_for(r, live_is, 3));
+	release(wake[1]);
+	waitpid(pid[1], NULL, 0);
+	assert_true(wait_for(r, live_is, 2));
+	d = lc_registry_departures(r, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(d[0].pid, pid[1]);
+	release(wake[0]);
+	release(wake[2]);
+	waitpid(pid[0], NULL, 0);
+	waitpid(pid[2], NULL, 0);
+	assert_true(wait_for(r, live_is, 0));
+	lc_registry_stop(r);
+	lc_registry_free(r);
+	for (int i = 0; i < 3; i++) {
+		char name[256];
+		snprintf(name, sizeof(name), "/%s%s.%d.%016llx", LC_SHM_PREFIX, session,
+			 (int)pid[i], 7ull);
+		assert_int_equal(shm_unlink(name), -1);	/* already removed */
+		assert_int_equal(errno, ENOENT);
+	}
+}
+
+/* A newer image of the same pid (exec) replaces the older one. */
+static void test_exec_replaces(void **state)
+{
+	struct lc_registry *r;
+	struct lc_target *t;
+	int e;
+
+	new_session();
+	make_segment(getpid(), 1, 4, 1, 0);
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	assert_true(wait_for(r, seen_is, 1));
+	usleep(1000);
+	make_segment(getpid(), 2, 4, 1, 0);
+	assert_true(wait_for(r, seen_is, 2));
+	assert_int_equal(lc_registry_live(r), 1);
+	urcu_memb_register_thread();
+	urcu_memb_read_lock();
+	cds_list_for_each_entry_rcu(t, lc_registry_list(r), node)
+		assert_int_equal(t->nonce, 2);
+	urcu_memb_read_unlock();
+	urcu_memb_unregister_thread();
+	lc_registry_stop(r);
+	lc_registry_free(r);
+	char name[256];
+	snprintf(name, sizeof(name), "/%s%s.%d.%016llx", LC_SHM_PREFIX, session, (int)getpid(), 2ull);
+	shm_unlink(name);
+}
+
+struct reader {
+	struct lc_registry *r;
+	int stop;
+	uint64_t walks, max_seen;
+};
+
+/* An RCU reader that walks the list and touches every target's slots. */
+static void *reader(void *arg)
+{
+	struct reader *rd = arg;
+	struct lc_target *t;
+
+	urcu_memb_register_thread();
+	while (!__atomic_load_n(&rd->stop, __ATOMIC_ACQUIRE)) {
+		uint64_t n = 0;
+
+		urcu_memb_read_lock();
+		cds_list_for_each_entry_rcu(t, lc_registry_list(rd->r), node) {
+			for (uint32_t i = 0; i < t->nslots; i++)
+				n += __atomic_load_n(&lc_seg_slot((struct lc_seg_hdr *)t->hdr, i)->tid,
+						     __ATOMIC_RELAXED);
+			n++;
+		}
+		urcu_memb_read_unlock();
+		if (n > rd->max_seen)
+			rd->max_seen = n;
+		rd->walks++;
+	}
+	urcu_memb_unregister_thread();
+	return NULL;
+}
+
+/* Many short-lived processes come and go while a reader walks the list. */
+static void test_churn(void **state)
+{
+	struct reader rd = { 0 };
+	pthread_t th;
+	int e, wake;
+	const int rounds = 60;
+	pid_t pid;
+
+	new_session();
+	rd.r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(rd.r);
+	assert_int_equal(pthread_create(&th, NULL, reader, &rd), 0);
+	for (int i = 0; i < rounds; i++) {
+		pid = child_with_segment((uint64_t)i + 1, &wake);
+		if (i % 3)
+			usleep(2000);	/* some are seen, some may be gone before */
+		release(wake);
+		waitpid(pid, NULL, 0);
+	}
+	assert_true(wait_for(rd.r, live_is, 0));
+	__atomic_store_n(&rd.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	assert_true(rd.walks > 0);
+	assert_true(lc_registry_seen(rd.r) > 0);
+	assert_true(lc_registry_seen(rd.r) <= rounds);
+	lc_registry_stop(rd.r);
+	lc_registry_free(rd.r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_publication),
+		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_exit_detaches),
+		cmocka_unit_test(test_exec_replaces),
+		cmocka_unit_test(test_churn),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
