@@ -1,0 +1,103 @@
+/*
+ * lc_internal.h — private declarations shared by the files of liblostcycles.
+ * Nothing here is exported from the shared library (-fvisibility=hidden);
+ * tests link the static archive and may use the lc__*_for_tests hooks.
+ */
+#ifndef LC_INTERNAL_H
+#define LC_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <limits.h>
+
+#include "lc_abi.h"
+
+#define LC_TBUF_RECS 4096u	/* trace records buffered per thread */
+#define LC_NO_SLOT UINT32_MAX
+
+/* One thread's trace buffer, on the global list while its thread lives. */
+struct lc_tbuf {
+	pthread_mutex_t lock;	/* guards n, rec[], slot, tid */
+	struct lc_tbuf *next, *prev;
+	uint32_t n;		/* records in rec[] */
+	uint32_t slot;		/* the thread's slot, LC_NO_SLOT if none */
+	uint32_t tid;
+	uint32_t pad;
+	struct lc_trace_rec rec[LC_TBUF_RECS];
+};
+
+/* What the calling thread has done about registration. */
+enum lc_thr_state {
+	LC_T_FRESH = 0,		/* nothing yet: the next macro registers */
+	LC_T_SLOT,		/* owns a slot of the segment */
+	LC_T_DUMMY,		/* no session or no free slot: private slot */
+	LC_T_DONE,		/* thread exit ran: private slot from now on */
+};
+
+/* The calling thread's library state (thread-local). */
+struct lc_thr {
+	enum lc_thr_state state;
+	uint32_t slot;		/* slot index when state == LC_T_SLOT */
+	uint32_t tid;
+	struct lc_slot *sp;	/* the slot macros store into */
+	struct lc_tbuf *buf;	/* trace buffer, NULL until first record */
+};
+
+extern __thread struct lc_thr lc__thr;
+
+/*
+ * Process state.  Written by lc__setup() (under pthread_once, by the fork
+ * child handler in a single-threaded child, or by the test hooks while no
+ * other thread uses the library); read freely afterwards.
+ */
+struct lc_global {
+	struct lc_seg_hdr *hdr;	/* the mapped segment, NULL = no session */
+	uint64_t seg_size;
+	uint32_t nslots;
+	int trace;		/* trace mode: lc_self stays NULL */
+	int trace_fd;		/* O_APPEND trace file, -1 if none */
+	int debug;		/* LC_DEBUG=1 */
+	char session[LC_SESSION_MAX];
+	char shm_name[LC_SESSION_MAX + 64];	/* "/lostcycles.S.PID.NONCE" */
+	char trace_path[PATH_MAX];
+	pthread_mutex_t plock;	/* process-wide ops in trace mode, tag table */
+	pthread_mutex_t list_lock;	/* the list of trace buffers */
+	pthread_mutex_t write_lock;	/* one write() batch at a time */
+	struct lc_tbuf *tbufs;	/* head of the list */
+	pthread_key_t key;	/* thread-exit destructor */
+};
+
+extern struct lc_global lc__g;
+
+/* segment.c */
+void lc__init(void);
+void lc__debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+uint64_t lc__now_ns(void);
+
+/* thread.c */
+void lc__thread_exit(void *arg);
+void lc__thread_forget(void);
+
+/* trace.c */
+int lc__trace_open(uint64_t nonce, uint64_t start_ns);
+void lc__trace_log(uint64_t t_ns, uint16_t op, uint32_t slot, uint64_t arg);
+void lc__trace_set_slot(uint32_t slot, uint32_t tid);
+void lc__trace_thread_exit(void);
+void lc__trace_flush_all(int at_exit);
+void lc__trace_discard_all(void);
+void lc__trace_close(void);
+
+/*
+ * Test hooks.  lc__reinit_for_tests() tears the current session down exactly
+ * as process exit does (flush the trace, unlink the segment name) and also
+ * unmaps the segment and forgets the calling thread's registration, then
+ * reads the environment again and sets up a new session.  Call it only while
+ * no other thread uses the library.  Returns 0 when a session is active after
+ * the call, -ENOENT when none is configured, another -errno on failure.
+ */
+int lc__reinit_for_tests(void);
+struct lc_seg_hdr *lc__segment(void);
+const char *lc__segment_name(void);
+const char *lc__trace_file(void);
+
+#endif /* LC_INTERNAL_H */

@@ -1,0 +1,191 @@
+/*
+ * process.c — process-wide predicates: the work_exists counter, the
+ * solution-found flag, the team size and the fragment tag table.  Without a
+ * session they return at once.  In trace mode each one is done and logged
+ * under plock, so the counts in the trace follow the order of the records.
+ */
+#include "lc_internal.h"
+
+/* Add d (+1 or -1) to work_exists, never going below 0.  Returns the new
+ * count, or -1 if nothing changed. */
+static int64_t work_add(struct lc_seg_hdr *h, int d)
+{
+	int64_t old = __atomic_load_n(&h->work_exists, __ATOMIC_RELAXED);
+
+	do {
+		if (d < 0 && old <= 0)
+			return -1;
+	} while (!__atomic_compare_exchange_n(&h->work_exists, &old, old + d, 0,
+					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	return old + d;
+}
+
+/* LC_PARALLEL_BEGIN / _END. */
+static void parallel(int d)
+{
+	struct lc_seg_hdr *h;
+	uint64_t now;
+	int64_t n;
+
+	lc__init();
+	h = lc__g.hdr;
+	if (!h)
+		return;
+	if (!lc__g.trace) {
+		work_add(h, d);
+		return;
+	}
+	pthread_mutex_lock(&lc__g.plock);
+	now = lc__now_ns();
+	n = work_add(h, d);
+	if (n >= 0)
+		lc__trace_log(now, LC_OP_PARALLEL, LC_NO_SLOT, (uint64_t)n);
+	pthread_mutex_unlock(&lc__g.plock);
+}
+
+LC_API void lc_parallel_begin(void)
+{
+	parallel(1);
+}
+
+LC_API void lc_parallel_end(void)
+{
+	parallel(-1);
+}
+
+/* Store v into *field (release) and log op with arg v in trace mode. */
+static void set_u32(uint32_t *field, uint16_t op, uint32_t v)
+{
+	uint64_t now;
+
+	if (!lc__g.trace) {
+		__atomic_store_n(field, v, __ATOMIC_RELEASE);
+		return;
+	}
+	pthread_mutex_lock(&lc__g.plock);
+	now = lc__now_ns();
+	__atomic_store_n(field, v, __ATOMIC_RELEASE);
+	lc__trace_log(now, op, LC_NO_SLOT, v);
+	pthread_mutex_unlock(&lc__g.plock);
+}
+
+LC_API void lc_solution_found(void)
+{
+	lc__init();
+	if (lc__g.hdr)
+		set_u32(&lc__g.hdr->solution_found, LC_OP_SOLUTION, 1);
+}
+
+LC_API void lc_team(uint32_t p)
+{
+	lc__init();
+	if (lc__g.hdr)
+		set_u32(&lc__g.hdr->team, LC_OP_TEAM, p);
+}
+
+/* Seqlock writer, step 1: make tag_seq odd before changing the table.
+ * Returns the (even) value it had. */
+static uint32_t seq_begin(struct lc_seg_hdr *h)
+{
+	uint32_t s = __atomic_load_n(&h->tag_seq, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&h->tag_seq, s + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	return s;
+}
+
+/* Seqlock writer, step 2: make tag_seq even again, publishing the change. */
+static void seq_end(struct lc_seg_hdr *h, uint32_t s)
+{
+	__atomic_store_n(&h->tag_seq, s + 2, __ATOMIC_RELEASE);
+}
+
+/* The index of tag in the table, or -1 (caller holds plock). */
+static int tag_find(const struct lc_seg_hdr *h, int64_t tag)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->ntags; i++)
+		if (h->tags[i].tag == tag)
+			return (int)i;
+	return -1;
+}
+
+/* Open tag (one level deeper if already open).  Returns 0, or -1 when the
+ * table is full (counted in tags_full).  Caller holds plock. */
+static int tag_open(struct lc_seg_hdr *h, int64_t tag)
+{
+	int i = tag_find(h, tag);
+	uint32_t s, n = h->ntags;
+
+	if (i < 0 && n >= LC_MAX_TAGS) {
+		__atomic_fetch_add(&h->tags_full, 1, __ATOMIC_RELAXED);
+		return -1;
+	}
+	s = seq_begin(h);
+	if (i >= 0) {
+		__atomic_store_n(&h->tags[i].depth, h->tags[i].depth + 1, __ATOMIC_RELAXED);
+	} else {
+		__atomic_store_n(&h->tags[n].tag, tag, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->tags[n].depth, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->ntags, n + 1, __ATOMIC_RELAXED);
+	}
+	seq_end(h, s);
+	return 0;
+}
+
+/* Close one level of tag; the last level removes its entry (the last entry
+ * moves into its place).  Returns 0, or -1 when tag is not open.  Caller
+ * holds plock. */
+static int tag_close(struct lc_seg_hdr *h, int64_t tag)
+{
+	int i = tag_find(h, tag);
+	uint32_t s, last;
+
+	if (i < 0)
+		return -1;
+	s = seq_begin(h);
+	if (h->tags[i].depth > 1) {
+		__atomic_store_n(&h->tags[i].depth, h->tags[i].depth - 1, __ATOMIC_RELAXED);
+	} else {
+		last = h->ntags - 1;
+		__atomic_store_n(&h->tags[i].tag, h->tags[last].tag, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->tags[i].depth, h->tags[last].depth, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->tags[last].tag, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->tags[last].depth, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->ntags, last, __ATOMIC_RELAXED);
+	}
+	seq_end(h, s);
+	return 0;
+}
+
+/* LC_FRAGMENT_BEGIN / _END: change the table under plock, log in trace
+ * mode what was accepted. */
+static void fragment(int64_t tag, int open)
+{
+	struct lc_seg_hdr *h;
+	uint64_t now;
+	int r;
+
+	lc__init();
+	h = lc__g.hdr;
+	if (!h)
+		return;
+	pthread_mutex_lock(&lc__g.plock);
+	now = lc__g.trace ? lc__now_ns() : 0;
+	r = open ? tag_open(h, tag) : tag_close(h, tag);
+	if (r == 0 && lc__g.trace)
+		lc__trace_log(now, open ? LC_OP_FRAGMENT_BEGIN : LC_OP_FRAGMENT_END,
+			      LC_NO_SLOT, (uint64_t)tag);
+	pthread_mutex_unlock(&lc__g.plock);
+}
+
+LC_API void lc_fragment_begin(int64_t tag)
+{
+	fragment(tag, 1);
+}
+
+LC_API void lc_fragment_end(int64_t tag)
+{
+	fragment(tag, 0);
+}
