@@ -1,0 +1,293 @@
+/*
+ * test_attr.c — attribution: the predicate→category table, and the
+ * accumulator's charging, window splitting, slot scaling, fragment tags and
+ * wasted-task corrections, checked through a written and re-read profile.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "attr.h"
+#include "lostcycles.h"
+
+#define MS 1000000ull
+
+static char path[256];
+
+/* A writer on a fresh temporary file. */
+static struct lc_pwriter *open_writer(uint32_t procs)
+{
+	struct lc_prof_info info = { .interval_ns = 100000, .window_ns = 10 * MS,
+				     .procs_option = procs, .sampler_cpu = -1,
+				     .hostname = "h", .command = "c", .session = "s" };
+	struct lc_pwriter *w;
+	int e = 0;
+
+	snprintf(path, sizeof(path), "/tmp/lc-test-attr.%d.data", (int)getpid());
+	w = lc_pwriter_open(path, &info, &e);
+	assert_non_null(w);
+	return w;
+}
+
+/* Finish the accumulator a into w with an end block and read the file back. */
+static struct lc_profile *finish(struct lc_pwriter *w, struct lc_accum *a)
+{
+	struct lc_prof_end end = { .reason = "test", .exit_status = 0 };
+	struct lc_profile *prof = NULL;
+	char err[256];
+
+	assert_int_equal(lc_accum_flush(a), 0);
+	end.procs = lc_accum_procs(a, &end.procs_from);
+	assert_int_equal(lc_pwriter_end(w, &end), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	assert_int_equal(lc_profile_read(path, &prof, err, sizeof(err)), 0);
+	unlink(path);
+	return prof;
+}
+
+/* The categories of source 0 of prof. */
+static void cats(const struct lc_profile *prof, uint64_t out[LC_NCAT])
+{
+	lc_profile_finish(prof, &prof->data[LC_SRC_SAMPLED].total, out);
+}
+
+/* Sum of out[]. */
+static uint64_t sum(const uint64_t out[LC_NCAT])
+{
+	uint64_t s = 0;
+
+	for (int c = 0; c < LC_NCAT; c++)
+		s += out[c];
+	return s;
+}
+
+/* The DESIGN.md table, row by row. */
+static void test_table(void **state)
+{
+	for (int we = 0; we <= 1; we++) {
+		for (int sf = 0; sf <= 1; sf++) {
+			assert_int_equal(lc_attr_category(LC_ST_NONE, we, sf), we ? LC_CAT_LI : LC_CAT_IP);
+			assert_int_equal(lc_attr_category(LC_ST_IDLE, we, sf), we ? LC_CAT_LI : LC_CAT_IP);
+			assert_int_equal(lc_attr_category(LC_ST_SYNC, we, sf), we ? LC_CAT_SL : LC_CAT_IP);
+			assert_int_equal(lc_attr_category(LC_ST_COMM, we, sf), LC_CAT_CL);
+			assert_int_equal(lc_attr_category(LC_ST_BUSY, we, sf), sf ? LC_CAT_BL : LC_CAT_PC);
+			assert_int_equal(lc_attr_category(99, we, sf), we ? LC_CAT_LI : LC_CAT_IP);
+		}
+	}
+}
+
+/* Live threads by state, empty slots by work_exists; sum = p * wall. */
+static void test_slots_and_completeness(void **state)
+{
+	struct lc_pwriter *w = open_writer(4);
+	struct lc_threads *th = lc_threads_new(w);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 4);
+	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
+	struct lc_obs_thread t[2] = {
+		{ .thread = (uint32_t)lc_threads_id(th, 1, 1, 0, 1, 11, 0), .state = LC_ST_BUSY },
+		{ .thread = (uint32_t)lc_threads_id(th, 1, 1, 1, 1, 12, 0), .state = LC_ST_IDLE,
+		  .qempty = 1 },
+	};
+	struct lc_obs o = { 1, &pr, 2, t };
+	uint64_t out[LC_NCAT];
+	struct lc_profile *prof;
+
+	assert_int_equal(lc_accum_charge(a, 0, 1 * MS, &o), 0);
+	pr.we = 0;
+	t[0].state = LC_ST_SYNC;
+	assert_int_equal(lc_accum_charge(a, 1 * MS, 2 * MS, &o), 0);
+	prof = finish(w, a);
+	cats(prof, out);
+	assert_int_equal(prof->procs, 4);
+	assert_int_equal(out[LC_CAT_PC], 1 * MS);
+	assert_int_equal(out[LC_CAT_LI], 3 * MS);		/* idle thread + 2 empty slots */
+	assert_int_equal(out[LC_CAT_IP], 2 * MS + 2 * MS + 4 * MS); /* sync, idle, empty */
+	assert_int_equal(sum(out), 4 * 3 * MS);
+	assert_int_equal(prof->data[0].total.li_qempty, 1 * MS);
+	assert_int_equal(prof->data[0].nthreads, 2);
+	assert_int_equal(prof->data[0].threads[0].cat[LC_CAT_PC], 1 * MS);
+	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_IP], 2 * MS);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+	lc_threads_free(th);
+}
+
+/* An interval across window boundaries is split exactly. */
+static void test_window_split(void **state)
+{
+	struct lc_pwriter *w = open_writer(1);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 1);
+	struct lc_obs_proc pr = { .uid = 1 };
+	struct lc_obs o = { 1, &pr, 0, NULL };
+	struct lc_profile *prof;
+	const struct lc_prof_data *d;
+
+	assert_int_equal(lc_accum_charge(a, 0, 5 * MS, &o), 0);
+	assert_int_equal(lc_accum_charge(a, 5 * MS, 22 * MS, &o), 0);
+	prof = finish(w, a);
+	d = &prof->data[LC_SRC_SAMPLED];
+	assert_int_equal(d->nwindows, 3);
+	assert_int_equal(lc_acct_wall(&d->windows[0].acct), 10 * MS);
+	assert_int_equal(lc_acct_wall(&d->windows[1].acct), 10 * MS);
+	assert_int_equal(lc_acct_wall(&d->windows[2].acct), 7 * MS);
+	assert_int_equal(d->windows[2].start_ns, 20 * MS);
+	assert_int_equal(d->windows[0].ticks, 1);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+}
+
+/* More live threads than slots: each gets its share, the sum stays p * dt. */
+static void test_scaling(void **state)
+{
+	struct lc_pwriter *w = open_writer(2);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 2);
+	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
+	struct lc_obs_thread t[3] = {
+		{ .thread = 0, .state = LC_ST_BUSY },
+		{ .thread = 1, .state = LC_ST_BUSY },
+		{ .thread = 2, .state = LC_ST_SYNC },
+	};
+	struct lc_obs o = { 1, &pr, 3, t };
+	uint64_t out[LC_NCAT];
+	struct lc_profile *prof;
+	struct lc_threads *th = lc_threads_new(w);
+
+	for (int i = 0; i < 3; i++)
+		lc_threads_id(th, 1, 1, (uint32_t)i, 1, 10 + i, 0);
+	assert_int_equal(lc_accum_charge(a, 0, 1000001, &o), 0);
+	prof = finish(w, a);
+	cats(prof, out);
+	assert_int_equal(sum(out), 2 * 1000001);
+	assert_int_equal(out[LC_CAT_LI], 0);
+	assert_int_equal(out[LC_CAT_PC] + out[LC_CAT_SL], 2 * 1000001);
+	assert_true(out[LC_CAT_SL] >= 666667 && out[LC_CAT_SL] <= 666668);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+	lc_threads_free(th);
+}
+
+/* Open tags of all processes (union) collect every slot's time. */
+static void test_tags(void **state)
+{
+	struct lc_pwriter *w = open_writer(2);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 2);
+	int64_t tags1[] = { 5, 9 }, tags2[] = { 9 };
+	struct lc_obs_proc pr[2] = { { .uid = 1, .we = 1, .ntags = 2, .tags = tags1 },
+				     { .uid = 2, .ntags = 1, .tags = tags2 } };
+	struct lc_obs_thread t[1] = { { .thread = 0, .proc = 0, .state = LC_ST_BUSY } };
+	struct lc_obs o = { 2, pr, 1, t };
+	uint64_t out[LC_NCAT];
+	struct lc_profile *prof;
+	struct lc_threads *th = lc_threads_new(w);
+
+	lc_threads_id(th, 1, 1, 0, 1, 10, 0);
+	assert_int_equal(lc_accum_charge(a, 0, 3 * MS, &o), 0);
+	pr[0].ntags = 0;
+	pr[1].ntags = 0;
+	assert_int_equal(lc_accum_charge(a, 3 * MS, 1 * MS, &o), 0);
+	prof = finish(w, a);
+	assert_int_equal(prof->data[0].ntags, 2);
+	for (uint32_t i = 0; i < 2; i++) {
+		lc_profile_finish(prof, &prof->data[0].tags[i].acct, out);
+		assert_int_equal(sum(out), 2 * 3 * MS);
+		assert_int_equal(out[LC_CAT_PC], 3 * MS);
+		assert_int_equal(out[LC_CAT_LI], 3 * MS);
+	}
+	lc_profile_free(prof);
+	lc_accum_free(a);
+	lc_threads_free(th);
+}
+
+/* A wasted task's pure computation moves to WC in every window it ran. */
+static void test_wasted(void **state)
+{
+	struct lc_pwriter *w = open_writer(1);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 1);
+	struct lc_obs_proc pr = { .uid = 3, .we = 1 };
+	struct lc_obs_thread t = { .thread = 0, .state = LC_ST_BUSY, .task = 7 };
+	struct lc_obs o = { 1, &pr, 1, &t };
+	uint64_t out[LC_NCAT];
+	struct lc_profile *prof;
+	struct lc_threads *th = lc_threads_new(w);
+
+	lc_threads_id(th, 1, 1, 0, 1, 10, 0);
+	assert_int_equal(lc_accum_charge(a, 8 * MS, 4 * MS, &o), 0);	/* windows 0 and 1 */
+	t.task = 8;
+	assert_int_equal(lc_accum_charge(a, 12 * MS, 1 * MS, &o), 0);
+	lc_accum_wasted(a, 3, 7);
+	lc_accum_wasted(a, 3, 42);	/* unknown task: nothing moves */
+	lc_accum_wasted(a, 4, 8);	/* same id, other process: nothing moves */
+	prof = finish(w, a);
+	cats(prof, out);
+	assert_int_equal(out[LC_CAT_WC], 4 * MS);
+	assert_int_equal(out[LC_CAT_PC], 1 * MS);
+	assert_int_equal(prof->data[0].threads[0].cat[LC_CAT_WC], 4 * MS);
+	assert_int_equal(prof->data[0].windows[0].acct.cat[LC_CAT_WC], 2 * MS);
+	assert_int_equal(prof->data[0].windows[1].acct.cat[LC_CAT_WC], 2 * MS);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+	lc_threads_free(th);
+}
+
+/* p comes from the option, else the team, else the most live threads. */
+static void test_procs_from(void **state)
+{
+	struct lc_obs_proc pr = { .uid = 1 };
+	struct lc_obs_thread t[3] = { { .thread = 0 }, { .thread = 1 }, { .thread = 2 } };
+	struct lc_obs o = { 1, &pr, 3, t };
+	struct lc_accum *a;
+	uint32_t from;
+
+	a = lc_accum_new(NULL, LC_SRC_SAMPLED, 1000 * MS, 0);
+	lc_accum_charge(a, 0, 1 * MS, &o);
+	assert_int_equal(lc_accum_procs(a, &from), 3);
+	assert_int_equal(from, LC_PROCS_THREADS);
+	pr.team = 8;
+	lc_accum_charge(a, 1 * MS, 1 * MS, &o);
+	assert_int_equal(lc_accum_procs(a, &from), 8);
+	assert_int_equal(from, LC_PROCS_TEAM);
+	lc_accum_free(a);
+	a = lc_accum_new(NULL, LC_SRC_SAMPLED, 1000 * MS, 5);
+	lc_accum_charge(a, 0, 1 * MS, &o);
+	assert_int_equal(lc_accum_procs(a, &from), 5);
+	assert_int_equal(from, LC_PROCS_OPTION);
+	lc_accum_free(a);
+}
+
+/* Thread identities: same key, same index; a new generation, a new index. */
+static void test_thread_ids(void **state)
+{
+	struct lc_pwriter *w = open_writer(1);
+	struct lc_threads *th = lc_threads_new(w);
+
+	assert_int_equal(lc_threads_id(th, 10, 1, 0, 1, 100, 0), 0);
+	assert_int_equal(lc_threads_id(th, 10, 1, 1, 1, 101, 0), 1);
+	assert_int_equal(lc_threads_id(th, 10, 1, 0, 1, 100, 5), 0);
+	assert_int_equal(lc_threads_id(th, 10, 1, 0, 2, 102, 5), 2);
+	assert_int_equal(lc_threads_id(th, 10, 2, 0, 1, 100, 5), 3);
+	lc_threads_free(th);
+	lc_pwriter_close(w);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_slots_and_completeness),
+		cmocka_unit_test(test_window_split),
+		cmocka_unit_test(test_scaling),
+		cmocka_unit_test(test_tags),
+		cmocka_unit_test(test_wasted),
+		cmocka_unit_test(test_procs_from),
+		cmocka_unit_test(test_thread_ids),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
