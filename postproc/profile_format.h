@@ -1,0 +1,85 @@
+/*
+ * profile_format.h — the constants of the profile file (docs/format.md) and
+ * the little-endian helpers shared by the writer (sampler/profile_write.c) and
+ * the reader (postproc/profile_read.c).  Internal: not part of lc_profile.h.
+ */
+#ifndef LC_PROFILE_FORMAT_H
+#define LC_PROFILE_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LC_PF_MAGIC		0x3130464f5250434cULL	/* "LCPROF01" read as LE u64 */
+#define LC_PF_MAJOR		1	/* incompatible changes bump this */
+#define LC_PF_MINOR		0	/* fields appended to payloads bump this */
+#define LC_PF_HDR_SIZE		24	/* magic, major, minor, size, flags, crc */
+#define LC_PF_BLK_HDR		8	/* block header: type u16, flags u16, length u32 */
+#define LC_PF_BLK_CRC		4	/* CRC-32 after each payload */
+#define LC_PF_BLK_MAX		(1u << 30)	/* longest payload a reader accepts */
+
+/* Block types. */
+enum {
+	LC_PF_INFO = 1,
+	LC_PF_PROCESS = 2,
+	LC_PF_THREAD = 3,
+	LC_PF_WINDOW = 4,
+	LC_PF_WASTED = 5,
+	LC_PF_END = 6,
+};
+
+/* Bits of an accounting mask: LC_NCAT categories, then these fields. */
+#define LC_PF_M_QEMPTY	9
+#define LC_PF_M_TWE	10
+#define LC_PF_M_NWE	11
+#define LC_PF_M_TNWE	12
+#define LC_PF_M_NNWE	13
+#define LC_PF_M_ACCT	((1u << 14) - 1)	/* every bit an lc_acct may use */
+#define LC_PF_M_TROW	((1u << 10) - 1)	/* every bit a thread row may use */
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32) of p[0..n) continuing from
+ * crc (0 to start).  Defined in profile.c. */
+uint32_t lc_crc32(uint32_t crc, const void *p, size_t n);
+
+/* Little-endian stores and loads at p. */
+static inline void lc_pf_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void lc_pf_put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void lc_pf_put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint16_t lc_pf_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static inline uint32_t lc_pf_get32(const uint8_t *p)
+{
+	uint32_t v = 0;
+
+	for (int i = 3; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static inline uint64_t lc_pf_get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+#endif /* LC_PROFILE_FORMAT_H */

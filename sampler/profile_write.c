@@ -1,0 +1,341 @@
+/*
+ * profile_write.c — the profile writer: a file header, then one checksummed
+ * block per call, each handed to the kernel with one write(2) so that a file
+ * cut anywhere holds every block completed before the cut (docs/format.md).
+ */
+#include "lc_profile.h"
+#include "profile_format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct lc_pwriter {
+	int fd;
+	int err;		/* first error, 0 = none */
+	uint8_t *buf;		/* the block being built */
+	size_t len, cap;
+};
+
+/* Make room for n more bytes; returns a pointer to them or NULL (w->err set). */
+static uint8_t *room(struct lc_pwriter *w, size_t n)
+{
+	if (w->err)
+		return NULL;
+	if (w->len + n > w->cap) {
+		size_t cap = w->cap ? w->cap : 4096;
+		uint8_t *p;
+
+		while (cap < w->len + n)
+			cap *= 2;
+		p = realloc(w->buf, cap);
+		if (!p) {
+			w->err = -ENOMEM;
+			return NULL;
+		}
+		w->buf = p;
+		w->cap = cap;
+	}
+	w->len += n;
+	return w->buf + w->len - n;
+}
+
+static void put8(struct lc_pwriter *w, uint8_t v)
+{
+	uint8_t *p = room(w, 1);
+
+	if (p)
+		*p = v;
+}
+
+static void put16(struct lc_pwriter *w, uint16_t v)
+{
+	uint8_t *p = room(w, 2);
+
+	if (p)
+		lc_pf_put16(p, v);
+}
+
+static void put32(struct lc_pwriter *w, uint32_t v)
+{
+	uint8_t *p = room(w, 4);
+
+	if (p)
+		lc_pf_put32(p, v);
+}
+
+static void put64(struct lc_pwriter *w, uint64_t v)
+{
+	uint8_t *p = room(w, 8);
+
+	if (p)
+		lc_pf_put64(p, v);
+}
+
+/* A string: u32 length and the bytes, no NUL; NULL is length 0.  Longer
+ * strings are cut to LC_PROF_TEXT_MAX bytes. */
+static void putstr(struct lc_pwriter *w, const char *s)
+{
+	size_t n = s ? strnlen(s, LC_PROF_TEXT_MAX) : 0;
+	uint8_t *p;
+
+	put32(w, (uint32_t)n);
+	p = room(w, n);
+	if (p && n)
+		memcpy(p, s, n);
+}
+
+/* The nonzero values among v[0..nbits) as a u16 mask and the u64 values. */
+static void putmasked(struct lc_pwriter *w, const uint64_t *v, int nbits)
+{
+	uint16_t mask = 0;
+
+	for (int i = 0; i < nbits; i++)
+		if (v[i])
+			mask |= (uint16_t)(1u << i);
+	put16(w, mask);
+	for (int i = 0; i < nbits; i++)
+		if (v[i])
+			put64(w, v[i]);
+}
+
+static void putacct(struct lc_pwriter *w, const struct lc_acct *a)
+{
+	uint64_t v[14];
+
+	memcpy(v, a->cat, sizeof(a->cat));
+	v[LC_PF_M_QEMPTY] = a->li_qempty;
+	v[LC_PF_M_TWE] = a->t_we;
+	v[LC_PF_M_NWE] = a->n_we;
+	v[LC_PF_M_TNWE] = a->t_nwe;
+	v[LC_PF_M_NNWE] = a->n_nwe;
+	putmasked(w, v, 14);
+}
+
+static void puttrow(struct lc_pwriter *w, const struct lc_prof_trow *r)
+{
+	uint64_t v[10];
+
+	memcpy(v, r->cat, sizeof(r->cat));
+	v[LC_PF_M_QEMPTY] = r->li_qempty;
+	put32(w, r->thread);
+	putmasked(w, v, 10);
+}
+
+/* Start a block of the given type: reserve its header. */
+static void begin(struct lc_pwriter *w, uint16_t type)
+{
+	uint8_t *p;
+
+	w->len = 0;
+	p = room(w, LC_PF_BLK_HDR);
+	if (p) {
+		lc_pf_put16(p, type);
+		lc_pf_put16(p + 2, 0);
+	}
+}
+
+/* Write all of buf[0..n) to fd, retrying on EINTR and short writes (a
+ * regular file takes it in one call).  Returns 0 or -errno. */
+static int write_all(int fd, const uint8_t *buf, size_t n)
+{
+	while (n) {
+		ssize_t r = write(fd, buf, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -EIO;
+		buf += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* Finish the block begun at offset start: fill in its length, append the
+ * CRC, and write everything built since offset 0.  Returns 0 or the error. */
+static int finish(struct lc_pwriter *w, size_t start)
+{
+	size_t plen;
+	uint8_t *p;
+	uint32_t crc;
+	int r;
+
+	if (w->err)
+		return w->err;
+	plen = w->len - start - LC_PF_BLK_HDR;
+	if (plen > LC_PF_BLK_MAX) {
+		w->err = -EFBIG;
+		return w->err;
+	}
+	lc_pf_put32(w->buf + start + 4, (uint32_t)plen);
+	crc = lc_crc32(0, w->buf + start, w->len - start);
+	p = room(w, LC_PF_BLK_CRC);
+	if (!p)
+		return w->err;
+	lc_pf_put32(p, crc);
+	r = write_all(w->fd, w->buf, w->len);
+	if (r)
+		w->err = r;
+	w->len = 0;
+	return r;
+}
+
+/* The info payload. */
+static void put_info(struct lc_pwriter *w, const struct lc_prof_info *in)
+{
+	put64(w, in->start_realtime_ns);
+	put64(w, in->t0_ns);
+	put64(w, in->interval_ns);
+	put64(w, in->window_ns);
+	put32(w, in->procs_option);
+	put32(w, (uint32_t)in->sampler_cpu);
+	put32(w, in->sched_fifo);
+	put32(w, in->unavailable);
+	put8(w, LC_NCAT);
+	for (int c = 0; c < LC_NCAT; c++)
+		putstr(w, in->reason[c]);
+	putstr(w, in->hostname);
+	putstr(w, in->command);
+	putstr(w, in->session);
+}
+
+/* Create path, write the file header and the info block with one write. */
+struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *info,
+				   int *err)
+{
+	struct lc_pwriter *w = calloc(1, sizeof(*w));
+	uint8_t *h;
+	int r = -ENOMEM;
+
+	if (!w)
+		goto fail;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		r = -errno;
+		goto fail;
+	}
+	h = room(w, LC_PF_HDR_SIZE);
+	if (h) {
+		lc_pf_put64(h, LC_PF_MAGIC);
+		lc_pf_put16(h + 8, LC_PF_MAJOR);
+		lc_pf_put16(h + 10, LC_PF_MINOR);
+		lc_pf_put32(h + 12, LC_PF_HDR_SIZE);
+		lc_pf_put32(h + 16, 0);
+		lc_pf_put32(h + 20, lc_crc32(0, h, LC_PF_HDR_SIZE - 4));
+	}
+	if (!w->err) {
+		uint8_t *bh = room(w, LC_PF_BLK_HDR);
+
+		if (bh) {
+			lc_pf_put16(bh, LC_PF_INFO);
+			lc_pf_put16(bh + 2, 0);
+		}
+	}
+	put_info(w, info);
+	r = finish(w, LC_PF_HDR_SIZE);
+	if (r)
+		goto fail;
+	return w;
+fail:
+	if (err)
+		*err = r;
+	if (w && w->fd >= 0)
+		close(w->fd);
+	if (w)
+		free(w->buf);
+	free(w);
+	return NULL;
+}
+
+int lc_pwriter_process(struct lc_pwriter *w, const struct lc_prof_process *p)
+{
+	begin(w, LC_PF_PROCESS);
+	put32(w, (uint32_t)p->pid);
+	put64(w, p->attach_ns);
+	putstr(w, p->comm);
+	return finish(w, 0);
+}
+
+int lc_pwriter_thread(struct lc_pwriter *w, const struct lc_prof_thread *t)
+{
+	begin(w, LC_PF_THREAD);
+	put32(w, t->idx);
+	put32(w, (uint32_t)t->pid);
+	put32(w, (uint32_t)t->tid);
+	put32(w, t->slot);
+	put64(w, t->first_ns);
+	return finish(w, 0);
+}
+
+int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win)
+{
+	begin(w, LC_PF_WINDOW);
+	put8(w, win->source);
+	put32(w, win->index);
+	put64(w, win->start_ns);
+	put32(w, win->ticks);
+	put32(w, win->max_n);
+	put32(w, win->team);
+	putacct(w, &win->acct);
+	put32(w, win->nthreads);
+	for (uint32_t i = 0; i < win->nthreads; i++)
+		puttrow(w, &win->threads[i]);
+	put32(w, win->ntags);
+	for (uint32_t i = 0; i < win->ntags; i++) {
+		put64(w, (uint64_t)win->tags[i].tag);
+		putacct(w, &win->tags[i].acct);
+	}
+	return finish(w, 0);
+}
+
+int lc_pwriter_wasted(struct lc_pwriter *w, const struct lc_prof_wasted *x)
+{
+	begin(w, LC_PF_WASTED);
+	put8(w, x->source);
+	put32(w, x->window);
+	put32(w, x->thread);
+	put64(w, x->ns);
+	put64(w, x->task);
+	put32(w, x->ntags);
+	for (uint32_t i = 0; i < x->ntags; i++)
+		put64(w, (uint64_t)x->tags[i]);
+	return finish(w, 0);
+}
+
+int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e)
+{
+	begin(w, LC_PF_END);
+	put64(w, e->end_ns);
+	put32(w, e->procs);
+	put32(w, e->procs_from);
+	put32(w, (uint32_t)e->exit_status);
+	put32(w, e->ticks);
+	put64(w, e->max_gap_ns);
+	put64(w, e->wasted_lost);
+	put64(w, e->bad_reads);
+	putstr(w, e->reason);
+	return finish(w, 0);
+}
+
+/* fsync (devices and pipes that cannot sync are not an error), close, and
+ * return the first error of the writer's life. */
+int lc_pwriter_close(struct lc_pwriter *w)
+{
+	int r;
+
+	if (!w)
+		return 0;
+	r = w->err;
+	if (fsync(w->fd) < 0 && errno != EINVAL && errno != EROFS && !r)
+		r = -errno;
+	if (close(w->fd) < 0 && errno != EINTR && !r)
+		r = -errno;
+	free(w->buf);
+	free(w);
+	return r;
+}
