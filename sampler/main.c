@@ -3,6 +3,7 @@
  */
 #include "lc_cmd.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,9 +49,16 @@ int main(int argc, char **argv)
 		printf("lostcycles %s\n", LC_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(name, commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		static char prog[64];
+
+		if (strcmp(name, commands[i].name))
+			continue;
+		/* warnx(3) and friends then say "lostcycles NAME: ..." */
+		snprintf(prog, sizeof(prog), "lostcycles %s", name);
+		program_invocation_short_name = prog;
+		return commands[i].run(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "lostcycles: '%s' is not a command; see 'lostcycles --help'\n", name);
 	return 2;
 }

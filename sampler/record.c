@@ -97,9 +97,9 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Parse the options of cmd into o; returns the index of the first operand,
+/* Parse the options into o; returns the index of the first operand,
  * -1 after --help, or -2 on a usage error (message printed). */
-static int parse_opts(const char *cmd, const char *usage, int argc, char **argv, struct opts *o)
+static int parse_opts(const char *usage, int argc, char **argv, struct opts *o)
 {
 	uint64_t v;
 	int c;
@@ -113,21 +113,21 @@ static int parse_opts(const char *cmd, const char *usage, int argc, char **argv,
 		case 'i':
 		case 'w':
 			if (lc_parse_duration(optarg, c == 'i' ? &o->interval_ns : &o->window_ns)) {
-				warnx("%s: bad %s '%s' (try 100us, 1ms)", cmd,
+				warnx("bad %s '%s' (try 100us, 1ms)",
 				      c == 'i' ? "interval" : "window", optarg);
 				return -2;
 			}
 			break;
 		case 'C':
 			if (lc_parse_u64(optarg, 0, CPU_SETSIZE - 1, &v)) {
-				warnx("%s: bad CPU '%s'", cmd, optarg);
+				warnx("bad CPU '%s'", optarg);
 				return -2;
 			}
 			o->cpu = (int)v;
 			break;
 		case 'p':
 			if (lc_parse_u64(optarg, 1, LC_SLOTS_MAX, &v)) {
-				warnx("%s: bad processor count '%s' (1..%u)", cmd, optarg, LC_SLOTS_MAX);
+				warnx("bad processor count '%s' (1..%u)", optarg, LC_SLOTS_MAX);
 				return -2;
 			}
 			o->procs = (uint32_t)v;
@@ -145,17 +145,17 @@ static int parse_opts(const char *cmd, const char *usage, int argc, char **argv,
 			fputs(usage, stdout);
 			return -1;
 		default:
-			warnx("%s: unknown or incomplete option '%s'", cmd, argv[optind - 1]);
+			warnx("unknown or incomplete option '%s'", argv[optind - 1]);
 			fputs(usage, stderr);
 			return -2;
 		}
 	}
 	if (o->interval_ns < 1000 || o->interval_ns > 10000000000ull) {
-		warnx("%s: interval must be between 1us and 10s", cmd);
+		warnx("interval must be between 1us and 10s");
 		return -2;
 	}
 	if (o->window_ns < o->interval_ns) {
-		warnx("%s: the window must not be shorter than the interval", cmd);
+		warnx("the window must not be shorter than the interval");
 		return -2;
 	}
 	return optind;
@@ -192,7 +192,7 @@ static void new_session(char *buf, size_t len)
 
 /* Open the profile and start the sampler (placed, then ticking from t0).
  * Returns 0 or 1 after a message. */
-static int start_run(struct run *r, const char *cmd)
+static int start_run(struct run *r)
 {
 	struct lc_prof_info info = { 0 };
 	struct lc_sampler_cfg cfg = { .cpu = r->o.cpu };
@@ -202,7 +202,7 @@ static int start_run(struct run *r, const char *cmd)
 
 	r->smp = lc_sampler_start(&cfg, &e);
 	if (!r->smp) {
-		warnx("%s: cannot start the sampler on CPU %d: %s", cmd, r->o.cpu, strerror(-e));
+		warnx("cannot start the sampler on CPU %d: %s", r->o.cpu, strerror(-e));
 		return 1;
 	}
 	lc_sampler_placement(r->smp, &cpu, &fifo);
@@ -221,13 +221,13 @@ static int start_run(struct run *r, const char *cmd)
 	}
 	r->w = lc_pwriter_open(r->o.out, &info, &e);
 	if (!r->w) {
-		warnx("%s: %s: %s", cmd, r->o.out, strerror(-e));
+		warnx("%s: %s", r->o.out, strerror(-e));
 		return 1;
 	}
 	r->threads = lc_threads_new(r->w);
 	r->acc = lc_accum_new(r->w, LC_SRC_SAMPLED, r->o.window_ns, r->o.procs);
 	if (!r->threads || !r->acc) {
-		warnx("%s: out of memory", cmd);
+		warnx("out of memory");
 		return 1;
 	}
 	cfg = (struct lc_sampler_cfg){ .interval_ns = r->o.interval_ns, .cpu = r->o.cpu,
@@ -238,7 +238,7 @@ static int start_run(struct run *r, const char *cmd)
 }
 
 /* Replay the trace files into a second source of the profile. */
-static void add_trace(struct run *r, const char *cmd, uint32_t *procs)
+static void add_trace(struct run *r, uint32_t *procs)
 {
 	struct lc_replay_stats rs;
 	const struct lc_departure *dep;
@@ -248,17 +248,17 @@ static void add_trace(struct run *r, const char *cmd, uint32_t *procs)
 
 	acc = lc_accum_new(r->w, LC_SRC_TRACE, r->o.window_ns, r->o.procs);
 	if (!acc) {
-		warnx("%s: out of memory for the trace profile", cmd);
+		warnx("out of memory for the trace profile");
 		return;
 	}
 	dep = lc_registry_departures(r->reg, &ndep);
 	if (lc_replay(r->trace_dir, r->session, r->t0, r->st.t_end, dep, ndep, acc, r->threads,
 		      &rs, why, sizeof(why)))
-		warnx("%s: trace: %s", cmd, why);
+		warnx("trace: %s", why);
 	else if (!rs.files)
-		warnx("%s: trace mode: no trace file appeared in %s", cmd, r->trace_dir);
+		warnx("trace mode: no trace file appeared in %s", r->trace_dir);
 	if (rs.bad)
-		warnx("%s: trace: %llu invalid records or files ignored", cmd,
+		warnx("trace: %llu invalid records or files ignored",
 		      (unsigned long long)rs.bad);
 	lc_accum_flush(acc);
 	p = lc_accum_procs(acc, &from);
@@ -288,7 +288,7 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 		lc_accum_flush(r->acc);
 		end.procs = lc_accum_procs(r->acc, &from);
 		if (r->o.trace)
-			add_trace(r, cmd, &end.procs);
+			add_trace(r, &end.procs);
 		end.end_ns = r->st.t_end - r->t0;
 		end.procs_from = from;
 		end.exit_status = status;
@@ -301,7 +301,7 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 	}
 	wrc = lc_pwriter_close(r->w);
 	if (r->w && wrc) {
-		warnx("%s: %s: write failed: %s (the profile holds what was written before)", cmd,
+		warnx("%s: write failed: %s (the profile holds what was written before)",
 		      r->o.out, strerror(-wrc));
 		rc = 1;
 	}
@@ -316,7 +316,7 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 					"program linked with liblostcycles?\n", cmd);
 	}
 	if (r->reg && lc_registry_rejected(r->reg))
-		warnx("%s: %u invalid shared-memory segments ignored", cmd, lc_registry_rejected(r->reg));
+		warnx("%u invalid shared-memory segments ignored", lc_registry_rejected(r->reg));
 	lc_accum_free(r->acc);
 	lc_threads_free(r->threads);
 	lc_registry_free(r->reg);
@@ -386,7 +386,7 @@ static pid_t spawn(struct run *r, char **argv, const sigset_t *old)
 }
 
 /* Prepare the trace directory when trace mode is on. */
-static int setup_trace(struct run *r, const char *cmd)
+static int setup_trace(struct run *r)
 {
 	const char *env = getenv(LC_ENV_TRACE), *dir = getenv(LC_ENV_TRACE_DIR);
 
@@ -401,7 +401,7 @@ static int setup_trace(struct run *r, const char *cmd)
 	snprintf(r->trace_dir, sizeof(r->trace_dir), "%s/lostcycles-trace.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(r->trace_dir)) {
-		warnx("%s: cannot create a trace directory: %s", cmd, strerror(errno));
+		warnx("cannot create a trace directory: %s", strerror(errno));
 		return 1;
 	}
 	r->own_trace_dir = 1;
@@ -437,31 +437,32 @@ int lc_cmd_record(int argc, char **argv)
 	pid_t child;
 	const char *reason;
 
-	first = parse_opts("record", record_usage, argc, argv, &r.o);
+	first = parse_opts(record_usage, argc, argv, &r.o);
 	if (first < 0)
 		return first == -1 ? 0 : 2;
 	if (first >= argc) {
-		warnx("record: no command given");
+		warnx("no command given");
 		fputs(record_usage, stderr);
 		return 2;
 	}
-	if (setup_trace(&r, "record"))
+	if (setup_trace(&r))
 		return 1;
 	new_session(r.session, sizeof(r.session));
 	r.command = join(argc - first, argv + first);
 	block_signals(&set, &old);
 	r.reg = lc_registry_start(r.session, NULL, 0, &rc);
 	if (!r.reg) {
-		warnx("record: cannot start discovery: %s", strerror(-rc));
+		warnx("cannot start discovery: %s", strerror(-rc));
 		return 1;
 	}
-	if (start_run(&r, "record")) {
+	if (start_run(&r)) {
 		finish_run(&r, "record", -1, "could not start");
 		return 1;
 	}
 	child = spawn(&r, argv + first, &old);
 	if (child < 0) {
-		warnx("record: %s: %s", argv[first], strerror((int)-child));
+		warnx("%s: %s", argv[first], strerror((int)-child));
+		r.o.quiet = 1;	/* the reason was just given */
 		finish_run(&r, "record", 127, "command could not be started");
 		return 127;
 	}
@@ -487,11 +488,11 @@ static int parse_pids(int argc, char **argv, pid_t **pids)
 		return 2;
 	for (int i = 0; i < argc; i++) {
 		if (lc_parse_u64(argv[i], 1, INT32_MAX, &v)) {
-			warnx("attach: '%s' is not a process id", argv[i]);
+			warnx("'%s' is not a process id", argv[i]);
 			return 2;
 		}
 		if (kill((pid_t)v, 0) && errno == ESRCH) {
-			warnx("attach: no process %s", argv[i]);
+			warnx("no process %s", argv[i]);
 			return 1;
 		}
 		(*pids)[i] = (pid_t)v;
@@ -526,11 +527,11 @@ int lc_cmd_attach(int argc, char **argv)
 	pid_t *pids = NULL;
 	int first, rc, sig;
 
-	first = parse_opts("attach", attach_usage, argc, argv, &r.o);
+	first = parse_opts(attach_usage, argc, argv, &r.o);
 	if (first < 0)
 		return first == -1 ? 0 : 2;
 	if (first >= argc) {
-		warnx("attach: no process id given");
+		warnx("no process id given");
 		fputs(attach_usage, stderr);
 		return 2;
 	}
@@ -545,16 +546,16 @@ int lc_cmd_attach(int argc, char **argv)
 	r.reg = lc_registry_start(NULL, pids, argc - first, &rc);
 	free(pids);
 	if (!r.reg) {
-		warnx("attach: cannot start discovery: %s", strerror(-rc));
+		warnx("cannot start discovery: %s", strerror(-rc));
 		return 1;
 	}
-	if (start_run(&r, "attach")) {
+	if (start_run(&r)) {
 		finish_run(&r, "attach", -1, "could not start");
 		return 1;
 	}
 	sig = attach_wait(&r, &set);
 	if (sig == -ENOENT)
-		warnx("attach: no lostcycles segment for the given processes (were they started "
+		warnx("no lostcycles segment for the given processes (were they started "
 		      "with LOSTCYCLES_SESSION set and linked with liblostcycles?)");
 	rc = finish_run(&r, "attach", -1, sig > 0 ? "interrupted" : sig ? "no target" :
 					  "targets exited");

@@ -355,6 +355,7 @@ void lc_registry_stop(struct lc_registry *r)
 		__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 		pthread_join(r->thread, NULL);
 		r->running = 0;
+		scan(r);	/* late arrivals, so that stale names get removed */
 	}
 	pthread_mutex_lock(&r->lock);
 	cds_list_for_each_entry_safe(t, tmp, &r->list, node)
