@@ -1,0 +1,139 @@
+/*
+ * test_abi.c — freezes the shared-memory and trace-file ABI (lc_abi.h): the
+ * size and offset of every field, the magic numbers and the constants the
+ * sampler relies on.  A failure here means the ABI changed: bump
+ * LC_ABI_MAJOR (or use reserved space and bump the minor) and update
+ * docs/shm-abi.md.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "lc_abi.h"
+
+#define OFF(type, field, off, size)                                      \
+	do {                                                             \
+		assert_int_equal(offsetof(struct type, field), (off));   \
+		assert_int_equal(sizeof(((struct type *)0)->field), (size)); \
+	} while (0)
+
+static void test_slot(void **state)
+{
+	(void)state;
+	assert_int_equal(sizeof(struct lc_slot), 64);
+	OFF(lc_slot, state, 0, 4);
+	OFF(lc_slot, flags, 4, 4);
+	OFF(lc_slot, task, 8, 8);
+	OFF(lc_slot, tid, 16, 4);
+	OFF(lc_slot, gen, 20, 4);
+	OFF(lc_slot, nwasted, 24, 4);
+	OFF(lc_slot, reserved0, 28, 4);
+	OFF(lc_slot, wasted, 32, 32);
+	assert_int_equal(LC_WASTED_RING, 4);
+	assert_int_equal(LC_SLOT_QUEUE_EMPTY, 1);
+	assert_int_equal(LC_ST_NONE, 0);
+	assert_int_equal(LC_ST_IDLE, 1);
+	assert_int_equal(LC_ST_BUSY, 2);
+	assert_int_equal(LC_ST_SYNC, 3);
+	assert_int_equal(LC_ST_COMM, 4);
+}
+
+static void test_seg_hdr(void **state)
+{
+	(void)state;
+	assert_int_equal(sizeof(struct lc_seg_hdr), 4096);
+	OFF(lc_seg_hdr, magic, 0, 8);
+	OFF(lc_seg_hdr, abi_major, 8, 2);
+	OFF(lc_seg_hdr, abi_minor, 10, 2);
+	OFF(lc_seg_hdr, hdr_size, 12, 4);
+	OFF(lc_seg_hdr, slot_size, 16, 4);
+	OFF(lc_seg_hdr, nslots, 20, 4);
+	OFF(lc_seg_hdr, seg_size, 24, 8);
+	OFF(lc_seg_hdr, pid, 32, 4);
+	OFF(lc_seg_hdr, flags, 36, 4);
+	OFF(lc_seg_hdr, start_ns, 40, 8);
+	OFF(lc_seg_hdr, nonce, 48, 8);
+	OFF(lc_seg_hdr, reserved0, 56, 8);
+	OFF(lc_seg_hdr, work_exists, 64, 8);
+	OFF(lc_seg_hdr, solution_found, 72, 4);
+	OFF(lc_seg_hdr, team, 76, 4);
+	OFF(lc_seg_hdr, comm, 80, 16);
+	OFF(lc_seg_hdr, reserved1, 96, 32);
+	OFF(lc_seg_hdr, slot_hwm, 128, 4);
+	OFF(lc_seg_hdr, slots_full, 132, 4);
+	OFF(lc_seg_hdr, reserved2, 136, 56);
+	OFF(lc_seg_hdr, tag_seq, 192, 4);
+	OFF(lc_seg_hdr, ntags, 196, 4);
+	OFF(lc_seg_hdr, tags_full, 200, 4);
+	OFF(lc_seg_hdr, reserved3, 204, 52);
+	OFF(lc_seg_hdr, tags, 256, 32 * 16);
+	OFF(lc_seg_hdr, reserved, 768, 4096 - 768);
+	assert_int_equal(sizeof(struct lc_tag_entry), 16);
+	OFF(lc_tag_entry, tag, 0, 8);
+	OFF(lc_tag_entry, depth, 8, 4);
+	OFF(lc_tag_entry, reserved, 12, 4);
+}
+
+static void test_trace(void **state)
+{
+	(void)state;
+	assert_int_equal(sizeof(struct lc_trace_hdr), 64);
+	OFF(lc_trace_hdr, magic, 0, 8);
+	OFF(lc_trace_hdr, abi_major, 8, 2);
+	OFF(lc_trace_hdr, abi_minor, 10, 2);
+	OFF(lc_trace_hdr, rec_size, 12, 4);
+	OFF(lc_trace_hdr, pid, 16, 4);
+	OFF(lc_trace_hdr, reserved0, 20, 4);
+	OFF(lc_trace_hdr, nonce, 24, 8);
+	OFF(lc_trace_hdr, start_ns, 32, 8);
+	OFF(lc_trace_hdr, reserved, 40, 24);
+	assert_int_equal(sizeof(struct lc_trace_rec), 24);
+	OFF(lc_trace_rec, t_ns, 0, 8);
+	OFF(lc_trace_rec, op, 8, 2);
+	OFF(lc_trace_rec, reserved, 10, 2);
+	OFF(lc_trace_rec, slot, 12, 4);
+	OFF(lc_trace_rec, arg, 16, 8);
+}
+
+static void test_constants(void **state)
+{
+	(void)state;
+	assert_memory_equal(&(uint64_t){LC_SEG_MAGIC}, "LCSEGMT1", 8);
+	assert_memory_equal(&(uint64_t){LC_TRACE_MAGIC}, "LCTRACE1", 8);
+	assert_int_equal(LC_ABI_MAJOR, 1);
+	assert_int_equal(LC_ABI_MINOR, 0);
+	assert_int_equal(LC_HDR_SIZE, 4096);
+	assert_int_equal(LC_SEG_TRACE, 1);
+	assert_int_equal(LC_MAX_TAGS, 32);
+	assert_int_equal(LC_SESSION_MAX, 64);
+	assert_int_equal(LC_SLOTS_DEFAULT, 256);
+	assert_int_equal(LC_SLOTS_MAX, 65536);
+	assert_string_equal(LC_SHM_PREFIX, "lostcycles.");
+	assert_string_equal(LC_TRACE_PREFIX, "lostcycles-trace.");
+	assert_int_equal(LC_OP_STATE, 1);
+	assert_int_equal(LC_OP_QUEUE_EMPTY, 2);
+	assert_int_equal(LC_OP_TASK, 3);
+	assert_int_equal(LC_OP_WASTED, 4);
+	assert_int_equal(LC_OP_REGISTER, 5);
+	assert_int_equal(LC_OP_RELEASE, 6);
+	assert_int_equal(LC_OP_PARALLEL, 7);
+	assert_int_equal(LC_OP_SOLUTION, 8);
+	assert_int_equal(LC_OP_TEAM, 9);
+	assert_int_equal(LC_OP_FRAGMENT_BEGIN, 10);
+	assert_int_equal(LC_OP_FRAGMENT_END, 11);
+	assert_int_equal(LC_OP_PUSH, 12);
+	assert_int_equal(LC_OP_POP, 13);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_slot),
+		cmocka_unit_test(test_seg_hdr),
+		cmocka_unit_test(test_trace),
+		cmocka_unit_test(test_constants),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

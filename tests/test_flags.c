@@ -1,0 +1,834 @@
+/*
+ * test_flags.c — liblostcycles: macro semantics, segment creation and
+ * publication, slot claim/release/churn, slots-full fallback, no-session
+ * behaviour, trace files, process-wide predicates and the tag seqlock, fork.
+ *
+ * Each case sets the environment and calls lc__reinit_for_tests(); the
+ * teardown ends the session, which unlinks every /dev/shm object a case made.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lostcycles.h"
+#include "lc_internal.h"
+
+static char tmpdir[64];
+
+/* Start a session with a fresh name; slots and trace may be NULL. */
+static void start(const char *slots, const char *trace)
+{
+	static int n;
+	char name[64];
+
+	snprintf(name, sizeof(name), "tf%d-%d", (int)getpid(), n++);
+	setenv(LC_ENV_SESSION, name, 1);
+	if (slots)
+		setenv(LC_ENV_SLOTS, slots, 1);
+	else
+		unsetenv(LC_ENV_SLOTS);
+	if (trace) {
+		setenv(LC_ENV_TRACE, trace, 1);
+		setenv(LC_ENV_TRACE_DIR, tmpdir, 1);
+	} else {
+		unsetenv(LC_ENV_TRACE);
+	}
+	assert_int_equal(lc__reinit_for_tests(), 0);
+	assert_non_null(lc__segment());
+}
+
+/* End any session: flush, unlink, unmap. */
+static int stop(void **state)
+{
+	(void)state;
+	unsetenv(LC_ENV_SESSION);
+	unsetenv(LC_ENV_TRACE);
+	unsetenv(LC_ENV_SLOTS);
+	lc__reinit_for_tests();
+	return 0;
+}
+
+/* Number of lostcycles objects of process pid in /dev/shm. */
+static int count_shm(pid_t pid)
+{
+	char pat[32];
+	struct dirent *e;
+	DIR *d = opendir("/dev/shm");
+	int n = 0;
+
+	assert_non_null(d);
+	snprintf(pat, sizeof(pat), ".%d.", (int)pid);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, LC_SHM_PREFIX, strlen(LC_SHM_PREFIX)) &&
+		    strstr(e->d_name, pat))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* 1 if p points into the current segment's slot array. */
+static int in_segment(const struct lc_slot *p)
+{
+	struct lc_seg_hdr *h = lc__segment();
+
+	return h && p >= lc_seg_slot(h, 0) && p < lc_seg_slot(h, h->nslots);
+}
+
+static void test_no_session(void **state)
+{
+	int before = count_shm(getpid());
+
+	(void)state;
+	unsetenv(LC_ENV_SESSION);
+	assert_int_equal(lc__reinit_for_tests(), -ENOENT);
+	assert_null(lc__segment());
+	assert_null(lc_self);
+	LC_BUSY();
+	assert_non_null(lc_self);
+	assert_int_equal(lc_self->state, LC_ST_BUSY);
+	LC_SYNC_BEGIN();
+	assert_int_equal(lc_self->state, (LC_ST_BUSY << 8) | LC_ST_SYNC);
+	LC_SYNC_END();
+	LC_PARALLEL_BEGIN();
+	LC_FRAGMENT_BEGIN(1);
+	LC_FRAGMENT_END(1);
+	LC_SOLUTION_FOUND();
+	LC_TEAM(2);
+	LC_PARALLEL_END();
+	assert_int_equal(lc_self->state, LC_ST_BUSY);
+	assert_int_equal(count_shm(getpid()), before);
+	assert_int_equal(before, 0);
+}
+
+static void test_invalid_env(void **state)
+{
+	(void)state;
+	setenv(LC_ENV_SESSION, "a/b", 1);
+	assert_int_equal(lc__reinit_for_tests(), -EINVAL);
+	setenv(LC_ENV_SESSION, "", 1);
+	assert_int_equal(lc__reinit_for_tests(), -EINVAL);
+	setenv(LC_ENV_SESSION, "0123456789012345678901234567890123456789"
+			       "012345678901234567890123", 1);	/* 64 chars */
+	assert_int_equal(lc__reinit_for_tests(), -EINVAL);
+	assert_null(lc__segment());
+	assert_int_equal(count_shm(getpid()), 0);
+	LC_BUSY();
+	assert_false(in_segment(lc_self));
+
+	start("abc", NULL);
+	assert_int_equal(lc__segment()->nslots, LC_SLOTS_DEFAULT);
+	start("0", NULL);
+	assert_int_equal(lc__segment()->nslots, LC_SLOTS_DEFAULT);
+	start("100000", NULL);
+	assert_int_equal(lc__segment()->nslots, LC_SLOTS_MAX);
+	start("-3", NULL);
+	assert_int_equal(lc__segment()->nslots, LC_SLOTS_DEFAULT);
+}
+
+static void test_segment(void **state)
+{
+	struct lc_seg_hdr *h;
+	const char *name;
+	char path[256], nonce[32], comm[16] = "";
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	start("8", NULL);
+	h = lc__segment();
+	name = lc__segment_name();
+	assert_non_null(name);
+	snprintf(path, sizeof(path), "/dev/shm%s", name);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(st.st_size, LC_HDR_SIZE + 8 * 64);
+	assert_int_equal(__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE), LC_SEG_MAGIC);
+	assert_int_equal(h->abi_major, LC_ABI_MAJOR);
+	assert_int_equal(h->abi_minor, LC_ABI_MINOR);
+	assert_int_equal(h->hdr_size, LC_HDR_SIZE);
+	assert_int_equal(h->slot_size, 64);
+	assert_int_equal(h->nslots, 8);
+	assert_int_equal(h->seg_size, LC_HDR_SIZE + 8 * 64);
+	assert_int_equal(h->pid, getpid());
+	assert_int_equal(h->flags, 0);
+	assert_true(h->start_ns > 0 && h->start_ns <= lc__now_ns());
+	snprintf(nonce, sizeof(nonce), ".%d.%016llx", (int)getpid(),
+		 (unsigned long long)h->nonce);
+	assert_non_null(strstr(name, nonce));
+	assert_int_equal(strncmp(name, "/lostcycles.tf", 14), 0);
+	f = fopen("/proc/self/comm", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(comm, sizeof(comm), f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = 0;
+	assert_string_equal(h->comm, comm);
+	assert_int_equal(h->slot_hwm, 0);
+	assert_int_equal(h->work_exists, 0);
+	assert_int_equal(h->ntags, 0);
+
+	/* Ending the session unlinks the name. */
+	stop(NULL);
+	assert_int_equal(stat(path, &st), -1);
+}
+
+static void test_state_word(void **state)
+{
+	struct lc_slot *s;
+
+	(void)state;
+	start(NULL, NULL);
+	assert_null(lc_self);
+	LC_BUSY();
+	s = lc_self;
+	assert_true(in_segment(s));
+	assert_int_equal(s->state, LC_ST_BUSY);
+	LC_SYNC_BEGIN();
+	assert_int_equal(s->state, 0x0203);
+	LC_COMM_BEGIN();
+	assert_int_equal(s->state, 0x020304);
+	LC_COMM_END();
+	assert_int_equal(s->state, 0x0203);
+	LC_SYNC_END();
+	assert_int_equal(s->state, LC_ST_BUSY);
+	LC_IDLE();
+	assert_int_equal(s->state, LC_ST_IDLE);
+	LC_COMM_BEGIN();
+	LC_BUSY();		/* a plain state drops the saved ones */
+	assert_int_equal(s->state, LC_ST_BUSY);
+	/* Three saved states survive; END past the bottom gives NONE. */
+	LC_SYNC_BEGIN();
+	LC_COMM_BEGIN();
+	LC_SYNC_BEGIN();
+	assert_int_equal(s->state, 0x02030403);
+	LC_SYNC_END();
+	LC_COMM_END();
+	LC_SYNC_END();
+	assert_int_equal(s->state, LC_ST_BUSY);
+	LC_SYNC_END();
+	assert_int_equal(s->state, LC_ST_NONE);
+	/* The first macro of a thread can be a BEGIN. */
+	stop(NULL);
+	start(NULL, NULL);
+	LC_SYNC_BEGIN();
+	assert_int_equal(lc_self->state, LC_ST_SYNC);
+	LC_SYNC_END();
+	assert_int_equal(lc_self->state, LC_ST_NONE);
+}
+
+static void test_task_queue(void **state)
+{
+	struct lc_slot *s;
+	uint64_t i;
+	int k = 0;
+
+	(void)state;
+	start(NULL, NULL);
+	LC_TASK_BEGIN(7);
+	s = lc_self;
+	assert_int_equal(s->task, 7);
+	LC_TASK_END(7);
+	assert_int_equal(s->task, 0);
+	for (i = 100; i < 106; i++)
+		LC_TASK_WASTED(i);
+	assert_int_equal(s->nwasted, 6);
+	assert_int_equal(s->wasted[0], 104);
+	assert_int_equal(s->wasted[1], 105);
+	assert_int_equal(s->wasted[2], 102);
+	assert_int_equal(s->wasted[3], 103);
+	LC_QUEUE_EMPTY(5);
+	assert_int_equal(s->flags, LC_SLOT_QUEUE_EMPTY);
+	LC_QUEUE_EMPTY(0);
+	assert_int_equal(s->flags, 0);
+	/* Arguments are evaluated once. */
+	LC_TASK_BEGIN(++k);
+	LC_TASK_END(k++);
+	LC_TASK_WASTED(k++);
+	LC_QUEUE_EMPTY(k++);
+	LC_FRAGMENT_BEGIN(k++);
+	LC_FRAGMENT_END(k - 1);
+	LC_TEAM(k++);
+	assert_int_equal(k, 6);
+}
+
+static void *claim_thread(void *arg)
+{
+	uint64_t *out = arg;
+
+	LC_BUSY();
+	out[0] = (uint64_t)(lc_self - lc_seg_slot(lc__segment(), 0));
+	out[1] = lc_self->tid;
+	out[2] = lc_self->gen;
+	out[3] = (uint64_t)gettid();
+	out[4] = in_segment(lc_self);
+	return NULL;
+}
+
+static void test_claim_release(void **state)
+{
+	struct lc_seg_hdr *h;
+	struct lc_slot *s;
+	uint64_t out[5];
+	pthread_t t;
+
+	(void)state;
+	start("8", NULL);
+	h = lc__segment();
+	LC_BUSY();
+	assert_ptr_equal(lc_self, lc_seg_slot(h, 0));
+	assert_int_equal(lc_self->tid, gettid());
+	assert_int_equal(lc_self->gen, 1);
+	assert_int_equal(h->slot_hwm, 1);
+	assert_int_equal(pthread_create(&t, NULL, claim_thread, out), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], out[3]);
+	assert_int_equal(out[2], 1);
+	assert_true(out[4]);
+	s = lc_seg_slot(h, 1);
+	assert_int_equal(s->tid, 0);	/* released at thread exit */
+	assert_int_equal(s->gen, 1);	/* generation kept */
+	assert_int_equal(s->state, 0);
+	assert_int_equal(h->slot_hwm, 2);
+	/* The next thread reuses the slot with a new generation. */
+	assert_int_equal(pthread_create(&t, NULL, claim_thread, out), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[2], 2);
+	assert_int_equal(s->tid, 0);
+	assert_int_equal(h->slot_hwm, 2);
+	assert_int_equal(h->slots_full, 0);
+}
+
+#define CHURN_SLOTS 4
+#define CHURN_ALIVE 3
+#define CHURN_ROUNDS 40
+
+static void *churn_thread(void *arg)
+{
+	int *ok = arg;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		LC_SYNC_BEGIN();
+		LC_SYNC_END();
+	}
+	*ok = in_segment(lc_self) && lc_self->tid == (uint32_t)gettid();
+	return NULL;
+}
+
+static void test_churn(void **state)
+{
+	pthread_t t[CHURN_ALIVE];
+	int ok[CHURN_ALIVE], r, i;
+	uint32_t gens = 0, k;
+	struct lc_seg_hdr *h;
+
+	(void)state;
+	start("4", NULL);
+	h = lc__segment();
+	LC_BUSY();
+	for (r = 0; r < CHURN_ROUNDS; r++) {
+		for (i = 0; i < CHURN_ALIVE; i++)
+			assert_int_equal(pthread_create(&t[i], NULL, churn_thread, &ok[i]), 0);
+		for (i = 0; i < CHURN_ALIVE; i++) {
+			assert_int_equal(pthread_join(t[i], NULL), 0);
+			assert_true(ok[i]);
+		}
+	}
+	assert_int_equal(h->slots_full, 0);
+	assert_true(h->slot_hwm <= CHURN_SLOTS);
+	for (k = 0; k < h->nslots; k++) {
+		gens += lc_seg_slot(h, k)->gen;
+		if (k > 0)
+			assert_int_equal(lc_seg_slot(h, k)->tid, 0);
+	}
+	assert_int_equal(gens, 1 + CHURN_ALIVE * CHURN_ROUNDS);
+}
+
+static pthread_barrier_t full_bar;
+
+static void *full_thread(void *arg)
+{
+	int *in = arg;
+
+	LC_BUSY();
+	LC_SYNC_BEGIN();
+	*in = in_segment(lc_self);
+	if (!*in)
+		*in = lc_self->state == 0x0203 ? -1 : -2;	/* private slot works */
+	pthread_barrier_wait(&full_bar);
+	return NULL;
+}
+
+static void test_slots_full(void **state)
+{
+	pthread_t t[3];
+	int in[3], i, real = 0, dummy = 0;
+
+	(void)state;
+	start("2", NULL);
+	LC_BUSY();
+	assert_int_equal(pthread_barrier_init(&full_bar, NULL, 3), 0);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, full_thread, &in[i]), 0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		real += in[i] == 1;
+		dummy += in[i] == -1;
+	}
+	pthread_barrier_destroy(&full_bar);
+	/* One thread got slot 1 and released it; two had a private slot
+	 * (three alive at once, plus main, for two slots). */
+	assert_int_equal(real + dummy, 3);
+	assert_int_equal(real, 1);
+	assert_int_equal(lc__segment()->slots_full, (uint32_t)dummy);
+	assert_int_equal(lc_seg_slot(lc__segment(), 1)->tid, 0);
+}
+
+static void test_process_wide(void **state)
+{
+	struct lc_seg_hdr *h;
+	uint32_t seq;
+	int i;
+
+	(void)state;
+	start(NULL, NULL);
+	h = lc__segment();
+	LC_PARALLEL_END();	/* never below 0 */
+	assert_int_equal(h->work_exists, 0);
+	LC_PARALLEL_BEGIN();
+	LC_PARALLEL_BEGIN();
+	assert_int_equal(h->work_exists, 2);
+	LC_PARALLEL_END();
+	assert_int_equal(h->work_exists, 1);
+	LC_PARALLEL_END();
+	LC_PARALLEL_END();
+	assert_int_equal(h->work_exists, 0);
+	LC_SOLUTION_FOUND();
+	assert_int_equal(h->solution_found, 1);
+	LC_TEAM(6);
+	assert_int_equal(h->team, 6);
+
+	seq = h->tag_seq;
+	assert_int_equal(seq % 2, 0);
+	LC_FRAGMENT_BEGIN(5);
+	LC_FRAGMENT_BEGIN(-7);
+	LC_FRAGMENT_BEGIN(5);
+	assert_int_equal(h->tag_seq, seq + 6);
+	assert_int_equal(h->ntags, 2);
+	assert_int_equal(h->tags[0].tag, 5);
+	assert_int_equal(h->tags[0].depth, 2);
+	assert_int_equal(h->tags[1].tag, -7);
+	assert_int_equal(h->tags[1].depth, 1);
+	LC_FRAGMENT_END(9);	/* not open: ignored */
+	assert_int_equal(h->tag_seq, seq + 6);
+	LC_FRAGMENT_END(5);
+	assert_int_equal(h->tags[0].depth, 1);
+	LC_FRAGMENT_END(5);	/* removed: the last entry moves down */
+	assert_int_equal(h->ntags, 1);
+	assert_int_equal(h->tags[0].tag, -7);
+	assert_int_equal(h->tags[1].depth, 0);
+	LC_FRAGMENT_END(-7);
+	assert_int_equal(h->ntags, 0);
+	for (i = 0; i < (int)LC_MAX_TAGS; i++)
+		LC_FRAGMENT_BEGIN(1000 + i);
+	assert_int_equal(h->ntags, LC_MAX_TAGS);
+	assert_int_equal(h->tags_full, 0);
+	LC_FRAGMENT_BEGIN(1);	/* table full */
+	assert_int_equal(h->tags_full, 1);
+	LC_FRAGMENT_BEGIN(1000);	/* an open tag still nests */
+	assert_int_equal(h->tags[0].depth, 2);
+	LC_FRAGMENT_END(1);
+	for (i = 0; i < (int)LC_MAX_TAGS; i++)
+		LC_FRAGMENT_END(1000 + i);
+	LC_FRAGMENT_END(1000);
+	assert_int_equal(h->ntags, 0);
+	assert_int_equal(h->tag_seq % 2, 0);
+}
+
+static volatile int seq_stop;
+
+static void *seq_writer(void *arg)
+{
+	int64_t base = (int64_t)(intptr_t)arg;
+
+	while (!__atomic_load_n(&seq_stop, __ATOMIC_RELAXED)) {
+		LC_FRAGMENT_BEGIN(base);
+		LC_FRAGMENT_BEGIN(base + 1);
+		LC_FRAGMENT_BEGIN(base);
+		LC_FRAGMENT_END(base);
+		LC_FRAGMENT_END(base);
+		LC_FRAGMENT_END(base + 1);
+	}
+	return NULL;
+}
+
+/* A reader that follows the seqlock protocol of lc_abi.h sees only
+ * consistent tables: every entry open, each tag once. */
+static void test_seqlock(void **state)
+{
+	struct lc_tag_entry tags[LC_MAX_TAGS];
+	struct lc_seg_hdr *h;
+	int good = 0, i, j, iter;
+	pthread_t w[2];
+
+	(void)state;
+	start(NULL, NULL);
+	h = lc__segment();
+	seq_stop = 0;
+	assert_int_equal(pthread_create(&w[0], NULL, seq_writer, (void *)10), 0);
+	assert_int_equal(pthread_create(&w[1], NULL, seq_writer, (void *)20), 0);
+	for (iter = 0; iter < 200000 && good < 2000; iter++) {
+		uint32_t s1 = __atomic_load_n(&h->tag_seq, __ATOMIC_ACQUIRE), s2, n;
+
+		if (s1 & 1)
+			continue;
+		n = __atomic_load_n(&h->ntags, __ATOMIC_RELAXED);
+		if (n > LC_MAX_TAGS)
+			n = LC_MAX_TAGS;
+		for (i = 0; i < (int)n; i++) {
+			tags[i].tag = __atomic_load_n(&h->tags[i].tag, __ATOMIC_RELAXED);
+			tags[i].depth = __atomic_load_n(&h->tags[i].depth, __ATOMIC_RELAXED);
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(&h->tag_seq, __ATOMIC_RELAXED);
+		if (s1 != s2)
+			continue;
+		good++;
+		assert_true(n <= 4);
+		for (i = 0; i < (int)n; i++) {
+			assert_true(tags[i].depth >= 1 && tags[i].depth <= 2);
+			assert_true(tags[i].tag == 10 || tags[i].tag == 11 ||
+				    tags[i].tag == 20 || tags[i].tag == 21);
+			for (j = 0; j < i; j++)
+				assert_true(tags[i].tag != tags[j].tag);
+		}
+	}
+	seq_stop = 1;
+	assert_int_equal(pthread_join(w[0], NULL), 0);
+	assert_int_equal(pthread_join(w[1], NULL), 0);
+	assert_true(good > 0);
+	assert_int_equal(h->ntags, 0);
+	assert_int_equal(h->tags_full, 0);
+}
+
+/* Records of a trace file, read back whole. */
+struct trace {
+	struct lc_trace_hdr h;
+	struct lc_trace_rec *r;
+	size_t n;
+};
+
+static void trace_read(const char *path, struct trace *t)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_true((size_t)st.st_size >= sizeof(t->h));
+	assert_int_equal((st.st_size - sizeof(t->h)) % sizeof(*t->r), 0);
+	t->n = (st.st_size - sizeof(t->h)) / sizeof(*t->r);
+	t->r = malloc(t->n * sizeof(*t->r) + 1);
+	assert_non_null(t->r);
+	assert_int_equal(read(fd, &t->h, sizeof(t->h)), sizeof(t->h));
+	assert_int_equal(read(fd, t->r, t->n * sizeof(*t->r)), t->n * sizeof(*t->r));
+	close(fd);
+	unlink(path);
+}
+
+/* Copy into out the records of slot (in file order, which is per-thread
+ * order); returns how many. */
+static size_t trace_slot(const struct trace *t, uint32_t slot, struct lc_trace_rec *out,
+			 size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n; i++)
+		if (t->r[i].slot == slot && n < max)
+			out[n++] = t->r[i];
+	return n;
+}
+
+#define TRACE_LOOP 5000		/* more than one buffer of records */
+
+static void *trace_thread(void *arg)
+{
+	int i;
+
+	*(int *)arg = lc_self == NULL;
+	LC_BUSY();
+	LC_SYNC_BEGIN();
+	LC_SYNC_END();
+	LC_TASK_BEGIN(9);
+	LC_TASK_WASTED(9);
+	LC_QUEUE_EMPTY(1);
+	LC_TASK_END(9);
+	for (i = 0; i < TRACE_LOOP; i++) {
+		LC_COMM_BEGIN();
+		LC_COMM_END();
+	}
+	*(int *)arg &= lc_self == NULL;
+	return NULL;
+}
+
+static void expect(const struct lc_trace_rec *r, uint16_t op, uint64_t arg)
+{
+	assert_int_equal(r->op, op);
+	assert_int_equal(r->arg, arg);
+}
+
+static void test_trace_mode(void **state)
+{
+	struct lc_trace_rec *th, main_r[8], pw[16];
+	struct lc_seg_hdr *h;
+	char path[PATH_MAX];
+	uint64_t t0, nonce;
+	struct trace t;
+	pthread_t w;
+	int null_self = 0;
+	size_t n, i;
+
+	(void)state;
+	start("8", "1");
+	h = lc__segment();
+	assert_int_equal(h->flags, LC_SEG_TRACE);
+	nonce = h->nonce;
+	t0 = lc__now_ns();
+	assert_non_null(lc__trace_file());
+	snprintf(path, sizeof(path), "%s", lc__trace_file());
+	LC_BUSY();
+	assert_null(lc_self);
+	assert_int_equal(lc_seg_slot(h, 0)->state, LC_ST_BUSY);
+	assert_int_equal(lc_seg_slot(h, 0)->tid, gettid());
+	LC_PARALLEL_BEGIN();
+	LC_PARALLEL_BEGIN();
+	LC_PARALLEL_END();
+	LC_SOLUTION_FOUND();
+	LC_TEAM(4);
+	LC_FRAGMENT_BEGIN(7);
+	LC_FRAGMENT_END(8);	/* not open: not logged */
+	LC_FRAGMENT_END(7);
+	assert_int_equal(pthread_create(&w, NULL, trace_thread, &null_self), 0);
+	assert_int_equal(pthread_join(w, NULL), 0);
+	assert_true(null_self);
+	assert_int_equal(lc_seg_slot(h, 1)->nwasted, 1);
+	assert_int_equal(lc_seg_slot(h, 1)->wasted[0], 9);
+	LC_IDLE();
+	stop(NULL);	/* as at process exit: RELEASE, flush */
+
+	trace_read(path, &t);
+	assert_int_equal(t.h.magic, LC_TRACE_MAGIC);
+	assert_int_equal(t.h.abi_major, LC_ABI_MAJOR);
+	assert_int_equal(t.h.rec_size, sizeof(struct lc_trace_rec));
+	assert_int_equal(t.h.pid, getpid());
+	assert_int_equal(t.h.nonce, nonce);
+	assert_true(t.h.start_ns <= t0);
+
+	n = trace_slot(&t, 0, main_r, 8);
+	assert_int_equal(n, 4);
+	expect(&main_r[0], LC_OP_REGISTER, (uint64_t)gettid());
+	expect(&main_r[1], LC_OP_STATE, LC_ST_BUSY);
+	expect(&main_r[2], LC_OP_STATE, LC_ST_IDLE);
+	expect(&main_r[3], LC_OP_RELEASE, (uint64_t)gettid());
+
+	th = malloc(sizeof(*th) * (2 * TRACE_LOOP + 16));
+	assert_non_null(th);
+	n = trace_slot(&t, 1, th, 2 * TRACE_LOOP + 16);
+	assert_int_equal(n, 9 + 2 * TRACE_LOOP);
+	assert_int_equal(th[0].op, LC_OP_REGISTER);
+	expect(&th[1], LC_OP_STATE, LC_ST_BUSY);
+	expect(&th[2], LC_OP_STATE, 0x0203);
+	expect(&th[3], LC_OP_STATE, LC_ST_BUSY);
+	expect(&th[4], LC_OP_TASK, 9);
+	expect(&th[5], LC_OP_WASTED, 9);
+	expect(&th[6], LC_OP_QUEUE_EMPTY, 1);
+	expect(&th[7], LC_OP_TASK, 0);
+	for (i = 0; i < TRACE_LOOP; i++) {
+		expect(&th[8 + 2 * i], LC_OP_STATE, 0x0204);
+		expect(&th[9 + 2 * i], LC_OP_STATE, LC_ST_BUSY);
+	}
+	expect(&th[n - 1], LC_OP_RELEASE, th[0].arg);
+	for (i = 1; i < n; i++)
+		assert_true(th[i].t_ns >= th[i - 1].t_ns);
+	assert_true(th[0].t_ns >= t0);
+	free(th);
+
+	n = trace_slot(&t, UINT32_MAX, pw, 16);
+	assert_int_equal(n, 7);
+	expect(&pw[0], LC_OP_PARALLEL, 1);
+	expect(&pw[1], LC_OP_PARALLEL, 2);
+	expect(&pw[2], LC_OP_PARALLEL, 1);
+	expect(&pw[3], LC_OP_SOLUTION, 1);
+	expect(&pw[4], LC_OP_TEAM, 4);
+	expect(&pw[5], LC_OP_FRAGMENT_BEGIN, 7);
+	expect(&pw[6], LC_OP_FRAGMENT_END, 7);
+	for (i = 1; i < n; i++)
+		assert_true(pw[i].t_ns >= pw[i - 1].t_ns);
+	free(t.r);
+}
+
+/* Trace mode with an unwritable directory: profiling goes on untraced. */
+static void test_trace_no_dir(void **state)
+{
+	(void)state;
+	setenv(LC_ENV_TRACE_DIR, "/nonexistent/dir", 1);
+	setenv(LC_ENV_TRACE, "1", 1);
+	setenv(LC_ENV_SESSION, "tfnodir", 1);
+	assert_int_equal(lc__reinit_for_tests(), 0);
+	assert_int_equal(lc__segment()->flags, 0);
+	assert_null(lc__trace_file());
+	LC_BUSY();
+	assert_true(in_segment(lc_self));
+}
+
+static void test_fork(void **state)
+{
+	struct lc_seg_hdr *h;
+	char child_name[128] = "", path[160];
+	uint64_t parent_nonce;
+	int fd[2], status;
+	struct stat st;
+	pid_t pid;
+
+	(void)state;
+	start("8", NULL);
+	h = lc__segment();
+	LC_BUSY();
+	LC_PARALLEL_BEGIN();
+	LC_FRAGMENT_BEGIN(3);
+	parent_nonce = h->nonce;
+	assert_int_equal(pipe(fd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct lc_seg_hdr *c = lc__segment();
+		int bad = 0;
+
+		bad |= lc_self != NULL;
+		bad |= !c || c == h || c->pid != getpid() || c->nonce == parent_nonce;
+		bad |= msync(h, 4096, MS_ASYNC) == 0;	/* parent's unmapped */
+		bad |= c && (c->work_exists != 1 || c->ntags != 1 || c->tags[0].tag != 3);
+		bad |= c && c->magic != LC_SEG_MAGIC;
+		LC_BUSY();
+		bad |= !in_segment(lc_self) || lc_self != lc_seg_slot(c, 0);
+		bad |= lc_self->tid != (uint32_t)getpid();
+		if (write(fd[1], lc__segment_name(), strlen(lc__segment_name()) + 1) < 0)
+			bad = 1;
+		exit(bad ? 3 : 0);	/* exit unlinks the child's segment */
+	}
+	close(fd[1]);
+	assert_true(read(fd[0], child_name, sizeof(child_name) - 1) > 0);
+	close(fd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_string_not_equal(child_name, lc__segment_name());
+	snprintf(path, sizeof(path), "/dev/shm%s", child_name);
+	assert_int_equal(stat(path, &st), -1);
+	assert_int_equal(count_shm(pid), 0);
+	/* The parent's segment is untouched. */
+	assert_ptr_equal(lc__segment(), h);
+	assert_int_equal(lc_seg_slot(h, 0)->tid, gettid());
+	assert_int_equal(h->work_exists, 1);
+	LC_FRAGMENT_END(3);
+	LC_PARALLEL_END();
+}
+
+/* fork in trace mode: the child writes its own trace file and starts it
+ * with the inherited process-wide state; the parent's buffered records are
+ * not duplicated. */
+static void test_fork_trace(void **state)
+{
+	char ppath[PATH_MAX], cpath[PATH_MAX];
+	struct lc_trace_rec r[16];
+	struct trace pt, ct;
+	int fd[2], status;
+	pid_t pid;
+
+	(void)state;
+	start("8", "1");
+	snprintf(ppath, sizeof(ppath), "%s", lc__trace_file());
+	LC_BUSY();
+	LC_PARALLEL_BEGIN();
+	assert_int_equal(pipe(fd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		LC_IDLE();
+		if (write(fd[1], lc__trace_file(), strlen(lc__trace_file()) + 1) < 0)
+			_exit(3);
+		exit(0);
+	}
+	close(fd[1]);
+	assert_true(read(fd[0], cpath, sizeof(cpath) - 1) > 0);
+	close(fd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_string_not_equal(cpath, ppath);
+	stop(NULL);
+
+	trace_read(cpath, &ct);
+	assert_int_equal(ct.h.pid, pid);
+	assert_int_equal(trace_slot(&ct, UINT32_MAX, r, 16), 1);
+	expect(&r[0], LC_OP_PARALLEL, 1);
+	assert_int_equal(trace_slot(&ct, 0, r, 16), 3);
+	assert_int_equal(r[0].op, LC_OP_REGISTER);
+	expect(&r[1], LC_OP_STATE, LC_ST_IDLE);
+	assert_int_equal(r[2].op, LC_OP_RELEASE);
+	free(ct.r);
+
+	trace_read(ppath, &pt);
+	assert_int_equal(trace_slot(&pt, 0, r, 16), 3);
+	expect(&r[1], LC_OP_STATE, LC_ST_BUSY);
+	assert_int_equal(trace_slot(&pt, UINT32_MAX, r, 16), 1);
+	free(pt.r);
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/lc-test-flags.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	stop(state);
+	return rmdir(tmpdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_no_session, stop),
+		cmocka_unit_test_teardown(test_invalid_env, stop),
+		cmocka_unit_test_teardown(test_segment, stop),
+		cmocka_unit_test_teardown(test_state_word, stop),
+		cmocka_unit_test_teardown(test_task_queue, stop),
+		cmocka_unit_test_teardown(test_claim_release, stop),
+		cmocka_unit_test_teardown(test_churn, stop),
+		cmocka_unit_test_teardown(test_slots_full, stop),
+		cmocka_unit_test_teardown(test_process_wide, stop),
+		cmocka_unit_test_teardown(test_seqlock, stop),
+		cmocka_unit_test_teardown(test_trace_mode, stop),
+		cmocka_unit_test_teardown(test_trace_no_dir, stop),
+		cmocka_unit_test_teardown(test_fork, stop),
+		cmocka_unit_test_teardown(test_fork_trace, stop),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
