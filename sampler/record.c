@@ -500,11 +500,11 @@ static int parse_pids(int argc, char **argv, pid_t **pids)
 	return 0;
 }
 
-/* Sample until every target has left or a signal arrives; returns the
- * signal or 0.  Fails with -ENOENT when no target appears in time. */
-static int attach_wait(struct run *r, const sigset_t *set)
+/* Wait until a target appears (-ENOENT after ATTACH_WAIT_NS), then until
+ * every target has left or a signal arrives.  Returns the signal or 0. */
+static int attach_wait(struct run *r, const sigset_t *set, int started)
 {
-	struct timespec ts = { 0, 20000000 };
+	struct timespec ts = { 0, 5000000 };
 	uint64_t start = lc_now_ns();
 	siginfo_t si;
 
@@ -513,7 +513,9 @@ static int attach_wait(struct run *r, const sigset_t *set)
 
 		if (s == SIGINT || s == SIGTERM || s == SIGHUP)
 			return s;
-		if (lc_registry_seen(r->reg) && !lc_registry_live(r->reg))
+		if (!started && lc_registry_seen(r->reg))
+			return 0;
+		if (started && !lc_registry_live(r->reg))
 			return 0;
 		if (!lc_registry_seen(r->reg) && lc_now_ns() - start > ATTACH_WAIT_NS)
 			return -ENOENT;
@@ -549,17 +551,23 @@ int lc_cmd_attach(int argc, char **argv)
 		warnx("cannot start discovery: %s", strerror(-rc));
 		return 1;
 	}
+	sig = attach_wait(&r, &set, 0);
+	if (sig) {
+		if (sig == -ENOENT)
+			warnx("no lostcycles segment for the given processes (were they started "
+			      "with LOSTCYCLES_SESSION set and linked with liblostcycles?)");
+		lc_registry_stop(r.reg);
+		lc_registry_free(r.reg);
+		free(r.command);
+		return sig > 0 ? 128 + sig : 1;
+	}
 	if (start_run(&r)) {
 		finish_run(&r, "attach", -1, "could not start");
 		return 1;
 	}
-	sig = attach_wait(&r, &set);
-	if (sig == -ENOENT)
-		warnx("no lostcycles segment for the given processes (were they started "
-		      "with LOSTCYCLES_SESSION set and linked with liblostcycles?)");
-	rc = finish_run(&r, "attach", -1, sig > 0 ? "interrupted" : sig ? "no target" :
-					  "targets exited");
+	sig = attach_wait(&r, &set, 1);
+	rc = finish_run(&r, "attach", -1, sig ? "interrupted" : "targets exited");
 	if (rc)
 		return 1;
-	return sig > 0 ? 128 + sig : sig ? 1 : 0;
+	return sig ? 128 + sig : 0;
 }

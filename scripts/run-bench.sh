@@ -1,0 +1,11 @@
+#!/bin/sh
+# Run the benchmarks given as arguments, then the sampler-overhead benchmark
+# (a workload with and without "lostcycles record", as a ratio).  Prints the
+# numbers that docs/performance.md records.
+set -eu
+for b in "$@"; do
+	echo "== ${b##*/}"
+	"$b"
+done
+echo "== sampler overhead on the target (scripts/bench-overhead.sh)"
+sh scripts/bench-overhead.sh
