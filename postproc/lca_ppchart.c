@@ -1,0 +1,230 @@
+/*
+ * lca_ppchart.c — the stacked-bar predicate profile chart (see lca_ppchart.h).
+ */
+#include "lca_ppchart.h"
+#include "lca_formula.h"
+#include "lca_models.h"
+#include "lca_plot.h"
+#include "lca_runs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "lostcycles predict"
+#define MAXCAT 10
+
+/* The chart: p values and per-category means (NaN: not measured). */
+struct chart {
+	int ncat;
+	const char *cat[MAXCAT];
+	size_t np;
+	double *p;
+	double *v;		/* np x ncat */
+};
+
+/* Resolve an extraction identifier: any name in the runs file. */
+static int resolve_key(void *ctx, const char *name, size_t len)
+{
+	return lc_runs_find_key(ctx, name, len);
+}
+
+/* Find the index of value x in the sorted-as-inserted list, adding it. */
+static size_t p_index(struct chart *c, double x)
+{
+	size_t i;
+
+	for (i = 0; i < c->np; i++)
+		if (c->p[i] == x)
+			return i;
+	c->p[c->np] = x;
+	return c->np++;
+}
+
+/* Fill c->v with the mean of each category per p. */
+static void fill(struct chart *c, const struct lc_runs *r, int pkey, const struct lc_expr *cond,
+		 double *vals, int *count)
+{
+	for (size_t i = 0; i < lc_runs_count(r); i++) {
+		double p;
+		size_t k;
+
+		for (int j = 0; j < lc_runs_nkeys(r); j++)
+			lc_runs_get(r, i, j, &vals[j]);
+		if ((cond && !(lc_expr_eval(cond, vals) != 0)) ||
+		    lc_runs_get(r, i, pkey, &p) != LC_CELL_VALUE)
+			continue;
+		k = p_index(c, p);
+		for (int j = 0; j < c->ncat; j++) {
+			double v;
+			int key = lc_runs_find_key(r, c->cat[j], strlen(c->cat[j]));
+
+			if (lc_runs_get(r, i, key, &v) != LC_CELL_VALUE)
+				continue;
+			c->v[k * MAXCAT + (size_t)j] = isnan(c->v[k * MAXCAT + (size_t)j]) ? v :
+						       c->v[k * MAXCAT + (size_t)j] + v;
+			count[k * MAXCAT + (size_t)j]++;
+		}
+	}
+	for (size_t k = 0; k < c->np; k++)
+		for (int j = 0; j < c->ncat; j++)
+			if (count[k * MAXCAT + (size_t)j])
+				c->v[k * MAXCAT + (size_t)j] /= count[k * MAXCAT + (size_t)j];
+}
+
+/* Order rows by p (insertion sort; a handful of rows). */
+static void sort_rows(struct chart *c)
+{
+	for (size_t i = 1; i < c->np; i++)
+		for (size_t j = i; j > 0 && c->p[j - 1] > c->p[j]; j--) {
+			double t = c->p[j];
+
+			c->p[j] = c->p[j - 1];
+			c->p[j - 1] = t;
+			for (int k = 0; k < MAXCAT; k++) {
+				t = c->v[j * MAXCAT + (size_t)k];
+				c->v[j * MAXCAT + (size_t)k] = c->v[(j - 1) * MAXCAT + (size_t)k];
+				c->v[(j - 1) * MAXCAT + (size_t)k] = t;
+			}
+		}
+}
+
+/* Print the chart's table (and write it as the data file when f != out). */
+static void table(const struct chart *c, FILE *f)
+{
+	fprintf(f, "%6s", "p");
+	for (int j = 0; j < c->ncat; j++)
+		fprintf(f, " %10s", c->cat[j]);
+	fprintf(f, "\n");
+	for (size_t k = 0; k < c->np; k++) {
+		fprintf(f, "%6g", c->p[k]);
+		for (int j = 0; j < c->ncat; j++) {
+			double v = c->v[k * MAXCAT + (size_t)j];
+
+			if (isnan(v))
+				fprintf(f, " %10s", "na");
+			else
+				fprintf(f, " %10.6g", v);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+/* Write the gnuplot script for the rowstacked histogram. */
+static int script(const struct chart *c, const char *gp, const char *data, const char *title)
+{
+	FILE *f = fopen(gp, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# written by lostcycles predict --profile: the predicate profile\n"
+		   "set title \"predicate profile of %s\" noenhanced\n"
+		   "set xlabel \"processors (p)\"\nset ylabel \"seconds (summed over processors)\"\n"
+		   "set style data histograms\nset style histogram rowstacked\n"
+		   "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right\n"
+		   "set datafile missing 'na'\n", title);
+	fprintf(f, "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n", c->ncat + 1, data);
+	return fclose(f) ? -errno : 0;
+}
+
+/* Pick the categories the runs file has: overheads first, then rt. */
+static void pick_cats(struct chart *c, const struct lc_runs *r)
+{
+	size_t n;
+	const struct lc_category *cats = lc_categories(&n);
+
+	for (size_t i = 0; i < n && c->ncat < MAXCAT; i++)
+		if (strcmp(cats[i].key, "tt") &&
+		    lc_runs_find_key(r, cats[i].key, strlen(cats[i].key)) >= 0)
+			c->cat[c->ncat++] = cats[i].key;
+}
+
+/* Read the runs and build the chart.  Returns 0 or -1 (printed). */
+static int build(struct chart *c, const char *path, const char *extract, struct lc_runs **rp,
+		 struct lc_expr **cond)
+{
+	struct lc_runs_error re;
+	struct lc_parse_error pe;
+	int rc = lc_runs_read(path, rp, &re), pkey;
+	double *vals;
+	int *count;
+
+	if (rc) {
+		if (rc == -EINVAL)
+			fprintf(stderr, PROG ": %s:%d: %s: '%s'\n", path, re.line, re.msg, re.token);
+		else
+			fprintf(stderr, PROG ": %s: %s\n", path, strerror(-rc));
+		return -1;
+	}
+	pkey = lc_runs_find_key(*rp, "p", 1);
+	if (pkey < 0) {
+		fprintf(stderr, PROG ": %s: no run has p\n", path);
+		return -1;
+	}
+	if (extract && lc_expr_parse_cond(extract, 0, resolve_key, *rp, cond, &pe)) {
+		fprintf(stderr, PROG ": extraction '%s': column %d: %s\n", extract, pe.column, pe.msg);
+		return -1;
+	}
+	pick_cats(c, *rp);
+	c->p = malloc((lc_runs_count(*rp) + 1) * sizeof(double));
+	c->v = malloc((lc_runs_count(*rp) + 1) * MAXCAT * sizeof(double));
+	count = calloc((lc_runs_count(*rp) + 1) * MAXCAT, sizeof(int));
+	vals = malloc(((size_t)lc_runs_nkeys(*rp) + 1) * sizeof(double));
+	if (!c->p || !c->v || !count || !vals) {
+		free(count);
+		free(vals);
+		return -1;
+	}
+	for (size_t i = 0; i < (lc_runs_count(*rp) + 1) * MAXCAT; i++)
+		c->v[i] = NAN;
+	fill(c, *rp, pkey, *cond, vals, count);
+	sort_rows(c);
+	free(count);
+	free(vals);
+	return 0;
+}
+
+/* The chart.  See lca_ppchart.h. */
+int lc_ppchart_write(const char *path, const char *extract, const char *png, FILE *out)
+{
+	struct chart c = { 0 };
+	struct lc_runs *r = NULL;
+	struct lc_expr *cond = NULL;
+	char base[4096], gp[4200], data[4200];
+	size_t n = strlen(png);
+	int rc = -1, prc;
+	FILE *f;
+
+	if (build(&c, path, extract, &r, &cond))
+		goto out;
+	if (!c.np || !c.ncat) {
+		fprintf(stderr, PROG ": %s: no runs with p and categories%s\n", path,
+			extract ? " match the extraction" : "");
+		goto out;
+	}
+	snprintf(base, sizeof(base), "%.*s", (int)(n > 4 && !strcmp(png + n - 4, ".png") ? n - 4 : n), png);
+	snprintf(gp, sizeof(gp), "%s.gp", base);
+	snprintf(data, sizeof(data), "%s.data", base);
+	fprintf(out, "predicate profile of %s (seconds summed over processors, mean over runs)\n", path);
+	table(&c, out);
+	f = fopen(data, "w");
+	if (!f || (table(&c, f), fclose(f)) || script(&c, gp, data, path)) {
+		fprintf(stderr, PROG ": cannot write %s or %s\n", data, gp);
+		goto out;
+	}
+	prc = lc_plot_png(gp, png);
+	if (prc == -ENOENT)
+		fprintf(out, "wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
+	else if (prc)
+		fprintf(stderr, PROG ": gnuplot failed on %s\n", gp);
+	else
+		fprintf(out, "wrote %s (and %s, %s)\n", png, gp, data);
+	rc = prc && prc != -ENOENT ? -1 : 0;
+out:
+	free(c.p);
+	free(c.v);
+	lc_expr_free(cond);
+	lc_runs_free(r);
+	return rc;
+}

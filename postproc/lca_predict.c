@@ -1,0 +1,238 @@
+/*
+ * lca_predict.c — total time, what-if and crossovers (see lca_predict.h).
+ */
+#include "lca_predict.h"
+#include "lca_models.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Words that stand for common scenarios (seed 000's questions). */
+static const struct { const char *word, *expand; } aliases[] = {
+	{ "balanced", "li=0" },
+	{ "nowait", "sl=0" },
+	{ "nocomm", "cl=0" },
+	{ "nocontention", "rc=0" },
+	{ "nospeculation", "wc=0" },
+};
+
+/* Set the message; returns -EINVAL. */
+static int bad(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Parse one change "cat OP= value" (or an alias) s[0..len) into w. */
+static int change(struct lc_whatif *w, const char *s, size_t len, char *msg, size_t ml)
+{
+	size_t c = 0;
+	char cat[8], *end, num[64];
+	double v;
+	char op = '=';
+
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strlen(aliases[i].word) == len && !strncmp(aliases[i].word, s, len))
+			return change(w, aliases[i].expand, strlen(aliases[i].expand), msg, ml);
+	while (c < len && isalpha((unsigned char)s[c]))
+		c++;
+	if (!c || c >= sizeof(cat))
+		return bad(msg, ml, "what-if '%.*s': expected CATEGORY=VALUE or CATEGORY*=FACTOR",
+			   (int)len, s);
+	snprintf(cat, sizeof(cat), "%.*s", (int)c, s);
+	if (!lc_category_find(cat))
+		return bad(msg, ml, "what-if '%.*s': unknown category '%s'", (int)len, s, cat);
+	if (c < len && strchr("*/+-", s[c]))
+		op = s[c++];
+	if (c >= len || s[c] != '=' || len - c - 1 >= sizeof(num) || len - c - 1 == 0)
+		return bad(msg, ml, "what-if '%.*s': expected =, *=, /=, += or -= and a number",
+			   (int)len, s);
+	snprintf(num, sizeof(num), "%.*s", (int)(len - c - 1), s + c + 1);
+	errno = 0;
+	v = strtod(num, &end);
+	if (end == num || *end || errno || !isfinite(v))
+		return bad(msg, ml, "what-if '%.*s': '%s' is not a number", (int)len, s, num);
+	if (w->n == LC_WHATIF_MAX)
+		return bad(msg, ml, "what-if: more than %d changes", LC_WHATIF_MAX);
+	snprintf(w->e[w->n].cat, sizeof(w->e[w->n].cat), "%s", lc_category_find(cat)->key);
+	w->e[w->n].op = op;
+	w->e[w->n].v = v;
+	w->n++;
+	return 0;
+}
+
+/* Parse a scenario.  See lca_predict.h. */
+int lc_whatif_parse(const char *s, struct lc_whatif *w, char *msg, size_t len)
+{
+	memset(w, 0, sizeof(*w));
+	snprintf(w->text, sizeof(w->text), "%s", s);
+	while (*s) {
+		const char *t;
+		int rc;
+
+		while (isspace((unsigned char)*s) || *s == ',')
+			s++;
+		if (!*s)
+			break;
+		t = s;
+		while (*s && !isspace((unsigned char)*s) && *s != ',')
+			s++;
+		rc = change(w, t, (size_t)(s - t), msg, len);
+		if (rc)
+			return rc;
+	}
+	return w->n ? 0 : bad(msg, len, "what-if: empty scenario");
+}
+
+/* Apply the scenario's changes for category cat to *c and *half. */
+static void apply(const struct lc_whatif *w, const char *cat, double *c, double *half)
+{
+	for (int i = 0; w && i < w->n; i++) {
+		double v = w->e[i].v;
+
+		if (strcmp(w->e[i].cat, cat))
+			continue;
+		switch (w->e[i].op) {
+		case '=': *c = v; *half = 0; break;
+		case '*': *c *= v; *half *= fabs(v); break;
+		case '/': *c /= v; *half /= fabs(v); break;
+		case '+': *c += v; break;
+		case '-': *c -= v; break;
+		}
+	}
+}
+
+/* The value of name in env, or NaN. */
+static double env_get(const struct lc_env *env, const char *name)
+{
+	for (int i = 0; i < env->n; i++)
+		if (!strcmp(env->names[i], name))
+			return env->vals[i];
+	return NAN;
+}
+
+/* Predict one category.  See lca_predict.h. */
+int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_env *env,
+		   double *c, double *half, const char **missing)
+{
+	const struct lc_catmodel *cm = lc_model_cat(m, cat);
+	double vals[LC_MODEL_MAXVARS];
+
+	if (!cm)
+		return -ENOENT;
+	for (int v = 0; v < m->nvars; v++)
+		vals[v] = env_get(env, m->vars[v]);
+	for (int i = 0; i < cm->nvars; i++)
+		if (isnan(vals[cm->vars[i]])) {
+			if (missing)
+				*missing = m->vars[cm->vars[i]];
+			return -EINVAL;
+		}
+	lc_model_eval(cm, vals, c, half);
+	return 0;
+}
+
+/* True when the model's only category is tt. */
+static int only_tt(const struct lc_model *m)
+{
+	return m->ncats == 1 && !strcmp(m->cats[0].cat, "tt");
+}
+
+/* Predict T(E).  See lca_predict.h. */
+int lc_predict_total(const struct lc_model *m, const struct lc_env *env, const struct lc_whatif *w,
+		     double *t, double *half, const char **missing)
+{
+	double p = env_get(env, "p"), sum = 0, var = 0;
+
+	if (isnan(p) || p <= 0) {
+		if (missing)
+			*missing = "p";
+		return -EINVAL;
+	}
+	for (int i = 0; i < m->ncats; i++) {
+		const char *cat = m->cats[i].cat;
+		double c, h;
+		int rc;
+
+		if (!strcmp(cat, "tt") && !only_tt(m))
+			continue;
+		rc = lc_predict_cat(m, cat, env, &c, &h, missing);
+		if (rc)
+			return rc;
+		apply(w, cat, &c, &h);
+		sum += c;
+		var += h * h;
+	}
+	*t = sum / p;
+	*half = sqrt(var) / p;
+	return 0;
+}
+
+/* T_a - T_b at env with the axis variable set to x (vals is writable). */
+static int diff_at(const struct lc_model *a, const struct lc_model *b, const struct lc_env *env,
+		   double *vals, int axis, double x, double *d, const char **missing)
+{
+	double ta, tb, h;
+	int rc;
+
+	vals[axis] = x;
+	rc = lc_predict_total(a, env, NULL, &ta, &h, missing);
+	if (!rc)
+		rc = lc_predict_total(b, env, NULL, &tb, &h, missing);
+	*d = ta - tb;
+	return rc;
+}
+
+/* Find crossovers.  See lca_predict.h. */
+int lc_predict_crossovers(const struct lc_model *a, const struct lc_model *b,
+			  const struct lc_env *env, int axis, const double *xs, int nx,
+			  double *out, int *below, int max, const char **missing)
+{
+	double vals[64], prev = 0, d;
+	struct lc_env e = *env;
+	int n = 0, rc;
+
+	if (env->n > 64)
+		return -EINVAL;
+	memcpy(vals, env->vals, sizeof(double) * (size_t)env->n);
+	e.vals = vals;
+	for (int i = 0; i < nx; i++, prev = d) {
+		double lo, hi, dlo;
+
+		rc = diff_at(a, b, &e, vals, axis, xs[i], &d, missing);
+		if (rc)
+			return rc;
+		if (i == 0 || (prev < 0) == (d < 0) || prev == 0)
+			continue;
+		lo = xs[i - 1];
+		hi = xs[i];
+		dlo = prev;
+		for (int it = 0; it < 200 && hi - lo > 1e-12 * fabs(hi); it++) {
+			double mid = (lo + hi) / 2, dm;
+
+			if ((rc = diff_at(a, b, &e, vals, axis, mid, &dm, missing)))
+				return rc;
+			if ((dm < 0) == (dlo < 0)) {
+				lo = mid;
+				dlo = dm;
+			} else {
+				hi = mid;
+			}
+		}
+		if (n < max) {
+			out[n] = (lo + hi) / 2;
+			below[n] = prev < 0 ? 0 : 1;
+		}
+		n++;
+	}
+	return n;
+}

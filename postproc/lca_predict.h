@@ -1,0 +1,65 @@
+/*
+ * lca_predict.h — the thesis's Figure 5.4 step 3: T(E) = sum over the
+ * categories C of C(E) / p, with a 90 % prediction interval, what-if
+ * scenarios that change categories, and the crossover points where one
+ * model's T(E) overtakes another's.
+ *
+ * Values of the environment E are passed as parallel arrays of names and
+ * values; names a model does not use are ignored.  Nothing here prints.
+ */
+#ifndef LCA_PREDICT_H
+#define LCA_PREDICT_H
+
+#include <stddef.h>
+
+#include "lca_model.h"
+
+#define LC_WHATIF_MAX 16
+
+/* A what-if scenario: category changes applied in order. */
+struct lc_whatif {
+	char text[128];
+	int n;
+	struct {
+		char cat[8];
+		char op;	/* '=', '*', '/', '+', '-' */
+		double v;
+	} e[LC_WHATIF_MAX];
+};
+
+/* Parse a scenario such as "li=0", "sl*=0.5", "li=0 sl*=0.5" or the words
+ * balanced (li=0), nowait (sl=0), nocomm (cl=0), nocontention (rc=0),
+ * nospeculation (wc=0).  Returns 0 or -EINVAL with msg set. */
+int lc_whatif_parse(const char *s, struct lc_whatif *w, char *msg, size_t len);
+
+/* The environment: names[i] = vals[i] for i < n. */
+struct lc_env {
+	const char *const *names;
+	const double *vals;
+	int n;
+};
+
+/* Predict one category of m at env: *c and its half width *half.  Returns
+ * 0, -ENOENT when m has no model for cat, -EINVAL when env lacks a variable
+ * the model uses (*missing names it). */
+int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_env *env,
+		   double *c, double *half, const char **missing);
+
+/* Predict T(E) = sum C(E) / p over the categories of m (all but tt; tt
+ * alone when it is the only one), after scenario w (NULL: none).  *half gets
+ * the 90 % prediction half width (category intervals combined in
+ * quadrature).  Returns 0, or -EINVAL when env lacks p or a variable
+ * (*missing names it) or p <= 0. */
+int lc_predict_total(const struct lc_model *m, const struct lc_env *env, const struct lc_whatif *w,
+		     double *t, double *half, const char **missing);
+
+/* Find where T_a - T_b changes sign along variable axis (index into env)
+ * between consecutive values xs[0..nx) (the other variables as in env),
+ * refining each crossing by bisection.  Writes up to max crossing values to
+ * out and, for each, in below[] which model is faster below it (0: a, 1: b).
+ * Returns the number found or -EINVAL as lc_predict_total. */
+int lc_predict_crossovers(const struct lc_model *a, const struct lc_model *b,
+			  const struct lc_env *env, int axis, const double *xs, int nx,
+			  double *out, int *below, int max, const char **missing);
+
+#endif
