@@ -63,8 +63,10 @@ struct lc_slot {
 #define LC_API
 #endif
 
-/* The calling thread's slot; NULL until its first macro (and always NULL in
- * trace mode, where every macro takes the logged path). */
+/* The calling thread's slot; NULL until its first macro.  In trace mode it
+ * stays NULL while the thread owns a slot, so every macro takes the logged
+ * path; a thread without a slot (none free, or after its exit handler ran)
+ * points at a private slot that nobody reads. */
 extern LC_API __thread struct lc_slot *lc_self;
 
 /* Operations of the slow path, also the event codes of trace files. */

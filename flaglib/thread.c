@@ -3,6 +3,7 @@
  * thread's first macro, release it at thread exit; the trace-mode slow path
  * that performs and logs every per-thread operation.
  */
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -25,29 +26,57 @@ static void hwm_raise(struct lc_seg_hdr *h, uint32_t v)
 		;
 }
 
+/* The (tid, gen) pair of a slot as one naturally aligned 64-bit word. */
+typedef uint64_t __attribute__((may_alias)) lc_u64_alias;
+
+struct lc_owner {
+	uint32_t tid;
+	uint32_t gen;
+};
+
+_Static_assert(offsetof(struct lc_slot, gen) == offsetof(struct lc_slot, tid) + 4 &&
+	       offsetof(struct lc_slot, tid) % 8 == 0, "tid and gen form one 64-bit word");
+
+/* Pack an owner into the 64-bit word it occupies in a slot. */
+static uint64_t owner_word(uint32_t tid, uint32_t gen)
+{
+	struct lc_owner o = { tid, gen };
+	uint64_t w;
+
+	memcpy(&w, &o, sizeof(w));
+	return w;
+}
+
 /*
- * Claim the first free slot for the calling thread: tid 0 -> gettid() by
- * compare-and-swap, clear the flags a previous owner may have left, then
- * publish the new generation.  Returns the slot index or LC_NO_SLOT (counted
- * in slots_full).
+ * Try to claim slot s for tid: one compare-and-swap of the (tid, gen) word
+ * from (0, g) to (tid, g + 1), so that a reader that sees the new tid also
+ * sees the new generation.  Returns 1 if the slot is now ours.
+ */
+static int slot_try(struct lc_slot *s, uint32_t tid)
+{
+	lc_u64_alias *w = (lc_u64_alias *)(void *)&s->tid;
+	uint64_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
+	struct lc_owner o;
+
+	memcpy(&o, &old, sizeof(o));
+	if (o.tid != 0)
+		return 0;
+	return __atomic_compare_exchange_n(w, &old, owner_word(tid, o.gen + 1), 0,
+					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+/*
+ * Claim the first free slot for the calling thread and raise the high-water
+ * mark.  Returns the slot index or LC_NO_SLOT (counted in slots_full).  A
+ * free slot's state, flags and task are already 0 (slot_release).
  */
 static uint32_t slot_claim(struct lc_seg_hdr *h, uint32_t tid)
 {
 	uint32_t i;
 
 	for (i = 0; i < lc__g.nslots; i++) {
-		struct lc_slot *s = lc_seg_slot(h, i);
-		uint32_t zero = 0;
-
-		if (__atomic_load_n(&s->tid, __ATOMIC_RELAXED) != 0 ||
-		    !__atomic_compare_exchange_n(&s->tid, &zero, tid, 0,
-						 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		if (!slot_try(lc_seg_slot(h, i), tid))
 			continue;
-		__atomic_store_n(&s->state, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&s->flags, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&s->task, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&s->gen, __atomic_load_n(&s->gen, __ATOMIC_RELAXED) + 1,
-				 __ATOMIC_RELEASE);
 		hwm_raise(h, i + 1);
 		return i;
 	}
