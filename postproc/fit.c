@@ -40,7 +40,7 @@ struct cand {
 /* The command line. */
 struct opts {
 	const char *cat, *varlist, *runs, *extract, *plot, *emit, *models;
-	int prune, nonneg, search, weights, relative, log2, debug, top, pick;
+	int prune, nonneg, search, weights, absolute, log2, debug, top, pick;
 	const char *forms[64];
 	int nforms;
 };
@@ -82,7 +82,8 @@ static void usage(FILE *f)
 "                       cross-validation instead of the default forms\n"
 "      --top N          show the N best models (default: all; 10 with --search)\n"
 "      --weights        weight averaged points by count/spread^2\n"
-"      --relative       weight points by 1/y^2 (fit relative errors)\n"
+"      --absolute       plain least squares (lca's); the default weights points\n"
+"                       by 1/y^2, fitting relative errors, unless some y is 0\n"
 "      --log2           log() in formulae means log2 (default: natural log)\n"
 "      --models FILE    default forms from FILE instead of models.txt\n"
 "  -d, --debug          print the points that were fitted\n"
@@ -107,7 +108,7 @@ static int opt_int(const char *name, const char *s, int lo, int hi, int *out)
 }
 
 enum { O_EMIT = 256, O_PRUNE, O_NONNEG, O_SEARCH, O_MODELS, O_TOP, O_PICK, O_WEIGHTS,
-       O_RELATIVE, O_LOG2 };
+       O_ABSOLUTE, O_LOG2 };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -119,7 +120,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "prune", no_argument, 0, O_PRUNE }, { "nonneg", no_argument, 0, O_NONNEG },
 		{ "search", no_argument, 0, O_SEARCH }, { "models", required_argument, 0, O_MODELS },
 		{ "top", required_argument, 0, O_TOP }, { "pick", required_argument, 0, O_PICK },
-		{ "weights", no_argument, 0, O_WEIGHTS }, { "relative", no_argument, 0, O_RELATIVE },
+		{ "weights", no_argument, 0, O_WEIGHTS }, { "absolute", no_argument, 0, O_ABSOLUTE },
 		{ "log2", no_argument, 0, O_LOG2 }, { "debug", no_argument, 0, 'd' },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
@@ -142,7 +143,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_SEARCH: o->search = 1; break;
 		case O_MODELS: o->models = optarg; break;
 		case O_WEIGHTS: o->weights = 1; break;
-		case O_RELATIVE: o->relative = 1; break;
+		case O_ABSOLUTE: o->absolute = 1; break;
 		case O_LOG2: o->log2 = 1; break;
 		case O_TOP: if (opt_int("--top", optarg, 1, 100000, &o->top)) return -1; break;
 		case O_PICK: if (opt_int("--pick", optarg, 1, 100000, &o->pick)) return -1; break;
@@ -429,7 +430,7 @@ static int parse_cands(struct fitcmd *cmd)
 static unsigned fit_flags(const struct fitcmd *cmd)
 {
 	return (cmd->o.nonneg ? LC_FIT_NONNEG : 0) | (cmd->o.weights ? LC_FIT_WEIGHTS : 0) |
-	       (cmd->o.relative ? LC_FIT_RELATIVE : 0);
+	       (cmd->o.absolute ? 0 : LC_FIT_RELATIVE);
 }
 
 /* Note the terms of f that pruning dropped into c->dropped. */
@@ -473,23 +474,14 @@ static int fit_cand(struct fitcmd *cmd, struct cand *c)
 	return rc == -ENOMEM ? -1 : 0;
 }
 
-/* Rank order: models without flagged coefficients first, then by AICc, then
- * by leave-one-out error, then by R2; refused fits last. */
+/* Rank order: lc_fit_rank_cmp, refused fits last. */
 static int cmp_cand(const void *a, const void *b)
 {
 	const struct cand *p = a, *q = b;
 
 	if (p->ok != q->ok)
 		return q->ok - p->ok;
-	if (!p->ok)
-		return 0;
-	if ((p->fit.nflagged > 0) != (q->fit.nflagged > 0))
-		return (p->fit.nflagged > 0) - (q->fit.nflagged > 0);
-	if (p->fit.aicc != q->fit.aicc)
-		return p->fit.aicc < q->fit.aicc ? -1 : 1;
-	if (!isnan(p->fit.smape) && !isnan(q->fit.smape) && p->fit.smape != q->fit.smape)
-		return p->fit.smape < q->fit.smape ? -1 : 1;
-	return (p->fit.r2 < q->fit.r2) - (p->fit.r2 > q->fit.r2);
+	return p->ok ? lc_fit_rank_cmp(&p->fit, &q->fit) : 0;
 }
 
 /* Search mode order: by leave-one-out error, then AICc. */
@@ -667,7 +659,9 @@ static void print_header(const struct fitcmd *cmd)
 		printf("; %zu run%s lacking a value skipped", p->missing, p->missing == 1 ? "" : "s");
 	if (p->excluded)
 		printf("; %zu not selected by -x", p->excluded);
-	printf("%s\n", weighted == 2 ? "; weighted by 1/y^2" : "");
+	printf("%s\n", weighted == 2 ? "; relative errors (weights 1/y^2)" :
+		       weighted == 1 ? "" : cmd->o.absolute ? "; plain least squares" :
+		       "; plain least squares (a value is 0)");
 }
 
 /* Print the ranked models, lca style, with the extra columns. */

@@ -398,34 +398,33 @@ static void fit_stats(const struct prob *pb, struct lc_fit *out)
 	}
 }
 
-/* Weights per point for the flags, into w (NULL result: unweighted). */
+/* Weights per point for the flags, into w (NULL result: unweighted):
+ * count/spread^2 with LC_FIT_WEIGHTS when every point has repeats, else
+ * 1/y^2 with LC_FIT_RELATIVE when no value is zero. */
 static const double *make_weights(const struct lc_points *pts, unsigned flags, double *w,
 				  int *mode)
 {
-	int all = pts->n > 0;
+	int all = pts->n > 0, nonzero = 1;
 
 	*mode = 0;
-	if (flags & LC_FIT_RELATIVE) {
+	for (size_t i = 0; i < pts->n; i++) {
+		all &= pts->count[i] > 1;
+		nonzero &= pts->y[i] != 0;
+	}
+	if ((flags & LC_FIT_WEIGHTS) && all) {
 		for (size_t i = 0; i < pts->n; i++) {
-			double y = fabs(pts->y[i]);
+			double fl = 1e-6 * fabs(pts->y[i]), var = pts->sd[i] * pts->sd[i];
 
-			if (y == 0)
-				return NULL;
-			w[i] = 1 / (y * y);
+			w[i] = pts->count[i] / fmax(var, fmax(fl * fl, 1e-300));
 		}
-		*mode = 2;
+		*mode = 1;
 		return w;
 	}
-	for (size_t i = 0; i < pts->n; i++)
-		all &= pts->count[i] > 1;
-	if (!(flags & LC_FIT_WEIGHTS) || !all)
+	if (!(flags & LC_FIT_RELATIVE) || !nonzero)
 		return NULL;
-	for (size_t i = 0; i < pts->n; i++) {
-		double fl = 1e-6 * fabs(pts->y[i]), var = pts->sd[i] * pts->sd[i];
-
-		w[i] = pts->count[i] / fmax(var, fmax(fl * fl, 1e-300));
-	}
-	*mode = 1;
+	for (size_t i = 0; i < pts->n; i++)
+		w[i] = 1 / (pts->y[i] * pts->y[i]);
+	*mode = 2;
 	return w;
 }
 
@@ -594,4 +593,16 @@ int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsign
 		cur = g;
 		*pf = g;
 	}
+}
+
+/* The ranking rule.  See lca_lsq.h. */
+int lc_fit_rank_cmp(const struct lc_fit *a, const struct lc_fit *b)
+{
+	if ((a->nflagged > 0) != (b->nflagged > 0))
+		return (a->nflagged > 0) - (b->nflagged > 0);
+	if (a->aicc != b->aicc)
+		return a->aicc < b->aicc ? -1 : 1;
+	if (!isnan(a->smape) && !isnan(b->smape) && a->smape != b->smape)
+		return a->smape < b->smape ? -1 : 1;
+	return (a->r2 < b->r2) - (a->r2 > b->r2);
 }

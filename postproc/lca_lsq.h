@@ -26,7 +26,7 @@
 #define LC_FIT_NONNEG	0x1u	/* no negative coefficients */
 #define LC_FIT_NOLOO	0x2u	/* skip the leave-one-out error */
 #define LC_FIT_WEIGHTS	0x4u	/* weight points by count / sd^2 when every point has repeats */
-#define LC_FIT_RELATIVE	0x8u	/* weight points by 1 / y^2 (relative errors) */
+#define LC_FIT_RELATIVE	0x8u	/* else weight points by 1 / y^2 (relative errors) when no y is 0 */
 
 /* One fitted model. */
 struct lc_fit {
@@ -75,6 +75,11 @@ int lc_fit_formula(const struct lc_formula *f, const struct lc_points *pts, unsi
 int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsigned flags,
 		 const char *const *names, struct lc_formula **pf, int *dropped,
 		 struct lc_fit *out, char *why, size_t whylen);
+
+/* The ranking rule: negative when fit a ranks before fit b, positive after,
+ * 0 for a tie.  Models with no coefficient flagged come first, then lower
+ * AICc, then lower leave-one-out SMAPE, then higher R2. */
+int lc_fit_rank_cmp(const struct lc_fit *a, const struct lc_fit *b);
 
 /* SMAPE in percent of predictions f against actual values a over n points. */
 double lc_smape(const double *f, const double *a, size_t n);
