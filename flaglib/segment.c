@@ -121,8 +121,10 @@ static void *seg_map(uint64_t size, uint64_t *nonce)
 	}
 	if (fd < 0)
 		return NULL;
+	/* Size it at once: until then a reader sees an empty object (which it
+	 * must treat as not ready, like magic == 0). */
 	p = MAP_FAILED;
-	if (fchmod(fd, 0600) == 0 && ftruncate(fd, (off_t)size) == 0)
+	if (ftruncate(fd, (off_t)size) == 0 && fchmod(fd, 0600) == 0)
 		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED) {
 		int e = errno;
