@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +22,8 @@
 #include "lc_util.h"
 
 #define SHM_DIR "/dev/shm"
-#define POLL_MS 20		/* rescan period when nothing is pending */
-#define PENDING_POLL_MS 1	/* rescan period while a segment is unpublished */
+#define POLL_NS 20000000	/* rescan period when nothing is pending */
+#define PENDING_POLL_NS 50000	/* rescan period while a segment is unpublished */
 #define MAX_POLL 1024
 
 struct lc_registry {
@@ -164,9 +165,13 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 	if (fd < 0)
 		return -errno;
 	rc = -EINVAL;
-	if (fstat(fd, &st) || st.st_size < (off_t)LC_HDR_SIZE ||
+	if (fstat(fd, &st) ||
 	    st.st_size > (off_t)(LC_HDR_SIZE + (uint64_t)LC_SLOTS_MAX * sizeof(struct lc_slot)))
 		goto out;
+	if (st.st_size < (off_t)LC_HDR_SIZE) {
+		rc = -EAGAIN;	/* created but not yet sized: look again soon */
+		goto out;
+	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED) {
 		rc = -errno;
@@ -219,6 +224,10 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 	close(fd);
 	return 0;
 out:
+	if (rc == -EAGAIN && kill(pid, 0) && errno == ESRCH) {
+		rc = -ESRCH;	/* died before publishing: the name is stale */
+		shm_unlink(name);
+	}
 	if (map != MAP_FAILED)
 		munmap(map, (size_t)st.st_size);
 	if (pidfd >= 0)
@@ -276,7 +285,9 @@ static void wait_events(struct lc_registry *r)
 		pfd[n++] = (struct pollfd){ .fd = t->pidfd, .events = POLLIN };
 	}
 	pthread_mutex_unlock(&r->lock);
-	if (poll(pfd, n, r->pending ? PENDING_POLL_MS : POLL_MS) <= 0)
+	struct timespec ts = { 0, r->pending ? PENDING_POLL_NS : POLL_NS };
+
+	if (ppoll(pfd, n, &ts, NULL) <= 0)
 		return;
 	if (r->inotify >= 0 && (pfd[0].revents & POLLIN))
 		while (read(r->inotify, buf, sizeof(buf)) > 0)
@@ -292,7 +303,10 @@ static void wait_events(struct lc_registry *r)
 static void *discover(void *arg)
 {
 	struct lc_registry *r = arg;
+	struct sched_param sp = { .sched_priority = 1 };
 
+	/* a new target is missed until found: find it as soon as it appears */
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	urcu_memb_register_thread();
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
 		scan(r);
