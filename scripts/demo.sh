@@ -1,0 +1,28 @@
+#!/bin/sh
+# Profile the example program and print its report (run by "make demo" from
+# the top of the tree, after the build).  Any failure stops the demo with a
+# message and a non-zero exit status.
+set -eu
+
+data=build/demo.data
+
+fail() {
+	echo "make demo: $*" >&2
+	exit 1
+}
+
+[ -x ./lostcycles ] || fail "./lostcycles is missing: build it with 'make all'"
+[ -x build/examples/demo ] || fail "build/examples/demo is missing: build it with 'make examples'"
+
+echo "\$ ./lostcycles record -o $data -- build/examples/demo"
+./lostcycles record -o "$data" -- build/examples/demo ||
+	fail "lostcycles record failed (exit status $?)"
+echo
+echo "\$ ./lostcycles report -f $data"
+./lostcycles report -f "$data" || fail "lostcycles report failed (exit status $?)"
+echo
+echo "\$ ./lostcycles report -f $data --per-thread"
+./lostcycles report -f "$data" --per-thread || fail "lostcycles report --per-thread failed (exit status $?)"
+echo
+echo "\$ ./lostcycles report -f $data -t 2    # the skewed loop alone"
+./lostcycles report -f "$data" -t 2 || fail "lostcycles report -t 2 failed (exit status $?)"

@@ -1,0 +1,140 @@
+/*
+ * wl.h — helpers shared by the ground-truth workloads of tests/workloads/.
+ *
+ * Every workload runs a team of WL_P threads (the main thread is member 0,
+ * so no thread outside the team ever calls a macro) on a fixed schedule of
+ * absolute deadlines measured from a common start time.  "Work" is a sleep
+ * until a deadline with the thread flagged BUSY: the profiler judges only the
+ * flags (RC and ML are unavailable here), so the ground truth does not depend
+ * on the CPU's speed, and the two cores of a small VM stay free for the
+ * sampler.  A late wake-up shortens the next phase instead of shifting the
+ * whole schedule, so timing noise does not accumulate.
+ *
+ * A workload defines
+ *	static void wl_body(int me, uint64_t t0);
+ * (me = 0..WL_P-1, t0 = common start, CLOCK_MONOTONIC ns) and includes this
+ * header, which supplies main().  Everything here dies with a message on any
+ * error: a workload that cannot keep its schedule must not pass as a profile.
+ */
+#ifndef WL_H
+#define WL_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lostcycles.h"
+
+#define WL_P 2			/* team size: this VM has two cores */
+#define WL_MS 1000000ull	/* one millisecond in ns */
+
+static void wl_body(int me, uint64_t t0);
+
+/* Print "workload: what: strerror(e)" and exit 1. */
+static inline void wl_die(const char *what, int e)
+{
+	fprintf(stderr, "workload: %s: %s\n", what, strerror(e));
+	exit(1);
+}
+
+/* CLOCK_MONOTONIC in ns. */
+static inline uint64_t wl_now(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		wl_die("clock_gettime", errno);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleep until the monotonic time t (ns); returns at once if t has passed. */
+static inline void wl_sleep_until(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ull),
+			       .tv_nsec = (long)(t % 1000000000ull) };
+	int e;
+
+	while ((e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR)
+		;
+	if (e)
+		wl_die("clock_nanosleep", e);
+}
+
+/* Be BUSY until time t: the stand-in for computation. */
+static inline void wl_busy_until(uint64_t t)
+{
+	LC_BUSY();
+	wl_sleep_until(t);
+}
+
+/* Be IDLE until time t. */
+static inline void wl_idle_until(uint64_t t)
+{
+	LC_IDLE();
+	wl_sleep_until(t);
+}
+
+/* Lock m, or die. */
+static inline void wl_lock(pthread_mutex_t *m)
+{
+	int e = pthread_mutex_lock(m);
+
+	if (e)
+		wl_die("pthread_mutex_lock", e);
+}
+
+/* Unlock m, or die. */
+static inline void wl_unlock(pthread_mutex_t *m)
+{
+	int e = pthread_mutex_unlock(m);
+
+	if (e)
+		wl_die("pthread_mutex_unlock", e);
+}
+
+struct wl_arg {
+	int me;
+	uint64_t t0;
+};
+
+/* Thread entry: run the body for member a->me. */
+static void *wl_thread(void *p)
+{
+	const struct wl_arg *a = p;
+
+	wl_body(a->me, a->t0);
+	return NULL;
+}
+
+/* Declare the team, start members 1..WL_P-1, be member 0, join them.  The
+ * common start is 2 ms ahead so that every member is running by then. */
+int main(int argc, char **argv)
+{
+	pthread_t th[WL_P];
+	struct wl_arg arg[WL_P];
+	uint64_t t0;
+	int e;
+
+	if (argc > 1) {
+		fprintf(stderr, "usage: %s (no arguments)\n", argv[0]);
+		return 2;
+	}
+	LC_TEAM(WL_P);
+	t0 = wl_now() + 2 * WL_MS;
+	for (int i = 0; i < WL_P; i++)
+		arg[i] = (struct wl_arg){ .me = i, .t0 = t0 };
+	for (int i = 1; i < WL_P; i++)
+		if ((e = pthread_create(&th[i], NULL, wl_thread, &arg[i])))
+			wl_die("pthread_create", e);
+	wl_body(0, t0);
+	for (int i = 1; i < WL_P; i++)
+		if ((e = pthread_join(th[i], NULL)))
+			wl_die("pthread_join", e);
+	return 0;
+}
+
+#endif /* WL_H */
