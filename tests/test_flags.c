@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -92,6 +93,8 @@ static void test_no_session(void **state)
 
 	(void)state;
 	unsetenv(LC_ENV_SESSION);
+	setenv(LC_ENV_TRACE, "1", 1);	/* no session: no trace file either */
+	setenv(LC_ENV_TRACE_DIR, tmpdir, 1);
 	assert_int_equal(lc__reinit_for_tests(), -ENOENT);
 	assert_null(lc__segment());
 	assert_null(lc_self);
@@ -110,6 +113,46 @@ static void test_no_session(void **state)
 	assert_int_equal(lc_self->state, LC_ST_BUSY);
 	assert_int_equal(count_shm(getpid()), before);
 	assert_int_equal(before, 0);
+	assert_int_equal(rmdir(tmpdir), 0);	/* still empty */
+	assert_int_equal(mkdir(tmpdir, 0700), 0);
+}
+
+/* Run lc__reinit_for_tests() with stderr captured; returns the bytes the
+ * library wrote there. */
+static long reinit_stderr(void)
+{
+	char path[] = "/tmp/lc-test-stderr.XXXXXX";
+	int fd = mkstemp(path), saved = dup(2);
+	struct stat st;
+
+	assert_true(fd >= 0 && saved >= 0);
+	unlink(path);
+	fflush(stderr);
+	assert_int_equal(dup2(fd, 2), 2);
+	lc__reinit_for_tests();
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	assert_int_equal(fstat(fd, &st), 0);
+	close(fd);
+	return (long)st.st_size;
+}
+
+/* The library prints nothing unless LC_DEBUG=1. */
+static void test_debug_output(void **state)
+{
+	(void)state;
+	setenv(LC_ENV_SESSION, "bad/name", 1);
+	unsetenv("LC_DEBUG");
+	assert_int_equal(reinit_stderr(), 0);
+	setenv(LC_ENV_SLOTS, "junk", 1);
+	setenv(LC_ENV_SESSION, "tfdebug", 1);
+	assert_int_equal(reinit_stderr(), 0);
+	setenv("LC_DEBUG", "1", 1);
+	assert_true(reinit_stderr() > 0);
+	setenv(LC_ENV_SESSION, "bad/name", 1);
+	assert_true(reinit_stderr() > 0);
+	unsetenv("LC_DEBUG");
 }
 
 static void test_invalid_env(void **state)
@@ -471,6 +514,7 @@ static void *seq_writer(void *arg)
 		LC_FRAGMENT_END(base);
 		LC_FRAGMENT_END(base);
 		LC_FRAGMENT_END(base + 1);
+		sched_yield();	/* 2 CPUs: let the reader see quiet moments */
 	}
 	return NULL;
 }
@@ -482,6 +526,7 @@ static void test_seqlock(void **state)
 	struct lc_tag_entry tags[LC_MAX_TAGS];
 	struct lc_seg_hdr *h;
 	int good = 0, i, j, iter;
+	uint64_t deadline;
 	pthread_t w[2];
 
 	(void)state;
@@ -490,7 +535,8 @@ static void test_seqlock(void **state)
 	seq_stop = 0;
 	assert_int_equal(pthread_create(&w[0], NULL, seq_writer, (void *)10), 0);
 	assert_int_equal(pthread_create(&w[1], NULL, seq_writer, (void *)20), 0);
-	for (iter = 0; iter < 200000 && good < 2000; iter++) {
+	deadline = lc__now_ns() + 5000000000ull;
+	for (iter = 0; good < 2000 && (iter % 1024 || lc__now_ns() < deadline); iter++) {
 		uint32_t s1 = __atomic_load_n(&h->tag_seq, __ATOMIC_ACQUIRE), s2, n;
 
 		if (s1 & 1)
@@ -816,6 +862,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_no_session, stop),
 		cmocka_unit_test_teardown(test_invalid_env, stop),
+		cmocka_unit_test_teardown(test_debug_output, stop),
 		cmocka_unit_test_teardown(test_segment, stop),
 		cmocka_unit_test_teardown(test_state_word, stop),
 		cmocka_unit_test_teardown(test_task_queue, stop),
