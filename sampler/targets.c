@@ -40,6 +40,8 @@ struct lc_registry {
 	int pending;			/* a segment awaits publication */
 	struct lc_departure *dep;
 	uint32_t ndep, depcap;
+	struct lc_departure *bad;	/* rejected segments, not tried again */
+	uint32_t nbad, badcap;
 };
 
 /* Split an shm name "lostcycles.S.PID.NONCE" into its parts.  Returns 0 or
@@ -236,6 +238,31 @@ out:
 	return rc;
 }
 
+/* Whether (pid, nonce) was rejected before. */
+static int was_rejected(const struct lc_registry *r, pid_t pid, uint64_t nonce)
+{
+	for (uint32_t i = 0; i < r->nbad; i++)
+		if (r->bad[i].pid == pid && r->bad[i].nonce == nonce)
+			return 1;
+	return 0;
+}
+
+/* Remember that (pid, nonce) is invalid. */
+static void reject(struct lc_registry *r, pid_t pid, uint64_t nonce)
+{
+	r->rejected++;
+	if (r->nbad == r->badcap) {
+		uint32_t cap = r->badcap ? 2 * r->badcap : 16;
+		struct lc_departure *b = realloc(r->bad, cap * sizeof(*b));
+
+		if (!b)
+			return;
+		r->bad = b;
+		r->badcap = cap;
+	}
+	r->bad[r->nbad++] = (struct lc_departure){ pid, nonce, 0 };
+}
+
 /* Look for new segments in /dev/shm and attach the wanted ones. */
 static void scan(struct lc_registry *r)
 {
@@ -253,13 +280,13 @@ static void scan(struct lc_registry *r)
 		    !wanted(r, session, pid))
 			continue;
 		pthread_mutex_lock(&r->lock);
-		if (!find(r, pid, nonce)) {
+		if (!find(r, pid, nonce) && !was_rejected(r, pid, nonce)) {
 			int rc = attach(r, e->d_name, pid, nonce);
 
 			if (rc == -EAGAIN)
 				r->pending = 1;
 			else if (rc == -EINVAL)
-				r->rejected++;
+				reject(r, pid, nonce);
 		}
 		pthread_mutex_unlock(&r->lock);
 	}
@@ -386,6 +413,7 @@ void lc_registry_free(struct lc_registry *r)
 		close(r->inotify);
 	pthread_mutex_destroy(&r->lock);
 	free(r->dep);
+	free(r->bad);
 	free(r->pids);
 	free(r);
 }

@@ -3,6 +3,7 @@
  * rejection of invalid ones, detach when a process exits or execs, and
  * attach/detach churn while a reader walks the RCU list.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -85,6 +86,26 @@ static int wait_for(struct lc_registry *r, int (*cond)(struct lc_registry *, uin
 static int live_is(struct lc_registry *r, uint32_t n) { return lc_registry_live(r) == n; }
 static int seen_is(struct lc_registry *r, uint32_t n) { return lc_registry_seen(r) == n; }
 static int rejected_is(struct lc_registry *r, uint32_t n) { return lc_registry_rejected(r) == n; }
+
+/* Remove every segment name of the current session; returns how many. */
+static int cleanup_session(void)
+{
+	char prefix[128], name[512];
+	struct dirent *e;
+	DIR *d = opendir("/dev/shm");
+	int n = 0;
+
+	snprintf(prefix, sizeof(prefix), "%s%s.", LC_SHM_PREFIX, session);
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, strlen(prefix)))
+			continue;
+		snprintf(name, sizeof(name), "/%s", e->d_name);
+		n += !shm_unlink(name);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
 
 /* A segment is attached once published, not before. */
 static void test_publication(void **state)
@@ -292,6 +313,8 @@ static void test_churn(void **state)
 	assert_true(lc_registry_seen(rd.r) <= rounds);
 	lc_registry_stop(rd.r);
 	lc_registry_free(rd.r);
+	/* stop() swept the names of processes that died unseen */
+	assert_int_equal(cleanup_session(), 0);
 }
 
 int main(void)
