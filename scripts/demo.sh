@@ -21,8 +21,8 @@ echo
 echo "\$ ./lostcycles report -f $data"
 ./lostcycles report -f "$data" || fail "lostcycles report failed (exit status $?)"
 echo
+echo "\$ ./lostcycles report -f $data -t 5    # fragment 5, the speculative search, alone"
+./lostcycles report -f "$data" -t 5 || fail "lostcycles report -t 5 failed (exit status $?)"
+echo
 echo "\$ ./lostcycles report -f $data --per-thread"
 ./lostcycles report -f "$data" --per-thread || fail "lostcycles report --per-thread failed (exit status $?)"
-echo
-echo "\$ ./lostcycles report -f $data -t 2    # the skewed loop alone"
-./lostcycles report -f "$data" -t 2 || fail "lostcycles report -t 2 failed (exit status $?)"
