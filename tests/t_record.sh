@@ -102,7 +102,14 @@ for sig in INT:130 TERM:143; do
 	want=${sig##*:}
 	env --default-signal=INT,TERM "$LC" record -o "$tmp/$name.data" -- "$WL" 2>"$tmp/err" &
 	pid=$!
-	sleep 0.2
+	# Signal only once record has opened its profile (so it is sampling),
+	# whatever the machine's speed; give up after 10 s.
+	n=0
+	while [ ! -s "$tmp/$name.data" ] && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	sleep 0.1
 	kill -"$name" "$pid"
 	wait "$pid"
 	expect_status "SIG$name to record" "$want" $?
