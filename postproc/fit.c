@@ -34,6 +34,7 @@ struct cand {
 	int ok, user;
 	int ndropped;
 	char dropped[256];		/* terms pruned away, as text */
+	char also[384];			/* other candidates pruning made equal to this one */
 	char why[256];			/* why the fit was refused */
 };
 
@@ -505,14 +506,20 @@ static void dedupe(struct fitcmd *cmd)
 	int n = 0;
 
 	for (int i = 0; i < cmd->ncands; i++) {
-		int dup = 0;
+		int dup = 0, j;
 
 		lc_formula_print(cmd->cands[i].f, NULL, names, 6, a, sizeof(a));
-		for (int j = 0; j < n && !dup && cmd->cands[i].ok; j++) {
+		for (j = 0; j < n && !dup && cmd->cands[i].ok; j++) {
 			lc_formula_print(cmd->cands[j].f, NULL, names, 6, b, sizeof(b));
 			dup = cmd->cands[j].ok && !strcmp(a, b);
 		}
 		if (dup) {
+			struct cand *k = &cmd->cands[j - 1], *c = &cmd->cands[i];
+			size_t used = strlen(k->also);
+
+			if (c->ndropped && used < sizeof(k->also))
+				snprintf(k->also + used, sizeof(k->also) - used, "%s'%s' (dropped %s)",
+					 used ? ", " : "", c->text, c->dropped);
 			lc_formula_free(cmd->cands[i].f);
 			free(cmd->cands[i].text);
 			continue;
@@ -695,6 +702,8 @@ static void report(const struct fitcmd *cmd)
 			printf("%.3g%%\n", f->smape);
 		if (c->ndropped)
 			printf("    pruned from '%s': dropped %s\n", c->text, c->dropped);
+		if (c->also[0])
+			printf("    also what pruning left of %s\n", c->also);
 	}
 	if (anyflag)
 		printf("? the 90%% interval contains zero: the term cannot be told from zero; "

@@ -1,0 +1,102 @@
+#!/bin/sh
+# t_predict.sh — "lostcycles predict" end to end: the thesis's Table 5.3
+# data- vs task-parallel 2D FFT comparison (one crossover near n = 64),
+# per-category values at a point, what-if scenarios, grids with speedup,
+# efficiency and scaling factor, a fit --emit / predict round trip, plots,
+# the predicate profile chart, and bad input refused with one clear line.
+# Run from the top of the tree with sh; exits non-zero on failure.
+set -u
+
+LC=./lostcycles
+D=tests/data/fit
+R=$D/runfast.runs
+[ -x "$LC" ] || { echo "t_predict: $LC is missing (run make)" >&2; exit 1; }
+tmp=$(mktemp -d /tmp/lc-t_predict.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+nfail=0
+ntest=0
+havegp=0
+command -v gnuplot >/dev/null 2>&1 && havegp=1
+
+ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
+fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
+check() {
+	name=$1; shift
+	if eval "$@"; then ok "$name"; else fail "$name"; sed 's/^/      /' "$tmp/out"; fi
+}
+# refuse NAME PATTERN ARGS...: exit 1 or 2 with one stderr line holding PATTERN.
+refuse() {
+	name=$1; pat=$2; shift 2
+	"$LC" predict "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ "$st" -ne 1 ] && [ "$st" -ne 2 ]; then fail "$name: exit status $st"; return; fi
+	if ! grep -qF -- "$pat" "$tmp/err" || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+		fail "$name: wanted one line with '$pat':"; sed 's/^/      /' "$tmp/err"; return
+	fi
+	ok "$name"
+}
+# is_png FILE
+is_png() { [ "$(head -c 4 "$1" 2>/dev/null | tail -c 3)" = "PNG" ]; }
+
+"$LC" predict --help >"$tmp/out" 2>&1
+check "--help exits 0" '[ $? -eq 0 ] && grep -q "usage: lostcycles predict" "$tmp/out"'
+
+"$LC" predict -m $D/fft_data.model --compare $D/fft_task.model \
+	--grid "n=16,32,...,1024 p=26" >"$tmp/out" 2>&1
+check "Table 5.3: one crossover at n = 65.0163, task parallel faster below" \
+	'[ "$(grep -c "faster below" "$tmp/out")" -eq 1 ] &&
+	 grep -q "^  n = 65\.0163 p=26: B faster below, A faster above$" "$tmp/out"'
+check "Table 5.3: B wins at n=16..64, A from n=128" \
+	'[ "$(grep -c " B *$" "$tmp/out")" -eq 3 ] && [ "$(grep -c " A *$" "$tmp/out")" -eq 4 ]'
+
+"$LC" predict -m $D/fft_data.model --at "n=64 p=26" -w balanced -w "ip=0 cl*=0.5" >"$tmp/out" 2>&1
+check "--at: per-category values (rt = 64^2*log2(64)/3550)" \
+	'grep -q "^rt .* 6\.92282 " "$tmp/out" && grep -q "^ip .* 3\.36 " "$tmp/out"'
+check "--at: T(E) = sum C(E)/p" 'grep -q "^T(E) = sum C(E)/p = 0\.648336 s" "$tmp/out"'
+check "--what-if: balanced and a combination, with gains" \
+	'grep -q "^what-if balanced  *T = 0\.413904 s  gain 0\.2344 s (36\.2%)" "$tmp/out" &&
+	 grep -q "^what-if ip=0 cl\*=0\.5 .*T = 0\.513819 s" "$tmp/out"'
+
+rm -f "$tmp/m"
+for c in li ip sl cl rt; do
+	case $c in
+	li) f="n*log(n)*p*sqrt(p)" ;;
+	ip|cl) f="n^2*p" ;;
+	sl) f="n^2*log(p)" ;;
+	rt) f="n^2*log2(n)" ;;
+	esac
+	"$LC" fit -c $c -v "n p" -f $R "$f" --emit "$tmp/m" >/dev/null 2>&1 || fail "fit $c"
+done
+"$LC" fit -c rc -v p -f $R -x "n=256" --emit "$tmp/m" >/dev/null 2>&1 || fail "fit rc"
+"$LC" predict -m "$tmp/m" --grid "n=256 p=1,2,4,8,16,26" -w nowait >"$tmp/out" 2>&1
+check "round trip: grid with speedup, efficiency and SF" \
+	'grep -q "T(E) s .* speedup .* effic .* SF" "$tmp/out" &&
+	 grep -q "^ *256  *1  *[0-9.]*  *[0-9.e-]*  *1  *1\.0000  *1\.0000 " "$tmp/out" &&
+	 [ "$(grep -c "^ *256 " "$tmp/out")" -eq 6 ]'
+check "round trip: prediction intervals are non-zero" \
+	'! grep -q "^ *256  *26  *[0-9.]*  *0 " "$tmp/out"'
+
+if [ $havegp -eq 1 ]; then
+	"$LC" predict -m "$tmp/m" --grid "p=1..26 n=64,256,1024" --plot "$tmp/t.png" --speedup >"$tmp/out" 2>&1
+	check "--plot: speedup curves per n as a PNG" 'is_png "$tmp/t.png" && grep -q "index 2" "$tmp/t.gp"'
+	"$LC" predict --profile $R -x "n=256" --plot "$tmp/pp.png" >"$tmp/out" 2>&1
+	check "--profile: stacked-bar predicate profile" \
+		'is_png "$tmp/pp.png" && grep -q "rowstacked" "$tmp/pp.gp" &&
+		 [ "$(grep -c "^ *[0-9]" "$tmp/pp.data")" -eq 8 ]'
+fi
+
+printf 'li(p) = p\nbogus line\n' >"$tmp/bad.model"
+refuse "model file: file:line" "$tmp/bad.model:2: unknown category 'bogus'" -m "$tmp/bad.model" --at "p=2"
+printf 'li(p) = p*(p\n' >"$tmp/bad.model"
+refuse "model file: formula column" "$tmp/bad.model:1: column 13: missing ')'" -m "$tmp/bad.model" --at "p=2"
+refuse "missing p" "needs p (the number of processors)" -m $D/fft_data.model --at "n=64"
+refuse "unknown variable" "unknown variable 'q' (the model uses: n)" -m $D/fft_data.model --at "q=1 p=2"
+refuse "missing variable" "the model uses 'n'; give it in --at" -m $D/fft_data.model --at "p=2"
+refuse "bad what-if" "what-if 'zz=0': unknown category 'zz'" -m $D/fft_data.model --at "n=64 p=2" -w zz=0
+refuse "bad grid" "--grid 'n=1,x p=2': n: 'x' is not a number" -m $D/fft_data.model --grid "n=1,x p=2"
+refuse "no --at/--grid" "give one of --at or --grid" -m $D/fft_data.model
+refuse "missing model file" "$tmp/none: No such file or directory" -m "$tmp/none" --at "p=1"
+refuse "--profile without --plot" "--profile needs --plot" --profile $R
+
+echo "t_predict: $((ntest - nfail))/$ntest passed"
+[ "$nfail" -eq 0 ]
