@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_util.h"
 #include "lostcycles.h"
 
 #define TASK_BUCKETS 65536u
@@ -197,25 +198,6 @@ void lc_accum_free(struct lc_accum *a)
 	free(a);
 }
 
-/* Grow *p (of *cap elements of size sz) to hold at least need; 0 or -ENOMEM. */
-static int grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
-{
-	uint32_t c = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	q = realloc(*p, (size_t)c * sz);
-	if (!q)
-		return -ENOMEM;
-	memset((char *)q + (size_t)*cap * sz, 0, (size_t)(c - *cap) * sz);
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /* The window row of thread i, marking it touched; NULL on ENOMEM. */
 static struct lc_prof_trow *row(struct lc_accum *a, uint32_t i)
 {
@@ -251,7 +233,7 @@ static struct lc_prof_tagrow *tagrow(struct lc_accum *a, int64_t tag)
 	for (uint32_t i = 0; i < a->ntagrows; i++)
 		if (a->tagrows[i].tag == tag)
 			return &a->tagrows[i];
-	if (grow((void **)&a->tagrows, &a->tagrows_cap, a->ntagrows + 1, sizeof(*a->tagrows)))
+	if (lc_grow((void **)&a->tagrows, &a->tagrows_cap, a->ntagrows + 1, sizeof(*a->tagrows)))
 		return NULL;
 	a->tagrows[a->ntagrows] = (struct lc_prof_tagrow){ .tag = tag };
 	return &a->tagrows[a->ntagrows++];
@@ -317,7 +299,7 @@ static void collect_tags(struct lc_accum *a, const struct lc_obs *o)
 				;
 			if (j < a->ncur_tags)
 				continue;
-			if (grow((void **)&a->cur_tags, &a->cur_tags_cap, a->ncur_tags + 1,
+			if (lc_grow((void **)&a->cur_tags, &a->cur_tags_cap, a->ncur_tags + 1,
 				 sizeof(int64_t)))
 				return;
 			a->cur_tags[a->ncur_tags++] = tag;
@@ -335,7 +317,7 @@ static uint32_t tagset_id(struct lc_accum *a)
 		    !memcmp(s->tags, a->cur_tags, s->n * sizeof(int64_t)))
 			return i;
 	}
-	if (grow((void **)&a->tagsets, &a->tagsets_cap, a->ntagsets + 1, sizeof(*a->tagsets)))
+	if (lc_grow((void **)&a->tagsets, &a->tagsets_cap, a->ntagsets + 1, sizeof(*a->tagsets)))
 		return UINT32_MAX;
 	struct tagset *s = &a->tagsets[a->ntagsets];
 
@@ -388,7 +370,7 @@ static void task_charge(struct lc_accum *a, uint32_t uid, uint64_t id, uint32_t 
 		r->ns += ns;
 		return;
 	}
-	if (grow((void **)&t->runs, &t->cap, t->nruns + 1, sizeof(*t->runs)))
+	if (lc_grow((void **)&t->runs, &t->cap, t->nruns + 1, sizeof(*t->runs)))
 		return;
 	t->runs[t->nruns++] = (struct task_run){ a->win_index, thread, ts, ns };
 }
@@ -406,7 +388,7 @@ void lc_accum_wasted(struct lc_accum *a, uint32_t uid, uint64_t id)
 	for (uint32_t i = 0; i < t->nruns; i++) {
 		const struct task_run *r = &t->runs[i];
 
-		if (grow((void **)&a->pending, &a->pending_cap, a->npending + 1,
+		if (lc_grow((void **)&a->pending, &a->pending_cap, a->npending + 1,
 			 sizeof(*a->pending)))
 			break;
 		a->pending[a->npending++] = (struct lc_prof_wasted){

@@ -83,3 +83,21 @@ uint64_t lc_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
+{
+	uint32_t c = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	q = realloc(*p, (size_t)c * sz);
+	if (!q)
+		return -ENOMEM;
+	memset((char *)q + (size_t)*cap * sz, 0, (size_t)(c - *cap) * sz);
+	*p = q;
+	*cap = c;
+	return 0;
+}

@@ -5,6 +5,7 @@
 #ifndef LC_UTIL_H
 #define LC_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Parse a duration such as "100us", "2ms", "1.5s", "250ns" or "100" (no unit
@@ -18,6 +19,11 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /* Parse a whole floating-point number.  Returns 0 or -EINVAL/-ERANGE. */
 int lc_parse_double(const char *s, double *out);
+
+/* Grow the array *p of *cap elements of size sz to hold at least need
+ * elements (doubling, zero-filling the new ones).  0, or -ENOMEM with *p
+ * and *cap unchanged. */
+int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t lc_now_ns(void);

@@ -56,24 +56,6 @@ int lc_sampler_spare_cpu(void)
 	return last;
 }
 
-/* Ensure *buf holds need elements of size sz.  0 or -ENOMEM. */
-static int reserve(void **buf, uint32_t *cap, uint32_t need, size_t sz)
-{
-	uint32_t c = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	p = realloc(*buf, (size_t)c * sz);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = c;
-	return 0;
-}
-
 /* Refresh t's copy of its open fragment tags if the program changed them
  * and the copy is consistent (sequence counter even and unchanged). */
 static void read_tags(struct lc_sampler *s, struct lc_target *t)
@@ -115,7 +97,7 @@ static void read_wasted(struct lc_sampler *s, struct lc_target *t, const struct 
 		c->nwasted = n - LC_WASTED_RING;
 	}
 	for (; c->nwasted != n; c->nwasted++) {
-		if (reserve((void **)&s->wasted, &s->wasted_cap, s->nwasted + 1, sizeof(*s->wasted)))
+		if (lc_grow((void **)&s->wasted, &s->wasted_cap, s->nwasted + 1, sizeof(*s->wasted)))
 			return;
 		s->wasted[s->nwasted++] = (struct wasted_id){
 			t->uid, __atomic_load_n(&sl->wasted[c->nwasted % LC_WASTED_RING],
@@ -153,7 +135,7 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 			if (c->thread < 0)
 				continue;
 		}
-		if (reserve((void **)&s->threads, &s->threads_cap, *nthreads + 1,
+		if (lc_grow((void **)&s->threads, &s->threads_cap, *nthreads + 1,
 			    sizeof(*s->threads)))
 			return;
 		st = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) & 0xff;
@@ -195,7 +177,7 @@ static void tick(struct lc_sampler *s)
 
 		if (__atomic_load_n(&t->gone, __ATOMIC_ACQUIRE))
 			continue;
-		if (reserve((void **)&s->procs, &s->procs_cap, nprocs + 1, sizeof(*s->procs)))
+		if (lc_grow((void **)&s->procs, &s->procs_cap, nprocs + 1, sizeof(*s->procs)))
 			break;
 		if (!t->announced)
 			announce(s, t, now);
