@@ -216,7 +216,9 @@ static void check_shape(const struct workload *w, const struct lc_profile *prof,
 				 100 * over, 100 * CONTROL_OVERHEAD);
 		return;
 	}
-	if (big != w->dominant)
+	if (big < 0)
+		complain(why, len, nbad, "%s: no overhead category is available", src);
+	else if (big != w->dominant)
 		complain(why, len, nbad, "%s: largest overhead is %s, expected %s", src,
 			 lc_cat_info(big)->key, lc_cat_info(w->dominant)->key);
 	if (out[w->dominant] < w->min_share * total)
