@@ -25,7 +25,7 @@ static const struct lc_category categories[] = {
 	{ "ml", "memory loss" },
 	{ "bl", "braking loss" },
 	{ "wc", "wasted computation" },
-	{ "rt", "pure computation (remaining time)" },
+	{ "rt", "pure computation, remaining time" },
 	{ "tt", "total time (p x wall)" },
 };
 

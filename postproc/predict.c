@@ -293,7 +293,7 @@ static void grid_header(const struct pcmd *cmd)
 	for (int i = 0; i < cmd->o.nwhatif; i++)
 		printf("  %12.12s %6s", cmd->w[i].text, "gain%");
 	if (cmd->b)
-		printf(" %12s %-8s", "T_B s", "faster");
+		printf(" %12s %s", "T_B s", "faster");
 	printf("\n");
 }
 
@@ -331,7 +331,7 @@ static int grid_row(struct pcmd *cmd, double pmin)
 
 		if (total(cmd, cmd->b, NULL, &tb, &hb))
 			return -1;
-		printf(" %12.6g %-8s", tb, tb < t ? "B" : tb > t ? "A" : "equal");
+		printf(" %12.6g %s", tb, tb < t ? "B" : tb > t ? "A" : "equal");
 	}
 	printf("\n");
 	return 0;
