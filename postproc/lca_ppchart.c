@@ -42,9 +42,40 @@ static size_t p_index(struct chart *c, double x)
 	return c->np++;
 }
 
+/* True when key is one of the chart's categories, tt or p. */
+static int is_cat(const struct chart *c, const char *key)
+{
+	if (!strcmp(key, "p") || !strcmp(key, "tt"))
+		return 1;
+	for (int j = 0; j < c->ncat; j++)
+		if (!strcmp(c->cat[j], key))
+			return 1;
+	return 0;
+}
+
+/* Remember the first run's variables at row k in first[]; set *mixed when a
+ * later run at the same p has other values. */
+static void note_mixed(const struct chart *c, const struct lc_runs *r, size_t k,
+		       const double *vals, double *first, int *seen, int *mixed)
+{
+	int nk = lc_runs_nkeys(r);
+
+	for (int j = 0; j < nk; j++) {
+		double *f = &first[k * (size_t)nk + (size_t)j];
+
+		if (is_cat(c, lc_runs_keyname(r, j)))
+			continue;
+		if (!seen[k])
+			*f = vals[j];
+		else if (!(*f == vals[j] || (isnan(*f) && isnan(vals[j]))))
+			*mixed = 1;
+	}
+	seen[k] = 1;
+}
+
 /* Fill c->v with the mean of each category per p. */
 static void fill(struct chart *c, const struct lc_runs *r, int pkey, const struct lc_expr *cond,
-		 double *vals, int *count)
+		 double *vals, int *count, double *first, int *seen, int *mixed)
 {
 	for (size_t i = 0; i < lc_runs_count(r); i++) {
 		double p;
@@ -56,6 +87,7 @@ static void fill(struct chart *c, const struct lc_runs *r, int pkey, const struc
 		    lc_runs_get(r, i, pkey, &p) != LC_CELL_VALUE)
 			continue;
 		k = p_index(c, p);
+		note_mixed(c, r, k, vals, first, seen, mixed);
 		for (int j = 0; j < c->ncat; j++) {
 			double v;
 			int key = lc_runs_find_key(r, c->cat[j], strlen(c->cat[j]));
@@ -111,6 +143,12 @@ static void table(const struct chart *c, FILE *f)
 	}
 }
 
+/* Colours of the overhead categories, in order. */
+static const char *const colours[] = {
+	"#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00", "#a65628", "#f781bf", "#999900",
+};
+#define NCOLOURS (sizeof(colours) / sizeof(colours[0]))
+
 /* Write the gnuplot script for the rowstacked histogram. */
 static int script(const struct chart *c, const char *gp, const char *data, const char *title)
 {
@@ -124,6 +162,9 @@ static int script(const struct chart *c, const char *gp, const char *data, const
 		   "set style data histograms\nset style histogram rowstacked\n"
 		   "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right\n"
 		   "set datafile missing 'na'\n", title);
+	for (int i = 0; i < c->ncat; i++)	/* a distinct colour per category, rt last */
+		fprintf(f, "set linetype %d lc rgb '%s'\n", i + 1,
+			!strcmp(c->cat[i], "rt") ? "#bbbbbb" : colours[i % NCOLOURS]);
 	fprintf(f, "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n", c->ncat + 1, data);
 	return fclose(f) ? -errno : 0;
 }
@@ -142,13 +183,13 @@ static void pick_cats(struct chart *c, const struct lc_runs *r)
 
 /* Read the runs and build the chart.  Returns 0 or -1 (printed). */
 static int build(struct chart *c, const char *path, const char *extract, struct lc_runs **rp,
-		 struct lc_expr **cond)
+		 struct lc_expr **cond, int *mixed)
 {
 	struct lc_runs_error re;
 	struct lc_parse_error pe;
 	int rc = lc_runs_read(path, rp, &re), pkey;
-	double *vals;
-	int *count;
+	double *vals, *first;
+	int *count, *seen;
 
 	if (rc) {
 		if (rc == -EINVAL)
@@ -171,17 +212,23 @@ static int build(struct chart *c, const char *path, const char *extract, struct 
 	c->v = malloc((lc_runs_count(*rp) + 1) * MAXCAT * sizeof(double));
 	count = calloc((lc_runs_count(*rp) + 1) * MAXCAT, sizeof(int));
 	vals = malloc(((size_t)lc_runs_nkeys(*rp) + 1) * sizeof(double));
-	if (!c->p || !c->v || !count || !vals) {
+	first = malloc((lc_runs_count(*rp) + 1) * ((size_t)lc_runs_nkeys(*rp) + 1) * sizeof(double));
+	seen = calloc(lc_runs_count(*rp) + 1, sizeof(int));
+	if (!c->p || !c->v || !count || !vals || !first || !seen) {
 		free(count);
 		free(vals);
+		free(first);
+		free(seen);
 		return -1;
 	}
 	for (size_t i = 0; i < (lc_runs_count(*rp) + 1) * MAXCAT; i++)
 		c->v[i] = NAN;
-	fill(c, *rp, pkey, *cond, vals, count);
+	fill(c, *rp, pkey, *cond, vals, count, first, seen, mixed);
 	sort_rows(c);
 	free(count);
 	free(vals);
+	free(first);
+	free(seen);
 	return 0;
 }
 
@@ -193,10 +240,10 @@ int lc_ppchart_write(const char *path, const char *extract, const char *png, FIL
 	struct lc_expr *cond = NULL;
 	char base[4096], gp[4200], data[4200];
 	size_t n = strlen(png);
-	int rc = -1, prc;
+	int rc = -1, prc, mixed = 0;
 	FILE *f;
 
-	if (build(&c, path, extract, &r, &cond))
+	if (build(&c, path, extract, &r, &cond, &mixed))
 		goto out;
 	if (!c.np || !c.ncat) {
 		fprintf(stderr, PROG ": %s: no runs with p and categories%s\n", path,
@@ -208,6 +255,9 @@ int lc_ppchart_write(const char *path, const char *extract, const char *png, FIL
 	snprintf(data, sizeof(data), "%s.data", base);
 	fprintf(out, "predicate profile of %s (seconds summed over processors, mean over runs)\n", path);
 	table(&c, out);
+	if (mixed)
+		fprintf(out, "note: runs with the same p differ in other variables and were averaged; "
+			     "select some with -x\n");
 	f = fopen(data, "w");
 	if (!f || (table(&c, f), fclose(f)) || script(&c, gp, data, path)) {
 		fprintf(stderr, PROG ": cannot write %s or %s\n", data, gp);
