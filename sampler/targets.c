@@ -136,7 +136,6 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 {
 	__atomic_store_n(&t->gone, 1, __ATOMIC_RELEASE);
 	cds_list_del_rcu(&t->node);
-	r->live--;
 	if (r->ndep == r->depcap) {
 		uint32_t cap = r->depcap ? 2 * r->depcap : 16;
 		struct lc_departure *d = realloc(r->dep, cap * sizeof(*d));
@@ -148,6 +147,8 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 	}
 	if (r->ndep < r->depcap)
 		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce, lc_now_ns() };
+	/* the departure is recorded before the count says the target left */
+	__atomic_store_n(&r->live, r->live - 1, __ATOMIC_RELEASE);
 	if (unlink_name)
 		shm_unlink(t->name);
 	urcu_memb_call_rcu(&t->rcu, free_target);
@@ -221,8 +222,8 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 	if (old)
 		detach(r, old, 1);
 	cds_list_add_tail_rcu(&t->node, &r->list);
-	r->seen++;
-	r->live++;
+	__atomic_store_n(&r->seen, r->seen + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->live, r->live + 1, __ATOMIC_RELEASE);
 	close(fd);
 	return 0;
 out:
@@ -430,7 +431,7 @@ uint32_t lc_registry_seen(struct lc_registry *r)
 
 uint32_t lc_registry_live(struct lc_registry *r)
 {
-	return __atomic_load_n(&r->live, __ATOMIC_RELAXED);
+	return __atomic_load_n(&r->live, __ATOMIC_ACQUIRE);
 }
 
 const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_t *n)

@@ -78,7 +78,8 @@ struct cds_list_head *lc_registry_list(struct lc_registry *r);
 uint32_t lc_registry_seen(struct lc_registry *r);
 uint32_t lc_registry_live(struct lc_registry *r);
 
-/* The departures so far (valid until the next call into the registry). */
+/* The departures so far.  The array may move while discovery runs: read it
+ * after lc_registry_stop, or while no target can leave. */
 const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_t *n);
 
 /* Segments rejected as invalid (for diagnostics). */
