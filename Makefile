@@ -63,8 +63,7 @@ EX_BIN   := $(EX_SRC:examples/%.c=$(B)/examples/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
-.PHONY: all deps demo check unit-tests integration-tests install uninstall bench \
-	clean examples workloads
+.PHONY: all deps demo check install uninstall bench clean examples workloads FORCE
 
 all: lostcycles $(LIB_SO) $(LIB_A) $(B)/lostcycles.pc
 
@@ -98,7 +97,7 @@ $(LIB_A): $(LIB_OBJ)
 	$(quiet) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/lostcycles.pc: Makefile
+$(B)/lostcycles.pc: FORCE
 	@mkdir -p $(@D)
 	$(quiet) GEN $@
 	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
@@ -170,5 +169,7 @@ uninstall:
 
 clean:
 	rm -rf $(B) lostcycles lostcycles.data
+
+FORCE:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
