@@ -267,12 +267,13 @@ static int fit_plain(const struct prob *pb, const int *use, unsigned flags, doub
 	return fit_subset(pb, use, coef, cov, chisq, why, wl);
 }
 
-/* Order point indices by the first variable (for threshold splits). */
-static const struct lc_points *sort_pts;
-static int cmp_first(const void *a, const void *b)
+/* Order point indices by the first variable of the points ctx (for
+ * threshold splits). */
+static int cmp_first(const void *a, const void *b, void *ctx)
 {
-	double x = sort_pts->x[*(const size_t *)a * (size_t)sort_pts->nvars];
-	double y = sort_pts->x[*(const size_t *)b * (size_t)sort_pts->nvars];
+	const struct lc_points *pts = ctx;
+	double x = pts->x[*(const size_t *)a * (size_t)pts->nvars];
+	double y = pts->x[*(const size_t *)b * (size_t)pts->nvars];
 
 	return x < y ? -1 : x > y;
 }
@@ -320,8 +321,7 @@ static int fit_threshold(const struct prob *pb, unsigned flags, struct lc_fit *o
 	if (!rows)
 		return -ENOMEM;
 	memcpy(rows, pb->rows, m * sizeof(*rows));
-	sort_pts = pb->pts;
-	qsort(rows, m, sizeof(*rows), cmp_first);
+	qsort_r(rows, m, sizeof(*rows), cmp_first, (void *)pb->pts);
 	for (size_t s = (size_t)nb + 1; s + (size_t)na + 1 <= m; s++) {
 		double c[LC_LSQ_MAXK], ca[LC_LSQ_MAXK], cv[LC_LSQ_MAXK * LC_LSQ_MAXK] = { 0 };
 		double cva[LC_LSQ_MAXK * LC_LSQ_MAXK], sse;

@@ -6,6 +6,7 @@
  */
 #include "lca_runs.h"
 #include "lca_formula.h"
+#include "lca_models.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -176,9 +177,13 @@ static int add_value(struct lc_runs *r, int key, const char *s, size_t len, int 
 	double v;
 	int rc;
 
-	if (parse_value(s, len, &state, &v))
-		return bad(err, line, tok, toklen, len ? "value is not a number or 'na'"
-							 : "empty value");
+	if (parse_value(s, len, &state, &v)) {
+		if (!len || lc_category_find(r->keys[key]))
+			return bad(err, line, tok, toklen, len ? "value is not a number or 'na'"
+								 : "empty value");
+		state = LC_CELL_TEXT;	/* a note such as impl=task */
+		v = NAN;
+	}
 	rc = add_cell(r, key, state, v);
 	if (rc == -EEXIST)
 		return bad(err, line, tok, toklen, "'%s' appears twice on the line", r->keys[key]);

@@ -2,8 +2,10 @@
  * lca_runs.h — read a runs file: one profiled run per line, as written by
  * "lostcycles report -l NOTE" (name=value pairs in any order, including the
  * thesis's Figure 5.1 form "d=32 v=4.5 p=2 li=... tt=... rt=...") or as CSV
- * with a header row.  Values are numbers or "na" (not measured).  Blank lines
- * and lines starting with '#' are ignored.
+ * with a header row.  Values are numbers or "na" (not measured); a note's
+ * value may also be a word (impl=task), but a category's (li ip sl cl rc ml
+ * bl wc rt tt) must be a number or na.  Blank lines and lines starting with
+ * '#' are ignored.
  *
  * Then turn the runs into fitting points: pick the variables and the
  * category, keep the runs an extraction condition selects, and average the
@@ -25,6 +27,7 @@ enum lc_cell {
 	LC_CELL_ABSENT,		/* the name does not appear on the run's line */
 	LC_CELL_NA,		/* the value was "na": not measured */
 	LC_CELL_VALUE,
+	LC_CELL_TEXT,		/* a note's value that is not a number, e.g. impl=task */
 };
 
 /* Where and why reading failed: line is 1-based (0: not about a line). */

@@ -519,6 +519,18 @@ static void test_runs(void **state)
 	lc_points_free(&pts);
 	lc_runs_free(r);
 
+	static const char notes[] = "impl=task p=1 li=0.5\nimpl=data p=2 li=0.7\np=x li=1\n";
+	f = fmemopen((void *)notes, sizeof(notes) - 1, "r");
+	assert_int_equal(lc_runs_parse(f, &r, &re), 0);	/* word values in notes */
+	fclose(f);
+	assert_int_equal(lc_runs_get(r, 0, lc_runs_find_key(r, "impl", 4), &v), LC_CELL_TEXT);
+	vars[0] = lc_runs_find_key(r, "p", 1);
+	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, "li", 2), NULL, &pts), 0);
+	assert_int_equal((int)pts.n, 2);
+	assert_int_equal((int)pts.missing, 1);
+	lc_points_free(&pts);
+	lc_runs_free(r);
+
 	static const char csv[] = "n, p, li\n64, 2, 0.5\n128, 2, na\n";
 	f = fmemopen((void *)csv, sizeof(csv) - 1, "r");
 	assert_int_equal(lc_runs_parse(f, &r, &re), 0);
