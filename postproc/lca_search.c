@@ -69,7 +69,7 @@ static int one_var(const char *v, char ***h, int *n)
 
 	factors(v, iexp_full, NI_FULL, fs, &nf);
 	for (int a = 0; a < nf && !rc; a++) {
-		snprintf(buf, sizeof(buf), "%s + 1", fs[a]);
+		snprintf(buf, sizeof(buf), "%.63s + 1", fs[a]);
 		rc = push(h, n, buf);
 	}
 	return rc;
