@@ -1,6 +1,7 @@
 /*
  * lca_grid.c — parse --at and --grid specifications (see lca_grid.h).
  */
+#include "lc_util.h"
 #include "lca_grid.h"
 
 #include <ctype.h>
@@ -10,17 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Set the message; returns -EINVAL. */
-static int bad(char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 /* Append v to axis a; 0, -E2BIG or -ENOMEM. */
 static int push(struct lc_axis *a, double v)
@@ -93,7 +83,7 @@ static int item(struct lc_axis *a, const char *s, size_t len, int *pending, char
 		}
 	if ((len == 3 && !memcmp(s, "...", 3)) || (len == 3 && !memcmp(s, "\xe2\x80\xa6", 3))) {
 		if (a->n < 2)
-			return bad(msg, ml, "%s: '...' needs two values before it", a->name);
+			return lc_fail(msg, ml, -EINVAL, "%s: '...' needs two values before it", a->name);
 		*pending = 1;
 		return 0;
 	}
@@ -103,15 +93,15 @@ static int item(struct lc_axis *a, const char *s, size_t len, int *pending, char
 
 		if (number(s, (size_t)(dots - s), &lo) || number(dots + 2, hl, &hi) ||
 		    (colon && number(colon + 1, len - (size_t)(colon + 1 - s), &st)) || range(a, lo, hi, st))
-			return bad(msg, ml, "%s: bad range '%.*s' (want A..B or A..B:STEP)", a->name, (int)len, s);
+			return lc_fail(msg, ml, -EINVAL, "%s: bad range '%.*s' (want A..B or A..B:STEP)", a->name, (int)len, s);
 		return 0;
 	}
 	if (number(s, len, &v))
-		return bad(msg, ml, "%s: '%.*s' is not a number", a->name, (int)len, s);
+		return lc_fail(msg, ml, -EINVAL, "%s: '%.*s' is not a number", a->name, (int)len, s);
 	if (*pending) {
 		*pending = 0;
 		if (ellipsis(a, v))
-			return bad(msg, ml, "%s: cannot continue %g, %g, ... to %g", a->name,
+			return lc_fail(msg, ml, -EINVAL, "%s: cannot continue %g, %g, ... to %g", a->name,
 				   a->v[a->n - 2], a->v[a->n - 1], v);
 		return 0;
 	}
@@ -126,14 +116,14 @@ static int axis(struct lc_grid *g, const char *s, size_t len, char *msg, size_t 
 	int pending = 0, rc = 0;
 
 	if (!eq || eq == s || (size_t)(eq - s) >= sizeof(a->name))
-		return bad(msg, ml, "expected NAME=VALUES, not '%.*s'", (int)len, s);
+		return lc_fail(msg, ml, -EINVAL, "expected NAME=VALUES, not '%.*s'", (int)len, s);
 	if (g->naxes == LC_GRID_MAXAXES)
-		return bad(msg, ml, "more than %d variables", LC_GRID_MAXAXES);
+		return lc_fail(msg, ml, -EINVAL, "more than %d variables", LC_GRID_MAXAXES);
 	a = &g->axis[g->naxes++];
 	snprintf(a->name, sizeof(a->name), "%.*s", (int)(eq - s), s);
 	for (int i = 0; i < g->naxes - 1; i++)
 		if (!strcmp(g->axis[i].name, a->name))
-			return bad(msg, ml, "%s given twice", a->name);
+			return lc_fail(msg, ml, -EINVAL, "%s given twice", a->name);
 	for (p = eq + 1; !rc && p < end;) {
 		const char *q = memchr(p, ',', (size_t)(end - p));
 
@@ -143,7 +133,7 @@ static int axis(struct lc_grid *g, const char *s, size_t len, char *msg, size_t 
 		p = q + 1;
 	}
 	if (!rc && (pending || a->n == 0))
-		rc = bad(msg, ml, "%s: no values%s", a->name, pending ? " after '...'" : "");
+		rc = lc_fail(msg, ml, -EINVAL, "%s: no values%s", a->name, pending ? " after '...'" : "");
 	return rc;
 }
 
@@ -167,9 +157,9 @@ int lc_grid_parse(const char *spec, struct lc_grid *g, char *msg, size_t len)
 		rc = axis(g, w, (size_t)(s - w), msg, len);
 	}
 	if (!rc && !g->naxes)
-		rc = bad(msg, len, "no variables given");
+		rc = lc_fail(msg, len, -EINVAL, "no variables given");
 	if (rc == -E2BIG)
-		rc = bad(msg, len, "more than %d values", LC_GRID_MAXVALUES);
+		rc = lc_fail(msg, len, -EINVAL, "more than %d values", LC_GRID_MAXVALUES);
 	if (rc)
 		lc_grid_free(g);
 	return rc;

@@ -1,6 +1,7 @@
 /*
  * lca_predict.c — total time, what-if and crossovers (see lca_predict.h).
  */
+#include "lc_util.h"
 #include "lca_predict.h"
 #include "lca_models.h"
 
@@ -21,17 +22,6 @@ static const struct { const char *word, *expand; } aliases[] = {
 	{ "nospeculation", "wc=0" },
 };
 
-/* Set the message; returns -EINVAL. */
-static int bad(char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* Parse one change "cat OP= value" (or an alias) s[0..len) into w. */
 static int change(struct lc_whatif *w, const char *s, size_t len, char *msg, size_t ml)
 {
@@ -46,23 +36,23 @@ static int change(struct lc_whatif *w, const char *s, size_t len, char *msg, siz
 	while (c < len && isalpha((unsigned char)s[c]))
 		c++;
 	if (!c || c >= sizeof(cat))
-		return bad(msg, ml, "what-if '%.*s': expected CATEGORY=VALUE or CATEGORY*=FACTOR",
+		return lc_fail(msg, ml, -EINVAL, "what-if '%.*s': expected CATEGORY=VALUE or CATEGORY*=FACTOR",
 			   (int)len, s);
 	snprintf(cat, sizeof(cat), "%.*s", (int)c, s);
 	if (!lc_category_find(cat))
-		return bad(msg, ml, "what-if '%.*s': unknown category '%s'", (int)len, s, cat);
+		return lc_fail(msg, ml, -EINVAL, "what-if '%.*s': unknown category '%s'", (int)len, s, cat);
 	if (c < len && strchr("*/+-", s[c]))
 		op = s[c++];
 	if (c >= len || s[c] != '=' || len - c - 1 >= sizeof(num) || len - c - 1 == 0)
-		return bad(msg, ml, "what-if '%.*s': expected =, *=, /=, += or -= and a number",
+		return lc_fail(msg, ml, -EINVAL, "what-if '%.*s': expected =, *=, /=, += or -= and a number",
 			   (int)len, s);
 	snprintf(num, sizeof(num), "%.*s", (int)(len - c - 1), s + c + 1);
 	errno = 0;
 	v = strtod(num, &end);
 	if (end == num || *end || errno || !isfinite(v))
-		return bad(msg, ml, "what-if '%.*s': '%s' is not a number", (int)len, s, num);
+		return lc_fail(msg, ml, -EINVAL, "what-if '%.*s': '%s' is not a number", (int)len, s, num);
 	if (w->n == LC_WHATIF_MAX)
-		return bad(msg, ml, "what-if: more than %d changes", LC_WHATIF_MAX);
+		return lc_fail(msg, ml, -EINVAL, "what-if: more than %d changes", LC_WHATIF_MAX);
 	snprintf(w->e[w->n].cat, sizeof(w->e[w->n].cat), "%s", lc_category_find(cat)->key);
 	w->e[w->n].op = op;
 	w->e[w->n].v = v;
@@ -90,7 +80,7 @@ int lc_whatif_parse(const char *s, struct lc_whatif *w, char *msg, size_t len)
 		if (rc)
 			return rc;
 	}
-	return w->n ? 0 : bad(msg, len, "what-if: empty scenario");
+	return w->n ? 0 : lc_fail(msg, len, -EINVAL, "what-if: empty scenario");
 }
 
 /* Apply the scenario's changes for category cat to *c and *half. */

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -100,4 +102,14 @@ int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
 	*p = q;
 	*cap = c;
 	return 0;
+}
+
+int lc_fail(char *msg, size_t len, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+	return err;
 }

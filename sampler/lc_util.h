@@ -25,6 +25,11 @@ int lc_parse_double(const char *s, double *out);
  * and *cap unchanged. */
 int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz);
 
+/* Format a one-line reason into msg[len] and return err (a -errno), for
+ * library functions that explain their refusals. */
+int lc_fail(char *msg, size_t len, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t lc_now_ns(void);
 
