@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "names.h"
 #include "lca_formula.h"
 #include "lca_lsq.h"
 #include "lca_models.h"
@@ -50,17 +51,6 @@ static double gauss(void)
 static unsigned rec_flags;
 static const char *const var_p[] = { "p" };
 static const char *const var_n[] = { "n" };
-
-/* Resolve names against a NULL-terminated array passed as ctx. */
-static int resolve(void *ctx, const char *name, size_t len)
-{
-	const char *const *names = ctx;
-
-	for (int i = 0; names[i]; i++)
-		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
-			return i;
-	return -1;
-}
 
 /* Parse formula text over the names (NULL-terminated) or fail the test. */
 static struct lc_formula *formula(const char *text, const char *const *names)

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "names.h"
 #include "lca_formula.h"
 #include "lca_grid.h"
 #include "lca_lsq.h"
@@ -72,16 +73,6 @@ static double fft_time(int task, double n)
 }
 
 static const char *const nvar[] = { "n", NULL };
-
-static int resolve(void *ctx, const char *name, size_t len)
-{
-	const char *const *names = ctx;
-
-	for (int i = 0; names[i]; i++)
-		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
-			return i;
-	return -1;
-}
 
 /* The path of a fixture under tests/data/fit. */
 static const char *fixture(const char *name)
