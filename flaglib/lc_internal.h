@@ -74,6 +74,15 @@ void lc__init(void);
 void lc__debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 uint64_t lc__now_ns(void);
 
+/* process.c */
+void lc__parallel(int d);
+void lc__team_set(uint32_t p);
+
+/* auto.c */
+void lc__auto_program_parallel(void);
+void lc__auto_program_team(void);
+void lc__auto_forget(void);
+
 /* thread.c */
 void lc__thread_exit(void *arg);
 void lc__thread_forget(void);

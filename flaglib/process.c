@@ -20,8 +20,9 @@ static int64_t work_add(struct lc_seg_hdr *h, int d)
 	return old + d;
 }
 
-/* LC_PARALLEL_BEGIN / _END. */
-static void parallel(int d)
+/* Add d to work_exists (LC_PARALLEL_BEGIN / _END, and the automatic
+ * layers through lc_auto_parallel). */
+void lc__parallel(int d)
 {
 	struct lc_seg_hdr *h;
 	uint64_t now;
@@ -45,12 +46,14 @@ static void parallel(int d)
 
 LC_API void lc_parallel_begin(void)
 {
-	parallel(1);
+	lc__auto_program_parallel();
+	lc__parallel(1);
 }
 
 LC_API void lc_parallel_end(void)
 {
-	parallel(-1);
+	lc__auto_program_parallel();
+	lc__parallel(-1);
 }
 
 /* Store v into *field (release) and log op with arg v in trace mode. */
@@ -76,11 +79,18 @@ LC_API void lc_solution_found(void)
 		set_u32(&lc__g.hdr->solution_found, LC_OP_SOLUTION, 1);
 }
 
-LC_API void lc_team(uint32_t p)
+/* Store the team size p (LC_TEAM, and the layers through lc_auto_team). */
+void lc__team_set(uint32_t p)
 {
 	lc__init();
 	if (lc__g.hdr)
 		set_u32(&lc__g.hdr->team, LC_OP_TEAM, p);
+}
+
+LC_API void lc_team(uint32_t p)
+{
+	lc__auto_program_team();
+	lc__team_set(p);
 }
 
 /* Seqlock writer, step 1: make tag_seq odd before changing the table.

@@ -265,6 +265,7 @@ static void teardown(void)
 	}
 	lc__g.trace = 0;
 	lc__thread_forget();
+	lc__auto_forget();
 }
 
 /* fork: hold the library's locks across fork so the child gets them free. */

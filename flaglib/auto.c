@@ -1,0 +1,173 @@
+/*
+ * auto.c — the interface of the automatic layers (lc_auto.h): thread states
+ * that step aside once the program sets a state itself, and the layers'
+ * share of work_exists and of the team size, withdrawn once the program
+ * declares its own.
+ */
+#include <string.h>
+
+#include "lc_auto.h"
+#include "lc_internal.h"
+
+/* The layers' view of the calling thread.  Only the thread itself touches
+ * it. */
+struct lc_auto_thr {
+	uint32_t word;		/* last word a layer stored, 0 = none yet */
+	uint8_t off;		/* the program set a state: layers keep out */
+	uint8_t cur;		/* the layers' current state (LC_ST_*) */
+	uint16_t depth;		/* lc_auto_enter() levels open */
+	uint8_t saved[LC_AUTO_DEPTH];	/* states to restore, by level */
+};
+
+static __thread struct lc_auto_thr lc_auto_thr;
+
+/*
+ * The layers' share of the process-wide predicates, guarded by auto_lock.
+ * prog_parallel and prog_team are also read without the lock (relaxed) on
+ * the program's paths, to take the lock only on its first call.
+ */
+static pthread_mutex_t auto_lock = PTHREAD_MUTEX_INITIALIZER;
+static int64_t auto_work;	/* what the layers added to work_exists */
+static uint32_t auto_team;	/* largest team the layers declared */
+static int prog_parallel;	/* the program used LC_PARALLEL_* */
+static int prog_team;		/* the program used LC_TEAM */
+
+LC_API int lc_auto_active(void)
+{
+	lc__init();
+	return lc__g.hdr != NULL;
+}
+
+/*
+ * Return 1 when the layers may store into the calling thread's state word:
+ * the thread has not registered yet, or its word is the last one a layer
+ * stored.  Otherwise a macro changed it: remember that and return 0.
+ */
+static int owned(struct lc_auto_thr *a)
+{
+	uint32_t w;
+
+	if (a->off)
+		return 0;
+	switch (lc__thr.state) {
+	case LC_T_FRESH:	/* never registered, or forgotten (fork child) */
+		a->word = 0;
+		return 1;
+	case LC_T_DONE:		/* past its exit handler */
+		return 0;
+	default:
+		break;
+	}
+	w = __atomic_load_n(&lc__thr.sp->state, __ATOMIC_RELAXED);
+	if (w == a->word || (a->word == 0 && w == 0))
+		return 1;
+	lc__debug("thread %u: state set by the program; layers keep out", lc__thr.tid);
+	a->off = 1;
+	return 0;
+}
+
+/* Show state st in the calling thread's slot if the layers own it. */
+static void put(struct lc_auto_thr *a, uint32_t st)
+{
+	uint32_t w = LC_AUTO_MARK | (st & 0xffu);
+
+	a->cur = (uint8_t)st;
+	if (!lc_auto_active() || !owned(a))
+		return;
+	lc__state(w);
+	a->word = w;
+}
+
+LC_API void lc_auto_set(uint32_t state)
+{
+	struct lc_auto_thr *a = &lc_auto_thr;
+
+	a->depth = 0;
+	put(a, state);
+}
+
+LC_API void lc_auto_enter(uint32_t state)
+{
+	struct lc_auto_thr *a = &lc_auto_thr;
+
+	if (a->depth < LC_AUTO_DEPTH)
+		a->saved[a->depth] = a->cur;
+	if (a->depth < UINT16_MAX)
+		a->depth++;
+	put(a, state);
+}
+
+LC_API void lc_auto_leave(void)
+{
+	struct lc_auto_thr *a = &lc_auto_thr;
+	uint32_t i;
+
+	if (a->depth == 0)
+		return;
+	a->depth--;
+	i = a->depth < LC_AUTO_DEPTH ? a->depth : LC_AUTO_DEPTH - 1;
+	put(a, a->saved[i]);
+}
+
+LC_API void lc_auto_parallel(int d)
+{
+	if (!lc_auto_active())
+		return;
+	pthread_mutex_lock(&auto_lock);
+	if (!prog_parallel && (d > 0 || auto_work > 0)) {
+		auto_work += d > 0 ? 1 : -1;
+		lc__parallel(d > 0 ? 1 : -1);
+	}
+	pthread_mutex_unlock(&auto_lock);
+}
+
+LC_API void lc_auto_team(uint32_t p)
+{
+	if (!lc_auto_active())
+		return;
+	pthread_mutex_lock(&auto_lock);
+	if (!prog_team && p > auto_team) {
+		auto_team = p;
+		lc__team_set(p);
+	}
+	pthread_mutex_unlock(&auto_lock);
+}
+
+/* The program's first LC_PARALLEL_*: withdraw the layers' share of
+ * work_exists, for good. */
+void lc__auto_program_parallel(void)
+{
+	if (__atomic_load_n(&prog_parallel, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&auto_lock);
+	if (!prog_parallel) {
+		__atomic_store_n(&prog_parallel, 1, __ATOMIC_RELAXED);
+		for (; auto_work > 0; auto_work--)
+			lc__parallel(-1);
+	}
+	pthread_mutex_unlock(&auto_lock);
+}
+
+/* The program's first LC_TEAM: the layers declare no team from now on.
+ * Called before the program's value is stored, so it is the last word. */
+void lc__auto_program_team(void)
+{
+	if (__atomic_load_n(&prog_team, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&auto_lock);
+	__atomic_store_n(&prog_team, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&auto_lock);
+}
+
+/* Forget the layers' process-wide share and the calling thread's layer
+ * state (test hook, with the session torn down). */
+void lc__auto_forget(void)
+{
+	pthread_mutex_lock(&auto_lock);
+	auto_work = 0;
+	auto_team = 0;
+	prog_parallel = 0;
+	prog_team = 0;
+	pthread_mutex_unlock(&auto_lock);
+	memset(&lc_auto_thr, 0, sizeof(lc_auto_thr));
+}

@@ -1,0 +1,282 @@
+/*
+ * test_auto.c — liblostcycles' interface for the automatic layers
+ * (lc_auto.h): marked state words and their nesting, the precedence of the
+ * program's macros (per thread, in normal and trace mode), the layers'
+ * share of work_exists and of the team size and its withdrawal, no-session
+ * behaviour, and the tag helpers.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lc_auto.h"
+#include "lc_internal.h"
+
+static char tmpdir[64];
+
+/* Start a session with a fresh name; trace may be NULL. */
+static void start(const char *trace)
+{
+	static int n;
+	char name[64];
+
+	snprintf(name, sizeof(name), "ta%d-%d", (int)getpid(), n++);
+	setenv(LC_ENV_SESSION, name, 1);
+	if (trace) {
+		setenv(LC_ENV_TRACE, trace, 1);
+		setenv(LC_ENV_TRACE_DIR, tmpdir, 1);
+	} else {
+		unsetenv(LC_ENV_TRACE);
+	}
+	assert_int_equal(lc__reinit_for_tests(), 0);
+	assert_non_null(lc__segment());
+}
+
+/* End any session (and remove its trace file, if any). */
+static int stop(void **state)
+{
+	const char *t = lc__trace_file();
+	char path[PATH_MAX];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", t ? t : "");
+	unsetenv(LC_ENV_SESSION);
+	unsetenv(LC_ENV_TRACE);
+	lc__reinit_for_tests();
+	if (path[0])
+		unlink(path);
+	return 0;
+}
+
+/* The calling thread's state word. */
+static uint32_t word(void)
+{
+	assert_non_null(lc__thr.sp);
+	return __atomic_load_n(&lc__thr.sp->state, __ATOMIC_ACQUIRE);
+}
+
+/* Layer states are marked, nest, and restore. */
+static void test_layer_states(void **state)
+{
+	(void)state;
+	start(NULL);
+	assert_true(lc_auto_active());
+	lc_auto_set(LC_ST_BUSY);
+	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_BUSY);
+	lc_auto_enter(LC_ST_SYNC);
+	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_SYNC);
+	lc_auto_enter(LC_ST_IDLE);
+	assert_int_equal(word() & 0xff, LC_ST_IDLE);
+	lc_auto_leave();
+	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_SYNC);
+	lc_auto_leave();
+	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_BUSY);
+	lc_auto_leave();	/* nothing entered: no change */
+	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_BUSY);
+}
+
+/* Deeper than LC_AUTO_DEPTH: counted, and the levels come back out. */
+static void test_deep_nesting(void **state)
+{
+	unsigned i;
+
+	(void)state;
+	start(NULL);
+	lc_auto_set(LC_ST_IDLE);
+	for (i = 0; i < LC_AUTO_DEPTH + 5; i++)
+		lc_auto_enter(i % 2 ? LC_ST_SYNC : LC_ST_BUSY);
+	for (i = 0; i < LC_AUTO_DEPTH + 5; i++)
+		lc_auto_leave();
+	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_IDLE);
+}
+
+/* Run the macro with index k (0..3) of the precedence cases. */
+static void macro(int k)
+{
+	switch (k) {
+	case 0: LC_BUSY(); break;
+	case 1: LC_IDLE(); break;
+	case 2: LC_SYNC_BEGIN(); break;
+	default: LC_SYNC_END(); break;
+	}
+}
+
+/* After any macro, the layers keep out of the thread for good.  LC_BUSY()
+ * over a layer's BUSY is told apart too (the mark). */
+static void *precedence_thread(void *arg)
+{
+	int k = *(int *)arg;
+	uint32_t w;
+
+	lc_auto_set(LC_ST_BUSY);
+	lc_auto_enter(LC_ST_SYNC);
+	if (k == 3)
+		lc_auto_leave();	/* SYNC_END pops the layer's word */
+	macro(k);
+	w = word();
+	assert_int_equal(w & LC_AUTO_MARK, 0);
+	lc_auto_enter(LC_ST_IDLE);
+	lc_auto_leave();
+	lc_auto_set(LC_ST_SYNC);
+	assert_int_equal(word(), w);
+	return NULL;
+}
+
+static void run_precedence(void)
+{
+	for (int k = 0; k < 4; k++) {
+		pthread_t t;
+
+		assert_int_equal(pthread_create(&t, NULL, precedence_thread, &k), 0);
+		assert_int_equal(pthread_join(t, NULL), 0);
+	}
+}
+
+static void test_precedence(void **state)
+{
+	(void)state;
+	start(NULL);
+	run_precedence();
+}
+
+static void test_precedence_trace(void **state)
+{
+	(void)state;
+	start("1");
+	run_precedence();
+}
+
+/* A thread whose first flag comes from a layer registers, and a thread the
+ * program flagged before any layer did is the program's. */
+static void *first_macro_thread(void *arg)
+{
+	(void)arg;
+	LC_IDLE();
+	lc_auto_set(LC_ST_BUSY);
+	assert_int_equal(word(), LC_ST_IDLE);
+	return NULL;
+}
+
+static void test_first_contact(void **state)
+{
+	pthread_t t;
+
+	(void)state;
+	start(NULL);
+	assert_int_equal(pthread_create(&t, NULL, first_macro_thread, NULL), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	lc_auto_enter(LC_ST_SYNC);	/* main: never flagged before */
+	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_SYNC);
+}
+
+/* work_exists: the layers' share adds and never goes below 0; the
+ * program's first LC_PARALLEL_* withdraws it for good. */
+static void test_parallel(void **state)
+{
+	struct lc_seg_hdr *h;
+
+	(void)state;
+	start(NULL);
+	h = lc__segment();
+	lc_auto_parallel(-1);
+	assert_int_equal(h->work_exists, 0);
+	lc_auto_parallel(1);
+	lc_auto_parallel(1);
+	assert_int_equal(h->work_exists, 2);
+	lc_auto_parallel(-1);
+	assert_int_equal(h->work_exists, 1);
+	LC_PARALLEL_BEGIN();
+	assert_int_equal(h->work_exists, 1);	/* the program's only */
+	lc_auto_parallel(1);
+	assert_int_equal(h->work_exists, 1);
+	LC_PARALLEL_END();
+	assert_int_equal(h->work_exists, 0);
+	lc_auto_parallel(1);
+	assert_int_equal(h->work_exists, 0);
+}
+
+/* The team: the layers' largest, until the program declares its own. */
+static void test_team(void **state)
+{
+	struct lc_seg_hdr *h;
+
+	(void)state;
+	start(NULL);
+	h = lc__segment();
+	lc_auto_team(2);
+	lc_auto_team(4);
+	lc_auto_team(3);
+	assert_int_equal(h->team, 4);
+	LC_TEAM(8);
+	assert_int_equal(h->team, 8);
+	lc_auto_team(16);
+	assert_int_equal(h->team, 8);
+}
+
+/* Without a session nothing happens and nothing is registered. */
+static void test_no_session(void **state)
+{
+	(void)state;
+	unsetenv(LC_ENV_SESSION);
+	assert_int_equal(lc__reinit_for_tests(), -ENOENT);
+	assert_false(lc_auto_active());
+	lc_auto_set(LC_ST_BUSY);
+	lc_auto_enter(LC_ST_SYNC);
+	lc_auto_leave();
+	lc_auto_parallel(1);
+	lc_auto_team(2);
+	assert_int_equal(lc__thr.state, LC_T_FRESH);
+	assert_null(lc_self);
+}
+
+/* Tag fields and the module hash's range. */
+static void test_tags(void **state)
+{
+	int64_t t = LC_AUTO_TAG_OMP | (int64_t)((uint64_t)0x1234 << 40) | 0xabcdef;
+
+	(void)state;
+	assert_true(t > 0);
+	assert_int_equal(LC_AUTO_TAG_KIND(t), 0x4f);
+	assert_int_equal(LC_AUTO_TAG_MODULE(t), 0x1234);
+	assert_int_equal(LC_AUTO_TAG_VADDR(t), 0xabcdef);
+	assert_int_not_equal(lc_auto_module_hash(""), LC_AUTO_MODULE_MAIN);
+	assert_true(lc_auto_module_hash("/usr/lib/libx.so") < LC_AUTO_MODULE_UNKNOWN);
+	assert_int_equal(lc_auto_module_hash("/a"), lc_auto_module_hash("/a"));
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/lc-test-auto.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	stop(state);
+	return rmdir(tmpdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_layer_states, stop),
+		cmocka_unit_test_teardown(test_deep_nesting, stop),
+		cmocka_unit_test_teardown(test_precedence, stop),
+		cmocka_unit_test_teardown(test_precedence_trace, stop),
+		cmocka_unit_test_teardown(test_first_contact, stop),
+		cmocka_unit_test_teardown(test_parallel, stop),
+		cmocka_unit_test_teardown(test_team, stop),
+		cmocka_unit_test_teardown(test_no_session, stop),
+		cmocka_unit_test_teardown(test_tags, stop),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
