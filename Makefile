@@ -170,6 +170,72 @@ uninstall:
 clean:
 	rm -rf $(B) lostcycles lostcycles.data
 
+# ---- the automatic layers: OpenMP tool and pthread preload ------------------
+# liblostcycles-omp is an OMPT tool for LLVM's libomp; it needs omp-tools.h,
+# which comes with clang (libomp-dev), so it is compiled with $(OMP_CC) and
+# skipped when that header is missing.  liblostcycles-pthread is an
+# LD_PRELOAD layer.  Both link liblostcycles and find it beside themselves.
+# Their test programs are unmodified OpenMP (clang -fopenmp) and pthread
+# programs under tests/layers/; the *_macros ones also use the flag macros.
+OMP_CC ?= clang
+HAVE_OMPT := $(shell $(OMP_CC) -fsyntax-only -include omp-tools.h -x c /dev/null 2>/dev/null && echo 1)
+OMP_OBJ := $(patsubst %.c,$(B)/pic/%.o,$(wildcard flaglib/omp/*.c))
+PT_OBJ  := $(patsubst %.c,$(B)/pic/%.o,$(wildcard flaglib/pthread/*.c))
+OMP_SO  := $(B)/liblostcycles-omp.so.$(ABI_MAJOR)
+PT_SO   := $(B)/liblostcycles-pthread.so.$(ABI_MAJOR)
+LAYER_SO := $(PT_SO) $(if $(HAVE_OMPT),$(OMP_SO))
+LAYER_LIBS = -L$(B) -llostcycles -Wl,-rpath,'$$ORIGIN' -ldl
+LAYER_OMP_BIN := $(if $(HAVE_OMPT),$(patsubst tests/layers/%.c,$(B)/layers/%,\
+	$(wildcard tests/layers/omp_*.c)))
+LAYER_PT_BIN := $(patsubst tests/layers/%.c,$(B)/layers/%,$(wildcard tests/layers/pt_*.c))
+
+.PHONY: layers layer-workloads install-layers uninstall-layers
+
+all: layers
+workloads: layer-workloads
+install: install-layers
+uninstall: uninstall-layers
+
+layers: $(LAYER_SO)
+layer-workloads: $(LAYER_OMP_BIN) $(LAYER_PT_BIN)
+
+$(OMP_OBJ): CC := $(OMP_CC)
+
+# link-layer NAME OBJECTS: the shared library NAME.so.MAJOR and its .so link
+define link-layer
+	$(quiet) LINK $@
+	$(Q)$(CC) -shared -Wl,-soname,$(1).so.$(ABI_MAJOR) -o $@ $(2) $(ALL_LDFLAGS) $(LAYER_LIBS)
+	$(Q)ln -sf $(1).so.$(ABI_MAJOR) $(B)/$(1).so
+endef
+
+$(OMP_SO): $(OMP_OBJ) $(LIB_SO)
+	$(call link-layer,liblostcycles-omp,$(OMP_OBJ))
+
+$(PT_SO): $(PT_OBJ) $(LIB_SO)
+	$(call link-layer,liblostcycles-pthread,$(PT_OBJ))
+
+$(B)/layers/omp_%: tests/layers/omp_%.c $(LIB_SO)
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(OMP_CC) $(ALL_CFLAGS) -fopenmp -o $@ $< $(ALL_LDFLAGS) -fopenmp \
+		$(if $(filter %macros,$*),$(USE_LIB)) -lm
+
+$(B)/layers/pt_%: tests/layers/pt_%.c $(LIB_SO)
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) \
+		$(if $(filter %macros,$*),$(USE_LIB)) -lm
+
+install-layers: layers
+	install -d $(DESTDIR)$(LIBDIR)
+	for f in $(LAYER_SO); do \
+		install -m 755 $$f $(DESTDIR)$(LIBDIR)/ && \
+		b=$${f##*/} && ln -sf $$b $(DESTDIR)$(LIBDIR)/$${b%.so.*}.so; \
+	done
+
+uninstall-layers:
+	rm -f $(DESTDIR)$(LIBDIR)/liblostcycles-omp.* $(DESTDIR)$(LIBDIR)/liblostcycles-pthread.*
+
 FORCE:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,156 @@
+/*
+ * omp_skew — an unmodified OpenMP program (no lostcycles macros) that
+ * measures its own losses, for the OMPT layer's ground-truth test.
+ *
+ *   omp_skew static    a skewed loop, schedule(static): the first half of
+ *                      the iterations costs 3 ms each, the second half 1 ms,
+ *                      so one thread waits at the loop's implicit barrier
+ *   omp_skew dynamic   the same loop with schedule(dynamic): little waiting
+ *   omp_skew barrier   uneven work before an explicit barrier
+ *   omp_skew serial    balanced regions with serial sections between them
+ *
+ * "Work" is a sleep (as in tests/workloads/): the profiler judges the flags,
+ * so the truth does not depend on the CPU, and the two cores stay free for
+ * the sampler.  Prints one line of what the program measured, in seconds
+ * summed over its threads:
+ *   truth p=P li=IDLE_AT_IMPLICIT_BARRIERS sl=WAIT_IN_EXPLICIT_BARRIERS
+ *         ip=SERIAL_TIME_TIMES_(P-1) wall=MAIN_DURATION
+ */
+#include <errno.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define ROUNDS 40
+#define NITER 8			/* iterations of the skewed loop */
+#define MS 1000000ull
+#define MAXT 64
+
+/* Per-thread sums, one cache line each. */
+struct acc {
+	double idle, sync;
+	char pad[48];
+};
+
+static struct acc acc[MAXT];
+
+/* CLOCK_MONOTONIC in ns. */
+static unsigned long long now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+/* Stand-in for ms milliseconds of computation. */
+static void work(unsigned ms)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)(ms * MS) };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* Cost of iteration i of the skewed loop, in ms. */
+static unsigned cost(int i)
+{
+	return i < NITER / 2 ? 3 : 1;
+}
+
+/* One round of the skewed loop; the time from a thread's last iteration to
+ * the end of the loop's implicit barrier is its idle time. */
+static void skewed_round(int dynamic, int me)
+{
+	unsigned long long last = now();
+
+	if (dynamic) {
+#pragma omp for schedule(dynamic, 1)
+		for (int i = 0; i < NITER; i++) {
+			work(cost(i));
+			last = now();
+		}
+	} else {
+#pragma omp for schedule(static)
+		for (int i = 0; i < NITER; i++) {
+			work(cost(i));
+			last = now();
+		}
+	}
+	acc[me].idle += (double)(now() - last) / 1e9;
+}
+
+/* One round of uneven work before an explicit barrier. */
+static void barrier_round(int me)
+{
+	unsigned long long t;
+
+	work(me == 0 ? 12 : 4);
+	t = now();
+#pragma omp barrier
+	acc[me].sync += (double)(now() - t) / 1e9;
+}
+
+/* Rounds inside one parallel region (static, dynamic, barrier). */
+static void one_region(const char *mode)
+{
+#pragma omp parallel
+	{
+		int me = omp_get_thread_num();
+
+		for (int r = 0; r < ROUNDS; r++) {
+			if (!strcmp(mode, "barrier"))
+				barrier_round(me);
+			else
+				skewed_round(!strcmp(mode, "dynamic"), me);
+		}
+	}
+}
+
+/* Balanced regions separated by serial sections; returns the time spent
+ * inside the regions (seen from the master). */
+static double serial_rounds(void)
+{
+	double in = 0;
+
+	for (int r = 0; r < ROUNDS / 2; r++) {
+		unsigned long long t = now();
+
+#pragma omp parallel
+		work(5);
+		in += (double)(now() - t) / 1e9;
+		work(5);		/* serial section */
+	}
+	return in;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long t0 = now();
+	double li = 0, sl = 0, in_regions = 0, wall;
+	const char *mode = argc > 1 ? argv[1] : "";
+	int p = omp_get_max_threads();
+
+	if (argc != 2 || (strcmp(mode, "static") && strcmp(mode, "dynamic") &&
+			  strcmp(mode, "barrier") && strcmp(mode, "serial"))) {
+		fprintf(stderr, "usage: omp_skew static|dynamic|barrier|serial\n");
+		return 2;
+	}
+	if (p > MAXT)
+		p = MAXT;
+	omp_set_num_threads(p);
+	if (!strcmp(mode, "serial"))
+		in_regions = serial_rounds();
+	else
+		one_region(mode);
+	wall = (double)(now() - t0) / 1e9;
+	for (int i = 0; i < p; i++) {
+		li += acc[i].idle;
+		sl += acc[i].sync;
+	}
+	printf("truth p=%d li=%.6f sl=%.6f ip=%.6f wall=%.6f\n", p, li, sl,
+	       !strcmp(mode, "serial") ? (p - 1) * (wall - in_regions) : 0.0, wall);
+	return 0;
+}

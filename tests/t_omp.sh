@@ -1,0 +1,130 @@
+#!/bin/sh
+# t_omp.sh — the OpenMP layer (build/liblostcycles-omp.so, an OMPT tool) on
+# unmodified OpenMP programs built with clang -fopenmp, against the losses
+# the programs measure themselves (tests/layers/omp_skew.c):
+#   - a skewed schedule(static) loop: LI matches the measured idle time at
+#     the loop's barrier within 5 % of the total time, and is large;
+#   - the same loop with schedule(dynamic): LI matches, and drops;
+#   - an explicit barrier after uneven work: SL matches the measured waits;
+#   - serial sections between regions: IP matches (p-1) x serial time (plus
+#     p x the time outside main());
+#   - the team size comes from the region (p=2, "LC_TEAM"), and the loop's
+#     fragment tag (from its codeptr_ra) holds the loop's LI;
+#   - precedence (tests/layers/omp_macros.c): the program's LC_TEAM,
+#     LC_PARALLEL_* and a thread's own LC_BUSY() win over the layer, also
+#     with the pthread layer loaded as well;
+#   - without a session the tool declines and the program runs normally.
+# Exits 77 (skip) when clang or libomp is missing.  Run from the top of the
+# tree (make check does).
+set -u
+
+OMPLIB=$(pwd)/build/liblostcycles-omp.so
+PTLIB=$(pwd)/build/liblostcycles-pthread.so
+WL=build/layers/omp_skew
+MAC=build/layers/omp_macros
+
+if [ ! -f "$OMPLIB" ] || [ ! -x "$WL" ] || [ ! -x "$MAC" ]; then
+	echo "t_omp: SKIP: no OpenMP layer or test program (needs clang and libomp-dev)"
+	exit 77
+fi
+. tests/layers/lib.sh
+
+export OMP_NUM_THREADS=2
+unset OMP_TOOL_LIBRARIES LD_PRELOAD OMP_SCHEDULE
+
+# omp NAME ARGS...: record an OpenMP program with the tool loaded.
+omp() {
+	n=$1
+	shift
+	record "$n" env OMP_TOOL_LIBRARIES="$OMPLIB" "$@"
+}
+
+case_static() {
+	omp static "$WL" static && near static li li && share static li ">=" 0.20 &&
+		grep -q '^p=2 ' "$tmp/static.l" &&
+		"$LC" report -f "$tmp/static.data" | grep -q 'processors: 2 (LC_TEAM)'
+}
+
+case_dynamic() {
+	omp dynamic "$WL" dynamic && near dynamic li li && share dynamic li "<=" 0.15
+}
+
+case_barrier() {
+	omp barrier "$WL" barrier && near barrier sl sl && share barrier sl ">=" 0.20 &&
+		share barrier li "<=" 0.03
+}
+
+# The program measures its serial time inside main(); before main() and
+# after it (loading, the runtime's start and exit) no thread of the program
+# works either: ipx adds p x that time, taken from the profile's wall time.
+with_outside() {
+	awk -v ip="$(value ip "$tmp/$1.truth")" -v p="$(value p "$tmp/$1.truth")" \
+		-v w="$(value wall "$tmp/$1.truth")" -v tt="$(value tt "$tmp/$1.l")" \
+		'BEGIN { o = tt / p - w; if (o < 0) o = 0; printf " ipx=%.6f\n", ip + p * o }' \
+		>>"$tmp/$1.truth"
+	echo "      $1: with $(value p "$tmp/$1.truth") x the time outside main(): $(tail -n 1 "$tmp/$1.truth")"
+}
+
+case_serial() {
+	omp serial "$WL" serial && with_outside serial && near serial ip ipx &&
+		share serial ip ">=" 0.15
+}
+
+# The loop's tag: some tag of the OpenMP tool (top byte 0x4f) whose LI is
+# within 5 % of the total of the whole run's LI.
+case_tags() {
+	[ -f "$tmp/static.data" ] || omp static "$WL" static || return 1
+	"$LC" report -f "$tmp/static.data" -t 1 >/dev/null 2>"$tmp/tags.err"
+	tags=$(sed -n 's/.*tags present:\([ 0-9-]*\).*/\1/p' "$tmp/tags.err")
+	echo "      tags: $tags"
+	[ -n "$tags" ] || return 1
+	for t in $tags; do
+		[ "$(printf '%x' "$t" | cut -c1-2)" = 4f ] || continue
+		"$LC" report -f "$tmp/static.data" -t "$t" -l >"$tmp/tag.l" || continue
+		li=$(value li "$tmp/tag.l")
+		awk -v a="$li" -v b="$(value li "$tmp/static.l")" -v t="$(value tt "$tmp/static.l")" \
+			'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 0.05 * t) }' &&
+			{ echo "      tag $t: li=$li"; return 0; }
+	done
+	return 1
+}
+
+# Precedence: p=3 from the program's LC_TEAM; SL only thread 1's waits
+# while the program's parallel phase was open; the later ones are IP.
+macros_checks() {
+	grep -q '^p=3 ' "$tmp/$1.l" && near "$1" sl sl
+}
+
+case_macros() {
+	omp macros "$MAC" && macros_checks macros
+}
+
+case_both() {
+	record both env OMP_TOOL_LIBRARIES="$OMPLIB" LD_PRELOAD="$PTLIB" "$MAC" &&
+		macros_checks both
+}
+
+# Both layers on the serial program: the runtime's own threads and waits are
+# left to the OpenMP tool, so the serial sections stay IP.
+case_both_serial() {
+	record both_serial env OMP_TOOL_LIBRARIES="$OMPLIB" LD_PRELOAD="$PTLIB" "$WL" serial &&
+		with_outside both_serial && near both_serial ip ipx && share both_serial li "<=" 0.10
+}
+
+case_nosession() {
+	env -u LOSTCYCLES_SESSION OMP_TOOL_LIBRARIES="$OMPLIB" "$WL" barrier >"$tmp/plain" &&
+		grep -q '^truth ' "$tmp/plain"
+}
+
+check "skewed static loop: LI = measured idle time" case_static
+check "dynamic schedule: LI = measured idle time, and drops" case_dynamic
+check "explicit barrier: SL = measured waits" case_barrier
+check "serial sections: IP = (p-1) x serial time" case_serial
+check "fragment tag of the loop holds its LI" case_tags
+check "precedence: the program's macros win" case_macros
+check "precedence with both layers loaded" case_both
+check "both layers: runtime threads left to the OpenMP tool" case_both_serial
+check "no session: the program runs normally" case_nosession
+
+[ "$nfail" -eq 0 ] || { echo "t_omp: $nfail failed"; exit 1; }
+echo "t_omp: all passed"

@@ -1,0 +1,72 @@
+#!/bin/sh
+# t_pthread.sh — the pthread layer (build/liblostcycles-pthread.so, loaded
+# with LD_PRELOAD) on unmodified pthread programs, against the waits the
+# programs measure around their own calls (tests/layers/pt_lockbar.c):
+#   - a contended mutex and a barrier: SL matches the measured waits within
+#     5 % of the total time, and is large;
+#   - a tight loop of uncontended lock/unlock calls stays BUSY: no SL, the
+#     time is computation;
+#   - precedence (tests/layers/pt_macros.c): the main thread's LC_BUSY()
+#     and the program's LC_PARALLEL_* win over the layer;
+#   - a program fully instrumented with macros (tests/workloads/imbalance)
+#     gives its known ground truth (LI = 1/3) with the layer loaded too;
+#   - without a session the layer passes every call through.
+# Run from the top of the tree (make check does).
+set -u
+
+PTLIB=$(pwd)/build/liblostcycles-pthread.so
+WL=build/layers/pt_lockbar
+MAC=build/layers/pt_macros
+IMB=build/workloads/imbalance
+
+for f in "$PTLIB" "$WL" "$MAC" "$IMB"; do
+	if [ ! -e "$f" ]; then
+		echo "t_pthread: $f is missing (run 'make all workloads')" >&2
+		exit 1
+	fi
+done
+. tests/layers/lib.sh
+unset LD_PRELOAD
+
+# pt NAME ARGS...: record a program with the layer preloaded.
+pt() {
+	n=$1
+	shift
+	record "$n" env LD_PRELOAD="$PTLIB" "$@"
+}
+
+case_contended() {
+	pt contended "$WL" contended && near contended sl sl && share contended sl ">=" 0.15
+}
+
+case_uncontended() {
+	pt uncontended "$WL" uncontended && share uncontended sl "<=" 0.005 &&
+		share uncontended rt ">=" 0.80 &&
+		[ "$(value locks "$tmp/uncontended.truth")" -gt 100000 ]
+}
+
+case_macros() {
+	pt macros "$MAC" && near macros sl sl && near macros ip late
+}
+
+# imbalance: LC_TEAM(2), LI = 8 of every 24 ms of processor time.
+case_instrumented() {
+	pt instrumented "$IMB" || return 1
+	echo "li=$(value tt "$tmp/instrumented.l" | awk '{ printf "%.6f", $1 / 3 }')" \
+		>"$tmp/instrumented.truth"
+	near instrumented li li
+}
+
+case_nosession() {
+	env -u LOSTCYCLES_SESSION LD_PRELOAD="$PTLIB" "$WL" contended >"$tmp/plain" &&
+		grep -q '^truth ' "$tmp/plain"
+}
+
+check "contended mutex and barrier: SL = measured waits" case_contended
+check "uncontended locks stay BUSY" case_uncontended
+check "precedence: the program's macros win" case_macros
+check "an instrumented program keeps its ground truth" case_instrumented
+check "no session: calls pass through" case_nosession
+
+[ "$nfail" -eq 0 ] || { echo "t_pthread: $nfail failed"; exit 1; }
+echo "t_pthread: all passed"
