@@ -23,9 +23,31 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 # Flags the build needs; the user's CFLAGS can add to them but not remove them.
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
-	     -Iflaglib -Isampler -Ipostproc -Ikmod-free-tools \
-	     -DLC_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' \
-	     -pthread -MMD -MP $(CFLAGS)
+	     $(LAYER_INC) -DLC_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' \
+	     -pthread -MMD -MP $(CPPFLAGS) $(CFLAGS)
+
+# ---- the layers: each folder sees only its own headers and those below it --
+# (docs/architecture.md; tests/t_layers.sh checks the includes too).
+#   cli -> kmod-free-tools -> sampler, postproc -> profile -> util
+#   sampler -> flaglib's ABI headers (lostcycles.h, lc_abi.h)
+INC_flaglib  := -Iflaglib
+INC_util     := -Iutil
+INC_profile  := -Iprofile $(INC_util)
+INC_sampler  := -Isampler $(INC_profile) -Iflaglib
+INC_postproc := -Ipostproc $(INC_profile)
+INC_tools    := -Ikmod-free-tools -Isampler -Ipostproc $(INC_profile) -Iflaglib
+INC_cli      := -Icli $(INC_tools)
+INC_all      := $(INC_cli)
+LAYER_INC     = $(INC_all)
+$(B)/pic/flaglib/%.o:      LAYER_INC = $(INC_flaglib)
+$(B)/util/%.o:             LAYER_INC = $(INC_util)
+$(B)/profile/%.o:          LAYER_INC = $(INC_profile)
+$(B)/sampler/%.o:          LAYER_INC = $(INC_sampler)
+$(B)/postproc/%.o:         LAYER_INC = $(INC_postproc)
+$(B)/kmod-free-tools/%.o:  LAYER_INC = $(INC_tools)
+$(B)/cli/%.o:              LAYER_INC = $(INC_cli)
+$(B)/examples/%:           LAYER_INC = $(INC_flaglib)
+$(B)/workloads/%:          LAYER_INC = $(INC_flaglib)
 ALL_LDFLAGS = -pthread $(LDFLAGS)
 
 B := build
@@ -46,9 +68,9 @@ LIB_A   := $(B)/liblostcycles.a
 LIB_LIBS := -lrt
 
 # ---- the lostcycles command -------------------------------------------------
-TOOL_SRC := $(wildcard sampler/*.c postproc/*.c kmod-free-tools/*.c)
+TOOL_SRC := $(wildcard util/*.c profile/*.c sampler/*.c postproc/*.c kmod-free-tools/*.c cli/*.c)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o)
-TOOL_MAIN := $(B)/sampler/main.o
+TOOL_MAIN := $(B)/cli/lostcycles.o
 TOOL_LIB := $(B)/libtool.a
 TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -lm -lrt
 
