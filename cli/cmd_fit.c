@@ -652,7 +652,7 @@ static void print_header(const struct fitcmd *cmd)
 	const struct lc_points *p = &cmd->pts;
 	int weighted = cmd->cands[0].fit.weighted;
 
-	printf("lostcycles fit %s\n", LC_VERSION);
+	printf("lostcycles fit %s\n", LC_TOOL_VERSION);
 	printf("Datafile: %s, Variable%s: %s, Category: %s (%s), Constraints: %s\n", cmd->o.runs,
 	       cmd->nvars > 1 ? "s" : "", cmd->o.varlist, cmd->cat->key, cmd->cat->name,
 	       cmd->o.extract ? cmd->o.extract : "none");

@@ -164,7 +164,7 @@ static void announce(struct lc_sampler *s, struct lc_target *t, uint64_t now)
 /* One tick: observe every target now and charge [last, now) to what was seen. */
 static void tick(struct lc_sampler *s)
 {
-	uint64_t now = lc_now_ns(), dt = now - s->last;
+	uint64_t now = lc_clock_ns(), dt = now - s->last;
 	uint32_t nprocs = 0, nthreads = 0;
 	struct lc_obs obs;
 	struct lc_target *t;
