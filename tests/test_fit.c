@@ -2,7 +2,9 @@
  * test_fit.c — the fitting core of "lostcycles fit": agreement with an
  * independent least-squares solution, recovery of every default form of
  * share/models.txt from noisy data (with interval coverage), pruning of the
- * zero terms of seed 001's case models, and refusals of bad input.
+ * zero terms of the case models of Martinez et al. ("Software Tools for
+ * Performance Modeling of Parallel Programs", eq. 1-4), and refusals of
+ * bad input.
  */
 #include <errno.h>
 #include <math.h>
@@ -310,11 +312,12 @@ static void test_recovery(void **state)
 	}
 }
 
-/* Seed 001's case models (eq. 2-4) as generators of the full model of
- * eq. 1: pruning drops the terms that are zero in each case and keeps the
- * others.  Statistically: a zero term survives pruning only when its
- * interval misses zero by chance (nominally 10 %). */
-static void test_prune_seed001(void **state)
+/* The case models (eq. 2-4) of Martinez et al., "Software Tools for
+ * Performance Modeling of Parallel Programs", as generators of their full
+ * model (eq. 1): pruning drops the terms that are zero in each case and
+ * keeps the others.  Statistically: a zero term survives pruning only when
+ * its interval misses zero by chance (nominally 10 %). */
+static void test_prune_case_models(void **state)
 {
 	static const char *const names[] = { "N", "P", "l2cm", "lat", "bw", NULL };
 	static const char *const full =
@@ -364,7 +367,7 @@ static void test_prune_seed001(void **state)
 				lc_formula_free(g);
 			lc_points_free(&pts);
 		}
-	printf("seed 001 pruning: %d/%d zero terms dropped, %d/%d non-zero terms kept\n",
+	printf("case-model pruning: %d/%d zero terms dropped, %d/%d non-zero terms kept\n",
 	       zero_dropped, zeros, kept, nonzero);
 	assert_true(zero_dropped >= 0.8 * zeros);
 	assert_true(kept == nonzero);
@@ -555,7 +558,7 @@ int main(void)
 		cmocka_unit_test(test_nonneg),
 		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_recovery),
-		cmocka_unit_test(test_prune_seed001),
+		cmocka_unit_test(test_prune_case_models),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
