@@ -119,7 +119,8 @@ static inline struct lc_slot *lc_seg_slot(struct lc_seg_hdr *h, uint32_t i)
  * CLOCK_MONOTONIC in nanoseconds: the one clock of every time stamp in a
  * segment, a trace file and the sampler (start_ns, t_ns, tick times), so
  * that the library and the sampler compare like with like.  Returns 0 if the
- * clock cannot be read (it always can on Linux).
+ * clock cannot be read (it always can on Linux).  Needs clock_gettime from
+ * <time.h>: compile with _GNU_SOURCE or _POSIX_C_SOURCE >= 199309L.
  */
 static inline uint64_t lc_clock_ns(void)
 {
