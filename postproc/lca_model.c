@@ -1,6 +1,7 @@
 /*
  * lca_model.c — read and append model files (see lca_model.h).
  */
+#include "lc_util.h"
 #include "lc_profile.h"
 #include "lca_model.h"
 #include "lca_models.h"
@@ -32,7 +33,7 @@ static int bad(struct reader *rd, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(rd->msg, rd->len, fmt, ap);
+	lc_vfail(rd->msg, rd->len, -EINVAL, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }

@@ -4,6 +4,7 @@
  * Runs are stored as one flat array of (key, state, value) cells; each run
  * is a slice of it.  Lookups scan the slice, which holds a dozen cells.
  */
+#include "lc_util.h"
 #include "lc_profile.h"
 #include "lca_runs.h"
 #include "lca_formula.h"
@@ -94,7 +95,7 @@ static int bad(struct lc_runs_error *err, int line, const char *tok, size_t tokl
 	err->line = line;
 	snprintf(err->token, sizeof(err->token), "%.*s", (int)toklen, tok);
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	lc_vfail(err->msg, sizeof(err->msg), -EINVAL, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }

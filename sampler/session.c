@@ -5,7 +5,6 @@
 #include "session.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,22 +122,6 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 	return 0;
 }
 
-/* Append one line to the result's notes. */
-static void note(struct lc_session_result *res, const char *fmt, ...)
-{
-	size_t at = strlen(res->notes);
-	va_list ap;
-
-	if (at + 1 >= sizeof(res->notes))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(res->notes + at, sizeof(res->notes) - at, fmt, ap);
-	va_end(ap);
-	at = strlen(res->notes);
-	if (at + 1 < sizeof(res->notes))
-		strcpy(res->notes + at, "\n");
-}
-
 /* Replay the trace files into the profile's second source; raise *procs to
  * the trace's thread count when p was taken from the threads seen. */
 static void add_trace(struct lc_session *s, uint32_t *procs, struct lc_session_result *res)
@@ -151,17 +134,17 @@ static void add_trace(struct lc_session *s, uint32_t *procs, struct lc_session_r
 
 	acc = lc_accum_new(s->w, LC_SRC_TRACE, s->o.window_ns, s->o.procs);
 	if (!acc) {
-		note(res, "out of memory for the trace profile");
+		lc_append_line(res->notes, sizeof(res->notes), "out of memory for the trace profile");
 		return;
 	}
 	dep = lc_registry_departures(s->reg, &ndep);
 	if (lc_replay(s->o.trace_dir, s->o.name, s->t0, s->st.t_end, dep, ndep, acc, s->threads,
 		      &rs, why, sizeof(why)))
-		note(res, "trace: %s", why);
+		lc_append_line(res->notes, sizeof(res->notes), "trace: %s", why);
 	else if (!rs.files)
-		note(res, "trace mode: no trace file appeared in %s", s->o.trace_dir);
+		lc_append_line(res->notes, sizeof(res->notes), "trace mode: no trace file appeared in %s", s->o.trace_dir);
 	if (rs.bad)
-		note(res, "trace: %llu invalid records or files ignored", (unsigned long long)rs.bad);
+		lc_append_line(res->notes, sizeof(res->notes), "trace: %llu invalid records or files ignored", (unsigned long long)rs.bad);
 	lc_accum_flush(acc);
 	p = lc_accum_procs(acc, &from);
 	if (from == LC_PROCS_THREADS && p > *procs)
