@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Words that stand for common scenarios (seed 000's questions). */
+/* Words that stand for common what-if questions (which category, removed or
+ * scaled, would buy the most). */
 static const struct { const char *word, *expand; } aliases[] = {
 	{ "balanced", "li=0" },
 	{ "nowait", "sl=0" },

@@ -194,9 +194,17 @@ struct lc_prof_end {
 
 /* ---- the writer ------------------------------------------------------------
  * Every call writes one checksummed block with one write(2), so a file cut at
- * any point holds every block completed before the cut.  Not thread-safe: one
- * thread writes.  Functions return 0 or -errno (e.g. -ENOSPC); after an error
- * later calls fail with the same error.
+ * any point holds every block completed before the cut.  Functions return 0
+ * or -errno (e.g. -ENOSPC); after an error later calls fail with the same
+ * error.
+ *
+ * Ownership: not thread-safe; exactly one thread owns a writer at a time and
+ * ownership moves only across a happens-before edge.  In a session
+ * (sampler/session.c) the command's thread opens it and writes the info
+ * block, hands it to the sampling thread with lc_sampler_go (the thread
+ * start / go signal orders the writes), the sampling thread writes process,
+ * thread, window and wasted blocks, and lc_sampler_stop (a join) hands it
+ * back for the trace source, the end block and lc_pwriter_close.
  */
 struct lc_pwriter;
 

@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A cursor over one payload; bad is set by the first read past its end or
- * the first invalid value, with a reason. */
+/* A cursor over one payload; why is set by the first read past its end or
+ * the first invalid value, to the reason (see bad()). */
 struct cur {
 	const uint8_t *p;
 	size_t n, off;
@@ -35,6 +35,8 @@ struct rstate {
 	int have_info;
 };
 
+/* Note the first reason the payload is invalid; returns 0 so that readers
+ * can "return bad(...)" from a step that failed. */
 static int bad(struct cur *c, const char *why)
 {
 	if (!c->why)
