@@ -78,7 +78,7 @@ TOOL_SRC := $(wildcard util/*.c profile/*.c sampler/*.c postproc/*.c kmod-free-t
 TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o)
 TOOL_MAIN := $(B)/cli/lostcycles.o
 TOOL_LIB := $(B)/libtool.a
-TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -lm -lrt
+TOOL_LIBS := -lurcu-memb -lurcu-cds -lgsl -lgslcblas -lm -lrt
 
 # ---- tests, examples, benchmarks --------------------------------------------
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -188,15 +188,22 @@ install: all
 	for f in docs/man/*.1; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man1/; done; true
 	for f in docs/man/*.3; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man3/; done; true
 
+# Exactly the files install put there: nothing else in those folders, and
+# never a whole folder (DATADIR= may point anywhere).
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/lostcycles $(DESTDIR)$(LIBDIR)/liblostcycles.* \
+	rm -f $(DESTDIR)$(BINDIR)/lostcycles \
+		$(DESTDIR)$(LIBDIR)/liblostcycles.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles.so \
+		$(DESTDIR)$(LIBDIR)/liblostcycles.a \
 		$(DESTDIR)$(INCDIR)/lostcycles.h $(DESTDIR)$(LIBDIR)/pkgconfig/lostcycles.pc
-	rm -rf $(DESTDIR)$(DATADIR)
+	for f in share/*; do rm -f $(DESTDIR)$(DATADIR)/$${f##*/}; done
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 	for f in docs/man/*.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$${f##*/}; done
 	for f in docs/man/*.3; do rm -f $(DESTDIR)$(MANDIR)/man3/$${f##*/}; done
 
+# The build's own outputs only; a profile the user wrote (lostcycles.data)
+# is theirs.
 clean:
-	rm -rf $(B) lostcycles lostcycles.data
+	rm -rf $(B) lostcycles
 
 FORCE:
 

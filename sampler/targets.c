@@ -59,9 +59,9 @@ struct lc_registry {
 	 * scan() and the wait that follows it. */
 	uint32_t next_uid;
 	int pending;			/* a segment awaits publication */
-	/* Appended under lock by the writer; the arrays may move while
-	 * discovery runs, so others read them after lc_registry_stop (see
-	 * targets.h). */
+	/* Appended under lock by the writer.  The arrays may move while
+	 * discovery runs: others read dep after lc_registry_stop (see
+	 * targets.h) and copy bad out under lock. */
 	struct lc_departure *dep;
 	uint32_t ndep, depcap;
 	struct lc_rejection *bad;	/* rejected segments, not tried again */
@@ -593,8 +593,13 @@ uint32_t lc_registry_rejected(struct lc_registry *r)
 	return __atomic_load_n(&r->rejected, __ATOMIC_RELAXED);
 }
 
-const struct lc_rejection *lc_registry_rejections(struct lc_registry *r, uint32_t *n)
+uint32_t lc_registry_rejections(struct lc_registry *r, struct lc_rejection *out, uint32_t max)
 {
-	*n = r->nbad;
-	return r->bad;
+	uint32_t n;
+
+	pthread_mutex_lock(&r->lock);
+	n = r->nbad;
+	memcpy(out, r->bad, (size_t)(n < max ? n : max) * sizeof(*out));
+	pthread_mutex_unlock(&r->lock);
+	return n;
 }

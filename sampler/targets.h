@@ -108,9 +108,9 @@ const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_
 /* Segments rejected as invalid so far (any thread may ask). */
 uint32_t lc_registry_rejected(struct lc_registry *r);
 
-/* The rejected segments with their reasons, for the command to report
- * (the library prints nothing).  Same lifetime rule as the departures: the
- * array may move while discovery runs. */
-const struct lc_rejection *lc_registry_rejections(struct lc_registry *r, uint32_t *n);
+/* Copy the first max rejected segments, with their reasons, into out, for
+ * the command to report (the library prints nothing); returns how many
+ * there are in all (and also when more than max).  Any thread, any time. */
+uint32_t lc_registry_rejections(struct lc_registry *r, struct lc_rejection *out, uint32_t max);
 
 #endif /* LC_TARGETS_H */

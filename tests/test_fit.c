@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lc_profile.h"
 #include "names.h"
 #include "lca_formula.h"
 #include "lca_lsq.h"
@@ -257,11 +258,8 @@ static const char *models_file(void)
  * `seeds` times at the given noise. */
 static void recovery(double noise, int seeds, struct rec *r)
 {
-	size_t ncat;
-	const struct lc_category *cats = lc_categories(&ncat);
-
 	memset(r, 0, sizeof(*r));
-	for (size_t ci = 0; ci < ncat; ci++)
+	for (int ci = 0; ci < LC_NKEY; ci++)
 		for (int v = 0; v < 2; v++) {
 			const char *const *names = v ? var_n : var_p;
 			const char *const nt[] = { names[0], NULL };
@@ -270,7 +268,7 @@ static void recovery(double noise, int seeds, struct rec *r)
 			char **forms;
 			struct lc_formula *f[32];
 
-			assert_int_equal(lc_models_load(models_file(), cats[ci].key, names, 1, &forms,
+			assert_int_equal(lc_models_load(models_file(), lc_cat_info(ci)->key, names, 1, &forms,
 							&n, &line), 0);
 			for (int k = 0; k < n; k++)
 				f[k] = formula(forms[k], nt);

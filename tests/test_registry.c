@@ -137,7 +137,7 @@ static void test_publication(void **state)
 /* Invalid segments are rejected and never attached. */
 static void test_rejects(void **state)
 {
-	const struct lc_rejection *rej;
+	struct lc_rejection rej[4];
 	struct lc_registry *r;
 	uint32_t n;
 	int e;
@@ -150,8 +150,9 @@ static void test_rejects(void **state)
 	assert_true(wait_for(r, rejected_is, 4));
 	assert_int_equal(lc_registry_seen(r), 0);
 	lc_registry_stop(r);
-	rej = lc_registry_rejections(r, &n);
+	n = lc_registry_rejections(r, rej, 4);
 	assert_int_equal(n, 4);
+	assert_int_equal(lc_registry_rejections(r, rej, 2), 4);	/* copies 2, counts all */
 	for (uint32_t i = 0; i < n; i++) {
 		char head[32];
 
@@ -172,7 +173,7 @@ static void test_rejects(void **state)
  * versions, and is not tried again. */
 static void test_abi_mismatch(void **state)
 {
-	const struct lc_rejection *rej;
+	struct lc_rejection rej[4];
 	struct lc_registry *r;
 	char want[LC_REASON_MAX], name[256];
 	uint32_t n;
@@ -186,8 +187,9 @@ static void test_abi_mismatch(void **state)
 	usleep(50000);		/* several rescans: still one rejection */
 	assert_int_equal(lc_registry_rejected(r), 1);
 	assert_int_equal(lc_registry_seen(r), 0);
+	assert_int_equal(lc_registry_rejections(r, rej, 1), 1);
 	lc_registry_stop(r);
-	rej = lc_registry_rejections(r, &n);
+	n = lc_registry_rejections(r, rej, 4);
 	assert_int_equal(n, 1);
 	assert_int_equal(rej[0].pid, getpid());
 	assert_int_equal(rej[0].nonce, 9);
