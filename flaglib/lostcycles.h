@@ -120,6 +120,9 @@ LC_API void lc_team(uint32_t p);
 LC_API void lc_fragment_begin(int64_t tag);
 LC_API void lc_fragment_end(int64_t tag);
 
+/* The helpers below expand the macros; lc_priv_* names are not part of the
+ * API and may change (they avoid the double underscore that C++ reserves). */
+
 /* Return the calling thread's slot, registering it on first use; NULL means
  * the operation (op, arg) has already been done by the library. */
 static inline struct lc_slot *lc_priv_slot(enum lc_op op, uint64_t arg)
