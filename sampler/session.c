@@ -196,10 +196,10 @@ static void write_end(struct lc_session *s, int status, const char *reason,
  * skipped". */
 static void note_rejections(struct lc_registry *reg, struct lc_session_result *res)
 {
-	struct lc_rejection rej[4];
-	uint32_t n = reg ? lc_registry_rejections(reg, rej, 4) : 0;
+	struct lc_rejection rej[LC_SESSION_REASONS_SHOWN];
+	uint32_t n = reg ? lc_registry_rejections(reg, rej, LC_SESSION_REASONS_SHOWN) : 0;
 
-	for (uint32_t i = 0; i < n && i < 4; i++)
+	for (uint32_t i = 0; i < n && i < LC_SESSION_REASONS_SHOWN; i++)
 		lc_append_line(res->notes, sizeof(res->notes), "%s", rej[i].reason);
 }
 

@@ -1,5 +1,5 @@
 /*
- * lc_util.c — number and duration parsing, monotonic time.
+ * lc_util.c — parsing, growing arrays, reasons, whole writes.
  */
 #include "lc_util.h"
 
@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The units a duration may carry, longest suffix first within a prefix. */
@@ -60,14 +59,6 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
-}
-
-uint64_t lc_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz)

@@ -1,6 +1,8 @@
 /*
- * lc_util.h — small helpers shared by the subcommands: number and duration
- * parsing with full error checks, and monotonic time.
+ * lc_util.h — small helpers every tool layer may use (the lowest layer of
+ * the tool; see docs/architecture.md): number and duration parsing with full
+ * error checks, growing arrays, reasons, whole writes.  The clock is
+ * lc_clock_ns() of flaglib/lc_abi.h, the one the targets stamp with.
  */
 #ifndef LC_UTIL_H
 #define LC_UTIL_H
@@ -43,8 +45,5 @@ void lc_append_line(char *buf, size_t len, const char *fmt, ...)
 /* Write all n bytes of p to fd, retrying short writes and EINTR.  Returns
  * 0 or -errno. */
 int lc_write_all(int fd, const void *p, size_t n);
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t lc_now_ns(void);
 
 #endif
