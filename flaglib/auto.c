@@ -34,8 +34,8 @@ static int prog_team;		/* the program used LC_TEAM */
 
 LC_API int lc_auto_active(void)
 {
-	lc__init();
-	return lc__g.hdr != NULL;
+	lc_priv_init();
+	return lc_priv_g.hdr != NULL;
 }
 
 /*
@@ -49,7 +49,7 @@ static int owned(struct lc_auto_thr *a)
 
 	if (a->off)
 		return 0;
-	switch (lc__thr.state) {
+	switch (lc_priv_thr.state) {
 	case LC_T_FRESH:	/* never registered, or forgotten (fork child) */
 		a->word = 0;
 		return 1;
@@ -58,10 +58,10 @@ static int owned(struct lc_auto_thr *a)
 	default:
 		break;
 	}
-	w = __atomic_load_n(&lc__thr.sp->state, __ATOMIC_RELAXED);
+	w = __atomic_load_n(&lc_priv_thr.sp->state, __ATOMIC_RELAXED);
 	if (w == a->word || (a->word == 0 && w == 0))
 		return 1;
-	lc__debug("thread %u: state set by the program; layers keep out", lc__thr.tid);
+	lc_priv_debug("thread %u: state set by the program; layers keep out", lc_priv_thr.tid);
 	a->off = 1;
 	return 0;
 }
@@ -74,7 +74,7 @@ static void put(struct lc_auto_thr *a, uint32_t st)
 	a->cur = (uint8_t)st;
 	if (!lc_auto_active() || !owned(a))
 		return;
-	lc__state(w);
+	lc_priv_state(w);
 	a->word = w;
 }
 
@@ -116,7 +116,7 @@ LC_API void lc_auto_parallel(int d)
 	pthread_mutex_lock(&auto_lock);
 	if (!prog_parallel && (d > 0 || auto_work > 0)) {
 		auto_work += d > 0 ? 1 : -1;
-		lc__parallel(d > 0 ? 1 : -1);
+		lc_priv_parallel(d > 0 ? 1 : -1);
 	}
 	pthread_mutex_unlock(&auto_lock);
 }
@@ -128,14 +128,14 @@ LC_API void lc_auto_team(uint32_t p)
 	pthread_mutex_lock(&auto_lock);
 	if (!prog_team && p > auto_team) {
 		auto_team = p;
-		lc__team_set(p);
+		lc_priv_team_set(p);
 	}
 	pthread_mutex_unlock(&auto_lock);
 }
 
 /* The program's first LC_PARALLEL_*: withdraw the layers' share of
  * work_exists, for good. */
-void lc__auto_program_parallel(void)
+void lc_priv_auto_program_parallel(void)
 {
 	if (__atomic_load_n(&prog_parallel, __ATOMIC_RELAXED))
 		return;
@@ -143,14 +143,14 @@ void lc__auto_program_parallel(void)
 	if (!prog_parallel) {
 		__atomic_store_n(&prog_parallel, 1, __ATOMIC_RELAXED);
 		for (; auto_work > 0; auto_work--)
-			lc__parallel(-1);
+			lc_priv_parallel(-1);
 	}
 	pthread_mutex_unlock(&auto_lock);
 }
 
 /* The program's first LC_TEAM: the layers declare no team from now on.
  * Called before the program's value is stored, so it is the last word. */
-void lc__auto_program_team(void)
+void lc_priv_auto_program_team(void)
 {
 	if (__atomic_load_n(&prog_team, __ATOMIC_RELAXED))
 		return;
@@ -161,7 +161,7 @@ void lc__auto_program_team(void)
 
 /* Forget the layers' process-wide share and the calling thread's layer
  * state (test hook, with the session torn down). */
-void lc__auto_forget(void)
+void lc_priv_auto_forget(void)
 {
 	pthread_mutex_lock(&auto_lock);
 	auto_work = 0;

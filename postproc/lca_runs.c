@@ -4,6 +4,8 @@
  * Runs are stored as one flat array of (key, state, value) cells; each run
  * is a slice of it.  Lookups scan the slice, which holds a dozen cells.
  */
+#include "lc_util.h"
+#include "lc_profile.h"
 #include "lca_runs.h"
 #include "lca_formula.h"
 #include "lca_models.h"
@@ -93,7 +95,7 @@ static int bad(struct lc_runs_error *err, int line, const char *tok, size_t tokl
 	err->line = line;
 	snprintf(err->token, sizeof(err->token), "%.*s", (int)toklen, tok);
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	lc_vfail(err->msg, sizeof(err->msg), -EINVAL, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -178,7 +180,7 @@ static int add_value(struct lc_runs *r, int key, const char *s, size_t len, int 
 	int rc;
 
 	if (parse_value(s, len, &state, &v)) {
-		if (!len || lc_category_find(r->keys[key]))
+		if (!len || lc_key_lookup(r->keys[key]) >= 0)
 			return bad(err, line, tok, toklen, len ? "value is not a number or 'na'"
 								 : "empty value");
 		state = LC_CELL_TEXT;	/* a note such as impl=task */

@@ -1,28 +1,15 @@
 /*
- * report.c — "lostcycles report": print a profile the way the thesis's pp
- * does (Figure 4.3), or as a pp -l line for a runs file, per thread, per
- * window, per fragment tag, as text, CSV or JSON.
+ * report.c — print a profile the way the thesis's pp does (Figure 4.3), or
+ * as a pp -l line for a runs file, per thread, per window, per fragment tag,
+ * as text, CSV or JSON.  See report.h.
  */
-#include "lc_cmd.h"
-#include "lc_profile.h"
+#include "report.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON };
-
-struct opts {
-	const char *file;
-	int have_tag;
-	int64_t tag;
-	int per_thread, timeline, lline, source_set, format_set;
-	const char *note;
-	enum fmt fmt;
-	enum lc_source source;
-};
+#include "lc_util.h"
 
 /* What is printed: one acct finished for p, with its derived numbers. */
 struct view {
@@ -32,23 +19,6 @@ struct view {
 	double wall;		/* seconds: total / p */
 };
 
-static const char usage_text[] =
-	"usage: lostcycles report [-f FILE] [-t TAG] [--per-thread] [--timeline]\n"
-	"                         [--format text|csv|json] [-l [NOTE]]\n"
-	"                         [--source sampled|trace] [FILE]\n"
-	"\n"
-	"Print the predicate profile in FILE (default lostcycles.data): the time\n"
-	"lost to each overhead category, summed over the processors.\n"
-	"\n"
-	"  -f FILE            the profile to read\n"
-	"  -t TAG             only the time while fragment TAG was open\n"
-	"  --per-thread       a table of threads x categories\n"
-	"  --timeline         one row per timeline window\n"
-	"  --format FMT       text (default), csv or json\n"
-	"  -l [NOTE]          one pp -l line for a runs file; NOTE is var=value pairs\n"
-	"  --source SRC       sampled (default) or trace (exact event log)\n"
-	"  --help             this text; see also lostcycles-report(1)\n";
-
 static double sec(uint64_t ns)
 {
 	return (double)ns / 1e9;
@@ -57,176 +27,6 @@ static double sec(uint64_t ns)
 static double pct(uint64_t ns, uint64_t total)
 {
 	return total ? 100.0 * (double)ns / (double)total : 0.0;
-}
-
-/* A usage error: one line on stderr, status 2. */
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "lostcycles report: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see 'lostcycles report --help')\n");
-	return 2;
-}
-
-/* NOTE must be whitespace-separated var=value pairs. */
-static int valid_note(const char *s)
-{
-	int pairs = 0;
-
-	while (*s) {
-		size_t name = 0, val = 0;
-
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			break;
-		if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
-			return 0;
-		while (s[name] == '_' || s[name] == '.' || (s[name] >= '0' && s[name] <= '9') ||
-		       (s[name] >= 'A' && s[name] <= 'Z') || (s[name] >= 'a' && s[name] <= 'z'))
-			name++;
-		if (s[name] != '=')
-			return 0;
-		s += name + 1;
-		while (s[val] && s[val] != ' ' && s[val] != '\t' && s[val] != '=')
-			val++;
-		if (!val || s[val] == '=')
-			return 0;
-		s += val;
-		pairs++;
-	}
-	return pairs > 0;
-}
-
-/* A whole signed decimal tag. */
-static int parse_tag(const char *s, int64_t *out)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/* If a is option name (short "-x" or long "--name"), its value: inline
- * ("-xVAL", "--name=VAL") or the next argument.  Returns 1 with *val set
- * (NULL when missing), or 0 when a is another option. */
-static int match(const char *a, const char *name, int argc, char **argv, int *i,
-		 const char **val)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n))
-		return 0;
-	if (a[n] && name[1] == '-' && a[n] != '=')
-		return 0;
-	if (a[n])
-		*val = a + n + (name[1] == '-');
-	else
-		*val = *i + 1 < argc ? argv[++*i] : NULL;
-	return 1;
-}
-
-/* Set the format or source from v.  Returns 0, or 2. */
-static int set_format(struct opts *o, const char *v)
-{
-	if (!strcmp(v, "text"))
-		o->fmt = FMT_TEXT;
-	else if (!strcmp(v, "csv"))
-		o->fmt = FMT_CSV;
-	else if (!strcmp(v, "json"))
-		o->fmt = FMT_JSON;
-	else
-		return usage_error("unknown format '%s' (text, csv or json)", v);
-	o->format_set = 1;
-	return 0;
-}
-
-static int set_source(struct opts *o, const char *v)
-{
-	if (!strcmp(v, "sampled"))
-		o->source = LC_SRC_SAMPLED;
-	else if (!strcmp(v, "trace"))
-		o->source = LC_SRC_TRACE;
-	else
-		return usage_error("unknown source '%s' (sampled or trace)", v);
-	o->source_set = 1;
-	return 0;
-}
-
-/* Options with a value: -f -t --format --source.  Returns -1 when a is none
- * of them, else 0 or 2. */
-static int value_opt(struct opts *o, int argc, char **argv, int *i, const char *a)
-{
-	const char *v = NULL;
-
-	if (match(a, "-f", argc, argv, i, &v)) {
-		if (v)
-			o->file = v;
-	} else if (match(a, "-t", argc, argv, i, &v)) {
-		if (v && parse_tag(v, &o->tag))
-			return usage_error("bad tag '%s': not an integer", v);
-		o->have_tag = 1;
-	} else if (match(a, "--format", argc, argv, i, &v)) {
-		if (v)
-			return set_format(o, v);
-	} else if (match(a, "--source", argc, argv, i, &v)) {
-		if (v)
-			return set_source(o, v);
-	} else {
-		return -1;
-	}
-	return v ? 0 : usage_error("option '%s' needs a value", a);
-}
-
-/* Parse argv into o.  Returns -1 to go on, else an exit status. */
-static int parse_args(struct opts *o, int argc, char **argv)
-{
-	int only_files = 0;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r;
-
-		if (only_files || a[0] != '-' || !a[1]) {
-			if (o->file)
-				return usage_error("more than one FILE ('%s')", a);
-			o->file = a;
-		} else if (!strcmp(a, "--")) {
-			only_files = 1;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage_text, stdout);
-			return 0;
-		} else if (!strcmp(a, "-l")) {
-			o->lline = 1;
-			if (i + 1 < argc && argv[i + 1][0] != '-' && strchr(argv[i + 1], '='))
-				o->note = argv[++i];
-		} else if (!strcmp(a, "--per-thread")) {
-			o->per_thread = 1;
-		} else if (!strcmp(a, "--timeline")) {
-			o->timeline = 1;
-		} else {
-			r = value_opt(o, argc, argv, &i, a);
-			if (r == -1)
-				return usage_error("unknown option '%s'", a);
-			if (r)
-				return r;
-		}
-	}
-	if (o->note && !valid_note(o->note))
-		return usage_error("-l: note '%s' is not var=value pairs", o->note);
-	if (o->lline && (o->per_thread || o->timeline || o->format_set))
-		return usage_error("%s", "-l prints one line: it does not combine with "
-				   "--per-thread, --timeline or --format");
-	if (o->have_tag && o->per_thread)
-		return usage_error("%s", "--per-thread does not combine with -t");
-	if (!o->file)
-		o->file = "lostcycles.data";
-	return -1;
 }
 
 /* Finish acct a for the profile's p into v. */
@@ -310,10 +110,10 @@ static void text_line(const struct lc_profile *pr, const struct view *v, int c)
 		printf("%-24s %12.6f  %7.2f%%\n", name, sec(v->cat[c]), pct(v->cat[c], v->total));
 }
 
-static void text_summary(const struct lc_profile *pr, const struct opts *o,
+static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
 			 const struct view *v, const char *note)
 {
-	printf("lostcycles report %s: %s%s%s\n", LC_VERSION, o->file,
+	printf("lostcycles report %s: %s%s%s\n", LC_TOOL_VERSION, o->file,
 	       pr->info.command ? ": " : "", pr->info.command ? pr->info.command : "");
 	printf("** processors: %u (%s)\n", pr->procs, procs_from(pr->procs_from));
 	if (o->source == LC_SRC_TRACE)
@@ -395,7 +195,7 @@ static void text_per_thread(const struct lc_profile *pr, const struct lc_prof_da
 }
 
 /* The acct a timeline row shows: the window's, or its row for the tag. */
-static const struct lc_acct *window_acct(const struct lc_prof_window *w, const struct opts *o)
+static const struct lc_acct *window_acct(const struct lc_prof_window *w, const struct lc_report_opts *o)
 {
 	if (!o->have_tag)
 		return &w->acct;
@@ -406,7 +206,7 @@ static const struct lc_acct *window_acct(const struct lc_prof_window *w, const s
 }
 
 static void text_timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
-			  const struct opts *o)
+			  const struct lc_report_opts *o)
 {
 	printf("\n** timeline (fraction of %u x window wall time)\n", pr->procs);
 	printf("%7s %10s %10s", "window", "start(s)", "wall(s)");
@@ -433,7 +233,7 @@ static void text_timeline(const struct lc_profile *pr, const struct lc_prof_data
 
 /* ---- -l ------------------------------------------------------------------ */
 
-static void lline(const struct lc_profile *pr, const struct opts *o, const struct view *v)
+static void lline(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v)
 {
 	if (o->note)
 		printf("%s ", o->note);
@@ -522,7 +322,7 @@ static void csv_per_thread(const struct lc_profile *pr, const struct lc_prof_dat
 }
 
 static void csv_timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
-			 const struct opts *o)
+			 const struct lc_report_opts *o)
 {
 	printf("\n");
 	csv_header("window,start,wall");
@@ -574,7 +374,7 @@ static void json_cats(const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
 	printf("\"total\": %.9f}", sec(row_total(cat)));
 }
 
-static void json_head(const struct lc_profile *pr, const struct opts *o, const struct view *v)
+static void json_head(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v)
 {
 	printf("{\n  \"file\": ");
 	json_str(o->file);
@@ -628,7 +428,7 @@ static void json_per_thread(const struct lc_profile *pr, const struct lc_prof_da
 }
 
 static void json_timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
-			  const struct opts *o)
+			  const struct lc_report_opts *o)
 {
 	int first = 1;
 
@@ -649,7 +449,7 @@ static void json_timeline(const struct lc_profile *pr, const struct lc_prof_data
 	printf("\n  ]");
 }
 
-static void json_report(const struct lc_profile *pr, const struct opts *o,
+static void json_report(const struct lc_profile *pr, const struct lc_report_opts *o,
 			const struct lc_prof_data *d, const struct view *v)
 {
 	json_head(pr, o, v);
@@ -667,41 +467,36 @@ static void json_report(const struct lc_profile *pr, const struct opts *o,
 	printf("\n}\n");
 }
 
-/* ---- the command --------------------------------------------------------- */
-
-/* Print the report of the loaded profile.  Returns the exit status. */
-static int print_report(const struct lc_profile *pr, const struct opts *o)
+/* Print the report.  See report.h. */
+int lc_report_print(const struct lc_profile *pr, const struct lc_report_opts *o, char *msg,
+		    size_t len)
 {
 	const struct lc_prof_data *d = &pr->data[o->source];
 	const struct lc_acct *a = &d->total;
 	char note[256], tags[512];
 	struct view v;
 
-	if (o->source_set && o->source == LC_SRC_TRACE && !d->present) {
-		fprintf(stderr, "lostcycles report: %s: no trace-mode data (record with "
-			"LOSTCYCLES_TRACE=1)\n", o->file);
-		return 1;
-	}
+	*msg = 0;
+	if (o->source_set && o->source == LC_SRC_TRACE && !d->present)
+		return lc_fail(msg, len, 1, "no trace-mode data (record with --trace)");
 	if (o->have_tag) {
 		const struct lc_prof_tagrow *t = find_tag(d, o->tag);
 
 		if (!t) {
 			list_tags(d, tags, sizeof(tags));
-			fprintf(stderr, "lostcycles report: %s: tag %" PRId64 " never appears "
-				"(%s)\n", o->file, o->tag, tags);
-			return 1;
+			return lc_fail(msg, len, 1, "tag %" PRId64 " never appears (%s)", o->tag,
+				       tags);
 		}
 		a = &t->acct;
 	}
 	make_view(pr, a, &v);
 	cut_note(pr, d, note, sizeof(note));
-	if (*note)
-		fprintf(stderr, "lostcycles report: %s: %s\n", o->file, note);
+	snprintf(msg, len, "%s", note);
 	if (o->lline) {
 		lline(pr, o, &v);
-	} else if (o->fmt == FMT_JSON) {
+	} else if (o->fmt == LC_REPORT_JSON) {
 		json_report(pr, o, d, &v);
-	} else if (o->fmt == FMT_CSV) {
+	} else if (o->fmt == LC_REPORT_CSV) {
 		csv_summary(pr, &v);
 		if (o->per_thread)
 			csv_per_thread(pr, d, &v);
@@ -717,21 +512,3 @@ static int print_report(const struct lc_profile *pr, const struct opts *o)
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
 
-int lc_cmd_report(int argc, char **argv)
-{
-	struct opts o = { .fmt = FMT_TEXT, .source = LC_SRC_SAMPLED };
-	struct lc_profile *pr = NULL;
-	char err[256];
-	int r;
-
-	r = parse_args(&o, argc, argv);
-	if (r >= 0)
-		return r;
-	if (lc_profile_read(o.file, &pr, err, sizeof(err))) {
-		fprintf(stderr, "lostcycles report: %s: %s\n", o.file, err);
-		return 1;
-	}
-	r = print_report(pr, &o);
-	lc_profile_free(pr);
-	return r;
-}

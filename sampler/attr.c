@@ -12,7 +12,10 @@
 
 #define TASK_BUCKETS 65536u
 
-/* The DESIGN.md table for the flag-based categories. */
+/* The category of one processor tick from its thread's state and the
+ * process-wide predicates we (work exists) and sf (solution found): the
+ * predicate definitions of Crovella 1994, section 4.1, posed on the flag
+ * variables of section 4.2.1 (lostcycles(1) lists them). */
 enum lc_cat lc_attr_category(uint32_t state, int we, int sf)
 {
 	switch (state) {

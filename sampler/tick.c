@@ -20,19 +20,33 @@ struct wasted_id {
 	uint64_t task;
 };
 
+/*
+ * The sampler.  Two threads touch it: the owner (the caller of
+ * lc_sampler_start, _go, _placement and _stop) and the sampling thread.
+ */
 struct lc_sampler {
+	/* The owner's: cfg written in start before the thread exists and in
+	 * go under lock before go is set, so the sampling thread reads it
+	 * only after it has seen go under lock; thread is the owner's alone. */
 	struct lc_sampler_cfg cfg;
 	pthread_t thread;
-	int stop;			/* atomic */
-	pthread_mutex_t lock;		/* start handshake */
+	/* Written by the owner (release) in stop, read by the sampling thread
+	 * (acquire) once per tick. */
+	int stop;
+	/* The start handshake, under lock: started and go as named; the
+	 * sampling thread sets start_err, cpu and fifo (in place()) before it
+	 * sets started, so the owner reads them after it has seen started. */
+	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	int started;
-	int go;				/* set by lc_sampler_go */
+	int started;			/* set by the sampling thread */
+	int go;				/* set by the owner: 1 tick, -1 leave */
 	int start_err;
 	int cpu, fifo;
+	/* The sampling thread's alone; the owner reads last and st after
+	 * pthread_join in stop. */
 	uint64_t last;
 	struct lc_sampler_stats st;
-	/* observation buffers, reused every tick */
+	/* observation buffers, reused every tick (the sampling thread's) */
 	struct lc_obs_proc *procs;
 	uint32_t procs_cap;
 	struct lc_obs_thread *threads;
@@ -164,7 +178,7 @@ static void announce(struct lc_sampler *s, struct lc_target *t, uint64_t now)
 /* One tick: observe every target now and charge [last, now) to what was seen. */
 static void tick(struct lc_sampler *s)
 {
-	uint64_t now = lc_now_ns(), dt = now - s->last;
+	uint64_t now = lc_clock_ns(), dt = now - s->last;
 	uint32_t nprocs = 0, nthreads = 0;
 	struct lc_obs obs;
 	struct lc_target *t;

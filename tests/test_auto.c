@@ -35,21 +35,21 @@ static void start(const char *trace)
 	} else {
 		unsetenv(LC_ENV_TRACE);
 	}
-	assert_int_equal(lc__reinit_for_tests(), 0);
-	assert_non_null(lc__segment());
+	assert_int_equal(lc_priv_reinit_for_tests(), 0);
+	assert_non_null(lc_priv_segment());
 }
 
 /* End any session (and remove its trace file, if any). */
 static int stop(void **state)
 {
-	const char *t = lc__trace_file();
+	const char *t = lc_priv_trace_file();
 	char path[PATH_MAX];
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", t ? t : "");
 	unsetenv(LC_ENV_SESSION);
 	unsetenv(LC_ENV_TRACE);
-	lc__reinit_for_tests();
+	lc_priv_reinit_for_tests();
 	if (path[0])
 		unlink(path);
 	return 0;
@@ -58,8 +58,8 @@ static int stop(void **state)
 /* The calling thread's state word. */
 static uint32_t word(void)
 {
-	assert_non_null(lc__thr.sp);
-	return __atomic_load_n(&lc__thr.sp->state, __ATOMIC_ACQUIRE);
+	assert_non_null(lc_priv_thr.sp);
+	return __atomic_load_n(&lc_priv_thr.sp->state, __ATOMIC_ACQUIRE);
 }
 
 /* Layer states are marked, nest, and restore. */
@@ -184,7 +184,7 @@ static void test_parallel(void **state)
 
 	(void)state;
 	start(NULL);
-	h = lc__segment();
+	h = lc_priv_segment();
 	lc_auto_parallel(-1);
 	assert_int_equal(h->work_exists, 0);
 	lc_auto_parallel(1);
@@ -209,7 +209,7 @@ static void test_team(void **state)
 
 	(void)state;
 	start(NULL);
-	h = lc__segment();
+	h = lc_priv_segment();
 	lc_auto_team(2);
 	lc_auto_team(4);
 	lc_auto_team(3);
@@ -225,14 +225,14 @@ static void test_no_session(void **state)
 {
 	(void)state;
 	unsetenv(LC_ENV_SESSION);
-	assert_int_equal(lc__reinit_for_tests(), -ENOENT);
+	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
 	assert_false(lc_auto_active());
 	lc_auto_set(LC_ST_BUSY);
 	lc_auto_enter(LC_ST_SYNC);
 	lc_auto_leave();
 	lc_auto_parallel(1);
 	lc_auto_team(2);
-	assert_int_equal(lc__thr.state, LC_T_FRESH);
+	assert_int_equal(lc_priv_thr.state, LC_T_FRESH);
 	assert_null(lc_self);
 }
 

@@ -1,5 +1,5 @@
 /*
- * lc_util.c — number and duration parsing, monotonic time.
+ * lc_util.c — parsing, growing arrays, reasons, whole writes.
  */
 #include "lc_util.h"
 
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 /* The units a duration may carry, longest suffix first within a prefix. */
 static const struct {
@@ -61,31 +61,6 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int lc_parse_double(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end)
-		return -EINVAL;
-	if (errno == ERANGE || !isfinite(v))
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-uint64_t lc_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
 {
 	uint32_t c = *cap ? *cap : 16;
@@ -104,12 +79,53 @@ int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
 	return 0;
 }
 
+int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
+{
+	if (msg && len)
+		vsnprintf(msg, len, fmt, ap);
+	return err;
+}
+
 int lc_fail(char *msg, size_t len, int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
+	lc_vfail(msg, len, err, fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+void lc_append_line(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t at = strnlen(buf, len);
+	va_list ap;
+
+	if (at + 2 > len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + at, len - at - 1, fmt, ap);	/* room for the newline */
+	va_end(ap);
+	at += strlen(buf + at);
+	buf[at++] = '\n';
+	buf[at] = '\0';
+}
+
+int lc_write_all(int fd, const void *p, size_t n)
+{
+	const char *b = p;
+
+	while (n) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }

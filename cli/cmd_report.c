@@ -1,0 +1,227 @@
+/*
+ * cmd_report.c — "lostcycles report": the options, reading the profile, and
+ * exit codes; the printing is postproc/report.c.
+ */
+#include "lc_cmd.h"
+#include "report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: lostcycles report [-f FILE] [-t TAG] [--per-thread] [--timeline]\n"
+	"                         [--format text|csv|json] [-l [NOTE]]\n"
+	"                         [--source sampled|trace] [FILE]\n"
+	"\n"
+	"Print the predicate profile in FILE (default lostcycles.data): the time\n"
+	"lost to each overhead category, summed over the processors.\n"
+	"\n"
+	"  -f FILE            the profile to read\n"
+	"  -t TAG             only the time while fragment TAG was open\n"
+	"  --per-thread       a table of threads x categories\n"
+	"  --timeline         one row per timeline window\n"
+	"  --format FMT       text (default), csv or json\n"
+	"  -l [NOTE]          one pp -l line for a runs file; NOTE is var=value pairs\n"
+	"  --source SRC       sampled (default) or trace (exact event log)\n"
+	"  --help             this text; see also lostcycles-report(1)\n";
+
+/* A usage error: one line on stderr, status 2. */
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "lostcycles report: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see 'lostcycles report --help')\n");
+	return 2;
+}
+
+/* NOTE must be whitespace-separated var=value pairs. */
+static int valid_note(const char *s)
+{
+	int pairs = 0;
+
+	while (*s) {
+		size_t name = 0, val = 0;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+			return 0;
+		while (s[name] == '_' || s[name] == '.' || (s[name] >= '0' && s[name] <= '9') ||
+		       (s[name] >= 'A' && s[name] <= 'Z') || (s[name] >= 'a' && s[name] <= 'z'))
+			name++;
+		if (s[name] != '=')
+			return 0;
+		s += name + 1;
+		while (s[val] && s[val] != ' ' && s[val] != '\t' && s[val] != '=')
+			val++;
+		if (!val || s[val] == '=')
+			return 0;
+		s += val;
+		pairs++;
+	}
+	return pairs > 0;
+}
+
+/* A whole signed decimal tag. */
+static int parse_tag(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Set the format or source from v.  Returns 0, or 2. */
+static int set_format(struct lc_report_opts *o, const char *v)
+{
+	if (!strcmp(v, "text"))
+		o->fmt = LC_REPORT_TEXT;
+	else if (!strcmp(v, "csv"))
+		o->fmt = LC_REPORT_CSV;
+	else if (!strcmp(v, "json"))
+		o->fmt = LC_REPORT_JSON;
+	else
+		return usage_error("unknown format '%s' (text, csv or json)", v);
+	o->format_set = 1;
+	return 0;
+}
+
+static int set_source(struct lc_report_opts *o, const char *v)
+{
+	if (!strcmp(v, "sampled"))
+		o->source = LC_SRC_SAMPLED;
+	else if (!strcmp(v, "trace"))
+		o->source = LC_SRC_TRACE;
+	else
+		return usage_error("unknown source '%s' (sampled or trace)", v);
+	o->source_set = 1;
+	return 0;
+}
+
+static const struct option long_opts[] = {
+	{ "file", required_argument, NULL, 'f' },
+	{ "tag", required_argument, NULL, 't' },
+	{ "per-thread", no_argument, NULL, 'P' },
+	{ "timeline", no_argument, NULL, 'T' },
+	{ "format", required_argument, NULL, 'F' },
+	{ "source", required_argument, NULL, 'S' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* -l takes an optional NOTE: the next argument when it is var=value pairs
+ * rather than an option or the profile's name. */
+static void take_note(struct lc_report_opts *o, int argc, char **argv)
+{
+	o->lline = 1;
+	if (optind < argc && argv[optind][0] != '-' && strchr(argv[optind], '='))
+		o->note = argv[optind++];
+}
+
+/* Set option c (a getopt_long result) from optarg.  Returns -1 to go on, 0
+ * after --help, or 2 after a usage error. */
+static int set_opt(struct lc_report_opts *o, int c, int argc, char **argv)
+{
+	switch (c) {
+	case 'f':
+		o->file = optarg;
+		return -1;
+	case 't':
+		o->have_tag = 1;
+		return parse_tag(optarg, &o->tag) ?
+			usage_error("bad tag '%s': not an integer", optarg) : -1;
+	case 'P':
+		o->per_thread = 1;
+		return -1;
+	case 'T':
+		o->timeline = 1;
+		return -1;
+	case 'F':
+		return set_format(o, optarg) ? 2 : -1;
+	case 'S':
+		return set_source(o, optarg) ? 2 : -1;
+	case 'l':
+		take_note(o, argc, argv);
+		return -1;
+	case 'h':
+		fputs(usage_text, stdout);
+		return 0;
+	case ':':
+		return usage_error("option '%s' needs a value", argv[optind - 1]);
+	}
+	return usage_error("unknown option '%s'", argv[optind - 1]);
+}
+
+/* Check the options against each other.  Returns -1 to go on, else 2. */
+static int check_opts(struct lc_report_opts *o)
+{
+	if (o->note && !valid_note(o->note))
+		return usage_error("-l: note '%s' is not var=value pairs", o->note);
+	if (o->lline && (o->per_thread || o->timeline || o->format_set))
+		return usage_error("%s", "-l prints one line: it does not combine with "
+				   "--per-thread, --timeline or --format");
+	if (o->have_tag && o->per_thread)
+		return usage_error("%s", "--per-thread does not combine with -t");
+	if (!o->file)
+		o->file = "lostcycles.data";
+	return -1;
+}
+
+/* Parse argv into o: options and at most one FILE operand, in any order.
+ * Returns -1 to go on, else an exit status. */
+static int parse_args(struct lc_report_opts *o, int argc, char **argv)
+{
+	int only_files = 0, r;
+
+	optind = 1;
+	opterr = 0;
+	while (optind < argc) {
+		int c = only_files ? -1 : getopt_long(argc, argv, "+:f:t:lh", long_opts, NULL);
+
+		if (c == -1) {
+			if (optind >= argc)
+				break;
+			only_files |= !strcmp(argv[optind - 1], "--");
+			if (o->file)
+				return usage_error("more than one FILE ('%s')", argv[optind]);
+			o->file = argv[optind++];
+			continue;
+		}
+		r = set_opt(o, c, argc, argv);
+		if (r >= 0)
+			return r;
+	}
+	return check_opts(o);
+}
+
+int lc_cmd_report(int argc, char **argv)
+{
+	struct lc_report_opts o = { .fmt = LC_REPORT_TEXT, .source = LC_SRC_SAMPLED };
+	struct lc_profile *pr = NULL;
+	char err[256], msg[768];
+	int r;
+
+	r = parse_args(&o, argc, argv);
+	if (r >= 0)
+		return r;
+	if (lc_profile_read(o.file, &pr, err, sizeof(err))) {
+		fprintf(stderr, "lostcycles report: %s: %s\n", o.file, err);
+		return 1;
+	}
+	r = lc_report_print(pr, &o, msg, sizeof(msg));
+	if (*msg)
+		fprintf(stderr, "lostcycles report: %s: %s\n", o.file, msg);
+	lc_profile_free(pr);
+	return r;
+}
