@@ -235,6 +235,8 @@ layers: $(LAYER_SO)
 layer-workloads: $(LAYER_OMP_BIN) $(LAYER_PT_BIN)
 
 $(OMP_OBJ): CC := $(OMP_CC)
+# record --omp/--pthread look for the installed layers here too.
+$(B)/cli/cmd_record.o: ALL_CFLAGS += -DLC_LIBDIR='"$(LIBDIR)"'
 $(B)/layers/%: LAYER_INC = $(INC_flaglib)
 
 # link-layer NAME OBJECTS: the shared library NAME.so.MAJOR and its .so link

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "lc_abi.h"
 #include "lc_cmd.h"
 #include "lc_util.h"
+#include "program.h"
 #include "session.h"
 #include "targets.h"
 
@@ -34,6 +36,8 @@ struct opts {
 	const char *out;
 	int trace;
 	int quiet;
+	int omp;		/* --omp: load the OpenMP tool into the command */
+	int pthread;		/* --pthread: preload the pthread layer */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -44,11 +48,13 @@ struct run {
 	int own_trace_dir;
 	char *command;
 	struct lc_session *ses;
+	char omp_lib[PATH_MAX];	/* the layers' libraries, when asked for */
+	char pthread_lib[PATH_MAX];
 };
 
 static const char record_usage[] =
 	"usage: lostcycles record [-i INTERVAL] [-w WINDOW] [-C CPU] [-p PROCS] [-o FILE]\n"
-	"                         [--trace] [-q] [--] CMD [ARGS...]\n"
+	"                         [--trace] [--omp] [--pthread] [-q] [--] CMD [ARGS...]\n"
 	"Run CMD in a new profiling session, sample its flags every INTERVAL, write\n"
 	"the predicate profile to FILE, and exit with CMD's exit status.\n\n"
 	"  -i, --interval=TIME  sampling interval (default 100us; units ns us ms s)\n"
@@ -57,6 +63,11 @@ static const char record_usage[] =
 	"  -p, --procs=P        processor slots (default: LC_TEAM, else most threads)\n"
 	"  -o, --output=FILE    profile file (default lostcycles.data)\n"
 	"      --trace          also log every transition and add the exact profile\n"
+	"      --omp            set the flags of an unmodified OpenMP program built\n"
+	"                       with clang -fopenmp (LLVM's libomp, through OMPT);\n"
+	"                       GCC's libgomp has no OMPT: use clang or the macros\n"
+	"      --pthread        set the flags of an unmodified pthread program\n"
+	"                       (locks, barriers, conditions, semaphores, join)\n"
 	"  -q, --quiet          no summary line on stderr\n"
 	"  -h, --help           this text\n";
 
@@ -74,6 +85,8 @@ static const struct option long_opts[] = {
 	{ "procs", required_argument, NULL, 'p' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "trace", no_argument, NULL, 'T' },
+	{ "omp", no_argument, NULL, 'O' },
+	{ "pthread", no_argument, NULL, 'P' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -112,6 +125,12 @@ static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
 	case 'T':
 		o->trace = 1;
 		return 0;
+	case 'O':
+		o->omp = 1;
+		return 0;
+	case 'P':
+		o->pthread = 1;
+		return 0;
 	case 'q':
 		o->quiet = 1;
 		return 0;
@@ -143,7 +162,7 @@ static int parse_opts(const char *usage, int argc, char **argv, struct opts *o)
 	int c, r;
 
 	*o = (struct opts){ LC_SESSION_DEFAULT_INTERVAL_NS, LC_SESSION_DEFAULT_WINDOW_NS, -1, 0,
-			    "lostcycles.data", 0, 0 };
+			    "lostcycles.data", 0, 0, 0, 0 };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+i:w:C:p:o:qh", long_opts, NULL)) != -1) {
@@ -277,6 +296,92 @@ static int shell_status(int ws)
 	return 1;
 }
 
+/* Put path first in the colon-separated list of environment variable var
+ * (in the child, before exec; on failure the variable is left alone). */
+static void env_prepend(const char *var, const char *path)
+{
+	const char *old = getenv(var);
+	char *v;
+
+	if (!old || !*old) {
+		setenv(var, path, 1);
+		return;
+	}
+	if (asprintf(&v, "%s:%s", path, old) < 0)
+		return;
+	setenv(var, v, 1);
+	free(v);
+}
+
+/* Whether dir/name.so.ABI_MAJOR exists; the path goes to out either way. */
+static int layer_at(const char *dir, const char *name, char *out, size_t len)
+{
+	int n = snprintf(out, len, "%s/%s.so.%u", dir, name, (unsigned)LC_ABI_MAJOR);
+
+	return n > 0 && (size_t)n < len && !access(out, R_OK);
+}
+
+/* Find the library of layer name (e.g. "liblostcycles-omp") for the
+ * command: in the build tree beside this program, in ../lib beside it, in
+ * LC_LIBDIR; else the bare file name, for the dynamic loader to search.
+ * The file name is NAME.so.ABI_MAJOR, the SONAME. */
+static void find_layer(const char *name, char *out, size_t len)
+{
+	char self[PATH_MAX], dir[PATH_MAX + 16], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0) {
+		self[n] = 0;
+		slash = strrchr(self, '/');
+		if (slash)
+			*slash = 0;
+		snprintf(dir, sizeof(dir), "%s/build", self);
+		if (layer_at(dir, name, out, len))
+			return;
+		snprintf(dir, sizeof(dir), "%s/../lib", self);
+		if (layer_at(dir, name, out, len))
+			return;
+	}
+#ifdef LC_LIBDIR
+	if (layer_at(LC_LIBDIR, name, out, len))
+		return;
+#endif
+	snprintf(out, len, "%s.so.%u", name, (unsigned)LC_ABI_MAJOR);
+}
+
+/* The command line for the profile: argv joined; with --omp the program's
+ * word becomes its absolute path, so that report can find its debug
+ * information from any directory to name the OpenMP tool's tags.  NULL on
+ * ENOMEM. */
+static char *command_line(const struct run *r, int argc, char **argv)
+{
+	char path[PATH_MAX], real[PATH_MAX], *first = argv[0], *s;
+
+	if (r->o.omp && !lc_program_find(argv[0], path, sizeof(path)) && realpath(path, real))
+		argv[0] = real;
+	s = join(argc, argv);
+	argv[0] = first;
+	return s;
+}
+
+/* --omp and --pthread: find the layers, and warn when the program (if it
+ * can be read) uses GCC's libgomp, which has no OMPT interface. */
+static void setup_layers(struct run *r, const char *program)
+{
+	char path[PATH_MAX];
+
+	if (r->o.omp) {
+		find_layer("liblostcycles-omp", r->omp_lib, sizeof(r->omp_lib));
+		if (!lc_program_find(program, path, sizeof(path)) &&
+		    lc_program_needs(path, "libgomp.so") == 1)
+			warnx("%s uses GCC's libgomp, which has no OMPT interface: --omp sees "
+			      "none of its parallel regions (build it with clang -fopenmp, or "
+			      "use the flag macros)", program);
+	}
+	if (r->o.pthread)
+		find_layer("liblostcycles-pthread", r->pthread_lib, sizeof(r->pthread_lib));
+}
+
 /* Fork and exec argv in the session.  Returns the child's pid, or -errno of
  * a failed exec/fork (the child, if any, has been reaped). */
 static pid_t spawn(struct run *r, char **argv, const sigset_t *old)
@@ -300,6 +405,10 @@ static pid_t spawn(struct run *r, char **argv, const sigset_t *old)
 			setenv(LC_ENV_TRACE, "1", 1);
 			setenv(LC_ENV_TRACE_DIR, r->trace_dir, 1);
 		}
+		if (r->omp_lib[0])
+			env_prepend("OMP_TOOL_LIBRARIES", r->omp_lib);
+		if (r->pthread_lib[0])
+			env_prepend("LD_PRELOAD", r->pthread_lib);
 		sigprocmask(SIG_SETMASK, old, NULL);
 		execvp(argv[0], argv);
 		e = errno;
@@ -380,8 +489,9 @@ int lc_cmd_record(int argc, char **argv)
 	}
 	if (setup_trace(&r))
 		return 1;
+	setup_layers(&r, argv[first]);
 	lc_session_name(r.session, sizeof(r.session));
-	r.command = join(argc - first, argv + first);
+	r.command = command_line(&r, argc - first, argv + first);
 	block_signals(&set, &old);
 	reg = lc_registry_start(r.session, NULL, 0, &rc);
 	if (!reg) {
@@ -467,6 +577,11 @@ int lc_cmd_attach(int argc, char **argv)
 	if (first >= argc) {
 		warnx("no process id given");
 		fputs(attach_usage, stderr);
+		return 2;
+	}
+	if (r.o.omp || r.o.pthread) {
+		warnx("--omp and --pthread load a layer when the command starts: "
+		      "they are options of 'lostcycles record' only");
 		return 2;
 	}
 	rc = parse_pids(argc - first, argv + first, &pids);

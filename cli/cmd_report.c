@@ -4,6 +4,7 @@
  */
 #include "lc_cmd.h"
 #include "report.h"
+#include "tagname.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -13,7 +14,7 @@
 #include <string.h>
 
 static const char usage_text[] =
-	"usage: lostcycles report [-f FILE] [-t TAG] [--per-thread] [--timeline]\n"
+	"usage: lostcycles report [-f FILE] [-t TAG | --tags] [--per-thread] [--timeline]\n"
 	"                         [--format text|csv|json] [-l [NOTE]]\n"
 	"                         [--source sampled|trace] [FILE]\n"
 	"\n"
@@ -21,7 +22,9 @@ static const char usage_text[] =
 	"lost to each overhead category, summed over the processors.\n"
 	"\n"
 	"  -f FILE            the profile to read\n"
-	"  -t TAG             only the time while fragment TAG was open\n"
+	"  -t TAG             only the time while fragment TAG was open; TAG is a\n"
+	"                     number, or FILE:LINE of an OpenMP construct (--omp)\n"
+	"  --tags             list the fragment tags (with names: FILE:LINE) and exit\n"
 	"  --per-thread       a table of threads x categories\n"
 	"  --timeline         one row per timeline window\n"
 	"  --format FMT       text (default), csv or json\n"
@@ -68,6 +71,13 @@ static int valid_note(const char *s)
 	return pairs > 0;
 }
 
+/* The -t operand when it names a tag (FILE:LINE) instead of giving its
+ * number: resolved once the profile is read. */
+static const char *tag_text;
+
+/* --tags: list the tags instead of a report. */
+static int list_only;
+
 /* A whole signed decimal tag. */
 static int parse_tag(const char *s, int64_t *out)
 {
@@ -112,6 +122,7 @@ static int set_source(struct lc_report_opts *o, const char *v)
 static const struct option long_opts[] = {
 	{ "file", required_argument, NULL, 'f' },
 	{ "tag", required_argument, NULL, 't' },
+	{ "tags", no_argument, NULL, 'L' },
 	{ "per-thread", no_argument, NULL, 'P' },
 	{ "timeline", no_argument, NULL, 'T' },
 	{ "format", required_argument, NULL, 'F' },
@@ -139,8 +150,16 @@ static int set_opt(struct lc_report_opts *o, int c, int argc, char **argv)
 		return -1;
 	case 't':
 		o->have_tag = 1;
-		return parse_tag(optarg, &o->tag) ?
-			usage_error("bad tag '%s': not an integer", optarg) : -1;
+		tag_text = NULL;
+		if (!parse_tag(optarg, &o->tag))
+			return -1;
+		if (!strchr(optarg, ':'))
+			return usage_error("bad tag '%s': not an integer or FILE:LINE", optarg);
+		tag_text = optarg;
+		return -1;
+	case 'L':
+		list_only = 1;
+		return -1;
 	case 'P':
 		o->per_thread = 1;
 		return -1;
@@ -173,6 +192,9 @@ static int check_opts(struct lc_report_opts *o)
 				   "--per-thread, --timeline or --format");
 	if (o->have_tag && o->per_thread)
 		return usage_error("%s", "--per-thread does not combine with -t");
+	if (list_only && (o->have_tag || o->lline || o->per_thread || o->timeline || o->format_set))
+		return usage_error("%s", "--tags lists the tags: it takes no other option but "
+				   "-f and --source");
 	if (!o->file)
 		o->file = "lostcycles.data";
 	return -1;
@@ -205,11 +227,70 @@ static int parse_args(struct lc_report_opts *o, int argc, char **argv)
 	return check_opts(o);
 }
 
+/* Names for the fragment tags of pr (of every source).  NULL when out of
+ * memory. */
+static struct lc_tagnames *tag_names(const struct lc_profile *pr)
+{
+	struct lc_tagnames *tn;
+	uint32_t n = 0, k = 0;
+	int64_t *tags;
+
+	for (int s = 0; s < LC_NSRC; s++)
+		n += pr->data[s].ntags;
+	tags = calloc(n + 1, sizeof(*tags));
+	if (!tags)
+		return NULL;
+	for (int s = 0; s < LC_NSRC; s++)
+		for (uint32_t i = 0; i < pr->data[s].ntags; i++)
+			tags[k++] = pr->data[s].tags[i].tag;
+	tn = lc_tagnames_new(pr->info.command, tags, k);
+	free(tags);
+	return tn;
+}
+
+/* --tags: one line per fragment tag of the source o asks for, "TAG" or
+ * "TAG NAME".  Returns 0, or 1 when out of memory. */
+static int print_tags(const struct lc_profile *pr, const struct lc_report_opts *o)
+{
+	const struct lc_prof_data *d = &pr->data[o->source];
+	struct lc_tagnames *tn = tag_names(pr);
+
+	if (!tn) {
+		fprintf(stderr, "lostcycles report: out of memory\n");
+		return 1;
+	}
+	for (uint32_t i = 0; i < d->ntags; i++) {
+		const char *name = lc_tagnames_get(tn, d->tags[i].tag);
+
+		printf("%" PRId64 "%s%s\n", d->tags[i].tag, name ? " " : "", name ? name : "");
+	}
+	lc_tagnames_free(tn);
+	return 0;
+}
+
+/* With -t: name the profile's tags for the report, and turn a FILE:LINE
+ * operand into its tag.  Returns -1 to go on, or 1 after a message. */
+static int resolve_tag(const struct lc_profile *pr, struct lc_report_opts *o,
+		       struct lc_tagnames **tn)
+{
+	if (!o->have_tag)
+		return -1;
+	*tn = tag_names(pr);
+	o->tag_name = lc_tagnames_get;
+	o->tag_arg = *tn;
+	if (!tag_text || !lc_tagnames_find(*tn, tag_text, &o->tag))
+		return -1;
+	fprintf(stderr, "lostcycles report: %s: no fragment tag is named '%s' (--tags "
+		"lists them)\n", o->file, tag_text);
+	return 1;
+}
+
 int lc_cmd_report(int argc, char **argv)
 {
 	struct lc_report_opts o = { .fmt = LC_REPORT_TEXT, .source = LC_SRC_SAMPLED };
 	struct lc_profile *pr = NULL;
-	char err[256], msg[768];
+	struct lc_tagnames *tn = NULL;
+	char err[256], msg[1536];
 	int r;
 
 	r = parse_args(&o, argc, argv);
@@ -219,9 +300,14 @@ int lc_cmd_report(int argc, char **argv)
 		fprintf(stderr, "lostcycles report: %s: %s\n", o.file, err);
 		return 1;
 	}
-	r = lc_report_print(pr, &o, msg, sizeof(msg));
+	r = list_only ? print_tags(pr, &o) : resolve_tag(pr, &o, &tn);
+	if (r < 0)
+		r = lc_report_print(pr, &o, msg, sizeof(msg));
+	else
+		*msg = 0;
 	if (*msg)
 		fprintf(stderr, "lostcycles report: %s: %s\n", o.file, msg);
+	lc_tagnames_free(tn);
 	lc_profile_free(pr);
 	return r;
 }

@@ -131,6 +131,36 @@ static inline uint64_t lc_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* ---- fragment tags of the automatic layers ---------------------------------
+ * The OpenMP tool (liblostcycles-omp) opens fragment tags of its own for
+ * parallel regions and worksharing constructs, made from their codeptr_ra,
+ * so that a report can name the source line:
+ *   bits 56-63  0x4f ('O'): a tag of the OpenMP tool (LC_TAG_OMP)
+ *   bits 40-55  module: 0 = the main program, 0xffff = unknown, else
+ *               lc_tag_module_hash() of the module's real path
+ *   bits 0-39   the return address as a link-time virtual address of that
+ *               module (address minus the module's load bias); the
+ *               construct's source line is that of address - 1.
+ * Such tags are positive and far above any small tag a program chooses.
+ */
+#define LC_TAG_OMP		((int64_t)0x4f << 56)
+#define LC_TAG_KIND(t)		((uint64_t)(t) >> 56)
+#define LC_TAG_MODULE(t)	((uint32_t)(((uint64_t)(t) >> 40) & 0xffffu))
+#define LC_TAG_VADDR(t)		((uint64_t)(t) & (uint64_t)0xffffffffffu)
+#define LC_TAG_MODULE_MAIN	0u
+#define LC_TAG_MODULE_UNKNOWN	0xffffu
+
+/* The module field of a tag for a module whose real path is path: an FNV-1a
+ * hash folded into 1..0xfffe. */
+static inline uint32_t lc_tag_module_hash(const char *path)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 16777619u;
+	return (h ^ (h >> 16)) % 0xfffeu + 1u;
+}
+
 /* ---- trace files -------------------------------------------------------------
  * [ lc_trace_hdr ][ lc_trace_rec ]...   Records are appended in batches by
  * each thread, so they are ordered per thread, not globally: readers sort by

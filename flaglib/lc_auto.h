@@ -15,8 +15,8 @@
  *     lc_auto_parallel() calls do nothing.
  *   - Team size.  After the program's first LC_TEAM, lc_auto_team() does
  *     nothing.
- *   - Fragment tags: layers use tags of their own (LC_AUTO_TAG_*), which
- *     coexist with the program's.
+ *   - Fragment tags: layers use tags of their own (LC_TAG_OMP in lc_abi.h),
+ *     which coexist with the program's.
  *
  * Every function returns at once when no session is active.  The per-thread
  * functions act on the calling thread only and take no lock; the
@@ -28,6 +28,7 @@
 
 #include <stdint.h>
 
+#include "lc_abi.h"
 #include "lostcycles.h"
 
 #ifdef __cplusplus
@@ -40,34 +41,6 @@ extern "C" {
 /* Nesting depth of lc_auto_enter() the library remembers per thread;
  * deeper levels are counted, and restore the deepest remembered state. */
 #define LC_AUTO_DEPTH		32u
-
-/*
- * Fragment tags made by the OpenMP tool from a construct's codeptr_ra:
- *   bits 56-63  LC_AUTO_TAG_OMP >> 56 (0x4f, 'O'): a tag of the OpenMP tool
- *   bits 40-55  module: 0 = the main program, 0xffff = unknown, else a
- *               hash of the module's real path (lc_auto_module_hash)
- *   bits 0-39   the return address as a link-time virtual address of that
- *               module (address minus the module's load bias); the
- *               construct's source line is that of address - 1.
- */
-#define LC_AUTO_TAG_OMP		((int64_t)0x4f << 56)
-#define LC_AUTO_TAG_KIND(t)	((uint64_t)(t) >> 56)
-#define LC_AUTO_TAG_MODULE(t)	((uint32_t)(((uint64_t)(t) >> 40) & 0xffffu))
-#define LC_AUTO_TAG_VADDR(t)	((uint64_t)(t) & 0xffffffffffull)
-
-#define LC_AUTO_MODULE_MAIN	0u
-#define LC_AUTO_MODULE_UNKNOWN	0xffffu
-
-/* The module field of a tag for a module whose real path is path: an FNV-1a
- * hash folded into 1..0xfffe. */
-static inline uint32_t lc_auto_module_hash(const char *path)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *path; path++)
-		h = (h ^ (unsigned char)*path) * 16777619u;
-	return (h ^ (h >> 16)) % 0xfffeu + 1u;
-}
 
 /* Nonzero when a session is active (the layers may then do their work). */
 LC_API int lc_auto_active(void);

@@ -73,8 +73,15 @@ static const struct lc_prof_tagrow *find_tag(const struct lc_prof_data *d, int64
 	return NULL;
 }
 
-/* "tags present: 1 2 3" (or "no tags") into buf. */
-static void list_tags(const struct lc_prof_data *d, char *buf, size_t len)
+/* The name o's caller gives tag, or NULL. */
+static const char *tag_name(const struct lc_report_opts *o, int64_t tag)
+{
+	return o->tag_name ? o->tag_name(o->tag_arg, tag) : NULL;
+}
+
+/* "tags present: 1 2 (file.c:12) 3" (or "no tags") into buf. */
+static void list_tags(const struct lc_report_opts *o, const struct lc_prof_data *d,
+		      char *buf, size_t len)
 {
 	size_t off;
 
@@ -83,8 +90,13 @@ static void list_tags(const struct lc_prof_data *d, char *buf, size_t len)
 		return;
 	}
 	off = (size_t)snprintf(buf, len, "tags present:");
-	for (uint32_t i = 0; i < d->ntags && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, " %" PRId64, d->tags[i].tag);
+	for (uint32_t i = 0; i < d->ntags && off < len; i++) {
+		const char *name = tag_name(o, d->tags[i].tag);
+
+		off += (size_t)snprintf(buf + off, len - off, " %" PRId64 "%s%s%s",
+					d->tags[i].tag, name ? " (" : "", name ? name : "",
+					name ? ")" : "");
+	}
 }
 
 /* The cut note, or "" when the profile is complete. */
@@ -118,7 +130,9 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	printf("** processors: %u (%s)\n", pr->procs, procs_from(pr->procs_from));
 	if (o->source == LC_SRC_TRACE)
 		printf("** source: trace mode (exact event log)\n");
-	if (o->have_tag)
+	if (o->have_tag && tag_name(o, o->tag))
+		printf("** fragment tag %" PRId64 ": %s\n", o->tag, tag_name(o, o->tag));
+	else if (o->have_tag)
 		printf("** fragment tag %" PRId64 "\n", o->tag);
 	for (int c = 0; c < LC_CAT_PC; c++) {
 		text_line(pr, v, c);
@@ -383,6 +397,11 @@ static void json_head(const struct lc_profile *pr, const struct lc_report_opts *
 	printf(",\n  \"source\": \"%s\",\n", o->source == LC_SRC_TRACE ? "trace" : "sampled");
 	if (o->have_tag)
 		printf("  \"tag\": %" PRId64 ",\n", o->tag);
+	if (o->have_tag && tag_name(o, o->tag)) {
+		printf("  \"tag_name\": ");
+		json_str(tag_name(o, o->tag));
+		printf(",\n");
+	}
 	printf("  \"procs\": %u,\n  \"procs_from\": ", pr->procs);
 	json_str(procs_from(pr->procs_from));
 	printf(",\n  \"wall\": %.9f,\n  \"total\": %.9f,\n", v->wall, sec(v->total));
@@ -473,7 +492,7 @@ int lc_report_print(const struct lc_profile *pr, const struct lc_report_opts *o,
 {
 	const struct lc_prof_data *d = &pr->data[o->source];
 	const struct lc_acct *a = &d->total;
-	char note[256], tags[512];
+	char note[256], tags[1024];
 	struct view v;
 
 	*msg = 0;
@@ -483,7 +502,7 @@ int lc_report_print(const struct lc_profile *pr, const struct lc_report_opts *o,
 		const struct lc_prof_tagrow *t = find_tag(d, o->tag);
 
 		if (!t) {
-			list_tags(d, tags, sizeof(tags));
+			list_tags(o, d, tags, sizeof(tags));
 			return lc_fail(msg, len, 1, "tag %" PRId64 " never appears (%s)", o->tag,
 				       tags);
 		}

@@ -27,6 +27,10 @@ struct lc_report_opts {
 	const char *note;	/* var=value pairs for the -l line, or NULL */
 	enum lc_report_fmt fmt;
 	enum lc_source source;
+	/* Names for fragment tags, or NULL: tag_name(tag_arg, tag) returns the
+	 * name of tag (e.g. "loop.c:12") or NULL when it has none. */
+	const char *(*tag_name)(const void *tag_arg, int64_t tag);
+	const void *tag_arg;
 };
 
 /* Print the report of profile pr as o asks.  Returns 0, with a note about a

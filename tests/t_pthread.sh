@@ -1,6 +1,6 @@
 #!/bin/sh
 # t_pthread.sh — the pthread layer (build/liblostcycles-pthread.so, loaded
-# with LD_PRELOAD) on unmodified pthread programs, against the waits the
+# with LD_PRELOAD by record --pthread) on unmodified pthread programs, against the waits the
 # programs measure around their own calls (tests/layers/pt_lockbar.c):
 #   - a contended mutex and a barrier: SL matches the measured waits within
 #     5 % of the total time, and is large;
@@ -11,7 +11,8 @@
 #   - a program fully instrumented with macros (tests/workloads/imbalance)
 #     gives its known ground truth (LI = 1/3) with the layer loaded too;
 #   - without a session the layer passes every call through.
-# Run from the top of the tree (make check does).
+# Programs are recorded with "lostcycles record --pthread"; the no-session
+# case sets LD_PRELOAD itself.  Run from the top of the tree (make check does).
 set -u
 
 PTLIB=$(pwd)/build/liblostcycles-pthread.so
@@ -28,11 +29,10 @@ done
 . tests/layers/lib.sh
 unset LD_PRELOAD
 
-# pt NAME ARGS...: record a program with the layer preloaded.
+# pt NAME ARGS...: record a program with "record --pthread".
+LAYERS=--pthread
 pt() {
-	n=$1
-	shift
-	record "$n" env LD_PRELOAD="$PTLIB" "$@"
+	record "$@"
 }
 
 case_contended() {

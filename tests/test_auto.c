@@ -3,7 +3,7 @@
  * (lc_auto.h): marked state words and their nesting, the precedence of the
  * program's macros (per thread, in normal and trace mode), the layers'
  * share of work_exists and of the team size and its withdrawal, no-session
- * behaviour, and the tag helpers.
+ * behaviour, and the tag helpers of lc_abi.h.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -239,16 +239,16 @@ static void test_no_session(void **state)
 /* Tag fields and the module hash's range. */
 static void test_tags(void **state)
 {
-	int64_t t = LC_AUTO_TAG_OMP | (int64_t)((uint64_t)0x1234 << 40) | 0xabcdef;
+	int64_t t = LC_TAG_OMP | (int64_t)((uint64_t)0x1234 << 40) | 0xabcdef;
 
 	(void)state;
 	assert_true(t > 0);
-	assert_int_equal(LC_AUTO_TAG_KIND(t), 0x4f);
-	assert_int_equal(LC_AUTO_TAG_MODULE(t), 0x1234);
-	assert_int_equal(LC_AUTO_TAG_VADDR(t), 0xabcdef);
-	assert_int_not_equal(lc_auto_module_hash(""), LC_AUTO_MODULE_MAIN);
-	assert_true(lc_auto_module_hash("/usr/lib/libx.so") < LC_AUTO_MODULE_UNKNOWN);
-	assert_int_equal(lc_auto_module_hash("/a"), lc_auto_module_hash("/a"));
+	assert_int_equal(LC_TAG_KIND(t), 0x4f);
+	assert_int_equal(LC_TAG_MODULE(t), 0x1234);
+	assert_int_equal(LC_TAG_VADDR(t), 0xabcdef);
+	assert_int_not_equal(lc_tag_module_hash(""), LC_TAG_MODULE_MAIN);
+	assert_true(lc_tag_module_hash("/usr/lib/libx.so") < LC_TAG_MODULE_UNKNOWN);
+	assert_int_equal(lc_tag_module_hash("/a"), lc_tag_module_hash("/a"));
 }
 
 static int group_setup(void **state)

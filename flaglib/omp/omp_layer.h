@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-/* The fragment tag of the construct whose codeptr_ra is ra (lc_auto.h,
- * LC_AUTO_TAG_OMP), or 0 for a NULL ra.  Uses a per-thread cache: safe from
+/* The fragment tag of the construct whose codeptr_ra is ra (lc_abi.h,
+ * LC_TAG_OMP), or 0 for a NULL ra.  Uses a per-thread cache: safe from
  * any thread, no lock on a hit. */
 int64_t lc_omp_tag(const void *ra);
 

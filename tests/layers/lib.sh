@@ -29,11 +29,15 @@ value() {
 
 # record NAME CMD...: record CMD into $tmp/NAME.data; the program's stdout
 # goes to $tmp/NAME.truth, the report -l line to $tmp/NAME.l.  Returns
-# non-zero (with a message) when record or report fails.
+# non-zero (with a message) when record or report fails.  LAYERS holds the
+# record options that load the layers (--omp, --pthread), set by the caller.
+LAYERS=
 record() {
 	name=$1
 	shift
-	if ! "$LC" record -o "$tmp/$name.data" -- "$@" >"$tmp/$name.truth" 2>"$tmp/$name.err"; then
+	# shellcheck disable=SC2086
+	if ! "$LC" record $LAYERS -o "$tmp/$name.data" -- "$@" >"$tmp/$name.truth" \
+		2>"$tmp/$name.err"; then
 		echo "      $name: lostcycles record failed:"
 		sed 's/^/      | /' "$tmp/$name.err"
 		return 1
