@@ -6,6 +6,7 @@
 #     the loop's barrier within 5 % of the total time, and is large;
 #   - the same loop with schedule(dynamic): LI matches, and drops;
 #   - an explicit barrier after uneven work: SL matches the measured waits;
+#   - contention for an omp_lock_t and a critical section: SL matches;
 #   - serial sections between regions: IP matches (p-1) x serial time (plus
 #     p x the time outside main());
 #   - the team size comes from the region (p=2, "LC_TEAM"), and the loop's
@@ -63,6 +64,10 @@ case_dynamic() {
 case_barrier() {
 	omp barrier "$WL" barrier && near barrier sl sl && share barrier sl ">=" 0.20 &&
 		share barrier li "<=" 0.03
+}
+
+case_locks() {
+	omp locks "$WL" locks && near locks sl sl && share locks sl ">=" 0.15
 }
 
 # The program measures its serial time inside main(); before main() and
@@ -148,6 +153,7 @@ case_gomp() {
 check "skewed static loop: LI = measured idle time" case_static
 check "dynamic schedule: LI = measured idle time, and drops" case_dynamic
 check "explicit barrier: SL = measured waits" case_barrier
+check "lock and critical contention: SL = measured waits" case_locks
 check "serial sections: IP = (p-1) x serial time" case_serial
 check "fragment tag of the loop holds its LI" case_tags
 check "precedence: the program's macros win" case_macros

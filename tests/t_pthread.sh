@@ -6,6 +6,9 @@
 #     5 % of the total time, and is large;
 #   - a tight loop of uncontended lock/unlock calls stays BUSY: no SL, the
 #     time is computation;
+#   - waits in a timed mutex lock, read-write locks, a spin lock, semaphores
+#     and condition variables, plain and timed (tests/layers/pt_waits.c):
+#     SL matches the measured waits;
 #   - precedence (tests/layers/pt_macros.c): the main thread's LC_BUSY()
 #     and the program's LC_PARALLEL_* win over the layer;
 #   - a program fully instrumented with macros (tests/workloads/imbalance)
@@ -18,9 +21,10 @@ set -u
 PTLIB=$(pwd)/build/liblostcycles-pthread.so
 WL=build/layers/pt_lockbar
 MAC=build/layers/pt_macros
+WAITS=build/layers/pt_waits
 IMB=build/workloads/imbalance
 
-for f in "$PTLIB" "$WL" "$MAC" "$IMB"; do
+for f in "$PTLIB" "$WL" "$MAC" "$WAITS" "$IMB"; do
 	if [ ! -e "$f" ]; then
 		echo "t_pthread: $f is missing (run 'make all workloads')" >&2
 		exit 1
@@ -45,6 +49,10 @@ case_uncontended() {
 		[ "$(value locks "$tmp/uncontended.truth")" -gt 100000 ]
 }
 
+case_waits() {
+	pt waits "$WAITS" && near waits sl sl && share waits sl ">=" 0.20
+}
+
 case_macros() {
 	pt macros "$MAC" && near macros sl sl && near macros ip late
 }
@@ -64,6 +72,7 @@ case_nosession() {
 
 check "contended mutex and barrier: SL = measured waits" case_contended
 check "uncontended locks stay BUSY" case_uncontended
+check "rwlock, spin, semaphore, condition, timed waits: SL = measured" case_waits
 check "precedence: the program's macros win" case_macros
 check "an instrumented program keeps its ground truth" case_instrumented
 check "no session: calls pass through" case_nosession

@@ -8,12 +8,14 @@
  *   omp_skew dynamic   the same loop with schedule(dynamic): little waiting
  *   omp_skew barrier   uneven work before an explicit barrier
  *   omp_skew serial    balanced regions with serial sections between them
+ *   omp_skew locks     both threads contend for an omp_lock_t, then for a
+ *                      critical section (work 1 ms, enter, work 3 ms, leave)
  *
  * "Work" is a sleep (as in tests/workloads/): the profiler judges the flags,
  * so the truth does not depend on the CPU, and the two cores stay free for
  * the sampler.  Prints one line of what the program measured, in seconds
  * summed over its threads:
- *   truth p=P li=IDLE_AT_IMPLICIT_BARRIERS sl=WAIT_IN_EXPLICIT_BARRIERS
+ *   truth p=P li=IDLE_AT_IMPLICIT_BARRIERS sl=WAIT_IN_BARRIERS_LOCKS_CRITICAL
  *         ip=SERIAL_TIME_TIMES_(P-1) wall=MAIN_DURATION
  */
 #include <errno.h>
@@ -35,6 +37,7 @@ struct acc {
 };
 
 static struct acc acc[MAXT];
+static omp_lock_t lock;
 
 /* CLOCK_MONOTONIC in ns. */
 static unsigned long long now(void)
@@ -93,7 +96,30 @@ static void barrier_round(int me)
 	acc[me].sync += (double)(now() - t) / 1e9;
 }
 
-/* Rounds inside one parallel region (static, dynamic, barrier). */
+/* One round of lock contention (first half of the rounds) or of critical
+ * section contention (second half): work 1 ms, get in, work 3 ms, leave.
+ * The resource is the bottleneck; the time to get in is a wait. */
+static void locks_round(int me, int r)
+{
+	unsigned long long t;
+
+	work(1);
+	t = now();
+	if (r < ROUNDS / 2) {
+		omp_set_lock(&lock);
+		acc[me].sync += (double)(now() - t) / 1e9;
+		work(3);
+		omp_unset_lock(&lock);
+		return;
+	}
+#pragma omp critical
+	{
+		acc[me].sync += (double)(now() - t) / 1e9;
+		work(3);
+	}
+}
+
+/* Rounds inside one parallel region (static, dynamic, barrier, locks). */
 static void one_region(const char *mode)
 {
 #pragma omp parallel
@@ -103,6 +129,8 @@ static void one_region(const char *mode)
 		for (int r = 0; r < ROUNDS; r++) {
 			if (!strcmp(mode, "barrier"))
 				barrier_round(me);
+			else if (!strcmp(mode, "locks"))
+				locks_round(me, r);
 			else
 				skewed_round(!strcmp(mode, "dynamic"), me);
 		}
@@ -134,10 +162,12 @@ int main(int argc, char **argv)
 	int p = omp_get_max_threads();
 
 	if (argc != 2 || (strcmp(mode, "static") && strcmp(mode, "dynamic") &&
-			  strcmp(mode, "barrier") && strcmp(mode, "serial"))) {
-		fprintf(stderr, "usage: omp_skew static|dynamic|barrier|serial\n");
+			  strcmp(mode, "barrier") && strcmp(mode, "serial") &&
+			  strcmp(mode, "locks"))) {
+		fprintf(stderr, "usage: omp_skew static|dynamic|barrier|serial|locks\n");
 		return 2;
 	}
+	omp_init_lock(&lock);
 	if (p > MAXT)
 		p = MAXT;
 	omp_set_num_threads(p);
