@@ -32,6 +32,7 @@ static uint32_t auto_team;	/* largest team the layers declared */
 static int prog_parallel;	/* the program used LC_PARALLEL_* */
 static int prog_team;		/* the program used LC_TEAM */
 
+/* See lc_auto.h. */
 LC_API int lc_auto_active(void)
 {
 	lc_priv_init();
@@ -78,6 +79,7 @@ static void put(struct lc_auto_thr *a, uint32_t st)
 	a->word = w;
 }
 
+/* See lc_auto.h: a base state, no saved levels. */
 LC_API void lc_auto_set(uint32_t state)
 {
 	struct lc_auto_thr *a = &lc_auto_thr;
@@ -86,6 +88,7 @@ LC_API void lc_auto_set(uint32_t state)
 	put(a, state);
 }
 
+/* See lc_auto.h: remember the current layer state, show state. */
 LC_API void lc_auto_enter(uint32_t state)
 {
 	struct lc_auto_thr *a = &lc_auto_thr;
@@ -97,6 +100,7 @@ LC_API void lc_auto_enter(uint32_t state)
 	put(a, state);
 }
 
+/* See lc_auto.h: show the state remembered by the last enter. */
 LC_API void lc_auto_leave(void)
 {
 	struct lc_auto_thr *a = &lc_auto_thr;
@@ -109,6 +113,8 @@ LC_API void lc_auto_leave(void)
 	put(a, a->saved[i]);
 }
 
+/* See lc_auto.h: the layers' share of work_exists, until the program's
+ * first LC_PARALLEL_*. */
 LC_API void lc_auto_parallel(int d)
 {
 	if (!lc_auto_active())
@@ -121,6 +127,8 @@ LC_API void lc_auto_parallel(int d)
 	pthread_mutex_unlock(&auto_lock);
 }
 
+/* See lc_auto.h: the largest team the layers saw, until the program's
+ * LC_TEAM. */
 LC_API void lc_auto_team(uint32_t p)
 {
 	if (!lc_auto_active())

@@ -15,6 +15,8 @@
 #   - precedence (tests/layers/omp_macros.c): the program's LC_TEAM,
 #     LC_PARALLEL_* and a thread's own LC_BUSY() win over the layer, also
 #     with the pthread layer loaded as well;
+#   - the tool linked into the program (-llostcycles-omp) works without
+#     --omp;
 #   - without a session the tool declines and the program runs normally;
 #   - record --omp warns about a program built with GCC's libgomp.
 # Programs are recorded with "lostcycles record --omp" (and --pthread); one
@@ -137,6 +139,14 @@ case_nosession() {
 		grep -q '^truth ' "$tmp/plain"
 }
 
+# The tool linked into the program: libomp finds ompt_start_tool in it.
+case_linked() {
+	clang -fopenmp -O2 -g -o "$tmp/linked" tests/layers/omp_skew.c -L"$(pwd)/build" \
+		-Wl,--no-as-needed -llostcycles-omp -Wl,-rpath,"$(pwd)/build" || return 1
+	LAYERS=
+	record linked "$tmp/linked" static && near linked li li && share linked li ">=" 0.20
+}
+
 # A program built by GCC links libgomp: record --omp says it sees nothing.
 case_gomp() {
 	printf '#include <omp.h>\nint main(void)\n{\n#pragma omp parallel\n\t;\n\treturn 0;\n}\n' \
@@ -159,6 +169,7 @@ check "fragment tag of the loop holds its LI" case_tags
 check "precedence: the program's macros win" case_macros
 check "precedence with both layers loaded" case_both
 check "both layers: runtime threads left to the OpenMP tool" case_both_serial
+check "the tool linked into the program" case_linked
 check "no session: the program runs normally" case_nosession
 check "record --omp warns about GCC's libgomp" case_gomp
 

@@ -139,6 +139,8 @@ static void *trampoline(void *p)
 	return ret;
 }
 
+/* A new thread: counted, and started through the trampoline (BUSY).
+ * Threads the OpenMP runtime creates are left to the OpenMP tool. */
 LC_PT_API int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 			     void *(*fn)(void *), void *arg)
 {
@@ -161,6 +163,7 @@ LC_PT_API int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 	return r;
 }
 
+/* Waiting for a thread to finish: IDLE. */
 LC_PT_API int pthread_join(pthread_t thread, void **ret)
 {
 	int e = lc_pt_enter(LC_ST_IDLE, LC_PT_CALLER());
@@ -170,6 +173,7 @@ LC_PT_API int pthread_join(pthread_t thread, void **ret)
 	return r;
 }
 
+/* The same with a CLOCK_REALTIME timeout. */
 LC_PT_API int pthread_timedjoin_np(pthread_t thread, void **ret, const struct timespec *abstime)
 {
 	int e = lc_pt_enter(LC_ST_IDLE, LC_PT_CALLER());
@@ -179,6 +183,7 @@ LC_PT_API int pthread_timedjoin_np(pthread_t thread, void **ret, const struct ti
 	return r;
 }
 
+/* The same with a timeout on clock clock. */
 LC_PT_API int pthread_clockjoin_np(pthread_t thread, void **ret, clockid_t clock,
 				   const struct timespec *abstime)
 {

@@ -35,6 +35,7 @@
 		return r; \
 	} while (0)
 
+/* A mutex: SYNC only when it is taken. */
 LC_PT_API int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	int r;
@@ -43,6 +44,7 @@ LC_PT_API int pthread_mutex_lock(pthread_mutex_t *m)
 		      LC_PT_REAL(pthread_mutex_lock)(m));
 }
 
+/* A mutex with an absolute CLOCK_REALTIME timeout. */
 LC_PT_API int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t)
 {
 	int r;
@@ -51,6 +53,7 @@ LC_PT_API int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec 
 		      LC_PT_REAL(pthread_mutex_timedlock)(m, t));
 }
 
+/* A mutex with a timeout on clock c. */
 LC_PT_API int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t c, const struct timespec *t)
 {
 	int r;
@@ -59,6 +62,7 @@ LC_PT_API int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t c, const str
 		      LC_PT_REAL(pthread_mutex_clocklock)(m, c, t));
 }
 
+/* A read lock: SYNC while a writer holds it. */
 LC_PT_API int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
 	int r;
@@ -67,6 +71,7 @@ LC_PT_API int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 		      LC_PT_REAL(pthread_rwlock_rdlock)(l));
 }
 
+/* A write lock: SYNC while anyone holds it. */
 LC_PT_API int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
 	int r;
@@ -75,6 +80,7 @@ LC_PT_API int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 		      LC_PT_REAL(pthread_rwlock_wrlock)(l));
 }
 
+/* A read lock with a CLOCK_REALTIME timeout. */
 LC_PT_API int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t)
 {
 	int r;
@@ -83,6 +89,7 @@ LC_PT_API int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct times
 		      LC_PT_REAL(pthread_rwlock_timedrdlock)(l, t));
 }
 
+/* A write lock with a CLOCK_REALTIME timeout. */
 LC_PT_API int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t)
 {
 	int r;
@@ -91,6 +98,7 @@ LC_PT_API int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct times
 		      LC_PT_REAL(pthread_rwlock_timedwrlock)(l, t));
 }
 
+/* A read lock with a timeout on clock c. */
 LC_PT_API int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t c,
 					 const struct timespec *t)
 {
@@ -100,6 +108,7 @@ LC_PT_API int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t c,
 		      LC_PT_REAL(pthread_rwlock_clockrdlock)(l, c, t));
 }
 
+/* A write lock with a timeout on clock c. */
 LC_PT_API int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t c,
 					 const struct timespec *t)
 {
@@ -109,6 +118,7 @@ LC_PT_API int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t c,
 		      LC_PT_REAL(pthread_rwlock_clockwrlock)(l, c, t));
 }
 
+/* A spin lock: SYNC while it spins. */
 LC_PT_API int pthread_spin_lock(pthread_spinlock_t *l)
 {
 	int r;
@@ -117,6 +127,7 @@ LC_PT_API int pthread_spin_lock(pthread_spinlock_t *l)
 		      LC_PT_REAL(pthread_spin_lock)(l));
 }
 
+/* A barrier: SYNC until the last thread arrives. */
 LC_PT_API int pthread_barrier_wait(pthread_barrier_t *b)
 {
 	int r;
@@ -125,6 +136,7 @@ LC_PT_API int pthread_barrier_wait(pthread_barrier_t *b)
 	return r;
 }
 
+/* A condition variable: SYNC until signalled (and the mutex is back). */
 LC_PT_API int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
 	int r;
@@ -133,6 +145,7 @@ LC_PT_API int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 	return r;
 }
 
+/* The same with a timeout. */
 LC_PT_API int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
 				     const struct timespec *t)
 {
@@ -142,6 +155,7 @@ LC_PT_API int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
 	return r;
 }
 
+/* The same with a timeout on clock clk. */
 LC_PT_API int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 				     const struct timespec *t)
 {
@@ -166,16 +180,19 @@ LC_PT_API int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, cloc
 		return r; \
 	} while (0)
 
+/* A semaphore: SYNC while its count is 0. */
 LC_PT_API int sem_wait(sem_t *s)
 {
 	SEM_TRY_THEN_WAIT(s, LC_PT_REAL(sem_wait)(s));
 }
 
+/* A semaphore with a CLOCK_REALTIME timeout. */
 LC_PT_API int sem_timedwait(sem_t *s, const struct timespec *t)
 {
 	SEM_TRY_THEN_WAIT(s, LC_PT_REAL(sem_timedwait)(s, t));
 }
 
+/* A semaphore with a timeout on clock c. */
 LC_PT_API int sem_clockwait(sem_t *s, clockid_t c, const struct timespec *t)
 {
 	SEM_TRY_THEN_WAIT(s, LC_PT_REAL(sem_clockwait)(s, c, t));

@@ -116,7 +116,8 @@ static int cond_until(int s, int timed)
 	int e = pthread_mutex_lock(&cmtx);
 
 	while (!e && pred != s)
-		e = timed ? pthread_cond_timedwait(&cond, &cmtx, &t) : pthread_cond_wait(&cond, &cmtx);
+		e = timed ? pthread_cond_timedwait(&cond, &cmtx, &t) :
+			    pthread_cond_wait(&cond, &cmtx);
 	pthread_mutex_unlock(&cmtx);
 	return e;
 }
