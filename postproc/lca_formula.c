@@ -46,7 +46,8 @@ struct node {
 
 struct lc_expr {
 	struct node *nodes;
-	int n, cap;
+	int n;
+	size_t cap;
 	int root;
 	unsigned flags;		/* LC_EXPR_LOG2 / LC_EXPR_LOG10 */
 };
@@ -84,15 +85,8 @@ static int fail(struct parser *ps, const char *p, const char *fmt, ...)
 /* Append a node to e; returns its index or -1 when out of memory. */
 static int add_node(struct lc_expr *e, enum op op, int a, int b)
 {
-	if (e->n == e->cap) {
-		int cap = e->cap ? 2 * e->cap : 16;
-		struct node *nn = realloc(e->nodes, (size_t)cap * sizeof(*nn));
-
-		if (!nn)
-			return -1;
-		e->nodes = nn;
-		e->cap = cap;
-	}
+	if (lc_grow((void **)&e->nodes, &e->cap, (size_t)e->n + 1, sizeof(*e->nodes)))
+		return -1;
 	e->nodes[e->n] = (struct node){ .op = op, .a = a, .b = b, .fn = -1, .slot = -1 };
 	return e->n++;
 }

@@ -63,9 +63,11 @@ struct lc_registry {
 	 * discovery runs: others read dep after lc_registry_stop (see
 	 * targets.h) and copy bad out under lock. */
 	struct lc_departure *dep;
-	uint32_t ndep, depcap;
+	uint32_t ndep;
+	size_t depcap;
 	struct lc_rejection *bad;	/* rejected segments, not tried again */
-	uint32_t nbad, badcap;
+	uint32_t nbad;
+	size_t badcap;
 };
 
 /* Split an shm name "lostcycles.S.PID.NONCE" into its parts.  Returns 0 or
@@ -496,7 +498,6 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 				      int *err)
 {
 	struct lc_registry *r = calloc(1, sizeof(*r));
-	sigset_t all, old;
 	int rc;
 
 	if (!r) {
@@ -521,12 +522,9 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 	if (r->inotify >= 0)
 		inotify_add_watch(r->inotify, SHM_DIR, IN_CREATE | IN_MOVED_TO);
 	scan(r);		/* what is already there is attached before t0 */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&r->thread, NULL, discover, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = lc_thread_start(&r->thread, discover, r);
 	if (rc) {
-		*err = -rc;
+		*err = rc;
 		lc_registry_stop(r);
 		lc_registry_free(r);
 		return NULL;

@@ -48,11 +48,12 @@ struct lc_sampler {
 	struct lc_sampler_stats st;
 	/* observation buffers, reused every tick (the sampling thread's) */
 	struct lc_obs_proc *procs;
-	uint32_t procs_cap;
+	size_t procs_cap;
 	struct lc_obs_thread *threads;
-	uint32_t threads_cap;
+	size_t threads_cap;
 	struct wasted_id *wasted;
-	uint32_t nwasted, wasted_cap;
+	uint32_t nwasted;
+	size_t wasted_cap;
 };
 
 int lc_sampler_spare_cpu(void)
@@ -284,7 +285,6 @@ out:
 struct lc_sampler *lc_sampler_start(const struct lc_sampler_cfg *cfg, int *err)
 {
 	struct lc_sampler *s = calloc(1, sizeof(*s));
-	sigset_t all, old;
 	int rc;
 
 	if (!s) {
@@ -294,13 +294,10 @@ struct lc_sampler *lc_sampler_start(const struct lc_sampler_cfg *cfg, int *err)
 	s->cfg = *cfg;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&s->thread, NULL, run, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = lc_thread_start(&s->thread, run, s);
 	if (rc) {
 		free(s);
-		*err = -rc;
+		*err = rc;
 		return NULL;
 	}
 	pthread_mutex_lock(&s->lock);

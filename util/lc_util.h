@@ -7,6 +7,7 @@
 #ifndef LC_UTIL_H
 #define LC_UTIL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,7 +24,7 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Grow the array *p of *cap elements of size sz to hold at least need
  * elements (doubling, zero-filling the new ones).  0, or -ENOMEM with *p
  * and *cap unchanged. */
-int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz);
+int lc_grow(void **p, size_t *cap, size_t need, size_t sz);
 
 /* Format a one-line reason into msg[len] and return err (a -errno), for
  * library functions that explain their refusals.  msg may be NULL (or len
@@ -41,6 +42,10 @@ int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
  * dropping what does not fit.  For lists of notes. */
 void lc_append_line(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Start a thread running fn(arg) with every signal blocked in it, so that
+ * signals reach the thread that waits for them.  Returns 0 or -errno. */
+int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* Write all n bytes of p to fd, retrying short writes and EINTR.  Returns
  * 0 or -errno. */
