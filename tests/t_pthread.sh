@@ -3,7 +3,9 @@
 # with LD_PRELOAD by record --pthread) on unmodified pthread programs, against the waits the
 # programs measure around their own calls (tests/layers/pt_lockbar.c):
 #   - a contended mutex and a barrier: SL matches the measured waits within
-#     5 % of the total time, and is large;
+#     5 % of the total time, and is large, in the exact (trace) profile and
+#     in the sampled one (the other cases check the exact profile: see
+#     tests/layers/lib.sh);
 #   - a tight loop of uncontended lock/unlock calls stays BUSY: no SL, the
 #     time is computation;
 #   - waits in a timed mutex lock, read-write locks, a spin lock, semaphores
@@ -40,7 +42,8 @@ pt() {
 }
 
 case_contended() {
-	pt contended "$WL" contended && near contended sl sl && share contended sl ">=" 0.15
+	pt contended "$WL" contended && near contended sl sl && share contended sl ">=" 0.15 &&
+		sampled contended && near contended.sampled sl sl
 }
 
 case_uncontended() {

@@ -3,8 +3,12 @@
 # the program's own "truth k=v ..." line from its stdout and the profile's
 # "report -l" line, and compares numbers in seconds: a category matches the
 # truth when they differ by at most TOL (0.05) of the profile's total time.
-# Machines are noisy: a case whose check fails is recorded once more and
-# fails only when the second run fails too.
+# Runs are recorded with --trace: the checks read the exact profile of the
+# flags the layers set (--source trace), so that a sampler starved by a busy
+# machine does not decide them; the sampled profile of the same run is kept
+# as NAME.sampled for the cases that check it too.  Machines are noisy: a
+# case whose check fails is recorded once more and fails only when the
+# second run fails too.
 
 LC=./lostcycles
 TOL=0.05
@@ -36,19 +40,28 @@ record() {
 	name=$1
 	shift
 	# shellcheck disable=SC2086
-	if ! "$LC" record $LAYERS -o "$tmp/$name.data" -- "$@" >"$tmp/$name.truth" \
+	if ! "$LC" record --trace $LAYERS -o "$tmp/$name.data" -- "$@" >"$tmp/$name.truth" \
 		2>"$tmp/$name.err"; then
 		echo "      $name: lostcycles record failed:"
 		sed 's/^/      | /' "$tmp/$name.err"
 		return 1
 	fi
-	if ! "$LC" report -f "$tmp/$name.data" -l >"$tmp/$name.l" 2>"$tmp/$name.err"; then
+	if ! "$LC" report -f "$tmp/$name.data" --source trace -l >"$tmp/$name.l" \
+		2>"$tmp/$name.err" ||
+	   ! "$LC" report -f "$tmp/$name.data" -l >"$tmp/$name.sampled.l" 2>"$tmp/$name.err"; then
 		echo "      $name: lostcycles report failed:"
 		sed 's/^/      | /' "$tmp/$name.err"
 		return 1
 	fi
 	echo "      $name: $(cat "$tmp/$name.truth")"
-	echo "      $name: $(cat "$tmp/$name.l")"
+	echo "      $name: trace   $(cat "$tmp/$name.l")"
+	echo "      $name: sampled $(cat "$tmp/$name.sampled.l")"
+}
+
+# sampled NAME: make the sampled profile of NAME the one the next checks of
+# NAME read (as NAME.sampled), keeping the truth.
+sampled() {
+	cp "$tmp/$1.truth" "$tmp/$1.sampled.truth"
 }
 
 # near NAME CAT TRUTHKEY: category CAT of the profile matches the truth
