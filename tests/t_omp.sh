@@ -9,6 +9,8 @@
 #   - the same loop with schedule(dynamic): LI matches, and drops;
 #   - an explicit barrier after uneven work: SL matches the measured waits;
 #   - contention for an omp_lock_t and a critical section: SL matches;
+#   - nested regions nest: a loop's idle time after a nested region inside
+#     it ended is still LI;
 #   - serial sections between regions: IP matches (p-1) x serial time (plus
 #     p x the time outside main());
 #   - the team size comes from the region (p=2, "LC_TEAM"), and the loop's
@@ -69,6 +71,10 @@ case_dynamic() {
 case_barrier() {
 	omp barrier "$WL" barrier && near barrier sl sl && share barrier sl ">=" 0.20 &&
 		share barrier li "<=" 0.03
+}
+
+case_nested() {
+	omp nested "$WL" nested && near nested li li && share nested li ">=" 0.20
 }
 
 case_locks() {
@@ -168,6 +174,7 @@ check "skewed static loop: LI = measured idle time" case_static
 check "dynamic schedule: LI = measured idle time, and drops" case_dynamic
 check "explicit barrier: SL = measured waits" case_barrier
 check "lock and critical contention: SL = measured waits" case_locks
+check "nested regions nest: LI after the inner region" case_nested
 check "serial sections: IP = (p-1) x serial time" case_serial
 check "fragment tag of the loop holds its LI" case_tags
 check "precedence: the program's macros win" case_macros

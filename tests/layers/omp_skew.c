@@ -10,6 +10,10 @@
  *   omp_skew serial    balanced regions with serial sections between them
  *   omp_skew locks     both threads contend for an omp_lock_t, then for a
  *                      critical section (work 1 ms, enter, work 3 ms, leave)
+ *   omp_skew nested    a static loop of two iterations: the first runs a
+ *                      nested parallel region, then works 10 ms more; the
+ *                      second works 2 ms and waits at the loop's barrier,
+ *                      which must stay LI after the nested region ended
  *
  * "Work" is a sleep (as in tests/workloads/): the profiler judges the flags,
  * so the truth does not depend on the CPU, and the two cores stay free for
@@ -119,7 +123,27 @@ static void locks_round(int me, int r)
 	}
 }
 
-/* Rounds inside one parallel region (static, dynamic, barrier, locks). */
+/* One round of the nested mode; idle time measured as in skewed_round. */
+static void nested_round(int me)
+{
+	unsigned long long last = now();
+
+#pragma omp for schedule(static)
+	for (int i = 0; i < 2; i++) {
+		if (i == 0) {
+#pragma omp parallel
+			work(2);
+			work(10);
+		} else {
+			work(2);
+		}
+		last = now();
+	}
+	acc[me].idle += (double)(now() - last) / 1e9;
+}
+
+/* Rounds inside one parallel region (static, dynamic, barrier, locks,
+ * nested). */
 static void one_region(const char *mode)
 {
 #pragma omp parallel
@@ -131,6 +155,8 @@ static void one_region(const char *mode)
 				barrier_round(me);
 			else if (!strcmp(mode, "locks"))
 				locks_round(me, r);
+			else if (!strcmp(mode, "nested"))
+				nested_round(me);
 			else
 				skewed_round(!strcmp(mode, "dynamic"), me);
 		}
@@ -163,8 +189,8 @@ int main(int argc, char **argv)
 
 	if (argc != 2 || (strcmp(mode, "static") && strcmp(mode, "dynamic") &&
 			  strcmp(mode, "barrier") && strcmp(mode, "serial") &&
-			  strcmp(mode, "locks"))) {
-		fprintf(stderr, "usage: omp_skew static|dynamic|barrier|serial|locks\n");
+			  strcmp(mode, "locks") && strcmp(mode, "nested"))) {
+		fprintf(stderr, "usage: omp_skew static|dynamic|barrier|serial|locks|nested\n");
 		return 2;
 	}
 	omp_init_lock(&lock);
