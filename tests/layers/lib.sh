@@ -86,6 +86,16 @@ share() {
 			 exit !(t > 0 && (op == ">=" ? s >= f : s <= f)) }'
 }
 
+# big NAME KEY FRACTION: the program's own truth KEY is at least FRACTION of
+# its p x wall time (so that a category near it cannot be near 0 by chance;
+# the program's numbers do not grow with a slow start or exit).
+big() {
+	awk -v v="$(value "$2" "$tmp/$1.truth")" -v p="$(value p "$tmp/$1.truth")" \
+		-v w="$(value wall "$tmp/$1.truth")" -v f="$3" -v what="$1: measured $2" \
+		'BEGIN { printf "      %s = %.2f %% of p x wall (want >= %.0f %%)\n", what,
+			 100 * v / (p * w), 100 * f; exit !(p * w > 0 && v >= f * p * w) }'
+}
+
 # check WHAT FUNCTION: run FUNCTION (which records and checks, returning
 # non-zero on a mismatch) up to twice; report ok or FAIL.
 check() {
