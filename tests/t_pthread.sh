@@ -8,6 +8,8 @@
 #     tests/layers/lib.sh);
 #   - a tight loop of uncontended lock/unlock calls stays BUSY: no SL, and
 #     the time the threads spent in the loop is computation;
+#   - the main thread waiting in pthread_join while the other thread works:
+#     LI matches the measured join;
 #   - waits in a timed mutex lock, read-write locks, a spin lock, semaphores
 #     and condition variables, plain and timed (tests/layers/pt_waits.c):
 #     SL matches the measured waits;
@@ -52,6 +54,10 @@ case_uncontended() {
 		[ "$(value locks "$tmp/uncontended.truth")" -gt 100000 ]
 }
 
+case_join() {
+	pt join "$WL" join && near join li join && big join join 0.20
+}
+
 case_waits() {
 	pt waits "$WAITS" && near waits sl sl && big waits sl 0.20
 }
@@ -75,6 +81,7 @@ case_nosession() {
 
 check "contended mutex and barrier: SL = measured waits" case_contended
 check "uncontended locks stay BUSY" case_uncontended
+check "pthread_join while another thread works: LI = measured join" case_join
 check "rwlock, spin, semaphore, condition, timed waits: SL = measured" case_waits
 check "precedence: the program's macros win" case_macros
 check "an instrumented program keeps its ground truth" case_instrumented

@@ -7,6 +7,9 @@
  *                           barrier after uneven work
  *   pt_lockbar uncontended  two threads lock and unlock a mutex of their own
  *                           in a tight loop for 300 ms
+ *   pt_lockbar join         the main thread works 40 ms, the other 200 ms:
+ *                           the main thread waits in pthread_join (idle
+ *                           while the other works: load imbalance)
  *
  * "Work" in the contended mode is a sleep, as in tests/workloads/.  Prints
  * what the program measured around its own calls, in seconds summed over
@@ -35,7 +38,7 @@ struct member {
 
 static pthread_mutex_t shared = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t bar;
-static int contended;
+static int contended, joining;
 
 /* Print what failed and exit 1. */
 static void die(const char *what, int e)
@@ -117,7 +120,9 @@ static void *run(void *p)
 {
 	struct member *m = p;
 
-	if (contended)
+	if (joining)
+		work(m->me == 0 ? 40 : 200);
+	else if (contended)
 		contend(m);
 	else
 		spin(m);
@@ -132,11 +137,13 @@ int main(int argc, char **argv)
 	pthread_t th;
 	int e;
 
-	if (argc != 2 || (strcmp(argv[1], "contended") && strcmp(argv[1], "uncontended"))) {
-		fprintf(stderr, "usage: pt_lockbar contended|uncontended\n");
+	if (argc != 2 || (strcmp(argv[1], "contended") && strcmp(argv[1], "uncontended") &&
+			  strcmp(argv[1], "join"))) {
+		fprintf(stderr, "usage: pt_lockbar contended|uncontended|join\n");
 		return 2;
 	}
 	contended = !strcmp(argv[1], "contended");
+	joining = !strcmp(argv[1], "join");
 	if ((e = pthread_barrier_init(&bar, NULL, 2)))
 		die("pthread_barrier_init", e);
 	if ((e = pthread_create(&th, NULL, run, &m[1])))
