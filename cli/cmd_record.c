@@ -231,7 +231,11 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 	fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %u\n", cmd,
 		r->o.out, (double)res->wall_ns / 1e9, (unsigned long long)res->ticks, res->seen,
 		res->seen == 1 ? "" : "es", res->procs);
-	if (!res->seen)
+	if (!res->seen && (r->o.omp || r->o.pthread))
+		fprintf(stderr, "lostcycles %s: no instrumented process appeared: did the "
+				"layer load (%s)?\n", cmd, r->o.omp ? "--omp needs LLVM's libomp" :
+				"LD_PRELOAD needs a dynamically linked program");
+	else if (!res->seen)
 		fprintf(stderr, "lostcycles %s: no instrumented process appeared: is the "
 				"program linked with liblostcycles?\n", cmd);
 }
@@ -323,8 +327,8 @@ static int layer_at(const char *dir, const char *name, char *out, size_t len)
 
 /* Find the library of layer name (e.g. "liblostcycles-omp") for the
  * command: in the build tree beside this program, in ../lib beside it, in
- * LC_LIBDIR; else the bare file name, for the dynamic loader to search.
- * The file name is NAME.so.ABI_MAJOR, the SONAME. */
+ * LC_LIBDIR; else the bare file name, for the dynamic loader to search
+ * (with a warning).  The file name is NAME.so.ABI_MAJOR, the SONAME. */
 static void find_layer(const char *name, char *out, size_t len)
 {
 	char self[PATH_MAX], dir[PATH_MAX + 16], *slash;
@@ -347,6 +351,8 @@ static void find_layer(const char *name, char *out, size_t len)
 		return;
 #endif
 	snprintf(out, len, "%s.so.%u", name, (unsigned)LC_ABI_MAJOR);
+	warnx("%s is neither beside this program nor installed: leaving it to the dynamic "
+	      "loader's search", out);
 }
 
 /* The command line for the profile: argv joined; with --omp the program's
