@@ -24,14 +24,14 @@
 
 #define PROG "lostcycles fit"
 #define MAXVARS 8
-#define MAXCANDS 4096
+#define MAXCANDS 8192
 
 /* One candidate model and its fit. */
 struct cand {
 	char *text;			/* as given */
 	struct lc_formula *f;		/* what was fitted (after pruning) */
 	struct lc_fit fit;
-	int ok, user;
+	int ok, user, undefined;
 	int ndropped;
 	char dropped[256];		/* terms pruned away, as text */
 	char also[384];			/* other candidates pruning made equal to this one */
@@ -41,7 +41,7 @@ struct cand {
 /* The command line. */
 struct opts {
 	const char *cat, *varlist, *runs, *extract, *plot, *emit, *models;
-	int prune, nonneg, search, weights, absolute, log2, debug, top, pick;
+	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative;
 	const char *forms[64];
 	int nforms;
 };
@@ -59,6 +59,10 @@ struct fitcmd {
 	struct cand *cands;
 	int ncands;
 	int status;
+	struct lc_select sel;
+	struct lc_search_info search;
+	int nundef;			/* default or search forms left out as undefined */
+	char undef_at[64];		/* a point where one is undefined */
 };
 
 /* Print the usage text to f. */
@@ -68,7 +72,9 @@ static void usage(FILE *f)
 "usage: lostcycles fit -c CATEGORY -v \"VAR [VAR...]\" -f RUNS [options] [FORMULA...]\n"
 "\n"
 "Fit models of one lost cycles category to the runs in RUNS (lines written by\n"
-"'lostcycles report -l', or CSV with a header) and rank them.\n"
+"'lostcycles report -l', or CSV with a header) and rank them: models with a\n"
+"'?' coefficient last, then by leave-one-out SMAPE, the simplest model within\n"
+"one standard error of the best first.\n"
 "\n"
 "  -c, --category CAT   li ip sl cl rc ml bl wc, rt (pure computation) or tt\n"
 "  -v, --vars \"VARS\"    the variable(s) to fit over, e.g. \"p\" or \"n p\"\n"
@@ -79,13 +85,16 @@ static void usage(FILE *f)
 "      --pick N         emit the model ranked N instead of the best\n"
 "      --prune          refit without terms whose 90%% interval contains zero\n"
 "      --nonneg         forbid negative coefficients\n"
-"      --search         search c0 + c1*v^i*log2(v)^j (Extra-P normal form) by\n"
-"                       cross-validation instead of the default forms\n"
+"      --search         search c0 + c1*v^i*log2(v)^j (Extra-P normal form), and\n"
+"                       for several variables sums of products of the best\n"
+"                       factors of each, instead of the default forms\n"
+"      --allow-negative search negative exponents too (always for rt)\n"
 "      --top N          show the N best models (default: all; 10 with --search)\n"
 "      --weights        weight averaged points by count/spread^2\n"
 "      --absolute       plain least squares (lca's); the default weights points\n"
 "                       by 1/y^2, fitting relative errors, unless some y is 0\n"
-"      --log2           log() in formulae means log2 (default: natural log)\n"
+"      --log2           accepted for old scripts: log() always means log2\n"
+"                       (write ln() for the natural logarithm)\n"
 "      --models FILE    default forms from FILE instead of models.txt\n"
 "  -d, --debug          print the points that were fitted\n"
 "  -h, --help           this text\n"
@@ -109,7 +118,7 @@ static int opt_int(const char *name, const char *s, int lo, int hi, int *out)
 }
 
 enum { O_EMIT = 256, O_PRUNE, O_NONNEG, O_SEARCH, O_MODELS, O_TOP, O_PICK, O_WEIGHTS,
-       O_ABSOLUTE, O_LOG2 };
+       O_ABSOLUTE, O_LOG2, O_NEGATIVE };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -123,6 +132,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "top", required_argument, 0, O_TOP }, { "pick", required_argument, 0, O_PICK },
 		{ "weights", no_argument, 0, O_WEIGHTS }, { "absolute", no_argument, 0, O_ABSOLUTE },
 		{ "log2", no_argument, 0, O_LOG2 }, { "debug", no_argument, 0, 'd' },
+		{ "allow-negative", no_argument, 0, O_NEGATIVE },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	int c;
@@ -146,6 +156,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_WEIGHTS: o->weights = 1; break;
 		case O_ABSOLUTE: o->absolute = 1; break;
 		case O_LOG2: o->log2 = 1; break;
+		case O_NEGATIVE: o->negative = 1; break;
 		case O_TOP: if (opt_int("--top", optarg, 1, 100000, &o->top)) return -1; break;
 		case O_PICK: if (opt_int("--pick", optarg, 1, 100000, &o->pick)) return -1; break;
 		default:
@@ -295,6 +306,13 @@ static int build_points(struct fitcmd *cmd)
 	return -1;
 }
 
+/* The fit flags from the options. */
+static unsigned fit_flags(const struct fitcmd *cmd)
+{
+	return (cmd->o.nonneg ? LC_FIT_NONNEG : 0) | (cmd->o.weights ? LC_FIT_WEIGHTS : 0) |
+	       (cmd->o.absolute ? 0 : LC_FIT_RELATIVE);
+}
+
 /* Add a candidate with formula text (a copy is kept). */
 static int add_cand(struct fitcmd *cmd, const char *text, size_t len, int user)
 {
@@ -375,14 +393,33 @@ static int add_defaults(struct fitcmd *cmd)
 	return rc;
 }
 
+/* True when negative exponents are searched: --allow-negative, or a
+ * category that can shrink as a variable grows (rt, the work each
+ * processor does). */
+static int negative_ok(const struct fitcmd *cmd)
+{
+	return cmd->o.negative || !strcmp(cmd->cat->key, "rt");
+}
+
 /* Add the --search hypotheses. */
 static int add_search(struct fitcmd *cmd)
 {
 	char **h;
-	int n, rc = lc_search_hypotheses((const char *const *)cmd->vars, cmd->nvars, &h, &n);
+	int n, rc = lc_search_hypotheses((const char *const *)cmd->vars, cmd->nvars, &cmd->pts,
+					 negative_ok(cmd) ? LC_SEARCH_NEGATIVE : 0,
+					 fit_flags(cmd), &h, &n, &cmd->search);
 
-	if (rc) {
+	if (rc == -E2BIG) {
 		fprintf(stderr, PROG ": --search handles one to three variables\n");
+		return -1;
+	}
+	if (rc == -EDOM) {
+		fprintf(stderr, PROG ": --search: no form is defined at every point (%s)\n",
+			cmd->search.undefined_at);
+		return -1;
+	}
+	if (rc) {
+		fprintf(stderr, PROG ": out of memory\n");
 		return -1;
 	}
 	for (int i = 0; i < n && !rc; i++)
@@ -410,7 +447,7 @@ static int collect(struct fitcmd *cmd)
 /* Parse every candidate; a syntax error in any formula is fatal. */
 static int parse_cands(struct fitcmd *cmd)
 {
-	unsigned flags = cmd->o.log2 ? LC_EXPR_LOG2 : 0;
+	unsigned flags = LC_EXPR_LOG2;	/* one base everywhere */
 
 	for (int i = 0; i < cmd->ncands; i++) {
 		struct cand *c = &cmd->cands[i];
@@ -425,13 +462,6 @@ static int parse_cands(struct fitcmd *cmd)
 		}
 	}
 	return 0;
-}
-
-/* The fit flags from the options. */
-static unsigned fit_flags(const struct fitcmd *cmd)
-{
-	return (cmd->o.nonneg ? LC_FIT_NONNEG : 0) | (cmd->o.weights ? LC_FIT_WEIGHTS : 0) |
-	       (cmd->o.absolute ? 0 : LC_FIT_RELATIVE);
 }
 
 /* Note the terms of f that pruning dropped into c->dropped. */
@@ -460,11 +490,11 @@ static int fit_cand(struct fitcmd *cmd, struct cand *c)
 	struct lc_formula *g;
 
 	if (!cmd->o.prune) {
-		rc = lc_fit_formula(c->f, &cmd->pts, fit_flags(cmd), names, &c->fit, c->why,
-				    sizeof(c->why));
+		rc = lc_fit_formula(c->f, &cmd->pts, fit_flags(cmd) | LC_FIT_NOLOO, names, &c->fit,
+				    c->why, sizeof(c->why));
 	} else {
-		rc = lc_fit_prune(c->f, &cmd->pts, fit_flags(cmd), names, &g, dropped, &c->fit,
-				  c->why, sizeof(c->why));
+		rc = lc_fit_prune(c->f, &cmd->pts, fit_flags(cmd) | LC_FIT_NOLOO, names, &g, dropped,
+				  &c->fit, c->why, sizeof(c->why));
 		if (g != c->f) {
 			note_dropped(c, c->f, dropped, names);
 			lc_formula_free(c->f);
@@ -475,26 +505,45 @@ static int fit_cand(struct fitcmd *cmd, struct cand *c)
 	return rc == -ENOMEM ? -1 : 0;
 }
 
-/* Rank order: lc_fit_rank_cmp, refused fits last. */
-static int cmp_cand(const void *a, const void *b)
+/* Put the fitted candidates in the order of lc_fit_select, refused ones
+ * last.  Returns 0 or -1 when out of memory. */
+static int rank(struct fitcmd *cmd)
 {
-	const struct cand *p = a, *q = b;
+	int n = 0, m = 0, *order = malloc(sizeof(int) * (size_t)(cmd->ncands + 1)), rc = -1;
+	const struct lc_formula **f = malloc(sizeof(*f) * (size_t)(cmd->ncands + 1));
+	struct lc_fit **fit = malloc(sizeof(*fit) * (size_t)(cmd->ncands + 1));
+	struct cand *sorted = malloc(sizeof(*sorted) * (size_t)(cmd->ncands + 1));
+	int *idx = malloc(sizeof(int) * (size_t)(cmd->ncands + 1));
 
-	if (p->ok != q->ok)
-		return q->ok - p->ok;
-	return p->ok ? lc_fit_rank_cmp(&p->fit, &q->fit) : 0;
-}
-
-/* Search mode order: by leave-one-out error, then AICc. */
-static int cmp_search(const void *a, const void *b)
-{
-	const struct cand *p = a, *q = b;
-	double x = p->ok && !isnan(p->fit.smape) ? p->fit.smape : INFINITY;
-	double y = q->ok && !isnan(q->fit.smape) ? q->fit.smape : INFINITY;
-
-	if (x != y)
-		return x < y ? -1 : 1;
-	return cmp_cand(a, b);
+	if (!order || !f || !fit || !sorted || !idx)
+		goto out;
+	for (int i = 0; i < cmd->ncands; i++)
+		if (cmd->cands[i].ok) {
+			idx[n] = i;
+			f[n] = cmd->cands[i].f;
+			fit[n++] = &cmd->cands[i].fit;
+		}
+	if (lc_fit_select(f, fit, n, &cmd->pts, fit_flags(cmd), (const char *const *)cmd->vars,
+			  order, &cmd->sel))
+		goto out;
+	for (int i = 0; i < n; i++)
+		sorted[m++] = cmd->cands[idx[order[i]]];
+	for (int i = 0; i < cmd->ncands; i++)
+		if (!cmd->cands[i].ok)
+			sorted[m++] = cmd->cands[i];
+	if (cmd->sel.promoted >= 0) {	/* the rule moved model 2 of the order to the top */
+		cmd->sel.promoted = 0;
+		cmd->sel.promoted_over = 1;
+	}
+	memcpy(cmd->cands, sorted, sizeof(*sorted) * (size_t)m);
+	rc = 0;
+out:
+	free(order);
+	free(f);
+	free(fit);
+	free(sorted);
+	free(idx);
+	return rc;
 }
 
 /* Remove later candidates whose fitted formula prints the same as an
@@ -529,7 +578,30 @@ static void dedupe(struct fitcmd *cmd)
 	cmd->ncands = n;
 }
 
-/* Fit all candidates, report refusals, rank. */
+/* True when some term of c is not finite at some point; the first such
+ * point goes to cmd->undef_at. */
+static int undefined(struct fitcmd *cmd, const struct cand *c)
+{
+	const struct lc_points *p = &cmd->pts;
+
+	for (size_t i = 0; i < p->n; i++)
+		for (int t = 0; t < c->f->nterms; t++) {
+			const double *x = &p->x[i * (size_t)p->nvars];
+			size_t used = 0;
+
+			if (isfinite(lc_expr_eval(c->f->term[t], x)))
+				continue;
+			for (int v = 0; v < cmd->nvars && !cmd->undef_at[0]; v++)
+				used += (size_t)snprintf(cmd->undef_at + used, sizeof(cmd->undef_at) - used,
+							 "%s%s=%g", v ? " " : "", cmd->vars[v], x[v]);
+			(void)used;
+			return 1;
+		}
+	return 0;
+}
+
+/* Fit all candidates, report refusals, rank.  Default and search forms
+ * that are not defined at every point are left out (and counted). */
 static int fit_all(struct fitcmd *cmd)
 {
 	int nok = 0;
@@ -537,6 +609,11 @@ static int fit_all(struct fitcmd *cmd)
 	for (int i = 0; i < cmd->ncands; i++) {
 		struct cand *c = &cmd->cands[i];
 
+		if (!c->user && undefined(cmd, c)) {
+			c->undefined = 1;
+			cmd->nundef++;
+			continue;
+		}
 		if (fit_cand(cmd, c))
 			return -1;
 		nok += c->ok;
@@ -547,14 +624,19 @@ static int fit_all(struct fitcmd *cmd)
 		}
 	}
 	if (!nok) {
-		if (cmd->o.search)	/* otherwise each refusal was reported above */
+		if ((cmd->nundef || cmd->search.undefined) && !cmd->o.nforms)
+			fprintf(stderr, PROG ": every form is undefined at some point (%s)\n",
+				cmd->undef_at);
+		else if (cmd->o.search)	/* otherwise each refusal was reported above */
 			fprintf(stderr, PROG ": no model could be fitted to the %zu points\n", cmd->pts.n);
 		return -1;
 	}
 	if (cmd->o.prune)
 		dedupe(cmd);
-	qsort(cmd->cands, (size_t)cmd->ncands, sizeof(*cmd->cands),
-	      cmd->o.search ? cmp_search : cmp_cand);
+	if (rank(cmd)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -671,6 +753,38 @@ static void print_header(const struct fitcmd *cmd)
 		       "; plain least squares (a value is 0)");
 }
 
+/* Print what was tried and how it was ranked. */
+static void print_rule(const struct fitcmd *cmd)
+{
+	static const char *const crit[] = {
+		[LC_CRIT_LOO] = "leave-one-out SMAPE",
+		[LC_CRIT_AICC] = "AICc (too few points to leave one out)",
+		[LC_CRIT_R2] = "R2 (too few points for leave-one-out or AICc)",
+	};
+	int tried = cmd->ncands;
+
+	if (cmd->o.search && cmd->nvars == 1)
+		printf("search: %d hypotheses: c0, and c0 + c1*f and c1*f for f = %s^i*log2(%s)^j, "
+		       "i in %s..3, j in 0..2\n", tried, cmd->vars[0], cmd->vars[0],
+		       negative_ok(cmd) ? "-2" : "0");
+	else if (cmd->o.search)
+		printf("search: %d hypotheses: sums of up to two products of the best %d factors "
+		       "v^i*log2(v)^j (i in %s..3) of each variable, found along lines of the others\n",
+		       tried, cmd->search.kept[0], negative_ok(cmd) ? "-2" : "0");
+	if (cmd->search.undefined)
+		printf("note: %d factor%s v^i*log2(v)^j undefined at %s (log of 0, or a negative power "
+		       "of 0) left out\n", cmd->search.undefined, cmd->search.undefined == 1 ? "" : "s",
+		       cmd->search.undefined_at);
+	if (cmd->nundef)
+		printf("note: %d form%s undefined at %s (log of 0, or a negative power of 0) left out\n",
+		       cmd->nundef, cmd->nundef == 1 ? "" : "s", cmd->undef_at);
+	printf("ranked by %s over the %d best by AICc; '?' models last; the simplest within one "
+	       "standard error first\n", crit[cmd->sel.crit], cmd->sel.shortlist);
+	if (cmd->sel.promoted >= 0)
+		printf("note: model 1 has fewer parameters or simpler terms than model 2 and is within "
+		       "one standard error of it\n");
+}
+
 /* Print the ranked models, lca style, with the extra columns. */
 static void report(const struct fitcmd *cmd)
 {
@@ -680,9 +794,7 @@ static void report(const struct fitcmd *cmd)
 	print_header(cmd);
 	if (cmd->o.debug)
 		print_points(cmd);
-	if (cmd->o.search)
-		printf("search: %d hypotheses c0 + c1*v^i*log2(v)^j, ranked by leave-one-out SMAPE\n",
-		       cmd->ncands);
+	print_rule(cmd);
 	for (int i = 0; i < n; i++) {
 		model_text(cmd, &cmd->cands[i], text, sizeof(text));
 		if ((int)strlen(text) > width)
@@ -814,7 +926,7 @@ static int emit(const struct fitcmd *cmd)
 		 cmd->o.extract ? cmd->o.extract : "");
 	rc = lc_model_append(cmd->o.emit, cmd->cat->key, (const char *const *)cmd->vars, cmd->nvars,
 			     cmd->cands[pick - 1].f, &cmd->cands[pick - 1].fit,
-			     cmd->o.log2 ? LC_EXPR_LOG2 : 0, note);
+			     LC_EXPR_LOG2, note);
 	if (rc) {
 		fprintf(stderr, PROG ": --emit %s: %s\n", cmd->o.emit, strerror(-rc));
 		return -1;

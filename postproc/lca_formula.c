@@ -178,6 +178,8 @@ static int parse_call(struct parser *ps, const char *name, int fn)
 	i = add_node(ps->e, fntab[fn].arity == 1 ? OP_FN1 : OP_FN2, args[0], args[1]);
 	if (i < 0)
 		return fail(ps, ps->pos, "out of memory");
+	if (fn == FN_LOG)	/* resolved now, so that it prints with its base */
+		fn = ps->flags & LC_EXPR_LOG2 ? FN_LOG2 : ps->flags & LC_EXPR_LOG10 ? FN_LOG10 : FN_LN;
 	ps->e->nodes[i].fn = fn;
 	return i;
 }

@@ -18,7 +18,8 @@
  *
  * Functions: sqrt log ln log2 log10 exp abs ceil floor (one argument),
  * max min pow (two).  log() is the natural logarithm unless the parse flags
- * say otherwise.  A comparison is 1 when true and 0 when false; comparisons
+ * say otherwise; it is resolved when parsed and prints as ln(), log2() or
+ * log10(), so that printed text never depends on the flags.  A comparison is 1 when true and 0 when false; comparisons
  * with NaN are false.
  *
  * A formula is an expression read as a sum of terms, each of which gets a

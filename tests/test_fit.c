@@ -205,15 +205,18 @@ struct rec {
 	int cases, first, covered, coefs;
 };
 
-/* Fit every candidate to data from generator g and record whether g ranked
- * first and whether its intervals hold the true coefficients. */
+/* Fit every candidate to data from generator g, select (lc_fit_select, the
+ * rule of every mode) and record whether g came first and whether its
+ * intervals hold the true coefficients. */
 static void recover_one(struct lc_formula **cands, int nc, int g, const double *xs, int nx,
 			const char *const *names, double noise, struct rec *r)
 {
 	struct lc_points pts;
-	struct lc_fit fit, best, gfit;
+	struct lc_fit fits[32], *fp[32], gfit;
+	const struct lc_formula *ff[32];
 	double c[LC_LSQ_MAXK];
-	int bi = -1;
+	int bi = -1, idx[32], order[32], m = 0;
+	struct lc_select sel;
 
 	true_coefs(cands[g], xs, nx, c);
 	points_init(&pts, 1, (size_t)nx);
@@ -222,15 +225,17 @@ static void recover_one(struct lc_formula **cands, int nc, int g, const double *
 		pts.y[i] = lc_fit_eval(cands[g], c, &xs[i]) * (1 + noise * gauss());
 	}
 	for (int k = 0; k < nc; k++) {
-		if (lc_fit_formula(cands[k], &pts, LC_FIT_NOLOO | rec_flags, names, &fit, NULL, 0))
+		if (lc_fit_formula(cands[k], &pts, LC_FIT_NOLOO | rec_flags, names, &fits[m], NULL, 0))
 			continue;
 		if (k == g)
-			gfit = fit;
-		if (bi < 0 || lc_fit_rank_cmp(&fit, &best) < 0) {
-			best = fit;
-			bi = k;
-		}
+			gfit = fits[m];
+		ff[m] = cands[k];
+		fp[m] = &fits[m];
+		idx[m++] = k;
 	}
+	assert_int_equal(lc_fit_select(ff, fp, m, &pts, rec_flags, names, order, &sel), 0);
+	if (m)
+		bi = idx[order[0]];
 	r->cases++;
 	r->first += bi == g;
 	if (!cands[g]->is_max)
@@ -408,7 +413,7 @@ static void test_formula_terms(void **state)
 	(void)state;
 	assert_int_equal(f->nterms, 3);
 	lc_formula_print(f, c, (const char *const *)nt, 6, buf, sizeof(buf));
-	assert_string_equal(buf, "2*n*log(n)*p*sqrt(p) + 3 + 0.5*p");
+	assert_string_equal(buf, "2*n*ln(n)*p*sqrt(p) + 3 + 0.5*p");
 	assert_true(fabs(lc_fit_eval(f, c, x) - (2 * 8 * log(8) * 8 + 3 + 2)) < 1e-12);
 	lc_formula_free(f);
 	assert_int_equal(lc_expr_parse("log(n) + n^(1/3) - -p", LC_EXPR_LOG2, resolve, (void *)nt, &e,
