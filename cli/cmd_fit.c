@@ -38,9 +38,13 @@ struct cand {
 	char why[256];			/* why the fit was refused */
 };
 
+/* Output formats (--format). */
+enum { FMT_TEXT, FMT_FORMULA, FMT_JSON, FMT_CSV };
+
 /* The command line. */
 struct opts {
 	const char *cat, *varlist, *runs, *extract, *plot, *emit, *models;
+	int format;			/* FMT_* */
 	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative;
 	const char *forms[64];
 	int nforms;
@@ -90,6 +94,10 @@ static void usage(FILE *f)
 "                       factors of each, instead of the default forms\n"
 "      --allow-negative search negative exponents too (always for rt)\n"
 "      --top N          show the N best models (default: all; 10 with --search)\n"
+"      --format FMT     text (default); formula: only the chosen model (or\n"
+"                       --pick N) as an expression predict and Python both read;\n"
+"                       json or csv: models with coefficients, intervals, R2,\n"
+"                       adjusted R2, AICc, leave-one-out and in-sample SMAPE\n"
 "      --weights        weight averaged points by count/spread^2\n"
 "      --absolute       plain least squares (lca's); the default weights points\n"
 "                       by 1/y^2, fitting relative errors, unless some y is 0\n"
@@ -117,8 +125,22 @@ static int opt_int(const char *name, const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
+/* Parse --format; prints and returns -1 on error. */
+static int opt_format(const char *s, int *out)
+{
+	static const char *const names[] = { "text", "formula", "json", "csv" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	fprintf(stderr, PROG ": --format wants text, formula, json or csv, not '%s'\n", s);
+	return -1;
+}
+
 enum { O_EMIT = 256, O_PRUNE, O_NONNEG, O_SEARCH, O_MODELS, O_TOP, O_PICK, O_WEIGHTS,
-       O_ABSOLUTE, O_LOG2, O_NEGATIVE };
+       O_ABSOLUTE, O_LOG2, O_NEGATIVE, O_FORMAT };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -133,6 +155,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "weights", no_argument, 0, O_WEIGHTS }, { "absolute", no_argument, 0, O_ABSOLUTE },
 		{ "log2", no_argument, 0, O_LOG2 }, { "debug", no_argument, 0, 'd' },
 		{ "allow-negative", no_argument, 0, O_NEGATIVE },
+		{ "format", required_argument, 0, O_FORMAT },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	int c;
@@ -157,6 +180,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_ABSOLUTE: o->absolute = 1; break;
 		case O_LOG2: o->log2 = 1; break;
 		case O_NEGATIVE: o->negative = 1; break;
+		case O_FORMAT: if (opt_format(optarg, &o->format)) return -1; break;
 		case O_TOP: if (opt_int("--top", optarg, 1, 100000, &o->top)) return -1; break;
 		case O_PICK: if (opt_int("--pick", optarg, 1, 100000, &o->pick)) return -1; break;
 		default:
@@ -778,8 +802,12 @@ static void print_rule(const struct fitcmd *cmd)
 	if (cmd->nundef)
 		printf("note: %d form%s undefined at %s (log of 0, or a negative power of 0) left out\n",
 		       cmd->nundef, cmd->nundef == 1 ? "" : "s", cmd->undef_at);
-	printf("ranked by %s over the %d best by AICc; '?' models last; the simplest within one "
-	       "standard error first\n", crit[cmd->sel.crit], cmd->sel.shortlist);
+	if (cmd->sel.crit == LC_CRIT_LOO)
+		printf("ranked by leave-one-out SMAPE over the %d best by AICc (then R2); '?' models "
+		       "last; the simplest within one standard error first\n", cmd->sel.shortlist);
+	else
+		printf("ranked by %s; '?' models last%s\n", crit[cmd->sel.crit],
+		       cmd->sel.crit == LC_CRIT_AICC ? "; the simplest within 2 of the best first" : "");
 	if (cmd->sel.promoted >= 0)
 		printf("note: model 1 has fewer parameters or simpler terms than model 2 and is within "
 		       "one standard error of it\n");
@@ -809,9 +837,10 @@ static void report(const struct fitcmd *cmd)
 		printf("%2d. %-*s  R2 : %.4f  adjR2 : %.4f  AICc : %9.3f  LOO-SMAPE : ", i + 1, width,
 		       text, f->r2, f->adjr2, f->aicc);
 		if (isnan(f->smape))
-			printf("   -\n");
+			printf("   -");
 		else
-			printf("%.3g%%\n", f->smape);
+			printf("%.3g%%", f->smape);
+		printf("  in-sample SMAPE : %.3g%%\n", f->smape_in);
 		if (c->ndropped)
 			printf("    pruned from '%s': dropped %s\n", c->text, c->dropped);
 		if (c->also[0])
@@ -820,6 +849,195 @@ static void report(const struct fitcmd *cmd)
 	if (anyflag)
 		printf("? the 90%% interval contains zero: the term cannot be told from zero; "
 		       "drop it (--prune)\n");
+}
+
+/* The fitted model c as an expression predict and Python both evaluate
+ * (coefficients with 10 digits, ** for powers), into buf. */
+static void model_formula(const struct fitcmd *cmd, const struct cand *c, char *buf, size_t len)
+{
+	char tmp[2048];
+	size_t used = 0;
+
+	lc_formula_print(c->f, c->fit.coef, (const char *const *)cmd->vars, 10, tmp, sizeof(tmp));
+	for (const char *q = tmp; *q && used + 3 < len; q++) {
+		if (*q == '^') {
+			buf[used++] = '*';
+			buf[used++] = '*';
+		} else {
+			buf[used++] = *q;
+		}
+	}
+	buf[used] = '\0';
+}
+
+/* Print s as a JSON string. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/* Print a JSON number, null when not finite. */
+static void json_num(double v)
+{
+	if (isfinite(v))
+		printf("%.10g", v);
+	else
+		printf("null");
+}
+
+/* The name of the ranking criterion, for json and csv. */
+static const char *crit_name(enum lc_crit c)
+{
+	return c == LC_CRIT_LOO ? "loo_smape" : c == LC_CRIT_AICC ? "aicc" : "r2";
+}
+
+/* One model as a JSON object. */
+static void json_model(const struct fitcmd *cmd, const struct cand *c, int rank)
+{
+	const struct lc_fit *f = &c->fit;
+	char text[2048];
+
+	model_formula(cmd, c, text, sizeof(text));
+	printf("    {\"rank\": %d, \"formula\": ", rank);
+	json_str(text);
+	printf(", \"terms\": [");
+	for (int t = 0; t < c->f->nterms; t++) {
+		lc_expr_print(c->f->term[t], (const char *const *)cmd->vars, 10, text, sizeof(text));
+		printf("%s{\"term\": ", t ? ", " : "");
+		json_str(text);
+		printf(", \"coef\": ");
+		json_num(f->coef[t]);
+		printf(", \"interval90\": [");
+		json_num(f->coef[t] - f->half[t]);
+		printf(", ");
+		json_num(f->coef[t] + f->half[t]);
+		printf("], \"contains_zero\": %s, \"held_at_zero\": %s}", f->flagged[t] ? "true" : "false",
+		       f->zero[t] ? "true" : "false");
+	}
+	printf("],\n     \"threshold\": ");
+	json_num(c->f->is_max ? f->threshold : NAN);
+	printf(", \"r2\": ");
+	json_num(f->r2);
+	printf(", \"adj_r2\": ");
+	json_num(f->adjr2);
+	printf(", \"aicc\": ");
+	json_num(f->aicc);
+	printf(", \"loo_smape_percent\": ");
+	json_num(f->smape);
+	printf(", \"loo_smape_se\": ");
+	json_num(f->smape_se);
+	printf(", \"insample_smape_percent\": ");
+	json_num(f->smape_in);
+	printf(", \"dof\": %d}", f->dof);
+}
+
+/* --format json: the data, the rule and the shown models. */
+static void report_json(const struct fitcmd *cmd)
+{
+	const struct lc_points *p = &cmd->pts;
+	int n = shown(cmd);
+
+	printf("{\"file\": ");
+	json_str(cmd->o.runs);
+	printf(", \"category\": ");
+	json_str(cmd->cat->key);
+	printf(", \"variables\": [");
+	for (int v = 0; v < cmd->nvars; v++) {
+		printf("%s", v ? ", " : "");
+		json_str(cmd->vars[v]);
+	}
+	printf("], \"extract\": ");
+	if (cmd->o.extract)
+		json_str(cmd->o.extract);
+	else
+		printf("null");
+	printf(",\n  \"points\": %zu, \"runs\": %zu, \"runs_na\": %zu, \"runs_missing\": %zu, "
+	       "\"weights\": \"%s\", \"hypotheses\": %d, \"undefined_left_out\": %d,\n",
+	       p->n, p->used, p->na, p->missing,
+	       cmd->cands[0].fit.weighted == 2 ? "relative" : cmd->cands[0].fit.weighted == 1 ?
+	       "spread" : "none", cmd->ncands, cmd->nundef + cmd->search.undefined);
+	printf("  \"ranked_by\": \"%s\", \"cross_validated\": %d, \"simpler_promoted\": %s,\n",
+	       crit_name(cmd->sel.crit), cmd->sel.shortlist, cmd->sel.promoted >= 0 ? "true" : "false");
+	printf("  \"models\": [\n");
+	for (int i = 0; i < n; i++) {
+		json_model(cmd, &cmd->cands[i], i + 1);
+		printf("%s\n", i + 1 < n ? "," : "");
+	}
+	printf("  ]}\n");
+}
+
+/* Print a CSV number (empty when not finite). */
+static void csv_num(double v)
+{
+	if (isfinite(v))
+		printf(",%.10g", v);
+	else
+		printf(",");
+}
+
+/* --format csv: one row per shown model. */
+static void report_csv(const struct fitcmd *cmd)
+{
+	int n = shown(cmd);
+	char text[2048];
+
+	printf("rank,formula,r2,adj_r2,aicc,loo_smape_percent,loo_smape_se,insample_smape_percent,"
+	       "contains_zero,ranked_by\n");
+	for (int i = 0; i < n; i++) {
+		const struct lc_fit *f = &cmd->cands[i].fit;
+
+		model_formula(cmd, &cmd->cands[i], text, sizeof(text));
+		printf("%d,\"%s\"", i + 1, text);
+		csv_num(f->r2);
+		csv_num(f->adjr2);
+		csv_num(f->aicc);
+		csv_num(f->smape);
+		csv_num(f->smape_se);
+		csv_num(f->smape_in);
+		printf(",%d,%s\n", f->nflagged, crit_name(cmd->sel.crit));
+	}
+}
+
+/* Notes for the machine formats go to stderr, one line each. */
+static void notes_stderr(const struct fitcmd *cmd)
+{
+	if (cmd->search.undefined)
+		fprintf(stderr, PROG ": note: %d factor%s undefined at %s left out\n",
+			cmd->search.undefined, cmd->search.undefined == 1 ? "" : "s",
+			cmd->search.undefined_at);
+	if (cmd->nundef)
+		fprintf(stderr, PROG ": note: %d form%s undefined at %s left out\n", cmd->nundef,
+			cmd->nundef == 1 ? "" : "s", cmd->undef_at);
+}
+
+/* Print the result in the chosen --format. */
+static void output(const struct fitcmd *cmd)
+{
+	char text[2048];
+	int pick = cmd->o.pick ? cmd->o.pick : 1;
+
+	if (cmd->o.format == FMT_TEXT) {
+		report(cmd);
+		return;
+	}
+	notes_stderr(cmd);
+	if (cmd->o.format == FMT_JSON) {
+		report_json(cmd);
+	} else if (cmd->o.format == FMT_CSV) {
+		report_csv(cmd);
+	} else if (pick <= cmd->ncands && cmd->cands[pick - 1].ok) {
+		model_formula(cmd, &cmd->cands[pick - 1], text, sizeof(text));
+		printf("%s\n", text);
+	}
 }
 
 /* Write the gnuplot data file: the points, then every shown model sampled
@@ -931,7 +1149,8 @@ static int emit(const struct fitcmd *cmd)
 		fprintf(stderr, PROG ": --emit %s: %s\n", cmd->o.emit, strerror(-rc));
 		return -1;
 	}
-	printf("appended model %d to %s\n", pick, cmd->o.emit);
+	fprintf(cmd->o.format == FMT_TEXT ? stdout : stderr, "appended model %d to %s\n", pick,
+		cmd->o.emit);
 	return 0;
 }
 
@@ -952,7 +1171,7 @@ int lc_cmd_fit(int argc, char **argv)
 	ok = !split_vars(&cmd) && !load_runs(&cmd) && !build_points(&cmd) && !collect(&cmd) &&
 	     !parse_cands(&cmd) && !fit_all(&cmd);
 	if (ok) {
-		report(&cmd);
+		output(&cmd);
 		ok = !plot(&cmd) && !emit(&cmd);
 	}
 	fitcmd_free(&cmd);

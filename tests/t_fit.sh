@@ -85,6 +85,48 @@ printf 'p,li,rc\n1,0.01,na\n2,0.029,na\n4,0.08,na\n8,0.226,na\n16,0.64,na\n' >"$
 "$LC" fit -c li -v p -f "$tmp/r.csv" "p*sqrt(p)" >"$tmp/out" 2>&1
 check "CSV runs file" 'grep -q "^ 1\. (0\.0[0-9]* +/- .*) \* p\*sqrt(p)" "$tmp/out"'
 
+S=tests/data/fit/strong.runs
+"$LC" fit -c rt -v "n p" -f "$S" --search --top 3 >"$tmp/out" 2>&1
+check "--search finds strong scaling a*n*log2(n)/p + b*n over n and p" \
+	'grep -q "^ 1\. (1\.1[0-9e.-]* +/- [0-9.e-]*) \* n + (4\.1[0-9e.-]* +/- [0-9.e-]*) \* n\*log2(n)\*p^-1  " "$tmp/out"'
+check "the ranking rule is printed" \
+	'grep -q "^ranked by leave-one-out SMAPE over the 24 best by AICc" "$tmp/out"'
+"$LC" fit -c rt -v "n p" -f "$S" --search --format formula >"$tmp/f" 2>"$tmp/err"
+check "--format formula prints one expression" \
+	'[ "$(wc -l <"$tmp/f")" -eq 1 ] && grep -q "^[0-9.e-]*\*n + [0-9.e-]*\*n\*log2(n)\*p\*\*-1$" "$tmp/f"'
+printf 'rt(n,p) = %s\n' "$(cat "$tmp/f")" >"$tmp/s.model"
+"$LC" predict -m "$tmp/s.model" --at "n=4096 p=64" >"$tmp/out" 2>&1
+check "predict reads the formula: within 1 % of the truth at 4x n and p" \
+	'awk "/^rt / { v = \$(NF-2); t = 4.2e-07*4096*12/64 + 1.1e-06*4096; d = (v - t) / t;
+	     exit !(d < 0.01 && d > -0.01) }" "$tmp/out"'
+if command -v python3 >/dev/null 2>&1; then
+	py=$(python3 -c "from math import *; n = 4096; p = 64; print('%.6g' % ($(cat "$tmp/f")))")
+	check "Python evaluates the formula to what predict prints" \
+		'grep -q "^rt .* $py " "$tmp/out"'
+	"$LC" fit -c rt -v "n p" -f "$S" --search --top 2 --format json >"$tmp/j" 2>&1
+	check "--format json parses and labels both SMAPEs" \
+		'python3 -c "import json,sys; d = json.load(open(sys.argv[1])); m = d[\"models\"][0];
+assert d[\"ranked_by\"] == \"loo_smape\" and len(d[\"models\"]) == 2
+assert m[\"loo_smape_percent\"] > 0 and m[\"insample_smape_percent\"] > 0 and m[\"aicc\"] < 0
+assert len(m[\"terms\"]) == 2 and m[\"adj_r2\"] > 0.99" "$tmp/j"'
+fi
+"$LC" fit -c rt -v "n p" -f "$S" --search --top 2 --format csv >"$tmp/c" 2>&1
+check "--format csv: a header and one row per model" \
+	'[ "$(wc -l <"$tmp/c")" -eq 3 ] && head -1 "$tmp/c" | grep -q "^rank,formula,r2,adj_r2,aicc,loo_smape_percent," &&
+	 grep -q "^1,\"[0-9.e-]*\*n + .*\",0\.999" "$tmp/c"'
+refuse "bad --format" "--format wants text, formula, json or csv, not 'xml'" -c rt -v n -f "$S" --format xml
+
+"$LC" fit -c li -v p -f "$R" -x "n=256 && p<=2" --search >"$tmp/out" 2>&1
+check "2 points: ranked by R2, and the output says so" \
+	'grep -q "^ranked by R2 (too few points for leave-one-out or AICc)" "$tmp/out"'
+printf 'p=0 sl=1\np=1 sl=2\np=2 sl=3\np=4 sl=4.1\np=8 sl=5\n' >"$tmp/r0"
+"$LC" fit -c sl -v p -f "$tmp/r0" >"$tmp/out" 2>&1
+check "default forms undefined at p=0 are left out with a note" \
+	'grep -q "^note: 2 forms undefined at p=0 (log of 0, or a negative power of 0) left out" "$tmp/out"'
+"$LC" fit -c sl -v p -f "$tmp/r0" --search >"$tmp/out" 2>&1
+check "--search: factors undefined at p=0 are left out and counted" \
+	'grep -q "^search: 37 hypotheses" "$tmp/out" && grep -q "^note: 38 factors v^i\*log2(v)^j undefined at p=0" "$tmp/out"'
+
 printf 'p=1 li=0.1\np=2 li=0.x2\n' >"$tmp/bad"
 refuse "malformed line: file:line and token" "$tmp/bad:2: value is not a number or 'na': 'li=0.x2'" \
 	-c li -v p -f "$tmp/bad"
