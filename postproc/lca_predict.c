@@ -136,6 +136,27 @@ static int only_tt(const struct lc_model *m)
 	return m->ncats == 1 && !strcmp(m->cats[0].cat, "tt");
 }
 
+/* What T(E) needs.  See lca_predict.h. */
+int lc_predict_needs(const struct lc_model *m, char *buf, size_t len)
+{
+	static const char *const need[] = { "rt", "li", "ip", "sl", "cl", "rc" };
+	size_t used = 0;
+	int n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (only_tt(m))
+		return 0;
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (lc_model_cat(m, need[i]))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? " " : "", need[i]);
+		n++;
+	}
+	return n;
+}
+
 /* Predict T(E).  See lca_predict.h. */
 int lc_predict_total(const struct lc_model *m, const struct lc_env *env, const struct lc_whatif *w,
 		     double *t, double *half, const char **missing)
