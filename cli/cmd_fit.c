@@ -45,7 +45,7 @@ enum { FMT_TEXT, FMT_FORMULA, FMT_JSON, FMT_CSV };
 struct opts {
 	const char *cat, *varlist, *runs, *extract, *plot, *emit, *models;
 	int format;			/* FMT_* */
-	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative;
+	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative, negvalues;
 	const char *forms[64];
 	int nforms;
 };
@@ -104,6 +104,8 @@ static void usage(FILE *f)
 "      --log2           accepted for old scripts: log() always means log2\n"
 "                       (write ln() for the natural logarithm)\n"
 "      --models FILE    default forms from FILE instead of models.txt\n"
+"      --allow-negative-values  fit a category with negative values (refused\n"
+"                       by default: times are not negative)\n"
 "  -d, --debug          print the points that were fitted\n"
 "  -h, --help           this text\n"
 "\n"
@@ -140,7 +142,7 @@ static int opt_format(const char *s, int *out)
 }
 
 enum { O_EMIT = 256, O_PRUNE, O_NONNEG, O_SEARCH, O_MODELS, O_TOP, O_PICK, O_WEIGHTS,
-       O_ABSOLUTE, O_LOG2, O_NEGATIVE, O_FORMAT };
+       O_ABSOLUTE, O_LOG2, O_NEGATIVE, O_FORMAT, O_NEGVALUES };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -156,6 +158,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "log2", no_argument, 0, O_LOG2 }, { "debug", no_argument, 0, 'd' },
 		{ "allow-negative", no_argument, 0, O_NEGATIVE },
 		{ "format", required_argument, 0, O_FORMAT },
+		{ "allow-negative-values", no_argument, 0, O_NEGVALUES },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	int c;
@@ -180,6 +183,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_ABSOLUTE: o->absolute = 1; break;
 		case O_LOG2: o->log2 = 1; break;
 		case O_NEGATIVE: o->negative = 1; break;
+		case O_NEGVALUES: o->negvalues = 1; break;
 		case O_FORMAT: if (opt_format(optarg, &o->format)) return -1; break;
 		case O_TOP: if (opt_int("--top", optarg, 1, 100000, &o->top)) return -1; break;
 		case O_PICK: if (opt_int("--pick", optarg, 1, 100000, &o->pick)) return -1; break;
@@ -268,6 +272,34 @@ static void parse_error(const char *what, const char *text, const struct lc_pars
 	fprintf(stderr, "    %s\n    %*s^\n", text, pe->column - 1, "");
 }
 
+/* True (after saying where) when some run has a negative value of the
+ * category. */
+static int negative_value(const struct fitcmd *cmd)
+{
+	for (size_t i = 0; i < lc_runs_count(cmd->runs); i++) {
+		double v;
+
+		if (lc_runs_get(cmd->runs, i, cmd->ykey, &v) != LC_CELL_VALUE || v >= 0)
+			continue;
+		fprintf(stderr, PROG ": %s:%d: %s=%g is negative: a time cannot be "
+			"(--allow-negative-values fits it anyway)\n", cmd->o.runs,
+			lc_runs_line(cmd->runs, i), cmd->cat->key, v);
+		return 1;
+	}
+	return 0;
+}
+
+/* Print every run skipped for lacking a value, as file:line and the key, to
+ * f. */
+static void print_skipped(const struct fitcmd *cmd, FILE *f)
+{
+	const struct lc_points *p = &cmd->pts;
+
+	for (size_t i = 0; i < p->missing; i++)
+		fprintf(f, "%sskipped %s:%d: no value for %s\n", f == stderr ? PROG ": " : "",
+			cmd->o.runs, p->skip_line[i], lc_runs_keyname(cmd->runs, p->skip_key[i]));
+}
+
 /* Read the runs and find the variables, category and extraction. */
 static int load_runs(struct fitcmd *cmd)
 {
@@ -283,6 +315,11 @@ static int load_runs(struct fitcmd *cmd)
 		fprintf(stderr, PROG ": %s: %s\n", cmd->o.runs, strerror(-rc));
 		return -1;
 	}
+	if (lc_runs_count(cmd->runs) == 0) {
+		fprintf(stderr, PROG ": %s: no runs: the file is empty or holds only comments and "
+			"blank lines\n", cmd->o.runs);
+		return -1;
+	}
 	for (int v = 0; v < cmd->nvars; v++) {
 		cmd->varkey[v] = lc_runs_find_key(cmd->runs, cmd->vars[v], strlen(cmd->vars[v]));
 		if (cmd->varkey[v] < 0) {
@@ -296,6 +333,8 @@ static int load_runs(struct fitcmd *cmd)
 		fprintf(stderr, PROG ": category '%s' does not appear in %s\n", cmd->cat->key, cmd->o.runs);
 		return -1;
 	}
+	if (!cmd->o.negvalues && negative_value(cmd))
+		return -1;
 	if (cmd->o.extract &&
 	    lc_expr_parse_cond(cmd->o.extract, 0, resolve_key, cmd->runs, &cmd->cond, &pe)) {
 		parse_error("extraction", cmd->o.extract, &pe);
@@ -322,11 +361,17 @@ static int build_points(struct fitcmd *cmd)
 	else if (p->excluded && !p->na && !p->missing)
 		fprintf(stderr, PROG ": -x '%s' selects none of the %zu runs in %s\n",
 			cmd->o.extract, p->excluded, cmd->o.runs);
-	else
+	else {
+		char first[160] = "";
+
+		if (p->missing)
+			snprintf(first, sizeof(first), " (first %s:%d: no value for %s)", cmd->o.runs,
+				 p->skip_line[0], lc_runs_keyname(cmd->runs, p->skip_key[0]));
 		fprintf(stderr, PROG ": no run in %s has %s and all of -v \"%s\" "
-			"(%zu with %s 'na', %zu lacking a value, %zu not selected)\n",
+			"(%zu with %s 'na', %zu lacking a value%s, %zu not selected)\n",
 			cmd->o.runs, cmd->cat->key, cmd->o.varlist, p->na, cmd->cat->key,
-			p->missing, p->excluded);
+			p->missing, first, p->excluded);
+	}
 	return -1;
 }
 
@@ -769,12 +814,14 @@ static void print_header(const struct fitcmd *cmd)
 	if (p->na)
 		printf("; %zu run%s with %s=na skipped", p->na, p->na == 1 ? "" : "s", cmd->cat->key);
 	if (p->missing)
-		printf("; %zu run%s lacking a value skipped", p->missing, p->missing == 1 ? "" : "s");
+		printf("; %zu run%s lacking a value skipped (below)", p->missing,
+		       p->missing == 1 ? "" : "s");
 	if (p->excluded)
 		printf("; %zu not selected by -x", p->excluded);
 	printf("%s\n", weighted == 2 ? "; relative errors (weights 1/y^2)" :
 		       weighted == 1 ? "" : cmd->o.absolute ? "; plain least squares" :
 		       "; plain least squares (a value is 0)");
+	print_skipped(cmd, stdout);
 }
 
 /* Print what was tried and how it was ranked. */
@@ -1030,6 +1077,7 @@ static void output(const struct fitcmd *cmd)
 		return;
 	}
 	notes_stderr(cmd);
+	print_skipped(cmd, stderr);
 	if (cmd->o.format == FMT_JSON) {
 		report_json(cmd);
 	} else if (cmd->o.format == FMT_CSV) {

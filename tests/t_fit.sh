@@ -150,6 +150,27 @@ refuse "-x selects nothing" "-x 'n=3' selects none of the 21 runs" -c li -v p -f
 refuse "missing file" "$tmp/none: No such file or directory" -c li -v p -f "$tmp/none"
 refuse "missing -c" "-c CATEGORY, -v VARS and -f RUNS are required" -v p -f "$R"
 refuse "bad --top" "--top wants a whole number" -c li -v p -f "$R" --top x
+printf '# only a comment\n\n' >"$tmp/empty"
+refuse "an all-comment file says so" "$tmp/empty: no runs: the file is empty or holds only comments" \
+	-c li -v p -f "$tmp/empty"
+: >"$tmp/empty"
+refuse "an empty file says so" "$tmp/empty: no runs: the file is empty" -c li -v p -f "$tmp/empty"
+printf 'p=1 li=0.1\np=2 li=-0.3\np=4 li=0.9\n' >"$tmp/neg"
+refuse "a negative category value: file:line" \
+	"$tmp/neg:2: li=-0.3 is negative: a time cannot be (--allow-negative-values fits it anyway)" \
+	-c li -v p -f "$tmp/neg"
+"$LC" fit -c li -v p -f "$tmp/neg" --allow-negative-values p >"$tmp/out" 2>&1
+check "--allow-negative-values fits it" '[ $? -eq 0 ] && grep -q "^ 1\. " "$tmp/out"'
+printf 'p=1 li=0.1\np=2 li=0.3\nli=0.5\np=4 li=0.9\np=8\np=16 li=3.1\n' >"$tmp/skip"
+"$LC" fit -c li -v p -f "$tmp/skip" p >"$tmp/out" 2>&1
+check "every skipped run is named with file:line and the missing key" \
+	'grep -q "2 runs lacking a value skipped (below)" "$tmp/out" &&
+	 grep -q "^skipped $tmp/skip:3: no value for p$" "$tmp/out" &&
+	 grep -q "^skipped $tmp/skip:5: no value for li$" "$tmp/out"'
+"$LC" fit -c li -v p -f "$tmp/skip" p --format formula >"$tmp/out" 2>"$tmp/err"
+check "machine formats name skipped runs on stderr" \
+	'[ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q "^lostcycles fit: skipped $tmp/skip:5: no value for li$" "$tmp/err"'
+
 printf 'p=0 li=1\np=1 li=2\np=2 li=3\n' >"$tmp/r0"
 refuse "a term not finite at a point" "term log2(p) is not finite at p=0" -c li -v p -f "$tmp/r0" "log(p)"
 
