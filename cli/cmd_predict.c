@@ -334,11 +334,11 @@ static int predict_one(struct pcmd *cmd)
 static void grid_header(const struct pcmd *cmd)
 {
 	for (int a = 0; a < cmd->g.naxes; a++)
-		printf("%10s ", cmd->names[a]);
+		printf("%s%10s", a ? " " : "", cmd->names[a]);
 	for (int i = 0; i < cmd->a->ncats; i++)
-		printf("%12s ", cmd->a->cats[i].cat);
+		printf(" %12s", cmd->a->cats[i].cat);
 	if (cmd->has_t)
-		printf("%12s %10s %9s %7s %7s", "T(E) s", "+/-", "speedup", "effic", "SF");
+		printf(" %12s %10s %9s %7s %7s", "T(E) s", "+/-", "speedup", "effic", "SF");
 	for (int i = 0; i < cmd->o.nwhatif; i++)
 		printf("  %12.12s %6s", cmd->w[i].text, "gain%");
 	if (cmd->b)
@@ -366,7 +366,7 @@ static int grid_total(struct pcmd *cmd, double pmin)
 	if (total(cmd, cmd->a, NULL, &t, &h) || total_at_p(cmd, cmd->a, 1, &t1) ||
 	    total_at_p(cmd, cmd->a, pmin, &tmin))
 		return -1;
-	printf("%12.6g %10.4g %9.4g %7.4f %7.4f", t, h, t1 / t, t1 / t / p, (tmin / t) / (p / pmin));
+	printf(" %12.6g %10.4g %9.4g %7.4f %7.4f", t, h, t1 / t, t1 / t / p, (tmin / t) / (p / pmin));
 	for (int i = 0; i < cmd->o.nwhatif; i++) {
 		double tw, hw;
 
@@ -389,13 +389,13 @@ static int grid_total(struct pcmd *cmd, double pmin)
 static int grid_row(struct pcmd *cmd, double pmin)
 {
 	for (int a = 0; a < cmd->g.naxes; a++)
-		printf("%10g ", cmd->vals[a]);
+		printf("%s%10g", a ? " " : "", cmd->vals[a]);
 	for (int i = 0; i < cmd->a->ncats; i++) {
 		double c, h;
 
 		if (category(cmd, cmd->a->cats[i].cat, &c, &h))
 			return -1;
-		printf("%12.6g ", c);
+		printf(" %12.6g", c);
 	}
 	if (cmd->has_t && grid_total(cmd, pmin))
 		return -1;

@@ -109,23 +109,34 @@ static double env_get(const struct lc_env *env, const char *name)
 	return NAN;
 }
 
+/* Mark slot as read (lc_expr_slots callback). */
+static void mark_slot(void *ctx, int slot)
+{
+	if (slot >= 0 && slot < LC_MODEL_MAXVARS)
+		((int *)ctx)[slot] = 1;
+}
+
 /* Predict one category.  See lca_predict.h. */
 int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_env *env,
 		   double *c, double *half, const char **missing)
 {
 	const struct lc_catmodel *cm = lc_model_cat(m, cat);
 	double vals[LC_MODEL_MAXVARS];
+	int used[LC_MODEL_MAXVARS] = { 0 };
 
 	if (!cm)
 		return -ENOENT;
-	for (int v = 0; v < m->nvars; v++)
+	lc_expr_slots(cm->expr, mark_slot, used);
+	for (int v = 0; v < m->nvars; v++) {
 		vals[v] = env_get(env, m->vars[v]);
-	for (int i = 0; i < cm->nvars; i++)
-		if (isnan(vals[cm->vars[i]])) {
+		if (!used[v])
+			continue;	/* declared but not read: not needed */
+		if (isnan(vals[v])) {
 			if (missing)
-				*missing = m->vars[cm->vars[i]];
+				*missing = m->vars[v];
 			return -EINVAL;
 		}
+	}
 	lc_model_eval(cm, vals, c, half);
 	return 0;
 }

@@ -41,7 +41,8 @@ struct lc_env {
 
 /* Predict one category of m at env: *c and its half width *half.  Returns
  * 0, -ENOENT when m has no model for cat, -EINVAL when env lacks a variable
- * the model uses (*missing names it). */
+ * the model's formula reads (*missing names it); variables a model line
+ * declares but does not read are not needed. */
 int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_env *env,
 		   double *c, double *half, const char **missing);
 

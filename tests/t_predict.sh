@@ -102,6 +102,10 @@ check "one category in n alone: p not demanded, T and speedup not printed, missi
 "$LC" predict -m "$tmp/rt.model" --grid "n=64,128" >"$tmp/out" 2>&1
 check "--grid over a subset prints each C(E), not C(E)/p" \
 	'grep -q "^ *n  *rt *$" "$tmp/out" && grep -q "^ *64  *6\.92282 *$" "$tmp/out" && grep -q "^ *128  *32\.3065 *$" "$tmp/out"'
+printf 'rt(n,p) = n^2*log2(n)/3550\n' >"$tmp/rt.model"
+"$LC" predict -m "$tmp/rt.model" --grid "n=64,128" >"$tmp/out" 2>&1
+check "a variable declared but not read is not demanded" \
+	'[ $? -eq 0 ] && grep -q "^ *128  *32\.3065$" "$tmp/out"'
 refuse "what-if without T" "--what-if needs T(E) = sum C(E)/p, but $tmp/rt.model has no model for li ip sl cl rc" \
 	-m "$tmp/rt.model" --at "n=64 p=2" -w nowait
 refuse "unknown variable" "unknown variable 'q' (the model uses: n)" -m $D/fft_data.model --at "q=1 p=2"
