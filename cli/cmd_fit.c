@@ -850,10 +850,10 @@ static void print_rule(const struct fitcmd *cmd)
 		printf("note: %d form%s undefined at %s (log of 0, or a negative power of 0) left out\n",
 		       cmd->nundef, cmd->nundef == 1 ? "" : "s", cmd->undef_at);
 	if (cmd->sel.crit == LC_CRIT_LOO)
-		printf("ranked by leave-one-out SMAPE over the %d best by AICc (then R2); '?' models "
-		       "last; the simplest within one standard error first\n", cmd->sel.shortlist);
+		printf("ranked by leave-one-out SMAPE over the %d best by AICc (then R2); '?' and '!' "
+		       "models last; the simplest within one standard error first\n", cmd->sel.shortlist);
 	else
-		printf("ranked by %s; '?' models last%s\n", crit[cmd->sel.crit],
+		printf("ranked by %s; '?' and '!' models last%s\n", crit[cmd->sel.crit],
 		       cmd->sel.crit == LC_CRIT_AICC ? "; the simplest within 2 of the best first" : "");
 	if (cmd->sel.promoted >= 0)
 		printf("note: model 1 has fewer parameters or simpler terms than model 2 and is within "
@@ -863,7 +863,7 @@ static void print_rule(const struct fitcmd *cmd)
 /* Print the ranked models, lca style, with the extra columns. */
 static void report(const struct fitcmd *cmd)
 {
-	int n = shown(cmd), width = 20, anyflag = 0;
+	int n = shown(cmd), width = 20, anyflag = 0, anylof = 0;
 	char text[1024];
 
 	print_header(cmd);
@@ -887,7 +887,8 @@ static void report(const struct fitcmd *cmd)
 			printf("   -");
 		else
 			printf("%.3g%%", f->smape);
-		printf("  in-sample SMAPE : %.3g%%\n", f->smape_in);
+		printf("  in-sample SMAPE : %.3g%%%s\n", f->smape_in, f->lof ? "  !" : "");
+		anylof |= f->lof;
 		if (c->ndropped)
 			printf("    pruned from '%s': dropped %s\n", c->text, c->dropped);
 		if (c->also[0])
@@ -896,6 +897,9 @@ static void report(const struct fitcmd *cmd)
 	if (anyflag)
 		printf("? the 90%% interval contains zero: the term cannot be told from zero; "
 		       "drop it (--prune)\n");
+	if (anylof)
+		printf("! lack of fit: the misfit exceeds the spread of the repeated runs "
+		       "(F test, p < %g)\n", LC_LOF_LEVEL);
 }
 
 /* The fitted model c as an expression predict and Python both evaluate
@@ -984,6 +988,9 @@ static void json_model(const struct fitcmd *cmd, const struct cand *c, int rank)
 	json_num(f->smape_se);
 	printf(", \"insample_smape_percent\": ");
 	json_num(f->smape_in);
+	printf(", \"lack_of_fit_p\": ");
+	json_num(f->lof_p);
+	printf(", \"lack_of_fit\": %s", f->lof ? "true" : "false");
 	printf(", \"dof\": %d}", f->dof);
 }
 
@@ -1038,7 +1045,7 @@ static void report_csv(const struct fitcmd *cmd)
 	char text[2048];
 
 	printf("rank,formula,r2,adj_r2,aicc,loo_smape_percent,loo_smape_se,insample_smape_percent,"
-	       "contains_zero,ranked_by\n");
+	       "contains_zero,lack_of_fit_p,ranked_by\n");
 	for (int i = 0; i < n; i++) {
 		const struct lc_fit *f = &cmd->cands[i].fit;
 
@@ -1050,7 +1057,9 @@ static void report_csv(const struct fitcmd *cmd)
 		csv_num(f->smape);
 		csv_num(f->smape_se);
 		csv_num(f->smape_in);
-		printf(",%d,%s\n", f->nflagged, crit_name(cmd->sel.crit));
+		printf(",%d", f->nflagged);
+		csv_num(f->lof_p);
+		printf(",%s\n", crit_name(cmd->sel.crit));
 	}
 }
 

@@ -472,6 +472,7 @@ static int fit_core(const struct lc_formula *f, const struct lc_points *pts, con
 	out->smape = NAN;
 	out->smape_se = NAN;
 	out->smape_in = NAN;
+	out->lof_p = NAN;
 	if ((int)m < need) {
 		say(why, wl, "too few points: %d parameters need at least %d points, have %zu",
 		    need - 1, need, m);
@@ -545,6 +546,33 @@ out:
 	return s;
 }
 
+/* The lack-of-fit test of a fit over all of pts against the spread of
+ * the repeated runs; sets out->lof_p and out->lof (see lca_lsq.h). */
+static void lack_of_fit(const struct lc_formula *f, const struct lc_points *pts,
+			struct lc_fit *out)
+{
+	double lof = 0, pe = 0;
+	int runs = 0, rel = 1, d1, d2;
+
+	for (size_t i = 0; i < pts->n; i++)
+		rel &= pts->y[i] != 0;
+	for (size_t i = 0; i < pts->n; i++) {
+		double s = rel ? 1 / (pts->y[i] * pts->y[i]) : 1;
+		double r = pts->y[i] - lc_fit_eval(f, out->coef, &pts->x[i * (size_t)pts->nvars]);
+
+		lof += s * pts->count[i] * r * r;
+		pe += s * (pts->count[i] - 1) * pts->sd[i] * pts->sd[i];
+		runs += pts->count[i];
+	}
+	d1 = (int)pts->n - out->kfree;
+	d2 = runs - (int)pts->n;
+	out->lof = 0;
+	if (d1 < 1 || d2 < 1 || !(pe > 0))
+		return;
+	out->lof_p = gsl_cdf_fdist_Q((lof / d1) / (pe / d2), d1, d2);
+	out->lof = out->lof_p < LC_LOF_LEVEL;
+}
+
 /* Fit f to all of pts.  See lca_lsq.h. */
 int lc_fit_formula(const struct lc_formula *f, const struct lc_points *pts, unsigned flags,
 		   const char *const *names, struct lc_fit *out, char *why, size_t whylen)
@@ -563,6 +591,7 @@ int lc_fit_formula(const struct lc_formula *f, const struct lc_points *pts, unsi
 	if (rc)
 		goto out;
 	out->weighted = mode;
+	lack_of_fit(f, pts, out);
 	if (!(flags & LC_FIT_NOLOO))
 		out->smape = loo_smape(f, pts, wp, flags, names, &out->smape_se);
 out:
@@ -624,11 +653,17 @@ int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsign
 	}
 }
 
+/* Doubtful: "?" or lack of fit.  See lca_lsq.h. */
+int lc_fit_doubtful(const struct lc_fit *f)
+{
+	return f->nflagged > 0 || f->lof;
+}
+
 /* The ranking rule.  See lca_lsq.h. */
 int lc_fit_rank_cmp(const struct lc_fit *a, const struct lc_fit *b)
 {
-	if ((a->nflagged > 0) != (b->nflagged > 0))
-		return (a->nflagged > 0) - (b->nflagged > 0);
+	if (lc_fit_doubtful(a) != lc_fit_doubtful(b))
+		return lc_fit_doubtful(a) - lc_fit_doubtful(b);
 	if (a->aicc != b->aicc)
 		return a->aicc < b->aicc ? -1 : 1;
 	if (!isnan(a->smape) && !isnan(b->smape) && a->smape != b->smape)
@@ -682,8 +717,8 @@ static int cmp_crit(const void *a, const void *b, void *ctx)
 	const struct lc_fit *x = c->fit[*(const int *)a], *y = c->fit[*(const int *)b];
 	double u = crit_value(x, c->crit), v = crit_value(y, c->crit);
 
-	if ((x->nflagged > 0) != (y->nflagged > 0))
-		return (x->nflagged > 0) - (y->nflagged > 0);
+	if (lc_fit_doubtful(x) != lc_fit_doubtful(y))
+		return lc_fit_doubtful(x) - lc_fit_doubtful(y);
 	if (u != v)
 		return u < v ? -1 : 1;
 	return lc_fit_rank_cmp(x, y);
@@ -738,13 +773,13 @@ static void one_se(const struct lc_formula *const *f, struct lc_fit *const *fit,
 	double best = crit_value(b, crit), tol;
 	int w = 0, keep;
 
-	if (b->nflagged || crit == LC_CRIT_R2 || !isfinite(best))
+	if (lc_fit_doubtful(b) || crit == LC_CRIT_R2 || !isfinite(best))
 		return;
 	tol = crit == LC_CRIT_LOO ? (isfinite(b->smape_se) ? b->smape_se : 0) : 2;
 	for (int i = 1; i < m; i++) {
 		const struct lc_fit *c = fit[order[i]];
 
-		if (!c->nflagged && crit_value(c, crit) <= best + tol &&
+		if (!lc_fit_doubtful(c) && crit_value(c, crit) <= best + tol &&
 		    simpler(f[order[i]], c, f[order[w]], fit[order[w]]))
 			w = i;
 	}

@@ -22,6 +22,9 @@
 /* Confidence level of the intervals. */
 #define LC_LSQ_LEVEL 0.90
 
+/* Significance level of the lack-of-fit test. */
+#define LC_LOF_LEVEL 0.01
+
 /* Fit flags. */
 #define LC_FIT_NONNEG	0x1u	/* no negative coefficients */
 #define LC_FIT_NOLOO	0x2u	/* skip the leave-one-out error */
@@ -49,6 +52,8 @@ struct lc_fit {
 	double smape;			/* leave-one-out SMAPE in percent; NaN if unavailable */
 	double smape_se;		/* its standard error (spread of the per-point errors / sqrt n) */
 	double smape_in;		/* in-sample SMAPE in percent */
+	double lof_p;			/* lack-of-fit p-value against the spread of repeats; NaN without */
+	int lof;			/* lof_p < LC_LOF_LEVEL: misfit beyond the repeats' spread */
 	double threshold;		/* threshold models: split value of the first variable */
 };
 
@@ -62,7 +67,10 @@ int lc_lsq_solve(const double *X, const double *y, const double *w, size_t n, si
 /* Evaluate formula f with coefficients coef at the variable values x. */
 double lc_fit_eval(const struct lc_formula *f, const double *coef, const double *x);
 
-/* Fit f to pts (names[] are the variables' names, for messages).  Returns 0; -EINVAL with why set when there are too few
+/* Fit f to pts (names[] are the variables' names, for messages).  When
+ * points average repeated runs, the lack-of-fit F test compares the misfit
+ * of the means (n - k degrees of freedom) with the spread of the repeats
+ * (runs - n), each scaled by 1/y^2 (by 1 when some y is 0).  Returns 0; -EINVAL with why set when there are too few
  * points (fewer than parameters + 1) or a term is not finite at a point;
  * -EDOM with why set when the terms are linearly dependent over the points;
  * -ENOMEM. */
@@ -78,8 +86,12 @@ int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsign
 		 const char *const *names, struct lc_formula **pf, int *dropped,
 		 struct lc_fit *out, char *why, size_t whylen);
 
+/* True when a fit is doubtful: a coefficient's interval contains zero, or
+ * it fails the lack-of-fit test. */
+int lc_fit_doubtful(const struct lc_fit *f);
+
 /* The ranking rule: negative when fit a ranks before fit b, positive after,
- * 0 for a tie.  Models with no coefficient flagged come first, then lower
+ * 0 for a tie.  Models that are not doubtful come first, then lower
  * AICc, then lower leave-one-out SMAPE, then higher R2. */
 int lc_fit_rank_cmp(const struct lc_fit *a, const struct lc_fit *b);
 
@@ -111,8 +123,9 @@ struct lc_select {
  * The selection rule, the same in every mode.  fit[0..n) are fits of
  * f[0..n) to pts (made with LC_FIT_NOLOO and flags).  order[] gets the
  * indices best first:
- *  1. models with a coefficient whose 90 % interval contains zero ("?")
- *     rank after every model without one;
+ *  1. models with a coefficient whose 90 % interval contains zero ("?"),
+ *     or that fail the lack-of-fit test against the spread of repeated
+ *     runs (lof), rank after every model with neither;
  *  2. the LC_SELECT_SHORTLIST best by AICc are cross-validated
  *     (lc_fit_loo) and ranked by leave-one-out SMAPE (by AICc when too few
  *     points leave none, by R² when AICc is not finite either); the others

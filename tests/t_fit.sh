@@ -51,6 +51,9 @@ check "li over p: p*sqrt(p) ranks first" \
 check "li over p: 8 points from 10 runs, repeats averaged" \
 	'grep -q "8 points from 10 runs (repeats averaged); 11 not selected by -x" "$tmp/out"'
 check "li over p: a zero-interval term is flagged" 'grep -q "+/- [0-9.e-]*)?" "$tmp/out"'
+check "li over p: the repeats' spread marks lack of fit (p alone)" \
+	'grep -q "^ 3\. (0\.3[0-9]* +/- [0-9.]*) \* p  .*  !$" "$tmp/out" && grep -q "^! lack of fit" "$tmp/out" &&
+	 ! grep -q "^ 1\. .*!$" "$tmp/out"'
 
 "$LC" fit -c rc -v p -f "$R" -x "n=256" >"$tmp/out" 2>&1
 check "rc over p: the threshold form ranks first" \

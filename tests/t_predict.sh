@@ -102,6 +102,13 @@ check "one category in n alone: p not demanded, T and speedup not printed, missi
 "$LC" predict -m "$tmp/rt.model" --grid "n=64,128" >"$tmp/out" 2>&1
 check "--grid over a subset prints each C(E), not C(E)/p" \
 	'grep -q "^ *n  *rt *$" "$tmp/out" && grep -q "^ *64  *6\.92282 *$" "$tmp/out" && grep -q "^ *128  *32\.3065 *$" "$tmp/out"'
+printf '%%log e\nrt(n) = 1000*log(n)\n%%log 2\nli(n) = 1000*log(n)\n' >"$tmp/log.model"
+"$LC" predict -m "$tmp/log.model" --at "n=64" >"$tmp/out" 2>&1
+check "a file with %log e still reads log() as natural; log2 is the default" \
+	'grep -q "^rt .* 4158\.88 " "$tmp/out" && grep -q "^li .* 6000 " "$tmp/out"'
+printf 'rt(n) = 1000*log(n)\n' >"$tmp/log.model"
+"$LC" predict -m "$tmp/log.model" --at "n=64" >"$tmp/out" 2>&1
+check "without %log, log() is log2" 'grep -q "^rt .* 6000 " "$tmp/out"'
 printf 'rt(n,p) = n^2*log2(n)/3550\n' >"$tmp/rt.model"
 "$LC" predict -m "$tmp/rt.model" --grid "n=64,128" >"$tmp/out" 2>&1
 check "a variable declared but not read is not demanded" \
