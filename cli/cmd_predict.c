@@ -6,6 +6,7 @@
  * model and its crossover points; plots, including the stacked-bar predicate
  * profile of a runs file.
  */
+#include "lc_profile.h"
 #include "lc_cmd.h"
 #include "lca_grid.h"
 #include "lca_model.h"
@@ -293,11 +294,11 @@ static int predict_one(struct pcmd *cmd)
 	printf(cmd->pax >= 0 ? " %12s\n" : "\n", "C(E)/p");
 	for (int i = 0; i < cmd->a->ncats; i++) {
 		const char *cat = cmd->a->cats[i].cat;
-		const struct lc_category *info = lc_category_find(cat);
+		const struct lc_cat_info *info = lc_cat_info(lc_key_lookup(cat));
 
 		if (category(cmd, cat, &c, &ch))
 			return -1;
-		printf("%-4s %-34s %14.6g %12.4g", cat, info ? info->name : "", c, ch);
+		printf("%-4s %-34s %14.6g %12.4g", cat, info ? info->desc : "", c, ch);
 		if (cmd->pax >= 0)
 			printf(" %12.6g", c / p);
 		printf("\n");
