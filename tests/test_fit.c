@@ -54,6 +54,7 @@ static double gauss(void)
 static unsigned rec_flags;
 static const char *const var_p[] = { "p" };
 static const char *const var_n[] = { "n" };
+static const char *const var_x[] = { "x" };
 
 /* Parse formula text over the names (NULL-terminated) or fail the test. */
 static struct lc_formula *formula(const char *text, const char *const *names)
@@ -456,6 +457,69 @@ static void test_refusals(void **state)
 	lc_points_free(&pts);
 }
 
+/* Select among the formulae texts[0..n) over x on pts; returns the index
+ * chosen first and fills *sel. */
+static int select_first(const char *const *texts, int n, const struct lc_points *pts,
+			struct lc_select *sel, struct lc_fit *fits)
+{
+	struct lc_formula *f[8];
+	struct lc_fit *fp[8];
+	int order[8];
+
+	for (int i = 0; i < n; i++) {
+		f[i] = formula(texts[i], (const char *const[]){ "x", NULL });
+		assert_int_equal(lc_fit_formula(f[i], pts, LC_FIT_NOLOO | LC_FIT_RELATIVE, var_x,
+						&fits[i], NULL, 0), 0);
+		fp[i] = &fits[i];
+	}
+	assert_int_equal(lc_fit_select((const struct lc_formula *const *)f, fp, n, pts,
+				       LC_FIT_RELATIVE, var_x, order, sel), 0);
+	for (int i = 0; i < n; i++)
+		lc_formula_free(f[i]);
+	return order[0];
+}
+
+/* The selection rule: a constant that cannot be told from zero loses to
+ * the model without it (a '?' and the one-standard-error rule); repeats
+ * whose spread a model's misfit exceeds mark it; leave-one-out SMAPE is
+ * the criterion when there are enough points, R2 with two. */
+static void test_select(void **state)
+{
+	static const char *const forms[] = { "x + 1", "x", "1" };
+	struct lc_points pts;
+	struct lc_select sel;
+	struct lc_fit fits[8];
+
+	(void)state;
+	rng_seed(7);
+	points_init(&pts, 1, 8);
+	for (int i = 0; i < 8; i++) {
+		double v = 2.0 * (i + 1), s = 0, ss = 0;
+
+		for (int r = 0; r < 4; r++) {
+			double y = v * (1 + 0.01 * gauss());
+
+			s += y;
+			ss += y * y;
+		}
+		pts.x[i] = i + 1;
+		pts.y[i] = s / 4;
+		pts.sd[i] = sqrt(fmax(ss - s * s / 4, 0) / 3);
+		pts.count[i] = 4;
+	}
+	assert_int_equal(select_first(forms, 3, &pts, &sel, fits), 1);
+	assert_int_equal(sel.crit, LC_CRIT_LOO);
+	assert_true(isfinite(fits[1].smape) && isfinite(fits[1].smape_se));
+	assert_true(isfinite(fits[1].lof_p) && !fits[1].lof);
+	assert_true(fits[2].lof);		/* a constant cannot follow 2x */
+	assert_true(lc_fit_doubtful(&fits[2]));
+	pts.n = 2;
+	assert_int_equal(select_first(forms + 1, 2, &pts, &sel, fits), 0);
+	assert_int_equal(sel.crit, LC_CRIT_R2);
+	pts.n = 8;
+	lc_points_free(&pts);
+}
+
 /* --nonneg holds a would-be negative coefficient at zero. */
 static void test_nonneg(void **state)
 {
@@ -559,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_formula_terms),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_nonneg),
+		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_prune_case_models),
