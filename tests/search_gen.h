@@ -40,6 +40,7 @@
 #include "lca_lsq.h"
 #include "lca_runs.h"
 #include "lca_search.h"
+#include "lc_util.h"
 
 /* ---- xorshift64* ---- */
 
@@ -225,7 +226,7 @@ static void gen1_run(int d, double noise, int seeds, unsigned flags, struct gen1
 		}
 		lc_formula_free(f);
 	}
-	lc_search_free(h, nh);
+	lc_strv_free(h, nh);
 }
 
 /* ---- generator 2: strong scaling in n and p ---- */
@@ -311,7 +312,7 @@ static void gen2_run(double noise, int seeds, unsigned flags, double goal, struc
 			} else {
 				err = INFINITY;
 			}
-			lc_search_free(h, nh);
+			lc_strv_free(h, nh);
 		} else {
 			err = INFINITY;
 		}

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lc_util.h"
 #include "lc_profile.h"
 #include "names.h"
 #include "lca_formula.h"
@@ -283,7 +284,7 @@ static void recovery(double noise, int seeds, struct rec *r)
 					recover_one(f, n, g, xs, nx, names, noise, r);
 			for (int k = 0; k < n; k++)
 				lc_formula_free(f[k]);
-			lc_models_free(forms, n);
+			lc_strv_free(forms, n);
 		}
 }
 
