@@ -6,6 +6,7 @@
 #include "report.h"
 #include "tagname.h"
 
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -35,9 +36,10 @@ static const char usage_text[] =
 /* A usage error: one line on stderr, status 2. */
 static int usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "lostcycles report: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see 'lostcycles report --help')\n");
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	warnx("%s (see 'lostcycles report --help')", msg);
 	return 2;
 }
 
@@ -256,7 +258,7 @@ static int print_tags(const struct lc_profile *pr, const struct lc_report_opts *
 	struct lc_tagnames *tn = tag_names(pr);
 
 	if (!tn) {
-		fprintf(stderr, "lostcycles report: out of memory\n");
+		warnx("out of memory");
 		return 1;
 	}
 	for (uint32_t i = 0; i < d->ntags; i++) {
@@ -280,8 +282,7 @@ static int resolve_tag(const struct lc_profile *pr, struct lc_report_opts *o,
 	o->tag_arg = *tn;
 	if (!tag_text || !lc_tagnames_find(*tn, tag_text, &o->tag))
 		return -1;
-	fprintf(stderr, "lostcycles report: %s: no fragment tag is named '%s' (--tags "
-		"lists them)\n", o->file, tag_text);
+	warnx("%s: no fragment tag is named '%s' (--tags lists them)", o->file, tag_text);
 	return 1;
 }
 
@@ -297,7 +298,7 @@ int lc_cmd_report(int argc, char **argv)
 	if (r >= 0)
 		return r;
 	if (lc_profile_read(o.file, &pr, err, sizeof(err))) {
-		fprintf(stderr, "lostcycles report: %s: %s\n", o.file, err);
+		warnx("%s: %s", o.file, err);
 		return 1;
 	}
 	r = list_only ? print_tags(pr, &o) : resolve_tag(pr, &o, &tn);
@@ -306,7 +307,7 @@ int lc_cmd_report(int argc, char **argv)
 	else
 		*msg = 0;
 	if (*msg)
-		fprintf(stderr, "lostcycles report: %s: %s\n", o.file, msg);
+		warnx("%s: %s", o.file, msg);
 	lc_tagnames_free(tn);
 	lc_profile_free(pr);
 	return r;
