@@ -9,6 +9,8 @@
 #   - the same loop with schedule(dynamic): LI matches, and drops;
 #   - an explicit barrier after uneven work: SL matches the measured waits;
 #   - contention for an omp_lock_t and a critical section: SL matches;
+#   - taskwait while another thread runs the task: SL matches the measured
+#     waits, and the task's run is computation (rt >= its time);
 #   - nested regions nest: a loop's idle time after a nested region inside
 #     it ended is still LI;
 #   - serial sections between regions: IP matches (p-1) x serial time (plus
@@ -72,6 +74,14 @@ case_dynamic() {
 case_barrier() {
 	omp barrier "$WL" barrier && near barrier sl sl && big barrier sl 0.20 &&
 		share barrier li "<=" 0.03
+}
+
+case_tasks() {
+	omp tasks "$WL" tasks && near tasks sl sl && big tasks sl 0.15 || return 1
+	awk -v rt="$(value rt "$tmp/tasks.l")" -v task="$(value task "$tmp/tasks.truth")" \
+		-v tt="$(value tt "$tmp/tasks.l")" \
+		'BEGIN { printf "      tasks: rt=%s, measured task time %s\n", rt, task;
+			 exit !(task > 0 && rt >= task - 0.05 * tt) }'
 }
 
 case_nested() {
@@ -175,6 +185,7 @@ check "skewed static loop: LI = measured idle time" case_static
 check "dynamic schedule: LI = measured idle time, and drops" case_dynamic
 check "explicit barrier: SL = measured waits" case_barrier
 check "lock and critical contention: SL = measured waits" case_locks
+check "taskwait: SL = measured waits, tasks are computation" case_tasks
 check "nested regions nest: LI after the inner region" case_nested
 check "serial sections: IP = (p-1) x serial time" case_serial
 check "fragment tag of the loop holds its LI" case_tags

@@ -10,6 +10,9 @@
  *   omp_skew serial    balanced regions with serial sections between them
  *   omp_skew locks     both threads contend for an omp_lock_t, then for a
  *                      critical section (work 1 ms, enter, work 3 ms, leave)
+ *   omp_skew tasks     one thread creates a 10 ms task, works 1 ms and
+ *                      waits for it in taskwait; the other thread, at the
+ *                      single construct's barrier, runs the task
  *   omp_skew nested    a static loop of two iterations: the first runs a
  *                      nested parallel region, then works 10 ms more; the
  *                      second works 2 ms and waits at the loop's barrier,
@@ -19,8 +22,8 @@
  * so the truth does not depend on the CPU, and the two cores stay free for
  * the sampler.  Prints one line of what the program measured, in seconds
  * summed over its threads:
- *   truth p=P li=IDLE_AT_IMPLICIT_BARRIERS sl=WAIT_IN_BARRIERS_LOCKS_CRITICAL
- *         ip=SERIAL_TIME_TIMES_(P-1) wall=MAIN_DURATION
+ *   truth p=P li=IDLE_AT_IMPLICIT_BARRIERS sl=WAIT_IN_BARRIERS_LOCKS_TASKWAIT
+ *         ip=SERIAL_TIME_TIMES_(P-1) task=TIME_IN_EXPLICIT_TASKS wall=MAIN_DURATION
  */
 #include <errno.h>
 #include <omp.h>
@@ -36,8 +39,8 @@
 
 /* Per-thread sums, one cache line each. */
 struct acc {
-	double idle, sync;
-	char pad[48];
+	double idle, sync, task;
+	char pad[40];
 };
 
 static struct acc acc[MAXT];
@@ -123,6 +126,31 @@ static void locks_round(int me, int r)
 	}
 }
 
+/* One round of the tasks mode: the taskwait is a wait when another thread
+ * ran the task, else the creator ran it itself (busy). */
+static void tasks_round(int me)
+{
+#pragma omp single
+	{
+		int runner = -1;
+		unsigned long long t;
+
+#pragma omp task shared(runner)
+		{
+			unsigned long long t0 = now();
+
+			runner = omp_get_thread_num();
+			work(10);
+			acc[runner].task += (double)(now() - t0) / 1e9;
+		}
+		work(1);
+		t = now();
+#pragma omp taskwait
+		if (runner != me)
+			acc[me].sync += (double)(now() - t) / 1e9;
+	}
+}
+
 /* One round of the nested mode; idle time measured as in skewed_round. */
 static void nested_round(int me)
 {
@@ -157,6 +185,8 @@ static void one_region(const char *mode)
 				locks_round(me, r);
 			else if (!strcmp(mode, "nested"))
 				nested_round(me);
+			else if (!strcmp(mode, "tasks"))
+				tasks_round(me);
 			else
 				skewed_round(!strcmp(mode, "dynamic"), me);
 		}
@@ -183,14 +213,14 @@ static double serial_rounds(void)
 int main(int argc, char **argv)
 {
 	unsigned long long t0 = now();
-	double li = 0, sl = 0, in_regions = 0, wall;
+	double li = 0, sl = 0, task = 0, in_regions = 0, wall;
 	const char *mode = argc > 1 ? argv[1] : "";
 	int p = omp_get_max_threads();
 
 	if (argc != 2 || (strcmp(mode, "static") && strcmp(mode, "dynamic") &&
 			  strcmp(mode, "barrier") && strcmp(mode, "serial") &&
-			  strcmp(mode, "locks") && strcmp(mode, "nested"))) {
-		fprintf(stderr, "usage: omp_skew static|dynamic|barrier|serial|locks|nested\n");
+			  strcmp(mode, "locks") && strcmp(mode, "nested") && strcmp(mode, "tasks"))) {
+		fprintf(stderr, "usage: omp_skew static|dynamic|barrier|serial|locks|nested|tasks\n");
 		return 2;
 	}
 	omp_init_lock(&lock);
@@ -205,8 +235,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < p; i++) {
 		li += acc[i].idle;
 		sl += acc[i].sync;
+		task += acc[i].task;
 	}
-	printf("truth p=%d li=%.6f sl=%.6f ip=%.6f wall=%.6f\n", p, li, sl,
-	       !strcmp(mode, "serial") ? (p - 1) * (wall - in_regions) : 0.0, wall);
+	printf("truth p=%d li=%.6f sl=%.6f ip=%.6f task=%.6f wall=%.6f\n", p, li, sl,
+	       !strcmp(mode, "serial") ? (p - 1) * (wall - in_regions) : 0.0, task, wall);
 	return 0;
 }
