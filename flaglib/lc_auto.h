@@ -10,11 +10,13 @@
  *     thread's state word with the last word a layer stored there: when they
  *     differ, a macro ran, and from then on the layers leave that thread's
  *     state alone for the rest of the thread's life.
- *   - work_exists.  The first LC_PARALLEL_BEGIN or LC_PARALLEL_END of the
- *     program withdraws what the layers had added to the counter, and later
- *     lc_auto_parallel() calls do nothing.
- *   - Team size.  After the program's first LC_TEAM, lc_auto_team() does
- *     nothing.
+ *   - work_exists.  A program that calls LC_PARALLEL_BEGIN or _END
+ *     anywhere (an undefined reference to lc_parallel_begin or _end in the
+ *     main program or a shared library loaded with it) owns the counter
+ *     from the start: lc_auto_parallel() does nothing.  Otherwise (e.g. a
+ *     library loaded later), its first call withdraws what the layers had
+ *     added, and later lc_auto_parallel() calls do nothing.
+ *   - Team size.  Likewise for LC_TEAM (lc_team) and lc_auto_team().
  *   - Fragment tags: layers use tags of their own (LC_TAG_OMP in lc_abi.h),
  *     which coexist with the program's.
  *

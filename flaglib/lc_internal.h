@@ -80,6 +80,10 @@ void lc_priv_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void lc_priv_parallel(int d);
 void lc_priv_team_set(uint32_t p);
 
+/* elfsym.c: 1 if a loaded object (the main program, a shared library)
+ * refers to one of names[0..n) without defining it, else 0. */
+int lc_priv_program_refers(const char *const *names, int n);
+
 /* auto.c */
 void lc_priv_auto_program_parallel(void);
 void lc_priv_auto_program_team(void);

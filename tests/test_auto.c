@@ -2,8 +2,9 @@
  * test_auto.c — liblostcycles' interface for the automatic layers
  * (lc_auto.h): marked state words and their nesting, the precedence of the
  * program's macros (per thread, in normal and trace mode), the layers'
- * share of work_exists and of the team size and its withdrawal, no-session
- * behaviour, and the tag helpers of lc_abi.h.
+ * share of work_exists and of the team size and its withdrawal, the look-up
+ * of the program's references, no-session behaviour, and the tag helpers
+ * of lc_abi.h.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -236,6 +237,23 @@ static void test_no_session(void **state)
 	assert_null(lc_self);
 }
 
+/* The symbol look-up behind "the program calls LC_PARALLEL_* anywhere":
+ * this test binary refers to cmocka's and libc's functions, and defines
+ * (statically) the library's own. */
+static void test_program_refers(void **state)
+{
+	const char *const cm[] = { "no_such_function_here", "_cmocka_run_group_tests" };
+	const char *const libc[] = { "pthread_create" };
+	const char *const none[] = { "no_such_function_here" };
+	const char *const own[] = { "lc_parallel_begin", "lc_parallel_end" };
+
+	(void)state;
+	assert_int_equal(lc_priv_program_refers(cm, 2), 1);
+	assert_int_equal(lc_priv_program_refers(libc, 1), 1);
+	assert_int_equal(lc_priv_program_refers(none, 1), 0);
+	assert_int_equal(lc_priv_program_refers(own, 2), 0);
+}
+
 /* Tag fields and the module hash's range. */
 static void test_tags(void **state)
 {
@@ -275,6 +293,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_parallel, stop),
 		cmocka_unit_test_teardown(test_team, stop),
 		cmocka_unit_test_teardown(test_no_session, stop),
+		cmocka_unit_test_teardown(test_program_refers, stop),
 		cmocka_unit_test_teardown(test_tags, stop),
 	};
 

@@ -2,16 +2,19 @@
  * pt_macros — a pthread program that also uses the flag macros, for the
  * precedence test of the pthread layer: the program's macros win.
  *
- * Two threads share a mutex (work 1 ms, lock, hold 3 ms, unlock) for CYCLES
- * cycles.  The program
+ * The main thread works 80 ms alone while the worker waits for it at a
+ * barrier; then two threads share a mutex (work 1 ms, lock, hold 3 ms,
+ * unlock) for CYCLES cycles.  The program
  *   - brackets only the first half of the main thread's cycles with
- *     LC_PARALLEL_BEGIN/END (the layer would say: while two threads live),
+ *     LC_PARALLEL_BEGIN/END (the layer would say: while two threads live,
+ *     so the worker's wait at the barrier would be SL, not IP),
  *   - marks the main thread LC_BUSY() once at the start, so its lock waits
  *     stay BUSY (the layer would say SYNC); the worker uses no macro.
  * Expected: SL = the worker's lock waits while the program's parallel phase
- * was open; its later waits are IP, the main thread's are computation.
- * Prints "truth p=2 sl=... own=... late=... wall=..." (seconds): own is the
- * main thread's waits, late the worker's waits after LC_PARALLEL_END.
+ * was open; its barrier wait before and its later waits are IP, the main
+ * thread's are computation.  Prints "truth p=2 sl=... own=... late=...
+ * pre=... wall=..." (seconds): own is the main thread's waits, late the
+ * worker's waits after LC_PARALLEL_END, pre its wait at the barrier.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -30,7 +33,8 @@ struct wait {
 };
 
 static pthread_mutex_t shared = PTHREAD_MUTEX_INITIALIZER;
-static struct wait worker_waits[CYCLES];
+static pthread_barrier_t start;
+static struct wait worker_waits[CYCLES], worker_pre;
 static unsigned long long phase_end;	/* when LC_PARALLEL_END ran */
 
 /* CLOCK_MONOTONIC in ns. */
@@ -67,10 +71,25 @@ static void cycle(struct wait *w)
 	pthread_mutex_unlock(&shared);
 }
 
+/* Wait at the start barrier, the wait going to *w. */
+static void start_wait(struct wait *w)
+{
+	int e;
+
+	w->from = now();
+	e = pthread_barrier_wait(&start);
+	if (e && e != PTHREAD_BARRIER_SERIAL_THREAD) {
+		fprintf(stderr, "pt_macros: pthread_barrier_wait: %s\n", strerror(e));
+		exit(1);
+	}
+	w->to = now();
+}
+
 /* The worker: no macros. */
 static void *worker(void *unused)
 {
 	(void)unused;
+	start_wait(&worker_pre);
 	for (int c = 0; c < CYCLES; c++)
 		cycle(&worker_waits[c]);
 	return NULL;
@@ -85,11 +104,14 @@ int main(void)
 	int e;
 
 	LC_BUSY();
-	LC_PARALLEL_BEGIN();
-	if ((e = pthread_create(&th, NULL, worker, NULL))) {
-		fprintf(stderr, "pt_macros: pthread_create: %s\n", strerror(e));
+	if ((e = pthread_barrier_init(&start, NULL, 2)) ||
+	    (e = pthread_create(&th, NULL, worker, NULL))) {
+		fprintf(stderr, "pt_macros: start: %s\n", strerror(e));
 		return 1;
 	}
+	work(80);		/* alone: the worker waits, no parallel work yet */
+	start_wait(&w);
+	LC_PARALLEL_BEGIN();
 	for (int c = 0; c < CYCLES; c++) {
 		cycle(&w);
 		own += (double)(w.to - w.from) / 1e9;
@@ -107,7 +129,7 @@ int main(void)
 			sl += (double)(cut - x->from) / 1e9;
 		late += (double)(x->to - x->from) / 1e9;
 	}
-	printf("truth p=2 sl=%.6f own=%.6f late=%.6f wall=%.6f\n", sl, own, late - sl,
-	       (double)(now() - t0) / 1e9);
+	printf("truth p=2 sl=%.6f own=%.6f late=%.6f pre=%.6f wall=%.6f\n", sl, own, late - sl,
+	       (double)(worker_pre.to - worker_pre.from) / 1e9, (double)(now() - t0) / 1e9);
 	return 0;
 }
