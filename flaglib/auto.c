@@ -31,15 +31,41 @@ static int64_t auto_work;	/* what the layers added to work_exists */
 static uint32_t auto_team;	/* largest team the layers declared */
 static int prog_parallel;	/* the program used LC_PARALLEL_* */
 static int prog_team;		/* the program used LC_TEAM */
-static int refs_known;		/* refs_parallel and refs_team are set */
+static int refs_known;		/* refs_* are set (also read without the lock) */
 static int refs_parallel;	/* the program calls LC_PARALLEL_* somewhere */
 static int refs_team;		/* the program calls LC_TEAM somewhere */
 
-/* See lc_auto.h. */
+/* Find out once whether the program calls LC_PARALLEL_* or LC_TEAM at all
+ * (caller holds auto_lock): if so, those predicates are the program's from
+ * its start, not only from its first call. */
+static void find_refs(void)
+{
+	static const char *const parallel[] = { "lc_parallel_begin", "lc_parallel_end" };
+	static const char *const team[] = { "lc_team" };
+
+	if (refs_known)
+		return;
+	refs_parallel = lc_priv_program_refers(parallel, 2);
+	refs_team = lc_priv_program_refers(team, 1);
+	__atomic_store_n(&refs_known, 1, __ATOMIC_RELEASE);
+	lc_priv_debug("the program calls LC_PARALLEL_*: %s, LC_TEAM: %s",
+		      refs_parallel ? "yes" : "no", refs_team ? "yes" : "no");
+}
+
+/* See lc_auto.h.  The first call with a session also looks up the
+ * program's references (find_refs), so that the layers do it at load time
+ * rather than inside a pthread_create or a parallel region. */
 LC_API int lc_auto_active(void)
 {
 	lc_priv_init();
-	return lc_priv_g.hdr != NULL;
+	if (!lc_priv_g.hdr)
+		return 0;
+	if (!__atomic_load_n(&refs_known, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&auto_lock);
+		find_refs();
+		pthread_mutex_unlock(&auto_lock);
+	}
+	return 1;
 }
 
 /*
@@ -118,29 +144,11 @@ LC_API void lc_auto_leave(void)
 
 /* See lc_auto.h: the layers' share of work_exists, unless the program
  * calls LC_PARALLEL_* (found in its symbols), and until its first call. */
-/* Find out once whether the program calls LC_PARALLEL_* or LC_TEAM at all
- * (caller holds auto_lock): if so, those predicates are the program's from
- * its start, not only from its first call. */
-static void find_refs(void)
-{
-	static const char *const parallel[] = { "lc_parallel_begin", "lc_parallel_end" };
-	static const char *const team[] = { "lc_team" };
-
-	if (refs_known)
-		return;
-	refs_parallel = lc_priv_program_refers(parallel, 2);
-	refs_team = lc_priv_program_refers(team, 1);
-	refs_known = 1;
-	lc_priv_debug("the program calls LC_PARALLEL_*: %s, LC_TEAM: %s",
-		      refs_parallel ? "yes" : "no", refs_team ? "yes" : "no");
-}
-
 LC_API void lc_auto_parallel(int d)
 {
 	if (!lc_auto_active())
 		return;
 	pthread_mutex_lock(&auto_lock);
-	find_refs();
 	if (!prog_parallel && !refs_parallel && (d > 0 || auto_work > 0)) {
 		auto_work += d > 0 ? 1 : -1;
 		lc_priv_parallel(d > 0 ? 1 : -1);
@@ -155,7 +163,6 @@ LC_API void lc_auto_team(uint32_t p)
 	if (!lc_auto_active())
 		return;
 	pthread_mutex_lock(&auto_lock);
-	find_refs();
 	if (!prog_team && !refs_team && p > auto_team) {
 		auto_team = p;
 		lc_priv_team_set(p);
@@ -198,7 +205,7 @@ void lc_priv_auto_forget(void)
 	auto_team = 0;
 	prog_parallel = 0;
 	prog_team = 0;
-	refs_known = 0;
+	__atomic_store_n(&refs_known, 0, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&auto_lock);
 	memset(&lc_auto_thr, 0, sizeof(lc_auto_thr));
 }
