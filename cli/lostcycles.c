@@ -19,6 +19,7 @@ static const struct command {
 	{ "fit",     lc_cmd_fit,     "fit models to categories over runs (lca)" },
 	{ "predict", lc_cmd_predict, "predict run time and what-if scenarios" },
 	{ "check",   lc_cmd_check,   "will profiling work here, and how well?" },
+	{ "events",  lc_cmd_events,  "list hardware and software events, and which open here" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -4,8 +4,12 @@
 #ifndef LC_PERF_H
 #define LC_PERF_H
 
-#include <linux/perf_event.h>
 #include <sys/types.h>
+
+/* Declared only: users include <linux/perf_event.h> or libpfm4's
+ * <perfmon/pfmlib_perf_event.h> (the same layout; they cannot both be
+ * included in one file). */
+struct perf_event_attr;
 
 /* Open the event described by a (its size is filled in; user-space only,
  * disabled) on process pid (0 = this process), any CPU, and close it again.

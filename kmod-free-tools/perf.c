@@ -4,6 +4,7 @@
 #include "lc_perf.h"
 
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
