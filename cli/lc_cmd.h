@@ -15,5 +15,6 @@ int lc_cmd_fit(int argc, char **argv);
 int lc_cmd_predict(int argc, char **argv);
 int lc_cmd_check(int argc, char **argv);
 int lc_cmd_events(int argc, char **argv);
+int lc_cmd_calibrate(int argc, char **argv);
 
 #endif
