@@ -16,5 +16,6 @@ int lc_cmd_predict(int argc, char **argv);
 int lc_cmd_check(int argc, char **argv);
 int lc_cmd_events(int argc, char **argv);
 int lc_cmd_calibrate(int argc, char **argv);
+int lc_cmd_sweep(int argc, char **argv);
 
 #endif

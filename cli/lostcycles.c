@@ -21,6 +21,7 @@ static const struct command {
 	{ "check",   lc_cmd_check,   "will profiling work here, and how well?" },
 	{ "events",  lc_cmd_events,  "list hardware and software events, and which open here" },
 	{ "calibrate", lc_cmd_calibrate, "choose the sampling interval: overhead against accuracy" },
+	{ "sweep",   lc_cmd_sweep,   "run a command over a design of variables into a runs file" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
