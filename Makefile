@@ -16,14 +16,20 @@ DATADIR ?= $(PREFIX)/share/lostcycles
 MANDIR  ?= $(PREFIX)/share/man
 DESTDIR ?=
 
-VERSION := 0.1.0
-ABI_MAJOR := 1
+# The versions come from the public header (tests/t_version.sh checks the
+# built library, its SONAME and the tool against it).
+lc_hdr_num = $(shell sed -n 's/^\#define $(1)[[:space:]][[:space:]]*\([0-9][0-9]*\)$$/\1/p' flaglib/lostcycles.h)
+VERSION := $(call lc_hdr_num,LC_VERSION_MAJOR).$(call lc_hdr_num,LC_VERSION_MINOR).$(call lc_hdr_num,LC_VERSION_PATCH)
+ABI_MAJOR := $(call lc_hdr_num,LC_ABI_VERSION)
+ifneq ($(words $(VERSION) $(ABI_MAJOR)),2)
+$(error cannot read LC_VERSION_* and LC_ABI_VERSION from flaglib/lostcycles.h)
+endif
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 # Flags the build needs; the user's CFLAGS can add to them but not remove them.
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
-	     $(LAYER_INC) -DLC_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' \
+	     $(LAYER_INC) -DLC_TOOL_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' \
 	     -pthread -MMD -MP $(CPPFLAGS) $(CFLAGS)
 
 # ---- the layers: each folder sees only its own headers and those below it --
@@ -182,15 +188,22 @@ install: all
 	for f in docs/man/*.1; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man1/; done; true
 	for f in docs/man/*.3; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man3/; done; true
 
+# Exactly the files install put there: nothing else in those folders, and
+# never a whole folder (DATADIR= may point anywhere).
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/lostcycles $(DESTDIR)$(LIBDIR)/liblostcycles.* \
+	rm -f $(DESTDIR)$(BINDIR)/lostcycles \
+		$(DESTDIR)$(LIBDIR)/liblostcycles.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles.so \
+		$(DESTDIR)$(LIBDIR)/liblostcycles.a \
 		$(DESTDIR)$(INCDIR)/lostcycles.h $(DESTDIR)$(LIBDIR)/pkgconfig/lostcycles.pc
-	rm -rf $(DESTDIR)$(DATADIR)
+	for f in share/*; do rm -f $(DESTDIR)$(DATADIR)/$${f##*/}; done
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 	for f in docs/man/*.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$${f##*/}; done
 	for f in docs/man/*.3; do rm -f $(DESTDIR)$(MANDIR)/man3/$${f##*/}; done
 
+# The build's own outputs only; a profile the user wrote (lostcycles.data)
+# is theirs.
 clean:
-	rm -rf $(B) lostcycles lostcycles.data
+	rm -rf $(B) lostcycles
 
 FORCE:
 

@@ -23,6 +23,7 @@
 #include "lc_cmd.h"
 #include "lc_profile.h"
 #include "lc_runner.h"
+#include "lc_abi.h"
 #include "lc_util.h"
 #include "lca_plot.h"
 
@@ -79,6 +80,16 @@ struct cal {
 
 static volatile sig_atomic_t interrupted;
 
+/* A whole floating-point number: 0, or -1 when s is not one. */
+static int parse_number(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return end == s || *end || errno ? -1 : 0;
+}
+
 static void on_signal(int sig)
 {
 	interrupted = sig;
@@ -128,7 +139,7 @@ static void fmt_interval(uint64_t ns, char *buf, size_t len)
 /* Progress: a bar on a terminal, a line per run otherwise. */
 static void progress(struct cal *c, const char *what)
 {
-	double el = (double)(lc_now_ns() - c->t_start) / 1e9;
+	double el = (double)(lc_clock_ns() - c->t_start) / 1e9;
 	double left = c->done ? el / (double)c->done * (double)(c->total - c->done) : NAN;
 
 	if (c->quiet)
@@ -252,7 +263,7 @@ static int measure(struct cal *c)
 	char what[64], iv[32];
 
 	c->total = (size_t)c->repeats * (1 + 2 * c->npts);
-	c->t_start = lc_now_ns();
+	c->t_start = lc_clock_ns();
 	for (int r = 0; r < c->repeats && !interrupted; r++) {
 		progress(c, "baseline");
 		if (run_baseline(c))
@@ -525,7 +536,7 @@ int lc_cmd_calibrate(int argc, char **argv)
 			c.repeats = (int)v;
 			break;
 		case 'M':
-			if (lc_parse_double(optarg, &c.budget) || c.budget < 0) {
+			if (parse_number(optarg, &c.budget) || c.budget < 0) {
 				warnx("bad overhead budget '%s' (a percentage)", optarg);
 				return 2;
 			}

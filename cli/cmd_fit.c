@@ -4,6 +4,7 @@
  * runs in a runs file and ranks them; optionally writes gnuplot files and
  * appends the chosen model to a model file for "lostcycles predict".
  */
+#include "lc_profile.h"
 #include "lc_cmd.h"
 #include "lc_util.h"
 #include "lca_formula.h"
@@ -49,7 +50,7 @@ struct opts {
 /* Everything a run of the command holds; freed by fitcmd_free. */
 struct fitcmd {
 	struct opts o;
-	const struct lc_category *cat;
+	const struct lc_cat_info *cat;
 	char *vars[MAXVARS];
 	int nvars;
 	struct lc_runs *runs;
@@ -64,13 +65,16 @@ struct fitcmd {
 /* Print the usage text to f. */
 static void usage(FILE *f)
 {
+	char keys[64];
+
 	fprintf(f,
 "usage: lostcycles fit -c CATEGORY -v \"VAR [VAR...]\" -f RUNS [options] [FORMULA...]\n"
 "\n"
 "Fit models of one lost cycles category to the runs in RUNS (lines written by\n"
 "'lostcycles report -l', or CSV with a header) and rank them.\n"
 "\n"
-"  -c, --category CAT   li ip sl cl rc ml bl wc, rt (pure computation) or tt\n"
+"  -c, --category CAT   one of: %s\n"
+"                       (rt is pure computation, tt the total p x wall)\n"
 "  -v, --vars \"VARS\"    the variable(s) to fit over, e.g. \"p\" or \"n p\"\n"
 "  -f, --file RUNS      the runs file\n"
 "  -x, --extract EXPR   use only runs where EXPR holds, e.g. \"n=1024\", \"p>=4 d=32\"\n"
@@ -92,7 +96,7 @@ static void usage(FILE *f)
 "\n"
 "FORMULA is a sum of terms in the variables' names or x0, x1, ...; each term\n"
 "gets a coefficient.  Several formulae: separate arguments, or ',' or ';'.\n"
-"See lostcycles-fit(1).\n");
+"See lostcycles-fit(1).\n", lc_key_list(keys, sizeof(keys)));
 }
 
 /* Parse a whole number option in [lo, hi]; prints and returns -1 on error. */
@@ -652,9 +656,9 @@ static void print_header(const struct fitcmd *cmd)
 	const struct lc_points *p = &cmd->pts;
 	int weighted = cmd->cands[0].fit.weighted;
 
-	printf("lostcycles fit %s\n", LC_VERSION);
+	printf("lostcycles fit %s\n", LC_TOOL_VERSION);
 	printf("Datafile: %s, Variable%s: %s, Category: %s (%s), Constraints: %s\n", cmd->o.runs,
-	       cmd->nvars > 1 ? "s" : "", cmd->o.varlist, cmd->cat->key, cmd->cat->name,
+	       cmd->nvars > 1 ? "s" : "", cmd->o.varlist, cmd->cat->key, cmd->cat->desc,
 	       cmd->o.extract ? cmd->o.extract : "none");
 	printf("%zu point%s from %zu run%s", p->n, p->n == 1 ? "" : "s", p->used,
 	       p->used == 1 ? "" : "s");
@@ -831,10 +835,12 @@ int lc_cmd_fit(int argc, char **argv)
 
 	if (r)
 		return r > 0 ? 0 : 2;
-	cmd.cat = lc_category_find(cmd.o.cat);
+	cmd.cat = lc_cat_info(lc_key_lookup(cmd.o.cat));
 	if (!cmd.cat) {
-		fprintf(stderr, PROG ": unknown category '%s' (known: li ip sl cl rc ml bl wc rt tt)\n",
-			cmd.o.cat);
+		char keys[64];
+
+		fprintf(stderr, PROG ": unknown category '%s' (known: %s)\n", cmd.o.cat,
+			lc_key_list(keys, sizeof(keys)));
 		return 2;
 	}
 	ok = !split_vars(&cmd) && !load_runs(&cmd) && !build_points(&cmd) && !collect(&cmd) &&

@@ -6,6 +6,7 @@
  * model and its crossover points; plots, including the stacked-bar predicate
  * profile of a runs file.
  */
+#include "lc_profile.h"
 #include "lc_cmd.h"
 #include "lca_grid.h"
 #include "lca_model.h"
@@ -258,7 +259,7 @@ static int predict_one(struct pcmd *cmd)
 			fprintf(stderr, PROG ": the model uses '%s'; give it in --at\n", missing);
 			return -1;
 		}
-		printf("%-4s %-34s %14.6g %12.4g %12.6g\n", cat, lc_category_find(cat)->name, c, ch, c / p);
+		printf("%-4s %-34s %14.6g %12.4g %12.6g\n", cat, lc_cat_info(lc_key_lookup(cat))->desc, c, ch, c / p);
 	}
 	if (total(cmd, cmd->a, NULL, &t, &h) || total_at_p(cmd, cmd->a, 1, &t1))
 		return -1;

@@ -1,7 +1,8 @@
 /*
- * record.c — "lostcycles record" and "lostcycles attach": run or find the
- * targets, sample them until they exit or a signal arrives, and write the
- * profile.
+ * cmd_record.c — "lostcycles record" and "lostcycles attach": parse the
+ * options, run or find the targets, wait until they exit or a signal
+ * arrives, and say what happened.  The session itself (profile, sampler,
+ * end record) is sampler/session.c.
  */
 #include <err.h>
 #include <errno.h>
@@ -11,31 +12,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "attr.h"
+#include "lc_abi.h"
 #include "lc_cmd.h"
 #include "lc_util.h"
-#include "replay.h"
+#include "session.h"
 #include "targets.h"
-#include "tick.h"
 
-#define DEFAULT_INTERVAL_NS 100000u	/* 100 us */
-#define DEFAULT_WINDOW_NS 10000000u	/* 10 ms */
 #define ATTACH_WAIT_NS 1000000000u	/* how long attach waits for segments */
-
-/* Categories this version cannot measure, and why. */
-static const struct {
-	enum lc_cat cat;
-	const char *reason;
-} unmeasured[] = {
-	{ LC_CAT_RC, "not measured: needs scheduler run-queue data, which this version does not collect" },
-	{ LC_CAT_ML, "not measured: needs hardware stall counters, which this version does not read" },
-};
 
 /* Options shared by record and attach. */
 struct opts {
@@ -55,13 +43,7 @@ struct run {
 	char trace_dir[4096];
 	int own_trace_dir;
 	char *command;
-	struct lc_pwriter *w;
-	struct lc_threads *threads;
-	struct lc_accum *acc;
-	struct lc_registry *reg;
-	struct lc_sampler *smp;
-	uint64_t t0;
-	struct lc_sampler_stats st;
+	struct lc_session *ses;
 };
 
 static const char record_usage[] =
@@ -97,68 +79,85 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Set option c (a getopt_long result) from arg.  Returns 0, 1 after
+ * --help, or -1 on a usage error (message printed). */
+static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'i':
+	case 'w':
+		if (!lc_parse_duration(arg, c == 'i' ? &o->interval_ns : &o->window_ns))
+			return 0;
+		warnx("bad %s '%s' (try 100us, 1ms)", c == 'i' ? "interval" : "window", arg);
+		return -1;
+	case 'C':
+		if (lc_parse_u64(arg, 0, CPU_SETSIZE - 1, &v)) {
+			warnx("bad CPU '%s'", arg);
+			return -1;
+		}
+		o->cpu = (int)v;
+		return 0;
+	case 'p':
+		if (lc_parse_u64(arg, 1, LC_SLOTS_MAX, &v)) {
+			warnx("bad processor count '%s' (1..%u)", arg, LC_SLOTS_MAX);
+			return -1;
+		}
+		o->procs = (uint32_t)v;
+		return 0;
+	case 'o':
+		o->out = arg;
+		return 0;
+	case 'T':
+		o->trace = 1;
+		return 0;
+	case 'q':
+		o->quiet = 1;
+		return 0;
+	case 'h':
+		fputs(usage, stdout);
+		return 1;
+	}
+	return -1;
+}
+
+/* Check the options against each other.  Returns 0 or -1 (printed). */
+static int check_opts(const struct opts *o)
+{
+	if (o->interval_ns < 1000 || o->interval_ns > 10000000000ull) {
+		warnx("interval must be between 1us and 10s");
+		return -1;
+	}
+	if (o->window_ns < o->interval_ns) {
+		warnx("the window must not be shorter than the interval");
+		return -1;
+	}
+	return 0;
+}
+
 /* Parse the options into o; returns the index of the first operand,
  * -1 after --help, or -2 on a usage error (message printed). */
 static int parse_opts(const char *usage, int argc, char **argv, struct opts *o)
 {
-	uint64_t v;
-	int c;
+	int c, r;
 
-	*o = (struct opts){ DEFAULT_INTERVAL_NS, DEFAULT_WINDOW_NS, -1, 0, "lostcycles.data",
-			    0, 0 };
+	*o = (struct opts){ LC_SESSION_DEFAULT_INTERVAL_NS, LC_SESSION_DEFAULT_WINDOW_NS, -1, 0,
+			    "lostcycles.data", 0, 0 };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+i:w:C:p:o:qh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-		case 'w':
-			if (lc_parse_duration(optarg, c == 'i' ? &o->interval_ns : &o->window_ns)) {
-				warnx("bad %s '%s' (try 100us, 1ms)",
-				      c == 'i' ? "interval" : "window", optarg);
-				return -2;
-			}
-			break;
-		case 'C':
-			if (lc_parse_u64(optarg, 0, CPU_SETSIZE - 1, &v)) {
-				warnx("bad CPU '%s'", optarg);
-				return -2;
-			}
-			o->cpu = (int)v;
-			break;
-		case 'p':
-			if (lc_parse_u64(optarg, 1, LC_SLOTS_MAX, &v)) {
-				warnx("bad processor count '%s' (1..%u)", optarg, LC_SLOTS_MAX);
-				return -2;
-			}
-			o->procs = (uint32_t)v;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'T':
-			o->trace = 1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
+		r = c == '?' || c == ':' ? -1 : set_opt(o, c, optarg, usage);
+		if (r > 0)
 			return -1;
-		default:
+		if (r < 0 && (c == '?' || c == ':')) {
 			warnx("unknown or incomplete option '%s'", argv[optind - 1]);
 			fputs(usage, stderr);
-			return -2;
 		}
+		if (r < 0)
+			return -2;
 	}
-	if (o->interval_ns < 1000 || o->interval_ns > 10000000000ull) {
-		warnx("interval must be between 1us and 10s");
-		return -2;
-	}
-	if (o->window_ns < o->interval_ns) {
-		warnx("the window must not be shorter than the interval");
-		return -2;
-	}
-	return optind;
+	return check_opts(o) ? -2 : optind;
 }
 
 /* Join argv into one space-separated string (NULL on ENOMEM). */
@@ -180,146 +179,79 @@ static char *join(int argc, char **argv)
 	return s;
 }
 
-/* A fresh session name: "lc" + our pid + random hex. */
-static void new_session(char *buf, size_t len)
-{
-	uint32_t r = 0;
-
-	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
-		r = (uint32_t)lc_now_ns();
-	snprintf(buf, len, "lc%d-%08x", (int)getpid(), r);
-}
-
-/* Open the profile and start the sampler (placed, then ticking from t0).
+/* Create the session over reg (which it then owns) and start sampling.
  * Returns 0 or 1 after a message. */
-static int start_run(struct run *r)
+static int start_run(struct run *r, struct lc_registry *reg)
 {
-	struct lc_prof_info info = { 0 };
-	struct lc_sampler_cfg cfg = { .cpu = r->o.cpu };
-	struct timespec rt;
-	char host[256] = "";
-	int e = 0, cpu, fifo;
-
-	r->smp = lc_sampler_start(&cfg, &e);
-	if (!r->smp) {
-		warnx("cannot start the sampler on CPU %d: %s", r->o.cpu, strerror(-e));
-		return 1;
-	}
-	lc_sampler_placement(r->smp, &cpu, &fifo);
-	gethostname(host, sizeof(host) - 1);
-	r->t0 = lc_now_ns();
-	clock_gettime(CLOCK_REALTIME, &rt);
-	info = (struct lc_prof_info){
-		.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec,
-		.t0_ns = r->t0, .interval_ns = r->o.interval_ns, .window_ns = r->o.window_ns,
-		.procs_option = r->o.procs, .sampler_cpu = cpu, .sched_fifo = (uint32_t)fifo,
-		.hostname = host, .command = r->command, .session = r->session,
+	struct lc_session_opts so = {
+		.interval_ns = r->o.interval_ns, .window_ns = r->o.window_ns, .cpu = r->o.cpu,
+		.procs = r->o.procs, .out = r->o.out, .trace = r->o.trace,
+		.trace_dir = r->trace_dir, .own_trace_dir = r->own_trace_dir, .name = r->session, .command = r->command,
 	};
-	for (size_t i = 0; i < sizeof(unmeasured) / sizeof(unmeasured[0]); i++) {
-		info.unavailable |= 1u << unmeasured[i].cat;
-		info.reason[unmeasured[i].cat] = (char *)unmeasured[i].reason;
-	}
-	r->w = lc_pwriter_open(r->o.out, &info, &e);
-	if (!r->w) {
-		warnx("%s: %s", r->o.out, strerror(-e));
-		return 1;
-	}
-	r->threads = lc_threads_new(r->w);
-	r->acc = lc_accum_new(r->w, LC_SRC_SAMPLED, r->o.window_ns, r->o.procs);
-	if (!r->threads || !r->acc) {
+	char msg[512];
+
+	r->ses = lc_session_new(&so, reg);
+	if (!r->ses) {
+		lc_registry_stop(reg);
+		lc_registry_free(reg);
 		warnx("out of memory");
 		return 1;
 	}
-	cfg = (struct lc_sampler_cfg){ .interval_ns = r->o.interval_ns, .cpu = r->o.cpu,
-				       .t0 = r->t0, .reg = r->reg, .acc = r->acc,
-				       .threads = r->threads, .w = r->w };
-	lc_sampler_go(r->smp, &cfg);
+	if (lc_session_start(r->ses, msg, sizeof(msg))) {
+		warnx("%s", msg);
+		return 1;
+	}
 	return 0;
 }
 
-/* Replay the trace files into a second source of the profile. */
-static void add_trace(struct run *r, uint32_t *procs)
+/* The summary line on stderr, and a hint when nothing was instrumented. */
+static void summary(const struct run *r, const char *cmd, const struct lc_session_result *res)
 {
-	struct lc_replay_stats rs;
-	const struct lc_departure *dep;
-	struct lc_accum *acc;
-	uint32_t ndep, p, from;
-	char why[512] = "";
-
-	acc = lc_accum_new(r->w, LC_SRC_TRACE, r->o.window_ns, r->o.procs);
-	if (!acc) {
-		warnx("out of memory for the trace profile");
+	if (r->o.quiet)
 		return;
-	}
-	dep = lc_registry_departures(r->reg, &ndep);
-	if (lc_replay(r->trace_dir, r->session, r->t0, r->st.t_end, dep, ndep, acc, r->threads,
-		      &rs, why, sizeof(why)))
-		warnx("trace: %s", why);
-	else if (!rs.files)
-		warnx("trace mode: no trace file appeared in %s", r->trace_dir);
-	if (rs.bad)
-		warnx("trace: %llu invalid records or files ignored",
-		      (unsigned long long)rs.bad);
-	lc_accum_flush(acc);
-	p = lc_accum_procs(acc, &from);
-	if (from == LC_PROCS_THREADS && p > *procs)
-		*procs = p;
-	lc_accum_free(acc);
-	if (r->own_trace_dir) {
-		lc_replay_cleanup(r->trace_dir, r->session);
-		rmdir(r->trace_dir);
+	fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %u\n", cmd,
+		r->o.out, (double)res->wall_ns / 1e9, (unsigned long long)res->ticks, res->seen,
+		res->seen == 1 ? "" : "es", res->procs);
+	if (!res->seen)
+		fprintf(stderr, "lostcycles %s: no instrumented process appeared: is the "
+				"program linked with liblostcycles?\n", cmd);
+}
+
+/* Print each line of the session's notes as a warning. */
+static void print_notes(const char *notes)
+{
+	while (*notes) {
+		const char *nl = strchr(notes, '\n');
+		int n = nl ? (int)(nl - notes) : (int)strlen(notes);
+
+		warnx("%.*s", n, notes);
+		notes += n + (nl != NULL);
 	}
 }
 
-/* Stop sampling, write the rest of the profile, and release everything.
- * Returns 0, or 1 when the profile could not be written completely. */
+/* Finish the session: write the rest of the profile, say what happened,
+ * release everything.  Returns 0, or 1 when the profile is incomplete. */
 static int finish_run(struct run *r, const char *cmd, int status, const char *reason)
 {
-	struct lc_prof_end end = { 0 };
-	uint32_t from = 0;
-	int rc = 0, wrc;
+	struct lc_session_result res;
+	int rc = 0;
 
-	if (r->smp)
-		lc_sampler_stop(r->smp, &r->st);
-	r->smp = NULL;
-	if (r->reg)
-		lc_registry_stop(r->reg);
-	if (r->acc && r->w) {
-		lc_accum_flush(r->acc);
-		end.procs = lc_accum_procs(r->acc, &from);
-		if (r->o.trace)
-			add_trace(r, &end.procs);
-		end.end_ns = r->st.t_end - r->t0;
-		end.procs_from = from;
-		end.exit_status = status;
-		end.ticks = (uint32_t)r->st.ticks;
-		end.max_gap_ns = r->st.max_gap_ns;
-		end.wasted_lost = lc_accum_wasted_lost_count(r->acc);
-		end.bad_reads = r->st.bad_reads;
-		end.reason = (char *)reason;
-		lc_pwriter_end(r->w, &end);
+	if (r->ses) {
+		lc_session_finish(r->ses, status, reason, &res);
+		print_notes(res.notes);
+		if (res.write_err) {
+			warnx("%s: write failed: %s (the profile holds what was written before)",
+			      r->o.out, strerror(-res.write_err));
+			rc = 1;
+		} else if (res.opened) {
+			summary(r, cmd, &res);
+		}
+		if (res.rejected > LC_SESSION_REASONS_SHOWN)
+			warnx("%u invalid shared-memory segments ignored in all",
+			      res.rejected);
 	}
-	wrc = lc_pwriter_close(r->w);
-	if (r->w && wrc) {
-		warnx("%s: write failed: %s (the profile holds what was written before)",
-		      r->o.out, strerror(-wrc));
-		rc = 1;
-	}
-	if (!rc && r->w && !r->o.quiet) {
-		uint32_t seen = r->reg ? lc_registry_seen(r->reg) : 0;
-
-		fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %u\n", cmd,
-			r->o.out, (double)(r->st.t_end - r->t0) / 1e9,
-			(unsigned long long)r->st.ticks, seen, seen == 1 ? "" : "es", end.procs);
-		if (!seen)
-			fprintf(stderr, "lostcycles %s: no instrumented process appeared: is the "
-					"program linked with liblostcycles?\n", cmd);
-	}
-	if (r->reg && lc_registry_rejected(r->reg))
-		warnx("%u invalid shared-memory segments ignored", lc_registry_rejected(r->reg));
-	lc_accum_free(r->acc);
-	lc_threads_free(r->threads);
-	lc_registry_free(r->reg);
+	lc_session_free(r->ses);
+	r->ses = NULL;
 	free(r->command);
 	return rc;
 }
@@ -432,6 +364,7 @@ static int wait_child(pid_t child, const sigset_t *set, int *sig)
 int lc_cmd_record(int argc, char **argv)
 {
 	struct run r = { 0 };
+	struct lc_registry *reg;
 	sigset_t set, old;
 	int first, status, sig = 0, rc;
 	pid_t child;
@@ -447,15 +380,15 @@ int lc_cmd_record(int argc, char **argv)
 	}
 	if (setup_trace(&r))
 		return 1;
-	new_session(r.session, sizeof(r.session));
+	lc_session_name(r.session, sizeof(r.session));
 	r.command = join(argc - first, argv + first);
 	block_signals(&set, &old);
-	r.reg = lc_registry_start(r.session, NULL, 0, &rc);
-	if (!r.reg) {
+	reg = lc_registry_start(r.session, NULL, 0, &rc);
+	if (!reg) {
 		warnx("cannot start discovery: %s", strerror(-rc));
 		return 1;
 	}
-	if (start_run(&r)) {
+	if (start_run(&r, reg)) {
 		finish_run(&r, "record", -1, "could not start");
 		return 1;
 	}
@@ -471,8 +404,6 @@ int lc_cmd_record(int argc, char **argv)
 			"terminated (SIGTERM)" : "hung up (SIGHUP)") :
 		 status > 128 ? "command killed by a signal" : "command exited";
 	rc = finish_run(&r, "record", status, reason);
-	if (r.o.trace && r.own_trace_dir)
-		rmdir(r.trace_dir);
 	if (rc)
 		return 1;
 	return status;
@@ -502,10 +433,10 @@ static int parse_pids(int argc, char **argv, pid_t **pids)
 
 /* Wait until a target appears (-ENOENT after ATTACH_WAIT_NS), then until
  * every target has left or a signal arrives.  Returns the signal or 0. */
-static int attach_wait(struct run *r, const sigset_t *set, int started)
+static int attach_wait(struct lc_registry *reg, const sigset_t *set, int started)
 {
 	struct timespec ts = { 0, 5000000 };
-	uint64_t start = lc_now_ns();
+	uint64_t start = lc_clock_ns();
 	siginfo_t si;
 
 	for (;;) {
@@ -513,11 +444,11 @@ static int attach_wait(struct run *r, const sigset_t *set, int started)
 
 		if (s == SIGINT || s == SIGTERM || s == SIGHUP)
 			return s;
-		if (!started && lc_registry_seen(r->reg))
+		if (!started && lc_registry_seen(reg))
 			return 0;
-		if (started && !lc_registry_live(r->reg))
+		if (started && !lc_registry_live(reg))
 			return 0;
-		if (!lc_registry_seen(r->reg) && lc_now_ns() - start > ATTACH_WAIT_NS)
+		if (!lc_registry_seen(reg) && lc_clock_ns() - start > ATTACH_WAIT_NS)
 			return -ENOENT;
 	}
 }
@@ -525,6 +456,7 @@ static int attach_wait(struct run *r, const sigset_t *set, int started)
 int lc_cmd_attach(int argc, char **argv)
 {
 	struct run r = { 0 };
+	struct lc_registry *reg;
 	sigset_t set, old;
 	pid_t *pids = NULL;
 	int first, rc, sig;
@@ -545,27 +477,27 @@ int lc_cmd_attach(int argc, char **argv)
 	snprintf(r.session, sizeof(r.session), "attach");
 	r.command = join(argc - first, argv + first);
 	block_signals(&set, &old);
-	r.reg = lc_registry_start(NULL, pids, argc - first, &rc);
+	reg = lc_registry_start(NULL, pids, argc - first, &rc);
 	free(pids);
-	if (!r.reg) {
+	if (!reg) {
 		warnx("cannot start discovery: %s", strerror(-rc));
 		return 1;
 	}
-	sig = attach_wait(&r, &set, 0);
+	sig = attach_wait(reg, &set, 0);
 	if (sig) {
 		if (sig == -ENOENT)
 			warnx("no lostcycles segment for the given processes (were they started "
 			      "with LOSTCYCLES_SESSION set and linked with liblostcycles?)");
-		lc_registry_stop(r.reg);
-		lc_registry_free(r.reg);
+		lc_registry_stop(reg);
+		lc_registry_free(reg);
 		free(r.command);
 		return sig > 0 ? 128 + sig : 1;
 	}
-	if (start_run(&r)) {
+	if (start_run(&r, reg)) {
 		finish_run(&r, "attach", -1, "could not start");
 		return 1;
 	}
-	sig = attach_wait(&r, &set, 1);
+	sig = attach_wait(reg, &set, 1);
 	rc = finish_run(&r, "attach", -1, sig ? "interrupted" : "targets exited");
 	if (rc)
 		return 1;

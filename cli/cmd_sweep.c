@@ -19,6 +19,7 @@
 #include "lc_profile.h"
 #include "lc_runner.h"
 #include "lc_sweep.h"
+#include "lc_abi.h"
 #include "lc_util.h"
 
 #define MAX_RECORD_OPTS 32
@@ -119,7 +120,7 @@ static void point_name(const struct sweep *s, const size_t *row, int rep, char *
 
 static void progress(struct sweep *s, const char *what)
 {
-	double el = (double)(lc_now_ns() - s->t_start) / 1e9;
+	double el = (double)(lc_clock_ns() - s->t_start) / 1e9;
 	double left = s->ran ? el / (double)s->ran * (double)(s->todo - s->ran) : NAN;
 
 	if (s->quiet)
@@ -480,7 +481,7 @@ int lc_cmd_sweep(int argc, char **argv)
 		return 1;
 	}
 	s.tty = isatty(2);
-	s.t_start = lc_now_ns();
+	s.t_start = lc_clock_ns();
 	if (!s.quiet)
 		fprintf(stderr, "lostcycles sweep: %zu points x %d repeat%s = %zu runs, %zu already "
 				"in %s, %zu to go\n", s.npts, s.repeats, s.repeats == 1 ? "" : "s",

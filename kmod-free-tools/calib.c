@@ -17,6 +17,7 @@
 
 #include "lc_profile.h"
 #include "lc_runner.h"
+#include "lc_abi.h"
 #include "lc_util.h"
 #include "lostcycles.h"
 
@@ -135,10 +136,10 @@ uint64_t lc_calib_loops_per_ms(void)
 	uint64_t n = 100000, best = 0;
 
 	for (int k = 0; k < 5; k++) {
-		uint64_t t0 = lc_now_ns(), dt;
+		uint64_t t0 = lc_clock_ns(), dt;
 
 		spin(n);
-		dt = lc_now_ns() - t0;
+		dt = lc_clock_ns() - t0;
 		if (dt < 2000000) {	/* too short to time: grow */
 			n *= 4;
 			k--;

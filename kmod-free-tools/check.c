@@ -594,7 +594,7 @@ int lc_check_tick_probe(uint64_t probe_ns, int cpu, double *mean_ns, double *max
 	smp = lc_sampler_start(&cfg, &e);
 	if (!smp)
 		goto out;
-	t0 = lc_now_ns();
+	t0 = lc_clock_ns();
 	cfg = (struct lc_sampler_cfg){ .interval_ns = 1000, .cpu = cpu, .t0 = t0, .reg = reg,
 				       .acc = acc, .threads = th, .w = w };
 	lc_sampler_go(smp, &cfg);

@@ -68,7 +68,7 @@ static int fill(int idx, struct lc_event_info *ev)
 int lc_events_list(const char *pmu, struct lc_event_info **out, size_t *n)
 {
 	struct lc_event_info *v = NULL;
-	uint32_t cap = 0, cnt = 0;
+	size_t cap = 0, cnt = 0;
 	int found = 0;
 
 	*out = NULL;

@@ -15,12 +15,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lc_abi.h"
 #include "lc_util.h"
 
 #define BATCHES 200
 #define ROUNDS_PER_BATCH 1000
 
 static volatile size_t sink_index;	/* keeps the chase from being optimised away */
+
+/* A whole floating-point number: 0, or -1 when s is not one. */
+static int parse_number(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return end == s || *end || errno ? -1 : 0;
+}
 
 /* One cache line bounced between two threads. */
 struct pingpong {
@@ -78,7 +89,7 @@ static int transfer(int a, int b, double *ns, int *rounds)
 		return -e;
 	}
 	for (int k = 0; k < BATCHES; k++) {
-		uint64_t t0 = lc_now_ns();
+		uint64_t t0 = lc_clock_ns();
 
 		for (int r = 0; r < ROUNDS_PER_BATCH; r++) {
 			__atomic_store_n(&p->ball, ++v, __ATOMIC_RELEASE);
@@ -86,7 +97,7 @@ static int transfer(int a, int b, double *ns, int *rounds)
 			while (__atomic_load_n(&p->ball, __ATOMIC_ACQUIRE) != v)
 				;
 		}
-		best = fmin(best, (double)(lc_now_ns() - t0) / ROUNDS_PER_BATCH / 2);
+		best = fmin(best, (double)(lc_clock_ns() - t0) / ROUNDS_PER_BATCH / 2);
 	}
 	pthread_join(t, NULL);
 	e = p->err ? -EINVAL : 0;
@@ -126,10 +137,10 @@ static int chase(uint64_t bytes, double *ns)
 		next[perm[k] * 8] = perm[(k + 1) % n] * 8;
 	for (uint64_t s = 0; s < n; s++)	/* warm the TLB and page tables */
 		i = next[i];
-	t0 = lc_now_ns();
+	t0 = lc_clock_ns();
 	for (uint64_t s = 0; s < steps; s++)
 		i = next[i];
-	*ns = (double)(lc_now_ns() - t0) / (double)steps;
+	*ns = (double)(lc_clock_ns() - t0) / (double)steps;
 	sink_index = i;
 	free(next);
 	free(perm);
@@ -238,7 +249,7 @@ int lc_memlat_read(const char *path, struct lc_memlat *m, char *why, size_t len)
 		val = eq + 1;
 		if (!strcmp(line, "host"))
 			continue;
-		if (lc_parse_double(val, &v)) {
+		if (parse_number(val, &v)) {
 			fclose(f);
 			return lc_fail(why, len, -EINVAL, "%s:%d: %s: bad number '%s'", path, lineno,
 				       line, val);

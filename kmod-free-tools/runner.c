@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lc_abi.h"
 #include "lc_util.h"
 
 volatile int lc_runner_stop;
@@ -49,7 +50,7 @@ static void redirect(int fd, const char *path)
 int lc_run_child(char *const argv[], char *const env[], const char *out_path,
 		 const char *err_path, struct lc_child_result *res)
 {
-	uint64_t t0 = lc_now_ns();
+	uint64_t t0 = lc_clock_ns();
 	struct rusage ru;
 	int pfd[2], e = 0, ws;
 	pid_t pid;
@@ -93,7 +94,7 @@ int lc_run_child(char *const argv[], char *const env[], const char *out_path,
 		if (lc_runner_stop)
 			kill(pid, SIGTERM);
 	}
-	res->wall_ns = lc_now_ns() - t0;
+	res->wall_ns = lc_clock_ns() - t0;
 	res->cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
 		      (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
 	res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 1;

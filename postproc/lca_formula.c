@@ -5,6 +5,7 @@
  * built by a recursive-descent parser over a small tokenizer.  See
  * lca_formula.h for the grammar.
  */
+#include "lc_util.h"
 #include "lca_formula.h"
 
 #include <ctype.h>
@@ -45,7 +46,8 @@ struct node {
 
 struct lc_expr {
 	struct node *nodes;
-	int n, cap;
+	int n;
+	size_t cap;
 	int root;
 	unsigned flags;		/* LC_EXPR_LOG2 / LC_EXPR_LOG10 */
 };
@@ -74,7 +76,7 @@ static int fail(struct parser *ps, const char *p, const char *fmt, ...)
 	if (ps->err) {
 		ps->err->column = (int)(p - ps->text) + 1;
 		va_start(ap, fmt);
-		vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
+		lc_vfail(ps->err->msg, sizeof(ps->err->msg), -1, fmt, ap);
 		va_end(ap);
 	}
 	return -1;
@@ -83,15 +85,8 @@ static int fail(struct parser *ps, const char *p, const char *fmt, ...)
 /* Append a node to e; returns its index or -1 when out of memory. */
 static int add_node(struct lc_expr *e, enum op op, int a, int b)
 {
-	if (e->n == e->cap) {
-		int cap = e->cap ? 2 * e->cap : 16;
-		struct node *nn = realloc(e->nodes, (size_t)cap * sizeof(*nn));
-
-		if (!nn)
-			return -1;
-		e->nodes = nn;
-		e->cap = cap;
-	}
+	if (lc_grow((void **)&e->nodes, &e->cap, (size_t)e->n + 1, sizeof(*e->nodes)))
+		return -1;
 	e->nodes[e->n] = (struct node){ .op = op, .a = a, .b = b, .fn = -1, .slot = -1 };
 	return e->n++;
 }
@@ -600,39 +595,6 @@ int lc_expr_print(const struct lc_expr *e, const char *const *names, int precisi
 		buf[0] = '\0';
 	print_node(&o, e, e->root, names, precision, 0);
 	return (int)o.used;
-}
-
-/* Report the slots read under node i. */
-static void slots_node(const struct lc_expr *e, int i, void (*fn)(void *, int), void *ctx)
-{
-	if (i < 0)
-		return;
-	if (e->nodes[i].op == OP_VAR)
-		fn(ctx, e->nodes[i].slot);
-	slots_node(e, e->nodes[i].a, fn, ctx);
-	slots_node(e, e->nodes[i].b, fn, ctx);
-}
-
-/* Call fn for each slot e reads.  See lca_formula.h. */
-void lc_expr_slots(const struct lc_expr *e, void (*fn)(void *ctx, int slot), void *ctx)
-{
-	slots_node(e, e->root, fn, ctx);
-}
-
-/* The constant expression v.  See lca_formula.h. */
-struct lc_expr *lc_expr_const(double v)
-{
-	struct lc_expr *e = expr_new();
-
-	if (!e)
-		return NULL;
-	e->root = add_node(e, OP_NUM, -1, -1);
-	if (e->root < 0) {
-		lc_expr_free(e);
-		return NULL;
-	}
-	e->nodes[e->root].num = v;
-	return e;
 }
 
 /* Copy the subtree of src at node i into dst; returns the new index or -1. */

@@ -71,12 +71,6 @@ double lc_expr_eval(const struct lc_expr *e, const double *vals);
 int lc_expr_print(const struct lc_expr *e, const char *const *names, int precision,
 		  char *buf, size_t len);
 
-/* Call fn(ctx, slot) for every slot e reads (with repeats). */
-void lc_expr_slots(const struct lc_expr *e, void (*fn)(void *ctx, int slot), void *ctx);
-
-/* A new expression that is the constant v, or NULL when out of memory. */
-struct lc_expr *lc_expr_const(double v);
-
 /* Free e; NULL is fine. */
 void lc_expr_free(struct lc_expr *e);
 

@@ -7,6 +7,7 @@
  * has); threshold models try every split of the points ordered by the first
  * variable.
  */
+#include "lc_util.h"
 #include "lca_lsq.h"
 
 #include <errno.h>
@@ -25,18 +26,6 @@
 
 /* Largest number of terms for the exhaustive non-negative search. */
 #define NONNEG_MAXK 14
-
-/* Write a printf message into why (if any). */
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 /* Copy the GSL results into plain arrays. */
 static void unpack(const gsl_vector *c, const gsl_matrix *C, size_t k, double *coef, double *cov)
@@ -163,7 +152,7 @@ static int design(const struct prob *pb, const int *use, size_t k, char *why, si
 			if (!isfinite(v)) {
 				point_text(pb, i, where, sizeof(where));
 				lc_expr_print(pb->f->term[t], pb->names, 6, text, sizeof(text));
-				say(why, wl, "term %s is not finite at %s", text, where);
+				lc_fail(why, wl, 0, "term %s is not finite at %s", text, where);
 				return -EINVAL;
 			}
 			pb->X[r * k + j++] = v;
@@ -198,10 +187,10 @@ static int fit_subset(const struct prob *pb, const int *use, double *coef, doubl
 		rc = lc_lsq_solve(pb->X, pb->y, pb->wr, pb->m, (size_t)k, c, cv, chisq);
 	}
 	if (rc == -EDOM)
-		say(why, wl, "rank-deficient: the terms are linearly dependent over these %zu points",
+		lc_fail(why, wl, 0, "rank-deficient: the terms are linearly dependent over these %zu points",
 		    pb->m);
 	else if (rc == -EINVAL)
-		say(why, wl, "too few points: %d parameters need at least %d points, have %zu",
+		lc_fail(why, wl, 0, "too few points: %d parameters need at least %d points, have %zu",
 		    k, k + 1, pb->m);
 	if (rc)
 		return rc;
@@ -230,7 +219,7 @@ static int fit_nonneg(const struct prob *pb, const int *use, double *coef, doubl
 		if (use[t])
 			cand[nc++] = t;
 	if (nc > NONNEG_MAXK) {
-		say(why, wl, "--nonneg handles at most %d terms", NONNEG_MAXK);
+		lc_fail(why, wl, 0, "--nonneg handles at most %d terms", NONNEG_MAXK);
 		return -EINVAL;
 	}
 	rc = fit_subset(pb, use, coef, cov, chisq, why, wl);
@@ -350,7 +339,7 @@ static int fit_threshold(const struct prob *pb, unsigned flags, struct lc_fit *o
 	}
 	free(rows);
 	if (!found) {
-		say(why, wl, "too few points for a threshold model: need at least %d with %d distinct "
+		lc_fail(why, wl, 0, "too few points for a threshold model: need at least %d with %d distinct "
 			     "values of %s, have %zu", nt + 2, nt + 2, pb->names[0], m);
 		return -EINVAL;
 	}
@@ -453,7 +442,7 @@ static int fit_core(const struct lc_formula *f, const struct lc_points *pts, con
 	out->threshold = NAN;
 	out->smape = NAN;
 	if ((int)m < need) {
-		say(why, wl, "too few points: %d parameters need at least %d points, have %zu",
+		lc_fail(why, wl, 0, "too few points: %d parameters need at least %d points, have %zu",
 		    need - 1, need, m);
 		return -EINVAL;
 	}
@@ -474,7 +463,7 @@ static int fit_core(const struct lc_formula *f, const struct lc_points *pts, con
 	out->kfree = free_params(f, out);
 	out->dof = (int)m - out->kfree;
 	if (out->dof < 1) {
-		say(why, wl, "too few points: %d parameters need at least %d points, have %zu",
+		lc_fail(why, wl, 0, "too few points: %d parameters need at least %d points, have %zu",
 		    out->kfree, out->kfree + 1, m);
 		rc = -EINVAL;
 		goto out;

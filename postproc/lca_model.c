@@ -1,6 +1,8 @@
 /*
  * lca_model.c — read and append model files (see lca_model.h).
  */
+#include "lc_util.h"
+#include "lc_profile.h"
 #include "lca_model.h"
 #include "lca_models.h"
 
@@ -31,7 +33,7 @@ static int bad(struct reader *rd, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(rd->msg, rd->len, fmt, ap);
+	lc_vfail(rd->msg, rd->len, -EINVAL, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -139,7 +141,7 @@ static int model_line(struct reader *rd, char *s)
 		return bad(rd, "expected 'CATEGORY(VARS) = FORMULA'");
 	memcpy(name, p, n);
 	name[n] = '\0';
-	if (!lc_category_find(name))
+	if (lc_key_lookup(name) < 0)
 		return bad(rd, "unknown category '%s'", name);
 	p += n;
 	while (isspace((unsigned char)*p))
@@ -151,10 +153,10 @@ static int model_line(struct reader *rd, char *s)
 		p++;
 	if (*p != '=')
 		return bad(rd, "expected '=' after %s(...)", name);
-	cm = cat_entry(rd->m, lc_category_find(name)->key);
+	cm = cat_entry(rd->m, lc_cat_info(lc_key_lookup(name))->key);
 	if (!cm)
 		return bad(rd, "too many categories");
-	snprintf(cm->cat, sizeof(cm->cat), "%s", lc_category_find(name)->key);
+	snprintf(cm->cat, sizeof(cm->cat), "%s", lc_cat_info(lc_key_lookup(name))->key);
 	cm->line = rd->line;
 	cm->nvars = rd->ndecl;
 	memcpy(cm->vars, rd->decl, sizeof(rd->decl));

@@ -1,5 +1,5 @@
 /*
- * lca_models.c — category names and the default models file.
+ * lca_models.c — the default models file.
  */
 #include "lca_models.h"
 
@@ -14,38 +14,6 @@
 #ifndef LC_DATADIR
 #define LC_DATADIR "/usr/local/share/lostcycles"
 #endif
-
-/* The categories of a "lostcycles report -l" line. */
-static const struct lc_category categories[] = {
-	{ "li", "load imbalance" },
-	{ "ip", "insufficient parallelism" },
-	{ "sl", "synchronization loss" },
-	{ "cl", "communication loss" },
-	{ "rc", "resource contention" },
-	{ "ml", "memory loss" },
-	{ "bl", "braking loss" },
-	{ "wc", "wasted computation" },
-	{ "rt", "pure computation, remaining time" },
-	{ "tt", "total time (p x wall)" },
-};
-
-/* All categories.  See lca_models.h. */
-const struct lc_category *lc_categories(size_t *n)
-{
-	*n = sizeof(categories) / sizeof(categories[0]);
-	return categories;
-}
-
-/* Look up a category.  See lca_models.h. */
-const struct lc_category *lc_category_find(const char *name)
-{
-	if (!strcmp(name, "pc"))
-		name = "rt";
-	for (size_t i = 0; i < sizeof(categories) / sizeof(categories[0]); i++)
-		if (!strcmp(categories[i].key, name))
-			return &categories[i];
-	return NULL;
-}
 
 /* True when path names a readable file. */
 static int readable(const char *path)

@@ -1,6 +1,7 @@
 /*
- * lca_models.h — the lost cycles categories, and the file of default typical
- * forms per category (share/models.txt, user-editable).
+ * lca_models.h — the file of default typical forms per category
+ * (share/models.txt, user-editable).  The categories themselves are the
+ * table of profile/lc_profile.h.
  *
  * Nothing here prints; errors come back as -errno with a line number.
  */
@@ -8,18 +9,6 @@
 #define LCA_MODELS_H
 
 #include <stddef.h>
-
-/* One lost cycles category: its -l key and what it means. */
-struct lc_category {
-	const char *key;
-	const char *name;
-};
-
-/* The categories in -l order, ending with rt and tt; *n gets the count. */
-const struct lc_category *lc_categories(size_t *n);
-
-/* The category called name (accepting "pc" for rt), or NULL. */
-const struct lc_category *lc_category_find(const char *name);
 
 /* Find the default models file: $LOSTCYCLES_MODELS, then
  * <exe dir>/share/models.txt, <exe dir>/../share/lostcycles/models.txt and

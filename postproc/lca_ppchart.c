@@ -1,6 +1,7 @@
 /*
  * lca_ppchart.c — the stacked-bar predicate profile chart (see lca_ppchart.h).
  */
+#include "lc_profile.h"
 #include "lca_ppchart.h"
 #include "lca_formula.h"
 #include "lca_models.h"
@@ -172,13 +173,12 @@ static int script(const struct chart *c, const char *gp, const char *data, const
 /* Pick the categories the runs file has: overheads first, then rt. */
 static void pick_cats(struct chart *c, const struct lc_runs *r)
 {
-	size_t n;
-	const struct lc_category *cats = lc_categories(&n);
+	for (int i = 0; i < LC_NCAT && c->ncat < MAXCAT; i++) {
+		const char *key = lc_cat_info(i)->key;
 
-	for (size_t i = 0; i < n && c->ncat < MAXCAT; i++)
-		if (strcmp(cats[i].key, "tt") &&
-		    lc_runs_find_key(r, cats[i].key, strlen(cats[i].key)) >= 0)
-			c->cat[c->ncat++] = cats[i].key;
+		if (lc_runs_find_key(r, key, strlen(key)) >= 0)
+			c->cat[c->ncat++] = key;
+	}
 }
 
 /* Read the runs and build the chart.  Returns 0 or -1 (printed). */

@@ -1,6 +1,7 @@
 /*
  * lca_predict.c — total time, what-if and crossovers (see lca_predict.h).
  */
+#include "lc_profile.h"
 #include "lc_util.h"
 #include "lca_predict.h"
 #include "lca_models.h"
@@ -12,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Words that stand for common scenarios (seed 000's questions). */
+/* Words that stand for common what-if questions (which category, removed or
+ * scaled, would buy the most). */
 static const struct { const char *word, *expand; } aliases[] = {
 	{ "balanced", "li=0" },
 	{ "nowait", "sl=0" },
@@ -38,7 +40,7 @@ static int change(struct lc_whatif *w, const char *s, size_t len, char *msg, siz
 		return lc_fail(msg, ml, -EINVAL, "what-if '%.*s': expected CATEGORY=VALUE or CATEGORY*=FACTOR",
 			   (int)len, s);
 	snprintf(cat, sizeof(cat), "%.*s", (int)c, s);
-	if (!lc_category_find(cat))
+	if (lc_key_lookup(cat) < 0)
 		return lc_fail(msg, ml, -EINVAL, "what-if '%.*s': unknown category '%s'", (int)len, s, cat);
 	if (c < len && strchr("*/+-", s[c]))
 		op = s[c++];
@@ -52,7 +54,7 @@ static int change(struct lc_whatif *w, const char *s, size_t len, char *msg, siz
 		return lc_fail(msg, ml, -EINVAL, "what-if '%.*s': '%s' is not a number", (int)len, s, num);
 	if (w->n == LC_WHATIF_MAX)
 		return lc_fail(msg, ml, -EINVAL, "what-if: more than %d changes", LC_WHATIF_MAX);
-	snprintf(w->e[w->n].cat, sizeof(w->e[w->n].cat), "%s", lc_category_find(cat)->key);
+	snprintf(w->e[w->n].cat, sizeof(w->e[w->n].cat), "%s", lc_cat_info(lc_key_lookup(cat))->key);
 	w->e[w->n].op = op;
 	w->e[w->n].v = v;
 	w->n++;

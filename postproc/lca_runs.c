@@ -4,6 +4,8 @@
  * Runs are stored as one flat array of (key, state, value) cells; each run
  * is a slice of it.  Lookups scan the slice, which holds a dozen cells.
  */
+#include "lc_util.h"
+#include "lc_profile.h"
 #include "lca_runs.h"
 #include "lca_formula.h"
 #include "lca_models.h"
@@ -35,25 +37,6 @@ struct lc_runs {
 	size_t nruns, capruns;
 };
 
-/* Grow *p (holding *cap elements of size sz) to fit need; 0 or -ENOMEM. */
-static int grow(void **p, size_t *cap, size_t need, size_t sz)
-{
-	size_t ncap;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * sz);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 /* The number of a name, or -1.  See lca_runs.h. */
 int lc_runs_find_key(const struct lc_runs *r, const char *name, size_t len)
 {
@@ -72,7 +55,7 @@ static int intern_key(struct lc_runs *r, const char *name, size_t len)
 
 	if (k >= 0)
 		return k;
-	if (grow((void **)&r->keys, &cap, (size_t)r->nkeys + 1, sizeof(*r->keys)))
+	if (lc_grow((void **)&r->keys, &cap, (size_t)r->nkeys + 1, sizeof(*r->keys)))
 		return -ENOMEM;
 	r->capkeys = (int)cap;
 	s = strndup(name, len);
@@ -93,7 +76,7 @@ static int bad(struct lc_runs_error *err, int line, const char *tok, size_t tokl
 	err->line = line;
 	snprintf(err->token, sizeof(err->token), "%.*s", (int)toklen, tok);
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	lc_vfail(err->msg, sizeof(err->msg), -EINVAL, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -152,7 +135,7 @@ static int add_cell(struct lc_runs *r, int key, enum lc_cell state, double v)
 	for (size_t i = run->first; i < run->first + run->n; i++)
 		if (r->cells[i].key == key)
 			return -EEXIST;
-	if (grow((void **)&r->cells, &r->capcells, r->ncells + 1, sizeof(*r->cells)))
+	if (lc_grow((void **)&r->cells, &r->capcells, r->ncells + 1, sizeof(*r->cells)))
 		return -ENOMEM;
 	r->cells[r->ncells++] = (struct cell){ key, state, v };
 	run->n++;
@@ -162,7 +145,7 @@ static int add_cell(struct lc_runs *r, int key, enum lc_cell state, double v)
 /* Start a new run for file line `line`.  Returns 0 or -ENOMEM. */
 static int start_run(struct lc_runs *r, int line)
 {
-	if (grow((void **)&r->runs, &r->capruns, r->nruns + 1, sizeof(*r->runs)))
+	if (lc_grow((void **)&r->runs, &r->capruns, r->nruns + 1, sizeof(*r->runs)))
 		return -ENOMEM;
 	r->runs[r->nruns++] = (struct run){ .first = r->ncells, .n = 0, .line = line };
 	return 0;
@@ -178,7 +161,7 @@ static int add_value(struct lc_runs *r, int key, const char *s, size_t len, int 
 	int rc;
 
 	if (parse_value(s, len, &state, &v)) {
-		if (!len || lc_category_find(r->keys[key]))
+		if (!len || lc_key_lookup(r->keys[key]) >= 0)
 			return bad(err, line, tok, toklen, len ? "value is not a number or 'na'"
 								 : "empty value");
 		state = LC_CELL_TEXT;	/* a note such as impl=task */

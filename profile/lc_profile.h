@@ -12,7 +12,9 @@
 /* ---- categories ---------------------------------------------------------- */
 
 /* Overhead categories, in report order.  PC is pure computation, the thesis's
- * "remaining time" (rt). */
+ * "remaining time" (rt).  LC_KEY_TT is not a category but the key of the
+ * total (p x wall) in "report -l" lines and runs files: it has a row in the
+ * category table so that every key a runs file may hold is named there. */
 enum lc_cat {
 	LC_CAT_LI,	/* load imbalance */
 	LC_CAT_IP,	/* insufficient parallelism */
@@ -23,20 +25,44 @@ enum lc_cat {
 	LC_CAT_BL,	/* braking loss */
 	LC_CAT_WC,	/* wasted computation */
 	LC_CAT_PC,	/* pure computation (remaining time) */
-	LC_NCAT
+	LC_NCAT,
+	LC_KEY_TT = LC_NCAT,	/* total time: a key, not a category */
+	LC_NKEY
 };
 
-/* Static facts about a category (a const table in profile.c). */
+/* What a category's time is measured from. */
+enum lc_cat_source {
+	LC_FROM_FLAGS = 0,	/* the predicate flags alone: always available */
+	LC_FROM_SCHED = 1,	/* the scheduler's view of the thread */
+	LC_FROM_COUNTERS = 2,	/* hardware stall or cache counters */
+	LC_FROM_SUM = 3,	/* LC_KEY_TT: the sum of the others */
+};
+
+/* Static facts about a category: one const table in profile.c, the only
+ * place that names categories.  report, fit, predict and the sampler all
+ * read it. */
 struct lc_cat_info {
 	const char *key;	/* "li", ..., "rt" for PC: the -l and lca names */
 	const char *name;	/* "Load Imbalance", ... as pp prints them */
+	const char *desc;	/* "load imbalance", ...: lower case, for prose */
+	enum lc_cat_source from;	/* what must be measured to have it */
+	const char *unmeasured;	/* the reason when that source is absent */
 };
 
-/* The facts of category c (c < LC_NCAT). */
-const struct lc_cat_info *lc_cat_info(enum lc_cat c);
+/* The facts of category or key c (c < LC_NKEY), or NULL. */
+const struct lc_cat_info *lc_cat_info(int c);
 
-/* Category whose key is key ("li".."rt"), or -1. */
+/* Category whose key is exactly key ("li".."rt"), or -1 (also for "tt"
+ * and NULL). */
 int lc_cat_by_key(const char *key);
+
+/* Category or LC_KEY_TT named name: a key of the table, or "pc" for rt.
+ * Returns -1 for anything else. */
+int lc_key_lookup(const char *name);
+
+/* Write the keys of the table into buf, space-separated, in order
+ * ("li ip ... rt tt"), cut to len - 1 characters.  Returns buf. */
+char *lc_key_list(char *buf, size_t len);
 
 /*
  * Time charged over a set of ticks.  cat[] holds the time of live threads,
@@ -168,9 +194,17 @@ struct lc_prof_end {
 
 /* ---- the writer ------------------------------------------------------------
  * Every call writes one checksummed block with one write(2), so a file cut at
- * any point holds every block completed before the cut.  Not thread-safe: one
- * thread writes.  Functions return 0 or -errno (e.g. -ENOSPC); after an error
- * later calls fail with the same error.
+ * any point holds every block completed before the cut.  Functions return 0
+ * or -errno (e.g. -ENOSPC); after an error later calls fail with the same
+ * error.
+ *
+ * Ownership: not thread-safe; exactly one thread owns a writer at a time and
+ * ownership moves only across a happens-before edge.  In a session
+ * (sampler/session.c) the command's thread opens it and writes the info
+ * block, hands it to the sampling thread with lc_sampler_go (the thread
+ * start / go signal orders the writes), the sampling thread writes process,
+ * thread, window and wasted blocks, and lc_sampler_stop (a join) hands it
+ * back for the trace source, the end block and lc_pwriter_close.
  */
 struct lc_pwriter;
 

@@ -5,19 +5,25 @@
 #include "lc_profile.h"
 #include "profile_format.h"
 
+#include <stdio.h>
 #include <string.h>
 
-/* Report order; keys are the -l and lca names, names as pp prints them. */
-static const struct lc_cat_info cat_table[LC_NCAT] = {
-	[LC_CAT_LI] = { "li", "Load Imbalance" },
-	[LC_CAT_IP] = { "ip", "Insuff Parallelism" },
-	[LC_CAT_SL] = { "sl", "Synchronization Loss" },
-	[LC_CAT_CL] = { "cl", "Communication Loss" },
-	[LC_CAT_RC] = { "rc", "Resource Contention" },
-	[LC_CAT_ML] = { "ml", "Memory Loss" },
-	[LC_CAT_BL] = { "bl", "Braking Loss" },
-	[LC_CAT_WC] = { "wc", "Wasted Computation" },
-	[LC_CAT_PC] = { "rt", "Remaining Time" },
+/* Report order; keys are the -l and lca names, names as pp prints them.
+ * The reasons say what is missing when a source was not measured; the
+ * sampler copies them into a profile that lacks the source. */
+static const struct lc_cat_info cat_table[LC_NKEY] = {
+	[LC_CAT_LI] = { "li", "Load Imbalance", "load imbalance", LC_FROM_FLAGS, NULL },
+	[LC_CAT_IP] = { "ip", "Insuff Parallelism", "insufficient parallelism", LC_FROM_FLAGS, NULL },
+	[LC_CAT_SL] = { "sl", "Synchronization Loss", "synchronization loss", LC_FROM_FLAGS, NULL },
+	[LC_CAT_CL] = { "cl", "Communication Loss", "communication loss", LC_FROM_FLAGS, NULL },
+	[LC_CAT_RC] = { "rc", "Resource Contention", "resource contention", LC_FROM_SCHED,
+			"not measured: needs scheduler run-queue data, which this version does not collect" },
+	[LC_CAT_ML] = { "ml", "Memory Loss", "memory loss", LC_FROM_COUNTERS,
+			"not measured: needs hardware stall counters, which this version does not read" },
+	[LC_CAT_BL] = { "bl", "Braking Loss", "braking loss", LC_FROM_FLAGS, NULL },
+	[LC_CAT_WC] = { "wc", "Wasted Computation", "wasted computation", LC_FROM_FLAGS, NULL },
+	[LC_CAT_PC] = { "rt", "Remaining Time", "pure computation, remaining time", LC_FROM_FLAGS, NULL },
+	[LC_KEY_TT] = { "tt", "Total", "total time (p x wall)", LC_FROM_SUM, NULL },
 };
 
 /* CRC-32 table for the reflected polynomial 0xEDB88320. */
@@ -88,23 +94,46 @@ static const uint32_t crc_table[256] = {
 	0xb40bbe37, 0xc30c8ea1, 0x5a05df1b, 0x2d02ef8d,
 };
 
-/* The facts of category c; NULL when c is out of range. */
-const struct lc_cat_info *lc_cat_info(enum lc_cat c)
+/* The facts of category or key c; NULL when c is out of range. */
+const struct lc_cat_info *lc_cat_info(int c)
 {
-	if ((unsigned)c >= LC_NCAT)
+	if ((unsigned)c >= LC_NKEY)
 		return NULL;
 	return &cat_table[c];
 }
 
-/* Category whose key is key, or -1 (also for NULL). */
+/* Category whose key is key, or -1 (also for "tt" and NULL). */
 int lc_cat_by_key(const char *key)
 {
-	if (!key)
+	int c = lc_key_lookup(key);
+
+	return c >= 0 && c < LC_NCAT && !strcmp(cat_table[c].key, key) ? c : -1;
+}
+
+/* Category or LC_KEY_TT named name ("pc" means rt), or -1. */
+int lc_key_lookup(const char *name)
+{
+	if (!name)
 		return -1;
-	for (int c = 0; c < LC_NCAT; c++)
-		if (!strcmp(cat_table[c].key, key))
+	if (!strcmp(name, "pc"))
+		return LC_CAT_PC;
+	for (int c = 0; c < LC_NKEY; c++)
+		if (!strcmp(cat_table[c].key, name))
 			return c;
 	return -1;
+}
+
+/* "li ip sl cl rc ml bl wc rt tt", from the table. */
+char *lc_key_list(char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	for (int c = 0; c < LC_NKEY && at < len; c++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", c ? " " : "", cat_table[c].key);
+	return buf;
 }
 
 /* Add b into a, field by field. */

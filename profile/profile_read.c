@@ -6,6 +6,7 @@
  */
 #include "lc_profile.h"
 #include "profile_format.h"
+#include "lc_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A cursor over one payload; bad is set by the first read past its end or
- * the first invalid value, with a reason. */
+/* A cursor over one payload; why is set by the first read past its end or
+ * the first invalid value, to the reason (see bad()). */
 struct cur {
 	const uint8_t *p;
 	size_t n, off;
@@ -34,6 +35,8 @@ struct rstate {
 	int have_info;
 };
 
+/* Note the first reason the payload is invalid; returns 0 so that readers
+ * can "return bad(...)" from a step that failed. */
 static int bad(struct cur *c, const char *why)
 {
 	if (!c->why)
@@ -135,23 +138,6 @@ static void getacct(struct cur *c, struct lc_acct *a)
 	a->n_nwe = v[LC_PF_M_NNWE];
 }
 
-/* Grow *arr (of *cap elements of size sz) to hold n+1.  0 or -ENOMEM. */
-static int grow(void **arr, size_t *cap, size_t n, size_t sz)
-{
-	void *p;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	p = realloc(*arr, c * sz);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = c;
-	return 0;
-}
-
 /* A count of items of at least min bytes each, capped by what remains. */
 static uint32_t getcount(struct cur *c, size_t min)
 {
@@ -202,7 +188,8 @@ static int parse_process(struct rstate *s, struct cur *c)
 	p.pid = (int32_t)get32(c);
 	p.attach_ns = get64(c);
 	p.comm = getstr(c, &oom);
-	if (c->why || grow((void **)&pr->processes, &s->pcap, pr->nprocesses, sizeof(p))) {
+	if (c->why ||
+	    lc_grow((void **)&pr->processes, &s->pcap, (size_t)pr->nprocesses + 1, sizeof(p))) {
 		free(p.comm);
 		return oom || !c->why ? -ENOMEM : 0;
 	}
@@ -224,7 +211,7 @@ static int parse_thread(struct rstate *s, struct cur *c)
 		return 0;
 	if (t.idx != pr->nthreads)
 		return bad(c, "thread index out of order");
-	if (grow((void **)&pr->threads, &s->tcap, pr->nthreads, sizeof(t)))
+	if (lc_grow((void **)&pr->threads, &s->tcap, (size_t)pr->nthreads + 1, sizeof(t)))
 		return -ENOMEM;
 	pr->threads[pr->nthreads++] = t;
 	return 0;
@@ -290,7 +277,7 @@ static int parse_window(struct rstate *s, struct cur *c)
 		bad(c, "window index out of order");
 		goto out;
 	}
-	r = grow((void **)&d->windows, &s->wcap[w.source], d->nwindows, sizeof(w));
+	r = lc_grow((void **)&d->windows, &s->wcap[w.source], (size_t)d->nwindows + 1, sizeof(w));
 	if (r)
 		goto out;
 	d->windows[d->nwindows++] = w;
@@ -321,7 +308,7 @@ static int parse_wasted(struct rstate *s, struct cur *c)
 	}
 	for (uint32_t i = 0; i < x.ntags; i++)
 		x.tags[i] = (int64_t)get64(c);
-	if (grow((void **)&s->wasted, &s->wastedcap, s->nwasted, sizeof(x))) {
+	if (lc_grow((void **)&s->wasted, &s->wastedcap, (size_t)s->nwasted + 1, sizeof(x))) {
 		free(x.tags);
 		return -ENOMEM;
 	}
@@ -564,19 +551,6 @@ static int slurp(int fd, uint8_t **out, size_t *len)
 	return 0;
 }
 
-/* Format a reason into err and return e. */
-static int fail(char *err, size_t errlen, int e, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return e;
-}
-
 /* Check the file header; returns its size, or a negative error. */
 static long check_header(const uint8_t *b, size_t n, char *err, size_t errlen)
 {
@@ -585,24 +559,24 @@ static long check_header(const uint8_t *b, size_t n, char *err, size_t errlen)
 
 	lc_pf_put64(magic, LC_PF_MAGIC);
 	if (n == 0)
-		return fail(err, errlen, -ENODATA, "empty file");
+		return lc_fail(err, errlen, -ENODATA, "empty file");
 	if (memcmp(b, magic, n < 8 ? n : 8))
-		return fail(err, errlen, -EINVAL, "not a lostcycles profile");
+		return lc_fail(err, errlen, -EINVAL, "not a lostcycles profile");
 	if (n < 16)
-		return fail(err, errlen, -ENODATA, "truncated header (%zu bytes)", n);
+		return lc_fail(err, errlen, -ENODATA, "truncated header (%zu bytes)", n);
 	major = lc_pf_get16(b + 8);
 	hsize = lc_pf_get32(b + 12);
 	if (major > LC_PF_MAJOR)
-		return fail(err, errlen, -ENOTSUP, "version %u is newer than this tool (%u)",
+		return lc_fail(err, errlen, -ENOTSUP, "version %u is newer than this tool (%u)",
 			    major, LC_PF_MAJOR);
 	if (major < LC_PF_MAJOR)
-		return fail(err, errlen, -ENOTSUP, "unsupported version %u", major);
+		return lc_fail(err, errlen, -ENOTSUP, "unsupported version %u", major);
 	if (hsize < LC_PF_HDR_SIZE || hsize > 4096)
-		return fail(err, errlen, -EBADMSG, "corrupt file header (size %u)", hsize);
+		return lc_fail(err, errlen, -EBADMSG, "corrupt file header (size %u)", hsize);
 	if (n < hsize)
-		return fail(err, errlen, -ENODATA, "truncated header (%zu bytes)", n);
+		return lc_fail(err, errlen, -ENODATA, "truncated header (%zu bytes)", n);
 	if (lc_pf_get32(b + hsize - 4) != lc_crc32(0, b, hsize - 4))
-		return fail(err, errlen, -EBADMSG, "corrupt file header (bad checksum)");
+		return lc_fail(err, errlen, -EBADMSG, "corrupt file header (bad checksum)");
 	return (long)hsize;
 }
 
@@ -640,15 +614,15 @@ static int read_blocks(struct rstate *s, const uint8_t *b, size_t n, size_t off,
 		c = (struct cur){ .p = b + off + LC_PF_BLK_HDR, .n = len };
 		r = parse_block(s, type, &c);
 		if (r == -ENOMEM)
-			return fail(err, errlen, r, "out of memory");
+			return lc_fail(err, errlen, r, "out of memory");
 		if (c.why)
-			return fail(err, errlen, -EBADMSG, "corrupt %s block at byte %zu: %s",
+			return lc_fail(err, errlen, -EBADMSG, "corrupt %s block at byte %zu: %s",
 				    block_name(type), off, c.why);
 		off += LC_PF_BLK_HDR + len + LC_PF_BLK_CRC;
 		pr->cut_offset = off;
 	}
 	if (!s->have_info)
-		return fail(err, errlen, -ENODATA, "no complete block");
+		return lc_fail(err, errlen, -ENODATA, "no complete block");
 	pr->cut = off < n || !pr->ended;
 	return 0;
 }
@@ -678,16 +652,16 @@ int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t
 	*out = NULL;
 	s.prof = calloc(1, sizeof(*s.prof));
 	if (!s.prof)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return lc_fail(err, errlen, -ENOMEM, "out of memory");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		r = fail(err, errlen, -errno, "%s", strerror(errno));
+		r = lc_fail(err, errlen, -errno, "%s", strerror(errno));
 		goto out;
 	}
 	r = slurp(fd, &buf, &n);
 	close(fd);
 	if (r) {
-		fail(err, errlen, r, "%s", strerror(-r));
+		lc_fail(err, errlen, r, "%s", strerror(-r));
 		goto out;
 	}
 	hsize = check_header(buf, n, err, errlen);
@@ -698,7 +672,7 @@ int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t
 	s.prof->version = lc_pf_get16(buf + 8);
 	r = read_blocks(&s, buf, n, (size_t)hsize, err, errlen);
 	if (!r && settle(&s))
-		r = fail(err, errlen, -ENOMEM, "out of memory");
+		r = lc_fail(err, errlen, -ENOMEM, "out of memory");
 out:
 	for (size_t i = 0; i < s.nwasted; i++)
 		free(s.wasted[i].tags);

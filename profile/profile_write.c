@@ -5,6 +5,7 @@
  */
 #include "lc_profile.h"
 #include "profile_format.h"
+#include "lc_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,19 +25,9 @@ static uint8_t *room(struct lc_pwriter *w, size_t n)
 {
 	if (w->err)
 		return NULL;
-	if (w->len + n > w->cap) {
-		size_t cap = w->cap ? w->cap : 4096;
-		uint8_t *p;
-
-		while (cap < w->len + n)
-			cap *= 2;
-		p = realloc(w->buf, cap);
-		if (!p) {
-			w->err = -ENOMEM;
-			return NULL;
-		}
-		w->buf = p;
-		w->cap = cap;
+	if (lc_grow((void **)&w->buf, &w->cap, w->len + n, 1)) {
+		w->err = -ENOMEM;
+		return NULL;
 	}
 	w->len += n;
 	return w->buf + w->len - n;
@@ -137,25 +128,6 @@ static void begin(struct lc_pwriter *w, uint16_t type)
 	}
 }
 
-/* Write all of buf[0..n) to fd, retrying on EINTR and short writes (a
- * regular file takes it in one call).  Returns 0 or -errno. */
-static int write_all(int fd, const uint8_t *buf, size_t n)
-{
-	while (n) {
-		ssize_t r = write(fd, buf, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return -EIO;
-		buf += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 /* Finish the block begun at offset start: fill in its length, append the
  * CRC, and write everything built since offset 0.  Returns 0 or the error. */
 static int finish(struct lc_pwriter *w, size_t start)
@@ -178,7 +150,7 @@ static int finish(struct lc_pwriter *w, size_t start)
 	if (!p)
 		return w->err;
 	lc_pf_put32(p, crc);
-	r = write_all(w->fd, w->buf, w->len);
+	r = lc_write_all(w->fd, w->buf, w->len);
 	if (r)
 		w->err = r;
 	w->len = 0;

@@ -2,7 +2,9 @@
  * test_fit.c — the fitting core of "lostcycles fit": agreement with an
  * independent least-squares solution, recovery of every default form of
  * share/models.txt from noisy data (with interval coverage), pruning of the
- * zero terms of seed 001's case models, and refusals of bad input.
+ * zero terms of the case models of Martinez et al. ("Software Tools for
+ * Performance Modeling of Parallel Programs", eq. 1-4), and refusals of
+ * bad input.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lc_profile.h"
 #include "names.h"
 #include "lca_formula.h"
 #include "lca_lsq.h"
@@ -255,11 +258,8 @@ static const char *models_file(void)
  * `seeds` times at the given noise. */
 static void recovery(double noise, int seeds, struct rec *r)
 {
-	size_t ncat;
-	const struct lc_category *cats = lc_categories(&ncat);
-
 	memset(r, 0, sizeof(*r));
-	for (size_t ci = 0; ci < ncat; ci++)
+	for (int ci = 0; ci < LC_NKEY; ci++)
 		for (int v = 0; v < 2; v++) {
 			const char *const *names = v ? var_n : var_p;
 			const char *const nt[] = { names[0], NULL };
@@ -268,7 +268,7 @@ static void recovery(double noise, int seeds, struct rec *r)
 			char **forms;
 			struct lc_formula *f[32];
 
-			assert_int_equal(lc_models_load(models_file(), cats[ci].key, names, 1, &forms,
+			assert_int_equal(lc_models_load(models_file(), lc_cat_info(ci)->key, names, 1, &forms,
 							&n, &line), 0);
 			for (int k = 0; k < n; k++)
 				f[k] = formula(forms[k], nt);
@@ -310,11 +310,12 @@ static void test_recovery(void **state)
 	}
 }
 
-/* Seed 001's case models (eq. 2-4) as generators of the full model of
- * eq. 1: pruning drops the terms that are zero in each case and keeps the
- * others.  Statistically: a zero term survives pruning only when its
- * interval misses zero by chance (nominally 10 %). */
-static void test_prune_seed001(void **state)
+/* The case models (eq. 2-4) of Martinez et al., "Software Tools for
+ * Performance Modeling of Parallel Programs", as generators of their full
+ * model (eq. 1): pruning drops the terms that are zero in each case and
+ * keeps the others.  Statistically: a zero term survives pruning only when
+ * its interval misses zero by chance (nominally 10 %). */
+static void test_prune_case_models(void **state)
 {
 	static const char *const names[] = { "N", "P", "l2cm", "lat", "bw", NULL };
 	static const char *const full =
@@ -364,7 +365,7 @@ static void test_prune_seed001(void **state)
 				lc_formula_free(g);
 			lc_points_free(&pts);
 		}
-	printf("seed 001 pruning: %d/%d zero terms dropped, %d/%d non-zero terms kept\n",
+	printf("case-model pruning: %d/%d zero terms dropped, %d/%d non-zero terms kept\n",
 	       zero_dropped, zeros, kept, nonzero);
 	assert_true(zero_dropped >= 0.8 * zeros);
 	assert_true(kept == nonzero);
@@ -555,7 +556,7 @@ int main(void)
 		cmocka_unit_test(test_nonneg),
 		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_recovery),
-		cmocka_unit_test(test_prune_seed001),
+		cmocka_unit_test(test_prune_case_models),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -106,9 +106,26 @@ static void test_categories(void **state)
 	}
 	assert_string_equal(lc_cat_info(LC_CAT_IP)->name, "Insuff Parallelism");
 	assert_string_equal(lc_cat_info(LC_CAT_PC)->name, "Remaining Time");
-	assert_null(lc_cat_info(LC_NCAT));
+	assert_string_equal(lc_cat_info(LC_KEY_TT)->key, "tt");
+	assert_null(lc_cat_info(LC_NKEY));
+	assert_null(lc_cat_info(-1));
 	assert_int_equal(lc_cat_by_key("pc"), -1);
+	assert_int_equal(lc_cat_by_key("tt"), -1);
 	assert_int_equal(lc_cat_by_key(NULL), -1);
+	assert_int_equal(lc_key_lookup("pc"), LC_CAT_PC);
+	assert_int_equal(lc_key_lookup("tt"), LC_KEY_TT);
+	assert_int_equal(lc_key_lookup("sl"), LC_CAT_SL);
+	assert_int_equal(lc_key_lookup("xx"), -1);
+	assert_int_equal(lc_key_lookup(NULL), -1);
+	for (int c = 0; c < LC_NCAT; c++)	/* what a sampler lacks has a reason */
+		assert_true((lc_cat_info(c)->from == LC_FROM_FLAGS) ==
+			    (lc_cat_info(c)->unmeasured == NULL));
+	{
+		char buf[64], small[6];
+
+		assert_string_equal(lc_key_list(buf, sizeof(buf)), "li ip sl cl rc ml bl wc rt tt");
+		assert_string_equal(lc_key_list(small, sizeof(small)), "li ip");
+	}
 	assert_int_equal(lc_crc32(0, "123456789", 9), 0xcbf43926u);
 }
 

@@ -1,15 +1,16 @@
 /*
- * lc_util.c — number and duration parsing, monotonic time.
+ * lc_util.c — parsing, growing arrays, reasons, whole writes.
  */
 #include "lc_util.h"
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 /* The units a duration may carry, longest suffix first within a prefix. */
 static const struct {
@@ -61,47 +62,34 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int lc_parse_double(const char *s, double *out)
+int lc_grow(void **p, size_t *cap, size_t need, size_t sz)
 {
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end)
-		return -EINVAL;
-	if (errno == ERANGE || !isfinite(v))
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
-uint64_t lc_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
-{
-	uint32_t c = *cap ? *cap : 16;
+	size_t c = *cap ? *cap : 16;
 	void *q;
 
 	if (need <= *cap)
 		return 0;
-	while (c < need)
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			return -ENOMEM;
 		c *= 2;
-	q = realloc(*p, (size_t)c * sz);
+	}
+	if (sz && c > SIZE_MAX / sz)
+		return -ENOMEM;
+	q = realloc(*p, c * sz);
 	if (!q)
 		return -ENOMEM;
-	memset((char *)q + (size_t)*cap * sz, 0, (size_t)(c - *cap) * sz);
+	memset((char *)q + *cap * sz, 0, (c - *cap) * sz);
 	*p = q;
 	*cap = c;
 	return 0;
+}
+
+int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
+{
+	if (msg && len)
+		vsnprintf(msg, len, fmt, ap);
+	return err;
 }
 
 int lc_fail(char *msg, size_t len, int err, const char *fmt, ...)
@@ -109,7 +97,53 @@ int lc_fail(char *msg, size_t len, int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
+	lc_vfail(msg, len, err, fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+void lc_append_line(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t at = strnlen(buf, len);
+	va_list ap;
+
+	if (at + 2 > len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + at, len - at - 1, fmt, ap);	/* room for the newline */
+	va_end(ap);
+	at += strlen(buf + at);
+	buf[at++] = '\n';
+	buf[at] = '\0';
+}
+
+int lc_write_all(int fd, const void *p, size_t n)
+{
+	const char *b = p;
+
+	while (n) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int rc;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(t, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return -rc;
 }

@@ -1,0 +1,38 @@
+/*
+ * report.h — printing a profile: the pp-style summary with percentages, a
+ * pp -l line for runs files, per-thread and timeline tables, per fragment
+ * tag, as text, CSV or JSON.  Everything goes to stdout; nothing else is
+ * printed (reasons come back in a buffer).
+ */
+#ifndef LC_REPORT_H
+#define LC_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lc_profile.h"
+
+enum lc_report_fmt { LC_REPORT_TEXT, LC_REPORT_CSV, LC_REPORT_JSON };
+
+/* What to print. */
+struct lc_report_opts {
+	const char *file;	/* the profile's name, for the header */
+	int have_tag;		/* only the time while fragment tag was open */
+	int64_t tag;
+	int per_thread;		/* a table of threads x categories */
+	int timeline;		/* one row per timeline window */
+	int lline;		/* one pp -l line instead of everything else */
+	int source_set;		/* source was asked for explicitly */
+	int format_set;		/* fmt was asked for explicitly */
+	const char *note;	/* var=value pairs for the -l line, or NULL */
+	enum lc_report_fmt fmt;
+	enum lc_source source;
+};
+
+/* Print the report of profile pr as o asks.  Returns 0, with a note about a
+ * cut profile in msg ("" when none), or 1 with the reason in msg when the
+ * profile has no data for what o asks (nothing printed then). */
+int lc_report_print(const struct lc_profile *pr, const struct lc_report_opts *o, char *msg,
+		    size_t len);
+
+#endif /* LC_REPORT_H */

@@ -1,0 +1,78 @@
+/*
+ * session.h — the lifecycle of one profiling session, shared by "record"
+ * and "attach": open the profile, start the pinned sampler, and at the end
+ * stop it, add the trace-mode source, write the end record and release
+ * everything.  The command layer decides what runs and when it ends; this
+ * layer prints nothing and reports through return values and notes.
+ *
+ * Threads: every function here is called from the one thread that owns the
+ * session (the command's main thread).  Between lc_session_start and
+ * lc_session_finish the sampling thread owns the accumulator and the profile
+ * writer; lc_session_finish takes them back after joining it.
+ */
+#ifndef LC_SESSION_H
+#define LC_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "targets.h"
+
+#define LC_SESSION_DEFAULT_INTERVAL_NS 100000u	/* 100 us */
+#define LC_SESSION_DEFAULT_WINDOW_NS 10000000u	/* 10 ms */
+#define LC_SESSION_REASONS_SHOWN 4	/* refused segments named in the notes */
+
+/* What the command asked for. */
+struct lc_session_opts {
+	uint64_t interval_ns;	/* nominal tick interval */
+	uint64_t window_ns;	/* timeline window */
+	int cpu;		/* sampler CPU, -1: choose a spare one */
+	uint32_t procs;		/* --procs, 0: not given */
+	const char *out;	/* profile path */
+	int trace;		/* add the exact trace-mode profile at the end */
+	const char *trace_dir;	/* where the targets write their trace logs */
+	int own_trace_dir;	/* remove trace_dir and its logs at the end */
+	const char *name;	/* the session name (the segments' prefix) */
+	const char *command;	/* the command line, for the profile */
+};
+
+/* What a finished session measured, for the command's summary line. */
+struct lc_session_result {
+	uint64_t wall_ns;	/* from t0 to the last tick */
+	uint64_t ticks;
+	uint32_t procs;		/* p of the profile */
+	uint32_t seen;		/* processes that appeared */
+	uint32_t rejected;	/* invalid segments ignored */
+	int opened;		/* the profile file was created */
+	int write_err;		/* -errno when the profile is incomplete, else 0 */
+	char notes[1024];	/* warnings, one per line, "" when none */
+};
+
+struct lc_session;
+
+/* A session over the targets that reg discovers (reg is owned by the
+ * session from now on and freed with it).  NULL on ENOMEM. */
+struct lc_session *lc_session_new(const struct lc_session_opts *o, struct lc_registry *reg);
+
+/* The registry the session watches. */
+struct lc_registry *lc_session_registry(struct lc_session *s);
+
+/* Open the profile and start the sampler, ticking from now.  Returns 0, or
+ * -errno with a one-line reason in msg. */
+int lc_session_start(struct lc_session *s, char *msg, size_t len);
+
+/* Stop sampling (a last tick now), write the rest of the profile with the
+ * command's exit status (-1 when there is none) and the reason the session
+ * ended, and fill *res.  Returns 0, or -errno when the profile could not be
+ * written completely (it then holds what was written before).  Safe to call
+ * after a failed or missing lc_session_start. */
+int lc_session_finish(struct lc_session *s, int status, const char *reason,
+		      struct lc_session_result *res);
+
+/* Release the session and its registry; accepts NULL. */
+void lc_session_free(struct lc_session *s);
+
+/* A fresh session name, "lc<pid>-<random hex>", into buf. */
+void lc_session_name(char *buf, size_t len);
+
+#endif /* LC_SESSION_H */
