@@ -368,7 +368,7 @@ static void report(struct cal *c)
 {
 	struct row rows[MAX_INTERVALS];
 	double over[MAX_INTERVALS];
-	double floor_ns = NAN, max_ns;
+	double floor_ns = NAN, max_ns, worst_spread = 0;
 	uint64_t ticks;
 	size_t n = 0;
 	int rec;
@@ -405,6 +405,14 @@ static void report(struct cal *c)
 	if (interrupted)
 		printf("interrupted: %zu of %zu runs done\n", c->done, c->total);
 	rec = lc_calib_recommend(over, n, c->budget);
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(rows[i].spread) && rows[i].spread > worst_spread)
+			worst_spread = rows[i].spread;
+	if (worst_spread > c->budget)
+		printf("note: timing runs vary by up to %.1f %% of the baseline, more than the "
+		       "%g %% budget: the overheads are noise-dominated here; more repeats (-r) "
+		       "on a quieter machine give a firmer recommendation\n", worst_spread,
+		       c->budget);
 	if (rec >= 0)
 		printf("recommended: -i %.0fus (the smallest interval with overhead <= %g %%)\n",
 		       (double)c->pts[rec].interval_ns / 1000, c->budget);
