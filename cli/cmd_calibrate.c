@@ -26,6 +26,7 @@
 #include "lc_abi.h"
 #include "lc_util.h"
 #include "lca_plot.h"
+#include "tick.h"
 
 #define MAX_INTERVALS 32
 #define DEFAULT_INTERVALS "10us,25us,50us,100us,250us,1ms"
@@ -226,6 +227,11 @@ static int run_sampled(struct cal *c, struct point *p, int trace, int round)
 	}
 	if (interrupted)
 		return 0;
+	if (r.status) {
+		warnx("warning: a %s run at %s exited with status %d; left out", trace ?
+		      "accuracy" : "timing", iv, r.status);
+		return 0;
+	}
 	e = lc_profile_read(out, &prof, why, sizeof(why));
 	if (e) {
 		warnx("%s: %s (record exited with %d)", out, why, r.status);
@@ -397,11 +403,19 @@ static void report(struct cal *c)
 		       (double)c->pts[i].interval_ns / 1000, w->overhead, w->spread, w->err_max,
 		       w->cat >= 0 ? lc_cat_info((enum lc_cat)w->cat)->key : "-", w->err_sum, w->est,
 		       w->ticks, w->gap_us, w->cpu,
+		       c->pts[i].interval_ns < LC_TICK_SPIN_NS ? "  b" :
 		       (double)c->pts[i].interval_ns < floor_ns ? "  *" : "");
 	}
-	if (isfinite(floor_ns) && n && (double)c->pts[0].interval_ns < floor_ns)
-		printf("* below this machine's sleep floor (%.0f us): ticks come late\n",
-		       floor_ns / 1000);
+	if (n && c->pts[0].interval_ns < LC_TICK_SPIN_NS)
+		printf("b busy-wait ticks (intervals below %u us): the sampler spins, taking "
+		       "its whole CPU (see 'sampler CPU')\n", LC_TICK_SPIN_NS / 1000);
+	for (size_t i = 0; i < n; i++)
+		if (c->pts[i].interval_ns >= LC_TICK_SPIN_NS &&
+		    (double)c->pts[i].interval_ns < floor_ns) {
+			printf("* below this machine's sleep floor (%.0f us): ticks come late\n",
+			       floor_ns / 1000);
+			break;
+		}
 	if (interrupted)
 		printf("interrupted: %zu of %zu runs done\n", c->done, c->total);
 	rec = lc_calib_recommend(over, n, c->budget);

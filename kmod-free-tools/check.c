@@ -595,8 +595,8 @@ int lc_check_tick_probe(uint64_t probe_ns, int cpu, double *mean_ns, double *max
 	if (!smp)
 		goto out;
 	t0 = lc_clock_ns();
-	cfg = (struct lc_sampler_cfg){ .interval_ns = 1000, .cpu = cpu, .t0 = t0, .reg = reg,
-				       .acc = acc, .threads = th, .w = w };
+	cfg = (struct lc_sampler_cfg){ .interval_ns = 1000, .sleep_only = 1, .cpu = cpu,
+				       .t0 = t0, .reg = reg, .acc = acc, .threads = th, .w = w };
 	lc_sampler_go(smp, &cfg);
 	ts = (struct timespec){ (time_t)(probe_ns / 1000000000u), (long)(probe_ns % 1000000000u) };
 	while (nanosleep(&ts, &ts) && errno == EINTR)
@@ -639,7 +639,7 @@ static void probe_tick(struct lc_check_item *it, size_t *n, uint64_t probe_ns, i
 		    max / 1000);
 	else
 		say(i, LC_CHECK_WARN, "SCHED_FIFO (root or CAP_SYS_NICE) and an idle CPU give "
-		    "shorter ticks; keep -i above this floor",
+		    "shorter sleeps; below this floor ticks come late",
 		    "%.0f us achievable at best (%llu ticks in %.1f s, longest gap %.0f us)",
 		    mean / 1000, (unsigned long long)ticks, (double)probe_ns / 1e9, max / 1000);
 }

@@ -46,7 +46,8 @@ enum lc_check_level lc_check_worst(const struct lc_check_item *items, size_t n);
 int lc_check_stale(const char *dir, int remove, uint64_t *bytes, int *failed);
 
 /* The achievable tick interval: run the sampler's tick loop with no target
- * for probe_ns at the shortest interval it allows, on cpu (-1: default).
+ * for probe_ns at the shortest interval it allows, sleeping between ticks
+ * (never busy-waiting: this is the sleep floor), on cpu (-1: default).
  * Fills the mean and longest real interval in ns and the tick count.
  * Returns 0 or -errno. */
 int lc_check_tick_probe(uint64_t probe_ns, int cpu, double *mean_ns, double *max_ns,

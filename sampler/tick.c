@@ -31,7 +31,7 @@ struct lc_sampler {
 	struct lc_sampler_cfg cfg;
 	pthread_t thread;
 	/* Written by the owner (release) in stop, read by the sampling thread
-	 * (acquire) once per tick. */
+	 * (acquire) once per tick, and (relaxed) while it busy-waits. */
 	int stop;
 	/* The start handshake, under lock: started and go as named; the
 	 * sampling thread sets start_err, cpu and fifo (in place()) before it
@@ -248,6 +248,13 @@ static void sleep_until(uint64_t t)
 		;
 }
 
+/* Spin until the monotonic time t or until asked to stop. */
+static void spin_until(const struct lc_sampler *s, uint64_t t)
+{
+	while (lc_clock_ns() < t && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
+		;
+}
+
 /* The sampling thread. */
 static void *run(void *arg)
 {
@@ -266,10 +273,14 @@ static void *run(void *arg)
 		goto out;
 	s->last = s->cfg.t0;
 	next = s->cfg.t0 + s->cfg.interval_ns;
+	s->st.busy_wait = !s->cfg.sleep_only && s->cfg.interval_ns < LC_TICK_SPIN_NS;
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now;
 
-		sleep_until(next);
+		if (s->st.busy_wait)
+			spin_until(s, next);
+		else
+			sleep_until(next);
 		tick(s);
 		now = s->last;
 		next += s->cfg.interval_ns;

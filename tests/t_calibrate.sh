@@ -4,7 +4,8 @@
 # attribution error against the same run's trace profile is larger at 1 ms
 # than at 50 us, the recommendation names a measured interval (or says none
 # met the budget); SIGINT prints what was measured and exits 130;
-# --memory writes a file of the documented format (docs/memory-latency.md)
+# a 10 us interval is kept by busy-waiting (marked b, most ticks taken, the
+# sampler's CPU mostly used); --memory writes a file of the documented format (docs/memory-latency.md)
 # with positive latencies.  Overheads are not asserted: this machine's noise
 # (two shared CPUs) is larger than them.  Run from the top of the tree.
 set -u
@@ -56,6 +57,15 @@ elif grep -q '^recommended: none' "$tmp/out"; then
 	ok "no interval within the budget, and it says so"
 else
 	fail "no recommendation line"
+fi
+
+# Busy-wait below 30 us: marked b, the sampler keeps most ticks and spins.
+"$LC" calibrate -q -r 1 -i 10us >"$tmp/bw" 2>"$tmp/err"
+if awk '$1 == 10 && $NF == "b" && $8 > 50 && $10 > 50 { found = 1 } END { exit !found }' "$tmp/bw" &&
+   grep -q '^b busy-wait ticks' "$tmp/bw"; then
+	ok "10 us: busy-wait, $(awk '$1 == 10 { print $8 "% of ticks, sampler CPU " $10 "%" }' "$tmp/bw")"
+else
+	fail "10 us busy-wait row"; cat "$tmp/bw"
 fi
 
 # SIGINT: what was measured so far, exit 130.
