@@ -21,6 +21,7 @@
 #include "lc_sweep.h"
 #include "lc_abi.h"
 #include "lc_util.h"
+#include "lca_model.h"
 
 #define MAX_RECORD_OPTS 32
 
@@ -28,6 +29,7 @@ static const char sweep_usage[] =
 	"usage: lostcycles sweep -o RUNS -v NAME=V1,V2,... [-v ...] [--design full|edges|corners]\n"
 	"                        [-r REPEATS] [--record-opts \"OPTS\"] [--fail-fast] [-n] [-q]\n"
 	"                        -- CMD [ARGS...]\n"
+	"       lostcycles sweep -o RUNS -v NAME=V1,V2,... [-v ...] --suggest MODEL [--top N]\n"
 	"Run CMD under 'lostcycles record' at every point of the design, {NAME} in the\n"
 	"arguments replaced by the point's value (p is also record's --procs), and\n"
 	"append one runs line per run to RUNS for 'lostcycles fit -f RUNS'.  Points\n"
@@ -40,6 +42,9 @@ static const char sweep_usage[] =
 	"      --record-opts=OPTS   more options for record, e.g. \"-i 50us\"\n"
 	"      --fail-fast          stop at the first failing run\n"
 	"  -n, --dry-run            print the points and the commands, run nothing\n"
+	"      --suggest=MODEL      run nothing: name the points of the -v grid not in RUNS\n"
+	"                           where MODEL (fit --emit) predicts least surely\n"
+	"      --top=N              how many points --suggest names (default 3)\n"
 	"  -q, --quiet              no progress on stderr\n"
 	"  -h, --help               this text\n";
 
@@ -49,6 +54,8 @@ struct sweep {
 	struct lc_sweep_var vars[LC_SWEEP_VARS];
 	int nvars, pvar;		/* pvar: index of "p", -1 none */
 	int design, repeats, fail_fast, dry, quiet, tty;
+	const char *suggest;		/* model file, or NULL */
+	size_t top;
 	char *ropts[MAX_RECORD_OPTS];
 	int nropts;
 	char **cmd;
@@ -332,6 +339,8 @@ static int parse(struct sweep *s, int argc, char **argv)
 		{ "record-opts", required_argument, NULL, 'R' },
 		{ "fail-fast", no_argument, NULL, 'F' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "suggest", required_argument, NULL, 'S' },
+		{ "top", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -394,6 +403,16 @@ static int parse(struct sweep *s, int argc, char **argv)
 		case 'n':
 			s->dry = 1;
 			break;
+		case 'S':
+			s->suggest = optarg;
+			break;
+		case 'T':
+			if (lc_parse_u64(optarg, 1, 1000, &v)) {
+				warnx("bad count '%s' for --top (1..1000)", optarg);
+				return -2;
+			}
+			s->top = (size_t)v;
+			break;
 		case 'q':
 			s->quiet = 1;
 			break;
@@ -406,13 +425,52 @@ static int parse(struct sweep *s, int argc, char **argv)
 			return -2;
 		}
 	}
-	if (!s->runs || !s->nvars || optind >= argc) {
+	if (!s->runs || !s->nvars || (optind >= argc && !s->suggest)) {
 		warnx("%s", !s->runs ? "no runs file (-o RUNS)" : !s->nvars ? "no variable (-v)" :
 			    "no command given");
 		fputs(sweep_usage, stderr);
 		return -2;
 	}
 	return optind;
+}
+
+/* --suggest: print the points where the model is least sure.  Exit status. */
+static int suggest(struct sweep *s)
+{
+	struct lc_suggestion out[1000];
+	struct lc_model *m = NULL;
+	char why[512];
+	int line = 0, n;
+
+	if (lc_model_read(s->suggest, &m, &line, why, sizeof(why))) {
+		if (line)
+			warnx("%s:%d: %s", s->suggest, line, why);
+		else
+			warnx("%s: %s", s->suggest, why);
+		return 1;
+	}
+	n = lc_sweep_suggest(m, s->vars, s->nvars, s->done, out, s->top, why, sizeof(why));
+	lc_model_free(m);
+	if (n < 0) {
+		warnx("--suggest: %s", why);
+		return 1;
+	}
+	if (!n) {
+		printf("no point to suggest: every point of the grid is in %s\n", s->runs);
+		return 0;
+	}
+	printf("points of the grid not in %s where %s's 90 %% prediction interval of T(E) is "
+	       "widest, relative to T:\n", s->runs, s->suggest);
+	for (int k = 0; k < n; k++) {
+		int w = 0;
+
+		for (int i = 0; i < s->nvars; i++)
+			w += printf("%s%s=%s", i ? " " : "  ", s->vars[i].name,
+				    s->vars[i].values[out[k].row[i]]);
+		printf("%*s T = %.6g +/- %.3g (%.1f %%)\n", w < 30 ? 30 - w : 1, "", out[k].t,
+		       out[k].half, 100 * out[k].half / out[k].t);
+	}
+	return 0;
 }
 
 /* Check p's values and every placeholder before running anything. */
@@ -452,7 +510,7 @@ int lc_cmd_sweep(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	int first, cut = 0, e, rc;
 
-	s = (struct sweep){ .repeats = 1, .design = LC_DESIGN_FULL };
+	s = (struct sweep){ .repeats = 1, .design = LC_DESIGN_FULL, .top = 3 };
 	first = parse(&s, argc, argv);
 	if (first < 0)
 		return first == -1 ? 0 : 2;
@@ -471,6 +529,14 @@ int lc_cmd_sweep(int argc, char **argv)
 	}
 	if (cut)
 		warnx("%s: removed a last line cut short by an earlier crash", s.runs);
+	if (s.suggest) {
+		rc = suggest(&s);
+		lc_sweep_done_free(s.done);
+		free(s.pts);
+		for (int i = 0; i < s.nvars; i++)
+			lc_sweep_var_free(&s.vars[i]);
+		return rc;
+	}
 	s.total = s.npts * (size_t)s.repeats;
 	for (int rep = 1; rep <= s.repeats; rep++)
 		for (size_t p = 0; p < s.npts; p++)

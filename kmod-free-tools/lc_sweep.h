@@ -55,7 +55,8 @@ int lc_sweep_subst(const char *arg, const struct lc_sweep_var *vars, int nvars,
 struct lc_sweep_done;
 
 /* Read the runs file at path (absent: nothing done) and note which points of
- * the sweep (same values of every variable, and the same rep=) have a line.
+ * the sweep (same values of every variable, and the same rep=) have a line;
+ * a line without rep= counts as repeat 0, which a sweep never runs.
  * A last line without its newline (a write cut by a crash) is removed from
  * the file first; *cut says so.  0 or -errno.  Free with lc_sweep_done_free. */
 int lc_sweep_done_load(const char *path, const struct lc_sweep_var *vars, int nvars,
@@ -73,5 +74,27 @@ void lc_sweep_done_free(struct lc_sweep_done *d);
  * O_APPEND descriptor, then fsync: the file holds the whole line or none
  * of it.  0 or -errno. */
 int lc_sweep_append(const char *path, const char *line);
+
+/* ---- suggesting points ----------------------------------------------------------- */
+
+struct lc_model;
+
+/* A point worth measuring next. */
+struct lc_suggestion {
+	size_t row[LC_SWEEP_VARS];	/* value indices */
+	double t, half;			/* predicted T(E) and its 90 % half width */
+};
+
+/*
+ * Rank the points of the full grid of vars that RUNS has no line for (done,
+ * any repeat) by the relative width half / T of the model's 90 % prediction
+ * interval, widest first, and keep up to max of them in out: where the
+ * fitted models are least certain, one more measurement narrows them most.
+ * Every value must be a number and the model must know p.  Returns the
+ * number kept, or -EINVAL with the reason in why.
+ */
+int lc_sweep_suggest(const struct lc_model *m, const struct lc_sweep_var *vars, int nvars,
+		     const struct lc_sweep_done *done, struct lc_suggestion *out, size_t max,
+		     char *why, size_t len);
 
 #endif /* LC_SWEEP_H */

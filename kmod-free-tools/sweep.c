@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lc_util.h"
+#include "lca_predict.h"
 
 /* ---- variables ---------------------------------------------------------------- */
 
@@ -219,10 +220,10 @@ static int note_line(struct lc_sweep_done *d, const char *line, const struct lc_
 	const char *v = find_pair(line, "rep", &vlen);
 	char rep[16];
 
-	if (!v || vlen == 0 || vlen >= sizeof(rep))
+	if (v && (vlen == 0 || vlen >= sizeof(rep)))
 		return 0;
-	memcpy(rep, v, vlen);
-	rep[vlen] = 0;
+	memcpy(rep, v ? v : "0", v ? vlen : 1);	/* no rep=: not a sweep's line, rep 0 */
+	rep[v ? vlen : 1] = 0;
 	for (int i = 0; i < d->nvars; i++) {
 		size_t k;
 
@@ -378,4 +379,70 @@ int lc_sweep_append(const char *path, const char *line)
 		e = -errno;
 	close(fd);
 	return e;
+}
+
+/* ---- suggesting points ------------------------------------------------------------- */
+
+/* Whether row has a line in done with any repeat. */
+static int done_any(const struct lc_sweep_done *d, const size_t *row)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!memcmp(d->rows + i * (size_t)d->nvars, row, (size_t)d->nvars * sizeof(*row)))
+			return 1;
+	return 0;
+}
+
+int lc_sweep_suggest(const struct lc_model *m, const struct lc_sweep_var *vars, int nvars,
+		     const struct lc_sweep_done *done, struct lc_suggestion *out, size_t max,
+		     char *why, size_t len)
+{
+	const char *names[LC_SWEEP_VARS], *missing = NULL;
+	double vals[LC_SWEEP_VARS];
+	struct lc_env env = { names, vals, nvars };
+	size_t *pts, npts, kept = 0;
+	int e;
+
+	for (int i = 0; i < nvars; i++)
+		names[i] = vars[i].name;
+	e = lc_sweep_points(vars, nvars, LC_DESIGN_FULL, &pts, &npts);
+	if (e)
+		return lc_fail(why, len, e, "out of memory");
+	for (size_t k = 0; k < npts; k++) {
+		const size_t *row = pts + k * (size_t)nvars;
+		struct lc_suggestion sg = { .t = 0 };
+		size_t at;
+
+		if (done_any(done, row))
+			continue;
+		for (int i = 0; i < nvars; i++) {
+			char *end;
+
+			vals[i] = strtod(vars[i].values[row[i]], &end);
+			if (*end || end == vars[i].values[row[i]]) {
+				free(pts);
+				return lc_fail(why, len, -EINVAL, "%s=%s is not a number",
+					       vars[i].name, vars[i].values[row[i]]);
+			}
+		}
+		e = lc_predict_total(m, &env, NULL, &sg.t, &sg.half, &missing);
+		if (e) {
+			free(pts);
+			return lc_fail(why, len, -EINVAL, "the model needs %s, which is not a "
+				       "variable of the sweep (-v)", missing ? missing : "p");
+		}
+		if (!(sg.t > 0) || !(sg.half >= 0))
+			continue;
+		memcpy(sg.row, row, (size_t)nvars * sizeof(*row));
+		/* insertion into out[], widest relative interval first */
+		for (at = kept; at > 0 && out[at - 1].half / out[at - 1].t < sg.half / sg.t; at--)
+			if (at < max)
+				out[at] = out[at - 1];
+		if (at < max) {
+			out[at] = sg;
+			if (kept < max)
+				kept++;
+		}
+	}
+	free(pts);
+	return (int)kept;
 }

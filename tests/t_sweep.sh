@@ -5,7 +5,8 @@
 # progress, and the same command then completes the sweep without redoing
 # or duplicating a point, after removing a half line left by a crash; a
 # failing run is recorded as a '# failed' comment with its exit status and
-# --fail-fast stops there.  Run from the top of the tree.
+# --fail-fast stops there; --suggest names unmeasured points where fitted
+# models are least sure.  Run from the top of the tree.
 set -u
 LC=$(pwd)/lostcycles
 WL=$(pwd)/build/workloads/control	# 0.4 s, instrumented, takes no arguments
@@ -103,4 +104,20 @@ rc=$?
 	fail "unknown placeholder: $(cat err)"
 "$LC" sweep -o x.runs -v p=0,2 -- true 2>err
 [ $? -eq 2 ] && ok "p=0 refused" || fail "p=0 not refused"
+# --suggest: models fitted to the runfast fixture; the grid's points that
+# the runs file lacks, least sure first, never a measured one.
+R=$OLDPWD/tests/data/fit/runfast.runs
+"$LC" fit -c li -v "n p" -f "$R" --emit m.model "n*log(n)*p" >/dev/null 2>&1
+"$LC" fit -c rt -v "n p" -f "$R" --emit m.model "n^2*log2(n)+1" >/dev/null 2>&1
+"$LC" fit -c ip -v "n p" -f "$R" --emit m.model "n^2*p" >/dev/null 2>&1
+"$LC" sweep -o "$R" -v n=16,256,1024,4096 -v p=1,26,64 --suggest m.model >sg.out 2>err
+rc=$?
+pts=$(grep -c '^  n=.* T = ' sg.out)
+if [ $rc -eq 0 ] && [ "$pts" -eq 3 ] && ! grep -q '^  n=16 p=26 \|^  n=256 p=1 ' sg.out &&
+   awk '/ T = / { gsub(/[(%)]/, "", $NF); if (NR > 2 && $NF + 0 > prev + 1e-9) bad = 1; prev = $NF }
+	END { exit bad }' sg.out; then
+	ok "--suggest: 3 unmeasured points, widest relative interval first: $(sed -n 2p sg.out | tr -s ' ')"
+else
+	fail "--suggest: exit $rc"; cat sg.out err
+fi
 [ $nfail -eq 0 ]

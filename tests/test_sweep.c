@@ -164,11 +164,12 @@ static void test_done(void **state)
 	fclose(f);
 	assert_int_equal(lc_sweep_done_load(path, v, 2, &d, &cut), 0);
 	assert_int_equal(cut, 1);
-	assert_int_equal(lc_sweep_done_count(d), 2);
+	assert_int_equal(lc_sweep_done_count(d), 3);	/* the line without rep: rep 0 */
 	assert_true(lc_sweep_done_has(d, r00, 1));
 	assert_false(lc_sweep_done_has(d, r00, 2));
 	assert_true(lc_sweep_done_has(d, r10, 2));
 	assert_false(lc_sweep_done_has(d, r01, 1));
+	assert_true(lc_sweep_done_has(d, r01, 0));
 	lc_sweep_done_free(d);
 	f = fopen(path, "r");
 	while (fgets(buf, sizeof(buf), f))
