@@ -56,7 +56,7 @@ static const char calibrate_usage[] =
 struct point {
 	uint64_t interval_ns;
 	size_t n, nacc;			/* timing runs, accuracy runs */
-	double wall[64], cpu[64];	/* timing runs, ns */
+	double wall[64], cpu[64];	/* timing runs: wall and the sampler thread's CPU, ns */
 	double err_max[64], err_sum[64], est[64], ticks_pct[64];
 	int err_cat[64];
 	double max_gap;			/* ns, over all runs */
@@ -219,8 +219,9 @@ static int run_sampled(struct cal *c, struct point *p, int trace, int round)
 
 	fmt_interval(p->interval_ns, iv, sizeof(iv));
 	snprintf(out, sizeof(out), "%s/%s-%s-%d.data", c->dir, trace ? "acc" : "time", iv, round);
-	e = lc_run_child(record_argv(c, p->interval_ns, trace, out), NULL,
-			 c->builtin ? NULL : "/dev/null", NULL, &r);
+	e = lc_run_child_watch(record_argv(c, p->interval_ns, trace, out), NULL,
+			       c->builtin ? NULL : "/dev/null", NULL,
+			       trace ? NULL : LC_SAMPLER_THREAD_NAME, &r);
 	if (e) {
 		warnx("cannot run record: %s", strerror(-e));
 		return -1;
@@ -255,7 +256,7 @@ static int run_sampled(struct cal *c, struct point *p, int trace, int round)
 		}
 	} else {
 		p->wall[p->n] = (double)prof->end.end_ns;
-		p->cpu[p->n++] = (double)r.cpu_ns;
+		p->cpu[p->n++] = (double)r.thread_ns;
 		if ((double)prof->end.max_gap_ns > p->max_gap)
 			p->max_gap = (double)prof->end.max_gap_ns;
 	}
@@ -308,7 +309,7 @@ static double med_copy(const double *v, size_t n)
 
 static void summarise(const struct cal *c, const struct point *p, struct row *w)
 {
-	double base = med_copy(c->base_wall, c->nbase), bcpu = med_copy(c->base_cpu, c->nbase);
+	double base = med_copy(c->base_wall, c->nbase);
 	double lo = INFINITY, hi = -INFINITY, wall = med_copy(p->wall, p->n);
 	int votes[LC_NCAT] = { 0 }, best = 0;
 
@@ -330,7 +331,7 @@ static void summarise(const struct cal *c, const struct point *p, struct row *w)
 		.est = med_copy(p->est, p->nacc),
 		.ticks = med_copy(p->ticks_pct, p->nacc),
 		.gap_us = p->max_gap / 1000,
-		.cpu = 100 * (med_copy(p->cpu, p->n) - bcpu) / wall,
+		.cpu = 100 * med_copy(p->cpu, p->n) / wall,
 		.cat = p->nacc ? best : -1,
 	};
 }

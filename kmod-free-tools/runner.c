@@ -3,7 +3,9 @@
  */
 #include "lc_runner.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -47,9 +49,54 @@ static void redirect(int fd, const char *path)
 		_exit(127);
 }
 
+/* Run time in ns of the thread of pid named name, or 0 when there is none. */
+static uint64_t thread_runtime(pid_t pid, const char *name)
+{
+	char path[512], buf[128];
+	struct dirent *de;
+	uint64_t ns = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && !ns) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", (int)pid, de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && !strncmp(buf, name, strlen(name)) &&
+		    (buf[strlen(name)] == '\n' || !buf[strlen(name)])) {
+			fclose(f);
+			snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", (int)pid,
+				 de->d_name);
+			f = fopen(path, "re");
+			if (!f)
+				continue;
+			if (fscanf(f, "%" SCNu64, &ns) != 1)
+				ns = 0;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return ns;
+}
+
 int lc_run_child(char *const argv[], char *const env[], const char *out_path,
 		 const char *err_path, struct lc_child_result *res)
 {
+	return lc_run_child_watch(argv, env, out_path, err_path, NULL, res);
+}
+
+int lc_run_child_watch(char *const argv[], char *const env[], const char *out_path,
+		       const char *err_path, const char *thread, struct lc_child_result *res)
+{
+	struct timespec nap = { 0, 5000000 };
 	uint64_t t0 = lc_clock_ns();
 	struct rusage ru;
 	int pfd[2], e = 0, ws;
@@ -82,17 +129,28 @@ int lc_run_child(char *const argv[], char *const env[], const char *out_path,
 		return -e;
 	}
 	close(pfd[0]);
-	/* Blocking wait: a signal handler installed without SA_RESTART
-	 * interrupts it, and a set lc_runner_stop then ends the child. */
-	for (;;) {
-		pid_t w = wait4(pid, &ws, 0, &ru);
+	/* Blocking wait (polling when a thread is watched): a signal handler
+	 * installed without SA_RESTART interrupts it, and a set lc_runner_stop
+	 * then ends the child. */
+	res->thread_ns = 0;
+	for (int stopped = 0;;) {
+		pid_t w = wait4(pid, &ws, thread ? WNOHANG : 0, &ru);
 
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR)
 			return -errno;
-		if (lc_runner_stop)
+		if (lc_runner_stop && !stopped) {
 			kill(pid, SIGTERM);
+			stopped = 1;
+		}
+		if (thread && w == 0) {
+			uint64_t ns = thread_runtime(pid, thread);
+
+			if (ns > res->thread_ns)
+				res->thread_ns = ns;
+			nanosleep(&nap, NULL);
+		}
 	}
 	res->wall_ns = lc_clock_ns() - t0;
 	res->cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +

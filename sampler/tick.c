@@ -237,6 +237,7 @@ static void place(struct lc_sampler *s)
 	}
 	s->fifo = !pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	prctl(PR_SET_NAME, LC_SAMPLER_THREAD_NAME, 0, 0, 0);
 }
 
 /* Sleep until the absolute monotonic time t. */

@@ -11,6 +11,10 @@
 #include "attr.h"
 #include "targets.h"
 
+/* The sampling thread's name (/proc/PID/task/TID/comm), so that tools can
+ * find it and read its CPU time. */
+#define LC_SAMPLER_THREAD_NAME "lc-sampler"
+
 /* Intervals shorter than this are kept by busy-waiting on the clock instead
  * of sleeping (sleeps bottom out near 20-30 us): the sampler then uses its
  * whole CPU. */
