@@ -73,7 +73,7 @@ struct cal {
 	size_t npts;
 	struct point pts[MAX_INTERVALS];
 	size_t nbase;
-	double base_wall[64], base_cpu[64];
+	double base_wall[64];
 	size_t done, total;		/* runs */
 	uint64_t t_start;
 	char session[64];
@@ -202,8 +202,7 @@ static int run_baseline(struct cal *c)
 		return 0;
 	if (r.status)
 		warnx("warning: the baseline run exited with status %d", r.status);
-	c->base_wall[c->nbase] = (double)r.wall_ns;
-	c->base_cpu[c->nbase++] = (double)r.cpu_ns;
+	c->base_wall[c->nbase++] = (double)r.wall_ns;
 	return 0;
 }
 

@@ -42,7 +42,7 @@ static const char *status(const struct lc_event_info *e, char *buf, size_t len)
 static int list(const char *pmu, int available)
 {
 	struct lc_event_info *ev;
-	size_t n, nopen = 0, shown = 0;
+	size_t n, nopen = 0;
 	char st[64];
 	int rc = lc_events_list(pmu, &ev, &n);
 
@@ -64,7 +64,6 @@ static int list(const char *pmu, int available)
 		snprintf(full, sizeof(full), "%s::%s", ev[i].pmu, ev[i].name);
 		printf("%-44s %-9s %s\n", full, lc_event_kind_name(ev[i].kind),
 		       status(&ev[i], st, sizeof(st)));
-		shown++;
 	}
 	printf("\n%zu events, %zu open here\n", n, nopen);
 	free(ev);
