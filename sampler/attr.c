@@ -414,6 +414,21 @@ void lc_accum_wasted_lost(struct lc_accum *a, uint64_t n)
 	a->wasted_lost += n;
 }
 
+/* Communication loss from a transfer model (LogGP, docs/mpi.md): of ns
+ * charged to SL, the thread's ideal transfer time xfer (at most ns) is
+ * communication; the rest stays waiting for a partner. */
+static void split_transfer(uint64_t cat[LC_NCAT], uint64_t *row_cat, uint64_t ns, uint64_t xfer)
+{
+	uint64_t cl = xfer < ns ? xfer : ns;
+
+	cat[LC_CAT_SL] -= cl;
+	cat[LC_CAT_CL] += cl;
+	if (row_cat) {
+		row_cat[LC_CAT_SL] -= cl;
+		row_cat[LC_CAT_CL] += cl;
+	}
+}
+
 /* Charge part ns of the current window to the state in o, with n live
  * threads and p slots known (0 = not yet). */
 static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *o,
@@ -449,6 +464,8 @@ static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *
 		}
 		if (cat == LC_CAT_PC && th->task)
 			task_charge(a, pr->uid, th->task, th->thread, ns);
+		if (cat == LC_CAT_SL && th->xfer_ns)
+			split_transfer(c.cat, r ? r->cat : NULL, ns, th->xfer_ns);
 	}
 	lc_acct_add(&a->win_acct, &c);
 	for (uint32_t k = 0; k < a->ncur_tags; k++) {
