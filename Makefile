@@ -78,6 +78,8 @@ LIB_LIBS := -lrt
 # ($ORIGIN), for LD_PRELOAD into unmodified MPI programs (docs/mpi.md).
 MPICC ?= $(shell command -v mpicc 2>/dev/null)
 MPI_SO := $(if $(MPICC),$(B)/liblostcycles-mpi.so.$(ABI_MAJOR))
+# the ping-pong of "lostcycles calibrate --mpi" (installed beside the library)
+MPI_PINGPONG := $(if $(MPICC),$(B)/lostcycles-pingpong)
 MPI_SRC := $(wildcard flaglib/mpi/*.c)
 # unmodified MPI test programs (they do not include lostcycles.h)
 MPI_TEST_BIN := $(if $(MPICC),$(patsubst tests/mpi/%.c,$(B)/mpi/%,$(wildcard tests/mpi/*.c)))
@@ -102,7 +104,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
 .PHONY: all deps demo check install uninstall bench clean examples workloads FORCE
 
-all: lostcycles $(LIB_SO) $(LIB_A) $(B)/lostcycles.pc $(MPI_SO)
+all: lostcycles $(LIB_SO) $(LIB_A) $(B)/lostcycles.pc $(MPI_SO) $(MPI_PINGPONG)
 
 deps:
 	@sh scripts/install-deps.sh
@@ -137,6 +139,10 @@ $(B)/liblostcycles-mpi.so.$(ABI_MAJOR): $(MPI_SRC) $(LIB_SO) flaglib/lostcycles.
 		-Wl,-soname,liblostcycles-mpi.so.$(ABI_MAJOR) -o $@ $(MPI_SRC) \
 		-L$(B) -llostcycles -Wl,-rpath,'$$ORIGIN' $(ALL_LDFLAGS) -lm
 	$(Q)ln -sf liblostcycles-mpi.so.$(ABI_MAJOR) $(B)/liblostcycles-mpi.so
+
+$(B)/lostcycles-pingpong: kmod-free-tools/mpi/pingpong.c
+	$(quiet) MPICC $<
+	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -Wall -Wextra $(CFLAGS) -o $@ $<
 
 $(B)/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
@@ -206,6 +212,7 @@ install: all
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	$(if $(MPI_SO),install -m 755 $(MPI_SO) $(DESTDIR)$(LIBDIR)/)
 	$(if $(MPI_SO),ln -sf liblostcycles-mpi.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles-mpi.so)
+	$(if $(MPI_PINGPONG),install -m 755 $(MPI_PINGPONG) $(DESTDIR)$(LIBDIR)/)
 	install -m 644 flaglib/lostcycles.h $(DESTDIR)$(INCDIR)/
 	install -m 644 $(B)/lostcycles.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	for f in share/*; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(DATADIR)/; done; true
@@ -219,6 +226,7 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/liblostcycles.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles.so \
 		$(DESTDIR)$(LIBDIR)/liblostcycles.a \
 		$(DESTDIR)$(LIBDIR)/liblostcycles-mpi.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles-mpi.so \
+		$(DESTDIR)$(LIBDIR)/lostcycles-pingpong \
 		$(DESTDIR)$(INCDIR)/lostcycles.h $(DESTDIR)$(LIBDIR)/pkgconfig/lostcycles.pc
 	for f in share/*; do rm -f $(DESTDIR)$(DATADIR)/$${f##*/}; done
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null

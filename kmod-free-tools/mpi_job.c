@@ -102,19 +102,24 @@ int lc_loggp_write(const char *path, const struct lc_loggp *lg, const char *note
 int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
 		 struct lc_loggp *lg, char *msg, size_t len)
 {
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, d, a, b;
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d, a, b;
 
+	/* weights 1/t^2: relative errors count, so small messages fix L + o
+	 * and large ones G */
 	for (int i = 0; i < n; i++) {
-		sx += bytes[i];
-		sy += t_ns[i];
-		sxx += bytes[i] * bytes[i];
-		sxy += bytes[i] * t_ns[i];
+		double w = t_ns[i] > 0 ? 1 / (t_ns[i] * t_ns[i]) : 0;
+
+		sw += w;
+		sx += w * bytes[i];
+		sy += w * t_ns[i];
+		sxx += w * bytes[i] * bytes[i];
+		sxy += w * bytes[i] * t_ns[i];
 	}
-	d = n * sxx - sx * sx;
+	d = sw * sxx - sx * sx;
 	if (n < 2 || d <= 0)
 		return lc_fail(msg, len, -EINVAL, "a fit needs at least two message sizes");
-	b = (n * sxy - sx * sy) / d;
-	a = (sy - b * sx) / n;
+	b = (sw * sxy - sx * sy) / d;
+	a = (sy - b * sx) / sw;
 	if (b < 0)
 		return lc_fail(msg, len, -EINVAL, "time falls with message size (%.3g ns/byte): "
 			       "the measurement is too noisy", b);

@@ -35,7 +35,7 @@ int lc_loggp_write(const char *path, const struct lc_loggp *lg, const char *note
 		   size_t len);
 
 /* Fit L + o and G to n ping-pong points (bytes[i], one-way time t_ns[i]) by
- * least squares; o is given (measured separately), L = intercept - o,
+ * least squares of the relative errors; o is given (measured separately), L = intercept - o,
  * clamped at 0.  Returns 0, or -EINVAL with the reason (fewer than two
  * sizes, a negative slope). */
 int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
