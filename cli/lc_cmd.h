@@ -13,6 +13,8 @@ int lc_cmd_attach(int argc, char **argv);
 int lc_cmd_report(int argc, char **argv);
 int lc_cmd_fit(int argc, char **argv);
 int lc_cmd_predict(int argc, char **argv);
+int lc_cmd_exec(int argc, char **argv);
+int lc_cmd_merge(int argc, char **argv);
 /* "calibrate --mpi": the LogGP ping-pong (cmd_calibrate_mpi.c) */
 int lc_cmd_calibrate_mpi(int argc, char **argv);
 

@@ -18,6 +18,8 @@ static const struct command {
 	{ "report",  lc_cmd_report,  "print a profile (the thesis's pp)" },
 	{ "fit",     lc_cmd_fit,     "fit models to categories over runs (lca)" },
 	{ "predict", lc_cmd_predict, "predict run time and what-if scenarios" },
+	{ "exec",    lc_cmd_exec,    "one rank of an MPI job under the user's launcher" },
+	{ "merge",   lc_cmd_merge,   "combine the node files of a job into one profile" },
 	{ "calibrate", lc_cmd_calibrate_mpi, "measure this machine (--mpi: LogGP parameters)" },
 };
 
