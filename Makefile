@@ -83,6 +83,8 @@ MPI_PINGPONG := $(if $(MPICC),$(B)/lostcycles-pingpong)
 MPI_SRC := $(wildcard flaglib/mpi/*.c)
 # unmodified MPI test programs (they do not include lostcycles.h)
 MPI_TEST_BIN := $(if $(MPICC),$(patsubst tests/mpi/%.c,$(B)/mpi/%,$(wildcard tests/mpi/*.c)))
+# MPI examples: plain MPI programs for the guide
+MPI_EX_BIN := $(if $(MPICC),$(patsubst examples/mpi/%.c,$(B)/examples/mpi/%,$(wildcard examples/mpi/*.c)))
 
 # ---- the lostcycles command -------------------------------------------------
 TOOL_SRC := $(wildcard util/*.c profile/*.c sampler/*.c postproc/*.c kmod-free-tools/*.c cli/*.c)
@@ -144,6 +146,11 @@ $(B)/lostcycles-pingpong: kmod-free-tools/mpi/pingpong.c
 	$(quiet) MPICC $<
 	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -Wall -Wextra $(CFLAGS) -o $@ $<
 
+$(B)/examples/mpi/%: examples/mpi/%.c
+	@mkdir -p $(@D)
+	$(quiet) MPICC $<
+	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra $(CFLAGS) -o $@ $< -lm
+
 $(B)/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
 	$(quiet) MPICC $<
@@ -188,7 +195,7 @@ $(B)/bench/%: bench/%.c $(TOOL_LIB) $(LIB_SO)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(ALL_LDFLAGS) $(USE_LIB) $(TOOL_LIBS)
 
-examples: $(EX_BIN)
+examples: $(EX_BIN) $(MPI_EX_BIN)
 workloads: $(WORK_BIN)
 
 demo: deps

@@ -1,8 +1,9 @@
 /*
  * pingpong.c — lostcycles-pingpong, the measurement behind "lostcycles
  * calibrate --mpi": two ranks bounce messages of growing size and rank 0
- * prints, per size, the one-way time (half the best round trip averaged
- * over a batch), and the send overhead (the average time of back-to-back
+ * prints, per size, the one-way time (half the shortest round trip
+ * seen; the ideal time, undisturbed by other work on the machine), and
+ * the send overhead (the average time of back-to-back
  * small sends whose receives are already posted):
  *   overhead_ns O
  *   size BYTES oneway_ns T
@@ -27,18 +28,17 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Round trips of n bytes, reps per batch: the best batch's mean one-way
- * time (rank 0's view). */
+/* Round trips of n bytes, BATCHES x reps: half the shortest one (rank 0's
+ * view). */
 static double oneway(int rank, char *buf, int n, int reps)
 {
 	double best = 0;
 
 	for (int b = 0; b < BATCHES; b++) {
-		double t0;
-
 		MPI_Barrier(MPI_COMM_WORLD);
-		t0 = now_ns();
 		for (int i = 0; i < reps; i++) {
+			double t0 = now_ns();
+
 			if (rank == 0) {
 				MPI_Send(buf, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
 				MPI_Recv(buf, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -46,36 +46,43 @@ static double oneway(int rank, char *buf, int n, int reps)
 				MPI_Recv(buf, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 				MPI_Send(buf, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
 			}
+			t0 = (now_ns() - t0) / 2;
+			if ((b == 0 && i == 0) || t0 < best)
+				best = t0;
 		}
-		t0 = (now_ns() - t0) / (2.0 * reps);
-		if (b == 0 || t0 < best)
-			best = t0;
 	}
 	return best;
 }
 
-/* The mean time of a small send whose receive is posted. */
+/* The mean time of a small send whose receive is posted (the best of
+ * BATCHES tries). */
 static double overhead(int rank)
 {
 	MPI_Request req[NSEND];
 	MPI_Status st[NSEND];
 	char b[NSEND][8];
-	double t = 0;
+	double best = 0;
 
 	memset(b, 0, sizeof(b));
-	if (rank == 1)
-		for (int i = 0; i < NSEND; i++)
-			MPI_Irecv(b[i], 8, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &req[i]);
-	MPI_Barrier(MPI_COMM_WORLD);
-	if (rank == 0) {
-		t = now_ns();
-		for (int i = 0; i < NSEND; i++)
-			MPI_Send(b[i], 8, MPI_BYTE, 1, 2, MPI_COMM_WORLD);
-		t = (now_ns() - t) / NSEND;
-	} else {
-		MPI_Waitall(NSEND, req, st);
+	for (int k = 0; k < BATCHES; k++) {
+		double t;
+
+		if (rank == 1)
+			for (int i = 0; i < NSEND; i++)
+				MPI_Irecv(b[i], 8, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &req[i]);
+		MPI_Barrier(MPI_COMM_WORLD);
+		if (rank == 0) {
+			t = now_ns();
+			for (int i = 0; i < NSEND; i++)
+				MPI_Send(b[i], 8, MPI_BYTE, 1, 2, MPI_COMM_WORLD);
+			t = (now_ns() - t) / NSEND;
+			if (k == 0 || t < best)
+				best = t;
+		} else {
+			MPI_Waitall(NSEND, req, st);
+		}
 	}
-	return t;
+	return best;
 }
 
 int main(int argc, char **argv)
