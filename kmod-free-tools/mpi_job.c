@@ -93,7 +93,7 @@ int lc_loggp_write(const char *path, const struct lc_loggp *lg, const char *note
 		   "L + o + k*G ns\n");
 	if (note && *note)
 		fprintf(f, "# %s\n", note);
-	fprintf(f, "L %.1f\no %.1f\nG %.6f\n", lg->L, lg->o, lg->G);
+	fprintf(f, "L %.10g\no %.10g\nG %.10g\n", lg->L, lg->o, lg->G);
 	if (fclose(f))
 		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
 	return 0;

@@ -1,0 +1,208 @@
+/*
+ * test_mpi_job.c — the tool side of MPI jobs without MPI: the rank block
+ * of the profile (round trip, an invalid rank refused, a reader that skips
+ * it keeps everything else), LogGP files (read, refusals with the line,
+ * write and read back) and the fit (an exact line is recovered), and the
+ * sampler's LogGP split (ideal transfer time moves from SL to CL, never
+ * more than the waiting).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "attr.h"
+#include "lostcycles.h"
+#include "lc_profile.h"
+#include "mpi_job.h"
+
+static char dir[] = "/tmp/lc_test_mpi_jobXXXXXX";
+static char path[256];
+static char msg[512];
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/f", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(path);
+	rmdir(dir);
+	return 0;
+}
+
+static struct lc_pwriter *open_profile(void)
+{
+	struct lc_prof_info info = { .window_ns = 10000000, .hostname = "h" };
+	int e = 0;
+	struct lc_pwriter *w = lc_pwriter_open(path, &info, &e);
+
+	assert_non_null(w);
+	return w;
+}
+
+static void test_rank_block(void **state)
+{
+	struct lc_prof_rank r = { .pid = 42, .rank = 3, .size = 4, .flags = LC_PROF_RANK_LOGGP,
+				  .clock_offset_ns = -1234567, .job_id = 0x1122334455667788ull,
+				  .host = "node7" };
+	struct lc_prof_process p = { .pid = 42, .comm = "app" };
+	struct lc_pwriter *w = open_profile();
+	struct lc_profile *pr;
+	const struct lc_prof_rank *got;
+
+	(void)state;
+	assert_int_equal(lc_pwriter_process(w, &p), 0);
+	assert_int_equal(lc_pwriter_rank(w, &r), 0);
+	r.rank = 2;	/* a later block for the same pid replaces it */
+	assert_int_equal(lc_pwriter_rank(w, &r), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	assert_int_equal(lc_profile_read(path, &pr, msg, sizeof(msg)), 0);
+	assert_int_equal(pr->nranks, 2);
+	got = lc_profile_rank_of(pr, 42);
+	assert_non_null(got);
+	assert_int_equal(got->rank, 2);
+	assert_int_equal(got->size, 4);
+	assert_int_equal(got->flags, LC_PROF_RANK_LOGGP);
+	assert_true(got->clock_offset_ns == -1234567);
+	assert_true(got->job_id == 0x1122334455667788ull);
+	assert_string_equal(got->host, "node7");
+	assert_null(lc_profile_rank_of(pr, 43));
+	assert_int_equal(pr->nprocesses, 1);
+	lc_profile_free(pr);
+}
+
+static void test_rank_outside_size(void **state)
+{
+	struct lc_prof_rank r = { .pid = 1, .rank = 4, .size = 4, .host = "x" };
+	struct lc_pwriter *w = open_profile();
+	struct lc_profile *pr = NULL;
+
+	(void)state;
+	lc_pwriter_rank(w, &r);
+	lc_pwriter_close(w);
+	assert_int_not_equal(lc_profile_read(path, &pr, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "rank outside the job's size"));
+}
+
+static void write_file(const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_loggp_file(void **state)
+{
+	struct lc_loggp lg = { 0 }, back = { 0 };
+
+	(void)state;
+	write_file("# comment\nL 1500\n  o 250.5\nG 0.25\nextra 7\n");
+	assert_int_equal(lc_loggp_read(path, &lg, msg, sizeof(msg)), 0);
+	assert_true(lg.L == 1500 && lg.o == 250.5 && lg.G == 0.25);
+	write_file("L 1\no 2\n");
+	assert_int_equal(lc_loggp_read(path, &lg, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "L, o and G"));
+	write_file("L 1\no -2\nG 1\n");
+	assert_int_equal(lc_loggp_read(path, &lg, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, ":2:"));
+	write_file("L nan\no 2\nG 1\n");
+	assert_int_equal(lc_loggp_read(path, &lg, msg, sizeof(msg)), -EINVAL);
+	unlink(path);
+	assert_int_equal(lc_loggp_read(path, &lg, msg, sizeof(msg)), -ENOENT);
+	lg = (struct lc_loggp){ 62.5, 47.25, 0.125 };
+	assert_int_equal(lc_loggp_write(path, &lg, "test", msg, sizeof(msg)), 0);
+	assert_int_equal(lc_loggp_read(path, &back, msg, sizeof(msg)), 0);
+	assert_true(back.L == 62.5 && back.o == 47.25 && back.G == 0.125);
+}
+
+static void test_loggp_fit(void **state)
+{
+	double k[] = { 0, 1024, 4096, 65536, 1048576 }, t[5];
+	struct lc_loggp lg;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		t[i] = 300 + 0.5 * k[i];
+	assert_int_equal(lc_loggp_fit(k, t, 5, 100, &lg, msg, sizeof(msg)), 0);
+	assert_true(lg.o == 100);
+	assert_true(lg.L > 199.999 && lg.L < 200.001);
+	assert_true(lg.G > 0.49999 && lg.G < 0.50001);
+	/* o above the intercept: L is 0, o the intercept */
+	assert_int_equal(lc_loggp_fit(k, t, 5, 1000, &lg, msg, sizeof(msg)), 0);
+	assert_true(lg.L == 0 && lg.o > 299.99 && lg.o < 300.01);
+	assert_int_equal(lc_loggp_fit(k, t, 1, 100, &lg, msg, sizeof(msg)), -EINVAL);
+	for (int i = 0; i < 5; i++)
+		t[i] = 1e6 - 0.5 * k[i];
+	assert_int_equal(lc_loggp_fit(k, t, 5, 100, &lg, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "noisy"));
+}
+
+/* Charge [t, t+dt) with one thread in state st carrying xfer of ideal
+ * transfer time; return the profile's totals. */
+static void charge(uint32_t st, uint64_t dt, uint64_t xfer, uint64_t out[LC_NCAT])
+{
+	struct lc_pwriter *w = open_profile();
+	struct lc_threads *th = lc_threads_new(w);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10000000, 1);
+	struct lc_obs_proc proc = { .uid = 1, .we = 1 };
+	struct lc_obs_thread t = { .thread = (uint32_t)lc_threads_id(th, 7, 1, 0, 1, 7, 0),
+				   .state = st, .xfer_ns = xfer };
+	struct lc_obs o = { 1, &proc, 1, &t };
+	struct lc_prof_end end = { .procs = 1, .procs_from = LC_PROCS_OPTION };
+	struct lc_profile *pr;
+
+	assert_int_equal(lc_accum_charge(a, 0, dt, &o), 0);
+	assert_int_equal(lc_accum_flush(a), 0);
+	lc_pwriter_end(w, &end);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	lc_accum_free(a);
+	lc_threads_free(th);
+	assert_int_equal(lc_profile_read(path, &pr, msg, sizeof(msg)), 0);
+	lc_profile_finish(pr, &pr->data[LC_SRC_SAMPLED].total, out);
+	assert_int_equal(pr->data[LC_SRC_SAMPLED].threads[0].cat[LC_CAT_CL], out[LC_CAT_CL]);
+	lc_profile_free(pr);
+}
+
+static void test_transfer_split(void **state)
+{
+	uint64_t c[LC_NCAT];
+
+	(void)state;
+	charge(LC_ST_SYNC, 100000, 30000, c);	/* waiting, part of it transfer */
+	assert_int_equal(c[LC_CAT_CL], 30000);
+	assert_int_equal(c[LC_CAT_SL], 70000);
+	charge(LC_ST_SYNC, 100000, 250000, c);	/* never more than the waiting */
+	assert_int_equal(c[LC_CAT_CL], 100000);
+	assert_int_equal(c[LC_CAT_SL], 0);
+	charge(LC_ST_BUSY, 100000, 50000, c);	/* computing is not transfer */
+	assert_int_equal(c[LC_CAT_CL], 0);
+	assert_int_equal(c[LC_CAT_PC], 100000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rank_block),
+		cmocka_unit_test(test_rank_outside_size),
+		cmocka_unit_test(test_loggp_file),
+		cmocka_unit_test(test_loggp_fit),
+		cmocka_unit_test(test_transfer_split),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
