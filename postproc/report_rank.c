@@ -101,7 +101,7 @@ static void late_arrivers(const struct lc_profile *pr, const struct lc_prof_data
 	for (uint32_t w = 0; w < d->nwindows; w++) {
 		const struct lc_prof_window *win = &d->windows[w];
 		uint64_t max = 0, min = UINT64_MAX;
-		uint32_t who = 0, nmin = 0;
+		uint32_t who = 0, nmin = 0, nseen = 0;
 
 		memset(sl, 0, n * sizeof(*sl));
 		memset(seen, 0, n);
@@ -116,14 +116,15 @@ static void late_arrivers(const struct lc_profile *pr, const struct lc_prof_data
 		for (uint32_t i = 0; i < n; i++) {
 			if (!seen[i])
 				continue;
+			nseen++;
 			if (sl[i] > max)
 				max = sl[i];
 			if (sl[i] < min)
 				min = sl[i], who = i, nmin = 0;
 			nmin += sl[i] == min;
 		}
-		if (max == 0 || nmin != 1)
-			continue;	/* nobody waited, or no single rank was last */
+		if (max == 0 || nmin != 1 || nseen < 2)
+			continue;	/* nobody waited, no single rank was last, or alone */
 		(*nwin)++;
 		rows[who].last++;
 		for (uint32_t i = 0; i < n; i++)

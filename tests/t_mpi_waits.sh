@@ -3,7 +3,8 @@
 # program (tests/mpi/waits.c): a tight MPI_Test loop is waiting (SL matches
 # the time rank 0 measured in it), a test every 2 ms between computations is
 # not (SL stays near 0), and with MPI_THREAD_MULTIPLE each thread's SL
-# matches its own measured wait.  Each within 5 % of the thread's run time.
+# matches its own measured wait, each within 5 % of the thread's run time;
+# a rank killed by SIGKILL keeps what was measured of it.
 # Exits 77 when MPICH is absent.
 set -u
 
@@ -67,6 +68,19 @@ for spec in "poll 2" "overlap 2" "threads 4"; do
 		fi
 	done
 done
+
+# a rank killed by SIGKILL: what was measured of it stays in the profile
+"$LC" record -q --mpi -o "$tmp/d.data" -- mpiexec -n 2 "$APP" die >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ "$st" -ne 0 ] || fail "die: the job's failure was not passed on"
+if ! "$LC" report --per-rank --format csv "$tmp/d.data" >"$tmp/csv" 2>>"$tmp/err"; then
+	fail "die: no readable profile"
+	cat "$tmp/err"
+elif ! awk -F, '/^rank,host,pid,/ { for (i = 1; i <= NF; i++) col[$i] = i; inr = 1; next }
+		inr && $1 == 1 { rt = $(col["rt"]) }
+		END { printf "die: rank 1 computed 0.200 s before SIGKILL; its rt %.4f s\n", rt; exit !(rt > 0.19) }' "$tmp/csv"; then
+	fail "die: the killed rank's computation is lost"
+fi
 
 [ "$nfail" -eq 0 ] && echo "t_mpi_waits: all passed"
 exit $((nfail > 0))

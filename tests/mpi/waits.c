@@ -12,6 +12,8 @@
  *   threads  MPI_THREAD_MULTIPLE, two threads per rank; thread t of rank 1
  *            computes (t+1)*40 ms per round before a Sendrecv with thread t
  *            of rank 0 (tag t), 5 rounds: each thread waits on its own.
+ *   die      rank 1 computes 200 ms and kills itself (SIGKILL); rank 0
+ *            waits for a message that never comes (the launcher ends it).
  * Usage: waits MODE   (2 ranks)
  */
 #ifndef _GNU_SOURCE
@@ -19,6 +21,7 @@
 #endif
 #include <mpi.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +126,19 @@ int main(int argc, char **argv)
 		MPI_Init(&argc, &argv);
 		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 		MPI_Comm_size(MPI_COMM_WORLD, &size);
-		if (size == 2)
+		if (size == 2 && !strcmp(mode, "die")) {
+			int buf;
+
+			if (rank == 1) {
+				sink = compute(200000000u);
+				printf("rank 1 computed_ns 200000000\n");
+				fflush(stdout);
+				raise(SIGKILL);
+			}
+			MPI_Recv(&buf, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		} else if (size == 2) {
 			sink = testing(!strcmp(mode, "overlap"));
+		}
 	}
 	MPI_Finalize();
 	return sink < 0;
