@@ -411,7 +411,7 @@ static size_t select_runs(const struct lc_runs *r, const int *vars, int nvars, i
 	for (size_t i = 0; i < r->nruns; i++) {
 		enum lc_cell yc;
 		double y;
-		int ok = 1;
+		int ok = 1, lack = -1;
 
 		run_values(r, i, vals);
 		if (cond && !(lc_expr_eval(cond, vals) != 0 && !isnan(lc_expr_eval(cond, vals)))) {
@@ -419,13 +419,19 @@ static size_t select_runs(const struct lc_runs *r, const int *vars, int nvars, i
 			continue;
 		}
 		for (int v = 0; v < nvars; v++)
-			ok &= lc_runs_get(r, i, vars[v], &xs[m * (size_t)nvars + (size_t)v]) == LC_CELL_VALUE;
+			if (lc_runs_get(r, i, vars[v], &xs[m * (size_t)nvars + (size_t)v]) != LC_CELL_VALUE &&
+			    ok) {
+				ok = 0;
+				lack = vars[v];
+			}
 		yc = lc_runs_get(r, i, ykey, &y);
 		if (yc == LC_CELL_NA) {
 			out->na++;
 			continue;
 		}
 		if (!ok || yc != LC_CELL_VALUE) {
+			out->skip_line[out->missing] = r->runs[i].line;
+			out->skip_key[out->missing] = ok ? ykey : lack;
 			out->missing++;
 			continue;
 		}
@@ -475,7 +481,10 @@ int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int yke
 	out->y = malloc(cap * sizeof(double));
 	out->sd = malloc(cap * sizeof(double));
 	out->count = malloc(cap * sizeof(int));
-	if (!vals || !xs || !sel || !out->x || !out->y || !out->sd || !out->count) {
+	out->skip_line = malloc(cap * sizeof(int));
+	out->skip_key = malloc(cap * sizeof(int));
+	if (!vals || !xs || !sel || !out->x || !out->y || !out->sd || !out->count ||
+	    !out->skip_line || !out->skip_key) {
 		lc_points_free(out);
 		goto out;
 	}
@@ -499,7 +508,9 @@ void lc_points_free(struct lc_points *p)
 	free(p->y);
 	free(p->sd);
 	free(p->count);
+	free(p->skip_line);
+	free(p->skip_key);
 	p->x = p->y = p->sd = NULL;
-	p->count = NULL;
+	p->count = p->skip_line = p->skip_key = NULL;
 	p->n = 0;
 }
