@@ -83,6 +83,9 @@ MPI_PINGPONG := $(if $(MPICC),$(B)/lostcycles-pingpong)
 MPI_SRC := $(wildcard flaglib/mpi/*.c)
 # unmodified MPI test programs (they do not include lostcycles.h)
 MPI_TEST_BIN := $(if $(MPICC),$(patsubst tests/mpi/%.c,$(B)/mpi/%,$(wildcard tests/mpi/*.c)))
+# (a Fortran test program, when mpif90 and its gfortran exist)
+MPIFC ?= $(shell command -v gfortran >/dev/null 2>&1 && command -v mpif90 2>/dev/null)
+MPI_TEST_BIN += $(if $(and $(MPICC),$(MPIFC)),$(patsubst tests/mpi/%.f90,$(B)/mpi/%,$(wildcard tests/mpi/*.f90)))
 # MPI examples: plain MPI programs for the guide
 MPI_EX_BIN := $(if $(MPICC),$(patsubst examples/mpi/%.c,$(B)/examples/mpi/%,$(wildcard examples/mpi/*.c)))
 
@@ -150,6 +153,11 @@ $(B)/examples/mpi/%: examples/mpi/%.c
 	@mkdir -p $(@D)
 	$(quiet) MPICC $<
 	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra $(CFLAGS) -o $@ $< -lm
+
+$(B)/mpi/%: tests/mpi/%.f90
+	@mkdir -p $(@D)
+	$(quiet) MPIFC $<
+	$(Q)cd $(@D) && $(MPIFC) -O1 -o $(CURDIR)/$@ $(CURDIR)/$<
 
 $(B)/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
