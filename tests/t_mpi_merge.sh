@@ -29,48 +29,72 @@ fail() {
 }
 
 cd "$tmp" || exit 1
-# one job, two "nodes" of two ranks each
-mpiexec -n 2 -env LOSTCYCLES_HOST nodeA "$LC" exec -o P -- "$APP" 5 20 : \
-	-n 2 -env LOSTCYCLES_HOST nodeB "$LC" exec -o P -- "$APP" 5 20 >out 2>err
-st=$?
-[ "$st" -eq 0 ] || { fail "mpiexec ... lostcycles exec exited $st"; cat err; }
-for h in nodeA nodeB; do
-	[ -s "P.$h.data" ] || fail "no node file P.$h.data"
-done
-if ! "$LC" merge -o J.data P.nodeA.data P.nodeB.data 2>merr; then
-	fail "merge of the two node files failed"
-	cat merr
-fi
 
-# totals: the job's equal the sums of the nodes' to the nanosecond
+# job: run one job of two "nodes" of two ranks each, merge, and check it;
+# returns 1 when the per-rank check failed (worth another try on a busy
+# machine), 2 when something else failed (reported).
+job() {
+	rm -f P.*.data J.data
+	mpiexec -n 2 -env LOSTCYCLES_HOST nodeA "$LC" exec -o P -- "$APP" 5 20 : \
+		-n 2 -env LOSTCYCLES_HOST nodeB "$LC" exec -o P -- "$APP" 5 20 >out 2>err
+	st=$?
+	[ "$st" -eq 0 ] || { fail "mpiexec ... lostcycles exec exited $st"; cat err; return 2; }
+	for h in nodeA nodeB; do
+		[ -s "P.$h.data" ] || { fail "no node file P.$h.data"; return 2; }
+	done
+	if ! "$LC" merge -o J.data P.nodeA.data P.nodeB.data 2>merr; then
+		fail "merge of the two node files failed"
+		cat merr
+		return 2
+	fi
+	# totals: the job's equal the sums of the nodes' to the nanosecond
+	ns P.nodeA.data >a; ns P.nodeB.data >b; ns J.data >j
+	if ! awk 'FILENAME != "j" { sum[$1] += $2; next } { if (sum[$1] != $2) { print "  " $1 ": job " $2 " ns, nodes " sum[$1] " ns"; bad = 1 } ; n++ }
+		END { exit bad || n < 5 }' a b j; then
+		fail "merged totals are not the sums of the node files"
+	else
+		echo "ok    merged totals = sums of the nodes: $(tr '\n' ' ' <j)"
+	fi
+	"$LC" report J.data | grep -q "^\*\* processors: 4" || fail "the job's p is not 4"
+	# per rank: the merged profile keeps every rank with its host
+	"$LC" report --per-rank --format csv J.data >csv 2>>err ||
+		{ fail "report --per-rank of the job failed"; return 2; }
+	awk '
+		FNR == NR { if ($1 == "rank") { wait[$2] = $4 / 1e9; run[$2] = $6 / 1e9 }; next }
+		/^rank,host,pid,/ { for (i = 1; i <= NF; i++) col[$i] = i; inr = 1; next }
+		inr && NF > 10 { sl[$1] = $(col["sl"]); host[$1] = $2 }
+		END {
+			for (k = 0; k < 4; k++) {
+				if (!(k in sl) || !(k in wait)) { print "rank " k " missing"; bad = 1; continue }
+				d = sl[k] - wait[k]; if (d < 0) d = -d
+				printf "rank %d on %s: sl %.4f s, measured wait %.4f s (|diff| %.1f%% of run)\n", k, host[k], sl[k], wait[k], 100 * d / run[k]
+				if (d > 0.05 * run[k]) bad = 1
+				if (host[k] != (k < 2 ? "nodeA" : "nodeB")) { print "rank " k " has host " host[k]; bad = 1 }
+			}
+			exit bad
+		}' FS='[ ]' out FS=',' csv
+}
+
 ns() {	# ns FILE: "key ns" for every measured category and tt
 	"$LC" report --format csv "$1" | awk -F, '$5 == 1 && $1 != "p" && $1 != "wall" && $1 != "qe" { printf "%s %.0f\n", $1, $3 * 1e9 }'
 }
-ns P.nodeA.data >a; ns P.nodeB.data >b; ns J.data >j
-if ! awk 'FILENAME != "j" { sum[$1] += $2; next } { if (sum[$1] != $2) { print "  " $1 ": job " $2 " ns, nodes " sum[$1] " ns"; bad = 1 } ; n++ }
-	END { exit bad || n < 5 }' a b j; then
-	fail "merged totals are not the sums of the node files"
-else
-	echo "ok    merged totals = sums of the nodes: $(tr '\n' ' ' <j)"
-fi
-"$LC" report J.data | grep -q "^\*\* processors: 4" || fail "the job's p is not 4"
 
-# per rank: the merged profile keeps every rank with its host
-"$LC" report --per-rank --format csv J.data >csv 2>>err || fail "report --per-rank of the job failed"
-awk '
-	FNR == NR { if ($1 == "rank") { wait[$2] = $4 / 1e9; run[$2] = $6 / 1e9 }; next }
-	/^rank,host,pid,/ { for (i = 1; i <= NF; i++) col[$i] = i; inr = 1; next }
-	inr && NF > 10 { sl[$1] = $(col["sl"]); host[$1] = $2 }
-	END {
-		for (k = 0; k < 4; k++) {
-			if (!(k in sl) || !(k in wait)) { print "rank " k " missing"; bad = 1; continue }
-			d = sl[k] - wait[k]; if (d < 0) d = -d
-			printf "rank %d on %s: sl %.4f s, measured wait %.4f s (|diff| %.1f%% of run)\n", k, host[k], sl[k], wait[k], 100 * d / run[k]
-			if (d > 0.05 * run[k]) bad = 1
-			if (host[k] != (k < 2 ? "nodeA" : "nodeB")) { print "rank " k " has host " host[k]; bad = 1 }
-		}
-		exit bad
-	}' FS='[ ]' out FS=',' csv || fail "per-rank SL of the merged job does not match the measured waits"
+tries=0
+while :; do
+	tries=$((tries + 1))
+	job >res
+	st=$?
+	cat res
+	[ "$st" -eq 2 ] && break
+	if [ "$st" -eq 0 ]; then
+		[ "$tries" -gt 1 ] && echo "NOTE: t_mpi_merge's per-rank check passed on try $tries"
+		break
+	fi
+	if [ "$tries" -ge 3 ]; then
+		fail "per-rank SL of the merged job does not match the measured waits"
+		break
+	fi
+done
 
 # a node file cut short still merges, and merge says so
 size=$(wc -c <P.nodeB.data)
