@@ -174,6 +174,51 @@ static void text_ranks(const struct lc_profile *pr, struct rank_row *rows, uint3
 			       100.0 * (double)rows[i].last / (double)nwin, sec(rows[i].caused));
 }
 
+/* Per host: the ranks of each host summed (rows sorted by rank; hosts in
+ * order of their first rank).  Only when the job spans several hosts. */
+static void text_hosts(const struct lc_profile *pr, const struct rank_row *rows, uint32_t n)
+{
+	int several = 0;
+
+	for (uint32_t i = 1; i < n; i++)
+		if (strcmp(rows[i].host ? rows[i].host : "?", rows[0].host ? rows[0].host : "?"))
+			several = 1;
+	if (!several)
+		return;
+	printf("\n** per host (seconds)\n");
+	printf("%-12s %5s", "host", "ranks");
+	for (int c = 0; c < LC_NCAT; c++)
+		printf(" %10s", lc_cat_info(c)->key);
+	printf(" %10s\n", "total");
+	for (uint32_t i = 0; i < n; i++) {
+		const char *h = rows[i].host ? rows[i].host : "?";
+		uint64_t cat[LC_NCAT] = { 0 }, t = 0;
+		uint32_t k = 0, j;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(rows[j].host ? rows[j].host : "?", h))
+				break;
+		if (j < i)
+			continue;	/* printed with its first rank */
+		for (j = i; j < n; j++) {
+			if (strcmp(rows[j].host ? rows[j].host : "?", h))
+				continue;
+			k++;
+			for (int c = 0; c < LC_NCAT; c++)
+				cat[c] += rows[j].cat[c];
+		}
+		printf("%-12.12s %5u", h, k);
+		for (int c = 0; c < LC_NCAT; c++) {
+			t += cat[c];
+			if (unavailable(pr, c))
+				printf(" %10s", "na");
+			else
+				printf(" %10.6f", sec(cat[c]));
+		}
+		printf(" %10.6f\n", sec(t));
+	}
+}
+
 static void csv_ranks(const struct lc_profile *pr, struct rank_row *rows, uint32_t n)
 {
 	printf("\nrank,host,pid");
@@ -209,8 +254,10 @@ int lc_report_ranks(const struct lc_profile *pr, const struct lc_report_opts *o,
 	late_arrivers(pr, d, rows, n, &nwin);
 	if (o->fmt == LC_REPORT_CSV)
 		csv_ranks(pr, rows, n);
-	else
+	else {
 		text_ranks(pr, rows, n, nwin);
+		text_hosts(pr, rows, n);
+	}
 	free(rows);
 	return 0;
 }

@@ -56,6 +56,9 @@ job() {
 		echo "ok    merged totals = sums of the nodes: $(tr '\n' ' ' <j)"
 	fi
 	"$LC" report J.data | grep -q "^\*\* processors: 4" || fail "the job's p is not 4"
+	"$LC" report --per-rank J.data >txt 2>>err
+	grep -q "^nodeA  *2 " txt && grep -q "^nodeB  *2 " txt ||
+		{ fail "no per-host rows of two ranks each"; cat txt; }
 	# per rank: the merged profile keeps every rank with its host
 	"$LC" report --per-rank --format csv J.data >csv 2>>err ||
 		{ fail "report --per-rank of the job failed"; return 2; }
