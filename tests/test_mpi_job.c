@@ -154,7 +154,7 @@ static void test_loggp_fit(void **state)
 
 /* Charge [t, t+dt) with one thread in state st carrying xfer of ideal
  * transfer time; return the profile's totals. */
-static void charge(uint32_t st, uint64_t dt, uint64_t xfer, uint64_t out[LC_NCAT])
+static void charge_at(uint64_t t0, uint32_t st, uint64_t dt, uint64_t xfer, uint64_t out[LC_NCAT])
 {
 	struct lc_pwriter *w = open_profile();
 	struct lc_threads *th = lc_threads_new(w);
@@ -166,7 +166,7 @@ static void charge(uint32_t st, uint64_t dt, uint64_t xfer, uint64_t out[LC_NCAT
 	struct lc_prof_end end = { .procs = 1, .procs_from = LC_PROCS_OPTION };
 	struct lc_profile *pr;
 
-	assert_int_equal(lc_accum_charge(a, 0, dt, &o), 0);
+	assert_int_equal(lc_accum_charge(a, t0, dt, &o), 0);
 	assert_int_equal(lc_accum_flush(a), 0);
 	lc_pwriter_end(w, &end);
 	assert_int_equal(lc_pwriter_close(w), 0);
@@ -176,6 +176,11 @@ static void charge(uint32_t st, uint64_t dt, uint64_t xfer, uint64_t out[LC_NCAT
 	lc_profile_finish(pr, &pr->data[LC_SRC_SAMPLED].total, out);
 	assert_int_equal(pr->data[LC_SRC_SAMPLED].threads[0].cat[LC_CAT_CL], out[LC_CAT_CL]);
 	lc_profile_free(pr);
+}
+
+static void charge(uint32_t st, uint64_t dt, uint64_t xfer, uint64_t out[LC_NCAT])
+{
+	charge_at(0, st, dt, xfer, out);
 }
 
 static void test_transfer_split(void **state)
@@ -192,6 +197,10 @@ static void test_transfer_split(void **state)
 	charge(LC_ST_BUSY, 100000, 50000, c);	/* computing is not transfer */
 	assert_int_equal(c[LC_CAT_CL], 0);
 	assert_int_equal(c[LC_CAT_PC], 100000);
+	/* across a window boundary: split in proportion, exactly the credit */
+	charge_at(10000000 - 30000, LC_ST_SYNC, 100000, 50000, c);
+	assert_int_equal(c[LC_CAT_CL], 50000);
+	assert_int_equal(c[LC_CAT_SL], 50000);
 }
 
 int main(void)
