@@ -2,8 +2,10 @@
 # t_mpi.sh — an unmodified MPI program under "lostcycles record --mpi":
 # rank k computes (k+1)*T before a barrier, repeated.  Each rank's
 # synchronization loss matches the barrier time the rank measured itself,
-# within 5 % of its run time; "report --per-rank" names the last rank as
-# the late arriver; without LogGP parameters CL is na with a warning.
+# within 5 % of its run time; "report --per-rank" names as the late arriver
+# the rank that measured the least waiting (the last one, unless the
+# machine is so busy that no rank waited clearly least: then that check is
+# left out with a note); without LogGP parameters CL is na with a warning.
 # Exits 77 when MPICH (mpiexec, mpicc) is absent.
 set -u
 
@@ -40,7 +42,7 @@ check() {
 		/^rank,host,pid,/ { for (i = 1; i <= NF; i++) col[$i] = i; inr = 1; next }
 		inr && NF > 10 { sl[$1] = $(col["sl"]); cl[$1] = $(col["cl"]); late[$1] = $(col["late_windows"]) }
 		END {
-			bad = 0; best = -1
+			bad = 0; best = -1; least = -1
 			for (k = 0; k < n; k++) {
 				if (!(k in wait) || !(k in sl)) { print "rank " k " missing"; bad = 1; continue }
 				d = sl[k] - wait[k]; if (d < 0) d = -d
@@ -48,8 +50,15 @@ check() {
 				if (d > 0.05 * run[k]) bad = 1
 				if (cl[k] != "na") { print "cl is not na without LogGP"; bad = 1 }
 				if (best < 0 || late[k] > late[best]) best = k
+				if (least < 0 || wait[k] < wait[least]) least = k
 			}
-			if (best != n - 1) { print "late arriver is rank " best ", not " n - 1; bad = 1 }
+			# the truth: the rank that waited least, when it did so clearly
+			gap = -1
+			for (k = 0; k < n; k++)
+				if (k != least && (gap < 0 || wait[k] - wait[least] < gap)) gap = wait[k] - wait[least]
+			if (gap < 0.05 * run[least])
+				print "NOTE: t_mpi: no rank waited clearly least (machine busy): late-arriver check left out"
+			else if (best != least) { print "late arriver is rank " best ", the rank that waited least is " least; bad = 1 }
 			exit bad
 		}' FS='[ ]' "$tmp/out" FS=',' "$tmp/csv"
 }
@@ -72,6 +81,7 @@ while :; do
 		fail "SL per rank does not match the measured barrier waits"
 		break
 	fi
+	grep -v '^rank' "$tmp/res" | sed "s/^/NOTE: t_mpi try $tries: /"
 done
 if ! grep -q "no LogGP parameters" "$tmp/err"; then
 	fail "no warning about the missing LogGP file"
