@@ -104,11 +104,17 @@ static double msg(uint64_t k)
 	return g.L + g.o + (double)k * g.G;
 }
 
-/* Credit the calling thread with ns of ideal transfer time. */
+/* Credit the calling thread with ns of ideal transfer time (its slot
+ * must exist first: a thread's first MPI call makes it busy). */
 static void credit(double ns)
 {
-	if (g.have_loggp && ns > 0)
-		lc_comm_ideal((uint64_t)ns);
+	if (!g.have_loggp || ns <= 0)
+		return;
+	if (!t_seen) {
+		t_seen = 1;
+		LC_BUSY();
+	}
+	lc_comm_ideal((uint64_t)ns);
 }
 
 /* Bytes of count elements of type t (0 when unknown). */
