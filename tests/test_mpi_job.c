@@ -1,10 +1,10 @@
 /*
  * test_mpi_job.c — the tool side of MPI jobs without MPI: the rank block
- * of the profile (round trip, an invalid rank refused, a reader that skips
- * it keeps everything else), LogGP files (read, refusals with the line,
+ * of the profile (round trip, the last block of a pid wins, an invalid rank
+ * refused), LogGP files (read, refusals with the line,
  * write and read back) and the fit (an exact line is recovered), and the
  * sampler's LogGP split (ideal transfer time moves from SL to CL, never
- * more than the waiting).
+ * more than the waiting), and merge (exact sums, aligned windows, refusals).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,6 +20,7 @@
 #include "attr.h"
 #include "lostcycles.h"
 #include "lc_profile.h"
+#include "merge.h"
 #include "mpi_job.h"
 
 static char dir[] = "/tmp/lc_test_mpi_jobXXXXXX";
@@ -203,6 +204,88 @@ static void test_transfer_split(void **state)
 	assert_int_equal(c[LC_CAT_SL], 50000);
 }
 
+/* A node file at p: host, t0, one rank (pid, rank, clock offset, job),
+ * nwin windows of 10 ms where its one thread computed c ns and waited w ns. */
+static void node_file(const char *p, const char *host, uint64_t t0, int32_t pid, int32_t rank,
+		      int64_t off, uint64_t job, int nwin, uint64_t c, uint64_t w)
+{
+	struct lc_prof_info info = { .t0_ns = t0, .window_ns = 10000000, .hostname = (char *)host };
+	struct lc_prof_process pr = { .pid = pid, .comm = "app" };
+	struct lc_prof_rank r = { .pid = pid, .rank = rank, .size = 2, .clock_offset_ns = off,
+				  .job_id = job, .host = (char *)host };
+	struct lc_prof_thread th = { .idx = 0, .pid = pid, .tid = pid };
+	struct lc_prof_end end = { .procs = 1, .procs_from = LC_PROCS_THREADS, .end_ns = 20000000 };
+	int e = 0;
+	struct lc_pwriter *wr = lc_pwriter_open(p, &info, &e);
+
+	assert_non_null(wr);
+	lc_pwriter_process(wr, &pr);
+	lc_pwriter_rank(wr, &r);
+	lc_pwriter_thread(wr, &th);
+	for (int i = 0; i < nwin; i++) {
+		struct lc_prof_trow row = { .thread = 0 };
+		struct lc_prof_window win = { .source = LC_SRC_SAMPLED, .index = (uint32_t)i,
+					      .start_ns = (uint64_t)i * 10000000, .ticks = 100,
+					      .max_n = 1, .nthreads = 1, .threads = &row };
+
+		row.cat[LC_CAT_PC] = win.acct.cat[LC_CAT_PC] = c;
+		row.cat[LC_CAT_SL] = win.acct.cat[LC_CAT_SL] = w;
+		win.acct.t_we = 10000000;	/* one live thread: n = 1 */
+		win.acct.n_we = 10000000;
+		lc_pwriter_window(wr, &win);
+	}
+	lc_pwriter_end(wr, &end);
+	assert_int_equal(lc_pwriter_close(wr), 0);
+}
+
+static void test_merge(void **state)
+{
+	char a[300], b[300], j[300], *paths[2] = { a, b };
+	struct lc_merge_stats st;
+	struct lc_profile *pr;
+	uint64_t tot[LC_NCAT];
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(j, sizeof(j), "%s/j", dir);
+	/* node B's clock runs 5 ms ahead of rank 0's and its sampler started
+	 * 25 ms later by its own clock: 20 ms later on rank 0's, 2 windows */
+	node_file(a, "nodeA", 1000000000, 100, 0, 0, 77, 2, 6000000, 4000000);
+	node_file(b, "nodeB", 1025000000, 100, 1, 5000000, 77, 2, 9000000, 1000000);
+	assert_int_equal(lc_merge(paths, 2, j, &st, msg, sizeof(msg)), 0);
+	assert_int_equal(st.files, 2);
+	assert_int_equal(st.ranks, 2);
+	assert_int_equal(st.procs, 2);
+	assert_non_null(strstr(st.notes, "pid + "));	/* both used pid 100 */
+	assert_int_equal(lc_profile_read(j, &pr, msg, sizeof(msg)), 0);
+	assert_int_equal(pr->procs, 2);
+	assert_int_equal(pr->data[LC_SRC_SAMPLED].nwindows, 4);
+	assert_int_equal(pr->data[LC_SRC_SAMPLED].windows[0].index, 0);
+	assert_int_equal(pr->data[LC_SRC_SAMPLED].windows[2].index, 2);
+	assert_int_equal(pr->data[LC_SRC_SAMPLED].windows[2].acct.cat[LC_CAT_PC], 9000000);
+	lc_profile_finish(pr, &pr->data[LC_SRC_SAMPLED].total, tot);
+	assert_int_equal(tot[LC_CAT_PC], 2 * 6000000 + 2 * 9000000);
+	assert_int_equal(tot[LC_CAT_SL], 2 * 4000000 + 2 * 1000000);
+	/* nodes A (windows 0-1) and B (2-3): each slot idle while the other
+	 * node ran is not charged: the job's total is the sum of the nodes' */
+	assert_int_equal(tot[LC_CAT_LI] + tot[LC_CAT_IP], 0);
+	assert_int_equal(pr->nranks, 2);
+	assert_non_null(lc_profile_rank_of(pr, 100));
+	assert_int_equal(lc_profile_rank_of(pr, 100 + (1 << 22))->rank, 1);
+	lc_profile_free(pr);
+	/* another job, or one host twice: refused with the reason */
+	node_file(b, "nodeB", 1025000000, 101, 1, 5000000, 78, 2, 9000000, 1000000);
+	assert_int_equal(lc_merge(paths, 2, j, &st, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "different jobs"));
+	node_file(b, "nodeA", 1025000000, 101, 1, 5000000, 77, 2, 9000000, 1000000);
+	assert_int_equal(lc_merge(paths, 2, j, &st, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "both of host nodeA"));
+	unlink(a);
+	unlink(b);
+	unlink(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_loggp_file),
 		cmocka_unit_test(test_loggp_fit),
 		cmocka_unit_test(test_transfer_split),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
