@@ -22,6 +22,8 @@
 #include "lc_cmd.h"
 #include "lc_util.h"
 #include "program.h"
+#include "mpi_job.h"
+#include "lc_profile.h"
 #include "session.h"
 #include "targets.h"
 
@@ -38,6 +40,8 @@ struct opts {
 	int quiet;
 	int omp;		/* --omp: load the OpenMP tool into the command */
 	int pthread;		/* --pthread: preload the pthread layer */
+	int mpi;		/* --mpi: LD_PRELOAD the MPI layer into the ranks */
+	const char *loggp;	/* --loggp=FILE, NULL: the default */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -50,11 +54,13 @@ struct run {
 	struct lc_session *ses;
 	char omp_lib[PATH_MAX];	/* the layers' libraries, when asked for */
 	char pthread_lib[PATH_MAX];
+	struct lc_mpi_setup mpi;
 };
 
 static const char record_usage[] =
 	"usage: lostcycles record [-i INTERVAL] [-w WINDOW] [-C CPU] [-p PROCS] [-o FILE]\n"
-	"                         [--trace] [--omp] [--pthread] [-q] [--] CMD [ARGS...]\n"
+	"                         [--trace] [--omp] [--pthread] [--mpi [--loggp=FILE]] [-q]\n"
+	"                         [--] CMD [ARGS...]\n"
 	"Run CMD in a new profiling session, sample its flags every INTERVAL, write\n"
 	"the predicate profile to FILE, and exit with CMD's exit status.\n\n"
 	"  -i, --interval=TIME  sampling interval (default 100us; units ns us ms s)\n"
@@ -68,6 +74,10 @@ static const char record_usage[] =
 	"                       GCC's libgomp has no OMPT: use clang or the macros\n"
 	"      --pthread        set the flags of an unmodified pthread program\n"
 	"                       (locks, barriers, conditions, semaphores, join)\n"
+	"      --mpi            profile an unmodified MPI job (CMD is e.g. mpiexec -n 4 ./app):\n"
+	"                       LD_PRELOAD liblostcycles-mpi into every rank\n"
+	"      --loggp=FILE     LogGP parameters for communication loss (default: the file\n"
+	"                       of 'lostcycles calibrate --mpi'; none: CL is na)\n"
 	"  -q, --quiet          no summary line on stderr\n"
 	"  -h, --help           this text\n";
 
@@ -88,6 +98,8 @@ static const struct option long_opts[] = {
 	{ "omp", no_argument, NULL, 'O' },
 	{ "pthread", no_argument, NULL, 'P' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "mpi", no_argument, NULL, 'M' },
+	{ "loggp", required_argument, NULL, 'G' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -134,6 +146,12 @@ static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
 	case 'q':
 		o->quiet = 1;
 		return 0;
+	case 'M':
+		o->mpi = 1;
+		return 0;
+	case 'G':
+		o->loggp = arg;
+		return 0;
 	case 'h':
 		fputs(usage, stdout);
 		return 1;
@@ -146,6 +164,10 @@ static int check_opts(const struct opts *o)
 {
 	if (o->interval_ns < 1000 || o->interval_ns > 10000000000ull) {
 		warnx("interval must be between 1us and 10s");
+		return -1;
+	}
+	if (o->loggp && !o->mpi) {
+		warnx("--loggp needs --mpi");
 		return -1;
 	}
 	if (o->window_ns < o->interval_ns) {
@@ -162,7 +184,7 @@ static int parse_opts(const char *usage, int argc, char **argv, struct opts *o)
 	int c, r;
 
 	*o = (struct opts){ LC_SESSION_DEFAULT_INTERVAL_NS, LC_SESSION_DEFAULT_WINDOW_NS, -1, 0,
-			    "lostcycles.data", 0, 0, 0, 0 };
+			    "lostcycles.data", 0, 0, 0, 0, 0, NULL };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+i:w:C:p:o:qh", long_opts, NULL)) != -1) {
@@ -198,6 +220,21 @@ static char *join(int argc, char **argv)
 	return s;
 }
 
+/* --mpi: put the MPI layer and the LogGP file into the environment the
+ * launcher passes on to the ranks.  Returns 0 or 1 after a message. */
+static int mpi_setup(struct run *r)
+{
+	char msg[512];
+
+	if (lc_mpi_setup(&r->mpi, r->o.loggp, msg, sizeof(msg))) {
+		warnx("--mpi: %s", msg);
+		return 1;
+	}
+	if (r->mpi.warning[0])
+		warnx("%s", r->mpi.warning);
+	return 0;
+}
+
 /* Create the session over reg (which it then owns) and start sampling.
  * Returns 0 or 1 after a message. */
 static int start_run(struct run *r, struct lc_registry *reg)
@@ -206,6 +243,8 @@ static int start_run(struct run *r, struct lc_registry *reg)
 		.interval_ns = r->o.interval_ns, .window_ns = r->o.window_ns, .cpu = r->o.cpu,
 		.procs = r->o.procs, .out = r->o.out, .trace = r->o.trace,
 		.trace_dir = r->trace_dir, .own_trace_dir = r->own_trace_dir, .name = r->session, .command = r->command,
+		.unavailable = r->o.mpi && !r->mpi.have_loggp ? 1u << LC_CAT_CL : 0,
+		.unavailable_why = LC_MPI_NO_LOGGP,
 	};
 	char msg[512];
 
@@ -317,42 +356,20 @@ static void env_prepend(const char *var, const char *path)
 	free(v);
 }
 
-/* Whether dir/name.so.ABI_MAJOR exists; the path goes to out either way. */
-static int layer_at(const char *dir, const char *name, char *out, size_t len)
-{
-	int n = snprintf(out, len, "%s/%s.so.%u", dir, name, (unsigned)LC_ABI_MAJOR);
-
-	return n > 0 && (size_t)n < len && !access(out, R_OK);
-}
-
 /* Find the library of layer name (e.g. "liblostcycles-omp") for the
- * command: in the build tree beside this program, in ../lib beside it, in
- * LC_LIBDIR; else the bare file name, for the dynamic loader to search
- * (with a warning).  The file name is NAME.so.ABI_MAJOR, the SONAME. */
-static void find_layer(const char *name, char *out, size_t len)
+ * command: $env when set, else beside this program or installed (as for
+ * the MPI layer, lc_mpi_find); else the bare file name, for the dynamic
+ * loader to search (with a warning).  The file name is NAME.so.ABI_MAJOR,
+ * the SONAME. */
+static void find_layer(const char *name, const char *env, char *out, size_t len)
 {
-	char self[PATH_MAX], dir[PATH_MAX + 16], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char file[256], msg[512];
 
-	if (n > 0) {
-		self[n] = 0;
-		slash = strrchr(self, '/');
-		if (slash)
-			*slash = 0;
-		snprintf(dir, sizeof(dir), "%s/build", self);
-		if (layer_at(dir, name, out, len))
-			return;
-		snprintf(dir, sizeof(dir), "%s/../lib", self);
-		if (layer_at(dir, name, out, len))
-			return;
-	}
-#ifdef LC_LIBDIR
-	if (layer_at(LC_LIBDIR, name, out, len))
+	snprintf(file, sizeof(file), "%s.so.%u", name, (unsigned)LC_ABI_MAJOR);
+	if (!lc_mpi_find(file, env, out, len, msg, sizeof(msg)))
 		return;
-#endif
-	snprintf(out, len, "%s.so.%u", name, (unsigned)LC_ABI_MAJOR);
-	warnx("%s is neither beside this program nor installed: leaving it to the dynamic "
-	      "loader's search", out);
+	snprintf(out, len, "%s", file);
+	warnx("%s; leaving it to the dynamic loader's search", msg);
 }
 
 /* The command line for the profile: argv joined; with --omp the program's
@@ -377,7 +394,8 @@ static void setup_layers(struct run *r, const char *program)
 	char path[PATH_MAX];
 
 	if (r->o.omp) {
-		find_layer("liblostcycles-omp", r->omp_lib, sizeof(r->omp_lib));
+		find_layer("liblostcycles-omp", "LOSTCYCLES_OMP_LIB", r->omp_lib,
+			   sizeof(r->omp_lib));
 		if (!lc_program_find(program, path, sizeof(path)) &&
 		    lc_program_needs(path, "libgomp.so") == 1)
 			warnx("%s uses GCC's libgomp, which has no OMPT interface: --omp sees "
@@ -385,7 +403,8 @@ static void setup_layers(struct run *r, const char *program)
 			      "use the flag macros)", program);
 	}
 	if (r->o.pthread)
-		find_layer("liblostcycles-pthread", r->pthread_lib, sizeof(r->pthread_lib));
+		find_layer("liblostcycles-pthread", "LOSTCYCLES_PTHREAD_LIB", r->pthread_lib,
+			   sizeof(r->pthread_lib));
 }
 
 /* Fork and exec argv in the session.  Returns the child's pid, or -errno of
@@ -496,6 +515,8 @@ int lc_cmd_record(int argc, char **argv)
 	if (setup_trace(&r))
 		return 1;
 	setup_layers(&r, argv[first]);
+	if (r.o.mpi && mpi_setup(&r))
+		return 1;
 	lc_session_name(r.session, sizeof(r.session));
 	r.command = command_line(&r, argc - first, argv + first);
 	block_signals(&set, &old);

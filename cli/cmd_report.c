@@ -15,8 +15,8 @@
 #include <string.h>
 
 static const char usage_text[] =
-	"usage: lostcycles report [-f FILE] [-t TAG | --tags] [--per-thread] [--timeline]\n"
-	"                         [--format text|csv|json] [-l [NOTE]]\n"
+	"usage: lostcycles report [-f FILE] [-t TAG | --tags] [--per-thread] [--per-rank]\n"
+	"                         [--timeline] [--format text|csv|json] [-l [NOTE]]\n"
 	"                         [--source sampled|trace] [FILE]\n"
 	"\n"
 	"Print the predicate profile in FILE (default lostcycles.data): the time\n"
@@ -27,6 +27,7 @@ static const char usage_text[] =
 	"                     number, or FILE:LINE of an OpenMP construct (--omp)\n"
 	"  --tags             list the fragment tags (with names: FILE:LINE) and exit\n"
 	"  --per-thread       a table of threads x categories\n"
+	"  --per-rank         MPI jobs: ranks x categories, and the late arrivers\n"
 	"  --timeline         one row per timeline window\n"
 	"  --format FMT       text (default), csv or json\n"
 	"  -l [NOTE]          one pp -l line for a runs file; NOTE is var=value pairs\n"
@@ -126,6 +127,7 @@ static const struct option long_opts[] = {
 	{ "tag", required_argument, NULL, 't' },
 	{ "tags", no_argument, NULL, 'L' },
 	{ "per-thread", no_argument, NULL, 'P' },
+	{ "per-rank", no_argument, NULL, 'R' },
 	{ "timeline", no_argument, NULL, 'T' },
 	{ "format", required_argument, NULL, 'F' },
 	{ "source", required_argument, NULL, 'S' },
@@ -168,6 +170,9 @@ static int set_opt(struct lc_report_opts *o, int c, int argc, char **argv)
 	case 'T':
 		o->timeline = 1;
 		return -1;
+	case 'R':
+		o->per_rank = 1;
+		return -1;
 	case 'F':
 		return set_format(o, optarg) ? 2 : -1;
 	case 'S':
@@ -194,9 +199,12 @@ static int check_opts(struct lc_report_opts *o)
 				   "--per-thread, --timeline or --format");
 	if (o->have_tag && o->per_thread)
 		return usage_error("%s", "--per-thread does not combine with -t");
-	if (list_only && (o->have_tag || o->lline || o->per_thread || o->timeline || o->format_set))
+	if (list_only && (o->have_tag || o->lline || o->per_thread || o->per_rank || o->timeline ||
+			  o->format_set))
 		return usage_error("%s", "--tags lists the tags: it takes no other option but "
 				   "-f and --source");
+	if (o->per_rank && (o->have_tag || o->lline || o->fmt == LC_REPORT_JSON))
+		return usage_error("%s", "--per-rank does not combine with -t, -l or --format json");
 	if (!o->file)
 		o->file = "lostcycles.data";
 	return -1;
@@ -308,6 +316,10 @@ int lc_cmd_report(int argc, char **argv)
 		*msg = 0;
 	if (*msg)
 		warnx("%s: %s", o.file, msg);
+	if (!r && o.per_rank && lc_report_ranks(pr, &o, msg, sizeof(msg))) {
+		warnx("%s: %s", o.file, msg);
+		r = 1;
+	}
 	lc_tagnames_free(tn);
 	lc_profile_free(pr);
 	return r;

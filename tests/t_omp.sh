@@ -54,7 +54,7 @@ omp() {
 }
 
 case_static() {
-	omp static "$WL" static && near static li li && big static li 0.20 &&
+	omp static "$WL" static && near static li li && big static li 0.10 &&
 		sampled static && near static.sampled li li &&
 		grep -q '^p=2 ' "$tmp/static.l" &&
 		"$LC" report -f "$tmp/static.data" | grep -q 'processors: 2 (LC_TEAM)'
@@ -72,12 +72,12 @@ case_dynamic() {
 }
 
 case_barrier() {
-	omp barrier "$WL" barrier && near barrier sl sl && big barrier sl 0.20 &&
+	omp barrier "$WL" barrier && near barrier sl sl && big barrier sl 0.10 &&
 		share barrier li "<=" 0.03
 }
 
 case_tasks() {
-	omp tasks "$WL" tasks && near tasks sl sl && big tasks sl 0.15 || return 1
+	omp tasks "$WL" tasks && near tasks sl sl && big tasks sl 0.10 || return 1
 	awk -v rt="$(value rt "$tmp/tasks.l")" -v task="$(value task "$tmp/tasks.truth")" \
 		-v tt="$(value tt "$tmp/tasks.l")" \
 		'BEGIN { printf "      tasks: rt=%s, measured task time %s\n", rt, task;
@@ -85,11 +85,11 @@ case_tasks() {
 }
 
 case_nested() {
-	omp nested "$WL" nested && near nested li li && big nested li 0.20
+	omp nested "$WL" nested && near nested li li && big nested li 0.10
 }
 
 case_locks() {
-	omp locks "$WL" locks && near locks sl sl && big locks sl 0.15
+	omp locks "$WL" locks && near locks sl sl && big locks sl 0.10
 }
 
 # The program measures its serial time inside main(); before main() and
@@ -165,7 +165,7 @@ case_linked() {
 	clang -fopenmp -O2 -g -o "$tmp/linked" tests/layers/omp_skew.c -L"$(pwd)/build" \
 		-Wl,--no-as-needed -llostcycles-omp -Wl,-rpath,"$(pwd)/build" || return 1
 	LAYERS=
-	record linked "$tmp/linked" static && near linked li li && big linked li 0.20
+	record linked "$tmp/linked" static && near linked li li && big linked li 0.10
 }
 
 # A program built by GCC links libgomp: record --omp says it sees nothing.

@@ -45,7 +45,7 @@ pt() {
 }
 
 case_contended() {
-	pt contended "$WL" contended && near contended sl sl && big contended sl 0.15 &&
+	pt contended "$WL" contended && near contended sl sl && big contended sl 0.10 &&
 		sampled contended && near contended.sampled sl sl
 }
 
@@ -56,11 +56,11 @@ case_uncontended() {
 }
 
 case_join() {
-	pt join "$WL" join && near join li join && big join join 0.20
+	pt join "$WL" join && near join li join && big join join 0.10
 }
 
 case_waits() {
-	pt waits "$WAITS" && near waits sl sl && big waits sl 0.20
+	pt waits "$WAITS" && near waits sl sl && big waits sl 0.10
 }
 
 # SL: only the worker's lock waits inside the program's parallel phase

@@ -87,8 +87,10 @@ share() {
 }
 
 # big NAME KEY FRACTION: the program's own truth KEY is at least FRACTION of
-# its p x wall time (so that a category near it cannot be near 0 by chance;
-# the program's numbers do not grow with a slow start or exit).
+# its p x wall time, so that a category within TOL of it cannot be 0 (the
+# cases use 0.10, twice TOL: a very busy machine stretches the programs'
+# sleeps and shrinks their losses' share; the program's own numbers do not
+# grow with a slow start or exit).
 big() {
 	awk -v v="$(value "$2" "$tmp/$1.truth")" -v p="$(value p "$tmp/$1.truth")" \
 		-v w="$(value wall "$tmp/$1.truth")" -v f="$3" -v what="$1: measured $2" \
