@@ -58,10 +58,20 @@ record() {
 	echo "      $name: sampled $(cat "$tmp/$name.sampled.l")"
 }
 
-# sampled NAME: make the sampled profile of NAME the one the next checks of
-# NAME read (as NAME.sampled), keeping the truth.
+# sampled NAME CAT KEY: the sampled profile of NAME: the sampler read every
+# state word the layers wrote as valid (bad_reads 0: their mark is outside
+# the state byte), and CAT is within TOL of the truth KEY.  The second part
+# depends on a sampler that got its CPU: on a machine so busy that it did
+# not, the difference is noted, not failed (the exact profile of the same
+# run has been checked already; sampling accuracy is test_accuracy's job).
 sampled() {
+	bad=$("$LC" report -f "$tmp/$1.data" --format json |
+		sed -n 's/.*"bad_reads": *\([0-9]*\).*/\1/p')
+	echo "      $1.sampled: bad_reads=$bad"
+	[ "$bad" = 0 ] || return 1
 	cp "$tmp/$1.truth" "$tmp/$1.sampled.truth"
+	near "$1.sampled" "$2" "$3" ||
+		echo "      NOTE: $1: the sampled profile is off (a starved sampler?); not failed"
 }
 
 # near NAME CAT TRUTHKEY: category CAT of the profile matches the truth
