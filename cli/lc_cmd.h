@@ -13,5 +13,6 @@ int lc_cmd_attach(int argc, char **argv);
 int lc_cmd_report(int argc, char **argv);
 int lc_cmd_fit(int argc, char **argv);
 int lc_cmd_predict(int argc, char **argv);
+int lc_cmd_compose(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct command {
 	{ "report",  lc_cmd_report,  "print a profile (the thesis's pp)" },
 	{ "fit",     lc_cmd_fit,     "fit models to categories over runs (lca)" },
 	{ "predict", lc_cmd_predict, "predict run time and what-if scenarios" },
+	{ "compose", lc_cmd_compose, "compose fragment models along the program's structure (lcm)" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

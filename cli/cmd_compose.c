@@ -1,0 +1,635 @@
+/*
+ * cmd_compose.c — "lostcycles compose": lost cycles modeling (the thesis's
+ * lcm, chapter 6).  Reads a structure file (or extracts one from annotated
+ * C sources), composes the fragment models and prints the program's
+ * predicted categories and time per point, like "lostcycles predict";
+ * compares two structures, compares with measured runs, tunes variables.
+ */
+#include "lc_profile.h"
+#include "lc_cmd.h"
+#include "lca_grid.h"
+#include "lca_plot.h"
+#include "lca_runs.h"
+#include "lcm.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "lostcycles compose"
+#define MAXSRC 32
+
+/* The command line. */
+struct opts {
+	const char *structure, *at, *grid, *compare, *plot, *measured, *transfer, *tune, *output;
+	const char *src[MAXSRC];
+	int nsrc, extract, explain;
+};
+
+/* Everything a run holds; freed by ccmd_free. */
+struct ccmd {
+	struct opts o;
+	struct lcm *a, *b;
+	char *text;			/* the extracted structure */
+	struct lc_grid g, tg;
+	const char *names[2 * LC_GRID_MAXAXES];
+	double vals[2 * LC_GRID_MAXAXES];
+	int nnames;
+	struct lc_runs *runs;
+};
+
+/* Print the usage text to f. */
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: lostcycles compose -s STRUCTURE (--at \"VAR=V ...\" | --grid \"VAR=LIST ...\") [options]\n"
+"       lostcycles compose --extract SOURCE.c... [-o STRUCTURE] [--at ... | --grid ...]\n"
+"       lostcycles compose -s STRUCTURE --at \"VAR=V ...\" --tune \"VAR=LIST ...\"\n"
+"\n"
+"Compose the lost cycles models of a program's fragments into a model of the\n"
+"whole program along its parallel structure (docs/structure.md), and predict\n"
+"T(E) = sum C(E)/p with a 90%% prediction interval, like 'lostcycles predict'.\n"
+"\n"
+"  -s, --structure FILE   the structure file\n"
+"  -a, --at \"n=1024 p=4\"   one point: per-category values and T(E)\n"
+"  -G, --grid \"n=64,...,1024 p=1,2\"\n"
+"                         every combination (LIST as in lostcycles predict)\n"
+"  -e, --explain          each node's variables, time and categories, and what\n"
+"                         each rule added\n"
+"  -C, --compare FILE     a second structure: which is faster at each point\n"
+"  -m, --measured RUNS    compare with measured runs (tt/p of the runs at each\n"
+"                         grid point, 'lostcycles report -l' lines) and give\n"
+"                         the relative error\n"
+"  -P, --plot FILE.png    T over the first grid variable, one curve per value\n"
+"                         of the second (with --compare and --measured too)\n"
+"      --transfer \"latency=S bandwidth=B\"\n"
+"                         the machine's transfer parameters (seconds, bytes/s)\n"
+"                         for data traces; overrides the structure's line\n"
+"      --tune \"VAR=LIST ...\"\n"
+"                         the values of tuning variables that minimise T at\n"
+"                         --at, by coordinate search checked by brute force\n"
+"  -x, --extract          build the structure from the SOURCE files' OpenMP\n"
+"                         pragmas, LC_FRAGMENT tags and lcm: comments\n"
+"  -o, --output FILE      with --extract: write the structure to FILE\n"
+"  -h, --help             this text\n"
+"\n"
+"See lostcycles-compose(1).\n");
+}
+
+enum { O_TRANSFER = 256, O_TUNE };
+
+/* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "structure", required_argument, 0, 's' }, { "at", required_argument, 0, 'a' },
+		{ "grid", required_argument, 0, 'G' }, { "explain", no_argument, 0, 'e' },
+		{ "compare", required_argument, 0, 'C' }, { "measured", required_argument, 0, 'm' },
+		{ "plot", required_argument, 0, 'P' }, { "transfer", required_argument, 0, O_TRANSFER },
+		{ "tune", required_argument, 0, O_TUNE }, { "extract", no_argument, 0, 'x' },
+		{ "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "s:a:G:eC:m:P:xo:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 's': o->structure = optarg; break;
+		case 'a': o->at = optarg; break;
+		case 'G': o->grid = optarg; break;
+		case 'e': o->explain = 1; break;
+		case 'C': o->compare = optarg; break;
+		case 'm': o->measured = optarg; break;
+		case 'P': o->plot = optarg; break;
+		case 'x': o->extract = 1; break;
+		case 'o': o->output = optarg; break;
+		case O_TRANSFER: o->transfer = optarg; break;
+		case O_TUNE: o->tune = optarg; break;
+		case 'h': usage(stdout); return 1;
+		default:
+			fprintf(stderr, PROG ": unknown option or missing value '%s'; see '" PROG " --help'\n",
+				argv[optind - 1]);
+			return -1;
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (!o->extract) {
+			fprintf(stderr, PROG ": unexpected argument '%s'; see '" PROG " --help'\n", argv[optind]);
+			return -1;
+		}
+		if (o->nsrc == MAXSRC) {
+			fprintf(stderr, PROG ": at most %d source files\n", MAXSRC);
+			return -1;
+		}
+		o->src[o->nsrc++] = argv[optind];
+	}
+	if (o->extract && !o->nsrc) {
+		fprintf(stderr, PROG ": --extract needs SOURCE files\n");
+		return -1;
+	}
+	if (!o->extract && !o->structure) {
+		fprintf(stderr, PROG ": -s STRUCTURE (or --extract SOURCE...) is required; see '" PROG " --help'\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Read a structure file, reporting errors; NULL on failure. */
+static struct lcm *read_structure(const char *path)
+{
+	struct lcm *s;
+	char msg[512];
+
+	if (lcm_read(path, &s, msg, sizeof(msg))) {
+		fprintf(stderr, PROG ": %s\n", msg);
+		return NULL;
+	}
+	return s;
+}
+
+/* --extract: the structure text, written to -o or stdout when nothing is
+ * to be evaluated; then read it. */
+static int do_extract(struct ccmd *cmd)
+{
+	char msg[512], *copy;
+	FILE *f;
+
+	if (lcm_extract(cmd->o.src, cmd->o.nsrc, &cmd->text, msg, sizeof(msg))) {
+		fprintf(stderr, PROG ": %s\n", msg);
+		return -1;
+	}
+	if (cmd->o.output || (!cmd->o.at && !cmd->o.grid)) {
+		f = cmd->o.output ? fopen(cmd->o.output, "w") : stdout;
+		if (!f || fputs(cmd->text, f) < 0 || (f != stdout && fclose(f))) {
+			fprintf(stderr, PROG ": %s: %s\n", cmd->o.output, strerror(errno));
+			return -1;
+		}
+	}
+	if (!cmd->o.at && !cmd->o.grid)
+		return 0;
+	copy = strdup(cmd->o.src[0]);
+	if (!copy || lcm_read_text(cmd->text, cmd->o.src[0], dirname(copy), &cmd->a, msg, sizeof(msg))) {
+		fprintf(stderr, PROG ": %s\n", copy ? msg : strerror(ENOMEM));
+		free(copy);
+		return -1;
+	}
+	free(copy);
+	return 0;
+}
+
+/* Parse --transfer into *lat and *bw. */
+static int parse_transfer(const char *s, double *lat, double *bw)
+{
+	const char *l = strstr(s, "latency="), *b = strstr(s, "bandwidth=");
+	char *e1, *e2;
+
+	if (!l || !b)
+		goto bad;
+	errno = 0;
+	*lat = strtod(l + 8, &e1);
+	*bw = strtod(b + 10, &e2);
+	if (e1 != l + 8 && e2 != b + 10 && !errno && *lat >= 0 && *bw > 0)
+		return 0;
+bad:
+	fprintf(stderr, PROG ": --transfer wants \"latency=SECONDS bandwidth=BYTES_PER_SECOND\", not '%s'\n", s);
+	return -1;
+}
+
+/* Parse the grids and bind the structures to their variables. */
+static int setup(struct ccmd *cmd)
+{
+	const char *spec = cmd->o.at ? cmd->o.at : cmd->o.grid;
+	char msg[512];
+	double lat, bw;
+
+	if (!!cmd->o.at == !!cmd->o.grid) {
+		fprintf(stderr, PROG ": give one of --at or --grid\n");
+		return -1;
+	}
+	if (cmd->o.tune && !cmd->o.at) {
+		fprintf(stderr, PROG ": --tune works at one point: give --at\n");
+		return -1;
+	}
+	if (lc_grid_parse(spec, &cmd->g, msg, sizeof(msg)) ||
+	    (cmd->o.tune && lc_grid_parse(cmd->o.tune, &cmd->tg, msg, sizeof(msg)))) {
+		fprintf(stderr, PROG ": %s\n", msg);
+		return -1;
+	}
+	for (int i = 0; i < cmd->g.naxes; i++)
+		cmd->names[cmd->nnames++] = cmd->g.axis[i].name;
+	for (int i = 0; i < cmd->tg.naxes; i++) {
+		if (lc_grid_find(&cmd->g, cmd->tg.axis[i].name) >= 0) {
+			fprintf(stderr, PROG ": '%s' is in both --at and --tune\n", cmd->tg.axis[i].name);
+			return -1;
+		}
+		cmd->names[cmd->nnames++] = cmd->tg.axis[i].name;
+	}
+	if (lc_grid_find(&cmd->g, "p") < 0 && lc_grid_find(&cmd->tg, "p") < 0) {
+		fprintf(stderr, PROG ": T(E) = sum C(E)/p needs p (the number of processors) in %s\n",
+			cmd->o.at ? "--at" : "--grid");
+		return -1;
+	}
+	if (cmd->o.transfer) {
+		if (parse_transfer(cmd->o.transfer, &lat, &bw))
+			return -1;
+		lcm_set_transfer(cmd->a, lat, bw);
+		if (cmd->b)
+			lcm_set_transfer(cmd->b, lat, bw);
+	}
+	if (lcm_bind(cmd->a, cmd->names, cmd->nnames, msg, sizeof(msg)) ||
+	    (cmd->b && lcm_bind(cmd->b, cmd->names, cmd->nnames, msg, sizeof(msg)))) {
+		fprintf(stderr, PROG ": %s\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Set cmd->vals to point i of grid g, from slot off on. */
+static void set_point(struct ccmd *cmd, const struct lc_grid *g, size_t i, int off)
+{
+	int idx[LC_GRID_MAXAXES];
+
+	lc_grid_index(g, i, idx);
+	for (int a = 0; a < g->naxes; a++)
+		cmd->vals[off + a] = g->axis[a].v[idx[a]];
+}
+
+/* Compose structure s at the current point, reporting errors. */
+static int eval(struct ccmd *cmd, struct lcm *s, struct lcm_result *r, FILE *explain)
+{
+	char msg[512];
+
+	if (lcm_eval(s, cmd->vals, r, explain, msg, sizeof(msg))) {
+		fprintf(stderr, PROG ": %s\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Print the point as "n=1024 p=4". */
+static void print_point(const struct ccmd *cmd, FILE *f)
+{
+	for (int a = 0; a < cmd->nnames; a++)
+		fprintf(f, "%s%s=%g", a ? " " : "", cmd->names[a], cmd->vals[a]);
+}
+
+/* The measured wall time (mean tt/p of the matching runs) at the current
+ * point, NaN when no run matches. */
+static double measured(const struct ccmd *cmd, int *count)
+{
+	int tt = lc_runs_find_key(cmd->runs, "tt", 2), key[LC_GRID_MAXAXES];
+	double sum = 0;
+
+	*count = 0;
+	for (int a = 0; a < cmd->g.naxes; a++)
+		key[a] = lc_runs_find_key(cmd->runs, cmd->g.axis[a].name, strlen(cmd->g.axis[a].name));
+	for (size_t r = 0; tt >= 0 && r < lc_runs_count(cmd->runs); r++) {
+		double v, p = NAN, t;
+		int ok = lc_runs_get(cmd->runs, r, tt, &t) == LC_CELL_VALUE;
+
+		for (int a = 0; a < cmd->g.naxes && ok; a++) {
+			ok = key[a] >= 0 && lc_runs_get(cmd->runs, r, key[a], &v) == LC_CELL_VALUE &&
+			     fabs(v - cmd->vals[a]) <= 1e-9 * fmax(1, fabs(v));
+			if (!strcmp(cmd->g.axis[a].name, "p"))
+				p = v;
+		}
+		if (ok && p > 0) {
+			sum += t / p;
+			(*count)++;
+		}
+	}
+	return *count ? sum / *count : NAN;
+}
+
+/* --at: the categories, T(E), comparison, measurement. */
+static int compose_one(struct ccmd *cmd)
+{
+	struct lcm_result r, rb;
+	double p;
+
+	if (cmd->o.explain) {
+		printf("composition of %s at ", cmd->o.structure ? cmd->o.structure : cmd->o.src[0]);
+		print_point(cmd, stdout);
+		printf(":\n");
+	}
+	if (eval(cmd, cmd->a, &r, cmd->o.explain ? stdout : NULL))
+		return -1;
+	p = r.p;
+	printf("lostcycles compose: %s at ", cmd->o.structure ? cmd->o.structure : cmd->o.src[0]);
+	print_point(cmd, stdout);
+	printf("\n%-4s %-34s %14s %12s %12s\n", "cat", "", "C(E) seconds", "+/- (90%)", "C(E)/p");
+	for (int k = 0; k < LC_NCAT; k++)
+		if (r.c[k] != 0 || r.hc[k] != 0)
+			printf("%-4s %-34s %14.6g %12.4g %12.6g\n", lc_cat_info(k)->key, lc_cat_info(k)->desc,
+			       r.c[k], r.hc[k], r.c[k] / p);
+	printf("T(E) = sum C(E)/p = %.6g s  (90%% prediction interval %.6g .. %.6g)\n", r.t, r.t - r.half,
+	       r.t + r.half);
+	if (cmd->b) {
+		if (eval(cmd, cmd->b, &rb, NULL))
+			return -1;
+		printf("compare: T = %.6g s with %s, %.6g s with %s: %s is faster by %.1f%%\n", r.t,
+		       cmd->o.structure, rb.t, cmd->o.compare, rb.t < r.t ? cmd->o.compare : cmd->o.structure,
+		       100 * fabs(r.t - rb.t) / fmax(r.t, rb.t));
+	}
+	if (cmd->runs) {
+		int n;
+		double m = measured(cmd, &n);
+
+		if (n)
+			printf("measured: %.6g s (mean of %d run%s); prediction error %+.1f%%\n", m, n,
+			       n == 1 ? "" : "s", 100 * (r.t - m) / m);
+		else
+			printf("measured: no run in %s at this point\n", cmd->o.measured);
+	}
+	return 0;
+}
+
+/* --grid: one row per point; with --measured, the mean relative error. */
+static int compose_grid(struct ccmd *cmd)
+{
+	size_t n = lc_grid_count(&cmd->g);
+	double sumerr = 0, maxerr = 0;
+	int nerr = 0, wrong = 0, ncmp = 0;
+
+	printf("lostcycles compose: %s over %s", cmd->o.structure ? cmd->o.structure : cmd->o.src[0],
+	       cmd->o.grid);
+	if (cmd->b)
+		printf(" (A), compared with %s (B)", cmd->o.compare);
+	printf("\n");
+	for (int a = 0; a < cmd->g.naxes; a++)
+		printf("%10s ", cmd->names[a]);
+	printf("%12s %10s", "T(E) s", "+/-");
+	if (cmd->b)
+		printf(" %12s %6s", "T_B s", "faster");
+	if (cmd->runs)
+		printf(" %12s %8s", "measured s", "error");
+	printf("\n");
+	for (size_t i = 0; i < n; i++) {
+		struct lcm_result r, rb;
+
+		set_point(cmd, &cmd->g, i, 0);
+		if (eval(cmd, cmd->a, &r, cmd->o.explain ? stdout : NULL) ||
+		    (cmd->b && eval(cmd, cmd->b, &rb, NULL)))
+			return -1;
+		for (int a = 0; a < cmd->g.naxes; a++)
+			printf("%10g ", cmd->vals[a]);
+		printf("%12.6g %10.4g", r.t, r.half);
+		if (cmd->b)
+			printf(" %12.6g %6s", rb.t, rb.t < r.t ? "B" : rb.t > r.t ? "A" : "equal");
+		if (cmd->runs) {
+			int cnt;
+			double m = measured(cmd, &cnt), e = (r.t - m) / m;
+
+			if (cnt) {
+				printf(" %12.6g %+7.1f%%", m, 100 * e);
+				sumerr += fabs(e);
+				maxerr = fmax(maxerr, fabs(e));
+				nerr++;
+				if (r.t - r.half > m || r.t + r.half < m)
+					wrong++;
+			} else {
+				printf(" %12s %8s", "-", "-");
+			}
+		}
+		printf("\n");
+		ncmp++;
+	}
+	if (cmd->runs && nerr)
+		printf("mean relative error %.1f%%, largest %.1f%% over %d measured points; %d outside the "
+		       "90%% prediction interval\n", 100 * sumerr / nerr, 100 * maxerr, nerr, wrong);
+	return 0;
+}
+
+/* T of structure a at the current point with the tuning values of point i. */
+static int tune_at(struct ccmd *cmd, size_t i, double *t, double *half)
+{
+	struct lcm_result r;
+
+	set_point(cmd, &cmd->tg, i, cmd->g.naxes);
+	if (eval(cmd, cmd->a, &r, NULL))
+		return -1;
+	*t = r.t;
+	*half = r.half;
+	return 0;
+}
+
+/* The flat index of the tuning point with indices idx. */
+static size_t tune_flat(const struct lc_grid *g, const int *idx)
+{
+	size_t i = 0;
+
+	for (int a = 0; a < g->naxes; a++)
+		i = i * (size_t)g->axis[a].n + (size_t)idx[a];
+	return i;
+}
+
+/* Coordinate search: scan one tuning axis at a time with the others fixed,
+ * until no axis improves.  *evals counts the compositions. */
+static int tune_search(struct ccmd *cmd, size_t *best, double *tbest, size_t *evals)
+{
+	int idx[LC_GRID_MAXAXES] = { 0 }, changed = 1;
+	double h;
+
+	*evals = 1;
+	if (tune_at(cmd, 0, tbest, &h))
+		return -1;
+	*best = 0;
+	while (changed) {
+		changed = 0;
+		for (int a = 0; a < cmd->tg.naxes; a++) {
+			int keep = idx[a];
+
+			for (int j = 0; j < cmd->tg.axis[a].n; j++) {
+				double t;
+
+				idx[a] = j;
+				(*evals)++;
+				if (tune_at(cmd, tune_flat(&cmd->tg, idx), &t, &h))
+					return -1;
+				if (t < *tbest) {
+					*tbest = t;
+					keep = j;
+					changed = 1;
+				}
+			}
+			idx[a] = keep;
+			*best = tune_flat(&cmd->tg, idx);
+		}
+	}
+	return 0;
+}
+
+/* --tune: the search's minimum, checked against every point. */
+static int tune(struct ccmd *cmd)
+{
+	size_t n = lc_grid_count(&cmd->tg), sbest, bbest = 0, evals;
+	double ts, tb = INFINITY, t, h;
+
+	set_point(cmd, &cmd->g, 0, 0);
+	if (tune_search(cmd, &sbest, &ts, &evals))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (tune_at(cmd, i, &t, &h))
+			return -1;
+		if (t < tb) {
+			tb = t;
+			bbest = i;
+		}
+	}
+	printf("lostcycles compose: %s at %s, tuning %s\n", cmd->o.structure ? cmd->o.structure : cmd->o.src[0],
+	       cmd->o.at, cmd->o.tune);
+	if (tune_at(cmd, sbest, &t, &h))
+		return -1;
+	printf("search (%zu compositions): ", evals);
+	print_point(cmd, stdout);
+	printf(": T = %.6g s  (90%% prediction interval %.6g .. %.6g)\n", t, t - h, t + h);
+	if (tune_at(cmd, bbest, &t, &h))
+		return -1;
+	printf("brute force (%zu points):  ", n);
+	print_point(cmd, stdout);
+	printf(": T = %.6g s  (90%% prediction interval %.6g .. %.6g)\n", t, t - h, t + h);
+	printf("%s\n", ts <= tb ? "the search found the brute-force minimum"
+				: "the search stopped in a local minimum: take the brute-force point");
+	return 0;
+}
+
+/* Write the plot data and script; run gnuplot. */
+static int plot(struct ccmd *cmd)
+{
+	char base[4096], gp[4200], data[4200];
+	const struct lc_axis *x = &cmd->g.axis[0];
+	int nb = cmd->g.naxes > 1 ? cmd->g.axis[1].n : 1, rc;
+	size_t blen = strlen(cmd->o.plot);
+	FILE *f;
+
+	if (blen > 4 && !strcmp(cmd->o.plot + blen - 4, ".png"))
+		blen -= 4;
+	snprintf(base, sizeof(base), "%.*s", (int)blen, cmd->o.plot);
+	snprintf(gp, sizeof(gp), "%s.gp", base);
+	snprintf(data, sizeof(data), "%s.data", base);
+	if (!(f = fopen(data, "w")))
+		goto fail;
+	set_point(cmd, &cmd->g, 0, 0);
+	for (int b = 0; b < nb; b++) {
+		if (cmd->g.naxes > 1)
+			cmd->vals[1] = cmd->g.axis[1].v[b];
+		fprintf(f, "%s# %s=%g\n", b ? "\n\n" : "", cmd->g.naxes > 1 ? cmd->names[1] : "all",
+			cmd->g.naxes > 1 ? cmd->vals[1] : 0.0);
+		for (int i = 0; i < x->n; i++) {
+			struct lcm_result r, rb = { .t = NAN };
+			int cnt = 0;
+			double m = NAN;
+
+			cmd->vals[0] = x->v[i];
+			if (eval(cmd, cmd->a, &r, NULL) || (cmd->b && eval(cmd, cmd->b, &rb, NULL))) {
+				fclose(f);
+				return -1;
+			}
+			if (cmd->runs)
+				m = measured(cmd, &cnt);
+			fprintf(f, "%.10g %.10g %.10g %.10g %.10g\n", x->v[i], r.t, r.half, rb.t, m);
+		}
+	}
+	if (fclose(f) || !(f = fopen(gp, "w")))
+		goto fail;
+	fprintf(f, "# written by lostcycles compose\nset xlabel \"%s\"\nset ylabel \"T (seconds)\"\n", cmd->names[0]);
+	fprintf(f, "set logscale y\nset title \"%s\" noenhanced\nset key left top noenhanced\nplot",
+		cmd->o.structure ? cmd->o.structure : cmd->o.src[0]);
+	for (int b = 0; b < nb; b++) {
+		char label[64] = "";
+
+		if (cmd->g.naxes > 1)
+			snprintf(label, sizeof(label), " %s=%g", cmd->names[1], cmd->g.axis[1].v[b]);
+		fprintf(f, "%s '%s' index %d using 1:2:3 with yerrorlines lw 2 title 'predicted%s'", b ? ", \\\n    " : "",
+			data, b, label);
+		if (cmd->b)
+			fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 title 'B predicted%s'",
+				data, b, label);
+		if (cmd->runs)
+			fprintf(f, ", \\\n     '%s' index %d using 1:5 with points pt 7 ps 1.5 title 'measured%s'",
+				data, b, label);
+	}
+	fprintf(f, "\n");
+	if (fclose(f))
+		goto fail;
+	rc = lc_plot_png(gp, cmd->o.plot);
+	if (rc == -ENOENT)
+		printf("wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
+	else if (rc)
+		fprintf(stderr, PROG ": gnuplot failed on %s\n", gp);
+	else
+		printf("wrote %s (and %s, %s)\n", cmd->o.plot, gp, data);
+	return rc && rc != -ENOENT ? -1 : 0;
+fail:
+	fprintf(stderr, PROG ": --plot %s: %s\n", cmd->o.plot, strerror(errno));
+	return -1;
+}
+
+/* Read the --measured runs. */
+static int read_runs(struct ccmd *cmd)
+{
+	struct lc_runs_error e = { 0 };
+	int rc = lc_runs_read(cmd->o.measured, &cmd->runs, &e);
+
+	if (rc == -EINVAL)
+		fprintf(stderr, PROG ": %s:%d: %s\n", cmd->o.measured, e.line, e.msg);
+	else if (rc)
+		fprintf(stderr, PROG ": %s: %s\n", cmd->o.measured, strerror(-rc));
+	return rc ? -1 : 0;
+}
+
+/* Free everything cmd holds. */
+static void ccmd_free(struct ccmd *cmd)
+{
+	lcm_free(cmd->a);
+	lcm_free(cmd->b);
+	free(cmd->text);
+	lc_grid_free(&cmd->g);
+	lc_grid_free(&cmd->tg);
+	lc_runs_free(cmd->runs);
+}
+
+/* Run what the options ask for. */
+static int run(struct ccmd *cmd)
+{
+	if (cmd->o.extract) {
+		if (do_extract(cmd))
+			return -1;
+		if (!cmd->a)
+			return 0;
+	} else if (!(cmd->a = read_structure(cmd->o.structure))) {
+		return -1;
+	}
+	if ((cmd->o.compare && !(cmd->b = read_structure(cmd->o.compare))) ||
+	    (cmd->o.measured && read_runs(cmd)) || setup(cmd))
+		return -1;
+	if (cmd->o.tune)
+		return tune(cmd);
+	if (lc_grid_count(&cmd->g) == 1) {
+		set_point(cmd, &cmd->g, 0, 0);
+		if (compose_one(cmd))
+			return -1;
+	} else if (compose_grid(cmd)) {
+		return -1;
+	}
+	return cmd->o.plot ? plot(cmd) : 0;
+}
+
+/* "lostcycles compose".  See lc_cmd.h. */
+int lc_cmd_compose(int argc, char **argv)
+{
+	struct ccmd cmd = { .a = NULL };
+	int r = parse_opts(argc, argv, &cmd.o), rc;
+
+	if (r)
+		return r > 0 ? 0 : 2;
+	rc = run(&cmd);
+	ccmd_free(&cmd);
+	return rc ? 1 : 0;
+}
