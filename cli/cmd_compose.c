@@ -499,6 +499,14 @@ static int tune(struct ccmd *cmd)
 	return 0;
 }
 
+/* The file name of path without its folders. */
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
 /* Write the plot data and script; run gnuplot. */
 static int plot(struct ccmd *cmd)
 {
@@ -506,6 +514,7 @@ static int plot(struct ccmd *cmd)
 	const struct lc_axis *x = &cmd->g.axis[0];
 	int nb = cmd->g.naxes > 1 ? cmd->g.axis[1].n : 1, rc;
 	size_t blen = strlen(cmd->o.plot);
+	const char *na, *nb_name;
 	FILE *f;
 
 	if (blen > 4 && !strcmp(cmd->o.plot + blen - 4, ".png"))
@@ -538,6 +547,8 @@ static int plot(struct ccmd *cmd)
 	}
 	if (fclose(f) || !(f = fopen(gp, "w")))
 		goto fail;
+	na = base_name(cmd->o.structure ? cmd->o.structure : cmd->o.src[0]);
+	nb_name = cmd->b ? base_name(cmd->o.compare) : "";
 	fprintf(f, "# written by lostcycles compose\nset xlabel \"%s\"\nset ylabel \"T (seconds)\"\n", cmd->names[0]);
 	fprintf(f, "set logscale y\nset title \"%s\" noenhanced\nset key left top noenhanced\nplot",
 		cmd->o.structure ? cmd->o.structure : cmd->o.src[0]);
@@ -546,14 +557,14 @@ static int plot(struct ccmd *cmd)
 
 		if (cmd->g.naxes > 1)
 			snprintf(label, sizeof(label), " %s=%g", cmd->names[1], cmd->g.axis[1].v[b]);
-		fprintf(f, "%s '%s' index %d using 1:2:3 with yerrorlines lw 2 title 'predicted%s'", b ? ", \\\n    " : "",
-			data, b, label);
+		fprintf(f, "%s '%s' index %d using 1:2:3 with yerrorlines lw 2 title '%s predicted%s'",
+			b ? ", \\\n    " : "", data, b, na, label);
 		if (cmd->b)
-			fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 title 'B predicted%s'",
-				data, b, label);
+			fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 title '%s predicted%s'",
+				data, b, nb_name, label);
 		if (cmd->runs)
-			fprintf(f, ", \\\n     '%s' index %d using 1:5 with points pt 7 ps 1.5 title 'measured%s'",
-				data, b, label);
+			fprintf(f, ", \\\n     '%s' index %d using 1:5 with points pt 7 ps 1.5 title '%s measured%s'",
+				data, b, na, label);
 	}
 	fprintf(f, "\n");
 	if (fclose(f))

@@ -56,6 +56,8 @@ struct node {
 	char after[NAMELEN];
 	int after_idx;			/* sibling position in the parent, set at eval */
 	struct text_expr iters;
+	double got_cl;			/* during lcm_eval: communication the data traces added */
+	int visits;
 };
 
 struct size_decl {
@@ -83,6 +85,8 @@ struct lcm {
 	struct size_decl sizes[MAXSIZES];
 	double latency, bandwidth;
 	int have_transfer;
+	char *basepath;			/* "measured FILE": where the fragments were measured */
+	struct lcm *base;
 	/* after lcm_bind */
 	int nbound, nvars, tvar, pvar;
 	char *vars[LCM_MAXVARS];
@@ -376,7 +380,12 @@ static int line(struct rd *r, char *buf)
 		return size_line(r, p + 4);
 	if (!strncmp(p, "transfer", 8) && isspace((unsigned char)p[8]))
 		return transfer_line(r, p + 8);
-	return bad(r, "expected serial, parallel, fragment, leaf, root, size or transfer, not '%s'", p);
+	if (!strncmp(p, "measured", 8) && isspace((unsigned char)p[8])) {
+		if (r->s->basepath)
+			return bad(r, "a second 'measured' line");
+		return (r->s->basepath = strdup(skip(p + 8))) ? 0 : -ENOMEM;
+	}
+	return bad(r, "expected serial, parallel, fragment, leaf, root, size, transfer or measured, not '%s'", p);
 }
 
 /* Set the error "NAME:LINE: node 'X': ..." for node n. */
@@ -501,6 +510,26 @@ static int load_models(struct lcm *s, char *msg, size_t len)
 	return 0;
 }
 
+/* Read the structure named by "measured" (relative to this one's folder);
+ * it must not name another. */
+static int load_base(struct lcm *s, char *msg, size_t len)
+{
+	char path[8192], m[512];
+	int rc;
+
+	if (s->basepath[0] == '/' || !s->dir[0])
+		snprintf(path, sizeof(path), "%s", s->basepath);
+	else
+		snprintf(path, sizeof(path), "%s/%s", s->dir, s->basepath);
+	rc = lcm_read(path, &s->base, m, sizeof(m));
+	if (rc)
+		return lc_fail(msg, len, rc, "%s: measured %s: %s", s->name, s->basepath, m);
+	if (s->base->basepath)
+		return lc_fail(msg, len, -EINVAL, "%s: measured %s names another measured structure",
+			       s->name, s->basepath);
+	return 0;
+}
+
 /* Finish reading: root, links, cycles, models. */
 static int finish(struct rd *r)
 {
@@ -523,7 +552,9 @@ static int finish(struct rd *r)
 	for (int i = 0; i < s->nnodes; i++)
 		if (s->nodes[i].kind != K_LEAF && (rc = find_cycle(s, i, state, stack, 0, r->msg, r->len)))
 			return rc;
-	return load_models(s, r->msg, r->len);
+	if ((rc = load_models(s, r->msg, r->len)))
+		return rc;
+	return s->basepath ? load_base(s, r->msg, r->len) : 0;
 }
 
 /* Read from a stream.  See lcm_read. */
@@ -625,6 +656,8 @@ void lcm_free(struct lcm *s)
 		free(s->vars[v]);
 	free(s->nodes);
 	free(s->inst);
+	free(s->basepath);
+	lcm_free(s->base);
 	free(s);
 }
 
@@ -640,6 +673,8 @@ void lcm_set_transfer(struct lcm *s, double latency, double bandwidth)
 	s->latency = latency;
 	s->bandwidth = bandwidth;
 	s->have_transfer = 1;
+	if (s->base)
+		lcm_set_transfer(s->base, latency, bandwidth);
 }
 
 /* ---- binding ------------------------------------------------------------ */
@@ -835,7 +870,9 @@ int lcm_bind(struct lcm *s, const char *const *names, int n, char *msg, size_t l
 	if ((rc = walk_tree(s, s->root, &w, msg, len)))
 		return rc;
 	data_traces(s);
-	return 0;
+	if (s->base && !s->base->have_transfer && s->have_transfer)
+		lcm_set_transfer(s->base, s->latency, s->bandwidth);
+	return s->base ? lcm_bind(s->base, names, n, msg, len) : 0;
 }
 
 /* ---- evaluation --------------------------------------------------------- */
@@ -904,8 +941,8 @@ static int eval_fragment(struct lcm *s, int i, const double *env, struct val *r,
 	struct node *n = &s->nodes[i];
 	struct lc_env e = { (const char *const *)s->vars, env, s->nvars };
 	const struct inst *in = &s->inst[s->visit++];
-	double p = env[s->pvar], sum = 0;
-	int tt_only = n->model->ncats == 1 && !strcmp(n->model->cats[0].cat, "tt");
+	double p = env[s->pvar], sum = 0, add, sub = 0;
+	int b, tt_only = n->model->ncats == 1 && !strcmp(n->model->cats[0].cat, "tt");
 
 	if (isnan(p) || p <= 0)
 		return lc_fail(s->msg, s->len, -EINVAL, "node '%s': p = %g: a fragment needs p > 0", n->name, p);
@@ -925,7 +962,12 @@ static int eval_fragment(struct lcm *s, int i, const double *env, struct val *r,
 		r->h[(size_t)i * LC_NKEY + (size_t)k] += h;
 		sum += v;
 	}
-	r->c[LC_CAT_CL] += transfers(s, in, env, p, NULL, depth);
+	add = transfers(s, in, env, p, NULL, depth);
+	n->got_cl += add;
+	n->visits++;
+	if (s->base && (b = find_node(s->base, n->name)) >= 0 && s->base->nodes[b].visits)
+		sub = s->base->nodes[b].got_cl / s->base->nodes[b].visits;
+	r->c[LC_CAT_CL] = fmax(r->c[LC_CAT_CL] + add - sub, 0);
 	sum = 0;
 	for (int k = 0; k < LC_NCAT; k++)
 		sum += r->c[k];
@@ -939,6 +981,10 @@ static int eval_fragment(struct lcm *s, int i, const double *env, struct val *r,
 		print_cats(r, ex);
 		fprintf(ex, "\n");
 		transfers(s, in, env, p, ex, depth);
+		if (sub > 0)
+			fprintf(ex, "%*s- data: in %s, where it was measured, %s received data: %.4g processor-s "
+				"of communication loss already in its model\n", 2 * depth, "", s->basepath, n->name,
+				sub);
 	}
 	return 0;
 }
@@ -1103,6 +1149,7 @@ int lcm_eval(struct lcm *s, const double *vals, struct lcm_result *out, FILE *ex
 {
 	double env[LCM_MAXVARS];
 	struct val r;
+	struct lcm_result r0;
 	int rc;
 	double var = 0;
 
@@ -1112,6 +1159,14 @@ int lcm_eval(struct lcm *s, const double *vals, struct lcm_result *out, FILE *ex
 	s->msg = msg;
 	s->len = len;
 	s->visit = 0;
+	if (s->base && (rc = lcm_eval(s->base, vals, &r0, NULL, msg, len)))
+		return rc;
+	for (int i = 0; i < s->nnodes; i++) {
+		s->nodes[i].got_cl = 0;
+		s->nodes[i].visits = 0;
+	}
+	s->msg = msg;
+	s->len = len;
 	if ((rc = val_init(s, &r)))
 		return rc;
 	for (int v = 0; v < s->nbound; v++)

@@ -4,7 +4,7 @@
  *
  * A scanner, not a C parser: it follows braces, skips strings and comments,
  * and recognises
- *   #pragma omp parallel sections { ... }   a parallel node
+ *   #pragma omp [parallel] sections { ... } a parallel node
  *   #pragma omp section { ... }             a serial node (one task)
  *   #pragma omp parallel for / for           a fragment: the loop after it
  *   LC_FRAGMENT_BEGIN(tag) ... LC_FRAGMENT_END(tag)   a fragment
@@ -290,7 +290,7 @@ static int pragma(struct xs *x, const char *buf)
 	char def[64];
 	int nd;
 
-	if (strstr(buf, "parallel") && strstr(buf, "sections")) {
+	if (strstr(buf, "sections")) {
 		snprintf(def, sizeof(def), "sections_%d", x->line);
 		if ((nd = new_node(x, X_PARALLEL, def)) < 0)
 			return nd;

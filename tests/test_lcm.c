@@ -152,6 +152,37 @@ static void test_communication(void **state)
 	lcm_free(s);
 }
 
+/* A structure that names the one its fragments were measured in: the
+ * communication its data traces find there is already in the models and is
+ * taken off. */
+static void test_measured_baseline(void **state)
+{
+	static const char base[] =
+		"parallel par: w r\n"
+		"fragment w\n    model: rt(n,p) = n\n    output: x\n"
+		"fragment r\n    model: rt(n,p) = n\n    model: cl(n,p) = 3\n    input: x\n"
+		"size x = 100*n\ntransfer latency=0 bandwidth=1000\n";
+	char path[] = "/tmp/test_lcm_base.XXXXXX", text[1024];
+	int fd = mkstemp(path);
+	struct lcm *s;
+	struct lcm_result r;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, base, sizeof(base) - 1), (int)(sizeof(base) - 1));
+	close(fd);
+	snprintf(text, sizeof(text), "serial main: w r\n"
+		 "fragment w\n    model: rt(n,p) = n\n    output: x\n"
+		 "fragment r\n    model: rt(n,p) = n\n    model: cl(n,p) = 3\n    input: x\n"
+		 "measured %s\n", path);
+	s = load(text, NP, 2);
+	r = at(s, (double[]){ 10, 2 });
+	unlink(path);
+	/* measured: r on 1 processor received 1000 bytes, 1 s; here it stays */
+	assert_float_equal(r.c[LC_CAT_CL], 3 - 1, 1e-12);
+	lcm_free(s);
+}
+
 /* Pipeline fill: the consumer waits one of ITERS iterations of the
  * producer, as synchronization loss, before load imbalance is computed. */
 static void test_pipeline_fill(void **state)
@@ -298,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_parallel_li),
 		cmocka_unit_test(test_override_and_unused),
 		cmocka_unit_test(test_communication),
+		cmocka_unit_test(test_measured_baseline),
 		cmocka_unit_test(test_pipeline_fill),
 		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_refusals),
