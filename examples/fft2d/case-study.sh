@@ -9,8 +9,9 @@
 # Environment (defaults in brackets): NS ["64 128 256 512 1024"] the sizes,
 # PS ["1 2"] the processor counts (the task-parallel program runs where
 # p >= 2), K [8] matrices per run, REPEATS [3] runs per point, LC
-# [./lostcycles], BIN [build/examples].  Run from the top of the tree after
-# "make all examples".
+# [./lostcycles], BIN [build/examples], REUSE [0]: 1 to keep OUTDIR's runs
+# and redo the analysis only.  Run from the top of the tree after "make all
+# examples".
 set -eu
 
 OUT=${1:-build/fft2d}
@@ -23,8 +24,10 @@ BIN=${BIN:-build/examples}
 SRC=$(dirname "$0")
 export OMP_WAIT_POLICY=passive	# idle OpenMP threads sleep instead of spinning
 
+REUSE=${REUSE:-0}
 mkdir -p "$OUT"
-rm -f "$OUT"/*.runs "$OUT"/*.model "$OUT"/*.lcm
+rm -f "$OUT"/*.model "$OUT"/*.lcm "$OUT"/*.median.runs
+[ "$REUSE" = 1 ] || rm -f "$OUT"/*.runs
 data="$OUT/run.data"
 
 # record PROGRAM ARGS...: profile one run into $data, with its event trace:
@@ -39,6 +42,7 @@ echo "== 1. measure: the fragments of the task-parallel program (fft2d_tp -f), a
 # step 5: the models come from the fragment runs alone.  They are measured
 # in the same loop only so that a load that drifts over minutes (a shared
 # machine) touches fragments and programs alike.
+[ "$REUSE" = 1 ] && REPEATS=0
 for r in $(seq "$REPEATS"); do
 	for n in $NS; do
 		for p in $PS; do
@@ -66,17 +70,25 @@ done
 wc -l "$OUT"/setup.runs "$OUT"/init.runs "$OUT"/cffts.runs "$OUT"/transpose.runs
 
 echo "== 2. fit each fragment's categories (lostcycles fit --emit)"
-# fit FRAGMENT CATEGORY FORMULA
+# fit FRAGMENT CATEGORY FORMULA [OPTIONS]: plain least squares, as the
+# thesis's lca, all terms kept (FITOPTS changes that): the large sizes, where
+# the time is, weigh most, and a term is not dropped because this machine's
+# noise hides it at a few points.
 fit() {
-	"$LC" fit -c "$2" -v "n p" -f "$OUT/$1.median.runs" --emit "$OUT/$1.model" --prune "$3" | tail -n 1
+	f=$1 c=$2 form=$3
+	shift 3
+	"$LC" fit -c "$c" -v "n p" -f "$OUT/$f.median.runs" --emit "$OUT/$f.model" ${FITOPTS:---absolute} "$@" "$form" | tail -n 1
 }
+# computation (rt) grows with the work, n^2 or n^2 log n, and with p when
+# the threads slow each other down; load imbalance (li) needs two threads,
+# so it is fitted where p >= 2, as (p - 1) times the work plus a constant
 fit setup ip "p + n^2*p"
 fit init rt "n^2 + n^2*(p-1)"
-fit init li "n^2*(p-1) + abs(p-1)"
+fit init li "n^2*(p-1) + abs(p-1)" -x "p>=2"
 fit cffts rt "n^2*log2(n) + n^2*log2(n)*(p-1)"
-fit cffts li "n^2*log2(n)*(p-1) + abs(p-1)"
+fit cffts li "n^2*log2(n)*(p-1) + abs(p-1)" -x "p>=2"
 fit transpose rt "n^2 + n^2*(p-1)"
-fit transpose li "n^2*(p-1) + abs(p-1)"
+fit transpose li "n^2*(p-1) + abs(p-1)" -x "p>=2"
 
 echo "== 3. extract the structures from the sources (lostcycles compose --extract)"
 "$LC" compose --extract "$SRC/fft2d_tp.c" -o "$OUT/tp.lcm"
