@@ -1027,7 +1027,7 @@ static int pipeline_fill(struct lcm *s, const struct node *n, struct val *kids, 
 	for (int c = 0; c < n->nchild; c++) {
 		const struct node *ch = &s->nodes[n->child[c]];
 		int from;
-		double iters, fill;
+		double iters, fill, stall, tp, tc;
 
 		if (!ch->after[0])
 			continue;
@@ -1039,12 +1039,29 @@ static int pipeline_fill(struct lcm *s, const struct node *n, struct val *kids, 
 		if (!(iters >= 1))
 			return lc_fail(s->msg, s->len, -EINVAL, "node '%s': after: %s iterations is %g here",
 				       ch->name, ch->iters.text, iters);
-		fill = kids[from].t / iters;
-		kids[c].t += fill;
-		kids[c].c[LC_CAT_SL] += kids[c].p * fill;
-		h_add(s, &kids[c], &kids[from], kids[c].p / kids[from].p / iters);
-		if (ex)
-			fprintf(ex, "%*s+ pipeline fill: %s waits for one of %g iterations of %s: %.4g s x %g "
+		/* the critical path of a pipeline of ITERS equal iterations: the
+		 * consumer starts after the producer's first one, and when it is
+		 * the faster it waits for the producer at every later one too */
+		tp = kids[from].t;
+		tc = kids[c].t;
+		fill = tp / iters;
+		stall = fmax(tp - tc, 0) * (iters - 1) / iters;
+		kids[c].t += fill + stall;
+		kids[c].c[LC_CAT_SL] += kids[c].p * (fill + stall);
+		if (tp > tc) {
+			for (size_t i = 0; i < (size_t)s->nnodes * LC_NKEY; i++)
+				kids[c].h[i] /= iters;
+			h_add(s, &kids[c], &kids[from], kids[c].p / kids[from].p);
+		} else {
+			h_add(s, &kids[c], &kids[from], kids[c].p / kids[from].p / iters);
+		}
+		if (ex && stall > 0)
+			fprintf(ex, "%*s+ pipeline: %s waits for the first of %g iterations of %s, %.4g s, and, "
+				"being faster, %.4g s at the later ones: %.4g s x %g processors of synchronization "
+				"loss\n", 2 * depth + 2, "", ch->name, iters, ch->after, fill, stall, fill + stall,
+				kids[c].p);
+		else if (ex)
+			fprintf(ex, "%*s+ pipeline fill: %s waits for the first of %g iterations of %s: %.4g s x %g "
 				"processors of synchronization loss\n", 2 * depth + 2, "", ch->name, iters,
 				ch->after, fill, kids[c].p);
 	}

@@ -183,8 +183,9 @@ static void test_measured_baseline(void **state)
 	lcm_free(s);
 }
 
-/* Pipeline fill: the consumer waits one of ITERS iterations of the
- * producer, as synchronization loss, before load imbalance is computed. */
+/* Pipelines: the consumer waits for the producer's first of ITERS
+ * iterations, and a faster consumer for every later one too (the critical
+ * path), as synchronization loss, before load imbalance is computed. */
 static void test_pipeline_fill(void **state)
 {
 	struct lcm *s = load("parallel par: a b\n"
@@ -197,6 +198,16 @@ static void test_pipeline_fill(void **state)
 	assert_float_equal(r.c[LC_CAT_SL], 8, 1e-12);
 	assert_float_equal(r.c[LC_CAT_LI], 8, 1e-12);
 	assert_float_equal(r.t, 40, 1e-12);
+	lcm_free(s);
+	/* a faster consumer (8 s against 32) waits at every iteration: it ends
+	 * one of its own iterations after the producer, 32 + 8/4 = 34 s */
+	s = load("parallel par: a b\n"
+		 "fragment a\n    model: rt(n,p) = 8*n\n"
+		 "fragment b\n    model: rt(n,p) = 2*n\n    after: a / n\n", NP, 2);
+	r = at(s, (double[]){ 4, 2 });
+	assert_float_equal(r.c[LC_CAT_SL], 34 - 8, 1e-12);
+	assert_float_equal(r.c[LC_CAT_LI], 34 - 32, 1e-12);
+	assert_float_equal(r.t, 34, 1e-12);
 	lcm_free(s);
 }
 
