@@ -346,6 +346,14 @@ static int transfer_line(struct rd *r, char *p)
 	return 0;
 }
 
+/* True when p starts with the word w followed by a blank or the end. */
+static int kw(const char *p, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncmp(p, w, n) && (!p[n] || isspace((unsigned char)p[n]));
+}
+
 /* One line of a structure file. */
 static int line(struct rd *r, char *buf)
 {
@@ -363,24 +371,24 @@ static int line(struct rd *r, char *buf)
 		return 0;
 	if (indented)
 		return attribute(r, p);
-	if (!strncmp(p, "serial", 6) && isspace((unsigned char)p[6]))
+	if (kw(p, "serial"))
 		return decl(r, K_SERIAL, p + 6);
-	if (!strncmp(p, "parallel", 8) && isspace((unsigned char)p[8]))
+	if (kw(p, "parallel"))
 		return decl(r, K_PARALLEL, p + 8);
-	if (!strncmp(p, "fragment", 8) && isspace((unsigned char)p[8]))
+	if (kw(p, "fragment"))
 		return decl(r, K_FRAGMENT, p + 8);
-	if (!strncmp(p, "leaf", 4) && isspace((unsigned char)p[4]))
+	if (kw(p, "leaf"))
 		return decl(r, K_LEAF, p + 4);
 	r->cur = NULL;
-	if (!strncmp(p, "root", 4) && isspace((unsigned char)p[4])) {
+	if (kw(p, "root")) {
 		p = skip(p + 4);
 		return word(&p, r->rootname, sizeof(r->rootname)) ? bad(r, "expected 'root NAME'") : 0;
 	}
-	if (!strncmp(p, "size", 4) && isspace((unsigned char)p[4]))
+	if (kw(p, "size"))
 		return size_line(r, p + 4);
-	if (!strncmp(p, "transfer", 8) && isspace((unsigned char)p[8]))
+	if (kw(p, "transfer"))
 		return transfer_line(r, p + 8);
-	if (!strncmp(p, "measured", 8) && isspace((unsigned char)p[8])) {
+	if (kw(p, "measured")) {
 		if (r->s->basepath)
 			return bad(r, "a second 'measured' line");
 		return (r->s->basepath = strdup(skip(p + 8))) ? 0 : -ENOMEM;
@@ -945,7 +953,8 @@ static int eval_fragment(struct lcm *s, int i, const double *env, struct val *r,
 	int b, tt_only = n->model->ncats == 1 && !strcmp(n->model->cats[0].cat, "tt");
 
 	if (isnan(p) || p <= 0)
-		return lc_fail(s->msg, s->len, -EINVAL, "node '%s': p = %g: a fragment needs p > 0", n->name, p);
+		return lc_fail(s->msg, s->len, -EINVAL, "%s:%d: node '%s': p = %g: a fragment needs p > 0",
+			       s->name, n->line, n->name, p);
 	for (int c = 0; c < n->model->ncats; c++) {
 		const char *cat = n->model->cats[c].cat, *missing = "?";
 		int k = lc_key_lookup(cat);
@@ -954,8 +963,8 @@ static int eval_fragment(struct lcm *s, int i, const double *env, struct val *r,
 		if (k == LC_KEY_TT && !tt_only)
 			continue;
 		if (lc_predict_cat(n->model, cat, &e, &v, &h, &missing))
-			return lc_fail(s->msg, s->len, -EINVAL, "node '%s' (line %d): its model uses '%s'; "
-				       "give it in --at/--grid or as an override", n->name, n->line, missing);
+			return lc_fail(s->msg, s->len, -EINVAL, "%s:%d: node '%s': its model uses '%s'; "
+				       "give it in --at/--grid or as an override", s->name, n->line, n->name, missing);
 		if (k == LC_KEY_TT)
 			k = LC_CAT_PC;	/* a total-time model counts as computation */
 		r->c[k] += v;
@@ -1005,8 +1014,8 @@ static int child_env(struct lcm *s, const struct node *n, int c, const double *e
 
 		out[v] = lc_expr_eval(ch->ov[k].x.e, pe);
 		if (!isfinite(out[v]))
-			return lc_fail(s->msg, s->len, -EINVAL, "node '%s' (line %d): %s = %s is %g here",
-				       ch->name, ch->line, ch->ov[k].var, ch->ov[k].x.text, out[v]);
+			return lc_fail(s->msg, s->len, -EINVAL, "%s:%d: node '%s': %s = %s is %g here",
+				       s->name, ch->line, ch->name, ch->ov[k].var, ch->ov[k].x.text, out[v]);
 	}
 	return 0;
 }
@@ -1037,8 +1046,8 @@ static int pipeline_fill(struct lcm *s, const struct node *n, struct val *kids, 
 				       "child of '%s'", s->name, ch->line, ch->name, ch->after, n->name);
 		iters = lc_expr_eval(ch->iters.e, envs[c]);
 		if (!(iters >= 1))
-			return lc_fail(s->msg, s->len, -EINVAL, "node '%s': after: %s iterations is %g here",
-				       ch->name, ch->iters.text, iters);
+			return lc_fail(s->msg, s->len, -EINVAL, "%s:%d: node '%s': after: %s iterations is %g "
+				       "here (at least 1)", s->name, ch->line, ch->name, ch->iters.text, iters);
 		/* the critical path of a pipeline of ITERS equal iterations: the
 		 * consumer starts after the producer's first one, and when it is
 		 * the faster it waits for the producer at every later one too */

@@ -63,7 +63,7 @@ refuse "missing structure" "nothere.lcm: No such file" -s "$tmp/nothere.lcm" --a
 printf 'serial main: f\nfragment f\n    model: rt(n,p) = n\n' >"$tmp/f.lcm"
 refuse "no p" "needs p" -s "$tmp/f.lcm" --at "n=1"
 refuse "bad transfer" "--transfer wants" --extract "$D/annotated.c" --at "n=1 p=2 k=1" --transfer "speed=3"
-refuse "missing variable" "node 'f' (line 2): its model uses 'n'" -s "$tmp/f.lcm" --at "p=2"
+refuse "missing variable" "f.lcm:2: node 'f': its model uses 'n'" -s "$tmp/f.lcm" --at "p=2"
 
 # ---- --tune ------------------------------------------------------------------
 # T = n (p-3)^2/p + 1: the minimum is at p = 3, T = 1
