@@ -16,14 +16,20 @@ DATADIR ?= $(PREFIX)/share/lostcycles
 MANDIR  ?= $(PREFIX)/share/man
 DESTDIR ?=
 
-VERSION := 0.1.0
-ABI_MAJOR := 1
+# The versions come from the public header (tests/t_version.sh checks the
+# built library, its SONAME and the tool against it).
+lc_hdr_num = $(shell sed -n 's/^\#define $(1)[[:space:]][[:space:]]*\([0-9][0-9]*\)$$/\1/p' flaglib/lostcycles.h)
+VERSION := $(call lc_hdr_num,LC_VERSION_MAJOR).$(call lc_hdr_num,LC_VERSION_MINOR).$(call lc_hdr_num,LC_VERSION_PATCH)
+ABI_MAJOR := $(call lc_hdr_num,LC_ABI_VERSION)
+ifneq ($(words $(VERSION) $(ABI_MAJOR)),2)
+$(error cannot read LC_VERSION_* and LC_ABI_VERSION from flaglib/lostcycles.h)
+endif
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 # Flags the build needs; the user's CFLAGS can add to them but not remove them.
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
-	     $(LAYER_INC) -DLC_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' \
+	     $(LAYER_INC) -DLC_TOOL_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' \
 	     -pthread -MMD -MP $(CPPFLAGS) $(CFLAGS)
 
 # ---- the layers: each folder sees only its own headers and those below it --

@@ -20,7 +20,7 @@
 
 #include "attr.h"
 #include "lc_util.h"
-#include "lostcycles.h"
+#include "lc_abi.h"
 
 static __thread volatile uint32_t plain;
 
@@ -30,10 +30,10 @@ static double best(void (*fn)(long), long n)
 	double b = 1e30;
 
 	for (int r = 0; r < 5; r++) {
-		uint64_t t = lc_now_ns();
+		uint64_t t = lc_clock_ns();
 
 		fn(n);
-		t = lc_now_ns() - t;
+		t = lc_clock_ns() - t;
 		if ((double)t / (double)n < b)
 			b = (double)t / (double)n;
 	}
@@ -88,16 +88,16 @@ static void bench_tick(uint32_t nthreads, long n)
 		th[i] = (struct lc_obs_thread){ .thread = i, .state = 1 + i % 4 };
 	struct lc_obs o = { 1, &pr, nthreads, th };
 
-	t = lc_now_ns();
+	t = lc_clock_ns();
 	for (long k = 0; k < n; k++)
 		for (uint32_t i = 0; i < nthreads; i++)
 			sink += __atomic_load_n(&slots[i].state, __ATOMIC_ACQUIRE) +
 				__atomic_load_n(&slots[i].tid, __ATOMIC_ACQUIRE);
-	sweep_ns = lc_now_ns() - t;
-	t = lc_now_ns();
+	sweep_ns = lc_clock_ns() - t;
+	t = lc_clock_ns();
 	for (long k = 0; k < n; k++)
 		lc_accum_charge(a, (uint64_t)k * 100000, 100000, &o);
-	charge_ns = lc_now_ns() - t;
+	charge_ns = lc_clock_ns() - t;
 	printf("tick %3u threads: sweep %7.1f ns, charge %7.1f ns per tick, ratio %.2f%s\n",
 	       nthreads, (double)sweep_ns / (double)n, (double)charge_ns / (double)n,
 	       (double)charge_ns / (double)(sweep_ns ? sweep_ns : 1), sink == 1 ? " " : "");

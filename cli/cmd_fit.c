@@ -26,24 +26,29 @@
 
 #define PROG "lostcycles fit"
 #define MAXVARS 8
-#define MAXCANDS 4096
+#define MAXCANDS 8192
 
 /* One candidate model and its fit. */
 struct cand {
 	char *text;			/* as given */
 	struct lc_formula *f;		/* what was fitted (after pruning) */
 	struct lc_fit fit;
-	int ok, user;
+	int ok, user, undefined;
 	int ndropped;
 	char dropped[256];		/* terms pruned away, as text */
 	char also[384];			/* other candidates pruning made equal to this one */
 	char why[256];			/* why the fit was refused */
 };
 
+/* Output formats (--format). */
+enum { FMT_TEXT, FMT_FORMULA, FMT_JSON, FMT_CSV };
+
 /* The command line. */
 struct opts {
 	const char *cat, *varlist, *runs, *extract, *plot, *emit, *models;
-	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, emit_comment;
+	int format;			/* FMT_* */
+	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative, negvalues;
+	int emit_comment;
 	const char *forms[64];
 	int nforms;
 };
@@ -61,6 +66,10 @@ struct fitcmd {
 	struct cand *cands;
 	int ncands;
 	int status;
+	struct lc_select sel;
+	struct lc_search_info search;
+	int nundef;			/* default or search forms left out as undefined */
+	char undef_at[64];		/* a point where one is undefined */
 };
 
 /* Print the usage text to f. */
@@ -72,7 +81,9 @@ static void usage(FILE *f)
 "usage: lostcycles fit -c CATEGORY -v \"VAR [VAR...]\" -f RUNS [options] [FORMULA...]\n"
 "\n"
 "Fit models of one lost cycles category to the runs in RUNS (lines written by\n"
-"'lostcycles report -l', or CSV with a header) and rank them.\n"
+"'lostcycles report -l', or CSV with a header) and rank them: models with a\n"
+"'?' coefficient or a '!' lack of fit last, then by leave-one-out SMAPE, the\n"
+"simplest model within one standard error of the best first.\n"
 "\n"
 "  -c, --category CAT   one of: %s\n"
 "                       (rt is pure computation, tt the total p x wall)\n"
@@ -86,14 +97,23 @@ static void usage(FILE *f)
 "                       lcm: lines for lostcycles compose --extract\n"
 "      --prune          refit without terms whose 90%% interval contains zero\n"
 "      --nonneg         forbid negative coefficients\n"
-"      --search         search c0 + c1*v^i*log2(v)^j (Extra-P normal form) by\n"
-"                       cross-validation instead of the default forms\n"
+"      --search         search c0 + c1*v^i*log2(v)^j (Extra-P normal form), and\n"
+"                       for several variables sums of products of the best\n"
+"                       factors of each, instead of the default forms\n"
+"      --allow-negative search negative exponents too (always for rt)\n"
 "      --top N          show the N best models (default: all; 10 with --search)\n"
+"      --format FMT     text (default); formula: only the chosen model (or\n"
+"                       --pick N) as an expression predict and Python both read;\n"
+"                       json or csv: models with coefficients, intervals, R2,\n"
+"                       adjusted R2, AICc, leave-one-out and in-sample SMAPE\n"
 "      --weights        weight averaged points by count/spread^2\n"
 "      --absolute       plain least squares (lca's); the default weights points\n"
 "                       by 1/y^2, fitting relative errors, unless some y is 0\n"
-"      --log2           log() in formulae means log2 (default: natural log)\n"
+"      --log2           accepted for old scripts: log() always means log2\n"
+"                       (write ln() for the natural logarithm)\n"
 "      --models FILE    default forms from FILE instead of models.txt\n"
+"      --allow-negative-values  fit a category with negative values (refused\n"
+"                       by default: times are not negative)\n"
 "  -d, --debug          print the points that were fitted\n"
 "  -h, --help           this text\n"
 "\n"
@@ -115,8 +135,22 @@ static int opt_int(const char *name, const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
+/* Parse --format; prints and returns -1 on error. */
+static int opt_format(const char *s, int *out)
+{
+	static const char *const names[] = { "text", "formula", "json", "csv" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	fprintf(stderr, PROG ": --format wants text, formula, json or csv, not '%s'\n", s);
+	return -1;
+}
+
 enum { O_EMIT = 256, O_PRUNE, O_NONNEG, O_SEARCH, O_MODELS, O_TOP, O_PICK, O_WEIGHTS,
-       O_ABSOLUTE, O_LOG2, O_EMIT_COMMENT };
+       O_ABSOLUTE, O_LOG2, O_NEGATIVE, O_FORMAT, O_NEGVALUES, O_EMIT_COMMENT };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -130,6 +164,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "top", required_argument, 0, O_TOP }, { "pick", required_argument, 0, O_PICK },
 		{ "weights", no_argument, 0, O_WEIGHTS }, { "absolute", no_argument, 0, O_ABSOLUTE },
 		{ "log2", no_argument, 0, O_LOG2 }, { "debug", no_argument, 0, 'd' },
+		{ "allow-negative", no_argument, 0, O_NEGATIVE },
+		{ "format", required_argument, 0, O_FORMAT },
+		{ "allow-negative-values", no_argument, 0, O_NEGVALUES },
 		{ "emit-comment", no_argument, 0, O_EMIT_COMMENT },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
@@ -154,6 +191,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_WEIGHTS: o->weights = 1; break;
 		case O_ABSOLUTE: o->absolute = 1; break;
 		case O_LOG2: o->log2 = 1; break;
+		case O_NEGATIVE: o->negative = 1; break;
+		case O_NEGVALUES: o->negvalues = 1; break;
+		case O_FORMAT: if (opt_format(optarg, &o->format)) return -1; break;
 		case O_EMIT_COMMENT: o->emit_comment = 1; break;
 		case O_TOP: if (opt_int("--top", optarg, 1, 100000, &o->top)) return -1; break;
 		case O_PICK: if (opt_int("--pick", optarg, 1, 100000, &o->pick)) return -1; break;
@@ -242,6 +282,34 @@ static void parse_error(const char *what, const char *text, const struct lc_pars
 	fprintf(stderr, "    %s\n    %*s^\n", text, pe->column - 1, "");
 }
 
+/* True (after saying where) when some run has a negative value of the
+ * category. */
+static int negative_value(const struct fitcmd *cmd)
+{
+	for (size_t i = 0; i < lc_runs_count(cmd->runs); i++) {
+		double v;
+
+		if (lc_runs_get(cmd->runs, i, cmd->ykey, &v) != LC_CELL_VALUE || v >= 0)
+			continue;
+		fprintf(stderr, PROG ": %s:%d: %s=%g is negative: a time cannot be "
+			"(--allow-negative-values fits it anyway)\n", cmd->o.runs,
+			lc_runs_line(cmd->runs, i), cmd->cat->key, v);
+		return 1;
+	}
+	return 0;
+}
+
+/* Print every run skipped for lacking a value, as file:line and the key, to
+ * f. */
+static void print_skipped(const struct fitcmd *cmd, FILE *f)
+{
+	const struct lc_points *p = &cmd->pts;
+
+	for (size_t i = 0; i < p->missing; i++)
+		fprintf(f, "%sskipped %s:%d: no value for %s\n", f == stderr ? PROG ": " : "",
+			cmd->o.runs, p->skip_line[i], lc_runs_keyname(cmd->runs, p->skip_key[i]));
+}
+
 /* Read the runs and find the variables, category and extraction. */
 static int load_runs(struct fitcmd *cmd)
 {
@@ -257,6 +325,11 @@ static int load_runs(struct fitcmd *cmd)
 		fprintf(stderr, PROG ": %s: %s\n", cmd->o.runs, strerror(-rc));
 		return -1;
 	}
+	if (lc_runs_count(cmd->runs) == 0) {
+		fprintf(stderr, PROG ": %s: no runs: the file is empty or holds only comments and "
+			"blank lines\n", cmd->o.runs);
+		return -1;
+	}
 	for (int v = 0; v < cmd->nvars; v++) {
 		cmd->varkey[v] = lc_runs_find_key(cmd->runs, cmd->vars[v], strlen(cmd->vars[v]));
 		if (cmd->varkey[v] < 0) {
@@ -270,6 +343,8 @@ static int load_runs(struct fitcmd *cmd)
 		fprintf(stderr, PROG ": category '%s' does not appear in %s\n", cmd->cat->key, cmd->o.runs);
 		return -1;
 	}
+	if (!cmd->o.negvalues && negative_value(cmd))
+		return -1;
 	if (cmd->o.extract &&
 	    lc_expr_parse_cond(cmd->o.extract, 0, resolve_key, cmd->runs, &cmd->cond, &pe)) {
 		parse_error("extraction", cmd->o.extract, &pe);
@@ -296,12 +371,25 @@ static int build_points(struct fitcmd *cmd)
 	else if (p->excluded && !p->na && !p->missing)
 		fprintf(stderr, PROG ": -x '%s' selects none of the %zu runs in %s\n",
 			cmd->o.extract, p->excluded, cmd->o.runs);
-	else
+	else {
+		char first[160] = "";
+
+		if (p->missing)
+			snprintf(first, sizeof(first), " (first %s:%d: no value for %s)", cmd->o.runs,
+				 p->skip_line[0], lc_runs_keyname(cmd->runs, p->skip_key[0]));
 		fprintf(stderr, PROG ": no run in %s has %s and all of -v \"%s\" "
-			"(%zu with %s 'na', %zu lacking a value, %zu not selected)\n",
+			"(%zu with %s 'na', %zu lacking a value%s, %zu not selected)\n",
 			cmd->o.runs, cmd->cat->key, cmd->o.varlist, p->na, cmd->cat->key,
-			p->missing, p->excluded);
+			p->missing, first, p->excluded);
+	}
 	return -1;
+}
+
+/* The fit flags from the options. */
+static unsigned fit_flags(const struct fitcmd *cmd)
+{
+	return (cmd->o.nonneg ? LC_FIT_NONNEG : 0) | (cmd->o.weights ? LC_FIT_WEIGHTS : 0) |
+	       (cmd->o.absolute ? 0 : LC_FIT_RELATIVE);
 }
 
 /* Add a candidate with formula text (a copy is kept). */
@@ -384,14 +472,33 @@ static int add_defaults(struct fitcmd *cmd)
 	return rc;
 }
 
+/* True when negative exponents are searched: --allow-negative, or a
+ * category that can shrink as a variable grows (rt, the work each
+ * processor does). */
+static int negative_ok(const struct fitcmd *cmd)
+{
+	return cmd->o.negative || !strcmp(cmd->cat->key, "rt");
+}
+
 /* Add the --search hypotheses. */
 static int add_search(struct fitcmd *cmd)
 {
 	char **h;
-	int n, rc = lc_search_hypotheses((const char *const *)cmd->vars, cmd->nvars, &h, &n);
+	int n, rc = lc_search_hypotheses((const char *const *)cmd->vars, cmd->nvars, &cmd->pts,
+					 negative_ok(cmd) ? LC_SEARCH_NEGATIVE : 0,
+					 fit_flags(cmd), &h, &n, &cmd->search);
 
-	if (rc) {
+	if (rc == -E2BIG) {
 		fprintf(stderr, PROG ": --search handles one to three variables\n");
+		return -1;
+	}
+	if (rc == -EDOM) {
+		fprintf(stderr, PROG ": --search: no form is defined at every point (%s)\n",
+			cmd->search.undefined_at);
+		return -1;
+	}
+	if (rc) {
+		fprintf(stderr, PROG ": out of memory\n");
 		return -1;
 	}
 	for (int i = 0; i < n && !rc; i++)
@@ -419,7 +526,7 @@ static int collect(struct fitcmd *cmd)
 /* Parse every candidate; a syntax error in any formula is fatal. */
 static int parse_cands(struct fitcmd *cmd)
 {
-	unsigned flags = cmd->o.log2 ? LC_EXPR_LOG2 : 0;
+	unsigned flags = LC_EXPR_LOG2;	/* one base everywhere */
 
 	for (int i = 0; i < cmd->ncands; i++) {
 		struct cand *c = &cmd->cands[i];
@@ -434,13 +541,6 @@ static int parse_cands(struct fitcmd *cmd)
 		}
 	}
 	return 0;
-}
-
-/* The fit flags from the options. */
-static unsigned fit_flags(const struct fitcmd *cmd)
-{
-	return (cmd->o.nonneg ? LC_FIT_NONNEG : 0) | (cmd->o.weights ? LC_FIT_WEIGHTS : 0) |
-	       (cmd->o.absolute ? 0 : LC_FIT_RELATIVE);
 }
 
 /* Note the terms of f that pruning dropped into c->dropped. */
@@ -469,11 +569,11 @@ static int fit_cand(struct fitcmd *cmd, struct cand *c)
 	struct lc_formula *g;
 
 	if (!cmd->o.prune) {
-		rc = lc_fit_formula(c->f, &cmd->pts, fit_flags(cmd), names, &c->fit, c->why,
-				    sizeof(c->why));
+		rc = lc_fit_formula(c->f, &cmd->pts, fit_flags(cmd) | LC_FIT_NOLOO, names, &c->fit,
+				    c->why, sizeof(c->why));
 	} else {
-		rc = lc_fit_prune(c->f, &cmd->pts, fit_flags(cmd), names, &g, dropped, &c->fit,
-				  c->why, sizeof(c->why));
+		rc = lc_fit_prune(c->f, &cmd->pts, fit_flags(cmd) | LC_FIT_NOLOO, names, &g, dropped,
+				  &c->fit, c->why, sizeof(c->why));
 		if (g != c->f) {
 			note_dropped(c, c->f, dropped, names);
 			lc_formula_free(c->f);
@@ -484,26 +584,45 @@ static int fit_cand(struct fitcmd *cmd, struct cand *c)
 	return rc == -ENOMEM ? -1 : 0;
 }
 
-/* Rank order: lc_fit_rank_cmp, refused fits last. */
-static int cmp_cand(const void *a, const void *b)
+/* Put the fitted candidates in the order of lc_fit_select, refused ones
+ * last.  Returns 0 or -1 when out of memory. */
+static int rank(struct fitcmd *cmd)
 {
-	const struct cand *p = a, *q = b;
+	int n = 0, m = 0, *order = malloc(sizeof(int) * (size_t)(cmd->ncands + 1)), rc = -1;
+	const struct lc_formula **f = malloc(sizeof(*f) * (size_t)(cmd->ncands + 1));
+	struct lc_fit **fit = malloc(sizeof(*fit) * (size_t)(cmd->ncands + 1));
+	struct cand *sorted = malloc(sizeof(*sorted) * (size_t)(cmd->ncands + 1));
+	int *idx = malloc(sizeof(int) * (size_t)(cmd->ncands + 1));
 
-	if (p->ok != q->ok)
-		return q->ok - p->ok;
-	return p->ok ? lc_fit_rank_cmp(&p->fit, &q->fit) : 0;
-}
-
-/* Search mode order: by leave-one-out error, then AICc. */
-static int cmp_search(const void *a, const void *b)
-{
-	const struct cand *p = a, *q = b;
-	double x = p->ok && !isnan(p->fit.smape) ? p->fit.smape : INFINITY;
-	double y = q->ok && !isnan(q->fit.smape) ? q->fit.smape : INFINITY;
-
-	if (x != y)
-		return x < y ? -1 : 1;
-	return cmp_cand(a, b);
+	if (!order || !f || !fit || !sorted || !idx)
+		goto out;
+	for (int i = 0; i < cmd->ncands; i++)
+		if (cmd->cands[i].ok) {
+			idx[n] = i;
+			f[n] = cmd->cands[i].f;
+			fit[n++] = &cmd->cands[i].fit;
+		}
+	if (lc_fit_select(f, fit, n, &cmd->pts, fit_flags(cmd), (const char *const *)cmd->vars,
+			  order, &cmd->sel))
+		goto out;
+	for (int i = 0; i < n; i++)
+		sorted[m++] = cmd->cands[idx[order[i]]];
+	for (int i = 0; i < cmd->ncands; i++)
+		if (!cmd->cands[i].ok)
+			sorted[m++] = cmd->cands[i];
+	if (cmd->sel.promoted >= 0) {	/* the rule moved model 2 of the order to the top */
+		cmd->sel.promoted = 0;
+		cmd->sel.promoted_over = 1;
+	}
+	memcpy(cmd->cands, sorted, sizeof(*sorted) * (size_t)m);
+	rc = 0;
+out:
+	free(order);
+	free(f);
+	free(fit);
+	free(sorted);
+	free(idx);
+	return rc;
 }
 
 /* Remove later candidates whose fitted formula prints the same as an
@@ -538,7 +657,30 @@ static void dedupe(struct fitcmd *cmd)
 	cmd->ncands = n;
 }
 
-/* Fit all candidates, report refusals, rank. */
+/* True when some term of c is not finite at some point; the first such
+ * point goes to cmd->undef_at. */
+static int undefined(struct fitcmd *cmd, const struct cand *c)
+{
+	const struct lc_points *p = &cmd->pts;
+
+	for (size_t i = 0; i < p->n; i++)
+		for (int t = 0; t < c->f->nterms; t++) {
+			const double *x = &p->x[i * (size_t)p->nvars];
+			size_t used = 0;
+
+			if (isfinite(lc_expr_eval(c->f->term[t], x)))
+				continue;
+			for (int v = 0; v < cmd->nvars && !cmd->undef_at[0]; v++)
+				used += (size_t)snprintf(cmd->undef_at + used, sizeof(cmd->undef_at) - used,
+							 "%s%s=%g", v ? " " : "", cmd->vars[v], x[v]);
+			(void)used;
+			return 1;
+		}
+	return 0;
+}
+
+/* Fit all candidates, report refusals, rank.  Default and search forms
+ * that are not defined at every point are left out (and counted). */
 static int fit_all(struct fitcmd *cmd)
 {
 	int nok = 0;
@@ -546,6 +688,11 @@ static int fit_all(struct fitcmd *cmd)
 	for (int i = 0; i < cmd->ncands; i++) {
 		struct cand *c = &cmd->cands[i];
 
+		if (!c->user && undefined(cmd, c)) {
+			c->undefined = 1;
+			cmd->nundef++;
+			continue;
+		}
 		if (fit_cand(cmd, c))
 			return -1;
 		nok += c->ok;
@@ -556,14 +703,19 @@ static int fit_all(struct fitcmd *cmd)
 		}
 	}
 	if (!nok) {
-		if (cmd->o.search)	/* otherwise each refusal was reported above */
+		if ((cmd->nundef || cmd->search.undefined) && !cmd->o.nforms)
+			fprintf(stderr, PROG ": every form is undefined at some point (%s)\n",
+				cmd->undef_at);
+		else if (cmd->o.search)	/* otherwise each refusal was reported above */
 			fprintf(stderr, PROG ": no model could be fitted to the %zu points\n", cmd->pts.n);
 		return -1;
 	}
 	if (cmd->o.prune)
 		dedupe(cmd);
-	qsort(cmd->cands, (size_t)cmd->ncands, sizeof(*cmd->cands),
-	      cmd->o.search ? cmp_search : cmp_cand);
+	if (rank(cmd)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -661,7 +813,7 @@ static void print_header(const struct fitcmd *cmd)
 	const struct lc_points *p = &cmd->pts;
 	int weighted = cmd->cands[0].fit.weighted;
 
-	printf("lostcycles fit %s\n", LC_VERSION);
+	printf("lostcycles fit %s\n", LC_TOOL_VERSION);
 	printf("Datafile: %s, Variable%s: %s, Category: %s (%s), Constraints: %s\n", cmd->o.runs,
 	       cmd->nvars > 1 ? "s" : "", cmd->o.varlist, cmd->cat->key, cmd->cat->desc,
 	       cmd->o.extract ? cmd->o.extract : "none");
@@ -672,26 +824,62 @@ static void print_header(const struct fitcmd *cmd)
 	if (p->na)
 		printf("; %zu run%s with %s=na skipped", p->na, p->na == 1 ? "" : "s", cmd->cat->key);
 	if (p->missing)
-		printf("; %zu run%s lacking a value skipped", p->missing, p->missing == 1 ? "" : "s");
+		printf("; %zu run%s lacking a value skipped (below)", p->missing,
+		       p->missing == 1 ? "" : "s");
 	if (p->excluded)
 		printf("; %zu not selected by -x", p->excluded);
 	printf("%s\n", weighted == 2 ? "; relative errors (weights 1/y^2)" :
 		       weighted == 1 ? "" : cmd->o.absolute ? "; plain least squares" :
 		       "; plain least squares (a value is 0)");
+	print_skipped(cmd, stdout);
+}
+
+/* Print what was tried and how it was ranked. */
+static void print_rule(const struct fitcmd *cmd)
+{
+	static const char *const crit[] = {
+		[LC_CRIT_LOO] = "leave-one-out SMAPE",
+		[LC_CRIT_AICC] = "AICc (too few points to leave one out)",
+		[LC_CRIT_R2] = "R2 (too few points for leave-one-out or AICc)",
+	};
+	int tried = cmd->ncands;
+
+	if (cmd->o.search && cmd->nvars == 1)
+		printf("search: %d hypotheses: c0, and c0 + c1*f and c1*f for f = %s^i*log2(%s)^j, "
+		       "i in %s..3, j in 0..2\n", tried, cmd->vars[0], cmd->vars[0],
+		       negative_ok(cmd) ? "-2" : "0");
+	else if (cmd->o.search)
+		printf("search: %d hypotheses: sums of up to two products of the best %d factors "
+		       "v^i*log2(v)^j (i in %s..3) of each variable, found along lines of the others\n",
+		       tried, cmd->search.kept[0], negative_ok(cmd) ? "-2" : "0");
+	if (cmd->search.undefined)
+		printf("note: %d factor%s v^i*log2(v)^j undefined at %s (log of 0, or a negative power "
+		       "of 0) left out\n", cmd->search.undefined, cmd->search.undefined == 1 ? "" : "s",
+		       cmd->search.undefined_at);
+	if (cmd->nundef)
+		printf("note: %d form%s undefined at %s (log of 0, or a negative power of 0) left out\n",
+		       cmd->nundef, cmd->nundef == 1 ? "" : "s", cmd->undef_at);
+	if (cmd->sel.crit == LC_CRIT_LOO)
+		printf("ranked by leave-one-out SMAPE over the %d best by AICc (then R2); '?' and '!' "
+		       "models last; the simplest within one standard error first\n", cmd->sel.shortlist);
+	else
+		printf("ranked by %s; '?' and '!' models last%s\n", crit[cmd->sel.crit],
+		       cmd->sel.crit == LC_CRIT_AICC ? "; the simplest within 2 of the best first" : "");
+	if (cmd->sel.promoted >= 0)
+		printf("note: model 1 has fewer parameters or simpler terms than model 2 and is within "
+		       "one standard error of it\n");
 }
 
 /* Print the ranked models, lca style, with the extra columns. */
 static void report(const struct fitcmd *cmd)
 {
-	int n = shown(cmd), width = 20, anyflag = 0;
+	int n = shown(cmd), width = 20, anyflag = 0, anylof = 0;
 	char text[1024];
 
 	print_header(cmd);
 	if (cmd->o.debug)
 		print_points(cmd);
-	if (cmd->o.search)
-		printf("search: %d hypotheses c0 + c1*v^i*log2(v)^j, ranked by leave-one-out SMAPE\n",
-		       cmd->ncands);
+	print_rule(cmd);
 	for (int i = 0; i < n; i++) {
 		model_text(cmd, &cmd->cands[i], text, sizeof(text));
 		if ((int)strlen(text) > width)
@@ -706,9 +894,11 @@ static void report(const struct fitcmd *cmd)
 		printf("%2d. %-*s  R2 : %.4f  adjR2 : %.4f  AICc : %9.3f  LOO-SMAPE : ", i + 1, width,
 		       text, f->r2, f->adjr2, f->aicc);
 		if (isnan(f->smape))
-			printf("   -\n");
+			printf("   -");
 		else
-			printf("%.3g%%\n", f->smape);
+			printf("%.3g%%", f->smape);
+		printf("  in-sample SMAPE : %.3g%%%s\n", f->smape_in, f->lof ? "  !" : "");
+		anylof |= f->lof;
 		if (c->ndropped)
 			printf("    pruned from '%s': dropped %s\n", c->text, c->dropped);
 		if (c->also[0])
@@ -717,6 +907,204 @@ static void report(const struct fitcmd *cmd)
 	if (anyflag)
 		printf("? the 90%% interval contains zero: the term cannot be told from zero; "
 		       "drop it (--prune)\n");
+	if (anylof)
+		printf("! lack of fit: the misfit exceeds the spread of the repeated runs "
+		       "(F test, p < %g)\n", LC_LOF_LEVEL);
+}
+
+/* The fitted model c as an expression predict and Python both evaluate
+ * (coefficients with 10 digits, ** for powers), into buf. */
+static void model_formula(const struct fitcmd *cmd, const struct cand *c, char *buf, size_t len)
+{
+	char tmp[2048];
+	size_t used = 0;
+
+	lc_formula_print(c->f, c->fit.coef, (const char *const *)cmd->vars, 10, tmp, sizeof(tmp));
+	for (const char *q = tmp; *q && used + 3 < len; q++) {
+		if (*q == '^') {
+			buf[used++] = '*';
+			buf[used++] = '*';
+		} else {
+			buf[used++] = *q;
+		}
+	}
+	buf[used] = '\0';
+}
+
+/* Print s as a JSON string. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/* Print a JSON number, null when not finite. */
+static void json_num(double v)
+{
+	if (isfinite(v))
+		printf("%.10g", v);
+	else
+		printf("null");
+}
+
+/* The name of the ranking criterion, for json and csv. */
+static const char *crit_name(enum lc_crit c)
+{
+	return c == LC_CRIT_LOO ? "loo_smape" : c == LC_CRIT_AICC ? "aicc" : "r2";
+}
+
+/* One model as a JSON object. */
+static void json_model(const struct fitcmd *cmd, const struct cand *c, int rank)
+{
+	const struct lc_fit *f = &c->fit;
+	char text[2048];
+
+	model_formula(cmd, c, text, sizeof(text));
+	printf("    {\"rank\": %d, \"formula\": ", rank);
+	json_str(text);
+	printf(", \"terms\": [");
+	for (int t = 0; t < c->f->nterms; t++) {
+		lc_expr_print(c->f->term[t], (const char *const *)cmd->vars, 10, text, sizeof(text));
+		printf("%s{\"term\": ", t ? ", " : "");
+		json_str(text);
+		printf(", \"coef\": ");
+		json_num(f->coef[t]);
+		printf(", \"interval90\": [");
+		json_num(f->coef[t] - f->half[t]);
+		printf(", ");
+		json_num(f->coef[t] + f->half[t]);
+		printf("], \"contains_zero\": %s, \"held_at_zero\": %s}", f->flagged[t] ? "true" : "false",
+		       f->zero[t] ? "true" : "false");
+	}
+	printf("],\n     \"threshold\": ");
+	json_num(c->f->is_max ? f->threshold : NAN);
+	printf(", \"r2\": ");
+	json_num(f->r2);
+	printf(", \"adj_r2\": ");
+	json_num(f->adjr2);
+	printf(", \"aicc\": ");
+	json_num(f->aicc);
+	printf(", \"loo_smape_percent\": ");
+	json_num(f->smape);
+	printf(", \"loo_smape_se\": ");
+	json_num(f->smape_se);
+	printf(", \"insample_smape_percent\": ");
+	json_num(f->smape_in);
+	printf(", \"lack_of_fit_p\": ");
+	json_num(f->lof_p);
+	printf(", \"lack_of_fit\": %s", f->lof ? "true" : "false");
+	printf(", \"dof\": %d}", f->dof);
+}
+
+/* --format json: the data, the rule and the shown models. */
+static void report_json(const struct fitcmd *cmd)
+{
+	const struct lc_points *p = &cmd->pts;
+	int n = shown(cmd);
+
+	printf("{\"file\": ");
+	json_str(cmd->o.runs);
+	printf(", \"category\": ");
+	json_str(cmd->cat->key);
+	printf(", \"variables\": [");
+	for (int v = 0; v < cmd->nvars; v++) {
+		printf("%s", v ? ", " : "");
+		json_str(cmd->vars[v]);
+	}
+	printf("], \"extract\": ");
+	if (cmd->o.extract)
+		json_str(cmd->o.extract);
+	else
+		printf("null");
+	printf(",\n  \"points\": %zu, \"runs\": %zu, \"runs_na\": %zu, \"runs_missing\": %zu, "
+	       "\"weights\": \"%s\", \"hypotheses\": %d, \"undefined_left_out\": %d,\n",
+	       p->n, p->used, p->na, p->missing,
+	       cmd->cands[0].fit.weighted == 2 ? "relative" : cmd->cands[0].fit.weighted == 1 ?
+	       "spread" : "none", cmd->ncands, cmd->nundef + cmd->search.undefined);
+	printf("  \"ranked_by\": \"%s\", \"cross_validated\": %d, \"simpler_promoted\": %s,\n",
+	       crit_name(cmd->sel.crit), cmd->sel.shortlist, cmd->sel.promoted >= 0 ? "true" : "false");
+	printf("  \"models\": [\n");
+	for (int i = 0; i < n; i++) {
+		json_model(cmd, &cmd->cands[i], i + 1);
+		printf("%s\n", i + 1 < n ? "," : "");
+	}
+	printf("  ]}\n");
+}
+
+/* Print a CSV number (empty when not finite). */
+static void csv_num(double v)
+{
+	if (isfinite(v))
+		printf(",%.10g", v);
+	else
+		printf(",");
+}
+
+/* --format csv: one row per shown model. */
+static void report_csv(const struct fitcmd *cmd)
+{
+	int n = shown(cmd);
+	char text[2048];
+
+	printf("rank,formula,r2,adj_r2,aicc,loo_smape_percent,loo_smape_se,insample_smape_percent,"
+	       "contains_zero,lack_of_fit_p,ranked_by\n");
+	for (int i = 0; i < n; i++) {
+		const struct lc_fit *f = &cmd->cands[i].fit;
+
+		model_formula(cmd, &cmd->cands[i], text, sizeof(text));
+		printf("%d,\"%s\"", i + 1, text);
+		csv_num(f->r2);
+		csv_num(f->adjr2);
+		csv_num(f->aicc);
+		csv_num(f->smape);
+		csv_num(f->smape_se);
+		csv_num(f->smape_in);
+		printf(",%d", f->nflagged);
+		csv_num(f->lof_p);
+		printf(",%s\n", crit_name(cmd->sel.crit));
+	}
+}
+
+/* Notes for the machine formats go to stderr, one line each. */
+static void notes_stderr(const struct fitcmd *cmd)
+{
+	if (cmd->search.undefined)
+		fprintf(stderr, PROG ": note: %d factor%s undefined at %s left out\n",
+			cmd->search.undefined, cmd->search.undefined == 1 ? "" : "s",
+			cmd->search.undefined_at);
+	if (cmd->nundef)
+		fprintf(stderr, PROG ": note: %d form%s undefined at %s left out\n", cmd->nundef,
+			cmd->nundef == 1 ? "" : "s", cmd->undef_at);
+}
+
+/* Print the result in the chosen --format. */
+static void output(const struct fitcmd *cmd)
+{
+	char text[2048];
+	int pick = cmd->o.pick ? cmd->o.pick : 1;
+
+	if (cmd->o.format == FMT_TEXT) {
+		report(cmd);
+		return;
+	}
+	notes_stderr(cmd);
+	print_skipped(cmd, stderr);
+	if (cmd->o.format == FMT_JSON) {
+		report_json(cmd);
+	} else if (cmd->o.format == FMT_CSV) {
+		report_csv(cmd);
+	} else if (pick <= cmd->ncands && cmd->cands[pick - 1].ok) {
+		model_formula(cmd, &cmd->cands[pick - 1], text, sizeof(text));
+		printf("%s\n", text);
+	}
 }
 
 /* Write the gnuplot data file: the points, then every shown model sampled
@@ -823,12 +1211,13 @@ static int emit(const struct fitcmd *cmd)
 		 cmd->o.extract ? cmd->o.extract : "");
 	rc = lc_model_append(cmd->o.emit, cmd->cat->key, (const char *const *)cmd->vars, cmd->nvars,
 			     cmd->cands[pick - 1].f, &cmd->cands[pick - 1].fit,
-			     cmd->o.log2 ? LC_EXPR_LOG2 : 0, note);
+			     LC_EXPR_LOG2, note);
 	if (rc) {
 		fprintf(stderr, PROG ": --emit %s: %s\n", cmd->o.emit, strerror(-rc));
 		return -1;
 	}
-	printf("appended model %d to %s\n", pick, cmd->o.emit);
+	fprintf(cmd->o.format == FMT_TEXT ? stdout : stderr, "appended model %d to %s\n", pick,
+		cmd->o.emit);
 	return 0;
 }
 
@@ -857,7 +1246,7 @@ static int emit_comment(const struct fitcmd *cmd)
 	close(fd);
 	rc = lc_model_append(path, cmd->cat->key, (const char *const *)cmd->vars, cmd->nvars,
 			     cmd->cands[pick - 1].f, &cmd->cands[pick - 1].fit,
-			     cmd->o.log2 ? LC_EXPR_LOG2 : 0, NULL);
+			     LC_EXPR_LOG2, NULL);
 	f = rc ? NULL : fopen(path, "r");
 	unlink(path);
 	if (!f) {
@@ -896,7 +1285,7 @@ int lc_cmd_fit(int argc, char **argv)
 	ok = !split_vars(&cmd) && !load_runs(&cmd) && !build_points(&cmd) && !collect(&cmd) &&
 	     !parse_cands(&cmd) && !fit_all(&cmd);
 	if (ok) {
-		report(&cmd);
+		output(&cmd);
 		ok = !plot(&cmd) && !emit(&cmd) && !emit_comment(&cmd);
 	}
 	fitcmd_free(&cmd);

@@ -42,7 +42,9 @@ struct pcmd {
 	const char *names[LC_GRID_MAXAXES];
 	double vals[LC_GRID_MAXAXES];
 	struct lc_env env;
-	int pax;		/* the grid axis of p */
+	int pax;		/* the grid axis of p, or -1 */
+	int has_t;		/* the model has every category T(E) needs, and p is given */
+	char lacks[128];	/* the categories T(E) needs that the model lacks */
 };
 
 /* Print the usage text to f. */
@@ -52,13 +54,16 @@ static void usage(FILE *f)
 "usage: lostcycles predict -m MODEL (--at \"VAR=V ...\" | --grid \"VAR=LIST ...\") [options]\n"
 "       lostcycles predict --profile RUNS --plot FILE.png [-x EXPR]\n"
 "\n"
-"Predict T(E) = sum over categories C(E)/p from a model file written by\n"
-"'lostcycles fit --emit' (or by hand), with a 90%% prediction interval.\n"
+"Predict each category's C(E) from a model file written by 'lostcycles fit\n"
+"--emit' (or by hand), and T(E) = sum over categories C(E)/p with a 90%%\n"
+"prediction interval when the file has rt li ip sl cl rc (or tt alone) and p\n"
+"is given.  Only the variables the models use are needed.\n"
 "\n"
 "  -m, --model FILE       the model file\n"
-"  -a, --at \"n=1024 p=26\"  one point: per-category values and T(E)\n"
+"  -a, --at \"n=1024 p=26\"  one point: each category's C(E), T(E), speedup\n"
 "  -G, --grid \"n=64,128,...,1024 p=1..26\"\n"
-"                         every combination; LIST items: numbers, A..B[:STEP], ...\n"
+"                         every combination: each C(E), and T(E) when it exists;\n"
+"                         LIST items: numbers, A..B[:STEP], ...\n"
 "  -w, --what-if SCENARIO e.g. \"li=0\", \"sl*=0.5\", \"li=0 sl*=0.5\", balanced,\n"
 "                         nowait, nocomm, nocontention (repeatable)\n"
 "  -C, --compare MODEL_B  where B beats the model, and the crossover points\n"
@@ -176,9 +181,19 @@ static int setup_grid(struct pcmd *cmd)
 		return -1;
 	}
 	cmd->pax = lc_grid_find(&cmd->g, "p");
-	if (cmd->pax < 0) {
-		fprintf(stderr, PROG ": T(E) = sum C(E)/p needs p (the number of processors) in %s\n",
-			cmd->o.at ? "--at" : "--grid");
+	cmd->has_t = !lc_predict_needs(cmd->a, cmd->lacks, sizeof(cmd->lacks)) && cmd->pax >= 0;
+	if (!cmd->has_t && (cmd->o.nwhatif || cmd->o.compare || cmd->o.plot)) {
+		fprintf(stderr, PROG ": %s needs T(E) = sum C(E)/p, ", cmd->o.nwhatif ? "--what-if" :
+			cmd->o.compare ? "--compare" : "--plot");
+		if (cmd->lacks[0])
+			fprintf(stderr, "but %s has no model for %s\n", cmd->o.model, cmd->lacks);
+		else
+			fprintf(stderr, "which needs p in %s\n", cmd->o.at ? "--at" : "--grid");
+		return -1;
+	}
+	if (cmd->b && lc_predict_needs(cmd->b, vars, sizeof(vars))) {
+		fprintf(stderr, PROG ": --compare needs T(E), but %s has no model for %s\n",
+			cmd->o.compare, vars);
 		return -1;
 	}
 	for (int i = 0; i < cmd->g.naxes; i++)
@@ -237,6 +252,29 @@ static int total_at_p(struct pcmd *cmd, const struct lc_model *m, double pv, dou
 	return rc;
 }
 
+/* Say why T(E) is not printed: categories missing, or no p. */
+static void no_total(const struct pcmd *cmd)
+{
+	if (cmd->lacks[0])
+		printf("T(E) not computed: %s has no model for %s (T = sum C(E)/p needs rt li ip sl "
+		       "cl rc, or tt alone)\n", cmd->o.model, cmd->lacks);
+	else
+		printf("T(E) = sum C(E)/p not computed: give p\n");
+}
+
+/* Predict category cat at the current point, printing an error naming a
+ * missing variable.  Returns 0 or -1. */
+static int category(const struct pcmd *cmd, const char *cat, double *c, double *h)
+{
+	const char *missing = "?";
+
+	if (!lc_predict_cat(cmd->a, cat, &cmd->env, c, h, &missing))
+		return 0;
+	fprintf(stderr, PROG ": the model of %s uses '%s'; give it in %s\n", cat, missing,
+		cmd->o.at ? "--at" : "--grid");
+	return -1;
+}
+
 /* Print the point as "n=1024 p=26". */
 static void print_point(const struct pcmd *cmd)
 {
@@ -244,22 +282,30 @@ static void print_point(const struct pcmd *cmd)
 		printf("%s%s=%g", a ? " " : "", cmd->names[a], cmd->vals[a]);
 }
 
-/* --at: every category, T(E), speedup, efficiency, what-ifs, comparison. */
+/* --at: every category; T(E), speedup and efficiency when the model has
+ * what T needs; what-ifs, comparison. */
 static int predict_one(struct pcmd *cmd)
 {
-	double t, h, t1, c, ch, p = cmd->vals[cmd->pax];
+	double t, h, t1, c, ch, p = cmd->pax >= 0 ? cmd->vals[cmd->pax] : NAN;
 
 	printf("lostcycles predict: %s at ", cmd->o.model);
 	print_point(cmd);
-	printf("\n%-4s %-34s %14s %12s %12s\n", "cat", "", "C(E) seconds", "+/- (90%)", "C(E)/p");
+	printf("\n%-4s %-34s %14s %12s", "cat", "", "C(E) seconds", "+/- (90%)");
+	printf(cmd->pax >= 0 ? " %12s\n" : "\n", "C(E)/p");
 	for (int i = 0; i < cmd->a->ncats; i++) {
-		const char *missing = "?", *cat = cmd->a->cats[i].cat;
+		const char *cat = cmd->a->cats[i].cat;
+		const struct lc_cat_info *info = lc_cat_info(lc_key_lookup(cat));
 
-		if (lc_predict_cat(cmd->a, cat, &cmd->env, &c, &ch, &missing)) {
-			fprintf(stderr, PROG ": the model uses '%s'; give it in --at\n", missing);
+		if (category(cmd, cat, &c, &ch))
 			return -1;
-		}
-		printf("%-4s %-34s %14.6g %12.4g %12.6g\n", cat, lc_cat_info(lc_key_lookup(cat))->desc, c, ch, c / p);
+		printf("%-4s %-34s %14.6g %12.4g", cat, info ? info->desc : "", c, ch);
+		if (cmd->pax >= 0)
+			printf(" %12.6g", c / p);
+		printf("\n");
+	}
+	if (!cmd->has_t) {
+		no_total(cmd);
+		return 0;
 	}
 	if (total(cmd, cmd->a, NULL, &t, &h) || total_at_p(cmd, cmd->a, 1, &t1))
 		return -1;
@@ -289,8 +335,11 @@ static int predict_one(struct pcmd *cmd)
 static void grid_header(const struct pcmd *cmd)
 {
 	for (int a = 0; a < cmd->g.naxes; a++)
-		printf("%10s ", cmd->names[a]);
-	printf("%12s %10s %9s %7s %7s", "T(E) s", "+/-", "speedup", "effic", "SF");
+		printf("%s%10s", a ? " " : "", cmd->names[a]);
+	for (int i = 0; i < cmd->a->ncats; i++)
+		printf(" %12s", cmd->a->cats[i].cat);
+	if (cmd->has_t)
+		printf(" %12s %10s %9s %7s %7s", "T(E) s", "+/-", "speedup", "effic", "SF");
 	for (int i = 0; i < cmd->o.nwhatif; i++)
 		printf("  %12.12s %6s", cmd->w[i].text, "gain%");
 	if (cmd->b)
@@ -309,17 +358,16 @@ static double min_p(const struct pcmd *cmd)
 	return m;
 }
 
-/* Print one row of the grid table at the current point. */
-static int grid_row(struct pcmd *cmd, double pmin)
+/* Print T(E), its interval, speedup, efficiency and SF at the current
+ * point, then the what-ifs and the comparison. */
+static int grid_total(struct pcmd *cmd, double pmin)
 {
 	double t, h, t1, tmin, p = cmd->vals[cmd->pax];
 
 	if (total(cmd, cmd->a, NULL, &t, &h) || total_at_p(cmd, cmd->a, 1, &t1) ||
 	    total_at_p(cmd, cmd->a, pmin, &tmin))
 		return -1;
-	for (int a = 0; a < cmd->g.naxes; a++)
-		printf("%10g ", cmd->vals[a]);
-	printf("%12.6g %10.4g %9.4g %7.4f %7.4f", t, h, t1 / t, t1 / t / p, (tmin / t) / (p / pmin));
+	printf(" %12.6g %10.4g %9.4g %7.4f %7.4f", t, h, t1 / t, t1 / t / p, (tmin / t) / (p / pmin));
 	for (int i = 0; i < cmd->o.nwhatif; i++) {
 		double tw, hw;
 
@@ -334,6 +382,24 @@ static int grid_row(struct pcmd *cmd, double pmin)
 			return -1;
 		printf(" %12.6g %s", tb, tb < t ? "B" : tb > t ? "A" : "equal");
 	}
+	return 0;
+}
+
+/* Print one row of the grid table at the current point: the variables,
+ * each category's C(E), then T(E) and what follows when it exists. */
+static int grid_row(struct pcmd *cmd, double pmin)
+{
+	for (int a = 0; a < cmd->g.naxes; a++)
+		printf("%s%10g", a ? " " : "", cmd->vals[a]);
+	for (int i = 0; i < cmd->a->ncats; i++) {
+		double c, h;
+
+		if (category(cmd, cmd->a->cats[i].cat, &c, &h))
+			return -1;
+		printf(" %12.6g", c);
+	}
+	if (cmd->has_t && grid_total(cmd, pmin))
+		return -1;
 	printf("\n");
 	return 0;
 }
@@ -377,18 +443,25 @@ static int crossovers(struct pcmd *cmd)
 static int predict_grid(struct pcmd *cmd)
 {
 	size_t n = lc_grid_count(&cmd->g);
-	double pmin = min_p(cmd);
+	double pmin = cmd->has_t ? min_p(cmd) : NAN;
 
 	printf("lostcycles predict: %s over %s", cmd->o.model, cmd->o.grid);
 	if (cmd->b)
 		printf(" (A), compared with %s (B)", cmd->o.compare);
-	printf("\nspeedup and efficiency against p=1; SF = (T(p=%g)/T)/(p/%g)\n", pmin, pmin);
+	printf("\nC(E) in seconds per category");
+	if (cmd->has_t)
+		printf("; T(E) = sum C(E)/p; speedup and efficiency against p=1; "
+		       "SF = (T(p=%g)/T)/(p/%g)\n", pmin, pmin);
+	else
+		printf("\n");
 	grid_header(cmd);
 	for (size_t i = 0; i < n; i++) {
 		set_point(cmd, i);
 		if (grid_row(cmd, pmin))
 			return -1;
 	}
+	if (!cmd->has_t)
+		no_total(cmd);
 	return cmd->b && cmd->g.axis[0].n > 1 ? crossovers(cmd) : 0;
 }
 

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lc_abi.h"
 #include "lc_cmd.h"
 #include "lc_util.h"
 #include "session.h"
@@ -245,8 +246,9 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 		} else if (res.opened) {
 			summary(r, cmd, &res);
 		}
-		if (res.rejected)
-			warnx("%u invalid shared-memory segments ignored", res.rejected);
+		if (res.rejected > LC_SESSION_REASONS_SHOWN)
+			warnx("%u invalid shared-memory segments ignored in all",
+			      res.rejected);
 	}
 	lc_session_free(r->ses);
 	r->ses = NULL;
@@ -434,7 +436,7 @@ static int parse_pids(int argc, char **argv, pid_t **pids)
 static int attach_wait(struct lc_registry *reg, const sigset_t *set, int started)
 {
 	struct timespec ts = { 0, 5000000 };
-	uint64_t start = lc_now_ns();
+	uint64_t start = lc_clock_ns();
 	siginfo_t si;
 
 	for (;;) {
@@ -446,7 +448,7 @@ static int attach_wait(struct lc_registry *reg, const sigset_t *set, int started
 			return 0;
 		if (started && !lc_registry_live(reg))
 			return 0;
-		if (!lc_registry_seen(reg) && lc_now_ns() - start > ATTACH_WAIT_NS)
+		if (!lc_registry_seen(reg) && lc_clock_ns() - start > ATTACH_WAIT_NS)
 			return -ENOENT;
 	}
 }

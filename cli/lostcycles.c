@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(name, "--version")) {
-		printf("lostcycles %s\n", LC_VERSION);
+		printf("lostcycles %s\n", LC_TOOL_VERSION);
 		return 0;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++) {

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "lostcycles.h"
 
@@ -47,7 +48,7 @@
  * [ header: LC_HDR_SIZE bytes ][ slot 0 ][ slot 1 ] ... [ slot nslots-1 ]
  */
 #define LC_SEG_MAGIC     0x31544d474553434cull	/* "LCSEGMT1" little-endian */
-#define LC_ABI_MAJOR     1u
+#define LC_ABI_MAJOR     LC_ABI_VERSION	/* lostcycles.h; also the SONAME major */
 #define LC_ABI_MINOR     0u
 #define LC_HDR_SIZE      4096u
 
@@ -112,6 +113,22 @@ _Static_assert(offsetof(struct lc_seg_hdr, tags) == 256, "tag table");
 static inline struct lc_slot *lc_seg_slot(struct lc_seg_hdr *h, uint32_t i)
 {
 	return (struct lc_slot *)((char *)h + LC_HDR_SIZE) + i;
+}
+
+/* ---- time ------------------------------------------------------------------
+ * CLOCK_MONOTONIC in nanoseconds: the one clock of every time stamp in a
+ * segment, a trace file and the sampler (start_ns, t_ns, tick times), so
+ * that the library and the sampler compare like with like.  Returns 0 if the
+ * clock cannot be read (it always can on Linux).  Needs clock_gettime from
+ * <time.h>: compile with _GNU_SOURCE or _POSIX_C_SOURCE >= 199309L.
+ */
+static inline uint64_t lc_clock_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- trace files -------------------------------------------------------------

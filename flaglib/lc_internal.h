@@ -1,7 +1,9 @@
 /*
  * lc_internal.h — private declarations shared by the files of liblostcycles.
  * Nothing here is exported from the shared library (-fvisibility=hidden);
- * tests link the static archive and may use the lc__*_for_tests hooks.
+ * tests link the static archive and may use the test hooks at the end.
+ * The prefix lc_priv_ marks these names as private (C and C++ reserve names
+ * with a double underscore).
  */
 #ifndef LC_INTERNAL_H
 #define LC_INTERNAL_H
@@ -43,12 +45,13 @@ struct lc_thr {
 	struct lc_tbuf *buf;	/* trace buffer, NULL until first record */
 };
 
-extern __thread struct lc_thr lc__thr;
+extern __thread struct lc_thr lc_priv_thr;
 
 /*
- * Process state.  Written by lc__setup() (under pthread_once, by the fork
- * child handler in a single-threaded child, or by the test hooks while no
- * other thread uses the library); read freely afterwards.
+ * Process state.  Written by setup() and seg_create() in segment.c: under
+ * pthread_once, by the fork child handler in a single-threaded child, or by
+ * the test hooks while no other thread uses the library; read freely
+ * afterwards.
  */
 struct lc_global {
 	struct lc_seg_hdr *hdr;	/* the mapped segment, NULL = no session */
@@ -67,37 +70,36 @@ struct lc_global {
 	pthread_key_t key;	/* thread-exit destructor */
 };
 
-extern struct lc_global lc__g;
+extern struct lc_global lc_priv_g;
 
 /* segment.c */
-void lc__init(void);
-void lc__debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-uint64_t lc__now_ns(void);
+void lc_priv_init(void);
+void lc_priv_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* thread.c */
-void lc__thread_exit(void *arg);
-void lc__thread_forget(void);
+void lc_priv_thread_exit(void *arg);
+void lc_priv_thread_forget(void);
 
 /* trace.c */
-int lc__trace_open(uint64_t nonce, uint64_t start_ns);
-void lc__trace_log(uint64_t t_ns, uint16_t op, uint32_t slot, uint64_t arg);
-void lc__trace_set_slot(uint32_t slot, uint32_t tid);
-void lc__trace_thread_exit(void);
-void lc__trace_flush_all(int at_exit);
-void lc__trace_discard_all(void);
-void lc__trace_close(void);
+int lc_priv_trace_open(uint64_t nonce, uint64_t start_ns);
+void lc_priv_trace_log(uint64_t t_ns, uint16_t op, uint32_t slot, uint64_t arg);
+void lc_priv_trace_set_slot(uint32_t slot, uint32_t tid);
+void lc_priv_trace_thread_exit(void);
+void lc_priv_trace_flush_all(int at_exit);
+void lc_priv_trace_discard_all(void);
+void lc_priv_trace_close(void);
 
 /*
- * Test hooks.  lc__reinit_for_tests() tears the current session down exactly
+ * Test hooks.  lc_priv_reinit_for_tests() tears the current session down exactly
  * as process exit does (flush the trace, unlink the segment name) and also
  * unmaps the segment and forgets the calling thread's registration, then
  * reads the environment again and sets up a new session.  Call it only while
  * no other thread uses the library.  Returns 0 when a session is active after
  * the call, -ENOENT when none is configured, another -errno on failure.
  */
-int lc__reinit_for_tests(void);
-struct lc_seg_hdr *lc__segment(void);
-const char *lc__segment_name(void);
-const char *lc__trace_file(void);
+int lc_priv_reinit_for_tests(void);
+struct lc_seg_hdr *lc_priv_segment(void);
+const char *lc_priv_segment_name(void);
+const char *lc_priv_trace_file(void);
 
 #endif /* LC_INTERNAL_H */

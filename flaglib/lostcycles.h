@@ -30,6 +30,34 @@
 extern "C" {
 #endif
 
+/* The version of this header.  The Makefile reads these numbers: they are
+ * the release version of the library and the tool. */
+#define LC_VERSION_MAJOR 0
+#define LC_VERSION_MINOR 1
+#define LC_VERSION_PATCH 0
+/* The three numbers packed into one, for comparisons: 0x00MMmmpp. */
+#define LC_VERSION_NUMBER \
+	((LC_VERSION_MAJOR << 16) | (LC_VERSION_MINOR << 8) | LC_VERSION_PATCH)
+
+/* The major version of the shared-memory ABI between the library and the
+ * sampler (lc_seg_hdr.abi_major, docs/shm-abi.md); it is also the SONAME
+ * major: liblostcycles.so.LC_ABI_VERSION.  A sampler refuses the segments
+ * of another major. */
+#define LC_ABI_VERSION 1
+
+#if defined(__GNUC__) || defined(__clang__)
+#define LC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LC_API __attribute__((visibility("default")))
+#else
+#define LC_UNLIKELY(x) (x)
+#define LC_API
+#endif
+
+/* The version of the library the program runs with, "MAJOR.MINOR.PATCH";
+ * compare with the header's LC_VERSION_* to detect a mismatch.  Never NULL;
+ * available in every build, including -DLC_DISABLE. */
+LC_API const char *lc_version(void);
+
 /* Thread states: the low byte of lc_slot.state.  The higher bytes hold up to
  * three saved states, so that an END restores the state before its BEGIN. */
 #define LC_ST_NONE 0u	/* never set: counted as idle */
@@ -54,14 +82,6 @@ struct lc_slot {
 #define LC_WASTED_RING 4u
 
 #ifndef LC_DISABLE
-
-#if defined(__GNUC__) || defined(__clang__)
-#define LC_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define LC_API __attribute__((visibility("default")))
-#else
-#define LC_UNLIKELY(x) (x)
-#define LC_API
-#endif
 
 /* The calling thread's slot; NULL until its first macro.  In trace mode it
  * stays NULL while the thread owns a slot, so every macro takes the logged
@@ -100,9 +120,12 @@ LC_API void lc_team(uint32_t p);
 LC_API void lc_fragment_begin(int64_t tag);
 LC_API void lc_fragment_end(int64_t tag);
 
+/* The helpers below expand the macros; lc_priv_* names are not part of the
+ * API and may change (they avoid the double underscore that C++ reserves). */
+
 /* Return the calling thread's slot, registering it on first use; NULL means
  * the operation (op, arg) has already been done by the library. */
-static inline struct lc_slot *lc__slot(enum lc_op op, uint64_t arg)
+static inline struct lc_slot *lc_priv_slot(enum lc_op op, uint64_t arg)
 {
 	struct lc_slot *s = lc_self;
 
@@ -112,18 +135,18 @@ static inline struct lc_slot *lc__slot(enum lc_op op, uint64_t arg)
 }
 
 /* Set the state word to state, keeping no saved states. */
-static inline void lc__state(uint32_t state)
+static inline void lc_priv_state(uint32_t state)
 {
-	struct lc_slot *s = lc__slot(LC_OP_STATE, state);
+	struct lc_slot *s = lc_priv_slot(LC_OP_STATE, state);
 
 	if (s)
 		__atomic_store_n(&s->state, state, __ATOMIC_RELEASE);
 }
 
-/* Enter state, saving the current state for lc__pop(). */
-static inline void lc__push(uint32_t state)
+/* Enter state, saving the current state for lc_priv_pop(). */
+static inline void lc_priv_push(uint32_t state)
 {
-	struct lc_slot *s = lc__slot(LC_OP_PUSH, state);
+	struct lc_slot *s = lc_priv_slot(LC_OP_PUSH, state);
 
 	if (s)
 		__atomic_store_n(&s->state,
@@ -131,10 +154,10 @@ static inline void lc__push(uint32_t state)
 				 __ATOMIC_RELEASE);
 }
 
-/* Leave the current state, restoring the one saved by lc__push(). */
-static inline void lc__pop(void)
+/* Leave the current state, restoring the one saved by lc_priv_push(). */
+static inline void lc_priv_pop(void)
 {
-	struct lc_slot *s = lc__slot(LC_OP_POP, 0);
+	struct lc_slot *s = lc_priv_slot(LC_OP_POP, 0);
 
 	if (s)
 		__atomic_store_n(&s->state,
@@ -143,28 +166,28 @@ static inline void lc__pop(void)
 }
 
 /* Set or clear the queue-empty flag. */
-static inline void lc__queue_empty(int empty)
+static inline void lc_priv_queue_empty(int empty)
 {
 	uint32_t f = empty ? LC_SLOT_QUEUE_EMPTY : 0;
-	struct lc_slot *s = lc__slot(LC_OP_QUEUE_EMPTY, f);
+	struct lc_slot *s = lc_priv_slot(LC_OP_QUEUE_EMPTY, f);
 
 	if (s)
 		__atomic_store_n(&s->flags, f, __ATOMIC_RELEASE);
 }
 
 /* Set the current task id (0 = none). */
-static inline void lc__task(uint64_t id)
+static inline void lc_priv_task(uint64_t id)
 {
-	struct lc_slot *s = lc__slot(LC_OP_TASK, id);
+	struct lc_slot *s = lc_priv_slot(LC_OP_TASK, id);
 
 	if (s)
 		__atomic_store_n(&s->task, id, __ATOMIC_RELEASE);
 }
 
 /* Declare task id wasted: record it in the ring, then publish the count. */
-static inline void lc__wasted(uint64_t id)
+static inline void lc_priv_wasted(uint64_t id)
 {
-	struct lc_slot *s = lc__slot(LC_OP_WASTED, id);
+	struct lc_slot *s = lc_priv_slot(LC_OP_WASTED, id);
 	uint32_t n;
 
 	if (!s)
@@ -175,30 +198,30 @@ static inline void lc__wasted(uint64_t id)
 }
 
 /* The calling thread does useful work. */
-#define LC_BUSY()		lc__state(LC_ST_BUSY)
+#define LC_BUSY()		lc_priv_state(LC_ST_BUSY)
 /* The calling thread has nothing to do. */
-#define LC_IDLE()		lc__state(LC_ST_IDLE)
+#define LC_IDLE()		lc_priv_state(LC_ST_IDLE)
 /* The calling thread waits for a lock, barrier, condition or message. */
-#define LC_SYNC_BEGIN()		lc__push(LC_ST_SYNC)
-#define LC_SYNC_END()		lc__pop()
+#define LC_SYNC_BEGIN()		lc_priv_push(LC_ST_SYNC)
+#define LC_SYNC_END()		lc_priv_pop()
 /* The calling thread is inside a data transfer. */
-#define LC_COMM_BEGIN()		lc__push(LC_ST_COMM)
-#define LC_COMM_END()		lc__pop()
+#define LC_COMM_BEGIN()		lc_priv_push(LC_ST_COMM)
+#define LC_COMM_END()		lc_priv_pop()
 /* Parallel work exists (process-wide counter; pairs nest). */
 #define LC_PARALLEL_BEGIN()	lc_parallel_begin()
 #define LC_PARALLEL_END()	lc_parallel_end()
 /* The program could now print its answer: later busy time is braking loss. */
 #define LC_SOLUTION_FOUND()	lc_solution_found()
 /* The calling thread works on task id (a nonzero 64-bit id). */
-#define LC_TASK_BEGIN(id)	lc__task((uint64_t)(id))
-#define LC_TASK_END(id)		((void)(uint64_t)(id), lc__task(0))
+#define LC_TASK_BEGIN(id)	lc_priv_task((uint64_t)(id))
+#define LC_TASK_END(id)		((void)(uint64_t)(id), lc_priv_task(0))
 /* Task id contributed nothing: its busy time becomes wasted computation. */
-#define LC_TASK_WASTED(id)	lc__wasted((uint64_t)(id))
+#define LC_TASK_WASTED(id)	lc_priv_wasted((uint64_t)(id))
 /* Code fragment tag starts or ends (process-wide; tags may nest and overlap). */
 #define LC_FRAGMENT_BEGIN(tag)	lc_fragment_begin((int64_t)(tag))
 #define LC_FRAGMENT_END(tag)	lc_fragment_end((int64_t)(tag))
 /* The calling thread's work queue is (b != 0) or is not (b == 0) empty. */
-#define LC_QUEUE_EMPTY(b)	lc__queue_empty((b) != 0)
+#define LC_QUEUE_EMPTY(b)	lc_priv_queue_empty((b) != 0)
 /* The program runs on a team of p processors. */
 #define LC_TEAM(p)		lc_team((uint32_t)(p))
 

@@ -3,6 +3,7 @@
  * solution-found flag, the team size and the fragment tag table.  Without a
  * session they return at once.  In trace mode each one is done and logged
  * under plock, so the counts in the trace follow the order of the records.
+ * Also lc_version().
  */
 #include "lc_internal.h"
 
@@ -27,20 +28,20 @@ static void parallel(int d)
 	uint64_t now;
 	int64_t n;
 
-	lc__init();
-	h = lc__g.hdr;
+	lc_priv_init();
+	h = lc_priv_g.hdr;
 	if (!h)
 		return;
-	if (!lc__g.trace) {
+	if (!lc_priv_g.trace) {
 		work_add(h, d);
 		return;
 	}
-	pthread_mutex_lock(&lc__g.plock);
-	now = lc__now_ns();
+	pthread_mutex_lock(&lc_priv_g.plock);
+	now = lc_clock_ns();
 	n = work_add(h, d);
 	if (n >= 0)
-		lc__trace_log(now, LC_OP_PARALLEL, LC_NO_SLOT, (uint64_t)n);
-	pthread_mutex_unlock(&lc__g.plock);
+		lc_priv_trace_log(now, LC_OP_PARALLEL, LC_NO_SLOT, (uint64_t)n);
+	pthread_mutex_unlock(&lc_priv_g.plock);
 }
 
 LC_API void lc_parallel_begin(void)
@@ -58,29 +59,29 @@ static void set_u32(uint32_t *field, uint16_t op, uint32_t v)
 {
 	uint64_t now;
 
-	if (!lc__g.trace) {
+	if (!lc_priv_g.trace) {
 		__atomic_store_n(field, v, __ATOMIC_RELEASE);
 		return;
 	}
-	pthread_mutex_lock(&lc__g.plock);
-	now = lc__now_ns();
+	pthread_mutex_lock(&lc_priv_g.plock);
+	now = lc_clock_ns();
 	__atomic_store_n(field, v, __ATOMIC_RELEASE);
-	lc__trace_log(now, op, LC_NO_SLOT, v);
-	pthread_mutex_unlock(&lc__g.plock);
+	lc_priv_trace_log(now, op, LC_NO_SLOT, v);
+	pthread_mutex_unlock(&lc_priv_g.plock);
 }
 
 LC_API void lc_solution_found(void)
 {
-	lc__init();
-	if (lc__g.hdr)
-		set_u32(&lc__g.hdr->solution_found, LC_OP_SOLUTION, 1);
+	lc_priv_init();
+	if (lc_priv_g.hdr)
+		set_u32(&lc_priv_g.hdr->solution_found, LC_OP_SOLUTION, 1);
 }
 
 LC_API void lc_team(uint32_t p)
 {
-	lc__init();
-	if (lc__g.hdr)
-		set_u32(&lc__g.hdr->team, LC_OP_TEAM, p);
+	lc_priv_init();
+	if (lc_priv_g.hdr)
+		set_u32(&lc_priv_g.hdr->team, LC_OP_TEAM, p);
 }
 
 /* Seqlock writer, step 1: make tag_seq odd before changing the table.
@@ -167,17 +168,17 @@ static void fragment(int64_t tag, int open)
 	uint64_t now;
 	int r;
 
-	lc__init();
-	h = lc__g.hdr;
+	lc_priv_init();
+	h = lc_priv_g.hdr;
 	if (!h)
 		return;
-	pthread_mutex_lock(&lc__g.plock);
-	now = lc__g.trace ? lc__now_ns() : 0;
+	pthread_mutex_lock(&lc_priv_g.plock);
+	now = lc_priv_g.trace ? lc_clock_ns() : 0;
 	r = open ? tag_open(h, tag) : tag_close(h, tag);
-	if (r == 0 && lc__g.trace)
-		lc__trace_log(now, open ? LC_OP_FRAGMENT_BEGIN : LC_OP_FRAGMENT_END,
-			      LC_NO_SLOT, (uint64_t)tag);
-	pthread_mutex_unlock(&lc__g.plock);
+	if (r == 0 && lc_priv_g.trace)
+		lc_priv_trace_log(now, open ? LC_OP_FRAGMENT_BEGIN : LC_OP_FRAGMENT_END,
+				  LC_NO_SLOT, (uint64_t)tag);
+	pthread_mutex_unlock(&lc_priv_g.plock);
 }
 
 LC_API void lc_fragment_begin(int64_t tag)
@@ -188,4 +189,13 @@ LC_API void lc_fragment_begin(int64_t tag)
 LC_API void lc_fragment_end(int64_t tag)
 {
 	fragment(tag, 0);
+}
+
+#define LC_STR_(x) #x
+#define LC_STR(x) LC_STR_(x)
+
+/* The library's version, from the header it was built with. */
+LC_API const char *lc_version(void)
+{
+	return LC_STR(LC_VERSION_MAJOR) "." LC_STR(LC_VERSION_MINOR) "." LC_STR(LC_VERSION_PATCH);
 }

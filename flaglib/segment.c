@@ -18,7 +18,7 @@
 
 #include "lc_internal.h"
 
-struct lc_global lc__g = {
+struct lc_global lc_priv_g = {
 	.trace_fd = -1,
 	.plock = PTHREAD_MUTEX_INITIALIZER,
 	.list_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -28,26 +28,17 @@ struct lc_global lc__g = {
 static pthread_once_t lc_once = PTHREAD_ONCE_INIT;
 
 /* Print a diagnostic on stderr when LC_DEBUG=1; otherwise nothing. */
-void lc__debug(const char *fmt, ...)
+void lc_priv_debug(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!lc__g.debug)
+	if (!lc_priv_g.debug)
 		return;
 	va_start(ap, fmt);
 	fputs("liblostcycles: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
-}
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t lc__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Return 1 if s is a valid session name: 1..LC_SESSION_MAX-1 characters of
@@ -81,12 +72,12 @@ static uint32_t parse_slots(void)
 	errno = 0;
 	n = strtoull(v, &end, 10);
 	if (errno || end == v || *end || n == 0 || v[0] == '-') {
-		lc__debug("%s=%s is not a slot count; using %u", LC_ENV_SLOTS, v,
-			  LC_SLOTS_DEFAULT);
+		lc_priv_debug("%s=%s is not a slot count; using %u", LC_ENV_SLOTS, v,
+			      LC_SLOTS_DEFAULT);
 		return LC_SLOTS_DEFAULT;
 	}
 	if (n > LC_SLOTS_MAX) {
-		lc__debug("%s=%s clamped to %u", LC_ENV_SLOTS, v, LC_SLOTS_MAX);
+		lc_priv_debug("%s=%s clamped to %u", LC_ENV_SLOTS, v, LC_SLOTS_MAX);
 		return LC_SLOTS_MAX;
 	}
 	return (uint32_t)n;
@@ -98,12 +89,12 @@ static uint64_t make_nonce(void)
 	uint64_t n = 0;
 
 	if (getrandom(&n, sizeof(n), GRND_NONBLOCK) != (ssize_t)sizeof(n))
-		n = lc__now_ns() * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid() << 32;
+		n = lc_clock_ns() * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid() << 32;
 	return n;
 }
 
 /* Create the shared-memory object under a new nonce and map it.  Returns the
- * mapping (zero-filled) and sets *nonce and lc__g.shm_name, or NULL with
+ * mapping (zero-filled) and sets *nonce and lc_priv_g.shm_name, or NULL with
  * errno set. */
 static void *seg_map(uint64_t size, uint64_t *nonce)
 {
@@ -112,10 +103,10 @@ static void *seg_map(uint64_t size, uint64_t *nonce)
 
 	for (tries = 0; tries < 8 && fd < 0; tries++) {
 		*nonce = make_nonce();
-		snprintf(lc__g.shm_name, sizeof(lc__g.shm_name), "/%s%s.%d.%016llx",
-			 LC_SHM_PREFIX, lc__g.session, (int)getpid(),
+		snprintf(lc_priv_g.shm_name, sizeof(lc_priv_g.shm_name), "/%s%s.%d.%016llx",
+			 LC_SHM_PREFIX, lc_priv_g.session, (int)getpid(),
 			 (unsigned long long)*nonce);
-		fd = shm_open(lc__g.shm_name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+		fd = shm_open(lc_priv_g.shm_name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
 		if (fd < 0 && errno != EEXIST)
 			return NULL;
 	}
@@ -130,7 +121,7 @@ static void *seg_map(uint64_t size, uint64_t *nonce)
 		int e = errno;
 
 		close(fd);
-		shm_unlink(lc__g.shm_name);
+		shm_unlink(lc_priv_g.shm_name);
 		errno = e;
 		return NULL;
 	}
@@ -160,25 +151,25 @@ static void trace_inherited(const struct lc_seg_hdr *h, uint64_t t)
 	uint32_t i, d;
 
 	if (h->work_exists > 0)
-		lc__trace_log(t, LC_OP_PARALLEL, LC_NO_SLOT, (uint64_t)h->work_exists);
+		lc_priv_trace_log(t, LC_OP_PARALLEL, LC_NO_SLOT, (uint64_t)h->work_exists);
 	if (h->solution_found)
-		lc__trace_log(t, LC_OP_SOLUTION, LC_NO_SLOT, 1);
+		lc_priv_trace_log(t, LC_OP_SOLUTION, LC_NO_SLOT, 1);
 	if (h->team)
-		lc__trace_log(t, LC_OP_TEAM, LC_NO_SLOT, h->team);
+		lc_priv_trace_log(t, LC_OP_TEAM, LC_NO_SLOT, h->team);
 	for (i = 0; i < h->ntags; i++)
 		for (d = 0; d < h->tags[i].depth; d++)
-			lc__trace_log(t, LC_OP_FRAGMENT_BEGIN, LC_NO_SLOT,
-				      (uint64_t)h->tags[i].tag);
+			lc_priv_trace_log(t, LC_OP_FRAGMENT_BEGIN, LC_NO_SLOT,
+					  (uint64_t)h->tags[i].tag);
 }
 
 /*
- * Create, fill and publish a segment for the session in lc__g (and the trace
+ * Create, fill and publish a segment for the session in lc_priv_g (and the trace
  * file in trace mode).  from, if not NULL, is the parent's segment whose
  * process-wide predicates the new one starts with.  Returns 0 or -errno.
  */
 static int seg_create(const struct lc_seg_hdr *from)
 {
-	uint64_t size = LC_HDR_SIZE + (uint64_t)lc__g.nslots * sizeof(struct lc_slot);
+	uint64_t size = LC_HDR_SIZE + (uint64_t)lc_priv_g.nslots * sizeof(struct lc_slot);
 	struct lc_seg_hdr *h;
 	uint64_t nonce;
 
@@ -189,35 +180,35 @@ static int seg_create(const struct lc_seg_hdr *from)
 	h->abi_minor = LC_ABI_MINOR;
 	h->hdr_size = LC_HDR_SIZE;
 	h->slot_size = sizeof(struct lc_slot);
-	h->nslots = lc__g.nslots;
+	h->nslots = lc_priv_g.nslots;
 	h->seg_size = size;
 	h->pid = (int32_t)getpid();
-	h->start_ns = lc__now_ns();
+	h->start_ns = lc_clock_ns();
 	h->nonce = nonce;
 	if (prctl(PR_GET_NAME, h->comm) != 0)
 		h->comm[0] = 0;
 	h->comm[sizeof(h->comm) - 1] = 0;
 	if (from)
 		seg_inherit(h, from);
-	if (lc__g.trace) {
-		int r = lc__trace_open(nonce, h->start_ns);
+	if (lc_priv_g.trace) {
+		int r = lc_priv_trace_open(nonce, h->start_ns);
 
 		if (r < 0) {
-			lc__debug("trace file %s: %s; tracing off", lc__g.trace_path,
-				  strerror(-r));
-			lc__g.trace = 0;
+			lc_priv_debug("trace file %s: %s; tracing off", lc_priv_g.trace_path,
+				      strerror(-r));
+			lc_priv_g.trace = 0;
 		} else {
 			h->flags |= LC_SEG_TRACE;
 			if (from)
 				trace_inherited(h, h->start_ns);
 		}
 	}
-	lc__g.seg_size = size;
-	lc__g.hdr = h;
+	lc_priv_g.seg_size = size;
+	lc_priv_g.hdr = h;
 	/* Publish: the sampler ignores the segment until magic is set. */
 	__atomic_store_n(&h->magic, LC_SEG_MAGIC, __ATOMIC_RELEASE);
-	lc__debug("segment %s: %u slots%s", lc__g.shm_name, lc__g.nslots,
-		  lc__g.trace ? ", trace mode" : "");
+	lc_priv_debug("segment %s: %u slots%s", lc_priv_g.shm_name, lc_priv_g.nslots,
+		      lc_priv_g.trace ? ", trace mode" : "");
 	return 0;
 }
 
@@ -233,20 +224,20 @@ static int setup(void)
 	const char *t = getenv(LC_ENV_TRACE);
 	int r;
 
-	lc__g.debug = d && strcmp(d, "1") == 0;
+	lc_priv_g.debug = d && strcmp(d, "1") == 0;
 	if (!s)
 		return -ENOENT;
 	if (!session_valid(s)) {
-		lc__debug("%s: invalid session name; not profiling", LC_ENV_SESSION);
+		lc_priv_debug("%s: invalid session name; not profiling", LC_ENV_SESSION);
 		return -EINVAL;
 	}
-	strcpy(lc__g.session, s);
-	lc__g.nslots = parse_slots();
-	lc__g.trace = t && strcmp(t, "1") == 0;
+	strcpy(lc_priv_g.session, s);
+	lc_priv_g.nslots = parse_slots();
+	lc_priv_g.trace = t && strcmp(t, "1") == 0;
 	r = seg_create(NULL);
 	if (r < 0) {
-		lc__debug("segment %s: %s; not profiling", lc__g.shm_name, strerror(-r));
-		lc__g.trace = 0;
+		lc_priv_debug("segment %s: %s; not profiling", lc_priv_g.shm_name, strerror(-r));
+		lc_priv_g.trace = 0;
 	}
 	return r;
 }
@@ -255,32 +246,32 @@ static int setup(void)
  * name, unmap.  Only for the test hook (at exit the mapping stays). */
 static void teardown(void)
 {
-	if (lc__g.hdr) {
-		lc__trace_flush_all(1);
-		lc__trace_discard_all();
-		lc__trace_close();
-		shm_unlink(lc__g.shm_name);
-		munmap(lc__g.hdr, lc__g.seg_size);
-		lc__g.hdr = NULL;
+	if (lc_priv_g.hdr) {
+		lc_priv_trace_flush_all(1);
+		lc_priv_trace_discard_all();
+		lc_priv_trace_close();
+		shm_unlink(lc_priv_g.shm_name);
+		munmap(lc_priv_g.hdr, lc_priv_g.seg_size);
+		lc_priv_g.hdr = NULL;
 	}
-	lc__g.trace = 0;
-	lc__thread_forget();
+	lc_priv_g.trace = 0;
+	lc_priv_thread_forget();
 }
 
 /* fork: hold the library's locks across fork so the child gets them free. */
 static void atfork_prepare(void)
 {
-	pthread_mutex_lock(&lc__g.plock);
-	pthread_mutex_lock(&lc__g.list_lock);
-	pthread_mutex_lock(&lc__g.write_lock);
+	pthread_mutex_lock(&lc_priv_g.plock);
+	pthread_mutex_lock(&lc_priv_g.list_lock);
+	pthread_mutex_lock(&lc_priv_g.write_lock);
 }
 
 /* fork, parent side: release the locks taken by atfork_prepare(). */
 static void atfork_parent(void)
 {
-	pthread_mutex_unlock(&lc__g.write_lock);
-	pthread_mutex_unlock(&lc__g.list_lock);
-	pthread_mutex_unlock(&lc__g.plock);
+	pthread_mutex_unlock(&lc_priv_g.write_lock);
+	pthread_mutex_unlock(&lc_priv_g.list_lock);
+	pthread_mutex_unlock(&lc_priv_g.plock);
 }
 
 /*
@@ -291,19 +282,19 @@ static void atfork_parent(void)
  */
 static void atfork_child(void)
 {
-	struct lc_seg_hdr *parent = lc__g.hdr;
+	struct lc_seg_hdr *parent = lc_priv_g.hdr;
 
 	atfork_parent();
-	lc__trace_discard_all();
-	lc__trace_close();
-	lc__thread_forget();
+	lc_priv_trace_discard_all();
+	lc_priv_trace_close();
+	lc_priv_thread_forget();
 	if (!parent)
 		return;
-	lc__g.hdr = NULL;
-	lc__g.trace = (parent->flags & LC_SEG_TRACE) != 0;
+	lc_priv_g.hdr = NULL;
+	lc_priv_g.trace = (parent->flags & LC_SEG_TRACE) != 0;
 	if (seg_create(parent) < 0) {
-		lc__debug("fork: no segment for the child; not profiling");
-		lc__g.trace = 0;
+		lc_priv_debug("fork: no segment for the child; not profiling");
+		lc_priv_g.trace = 0;
 	}
 	munmap(parent, parent->seg_size);
 }
@@ -311,7 +302,7 @@ static void atfork_child(void)
 /* One-time initialisation, run by pthread_once. */
 static void init_once(void)
 {
-	if (pthread_key_create(&lc__g.key, lc__thread_exit) != 0)
+	if (pthread_key_create(&lc_priv_g.key, lc_priv_thread_exit) != 0)
 		return;
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 	setup();
@@ -319,14 +310,14 @@ static void init_once(void)
 
 /* Make sure the library is initialised (the constructor may not have run
  * yet when another library's constructor uses a macro). */
-void lc__init(void)
+void lc_priv_init(void)
 {
 	pthread_once(&lc_once, init_once);
 }
 
 __attribute__((constructor)) static void lc_ctor(void)
 {
-	lc__init();
+	lc_priv_init();
 }
 
 /*
@@ -337,31 +328,31 @@ __attribute__((constructor)) static void lc_ctor(void)
  */
 __attribute__((destructor)) static void lc_dtor(void)
 {
-	if (!lc__g.hdr || lc__g.hdr->pid != (int32_t)getpid())
+	if (!lc_priv_g.hdr || lc_priv_g.hdr->pid != (int32_t)getpid())
 		return;
-	lc__trace_flush_all(1);
-	shm_unlink(lc__g.shm_name);
+	lc_priv_trace_flush_all(1);
+	shm_unlink(lc_priv_g.shm_name);
 }
 
-int lc__reinit_for_tests(void)
+int lc_priv_reinit_for_tests(void)
 {
-	lc__init();
+	lc_priv_init();
 	teardown();
 	return setup();
 }
 
-struct lc_seg_hdr *lc__segment(void)
+struct lc_seg_hdr *lc_priv_segment(void)
 {
-	lc__init();
-	return lc__g.hdr;
+	lc_priv_init();
+	return lc_priv_g.hdr;
 }
 
-const char *lc__segment_name(void)
+const char *lc_priv_segment_name(void)
 {
-	return lc__g.hdr ? lc__g.shm_name : NULL;
+	return lc_priv_g.hdr ? lc_priv_g.shm_name : NULL;
 }
 
-const char *lc__trace_file(void)
+const char *lc_priv_trace_file(void)
 {
-	return lc__g.hdr && lc__g.trace ? lc__g.trace_path : NULL;
+	return lc_priv_g.hdr && lc_priv_g.trace ? lc_priv_g.trace_path : NULL;
 }

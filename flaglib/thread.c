@@ -10,7 +10,7 @@
 #include "lc_internal.h"
 
 LC_API __thread struct lc_slot *lc_self;
-__thread struct lc_thr lc__thr;
+__thread struct lc_thr lc_priv_thr;
 
 /* The private slot of a thread that has no slot in a segment: macros store
  * into it at the same cost, nobody reads it. */
@@ -74,7 +74,7 @@ static uint32_t slot_claim(struct lc_seg_hdr *h, uint32_t tid)
 {
 	uint32_t i;
 
-	for (i = 0; i < lc__g.nslots; i++) {
+	for (i = 0; i < lc_priv_g.nslots; i++) {
 		if (!slot_try(lc_seg_slot(h, i), tid))
 			continue;
 		hwm_raise(h, i + 1);
@@ -89,15 +89,15 @@ static uint32_t slot_claim(struct lc_seg_hdr *h, uint32_t tid)
 static void slot_release(struct lc_thr *t)
 {
 	struct lc_slot *s = t->sp;
-	uint64_t now = lc__g.trace ? lc__now_ns() : 0;
+	uint64_t now = lc_priv_g.trace ? lc_clock_ns() : 0;
 
 	__atomic_store_n(&s->state, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->flags, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->task, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->tid, 0, __ATOMIC_RELEASE);
-	if (lc__g.trace) {
-		lc__trace_log(now, LC_OP_RELEASE, t->slot, t->tid);
-		lc__trace_set_slot(LC_NO_SLOT, 0);
+	if (lc_priv_g.trace) {
+		lc_priv_trace_log(now, LC_OP_RELEASE, t->slot, t->tid);
+		lc_priv_trace_set_slot(LC_NO_SLOT, 0);
 	}
 }
 
@@ -114,8 +114,8 @@ static void use_dummy(struct lc_thr *t, enum lc_thr_state st)
  * back to the private slot (no session, no free slot). */
 static void thread_register(struct lc_thr *t)
 {
-	struct lc_seg_hdr *h = lc__g.hdr;
-	uint64_t now = lc__g.trace ? lc__now_ns() : 0;
+	struct lc_seg_hdr *h = lc_priv_g.hdr;
+	uint64_t now = lc_priv_g.trace ? lc_clock_ns() : 0;
 	uint32_t i;
 
 	if (!h) {
@@ -125,18 +125,18 @@ static void thread_register(struct lc_thr *t)
 	t->tid = (uint32_t)gettid();
 	i = slot_claim(h, t->tid);
 	if (i == LC_NO_SLOT) {
-		lc__debug("thread %u: no free slot of %u", t->tid, lc__g.nslots);
+		lc_priv_debug("thread %u: no free slot of %u", t->tid, lc_priv_g.nslots);
 		use_dummy(t, LC_T_DUMMY);
 		return;
 	}
 	t->state = LC_T_SLOT;
 	t->slot = i;
 	t->sp = lc_seg_slot(h, i);
-	if (pthread_setspecific(lc__g.key, t) != 0)
-		lc__debug("thread %u: slot %u will not be released at exit", t->tid, i);
-	if (lc__g.trace) {
-		lc__trace_set_slot(i, t->tid);
-		lc__trace_log(now, LC_OP_REGISTER, i, t->tid);
+	if (pthread_setspecific(lc_priv_g.key, t) != 0)
+		lc_priv_debug("thread %u: slot %u will not be released at exit", t->tid, i);
+	if (lc_priv_g.trace) {
+		lc_priv_trace_set_slot(i, t->tid);
+		lc_priv_trace_log(now, LC_OP_REGISTER, i, t->tid);
 	} else {
 		lc_self = t->sp;
 	}
@@ -150,7 +150,7 @@ static void thread_register(struct lc_thr *t)
 static void trace_op(struct lc_thr *t, enum lc_op op, uint64_t arg)
 {
 	struct lc_slot *s = t->sp;
-	uint64_t now = lc__now_ns();
+	uint64_t now = lc_clock_ns();
 	uint32_t w = __atomic_load_n(&s->state, __ATOMIC_RELAXED), n;
 
 	switch (op) {
@@ -160,21 +160,21 @@ static void trace_op(struct lc_thr *t, enum lc_op op, uint64_t arg)
 		w = op == LC_OP_STATE ? (uint32_t)arg :
 		    op == LC_OP_PUSH ? (w << 8) | (uint32_t)arg : w >> 8;
 		__atomic_store_n(&s->state, w, __ATOMIC_RELEASE);
-		lc__trace_log(now, LC_OP_STATE, t->slot, w);
+		lc_priv_trace_log(now, LC_OP_STATE, t->slot, w);
 		break;
 	case LC_OP_QUEUE_EMPTY:
 		__atomic_store_n(&s->flags, (uint32_t)arg, __ATOMIC_RELEASE);
-		lc__trace_log(now, op, t->slot, arg);
+		lc_priv_trace_log(now, op, t->slot, arg);
 		break;
 	case LC_OP_TASK:
 		__atomic_store_n(&s->task, arg, __ATOMIC_RELEASE);
-		lc__trace_log(now, op, t->slot, arg);
+		lc_priv_trace_log(now, op, t->slot, arg);
 		break;
 	case LC_OP_WASTED:
 		n = __atomic_load_n(&s->nwasted, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->wasted[n % LC_WASTED_RING], arg, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->nwasted, n + 1, __ATOMIC_RELEASE);
-		lc__trace_log(now, op, t->slot, arg);
+		lc_priv_trace_log(now, op, t->slot, arg);
 		break;
 	default:
 		break;
@@ -189,12 +189,12 @@ static void trace_op(struct lc_thr *t, enum lc_op op, uint64_t arg)
  */
 LC_API struct lc_slot *lc_thread_register(enum lc_op op, uint64_t arg)
 {
-	struct lc_thr *t = &lc__thr;
+	struct lc_thr *t = &lc_priv_thr;
 
-	lc__init();
+	lc_priv_init();
 	if (t->state == LC_T_FRESH)
 		thread_register(t);
-	if (t->state != LC_T_SLOT || !lc__g.trace) {
+	if (t->state != LC_T_SLOT || !lc_priv_g.trace) {
 		lc_self = t->sp;
 		return t->sp;
 	}
@@ -207,23 +207,23 @@ LC_API struct lc_slot *lc_thread_register(enum lc_op op, uint64_t arg)
  * free the trace buffer.  Later macros (other libraries' destructors) store
  * into the private slot.
  */
-void lc__thread_exit(void *arg)
+void lc_priv_thread_exit(void *arg)
 {
-	struct lc_thr *t = &lc__thr;
+	struct lc_thr *t = &lc_priv_thr;
 
 	(void)arg;
 	if (t->state == LC_T_SLOT)
 		slot_release(t);
-	lc__trace_thread_exit();
+	lc_priv_trace_thread_exit();
 	use_dummy(t, LC_T_DONE);
 }
 
 /* Forget the calling thread's registration (fork child, test hook): the
  * next macro registers again. */
-void lc__thread_forget(void)
+void lc_priv_thread_forget(void)
 {
 	lc_self = NULL;
-	memset(&lc__thr, 0, sizeof(lc__thr));
+	memset(&lc_priv_thr, 0, sizeof(lc_priv_thr));
 	memset(&lc_dummy, 0, sizeof(lc_dummy));
-	pthread_setspecific(lc__g.key, NULL);
+	pthread_setspecific(lc_priv_g.key, NULL);
 }

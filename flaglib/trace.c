@@ -38,9 +38,9 @@ static int write_all(int fd, const void *p, size_t n)
 /*
  * Create the trace file TRACE_DIR/lostcycles-trace.S.PID.NONCE (exclusive,
  * mode 0600, O_APPEND) and write its header.  Returns 0 or -errno;
- * lc__g.trace_path names the file either way.
+ * lc_priv_g.trace_path names the file either way.
  */
-int lc__trace_open(uint64_t nonce, uint64_t start_ns)
+int lc_priv_trace_open(uint64_t nonce, uint64_t start_ns)
 {
 	const char *dir = getenv(LC_ENV_TRACE_DIR);
 	struct lc_trace_hdr th;
@@ -48,12 +48,12 @@ int lc__trace_open(uint64_t nonce, uint64_t start_ns)
 
 	if (!dir || !*dir)
 		dir = ".";
-	n = snprintf(lc__g.trace_path, sizeof(lc__g.trace_path), "%s/%s%s.%d.%016llx",
-		     dir, LC_TRACE_PREFIX, lc__g.session, (int)getpid(),
+	n = snprintf(lc_priv_g.trace_path, sizeof(lc_priv_g.trace_path), "%s/%s%s.%d.%016llx",
+		     dir, LC_TRACE_PREFIX, lc_priv_g.session, (int)getpid(),
 		     (unsigned long long)nonce);
-	if (n < 0 || (size_t)n >= sizeof(lc__g.trace_path))
+	if (n < 0 || (size_t)n >= sizeof(lc_priv_g.trace_path))
 		return -ENAMETOOLONG;
-	fd = open(lc__g.trace_path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+	fd = open(lc_priv_g.trace_path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	memset(&th, 0, sizeof(th));
@@ -67,10 +67,10 @@ int lc__trace_open(uint64_t nonce, uint64_t start_ns)
 	r = write_all(fd, &th, sizeof(th));
 	if (r < 0) {
 		close(fd);
-		unlink(lc__g.trace_path);
+		unlink(lc_priv_g.trace_path);
 		return r;
 	}
-	lc__g.trace_fd = fd;
+	lc_priv_g.trace_fd = fd;
 	return 0;
 }
 
@@ -81,13 +81,13 @@ static void flush_locked(struct lc_tbuf *b)
 
 	if (b->n == 0)
 		return;
-	pthread_mutex_lock(&lc__g.write_lock);
-	if (lc__g.trace_fd >= 0)
-		r = write_all(lc__g.trace_fd, b->rec, b->n * sizeof(b->rec[0]));
-	pthread_mutex_unlock(&lc__g.write_lock);
+	pthread_mutex_lock(&lc_priv_g.write_lock);
+	if (lc_priv_g.trace_fd >= 0)
+		r = write_all(lc_priv_g.trace_fd, b->rec, b->n * sizeof(b->rec[0]));
+	pthread_mutex_unlock(&lc_priv_g.write_lock);
 	if (r < 0)
-		lc__debug("trace %s: %s; %u records lost", lc__g.trace_path,
-			  strerror(-r), b->n);
+		lc_priv_debug("trace %s: %s; %u records lost", lc_priv_g.trace_path,
+			      strerror(-r), b->n);
 	b->n = 0;
 }
 
@@ -111,35 +111,35 @@ static void append_locked(struct lc_tbuf *b, uint64_t t_ns, uint16_t op,
  * NULL when out of memory (the record is lost). */
 static struct lc_tbuf *get_buf(void)
 {
-	struct lc_thr *t = &lc__thr;
+	struct lc_thr *t = &lc_priv_thr;
 	struct lc_tbuf *b = t->buf;
 
 	if (b)
 		return b;
 	b = calloc(1, sizeof(*b));
 	if (!b) {
-		lc__debug("trace: out of memory; records lost");
+		lc_priv_debug("trace: out of memory; records lost");
 		return NULL;
 	}
 	pthread_mutex_init(&b->lock, NULL);
 	b->slot = LC_NO_SLOT;
-	pthread_mutex_lock(&lc__g.list_lock);
-	b->next = lc__g.tbufs;
+	pthread_mutex_lock(&lc_priv_g.list_lock);
+	b->next = lc_priv_g.tbufs;
 	if (b->next)
 		b->next->prev = b;
-	lc__g.tbufs = b;
-	pthread_mutex_unlock(&lc__g.list_lock);
+	lc_priv_g.tbufs = b;
+	pthread_mutex_unlock(&lc_priv_g.list_lock);
 	t->buf = b;
-	pthread_setspecific(lc__g.key, t);
+	pthread_setspecific(lc_priv_g.key, t);
 	return b;
 }
 
 /* Log one record in the calling thread's buffer (trace mode only). */
-void lc__trace_log(uint64_t t_ns, uint16_t op, uint32_t slot, uint64_t arg)
+void lc_priv_trace_log(uint64_t t_ns, uint16_t op, uint32_t slot, uint64_t arg)
 {
 	struct lc_tbuf *b;
 
-	if (lc__g.trace_fd < 0 || !(b = get_buf()))
+	if (lc_priv_g.trace_fd < 0 || !(b = get_buf()))
 		return;
 	pthread_mutex_lock(&b->lock);
 	append_locked(b, t_ns, op, slot, arg);
@@ -148,11 +148,11 @@ void lc__trace_log(uint64_t t_ns, uint16_t op, uint32_t slot, uint64_t arg)
 
 /* Record which slot the calling thread owns (LC_NO_SLOT: none any more), for
  * the RELEASE records written at process exit. */
-void lc__trace_set_slot(uint32_t slot, uint32_t tid)
+void lc_priv_trace_set_slot(uint32_t slot, uint32_t tid)
 {
 	struct lc_tbuf *b;
 
-	if (lc__g.trace_fd < 0 || !(b = get_buf()))
+	if (lc_priv_g.trace_fd < 0 || !(b = get_buf()))
 		return;
 	pthread_mutex_lock(&b->lock);
 	b->slot = slot;
@@ -162,26 +162,26 @@ void lc__trace_set_slot(uint32_t slot, uint32_t tid)
 
 /* Thread exit: take the calling thread's buffer off the list, write it out
  * and free it. */
-void lc__trace_thread_exit(void)
+void lc_priv_trace_thread_exit(void)
 {
-	struct lc_tbuf *b = lc__thr.buf;
+	struct lc_tbuf *b = lc_priv_thr.buf;
 
 	if (!b)
 		return;
-	pthread_mutex_lock(&lc__g.list_lock);
+	pthread_mutex_lock(&lc_priv_g.list_lock);
 	if (b->prev)
 		b->prev->next = b->next;
 	else
-		lc__g.tbufs = b->next;
+		lc_priv_g.tbufs = b->next;
 	if (b->next)
 		b->next->prev = b->prev;
-	pthread_mutex_unlock(&lc__g.list_lock);
+	pthread_mutex_unlock(&lc_priv_g.list_lock);
 	pthread_mutex_lock(&b->lock);
 	flush_locked(b);
 	pthread_mutex_unlock(&b->lock);
 	pthread_mutex_destroy(&b->lock);
 	free(b);
-	lc__thr.buf = NULL;
+	lc_priv_thr.buf = NULL;
 }
 
 /*
@@ -189,15 +189,15 @@ void lc__trace_thread_exit(void)
  * RELEASE, stamped now, for each thread that still owns a slot, so that every
  * registered thread's record stream ends with a RELEASE.
  */
-void lc__trace_flush_all(int at_exit)
+void lc_priv_trace_flush_all(int at_exit)
 {
-	uint64_t now = lc__now_ns();
+	uint64_t now = lc_clock_ns();
 	struct lc_tbuf *b;
 
-	if (lc__g.trace_fd < 0)
+	if (lc_priv_g.trace_fd < 0)
 		return;
-	pthread_mutex_lock(&lc__g.list_lock);
-	for (b = lc__g.tbufs; b; b = b->next) {
+	pthread_mutex_lock(&lc_priv_g.list_lock);
+	for (b = lc_priv_g.tbufs; b; b = b->next) {
 		pthread_mutex_lock(&b->lock);
 		if (at_exit && b->slot != LC_NO_SLOT) {
 			append_locked(b, now, LC_OP_RELEASE, b->slot, b->tid);
@@ -206,27 +206,27 @@ void lc__trace_flush_all(int at_exit)
 		flush_locked(b);
 		pthread_mutex_unlock(&b->lock);
 	}
-	pthread_mutex_unlock(&lc__g.list_lock);
+	pthread_mutex_unlock(&lc_priv_g.list_lock);
 }
 
 /* Free every buffer without writing it (fork child: the parent writes them;
- * test teardown after lc__trace_flush_all).  Single-threaded callers only. */
-void lc__trace_discard_all(void)
+ * test teardown after lc_priv_trace_flush_all).  Single-threaded callers only. */
+void lc_priv_trace_discard_all(void)
 {
-	struct lc_tbuf *b = lc__g.tbufs, *next;
+	struct lc_tbuf *b = lc_priv_g.tbufs, *next;
 
 	for (; b; b = next) {
 		next = b->next;
 		free(b);
 	}
-	lc__g.tbufs = NULL;
-	lc__thr.buf = NULL;
+	lc_priv_g.tbufs = NULL;
+	lc_priv_thr.buf = NULL;
 }
 
 /* Close the trace file (fork child, test teardown). */
-void lc__trace_close(void)
+void lc_priv_trace_close(void)
 {
-	if (lc__g.trace_fd >= 0)
-		close(lc__g.trace_fd);
-	lc__g.trace_fd = -1;
+	if (lc_priv_g.trace_fd >= 0)
+		close(lc_priv_g.trace_fd);
+	lc_priv_g.trace_fd = -1;
 }

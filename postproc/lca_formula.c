@@ -46,7 +46,8 @@ struct node {
 
 struct lc_expr {
 	struct node *nodes;
-	int n, cap;
+	int n;
+	size_t cap;
 	int root;
 	unsigned flags;		/* LC_EXPR_LOG2 / LC_EXPR_LOG10 */
 };
@@ -84,15 +85,8 @@ static int fail(struct parser *ps, const char *p, const char *fmt, ...)
 /* Append a node to e; returns its index or -1 when out of memory. */
 static int add_node(struct lc_expr *e, enum op op, int a, int b)
 {
-	if (e->n == e->cap) {
-		int cap = e->cap ? 2 * e->cap : 16;
-		struct node *nn = realloc(e->nodes, (size_t)cap * sizeof(*nn));
-
-		if (!nn)
-			return -1;
-		e->nodes = nn;
-		e->cap = cap;
-	}
+	if (lc_grow((void **)&e->nodes, &e->cap, (size_t)e->n + 1, sizeof(*e->nodes)))
+		return -1;
 	e->nodes[e->n] = (struct node){ .op = op, .a = a, .b = b, .fn = -1, .slot = -1 };
 	return e->n++;
 }
@@ -179,6 +173,8 @@ static int parse_call(struct parser *ps, const char *name, int fn)
 	i = add_node(ps->e, fntab[fn].arity == 1 ? OP_FN1 : OP_FN2, args[0], args[1]);
 	if (i < 0)
 		return fail(ps, ps->pos, "out of memory");
+	if (fn == FN_LOG)	/* resolved now, so that it prints with its base */
+		fn = ps->flags & LC_EXPR_LOG2 ? FN_LOG2 : ps->flags & LC_EXPR_LOG10 ? FN_LOG10 : FN_LN;
 	ps->e->nodes[i].fn = fn;
 	return i;
 }
@@ -601,6 +597,23 @@ int lc_expr_print(const struct lc_expr *e, const char *const *names, int precisi
 		buf[0] = '\0';
 	print_node(&o, e, e->root, names, precision, 0);
 	return (int)o.used;
+}
+
+/* Report the slots read under node i. */
+static void slots_node(const struct lc_expr *e, int i, void (*fn)(void *, int), void *ctx)
+{
+	if (i < 0)
+		return;
+	if (e->nodes[i].op == OP_VAR)
+		fn(ctx, e->nodes[i].slot);
+	slots_node(e, e->nodes[i].a, fn, ctx);
+	slots_node(e, e->nodes[i].b, fn, ctx);
+}
+
+/* Call fn for each slot e reads.  See lca_formula.h. */
+void lc_expr_slots(const struct lc_expr *e, void (*fn)(void *ctx, int slot), void *ctx)
+{
+	slots_node(e, e->root, fn, ctx);
 }
 
 /* Copy the subtree of src at node i into dst; returns the new index or -1. */

@@ -18,7 +18,8 @@
  *
  * Functions: sqrt log ln log2 log10 exp abs ceil floor (one argument),
  * max min pow (two).  log() is the natural logarithm unless the parse flags
- * say otherwise.  A comparison is 1 when true and 0 when false; comparisons
+ * say otherwise; it is resolved when parsed and prints as ln(), log2() or
+ * log10(), so that printed text never depends on the flags.  A comparison is 1 when true and 0 when false; comparisons
  * with NaN are false.
  *
  * A formula is an expression read as a sum of terms, each of which gets a
@@ -70,6 +71,10 @@ double lc_expr_eval(const struct lc_expr *e, const double *vals);
  * length the full text needs, like snprintf. */
 int lc_expr_print(const struct lc_expr *e, const char *const *names, int precision,
 		  char *buf, size_t len);
+
+/* Call fn(ctx, slot) for every slot e reads (with repeats): which
+ * variables a model line needs, how complex a term is. */
+void lc_expr_slots(const struct lc_expr *e, void (*fn)(void *ctx, int slot), void *ctx);
 
 /* Free e; NULL is fine. */
 void lc_expr_free(struct lc_expr *e);

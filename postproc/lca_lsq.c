@@ -281,6 +281,23 @@ static double sse_of(const struct prob *pb, const double *coef)
 	return s;
 }
 
+/* The in-sample SMAPE of f with coef over the problem's rows. */
+static double smape_of(const struct prob *pb, const double *coef)
+{
+	double s = 0;
+
+	for (size_t r = 0; r < pb->m; r++) {
+		size_t i = pb->rows[r];
+		double y = pb->pts->y[i];
+		double v = lc_fit_eval(pb->f, coef, &pb->pts->x[i * (size_t)pb->pts->nvars]);
+		double d = fabs(v) + fabs(y);
+
+		if (d > 0)
+			s += 2 * fabs(v - y) / d;
+	}
+	return pb->m ? 100 * s / (double)pb->m : NAN;
+}
+
 /* Fit one branch of a threshold model (terms [from, to)) over rows. */
 static int fit_branch(const struct prob *pb0, const size_t *rows, size_t m, int from, int to,
 		      unsigned flags, double *coef, double *cov, int *held)
@@ -367,6 +384,7 @@ static void fit_stats(const struct prob *pb, struct lc_fit *out)
 		sst += (pb->w ? pb->w[i] : 1) * d * d;
 	}
 	out->sse = sse_of(pb, out->coef);
+	out->smape_in = smape_of(pb, out->coef);
 	out->s2 = out->sse / out->dof;
 	out->r2 = sst > 0 ? 1 - out->sse / sst : (out->sse == 0 ? 1 : 0);
 	if (fabs(out->r2) < 1e-12)
@@ -441,6 +459,9 @@ static int fit_core(const struct lc_formula *f, const struct lc_points *pts, con
 	out->k = nt;
 	out->threshold = NAN;
 	out->smape = NAN;
+	out->smape_se = NAN;
+	out->smape_in = NAN;
+	out->lof_p = NAN;
 	if ((int)m < need) {
 		lc_fail(why, wl, 0, "too few points: %d parameters need at least %d points, have %zu",
 		    need - 1, need, m);
@@ -476,16 +497,18 @@ out:
 	return rc;
 }
 
-/* Leave-one-out SMAPE: refit without each point and predict it.  NaN when
- * some refit is not possible. */
+/* Leave-one-out SMAPE: refit without each point and predict it; *se gets
+ * the standard error of the mean of the per-point errors.  NaN when some
+ * refit is not possible. */
 static double loo_smape(const struct lc_formula *f, const struct lc_points *pts, const double *w,
-			unsigned flags, const char *const *names)
+			unsigned flags, const char *const *names, double *se)
 {
 	size_t n = pts->n, *rows = malloc(n * sizeof(*rows));
-	double *pred = malloc(n * sizeof(*pred)), s = NAN;
+	double *pred = malloc(n * sizeof(*pred)), s = NAN, ss = 0;
 	struct lc_fit *tmp = malloc(sizeof(*tmp));
 
-	if (!rows || !pred || !tmp)
+	*se = NAN;
+	if (!rows || !pred || !tmp || n < 2)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		size_t m = 0;
@@ -498,11 +521,45 @@ static double loo_smape(const struct lc_formula *f, const struct lc_points *pts,
 		pred[i] = lc_fit_eval(f, tmp->coef, &pts->x[i * (size_t)pts->nvars]);
 	}
 	s = lc_smape(pred, pts->y, n);
+	for (size_t i = 0; i < n; i++) {
+		double d = fabs(pred[i]) + fabs(pts->y[i]);
+		double e = d > 0 ? 200 * fabs(pred[i] - pts->y[i]) / d : 0;
+
+		ss += (e - s) * (e - s);
+	}
+	*se = n > 1 ? sqrt(ss / (double)(n - 1) / (double)n) : NAN;
 out:
 	free(rows);
 	free(pred);
 	free(tmp);
 	return s;
+}
+
+/* The lack-of-fit test of a fit over all of pts against the spread of
+ * the repeated runs; sets out->lof_p and out->lof (see lca_lsq.h). */
+static void lack_of_fit(const struct lc_formula *f, const struct lc_points *pts,
+			struct lc_fit *out)
+{
+	double lof = 0, pe = 0;
+	int runs = 0, rel = 1, d1, d2;
+
+	for (size_t i = 0; i < pts->n; i++)
+		rel &= pts->y[i] != 0;
+	for (size_t i = 0; i < pts->n; i++) {
+		double s = rel ? 1 / (pts->y[i] * pts->y[i]) : 1;
+		double r = pts->y[i] - lc_fit_eval(f, out->coef, &pts->x[i * (size_t)pts->nvars]);
+
+		lof += s * pts->count[i] * r * r;
+		pe += s * (pts->count[i] - 1) * pts->sd[i] * pts->sd[i];
+		runs += pts->count[i];
+	}
+	d1 = (int)pts->n - out->kfree;
+	d2 = runs - (int)pts->n;
+	out->lof = 0;
+	if (d1 < 1 || d2 < 1 || !(pe > 0))
+		return;
+	out->lof_p = gsl_cdf_fdist_Q((lof / d1) / (pe / d2), d1, d2);
+	out->lof = out->lof_p < LC_LOF_LEVEL;
 }
 
 /* Fit f to all of pts.  See lca_lsq.h. */
@@ -523,8 +580,9 @@ int lc_fit_formula(const struct lc_formula *f, const struct lc_points *pts, unsi
 	if (rc)
 		goto out;
 	out->weighted = mode;
+	lack_of_fit(f, pts, out);
 	if (!(flags & LC_FIT_NOLOO))
-		out->smape = loo_smape(f, pts, wp, flags, names);
+		out->smape = loo_smape(f, pts, wp, flags, names, &out->smape_se);
 out:
 	free(rows);
 	free(w);
@@ -584,14 +642,167 @@ int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsign
 	}
 }
 
+/* Doubtful: "?" or lack of fit.  See lca_lsq.h. */
+int lc_fit_doubtful(const struct lc_fit *f)
+{
+	return f->nflagged > 0 || f->lof;
+}
+
 /* The ranking rule.  See lca_lsq.h. */
 int lc_fit_rank_cmp(const struct lc_fit *a, const struct lc_fit *b)
 {
-	if ((a->nflagged > 0) != (b->nflagged > 0))
-		return (a->nflagged > 0) - (b->nflagged > 0);
+	if (lc_fit_doubtful(a) != lc_fit_doubtful(b))
+		return lc_fit_doubtful(a) - lc_fit_doubtful(b);
 	if (a->aicc != b->aicc)
 		return a->aicc < b->aicc ? -1 : 1;
 	if (!isnan(a->smape) && !isnan(b->smape) && a->smape != b->smape)
 		return a->smape < b->smape ? -1 : 1;
 	return (a->r2 < b->r2) - (a->r2 > b->r2);
+}
+
+/* Cross-validate a fit.  See lca_lsq.h. */
+int lc_fit_loo(const struct lc_formula *f, const struct lc_points *pts, unsigned flags,
+	       const char *const *names, struct lc_fit *fit)
+{
+	double *w = malloc((pts->n + 1) * sizeof(*w));
+	const double *wp;
+	int mode;
+
+	if (!w)
+		return -ENOMEM;
+	wp = make_weights(pts, flags, w, &mode);
+	fit->smape = loo_smape(f, pts, wp, flags, names, &fit->smape_se);
+	free(w);
+	return 0;
+}
+
+/* The value a model is ranked by under crit (lower is better; NaN and
+ * infinities become +inf). */
+static double crit_value(const struct lc_fit *f, enum lc_crit crit)
+{
+	double v = crit == LC_CRIT_LOO ? f->smape : crit == LC_CRIT_AICC ? f->aicc : 1 - f->r2;
+
+	return isfinite(v) ? v : INFINITY;
+}
+
+/* Context for the comparators below. */
+struct sel_ctx {
+	struct lc_fit *const *fit;
+	enum lc_crit crit;
+};
+
+/* Step-1 order: lc_fit_rank_cmp. */
+static int cmp_rank(const void *a, const void *b, void *ctx)
+{
+	const struct sel_ctx *c = ctx;
+
+	return lc_fit_rank_cmp(c->fit[*(const int *)a], c->fit[*(const int *)b]);
+}
+
+/* Shortlist order: unflagged first, then the criterion, then AICc. */
+static int cmp_crit(const void *a, const void *b, void *ctx)
+{
+	const struct sel_ctx *c = ctx;
+	const struct lc_fit *x = c->fit[*(const int *)a], *y = c->fit[*(const int *)b];
+	double u = crit_value(x, c->crit), v = crit_value(y, c->crit);
+
+	if (lc_fit_doubtful(x) != lc_fit_doubtful(y))
+		return lc_fit_doubtful(x) - lc_fit_doubtful(y);
+	if (u != v)
+		return u < v ? -1 : 1;
+	return lc_fit_rank_cmp(x, y);
+}
+
+/* The criterion the shortlist can be ranked by. */
+static enum lc_crit pick_crit(struct lc_fit *const *fit, const int *order, int m)
+{
+	int loo = 0, aicc = 0;
+
+	for (int i = 0; i < m; i++) {
+		loo |= isfinite(fit[order[i]]->smape);
+		aicc |= isfinite(fit[order[i]]->aicc);
+	}
+	return loo ? LC_CRIT_LOO : aicc ? LC_CRIT_AICC : LC_CRIT_R2;
+}
+
+/* Count one variable read (lc_expr_slots callback). */
+static void count_read(void *ctx, int slot)
+{
+	(void)slot;
+	(*(int *)ctx)++;
+}
+
+/* The complexity of f: how many times its terms read a variable, so that
+ * n*log2(n)/p counts 3 and n counts 1. */
+static int complexity(const struct lc_formula *f)
+{
+	int c = 0;
+
+	for (int t = 0; t < f->nterms; t++)
+		lc_expr_slots(f->term[t], count_read, &c);
+	return c;
+}
+
+/* True when model a is simpler than b: fewer parameters, then (when
+ * cplx) fewer variable reads. */
+static int simpler(const struct lc_formula *fa, const struct lc_fit *a,
+		   const struct lc_formula *fb, const struct lc_fit *b)
+{
+	if (a->kfree != b->kfree)
+		return a->kfree < b->kfree;
+	return complexity(fa) < complexity(fb);
+}
+
+/* One-standard-error rule over the shortlist order[0..m): move the simplest
+ * model within reach of the best to the front. */
+static void one_se(const struct lc_formula *const *f, struct lc_fit *const *fit, int *order,
+		   int m, enum lc_crit crit, struct lc_select *info)
+{
+	const struct lc_fit *b = fit[order[0]];
+	double best = crit_value(b, crit), tol;
+	int w = 0, keep;
+
+	if (lc_fit_doubtful(b) || crit == LC_CRIT_R2 || !isfinite(best))
+		return;
+	tol = crit == LC_CRIT_LOO ? (isfinite(b->smape_se) ? b->smape_se : 0) : 2;
+	for (int i = 1; i < m; i++) {
+		const struct lc_fit *c = fit[order[i]];
+
+		if (!lc_fit_doubtful(c) && crit_value(c, crit) <= best + tol &&
+		    simpler(f[order[i]], c, f[order[w]], fit[order[w]]))
+			w = i;
+	}
+	if (!w)
+		return;
+	info->promoted = order[w];
+	info->promoted_over = order[0];
+	keep = order[w];
+	memmove(order + 1, order, sizeof(*order) * (size_t)w);
+	order[0] = keep;
+}
+
+/* Select.  See lca_lsq.h. */
+int lc_fit_select(const struct lc_formula *const *f, struct lc_fit *const *fit, int n,
+		  const struct lc_points *pts, unsigned flags, const char *const *names,
+		  int *order, struct lc_select *info)
+{
+	struct sel_ctx ctx = { fit, LC_CRIT_LOO };
+	int m = n < LC_SELECT_SHORTLIST ? n : LC_SELECT_SHORTLIST;
+
+	*info = (struct lc_select){ .promoted = -1, .promoted_over = -1 };
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	if (n == 0)
+		return 0;
+	qsort_r(order, (size_t)n, sizeof(*order), cmp_rank, &ctx);
+	for (int i = 0; i < m; i++)
+		if (isnan(fit[order[i]]->smape) &&
+		    lc_fit_loo(f[order[i]], pts, flags, names, fit[order[i]]))
+			return -ENOMEM;
+	ctx.crit = pick_crit(fit, order, m);
+	qsort_r(order, (size_t)m, sizeof(*order), cmp_crit, &ctx);
+	info->crit = ctx.crit;
+	info->shortlist = m;
+	one_se(f, fit, order, m, ctx.crit, info);
+	return 0;
 }

@@ -22,6 +22,9 @@
 /* Confidence level of the intervals. */
 #define LC_LSQ_LEVEL 0.90
 
+/* Significance level of the lack-of-fit test. */
+#define LC_LOF_LEVEL 0.01
+
 /* Fit flags. */
 #define LC_FIT_NONNEG	0x1u	/* no negative coefficients */
 #define LC_FIT_NOLOO	0x2u	/* skip the leave-one-out error */
@@ -47,6 +50,10 @@ struct lc_fit {
 	double tcrit;			/* t quantile used for the intervals */
 	double r2, adjr2, aicc;
 	double smape;			/* leave-one-out SMAPE in percent; NaN if unavailable */
+	double smape_se;		/* its standard error (spread of the per-point errors / sqrt n) */
+	double smape_in;		/* in-sample SMAPE in percent */
+	double lof_p;			/* lack-of-fit p-value against the spread of repeats; NaN without */
+	int lof;			/* lof_p < LC_LOF_LEVEL: misfit beyond the repeats' spread */
 	double threshold;		/* threshold models: split value of the first variable */
 };
 
@@ -60,7 +67,10 @@ int lc_lsq_solve(const double *X, const double *y, const double *w, size_t n, si
 /* Evaluate formula f with coefficients coef at the variable values x. */
 double lc_fit_eval(const struct lc_formula *f, const double *coef, const double *x);
 
-/* Fit f to pts (names[] are the variables' names, for messages).  Returns 0; -EINVAL with why set when there are too few
+/* Fit f to pts (names[] are the variables' names, for messages).  When
+ * points average repeated runs, the lack-of-fit F test compares the misfit
+ * of the means (n - k degrees of freedom) with the spread of the repeats
+ * (runs - n), each scaled by 1/y^2 (by 1 when some y is 0).  Returns 0; -EINVAL with why set when there are too few
  * points (fewer than parameters + 1) or a term is not finite at a point;
  * -EDOM with why set when the terms are linearly dependent over the points;
  * -ENOMEM. */
@@ -76,10 +86,60 @@ int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsign
 		 const char *const *names, struct lc_formula **pf, int *dropped,
 		 struct lc_fit *out, char *why, size_t whylen);
 
+/* True when a fit is doubtful: a coefficient's interval contains zero, or
+ * it fails the lack-of-fit test. */
+int lc_fit_doubtful(const struct lc_fit *f);
+
 /* The ranking rule: negative when fit a ranks before fit b, positive after,
- * 0 for a tie.  Models with no coefficient flagged come first, then lower
+ * 0 for a tie.  Models that are not doubtful come first, then lower
  * AICc, then lower leave-one-out SMAPE, then higher R2. */
 int lc_fit_rank_cmp(const struct lc_fit *a, const struct lc_fit *b);
+
+/* Fill fit->smape and fit->smape_se (fit from lc_fit_formula with
+ * LC_FIT_NOLOO and the same flags) by leaving out each point in turn.  Both
+ * stay NaN when some refit is not possible.  Returns 0 or -ENOMEM. */
+int lc_fit_loo(const struct lc_formula *f, const struct lc_points *pts, unsigned flags,
+	       const char *const *names, struct lc_fit *fit);
+
+/* What lc_fit_select ranked by. */
+enum lc_crit {
+	LC_CRIT_LOO,		/* leave-one-out SMAPE */
+	LC_CRIT_AICC,		/* too few points for leave-one-out */
+	LC_CRIT_R2,		/* too few points for either: in-sample fit only */
+};
+
+/* How many of the best models by AICc lc_fit_select cross-validates. */
+#define LC_SELECT_SHORTLIST 24
+
+/* What lc_fit_select did. */
+struct lc_select {
+	enum lc_crit crit;
+	int shortlist;		/* models cross-validated */
+	int promoted;		/* the model the simpler-model rule moved to the top, or -1 */
+	int promoted_over;	/* the model it moved ahead of */
+};
+
+/*
+ * The selection rule, the same in every mode.  fit[0..n) are fits of
+ * f[0..n) to pts (made with LC_FIT_NOLOO and flags).  order[] gets the
+ * indices best first:
+ *  1. models with a coefficient whose 90 % interval contains zero ("?"),
+ *     or that fail the lack-of-fit test against the spread of repeated
+ *     runs (lof), rank after every model with neither;
+ *  2. the LC_SELECT_SHORTLIST best by AICc are cross-validated
+ *     (lc_fit_loo) and ranked by leave-one-out SMAPE (by AICc when too few
+ *     points leave none, by R² when AICc is not finite either); the others
+ *     follow in AICc order;
+ *  3. one-standard-error rule: among the models without "?" whose
+ *     leave-one-out SMAPE is within one standard error of the best's (whose
+ *     AICc is within 2 of the best's), the simplest is moved to the top:
+ *     fewest parameters, then fewest variable reads in its terms (n counts
+ *     1, n*log2(n)/p counts 3), then the better criterion.
+ * Returns 0 or -ENOMEM.
+ */
+int lc_fit_select(const struct lc_formula *const *f, struct lc_fit *const *fit, int n,
+		  const struct lc_points *pts, unsigned flags, const char *const *names,
+		  int *order, struct lc_select *info);
 
 /* SMAPE in percent of predictions f against actual values a over n points. */
 double lc_smape(const double *f, const double *a, size_t n);

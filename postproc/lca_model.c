@@ -249,7 +249,7 @@ static int read_line(struct reader *rd, char *s)
 /* Read a model file from the open stream f (closed here). */
 static int read_stream(FILE *f, struct lc_model **out, int *line, char *msg, size_t len)
 {
-	struct reader rd = { .msg = msg, .len = len };
+	struct reader rd = { .msg = msg, .len = len, .logflags = LC_EXPR_LOG2 };
 	char *buf = NULL;
 	size_t cap = 0;
 	int rc = 0;
@@ -356,17 +356,17 @@ void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *val
 }
 
 /* What log() means in the file at path after its last "%log" line:
- * 0, LC_EXPR_LOG2 or LC_EXPR_LOG10.  A missing file means natural. */
+ * 0, LC_EXPR_LOG2 or LC_EXPR_LOG10.  Without one (or a file) it is log2. */
 static unsigned file_logflags(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char *buf = NULL;
 	size_t cap = 0;
-	unsigned flags = 0;
+	unsigned flags = LC_EXPR_LOG2;
 	struct reader rd = { .msg = (char[64]){ 0 }, .len = 64 };
 
 	if (!f)
-		return 0;
+		return flags;
 	while (getline(&buf, &cap, f) >= 0)
 		if (!strncmp(buf, "%log", 4)) {
 			buf[strcspn(buf, "\r\n")] = '\0';
@@ -416,7 +416,7 @@ int lc_model_append(const char *path, const char *cat, const char *const *vars, 
 	fresh = ftell(f) == 0;
 	if (fresh)
 		fprintf(f, "# lostcycles model file: one model per category (lostcycles fit --emit)\n");
-	if (cur != logflags || fresh)
+	if (cur != logflags)
 		fprintf(f, "%%log %s\n", logflags & LC_EXPR_LOG2 ? "2" : logflags & LC_EXPR_LOG10 ? "10" : "e");
 	fprintf(f, "%s(", cat);
 	for (int v = 0; v < nvars; v++)

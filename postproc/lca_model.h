@@ -3,8 +3,8 @@
  * "lostcycles fit --emit" appends them and "lostcycles predict" reads them.
  *
  *   # comment
- *   %log e                      what log() means below: e, 2 or 10
- *   li(n,p) = 2.76e-05*n*log(n)*p*sqrt(p)   # k1 in [2.6e-05, 2.9e-05]; R2 0.998
+ *   %log e                      what log() means below: e, 2 or 10 (default 2)
+ *   li(n,p) = 2.76e-05*n*log2(n)*p*sqrt(p)   # k1 in [2.6e-05, 2.9e-05]; R2 0.998
  *   #: li dof=10 s2=1.2e-05 cov=1.1e-14
  *   rt(n) = n^2*log(n)/3550     hand-written models work too
  *
@@ -71,9 +71,10 @@ const struct lc_catmodel *lc_model_cat(const struct lc_model *m, const char *cat
  * a model without a "#:" line). */
 void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *value, double *half);
 
-/* Append a fitted model for category cat over vars to the file at path,
- * first writing a "%log" line when the file's current log() differs from
- * logflags (LC_EXPR_LOG2 / LC_EXPR_LOG10 / 0).  note goes into the comment.
+/* Append a fitted model for category cat over vars to the file at path
+ * (its logarithms print as log2(), log10() or ln()), first writing a "%log"
+ * line when the file's current log() differs from logflags (LC_EXPR_LOG2 /
+ * LC_EXPR_LOG10 / 0; a file without "%log" means log2).  note goes into the comment.
  * Returns 0 or -errno. */
 int lc_model_append(const char *path, const char *cat, const char *const *vars, int nvars,
 		    const struct lc_formula *f, const struct lc_fit *fit, unsigned logflags,

@@ -111,23 +111,34 @@ static double env_get(const struct lc_env *env, const char *name)
 	return NAN;
 }
 
+/* Mark slot as read (lc_expr_slots callback). */
+static void mark_slot(void *ctx, int slot)
+{
+	if (slot >= 0 && slot < LC_MODEL_MAXVARS)
+		((int *)ctx)[slot] = 1;
+}
+
 /* Predict one category.  See lca_predict.h. */
 int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_env *env,
 		   double *c, double *half, const char **missing)
 {
 	const struct lc_catmodel *cm = lc_model_cat(m, cat);
 	double vals[LC_MODEL_MAXVARS];
+	int used[LC_MODEL_MAXVARS] = { 0 };
 
 	if (!cm)
 		return -ENOENT;
-	for (int v = 0; v < m->nvars; v++)
+	lc_expr_slots(cm->expr, mark_slot, used);
+	for (int v = 0; v < m->nvars; v++) {
 		vals[v] = env_get(env, m->vars[v]);
-	for (int i = 0; i < cm->nvars; i++)
-		if (isnan(vals[cm->vars[i]])) {
+		if (!used[v])
+			continue;	/* declared but not read: not needed */
+		if (isnan(vals[v])) {
 			if (missing)
-				*missing = m->vars[cm->vars[i]];
+				*missing = m->vars[v];
 			return -EINVAL;
 		}
+	}
 	lc_model_eval(cm, vals, c, half);
 	return 0;
 }
@@ -136,6 +147,27 @@ int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_en
 static int only_tt(const struct lc_model *m)
 {
 	return m->ncats == 1 && !strcmp(m->cats[0].cat, "tt");
+}
+
+/* What T(E) needs.  See lca_predict.h. */
+int lc_predict_needs(const struct lc_model *m, char *buf, size_t len)
+{
+	static const char *const need[] = { "rt", "li", "ip", "sl", "cl", "rc" };
+	size_t used = 0;
+	int n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (only_tt(m))
+		return 0;
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (lc_model_cat(m, need[i]))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? " " : "", need[i]);
+		n++;
+	}
+	return n;
 }
 
 /* Predict T(E).  See lca_predict.h. */

@@ -41,9 +41,17 @@ struct lc_env {
 
 /* Predict one category of m at env: *c and its half width *half.  Returns
  * 0, -ENOENT when m has no model for cat, -EINVAL when env lacks a variable
- * the model uses (*missing names it). */
+ * the model's formula reads (*missing names it); variables a model line
+ * declares but does not read are not needed. */
 int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_env *env,
 		   double *c, double *half, const char **missing);
+
+/* The categories T(E) needs: rt (pure computation) and the thesis's five
+ * categories of lost cycles, li ip sl cl rc (its complete accounting); ml,
+ * bl and wc are added when m has them.  A model of tt alone gives
+ * T = tt/p.  Writes the missing categories to buf as "li sl" ("" when none)
+ * and returns how many are missing. */
+int lc_predict_needs(const struct lc_model *m, char *buf, size_t len);
 
 /* Predict T(E) = sum C(E) / p over the categories of m (all but tt; tt
  * alone when it is the only one), after scenario w (NULL: none).  *half gets

@@ -37,25 +37,6 @@ struct lc_runs {
 	size_t nruns, capruns;
 };
 
-/* Grow *p (holding *cap elements of size sz) to fit need; 0 or -ENOMEM. */
-static int grow(void **p, size_t *cap, size_t need, size_t sz)
-{
-	size_t ncap;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * sz);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 /* The number of a name, or -1.  See lca_runs.h. */
 int lc_runs_find_key(const struct lc_runs *r, const char *name, size_t len)
 {
@@ -74,7 +55,7 @@ static int intern_key(struct lc_runs *r, const char *name, size_t len)
 
 	if (k >= 0)
 		return k;
-	if (grow((void **)&r->keys, &cap, (size_t)r->nkeys + 1, sizeof(*r->keys)))
+	if (lc_grow((void **)&r->keys, &cap, (size_t)r->nkeys + 1, sizeof(*r->keys)))
 		return -ENOMEM;
 	r->capkeys = (int)cap;
 	s = strndup(name, len);
@@ -154,7 +135,7 @@ static int add_cell(struct lc_runs *r, int key, enum lc_cell state, double v)
 	for (size_t i = run->first; i < run->first + run->n; i++)
 		if (r->cells[i].key == key)
 			return -EEXIST;
-	if (grow((void **)&r->cells, &r->capcells, r->ncells + 1, sizeof(*r->cells)))
+	if (lc_grow((void **)&r->cells, &r->capcells, r->ncells + 1, sizeof(*r->cells)))
 		return -ENOMEM;
 	r->cells[r->ncells++] = (struct cell){ key, state, v };
 	run->n++;
@@ -164,7 +145,7 @@ static int add_cell(struct lc_runs *r, int key, enum lc_cell state, double v)
 /* Start a new run for file line `line`.  Returns 0 or -ENOMEM. */
 static int start_run(struct lc_runs *r, int line)
 {
-	if (grow((void **)&r->runs, &r->capruns, r->nruns + 1, sizeof(*r->runs)))
+	if (lc_grow((void **)&r->runs, &r->capruns, r->nruns + 1, sizeof(*r->runs)))
 		return -ENOMEM;
 	r->runs[r->nruns++] = (struct run){ .first = r->ncells, .n = 0, .line = line };
 	return 0;
@@ -430,7 +411,7 @@ static size_t select_runs(const struct lc_runs *r, const int *vars, int nvars, i
 	for (size_t i = 0; i < r->nruns; i++) {
 		enum lc_cell yc;
 		double y;
-		int ok = 1;
+		int ok = 1, lack = -1;
 
 		run_values(r, i, vals);
 		if (cond && !(lc_expr_eval(cond, vals) != 0 && !isnan(lc_expr_eval(cond, vals)))) {
@@ -438,13 +419,19 @@ static size_t select_runs(const struct lc_runs *r, const int *vars, int nvars, i
 			continue;
 		}
 		for (int v = 0; v < nvars; v++)
-			ok &= lc_runs_get(r, i, vars[v], &xs[m * (size_t)nvars + (size_t)v]) == LC_CELL_VALUE;
+			if (lc_runs_get(r, i, vars[v], &xs[m * (size_t)nvars + (size_t)v]) != LC_CELL_VALUE &&
+			    ok) {
+				ok = 0;
+				lack = vars[v];
+			}
 		yc = lc_runs_get(r, i, ykey, &y);
 		if (yc == LC_CELL_NA) {
 			out->na++;
 			continue;
 		}
 		if (!ok || yc != LC_CELL_VALUE) {
+			out->skip_line[out->missing] = r->runs[i].line;
+			out->skip_key[out->missing] = ok ? ykey : lack;
 			out->missing++;
 			continue;
 		}
@@ -494,7 +481,10 @@ int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int yke
 	out->y = malloc(cap * sizeof(double));
 	out->sd = malloc(cap * sizeof(double));
 	out->count = malloc(cap * sizeof(int));
-	if (!vals || !xs || !sel || !out->x || !out->y || !out->sd || !out->count) {
+	out->skip_line = malloc(cap * sizeof(int));
+	out->skip_key = malloc(cap * sizeof(int));
+	if (!vals || !xs || !sel || !out->x || !out->y || !out->sd || !out->count ||
+	    !out->skip_line || !out->skip_key) {
 		lc_points_free(out);
 		goto out;
 	}
@@ -518,7 +508,9 @@ void lc_points_free(struct lc_points *p)
 	free(p->y);
 	free(p->sd);
 	free(p->count);
+	free(p->skip_line);
+	free(p->skip_key);
 	p->x = p->y = p->sd = NULL;
-	p->count = NULL;
+	p->count = p->skip_line = p->skip_key = NULL;
 	p->n = 0;
 }

@@ -77,6 +77,8 @@ struct lc_points {
 	size_t na;		/* runs skipped: category is "na" */
 	size_t missing;		/* runs skipped: a variable or the category absent/na */
 	size_t excluded;	/* runs the extraction condition rejected */
+	int *skip_line;		/* for each of the missing runs: its line in the file, */
+	int *skip_key;		/* and the first key it lacks (NULL when not built) */
 };
 
 /* Build points from r for the variables vars[0..nvars) and category ykey

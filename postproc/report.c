@@ -113,7 +113,7 @@ static void text_line(const struct lc_profile *pr, const struct view *v, int c)
 static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
 			 const struct view *v, const char *note)
 {
-	printf("lostcycles report %s: %s%s%s\n", LC_VERSION, o->file,
+	printf("lostcycles report %s: %s%s%s\n", LC_TOOL_VERSION, o->file,
 	       pr->info.command ? ": " : "", pr->info.command ? pr->info.command : "");
 	printf("** processors: %u (%s)\n", pr->procs, procs_from(pr->procs_from));
 	if (o->source == LC_SRC_TRACE)

@@ -138,23 +138,6 @@ static void getacct(struct cur *c, struct lc_acct *a)
 	a->n_nwe = v[LC_PF_M_NNWE];
 }
 
-/* Grow *arr (of *cap elements of size sz) to hold n+1.  0 or -ENOMEM. */
-static int grow(void **arr, size_t *cap, size_t n, size_t sz)
-{
-	void *p;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	p = realloc(*arr, c * sz);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = c;
-	return 0;
-}
-
 /* A count of items of at least min bytes each, capped by what remains. */
 static uint32_t getcount(struct cur *c, size_t min)
 {
@@ -205,7 +188,8 @@ static int parse_process(struct rstate *s, struct cur *c)
 	p.pid = (int32_t)get32(c);
 	p.attach_ns = get64(c);
 	p.comm = getstr(c, &oom);
-	if (c->why || grow((void **)&pr->processes, &s->pcap, pr->nprocesses, sizeof(p))) {
+	if (c->why ||
+	    lc_grow((void **)&pr->processes, &s->pcap, (size_t)pr->nprocesses + 1, sizeof(p))) {
 		free(p.comm);
 		return oom || !c->why ? -ENOMEM : 0;
 	}
@@ -227,7 +211,7 @@ static int parse_thread(struct rstate *s, struct cur *c)
 		return 0;
 	if (t.idx != pr->nthreads)
 		return bad(c, "thread index out of order");
-	if (grow((void **)&pr->threads, &s->tcap, pr->nthreads, sizeof(t)))
+	if (lc_grow((void **)&pr->threads, &s->tcap, (size_t)pr->nthreads + 1, sizeof(t)))
 		return -ENOMEM;
 	pr->threads[pr->nthreads++] = t;
 	return 0;
@@ -293,7 +277,7 @@ static int parse_window(struct rstate *s, struct cur *c)
 		bad(c, "window index out of order");
 		goto out;
 	}
-	r = grow((void **)&d->windows, &s->wcap[w.source], d->nwindows, sizeof(w));
+	r = lc_grow((void **)&d->windows, &s->wcap[w.source], (size_t)d->nwindows + 1, sizeof(w));
 	if (r)
 		goto out;
 	d->windows[d->nwindows++] = w;
@@ -324,7 +308,7 @@ static int parse_wasted(struct rstate *s, struct cur *c)
 	}
 	for (uint32_t i = 0; i < x.ntags; i++)
 		x.tags[i] = (int64_t)get64(c);
-	if (grow((void **)&s->wasted, &s->wastedcap, s->nwasted, sizeof(x))) {
+	if (lc_grow((void **)&s->wasted, &s->wastedcap, (size_t)s->nwasted + 1, sizeof(x))) {
 		free(x.tags);
 		return -ENOMEM;
 	}

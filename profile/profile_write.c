@@ -25,19 +25,9 @@ static uint8_t *room(struct lc_pwriter *w, size_t n)
 {
 	if (w->err)
 		return NULL;
-	if (w->len + n > w->cap) {
-		size_t cap = w->cap ? w->cap : 4096;
-		uint8_t *p;
-
-		while (cap < w->len + n)
-			cap *= 2;
-		p = realloc(w->buf, cap);
-		if (!p) {
-			w->err = -ENOMEM;
-			return NULL;
-		}
-		w->buf = p;
-		w->cap = cap;
+	if (lc_grow((void **)&w->buf, &w->cap, w->len + n, 1)) {
+		w->err = -ENOMEM;
+		return NULL;
 	}
 	w->len += n;
 	return w->buf + w->len - n;

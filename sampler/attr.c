@@ -12,7 +12,10 @@
 
 #define TASK_BUCKETS 65536u
 
-/* The DESIGN.md table for the flag-based categories. */
+/* The category of one processor tick from its thread's state and the
+ * process-wide predicates we (work exists) and sf (solution found): the
+ * predicate definitions of Crovella 1994, section 4.1, posed on the flag
+ * variables of section 4.2.1 (lostcycles(1) lists them). */
 enum lc_cat lc_attr_category(uint32_t state, int we, int sf)
 {
 	switch (state) {
@@ -99,7 +102,8 @@ struct task {
 	struct task *next;
 	uint32_t uid;
 	uint64_t id;
-	uint32_t nruns, cap;
+	uint32_t nruns;
+	size_t cap;
 	struct task_run *runs;
 };
 
@@ -132,18 +136,22 @@ struct lc_accum {
 	uint32_t *touched_list;
 	uint32_t ntouched;
 	struct lc_prof_tagrow *tagrows;
-	uint32_t ntagrows, tagrows_cap;
+	uint32_t ntagrows;
+	size_t tagrows_cap;
 
 	/* the tags open now (union over processes) */
 	int64_t *cur_tags;
-	uint32_t ncur_tags, cur_tags_cap;
+	uint32_t ncur_tags;
+	size_t cur_tags_cap;
 
 	struct tagset *tagsets;
-	uint32_t ntagsets, tagsets_cap;
+	uint32_t ntagsets;
+	size_t tagsets_cap;
 
 	struct task **buckets;
 	struct lc_prof_wasted *pending;
-	uint32_t npending, pending_cap;
+	uint32_t npending;
+	size_t pending_cap;
 };
 
 struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t window_ns,

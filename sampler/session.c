@@ -37,7 +37,7 @@ void lc_session_name(char *buf, size_t len)
 	uint32_t r = 0;
 
 	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
-		r = (uint32_t)lc_now_ns();
+		r = (uint32_t)lc_clock_ns();
 	snprintf(buf, len, "lc%d-%08x", (int)getpid(), r);
 }
 
@@ -106,7 +106,7 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 		return lc_fail(msg, len, e, "cannot start the sampler on CPU %d: %s", s->o.cpu,
 			       strerror(-e));
 	lc_sampler_placement(s->smp, &cpu, &fifo);
-	s->t0 = lc_now_ns();
+	s->t0 = lc_clock_ns();
 	e = open_profile(s, cpu, fifo, msg, len);
 	if (e)
 		return e;
@@ -191,6 +191,18 @@ static void write_end(struct lc_session *s, int status, const char *reason,
 	res->ticks = s->st.ticks;
 }
 
+/* Add the reason of each segment the registry refused (the first few) to
+ * the notes, e.g. "target 1234 speaks segment ABI 2, this sampler 1:
+ * skipped". */
+static void note_rejections(struct lc_registry *reg, struct lc_session_result *res)
+{
+	struct lc_rejection rej[LC_SESSION_REASONS_SHOWN];
+	uint32_t n = reg ? lc_registry_rejections(reg, rej, LC_SESSION_REASONS_SHOWN) : 0;
+
+	for (uint32_t i = 0; i < n && i < LC_SESSION_REASONS_SHOWN; i++)
+		lc_append_line(res->notes, sizeof(res->notes), "%s", rej[i].reason);
+}
+
 int lc_session_finish(struct lc_session *s, int status, const char *reason,
 		      struct lc_session_result *res)
 {
@@ -203,6 +215,7 @@ int lc_session_finish(struct lc_session *s, int status, const char *reason,
 	s->w = NULL;
 	res->seen = s->reg ? lc_registry_seen(s->reg) : 0;
 	res->rejected = s->reg ? lc_registry_rejected(s->reg) : 0;
+	note_rejections(s->reg, res);
 	return res->write_err;
 }
 

@@ -20,6 +20,7 @@
 
 #define LC_SESSION_DEFAULT_INTERVAL_NS 100000u	/* 100 us */
 #define LC_SESSION_DEFAULT_WINDOW_NS 10000000u	/* 10 ms */
+#define LC_SESSION_REASONS_SHOWN 4	/* refused segments named in the notes */
 
 /* What the command asked for. */
 struct lc_session_opts {

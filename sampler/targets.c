@@ -26,22 +26,48 @@
 #define PENDING_POLL_NS 50000	/* rescan period while a segment is unpublished */
 #define MAX_POLL 1024
 
+/*
+ * The registry.  Three parties touch it: the owner (the thread that calls
+ * lc_registry_start/stop/free), the discovery thread, and readers (the tick
+ * loop, and any thread asking for the counts).
+ */
 struct lc_registry {
+	/* Set by lc_registry_start before the discovery thread exists; read-only
+	 * afterwards (pthread_create orders them before the thread's reads). */
 	char session[LC_SESSION_MAX];	/* "" in pid mode */
 	pid_t *pids;
 	int npids;
-	struct cds_list_head list;	/* RCU list of lc_target */
-	pthread_mutex_t lock;		/* writers */
+	int inotify;
+	/* The owner's: written by start and stop only. */
 	pthread_t thread;
 	int running;
-	int stop;			/* atomic */
-	int inotify;
-	uint32_t seen, live, rejected, next_uid;
+	/* Written by the owner (release) in stop, read by discovery (acquire). */
+	int stop;
+	/* Writers take lock: the discovery thread, and the owner's scan in
+	 * start (before the thread exists) and in stop (after it is joined).
+	 * Readers of list walk it under urcu_memb_read_lock without the lock;
+	 * cds_list_add_tail_rcu publishes a target's fields with release and
+	 * call_rcu frees it only after every reader has left. */
+	pthread_mutex_t lock;
+	struct cds_list_head list;	/* RCU list of lc_target */
+	/* Counters: written under lock by the writer (release for seen and
+	 * live; rejected relaxed), read by any thread with atomic loads.  A
+	 * departure is recorded before live counts it. */
+	uint32_t seen, live, rejected;
+	/* The scanning thread's alone (discovery, or the owner while no
+	 * discovery thread runs): next_uid under lock, pending between
+	 * scan() and the wait that follows it. */
+	uint32_t next_uid;
 	int pending;			/* a segment awaits publication */
+	/* Appended under lock by the writer.  The arrays may move while
+	 * discovery runs: others read dep after lc_registry_stop (see
+	 * targets.h) and copy bad out under lock. */
 	struct lc_departure *dep;
-	uint32_t ndep, depcap;
-	struct lc_departure *bad;	/* rejected segments, not tried again */
-	uint32_t nbad, badcap;
+	uint32_t ndep;
+	size_t depcap;
+	struct lc_rejection *bad;	/* rejected segments, not tried again */
+	uint32_t nbad;
+	size_t badcap;
 };
 
 /* Split an shm name "lostcycles.S.PID.NONCE" into its parts.  Returns 0 or
@@ -101,23 +127,6 @@ static struct lc_target *find(struct lc_registry *r, pid_t pid, uint64_t nonce)
 	return NULL;
 }
 
-/* Check a mapped header against the ABI and its file.  Returns 0, -EAGAIN
- * when not yet published, or -EINVAL. */
-static int validate(const struct lc_seg_hdr *h, size_t len, pid_t pid, uint64_t nonce)
-{
-	uint64_t magic = __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE);
-
-	if (magic == 0)
-		return -EAGAIN;
-	if (magic != LC_SEG_MAGIC || h->abi_major != LC_ABI_MAJOR ||
-	    h->hdr_size != LC_HDR_SIZE || h->slot_size != sizeof(struct lc_slot) ||
-	    h->nslots == 0 || h->nslots > LC_SLOTS_MAX ||
-	    h->seg_size != (uint64_t)LC_HDR_SIZE + (uint64_t)h->nslots * sizeof(struct lc_slot) ||
-	    h->seg_size > len || h->pid != pid || h->nonce != nonce)
-		return -EINVAL;
-	return 0;
-}
-
 /* Free a detached target after its grace period. */
 static void free_target(struct rcu_head *head)
 {
@@ -136,17 +145,8 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 {
 	__atomic_store_n(&t->gone, 1, __ATOMIC_RELEASE);
 	cds_list_del_rcu(&t->node);
-	if (r->ndep == r->depcap) {
-		uint32_t cap = r->depcap ? 2 * r->depcap : 16;
-		struct lc_departure *d = realloc(r->dep, cap * sizeof(*d));
-
-		if (d) {
-			r->dep = d;
-			r->depcap = cap;
-		}
-	}
-	if (r->ndep < r->depcap)
-		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce, lc_now_ns() };
+	if (!lc_grow((void **)&r->dep, &r->depcap, r->ndep + 1, sizeof(*r->dep)))
+		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce, lc_clock_ns() };
 	/* the departure is recorded before the count says the target left */
 	__atomic_store_n(&r->live, r->live - 1, __ATOMIC_RELEASE);
 	if (unlink_name)
@@ -154,69 +154,196 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 	urcu_memb_call_rcu(&t->rcu, free_target);
 }
 
-/* Map and validate the segment name and add it to the list.  Returns 0,
- * -EAGAIN when it should be tried again later, or another -errno when it is
- * rejected for good. */
-static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t nonce)
-{
-	struct lc_target *t, *old;
-	struct stat st;
-	void *map = MAP_FAILED;
-	int fd, rc, pidfd = -1;
+/*
+ * Attaching a segment takes four steps, one function each:
+ *   open      open the name read-only and learn the file's size;
+ *   validate  map it, copy the header fields once out of the mapping (the
+ *             target may change them at any time) and check the copy against
+ *             the ABI and the file; from here on only the copy is used;
+ *   map       make the target record from the copy: pidfd, slot cache, names;
+ *   publish   add it to the RCU list, replacing an older image of its pid.
+ * attach() runs them in order; every refusal comes with a one-line reason.
+ */
 
-	fd = shm_open(name, O_RDONLY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	rc = -EINVAL;
-	if (fstat(fd, &st) ||
-	    st.st_size > (off_t)(LC_HDR_SIZE + (uint64_t)LC_SLOTS_MAX * sizeof(struct lc_slot)))
-		goto out;
-	if (st.st_size < (off_t)LC_HDR_SIZE) {
-		rc = -EAGAIN;	/* created but not yet sized: look again soon */
-		goto out;
-	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED) {
-		rc = -errno;
-		goto out;
-	}
-	rc = validate(map, (size_t)st.st_size, pid, nonce);
+/* The largest segment of this ABI. */
+#define SEG_MAX ((uint64_t)LC_HDR_SIZE + (uint64_t)LC_SLOTS_MAX * sizeof(struct lc_slot))
+
+/* A segment being attached: what attach() has opened so far. */
+struct seg_open {
+	int fd;			/* the shm object, -1 if not open */
+	uint64_t size;		/* its file size */
+	const struct lc_seg_hdr *map;	/* the mapping, NULL if none */
+	size_t len;		/* bytes mapped: min(size, SEG_MAX) */
+	int pidfd;		/* the process, -1 if not open */
+};
+
+/* The header fields of a segment, copied once out of the mapping. */
+struct seg_snap {
+	uint64_t magic;
+	uint16_t abi_major;
+	uint32_t hdr_size, slot_size, nslots;
+	uint64_t seg_size, start_ns, nonce;
+	int32_t pid;
+	char comm[16];
+};
+
+/* Open the shm object name and read its size into o.  Returns 0, -EAGAIN
+ * while it is not yet sized to hold a header, or another -errno. */
+static int seg_open(struct seg_open *o, const char *name, char *why, size_t wl)
+{
+	struct stat st;
+
+	o->fd = shm_open(name, O_RDONLY | O_CLOEXEC, 0);
+	if (o->fd < 0)
+		return lc_fail(why, wl, -errno, "%s: %s", name, strerror(errno));
+	if (fstat(o->fd, &st))
+		return lc_fail(why, wl, -errno, "%s: %s", name, strerror(errno));
+	o->size = (uint64_t)st.st_size;
+	if (o->size < LC_HDR_SIZE)	/* created but not yet sized */
+		return lc_fail(why, wl, -EAGAIN, "%s: not yet sized", name);
+	return 0;
+}
+
+/* Map the first min(size, SEG_MAX) bytes of the open segment.  Returns 0 or
+ * -errno. */
+static int seg_map(struct seg_open *o, const char *name, char *why, size_t wl)
+{
+	void *m;
+
+	o->len = (size_t)(o->size < SEG_MAX ? o->size : SEG_MAX);
+	m = mmap(NULL, o->len, PROT_READ, MAP_SHARED, o->fd, 0);
+	if (m == MAP_FAILED)
+		return lc_fail(why, wl, -errno, "%s: mmap: %s", name, strerror(errno));
+	o->map = m;
+	return 0;
+}
+
+/* Copy the identity fields of h into s.  magic is read first, with acquire:
+ * the library writes line 0 before it publishes magic with release, so a
+ * published header's copy is the one the library wrote. */
+static void snapshot(const struct lc_seg_hdr *h, struct seg_snap *s)
+{
+	s->magic = __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE);
+	s->abi_major = __atomic_load_n(&h->abi_major, __ATOMIC_RELAXED);
+	s->hdr_size = __atomic_load_n(&h->hdr_size, __ATOMIC_RELAXED);
+	s->slot_size = __atomic_load_n(&h->slot_size, __ATOMIC_RELAXED);
+	s->nslots = __atomic_load_n(&h->nslots, __ATOMIC_RELAXED);
+	s->seg_size = __atomic_load_n(&h->seg_size, __ATOMIC_RELAXED);
+	s->pid = __atomic_load_n(&h->pid, __ATOMIC_RELAXED);
+	s->start_ns = __atomic_load_n(&h->start_ns, __ATOMIC_RELAXED);
+	s->nonce = __atomic_load_n(&h->nonce, __ATOMIC_RELAXED);
+	for (size_t i = 0; i < sizeof(s->comm); i++)
+		s->comm[i] = __atomic_load_n(&h->comm[i], __ATOMIC_RELAXED);
+	s->comm[sizeof(s->comm) - 1] = '\0';
+}
+
+/* Check the snapshot s of a segment of size bytes, of which len are mapped,
+ * named for (pid, nonce).  The ABI major is checked first, so that a target
+ * of another version is named as such.  Returns 0, -EAGAIN while the header
+ * is not yet published, or -EINVAL with the reason in why. */
+static int check(const struct seg_snap *s, uint64_t size, size_t len, pid_t pid,
+		 uint64_t nonce, char *why, size_t wl)
+{
+	if (s->magic == 0)
+		return lc_fail(why, wl, -EAGAIN, "target %d: not yet published", (int)pid);
+	if (s->magic != LC_SEG_MAGIC)
+		return lc_fail(why, wl, -EINVAL, "target %d: not a lostcycles segment (magic %#llx): skipped",
+			       (int)pid, (unsigned long long)s->magic);
+	if (s->abi_major != LC_ABI_MAJOR)
+		return lc_fail(why, wl, -EINVAL, "target %d speaks segment ABI %u, this sampler %u: skipped",
+			       (int)pid, (unsigned)s->abi_major, (unsigned)LC_ABI_MAJOR);
+	if (s->hdr_size != LC_HDR_SIZE || s->slot_size != sizeof(struct lc_slot))
+		return lc_fail(why, wl, -EINVAL, "target %d: header of %u bytes and slots of %u, ABI %u has %u and %zu: skipped",
+			       (int)pid, s->hdr_size, s->slot_size, (unsigned)LC_ABI_MAJOR,
+			       LC_HDR_SIZE, sizeof(struct lc_slot));
+	if (s->nslots == 0 || s->nslots > LC_SLOTS_MAX)
+		return lc_fail(why, wl, -EINVAL, "target %d: %u slots, not 1..%u: skipped",
+			       (int)pid, s->nslots, LC_SLOTS_MAX);
+	if (s->seg_size != (uint64_t)LC_HDR_SIZE + (uint64_t)s->nslots * sizeof(struct lc_slot) ||
+	    s->seg_size > len || size > SEG_MAX)
+		return lc_fail(why, wl, -EINVAL, "target %d: header says %u slots in %llu bytes, the file has %llu: skipped",
+			       (int)pid, s->nslots, (unsigned long long)s->seg_size,
+			       (unsigned long long)size);
+	if (s->pid != pid || s->nonce != nonce)
+		return lc_fail(why, wl, -EINVAL, "target %d: header names pid %d nonce %016llx, its name %016llx: skipped",
+			       (int)pid, (int)s->pid, (unsigned long long)s->nonce,
+			       (unsigned long long)nonce);
+	return 0;
+}
+
+/* Map the open segment, snapshot its header into s and check the snapshot.
+ * Returns what check() returns, or -errno when the mapping fails. */
+static int validate(struct seg_open *o, const char *name, pid_t pid, uint64_t nonce,
+		    struct seg_snap *s, char *why, size_t wl)
+{
+	int rc = seg_map(o, name, why, wl);
+
 	if (rc)
-		goto out;
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pidfd < 0) {
-		rc = -ESRCH;	/* the process is gone: its segment is stale */
-		shm_unlink(name);
-		goto out;
+		return rc;
+	snapshot(o->map, s);
+	return check(s, o->size, o->len, pid, nonce, why, wl);
+}
+
+/* Make the target record of the validated segment o, from its snapshot s
+ * only; it takes over o's mapping and pidfd.  Returns it, or NULL with
+ * errno set. */
+static struct lc_target *target_new(struct lc_registry *r, struct seg_open *o,
+				    const struct seg_snap *s, const char *name)
+{
+	struct lc_target *t = calloc(1, sizeof(*t));
+
+	if (!t || !(t->cache = calloc(s->nslots, sizeof(*t->cache)))) {
+		free(t);
+		errno = ENOMEM;
+		return NULL;
 	}
-	t = calloc(1, sizeof(*t));
-	if (t)
-		t->cache = calloc(((const struct lc_seg_hdr *)map)->nslots, sizeof(*t->cache));
-	if (!t || !t->cache) {
-		if (t)
-			free(t);
-		rc = -ENOMEM;
-		goto out;
-	}
-	t->hdr = map;
-	t->len = (size_t)st.st_size;
-	t->nslots = t->hdr->nslots;
-	t->pid = pid;
-	t->nonce = nonce;
-	t->start_ns = t->hdr->start_ns;
-	t->pidfd = pidfd;
-	t->uid = r->next_uid++;
-	memcpy(t->comm, t->hdr->comm, sizeof(t->comm));
-	t->comm[sizeof(t->comm) - 1] = '\0';
-	snprintf(t->name, sizeof(t->name), "%s", name);
-	for (uint32_t i = 0; i < t->nslots; i++)
+	for (uint32_t i = 0; i < s->nslots; i++)
 		t->cache[i].thread = -1;
-	/* the newest image of a pid wins: exec replaced the older one */
-	old = find(r, pid, 0);
-	if (old && old->start_ns > t->start_ns) {
-		free_target(&t->rcu);
-		close(fd);
+	t->hdr = o->map;
+	t->len = o->len;
+	t->nslots = s->nslots;
+	t->pid = s->pid;
+	t->nonce = s->nonce;
+	t->start_ns = s->start_ns;
+	t->pidfd = o->pidfd;
+	t->uid = r->next_uid++;
+	memcpy(t->comm, s->comm, sizeof(t->comm));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	o->map = NULL;
+	o->pidfd = -1;
+	return t;
+}
+
+/* Watch the process of the validated segment (a pidfd) and make its target
+ * record into *tp.  Returns 0, -ESRCH when the process is gone (its segment
+ * is stale: the name is unlinked), or -ENOMEM. */
+static int map_target(struct lc_registry *r, struct seg_open *o, const struct seg_snap *s,
+		      const char *name, struct lc_target **tp, char *why, size_t wl)
+{
+	o->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
+	if (o->pidfd < 0) {
 		shm_unlink(name);
+		return lc_fail(why, wl, -ESRCH, "target %d: exited before it was attached", (int)s->pid);
+	}
+	*tp = target_new(r, o, s, name);
+	if (!*tp)
+		return lc_fail(why, wl, -ENOMEM, "target %d: out of memory", (int)s->pid);
+	return 0;
+}
+
+/* Add t to the list (caller holds the lock).  The newest image of a pid
+ * wins: an older target of t's pid is detached (exec replaced it); if the
+ * list already holds a newer one, t is freed and its name unlinked instead.
+ * Returns 0 or -ESTALE. */
+static int publish(struct lc_registry *r, struct lc_target *t, char *why, size_t wl)
+{
+	struct lc_target *old = find(r, t->pid, 0);
+
+	if (old && old->start_ns > t->start_ns) {
+		lc_fail(why, wl, -ESTALE, "target %d: %s is older than the attached image",
+			(int)t->pid, t->name);
+		shm_unlink(t->name);
+		free_target(&t->rcu);
 		return -ESTALE;
 	}
 	if (old)
@@ -224,18 +351,46 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 	cds_list_add_tail_rcu(&t->node, &r->list);
 	__atomic_store_n(&r->seen, r->seen + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->live, r->live + 1, __ATOMIC_RELEASE);
-	close(fd);
 	return 0;
-out:
+}
+
+/* Release what attach() opened and did not hand to a target. */
+static void seg_close(struct seg_open *o)
+{
+	if (o->map)
+		munmap((void *)o->map, o->len);
+	if (o->pidfd >= 0)
+		close(o->pidfd);
+	if (o->fd >= 0)
+		close(o->fd);
+}
+
+/* Open, validate, map and publish the segment name of (pid, nonce) (caller
+ * holds the lock).  Returns 0; -EAGAIN when it should be tried again later;
+ * -EINVAL when it is invalid (rejected for good, the reason in why); or
+ * another -errno.  A segment whose process died before publishing it is
+ * stale: its name is unlinked and -ESRCH returned. */
+static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t nonce,
+		  char *why, size_t wl)
+{
+	struct seg_open o = { .fd = -1, .pidfd = -1 };
+	struct lc_target *t = NULL;
+	struct seg_snap s;
+	int rc;
+
+	rc = seg_open(&o, name, why, wl);
+	if (!rc)
+		rc = validate(&o, name, pid, nonce, &s, why, wl);
+	if (!rc)
+		rc = map_target(r, &o, &s, name, &t, why, wl);
+	if (!rc)
+		rc = publish(r, t, why, wl);
 	if (rc == -EAGAIN && kill(pid, 0) && errno == ESRCH) {
-		rc = -ESRCH;	/* died before publishing: the name is stale */
+		rc = lc_fail(why, wl, -ESRCH, "target %d: exited before publishing its segment",
+			     (int)pid);
 		shm_unlink(name);
 	}
-	if (map != MAP_FAILED)
-		munmap(map, (size_t)st.st_size);
-	if (pidfd >= 0)
-		close(pidfd);
-	close(fd);
+	seg_close(&o);
 	return rc;
 }
 
@@ -248,26 +403,21 @@ static int was_rejected(const struct lc_registry *r, pid_t pid, uint64_t nonce)
 	return 0;
 }
 
-/* Remember that (pid, nonce) is invalid. */
-static void reject(struct lc_registry *r, pid_t pid, uint64_t nonce)
+/* Remember that (pid, nonce) is invalid, and why. */
+static void reject(struct lc_registry *r, pid_t pid, uint64_t nonce, const char *why)
 {
-	r->rejected++;
-	if (r->nbad == r->badcap) {
-		uint32_t cap = r->badcap ? 2 * r->badcap : 16;
-		struct lc_departure *b = realloc(r->bad, cap * sizeof(*b));
-
-		if (!b)
-			return;
-		r->bad = b;
-		r->badcap = cap;
-	}
-	r->bad[r->nbad++] = (struct lc_departure){ pid, nonce, 0 };
+	__atomic_store_n(&r->rejected, r->rejected + 1, __ATOMIC_RELAXED);
+	if (lc_grow((void **)&r->bad, &r->badcap, r->nbad + 1, sizeof(*r->bad)))
+		return;
+	r->bad[r->nbad] = (struct lc_rejection){ .pid = pid, .nonce = nonce };
+	snprintf(r->bad[r->nbad].reason, sizeof(r->bad[r->nbad].reason), "%s", why);
+	r->nbad++;
 }
 
 /* Look for new segments in /dev/shm and attach the wanted ones. */
 static void scan(struct lc_registry *r)
 {
-	char session[LC_SESSION_MAX];
+	char session[LC_SESSION_MAX], why[LC_REASON_MAX];
 	struct dirent *e;
 	uint64_t nonce;
 	pid_t pid;
@@ -282,12 +432,12 @@ static void scan(struct lc_registry *r)
 			continue;
 		pthread_mutex_lock(&r->lock);
 		if (!find(r, pid, nonce) && !was_rejected(r, pid, nonce)) {
-			int rc = attach(r, e->d_name, pid, nonce);
+			int rc = attach(r, e->d_name, pid, nonce, why, sizeof(why));
 
 			if (rc == -EAGAIN)
 				r->pending = 1;
 			else if (rc == -EINVAL)
-				reject(r, pid, nonce);
+				reject(r, pid, nonce, why);
 		}
 		pthread_mutex_unlock(&r->lock);
 	}
@@ -348,7 +498,6 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 				      int *err)
 {
 	struct lc_registry *r = calloc(1, sizeof(*r));
-	sigset_t all, old;
 	int rc;
 
 	if (!r) {
@@ -373,12 +522,9 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 	if (r->inotify >= 0)
 		inotify_add_watch(r->inotify, SHM_DIR, IN_CREATE | IN_MOVED_TO);
 	scan(r);		/* what is already there is attached before t0 */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&r->thread, NULL, discover, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = lc_thread_start(&r->thread, discover, r);
 	if (rc) {
-		*err = -rc;
+		*err = rc;
 		lc_registry_stop(r);
 		lc_registry_free(r);
 		return NULL;
@@ -442,5 +588,16 @@ const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_
 
 uint32_t lc_registry_rejected(struct lc_registry *r)
 {
-	return r->rejected;
+	return __atomic_load_n(&r->rejected, __ATOMIC_RELAXED);
+}
+
+uint32_t lc_registry_rejections(struct lc_registry *r, struct lc_rejection *out, uint32_t max)
+{
+	uint32_t n;
+
+	pthread_mutex_lock(&r->lock);
+	n = r->nbad;
+	memcpy(out, r->bad, (size_t)(n < max ? n : max) * sizeof(*out));
+	pthread_mutex_unlock(&r->lock);
+	return n;
 }

@@ -20,7 +20,8 @@
 
 #include "lc_abi.h"
 
-/* What the tick loop remembers about one slot between ticks. */
+/* What the tick loop remembers about one slot between ticks (the tick
+ * loop's alone). */
 struct lc_slot_cache {
 	uint32_t tid;		/* 0 = free when last seen */
 	uint32_t gen;
@@ -28,10 +29,20 @@ struct lc_slot_cache {
 	uint32_t nwasted;	/* wasted declarations consumed */
 };
 
+/*
+ * One attached process.  The discovery thread (the writer) makes it, and
+ * removes it from the list; the tick loop reads it inside an RCU read-side
+ * critical section, so it stays mapped and allocated until the reader has
+ * left (call_rcu frees it).
+ */
 struct lc_target {
+	/* the list links: the writer's, under the registry lock */
 	struct cds_list_head node;
 	struct rcu_head rcu;
-	/* set by the discovery thread before publication, then read-only */
+	/* set by the writer before publication, then read-only: the list
+	 * insertion is a release, so a reader that finds the target sees them.
+	 * nslots, pid, nonce, start_ns and comm come from one validated copy
+	 * of the segment header, never from the live mapping. */
 	const struct lc_seg_hdr *hdr;
 	size_t len;
 	uint32_t nslots;
@@ -42,8 +53,11 @@ struct lc_target {
 	char comm[16];
 	char name[NAME_MAX + 1];	/* shm name, for unlink */
 	int pidfd;
-	int gone;		/* atomic: the process exited or was replaced */
-	/* private to the tick loop */
+	int gone;		/* the process exited or was replaced: written by
+				 * the writer (release), read by the tick loop
+				 * (acquire) */
+	/* private to the tick loop once published (the writer allocates cache
+	 * with every thread -1, the rest starts zero) */
 	int announced;
 	struct lc_slot_cache *cache;
 	uint32_t tag_seq;
@@ -56,6 +70,15 @@ struct lc_departure {
 	int32_t pid;
 	uint64_t nonce;
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when it left */
+};
+
+/* A segment refused as invalid, with a one-line reason such as "target 1234
+ * speaks segment ABI 2, this sampler 1: skipped". */
+#define LC_REASON_MAX 160
+struct lc_rejection {
+	int32_t pid;
+	uint64_t nonce;
+	char reason[LC_REASON_MAX];
 };
 
 struct lc_registry;
@@ -82,7 +105,12 @@ uint32_t lc_registry_live(struct lc_registry *r);
  * after lc_registry_stop, or while no target can leave. */
 const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_t *n);
 
-/* Segments rejected as invalid (for diagnostics). */
+/* Segments rejected as invalid so far (any thread may ask). */
 uint32_t lc_registry_rejected(struct lc_registry *r);
+
+/* Copy the first max rejected segments, with their reasons, into out, for
+ * the command to report (the library prints nothing); returns how many
+ * there are in all (and also when more than max).  Any thread, any time. */
+uint32_t lc_registry_rejections(struct lc_registry *r, struct lc_rejection *out, uint32_t max);
 
 #endif /* LC_TARGETS_H */

@@ -20,25 +20,40 @@ struct wasted_id {
 	uint64_t task;
 };
 
+/*
+ * The sampler.  Two threads touch it: the owner (the caller of
+ * lc_sampler_start, _go, _placement and _stop) and the sampling thread.
+ */
 struct lc_sampler {
+	/* The owner's: cfg written in start before the thread exists and in
+	 * go under lock before go is set, so the sampling thread reads it
+	 * only after it has seen go under lock; thread is the owner's alone. */
 	struct lc_sampler_cfg cfg;
 	pthread_t thread;
-	int stop;			/* atomic */
-	pthread_mutex_t lock;		/* start handshake */
+	/* Written by the owner (release) in stop, read by the sampling thread
+	 * (acquire) once per tick. */
+	int stop;
+	/* The start handshake, under lock: started and go as named; the
+	 * sampling thread sets start_err, cpu and fifo (in place()) before it
+	 * sets started, so the owner reads them after it has seen started. */
+	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	int started;
-	int go;				/* set by lc_sampler_go */
+	int started;			/* set by the sampling thread */
+	int go;				/* set by the owner: 1 tick, -1 leave */
 	int start_err;
 	int cpu, fifo;
+	/* The sampling thread's alone; the owner reads last and st after
+	 * pthread_join in stop. */
 	uint64_t last;
 	struct lc_sampler_stats st;
-	/* observation buffers, reused every tick */
+	/* observation buffers, reused every tick (the sampling thread's) */
 	struct lc_obs_proc *procs;
-	uint32_t procs_cap;
+	size_t procs_cap;
 	struct lc_obs_thread *threads;
-	uint32_t threads_cap;
+	size_t threads_cap;
 	struct wasted_id *wasted;
-	uint32_t nwasted, wasted_cap;
+	uint32_t nwasted;
+	size_t wasted_cap;
 };
 
 int lc_sampler_spare_cpu(void)
@@ -164,7 +179,7 @@ static void announce(struct lc_sampler *s, struct lc_target *t, uint64_t now)
 /* One tick: observe every target now and charge [last, now) to what was seen. */
 static void tick(struct lc_sampler *s)
 {
-	uint64_t now = lc_now_ns(), dt = now - s->last;
+	uint64_t now = lc_clock_ns(), dt = now - s->last;
 	uint32_t nprocs = 0, nthreads = 0;
 	struct lc_obs obs;
 	struct lc_target *t;
@@ -270,7 +285,6 @@ out:
 struct lc_sampler *lc_sampler_start(const struct lc_sampler_cfg *cfg, int *err)
 {
 	struct lc_sampler *s = calloc(1, sizeof(*s));
-	sigset_t all, old;
 	int rc;
 
 	if (!s) {
@@ -280,13 +294,10 @@ struct lc_sampler *lc_sampler_start(const struct lc_sampler_cfg *cfg, int *err)
 	s->cfg = *cfg;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&s->thread, NULL, run, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = lc_thread_start(&s->thread, run, s);
 	if (rc) {
 		free(s);
-		*err = -rc;
+		*err = rc;
 		return NULL;
 	}
 	pthread_mutex_lock(&s->lock);

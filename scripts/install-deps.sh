@@ -20,6 +20,7 @@ need libgsl-dev    /usr/include/gsl/gsl_multifit.h
 need gnuplot-nox   /usr/bin/gnuplot
 need make          /usr/bin/make
 need gcc           /usr/bin/gcc
+need binutils      /usr/bin/readelf
 
 [ -z "$missing" ] && exit 0
 

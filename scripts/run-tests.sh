@@ -1,7 +1,10 @@
 #!/bin/sh
 # Run every cmocka test binary and every shell integration test given as
-# arguments; print each result and a closing "N passed, N failed" line.
-# Exits non-zero when any test failed.  Output of a failing test is shown.
+# arguments; print each result and a closing "N passed, N failed, N skipped"
+# line.  A test that exits 77 could not run here: it is reported as SKIP with
+# the last line of its output as the reason, and counted apart.  Exits
+# non-zero when any test failed.  Output of a failing test is shown; of a
+# passing one, its lines that start with "NOTE: " (e.g. a retried run).
 set -u
 top=$(pwd)
 export LC_TOP="$top"
@@ -9,6 +12,7 @@ export PATH="$top:$PATH"
 log=$(mktemp -d /tmp/lostcycles-tests.XXXXXX)
 pass=0
 fail=0
+skip=0
 failed=""
 for t in "$@"; do
 	name=${t##*/}
@@ -17,17 +21,25 @@ for t in "$@"; do
 	*)    cmd="$t" ;;
 	esac
 	start=$(date +%s)
-	if $cmd >"$log/$name.out" 2>&1; then
+	$cmd >"$log/$name.out" 2>&1
+	st=$?
+	secs=$(( $(date +%s) - start ))
+	if [ "$st" -eq 0 ]; then
 		pass=$((pass + 1))
-		printf '  PASS  %-40s %3ss\n' "$name" $(( $(date +%s) - start ))
+		printf '  PASS  %-40s %3ss\n' "$name" "$secs"
+		grep '^NOTE: ' "$log/$name.out" | sed 's/^/        | /'
+	elif [ "$st" -eq 77 ]; then
+		skip=$((skip + 1))
+		why=$(sed '/^[[:space:]]*$/d' "$log/$name.out" | tail -n 1)
+		printf '  SKIP  %s  (reason: %s)\n' "$name" "${why:-none given}"
 	else
 		fail=$((fail + 1))
 		failed="$failed $name"
-		printf '  FAIL  %-40s %3ss\n' "$name" $(( $(date +%s) - start ))
+		printf '  FAIL  %-40s %3ss  (exit status %s)\n' "$name" "$secs" "$st"
 		sed 's/^/        | /' "$log/$name.out" | tail -n 60
 	fi
 done
 rm -rf "$log"
 [ -n "$failed" ] && echo "failed:$failed"
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -92,8 +92,9 @@ if "$LC" fit -c rt -v "n p" -f "$R" --emit "$tmp/rt.model" "n^2*log2(n) + 1" >/d
 	{ echo "void f(void) {"; sed -n '/^\/\* lcm:/,/^ \*\//p' "$tmp/fit.out"; echo "LC_FRAGMENT_BEGIN(1); g(); LC_FRAGMENT_END(1); }"; } >"$tmp/src.c"
 	"$LC" compose --extract "$tmp/src.c" --at "n=512 p=4" >"$tmp/c.out" 2>&1
 	"$LC" predict -m "$tmp/rt.model" --at "n=512 p=4" >"$tmp/p.out" 2>&1
-	a=$(sed -n 's/^T(E) = sum C(E)\/p = \([^ ]*\) s  (90% prediction interval \([^ ]*\) .*/\1 \2/p' "$tmp/c.out")
-	b=$(sed -n 's/^T(E) = sum C(E)\/p = \([^ ]*\) s  (90% prediction interval \([^ ]*\) .*/\1 \2/p' "$tmp/p.out")
+	# the rt line: C(E), its half width and C(E)/p
+	a=$(grep "^rt " "$tmp/c.out")
+	b=$(grep "^rt " "$tmp/p.out")
 	if [ -n "$a" ] && [ "$a" = "$b" ]; then
 		ok "fit --emit-comment -> --extract -> compose = predict ($a)"
 	else

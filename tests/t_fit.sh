@@ -18,20 +18,31 @@ ntest=0
 ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
 fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
-# check NAME COND: COND is a shell test run with eval.
+# run ARGS...: run lostcycles ARGS with both outputs in $tmp/out and the
+# exit status in $st.
+run() {
+	"$LC" "$@" >"$tmp/out" 2>&1
+	st=$?
+}
+
+# check NAME COND: the last run exited 0 and COND, a shell test run with
+# eval, holds.
 check() {
 	name=$1; shift
+	if [ "$st" -ne 0 ]; then
+		fail "$name: exit status $st"; sed 's/^/      /' "$tmp/out"; return
+	fi
 	if eval "$@"; then ok "$name"; else fail "$name"; fi
 }
 
-# refuse NAME PATTERN ARGS...: fit exits 1 or 2 (not a crash) with exactly
-# one stderr line containing PATTERN.
+# refuse NAME STATUS PATTERN ARGS...: fit exits with STATUS (1: bad data,
+# 2: bad command line) and exactly one stderr line containing PATTERN.
 refuse() {
-	name=$1; pat=$2; shift 2
+	name=$1; want=$2; pat=$3; shift 3
 	"$LC" fit "$@" >"$tmp/out" 2>"$tmp/err"
 	st=$?
-	if [ "$st" -ne 1 ] && [ "$st" -ne 2 ]; then
-		fail "$name: exit status $st"; return
+	if [ "$st" -ne "$want" ]; then
+		fail "$name: exit status $st, want $want"; sed 's/^/      /' "$tmp/err"; return
 	fi
 	if ! grep -qF -- "$pat" "$tmp/err"; then
 		fail "$name: stderr lacks '$pat':"; sed 's/^/      /' "$tmp/err"; return
@@ -42,39 +53,42 @@ refuse() {
 	ok "$name"
 }
 
-"$LC" fit --help >"$tmp/out" 2>&1
-check "--help exits 0" '[ $? -eq 0 ] && grep -q "usage: lostcycles fit" "$tmp/out"'
+run fit --help
+check "--help exits 0 with the usage" 'grep -q "usage: lostcycles fit" "$tmp/out"'
 
-"$LC" fit -c li -v p -f "$R" -x "n=256" >"$tmp/out" 2>&1
+run fit -c li -v p -f "$R" -x "n=256"
 check "li over p: p*sqrt(p) ranks first" \
 	'grep -q "^ 1\. (0\.1[89][0-9]* +/- [0-9.e-]*) \* p\*sqrt(p)  *R2 : 0\.99" "$tmp/out"'
 check "li over p: 8 points from 10 runs, repeats averaged" \
 	'grep -q "8 points from 10 runs (repeats averaged); 11 not selected by -x" "$tmp/out"'
 check "li over p: a zero-interval term is flagged" 'grep -q "+/- [0-9.e-]*)?" "$tmp/out"'
+check "li over p: the repeats' spread marks lack of fit (p alone)" \
+	'grep -q "^ 3\. (0\.3[0-9]* +/- [0-9.]*) \* p  .*  !$" "$tmp/out" && grep -q "^! lack of fit" "$tmp/out" &&
+	 ! grep -q "^ 1\. .*!$" "$tmp/out"'
 
-"$LC" fit -c rc -v p -f "$R" -x "n=256" >"$tmp/out" 2>&1
+run fit -c rc -v p -f "$R" -x "n=256"
 check "rc over p: the threshold form ranks first" \
 	'grep -q "^ 1\. max((.*) \* p + (.*), (.*))  \[threshold p ~ 10\]" "$tmp/out"'
 
-"$LC" fit -c li -v p -f "$R" -x "n=256" --prune >"$tmp/out" 2>&1
+run fit -c li -v p -f "$R" -x "n=256" --prune
 check "--prune drops the constant of p*sqrt(p) + 1" \
 	'grep -q "also what pruning left of .p\*sqrt(p) + 1. (dropped 1)" "$tmp/out" &&
 	 [ "$(grep -c "p\*sqrt(p)  " "$tmp/out")" -eq 1 ]'
 
-"$LC" fit -c li -v "n p" -f "$R" "n*log(n)*p*sqrt(p), n*log(n)*p*sqrt(p) + n*log(n), n*p" \
-	--emit "$tmp/m" >"$tmp/out" 2>&1
+run fit -c li -v "n p" -f "$R" "n*log(n)*p*sqrt(p), n*log(n)*p*sqrt(p) + n*log(n), n*p" \
+	--emit "$tmp/m"
 check "li over n p: the product form ranks first" \
-	'grep -q "^ 1\. ([0-9.e-]* +/- [0-9.e-]*) \* n\*log(n)\*p\*sqrt(p)  " "$tmp/out"'
+	'grep -q "^ 1\. ([0-9.e-]* +/- [0-9.e-]*) \* n\*log2(n)\*p\*sqrt(p)  " "$tmp/out"'
 check "--emit writes the model line and its covariance" \
-	'grep -q "^li(n,p) = [0-9.e-]*\*n\*log(n)\*p\*sqrt(p)   # 90%: k1 in \[" "$tmp/m" &&
+	'grep -q "^li(n,p) = [0-9.e-]*\*n\*log2(n)\*p\*sqrt(p)   # 90%: k1 in \[" "$tmp/m" &&
 	 grep -q "^#: li dof=[0-9]* s2=[0-9.e-]* rel=1 cov=[0-9.e-]*$" "$tmp/m" &&
-	 grep -q "^%log e$" "$tmp/m"'
+	 ! grep -q "^%log" "$tmp/m"'
 
-"$LC" fit -c rt -v n -f "$R" -x "p=26" --search --top 3 >"$tmp/out" 2>&1
-check "--search finds n^2*log2(n) for rt over n" \
-	'grep -q "^ 1\. (.*) \* n^2\*log2(n) + (.*)" "$tmp/out"'
+run fit -c rt -v n -f "$R" -x "p=26" --search --top 3
+check "--search finds n^2*log2(n) for rt over n (the constant cannot be told from zero)" \
+	'grep -q "^ 1\. (.*) \* n^2\*log2(n)  " "$tmp/out"'
 
-"$LC" fit -c li -v p -f "$R" -x "n=256" -g "$tmp/li" >"$tmp/out" 2>&1
+run fit -c li -v p -f "$R" -x "n=256" -g "$tmp/li"
 check "-g writes the gnuplot script and data" \
 	'[ -s "$tmp/li.gp" ] && [ -s "$tmp/li.data" ] && grep -q "index 1 using 1:2 with lines" "$tmp/li.gp"'
 if command -v gnuplot >/dev/null 2>&1; then
@@ -82,34 +96,97 @@ if command -v gnuplot >/dev/null 2>&1; then
 fi
 
 printf 'p,li,rc\n1,0.01,na\n2,0.029,na\n4,0.08,na\n8,0.226,na\n16,0.64,na\n' >"$tmp/r.csv"
-"$LC" fit -c li -v p -f "$tmp/r.csv" "p*sqrt(p)" >"$tmp/out" 2>&1
+run fit -c li -v p -f "$tmp/r.csv" "p*sqrt(p)"
 check "CSV runs file" 'grep -q "^ 1\. (0\.0[0-9]* +/- .*) \* p\*sqrt(p)" "$tmp/out"'
 
+S=tests/data/fit/strong.runs
+run fit -c rt -v "n p" -f "$S" --search --top 3
+check "--search finds strong scaling a*n*log2(n)/p + b*n over n and p" \
+	'grep -q "^ 1\. (1\.1[0-9e.-]* +/- [0-9.e-]*) \* n + (4\.1[0-9e.-]* +/- [0-9.e-]*) \* n\*log2(n)\*p^-1  " "$tmp/out"'
+check "the ranking rule is printed" \
+	'grep -q "^ranked by leave-one-out SMAPE over the 24 best by AICc" "$tmp/out"'
+"$LC" fit -c rt -v "n p" -f "$S" --search --format formula >"$tmp/f" 2>"$tmp/err"; st=$?
+check "--format formula prints one expression" \
+	'[ "$(wc -l <"$tmp/f")" -eq 1 ] && grep -q "^[0-9.e-]*\*n + [0-9.e-]*\*n\*log2(n)\*p\*\*-1$" "$tmp/f"'
+printf 'rt(n,p) = %s\n' "$(cat "$tmp/f")" >"$tmp/s.model"
+run predict -m "$tmp/s.model" --at "n=4096 p=64"
+check "predict reads the formula: within 1 % of the truth at 4x n and p" \
+	'awk "/^rt / { v = \$(NF-2); t = 4.2e-07*4096*12/64 + 1.1e-06*4096; d = (v - t) / t;
+	     exit !(d < 0.01 && d > -0.01) }" "$tmp/out"'
+if command -v python3 >/dev/null 2>&1; then
+	py=$(python3 -c "from math import *; n = 4096; p = 64; print('%.6g' % ($(cat "$tmp/f")))")
+	check "Python evaluates the formula to what predict prints" \
+		'grep -q "^rt .* $py " "$tmp/out"'
+	"$LC" fit -c rt -v "n p" -f "$S" --search --top 2 --format json >"$tmp/j" 2>&1; st=$?
+	check "--format json parses and labels both SMAPEs" \
+		'python3 -c "import json,sys; d = json.load(open(sys.argv[1])); m = d[\"models\"][0];
+assert d[\"ranked_by\"] == \"loo_smape\" and len(d[\"models\"]) == 2
+assert m[\"loo_smape_percent\"] > 0 and m[\"insample_smape_percent\"] > 0 and m[\"aicc\"] < 0
+assert len(m[\"terms\"]) == 2 and m[\"adj_r2\"] > 0.99" "$tmp/j"'
+fi
+"$LC" fit -c rt -v "n p" -f "$S" --search --top 2 --format csv >"$tmp/c" 2>&1; st=$?
+check "--format csv: a header and one row per model" \
+	'[ "$(wc -l <"$tmp/c")" -eq 3 ] && head -1 "$tmp/c" | grep -q "^rank,formula,r2,adj_r2,aicc,loo_smape_percent," &&
+	 grep -q "^1,\"[0-9.e-]*\*n + .*\",0\.999" "$tmp/c"'
+refuse "bad --format" 2 "--format wants text, formula, json or csv, not 'xml'" -c rt -v n -f "$S" --format xml
+
+run fit -c li -v p -f "$R" -x "n=256 && p<=2" --search
+check "2 points: ranked by R2, and the output says so" \
+	'grep -q "^ranked by R2 (too few points for leave-one-out or AICc)" "$tmp/out"'
+printf 'p=0 sl=1\np=1 sl=2\np=2 sl=3\np=4 sl=4.1\np=8 sl=5\n' >"$tmp/r0"
+run fit -c sl -v p -f "$tmp/r0"
+check "default forms undefined at p=0 are left out with a note" \
+	'grep -q "^note: 2 forms undefined at p=0 (log of 0, or a negative power of 0) left out" "$tmp/out"'
+run fit -c sl -v p -f "$tmp/r0" --search
+check "--search: factors undefined at p=0 are left out and counted" \
+	'grep -q "^search: 37 hypotheses" "$tmp/out" && grep -q "^note: 38 factors v^i\*log2(v)^j undefined at p=0" "$tmp/out"'
+
 printf 'p=1 li=0.1\np=2 li=0.x2\n' >"$tmp/bad"
-refuse "malformed line: file:line and token" "$tmp/bad:2: value is not a number or 'na': 'li=0.x2'" \
+refuse "malformed line: file:line and token" 1 "$tmp/bad:2: value is not a number or 'na': 'li=0.x2'" \
 	-c li -v p -f "$tmp/bad"
 printf 'p=1 li=0.1 oops\n' >"$tmp/bad"
-refuse "malformed token" "$tmp/bad:1: expected NAME=VALUE: 'oops'" -c li -v p -f "$tmp/bad"
-refuse "formula syntax error: column" "formula 'p*sqrt(p': column 9: missing ')'" \
+refuse "malformed token" 1 "$tmp/bad:1: expected NAME=VALUE: 'oops'" -c li -v p -f "$tmp/bad"
+refuse "formula syntax error: column" 1 "formula 'p*sqrt(p': column 9: missing ')'" \
 	-c li -v p -f "$R" "p*sqrt(p"
-refuse "unknown variable in a formula" "column 3: unknown variable 'q'" -c li -v p -f "$R" "p*q"
-refuse "too few points" "too few points: 3 parameters need at least 4 points, have 3" \
+refuse "unknown variable in a formula" 1 "column 3: unknown variable 'q'" -c li -v p -f "$R" "p*q"
+refuse "too few points" 1 "too few points: 3 parameters need at least 4 points, have 3" \
 	-c li -v p -f "$R" -x "n=256 && p<=4" "p*sqrt(p) + p + 1"
-refuse "rank-deficient" "rank-deficient: the terms are linearly dependent" \
+refuse "rank-deficient" 1 "rank-deficient: the terms are linearly dependent" \
 	-c li -v p -f "$R" "p + 2*p"
-refuse "unknown category" "unknown category 'zz' (known: li ip sl cl rc ml bl wc rt tt)" \
+refuse "unknown category" 2 "unknown category 'zz' (known: li ip sl cl rc ml bl wc rt tt)" \
 	-c zz -v p -f "$R"
-refuse "unknown variable" "unknown variable 'q': no run in $R has it" -c li -v q -f "$R"
-refuse "category na everywhere" "ml is 'na' in all 21 selected runs" -c ml -v p -f "$R"
-refuse "no default forms" "no default models for rt over \"n\"" -c rt -v n -f "$R"
-refuse "unknown name in -x" "extraction 'd=32': column 1: unknown variable 'd'" \
+refuse "unknown variable" 1 "unknown variable 'q': no run in $R has it" -c li -v q -f "$R"
+refuse "category na everywhere" 1 "ml is 'na' in all 21 selected runs" -c ml -v p -f "$R"
+refuse "no default forms" 1 "no default models for rt over \"n\"" -c rt -v n -f "$R"
+refuse "unknown name in -x" 1 "extraction 'd=32': column 1: unknown variable 'd'" \
 	-c li -v p -f "$R" -x "d=32"
-refuse "-x selects nothing" "-x 'n=3' selects none of the 21 runs" -c li -v p -f "$R" -x "n=3"
-refuse "missing file" "$tmp/none: No such file or directory" -c li -v p -f "$tmp/none"
-refuse "missing -c" "-c CATEGORY, -v VARS and -f RUNS are required" -v p -f "$R"
-refuse "bad --top" "--top wants a whole number" -c li -v p -f "$R" --top x
+refuse "-x selects nothing" 1 "-x 'n=3' selects none of the 21 runs" -c li -v p -f "$R" -x "n=3"
+refuse "missing file" 1 "$tmp/none: No such file or directory" -c li -v p -f "$tmp/none"
+refuse "missing -c" 2 "-c CATEGORY, -v VARS and -f RUNS are required" -v p -f "$R"
+refuse "bad --top" 2 "--top wants a whole number" -c li -v p -f "$R" --top x
+printf '# only a comment\n\n' >"$tmp/empty"
+refuse "an all-comment file says so" 1 "$tmp/empty: no runs: the file is empty or holds only comments" \
+	-c li -v p -f "$tmp/empty"
+: >"$tmp/empty"
+refuse "an empty file says so" 1 "$tmp/empty: no runs: the file is empty" -c li -v p -f "$tmp/empty"
+printf 'p=1 li=0.1\np=2 li=-0.3\np=4 li=0.9\n' >"$tmp/neg"
+refuse "a negative category value: file:line" 1 \
+	"$tmp/neg:2: li=-0.3 is negative: a time cannot be (--allow-negative-values fits it anyway)" \
+	-c li -v p -f "$tmp/neg"
+run fit -c li -v p -f "$tmp/neg" --allow-negative-values p
+check "--allow-negative-values fits it" 'grep -q "^ 1\. " "$tmp/out"'
+printf 'p=1 li=0.1\np=2 li=0.3\nli=0.5\np=4 li=0.9\np=8\np=16 li=3.1\n' >"$tmp/skip"
+run fit -c li -v p -f "$tmp/skip" p
+check "every skipped run is named with file:line and the missing key" \
+	'grep -q "2 runs lacking a value skipped (below)" "$tmp/out" &&
+	 grep -q "^skipped $tmp/skip:3: no value for p$" "$tmp/out" &&
+	 grep -q "^skipped $tmp/skip:5: no value for li$" "$tmp/out"'
+"$LC" fit -c li -v p -f "$tmp/skip" p --format formula >"$tmp/out" 2>"$tmp/err"; st=$?
+check "machine formats name skipped runs on stderr" \
+	'[ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q "^lostcycles fit: skipped $tmp/skip:5: no value for li$" "$tmp/err"'
+
 printf 'p=0 li=1\np=1 li=2\np=2 li=3\n' >"$tmp/r0"
-refuse "a term not finite at a point" "term log(p) is not finite at p=0" -c li -v p -f "$tmp/r0" "log(p)"
+refuse "a term not finite at a point" 1 "term log2(p) is not finite at p=0" -c li -v p -f "$tmp/r0" "log(p)"
 
 echo "t_fit: $((ntest - nfail))/$ntest passed"
 [ "$nfail" -eq 0 ]

@@ -20,16 +20,29 @@ command -v gnuplot >/dev/null 2>&1 && havegp=1
 
 ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
 fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
+# run ARGS...: run lostcycles ARGS with both outputs in $tmp/out and the
+# exit status in $st.
+run() {
+	"$LC" "$@" >"$tmp/out" 2>&1
+	st=$?
+}
+# check NAME COND: the last run exited 0 and COND (eval'd) holds.
 check() {
 	name=$1; shift
+	if [ "$st" -ne 0 ]; then
+		fail "$name: exit status $st"; sed 's/^/      /' "$tmp/out"; return
+	fi
 	if eval "$@"; then ok "$name"; else fail "$name"; sed 's/^/      /' "$tmp/out"; fi
 }
-# refuse NAME PATTERN ARGS...: exit 1 or 2 with one stderr line holding PATTERN.
+# refuse NAME STATUS PATTERN ARGS...: predict exits with STATUS (1: bad data,
+# 2: bad command line) and one stderr line holding PATTERN.
 refuse() {
-	name=$1; pat=$2; shift 2
+	name=$1; want=$2; pat=$3; shift 3
 	"$LC" predict "$@" >"$tmp/out" 2>"$tmp/err"
 	st=$?
-	if [ "$st" -ne 1 ] && [ "$st" -ne 2 ]; then fail "$name: exit status $st"; return; fi
+	if [ "$st" -ne "$want" ]; then
+		fail "$name: exit status $st, want $want"; sed 's/^/      /' "$tmp/err"; return
+	fi
 	if ! grep -qF -- "$pat" "$tmp/err" || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
 		fail "$name: wanted one line with '$pat':"; sed 's/^/      /' "$tmp/err"; return
 	fi
@@ -38,18 +51,18 @@ refuse() {
 # is_png FILE
 is_png() { [ "$(head -c 4 "$1" 2>/dev/null | tail -c 3)" = "PNG" ]; }
 
-"$LC" predict --help >"$tmp/out" 2>&1
-check "--help exits 0" '[ $? -eq 0 ] && grep -q "usage: lostcycles predict" "$tmp/out"'
+run predict --help
+check "--help exits 0 with the usage" 'grep -q "usage: lostcycles predict" "$tmp/out"'
 
-"$LC" predict -m $D/fft_data.model --compare $D/fft_task.model \
-	--grid "n=16,32,...,1024 p=26" >"$tmp/out" 2>&1
+run predict -m $D/fft_data.model --compare $D/fft_task.model \
+	--grid "n=16,32,...,1024 p=26"
 check "Table 5.3: one crossover at n = 65.0163, task parallel faster below" \
 	'[ "$(grep -c "faster below" "$tmp/out")" -eq 1 ] &&
 	 grep -q "^  n = 65\.0163 p=26: B faster below, A faster above$" "$tmp/out"'
 check "Table 5.3: B wins at n=16..64, A from n=128" \
 	'[ "$(grep -c " B *$" "$tmp/out")" -eq 3 ] && [ "$(grep -c " A *$" "$tmp/out")" -eq 4 ]'
 
-"$LC" predict -m $D/fft_data.model --at "n=64 p=26" -w balanced -w "ip=0 cl*=0.5" >"$tmp/out" 2>&1
+run predict -m $D/fft_data.model --at "n=64 p=26" -w balanced -w "ip=0 cl*=0.5"
 check "--at: per-category values (rt = 64^2*log2(64)/3550)" \
 	'grep -q "^rt .* 6\.92282 " "$tmp/out" && grep -q "^ip .* 3\.36 " "$tmp/out"'
 check "--at: T(E) = sum C(E)/p" 'grep -q "^T(E) = sum C(E)/p = 0\.648336 s" "$tmp/out"'
@@ -65,38 +78,65 @@ for c in li ip sl cl rt; do
 	sl) f="n^2*log(p)" ;;
 	rt) f="n^2*log2(n)" ;;
 	esac
-	"$LC" fit -c $c -v "n p" -f $R "$f" --emit "$tmp/m" >/dev/null 2>&1 || fail "fit $c"
+	run fit -c $c -v "n p" -f $R "$f" --emit "$tmp/m"
+	check "fit $c --emit" '[ "$(grep -c "^$c(" "$tmp/m")" -eq 1 ]'
 done
-"$LC" fit -c rc -v p -f $R -x "n=256" --emit "$tmp/m" >/dev/null 2>&1 || fail "fit rc"
-"$LC" predict -m "$tmp/m" --grid "n=256 p=1,2,4,8,16,26" -w nowait >"$tmp/out" 2>&1
+run fit -c rc -v p -f $R -x "n=256" --emit "$tmp/m"
+check "fit rc --emit" 'grep -q "^rc(p) = " "$tmp/m"'
+run predict -m "$tmp/m" --grid "n=256 p=1,2,4,8,16,26" -w nowait
 check "round trip: grid with speedup, efficiency and SF" \
 	'grep -q "T(E) s .* speedup .* effic .* SF" "$tmp/out" &&
-	 grep -q "^ *256  *1  *[0-9.]*  *[0-9.e-]*  *1  *1\.0000  *1\.0000 " "$tmp/out" &&
+	 grep -q "^ *256  *1 .* 1  *1\.0000  *1\.0000 " "$tmp/out" &&
 	 [ "$(grep -c "^ *256 " "$tmp/out")" -eq 6 ]'
 check "round trip: prediction intervals are non-zero" \
-	'! grep -q "^ *256  *26  *[0-9.]*  *0 " "$tmp/out"'
+	'! grep -q "^ *256  *26 .* [0-9.]*  *0  *[0-9.]*  *0\.[0-9]*  *0\.[0-9]* " "$tmp/out"'
 
 if [ $havegp -eq 1 ]; then
-	"$LC" predict -m "$tmp/m" --grid "p=1..26 n=64,256,1024" --plot "$tmp/t.png" --speedup >"$tmp/out" 2>&1
+	run predict -m "$tmp/m" --grid "p=1..26 n=64,256,1024" --plot "$tmp/t.png" --speedup
 	check "--plot: speedup curves per n as a PNG" 'is_png "$tmp/t.png" && grep -q "index 2" "$tmp/t.gp"'
-	"$LC" predict --profile $R -x "n=256" --plot "$tmp/pp.png" >"$tmp/out" 2>&1
+	run predict --profile $R -x "n=256" --plot "$tmp/pp.png"
 	check "--profile: stacked-bar predicate profile" \
 		'is_png "$tmp/pp.png" && grep -q "rowstacked" "$tmp/pp.gp" &&
 		 [ "$(grep -c "^ *[0-9]" "$tmp/pp.data")" -eq 8 ]'
 fi
 
 printf 'li(p) = p\nbogus line\n' >"$tmp/bad.model"
-refuse "model file: file:line" "$tmp/bad.model:2: unknown category 'bogus'" -m "$tmp/bad.model" --at "p=2"
+refuse "model file: file:line" 1 "$tmp/bad.model:2: unknown category 'bogus'" -m "$tmp/bad.model" --at "p=2"
 printf 'li(p) = p*(p\n' >"$tmp/bad.model"
-refuse "model file: formula column" "$tmp/bad.model:1: column 13: missing ')'" -m "$tmp/bad.model" --at "p=2"
-refuse "missing p" "needs p (the number of processors)" -m $D/fft_data.model --at "n=64"
-refuse "unknown variable" "unknown variable 'q' (the model uses: n)" -m $D/fft_data.model --at "q=1 p=2"
-refuse "missing variable" "the model uses 'n'; give it in --at" -m $D/fft_data.model --at "p=2"
-refuse "bad what-if" "what-if 'zz=0': unknown category 'zz'" -m $D/fft_data.model --at "n=64 p=2" -w zz=0
-refuse "bad grid" "--grid 'n=1,x p=2': n: 'x' is not a number" -m $D/fft_data.model --grid "n=1,x p=2"
-refuse "no --at/--grid" "give one of --at or --grid" -m $D/fft_data.model
-refuse "missing model file" "$tmp/none: No such file or directory" -m "$tmp/none" --at "p=1"
-refuse "--profile without --plot" "--profile needs --plot" --profile $R
+refuse "model file: formula column" 1 "$tmp/bad.model:1: column 13: missing ')'" -m "$tmp/bad.model" --at "p=2"
+run predict -m $D/fft_data.model --at "n=64"
+check "no p: every category's C(E), and T(E) not computed" \
+	'grep -q "^rt .* 6\.92282 " "$tmp/out" && grep -q "^T(E) = sum C(E)/p not computed: give p" "$tmp/out" &&
+	 ! grep -q "speedup" "$tmp/out"'
+printf 'rt(n) = n^2*log2(n)/3550\n' >"$tmp/rt.model"
+run predict -m "$tmp/rt.model" --at "n=64"
+check "one category in n alone: p not demanded, T and speedup not printed, missing ones named" \
+	'grep -q "^rt .* 6\.92282 " "$tmp/out" &&
+	 grep -q "^T(E) not computed: .* has no model for li ip sl cl rc (T = sum C(E)/p needs rt li ip sl cl rc, or tt alone)" "$tmp/out" &&
+	 ! grep -q "speedup\|efficiency" "$tmp/out"'
+run predict -m "$tmp/rt.model" --grid "n=64,128"
+check "--grid over a subset prints each C(E), not C(E)/p" \
+	'grep -q "^ *n  *rt *$" "$tmp/out" && grep -q "^ *64  *6\.92282 *$" "$tmp/out" && grep -q "^ *128  *32\.3065 *$" "$tmp/out"'
+printf '%%log e\nrt(n) = 1000*log(n)\n%%log 2\nli(n) = 1000*log(n)\n' >"$tmp/log.model"
+run predict -m "$tmp/log.model" --at "n=64"
+check "a file with %log e still reads log() as natural; log2 is the default" \
+	'grep -q "^rt .* 4158\.88 " "$tmp/out" && grep -q "^li .* 6000 " "$tmp/out"'
+printf 'rt(n) = 1000*log(n)\n' >"$tmp/log.model"
+run predict -m "$tmp/log.model" --at "n=64"
+check "without %log, log() is log2" 'grep -q "^rt .* 6000 " "$tmp/out"'
+printf 'rt(n,p) = n^2*log2(n)/3550\n' >"$tmp/rt.model"
+run predict -m "$tmp/rt.model" --grid "n=64,128"
+check "a variable declared but not read is not demanded" \
+	'grep -q "^ *128  *32\.3065$" "$tmp/out"'
+refuse "what-if without T" 1 "--what-if needs T(E) = sum C(E)/p, but $tmp/rt.model has no model for li ip sl cl rc" \
+	-m "$tmp/rt.model" --at "n=64 p=2" -w nowait
+refuse "unknown variable" 1 "unknown variable 'q' (the model uses: n)" -m $D/fft_data.model --at "q=1 p=2"
+refuse "missing variable" 1 "the model of rt uses 'n'; give it in --at" -m $D/fft_data.model --at "p=2"
+refuse "bad what-if" 1 "what-if 'zz=0': unknown category 'zz'" -m $D/fft_data.model --at "n=64 p=2" -w zz=0
+refuse "bad grid" 1 "--grid 'n=1,x p=2': n: 'x' is not a number" -m $D/fft_data.model --grid "n=1,x p=2"
+refuse "no --at/--grid" 1 "give one of --at or --grid" -m $D/fft_data.model
+refuse "missing model file" 1 "$tmp/none: No such file or directory" -m "$tmp/none" --at "p=1"
+refuse "--profile without --plot" 2 "--profile needs --plot" --profile $R
 
 echo "t_predict: $((ntest - nfail))/$ntest passed"
 [ "$nfail" -eq 0 ]

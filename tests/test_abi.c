@@ -2,11 +2,12 @@
  * test_abi.c — freezes the shared-memory and trace-file ABI (lc_abi.h): the
  * size and offset of every field, the magic numbers and the constants the
  * sampler relies on.  A failure here means the ABI changed: bump
- * LC_ABI_MAJOR (or use reserved space and bump the minor) and update
- * docs/shm-abi.md.
+ * LC_ABI_VERSION in lostcycles.h, which is also the SONAME major (or use
+ * reserved space and bump LC_ABI_MINOR), and update docs/shm-abi.md.
  */
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -102,6 +103,7 @@ static void test_constants(void **state)
 	assert_memory_equal(&(uint64_t){LC_SEG_MAGIC}, "LCSEGMT1", 8);
 	assert_memory_equal(&(uint64_t){LC_TRACE_MAGIC}, "LCTRACE1", 8);
 	assert_int_equal(LC_ABI_MAJOR, 1);
+	assert_int_equal(LC_ABI_VERSION, LC_ABI_MAJOR);
 	assert_int_equal(LC_ABI_MINOR, 0);
 	assert_int_equal(LC_HDR_SIZE, 4096);
 	assert_int_equal(LC_SEG_TRACE, 1);
@@ -126,6 +128,22 @@ static void test_constants(void **state)
 	assert_int_equal(LC_OP_POP, 13);
 }
 
+/* The library reports the version of the header it was built with; the
+ * packed number orders versions.  (tests/t_version.sh checks the SONAME
+ * major against LC_ABI_VERSION.) */
+static void test_version(void **state)
+{
+	char want[32];
+
+	(void)state;
+	snprintf(want, sizeof(want), "%d.%d.%d", LC_VERSION_MAJOR, LC_VERSION_MINOR,
+		 LC_VERSION_PATCH);
+	assert_string_equal(lc_version(), want);
+	assert_int_equal(LC_VERSION_NUMBER,
+			 LC_VERSION_MAJOR * 65536 + LC_VERSION_MINOR * 256 + LC_VERSION_PATCH);
+	assert_true(LC_VERSION_MINOR < 256 && LC_VERSION_PATCH < 256);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_seg_hdr),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_constants),
+		cmocka_unit_test(test_version),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

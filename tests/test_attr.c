@@ -67,7 +67,7 @@ static uint64_t sum(const uint64_t out[LC_NCAT])
 	return s;
 }
 
-/* The DESIGN.md table, row by row. */
+/* The predicate -> category table (Crovella 1994, section 4.1), row by row. */
 static void test_table(void **state)
 {
 	for (int we = 0; we <= 1; we++) {

@@ -2,7 +2,9 @@
  * test_fit.c — the fitting core of "lostcycles fit": agreement with an
  * independent least-squares solution, recovery of every default form of
  * share/models.txt from noisy data (with interval coverage), pruning of the
- * zero terms of seed 001's case models, and refusals of bad input.
+ * zero terms of the case models of Martinez et al. ("Software Tools for
+ * Performance Modeling of Parallel Programs", eq. 1-4), and refusals of
+ * bad input.
  */
 #include <errno.h>
 #include <math.h>
@@ -52,6 +54,7 @@ static double gauss(void)
 static unsigned rec_flags;
 static const char *const var_p[] = { "p" };
 static const char *const var_n[] = { "n" };
+static const char *const var_x[] = { "x" };
 
 /* Parse formula text over the names (NULL-terminated) or fail the test. */
 static struct lc_formula *formula(const char *text, const char *const *names)
@@ -206,15 +209,18 @@ struct rec {
 	int cases, first, covered, coefs;
 };
 
-/* Fit every candidate to data from generator g and record whether g ranked
- * first and whether its intervals hold the true coefficients. */
+/* Fit every candidate to data from generator g, select (lc_fit_select, the
+ * rule of every mode) and record whether g came first and whether its
+ * intervals hold the true coefficients. */
 static void recover_one(struct lc_formula **cands, int nc, int g, const double *xs, int nx,
 			const char *const *names, double noise, struct rec *r)
 {
 	struct lc_points pts;
-	struct lc_fit fit, best, gfit;
+	struct lc_fit fits[32], *fp[32], gfit;
+	const struct lc_formula *ff[32];
 	double c[LC_LSQ_MAXK];
-	int bi = -1;
+	int bi = -1, idx[32], order[32], m = 0;
+	struct lc_select sel;
 
 	true_coefs(cands[g], xs, nx, c);
 	points_init(&pts, 1, (size_t)nx);
@@ -223,15 +229,17 @@ static void recover_one(struct lc_formula **cands, int nc, int g, const double *
 		pts.y[i] = lc_fit_eval(cands[g], c, &xs[i]) * (1 + noise * gauss());
 	}
 	for (int k = 0; k < nc; k++) {
-		if (lc_fit_formula(cands[k], &pts, LC_FIT_NOLOO | rec_flags, names, &fit, NULL, 0))
+		if (lc_fit_formula(cands[k], &pts, LC_FIT_NOLOO | rec_flags, names, &fits[m], NULL, 0))
 			continue;
 		if (k == g)
-			gfit = fit;
-		if (bi < 0 || lc_fit_rank_cmp(&fit, &best) < 0) {
-			best = fit;
-			bi = k;
-		}
+			gfit = fits[m];
+		ff[m] = cands[k];
+		fp[m] = &fits[m];
+		idx[m++] = k;
 	}
+	assert_int_equal(lc_fit_select(ff, fp, m, &pts, rec_flags, names, order, &sel), 0);
+	if (m)
+		bi = idx[order[0]];
 	r->cases++;
 	r->first += bi == g;
 	if (!cands[g]->is_max)
@@ -308,11 +316,12 @@ static void test_recovery(void **state)
 	}
 }
 
-/* Seed 001's case models (eq. 2-4) as generators of the full model of
- * eq. 1: pruning drops the terms that are zero in each case and keeps the
- * others.  Statistically: a zero term survives pruning only when its
- * interval misses zero by chance (nominally 10 %). */
-static void test_prune_seed001(void **state)
+/* The case models (eq. 2-4) of Martinez et al., "Software Tools for
+ * Performance Modeling of Parallel Programs", as generators of their full
+ * model (eq. 1): pruning drops the terms that are zero in each case and
+ * keeps the others.  Statistically: a zero term survives pruning only when
+ * its interval misses zero by chance (nominally 10 %). */
+static void test_prune_case_models(void **state)
 {
 	static const char *const names[] = { "N", "P", "l2cm", "lat", "bw", NULL };
 	static const char *const full =
@@ -362,7 +371,7 @@ static void test_prune_seed001(void **state)
 				lc_formula_free(g);
 			lc_points_free(&pts);
 		}
-	printf("seed 001 pruning: %d/%d zero terms dropped, %d/%d non-zero terms kept\n",
+	printf("case-model pruning: %d/%d zero terms dropped, %d/%d non-zero terms kept\n",
 	       zero_dropped, zeros, kept, nonzero);
 	assert_true(zero_dropped >= 0.8 * zeros);
 	assert_true(kept == nonzero);
@@ -406,7 +415,7 @@ static void test_formula_terms(void **state)
 	(void)state;
 	assert_int_equal(f->nterms, 3);
 	lc_formula_print(f, c, (const char *const *)nt, 6, buf, sizeof(buf));
-	assert_string_equal(buf, "2*n*log(n)*p*sqrt(p) + 3 + 0.5*p");
+	assert_string_equal(buf, "2*n*ln(n)*p*sqrt(p) + 3 + 0.5*p");
 	assert_true(fabs(lc_fit_eval(f, c, x) - (2 * 8 * log(8) * 8 + 3 + 2)) < 1e-12);
 	lc_formula_free(f);
 	assert_int_equal(lc_expr_parse("log(n) + n^(1/3) - -p", LC_EXPR_LOG2, resolve, (void *)nt, &e,
@@ -445,6 +454,69 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(why, "not finite at p=0"));
 	lc_formula_free(f);
 	lc_formula_free(g);
+	lc_points_free(&pts);
+}
+
+/* Select among the formulae texts[0..n) over x on pts; returns the index
+ * chosen first and fills *sel. */
+static int select_first(const char *const *texts, int n, const struct lc_points *pts,
+			struct lc_select *sel, struct lc_fit *fits)
+{
+	struct lc_formula *f[8];
+	struct lc_fit *fp[8];
+	int order[8];
+
+	for (int i = 0; i < n; i++) {
+		f[i] = formula(texts[i], (const char *const[]){ "x", NULL });
+		assert_int_equal(lc_fit_formula(f[i], pts, LC_FIT_NOLOO | LC_FIT_RELATIVE, var_x,
+						&fits[i], NULL, 0), 0);
+		fp[i] = &fits[i];
+	}
+	assert_int_equal(lc_fit_select((const struct lc_formula *const *)f, fp, n, pts,
+				       LC_FIT_RELATIVE, var_x, order, sel), 0);
+	for (int i = 0; i < n; i++)
+		lc_formula_free(f[i]);
+	return order[0];
+}
+
+/* The selection rule: a constant that cannot be told from zero loses to
+ * the model without it (a '?' and the one-standard-error rule); repeats
+ * whose spread a model's misfit exceeds mark it; leave-one-out SMAPE is
+ * the criterion when there are enough points, R2 with two. */
+static void test_select(void **state)
+{
+	static const char *const forms[] = { "x + 1", "x", "1" };
+	struct lc_points pts;
+	struct lc_select sel;
+	struct lc_fit fits[8];
+
+	(void)state;
+	rng_seed(7);
+	points_init(&pts, 1, 8);
+	for (int i = 0; i < 8; i++) {
+		double v = 2.0 * (i + 1), s = 0, ss = 0;
+
+		for (int r = 0; r < 4; r++) {
+			double y = v * (1 + 0.01 * gauss());
+
+			s += y;
+			ss += y * y;
+		}
+		pts.x[i] = i + 1;
+		pts.y[i] = s / 4;
+		pts.sd[i] = sqrt(fmax(ss - s * s / 4, 0) / 3);
+		pts.count[i] = 4;
+	}
+	assert_int_equal(select_first(forms, 3, &pts, &sel, fits), 1);
+	assert_int_equal(sel.crit, LC_CRIT_LOO);
+	assert_true(isfinite(fits[1].smape) && isfinite(fits[1].smape_se));
+	assert_true(isfinite(fits[1].lof_p) && !fits[1].lof);
+	assert_true(fits[2].lof);		/* a constant cannot follow 2x */
+	assert_true(lc_fit_doubtful(&fits[2]));
+	pts.n = 2;
+	assert_int_equal(select_first(forms + 1, 2, &pts, &sel, fits), 0);
+	assert_int_equal(sel.crit, LC_CRIT_R2);
+	pts.n = 8;
 	lc_points_free(&pts);
 }
 
@@ -551,9 +623,10 @@ int main(void)
 		cmocka_unit_test(test_formula_terms),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_nonneg),
+		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_recovery),
-		cmocka_unit_test(test_prune_seed001),
+		cmocka_unit_test(test_prune_case_models),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

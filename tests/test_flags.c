@@ -3,7 +3,7 @@
  * publication, slot claim/release/churn, slots-full fallback, no-session
  * behaviour, trace files, process-wide predicates and the tag seqlock, fork.
  *
- * Each case sets the environment and calls lc__reinit_for_tests(); the
+ * Each case sets the environment and calls lc_priv_reinit_for_tests(); the
  * teardown ends the session, which unlinks every /dev/shm object a case made.
  */
 #include <dirent.h>
@@ -46,8 +46,8 @@ static void start(const char *slots, const char *trace)
 	} else {
 		unsetenv(LC_ENV_TRACE);
 	}
-	assert_int_equal(lc__reinit_for_tests(), 0);
-	assert_non_null(lc__segment());
+	assert_int_equal(lc_priv_reinit_for_tests(), 0);
+	assert_non_null(lc_priv_segment());
 }
 
 /* End any session: flush, unlink, unmap. */
@@ -57,7 +57,7 @@ static int stop(void **state)
 	unsetenv(LC_ENV_SESSION);
 	unsetenv(LC_ENV_TRACE);
 	unsetenv(LC_ENV_SLOTS);
-	lc__reinit_for_tests();
+	lc_priv_reinit_for_tests();
 	return 0;
 }
 
@@ -82,7 +82,7 @@ static int count_shm(pid_t pid)
 /* 1 if p points into the current segment's slot array. */
 static int in_segment(const struct lc_slot *p)
 {
-	struct lc_seg_hdr *h = lc__segment();
+	struct lc_seg_hdr *h = lc_priv_segment();
 
 	return h && p >= lc_seg_slot(h, 0) && p < lc_seg_slot(h, h->nslots);
 }
@@ -95,8 +95,8 @@ static void test_no_session(void **state)
 	unsetenv(LC_ENV_SESSION);
 	setenv(LC_ENV_TRACE, "1", 1);	/* no session: no trace file either */
 	setenv(LC_ENV_TRACE_DIR, tmpdir, 1);
-	assert_int_equal(lc__reinit_for_tests(), -ENOENT);
-	assert_null(lc__segment());
+	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
+	assert_null(lc_priv_segment());
 	assert_null(lc_self);
 	LC_BUSY();
 	assert_non_null(lc_self);
@@ -117,7 +117,7 @@ static void test_no_session(void **state)
 	assert_int_equal(mkdir(tmpdir, 0700), 0);
 }
 
-/* Run lc__reinit_for_tests() with stderr captured; returns the bytes the
+/* Run lc_priv_reinit_for_tests() with stderr captured; returns the bytes the
  * library wrote there. */
 static long reinit_stderr(void)
 {
@@ -129,7 +129,7 @@ static long reinit_stderr(void)
 	unlink(path);
 	fflush(stderr);
 	assert_int_equal(dup2(fd, 2), 2);
-	lc__reinit_for_tests();
+	lc_priv_reinit_for_tests();
 	fflush(stderr);
 	assert_int_equal(dup2(saved, 2), 2);
 	close(saved);
@@ -159,25 +159,25 @@ static void test_invalid_env(void **state)
 {
 	(void)state;
 	setenv(LC_ENV_SESSION, "a/b", 1);
-	assert_int_equal(lc__reinit_for_tests(), -EINVAL);
+	assert_int_equal(lc_priv_reinit_for_tests(), -EINVAL);
 	setenv(LC_ENV_SESSION, "", 1);
-	assert_int_equal(lc__reinit_for_tests(), -EINVAL);
+	assert_int_equal(lc_priv_reinit_for_tests(), -EINVAL);
 	setenv(LC_ENV_SESSION, "0123456789012345678901234567890123456789"
 			       "012345678901234567890123", 1);	/* 64 chars */
-	assert_int_equal(lc__reinit_for_tests(), -EINVAL);
-	assert_null(lc__segment());
+	assert_int_equal(lc_priv_reinit_for_tests(), -EINVAL);
+	assert_null(lc_priv_segment());
 	assert_int_equal(count_shm(getpid()), 0);
 	LC_BUSY();
 	assert_false(in_segment(lc_self));
 
 	start("abc", NULL);
-	assert_int_equal(lc__segment()->nslots, LC_SLOTS_DEFAULT);
+	assert_int_equal(lc_priv_segment()->nslots, LC_SLOTS_DEFAULT);
 	start("0", NULL);
-	assert_int_equal(lc__segment()->nslots, LC_SLOTS_DEFAULT);
+	assert_int_equal(lc_priv_segment()->nslots, LC_SLOTS_DEFAULT);
 	start("100000", NULL);
-	assert_int_equal(lc__segment()->nslots, LC_SLOTS_MAX);
+	assert_int_equal(lc_priv_segment()->nslots, LC_SLOTS_MAX);
 	start("-3", NULL);
-	assert_int_equal(lc__segment()->nslots, LC_SLOTS_DEFAULT);
+	assert_int_equal(lc_priv_segment()->nslots, LC_SLOTS_DEFAULT);
 }
 
 static void test_segment(void **state)
@@ -190,8 +190,8 @@ static void test_segment(void **state)
 
 	(void)state;
 	start("8", NULL);
-	h = lc__segment();
-	name = lc__segment_name();
+	h = lc_priv_segment();
+	name = lc_priv_segment_name();
 	assert_non_null(name);
 	snprintf(path, sizeof(path), "/dev/shm%s", name);
 	assert_int_equal(stat(path, &st), 0);
@@ -206,7 +206,7 @@ static void test_segment(void **state)
 	assert_int_equal(h->seg_size, LC_HDR_SIZE + 8 * 64);
 	assert_int_equal(h->pid, getpid());
 	assert_int_equal(h->flags, 0);
-	assert_true(h->start_ns > 0 && h->start_ns <= lc__now_ns());
+	assert_true(h->start_ns > 0 && h->start_ns <= lc_clock_ns());
 	snprintf(nonce, sizeof(nonce), ".%d.%016llx", (int)getpid(),
 		 (unsigned long long)h->nonce);
 	assert_non_null(strstr(name, nonce));
@@ -310,7 +310,7 @@ static void *claim_thread(void *arg)
 	uint64_t *out = arg;
 
 	LC_BUSY();
-	out[0] = (uint64_t)(lc_self - lc_seg_slot(lc__segment(), 0));
+	out[0] = (uint64_t)(lc_self - lc_seg_slot(lc_priv_segment(), 0));
 	out[1] = lc_self->tid;
 	out[2] = lc_self->gen;
 	out[3] = (uint64_t)gettid();
@@ -327,7 +327,7 @@ static void test_claim_release(void **state)
 
 	(void)state;
 	start("8", NULL);
-	h = lc__segment();
+	h = lc_priv_segment();
 	LC_BUSY();
 	assert_ptr_equal(lc_self, lc_seg_slot(h, 0));
 	assert_int_equal(lc_self->tid, gettid());
@@ -380,7 +380,7 @@ static void test_churn(void **state)
 
 	(void)state;
 	start("4", NULL);
-	h = lc__segment();
+	h = lc_priv_segment();
 	LC_BUSY();
 	for (r = 0; r < CHURN_ROUNDS; r++) {
 		for (i = 0; i < CHURN_ALIVE; i++)
@@ -436,8 +436,8 @@ static void test_slots_full(void **state)
 	 * (three alive at once, plus main, for two slots). */
 	assert_int_equal(real + dummy, 3);
 	assert_int_equal(real, 1);
-	assert_int_equal(lc__segment()->slots_full, (uint32_t)dummy);
-	assert_int_equal(lc_seg_slot(lc__segment(), 1)->tid, 0);
+	assert_int_equal(lc_priv_segment()->slots_full, (uint32_t)dummy);
+	assert_int_equal(lc_seg_slot(lc_priv_segment(), 1)->tid, 0);
 }
 
 static void test_process_wide(void **state)
@@ -448,7 +448,7 @@ static void test_process_wide(void **state)
 
 	(void)state;
 	start(NULL, NULL);
-	h = lc__segment();
+	h = lc_priv_segment();
 	LC_PARALLEL_END();	/* never below 0 */
 	assert_int_equal(h->work_exists, 0);
 	LC_PARALLEL_BEGIN();
@@ -531,12 +531,12 @@ static void test_seqlock(void **state)
 
 	(void)state;
 	start(NULL, NULL);
-	h = lc__segment();
+	h = lc_priv_segment();
 	seq_stop = 0;
 	assert_int_equal(pthread_create(&w[0], NULL, seq_writer, (void *)10), 0);
 	assert_int_equal(pthread_create(&w[1], NULL, seq_writer, (void *)20), 0);
-	deadline = lc__now_ns() + 5000000000ull;
-	for (iter = 0; good < 2000 && (iter % 1024 || lc__now_ns() < deadline); iter++) {
+	deadline = lc_clock_ns() + 5000000000ull;
+	for (iter = 0; good < 2000 && (iter % 1024 || lc_clock_ns() < deadline); iter++) {
 		uint32_t s1 = __atomic_load_n(&h->tag_seq, __ATOMIC_ACQUIRE), s2, n;
 
 		if (s1 & 1)
@@ -650,12 +650,12 @@ static void test_trace_mode(void **state)
 
 	(void)state;
 	start("8", "1");
-	h = lc__segment();
+	h = lc_priv_segment();
 	assert_int_equal(h->flags, LC_SEG_TRACE);
 	nonce = h->nonce;
-	t0 = lc__now_ns();
-	assert_non_null(lc__trace_file());
-	snprintf(path, sizeof(path), "%s", lc__trace_file());
+	t0 = lc_clock_ns();
+	assert_non_null(lc_priv_trace_file());
+	snprintf(path, sizeof(path), "%s", lc_priv_trace_file());
 	LC_BUSY();
 	assert_null(lc_self);
 	assert_int_equal(lc_seg_slot(h, 0)->state, LC_ST_BUSY);
@@ -734,9 +734,9 @@ static void test_trace_no_dir(void **state)
 	setenv(LC_ENV_TRACE_DIR, "/nonexistent/dir", 1);
 	setenv(LC_ENV_TRACE, "1", 1);
 	setenv(LC_ENV_SESSION, "tfnodir", 1);
-	assert_int_equal(lc__reinit_for_tests(), 0);
-	assert_int_equal(lc__segment()->flags, 0);
-	assert_null(lc__trace_file());
+	assert_int_equal(lc_priv_reinit_for_tests(), 0);
+	assert_int_equal(lc_priv_segment()->flags, 0);
+	assert_null(lc_priv_trace_file());
 	LC_BUSY();
 	assert_true(in_segment(lc_self));
 }
@@ -752,7 +752,7 @@ static void test_fork(void **state)
 
 	(void)state;
 	start("8", NULL);
-	h = lc__segment();
+	h = lc_priv_segment();
 	LC_BUSY();
 	LC_PARALLEL_BEGIN();
 	LC_FRAGMENT_BEGIN(3);
@@ -761,7 +761,7 @@ static void test_fork(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct lc_seg_hdr *c = lc__segment();
+		struct lc_seg_hdr *c = lc_priv_segment();
 		int bad = 0;
 
 		bad |= lc_self != NULL;
@@ -772,7 +772,7 @@ static void test_fork(void **state)
 		LC_BUSY();
 		bad |= !in_segment(lc_self) || lc_self != lc_seg_slot(c, 0);
 		bad |= lc_self->tid != (uint32_t)getpid();
-		if (write(fd[1], lc__segment_name(), strlen(lc__segment_name()) + 1) < 0)
+		if (write(fd[1], lc_priv_segment_name(), strlen(lc_priv_segment_name()) + 1) < 0)
 			bad = 1;
 		exit(bad ? 3 : 0);	/* exit unlinks the child's segment */
 	}
@@ -782,12 +782,12 @@ static void test_fork(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_string_not_equal(child_name, lc__segment_name());
+	assert_string_not_equal(child_name, lc_priv_segment_name());
 	snprintf(path, sizeof(path), "/dev/shm%s", child_name);
 	assert_int_equal(stat(path, &st), -1);
 	assert_int_equal(count_shm(pid), 0);
 	/* The parent's segment is untouched. */
-	assert_ptr_equal(lc__segment(), h);
+	assert_ptr_equal(lc_priv_segment(), h);
 	assert_int_equal(lc_seg_slot(h, 0)->tid, gettid());
 	assert_int_equal(h->work_exists, 1);
 	LC_FRAGMENT_END(3);
@@ -807,7 +807,7 @@ static void test_fork_trace(void **state)
 
 	(void)state;
 	start("8", "1");
-	snprintf(ppath, sizeof(ppath), "%s", lc__trace_file());
+	snprintf(ppath, sizeof(ppath), "%s", lc_priv_trace_file());
 	LC_BUSY();
 	LC_PARALLEL_BEGIN();
 	assert_int_equal(pipe(fd), 0);
@@ -815,7 +815,7 @@ static void test_fork_trace(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		LC_IDLE();
-		if (write(fd[1], lc__trace_file(), strlen(lc__trace_file()) + 1) < 0)
+		if (write(fd[1], lc_priv_trace_file(), strlen(lc_priv_trace_file()) + 1) < 0)
 			_exit(3);
 		exit(0);
 	}

@@ -1,6 +1,6 @@
 /*
  * test_registry.c — the target registry: discovery of a session's segments,
- * rejection of invalid ones, detach when a process exits or execs, and
+ * rejection of invalid ones (with a reason; another ABI major by name), detach when a process exits or execs, and
  * attach/detach churn while a reader walks the RCU list.
  */
 #include <dirent.h>
@@ -21,7 +21,6 @@
 
 #include <cmocka.h>
 
-#include "lc_util.h"
 #include "targets.h"
 
 static char session[LC_SESSION_MAX];
@@ -30,7 +29,7 @@ static char session[LC_SESSION_MAX];
 static void new_session(void)
 {
 	snprintf(session, sizeof(session), "test%d-%llx", (int)getpid(),
-		 (unsigned long long)lc_now_ns());
+		 (unsigned long long)lc_clock_ns());
 }
 
 /* Create a segment for pid with nonce as the library would; magic is written
@@ -59,13 +58,15 @@ static struct lc_seg_hdr *make_segment(pid_t pid, uint64_t nonce, uint32_t nslot
 	h->seg_size = len;
 	h->pid = pid;
 	h->nonce = nonce;
-	h->start_ns = lc_now_ns();
+	h->start_ns = lc_clock_ns();
 	if (corrupt == 1)
 		h->nslots = nslots + 1;		/* claims more slots than mapped */
 	if (corrupt == 2)
 		h->slot_size = 32;
 	if (corrupt == 3)
 		h->pid = pid + 1;
+	if (corrupt == 5)
+		h->abi_major = LC_ABI_MAJOR + 1;	/* a library of another ABI */
 	if (publish)
 		__atomic_store_n(&h->magic, corrupt == 4 ? 0x1234 : LC_SEG_MAGIC, __ATOMIC_RELEASE);
 	return h;
@@ -136,7 +137,9 @@ static void test_publication(void **state)
 /* Invalid segments are rejected and never attached. */
 static void test_rejects(void **state)
 {
+	struct lc_rejection rej[4];
 	struct lc_registry *r;
+	uint32_t n;
 	int e;
 
 	new_session();
@@ -147,6 +150,16 @@ static void test_rejects(void **state)
 	assert_true(wait_for(r, rejected_is, 4));
 	assert_int_equal(lc_registry_seen(r), 0);
 	lc_registry_stop(r);
+	n = lc_registry_rejections(r, rej, 4);
+	assert_int_equal(n, 4);
+	assert_int_equal(lc_registry_rejections(r, rej, 2), 4);	/* copies 2, counts all */
+	for (uint32_t i = 0; i < n; i++) {
+		char head[32];
+
+		snprintf(head, sizeof(head), "target %d", (int)getpid());
+		assert_memory_equal(rej[i].reason, head, strlen(head));
+		assert_non_null(strstr(rej[i].reason, ": skipped"));
+	}
 	lc_registry_free(r);
 	for (int c = 1; c <= 4; c++) {
 		char name[256];
@@ -154,6 +167,38 @@ static void test_rejects(void **state)
 			 (int)getpid(), (unsigned long long)c);
 		shm_unlink(name);
 	}
+}
+
+/* A segment of another ABI major is refused, with a reason that names both
+ * versions, and is not tried again. */
+static void test_abi_mismatch(void **state)
+{
+	struct lc_rejection rej[4];
+	struct lc_registry *r;
+	char want[LC_REASON_MAX], name[256];
+	uint32_t n;
+	int e;
+
+	new_session();
+	make_segment(getpid(), 9, 4, 1, 5);
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	assert_true(wait_for(r, rejected_is, 1));
+	usleep(50000);		/* several rescans: still one rejection */
+	assert_int_equal(lc_registry_rejected(r), 1);
+	assert_int_equal(lc_registry_seen(r), 0);
+	assert_int_equal(lc_registry_rejections(r, rej, 1), 1);
+	lc_registry_stop(r);
+	n = lc_registry_rejections(r, rej, 4);
+	assert_int_equal(n, 1);
+	assert_int_equal(rej[0].pid, getpid());
+	assert_int_equal(rej[0].nonce, 9);
+	snprintf(want, sizeof(want), "target %d speaks segment ABI %u, this sampler %u: skipped",
+		 (int)getpid(), (unsigned)LC_ABI_MAJOR + 1, (unsigned)LC_ABI_MAJOR);
+	assert_string_equal(rej[0].reason, want);
+	lc_registry_free(r);
+	snprintf(name, sizeof(name), "/%s%s.%d.%016llx", LC_SHM_PREFIX, session, (int)getpid(), 9ull);
+	assert_int_equal(shm_unlink(name), 0);
 }
 
 /* A child that creates a segment, waits for a byte on fd, then exits. */
@@ -322,6 +367,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_publication),
 		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_abi_mismatch),
 		cmocka_unit_test(test_exit_detaches),
 		cmocka_unit_test(test_exec_replaces),
 		cmocka_unit_test(test_churn),

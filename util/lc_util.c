@@ -1,15 +1,15 @@
 /*
- * lc_util.c — number and duration parsing, monotonic time.
+ * lc_util.c — parsing, growing arrays, reasons, whole writes.
  */
 #include "lc_util.h"
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The units a duration may carry, longest suffix first within a prefix. */
@@ -62,27 +62,24 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-uint64_t lc_now_ns(void)
+int lc_grow(void **p, size_t *cap, size_t need, size_t sz)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
-{
-	uint32_t c = *cap ? *cap : 16;
+	size_t c = *cap ? *cap : 16;
 	void *q;
 
 	if (need <= *cap)
 		return 0;
-	while (c < need)
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			return -ENOMEM;
 		c *= 2;
-	q = realloc(*p, (size_t)c * sz);
+	}
+	if (sz && c > SIZE_MAX / sz)
+		return -ENOMEM;
+	q = realloc(*p, c * sz);
 	if (!q)
 		return -ENOMEM;
-	memset((char *)q + (size_t)*cap * sz, 0, (size_t)(c - *cap) * sz);
+	memset((char *)q + *cap * sz, 0, (c - *cap) * sz);
 	*p = q;
 	*cap = c;
 	return 0;
@@ -137,4 +134,16 @@ int lc_write_all(int fd, const void *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int rc;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(t, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return -rc;
 }

@@ -1,10 +1,13 @@
 /*
- * lc_util.h — small helpers shared by the subcommands: number and duration
- * parsing with full error checks, and monotonic time.
+ * lc_util.h — small helpers every tool layer may use (the lowest layer of
+ * the tool; see docs/architecture.md): number and duration parsing with full
+ * error checks, growing arrays, reasons, whole writes.  The clock is
+ * lc_clock_ns() of flaglib/lc_abi.h, the one the targets stamp with.
  */
 #ifndef LC_UTIL_H
 #define LC_UTIL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,7 +24,7 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Grow the array *p of *cap elements of size sz to hold at least need
  * elements (doubling, zero-filling the new ones).  0, or -ENOMEM with *p
  * and *cap unchanged. */
-int lc_grow(void **p, uint32_t *cap, uint32_t need, size_t sz);
+int lc_grow(void **p, size_t *cap, size_t need, size_t sz);
 
 /* Format a one-line reason into msg[len] and return err (a -errno), for
  * library functions that explain their refusals.  msg may be NULL (or len
@@ -40,11 +43,12 @@ int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
 void lc_append_line(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Start a thread running fn(arg) with every signal blocked in it, so that
+ * signals reach the thread that waits for them.  Returns 0 or -errno. */
+int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
+
 /* Write all n bytes of p to fd, retrying short writes and EINTR.  Returns
  * 0 or -errno. */
 int lc_write_all(int fd, const void *p, size_t n);
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t lc_now_ns(void);
 
 #endif
