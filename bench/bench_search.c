@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 4; i++) {
 		struct gen1_result a, b;
 
-		gen_seed(5000 + (uint64_t)i);
+		rng_seed(5000 + (uint64_t)i);
 		gen1_run(0, noise[i], seeds, LC_FIT_RELATIVE, &a);
 		gen1_run(1, noise[i], seeds, LC_FIT_RELATIVE, &b);
 		printf("56 forms x %d seeds at %3.0f%% noise: design A %.1f%%, design B %.1f%%\n", seeds,
@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 		struct gen2_result r;
 		double goal = noise[i] <= 0.01 ? 5 : 15;
 
-		gen_seed(6000 + (uint64_t)i);
+		rng_seed(6000 + (uint64_t)i);
 		gen2_run(noise[i], 4 * seeds, LC_FIT_RELATIVE, goal, &r);
 		printf("a*n*log2(n)/p + b*n x %d seeds at %3.0f%% noise: true form first %.1f%%, "
 		       "predictions at 4x n, p within %.0f%% in %.1f%%, largest error %.1f%%\n",

@@ -16,6 +16,7 @@
 #include "lca_search.h"
 
 #include <ctype.h>
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -128,7 +129,7 @@ static int opt_int(const char *name, const char *s, int lo, int hi, int *out)
 	uint64_t v;
 
 	if (lc_parse_u64(s, (uint64_t)lo, (uint64_t)hi, &v)) {
-		fprintf(stderr, PROG ": %s wants a whole number in %d..%d, not '%s'\n", name, lo, hi, s);
+		warnx("%s wants a whole number in %d..%d, not '%s'", name, lo, hi, s);
 		return -1;
 	}
 	*out = (int)v;
@@ -145,7 +146,7 @@ static int opt_format(const char *s, int *out)
 			*out = i;
 			return 0;
 		}
-	fprintf(stderr, PROG ": --format wants text, formula, json or csv, not '%s'\n", s);
+	warnx("--format wants text, formula, json or csv, not '%s'", s);
 	return -1;
 }
 
@@ -199,22 +200,22 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_PICK: if (opt_int("--pick", optarg, 1, 100000, &o->pick)) return -1; break;
 		default:
 			if (optopt && optopt < 256 && strchr("cvfxg", optopt))
-				fprintf(stderr, PROG ": option -%c needs a value; see '" PROG " --help'\n", optopt);
+				warnx("option -%c needs a value; see '" PROG " --help'", optopt);
 			else
-				fprintf(stderr, PROG ": unknown option '%s'; see '" PROG " --help'\n",
+				warnx("unknown option '%s'; see '" PROG " --help'",
 					argv[optind - 1]);
 			return -1;
 		}
 	}
 	for (; optind < argc; optind++) {
 		if (o->nforms == (int)(sizeof(o->forms) / sizeof(o->forms[0]))) {
-			fprintf(stderr, PROG ": too many formula arguments\n");
+			warnx("too many formula arguments");
 			return -1;
 		}
 		o->forms[o->nforms++] = argv[optind];
 	}
 	if (!o->cat || !o->varlist || !o->runs) {
-		fprintf(stderr, PROG ": -c CATEGORY, -v VARS and -f RUNS are required; see '" PROG " --help'\n");
+		warnx("-c CATEGORY, -v VARS and -f RUNS are required; see '" PROG " --help'");
 		return -1;
 	}
 	return 0;
@@ -223,29 +224,21 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 /* Split the -v list into cmd->vars.  Prints and returns -1 on error. */
 static int split_vars(struct fitcmd *cmd)
 {
-	const char *s = cmd->o.varlist;
+	const char *s = cmd->o.varlist, *w;
+	size_t len;
 
-	while (*s) {
-		const char *w;
-
-		while (isspace((unsigned char)*s) || *s == ',')
-			s++;
-		if (!*s)
-			break;
-		w = s;
-		while (*s && !isspace((unsigned char)*s) && *s != ',')
-			s++;
+	while ((w = lc_next_word(&s, NULL, ",", &len))) {
 		if (cmd->nvars == MAXVARS) {
-			fprintf(stderr, PROG ": at most %d variables\n", MAXVARS);
+			warnx("at most %d variables", MAXVARS);
 			return -1;
 		}
-		cmd->vars[cmd->nvars] = strndup(w, (size_t)(s - w));
+		cmd->vars[cmd->nvars] = strndup(w, len);
 		if (!cmd->vars[cmd->nvars])
 			return -1;
 		cmd->nvars++;
 	}
 	if (!cmd->nvars) {
-		fprintf(stderr, PROG ": -v names no variable\n");
+		warnx("-v names no variable");
 		return -1;
 	}
 	return 0;
@@ -278,7 +271,7 @@ static int resolve_key(void *ctx, const char *name, size_t len)
 /* Print a parse error of text (what it is) with a caret under the column. */
 static void parse_error(const char *what, const char *text, const struct lc_parse_error *pe)
 {
-	fprintf(stderr, PROG ": %s '%s': column %d: %s\n", what, text, pe->column, pe->msg);
+	warnx("%s '%s': column %d: %s", what, text, pe->column, pe->msg);
 	fprintf(stderr, "    %s\n    %*s^\n", text, pe->column - 1, "");
 }
 
@@ -291,8 +284,8 @@ static int negative_value(const struct fitcmd *cmd)
 
 		if (lc_runs_get(cmd->runs, i, cmd->ykey, &v) != LC_CELL_VALUE || v >= 0)
 			continue;
-		fprintf(stderr, PROG ": %s:%d: %s=%g is negative: a time cannot be "
-			"(--allow-negative-values fits it anyway)\n", cmd->o.runs,
+		warnx("%s:%d: %s=%g is negative: a time cannot be "
+			"(--allow-negative-values fits it anyway)", cmd->o.runs,
 			lc_runs_line(cmd->runs, i), cmd->cat->key, v);
 		return 1;
 	}
@@ -318,29 +311,29 @@ static int load_runs(struct fitcmd *cmd)
 	int rc = lc_runs_read(cmd->o.runs, &cmd->runs, &re);
 
 	if (rc == -EINVAL) {
-		fprintf(stderr, PROG ": %s:%d: %s: '%s'\n", cmd->o.runs, re.line, re.msg, re.token);
+		warnx("%s:%d: %s: '%s'", cmd->o.runs, re.line, re.msg, re.token);
 		return -1;
 	}
 	if (rc) {
-		fprintf(stderr, PROG ": %s: %s\n", cmd->o.runs, strerror(-rc));
+		warnx("%s: %s", cmd->o.runs, strerror(-rc));
 		return -1;
 	}
 	if (lc_runs_count(cmd->runs) == 0) {
-		fprintf(stderr, PROG ": %s: no runs: the file is empty or holds only comments and "
-			"blank lines\n", cmd->o.runs);
+		warnx("%s: no runs: the file is empty or holds only comments and "
+			"blank lines", cmd->o.runs);
 		return -1;
 	}
 	for (int v = 0; v < cmd->nvars; v++) {
 		cmd->varkey[v] = lc_runs_find_key(cmd->runs, cmd->vars[v], strlen(cmd->vars[v]));
 		if (cmd->varkey[v] < 0) {
-			fprintf(stderr, PROG ": unknown variable '%s': no run in %s has it\n",
+			warnx("unknown variable '%s': no run in %s has it",
 				cmd->vars[v], cmd->o.runs);
 			return -1;
 		}
 	}
 	cmd->ykey = lc_runs_find_key(cmd->runs, cmd->cat->key, strlen(cmd->cat->key));
 	if (cmd->ykey < 0) {
-		fprintf(stderr, PROG ": category '%s' does not appear in %s\n", cmd->cat->key, cmd->o.runs);
+		warnx("category '%s' does not appear in %s", cmd->cat->key, cmd->o.runs);
 		return -1;
 	}
 	if (!cmd->o.negvalues && negative_value(cmd))
@@ -359,17 +352,17 @@ static int build_points(struct fitcmd *cmd)
 	struct lc_points *p = &cmd->pts;
 
 	if (lc_points_build(cmd->runs, cmd->varkey, cmd->nvars, cmd->ykey, cmd->cond, p)) {
-		fprintf(stderr, PROG ": out of memory\n");
+		warnx("out of memory");
 		return -1;
 	}
 	if (p->n > 0)
 		return 0;
 	if (p->na > 0 && p->missing == 0)
-		fprintf(stderr, PROG ": %s is 'na' in all %zu selected runs of %s "
-			"(not measured on that machine); nothing to fit\n",
+		warnx("%s is 'na' in all %zu selected runs of %s "
+			"(not measured on that machine); nothing to fit",
 			cmd->cat->key, p->na, cmd->o.runs);
 	else if (p->excluded && !p->na && !p->missing)
-		fprintf(stderr, PROG ": -x '%s' selects none of the %zu runs in %s\n",
+		warnx("-x '%s' selects none of the %zu runs in %s",
 			cmd->o.extract, p->excluded, cmd->o.runs);
 	else {
 		char first[160] = "";
@@ -377,8 +370,8 @@ static int build_points(struct fitcmd *cmd)
 		if (p->missing)
 			snprintf(first, sizeof(first), " (first %s:%d: no value for %s)", cmd->o.runs,
 				 p->skip_line[0], lc_runs_keyname(cmd->runs, p->skip_key[0]));
-		fprintf(stderr, PROG ": no run in %s has %s and all of -v \"%s\" "
-			"(%zu with %s 'na', %zu lacking a value%s, %zu not selected)\n",
+		warnx("no run in %s has %s and all of -v \"%s\" "
+			"(%zu with %s 'na', %zu lacking a value%s, %zu not selected)",
 			cmd->o.runs, cmd->cat->key, cmd->o.varlist, p->na, cmd->cat->key,
 			p->missing, first, p->excluded);
 	}
@@ -406,7 +399,7 @@ static int add_cand(struct fitcmd *cmd, const char *text, size_t len, int user)
 	if (!len)
 		return 0;
 	if (cmd->ncands == MAXCANDS) {
-		fprintf(stderr, PROG ": more than %d models\n", MAXCANDS);
+		warnx("more than %d models", MAXCANDS);
 		return -1;
 	}
 	c = &cmd->cands[cmd->ncands];
@@ -448,25 +441,25 @@ static int add_defaults(struct fitcmd *cmd)
 	if (cmd->o.models)
 		snprintf(path, sizeof(path), "%s", cmd->o.models);
 	else if (lc_models_path(path, sizeof(path))) {
-		fprintf(stderr, PROG ": cannot find models.txt (set LOSTCYCLES_MODELS or use --models)\n");
+		warnx("cannot find models.txt (set LOSTCYCLES_MODELS or use --models)");
 		return -1;
 	}
 	rc = lc_models_load(path, cmd->cat->key, (const char *const *)cmd->vars, cmd->nvars,
 			    &forms, &n, &line);
 	if (rc == -EINVAL) {
-		fprintf(stderr, PROG ": %s:%d: expected 'CATEGORY VARIABLE... : FORMULA'\n", path, line);
+		warnx("%s:%d: expected 'CATEGORY VARIABLE... : FORMULA'", path, line);
 		return -1;
 	}
 	if (rc) {
-		fprintf(stderr, PROG ": %s: %s\n", path, strerror(-rc));
+		warnx("%s: %s", path, strerror(-rc));
 		return -1;
 	}
 	for (int i = 0; i < n && !rc; i++)
 		rc = add_cand(cmd, forms[i], strlen(forms[i]), 0);
-	lc_models_free(forms, n);
+	lc_strv_free(forms, n);
 	if (!rc && n == 0 && cmd->ncands == 0) {
-		fprintf(stderr, PROG ": no default models for %s over \"%s\" in %s; "
-			"give formulae or use --search\n", cmd->cat->key, cmd->o.varlist, path);
+		warnx("no default models for %s over \"%s\" in %s; "
+			"give formulae or use --search", cmd->cat->key, cmd->o.varlist, path);
 		return -1;
 	}
 	return rc;
@@ -489,21 +482,21 @@ static int add_search(struct fitcmd *cmd)
 					 fit_flags(cmd), &h, &n, &cmd->search);
 
 	if (rc == -E2BIG) {
-		fprintf(stderr, PROG ": --search handles one to three variables\n");
+		warnx("--search handles one to three variables");
 		return -1;
 	}
 	if (rc == -EDOM) {
-		fprintf(stderr, PROG ": --search: no form is defined at every point (%s)\n",
+		warnx("--search: no form is defined at every point (%s)",
 			cmd->search.undefined_at);
 		return -1;
 	}
 	if (rc) {
-		fprintf(stderr, PROG ": out of memory\n");
+		warnx("out of memory");
 		return -1;
 	}
 	for (int i = 0; i < n && !rc; i++)
 		rc = add_cand(cmd, h[i], strlen(h[i]), 0);
-	lc_search_free(h, n);
+	lc_strv_free(h, n);
 	return rc;
 }
 
@@ -697,23 +690,23 @@ static int fit_all(struct fitcmd *cmd)
 			return -1;
 		nok += c->ok;
 		if (!c->ok && (c->user || !cmd->o.search)) {
-			fprintf(stderr, PROG ": model '%s' refused: %s\n", c->text, c->why);
+			warnx("model '%s' refused: %s", c->text, c->why);
 			if (c->user)
 				cmd->status = 1;
 		}
 	}
 	if (!nok) {
 		if ((cmd->nundef || cmd->search.undefined) && !cmd->o.nforms)
-			fprintf(stderr, PROG ": every form is undefined at some point (%s)\n",
+			warnx("every form is undefined at some point (%s)",
 				cmd->undef_at);
 		else if (cmd->o.search)	/* otherwise each refusal was reported above */
-			fprintf(stderr, PROG ": no model could be fitted to the %zu points\n", cmd->pts.n);
+			warnx("no model could be fitted to the %zu points", cmd->pts.n);
 		return -1;
 	}
 	if (cmd->o.prune)
 		dedupe(cmd);
 	if (rank(cmd)) {
-		fprintf(stderr, PROG ": out of memory\n");
+		warnx("out of memory");
 		return -1;
 	}
 	return 0;
@@ -1077,11 +1070,11 @@ static void report_csv(const struct fitcmd *cmd)
 static void notes_stderr(const struct fitcmd *cmd)
 {
 	if (cmd->search.undefined)
-		fprintf(stderr, PROG ": note: %d factor%s undefined at %s left out\n",
+		warnx("note: %d factor%s undefined at %s left out",
 			cmd->search.undefined, cmd->search.undefined == 1 ? "" : "s",
 			cmd->search.undefined_at);
 	if (cmd->nundef)
-		fprintf(stderr, PROG ": note: %d form%s undefined at %s left out\n", cmd->nundef,
+		warnx("note: %d form%s undefined at %s left out", cmd->nundef,
 			cmd->nundef == 1 ? "" : "s", cmd->undef_at);
 }
 
@@ -1169,7 +1162,7 @@ static int plot(const struct fitcmd *cmd)
 	if (!cmd->o.plot)
 		return 0;
 	if (cmd->nvars != 1) {
-		fprintf(stderr, PROG ": -g plots single-variable fits only; skipped\n");
+		warnx("-g plots single-variable fits only; skipped");
 		return 0;
 	}
 	n = n > 12 ? 12 : n;
@@ -1180,14 +1173,14 @@ static int plot(const struct fitcmd *cmd)
 	if (!rc)
 		rc = plot_script(cmd, gp, data, n);
 	if (rc) {
-		fprintf(stderr, PROG ": -g %s: %s\n", cmd->o.plot, strerror(-rc));
+		warnx("-g %s: %s", cmd->o.plot, strerror(-rc));
 		return -1;
 	}
 	rc = lc_plot_png(gp, png);
 	if (rc == -ENOENT)
 		printf("wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
 	else if (rc)
-		fprintf(stderr, PROG ": gnuplot failed on %s; %s and %s are there\n", gp, gp, data);
+		warnx("gnuplot failed on %s; %s and %s are there", gp, gp, data);
 	else
 		printf("wrote %s, %s and %s\n", gp, data, png);
 	return 0;
@@ -1204,7 +1197,7 @@ static int emit(const struct fitcmd *cmd)
 	while (n < cmd->ncands && cmd->cands[n].ok)
 		n++;
 	if (pick > n) {
-		fprintf(stderr, PROG ": --pick %d: only %d model%s fitted\n", pick, n, n == 1 ? "" : "s");
+		warnx("--pick %d: only %d model%s fitted", pick, n, n == 1 ? "" : "s");
 		return -1;
 	}
 	snprintf(note, sizeof(note), "from %s%s%s", cmd->o.runs, cmd->o.extract ? " where " : "",
@@ -1213,7 +1206,7 @@ static int emit(const struct fitcmd *cmd)
 			     cmd->cands[pick - 1].f, &cmd->cands[pick - 1].fit,
 			     LC_EXPR_LOG2, note);
 	if (rc) {
-		fprintf(stderr, PROG ": --emit %s: %s\n", cmd->o.emit, strerror(-rc));
+		warnx("--emit %s: %s", cmd->o.emit, strerror(-rc));
 		return -1;
 	}
 	fprintf(cmd->o.format == FMT_TEXT ? stdout : stderr, "appended model %d to %s\n", pick,
@@ -1278,7 +1271,7 @@ int lc_cmd_fit(int argc, char **argv)
 	if (!cmd.cat) {
 		char keys[64];
 
-		fprintf(stderr, PROG ": unknown category '%s' (known: %s)\n", cmd.o.cat,
+		warnx("unknown category '%s' (known: %s)", cmd.o.cat,
 			lc_key_list(keys, sizeof(keys)));
 		return 2;
 	}

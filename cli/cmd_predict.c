@@ -16,6 +16,7 @@
 #include "lca_predict.h"
 #include "lca_runs.h"
 
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -109,19 +110,19 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'h': usage(stdout); return 1;
 		case 'w':
 			if (o->nwhatif == LC_WHATIF_MAX) {
-				fprintf(stderr, PROG ": at most %d --what-if scenarios\n", LC_WHATIF_MAX);
+				warnx("at most %d --what-if scenarios", LC_WHATIF_MAX);
 				return -1;
 			}
 			o->whatif[o->nwhatif++] = optarg;
 			break;
 		default:
-			fprintf(stderr, PROG ": unknown option or missing value '%s'; see '" PROG " --help'\n",
+			warnx("unknown option or missing value '%s'; see '" PROG " --help'",
 				argv[optind - 1]);
 			return -1;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s'; see '" PROG " --help'\n", argv[optind]);
+		warnx("unexpected argument '%s'; see '" PROG " --help'", argv[optind]);
 		return -1;
 	}
 	return 0;
@@ -135,9 +136,9 @@ static struct lc_model *read_model(const char *path)
 	int line, rc = lc_model_read(path, &m, &line, msg, sizeof(msg));
 
 	if (rc == -EINVAL)
-		fprintf(stderr, PROG ": %s:%d: %s\n", path, line, msg);
+		warnx("%s:%d: %s", path, line, msg);
 	else if (rc)
-		fprintf(stderr, PROG ": %s: %s\n", path, strerror(-rc));
+		warnx("%s: %s", path, strerror(-rc));
 	return rc ? NULL : m;
 }
 
@@ -165,18 +166,18 @@ static int setup_grid(struct pcmd *cmd)
 	char msg[256], vars[256];
 
 	if (!!cmd->o.at == !!cmd->o.grid) {
-		fprintf(stderr, PROG ": give one of --at or --grid\n");
+		warnx("give one of --at or --grid");
 		return -1;
 	}
 	if (lc_grid_parse(spec, &cmd->g, msg, sizeof(msg))) {
-		fprintf(stderr, PROG ": %s '%s': %s\n", cmd->o.at ? "--at" : "--grid", spec, msg);
+		warnx("%s '%s': %s", cmd->o.at ? "--at" : "--grid", spec, msg);
 		return -1;
 	}
 	for (int i = 0; i < cmd->g.naxes; i++) {
 		if (known_var(cmd, cmd->g.axis[i].name))
 			continue;
 		var_list(cmd->a, vars, sizeof(vars));
-		fprintf(stderr, PROG ": unknown variable '%s' (the model uses: %s)\n",
+		warnx("unknown variable '%s' (the model uses: %s)",
 			cmd->g.axis[i].name, vars);
 		return -1;
 	}
@@ -192,7 +193,7 @@ static int setup_grid(struct pcmd *cmd)
 		return -1;
 	}
 	if (cmd->b && lc_predict_needs(cmd->b, vars, sizeof(vars))) {
-		fprintf(stderr, PROG ": --compare needs T(E), but %s has no model for %s\n",
+		warnx("--compare needs T(E), but %s has no model for %s",
 			cmd->o.compare, vars);
 		return -1;
 	}
@@ -209,7 +210,7 @@ static int setup_whatif(struct pcmd *cmd)
 
 	for (int i = 0; i < cmd->o.nwhatif; i++)
 		if (lc_whatif_parse(cmd->o.whatif[i], &cmd->w[i], msg, sizeof(msg))) {
-			fprintf(stderr, PROG ": %s\n", msg);
+			warnx("%s", msg);
 			return -1;
 		}
 	return 0;
@@ -234,9 +235,9 @@ static int total(const struct pcmd *cmd, const struct lc_model *m, const struct 
 	int rc = lc_predict_total(m, &cmd->env, w, t, half, &missing);
 
 	if (rc == -EINVAL && !strcmp(missing, "p"))
-		fprintf(stderr, PROG ": p must be positive\n");
+		warnx("p must be positive");
 	else if (rc)
-		fprintf(stderr, PROG ": the model uses '%s'; give it in --at or --grid\n", missing);
+		warnx("the model uses '%s'; give it in --at or --grid", missing);
 	return rc ? -1 : 0;
 }
 
@@ -270,7 +271,7 @@ static int category(const struct pcmd *cmd, const char *cat, double *c, double *
 
 	if (!lc_predict_cat(cmd->a, cat, &cmd->env, c, h, &missing))
 		return 0;
-	fprintf(stderr, PROG ": the model of %s uses '%s'; give it in %s\n", cat, missing,
+	warnx("the model of %s uses '%s'; give it in %s", cat, missing,
 		cmd->o.at ? "--at" : "--grid");
 	return -1;
 }
@@ -422,7 +423,7 @@ static int crossovers(struct pcmd *cmd)
 		k = lc_predict_crossovers(cmd->a, cmd->b, &cmd->env, 0, ax->v, ax->n, out, below,
 					  MAXCROSS, &missing);
 		if (k < 0) {
-			fprintf(stderr, PROG ": the models use '%s'; give it in --grid\n", missing);
+			warnx("the models use '%s'; give it in --grid", missing);
 			return -1;
 		}
 		for (int j = 0; j < k && j < MAXCROSS; j++) {
@@ -544,7 +545,7 @@ static int plot_finish(const char *gp, const char *data, const char *png)
 		return 0;
 	}
 	if (rc) {
-		fprintf(stderr, PROG ": gnuplot failed on %s\n", gp);
+		warnx("gnuplot failed on %s", gp);
 		return -1;
 	}
 	printf("wrote %s (and %s, %s)\n", png, gp, data);
@@ -564,7 +565,7 @@ static int plot_model(struct pcmd *cmd)
 	if (!rc)
 		rc = plot_script(cmd, gp, data, nb);
 	if (rc) {
-		fprintf(stderr, PROG ": --plot %s: %s\n", cmd->o.plot, strerror(-rc));
+		warnx("--plot %s: %s", cmd->o.plot, strerror(-rc));
 		return -1;
 	}
 	return plot_finish(gp, data, cmd->o.plot);
@@ -588,13 +589,13 @@ int lc_cmd_predict(int argc, char **argv)
 		return r > 0 ? 0 : 2;
 	if (cmd.o.profile) {
 		if (!cmd.o.plot) {
-			fprintf(stderr, PROG ": --profile needs --plot FILE.png\n");
+			warnx("--profile needs --plot FILE.png");
 			return 2;
 		}
 		return lc_ppchart_write(cmd.o.profile, cmd.o.extract, cmd.o.plot, stdout) ? 1 : 0;
 	}
 	if (!cmd.o.model) {
-		fprintf(stderr, PROG ": -m MODEL is required; see '" PROG " --help'\n");
+		warnx("-m MODEL is required; see '" PROG " --help'");
 		return 2;
 	}
 	ok = (cmd.a = read_model(cmd.o.model)) &&

@@ -5,6 +5,7 @@
 #include "lc_cmd.h"
 #include "report.h"
 
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -32,9 +33,10 @@ static const char usage_text[] =
 /* A usage error: one line on stderr, status 2. */
 static int usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "lostcycles report: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see 'lostcycles report --help')\n");
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	warnx("%s (see 'lostcycles report --help')", msg);
 	return 2;
 }
 
@@ -216,12 +218,12 @@ int lc_cmd_report(int argc, char **argv)
 	if (r >= 0)
 		return r;
 	if (lc_profile_read(o.file, &pr, err, sizeof(err))) {
-		fprintf(stderr, "lostcycles report: %s: %s\n", o.file, err);
+		warnx("%s: %s", o.file, err);
 		return 1;
 	}
 	r = lc_report_print(pr, &o, msg, sizeof(msg));
 	if (*msg)
-		fprintf(stderr, "lostcycles report: %s: %s\n", o.file, msg);
+		warnx("%s: %s", o.file, msg);
 	lc_profile_free(pr);
 	return r;
 }

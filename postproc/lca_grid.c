@@ -139,22 +139,13 @@ static int axis(struct lc_grid *g, const char *s, size_t len, char *msg, size_t 
 /* Parse a grid.  See lca_grid.h. */
 int lc_grid_parse(const char *spec, struct lc_grid *g, char *msg, size_t len)
 {
-	const char *s = spec;
+	const char *s = spec, *w;
+	size_t wl;
 	int rc = 0;
 
 	memset(g, 0, sizeof(*g));
-	while (!rc && *s) {
-		const char *w;
-
-		while (isspace((unsigned char)*s) || *s == ';')
-			s++;
-		if (!*s)
-			break;
-		w = s;
-		while (*s && !isspace((unsigned char)*s) && *s != ';')
-			s++;
-		rc = axis(g, w, (size_t)(s - w), msg, len);
-	}
+	while (!rc && (w = lc_next_word(&s, NULL, ";", &wl)))
+		rc = axis(g, w, wl, msg, len);
 	if (!rc && !g->naxes)
 		rc = lc_fail(msg, len, -EINVAL, "no variables given");
 	if (rc == -E2BIG)

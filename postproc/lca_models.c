@@ -1,6 +1,7 @@
 /*
  * lca_models.c — the default models file.
  */
+#include "lc_util.h"
 #include "lca_models.h"
 
 #include <ctype.h>
@@ -58,39 +59,19 @@ static int same_vars(const char *list, size_t len, const char *const *vars, int 
 	int seen = 0;
 	const char *s = list, *end = list + len;
 
-	while (s < end) {
-		const char *w;
+	const char *w;
+	size_t wl;
+
+	while ((w = lc_next_word(&s, end, NULL, &wl))) {
 		int hit = 0;
 
-		while (s < end && isspace((unsigned char)*s))
-			s++;
-		if (s == end)
-			break;
-		w = s;
-		while (s < end && !isspace((unsigned char)*s))
-			s++;
 		for (int i = 0; i < nvars; i++)
-			hit |= strlen(vars[i]) == (size_t)(s - w) && !strncmp(vars[i], w, (size_t)(s - w));
+			hit |= strlen(vars[i]) == wl && !strncmp(vars[i], w, wl);
 		if (!hit)
 			return 0;
 		seen++;
 	}
 	return seen == nvars;
-}
-
-/* Append a copy of s to the array; 0 or -ENOMEM. */
-static int push(char ***forms, int *n, const char *s)
-{
-	char **nf = realloc(*forms, (size_t)(*n + 1) * sizeof(*nf));
-
-	if (!nf)
-		return -ENOMEM;
-	*forms = nf;
-	nf[*n] = strdup(s);
-	if (!nf[*n])
-		return -ENOMEM;
-	(*n)++;
-	return 0;
 }
 
 /* Handle one non-comment line "CAT VARS : FORMULA".  Returns 0, -EINVAL
@@ -114,7 +95,7 @@ static int models_line(char *s, const char *cat, const char *const *vars, int nv
 		return 0;
 	if (!same_vars(s + clen, (size_t)(colon - s) - clen, vars, nvars))
 		return 0;
-	return push(forms, n, form);
+	return lc_strv_push(forms, n, form);
 }
 
 /* Load the forms for a category.  See lca_models.h. */
@@ -142,7 +123,7 @@ int lc_models_load(const char *path, const char *cat, const char *const *vars, i
 	free(buf);
 	fclose(f);
 	if (rc) {
-		lc_models_free(*forms, *n);
+		lc_strv_free(*forms, *n);
 		*forms = NULL;
 		*n = 0;
 	} else {
@@ -151,10 +132,3 @@ int lc_models_load(const char *path, const char *cat, const char *const *vars, i
 	return rc;
 }
 
-/* Free forms.  See lca_models.h. */
-void lc_models_free(char **forms, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(forms[i]);
-	free(forms);
-}

@@ -17,12 +17,10 @@ int lc_models_path(char *buf, size_t len);
 
 /* The forms for category cat over exactly the variables vars[0..nvars) (in
  * any order) from the models file at path.  *forms gets a malloc'd array of
- * malloc'd strings (free with lc_models_free), *n their count.  Returns 0,
+ * malloc'd strings (free with lc_strv_free of util), *n their count.  Returns 0,
  * -errno from reading, or -EINVAL for a malformed line (*line says which). */
 int lc_models_load(const char *path, const char *cat, const char *const *vars, int nvars,
 		   char ***forms, int *n, int *line);
 
-/* Free what lc_models_load returned. */
-void lc_models_free(char **forms, int n);
 
 #endif

@@ -66,18 +66,12 @@ int lc_whatif_parse(const char *s, struct lc_whatif *w, char *msg, size_t len)
 {
 	memset(w, 0, sizeof(*w));
 	snprintf(w->text, sizeof(w->text), "%s", s);
-	while (*s) {
-		const char *t;
-		int rc;
+	const char *t;
+	size_t tl;
 
-		while (isspace((unsigned char)*s) || *s == ',')
-			s++;
-		if (!*s)
-			break;
-		t = s;
-		while (*s && !isspace((unsigned char)*s) && *s != ',')
-			s++;
-		rc = change(w, t, (size_t)(s - t), msg, len);
+	while ((t = lc_next_word(&s, NULL, ",", &tl))) {
+		int rc = change(w, t, tl, msg, len);
+
 		if (rc)
 			return rc;
 	}

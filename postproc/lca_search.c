@@ -4,6 +4,7 @@
  * search (best factors per variable along lines of the others, then sums
  * of products of them).  See lca_search.h.
  */
+#include "lc_util.h"
 #include "lca_search.h"
 #include "lca_formula.h"
 #include "lca_lsq.h"
@@ -34,21 +35,6 @@ struct factor {
 	char text[FLEN];
 	double score;
 };
-
-/* Append a copy of s to the list; 0 or -ENOMEM. */
-static int push(char ***h, int *n, const char *s)
-{
-	char **nh = realloc(*h, (size_t)(*n + 1) * sizeof(*nh));
-
-	if (!nh)
-		return -ENOMEM;
-	*h = nh;
-	nh[*n] = strdup(s);
-	if (!nh[*n])
-		return -ENOMEM;
-	(*n)++;
-	return 0;
-}
 
 /* Write the factor v^i*log2(v)^j into buf ("" when i = j = 0). */
 static void factor_text(char *buf, size_t len, const char *v, const char *i, int j)
@@ -146,13 +132,13 @@ static int one_var(const char *v, const struct lc_points *pts, unsigned sflags, 
 {
 	static struct factor fs[MAXFACTORS];
 	char buf[2 * FLEN];
-	int nf = factors(v, pts, 0, sflags, fs, info), rc = push(h, n, "1");
+	int nf = factors(v, pts, 0, sflags, fs, info), rc = lc_strv_push(h, n, "1");
 
 	for (int a = 0; a < nf && !rc; a++) {
 		snprintf(buf, sizeof(buf), "%.64s + 1", fs[a].text);
-		rc = push(h, n, buf);
+		rc = lc_strv_push(h, n, buf);
 		if (!rc)
-			rc = push(h, n, fs[a].text);
+			rc = lc_strv_push(h, n, fs[a].text);
 	}
 	return rc;
 }
@@ -284,7 +270,7 @@ static int combine(struct factor (*fs)[MAXFACTORS], const int *keep, int nvars, 
 	for (int v = 0; v < nvars; v++)
 		cap *= (size_t)keep[v] + 1;
 	term = malloc(cap * sizeof(*term));
-	if (!term || push(h, n, "1")) {
+	if (!term || lc_strv_push(h, n, "1")) {
 		free(term);
 		return -ENOMEM;
 	}
@@ -305,15 +291,15 @@ static int combine(struct factor (*fs)[MAXFACTORS], const int *keep, int nvars, 
 		char buf[8 * FLEN];
 
 		snprintf(buf, sizeof(buf), "%s + 1", term[a]);
-		rc = push(h, n, buf);
+		rc = lc_strv_push(h, n, buf);
 		if (!rc)
-			rc = push(h, n, term[a]);
+			rc = lc_strv_push(h, n, term[a]);
 		for (int b = a + 1; b < nt && !rc; b++) {
 			snprintf(buf, sizeof(buf), "%s + %s + 1", term[a], term[b]);
-			rc = push(h, n, buf);
+			rc = lc_strv_push(h, n, buf);
 			snprintf(buf, sizeof(buf), "%s + %s", term[a], term[b]);
 			if (!rc)
-				rc = push(h, n, buf);
+				rc = lc_strv_push(h, n, buf);
 		}
 	}
 	free(term);
@@ -358,17 +344,10 @@ int lc_search_hypotheses(const char *const *vars, int nvars, const struct lc_poi
 	if (!rc && *n == 0)
 		rc = -EDOM;
 	if (rc) {
-		lc_search_free(*out, *n);
+		lc_strv_free(*out, *n);
 		*out = NULL;
 		*n = 0;
 	}
 	return rc;
 }
 
-/* Free the hypotheses.  See lca_search.h. */
-void lc_search_free(char **h, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(h[i]);
-	free(h);
-}

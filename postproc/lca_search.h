@@ -40,14 +40,12 @@ struct lc_search_info {
 
 /* Build the hypothesis formulae (as text) for the variables vars[0..nvars)
  * over the points pts (fitted with fitflags in stage 1).  *out gets a
- * malloc'd array of malloc'd strings, *n their count.  Returns 0, -ENOMEM,
- * -E2BIG (more than three variables) or -EDOM (no factor is defined at
- * every point). */
+ * malloc'd array of malloc'd strings (free with lc_strv_free), *n their
+ * count.  Returns 0, -ENOMEM, -E2BIG (more than three variables) or -EDOM
+ * (no factor is defined at every point). */
 int lc_search_hypotheses(const char *const *vars, int nvars, const struct lc_points *pts,
 			 unsigned sflags, unsigned fitflags, char ***out, int *n,
 			 struct lc_search_info *info);
 
-/* Free what lc_search_hypotheses returned. */
-void lc_search_free(char **h, int n);
 
 #endif

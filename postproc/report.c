@@ -160,22 +160,25 @@ static uint64_t row_total(const uint64_t cat[LC_NCAT])
 	return t;
 }
 
-static void text_cells(const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
+/* The category cells of one table row and its total: fixed-width text
+ * columns, or CSV fields when csv is set.  na for what was not measured. */
+static void table_cells(const struct lc_profile *pr, const uint64_t cat[LC_NCAT], int csv)
 {
 	for (int c = 0; c < LC_NCAT; c++)
 		if (unavailable(pr, c))
-			printf(" %10s", "na");
+			printf(csv ? ",%s" : " %10s", "na");
 		else
-			printf(" %10.6f", sec(cat[c]));
-	printf(" %10.6f\n", sec(row_total(cat)));
+			printf(csv ? ",%.9f" : " %10.6f", sec(cat[c]));
+	printf(csv ? ",%.9f\n" : " %10.6f\n", sec(row_total(cat)));
 }
 
-static void text_header(const char *lead)
+/* The header of such a table: lead, the category keys, "total". */
+static void table_header(const char *lead, int csv)
 {
 	printf("%s", lead);
 	for (int c = 0; c < LC_NCAT; c++)
-		printf(" %10s", lc_cat_info(c)->key);
-	printf(" %10s\n", "total");
+		printf(csv ? ",%s" : " %10s", lc_cat_info(c)->key);
+	printf(csv ? ",%s\n" : " %10s\n", "total");
 }
 
 static void text_per_thread(const struct lc_profile *pr, const struct lc_prof_data *d,
@@ -184,14 +187,14 @@ static void text_per_thread(const struct lc_profile *pr, const struct lc_prof_da
 	uint64_t empty[LC_NCAT];
 
 	printf("\n** per thread (seconds)\n");
-	text_header("     pid      tid");
+	table_header("     pid      tid", 0);
 	for (uint32_t i = 0; i < d->nthreads; i++) {
 		printf("%8d %8d", pr->threads[i].pid, pr->threads[i].tid);
-		text_cells(pr, d->threads[i].cat);
+		table_cells(pr, d->threads[i].cat, 0);
 	}
 	empty_row(d, v, empty);
 	printf("%-17s", "(empty slots)");
-	text_cells(pr, empty);
+	table_cells(pr, empty, 0);
 }
 
 /* The acct a timeline row shows: the window's, or its row for the tag. */
@@ -287,45 +290,27 @@ static void csv_summary(const struct lc_profile *pr, const struct view *v)
 	printf("wall,Wall Time,%.9f,,1,\n", v->wall);
 }
 
-static void csv_cells(const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
-{
-	for (int c = 0; c < LC_NCAT; c++)
-		if (unavailable(pr, c))
-			printf(",na");
-		else
-			printf(",%.9f", sec(cat[c]));
-	printf(",%.9f\n", sec(row_total(cat)));
-}
-
-static void csv_header(const char *lead)
-{
-	printf("%s", lead);
-	for (int c = 0; c < LC_NCAT; c++)
-		printf(",%s", lc_cat_info(c)->key);
-	printf(",total\n");
-}
-
 static void csv_per_thread(const struct lc_profile *pr, const struct lc_prof_data *d,
 			   const struct view *v)
 {
 	uint64_t empty[LC_NCAT];
 
 	printf("\n");
-	csv_header("thread,pid,tid");
+	table_header("thread,pid,tid", 1);
 	for (uint32_t i = 0; i < d->nthreads; i++) {
 		printf("%u,%d,%d", i, pr->threads[i].pid, pr->threads[i].tid);
-		csv_cells(pr, d->threads[i].cat);
+		table_cells(pr, d->threads[i].cat, 1);
 	}
 	empty_row(d, v, empty);
 	printf("empty,,");
-	csv_cells(pr, empty);
+	table_cells(pr, empty, 1);
 }
 
 static void csv_timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
 			 const struct lc_report_opts *o)
 {
 	printf("\n");
-	csv_header("window,start,wall");
+	table_header("window,start,wall", 1);
 	for (uint32_t i = 0; i < d->nwindows; i++) {
 		const struct lc_acct *a = window_acct(&d->windows[i], o);
 		struct view v;
@@ -334,7 +319,7 @@ static void csv_timeline(const struct lc_profile *pr, const struct lc_prof_data 
 			continue;
 		make_view(pr, a, &v);
 		printf("%u,%.9f,%.9f", d->windows[i].index, sec(d->windows[i].start_ns), v.wall);
-		csv_cells(pr, v.cat);
+		table_cells(pr, v.cat, 1);
 	}
 }
 

@@ -40,23 +40,8 @@
 #include "lca_lsq.h"
 #include "lca_runs.h"
 #include "lca_search.h"
-
-/* ---- xorshift64* ---- */
-
-static uint64_t gen_state;
-
-static void gen_seed(uint64_t s)
-{
-	gen_state = s * 0x9E3779B97F4A7C15ull + 1;
-}
-
-static double gen_uniform(void)
-{
-	gen_state ^= gen_state >> 12;
-	gen_state ^= gen_state << 25;
-	gen_state ^= gen_state >> 27;
-	return ((gen_state * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
+#include "lc_util.h"
+#include "rng.h"
 
 /* Resolve names against the NULL-terminated array ctx. */
 static int gen_resolve(void *ctx, const char *name, size_t len)
@@ -85,7 +70,7 @@ static void gen_value(struct lc_points *p, size_t i, double v, double noise, int
 	double s = 0, ss = 0;
 
 	for (int r = 0; r < reps; r++) {
-		double y = v * (1 + noise * (2 * gen_uniform() - 1));
+		double y = v * (1 + noise * (2 * rng_uniform() - 1));
 
 		s += y;
 		ss += y * y;
@@ -210,8 +195,8 @@ static void gen1_run(int d, double noise, int seeds, unsigned flags, struct gen1
 			struct lc_formula *chosen = NULL;
 			struct lc_fit fit;
 
-			c[1] = pow(10, 5 * gen_uniform() - 2);
-			c[0] = c[1] * pow(10, 2 * gen_uniform()) / gen1_mean(f, xs, 8);
+			c[1] = pow(10, 5 * rng_uniform() - 2);
+			c[0] = c[1] * pow(10, 2 * rng_uniform()) / gen1_mean(f, xs, 8);
 			gen_points(&pts, 1, 8);
 			for (int i = 0; i < 8; i++) {
 				pts.x[i] = xs[i];
@@ -225,7 +210,7 @@ static void gen1_run(int d, double noise, int seeds, unsigned flags, struct gen1
 		}
 		lc_formula_free(f);
 	}
-	lc_search_free(h, nh);
+	lc_strv_free(h, nh);
 }
 
 /* ---- generator 2: strong scaling in n and p ---- */
@@ -272,7 +257,7 @@ static void gen2_run(double noise, int seeds, unsigned flags, double goal, struc
 
 	memset(r, 0, sizeof(*r));
 	for (int s = 0; s < seeds; s++) {
-		double a = 0.5 + 1.5 * gen_uniform(), b = 0.5 + 1.5 * gen_uniform(), err = 0;
+		double a = 0.5 + 1.5 * rng_uniform(), b = 0.5 + 1.5 * rng_uniform(), err = 0;
 		struct lc_points pts;
 		struct lc_formula *chosen = NULL;
 		struct lc_fit fit;
@@ -311,7 +296,7 @@ static void gen2_run(double noise, int seeds, unsigned flags, double goal, struc
 			} else {
 				err = INFINITY;
 			}
-			lc_search_free(h, nh);
+			lc_strv_free(h, nh);
 		} else {
 			err = INFINITY;
 		}

@@ -7,51 +7,9 @@
 # Run from the top of the tree with sh; exits non-zero on failure.
 set -u
 
-LC=./lostcycles
+SUB=fit
+. tests/lib.sh
 R=tests/data/fit/runfast.runs
-[ -x "$LC" ] || { echo "t_fit: $LC is missing (run make)" >&2; exit 1; }
-tmp=$(mktemp -d /tmp/lc-t_fit.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-nfail=0
-ntest=0
-
-ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
-fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
-
-# run ARGS...: run lostcycles ARGS with both outputs in $tmp/out and the
-# exit status in $st.
-run() {
-	"$LC" "$@" >"$tmp/out" 2>&1
-	st=$?
-}
-
-# check NAME COND: the last run exited 0 and COND, a shell test run with
-# eval, holds.
-check() {
-	name=$1; shift
-	if [ "$st" -ne 0 ]; then
-		fail "$name: exit status $st"; sed 's/^/      /' "$tmp/out"; return
-	fi
-	if eval "$@"; then ok "$name"; else fail "$name"; fi
-}
-
-# refuse NAME STATUS PATTERN ARGS...: fit exits with STATUS (1: bad data,
-# 2: bad command line) and exactly one stderr line containing PATTERN.
-refuse() {
-	name=$1; want=$2; pat=$3; shift 3
-	"$LC" fit "$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	if [ "$st" -ne "$want" ]; then
-		fail "$name: exit status $st, want $want"; sed 's/^/      /' "$tmp/err"; return
-	fi
-	if ! grep -qF -- "$pat" "$tmp/err"; then
-		fail "$name: stderr lacks '$pat':"; sed 's/^/      /' "$tmp/err"; return
-	fi
-	if [ "$(grep -c '^lostcycles fit:' "$tmp/err")" -ne 1 ]; then
-		fail "$name: not one message line:"; sed 's/^/      /' "$tmp/err"; return
-	fi
-	ok "$name"
-}
 
 run fit --help
 check "--help exits 0 with the usage" 'grep -q "usage: lostcycles fit" "$tmp/out"'
@@ -188,5 +146,4 @@ check "machine formats name skipped runs on stderr" \
 printf 'p=0 li=1\np=1 li=2\np=2 li=3\n' >"$tmp/r0"
 refuse "a term not finite at a point" 1 "term log2(p) is not finite at p=0" -c li -v p -f "$tmp/r0" "log(p)"
 
-echo "t_fit: $((ntest - nfail))/$ntest passed"
-[ "$nfail" -eq 0 ]
+finish

@@ -7,47 +7,12 @@
 # Run from the top of the tree with sh; exits non-zero on failure.
 set -u
 
-LC=./lostcycles
+SUB=predict
+. tests/lib.sh
 D=tests/data/fit
 R=$D/runfast.runs
-[ -x "$LC" ] || { echo "t_predict: $LC is missing (run make)" >&2; exit 1; }
-tmp=$(mktemp -d /tmp/lc-t_predict.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-nfail=0
-ntest=0
 havegp=0
 command -v gnuplot >/dev/null 2>&1 && havegp=1
-
-ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
-fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
-# run ARGS...: run lostcycles ARGS with both outputs in $tmp/out and the
-# exit status in $st.
-run() {
-	"$LC" "$@" >"$tmp/out" 2>&1
-	st=$?
-}
-# check NAME COND: the last run exited 0 and COND (eval'd) holds.
-check() {
-	name=$1; shift
-	if [ "$st" -ne 0 ]; then
-		fail "$name: exit status $st"; sed 's/^/      /' "$tmp/out"; return
-	fi
-	if eval "$@"; then ok "$name"; else fail "$name"; sed 's/^/      /' "$tmp/out"; fi
-}
-# refuse NAME STATUS PATTERN ARGS...: predict exits with STATUS (1: bad data,
-# 2: bad command line) and one stderr line holding PATTERN.
-refuse() {
-	name=$1; want=$2; pat=$3; shift 3
-	"$LC" predict "$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	if [ "$st" -ne "$want" ]; then
-		fail "$name: exit status $st, want $want"; sed 's/^/      /' "$tmp/err"; return
-	fi
-	if ! grep -qF -- "$pat" "$tmp/err" || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
-		fail "$name: wanted one line with '$pat':"; sed 's/^/      /' "$tmp/err"; return
-	fi
-	ok "$name"
-}
 # is_png FILE
 is_png() { [ "$(head -c 4 "$1" 2>/dev/null | tail -c 3)" = "PNG" ]; }
 
@@ -138,5 +103,4 @@ refuse "no --at/--grid" 1 "give one of --at or --grid" -m $D/fft_data.model
 refuse "missing model file" 1 "$tmp/none: No such file or directory" -m "$tmp/none" --at "p=1"
 refuse "--profile without --plot" 2 "--profile needs --plot" --profile $R
 
-echo "t_predict: $((ntest - nfail))/$ntest passed"
-[ "$nfail" -eq 0 ]
+finish

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "lc_util.h"
+#include "rng.h"
 #include "lc_profile.h"
 #include "names.h"
 #include "lca_formula.h"
@@ -25,26 +27,9 @@
 #include "lca_models.h"
 #include "lca_runs.h"
 
-/* ---- a small seeded random number generator (xorshift64*) ---- */
-
-static uint64_t rng_state;
-
-static void rng_seed(uint64_t s)
-{
-	rng_state = s * 0x9E3779B97F4A7C15ull + 1;
-}
-
-static double uniform(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 static double gauss(void)
 {
-	double u = uniform(), v = uniform();
+	double u = rng_uniform(), v = rng_uniform();
 
 	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
 }
@@ -127,13 +112,13 @@ static void test_lsq_vs_normal_equations(void **state)
 		long double A[K * K], b[K], inv[K][K], s2 = 0;
 
 		for (int i = 0; i < N; i++) {
-			double p = 1 + i + uniform();
+			double p = 1 + i + rng_uniform();
 
 			X[i * K + 0] = 1;
 			X[i * K + 1] = p;
 			X[i * K + 2] = p * sqrt(p);
 			X[i * K + 3] = log(p);
-			y[i] = 3 * uniform() + 0.5 * p + 0.1 * gauss();
+			y[i] = 3 * rng_uniform() + 0.5 * p + 0.1 * gauss();
 		}
 		assert_int_equal(lc_lsq_solve(X, y, NULL, N, K, c, cov, &chisq), 0);
 		for (int a = 0; a < K; a++) {
@@ -187,9 +172,9 @@ static const double grid_n[] = { 16, 32, 64, 128, 256, 512, 1024 };
 static void true_coefs(const struct lc_formula *f, const double *xs, int nx, double *c)
 {
 	if (f->is_max) {	/* max(k1 p + k2, k3): plateau, then a rise past theta */
-		double theta = 5 + 6 * uniform(), k3 = 0.5 + 1.5 * uniform();
+		double theta = 5 + 6 * rng_uniform(), k3 = 0.5 + 1.5 * rng_uniform();
 
-		c[0] = k3 * (0.15 + 0.15 * uniform());
+		c[0] = k3 * (0.15 + 0.15 * rng_uniform());
 		c[1] = k3 - c[0] * theta;
 		c[2] = k3;
 		return;
@@ -200,7 +185,7 @@ static void true_coefs(const struct lc_formula *f, const double *xs, int nx, dou
 		for (int i = 0; i < nx; i++)
 			m += fabs(lc_expr_eval(f->term[t], &xs[i]));
 		m /= nx;
-		c[t] = (0.5 + 1.5 * uniform()) / (m > 0 ? m : 1);
+		c[t] = (0.5 + 1.5 * rng_uniform()) / (m > 0 ? m : 1);
 	}
 }
 
@@ -283,7 +268,7 @@ static void recovery(double noise, int seeds, struct rec *r)
 					recover_one(f, n, g, xs, nx, names, noise, r);
 			for (int k = 0; k < n; k++)
 				lc_formula_free(f[k]);
-			lc_models_free(forms, n);
+			lc_strv_free(forms, n);
 		}
 }
 
@@ -351,9 +336,9 @@ static void test_prune_case_models(void **state)
 
 						x[0] = n;
 						x[1] = (double[]){ 2, 4, 6, 8, 12 }[pi];
-						x[2] = (1 + 9 * uniform()) * 1e4 * (n / 100.0) * (n / 100.0);
-						x[3] = 50 + 100 * uniform();
-						x[4] = 0.05 + 0.45 * uniform();
+						x[2] = (1 + 9 * rng_uniform()) * 1e4 * (n / 100.0) * (n / 100.0);
+						x[3] = 50 + 100 * rng_uniform();
+						x[4] = 0.05 + 0.45 * rng_uniform();
 						pts.y[i] = lc_fit_eval(f, truth[cs], x) * (1 + 0.01 * gauss());
 					}
 			assert_int_equal(lc_fit_prune(f, &pts, LC_FIT_NOLOO | LC_FIT_RELATIVE, names, &g, dropped, &fit,

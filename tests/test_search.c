@@ -23,7 +23,7 @@ static void test_single_variable(void **state)
 	for (int i = 0; i < 2; i++) {
 		struct gen1_result a, b;
 
-		gen_seed(1000 + (uint64_t)i);
+		rng_seed(1000 + (uint64_t)i);
 		gen1_run(0, noise[i], 10, LC_FIT_RELATIVE, &a);
 		gen1_run(1, noise[i], 10, LC_FIT_RELATIVE, &b);
 		printf("56 forms at %2.0f%% noise: design A %d/%d (%.1f%%), design B %d/%d (%.1f%%), "
@@ -46,7 +46,7 @@ static void test_strong_scaling(void **state)
 	for (int i = 0; i < 2; i++) {
 		struct gen2_result r;
 
-		gen_seed(2000 + (uint64_t)i);
+		rng_seed(2000 + (uint64_t)i);
 		gen2_run(noise[i], 20, LC_FIT_RELATIVE, goal[i], &r);
 		printf("a*n*log2(n)/p + b*n at %2.0f%% noise: true form first in %d/%d (%.0f%%); "
 		       "predictions at 4x n and p within %.0f%% in %d/%d, largest error %.2f%%\n",

@@ -3,6 +3,7 @@
  */
 #include "lc_util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -146,4 +147,52 @@ int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 	rc = pthread_create(t, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return -rc;
+}
+
+/* True when c ends a word: white space or one of seps. */
+static int word_end(char c, const char *seps)
+{
+	return isspace((unsigned char)c) || (seps && c && strchr(seps, c));
+}
+
+const char *lc_next_word(const char **s, const char *end, const char *seps, size_t *len)
+{
+	const char *p = *s, *w;
+
+	while ((end ? p < end : *p) && word_end(*p, seps))
+		p++;
+	if (end ? p >= end : !*p) {
+		*s = p;
+		return NULL;
+	}
+	w = p;
+	while ((end ? p < end : *p) && !word_end(*p, seps))
+		p++;
+	*len = (size_t)(p - w);
+	*s = p;
+	return w;
+}
+
+int lc_strv_push(char ***v, int *n, const char *str)
+{
+	char *copy = strdup(str);
+	char **nv;
+
+	if (!copy)
+		return -ENOMEM;
+	nv = realloc(*v, ((size_t)*n + 1) * sizeof(*nv));
+	if (!nv) {
+		free(copy);
+		return -ENOMEM;
+	}
+	nv[(*n)++] = copy;
+	*v = nv;
+	return 0;
+}
+
+void lc_strv_free(char **v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
 }

@@ -43,6 +43,19 @@ int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
 void lc_append_line(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The next word of the text at *s, which ends at end (NULL: at its NUL):
+ * skips white space and any character of seps (NULL: none), returns where
+ * the word starts with its length in *len, and moves *s past it.  NULL when
+ * no word is left.  For "n p", "li=0, sl*=0.5", "p=1:16; n=64". */
+const char *lc_next_word(const char **s, const char *end, const char *seps, size_t *len);
+
+/* Append a copy of str to the string vector *v of *n strings.  0, or
+ * -ENOMEM with *v and *n unchanged. */
+int lc_strv_push(char ***v, int *n, const char *str);
+
+/* Free a string vector of n strings; accepts NULL. */
+void lc_strv_free(char **v, int n);
+
 /* Start a thread running fn(arg) with every signal blocked in it, so that
  * signals reach the thread that waits for them.  Returns 0 or -errno. */
 int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);

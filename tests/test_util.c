@@ -1,0 +1,159 @@
+/*
+ * test_util.c — the helpers every tool layer shares (util/lc_util.h).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lc_util.h"
+
+static void test_durations(void **state)
+{
+	uint64_t ns = 0;
+
+	(void)state;
+	assert_int_equal(lc_parse_duration("100us", &ns), 0);
+	assert_int_equal(ns, 100000);
+	assert_int_equal(lc_parse_duration("2ms", &ns), 0);
+	assert_int_equal(ns, 2000000);
+	assert_int_equal(lc_parse_duration("1.5s", &ns), 0);
+	assert_int_equal(ns, 1500000000);
+	assert_int_equal(lc_parse_duration("250ns", &ns), 0);
+	assert_int_equal(ns, 250);
+	assert_int_equal(lc_parse_duration("7", &ns), 0);	/* no unit: microseconds */
+	assert_int_equal(ns, 7000);
+	assert_int_equal(lc_parse_duration("0", &ns), -EINVAL);
+	assert_int_equal(lc_parse_duration("-1ms", &ns), -EINVAL);
+	assert_int_equal(lc_parse_duration("1 ms", &ns), -EINVAL);
+	assert_int_equal(lc_parse_duration("1h", &ns), -EINVAL);
+	assert_int_equal(lc_parse_duration("", &ns), -EINVAL);
+	assert_int_equal(lc_parse_duration("1e30s", &ns), -ERANGE);
+}
+
+static void test_numbers(void **state)
+{
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(lc_parse_u64("42", 1, 100, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(lc_parse_u64("0", 1, 100, &v), -ERANGE);
+	assert_int_equal(lc_parse_u64("101", 1, 100, &v), -ERANGE);
+	assert_int_equal(lc_parse_u64("-3", 0, 100, &v), -EINVAL);
+	assert_int_equal(lc_parse_u64("4x", 0, 100, &v), -EINVAL);
+	assert_int_equal(lc_parse_u64("99999999999999999999999", 0, UINT64_MAX, &v), -ERANGE);
+}
+
+static void test_grow(void **state)
+{
+	int *a = NULL;
+	size_t cap = 0;
+
+	(void)state;
+	assert_int_equal(lc_grow((void **)&a, &cap, 3, sizeof(*a)), 0);
+	assert_true(cap >= 3);
+	for (size_t i = 0; i < cap; i++)
+		assert_int_equal(a[i], 0);	/* new elements are zeroed */
+	a[0] = 7;
+	assert_int_equal(lc_grow((void **)&a, &cap, 1000, sizeof(*a)), 0);
+	assert_true(cap >= 1000);
+	assert_int_equal(a[0], 7);
+	assert_int_equal(a[999], 0);
+	/* a count whose bytes overflow size_t is refused, the array kept */
+	assert_int_equal(lc_grow((void **)&a, &cap, SIZE_MAX / 2, 64), -ENOMEM);
+	assert_int_equal(a[0], 7);
+	free(a);
+}
+
+static void test_words(void **state)
+{
+	const char *s = "  n, p;;  dd ", *w, *text = "a b c";
+	const char *end = text + 3;	/* "a b" */
+	size_t len = 0;
+
+	(void)state;
+	w = lc_next_word(&s, NULL, ",;", &len);
+	assert_non_null(w);
+	assert_int_equal(len, 1);
+	assert_memory_equal(w, "n", 1);
+	w = lc_next_word(&s, NULL, ",;", &len);
+	assert_memory_equal(w, "p", 1);
+	w = lc_next_word(&s, NULL, ",;", &len);
+	assert_int_equal(len, 2);
+	assert_memory_equal(w, "dd", 2);
+	assert_null(lc_next_word(&s, NULL, ",;", &len));
+	s = text;
+	assert_non_null(lc_next_word(&s, end, NULL, &len));
+	w = lc_next_word(&s, end, NULL, &len);
+	assert_memory_equal(w, "b", 1);
+	assert_null(lc_next_word(&s, end, NULL, &len));	/* "c" is past end */
+}
+
+static void test_strv(void **state)
+{
+	char **v = NULL;
+	int n = 0;
+	char word[] = "abc";
+
+	(void)state;
+	assert_int_equal(lc_strv_push(&v, &n, word), 0);
+	assert_int_equal(lc_strv_push(&v, &n, "de"), 0);
+	word[0] = 'X';	/* the vector holds copies */
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0], "abc");
+	assert_string_equal(v[1], "de");
+	lc_strv_free(v, n);
+	lc_strv_free(NULL, 0);
+}
+
+static void test_reasons(void **state)
+{
+	char msg[16] = "", notes[12] = "";
+
+	(void)state;
+	assert_int_equal(lc_fail(msg, sizeof(msg), -EINVAL, "bad %d", 42), -EINVAL);
+	assert_string_equal(msg, "bad 42");
+	assert_int_equal(lc_fail(NULL, 0, -ENOENT, "nobody reads %s", "this"), -ENOENT);
+	lc_fail(msg, sizeof(msg), -1, "%s", "a reason much longer than the room");
+	assert_int_equal(strlen(msg), sizeof(msg) - 1);	/* cut, terminated */
+	lc_append_line(notes, sizeof(notes), "one");
+	lc_append_line(notes, sizeof(notes), "two");
+	assert_string_equal(notes, "one\ntwo\n");
+	lc_append_line(notes, sizeof(notes), "three");	/* only what fits */
+	assert_true(strlen(notes) < sizeof(notes));
+	assert_int_equal(strncmp(notes, "one\ntwo\n", 8), 0);
+}
+
+static void test_write_all(void **state)
+{
+	int fd[2];
+	char buf[8] = "";
+
+	(void)state;
+	assert_int_equal(pipe(fd), 0);
+	assert_int_equal(lc_write_all(fd[1], "hello", 5), 0);
+	assert_int_equal(read(fd[0], buf, sizeof(buf)), 5);
+	assert_memory_equal(buf, "hello", 5);
+	close(fd[0]);
+	assert_int_equal(lc_write_all(-1, "x", 1), -EBADF);
+	close(fd[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_durations), cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_grow),      cmocka_unit_test(test_words),
+		cmocka_unit_test(test_strv),      cmocka_unit_test(test_reasons),
+		cmocka_unit_test(test_write_all),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
