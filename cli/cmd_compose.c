@@ -12,6 +12,7 @@
 #include "lca_runs.h"
 #include "lcm.h"
 
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -113,28 +114,27 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_TUNE: o->tune = optarg; break;
 		case 'h': usage(stdout); return 1;
 		default:
-			fprintf(stderr, PROG ": unknown option or missing value '%s'; see '" PROG " --help'\n",
-				argv[optind - 1]);
+			warnx("unknown option or missing value '%s'; see '" PROG " --help'", argv[optind - 1]);
 			return -1;
 		}
 	}
 	for (; optind < argc; optind++) {
 		if (!o->extract) {
-			fprintf(stderr, PROG ": unexpected argument '%s'; see '" PROG " --help'\n", argv[optind]);
+			warnx("unexpected argument '%s'; see '" PROG " --help'", argv[optind]);
 			return -1;
 		}
 		if (o->nsrc == MAXSRC) {
-			fprintf(stderr, PROG ": at most %d source files\n", MAXSRC);
+			warnx("at most %d source files", MAXSRC);
 			return -1;
 		}
 		o->src[o->nsrc++] = argv[optind];
 	}
 	if (o->extract && !o->nsrc) {
-		fprintf(stderr, PROG ": --extract needs SOURCE files\n");
+		warnx("--extract needs SOURCE files");
 		return -1;
 	}
 	if (!o->extract && !o->structure) {
-		fprintf(stderr, PROG ": -s STRUCTURE (or --extract SOURCE...) is required; see '" PROG " --help'\n");
+		warnx("-s STRUCTURE (or --extract SOURCE...) is required; see '" PROG " --help'");
 		return -1;
 	}
 	return 0;
@@ -147,7 +147,7 @@ static struct lcm *read_structure(const char *path)
 	char msg[512];
 
 	if (lcm_read(path, &s, msg, sizeof(msg))) {
-		fprintf(stderr, PROG ": %s\n", msg);
+		warnx("%s", msg);
 		return NULL;
 	}
 	return s;
@@ -161,13 +161,13 @@ static int do_extract(struct ccmd *cmd)
 	FILE *f;
 
 	if (lcm_extract(cmd->o.src, cmd->o.nsrc, &cmd->text, msg, sizeof(msg))) {
-		fprintf(stderr, PROG ": %s\n", msg);
+		warnx("%s", msg);
 		return -1;
 	}
 	if (cmd->o.output || (!cmd->o.at && !cmd->o.grid)) {
 		f = cmd->o.output ? fopen(cmd->o.output, "w") : stdout;
 		if (!f || fputs(cmd->text, f) < 0 || (f != stdout && fclose(f))) {
-			fprintf(stderr, PROG ": %s: %s\n", cmd->o.output, strerror(errno));
+			warnx("%s: %s", cmd->o.output, strerror(errno));
 			return -1;
 		}
 	}
@@ -175,7 +175,7 @@ static int do_extract(struct ccmd *cmd)
 		return 0;
 	copy = strdup(cmd->o.src[0]);
 	if (!copy || lcm_read_text(cmd->text, cmd->o.src[0], dirname(copy), &cmd->a, msg, sizeof(msg))) {
-		fprintf(stderr, PROG ": %s\n", copy ? msg : strerror(ENOMEM));
+		warnx("%s", copy ? msg : strerror(ENOMEM));
 		free(copy);
 		return -1;
 	}
@@ -197,7 +197,7 @@ static int parse_transfer(const char *s, double *lat, double *bw)
 	if (e1 != l + 8 && e2 != b + 10 && !errno && *lat >= 0 && *bw > 0)
 		return 0;
 bad:
-	fprintf(stderr, PROG ": --transfer wants \"latency=SECONDS bandwidth=BYTES_PER_SECOND\", not '%s'\n", s);
+	warnx("--transfer wants \"latency=SECONDS bandwidth=BYTES_PER_SECOND\", not '%s'", s);
 	return -1;
 }
 
@@ -209,29 +209,29 @@ static int setup(struct ccmd *cmd)
 	double lat, bw;
 
 	if (!!cmd->o.at == !!cmd->o.grid) {
-		fprintf(stderr, PROG ": give one of --at or --grid\n");
+		warnx("give one of --at or --grid");
 		return -1;
 	}
 	if (cmd->o.tune && !cmd->o.at) {
-		fprintf(stderr, PROG ": --tune works at one point: give --at\n");
+		warnx("--tune works at one point: give --at");
 		return -1;
 	}
 	if (lc_grid_parse(spec, &cmd->g, msg, sizeof(msg)) ||
 	    (cmd->o.tune && lc_grid_parse(cmd->o.tune, &cmd->tg, msg, sizeof(msg)))) {
-		fprintf(stderr, PROG ": %s\n", msg);
+		warnx("%s", msg);
 		return -1;
 	}
 	for (int i = 0; i < cmd->g.naxes; i++)
 		cmd->names[cmd->nnames++] = cmd->g.axis[i].name;
 	for (int i = 0; i < cmd->tg.naxes; i++) {
 		if (lc_grid_find(&cmd->g, cmd->tg.axis[i].name) >= 0) {
-			fprintf(stderr, PROG ": '%s' is in both --at and --tune\n", cmd->tg.axis[i].name);
+			warnx("'%s' is in both --at and --tune", cmd->tg.axis[i].name);
 			return -1;
 		}
 		cmd->names[cmd->nnames++] = cmd->tg.axis[i].name;
 	}
 	if (lc_grid_find(&cmd->g, "p") < 0 && lc_grid_find(&cmd->tg, "p") < 0) {
-		fprintf(stderr, PROG ": T(E) = sum C(E)/p needs p (the number of processors) in %s\n",
+		warnx("T(E) = sum C(E)/p needs p (the number of processors) in %s",
 			cmd->o.at ? "--at" : "--grid");
 		return -1;
 	}
@@ -244,7 +244,7 @@ static int setup(struct ccmd *cmd)
 	}
 	if (lcm_bind(cmd->a, cmd->names, cmd->nnames, msg, sizeof(msg)) ||
 	    (cmd->b && lcm_bind(cmd->b, cmd->names, cmd->nnames, msg, sizeof(msg)))) {
-		fprintf(stderr, PROG ": %s\n", msg);
+		warnx("%s", msg);
 		return -1;
 	}
 	return 0;
@@ -266,7 +266,7 @@ static int eval(struct ccmd *cmd, struct lcm *s, struct lcm_result *r, FILE *exp
 	char msg[512];
 
 	if (lcm_eval(s, cmd->vals, r, explain, msg, sizeof(msg))) {
-		fprintf(stderr, PROG ": %s\n", msg);
+		warnx("%s", msg);
 		return -1;
 	}
 	return 0;
@@ -573,12 +573,12 @@ static int plot(struct ccmd *cmd)
 	if (rc == -ENOENT)
 		printf("wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
 	else if (rc)
-		fprintf(stderr, PROG ": gnuplot failed on %s\n", gp);
+		warnx("gnuplot failed on %s", gp);
 	else
 		printf("wrote %s (and %s, %s)\n", cmd->o.plot, gp, data);
 	return rc && rc != -ENOENT ? -1 : 0;
 fail:
-	fprintf(stderr, PROG ": --plot %s: %s\n", cmd->o.plot, strerror(errno));
+	warnx("--plot %s: %s", cmd->o.plot, strerror(errno));
 	return -1;
 }
 
@@ -589,9 +589,9 @@ static int read_runs(struct ccmd *cmd)
 	int rc = lc_runs_read(cmd->o.measured, &cmd->runs, &e);
 
 	if (rc == -EINVAL)
-		fprintf(stderr, PROG ": %s:%d: %s\n", cmd->o.measured, e.line, e.msg);
+		warnx("%s:%d: %s", cmd->o.measured, e.line, e.msg);
 	else if (rc)
-		fprintf(stderr, PROG ": %s: %s\n", cmd->o.measured, strerror(-rc));
+		warnx("%s: %s", cmd->o.measured, strerror(-rc));
 	return rc ? -1 : 0;
 }
 

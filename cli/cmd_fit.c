@@ -1229,11 +1229,11 @@ static int emit_comment(const struct fitcmd *cmd)
 	while (n < cmd->ncands && cmd->cands[n].ok)
 		n++;
 	if (pick > n) {
-		fprintf(stderr, PROG ": --pick %d: only %d model%s fitted\n", pick, n, n == 1 ? "" : "s");
+		warnx("--pick %d: only %d model%s fitted", pick, n, n == 1 ? "" : "s");
 		return -1;
 	}
 	if ((fd = mkstemp(path)) < 0) {
-		fprintf(stderr, PROG ": --emit-comment: %s\n", strerror(errno));
+		warnx("--emit-comment: %s", strerror(errno));
 		return -1;
 	}
 	close(fd);
@@ -1243,7 +1243,7 @@ static int emit_comment(const struct fitcmd *cmd)
 	f = rc ? NULL : fopen(path, "r");
 	unlink(path);
 	if (!f) {
-		fprintf(stderr, PROG ": --emit-comment: %s\n", strerror(rc ? -rc : errno));
+		warnx("--emit-comment: %s", strerror(rc ? -rc : errno));
 		return -1;
 	}
 	while (getline(&line, &cap, f) >= 0) {
