@@ -507,23 +507,16 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* Write the plot data and script; run gnuplot. */
-static int plot(struct ccmd *cmd)
+/* Write the plot data: one block per value of the second axis, rows of
+ * x, T, its half width, T of --compare, the measurement.  0 or -1 (printed,
+ * except for errno failures, which the caller reports). */
+static int plot_data(struct ccmd *cmd, const char *data, int nb)
 {
-	char base[4096], gp[4200], data[4200];
 	const struct lc_axis *x = &cmd->g.axis[0];
-	int nb = cmd->g.naxes > 1 ? cmd->g.axis[1].n : 1, rc;
-	size_t blen = strlen(cmd->o.plot);
-	const char *na, *nb_name;
-	FILE *f;
+	FILE *f = fopen(data, "w");
 
-	if (blen > 4 && !strcmp(cmd->o.plot + blen - 4, ".png"))
-		blen -= 4;
-	snprintf(base, sizeof(base), "%.*s", (int)blen, cmd->o.plot);
-	snprintf(gp, sizeof(gp), "%s.gp", base);
-	snprintf(data, sizeof(data), "%s.data", base);
-	if (!(f = fopen(data, "w")))
-		goto fail;
+	if (!f)
+		return -1;
 	set_point(cmd, &cmd->g, 0, 0);
 	for (int b = 0; b < nb; b++) {
 		if (cmd->g.naxes > 1)
@@ -538,6 +531,7 @@ static int plot(struct ccmd *cmd)
 			cmd->vals[0] = x->v[i];
 			if (eval(cmd, cmd->a, &r, NULL) || (cmd->b && eval(cmd, cmd->b, &rb, NULL))) {
 				fclose(f);
+				errno = 0;
 				return -1;
 			}
 			if (cmd->runs)
@@ -545,13 +539,21 @@ static int plot(struct ccmd *cmd)
 			fprintf(f, "%.10g %.10g %.10g %.10g %.10g\n", x->v[i], r.t, r.half, rb.t, m);
 		}
 	}
-	if (fclose(f) || !(f = fopen(gp, "w")))
-		goto fail;
-	na = base_name(cmd->o.structure ? cmd->o.structure : cmd->o.src[0]);
-	nb_name = cmd->b ? base_name(cmd->o.compare) : "";
+	return fclose(f) ? -1 : 0;
+}
+
+/* Write the gnuplot script for the data file: the prediction with its
+ * interval, the other structure's, the measurements. */
+static int plot_script(const struct ccmd *cmd, const char *gp, const char *data, int nb)
+{
+	const char *a = cmd->o.structure ? cmd->o.structure : cmd->o.src[0];
+	const char *na = base_name(a), *nbn = cmd->b ? base_name(cmd->o.compare) : "";
+	FILE *f = fopen(gp, "w");
+
+	if (!f)
+		return -1;
 	fprintf(f, "# written by lostcycles compose\nset xlabel \"%s\"\nset ylabel \"T (seconds)\"\n", cmd->names[0]);
-	fprintf(f, "set logscale y\nset title \"%s\" noenhanced\nset key left top noenhanced\nplot",
-		cmd->o.structure ? cmd->o.structure : cmd->o.src[0]);
+	fprintf(f, "set logscale y\nset title \"%s\" noenhanced\nset key left top noenhanced\nplot", a);
 	for (int b = 0; b < nb; b++) {
 		char label[64] = "";
 
@@ -561,14 +563,32 @@ static int plot(struct ccmd *cmd)
 			b ? ", \\\n    " : "", data, b, na, label);
 		if (cmd->b)
 			fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 title '%s predicted%s'",
-				data, b, nb_name, label);
+				data, b, nbn, label);
 		if (cmd->runs)
 			fprintf(f, ", \\\n     '%s' index %d using 1:5 with points pt 7 ps 1.5 title '%s measured%s'",
 				data, b, na, label);
 	}
 	fprintf(f, "\n");
-	if (fclose(f))
-		goto fail;
+	return fclose(f) ? -1 : 0;
+}
+
+/* --plot: the data, the script, and the PNG when gnuplot is there. */
+static int plot(struct ccmd *cmd)
+{
+	char base[4096], gp[4200], data[4200];
+	int nb = cmd->g.naxes > 1 ? cmd->g.axis[1].n : 1, rc;
+	size_t blen = strlen(cmd->o.plot);
+
+	if (blen > 4 && !strcmp(cmd->o.plot + blen - 4, ".png"))
+		blen -= 4;
+	snprintf(base, sizeof(base), "%.*s", (int)blen, cmd->o.plot);
+	snprintf(gp, sizeof(gp), "%s.gp", base);
+	snprintf(data, sizeof(data), "%s.data", base);
+	if (plot_data(cmd, data, nb) || plot_script(cmd, gp, data, nb)) {
+		if (errno)
+			warnx("--plot %s: %s", cmd->o.plot, strerror(errno));
+		return -1;
+	}
 	rc = lc_plot_png(gp, cmd->o.plot);
 	if (rc == -ENOENT)
 		printf("wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
@@ -577,9 +597,6 @@ static int plot(struct ccmd *cmd)
 	else
 		printf("wrote %s (and %s, %s)\n", cmd->o.plot, gp, data);
 	return rc && rc != -ENOENT ? -1 : 0;
-fail:
-	warnx("--plot %s: %s", cmd->o.plot, strerror(errno));
-	return -1;
 }
 
 /* Read the --measured runs. */

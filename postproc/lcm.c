@@ -943,18 +943,14 @@ static double transfers(struct lcm *s, const struct inst *in, const double *env,
 	return cl;
 }
 
-/* A fragment: its model's categories at env. */
-static int eval_fragment(struct lcm *s, int i, const double *env, struct val *r, FILE *ex, int depth)
+/* Add fragment i's model categories at env to r.  Returns 0 or -EINVAL
+ * naming a variable the model needs. */
+static int model_cats(struct lcm *s, int i, const double *env, struct val *r)
 {
 	struct node *n = &s->nodes[i];
 	struct lc_env e = { (const char *const *)s->vars, env, s->nvars };
-	const struct inst *in = &s->inst[s->visit++];
-	double p = env[s->pvar], sum = 0, add, sub = 0;
-	int b, tt_only = n->model->ncats == 1 && !strcmp(n->model->cats[0].cat, "tt");
+	int tt_only = n->model->ncats == 1 && !strcmp(n->model->cats[0].cat, "tt");
 
-	if (isnan(p) || p <= 0)
-		return lc_fail(s->msg, s->len, -EINVAL, "%s:%d: node '%s': p = %g: a fragment needs p > 0",
-			       s->name, n->line, n->name, p);
 	for (int c = 0; c < n->model->ncats; c++) {
 		const char *cat = n->model->cats[c].cat, *missing = "?";
 		int k = lc_key_lookup(cat);
@@ -969,32 +965,58 @@ static int eval_fragment(struct lcm *s, int i, const double *env, struct val *r,
 			k = LC_CAT_PC;	/* a total-time model counts as computation */
 		r->c[k] += v;
 		r->h[(size_t)i * LC_NKEY + (size_t)k] += h;
-		sum += v;
 	}
-	add = transfers(s, in, env, p, NULL, depth);
+	return 0;
+}
+
+/* The communication a fragment visit receives here, less what its node
+ * received per visit in the measured structure: added to r's cl, which
+ * does not go below 0.  *sub gets what was taken off. */
+static void fragment_cl(struct lcm *s, struct node *n, const struct inst *in, const double *env,
+			double p, struct val *r, double *sub)
+{
+	double add = transfers(s, in, env, p, NULL, 0);
+	int b;
+
 	n->got_cl += add;
 	n->visits++;
+	*sub = 0;
 	if (s->base && (b = find_node(s->base, n->name)) >= 0 && s->base->nodes[b].visits)
-		sub = s->base->nodes[b].got_cl / s->base->nodes[b].visits;
-	r->c[LC_CAT_CL] = fmax(r->c[LC_CAT_CL] + add - sub, 0);
-	sum = 0;
+		*sub = s->base->nodes[b].got_cl / s->base->nodes[b].visits;
+	r->c[LC_CAT_CL] = fmax(r->c[LC_CAT_CL] + add - *sub, 0);
+}
+
+/* A fragment: its model's categories at env, and the data it receives. */
+static int eval_fragment(struct lcm *s, int i, const double *env, struct val *r, FILE *ex, int depth)
+{
+	struct node *n = &s->nodes[i];
+	const struct inst *in = &s->inst[s->visit++];
+	double p = env[s->pvar], sum = 0, sub;
+	int rc;
+
+	if (isnan(p) || p <= 0)
+		return lc_fail(s->msg, s->len, -EINVAL, "%s:%d: node '%s': p = %g: a fragment needs p > 0",
+			       s->name, n->line, n->name, p);
+	if ((rc = model_cats(s, i, env, r)))
+		return rc;
+	fragment_cl(s, n, in, env, p, r, &sub);
 	for (int k = 0; k < LC_NCAT; k++)
 		sum += r->c[k];
 	r->p = p;
 	r->t = sum / p;
-	if (ex) {
-		fprintf(ex, "%*s%s (fragment%s%s) ", 2 * depth, "", n->name, n->modelpath ? ", " : "",
-			n->modelpath ? n->modelpath : "");
-		print_env(s, env, ex);
-		fprintf(ex, ": T = %.6g s%s;", r->t, tt_only ? " (a tt model: counted as rt)" : "");
-		print_cats(r, ex);
-		fprintf(ex, "\n");
-		transfers(s, in, env, p, ex, depth);
-		if (sub > 0)
-			fprintf(ex, "%*s- data: in %s, where it was measured, %s received data: %.4g processor-s "
-				"of communication loss already in its model\n", 2 * depth, "", s->basepath, n->name,
-				sub);
-	}
+	if (!ex)
+		return 0;
+	fprintf(ex, "%*s%s (fragment%s%s) ", 2 * depth, "", n->name, n->modelpath ? ", " : "",
+		n->modelpath ? n->modelpath : "");
+	print_env(s, env, ex);
+	fprintf(ex, ": T = %.6g s%s;", r->t, n->model->ncats == 1 && !strcmp(n->model->cats[0].cat, "tt")
+					     ? " (a tt model: counted as rt)" : "");
+	print_cats(r, ex);
+	fprintf(ex, "\n");
+	transfers(s, in, env, p, ex, depth);
+	if (sub > 0)
+		fprintf(ex, "%*s- data: in %s, where it was measured, %s received data: %.4g processor-s "
+			"of communication loss already in its model\n", 2 * depth, "", s->basepath, n->name, sub);
 	return 0;
 }
 
@@ -1169,6 +1191,27 @@ static int eval_node(struct lcm *s, int i, const double *env, struct val *r, FIL
 	return eval_inner(s, i, env, r, ex, depth);
 }
 
+/* The root's value r as a result on p processors: categories, their half
+ * widths (the carried-up ones combined in quadrature), T = sum C / p. */
+static void result(const struct lcm *s, const struct val *r, double p, struct lcm_result *out)
+{
+	double var = 0;
+
+	for (int k = 0; k < LC_NCAT; k++) {
+		double hk = 0;
+
+		out->c[k] = r->c[k];
+		for (int m = 0; m < s->nnodes; m++)
+			hk += r->h[(size_t)m * LC_NKEY + (size_t)k] * r->h[(size_t)m * LC_NKEY + (size_t)k];
+		out->hc[k] = sqrt(hk);
+		var += hk;
+		out->c[LC_KEY_TT] += r->c[k];
+	}
+	out->p = p;
+	out->t = out->c[LC_KEY_TT] / p;
+	out->half = sqrt(var) / p;
+}
+
 /* Evaluate.  See lcm.h. */
 int lcm_eval(struct lcm *s, const double *vals, struct lcm_result *out, FILE *explain,
 	     char *msg, size_t len)
@@ -1177,7 +1220,6 @@ int lcm_eval(struct lcm *s, const double *vals, struct lcm_result *out, FILE *ex
 	struct val r;
 	struct lcm_result r0;
 	int rc;
-	double var = 0;
 
 	for (int v = 0; v < s->nvars; v++)
 		env[v] = NAN;
@@ -1191,8 +1233,6 @@ int lcm_eval(struct lcm *s, const double *vals, struct lcm_result *out, FILE *ex
 		s->nodes[i].got_cl = 0;
 		s->nodes[i].visits = 0;
 	}
-	s->msg = msg;
-	s->len = len;
 	if ((rc = val_init(s, &r)))
 		return rc;
 	for (int v = 0; v < s->nbound; v++)
@@ -1203,21 +1243,8 @@ int lcm_eval(struct lcm *s, const double *vals, struct lcm_result *out, FILE *ex
 		return lc_fail(msg, len, -EINVAL, "p (the number of processors) must be given and positive");
 	}
 	rc = eval_node(s, s->root, env, &r, explain, 0);
-	if (!rc) {
-		for (int k = 0; k < LC_NCAT; k++) {
-			double hk = 0;
-
-			out->c[k] = r.c[k];
-			for (int m = 0; m < s->nnodes; m++)
-				hk += r.h[(size_t)m * LC_NKEY + (size_t)k] * r.h[(size_t)m * LC_NKEY + (size_t)k];
-			out->hc[k] = sqrt(hk);
-			var += hk;
-			out->c[LC_KEY_TT] += r.c[k];
-		}
-		out->p = env[s->pvar];
-		out->t = out->c[LC_KEY_TT] / out->p;
-		out->half = sqrt(var) / out->p;
-	}
+	if (!rc)
+		result(s, &r, env[s->pvar], out);
 	free(r.h);
 	return rc;
 }

@@ -440,6 +440,30 @@ static char *slurp(const char *path, size_t *n)
 	return buf;
 }
 
+/* Scan the file at path into x's structure, below its root. */
+static int scan_file(struct xs *x, const char *path)
+{
+	char *t = slurp(path, &x->n);
+	int rc;
+
+	if (!t)
+		return lc_fail(x->msg, x->len, errno ? -errno : -ENOMEM, "%s: %s", path,
+			       strerror(errno ? errno : ENOMEM));
+	x->file = path;
+	x->t = t;
+	x->i = 0;
+	x->line = 1;
+	x->braces = 0;
+	x->depth_sp = 1;
+	x->stack[0] = 0;
+	rc = scan(x);
+	if (!rc && x->pending)
+		rc = lc_fail(x->msg, x->len, -EINVAL, "%s: an lcm: comment at the end is not followed by a node",
+			     path);
+	free(t);
+	return rc;
+}
+
 /* Make every node's name unique (a repeated name gets _2, _3, ...). */
 static void unique_names(struct xs *x)
 {
@@ -516,26 +540,8 @@ int lcm_extract(const char *const *paths, int n, char **text, char *msg, size_t 
 	x->nnodes = 1;
 	snprintf(x->nodes[0].name, sizeof(x->nodes[0].name), "main");
 	x->nodes[0].kind = X_SERIAL;
-	for (int f = 0; f < n && !rc; f++) {
-		char *t = slurp(paths[f], &x->n);
-
-		if (!t) {
-			rc = lc_fail(msg, len, -errno ? -errno : -ENOMEM, "%s: %s", paths[f], strerror(errno));
-			break;
-		}
-		x->file = paths[f];
-		x->t = t;
-		x->i = 0;
-		x->line = 1;
-		x->braces = 0;
-		x->depth_sp = 1;
-		x->stack[0] = 0;
-		rc = scan(x);
-		if (!rc && x->pending)
-			rc = lc_fail(msg, len, -EINVAL, "%s: an lcm: comment at the end is not followed by a node",
-				     paths[f]);
-		free(t);
-	}
+	for (int f = 0; f < n && !rc; f++)
+		rc = scan_file(x, paths[f]);
 	if (!rc && !has_fragment(x, 0))
 		rc = lc_fail(msg, len, -EINVAL, "%s: no fragments (omp parallel for, LC_FRAGMENT_BEGIN)", paths[0]);
 	if (!rc) {
