@@ -8,7 +8,9 @@
 #include "lc_profile.h"
 #include "lc_cmd.h"
 #include "lca_grid.h"
+#include "lca_model.h"
 #include "lca_plot.h"
+#include "lca_predict.h"
 #include "lca_runs.h"
 #include "lcm.h"
 
@@ -35,6 +37,7 @@ struct opts {
 struct ccmd {
 	struct opts o;
 	struct lcm *a, *b;
+	struct lc_model *bm;		/* --compare with a model file */
 	char *text;			/* the extracted structure */
 	struct lc_grid g, tg;
 	const char *names[2 * LC_GRID_MAXAXES];
@@ -61,7 +64,8 @@ static void usage(FILE *f)
 "                         every combination (LIST as in lostcycles predict)\n"
 "  -e, --explain          each node's variables, time and categories, and what\n"
 "                         each rule added\n"
-"  -C, --compare FILE     a second structure: which is faster at each point\n"
+"  -C, --compare FILE     a second structure, or a model file: which is faster\n"
+"                         at each point\n"
 "  -m, --measured RUNS    compare with measured runs (tt/p of the runs at each\n"
 "                         grid point, 'lostcycles report -l' lines) and give\n"
 "                         the relative error\n"
@@ -138,6 +142,22 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+/* Read --compare: a structure file, or else a model file (a whole-program
+ * model from fit --emit); the structure's error when it is neither. */
+static int read_compare(struct ccmd *cmd)
+{
+	char msg[512], mmsg[256];
+	int line;
+
+	if (!lcm_read(cmd->o.compare, &cmd->b, msg, sizeof(msg)))
+		return 0;
+	if (!lc_model_read(cmd->o.compare, &cmd->bm, &line, mmsg, sizeof(mmsg)))
+		return 0;
+	warnx("--compare %s: neither a structure (%s) nor a model file (line %d: %s)", cmd->o.compare,
+	      msg, line, mmsg);
+	return -1;
 }
 
 /* Read a structure file, reporting errors; NULL on failure. */
@@ -272,6 +292,31 @@ static int eval(struct ccmd *cmd, struct lcm *s, struct lcm_result *r, FILE *exp
 	return 0;
 }
 
+/* -1 when ta is less than tb, 1 when more, 0 when they are equal to a
+ * rounding error. */
+static int faster(double ta, double tb)
+{
+	if (fabs(ta - tb) <= 1e-9 * fmax(fabs(ta), fabs(tb)))
+		return 0;
+	return ta < tb ? -1 : 1;
+}
+
+/* T of the --compare structure or model file at the current point. */
+static int eval_b(struct ccmd *cmd, struct lcm_result *rb)
+{
+	struct lc_env env = { cmd->names, cmd->vals, cmd->nnames };
+	const char *missing = "?";
+
+	if (cmd->b)
+		return eval(cmd, cmd->b, rb, NULL);
+	memset(rb, 0, sizeof(*rb));
+	if (lc_predict_total(cmd->bm, &env, NULL, &rb->t, &rb->half, &missing)) {
+		warnx("%s: the model uses '%s'; give it in --at or --grid", cmd->o.compare, missing);
+		return -1;
+	}
+	return 0;
+}
+
 /* Print the point as "n=1024 p=4". */
 static void print_point(const struct ccmd *cmd, FILE *f)
 {
@@ -330,12 +375,17 @@ static int compose_one(struct ccmd *cmd)
 			       r.c[k], r.hc[k], r.c[k] / p);
 	printf("T(E) = sum C(E)/p = %.6g s  (90%% prediction interval %.6g .. %.6g)\n", r.t, r.t - r.half,
 	       r.t + r.half);
-	if (cmd->b) {
-		if (eval(cmd, cmd->b, &rb, NULL))
+	if (cmd->o.compare) {
+		const char *a = cmd->o.structure ? cmd->o.structure : cmd->o.src[0];
+
+		if (eval_b(cmd, &rb))
 			return -1;
-		printf("compare: T = %.6g s with %s, %.6g s with %s: %s is faster by %.1f%%\n", r.t,
-		       cmd->o.structure, rb.t, cmd->o.compare, rb.t < r.t ? cmd->o.compare : cmd->o.structure,
-		       100 * fabs(r.t - rb.t) / fmax(r.t, rb.t));
+		printf("compare: T = %.6g s with %s, %.6g s with %s: ", r.t, a, rb.t, cmd->o.compare);
+		if (faster(r.t, rb.t))
+			printf("%s is faster by %.1f%%\n", faster(r.t, rb.t) > 0 ? cmd->o.compare : a,
+			       100 * fabs(r.t - rb.t) / fmax(r.t, rb.t));
+		else
+			printf("equal\n");
 	}
 	if (cmd->runs) {
 		int n;
@@ -359,13 +409,13 @@ static int compose_grid(struct ccmd *cmd)
 
 	printf("lostcycles compose: %s over %s", cmd->o.structure ? cmd->o.structure : cmd->o.src[0],
 	       cmd->o.grid);
-	if (cmd->b)
+	if (cmd->o.compare)
 		printf(" (A), compared with %s (B)", cmd->o.compare);
 	printf("\n");
 	for (int a = 0; a < cmd->g.naxes; a++)
 		printf("%10s ", cmd->names[a]);
 	printf("%12s %10s", "T(E) s", "+/-");
-	if (cmd->b)
+	if (cmd->o.compare)
 		printf(" %12s %6s", "T_B s", "faster");
 	if (cmd->runs)
 		printf(" %12s %8s", "measured s", "error");
@@ -375,13 +425,13 @@ static int compose_grid(struct ccmd *cmd)
 
 		set_point(cmd, &cmd->g, i, 0);
 		if (eval(cmd, cmd->a, &r, cmd->o.explain ? stdout : NULL) ||
-		    (cmd->b && eval(cmd, cmd->b, &rb, NULL)))
+		    (cmd->o.compare && eval_b(cmd, &rb)))
 			return -1;
 		for (int a = 0; a < cmd->g.naxes; a++)
 			printf("%10g ", cmd->vals[a]);
 		printf("%12.6g %10.4g", r.t, r.half);
-		if (cmd->b)
-			printf(" %12.6g %6s", rb.t, rb.t < r.t ? "B" : rb.t > r.t ? "A" : "equal");
+		if (cmd->o.compare)
+			printf(" %12.6g %6s", rb.t, faster(r.t, rb.t) < 0 ? "A" : faster(r.t, rb.t) > 0 ? "B" : "equal");
 		if (cmd->runs) {
 			int cnt;
 			double m = measured(cmd, &cnt), e = (r.t - m) / m;
@@ -529,7 +579,7 @@ static int plot_data(struct ccmd *cmd, const char *data, int nb)
 			double m = NAN;
 
 			cmd->vals[0] = x->v[i];
-			if (eval(cmd, cmd->a, &r, NULL) || (cmd->b && eval(cmd, cmd->b, &rb, NULL))) {
+			if (eval(cmd, cmd->a, &r, NULL) || (cmd->o.compare && eval_b(cmd, &rb))) {
 				fclose(f);
 				errno = 0;
 				return -1;
@@ -547,7 +597,7 @@ static int plot_data(struct ccmd *cmd, const char *data, int nb)
 static int plot_script(const struct ccmd *cmd, const char *gp, const char *data, int nb)
 {
 	const char *a = cmd->o.structure ? cmd->o.structure : cmd->o.src[0];
-	const char *na = base_name(a), *nbn = cmd->b ? base_name(cmd->o.compare) : "";
+	const char *na = base_name(a), *nbn = cmd->o.compare ? base_name(cmd->o.compare) : "";
 	FILE *f = fopen(gp, "w");
 
 	if (!f)
@@ -561,7 +611,7 @@ static int plot_script(const struct ccmd *cmd, const char *gp, const char *data,
 			snprintf(label, sizeof(label), " %s=%g", cmd->names[1], cmd->g.axis[1].v[b]);
 		fprintf(f, "%s '%s' index %d using 1:2:3 with yerrorlines lw 2 title '%s predicted%s'",
 			b ? ", \\\n    " : "", data, b, na, label);
-		if (cmd->b)
+		if (cmd->o.compare)
 			fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 title '%s predicted%s'",
 				data, b, nbn, label);
 		if (cmd->runs)
@@ -617,6 +667,7 @@ static void ccmd_free(struct ccmd *cmd)
 {
 	lcm_free(cmd->a);
 	lcm_free(cmd->b);
+	lc_model_free(cmd->bm);
 	free(cmd->text);
 	lc_grid_free(&cmd->g);
 	lc_grid_free(&cmd->tg);
@@ -634,7 +685,7 @@ static int run(struct ccmd *cmd)
 	} else if (!(cmd->a = read_structure(cmd->o.structure))) {
 		return -1;
 	}
-	if ((cmd->o.compare && !(cmd->b = read_structure(cmd->o.compare))) ||
+	if ((cmd->o.compare && read_compare(cmd)) ||
 	    (cmd->o.measured && read_runs(cmd)) || setup(cmd))
 		return -1;
 	if (cmd->o.tune)

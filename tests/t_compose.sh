@@ -105,6 +105,18 @@ else
 	fail "fit --emit-comment"
 fi
 
+# ---- --compare with a model file ------------------------------------------------
+# one fragment whose model is the Table 5.3 task-parallel model: the same T
+# as predict on that model file, at every point
+printf 'serial main: f\nfragment f\n    model %s/tests/data/fit/fft_task.model\n' "$PWD" >"$tmp/one.lcm"
+"$LC" compose -s "$tmp/one.lcm" --grid "n=16,64,256,1024 p=26" --compare tests/data/fit/fft_task.model >"$tmp/out" 2>&1
+if [ "$(grep -c ' equal$' "$tmp/out")" -eq 4 ]; then
+	ok "--compare MODEL: a one-fragment structure equals predict on its model"
+else
+	fail "--compare MODEL"; sed 's/^/      /' "$tmp/out"
+fi
+refuse "--compare neither" "neither a structure" -s "$tmp/one.lcm" --at "n=1 p=1" --compare "$D/annotated.c"
+
 # ---- the reduced case study on real runs ---------------------------------------
 if [ ! -x build/examples/fft2d_tp ] || [ ! -x build/examples/fft2d_dp ]; then
 	fail "case study: build/examples/fft2d_tp and fft2d_dp are missing (make examples)"
