@@ -127,7 +127,7 @@ else
 	if [ "$st" -ne 0 ] || [ -z "$err" ]; then
 		fail "case study: exit $st"; tail -n 30 "$tmp/cs.out" | sed 's/^/      /'
 	elif awk -v e="$err" 'BEGIN { exit !(e < 75) }'; then
-		ok "case study: the data-parallel program, composed from the task-parallel program's fragments before it ran, within $err % of its measurement (mean over 6 points, median of 3 runs each)"
+		ok "case study: the data-parallel program, composed from the task-parallel program's fragments alone, within $err % of its measurement (mean over 6 points, median of 3 runs each)"
 	else
 		fail "case study: mean relative error $err % (limit 75 %)"; cat "$tmp/fft/dp-error.txt"
 	fi
