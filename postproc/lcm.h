@@ -19,8 +19,12 @@
  *     or anti dependence) a data item last touched by a fragment whose least
  *     upper bound with it is a parallel node receives the item: latency +
  *     bytes/bandwidth seconds of communication loss on each of its processors;
- *   - synchronization traces: "after: SIBLING / ITERS" delays a task by one
- *     of ITERS iterations of its sibling (pipeline fill): synchronization loss.
+ *   - synchronization traces: "after: SIBLING / ITERS" makes a task the
+ *     consumer of a pipeline of ITERS equal iterations: it waits for the
+ *     sibling's first iteration (pipeline fill) and, when it is the faster,
+ *     for each later one (the pipeline's critical path): synchronization loss;
+ *   - "measured FILE" names the structure the fragments were measured in:
+ *     the communication its data traces find there is taken off again.
  * Prediction intervals: each fragment category's 90 % half width is carried
  * up with the weight its value has in the total (fully correlated within one
  * model's category, independent between them) and combined in quadrature.
