@@ -13,6 +13,10 @@ int lc_cmd_attach(int argc, char **argv);
 int lc_cmd_report(int argc, char **argv);
 int lc_cmd_fit(int argc, char **argv);
 int lc_cmd_predict(int argc, char **argv);
+int lc_cmd_check(int argc, char **argv);
+int lc_cmd_events(int argc, char **argv);
+int lc_cmd_calibrate(int argc, char **argv);
+int lc_cmd_sweep(int argc, char **argv);
 int lc_cmd_compose(int argc, char **argv);
 
 #endif

@@ -18,6 +18,10 @@ static const struct command {
 	{ "report",  lc_cmd_report,  "print a profile (the thesis's pp)" },
 	{ "fit",     lc_cmd_fit,     "fit models to categories over runs (lca)" },
 	{ "predict", lc_cmd_predict, "predict run time and what-if scenarios" },
+	{ "check",   lc_cmd_check,   "will profiling work here, and how well?" },
+	{ "events",  lc_cmd_events,  "list hardware and software events, and which open here" },
+	{ "calibrate", lc_cmd_calibrate, "choose the sampling interval: overhead against accuracy" },
+	{ "sweep",   lc_cmd_sweep,   "run a command over a design of variables into a runs file" },
 	{ "compose", lc_cmd_compose, "compose fragment models along the program's structure (lcm)" },
 };
 
@@ -29,7 +33,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: lostcycles [--version] [--help] COMMAND [ARGS]\n\n"
 		   "Tells why a parallel program does not speed up.\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'lostcycles COMMAND --help' describes a command; "
 		   "see also lostcycles(1).\n");
 }

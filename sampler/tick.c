@@ -31,7 +31,7 @@ struct lc_sampler {
 	struct lc_sampler_cfg cfg;
 	pthread_t thread;
 	/* Written by the owner (release) in stop, read by the sampling thread
-	 * (acquire) once per tick. */
+	 * (acquire) once per tick, and (relaxed) while it busy-waits. */
 	int stop;
 	/* The start handshake, under lock: started and go as named; the
 	 * sampling thread sets start_err, cpu and fifo (in place()) before it
@@ -237,6 +237,7 @@ static void place(struct lc_sampler *s)
 	}
 	s->fifo = !pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	prctl(PR_SET_NAME, LC_SAMPLER_THREAD_NAME, 0, 0, 0);
 }
 
 /* Sleep until the absolute monotonic time t. */
@@ -245,6 +246,13 @@ static void sleep_until(uint64_t t)
 	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* Spin until the monotonic time t or until asked to stop. */
+static void spin_until(const struct lc_sampler *s, uint64_t t)
+{
+	while (lc_clock_ns() < t && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
 		;
 }
 
@@ -266,10 +274,14 @@ static void *run(void *arg)
 		goto out;
 	s->last = s->cfg.t0;
 	next = s->cfg.t0 + s->cfg.interval_ns;
+	s->st.busy_wait = !s->cfg.sleep_only && s->cfg.interval_ns < LC_TICK_SPIN_NS;
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now;
 
-		sleep_until(next);
+		if (s->st.busy_wait)
+			spin_until(s, next);
+		else
+			sleep_until(next);
 		tick(s);
 		now = s->last;
 		next += s->cfg.interval_ns;

@@ -11,8 +11,18 @@
 #include "attr.h"
 #include "targets.h"
 
+/* The sampling thread's name (/proc/PID/task/TID/comm), so that tools can
+ * find it and read its CPU time. */
+#define LC_SAMPLER_THREAD_NAME "lc-sampler"
+
+/* Intervals shorter than this are kept by busy-waiting on the clock instead
+ * of sleeping (sleeps bottom out near 20-30 us): the sampler then uses its
+ * whole CPU. */
+#define LC_TICK_SPIN_NS 30000u
+
 struct lc_sampler_cfg {
 	uint64_t interval_ns;
+	int sleep_only;			/* never busy-wait (to probe the sleep floor) */
 	int cpu;			/* -1: choose a spare CPU */
 	uint64_t t0;			/* CLOCK_MONOTONIC origin of the profile */
 	struct lc_registry *reg;
@@ -28,6 +38,7 @@ struct lc_sampler_stats {
 	uint64_t t_end;			/* CLOCK_MONOTONIC of the last tick */
 	int cpu;			/* CPU the thread was pinned to, -1 none */
 	int fifo;			/* ran SCHED_FIFO */
+	int busy_wait;			/* ticks were kept by busy-waiting */
 };
 
 struct lc_sampler;

@@ -1,0 +1,277 @@
+/*
+ * memlat.c — ideal memory latencies for CL = misses x latency, and their
+ * per-machine file (see lc_calib.h and docs/memory-latency.md).
+ */
+#include "lc_calib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lc_abi.h"
+#include "lc_util.h"
+
+#define BATCHES 200
+#define ROUNDS_PER_BATCH 1000
+
+static volatile size_t sink_index;	/* keeps the chase from being optimised away */
+
+/* A whole floating-point number: 0, or -1 when s is not one. */
+static int parse_number(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return end == s || *end || errno ? -1 : 0;
+}
+
+/* One cache line bounced between two threads. */
+struct pingpong {
+	_Alignas(64) volatile uint64_t ball;
+	int cpu;
+	int err;
+	char pad[64 - 2 * sizeof(int)];
+};
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/* The other side: waits for an odd value and answers with the next even. */
+static void *pong(void *arg)
+{
+	struct pingpong *p = arg;
+	uint64_t want = 1, end = 2ull * BATCHES * ROUNDS_PER_BATCH;
+
+	p->err = pin(p->cpu);
+	while (want < end) {
+		while (__atomic_load_n(&p->ball, __ATOMIC_ACQUIRE) != want)
+			;
+		__atomic_store_n(&p->ball, want + 1, __ATOMIC_RELEASE);
+		want += 2;
+	}
+	return NULL;
+}
+
+/* Best one-way transfer time over the batches, in ns. */
+static int transfer(int a, int b, double *ns, int *rounds)
+{
+	struct pingpong *p;
+	pthread_t t;
+	double best = INFINITY;
+	uint64_t v = 0;
+	int e;
+
+	if (posix_memalign((void **)&p, 64, sizeof(*p)))
+		return -ENOMEM;
+	memset(p, 0, sizeof(*p));
+	p->cpu = b;
+	if (pin(a)) {
+		free(p);
+		return -EINVAL;
+	}
+	e = pthread_create(&t, NULL, pong, p);
+	if (e) {
+		free(p);
+		return -e;
+	}
+	for (int k = 0; k < BATCHES; k++) {
+		uint64_t t0 = lc_clock_ns();
+
+		for (int r = 0; r < ROUNDS_PER_BATCH; r++) {
+			__atomic_store_n(&p->ball, ++v, __ATOMIC_RELEASE);
+			++v;
+			while (__atomic_load_n(&p->ball, __ATOMIC_ACQUIRE) != v)
+				;
+		}
+		best = fmin(best, (double)(lc_clock_ns() - t0) / ROUNDS_PER_BATCH / 2);
+	}
+	pthread_join(t, NULL);
+	e = p->err ? -EINVAL : 0;
+	free(p);
+	*ns = best;
+	*rounds = BATCHES * ROUNDS_PER_BATCH;
+	return e;
+}
+
+/* Average dependent-load time through a random cycle over bytes, in ns. */
+static int chase(uint64_t bytes, double *ns)
+{
+	size_t n = bytes / 64, *next;
+	size_t *perm;
+	uint64_t t0, steps = 2000000;
+	size_t i = 0;
+
+	if (n < 2)
+		return -EINVAL;
+	next = aligned_alloc(64, n * 64);
+	perm = malloc(n * sizeof(*perm));
+	if (!next || !perm) {
+		free(next);
+		free(perm);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++)
+		perm[k] = k;
+	srand48(12345);
+	for (size_t k = n - 1; k > 0; k--) {	/* Fisher-Yates */
+		size_t j = (size_t)(drand48() * (double)(k + 1)), x = perm[k];
+
+		perm[k] = perm[j];
+		perm[j] = x;
+	}
+	for (size_t k = 0; k < n; k++)	/* one pointer per cache line */
+		next[perm[k] * 8] = perm[(k + 1) % n] * 8;
+	for (uint64_t s = 0; s < n; s++)	/* warm the TLB and page tables */
+		i = next[i];
+	t0 = lc_clock_ns();
+	for (uint64_t s = 0; s < steps; s++)
+		i = next[i];
+	*ns = (double)(lc_clock_ns() - t0) / (double)steps;
+	sink_index = i;
+	free(next);
+	free(perm);
+	return 0;
+}
+
+int lc_memlat_measure(int cpu_a, int cpu_b, uint64_t dram_bytes, struct lc_memlat *m)
+{
+	int e;
+
+	*m = (struct lc_memlat){ .cpu_a = cpu_a, .cpu_b = cpu_b, .dram_bytes = dram_bytes };
+	e = transfer(cpu_a, cpu_b, &m->transfer_ns, &m->rounds);
+	if (e)
+		return e;
+	return chase(dram_bytes, &m->dram_ns);
+}
+
+int lc_memlat_default_path(char *buf, size_t len)
+{
+	const char *f = getenv("LOSTCYCLES_MEMORY_FILE"), *x = getenv("XDG_CONFIG_HOME");
+	const char *h = getenv("HOME");
+
+	if (f && *f)
+		snprintf(buf, len, "%s", f);
+	else if (x && *x)
+		snprintf(buf, len, "%s/lostcycles/memory", x);
+	else if (h && *h)
+		snprintf(buf, len, "%s/.config/lostcycles/memory", h);
+	else
+		return -ENOENT;
+	return 0;
+}
+
+/* mkdir -p of the directory part of path. */
+static int make_dirs(const char *path)
+{
+	char d[4096];
+
+	snprintf(d, sizeof(d), "%s", path);
+	for (char *s = d + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(d, 0755) && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	return 0;
+}
+
+int lc_memlat_write(const char *path, const struct lc_memlat *m)
+{
+	char tmp[4200], host[256] = "";
+	FILE *f;
+	int e = make_dirs(path);
+
+	if (e)
+		return e;
+	gethostname(host, sizeof(host) - 1);
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "# lostcycles memory latencies (lostcycles calibrate --memory)\n"
+		   "format=1\nhost=%s\ncpu_a=%d\ncpu_b=%d\ntransfer_ns=%.2f\ndram_ns=%.2f\n"
+		   "dram_bytes=%llu\n", host, m->cpu_a, m->cpu_b, m->transfer_ns, m->dram_ns,
+		(unsigned long long)m->dram_bytes);
+	if (fflush(f) || fsync(fileno(f)) || ferror(f)) {
+		e = -errno;
+		fclose(f);
+		unlink(tmp);
+		return e ? e : -EIO;
+	}
+	fclose(f);
+	if (rename(tmp, path)) {
+		e = -errno;
+		unlink(tmp);
+		return e;
+	}
+	return 0;
+}
+
+int lc_memlat_read(const char *path, struct lc_memlat *m, char *why, size_t len)
+{
+	char line[512];
+	int lineno = 0, format = 0, have = 0;
+	FILE *f = fopen(path, "re");
+
+	*m = (struct lc_memlat){ .cpu_a = -1, .cpu_b = -1, .transfer_ns = NAN, .dram_ns = NAN };
+	if (!f)
+		return lc_fail(why, len, -errno, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char *eq, *val;
+		double v;
+
+		lineno++;
+		line[strcspn(line, "\n")] = 0;
+		if (!*line || *line == '#')
+			continue;
+		eq = strchr(line, '=');
+		if (!eq) {
+			fclose(f);
+			return lc_fail(why, len, -EINVAL, "%s:%d: not name=value", path, lineno);
+		}
+		*eq = 0;
+		val = eq + 1;
+		if (!strcmp(line, "host"))
+			continue;
+		if (parse_number(val, &v)) {
+			fclose(f);
+			return lc_fail(why, len, -EINVAL, "%s:%d: %s: bad number '%s'", path, lineno,
+				       line, val);
+		}
+		if (!strcmp(line, "format"))
+			format = (int)v;
+		else if (!strcmp(line, "cpu_a"))
+			m->cpu_a = (int)v;
+		else if (!strcmp(line, "cpu_b"))
+			m->cpu_b = (int)v;
+		else if (!strcmp(line, "transfer_ns"))
+			m->transfer_ns = v, have |= 1;
+		else if (!strcmp(line, "dram_ns"))
+			m->dram_ns = v, have |= 2;
+		else if (!strcmp(line, "dram_bytes"))
+			m->dram_bytes = (uint64_t)v;
+		/* unknown names: later additions, ignored */
+	}
+	fclose(f);
+	if (format != 1)
+		return lc_fail(why, len, -EINVAL, "%s: format %d, this version reads 1", path, format);
+	if (have != 3)
+		return lc_fail(why, len, -EINVAL, "%s: transfer_ns or dram_ns missing", path);
+	return 0;
+}

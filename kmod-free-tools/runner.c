@@ -1,0 +1,160 @@
+/*
+ * runner.c — see lc_runner.h.
+ */
+#include "lc_runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lc_abi.h"
+#include "lc_util.h"
+
+volatile int lc_runner_stop;
+
+const char *lc_self_exe(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n;
+
+	if (*path)
+		return path;
+	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0)
+		snprintf(path, sizeof(path), "/proc/self/exe");
+	else
+		path[n] = 0;
+	return path;
+}
+
+/* Redirect fd to path (child side); exits 127 when it cannot. */
+static void redirect(int fd, const char *path)
+{
+	int f;
+
+	if (!path)
+		return;
+	f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (f < 0 || dup2(f, fd) < 0)
+		_exit(127);
+}
+
+/* Run time in ns of the thread of pid named name, or 0 when there is none. */
+static uint64_t thread_runtime(pid_t pid, const char *name)
+{
+	char path[512], buf[128];
+	struct dirent *de;
+	uint64_t ns = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && !ns) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", (int)pid, de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && !strncmp(buf, name, strlen(name)) &&
+		    (buf[strlen(name)] == '\n' || !buf[strlen(name)])) {
+			fclose(f);
+			snprintf(path, sizeof(path), "/proc/%d/task/%s/schedstat", (int)pid,
+				 de->d_name);
+			f = fopen(path, "re");
+			if (!f)
+				continue;
+			if (fscanf(f, "%" SCNu64, &ns) != 1)
+				ns = 0;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return ns;
+}
+
+int lc_run_child(char *const argv[], char *const env[], const char *out_path,
+		 const char *err_path, struct lc_child_result *res)
+{
+	return lc_run_child_watch(argv, env, out_path, err_path, NULL, res);
+}
+
+int lc_run_child_watch(char *const argv[], char *const env[], const char *out_path,
+		       const char *err_path, const char *thread, struct lc_child_result *res)
+{
+	struct timespec nap = { 0, 5000000 };
+	uint64_t t0 = lc_clock_ns();
+	struct rusage ru;
+	int pfd[2], e = 0, ws;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		e = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return e;
+	}
+	if (pid == 0) {
+		for (int i = 0; env && env[i]; i++)
+			putenv(env[i]);
+		redirect(1, out_path);
+		redirect(2, err_path);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(pfd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+		close(pfd[0]);
+		waitpid(pid, NULL, 0);
+		return -e;
+	}
+	close(pfd[0]);
+	/* Blocking wait (polling when a thread is watched): a signal handler
+	 * installed without SA_RESTART interrupts it, and a set lc_runner_stop
+	 * then ends the child. */
+	res->thread_ns = 0;
+	for (int stopped = 0;;) {
+		pid_t w = wait4(pid, &ws, thread ? WNOHANG : 0, &ru);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (lc_runner_stop && !stopped) {
+			kill(pid, SIGTERM);
+			stopped = 1;
+		}
+		if (thread && w == 0) {
+			uint64_t ns = thread_runtime(pid, thread);
+
+			if (ns > res->thread_ns)
+				res->thread_ns = ns;
+			nanosleep(&nap, NULL);
+		}
+	}
+	res->wall_ns = lc_clock_ns() - t0;
+	res->cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+		      (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+	res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 1;
+	return 0;
+}

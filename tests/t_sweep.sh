@@ -1,0 +1,123 @@
+#!/bin/sh
+# t_sweep.sh — "lostcycles sweep" end to end: 2 x 3 points with 2 repeats
+# write 12 runs lines that 'lostcycles fit' reads, with p passed to record
+# as --procs; SIGINT midway exits 130 having lost at most the run in
+# progress, and the same command then completes the sweep without redoing
+# or duplicating a point, after removing a half line left by a crash; a
+# failing run is recorded as a '# failed' comment with its exit status and
+# --fail-fast stops there; --suggest names unmeasured points where fitted
+# models are least sure.  Run from the top of the tree.
+set -u
+LC=$(pwd)/lostcycles
+WL=$(pwd)/build/workloads/control	# 0.4 s, instrumented, takes no arguments
+for f in "$LC" "$WL"; do
+	[ -x "$f" ] || { echo "t_sweep: $f missing (make all workloads)" >&2; exit 1; }
+done
+tmp=$(mktemp -d /tmp/lc-t_sweep.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+nfail=0
+ok() { echo "ok    $*"; }
+fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
+
+# The command gets the placeholders as $0 and $1 and runs the workload.
+set -- sh -c 'exec "$2"' '{n}' '{p}' "$WL"
+
+# keys FILE: the distinct (n, p, rep) of the data lines, one per line
+keys() {
+	grep -v '^#' "$1" | awk '{ n = p = r = "";
+		for (i = 1; i <= NF; i++) { split($i, kv, "=");
+			if (kv[1] == "n") n = kv[2]; if (kv[1] == "p") p = kv[2]; if (kv[1] == "rep") r = kv[2] }
+		print n, p, r }' | sort
+}
+
+# A full sweep.
+"$LC" sweep -q -o full.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err
+rc=$?
+lines=$(grep -vc '^#' full.runs)
+[ $rc -eq 0 ] && [ "$lines" -eq 12 ] && ok "12 lines, exit 0" || { fail "exit $rc, $lines lines"; cat err; }
+[ "$(keys full.runs | uniq | wc -l)" -eq 12 ] && ok "12 distinct points x repeats" || fail "duplicates"
+if grep -q '^n=2 rep=1 p=2 li=[0-9.e-]* ip=.* rt=[0-9.e-]* tt=[0-9.e-]* wall=[0-9.e-]*$' full.runs; then
+	ok "a line carries the variables, categories, tt and wall"
+else
+	fail "line format: $(head -1 full.runs)"
+fi
+if "$LC" fit -c rt -v "n p" -f full.runs "p" >fit.out 2>&1 && grep -q '6 points from 12 runs' fit.out; then
+	ok "fit reads the runs file: 6 points from 12 runs"
+else
+	fail "fit: $(cat fit.out)"
+fi
+[ "$(ls full.runs.profiles/*.data | wc -l)" -eq 12 ] && ok "12 profiles beside RUNS" ||
+	fail "profiles: $(ls full.runs.profiles | head)"
+"$LC" report -f full.runs.profiles/p2-n3-rep2.data -l >rep.out 2>&1 && grep -q '^p=2 ' rep.out &&
+	ok "a kept profile reports, p=2 from the variable" || fail "report of a kept profile: $(cat rep.out)"
+
+# Interrupted midway, then resumed.
+"$LC" sweep -q -o part.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err &
+pid=$!
+i=0
+while [ $i -lt 200 ] && [ "$(cat part.runs 2>/dev/null | wc -l)" -lt 4 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+rc=$?
+k=$(grep -vc '^#' part.runs)
+if [ $rc -eq 130 ] && [ "$k" -ge 4 ] && [ "$k" -lt 12 ]; then
+	ok "SIGINT after $k runs: exit 130"
+else
+	fail "SIGINT: exit $rc after $k lines"; cat err
+fi
+cp part.runs before.runs
+printf 'n=3 rep=2 p=2 li=0.1 ip=' >>part.runs	# a half line, as a crash would leave
+"$LC" sweep -o part.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err
+rc=$?
+if [ $rc -eq 0 ] && grep -q "12 runs, $k already in part.runs, $((12 - k)) to go" err &&
+   grep -q 'removed a last line cut short' err; then
+	ok "resume: $k runs kept, $((12 - k)) run, the half line removed"
+else
+	fail "resume: exit $rc"; cat err
+fi
+[ "$(head -c "$(wc -c <before.runs)" part.runs | cmp - before.runs && echo same)" = same ] &&
+	ok "the first $k lines are untouched" || fail "earlier lines changed"
+[ "$(keys part.runs | uniq | wc -l)" -eq 12 ] && [ "$(grep -vc '^#' part.runs)" -eq 12 ] &&
+	ok "12 lines, no duplicate point" || { fail "after resume:"; cat part.runs; }
+"$LC" sweep -o part.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err
+grep -q '0 to go' err && [ "$(grep -vc '^#' part.runs)" -eq 12 ] && ok "a complete sweep runs nothing" ||
+	fail "rerun of a complete sweep: $(cat err)"
+
+# Failures.
+"$LC" sweep -q -o fail.runs -v x=1,2 -- sh -c 'exit 3' 2>err
+rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c '^# failed: x=1 rep=1 status=3' fail.runs)" -eq 1 ] &&
+   [ "$(grep -c '^# failed' fail.runs)" -eq 2 ]; then
+	ok "failing runs: recorded with status 3, the sweep went on, exit 1"
+else
+	fail "failing runs: exit $rc"; cat fail.runs err
+fi
+"$LC" sweep -q --fail-fast -o ff.runs -v x=1,2 -- sh -c 'exit 3' 2>err
+rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c '^# failed' ff.runs)" -eq 1 ] && ok "--fail-fast stops at the first" ||
+	fail "--fail-fast: exit $rc, $(cat ff.runs)"
+"$LC" sweep -o x.runs -v n=1 -- echo '{m}' 2>err
+[ $? -eq 2 ] && grep -q '{m} is not a variable' err && ok "unknown placeholder refused" ||
+	fail "unknown placeholder: $(cat err)"
+"$LC" sweep -o x.runs -v p=0,2 -- true 2>err
+[ $? -eq 2 ] && ok "p=0 refused" || fail "p=0 not refused"
+# --suggest: models fitted to the runfast fixture; the grid's points that
+# the runs file lacks, least sure first, never a measured one.
+R=$OLDPWD/tests/data/fit/runfast.runs
+"$LC" fit -c li -v "n p" -f "$R" --emit m.model "n*log(n)*p" >/dev/null 2>&1
+"$LC" fit -c rt -v "n p" -f "$R" --emit m.model "n^2*log2(n)+1" >/dev/null 2>&1
+"$LC" fit -c ip -v "n p" -f "$R" --emit m.model "n^2*p" >/dev/null 2>&1
+"$LC" sweep -o "$R" -v n=16,256,1024,4096 -v p=1,26,64 --suggest m.model >sg.out 2>err
+rc=$?
+pts=$(grep -c '^  n=.* T = ' sg.out)
+if [ $rc -eq 0 ] && [ "$pts" -eq 3 ] && ! grep -q '^  n=16 p=26 \|^  n=256 p=1 ' sg.out &&
+   awk '/ T = / { gsub(/[(%)]/, "", $NF); if (NR > 2 && $NF + 0 > prev + 1e-9) bad = 1; prev = $NF }
+	END { exit bad }' sg.out; then
+	ok "--suggest: 3 unmeasured points, widest relative interval first: $(sed -n 2p sg.out | tr -s ' ')"
+else
+	fail "--suggest: exit $rc"; cat sg.out err
+fi
+[ $nfail -eq 0 ]
