@@ -7,6 +7,7 @@
  */
 #include "lc_profile.h"
 #include "lc_cmd.h"
+#include "lc_calib.h"
 #include "lca_grid.h"
 #include "lca_model.h"
 #include "lca_plot.h"
@@ -29,6 +30,7 @@
 /* The command line. */
 struct opts {
 	const char *structure, *at, *grid, *compare, *plot, *measured, *transfer, *tune, *output;
+	const char *memory;		/* --memory[=FILE]: "" for the default file */
 	const char *src[MAXSRC];
 	int nsrc, extract, explain;
 };
@@ -74,6 +76,9 @@ static void usage(FILE *f)
 "      --transfer \"latency=S bandwidth=B\"\n"
 "                         the machine's transfer parameters (seconds, bytes/s)\n"
 "                         for data traces; overrides the structure's line\n"
+"      --memory[=FILE]    transfer parameters from 'lostcycles calibrate --memory'\n"
+"                         (its default file without FILE): B bytes cost B/64\n"
+"                         remote cache-line transfers\n"
 "      --tune \"VAR=LIST ...\"\n"
 "                         the values of tuning variables that minimise T at\n"
 "                         --at, by coordinate search checked by brute force\n"
@@ -85,7 +90,7 @@ static void usage(FILE *f)
 "See lostcycles-compose(1).\n");
 }
 
-enum { O_TRANSFER = 256, O_TUNE };
+enum { O_TRANSFER = 256, O_TUNE, O_MEMORY };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -96,6 +101,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "compare", required_argument, 0, 'C' }, { "measured", required_argument, 0, 'm' },
 		{ "plot", required_argument, 0, 'P' }, { "transfer", required_argument, 0, O_TRANSFER },
 		{ "tune", required_argument, 0, O_TUNE }, { "extract", no_argument, 0, 'x' },
+		{ "memory", optional_argument, 0, O_MEMORY },
 		{ "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -116,6 +122,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'o': o->output = optarg; break;
 		case O_TRANSFER: o->transfer = optarg; break;
 		case O_TUNE: o->tune = optarg; break;
+		case O_MEMORY: o->memory = optarg ? optarg : ""; break;
 		case 'h': usage(stdout); return 1;
 		default:
 			warnx("unknown option or missing value '%s'; see '" PROG " --help'", argv[optind - 1]);
@@ -221,6 +228,32 @@ bad:
 	return -1;
 }
 
+/* --memory: latency 0 and one 64-byte cache line per transfer_ns of the
+ * per-machine file. */
+static int memory_transfer(const char *path, double *lat, double *bw)
+{
+	char def[4096], why[256] = "";
+	struct lc_memlat m;
+	int rc;
+
+	if (!*path) {
+		if ((rc = lc_memlat_default_path(def, sizeof(def)))) {
+			warnx("--memory: no default memory file: %s", strerror(-rc));
+			return -1;
+		}
+		path = def;
+	}
+	rc = lc_memlat_read(path, &m, why, sizeof(why));
+	if (rc) {
+		warnx("--memory %s: %s%s", path, rc == -EINVAL ? why : strerror(-rc),
+		      rc == -ENOENT ? " (run 'lostcycles calibrate --memory')" : "");
+		return -1;
+	}
+	*lat = 0;
+	*bw = 64 / (m.transfer_ns * 1e-9);
+	return 0;
+}
+
 /* Parse the grids and bind the structures to their variables. */
 static int setup(struct ccmd *cmd)
 {
@@ -255,8 +288,13 @@ static int setup(struct ccmd *cmd)
 			cmd->o.at ? "--at" : "--grid");
 		return -1;
 	}
-	if (cmd->o.transfer) {
-		if (parse_transfer(cmd->o.transfer, &lat, &bw))
+	if (cmd->o.transfer && cmd->o.memory) {
+		warnx("give --transfer or --memory, not both");
+		return -1;
+	}
+	if (cmd->o.transfer || cmd->o.memory) {
+		if (cmd->o.transfer ? parse_transfer(cmd->o.transfer, &lat, &bw)
+				    : memory_transfer(cmd->o.memory, &lat, &bw))
 			return -1;
 		lcm_set_transfer(cmd->a, lat, bw);
 		if (cmd->b)

@@ -53,6 +53,17 @@ else
 	fail "--explain"; sed 's/^/      /' "$tmp/out"
 fi
 
+# the transfer of a (1048576 bytes) to task2's 2 processors, priced from a
+# calibrate --memory file: 1048576/64 lines x 40 ns = 0.00065536 s each
+printf 'format=1\ntransfer_ns=40\ndram_ns=280\n' >"$tmp/mem"
+"$LC" compose --extract "$D/annotated.c" --at "n=256 p=4 k=4" --memory="$tmp/mem" >"$tmp/out" 2>&1
+if grep -q "^cl .* 0.00131072 " "$tmp/out"; then
+	ok "--memory: communication loss from the per-machine file"
+else
+	fail "--memory"; sed 's/^/      /' "$tmp/out"
+fi
+refuse "--memory missing file" "run 'lostcycles calibrate --memory'" --extract "$D/annotated.c" --at "n=1 p=2 k=1" --memory="$tmp/nothere"
+
 # ---- refusals --------------------------------------------------------------
 printf 'serial main: fa code1\nfragment fa\n    model: rt(n,p) = n\nleaf code1\n' >"$tmp/h.lcm"
 refuse "non-homogeneous node" "h.lcm:1: node 'main': children must be all nodes or all leaves" -s "$tmp/h.lcm" --at "n=1 p=1"
