@@ -29,7 +29,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 # Flags the build needs; the user's CFLAGS can add to them but not remove them.
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
-	     $(LAYER_INC) -DLC_TOOL_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' \
+	     $(LAYER_INC) -DLC_TOOL_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' -DLC_LIBDIR='"$(LIBDIR)"' \
 	     -pthread -MMD -MP $(CPPFLAGS) $(CFLAGS)
 
 # ---- the layers: each folder sees only its own headers and those below it --
@@ -73,6 +73,22 @@ LIB_SO  := $(B)/liblostcycles.so.$(ABI_MAJOR)
 LIB_A   := $(B)/liblostcycles.a
 LIB_LIBS := -lrt
 
+# ---- the MPI layer (only where an MPI compiler exists) ----------------------
+# liblostcycles-mpi: PMPI wrappers over liblostcycles, found beside it
+# ($ORIGIN), for LD_PRELOAD into unmodified MPI programs (docs/mpi.md).
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+MPI_SO := $(if $(MPICC),$(B)/liblostcycles-mpi.so.$(ABI_MAJOR))
+# the ping-pong of "lostcycles calibrate --mpi" (installed beside the library)
+MPI_PINGPONG := $(if $(MPICC),$(B)/lostcycles-pingpong)
+MPI_SRC := $(wildcard flaglib/mpi/*.c)
+# unmodified MPI test programs (they do not include lostcycles.h)
+MPI_TEST_BIN := $(if $(MPICC),$(patsubst tests/mpi/%.c,$(B)/mpi/%,$(wildcard tests/mpi/*.c)))
+# (a Fortran test program, when mpif90 and its gfortran exist)
+MPIFC ?= $(shell command -v gfortran >/dev/null 2>&1 && command -v mpif90 2>/dev/null)
+MPI_TEST_BIN += $(if $(and $(MPICC),$(MPIFC)),$(patsubst tests/mpi/%.f90,$(B)/mpi/%,$(wildcard tests/mpi/*.f90)))
+# MPI examples: plain MPI programs for the guide
+MPI_EX_BIN := $(if $(MPICC),$(patsubst examples/mpi/%.c,$(B)/examples/mpi/%,$(wildcard examples/mpi/*.c)))
+
 # ---- the lostcycles command -------------------------------------------------
 TOOL_SRC := $(wildcard util/*.c profile/*.c sampler/*.c postproc/*.c kmod-free-tools/*.c cli/*.c)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o)
@@ -94,7 +110,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
 .PHONY: all deps demo check install uninstall bench clean examples workloads FORCE
 
-all: lostcycles $(LIB_SO) $(LIB_A) $(B)/lostcycles.pc
+all: lostcycles $(LIB_SO) $(LIB_A) $(B)/lostcycles.pc $(MPI_SO) $(MPI_PINGPONG)
 
 deps:
 	@sh scripts/install-deps.sh
@@ -121,6 +137,33 @@ $(LIB_SO): $(LIB_OBJ)
 	$(quiet) LINK $@
 	$(Q)$(CC) -shared -Wl,-soname,liblostcycles.so.$(ABI_MAJOR) -o $@ $^ $(ALL_LDFLAGS) $(LIB_LIBS)
 	$(Q)ln -sf liblostcycles.so.$(ABI_MAJOR) $(B)/liblostcycles.so
+
+$(B)/liblostcycles-mpi.so.$(ABI_MAJOR): $(MPI_SRC) $(LIB_SO) flaglib/lostcycles.h
+	$(quiet) MPICC $@
+	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -fPIC -shared \
+		-fvisibility=default $(INC_flaglib) $(CPPFLAGS) $(CFLAGS) \
+		-Wl,-soname,liblostcycles-mpi.so.$(ABI_MAJOR) -o $@ $(MPI_SRC) \
+		-L$(B) -llostcycles -Wl,-rpath,'$$ORIGIN' $(ALL_LDFLAGS) -lm
+	$(Q)ln -sf liblostcycles-mpi.so.$(ABI_MAJOR) $(B)/liblostcycles-mpi.so
+
+$(B)/lostcycles-pingpong: kmod-free-tools/mpi/pingpong.c
+	$(quiet) MPICC $<
+	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -Wall -Wextra $(CFLAGS) -o $@ $<
+
+$(B)/examples/mpi/%: examples/mpi/%.c
+	@mkdir -p $(@D)
+	$(quiet) MPICC $<
+	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra $(CFLAGS) -o $@ $< -lm
+
+$(B)/mpi/%: tests/mpi/%.f90
+	@mkdir -p $(@D)
+	$(quiet) MPIFC $<
+	$(Q)cd $(@D) && $(MPIFC) -O1 -o $(CURDIR)/$@ $(CURDIR)/$<
+
+$(B)/mpi/%: tests/mpi/%.c
+	@mkdir -p $(@D)
+	$(quiet) MPICC $<
+	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -Wall -Wextra $(CFLAGS) -o $@ $< -lm
 
 $(LIB_A): $(LIB_OBJ)
 	$(quiet) AR $@
@@ -167,7 +210,7 @@ $(B)/bench/%: bench/%.c $(TOOL_LIB) $(LIB_SO)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(ALL_LDFLAGS) $(USE_LIB) $(TOOL_LIBS)
 
-examples: $(EX_BIN) $(FFT2D_BIN)
+examples: $(EX_BIN) $(MPI_EX_BIN) $(FFT2D_BIN)
 workloads: $(WORK_BIN)
 
 demo: deps
@@ -175,7 +218,7 @@ demo: deps
 	@sh scripts/demo.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all examples workloads $(TEST_BIN)
+	@$(MAKE) --no-print-directory all examples workloads $(TEST_BIN) $(MPI_TEST_BIN)
 	@sh scripts/run-tests.sh $(TEST_BIN) $(TEST_SH)
 
 bench: deps
@@ -189,6 +232,9 @@ install: all
 	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf liblostcycles.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles.so
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
+	$(if $(MPI_SO),install -m 755 $(MPI_SO) $(DESTDIR)$(LIBDIR)/)
+	$(if $(MPI_SO),ln -sf liblostcycles-mpi.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles-mpi.so)
+	$(if $(MPI_PINGPONG),install -m 755 $(MPI_PINGPONG) $(DESTDIR)$(LIBDIR)/)
 	install -m 644 flaglib/lostcycles.h $(DESTDIR)$(INCDIR)/
 	install -m 644 $(B)/lostcycles.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 	for f in share/*; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(DATADIR)/; done; true
@@ -201,6 +247,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/lostcycles \
 		$(DESTDIR)$(LIBDIR)/liblostcycles.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles.so \
 		$(DESTDIR)$(LIBDIR)/liblostcycles.a \
+		$(DESTDIR)$(LIBDIR)/liblostcycles-mpi.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles-mpi.so \
+		$(DESTDIR)$(LIBDIR)/lostcycles-pingpong \
 		$(DESTDIR)$(INCDIR)/lostcycles.h $(DESTDIR)$(LIBDIR)/pkgconfig/lostcycles.pc
 	for f in share/*; do rm -f $(DESTDIR)$(DATADIR)/$${f##*/}; done
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null

@@ -542,6 +542,9 @@ int lc_cmd_calibrate(int argc, char **argv)
 	int ch, mem = 0, rc = 0;
 	uint64_t v;
 
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--mpi"))	/* the LogGP ping-pong: its own options */
+			return lc_cmd_calibrate_mpi(argc, argv);
 	c = (struct cal){ .repeats = 3, .budget = 1.0 };
 	optind = 1;
 	opterr = 0;

@@ -20,6 +20,8 @@
 #include "lc_abi.h"
 #include "lc_cmd.h"
 #include "lc_util.h"
+#include "mpi_job.h"
+#include "lc_profile.h"
 #include "session.h"
 #include "targets.h"
 
@@ -34,6 +36,8 @@ struct opts {
 	const char *out;
 	int trace;
 	int quiet;
+	int mpi;		/* --mpi: LD_PRELOAD the MPI layer into the ranks */
+	const char *loggp;	/* --loggp=FILE, NULL: the default */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -44,11 +48,12 @@ struct run {
 	int own_trace_dir;
 	char *command;
 	struct lc_session *ses;
+	struct lc_mpi_setup mpi;
 };
 
 static const char record_usage[] =
 	"usage: lostcycles record [-i INTERVAL] [-w WINDOW] [-C CPU] [-p PROCS] [-o FILE]\n"
-	"                         [--trace] [-q] [--] CMD [ARGS...]\n"
+	"                         [--trace] [--mpi [--loggp=FILE]] [-q] [--] CMD [ARGS...]\n"
 	"Run CMD in a new profiling session, sample its flags every INTERVAL, write\n"
 	"the predicate profile to FILE, and exit with CMD's exit status.\n\n"
 	"  -i, --interval=TIME  sampling interval (default 100us; units ns us ms s)\n"
@@ -57,6 +62,10 @@ static const char record_usage[] =
 	"  -p, --procs=P        processor slots (default: LC_TEAM, else most threads)\n"
 	"  -o, --output=FILE    profile file (default lostcycles.data)\n"
 	"      --trace          also log every transition and add the exact profile\n"
+	"      --mpi            profile an unmodified MPI job (CMD is e.g. mpiexec -n 4 ./app):\n"
+	"                       LD_PRELOAD liblostcycles-mpi into every rank\n"
+	"      --loggp=FILE     LogGP parameters for communication loss (default: the file\n"
+	"                       of 'lostcycles calibrate --mpi'; none: CL is na)\n"
 	"  -q, --quiet          no summary line on stderr\n"
 	"  -h, --help           this text\n";
 
@@ -75,6 +84,8 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "trace", no_argument, NULL, 'T' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "mpi", no_argument, NULL, 'M' },
+	{ "loggp", required_argument, NULL, 'G' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -115,6 +126,12 @@ static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
 	case 'q':
 		o->quiet = 1;
 		return 0;
+	case 'M':
+		o->mpi = 1;
+		return 0;
+	case 'G':
+		o->loggp = arg;
+		return 0;
 	case 'h':
 		fputs(usage, stdout);
 		return 1;
@@ -127,6 +144,10 @@ static int check_opts(const struct opts *o)
 {
 	if (o->interval_ns < 1000 || o->interval_ns > 10000000000ull) {
 		warnx("interval must be between 1us and 10s");
+		return -1;
+	}
+	if (o->loggp && !o->mpi) {
+		warnx("--loggp needs --mpi");
 		return -1;
 	}
 	if (o->window_ns < o->interval_ns) {
@@ -143,7 +164,7 @@ static int parse_opts(const char *usage, int argc, char **argv, struct opts *o)
 	int c, r;
 
 	*o = (struct opts){ LC_SESSION_DEFAULT_INTERVAL_NS, LC_SESSION_DEFAULT_WINDOW_NS, -1, 0,
-			    "lostcycles.data", 0, 0 };
+			    "lostcycles.data", 0, 0, 0, NULL };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+i:w:C:p:o:qh", long_opts, NULL)) != -1) {
@@ -179,6 +200,21 @@ static char *join(int argc, char **argv)
 	return s;
 }
 
+/* --mpi: put the MPI layer and the LogGP file into the environment the
+ * launcher passes on to the ranks.  Returns 0 or 1 after a message. */
+static int mpi_setup(struct run *r)
+{
+	char msg[512];
+
+	if (lc_mpi_setup(&r->mpi, r->o.loggp, msg, sizeof(msg))) {
+		warnx("--mpi: %s", msg);
+		return 1;
+	}
+	if (r->mpi.warning[0])
+		warnx("%s", r->mpi.warning);
+	return 0;
+}
+
 /* Create the session over reg (which it then owns) and start sampling.
  * Returns 0 or 1 after a message. */
 static int start_run(struct run *r, struct lc_registry *reg)
@@ -187,6 +223,8 @@ static int start_run(struct run *r, struct lc_registry *reg)
 		.interval_ns = r->o.interval_ns, .window_ns = r->o.window_ns, .cpu = r->o.cpu,
 		.procs = r->o.procs, .out = r->o.out, .trace = r->o.trace,
 		.trace_dir = r->trace_dir, .own_trace_dir = r->own_trace_dir, .name = r->session, .command = r->command,
+		.unavailable = r->o.mpi && !r->mpi.have_loggp ? 1u << LC_CAT_CL : 0,
+		.unavailable_why = LC_MPI_NO_LOGGP,
 	};
 	char msg[512];
 
@@ -379,6 +417,8 @@ int lc_cmd_record(int argc, char **argv)
 		return 2;
 	}
 	if (setup_trace(&r))
+		return 1;
+	if (r.o.mpi && mpi_setup(&r))
 		return 1;
 	lc_session_name(r.session, sizeof(r.session));
 	r.command = join(argc - first, argv + first);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 static const char usage_text[] =
-	"usage: lostcycles report [-f FILE] [-t TAG] [--per-thread] [--timeline]\n"
+	"usage: lostcycles report [-f FILE] [-t TAG] [--per-thread] [--per-rank] [--timeline]\n"
 	"                         [--format text|csv|json] [-l [NOTE]]\n"
 	"                         [--source sampled|trace] [FILE]\n"
 	"\n"
@@ -24,6 +24,7 @@ static const char usage_text[] =
 	"  -f FILE            the profile to read\n"
 	"  -t TAG             only the time while fragment TAG was open\n"
 	"  --per-thread       a table of threads x categories\n"
+	"  --per-rank         MPI jobs: ranks x categories, and the late arrivers\n"
 	"  --timeline         one row per timeline window\n"
 	"  --format FMT       text (default), csv or json\n"
 	"  -l [NOTE]          one pp -l line for a runs file; NOTE is var=value pairs\n"
@@ -115,6 +116,7 @@ static const struct option long_opts[] = {
 	{ "file", required_argument, NULL, 'f' },
 	{ "tag", required_argument, NULL, 't' },
 	{ "per-thread", no_argument, NULL, 'P' },
+	{ "per-rank", no_argument, NULL, 'R' },
 	{ "timeline", no_argument, NULL, 'T' },
 	{ "format", required_argument, NULL, 'F' },
 	{ "source", required_argument, NULL, 'S' },
@@ -149,6 +151,9 @@ static int set_opt(struct lc_report_opts *o, int c, int argc, char **argv)
 	case 'T':
 		o->timeline = 1;
 		return -1;
+	case 'R':
+		o->per_rank = 1;
+		return -1;
 	case 'F':
 		return set_format(o, optarg) ? 2 : -1;
 	case 'S':
@@ -175,6 +180,8 @@ static int check_opts(struct lc_report_opts *o)
 				   "--per-thread, --timeline or --format");
 	if (o->have_tag && o->per_thread)
 		return usage_error("%s", "--per-thread does not combine with -t");
+	if (o->per_rank && (o->have_tag || o->lline || o->fmt == LC_REPORT_JSON))
+		return usage_error("%s", "--per-rank does not combine with -t, -l or --format json");
 	if (!o->file)
 		o->file = "lostcycles.data";
 	return -1;
@@ -224,6 +231,10 @@ int lc_cmd_report(int argc, char **argv)
 	r = lc_report_print(pr, &o, msg, sizeof(msg));
 	if (*msg)
 		warnx("%s: %s", o.file, msg);
+	if (!r && o.per_rank && lc_report_ranks(pr, &o, msg, sizeof(msg))) {
+		warnx("%s: %s", o.file, msg);
+		r = 1;
+	}
 	lc_profile_free(pr);
 	return r;
 }

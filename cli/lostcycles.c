@@ -20,8 +20,10 @@ static const struct command {
 	{ "predict", lc_cmd_predict, "predict run time and what-if scenarios" },
 	{ "check",   lc_cmd_check,   "will profiling work here, and how well?" },
 	{ "events",  lc_cmd_events,  "list hardware and software events, and which open here" },
-	{ "calibrate", lc_cmd_calibrate, "choose the sampling interval: overhead against accuracy" },
+	{ "calibrate", lc_cmd_calibrate, "choose the sampling interval (--memory, --mpi: measure the machine)" },
 	{ "sweep",   lc_cmd_sweep,   "run a command over a design of variables into a runs file" },
+	{ "exec",    lc_cmd_exec,    "one rank of an MPI job under the user's launcher" },
+	{ "merge",   lc_cmd_merge,   "combine the node files of a job into one profile" },
 	{ "compose", lc_cmd_compose, "compose fragment models along the program's structure (lcm)" },
 };
 

@@ -36,6 +36,7 @@
 #define LC_ENV_TRACE     "LOSTCYCLES_TRACE"
 #define LC_ENV_TRACE_DIR "LOSTCYCLES_TRACE_DIR"
 #define LC_ENV_SLOTS     "LOSTCYCLES_SLOTS"
+#define LC_ENV_HOST      "LOSTCYCLES_HOST"	/* host name a job layer records */
 #define LC_SHM_PREFIX    "lostcycles."
 #define LC_TRACE_PREFIX  "lostcycles-trace."
 #define LC_SESSION_MAX   64
@@ -49,7 +50,7 @@
  */
 #define LC_SEG_MAGIC     0x31544d474553434cull	/* "LCSEGMT1" little-endian */
 #define LC_ABI_MAJOR     LC_ABI_VERSION	/* lostcycles.h; also the SONAME major */
-#define LC_ABI_MINOR     0u
+#define LC_ABI_MINOR     1u
 #define LC_HDR_SIZE      4096u
 
 /* Flags in lc_seg_hdr.flags. */
@@ -99,7 +100,18 @@ struct lc_seg_hdr {
 	uint32_t tags_full;	/* FRAGMENT_BEGINs refused: table full */
 	uint8_t reserved3[52];
 	struct lc_tag_entry tags[LC_MAX_TAGS];
-	uint8_t reserved[LC_HDR_SIZE - 256 - LC_MAX_TAGS * sizeof(struct lc_tag_entry)];
+	/* line 12 (ABI 1.1): the job, written once by lc_job() after
+	 * publication: the other fields first, then job_ready with release */
+	uint32_t job_ready;	/* 1 once the fields below are valid */
+	int32_t rank;		/* rank in the job */
+	uint32_t job_size;	/* ranks in the job */
+	uint32_t job_flags;	/* LC_JOB_* */
+	int64_t clock_offset_ns;/* this CLOCK_MONOTONIC minus rank 0's */
+	uint64_t job_id;	/* the same in every rank of one job */
+	uint8_t reserved12[32];
+	/* line 13 (ABI 1.1) */
+	char host[64];		/* host name, NUL-terminated */
+	uint8_t reserved[LC_HDR_SIZE - 896];
 };
 
 _Static_assert(sizeof(struct lc_slot) == 64, "a slot is one cache line");
@@ -108,6 +120,8 @@ _Static_assert(offsetof(struct lc_seg_hdr, work_exists) == 64, "line 1");
 _Static_assert(offsetof(struct lc_seg_hdr, slot_hwm) == 128, "line 2");
 _Static_assert(offsetof(struct lc_seg_hdr, tag_seq) == 192, "line 3");
 _Static_assert(offsetof(struct lc_seg_hdr, tags) == 256, "tag table");
+_Static_assert(offsetof(struct lc_seg_hdr, job_ready) == 768, "line 12");
+_Static_assert(offsetof(struct lc_seg_hdr, host) == 832, "line 13");
 
 /* The slot i of a mapped segment (caller checks i < nslots). */
 static inline struct lc_slot *lc_seg_slot(struct lc_seg_hdr *h, uint32_t i)

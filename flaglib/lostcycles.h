@@ -58,6 +58,26 @@ extern "C" {
  * available in every build, including -DLC_DISABLE. */
 LC_API const char *lc_version(void);
 
+/* For message-passing layers (liblostcycles-mpi) and programs that do their
+ * own message passing; available in every build, no-ops without a session.
+ *
+ * lc_job: this process is rank `rank` of the job `job_id` (a number the
+ * same in all its ranks and different for another job) of `size` processes
+ * on host `host` (NULL: LOSTCYCLES_HOST, else the host name), its
+ * CLOCK_MONOTONIC minus that of rank 0 is clock_offset_ns, and flags
+ * (LC_JOB_*) say what the layer measures.  Call once, after the job is set
+ * up; later calls change nothing.
+ *
+ * lc_comm_ideal: add ns of ideal transfer time (a model's time for the
+ * calling thread's messages, without waiting for a partner) to the thread's
+ * slot; the sampler moves that much of the thread's waiting time from
+ * synchronization to communication loss.  Only after the thread's first
+ * state macro. */
+#define LC_JOB_LOGGP 1u		/* lc_comm_ideal is fed from LogGP parameters */
+LC_API void lc_job(int32_t rank, uint32_t size, uint64_t job_id, int64_t clock_offset_ns,
+		   uint32_t flags, const char *host);
+LC_API void lc_comm_ideal(uint64_t ns);
+
 /* Thread states: the low byte of lc_slot.state.  The higher bytes hold up to
  * three saved states, so that an END restores the state before its BEGIN. */
 #define LC_ST_NONE 0u	/* never set: counted as idle */
@@ -74,7 +94,8 @@ struct lc_slot {
 	uint32_t tid;		/* owner's kernel thread id, 0 = free slot */
 	uint32_t gen;		/* incremented each time the slot is claimed */
 	uint32_t nwasted;	/* count of LC_TASK_WASTED calls so far */
-	uint32_t reserved0;
+	uint32_t xfer_ns;	/* ideal transfer time of the thread's messages so
+				 * far, ns modulo 2^32 (lc_comm_ideal; ABI 1.1) */
 	uint64_t wasted[4];	/* the last four wasted task ids, ring by nwasted */
 };
 

@@ -20,6 +20,7 @@ struct lc_report_opts {
 	int have_tag;		/* only the time while fragment tag was open */
 	int64_t tag;
 	int per_thread;		/* a table of threads x categories */
+	int per_rank;		/* ranks x categories and the late arrivers */
 	int timeline;		/* one row per timeline window */
 	int lline;		/* one pp -l line instead of everything else */
 	int source_set;		/* source was asked for explicitly */
@@ -33,6 +34,12 @@ struct lc_report_opts {
  * cut profile in msg ("" when none), or 1 with the reason in msg when the
  * profile has no data for what o asks (nothing printed then). */
 int lc_report_print(const struct lc_profile *pr, const struct lc_report_opts *o, char *msg,
+		    size_t len);
+
+/* The per-rank views of a message-passing job (report_rank.c): printed
+ * after the summary, text or CSV.  Returns 0, or 1 with the reason in msg
+ * (the profile has no rank records). */
+int lc_report_ranks(const struct lc_profile *pr, const struct lc_report_opts *o, char *msg,
 		    size_t len);
 
 #endif /* LC_REPORT_H */

@@ -129,6 +129,20 @@ struct lc_prof_process {
 	char *comm;
 };
 
+/* A process's place in a message-passing job (format minor 1), as the
+ * job layer recorded it in its segment (docs/mpi.md). */
+struct lc_prof_rank {
+	int32_t pid;
+	int32_t rank;		/* rank in the job */
+	uint32_t size;		/* ranks in the job */
+	uint32_t flags;		/* LC_PROF_RANK_* */
+	int64_t clock_offset_ns;	/* the process's clock minus rank 0's */
+	uint64_t job_id;	/* the same for all ranks of one job */
+	char *host;
+};
+
+#define LC_PROF_RANK_LOGGP 1u	/* its waits were split by LogGP transfer times */
+
 /* A thread seen by the sampler: identified by its index in the profile. */
 struct lc_prof_thread {
 	uint32_t idx;		/* 0, 1, 2... in order of appearance */
@@ -217,6 +231,7 @@ int lc_pwriter_thread(struct lc_pwriter *w, const struct lc_prof_thread *t);
 int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win);
 int lc_pwriter_wasted(struct lc_pwriter *w, const struct lc_prof_wasted *x);
 int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e);
+int lc_pwriter_rank(struct lc_pwriter *w, const struct lc_prof_rank *r);
 /* Close the file (fsync first).  Returns the first error of the writer's
  * life, or 0.  Accepts NULL. */
 int lc_pwriter_close(struct lc_pwriter *w);
@@ -243,6 +258,8 @@ struct lc_profile {
 	struct lc_prof_process *processes;
 	uint32_t nthreads;
 	struct lc_prof_thread *threads;
+	uint32_t nranks;		/* rank blocks, in file order */
+	struct lc_prof_rank *ranks;
 	struct lc_prof_data data[LC_NSRC];
 	int ended;			/* an end block was read */
 	struct lc_prof_end end;
@@ -257,6 +274,9 @@ struct lc_profile {
  * tool (1)", "no complete block").  A file cut after its first blocks is not
  * an error: it loads with cut = 1.  Free with lc_profile_free. */
 int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t errlen);
+
+/* The rank record of process pid, or NULL (the last one wins). */
+const struct lc_prof_rank *lc_profile_rank_of(const struct lc_profile *prof, int32_t pid);
 
 /* Free a profile; accepts NULL. */
 void lc_profile_free(struct lc_profile *prof);

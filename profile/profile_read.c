@@ -31,7 +31,7 @@ struct rstate {
 	size_t wcap[LC_NSRC];
 	struct lc_prof_wasted *wasted;
 	size_t nwasted, wastedcap;
-	size_t pcap, tcap;
+	size_t pcap, tcap, rcap;
 	int have_info;
 };
 
@@ -197,6 +197,39 @@ static int parse_process(struct rstate *s, struct cur *c)
 	return 0;
 }
 
+/* A rank block (minor 1): the job identity of a process. */
+static int parse_rank(struct rstate *s, struct cur *c)
+{
+	struct lc_profile *pr = s->prof;
+	struct lc_prof_rank r = { 0 };
+	int oom = 0;
+
+	r.pid = (int32_t)get32(c);
+	r.rank = (int32_t)get32(c);
+	r.size = get32(c);
+	r.flags = get32(c);
+	r.clock_offset_ns = (int64_t)get64(c);
+	r.job_id = get64(c);
+	r.host = getstr(c, &oom);
+	if (!c->why && (r.rank < 0 || (uint32_t)r.rank >= r.size))
+		bad(c, "rank outside the job's size");
+	if (c->why ||
+	    lc_grow((void **)&pr->ranks, &s->rcap, (size_t)pr->nranks + 1, sizeof(r))) {
+		free(r.host);
+		return oom || !c->why ? -ENOMEM : 0;
+	}
+	pr->ranks[pr->nranks++] = r;
+	return 0;
+}
+
+const struct lc_prof_rank *lc_profile_rank_of(const struct lc_profile *prof, int32_t pid)
+{
+	for (uint32_t i = prof->nranks; i-- > 0;)
+		if (prof->ranks[i].pid == pid)
+			return &prof->ranks[i];
+	return NULL;
+}
+
 static int parse_thread(struct rstate *s, struct cur *c)
 {
 	struct lc_profile *pr = s->prof;
@@ -356,6 +389,8 @@ static int parse_block(struct rstate *s, uint16_t type, struct cur *c)
 		return parse_wasted(s, c);
 	case LC_PF_END:
 		return parse_end(s, c);
+	case LC_PF_RANK:
+		return parse_rank(s, c);
 	default:
 		return 0;	/* a newer minor version's block: skip it */
 	}
@@ -583,7 +618,7 @@ static long check_header(const uint8_t *b, size_t n, char *err, size_t errlen)
 static const char *block_name(uint16_t type)
 {
 	static const char *const names[] = { "?", "info", "process", "thread",
-					      "window", "wasted", "end" };
+					      "window", "wasted", "end", "rank" };
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }
@@ -698,6 +733,9 @@ void lc_profile_free(struct lc_profile *prof)
 	for (uint32_t i = 0; i < prof->nprocesses; i++)
 		free(prof->processes[i].comm);
 	free(prof->processes);
+	for (uint32_t i = 0; i < prof->nranks; i++)
+		free(prof->ranks[i].host);
+	free(prof->ranks);
 	free(prof->threads);
 	for (int s = 0; s < LC_NSRC; s++) {
 		struct lc_prof_data *d = &prof->data[s];

@@ -157,6 +157,19 @@ static int finish(struct lc_pwriter *w, size_t start)
 	return r;
 }
 
+int lc_pwriter_rank(struct lc_pwriter *w, const struct lc_prof_rank *r)
+{
+	begin(w, LC_PF_RANK);
+	put32(w, (uint32_t)r->pid);
+	put32(w, (uint32_t)r->rank);
+	put32(w, r->size);
+	put32(w, r->flags);
+	put64(w, (uint64_t)r->clock_offset_ns);
+	put64(w, r->job_id);
+	putstr(w, r->host);
+	return finish(w, 0);
+}
+
 /* The info payload. */
 static void put_info(struct lc_pwriter *w, const struct lc_prof_info *in)
 {

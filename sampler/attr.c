@@ -122,6 +122,7 @@ struct lc_accum {
 	uint32_t max_n_all;
 	uint64_t ticks;
 	uint64_t wasted_lost;
+	uint64_t charge_dt;	/* the interval lc_accum_charge is charging */
 	int err;
 
 	/* the current window */
@@ -414,6 +415,26 @@ void lc_accum_wasted_lost(struct lc_accum *a, uint64_t n)
 	a->wasted_lost += n;
 }
 
+/* Communication loss from a transfer model (LogGP, docs/mpi.md): of ns
+ * charged to SL over part of an interval of dt, the thread's ideal transfer
+ * time xfer for the interval, in proportion to part (at most ns), is
+ * communication; the rest stays waiting for a partner. */
+static void split_transfer(uint64_t cat[LC_NCAT], uint64_t *row_cat, uint64_t ns, uint64_t xfer,
+			   uint64_t part, uint64_t dt)
+{
+	uint64_t cl = dt > part ? (uint64_t)((unsigned __int128)xfer * part / dt) : xfer;
+
+	if (cl > ns)
+		cl = ns;
+
+	cat[LC_CAT_SL] -= cl;
+	cat[LC_CAT_CL] += cl;
+	if (row_cat) {
+		row_cat[LC_CAT_SL] -= cl;
+		row_cat[LC_CAT_CL] += cl;
+	}
+}
+
 /* Charge part ns of the current window to the state in o, with n live
  * threads and p slots known (0 = not yet). */
 static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *o,
@@ -449,6 +470,8 @@ static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *
 		}
 		if (cat == LC_CAT_PC && th->task)
 			task_charge(a, pr->uid, th->task, th->thread, ns);
+		if (cat == LC_CAT_SL && th->xfer_ns)
+			split_transfer(c.cat, r ? r->cat : NULL, ns, th->xfer_ns, part, a->charge_dt);
 	}
 	lc_acct_add(&a->win_acct, &c);
 	for (uint32_t k = 0; k < a->ncur_tags; k++) {
@@ -473,6 +496,7 @@ int lc_accum_charge(struct lc_accum *a, uint64_t t, uint64_t dt, const struct lc
 	if (o->nthreads > a->max_n_all)
 		a->max_n_all = o->nthreads;
 	collect_tags(a, o);
+	a->charge_dt = dt;
 	while (dt > 0) {
 		uint32_t w = (uint32_t)(t / a->window_ns);
 		uint64_t end = (uint64_t)(w + 1) * a->window_ns;

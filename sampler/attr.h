@@ -36,6 +36,7 @@ struct lc_obs_thread {
 	uint32_t state;		/* LC_ST_* */
 	int qempty;		/* queue-empty flag */
 	uint64_t task;		/* current task, 0 = none */
+	uint64_t xfer_ns;	/* ideal transfer time to move from SL to CL */
 };
 
 struct lc_obs {

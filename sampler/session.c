@@ -79,7 +79,10 @@ static int open_profile(struct lc_session *s, int cpu, int fifo, char *msg, size
 	char host[256] = "";
 	int e = 0;
 
-	gethostname(host, sizeof(host) - 1);
+	if (s->o.host || getenv(LC_ENV_HOST))
+		snprintf(host, sizeof(host), "%s", s->o.host ? s->o.host : getenv(LC_ENV_HOST));
+	else
+		gethostname(host, sizeof(host) - 1);
 	clock_gettime(CLOCK_REALTIME, &rt);
 	info = (struct lc_prof_info){
 		.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec,
@@ -88,6 +91,11 @@ static int open_profile(struct lc_session *s, int cpu, int fifo, char *msg, size
 		.hostname = host, .command = (char *)s->o.command, .session = (char *)s->o.name,
 	};
 	mark_unmeasured(&info);
+	for (int c = 0; c < LC_NCAT; c++)
+		if (s->o.unavailable & (1u << c)) {
+			info.unavailable |= 1u << c;
+			info.reason[c] = (char *)s->o.unavailable_why;
+		}
 	s->w = lc_pwriter_open(s->o.out, &info, &e);
 	if (!s->w)
 		return lc_fail(msg, len, e, "%s: %s", s->o.out, strerror(-e));

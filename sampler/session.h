@@ -34,6 +34,12 @@ struct lc_session_opts {
 	int own_trace_dir;	/* remove trace_dir and its logs at the end */
 	const char *name;	/* the session name (the segments' prefix) */
 	const char *command;	/* the command line, for the profile */
+	uint32_t unavailable;	/* bit c: category c cannot be measured in this
+				 * session (e.g. CL of an MPI job without LogGP
+				 * parameters), with the reason: */
+	const char *unavailable_why;
+	const char *host;	/* host name for the profile; NULL: LOSTCYCLES_HOST,
+				 * else the machine's */
 };
 
 /* What a finished session measured, for the command's summary line. */

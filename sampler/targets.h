@@ -27,6 +27,8 @@ struct lc_slot_cache {
 	uint32_t gen;
 	int64_t thread;		/* profile thread index, -1 = none yet */
 	uint32_t nwasted;	/* wasted declarations consumed */
+	uint32_t xfer_seen;	/* the slot's xfer_ns when last read */
+	uint64_t xfer_credit;	/* ideal transfer time not yet charged to CL */
 };
 
 /*
@@ -59,6 +61,7 @@ struct lc_target {
 	/* private to the tick loop once published (the writer allocates cache
 	 * with every thread -1, the rest starts zero) */
 	int announced;
+	int job_announced;	/* its rank block is written */
 	struct lc_slot_cache *cache;
 	uint32_t tag_seq;
 	uint32_t ntags;

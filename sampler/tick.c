@@ -120,9 +120,31 @@ static void read_wasted(struct lc_sampler *s, struct lc_target *t, const struct 
 	}
 }
 
+/* The ideal transfer time (docs/mpi.md) the thread in slot sl may have
+ * charged to CL over an interval of dt in state st: its credit grows by
+ * what its job layer added since the last tick, and a waiting interval
+ * takes up to dt of it.  A new thread starts from its slot's value. */
+static uint64_t xfer_take(const struct lc_slot *sl, struct lc_slot_cache *c, int fresh,
+			  uint32_t st, uint64_t dt)
+{
+	uint32_t x = __atomic_load_n(&sl->xfer_ns, __ATOMIC_ACQUIRE);
+	uint64_t take;
+
+	if (fresh)
+		c->xfer_credit = 0;
+	else
+		c->xfer_credit += (uint32_t)(x - c->xfer_seen);
+	c->xfer_seen = x;
+	if (st != LC_ST_SYNC || !c->xfer_credit)
+		return 0;
+	take = c->xfer_credit < dt ? c->xfer_credit : dt;
+	c->xfer_credit -= take;
+	return take;
+}
+
 /* Read the slots of target t into the thread observations. */
 static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
-		       uint32_t *nthreads, uint64_t now)
+		       uint32_t *nthreads, uint64_t now, uint64_t dt)
 {
 	struct lc_seg_hdr *h = (struct lc_seg_hdr *)t->hdr;
 	uint32_t hwm = __atomic_load_n(&h->slot_hwm, __ATOMIC_ACQUIRE);
@@ -135,6 +157,7 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		const struct lc_slot *sl = lc_seg_slot(h, i);
 		struct lc_slot_cache *c = &t->cache[i];
 		uint32_t tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE), gen, st;
+		int fresh = 0;
 
 		read_wasted(s, t, sl, c);
 		if (!tid) {
@@ -147,6 +170,7 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 						  (int32_t)tid, now - s->cfg.t0);
 			c->tid = tid;
 			c->gen = gen;
+			fresh = 1;
 			if (c->thread < 0)
 				continue;
 		}
@@ -162,6 +186,7 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 			.thread = (uint32_t)c->thread, .proc = proc, .state = st,
 			.qempty = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED) & LC_SLOT_QUEUE_EMPTY,
 			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
+			.xfer_ns = xfer_take(sl, c, fresh, st, dt),
 		};
 	}
 }
@@ -174,6 +199,36 @@ static void announce(struct lc_sampler *s, struct lc_target *t, uint64_t now)
 
 	lc_pwriter_process(s->cfg.w, &p);
 	t->announced = 1;
+}
+
+/* Write the rank block of a target once its job layer has filled in the
+ * job fields of the header (docs/shm-abi.md, line 12). */
+static void announce_job(struct lc_sampler *s, struct lc_target *t)
+{
+	const struct lc_seg_hdr *h = t->hdr;
+	struct lc_prof_rank r;
+	char host[sizeof(h->host) + 1];
+
+	if (!__atomic_load_n(&h->job_ready, __ATOMIC_ACQUIRE))
+		return;
+	for (size_t i = 0; i < sizeof(h->host); i++)
+		host[i] = __atomic_load_n(&h->host[i], __ATOMIC_RELAXED);
+	host[sizeof(h->host)] = 0;
+	r = (struct lc_prof_rank){
+		.pid = t->pid, .rank = __atomic_load_n(&h->rank, __ATOMIC_RELAXED),
+		.size = __atomic_load_n(&h->job_size, __ATOMIC_RELAXED),
+		.flags = __atomic_load_n(&h->job_flags, __ATOMIC_RELAXED) & LC_JOB_LOGGP ?
+			 LC_PROF_RANK_LOGGP : 0,
+		.clock_offset_ns = __atomic_load_n(&h->clock_offset_ns, __ATOMIC_RELAXED),
+		.job_id = __atomic_load_n(&h->job_id, __ATOMIC_RELAXED),
+		.host = host,
+	};
+	t->job_announced = 1;
+	if (r.rank < 0 || r.size == 0 || (uint32_t)r.rank >= r.size) {
+		s->st.bad_reads++;
+		return;
+	}
+	lc_pwriter_rank(s->cfg.w, &r);
 }
 
 /* One tick: observe every target now and charge [last, now) to what was seen. */
@@ -196,6 +251,8 @@ static void tick(struct lc_sampler *s)
 			break;
 		if (!t->announced)
 			announce(s, t, now);
+		if (!t->job_announced)
+			announce_job(s, t);
 		read_tags(s, t);
 		team = __atomic_load_n(&h->team, __ATOMIC_RELAXED);
 		if (team > LC_SLOTS_MAX) {
@@ -208,7 +265,7 @@ static void tick(struct lc_sampler *s)
 			.sf = __atomic_load_n(&h->solution_found, __ATOMIC_ACQUIRE) != 0,
 			.team = team, .ntags = t->ntags, .tags = t->tags,
 		};
-		read_slots(s, t, nprocs, &nthreads, now);
+		read_slots(s, t, nprocs, &nthreads, now, dt);
 		nprocs++;
 	}
 	obs = (struct lc_obs){ nprocs, s->procs, nthreads, s->threads };

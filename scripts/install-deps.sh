@@ -21,6 +21,8 @@ need gnuplot-nox   /usr/bin/gnuplot
 need make          /usr/bin/make
 need gcc           /usr/bin/gcc
 need binutils      /usr/bin/readelf
+need mpich         /usr/bin/mpiexec.hydra /usr/bin/mpiexec
+need libmpich-dev  /usr/include/$multi/mpich/mpi.h /usr/include/mpich/mpi.h
 
 [ -z "$missing" ] && exit 0
 

@@ -29,7 +29,7 @@ static void test_slot(void **state)
 	OFF(lc_slot, tid, 16, 4);
 	OFF(lc_slot, gen, 20, 4);
 	OFF(lc_slot, nwasted, 24, 4);
-	OFF(lc_slot, reserved0, 28, 4);
+	OFF(lc_slot, xfer_ns, 28, 4);
 	OFF(lc_slot, wasted, 32, 32);
 	assert_int_equal(LC_WASTED_RING, 4);
 	assert_int_equal(LC_SLOT_QUEUE_EMPTY, 1);
@@ -69,7 +69,16 @@ static void test_seg_hdr(void **state)
 	OFF(lc_seg_hdr, tags_full, 200, 4);
 	OFF(lc_seg_hdr, reserved3, 204, 52);
 	OFF(lc_seg_hdr, tags, 256, 32 * 16);
-	OFF(lc_seg_hdr, reserved, 768, 4096 - 768);
+	OFF(lc_seg_hdr, job_ready, 768, 4);
+	OFF(lc_seg_hdr, rank, 772, 4);
+	OFF(lc_seg_hdr, job_size, 776, 4);
+	OFF(lc_seg_hdr, job_flags, 780, 4);
+	OFF(lc_seg_hdr, clock_offset_ns, 784, 8);
+	OFF(lc_seg_hdr, job_id, 792, 8);
+	OFF(lc_seg_hdr, reserved12, 800, 32);
+	OFF(lc_seg_hdr, host, 832, 64);
+	OFF(lc_seg_hdr, reserved, 896, 4096 - 896);
+	assert_int_equal(LC_JOB_LOGGP, 1);
 	assert_int_equal(sizeof(struct lc_tag_entry), 16);
 	OFF(lc_tag_entry, tag, 0, 8);
 	OFF(lc_tag_entry, depth, 8, 4);
@@ -104,7 +113,8 @@ static void test_constants(void **state)
 	assert_memory_equal(&(uint64_t){LC_TRACE_MAGIC}, "LCTRACE1", 8);
 	assert_int_equal(LC_ABI_MAJOR, 1);
 	assert_int_equal(LC_ABI_VERSION, LC_ABI_MAJOR);
-	assert_int_equal(LC_ABI_MINOR, 0);
+	assert_int_equal(LC_ABI_MINOR, 1);
+	assert_string_equal(LC_ENV_HOST, "LOSTCYCLES_HOST");
 	assert_int_equal(LC_HDR_SIZE, 4096);
 	assert_int_equal(LC_SEG_TRACE, 1);
 	assert_int_equal(LC_MAX_TAGS, 32);

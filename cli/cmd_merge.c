@@ -1,0 +1,75 @@
+/*
+ * cmd_merge.c — "lostcycles merge": combine the node files that
+ * "lostcycles exec" wrote into one job profile (postproc/merge.c).
+ */
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lc_cmd.h"
+#include "merge.h"
+
+static const char usage[] =
+	"usage: lostcycles merge [-o FILE] NODEFILE...\n"
+	"Combine the node files of one MPI job (lostcycles exec -o PREFIX writes\n"
+	"PREFIX.<host>.data on each node) into one job profile: categories summed,\n"
+	"p = all nodes' slots, every rank kept for 'report --per-rank', timelines\n"
+	"aligned by the clock offsets measured at MPI_Init.\n\n"
+	"  -o, --output=FILE    the job profile (default job.data)\n"
+	"  -h, --help           this text\n";
+
+static const struct option opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int lc_cmd_merge(int argc, char **argv)
+{
+	struct lc_merge_stats st;
+	const char *out = "job.data";
+	char msg[1024];
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			warnx("unknown or incomplete option '%s'", argv[optind - 1]);
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		warnx("no node files given");
+		fputs(usage, stderr);
+		return 2;
+	}
+	for (int i = optind; i < argc; i++)
+		if (!strcmp(argv[i], out)) {
+			warnx("%s is both a node file and the output", out);
+			return 2;
+		}
+	if (lc_merge(argv + optind, argc - optind, out, &st, msg, sizeof(msg))) {
+		warnx("%s", msg);
+		return 1;
+	}
+	for (const char *p = st.notes; *p;) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		warnx("%.*s", n, p);
+		p += n + (nl != NULL);
+	}
+	fprintf(stderr, "lostcycles merge: %s: %u node files, %u ranks, p = %u\n", out, st.files,
+		st.ranks, st.procs);
+	return 0;
+}

@@ -1,0 +1,30 @@
+/*
+ * merge.h — combine the node files of one MPI job ("lostcycles exec" writes
+ * one per node) into one job profile: categories summed, p the sum of the
+ * nodes' p, every process, thread and rank kept, timelines aligned by the
+ * clock offsets the MPI layer measured at MPI_Init.  Library code: returns
+ * 0 or -errno with a reason; prints nothing.  See docs/mpi.md.
+ */
+#ifndef LC_MERGE_H
+#define LC_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a merge did. */
+struct lc_merge_stats {
+	uint32_t files;		/* node files merged */
+	uint32_t ranks;		/* rank records in all */
+	uint32_t procs;		/* p of the job profile */
+	char notes[2048];	/* e.g. "x.data is cut after byte 4096: merged what it holds" */
+};
+
+/* Merge the n profiles at paths into out.  Refused with the reason: a file
+ * that cannot be read, files of different format versions, of different
+ * jobs (job ids), with different timeline windows, without rank records,
+ * two files of one host, clocks too far apart to align.  A cut file is
+ * merged with a note. */
+int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *st, char *msg,
+	     size_t len);
+
+#endif /* LC_MERGE_H */

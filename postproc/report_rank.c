@@ -1,0 +1,263 @@
+/*
+ * report_rank.c — the views of a message-passing job: categories per rank
+ * (the threads of each rank's process summed) and the late arrivers at
+ * synchronization.  See report.h and docs/mpi.md.
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_util.h"
+
+/* One rank's sums. */
+struct rank_row {
+	int32_t rank;
+	int32_t pid;
+	const char *host;
+	uint32_t nthreads;
+	uint64_t cat[LC_NCAT];
+	uint64_t last;		/* windows in which it waited least */
+	uint64_t caused;	/* the others' waiting beyond its own there, ns */
+};
+
+static double sec(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct rank_row *x = a, *y = b;
+
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The row of the thread's process, or NULL when it is no rank. */
+static struct rank_row *row_of(const struct lc_profile *pr, struct rank_row *rows, uint32_t n,
+			       uint32_t thread)
+{
+	int32_t pid;
+
+	if (thread >= pr->nthreads)
+		return NULL;
+	pid = pr->threads[thread].pid;
+	for (uint32_t i = 0; i < n; i++)
+		if (rows[i].pid == pid)
+			return &rows[i];
+	return NULL;
+}
+
+/* Build one row per process that has a rank record; *n rows. */
+static struct rank_row *collect(const struct lc_profile *pr, const struct lc_prof_data *d,
+				uint32_t *n)
+{
+	struct rank_row *rows = calloc(pr->nranks ? pr->nranks : 1, sizeof(*rows));
+	uint32_t k = 0;
+
+	if (!rows)
+		return NULL;
+	for (uint32_t i = 0; i < pr->nranks; i++) {
+		const struct lc_prof_rank *r = &pr->ranks[i];
+		uint32_t j;
+
+		for (j = 0; j < k && rows[j].pid != r->pid; j++)
+			;
+		rows[j] = (struct rank_row){ .rank = r->rank, .pid = r->pid, .host = r->host };
+		if (j == k)
+			k++;
+	}
+	for (uint32_t t = 0; t < d->nthreads && t < pr->nthreads; t++) {
+		struct rank_row *r = row_of(pr, rows, k, t);
+
+		if (!r)
+			continue;
+		r->nthreads++;
+		for (int c = 0; c < LC_NCAT; c++)
+			r->cat[c] += d->threads[t].cat[c];
+	}
+	*n = k;
+	return rows;
+}
+
+/*
+ * Late arrivers: in every timeline window where some rank waited (SL), the
+ * rank that waited least arrived last (windows where several ranks waited
+ * equally little are left out); the others' waiting beyond its own is
+ * what it caused.  A window-grained view of "wait at group
+ * synchronization": exact when one synchronization falls in a window.
+ */
+static void late_arrivers(const struct lc_profile *pr, const struct lc_prof_data *d,
+			  struct rank_row *rows, uint32_t n, uint64_t *nwin)
+{
+	uint64_t *sl = calloc(n ? n : 1, sizeof(*sl));
+	uint8_t *seen = calloc(n ? n : 1, 1);
+
+	*nwin = 0;
+	if (!sl || !seen)
+		goto out;
+	for (uint32_t w = 0; w < d->nwindows; w++) {
+		const struct lc_prof_window *win = &d->windows[w];
+		uint64_t max = 0, min = UINT64_MAX;
+		uint32_t who = 0, nmin = 0, nseen = 0;
+
+		memset(sl, 0, n * sizeof(*sl));
+		memset(seen, 0, n);
+		for (uint32_t i = 0; i < win->nthreads; i++) {
+			struct rank_row *r = row_of(pr, rows, n, win->threads[i].thread);
+
+			if (!r)
+				continue;
+			sl[r - rows] += win->threads[i].cat[LC_CAT_SL];
+			seen[r - rows] = 1;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			if (!seen[i])
+				continue;
+			nseen++;
+			if (sl[i] > max)
+				max = sl[i];
+			if (sl[i] < min)
+				min = sl[i], who = i, nmin = 0;
+			nmin += sl[i] == min;
+		}
+		if (max == 0 || nmin != 1 || nseen < 2)
+			continue;	/* nobody waited, no single rank was last, or alone */
+		(*nwin)++;
+		rows[who].last++;
+		for (uint32_t i = 0; i < n; i++)
+			if (seen[i] && i != who)
+				rows[who].caused += sl[i] - min;
+	}
+out:
+	free(sl);
+	free(seen);
+}
+
+static int unavailable(const struct lc_profile *pr, int c)
+{
+	return (pr->info.unavailable >> c) & 1;
+}
+
+static void text_ranks(const struct lc_profile *pr, struct rank_row *rows, uint32_t n,
+		       uint64_t nwin)
+{
+	printf("\n** per rank (seconds; %%sl of the rank's time)\n");
+	printf("%5s %-12s %8s", "rank", "host", "pid");
+	for (int c = 0; c < LC_NCAT; c++)
+		printf(" %10s", lc_cat_info(c)->key);
+	printf(" %10s %6s\n", "total", "%sl");
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t t = 0;
+
+		for (int c = 0; c < LC_NCAT; c++)
+			t += rows[i].cat[c];
+		printf("%5d %-12.12s %8d", rows[i].rank, rows[i].host ? rows[i].host : "?",
+		       rows[i].pid);
+		for (int c = 0; c < LC_NCAT; c++)
+			if (unavailable(pr, c))
+				printf(" %10s", "na");
+			else
+				printf(" %10.6f", sec(rows[i].cat[c]));
+		printf(" %10.6f %5.1f%%\n", sec(t),
+		       t ? 100.0 * (double)rows[i].cat[LC_CAT_SL] / (double)t : 0.0);
+	}
+	printf("\n** late arrivers (of %" PRIu64 " windows in which ranks waited: the rank "
+	       "that waited least)\n", nwin);
+	printf("%5s %-12s %8s %8s %14s\n", "rank", "host", "last", "share", "others_wait(s)");
+	for (uint32_t i = 0; i < n; i++)
+		if (rows[i].last)
+			printf("%5d %-12.12s %8" PRIu64 " %7.1f%% %14.6f\n", rows[i].rank,
+			       rows[i].host ? rows[i].host : "?", rows[i].last,
+			       100.0 * (double)rows[i].last / (double)nwin, sec(rows[i].caused));
+}
+
+/* Per host: the ranks of each host summed (rows sorted by rank; hosts in
+ * order of their first rank).  Only when the job spans several hosts. */
+static void text_hosts(const struct lc_profile *pr, const struct rank_row *rows, uint32_t n)
+{
+	int several = 0;
+
+	for (uint32_t i = 1; i < n; i++)
+		if (strcmp(rows[i].host ? rows[i].host : "?", rows[0].host ? rows[0].host : "?"))
+			several = 1;
+	if (!several)
+		return;
+	printf("\n** per host (seconds)\n");
+	printf("%-12s %5s", "host", "ranks");
+	for (int c = 0; c < LC_NCAT; c++)
+		printf(" %10s", lc_cat_info(c)->key);
+	printf(" %10s\n", "total");
+	for (uint32_t i = 0; i < n; i++) {
+		const char *h = rows[i].host ? rows[i].host : "?";
+		uint64_t cat[LC_NCAT] = { 0 }, t = 0;
+		uint32_t k = 0, j;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(rows[j].host ? rows[j].host : "?", h))
+				break;
+		if (j < i)
+			continue;	/* printed with its first rank */
+		for (j = i; j < n; j++) {
+			if (strcmp(rows[j].host ? rows[j].host : "?", h))
+				continue;
+			k++;
+			for (int c = 0; c < LC_NCAT; c++)
+				cat[c] += rows[j].cat[c];
+		}
+		printf("%-12.12s %5u", h, k);
+		for (int c = 0; c < LC_NCAT; c++) {
+			t += cat[c];
+			if (unavailable(pr, c))
+				printf(" %10s", "na");
+			else
+				printf(" %10.6f", sec(cat[c]));
+		}
+		printf(" %10.6f\n", sec(t));
+	}
+}
+
+static void csv_ranks(const struct lc_profile *pr, struct rank_row *rows, uint32_t n)
+{
+	printf("\nrank,host,pid");
+	for (int c = 0; c < LC_NCAT; c++)
+		printf(",%s", lc_cat_info(c)->key);
+	printf(",late_windows,others_wait\n");
+	for (uint32_t i = 0; i < n; i++) {
+		printf("%d,%s,%d", rows[i].rank, rows[i].host ? rows[i].host : "", rows[i].pid);
+		for (int c = 0; c < LC_NCAT; c++)
+			if (unavailable(pr, c))
+				printf(",na");
+			else
+				printf(",%.9f", sec(rows[i].cat[c]));
+		printf(",%" PRIu64 ",%.9f\n", rows[i].last, sec(rows[i].caused));
+	}
+}
+
+int lc_report_ranks(const struct lc_profile *pr, const struct lc_report_opts *o, char *msg,
+		    size_t len)
+{
+	const struct lc_prof_data *d = &pr->data[o->source];
+	struct rank_row *rows;
+	uint32_t n = 0;
+	uint64_t nwin = 0;
+
+	if (!pr->nranks)
+		return lc_fail(msg, len, 1, "no rank information (record an MPI job with "
+			       "--mpi, or link liblostcycles-mpi)");
+	rows = collect(pr, d, &n);
+	if (!rows)
+		return lc_fail(msg, len, 1, "out of memory");
+	qsort(rows, n, sizeof(*rows), by_rank);
+	late_arrivers(pr, d, rows, n, &nwin);
+	if (o->fmt == LC_REPORT_CSV)
+		csv_ranks(pr, rows, n);
+	else {
+		text_ranks(pr, rows, n, nwin);
+		text_hosts(pr, rows, n);
+	}
+	free(rows);
+	return 0;
+}
