@@ -104,6 +104,7 @@ WORK_SRC := $(wildcard tests/workloads/*.c)
 WORK_BIN := $(WORK_SRC:tests/workloads/%.c=$(B)/workloads/%)
 EX_SRC   := $(wildcard examples/*.c)
 EX_BIN   := $(EX_SRC:examples/%.c=$(B)/examples/%)
+FFT2D_BIN := $(B)/examples/fft2d_tp $(B)/examples/fft2d_dp
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
@@ -185,6 +186,12 @@ $(B)/examples/%: examples/%.c $(LIB_SO)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(USE_LIB) -lm
 
+# The 2D FFT case study (examples/fft2d/, docs/case-study-fft2d.md): OpenMP.
+$(B)/examples/fft2d_%: examples/fft2d/fft2d_%.c examples/fft2d/fft2d.h $(LIB_SO)
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -fopenmp -o $@ $< $(ALL_LDFLAGS) $(USE_LIB) -lm
+
 $(B)/workloads/%: tests/workloads/%.c $(LIB_SO)
 	@mkdir -p $(@D)
 	$(quiet) CC $<
@@ -203,7 +210,7 @@ $(B)/bench/%: bench/%.c $(TOOL_LIB) $(LIB_SO)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(ALL_LDFLAGS) $(USE_LIB) $(TOOL_LIBS)
 
-examples: $(EX_BIN) $(MPI_EX_BIN)
+examples: $(EX_BIN) $(MPI_EX_BIN) $(FFT2D_BIN)
 workloads: $(WORK_BIN)
 
 demo: deps

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PROG "lostcycles fit"
 #define MAXVARS 8
@@ -48,6 +49,7 @@ struct opts {
 	const char *cat, *varlist, *runs, *extract, *plot, *emit, *models;
 	int format;			/* FMT_* */
 	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative, negvalues;
+	int emit_comment;
 	const char *forms[64];
 	int nforms;
 };
@@ -92,6 +94,8 @@ static void usage(FILE *f)
 "  -g, --gnuplot NAME   write NAME.gp and NAME.data (and NAME.png with gnuplot)\n"
 "      --emit FILE      append the best model to the model file FILE\n"
 "      --pick N         emit the model ranked N instead of the best\n"
+"      --emit-comment   print the best (or --pick) model as a C comment of\n"
+"                       lcm: lines for lostcycles compose --extract\n"
 "      --prune          refit without terms whose 90%% interval contains zero\n"
 "      --nonneg         forbid negative coefficients\n"
 "      --search         search c0 + c1*v^i*log2(v)^j (Extra-P normal form), and\n"
@@ -147,7 +151,7 @@ static int opt_format(const char *s, int *out)
 }
 
 enum { O_EMIT = 256, O_PRUNE, O_NONNEG, O_SEARCH, O_MODELS, O_TOP, O_PICK, O_WEIGHTS,
-       O_ABSOLUTE, O_LOG2, O_NEGATIVE, O_FORMAT, O_NEGVALUES };
+       O_ABSOLUTE, O_LOG2, O_NEGATIVE, O_FORMAT, O_NEGVALUES, O_EMIT_COMMENT };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -164,6 +168,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "allow-negative", no_argument, 0, O_NEGATIVE },
 		{ "format", required_argument, 0, O_FORMAT },
 		{ "allow-negative-values", no_argument, 0, O_NEGVALUES },
+		{ "emit-comment", no_argument, 0, O_EMIT_COMMENT },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	int c;
@@ -190,6 +195,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_NEGATIVE: o->negative = 1; break;
 		case O_NEGVALUES: o->negvalues = 1; break;
 		case O_FORMAT: if (opt_format(optarg, &o->format)) return -1; break;
+		case O_EMIT_COMMENT: o->emit_comment = 1; break;
 		case O_TOP: if (opt_int("--top", optarg, 1, 100000, &o->top)) return -1; break;
 		case O_PICK: if (opt_int("--pick", optarg, 1, 100000, &o->pick)) return -1; break;
 		default:
@@ -1208,6 +1214,51 @@ static int emit(const struct fitcmd *cmd)
 	return 0;
 }
 
+/* --emit-comment: the model as "/" "* lcm: model: ... *" "/" lines, written
+ * through a scratch model file so that the text is exactly what --emit
+ * appends. */
+static int emit_comment(const struct fitcmd *cmd)
+{
+	int pick = cmd->o.pick ? cmd->o.pick : 1, n = 0, fd, rc, first = 1;
+	char path[] = "/tmp/lostcycles-fit.XXXXXX", *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (!cmd->o.emit_comment)
+		return 0;
+	while (n < cmd->ncands && cmd->cands[n].ok)
+		n++;
+	if (pick > n) {
+		warnx("--pick %d: only %d model%s fitted", pick, n, n == 1 ? "" : "s");
+		return -1;
+	}
+	if ((fd = mkstemp(path)) < 0) {
+		warnx("--emit-comment: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	rc = lc_model_append(path, cmd->cat->key, (const char *const *)cmd->vars, cmd->nvars,
+			     cmd->cands[pick - 1].f, &cmd->cands[pick - 1].fit,
+			     LC_EXPR_LOG2, NULL);
+	f = rc ? NULL : fopen(path, "r");
+	unlink(path);
+	if (!f) {
+		warnx("--emit-comment: %s", strerror(rc ? -rc : errno));
+		return -1;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#' && line[1] != ':')
+			continue;	/* the file's header */
+		printf("%s lcm: model: %s\n", first ? "/*" : " *", line);
+		first = 0;
+	}
+	printf(" */\n");
+	free(line);
+	fclose(f);
+	return 0;
+}
+
 /* "lostcycles fit".  See lc_cmd.h. */
 int lc_cmd_fit(int argc, char **argv)
 {
@@ -1228,7 +1279,7 @@ int lc_cmd_fit(int argc, char **argv)
 	     !parse_cands(&cmd) && !fit_all(&cmd);
 	if (ok) {
 		output(&cmd);
-		ok = !plot(&cmd) && !emit(&cmd);
+		ok = !plot(&cmd) && !emit(&cmd) && !emit_comment(&cmd);
 	}
 	fitcmd_free(&cmd);
 	return ok ? cmd.status : 1;

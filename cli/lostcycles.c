@@ -24,6 +24,7 @@ static const struct command {
 	{ "sweep",   lc_cmd_sweep,   "run a command over a design of variables into a runs file" },
 	{ "exec",    lc_cmd_exec,    "one rank of an MPI job under the user's launcher" },
 	{ "merge",   lc_cmd_merge,   "combine the node files of a job into one profile" },
+	{ "compose", lc_cmd_compose, "compose fragment models along the program's structure (lcm)" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

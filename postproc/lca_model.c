@@ -246,21 +246,14 @@ static int read_line(struct reader *rd, char *s)
 	return model_line(rd, s);
 }
 
-/* Read a model file.  See lca_model.h. */
-int lc_model_read(const char *path, struct lc_model **out, int *line, char *msg, size_t len)
+/* Read a model file from the open stream f (closed here). */
+static int read_stream(FILE *f, struct lc_model **out, int *line, char *msg, size_t len)
 {
 	struct reader rd = { .msg = msg, .len = len, .logflags = LC_EXPR_LOG2 };
-	FILE *f = fopen(path, "r");
 	char *buf = NULL;
 	size_t cap = 0;
 	int rc = 0;
 
-	*out = NULL;
-	*line = 0;
-	if (len)
-		msg[0] = '\0';
-	if (!f)
-		return -errno;
 	rd.m = calloc(1, sizeof(*rd.m));
 	if (!rd.m)
 		rc = -ENOMEM;
@@ -279,6 +272,30 @@ int lc_model_read(const char *path, struct lc_model **out, int *line, char *msg,
 	else
 		*out = rd.m;
 	return rc;
+}
+
+/* Read a model file.  See lca_model.h. */
+int lc_model_read(const char *path, struct lc_model **out, int *line, char *msg, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	*out = NULL;
+	*line = 0;
+	if (len)
+		msg[0] = '\0';
+	return f ? read_stream(f, out, line, msg, len) : -errno;
+}
+
+/* Read model lines from text.  See lca_model.h. */
+int lc_model_read_text(const char *text, struct lc_model **out, int *line, char *msg, size_t len)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	*out = NULL;
+	*line = 0;
+	if (len)
+		msg[0] = '\0';
+	return f ? read_stream(f, out, line, msg, len) : -errno;
 }
 
 /* Free m.  See lca_model.h. */

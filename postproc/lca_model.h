@@ -53,6 +53,10 @@ struct lc_model {
  * -EINVAL for a malformed line (*line and msg say which and why), -ENOMEM. */
 int lc_model_read(const char *path, struct lc_model **out, int *line, char *msg, size_t len);
 
+/* lc_model_read on the lines of text (a model file's content in memory, as
+ * "lostcycles compose" finds it in a structure file or an lcm comment). */
+int lc_model_read_text(const char *text, struct lc_model **out, int *line, char *msg, size_t len);
+
 /* Free m; NULL is fine. */
 void lc_model_free(struct lc_model *m);
 

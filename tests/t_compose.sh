@@ -1,0 +1,148 @@
+#!/bin/sh
+# t_compose.sh — "lostcycles compose" end to end: --extract on an annotated
+# source gives the expected structure; bad structures are refused with one
+# line naming the node and line; --tune equals brute force on models with a
+# known minimum; a fit --emit-comment comment, pasted into a source and
+# extracted, composes to what predict says of the same model; and a reduced
+# 2D FFT case study (examples/fft2d) on real runs (n = 128, 256, 512; p = 1,
+# 2): the fragments of the task-parallel program are measured and fitted,
+# the data-parallel program is composed from them and compared with its own
+# runs, which the models never saw; the prediction must be within 75 % of
+# the measurement on average (the runs are short and this machine's timings
+# vary by +-40 %, more when it is shared).
+# Run from the top of the tree with sh; exits non-zero on failure.
+set -u
+
+LC=./lostcycles
+D=tests/data/compose
+[ -x "$LC" ] || { echo "t_compose: $LC is missing (run make)" >&2; exit 1; }
+tmp=$(mktemp -d /tmp/lc-t_compose.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+nfail=0
+ntest=0
+
+ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
+fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
+# refuse NAME PATTERN ARGS...: exit 1 or 2 with one stderr line holding PATTERN.
+refuse() {
+	name=$1; pat=$2; shift 2
+	"$LC" compose "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	if [ "$st" -ne 1 ] && [ "$st" -ne 2 ]; then fail "$name: exit status $st"; return; fi
+	if ! grep -qF -- "$pat" "$tmp/err" || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+		fail "$name: wanted one line with '$pat':"; sed 's/^/      /' "$tmp/err"; return
+	fi
+	ok "$name"
+}
+# close A B TOL: |A - B| <= TOL * |B|
+close() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= t * m) }'; }
+
+# ---- --extract -------------------------------------------------------------
+if "$LC" compose --extract "$D/annotated.c" >"$tmp/x.lcm" 2>"$tmp/err" && diff -u "$D/annotated.lcm" "$tmp/x.lcm"; then
+	ok "--extract gives the expected structure"
+else
+	fail "--extract"; cat "$tmp/err"
+fi
+"$LC" compose --extract "$D/annotated.c" --at "n=256 p=4 k=4" --explain >"$tmp/out" 2>&1
+# task1 takes 0.0593101 s, task2 0.0330957 s: task2, the faster, ends one of
+# its 4 iterations after task1: 0.0593101 + 0.0330957/4 = 0.067584 s
+if grep -q "load imbalance LI+" "$tmp/out" && grep -q "pipeline: task2 waits for the first of 4 iterations of task1" "$tmp/out" &&
+   grep -q "^T(E) = sum C(E)/p = 0.067584 s" "$tmp/out"; then
+	ok "--explain names the rules; T by hand 0.067584 s"
+else
+	fail "--explain"; sed 's/^/      /' "$tmp/out"
+fi
+
+# the transfer of a (1048576 bytes) to task2's 2 processors, priced from a
+# calibrate --memory file: 1048576/64 lines x 40 ns = 0.00065536 s each
+printf 'format=1\ntransfer_ns=40\ndram_ns=280\n' >"$tmp/mem"
+"$LC" compose --extract "$D/annotated.c" --at "n=256 p=4 k=4" --memory="$tmp/mem" >"$tmp/out" 2>&1
+if grep -q "^cl .* 0.00131072 " "$tmp/out"; then
+	ok "--memory: communication loss from the per-machine file"
+else
+	fail "--memory"; sed 's/^/      /' "$tmp/out"
+fi
+refuse "--memory missing file" "run 'lostcycles calibrate --memory'" --extract "$D/annotated.c" --at "n=1 p=2 k=1" --memory="$tmp/nothere"
+
+# ---- refusals --------------------------------------------------------------
+printf 'serial main: fa code1\nfragment fa\n    model: rt(n,p) = n\nleaf code1\n' >"$tmp/h.lcm"
+refuse "non-homogeneous node" "h.lcm:1: node 'main': children must be all nodes or all leaves" -s "$tmp/h.lcm" --at "n=1 p=1"
+printf 'serial main: x\nparallel x: y\nserial y: main\n' >"$tmp/c.lcm"
+refuse "cycle" "node 'main': the structure has a cycle: main -> x -> y -> main" -s "$tmp/c.lcm" --at "n=1 p=1"
+printf 'serial main: fa\nfragment fa\n    model nothere.model\n' >"$tmp/u.lcm"
+refuse "unknown model file" "u.lcm:2: node 'fa': model nothere.model: No such file or directory" -s "$tmp/u.lcm" --at "n=1 p=1"
+refuse "missing structure" "nothere.lcm: No such file" -s "$tmp/nothere.lcm" --at "n=1 p=1"
+printf 'serial main: f\nfragment f\n    model: rt(n,p) = n\n' >"$tmp/f.lcm"
+refuse "no p" "needs p" -s "$tmp/f.lcm" --at "n=1"
+refuse "bad transfer" "--transfer wants" --extract "$D/annotated.c" --at "n=1 p=2 k=1" --transfer "speed=3"
+refuse "missing variable" "f.lcm:2: node 'f': its model uses 'n'" -s "$tmp/f.lcm" --at "p=2"
+
+# ---- --tune ------------------------------------------------------------------
+# T = n (p-3)^2/p + 1: the minimum is at p = 3, T = 1
+printf 'serial main: f\nfragment f\n    model: rt(n,p) = n*(p-3)^2 + p\n' >"$tmp/t.lcm"
+"$LC" compose -s "$tmp/t.lcm" --at "n=1" --tune "p=1..8" >"$tmp/out" 2>&1
+if grep -q "^search .*: n=1 p=3: T = 1 s" "$tmp/out" && grep -q "^brute force (8 points):  n=1 p=3: T = 1 s" "$tmp/out" &&
+   grep -q "found the brute-force minimum" "$tmp/out"; then
+	ok "--tune p: minimum at p = 3 as brute force"
+else
+	fail "--tune p"; sed 's/^/      /' "$tmp/out"
+fi
+# processors per task: a (6n of work) on q, b (2n) on p - q; the best split
+# balances 6n/q = 2n/(8-q): q = 6, T = n
+printf 'parallel main: a b\nfragment a\n    model: rt(n,p) = 6*n\n    p = q\nfragment b\n    model: rt(n,p) = 2*n\n    p = p - q\n' >"$tmp/q.lcm"
+"$LC" compose -s "$tmp/q.lcm" --at "n=5 p=8" --tune "q=1..7" >"$tmp/out" 2>&1
+if grep -q "^brute force (7 points):  n=5 p=8 q=6: T = 5 s" "$tmp/out" && grep -q "^search .*q=6: T = 5 s" "$tmp/out"; then
+	ok "--tune processors per task: q = 6 of 8, T = n"
+else
+	fail "--tune q"; sed 's/^/      /' "$tmp/out"
+fi
+
+# ---- fit --emit-comment round trip -------------------------------------------
+R=tests/data/fit/runfast.runs
+if "$LC" fit -c rt -v "n p" -f "$R" --emit "$tmp/rt.model" "n^2*log2(n) + 1" >/dev/null &&
+   "$LC" fit -c rt -v "n p" -f "$R" --emit-comment "n^2*log2(n) + 1" >"$tmp/fit.out"; then
+	{ echo "void f(void) {"; sed -n '/^\/\* lcm:/,/^ \*\//p' "$tmp/fit.out"; echo "LC_FRAGMENT_BEGIN(1); g(); LC_FRAGMENT_END(1); }"; } >"$tmp/src.c"
+	"$LC" compose --extract "$tmp/src.c" --at "n=512 p=4" >"$tmp/c.out" 2>&1
+	"$LC" predict -m "$tmp/rt.model" --at "n=512 p=4" >"$tmp/p.out" 2>&1
+	# the rt line: C(E), its half width and C(E)/p
+	a=$(grep "^rt " "$tmp/c.out")
+	b=$(grep "^rt " "$tmp/p.out")
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then
+		ok "fit --emit-comment -> --extract -> compose = predict ($a)"
+	else
+		fail "emit-comment round trip: compose '$a' predict '$b'"; cat "$tmp/fit.out" "$tmp/c.out"
+	fi
+else
+	fail "fit --emit-comment"
+fi
+
+# ---- --compare with a model file ------------------------------------------------
+# one fragment whose model is the Table 5.3 task-parallel model: the same T
+# as predict on that model file, at every point
+printf 'serial main: f\nfragment f\n    model %s/tests/data/fit/fft_task.model\n' "$PWD" >"$tmp/one.lcm"
+"$LC" compose -s "$tmp/one.lcm" --grid "n=16,64,256,1024 p=26" --compare tests/data/fit/fft_task.model >"$tmp/out" 2>&1
+if [ "$(grep -c ' equal$' "$tmp/out")" -eq 4 ]; then
+	ok "--compare MODEL: a one-fragment structure equals predict on its model"
+else
+	fail "--compare MODEL"; sed 's/^/      /' "$tmp/out"
+fi
+refuse "--compare neither" "neither a structure" -s "$tmp/one.lcm" --at "n=1 p=1" --compare "$D/annotated.c"
+
+# ---- the reduced case study on real runs ---------------------------------------
+if [ ! -x build/examples/fft2d_tp ] || [ ! -x build/examples/fft2d_dp ]; then
+	fail "case study: build/examples/fft2d_tp and fft2d_dp are missing (make examples)"
+else
+	NS="128 256 512" PS="1 2" K=8 REPEATS=3 sh examples/fft2d/case-study.sh "$tmp/fft" >"$tmp/cs.out" 2>&1
+	st=$?
+	err=$(sed -n 's/^mean relative error \([0-9.]*\)%.*/\1/p' "$tmp/fft/dp-error.txt" 2>/dev/null)
+	if [ "$st" -ne 0 ] || [ -z "$err" ]; then
+		fail "case study: exit $st"; tail -n 30 "$tmp/cs.out" | sed 's/^/      /'
+	elif awk -v e="$err" 'BEGIN { exit !(e < 75) }'; then
+		ok "case study: the data-parallel program, composed from the task-parallel program's fragments alone, within $err % of its measurement (mean over 6 points, median of 3 runs each)"
+	else
+		fail "case study: mean relative error $err % (limit 75 %)"; cat "$tmp/fft/dp-error.txt"
+	fi
+fi
+
+echo "$ntest tests, $nfail failed"
+[ "$nfail" -eq 0 ]
