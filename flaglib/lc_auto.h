@@ -22,8 +22,10 @@
  *
  * Every function returns at once when no session is active.  The per-thread
  * functions act on the calling thread only and take no lock; the
- * process-wide ones take a mutex of the library.  None of them may be called
- * from a signal handler.
+ * process-wide ones take a mutex of the library, and so does the first call
+ * of any of them with a session (it looks up the program's references,
+ * reading the files of the loaded objects once).  None of them may be
+ * called from a signal handler.
  */
 #ifndef LC_AUTO_H
 #define LC_AUTO_H
@@ -44,7 +46,9 @@ extern "C" {
  * deeper levels are counted, and restore the deepest remembered state. */
 #define LC_AUTO_DEPTH		32u
 
-/* Nonzero when a session is active (the layers may then do their work). */
+/* Nonzero when a session is active (the layers may then do their work).
+ * Call it once at load time: the first call looks up the program's
+ * references to LC_PARALLEL_* and LC_TEAM. */
 LC_API int lc_auto_active(void);
 
 /* Set the calling thread's base state (LC_ST_*), dropping the layers'
