@@ -1,7 +1,17 @@
 #!/bin/sh
-# Install the Debian packages lostcycles needs, but only those whose header or
-# tool is missing.  Runs apt-get non-interactively; does nothing when all is there.
+# Install the Debian packages a step of lostcycles needs, but only those whose
+# header or tool is missing.  Runs apt-get non-interactively; does nothing
+# when all is there.
+#   install-deps.sh build   what building the tool and running the demo needs
+#   install-deps.sh check   that, plus what the tests need (cmocka, gnuplot,
+#                           MPICH, clang with LLVM's OpenMP runtime)
 set -eu
+
+step=${1:-build}
+case $step in
+build|check) ;;
+*) echo "usage: install-deps.sh build|check" >&2; exit 2 ;;
+esac
 
 missing=""
 need() {	# need PACKAGE FILE...: PACKAGE is missing when none of FILE exists
@@ -15,16 +25,19 @@ need() {	# need PACKAGE FILE...: PACKAGE is missing when none of FILE exists
 multi=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 need libpfm4-dev   /usr/include/perfmon/pfmlib_perf_event.h
 need liburcu-dev   /usr/include/urcu.h /usr/include/$multi/urcu.h
-need libcmocka-dev /usr/include/cmocka.h
 need libgsl-dev    /usr/include/gsl/gsl_multifit.h
-need gnuplot-nox   /usr/bin/gnuplot
 need make          /usr/bin/make
 need gcc           /usr/bin/gcc
 need binutils      /usr/bin/readelf
-need mpich         /usr/bin/mpiexec.hydra /usr/bin/mpiexec
-need libmpich-dev  /usr/include/$multi/mpich/mpi.h /usr/include/mpich/mpi.h
-need clang         /usr/bin/clang
-need libomp-dev    /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h
+if [ "$step" = check ]; then
+	need libcmocka-dev /usr/include/cmocka.h
+	need gnuplot-nox   /usr/bin/gnuplot
+	need mpich         /usr/bin/mpiexec.hydra /usr/bin/mpiexec
+	need libmpich-dev  /usr/include/$multi/mpich/mpi.h /usr/include/mpich/mpi.h
+	need gfortran      /usr/bin/gfortran
+	need clang         /usr/bin/clang
+	need libomp-dev    /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h
+fi
 
 [ -z "$missing" ] && exit 0
 
