@@ -181,8 +181,11 @@ struct lc_prof_window {
 	struct lc_prof_tagrow *tags;
 };
 
-/* Busy time of a task later declared wasted: moves ns from PC to WC in the
- * given window, thread row and tag rows. */
+/* A correction written after the window it corrects: moves ns from category
+ * `from` to category `to` in the given window, thread row and tag rows.
+ * Busy time of a task later declared wasted is a wasted block (PC to WC,
+ * with the task); the counter-derived categories are move blocks (PC to ML,
+ * CL or RC, format minor 2), whose task is 0. */
 struct lc_prof_wasted {
 	uint8_t source;
 	uint32_t window;
@@ -191,6 +194,50 @@ struct lc_prof_wasted {
 	uint64_t task;
 	uint32_t ntags;
 	int64_t *tags;
+	uint8_t from, to;	/* enum lc_cat; 0, 0 read as PC, WC */
+};
+
+/* ---- hardware and software counters (format minor 2) ----------------------- */
+
+#define LC_PROF_MAX_EVENTS 16	/* counters one profile may carry */
+
+/* What a counter is used for in the attribution (docs/counters.md). */
+enum lc_ev_role {
+	LC_EVR_OTHER = 0,	/* shown by report --counters only */
+	LC_EVR_CYCLES = 1,	/* cycles of the thread: ML's denominator */
+	LC_EVR_STALL = 2,	/* stall cycles: ML's numerator */
+	LC_EVR_MISS = 3,	/* misses: CL = misses x ideal latency, RC the excess */
+	LC_EVR_INSTR = 4,	/* instructions: IPC in report --counters */
+	LC_EVR_MISS_STALL = 5,	/* cycles stalled on those misses: the actual
+				 * miss time, whose excess over the ideal is RC */
+	LC_EVR_NROLES
+};
+
+/* One counter of the profile (an events block lists them all, once). */
+struct lc_prof_event {
+	char *name;		/* as given to record -e, e.g. "cycles" */
+	uint32_t role;		/* enum lc_ev_role */
+};
+
+/* Counts of the profile's events charged to one thread's running time in
+ * one window under one set of open tags (a counts block, written after
+ * the window: a counter read covers the ticks since the previous read). */
+struct lc_prof_counts {
+	uint8_t source;
+	uint32_t window;
+	uint32_t thread;
+	uint32_t ntags;
+	int64_t *tags;
+	uint32_t nev;
+	uint64_t v[LC_PROF_MAX_EVENTS];
+};
+
+/* Where resource contention's run-queue time came from. */
+enum lc_sched_source {
+	LC_SCHED_NONE = 0,	/* not measured */
+	LC_SCHED_SWITCH = 1,	/* perf context-switch records (exact intervals) */
+	LC_SCHED_SCHEDSTAT = 2,	/* /proc/.../schedstat run delay (coarser) */
+	LC_SCHED_REPLAY = 3,	/* a recorded trace (tests) */
 };
 
 /* Written once when a profile ends normally or by signal. */
@@ -204,6 +251,17 @@ struct lc_prof_end {
 	uint64_t wasted_lost;	/* LC_TASK_WASTED calls the sampler missed */
 	uint64_t bad_reads;	/* invalid values read from segments */
 	char *reason;		/* "command exited", "interrupted", ... */
+	/* appended in format minor 2 (ext = 1 when present) */
+	int ext;
+	uint64_t sampler_cpu_ns;	/* CPU time the sampler's threads used */
+	uint64_t max_gap_at_ns;		/* when the longest tick gap ended (rel. t0) */
+	uint64_t missed_ticks;		/* ticks that fell inside late gaps */
+	uint32_t sched_source;		/* enum lc_sched_source */
+	int32_t shared_cpu;		/* a CPU the sampler shared with the
+					 * program, -1: it had one of its own */
+	uint32_t unavailable;		/* the final say: replaces info's */
+	char *reason_na[LC_NCAT];	/* why category c is unavailable */
+	char *method[LC_NCAT];		/* how category c was measured, or NULL */
 };
 
 /* ---- the writer ------------------------------------------------------------
@@ -230,6 +288,11 @@ int lc_pwriter_process(struct lc_pwriter *w, const struct lc_prof_process *p);
 int lc_pwriter_thread(struct lc_pwriter *w, const struct lc_prof_thread *t);
 int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win);
 int lc_pwriter_wasted(struct lc_pwriter *w, const struct lc_prof_wasted *x);
+/* A move block (x->from to x->to; x->task ignored). */
+int lc_pwriter_move(struct lc_pwriter *w, const struct lc_prof_wasted *x);
+/* The events block: once, before any counts block. */
+int lc_pwriter_events(struct lc_pwriter *w, uint32_t n, const struct lc_prof_event *ev);
+int lc_pwriter_counts(struct lc_pwriter *w, const struct lc_prof_counts *c);
 int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e);
 int lc_pwriter_rank(struct lc_pwriter *w, const struct lc_prof_rank *r);
 /* Close the file (fsync first).  Returns the first error of the writer's
@@ -249,6 +312,11 @@ struct lc_prof_data {
 	struct lc_prof_trow *threads;
 	uint32_t ntags;			/* per-tag totals, sorted by tag */
 	struct lc_prof_tagrow *tags;
+	/* counter totals (lc_profile.nevents values each), NULL without */
+	uint64_t ev_total[LC_PROF_MAX_EVENTS];
+	uint64_t *ev_window;		/* [window index in windows[]][event] */
+	uint64_t *ev_thread;		/* [thread][event] */
+	uint64_t *ev_tag;		/* [index in tags[]][event] */
 };
 
 struct lc_profile {
@@ -261,6 +329,8 @@ struct lc_profile {
 	uint32_t nranks;		/* rank blocks, in file order */
 	struct lc_prof_rank *ranks;
 	struct lc_prof_data data[LC_NSRC];
+	uint32_t nevents;		/* counters recorded (events block) */
+	struct lc_prof_event *events;
 	int ended;			/* an end block was read */
 	struct lc_prof_end end;
 	int cut;			/* the file ends inside a block or lacks the end */

@@ -11,7 +11,7 @@
 
 #define LC_PF_MAGIC		0x3130464f5250434cULL	/* "LCPROF01" read as LE u64 */
 #define LC_PF_MAJOR		1	/* incompatible changes bump this */
-#define LC_PF_MINOR		1	/* fields appended or block types added bump this */
+#define LC_PF_MINOR		2	/* fields appended or block types added bump this */
 #define LC_PF_HDR_SIZE		24	/* magic, major, minor, size, flags, crc */
 #define LC_PF_BLK_HDR		8	/* block header: type u16, flags u16, length u32 */
 #define LC_PF_BLK_CRC		4	/* CRC-32 after each payload */
@@ -26,6 +26,9 @@ enum {
 	LC_PF_WASTED = 5,
 	LC_PF_END = 6,
 	LC_PF_RANK = 7,		/* minor 1 */
+	LC_PF_MOVE = 8,		/* minor 2 */
+	LC_PF_EVENTS = 9,	/* minor 2 */
+	LC_PF_COUNTS = 10,	/* minor 2 */
 };
 
 /* Bits of an accounting mask: LC_NCAT categories, then these fields. */

@@ -29,8 +29,10 @@ struct cur {
 struct rstate {
 	struct lc_profile *prof;
 	size_t wcap[LC_NSRC];
-	struct lc_prof_wasted *wasted;
+	struct lc_prof_wasted *wasted;	/* wasted and move records */
 	size_t nwasted, wastedcap;
+	struct lc_prof_counts *counts;
+	size_t ncounts, countscap;
 	size_t pcap, tcap, rcap;
 	int have_info;
 };
@@ -320,9 +322,34 @@ out:
 	return r;
 }
 
+/* A list of n tags into a new array *out (NULL for none). */
+static int get_tags(struct cur *c, uint32_t n, int64_t **out)
+{
+	*out = NULL;
+	if (!n || c->why)
+		return 0;
+	*out = calloc(n, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		(*out)[i] = (int64_t)get64(c);
+	return 0;
+}
+
+/* Keep a parsed wasted or move record (its tags are handed over). */
+static int keep_move(struct rstate *s, struct lc_prof_wasted *x)
+{
+	if (lc_grow((void **)&s->wasted, &s->wastedcap, s->nwasted + 1, sizeof(*x))) {
+		free(x->tags);
+		return -ENOMEM;
+	}
+	s->wasted[s->nwasted++] = *x;
+	return 0;
+}
+
 static int parse_wasted(struct rstate *s, struct cur *c)
 {
-	struct lc_prof_wasted x = { 0 };
+	struct lc_prof_wasted x = { .from = LC_CAT_PC, .to = LC_CAT_WC };
 
 	x.source = get8(c);
 	x.window = get32(c);
@@ -334,19 +361,117 @@ static int parse_wasted(struct rstate *s, struct cur *c)
 		return 0;
 	if (x.thread >= s->prof->nthreads)
 		return bad(c, "wasted time of an undeclared thread");
-	if (x.ntags) {
-		x.tags = calloc(x.ntags, sizeof(*x.tags));
-		if (!x.tags)
-			return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < x.ntags; i++)
-		x.tags[i] = (int64_t)get64(c);
-	if (lc_grow((void **)&s->wasted, &s->wastedcap, (size_t)s->nwasted + 1, sizeof(x))) {
-		free(x.tags);
+	if (get_tags(c, x.ntags, &x.tags))
 		return -ENOMEM;
+	return keep_move(s, &x);
+}
+
+static int parse_move(struct rstate *s, struct cur *c)
+{
+	struct lc_prof_wasted x = { 0 };
+
+	x.source = get8(c);
+	x.window = get32(c);
+	x.thread = get32(c);
+	x.from = get8(c);
+	x.to = get8(c);
+	x.ns = get64(c);
+	x.ntags = getcount(c, 8);
+	if (c->why)
+		return 0;
+	if (x.thread >= s->prof->nthreads)
+		return bad(c, "moved time of an undeclared thread");
+	if (x.from >= LC_NCAT || x.to >= LC_NCAT)
+		return bad(c, "move names an unknown category");
+	if (get_tags(c, x.ntags, &x.tags))
+		return -ENOMEM;
+	return keep_move(s, &x);
+}
+
+static int parse_events(struct rstate *s, struct cur *c)
+{
+	struct lc_profile *pr = s->prof;
+	uint32_t n = getcount(c, 8);
+	int oom = 0;
+
+	if (c->why)
+		return 0;
+	if (pr->events)
+		return bad(c, "second events block");
+	if (n > LC_PROF_MAX_EVENTS)
+		return bad(c, "too many events");
+	pr->events = calloc(n ? n : 1, sizeof(*pr->events));
+	if (!pr->events)
+		return -ENOMEM;
+	pr->nevents = n;
+	for (uint32_t i = 0; i < n && !c->why; i++) {
+		pr->events[i].role = get32(c);
+		pr->events[i].name = getstr(c, &oom);
+		if (pr->events[i].role >= LC_EVR_NROLES)
+			pr->events[i].role = LC_EVR_OTHER;
 	}
-	s->wasted[s->nwasted++] = x;
+	return oom ? -ENOMEM : 0;
+}
+
+static int parse_counts(struct rstate *s, struct cur *c)
+{
+	struct lc_prof_counts x = { 0 };
+
+	x.source = get8(c);
+	x.window = get32(c);
+	x.thread = get32(c);
+	x.ntags = getcount(c, 8);
+	if (c->why)
+		return 0;
+	if (x.thread >= s->prof->nthreads)
+		return bad(c, "counts of an undeclared thread");
+	if (get_tags(c, x.ntags, &x.tags))
+		return -ENOMEM;
+	x.nev = get32(c);
+	if (!c->why && (x.nev != s->prof->nevents || !s->prof->events)) {
+		free(x.tags);
+		return bad(c, "counts that do not match the events block");
+	}
+	for (uint32_t i = 0; i < x.nev; i++)
+		x.v[i] = get64(c);
+	if (c->why || lc_grow((void **)&s->counts, &s->countscap, s->ncounts + 1, sizeof(x))) {
+		free(x.tags);
+		return c->why ? 0 : -ENOMEM;
+	}
+	s->counts[s->ncounts++] = x;
 	return 0;
+}
+
+/* The appended fields of an end block (format minor 2), when present. */
+static void parse_end_ext(struct cur *c, struct lc_prof_end *e, int *oom)
+{
+	int n;
+
+	if (c->why || c->off == c->n)
+		return;
+	e->sampler_cpu_ns = get64(c);
+	e->max_gap_at_ns = get64(c);
+	e->missed_ticks = get64(c);
+	e->sched_source = get32(c);
+	e->shared_cpu = (int32_t)get32(c);
+	e->unavailable = get32(c) & ((1u << LC_NCAT) - 1);
+	for (int k = 0; k < 2; k++) {
+		char **dst = k ? e->method : e->reason_na;
+
+		n = get8(c);
+		for (int i = 0; i < n && !c->why; i++) {
+			char *r = getstr(c, oom);
+
+			if (i < LC_NCAT) {
+				free(dst[i]);
+				dst[i] = r;
+			} else {
+				free(r);
+			}
+		}
+	}
+	if (!c->why)
+		e->ext = 1;
 }
 
 static int parse_end(struct rstate *s, struct cur *c)
@@ -364,6 +489,7 @@ static int parse_end(struct rstate *s, struct cur *c)
 	e->wasted_lost = get64(c);
 	e->bad_reads = get64(c);
 	e->reason = getstr(c, &oom);
+	parse_end_ext(c, e, &oom);
 	if (!c->why)
 		s->prof->ended = 1;
 	return oom ? -ENOMEM : 0;
@@ -391,6 +517,12 @@ static int parse_block(struct rstate *s, uint16_t type, struct cur *c)
 		return parse_end(s, c);
 	case LC_PF_RANK:
 		return parse_rank(s, c);
+	case LC_PF_MOVE:
+		return parse_move(s, c);
+	case LC_PF_EVENTS:
+		return parse_events(s, c);
+	case LC_PF_COUNTS:
+		return parse_counts(s, c);
 	default:
 		return 0;	/* a newer minor version's block: skip it */
 	}
@@ -414,17 +546,17 @@ static struct lc_prof_window *find_window(struct lc_prof_data *d, uint32_t index
 	return NULL;
 }
 
-/* Move up to ns from PC to WC in cat[]. */
-static void move_wasted(uint64_t cat[LC_NCAT], uint64_t ns)
+/* Move up to ns from category `from` to `to` in cat[]. */
+static void move_cat(uint64_t cat[LC_NCAT], const struct lc_prof_wasted *x)
 {
-	uint64_t m = ns < cat[LC_CAT_PC] ? ns : cat[LC_CAT_PC];
+	uint64_t m = x->ns < cat[x->from] ? x->ns : cat[x->from];
 
-	cat[LC_CAT_PC] -= m;
-	cat[LC_CAT_WC] += m;
+	cat[x->from] -= m;
+	cat[x->to] += m;
 }
 
-/* Apply one wasted record to its window, thread row and tag rows; records
- * naming a window the file does not hold (cut) are dropped. */
+/* Apply one wasted or move record to its window, thread row and tag rows;
+ * records naming a window the file does not hold (cut) are dropped. */
 static void apply_wasted(struct lc_profile *pr, const struct lc_prof_wasted *x)
 {
 	struct lc_prof_window *w;
@@ -434,18 +566,88 @@ static void apply_wasted(struct lc_profile *pr, const struct lc_prof_wasted *x)
 	w = find_window(&pr->data[x->source], x->window);
 	if (!w)
 		return;
-	move_wasted(w->acct.cat, x->ns);
+	move_cat(w->acct.cat, x);
 	for (uint32_t i = 0; i < w->nthreads; i++)
 		if (w->threads[i].thread == x->thread) {
-			move_wasted(w->threads[i].cat, x->ns);
+			move_cat(w->threads[i].cat, x);
 			break;
 		}
 	for (uint32_t k = 0; k < x->ntags; k++)
 		for (uint32_t i = 0; i < w->ntags; i++)
 			if (w->tags[i].tag == x->tags[k]) {
-				move_wasted(w->tags[i].acct.cat, x->ns);
+				move_cat(w->tags[i].acct.cat, x);
 				break;
 			}
+}
+
+/* Add one counts record to its source's totals per window, thread and tag
+ * (the per-tag arrays exist once tag_totals has run). */
+static void apply_counts(struct lc_profile *pr, const struct lc_prof_counts *x)
+{
+	struct lc_prof_data *d;
+	struct lc_prof_window *w;
+	uint32_t ne = pr->nevents;
+
+	if (x->source >= LC_NSRC)
+		return;
+	d = &pr->data[x->source];
+	w = find_window(d, x->window);
+	if (!w || !d->ev_window)
+		return;
+	for (uint32_t e = 0; e < ne; e++) {
+		d->ev_total[e] += x->v[e];
+		d->ev_window[(size_t)(w - d->windows) * ne + e] += x->v[e];
+		if (x->thread < d->nthreads)
+			d->ev_thread[(size_t)x->thread * ne + e] += x->v[e];
+	}
+	for (uint32_t k = 0; k < x->ntags; k++)
+		for (uint32_t i = 0; i < d->ntags; i++)
+			if (d->tags[i].tag == x->tags[k]) {
+				for (uint32_t e = 0; e < ne; e++)
+					d->ev_tag[(size_t)i * ne + e] += x->v[e];
+				break;
+			}
+}
+
+/* The counter arrays of every present source, then the counts added. */
+static int counter_totals(struct rstate *s)
+{
+	struct lc_profile *pr = s->prof;
+	size_t ne = pr->nevents;
+
+	if (!ne)
+		return 0;
+	for (int k = 0; k < LC_NSRC; k++) {
+		struct lc_prof_data *d = &pr->data[k];
+
+		if (!d->present)
+			continue;
+		d->ev_window = calloc((size_t)d->nwindows * ne, sizeof(uint64_t));
+		d->ev_thread = calloc(((size_t)d->nthreads + 1) * ne, sizeof(uint64_t));
+		d->ev_tag = calloc(((size_t)d->ntags + 1) * ne, sizeof(uint64_t));
+		if (!d->ev_window || !d->ev_thread || !d->ev_tag)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->ncounts; i++)
+		apply_counts(pr, &s->counts[i]);
+	return 0;
+}
+
+/* An end block of minor 2 has the final say on what was measured. */
+static void adopt_end(struct lc_profile *pr)
+{
+	if (!pr->ended || !pr->end.ext)
+		return;
+	pr->info.unavailable = pr->end.unavailable;
+	for (int c = 0; c < LC_NCAT; c++) {
+		free(pr->info.reason[c]);
+		pr->info.reason[c] = pr->end.reason_na[c];
+		pr->end.reason_na[c] = NULL;
+		if (!(pr->info.unavailable & (1u << c))) {
+			free(pr->info.reason[c]);
+			pr->info.reason[c] = NULL;
+		}
+	}
 }
 
 static int cmp_tag(const void *a, const void *b)
@@ -618,7 +820,8 @@ static long check_header(const uint8_t *b, size_t n, char *err, size_t errlen)
 static const char *block_name(uint16_t type)
 {
 	static const char *const names[] = { "?", "info", "process", "thread",
-					      "window", "wasted", "end", "rank" };
+					      "window", "wasted", "end", "rank", "move",
+					      "events", "counts" };
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }
@@ -672,6 +875,9 @@ static int settle(struct rstate *s)
 	for (int k = 0; k < LC_NSRC; k++)
 		if (totals(pr, &pr->data[k]))
 			return -ENOMEM;
+	if (counter_totals(s))
+		return -ENOMEM;
+	adopt_end(pr);
 	choose_procs(pr);
 	return 0;
 }
@@ -712,6 +918,9 @@ out:
 	for (size_t i = 0; i < s.nwasted; i++)
 		free(s.wasted[i].tags);
 	free(s.wasted);
+	for (size_t i = 0; i < s.ncounts; i++)
+		free(s.counts[i].tags);
+	free(s.counts);
 	free(buf);
 	if (r) {
 		lc_profile_free(s.prof);
@@ -745,6 +954,16 @@ void lc_profile_free(struct lc_profile *prof)
 		free(d->windows);
 		free(d->threads);
 		free(d->tags);
+		free(d->ev_window);
+		free(d->ev_thread);
+		free(d->ev_tag);
+	}
+	for (uint32_t i = 0; i < prof->nevents; i++)
+		free(prof->events[i].name);
+	free(prof->events);
+	for (int c = 0; c < LC_NCAT; c++) {
+		free(prof->end.reason_na[c]);
+		free(prof->end.method[c]);
 	}
 	free(prof->end.reason);
 	free(prof);

@@ -292,6 +292,47 @@ int lc_pwriter_wasted(struct lc_pwriter *w, const struct lc_prof_wasted *x)
 	return finish(w, 0);
 }
 
+int lc_pwriter_move(struct lc_pwriter *w, const struct lc_prof_wasted *x)
+{
+	begin(w, LC_PF_MOVE);
+	put8(w, x->source);
+	put32(w, x->window);
+	put32(w, x->thread);
+	put8(w, x->from);
+	put8(w, x->to);
+	put64(w, x->ns);
+	put32(w, x->ntags);
+	for (uint32_t i = 0; i < x->ntags; i++)
+		put64(w, (uint64_t)x->tags[i]);
+	return finish(w, 0);
+}
+
+int lc_pwriter_events(struct lc_pwriter *w, uint32_t n, const struct lc_prof_event *ev)
+{
+	begin(w, LC_PF_EVENTS);
+	put32(w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		put32(w, ev[i].role);
+		putstr(w, ev[i].name);
+	}
+	return finish(w, 0);
+}
+
+int lc_pwriter_counts(struct lc_pwriter *w, const struct lc_prof_counts *c)
+{
+	begin(w, LC_PF_COUNTS);
+	put8(w, c->source);
+	put32(w, c->window);
+	put32(w, c->thread);
+	put32(w, c->ntags);
+	for (uint32_t i = 0; i < c->ntags; i++)
+		put64(w, (uint64_t)c->tags[i]);
+	put32(w, c->nev);
+	for (uint32_t i = 0; i < c->nev; i++)
+		put64(w, c->v[i]);
+	return finish(w, 0);
+}
+
 int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e)
 {
 	begin(w, LC_PF_END);
@@ -304,6 +345,18 @@ int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e)
 	put64(w, e->wasted_lost);
 	put64(w, e->bad_reads);
 	putstr(w, e->reason);
+	put64(w, e->sampler_cpu_ns);
+	put64(w, e->max_gap_at_ns);
+	put64(w, e->missed_ticks);
+	put32(w, e->sched_source);
+	put32(w, (uint32_t)e->shared_cpu);
+	put32(w, e->unavailable & ((1u << LC_NCAT) - 1));
+	put8(w, LC_NCAT);
+	for (int c = 0; c < LC_NCAT; c++)
+		putstr(w, e->reason_na[c]);
+	put8(w, LC_NCAT);
+	for (int c = 0; c < LC_NCAT; c++)
+		putstr(w, e->method[c]);
 	return finish(w, 0);
 }
 

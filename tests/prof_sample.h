@@ -99,10 +99,15 @@ static int sample_write(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
 	};
 	struct lc_prof_end e = { .end_ns = 20000000, .procs = 4, .procs_from = LC_PROCS_TEAM,
 				 .exit_status = 0, .ticks = 200, .max_gap_ns = 300000,
-				 .wasted_lost = 1, .bad_reads = 2, .reason = sample_endr };
+				 .wasted_lost = 1, .bad_reads = 2, .reason = sample_endr,
+				 .sampler_cpu_ns = 7000000, .max_gap_at_ns = 15000000,
+				 .missed_ticks = 2, .sched_source = LC_SCHED_NONE,
+				 .shared_cpu = -1, .unavailable = in.unavailable };
 	struct lc_pwriter *w;
 	int err = 0, k = 0, r = 0;
 
+	e.reason_na[LC_CAT_RC] = sample_reason;
+	e.reason_na[LC_CAT_ML] = sample_reason;
 	w = lc_pwriter_open(path, &in, &err);
 	if (!w)
 		return err;

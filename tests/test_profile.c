@@ -285,6 +285,11 @@ static void check_sample(const struct lc_profile *pr)
 	assert_int_equal(pr->end.wasted_lost, 1);
 	assert_int_equal(pr->end.bad_reads, 2);
 	assert_string_equal(pr->end.reason, "command exited");
+	assert_int_equal(pr->end.ext, 1);
+	assert_int_equal(pr->end.sampler_cpu_ns, 7000000);
+	assert_int_equal(pr->end.max_gap_at_ns, 15000000);
+	assert_int_equal(pr->end.missed_ticks, 2);
+	assert_int_equal(pr->end.shared_cpu, -1);
 }
 
 static void test_round_trip(void **state)
@@ -543,6 +548,88 @@ static void test_write_errors(void **state)
 	assert_int_equal(lc_pwriter_close(w), -ENOSPC);
 }
 
+/* Move, events and counts blocks, and an end block that changes what was
+ * measured (format minor 2). */
+static void test_counters_blocks(void **state)
+{
+	struct lc_prof_info in = sample_info();
+	struct lc_prof_thread th = { .idx = 0, .pid = 1, .tid = 1 };
+	struct lc_prof_trow r = { .thread = 0, .cat = { [LC_CAT_PC] = 10000000 } };
+	struct lc_prof_tagrow g = { .tag = 5, .acct = { .cat = { [LC_CAT_PC] = 10000000 },
+							.t_we = 10000000, .n_we = 10000000 } };
+	struct lc_prof_window w0 = { .source = LC_SRC_SAMPLED, .ticks = 100, .max_n = 1,
+				     .acct = g.acct, .nthreads = 1, .threads = &r,
+				     .ntags = 1, .tags = &g };
+	int64_t tag = 5;
+	struct lc_prof_wasted mv = { .source = LC_SRC_SAMPLED, .thread = 0, .ns = 3000000,
+				     .from = LC_CAT_PC, .to = LC_CAT_ML, .ntags = 1, .tags = &tag };
+	char cyc[] = "cycles", stl[] = "stalls", why[] = "no PMU here", how[] = "busy x stalls/cycles";
+	struct lc_prof_event ev[2] = { { cyc, LC_EVR_CYCLES }, { stl, LC_EVR_STALL } };
+	struct lc_prof_counts ct = { .source = LC_SRC_SAMPLED, .thread = 0, .ntags = 1,
+				     .tags = &tag, .nev = 2, .v = { 100, 30 } };
+	struct lc_prof_end e = { .end_ns = 10000000, .procs = 1, .procs_from = LC_PROCS_THREADS,
+				 .unavailable = 1u << LC_CAT_RC, .sched_source = LC_SCHED_NONE,
+				 .shared_cpu = 0 };
+	struct lc_profile *pr = NULL;
+	struct lc_pwriter *w;
+	int rc = 0;
+
+	(void)state;
+	e.reason_na[LC_CAT_RC] = why;
+	e.method[LC_CAT_ML] = how;
+	w = lc_pwriter_open(path, &in, &rc);
+	assert_non_null(w);
+	assert_int_equal(lc_pwriter_thread(w, &th), 0);
+	assert_int_equal(lc_pwriter_events(w, 2, ev), 0);
+	assert_int_equal(lc_pwriter_window(w, &w0), 0);
+	assert_int_equal(lc_pwriter_move(w, &mv), 0);
+	assert_int_equal(lc_pwriter_counts(w, &ct), 0);
+	assert_int_equal(lc_pwriter_counts(w, &ct), 0);
+	assert_int_equal(lc_pwriter_end(w, &e), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr->data[0].windows[0].acct.cat[LC_CAT_PC], 7000000);
+	assert_int_equal(pr->data[0].windows[0].acct.cat[LC_CAT_ML], 3000000);
+	assert_int_equal(pr->data[0].threads[0].cat[LC_CAT_ML], 3000000);
+	assert_int_equal(pr->data[0].tags[0].acct.cat[LC_CAT_ML], 3000000);
+	assert_int_equal(pr->nevents, 2);
+	assert_string_equal(pr->events[1].name, "stalls");
+	assert_int_equal(pr->events[1].role, LC_EVR_STALL);
+	assert_int_equal(pr->data[0].ev_total[0], 200);
+	assert_int_equal(pr->data[0].ev_total[1], 60);
+	assert_int_equal(pr->data[0].ev_window[1], 60);
+	assert_int_equal(pr->data[0].ev_thread[0], 200);
+	assert_int_equal(pr->data[0].ev_tag[1], 60);
+	/* the end block's say replaces the info block's: ML measured, RC not */
+	assert_int_equal(pr->info.unavailable, 1u << LC_CAT_RC);
+	assert_string_equal(pr->info.reason[LC_CAT_RC], "no PMU here");
+	assert_null(pr->info.reason[LC_CAT_ML]);
+	assert_string_equal(pr->end.method[LC_CAT_ML], "busy x stalls/cycles");
+	assert_int_equal(pr->end.shared_cpu, 0);
+	lc_profile_free(pr);
+
+	/* counts that do not match the events block are corrupt */
+	w = lc_pwriter_open(path, &in, &rc);
+	assert_non_null(w);
+	assert_int_equal(lc_pwriter_thread(w, &th), 0);
+	assert_int_equal(lc_pwriter_events(w, 1, ev), 0);
+	assert_int_equal(lc_pwriter_counts(w, &ct), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	pr = NULL;
+	assert_true(lc_profile_read(path, &pr, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "corrupt counts block"));
+	assert_null(pr);
+	/* a move to an unknown category is corrupt */
+	w = lc_pwriter_open(path, &in, &rc);
+	assert_non_null(w);
+	assert_int_equal(lc_pwriter_thread(w, &th), 0);
+	mv.to = LC_NCAT;
+	assert_int_equal(lc_pwriter_move(w, &mv), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	assert_true(lc_profile_read(path, &pr, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "unknown category"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_crafted),
 		cmocka_unit_test(test_write_errors),
+		cmocka_unit_test(test_counters_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
