@@ -262,6 +262,7 @@ struct lc_prof_end {
 	uint32_t unavailable;		/* the final say: replaces info's */
 	char *reason_na[LC_NCAT];	/* why category c is unavailable */
 	char *method[LC_NCAT];		/* how category c was measured, or NULL */
+	uint32_t ncpus;			/* CPUs the machine had online */
 };
 
 /* ---- the writer ------------------------------------------------------------

@@ -470,6 +470,7 @@ static void parse_end_ext(struct cur *c, struct lc_prof_end *e, int *oom)
 			}
 		}
 	}
+	e->ncpus = get32(c);
 	if (!c->why)
 		e->ext = 1;
 }

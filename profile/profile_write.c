@@ -357,6 +357,7 @@ int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e)
 	put8(w, LC_NCAT);
 	for (int c = 0; c < LC_NCAT; c++)
 		putstr(w, e->method[c]);
+	put32(w, e->ncpus);
 	return finish(w, 0);
 }
 

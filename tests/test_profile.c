@@ -290,6 +290,7 @@ static void check_sample(const struct lc_profile *pr)
 	assert_int_equal(pr->end.max_gap_at_ns, 15000000);
 	assert_int_equal(pr->end.missed_ticks, 2);
 	assert_int_equal(pr->end.shared_cpu, -1);
+	assert_int_equal(pr->end.ncpus, 2);
 }
 
 static void test_round_trip(void **state)
