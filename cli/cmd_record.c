@@ -42,6 +42,8 @@ struct opts {
 	int pthread;		/* --pthread: preload the pthread layer */
 	int mpi;		/* --mpi: LD_PRELOAD the MPI layer into the ranks */
 	const char *loggp;	/* --loggp=FILE, NULL: the default */
+	int sched;		/* --sched: enum lc_sched_source wanted */
+	uint32_t jitter_pct;	/* --jitter: percent of the interval */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -78,6 +80,11 @@ static const char record_usage[] =
 	"                       LD_PRELOAD liblostcycles-mpi into every rank\n"
 	"      --loggp=FILE     LogGP parameters for communication loss (default: the file\n"
 	"                       of 'lostcycles calibrate --mpi'; none: CL is na)\n"
+	"      --sched=SOURCE   run-queue data for resource contention: switch (context-\n"
+	"                       switch records, else schedstat; the default), schedstat,\n"
+	"                       or none (RC is na)\n"
+	"      --jitter=PCT     move each tick randomly by up to PCT %% of the interval\n"
+	"                       (default 10; 0: a fixed grid)\n"
 	"  -q, --quiet          no summary line on stderr\n"
 	"  -h, --help           this text\n";
 
@@ -100,6 +107,8 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "mpi", no_argument, NULL, 'M' },
 	{ "loggp", required_argument, NULL, 'G' },
+	{ "sched", required_argument, NULL, 'S' },
+	{ "jitter", required_argument, NULL, 'J' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -152,6 +161,25 @@ static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
 	case 'G':
 		o->loggp = arg;
 		return 0;
+	case 'S':
+		if (!strcmp(arg, "switch") || !strcmp(arg, "auto"))
+			o->sched = LC_SCHED_SWITCH;
+		else if (!strcmp(arg, "schedstat"))
+			o->sched = LC_SCHED_SCHEDSTAT;
+		else if (!strcmp(arg, "none"))
+			o->sched = LC_SCHED_NONE;
+		else {
+			warnx("bad --sched '%s' (switch, schedstat or none)", arg);
+			return -1;
+		}
+		return 0;
+	case 'J':
+		if (lc_parse_u64(arg, 0, 50, &v)) {
+			warnx("bad --jitter '%s' (a percentage, 0..50)", arg);
+			return -1;
+		}
+		o->jitter_pct = (uint32_t)v;
+		return 0;
 	case 'h':
 		fputs(usage, stdout);
 		return 1;
@@ -184,7 +212,7 @@ static int parse_opts(const char *usage, int argc, char **argv, struct opts *o)
 	int c, r;
 
 	*o = (struct opts){ LC_SESSION_DEFAULT_INTERVAL_NS, LC_SESSION_DEFAULT_WINDOW_NS, -1, 0,
-			    "lostcycles.data", 0, 0, 0, 0, 0, NULL };
+			    "lostcycles.data", 0, 0, 0, 0, 0, NULL, LC_SCHED_SWITCH, 10 };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+i:w:C:p:o:qh", long_opts, NULL)) != -1) {
@@ -245,6 +273,7 @@ static int start_run(struct run *r, struct lc_registry *reg)
 		.trace_dir = r->trace_dir, .own_trace_dir = r->own_trace_dir, .name = r->session, .command = r->command,
 		.unavailable = r->o.mpi && !r->mpi.have_loggp ? 1u << LC_CAT_CL : 0,
 		.unavailable_why = LC_MPI_NO_LOGGP,
+		.sched = r->o.sched, .jitter_ns = r->o.interval_ns * r->o.jitter_pct / 100,
 	};
 	char msg[512];
 
@@ -270,6 +299,14 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 	fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %u\n", cmd,
 		r->o.out, (double)res->wall_ns / 1e9, (unsigned long long)res->ticks, res->seen,
 		res->seen == 1 ? "" : "es", res->procs);
+	if (res->shared_cpu >= 0)
+		fprintf(stderr, "lostcycles %s: the sampler shared CPU %d with the program (no CPU was "
+				"spare) and used %.3f s of CPU: the program ran slower than alone\n",
+			cmd, res->shared_cpu, (double)res->sampler_cpu_ns / 1e9);
+	if (res->max_gap_ns > 10 * r->o.interval_ns)
+		fprintf(stderr, "lostcycles %s: warning: the sampler stalled for %.3f s (until %.3f s); "
+				"%llu ticks were missed\n", cmd, (double)res->max_gap_ns / 1e9,
+			(double)res->max_gap_at_ns / 1e9, (unsigned long long)res->missed_ticks);
 	if (!res->seen && (r->o.omp || r->o.pthread))
 		fprintf(stderr, "lostcycles %s: no instrumented process appeared: did the "
 				"layer load (%s)?\n", cmd, r->o.omp ? "--omp needs LLVM's libomp" :

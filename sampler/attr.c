@@ -113,6 +113,20 @@ struct tagset {
 	int64_t *tags;
 };
 
+/* Pure computation of one thread in one window under one tag set, not yet
+ * covered by a counter read. */
+struct busy_run {
+	uint32_t window;
+	uint32_t tagset;
+	uint64_t ns;
+};
+
+struct busy_list {
+	struct busy_run *runs;
+	uint32_t n;
+	size_t cap;
+};
+
 struct lc_accum {
 	struct lc_pwriter *w;
 	enum lc_source src;
@@ -150,9 +164,17 @@ struct lc_accum {
 	size_t tagsets_cap;
 
 	struct task **buckets;
-	struct lc_prof_wasted *pending;
+	struct lc_prof_wasted *pending;	/* wasted and move records */
 	uint32_t npending;
 	size_t pending_cap;
+
+	/* counters: events and, per thread, its computation since its last read */
+	uint32_t nev;
+	struct busy_list *busy_runs;	/* NULL: not counting */
+	size_t busy_cap;
+	struct lc_prof_counts *pcounts;	/* counts records for after the window */
+	uint32_t npcounts;
+	size_t pcounts_cap;
 };
 
 struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t window_ns,
@@ -204,6 +226,10 @@ void lc_accum_free(struct lc_accum *a)
 	free(a->tagrows);
 	free(a->cur_tags);
 	free(a->pending);
+	for (size_t i = 0; i < a->busy_cap; i++)
+		free(a->busy_runs[i].runs);
+	free(a->busy_runs);
+	free(a->pcounts);
 	free(a);
 }
 
@@ -256,6 +282,20 @@ static int note(struct lc_accum *a, int rc)
 	return rc;
 }
 
+/* Write the corrections and counts that wait for their window to be out. */
+static void write_pending(struct lc_accum *a)
+{
+	for (uint32_t i = 0; i < a->npending; i++) {
+		const struct lc_prof_wasted *x = &a->pending[i];
+
+		note(a, x->to == LC_CAT_WC ? lc_pwriter_wasted(a->w, x) : lc_pwriter_move(a->w, x));
+	}
+	a->npending = 0;
+	for (uint32_t i = 0; i < a->npcounts; i++)
+		note(a, lc_pwriter_counts(a->w, &a->pcounts[i]));
+	a->npcounts = 0;
+}
+
 /* Write the current window and the corrections that follow it, and start an
  * empty one. */
 static int flush_window(struct lc_accum *a)
@@ -264,8 +304,10 @@ static int flush_window(struct lc_accum *a)
 
 	struct lc_prof_trow *out;
 
-	if (!a->win_open)
+	if (!a->win_open) {
+		write_pending(a);
 		return a->err;
+	}
 	/* rows go out in order of first touch */
 	out = malloc((a->ntouched ? a->ntouched : 1) * sizeof(*out));
 	if (!out)
@@ -283,9 +325,7 @@ static int flush_window(struct lc_accum *a)
 	};
 	note(a, lc_pwriter_window(a->w, &win));
 	free(out);
-	for (uint32_t i = 0; i < a->npending; i++)
-		note(a, lc_pwriter_wasted(a->w, &a->pending[i]));
-	a->npending = 0;
+	write_pending(a);
 	a->ntouched = 0;
 	a->ntagrows = 0;
 	a->win_ticks = 0;
@@ -403,7 +443,7 @@ void lc_accum_wasted(struct lc_accum *a, uint32_t uid, uint64_t id)
 		a->pending[a->npending++] = (struct lc_prof_wasted){
 			.source = (uint8_t)a->src, .window = r->window, .thread = r->thread,
 			.ns = r->ns, .task = id, .ntags = a->tagsets[r->tagset].n,
-			.tags = a->tagsets[r->tagset].tags,
+			.tags = a->tagsets[r->tagset].tags, .from = LC_CAT_PC, .to = LC_CAT_WC,
 		};
 	}
 	free(t->runs);
@@ -413,6 +453,110 @@ void lc_accum_wasted(struct lc_accum *a, uint32_t uid, uint64_t id)
 void lc_accum_wasted_lost(struct lc_accum *a, uint64_t n)
 {
 	a->wasted_lost += n;
+}
+
+/* ---- counters ---------------------------------------------------------------- */
+
+int lc_accum_events(struct lc_accum *a, uint32_t n, const struct lc_prof_event *ev)
+{
+	if (n > LC_PROF_MAX_EVENTS)
+		return -EINVAL;
+	a->nev = n;
+	if (!a->busy_runs && !(a->busy_runs = calloc(64, sizeof(*a->busy_runs))))
+		return -ENOMEM;
+	if (!a->busy_cap)
+		a->busy_cap = 64;
+	return note(a, lc_pwriter_events(a->w, n, ev));
+}
+
+/* The pending computation of thread, NULL on ENOMEM. */
+static struct busy_list *busy_of(struct lc_accum *a, uint32_t thread)
+{
+	if (thread >= a->busy_cap) {
+		size_t cap = a->busy_cap, old = a->busy_cap;
+
+		while (cap <= thread)
+			cap *= 2;
+		if (lc_grow((void **)&a->busy_runs, &a->busy_cap, cap, sizeof(*a->busy_runs)))
+			return NULL;
+		memset(a->busy_runs + old, 0, (a->busy_cap - old) * sizeof(*a->busy_runs));
+	}
+	return &a->busy_runs[thread];
+}
+
+/* Remember ns of pure computation of thread in this window and tag set. */
+static void busy_charge(struct lc_accum *a, uint32_t thread, uint64_t ns)
+{
+	struct busy_list *b = busy_of(a, thread);
+	uint32_t ts = tagset_id(a);
+	struct busy_run *r;
+
+	if (!b || ts == UINT32_MAX)
+		return;
+	r = b->n ? &b->runs[b->n - 1] : NULL;
+	if (r && r->window == a->win_index && r->tagset == ts) {
+		r->ns += ns;
+		return;
+	}
+	if (lc_grow((void **)&b->runs, &b->cap, b->n + 1, sizeof(*b->runs)))
+		return;
+	b->runs[b->n++] = (struct busy_run){ a->win_index, ts, ns };
+}
+
+uint64_t lc_accum_busy_pending(const struct lc_accum *a, uint32_t thread)
+{
+	uint64_t sum = 0;
+
+	if (!a->busy_runs || thread >= a->busy_cap)
+		return 0;
+	for (uint32_t i = 0; i < a->busy_runs[thread].n; i++)
+		sum += a->busy_runs[thread].runs[i].ns;
+	return sum;
+}
+
+/* x * num / den without overflow (den > 0). */
+static uint64_t muldiv(uint64_t x, uint64_t num, uint64_t den)
+{
+	return (uint64_t)((unsigned __int128)x * num / den);
+}
+
+int lc_accum_counters(struct lc_accum *a, uint32_t thread, const uint64_t *delta,
+		      const uint64_t move[LC_NCAT])
+{
+	static const int targets[] = { LC_CAT_ML, LC_CAT_CL, LC_CAT_RC };
+	struct busy_list *b;
+	uint64_t total;
+
+	if (!a->busy_runs || !(b = busy_of(a, thread)))
+		return a->err;
+	total = lc_accum_busy_pending(a, thread);
+	for (uint32_t i = 0; i < b->n && total; i++) {
+		const struct busy_run *r = &b->runs[i];
+		const struct tagset *ts = &a->tagsets[r->tagset];
+		struct lc_prof_counts ct = { .source = (uint8_t)a->src, .window = r->window,
+					     .thread = thread, .ntags = ts->n, .tags = ts->tags,
+					     .nev = a->nev };
+
+		for (uint32_t e = 0; e < a->nev; e++)
+			ct.v[e] = muldiv(delta[e], r->ns, total);
+		if (a->nev && !lc_grow((void **)&a->pcounts, &a->pcounts_cap, a->npcounts + 1,
+				       sizeof(ct)))
+			a->pcounts[a->npcounts++] = ct;
+		for (size_t k = 0; k < sizeof(targets) / sizeof(targets[0]); k++) {
+			uint64_t ns = move ? muldiv(move[targets[k]], r->ns, total) : 0;
+
+			if (!ns || lc_grow((void **)&a->pending, &a->pending_cap, a->npending + 1,
+					   sizeof(*a->pending)))
+				continue;
+			a->pending[a->npending++] = (struct lc_prof_wasted){
+				.source = (uint8_t)a->src, .window = r->window, .thread = thread,
+				.ns = ns, .ntags = ts->n, .tags = ts->tags,
+				.from = LC_CAT_PC, .to = (uint8_t)targets[k],
+			};
+		}
+	}
+	b->n = 0;
+	return a->err;
 }
 
 /* Communication loss from a transfer model (LogGP, docs/mpi.md): of ns
@@ -435,43 +579,124 @@ static void split_transfer(uint64_t cat[LC_NCAT], uint64_t *row_cat, uint64_t ns
 	}
 }
 
-/* Charge part ns of the current window to the state in o, with n live
- * threads and p slots known (0 = not yet). */
+/* The claim tiers of processor slots (docs/attribution.md): a tick's p
+ * slots go first to threads that are running, then to BUSY threads that are
+ * runnable but not running (RC), then to threads in COMM, SYNC and IDLE, in
+ * that order; each tier shares what is left in proportion to its demand. */
+enum { TIER_RUN, TIER_RQ, TIER_COMM, TIER_SYNC, TIER_IDLE, NTIERS };
+
+/* The tier of a thread's time in state st other than its run-queue part. */
+static int state_tier(uint32_t st)
+{
+	return st == LC_ST_BUSY ? TIER_RUN : st == LC_ST_COMM ? TIER_COMM :
+	       st == LC_ST_SYNC ? TIER_SYNC : TIER_IDLE;
+}
+
+/* The run-queue part of part ns for thread th, in an interval of dt. */
+static uint64_t runq_part(const struct lc_obs_thread *th, uint64_t part, uint64_t dt)
+{
+	uint64_t q;
+
+	if (th->state != LC_ST_BUSY || !th->runq_ns || !dt)
+		return 0;
+	q = th->runq_ns >= dt ? part : (uint64_t)((unsigned __int128)th->runq_ns * part / dt);
+	return q < part ? q : part;
+}
+
+/* Charge ns of thread th (in category cat) to the window, its row, its task
+ * and its transfer credit. */
+static void charge_thread(struct lc_accum *a, struct lc_acct *c, const struct lc_obs_thread *th,
+			  const struct lc_obs_proc *pr, enum lc_cat cat, uint64_t ns,
+			  uint64_t part)
+{
+	struct lc_prof_trow *r = row(a, th->thread);
+
+	if (!ns)
+		return;
+	c->cat[cat] += ns;
+	if (cat == LC_CAT_LI && th->qempty)
+		c->li_qempty += ns;
+	if (r) {
+		r->cat[cat] += ns;
+		if (cat == LC_CAT_LI && th->qempty)
+			r->li_qempty += ns;
+	}
+	if (cat == LC_CAT_PC && th->task)
+		task_charge(a, pr->uid, th->task, th->thread, ns);
+	if (cat == LC_CAT_PC && a->busy_runs)
+		busy_charge(a, th->thread, ns);
+	if (cat == LC_CAT_SL && th->xfer_ns)
+		split_transfer(c->cat, r ? r->cat : NULL, ns, th->xfer_ns, part, a->charge_dt);
+}
+
+/* Charge part ns of the current window to the state in o, with p slots
+ * known (0 = not yet: every thread gets its whole demand). */
 static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *o,
 			uint32_t p, int we_any)
 {
 	uint32_t n = o->nthreads;
-	int scale = p && n > p;
-	uint64_t share = scale ? part * p / n : part;
-	uint64_t rem = scale ? part * p - share * n : 0;
+	uint64_t demand[NTIERS] = { 0 }, grant[NTIERS], left, used = 0;
+	uint32_t first[NTIERS], done[NTIERS] = { 0 };
 	struct lc_acct c = { 0 };
 
-	if (we_any) {
-		c.t_we = part;
-		c.n_we = (uint64_t)(scale ? p : n) * part;
-	} else {
-		c.t_nwe = part;
-		c.n_nwe = (uint64_t)(scale ? p : n) * part;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t q = runq_part(&o->threads[i], part, a->charge_dt);
+
+		demand[state_tier(o->threads[i].state)] += part - q;
+		demand[TIER_RQ] += q;
+	}
+	left = p ? (uint64_t)p * part : UINT64_MAX;
+	for (int k = 0; k < NTIERS; k++) {
+		grant[k] = demand[k] < left ? demand[k] : left;
+		left -= grant[k];
+		used += grant[k];
+		first[k] = 0;
+	}
+	/* A tier that gets less than its demand shares it in proportion; the
+	 * rounding remainder goes, one ns each, to its first claims. */
+	for (int k = 0; k < NTIERS; k++) {
+		uint64_t sum = 0;
+
+		for (uint32_t i = 0; i < n && grant[k] < demand[k]; i++) {
+			const struct lc_obs_thread *th = &o->threads[i];
+			uint64_t q = runq_part(th, part, a->charge_dt);
+			uint64_t d = k == TIER_RQ ? q : state_tier(th->state) == k ? part - q : 0;
+
+			sum += (uint64_t)((unsigned __int128)d * grant[k] / demand[k]);
+		}
+		first[k] = grant[k] < demand[k] ? (uint32_t)(grant[k] - sum) : 0;
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct lc_obs_thread *th = &o->threads[i];
 		const struct lc_obs_proc *pr = &o->procs[th->proc];
-		enum lc_cat cat = lc_attr_category(th->state, pr->we, pr->sf);
-		uint64_t ns = share + (i < rem);
-		struct lc_prof_trow *r = row(a, th->thread);
+		uint64_t q = runq_part(th, part, a->charge_dt), ns[2];
+		int tk[2] = { state_tier(th->state), TIER_RQ };
 
-		c.cat[cat] += ns;
-		if (cat == LC_CAT_LI && th->qempty)
-			c.li_qempty += ns;
-		if (r) {
-			r->cat[cat] += ns;
-			if (cat == LC_CAT_LI && th->qempty)
-				r->li_qempty += ns;
+		ns[0] = part - q;
+		ns[1] = q;
+		for (int j = 0; j < 2; j++) {
+			int k = tk[j];
+
+			if (!ns[j])
+				continue;
+			if (grant[k] < demand[k]) {
+				ns[j] = (uint64_t)((unsigned __int128)ns[j] * grant[k] / demand[k]);
+				if (done[k] < first[k]) {
+					ns[j]++;
+					done[k]++;
+				}
+			}
 		}
-		if (cat == LC_CAT_PC && th->task)
-			task_charge(a, pr->uid, th->task, th->thread, ns);
-		if (cat == LC_CAT_SL && th->xfer_ns)
-			split_transfer(c.cat, r ? r->cat : NULL, ns, th->xfer_ns, part, a->charge_dt);
+		charge_thread(a, &c, th, pr, lc_attr_category(th->state, pr->we, pr->sf), ns[0],
+			      part);
+		charge_thread(a, &c, th, pr, LC_CAT_RC, ns[1], part);
+	}
+	if (we_any) {
+		c.t_we = part;
+		c.n_we = used;
+	} else {
+		c.t_nwe = part;
+		c.n_nwe = used;
 	}
 	lc_acct_add(&a->win_acct, &c);
 	for (uint32_t k = 0; k < a->ncur_tags; k++) {
@@ -538,6 +763,11 @@ uint32_t lc_accum_procs(const struct lc_accum *a, uint32_t *from)
 	if (from)
 		*from = f;
 	return p ? p : 1;
+}
+
+uint32_t lc_accum_max_threads(const struct lc_accum *a)
+{
+	return a->max_n_all;
 }
 
 uint64_t lc_accum_ticks(const struct lc_accum *a)

@@ -37,6 +37,9 @@ struct lc_obs_thread {
 	int qempty;		/* queue-empty flag */
 	uint64_t task;		/* current task, 0 = none */
 	uint64_t xfer_ns;	/* ideal transfer time to move from SL to CL */
+	uint64_t runq_ns;	/* of the interval, the time the thread was
+				 * runnable but not running (scheduler source;
+				 * charged to RC while it is BUSY) */
 };
 
 struct lc_obs {
@@ -81,11 +84,33 @@ void lc_accum_wasted(struct lc_accum *a, uint32_t uid, uint64_t task);
 /* Count declarations of wasted tasks that could not be read. */
 void lc_accum_wasted_lost(struct lc_accum *a, uint64_t n);
 
+/* ---- counters (docs/counters.md) -------------------------------------------
+ * A counter read covers a thread's time since its previous read.  The
+ * accumulator remembers where the thread's pure computation went since then
+ * (windows and open tags); a read spreads its counts over that time in
+ * proportion, and moves the parts of it the counters explain out of PC. */
+
+/* Count these events from now on (writes the profile's events block). */
+int lc_accum_events(struct lc_accum *a, uint32_t n, const struct lc_prof_event *ev);
+
+/* Pure computation charged to thread since its previous counter read. */
+uint64_t lc_accum_busy_pending(const struct lc_accum *a, uint32_t thread);
+
+/* A counter read of thread: delta[] (the events' order) and the ns of its
+ * pending pure computation that go to other categories (move[c]; only ML,
+ * CL and RC are used), spread over that computation in proportion.  The
+ * thread's pending computation starts again from zero. */
+int lc_accum_counters(struct lc_accum *a, uint32_t thread, const uint64_t *delta,
+		      const uint64_t move[LC_NCAT]);
+
 /* Flush the last (partial) window.  Returns 0 or -errno. */
 int lc_accum_flush(struct lc_accum *a);
 
 /* The p the accumulator settles on and where it came from. */
 uint32_t lc_accum_procs(const struct lc_accum *a, uint32_t *from);
+
+/* Most live threads at one tick so far. */
+uint32_t lc_accum_max_threads(const struct lc_accum *a);
 
 /* Statistics for the end block. */
 uint64_t lc_accum_ticks(const struct lc_accum *a);

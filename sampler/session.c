@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "attr.h"
+#include "lc_sched.h"
 #include "lc_util.h"
 #include "replay.h"
 #include "tick.h"
@@ -29,6 +32,13 @@ struct lc_session {
 	uint64_t t0;
 	struct lc_sampler_stats st;
 	int started;
+	struct lc_sched *sched;
+	/* what the profile measures: the info block's word, and the end's */
+	uint32_t unavailable;
+	const char *reason[LC_NCAT];
+	const char *method[LC_NCAT];
+	char sched_why[256];
+	char rc_method[128];
 };
 
 /* A fresh session name: "lc" + our pid + random hex. */
@@ -57,18 +67,32 @@ struct lc_registry *lc_session_registry(struct lc_session *s)
 	return s->reg;
 }
 
-/* Mark the categories whose source this sampler does not measure as
- * unavailable, with the category table's reason. */
-static void mark_unmeasured(struct lc_prof_info *info)
+/* Mark the categories whose source this session does not measure as
+ * unavailable, with the source's reason or the category table's. */
+static void mark_unmeasured(struct lc_session *s)
 {
 	for (int c = 0; c < LC_NCAT; c++) {
 		const struct lc_cat_info *ci = lc_cat_info(c);
 
 		if (ci->from == LC_FROM_FLAGS)
 			continue;
-		info->unavailable |= 1u << c;
-		info->reason[c] = (char *)ci->unmeasured;
+		if (ci->from == LC_FROM_SCHED && lc_sched_source(s->sched) != LC_SCHED_NONE) {
+			snprintf(s->rc_method, sizeof(s->rc_method),
+				 "time a BUSY thread was runnable but not running, from %s",
+				 lc_sched_source_name(lc_sched_source(s->sched)));
+			s->method[c] = s->rc_method;
+			continue;
+		}
+		s->unavailable |= 1u << c;
+		s->reason[c] = ci->from == LC_FROM_SCHED && s->sched_why[0] ? s->sched_why :
+			       ci->unmeasured;
 	}
+	for (int c = 0; c < LC_NCAT; c++)
+		if (s->o.unavailable & (1u << c)) {
+			s->unavailable |= 1u << c;
+			s->reason[c] = s->o.unavailable_why;
+			s->method[c] = NULL;
+		}
 }
 
 /* Open the profile file with the session's first block. */
@@ -90,12 +114,10 @@ static int open_profile(struct lc_session *s, int cpu, int fifo, char *msg, size
 		.procs_option = s->o.procs, .sampler_cpu = cpu, .sched_fifo = (uint32_t)fifo,
 		.hostname = host, .command = (char *)s->o.command, .session = (char *)s->o.name,
 	};
-	mark_unmeasured(&info);
+	mark_unmeasured(s);
+	info.unavailable = s->unavailable;
 	for (int c = 0; c < LC_NCAT; c++)
-		if (s->o.unavailable & (1u << c)) {
-			info.unavailable |= 1u << c;
-			info.reason[c] = (char *)s->o.unavailable_why;
-		}
+		info.reason[c] = (char *)s->reason[c];
 	s->w = lc_pwriter_open(s->o.out, &info, &e);
 	if (!s->w)
 		return lc_fail(msg, len, e, "%s: %s", s->o.out, strerror(-e));
@@ -114,6 +136,9 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 		return lc_fail(msg, len, e, "cannot start the sampler on CPU %d: %s", s->o.cpu,
 			       strerror(-e));
 	lc_sampler_placement(s->smp, &cpu, &fifo);
+	s->sched = lc_sched_new(s->o.sched, s->sched_why, sizeof(s->sched_why));
+	if (!s->sched)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
 	s->t0 = lc_clock_ns();
 	e = open_profile(s, cpu, fifo, msg, len);
 	if (e)
@@ -124,7 +149,8 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
 	cfg = (struct lc_sampler_cfg){ .interval_ns = s->o.interval_ns, .cpu = s->o.cpu,
 				       .t0 = s->t0, .reg = s->reg, .acc = s->acc,
-				       .threads = s->threads, .w = s->w };
+				       .threads = s->threads, .w = s->w, .sched = s->sched,
+				       .jitter_ns = s->o.jitter_ns };
 	lc_sampler_go(s->smp, &cfg);
 	s->started = 1;
 	return 0;
@@ -174,6 +200,30 @@ static void stop_sampling(struct lc_session *s)
 		lc_registry_stop(s->reg);
 }
 
+/* CPU time of this process (the sampler, discovery and the command's
+ * thread; not the program, which is a child or another process). */
+static uint64_t self_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000u +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000u;
+}
+
+/* The CPU the sampler shared with the program, or -1: a target thread was
+ * allowed on the sampler's CPU, and the program had at least as many
+ * threads alive at once as this process has CPUs, so none was spare. */
+static int shared_cpu(const struct lc_session *s)
+{
+	cpu_set_t set;
+
+	if (s->st.cpu < 0 || !s->st.cpu_used || sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	return lc_accum_max_threads(s->acc) >= (uint32_t)CPU_COUNT(&set) ? s->st.cpu : -1;
+}
+
 /* Write the end record: p, the sampler's statistics, status and reason. */
 static void write_end(struct lc_session *s, int status, const char *reason,
 		      struct lc_session_result *res)
@@ -193,10 +243,27 @@ static void write_end(struct lc_session *s, int status, const char *reason,
 	end.wasted_lost = lc_accum_wasted_lost_count(s->acc);
 	end.bad_reads = s->st.bad_reads;
 	end.reason = (char *)reason;
+	end.sampler_cpu_ns = self_cpu_ns();
+	end.max_gap_at_ns = s->st.max_gap_at > s->t0 ? s->st.max_gap_at - s->t0 : 0;
+	end.missed_ticks = s->st.missed_ticks;
+	end.sched_source = lc_sched_source(s->sched);
+	end.ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+	end.shared_cpu = shared_cpu(s);
+	end.unavailable = s->unavailable;
+	for (int c = 0; c < LC_NCAT; c++) {
+		end.reason_na[c] = (char *)s->reason[c];
+		end.method[c] = (char *)s->method[c];
+	}
 	lc_pwriter_end(s->w, &end);
 	res->procs = end.procs;
 	res->wall_ns = end.end_ns;
 	res->ticks = s->st.ticks;
+	res->sampler_cpu_ns = end.sampler_cpu_ns;
+	res->max_gap_ns = end.max_gap_ns;
+	res->max_gap_at_ns = end.max_gap_at_ns;
+	res->missed_ticks = end.missed_ticks;
+	res->shared_cpu = end.shared_cpu;
+	res->sched_source = (int)end.sched_source;
 }
 
 /* Add the reason of each segment the registry refused (the first few) to
@@ -238,6 +305,7 @@ void lc_session_free(struct lc_session *s)
 	lc_pwriter_close(s->w);
 	lc_accum_free(s->acc);
 	lc_threads_free(s->threads);
+	lc_sched_free(s->sched);
 	lc_registry_stop(s->reg);
 	lc_registry_free(s->reg);
 	free(s);

@@ -40,6 +40,10 @@ struct lc_session_opts {
 	const char *unavailable_why;
 	const char *host;	/* host name for the profile; NULL: LOSTCYCLES_HOST,
 				 * else the machine's */
+	int sched;		/* run-queue source wanted (enum lc_sched_source;
+				 * 0 = none): LC_SCHED_SWITCH tries context-switch
+				 * records, then schedstat */
+	uint64_t jitter_ns;	/* tick phase jitter, +- this */
 };
 
 /* What a finished session measured, for the command's summary line. */
@@ -51,6 +55,10 @@ struct lc_session_result {
 	uint32_t rejected;	/* invalid segments ignored */
 	int opened;		/* the profile file was created */
 	int write_err;		/* -errno when the profile is incomplete, else 0 */
+	uint64_t sampler_cpu_ns;	/* CPU time of the sampler's process */
+	uint64_t max_gap_ns, max_gap_at_ns, missed_ticks;	/* tick gaps */
+	int shared_cpu;		/* CPU the sampler shared with the program, -1 */
+	int sched_source;	/* enum lc_sched_source used */
 	char notes[1024];	/* warnings, one per line, "" when none */
 };
 

@@ -14,6 +14,13 @@
 
 #include "lc_util.h"
 
+/* A thread being watched by the per-thread sources, and the tick it was
+ * last seen at. */
+struct live {
+	uint32_t thread;
+	uint64_t mark;
+};
+
 /* A wasted-task declaration read during a tick, applied after charging it. */
 struct wasted_id {
 	uint32_t uid;
@@ -54,6 +61,12 @@ struct lc_sampler {
 	struct wasted_id *wasted;
 	uint32_t nwasted;
 	size_t wasted_cap;
+	/* the threads seen at the previous tick, to notice those that left */
+	struct live *live;
+	uint32_t nlive;
+	size_t live_cap;
+	uint64_t gen;			/* tick number, for live[].mark */
+	uint64_t rng;			/* jitter's random state */
 };
 
 int lc_sampler_spare_cpu(void)
@@ -142,6 +155,47 @@ static uint64_t xfer_take(const struct lc_slot *sl, struct lc_slot_cache *c, int
 	return take;
 }
 
+/* Thread (profile index) is live at this tick: remember it, start the
+ * per-thread sources on it when it is new, and return its run-queue time
+ * over [last, now). */
+static uint64_t thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pid_t pid,
+			    pid_t tid, uint64_t last, uint64_t now)
+{
+	if (fresh) {
+		cpu_set_t set;
+
+		if (s->cpu >= 0 && !s->st.cpu_used &&
+		    (sched_getaffinity(tid, sizeof(set), &set) || CPU_ISSET(s->cpu, &set)))
+			s->st.cpu_used = 1;
+	}
+	if (fresh && !lc_grow((void **)&s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live)))
+		s->live[s->nlive++] = (struct live){ thread, s->gen };
+	else
+		for (uint32_t i = s->nlive; i-- > 0;)
+			if (s->live[i].thread == thread) {
+				s->live[i].mark = s->gen;
+				break;
+			}
+	return s->cfg.sched ? lc_sched_runq(s->cfg.sched, thread, pid, tid, last, now) : 0;
+}
+
+/* Stop the per-thread sources of the threads not seen at this tick. */
+static void threads_left(struct lc_sampler *s)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < s->nlive; i++) {
+		if (s->live[i].mark == s->gen) {
+			s->live[k++] = s->live[i];
+			continue;
+		}
+		if (s->cfg.sched)
+			lc_sched_forget(s->cfg.sched, s->live[i].thread);
+	}
+	s->nlive = k;
+	s->gen++;
+}
+
 /* Read the slots of target t into the thread observations. */
 static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		       uint32_t *nthreads, uint64_t now, uint64_t dt)
@@ -187,6 +241,8 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 			.qempty = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED) & LC_SLOT_QUEUE_EMPTY,
 			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
 			.xfer_ns = xfer_take(sl, c, fresh, st, dt),
+			.runq_ns = thread_seen(s, (uint32_t)c->thread, fresh, t->pid, (pid_t)tid,
+					       now - dt, now),
 		};
 	}
 }
@@ -271,10 +327,15 @@ static void tick(struct lc_sampler *s)
 	obs = (struct lc_obs){ nprocs, s->procs, nthreads, s->threads };
 	lc_accum_charge(s->cfg.acc, s->last - s->cfg.t0, dt, &obs);
 	urcu_memb_read_unlock();
+	threads_left(s);
 	for (uint32_t i = 0; i < s->nwasted; i++)
 		lc_accum_wasted(s->cfg.acc, s->wasted[i].uid, s->wasted[i].task);
-	if (dt > s->st.max_gap_ns)
+	if (dt > s->st.max_gap_ns) {
 		s->st.max_gap_ns = dt;
+		s->st.max_gap_at = now;
+	}
+	if (dt >= 2 * s->cfg.interval_ns + s->cfg.jitter_ns)
+		s->st.missed_ticks += dt / s->cfg.interval_ns - 1;
 	s->st.ticks++;
 	s->last = now;
 }
@@ -313,6 +374,21 @@ static void spin_until(const struct lc_sampler *s, uint64_t t)
 		;
 }
 
+/* The nominal tick time t moved by a random amount within +-jitter_ns
+ * (xorshift64), so that ticks do not alias with periodic program phases. */
+static uint64_t jittered(struct lc_sampler *s, uint64_t t)
+{
+	uint64_t j = s->cfg.jitter_ns, r;
+
+	if (!j)
+		return t;
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 7;
+	s->rng ^= s->rng << 17;
+	r = s->rng % (2 * j + 1);
+	return t + r - j;
+}
+
 /* The sampling thread. */
 static void *run(void *arg)
 {
@@ -330,15 +406,18 @@ static void *run(void *arg)
 	if (s->start_err || s->go < 0)
 		goto out;
 	s->last = s->cfg.t0;
+	s->rng = s->cfg.t0 | 1;
 	next = s->cfg.t0 + s->cfg.interval_ns;
 	s->st.busy_wait = !s->cfg.sleep_only && s->cfg.interval_ns < LC_TICK_SPIN_NS;
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now;
 
+		uint64_t at = jittered(s, next);
+
 		if (s->st.busy_wait)
-			spin_until(s, next);
+			spin_until(s, at);
 		else
-			sleep_until(next);
+			sleep_until(at);
 		tick(s);
 		now = s->last;
 		next += s->cfg.interval_ns;
@@ -415,5 +494,6 @@ void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
 	free(s->procs);
 	free(s->threads);
 	free(s->wasted);
+	free(s->live);
 	free(s);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "attr.h"
+#include "lc_sched.h"
 #include "targets.h"
 
 /* The sampling thread's name (/proc/PID/task/TID/comm), so that tools can
@@ -29,11 +30,18 @@ struct lc_sampler_cfg {
 	struct lc_accum *acc;
 	struct lc_threads *threads;
 	struct lc_pwriter *w;		/* for process blocks */
+	struct lc_sched *sched;		/* run-queue source, NULL: none */
+	uint64_t jitter_ns;		/* each tick lands up to this far either
+					 * side of its nominal time */
 };
 
 struct lc_sampler_stats {
 	uint64_t ticks;
 	uint64_t max_gap_ns;
+	uint64_t max_gap_at;		/* CLOCK_MONOTONIC at the end of that gap */
+	uint64_t missed_ticks;		/* nominal ticks inside late gaps */
+	int cpu_used;			/* a target thread may run on the
+					 * sampler's CPU (its affinity allows it) */
 	uint64_t bad_reads;
 	uint64_t t_end;			/* CLOCK_MONOTONIC of the last tick */
 	int cpu;			/* CPU the thread was pinned to, -1 none */

@@ -168,7 +168,7 @@ if "$LC" report -f "$tmp/wl.data" -l "n=1 size=big" >"$tmp/line" 2>"$tmp/err"; t
 	for key in p li ip sl cl rc ml bl wc rt tt; do
 		echo " $line " | grep -Eq " $key=[^ ]+ " || missing="$missing $key"
 	done
-	echo " $line " | grep -q " rc=na " || missing="$missing rc=na"
+	echo " $line " | grep -Eq " rc=(na|[0-9][0-9.e-]*) " || missing="$missing rc=number"
 	echo " $line " | grep -q " ml=na " || missing="$missing ml=na"
 	echo " $line " | grep -q " p=2 " || missing="$missing p=2"
 	if [ "$(wc -l <"$tmp/line")" -ne 1 ]; then

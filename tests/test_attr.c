@@ -165,8 +165,82 @@ static void test_scaling(void **state)
 	cats(prof, out);
 	assert_int_equal(sum(out), 2 * 1000001);
 	assert_int_equal(out[LC_CAT_LI], 0);
-	assert_int_equal(out[LC_CAT_PC] + out[LC_CAT_SL], 2 * 1000001);
-	assert_true(out[LC_CAT_SL] >= 666667 && out[LC_CAT_SL] <= 666668);
+	/* the two running threads claim both slots: nothing is lost to the
+	 * waiting helper */
+	assert_int_equal(out[LC_CAT_PC], 2 * 1000001);
+	assert_int_equal(out[LC_CAT_SL], 0);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+	lc_threads_free(th);
+}
+
+/* The claim tiers: running, then run queue, then COMM, SYNC, IDLE, each
+ * sharing what is left in proportion; the sums stay exact. */
+static void test_tiers(void **state)
+{
+	struct lc_pwriter *w = open_writer(2);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 2);
+	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
+	/* three BUSY threads: 1 ms each; thread 1 waited 0.4 ms in the run
+	 * queue, thread 2 0.6 ms; one SYNC and one IDLE thread */
+	struct lc_obs_thread t[5] = {
+		{ .thread = 0, .state = LC_ST_BUSY },
+		{ .thread = 1, .state = LC_ST_BUSY, .runq_ns = 400000 },
+		{ .thread = 2, .state = LC_ST_BUSY, .runq_ns = 600000 },
+		{ .thread = 3, .state = LC_ST_SYNC },
+		{ .thread = 4, .state = LC_ST_IDLE },
+	};
+	struct lc_obs o = { 1, &pr, 5, t };
+	uint64_t out[LC_NCAT];
+	struct lc_profile *prof;
+	struct lc_threads *th = lc_threads_new(w);
+
+	for (int i = 0; i < 5; i++)
+		lc_threads_id(th, 1, 1, (uint32_t)i, 1, 10 + i, 0);
+	/* running demand 1 + 0.6 + 0.4 = 2 ms fills the 2 slots exactly */
+	assert_int_equal(lc_accum_charge(a, 0, MS, &o), 0);
+	/* p = 2 again, but two threads only half running: 1 ms running, the
+	 * run queue claims 1 ms, nothing is left for SYNC and IDLE */
+	t[0].runq_ns = 500000;
+	t[1].runq_ns = 500000;
+	t[2].state = LC_ST_SYNC;
+	t[2].runq_ns = 0;
+	assert_int_equal(lc_accum_charge(a, MS, MS, &o), 0);
+	/* now 0.5 ms running (thread 0), 0.5 ms run queue, and 1 ms left that
+	 * threads 2 and 3 (SYNC) share before thread 4 (IDLE) gets any */
+	t[1].state = LC_ST_IDLE;
+	assert_int_equal(lc_accum_charge(a, 2 * MS, MS, &o), 0);
+	prof = finish(w, a);
+	cats(prof, out);
+	assert_int_equal(sum(out), 2 * 3 * MS);
+	assert_int_equal(out[LC_CAT_PC], 2 * MS + MS + MS / 2);
+	assert_int_equal(out[LC_CAT_RC], 0 + MS + MS / 2);
+	assert_int_equal(out[LC_CAT_SL], MS);
+	assert_int_equal(out[LC_CAT_LI], 0);
+	assert_int_equal(prof->data[0].threads[3].cat[LC_CAT_SL], MS / 2);
+	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_RC], MS / 2);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+	lc_threads_free(th);
+
+	/* more running demand than slots: shared in proportion, to the ns */
+	w = open_writer(2);
+	a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 2);
+	th = lc_threads_new(w);
+	for (int i = 0; i < 3; i++) {
+		lc_threads_id(th, 1, 1, (uint32_t)i, 1, 10 + i, 0);
+		t[i] = (struct lc_obs_thread){ .thread = (uint32_t)i, .state = LC_ST_BUSY };
+	}
+	o.nthreads = 3;
+	assert_int_equal(lc_accum_charge(a, 0, 1000001, &o), 0);
+	prof = finish(w, a);
+	cats(prof, out);
+	assert_int_equal(out[LC_CAT_PC], 2 * 1000001);
+	for (int i = 0; i < 3; i++) {
+		uint64_t v = prof->data[0].threads[i].cat[LC_CAT_PC];
+
+		assert_true(v >= 666667 && v <= 666668);
+	}
 	lc_profile_free(prof);
 	lc_accum_free(a);
 	lc_threads_free(th);
@@ -283,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_slots_and_completeness),
 		cmocka_unit_test(test_window_split),
 		cmocka_unit_test(test_scaling),
+		cmocka_unit_test(test_tiers),
 		cmocka_unit_test(test_tags),
 		cmocka_unit_test(test_wasted),
 		cmocka_unit_test(test_procs_from),
