@@ -296,8 +296,17 @@ int lc_pwriter_events(struct lc_pwriter *w, uint32_t n, const struct lc_prof_eve
 int lc_pwriter_counts(struct lc_pwriter *w, const struct lc_prof_counts *c);
 int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e);
 int lc_pwriter_rank(struct lc_pwriter *w, const struct lc_prof_rank *r);
-/* Close the file (fsync first).  Returns the first error of the writer's
- * life, or 0.  Accepts NULL. */
+/* From now on, hand each finished block to a background thread that writes
+ * it (still with one write(2) per block, in order), so that the owner never
+ * waits for the disk: a write throttled by the kernel's dirty-page limits or
+ * a slow device does not stop the sampler's ticks.  A write error shows at
+ * the owner's next call and at close.  Returns 0 or -errno. */
+int lc_pwriter_async(struct lc_pwriter *w);
+/* Bytes handed to the background writer and not yet written. */
+size_t lc_pwriter_queued(struct lc_pwriter *w);
+/* Close the file (after the background writer, if any, has written every
+ * block; fsync first).  Returns the first error of the writer's life, or 0.
+ * Accepts NULL. */
 int lc_pwriter_close(struct lc_pwriter *w);
 
 /* ---- the reader ------------------------------------------------------------ */

@@ -9,16 +9,136 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* A finished block waiting for the background writer. */
+struct qblock {
+	struct qblock *next;
+	size_t len;
+	uint8_t data[];
+};
+
 struct lc_pwriter {
 	int fd;
-	int err;		/* first error, 0 = none */
+	int err;		/* first error, 0 = none (the owner's) */
 	uint8_t *buf;		/* the block being built */
 	size_t len, cap;
+	/* Background writing (lc_pwriter_async): the owner appends finished
+	 * blocks under lock; the writer thread takes them in order and
+	 * writes each with one write(2).  async_err is the writer thread's
+	 * first error, under lock; the owner adopts it at its next block. */
+	int async;
+	pthread_t th;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct qblock *head, **tailp;
+	size_t queued;		/* bytes waiting, under lock */
+	int stopping;		/* under lock: write what is queued and leave */
+	int async_err;
 };
+
+/* The background writer: write each queued block, in order. */
+static void *writer(void *arg)
+{
+	struct lc_pwriter *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		struct qblock *b = w->head;
+		int r;
+
+		if (!b) {
+			if (w->stopping)
+				break;
+			pthread_cond_wait(&w->cond, &w->lock);
+			continue;
+		}
+		w->head = b->next;
+		if (!w->head)
+			w->tailp = &w->head;
+		pthread_mutex_unlock(&w->lock);
+		r = w->async_err ? 0 : lc_write_all(w->fd, b->data, b->len);
+		pthread_mutex_lock(&w->lock);
+		w->queued -= b->len;
+		if (r && !w->async_err)
+			w->async_err = r;
+		free(b);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int lc_pwriter_async(struct lc_pwriter *w)
+{
+	int r;
+
+	if (w->async)
+		return 0;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	w->tailp = &w->head;
+	r = lc_thread_start(&w->th, writer, w);
+	if (r) {
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
+		return r;
+	}
+	w->async = 1;
+	return 0;
+}
+
+/* Hand buf[0..len) to the background writer; 0 or -errno (its first). */
+static int enqueue(struct lc_pwriter *w, const uint8_t *buf, size_t len)
+{
+	struct qblock *b = malloc(sizeof(*b) + len);
+	int r;
+
+	if (!b)
+		return -ENOMEM;
+	b->next = NULL;
+	b->len = len;
+	memcpy(b->data, buf, len);
+	pthread_mutex_lock(&w->lock);
+	*w->tailp = b;
+	w->tailp = &b->next;
+	w->queued += len;
+	r = w->async_err;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	return r;
+}
+
+size_t lc_pwriter_queued(struct lc_pwriter *w)
+{
+	size_t n;
+
+	if (!w->async)
+		return 0;
+	pthread_mutex_lock(&w->lock);
+	n = w->queued;
+	pthread_mutex_unlock(&w->lock);
+	return n;
+}
+
+/* Stop the background writer after it has written every queued block. */
+static void async_stop(struct lc_pwriter *w)
+{
+	if (!w->async)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->stopping = 1;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->th, NULL);
+	if (w->async_err && !w->err)
+		w->err = w->async_err;
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	w->async = 0;
+}
 
 /* Make room for n more bytes; returns a pointer to them or NULL (w->err set). */
 static uint8_t *room(struct lc_pwriter *w, size_t n)
@@ -150,7 +270,7 @@ static int finish(struct lc_pwriter *w, size_t start)
 	if (!p)
 		return w->err;
 	lc_pf_put32(p, crc);
-	r = lc_write_all(w->fd, w->buf, w->len);
+	r = w->async ? enqueue(w, w->buf, w->len) : lc_write_all(w->fd, w->buf, w->len);
 	if (r)
 		w->err = r;
 	w->len = 0;
@@ -369,6 +489,7 @@ int lc_pwriter_close(struct lc_pwriter *w)
 
 	if (!w)
 		return 0;
+	async_stop(w);
 	r = w->err;
 	if (fsync(w->fd) < 0 && errno != EINVAL && errno != EROFS && !r)
 		r = -errno;

@@ -121,6 +121,8 @@ static int open_profile(struct lc_session *s, int cpu, int fifo, char *msg, size
 	s->w = lc_pwriter_open(s->o.out, &info, &e);
 	if (!s->w)
 		return lc_fail(msg, len, e, "%s: %s", s->o.out, strerror(-e));
+	/* the sampling thread must never wait for the disk */
+	lc_pwriter_async(s->w);
 	return 0;
 }
 
