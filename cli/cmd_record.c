@@ -301,12 +301,17 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 		res->seen == 1 ? "" : "es", res->procs);
 	if (res->shared_cpu >= 0)
 		fprintf(stderr, "lostcycles %s: the sampler shared CPU %d with the program (no CPU was "
-				"spare) and used %.3f s of CPU: the program ran slower than alone\n",
-			cmd, res->shared_cpu, (double)res->sampler_cpu_ns / 1e9);
-	if (res->max_gap_ns > 10 * r->o.interval_ns)
-		fprintf(stderr, "lostcycles %s: warning: the sampler stalled for %.3f s (until %.3f s); "
-				"%llu ticks were missed\n", cmd, (double)res->max_gap_ns / 1e9,
-			(double)res->max_gap_at_ns / 1e9, (unsigned long long)res->missed_ticks);
+				"spare)%s and used %.3f s of CPU: the program ran slower than alone\n",
+			cmd, res->shared_cpu, res->left_fifo ? ", at normal priority," : "",
+			(double)res->sampler_cpu_ns / 1e9);
+	if (res->max_gap_ns > 10 * r->o.interval_ns ||
+	    res->missed_ticks * 100 > res->ticks + res->missed_ticks)
+		fprintf(stderr, "lostcycles %s: warning: the sampler fell behind: its longest tick gap "
+				"was %.1f ms (ending at %.3f s), and %llu ticks (%.1f %%) were missed; "
+				"the time of a gap is charged to the state seen at its end\n", cmd,
+			(double)res->max_gap_ns / 1e6, (double)res->max_gap_at_ns / 1e9,
+			(unsigned long long)res->missed_ticks,
+			100.0 * (double)res->missed_ticks / (double)(res->ticks + res->missed_ticks + !res->ticks));
 	if (!res->seen && (r->o.omp || r->o.pthread))
 		fprintf(stderr, "lostcycles %s: no instrumented process appeared: did the "
 				"layer load (%s)?\n", cmd, r->o.omp ? "--omp needs LLVM's libomp" :

@@ -25,10 +25,13 @@ if [ "$st" -eq 0 ] && [ "$(wc -c <"$tmp/p.data")" -gt 65536 ] && ! grep -q 'cut\
 else
 	fail "record into a stalled pipe: status $st"; cat "$tmp/err" "$tmp/out"
 fi
-# record warns when its longest tick gap exceeds 10 intervals (10 ms here)
-if grep -q 'stalled' "$tmp/err"; then
-	fail "the sampler stalled while the pipe was full:"; cat "$tmp/err"
+# record reports its longest tick gap when it fell behind: it must stay far
+# below the reader's 1.5 s pause (the program's 4 spinning threads on this
+# machine's CPUs may delay single ticks by a few ms, never by the pause)
+gap=$(sed -n 's/.*longest tick gap was \([0-9.]*\) ms.*/\1/p' "$tmp/err")
+if awk -v g="${gap:-0}" 'BEGIN { exit !(g < 500) }'; then
+	ok "longest tick gap ${gap:-under 10 intervals} ms while the pipe was stalled 1.5 s"
 else
-	ok "no tick gap over 10 ms while the pipe was stalled 1.5 s"
+	fail "the sampler waited for the pipe:"; cat "$tmp/err"
 fi
 finish
