@@ -59,6 +59,7 @@ struct lc_registry {
 	 * scan() and the wait that follows it. */
 	uint32_t next_uid;
 	int pending;			/* a segment awaits publication */
+	uint32_t pending_rounds;	/* scans in a row that found one pending */
 	/* Appended under lock by the writer.  The arrays may move while
 	 * discovery runs: others read dep after lc_registry_stop (see
 	 * targets.h) and copy bad out under lock. */
@@ -463,7 +464,22 @@ static void wait_events(struct lc_registry *r)
 		pfd[n++] = (struct pollfd){ .fd = t->pidfd, .events = POLLIN };
 	}
 	pthread_mutex_unlock(&r->lock);
-	struct timespec ts = { 0, r->pending ? PENDING_POLL_NS : POLL_NS };
+	/* a segment that stays unpublished (its process stopped or stuck)
+	 * must not keep this SCHED_FIFO thread polling every 50 us: back off
+	 * to the idle period, doubling */
+	long wait_ns = POLL_NS;
+
+	if (r->pending) {
+		uint32_t k = r->pending_rounds < 16 ? r->pending_rounds : 16;
+
+		wait_ns = (long)PENDING_POLL_NS << k;
+		if (wait_ns > POLL_NS)
+			wait_ns = POLL_NS;
+		r->pending_rounds++;
+	} else {
+		r->pending_rounds = 0;
+	}
+	struct timespec ts = { 0, wait_ns };
 
 	if (ppoll(pfd, n, &ts, NULL) <= 0)
 		return;

@@ -9,3 +9,5 @@ for b in "$@"; do
 done
 echo "== sampler overhead on the target (scripts/bench-overhead.sh)"
 sh scripts/bench-overhead.sh
+echo "== short runs beside CPU hogs (scripts/soak-stall.sh)"
+sh scripts/soak-stall.sh
