@@ -4,7 +4,8 @@
  * the program (the sampler's CPU use, flag-store cost), unlike the
  * ground-truth workloads, whose phases are timed.
  *
- * Usage: fixedwork [CHUNKS]   (prints its own wall time in ms)
+ * Usage: fixedwork [CHUNKS [THREADS]]   (prints its own wall time in ms;
+ * THREADS defaults to 2, at most 64)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -33,26 +34,28 @@ static void *work(void *arg)
 
 int main(int argc, char **argv)
 {
-	pthread_t t[2];
+	pthread_t t[64];
 	struct timespec a, b;
+	long n = 2;
 
-	if (argc > 1 && (chunks = strtol(argv[1], NULL, 10)) <= 0) {
-		fprintf(stderr, "usage: fixedwork [CHUNKS]\n");
+	if ((argc > 1 && (chunks = strtol(argv[1], NULL, 10)) <= 0) ||
+	    (argc > 2 && ((n = strtol(argv[2], NULL, 10)) < 1 || n > 64))) {
+		fprintf(stderr, "usage: fixedwork [CHUNKS [THREADS]]\n");
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	LC_TEAM(2);
+	LC_TEAM((uint32_t)n);
 	LC_PARALLEL_BEGIN();
-	for (long i = 0; i < 2; i++)
+	for (long i = 0; i < n; i++)
 		if (pthread_create(&t[i], NULL, work, (void *)i)) {
 			perror("fixedwork: pthread_create");
 			return 1;
 		}
-	for (int i = 0; i < 2; i++)
+	for (long i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	LC_PARALLEL_END();
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("fixedwork: %ld chunks on 2 threads: %.1f ms\n", chunks,
+	printf("fixedwork: %ld chunks on %ld threads: %.1f ms\n", chunks, n,
 	       (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6);
 	return 0;
 }

@@ -7,7 +7,9 @@ for b in "$@"; do
 	echo "== ${b##*/}"
 	"$b"
 done
-echo "== sampler overhead on the target (scripts/bench-overhead.sh)"
-sh scripts/bench-overhead.sh
+echo "== sampler overhead on the target, no spare CPU (scripts/bench-overhead.sh)"
+THREADS=$(nproc) sh scripts/bench-overhead.sh
+echo "== sampler overhead on the target, a spare CPU"
+THREADS=$(($(nproc) - 1)) sh scripts/bench-overhead.sh
 echo "== short runs beside CPU hogs (scripts/soak-stall.sh)"
 sh scripts/soak-stall.sh
