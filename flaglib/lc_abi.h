@@ -50,11 +50,23 @@
  */
 #define LC_SEG_MAGIC     0x31544d474553434cull	/* "LCSEGMT1" little-endian */
 #define LC_ABI_MAJOR     LC_ABI_VERSION	/* lostcycles.h; also the SONAME major */
-#define LC_ABI_MINOR     1u
+#define LC_ABI_MINOR     2u
 #define LC_HDR_SIZE      4096u
 
 /* Flags in lc_seg_hdr.flags. */
 #define LC_SEG_TRACE     1u	/* the process runs in trace mode */
+
+#define LC_MAX_SYNC      48u	/* named synchronization objects per process */
+
+/* A synchronization object (LC_SYNC_BEGIN_ON, LC_NAME; ABI 1.2): a slot's
+ * flags carry its index + 1.  obj is written once, before the entry is
+ * counted in sync_n (release); name is guarded by seq (odd while written). */
+struct lc_sync_entry {
+	uint64_t obj;		/* the program's integer or address */
+	uint32_t seq;		/* even: name is stable */
+	uint32_t reserved;
+	char name[48];		/* NUL-terminated, "" = none */
+};
 
 /* One active fragment tag: depth > 0 while the tag is open. */
 struct lc_tag_entry {
@@ -111,7 +123,12 @@ struct lc_seg_hdr {
 	uint8_t reserved12[32];
 	/* line 13 (ABI 1.1) */
 	char host[64];		/* host name, NUL-terminated */
-	uint8_t reserved[LC_HDR_SIZE - 896];
+	/* line 14 (ABI 1.2): the synchronization objects */
+	uint32_t sync_n;	/* entries of sync[] in use (release) */
+	uint32_t sync_full;	/* objects refused: the table is full */
+	uint8_t reserved14[56];
+	struct lc_sync_entry sync[LC_MAX_SYNC];
+	uint8_t reserved[LC_HDR_SIZE - 960 - LC_MAX_SYNC * 64];
 };
 
 _Static_assert(sizeof(struct lc_slot) == 64, "a slot is one cache line");
@@ -122,6 +139,9 @@ _Static_assert(offsetof(struct lc_seg_hdr, tag_seq) == 192, "line 3");
 _Static_assert(offsetof(struct lc_seg_hdr, tags) == 256, "tag table");
 _Static_assert(offsetof(struct lc_seg_hdr, job_ready) == 768, "line 12");
 _Static_assert(offsetof(struct lc_seg_hdr, host) == 832, "line 13");
+_Static_assert(offsetof(struct lc_seg_hdr, sync_n) == 896, "line 14");
+_Static_assert(offsetof(struct lc_seg_hdr, sync) == 960, "sync table");
+_Static_assert(sizeof(struct lc_sync_entry) == 64, "a sync entry is one cache line");
 
 /* The slot i of a mapped segment (caller checks i < nslots). */
 static inline struct lc_slot *lc_seg_slot(struct lc_seg_hdr *h, uint32_t i)

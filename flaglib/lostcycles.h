@@ -100,6 +100,7 @@ struct lc_slot {
 };
 
 #define LC_SLOT_QUEUE_EMPTY 1u
+#define LC_SLOT_SYNC_SHIFT 8	/* flags bits 8-31: sync object index + 1 */
 #define LC_WASTED_RING 4u
 
 #ifndef LC_DISABLE
@@ -140,6 +141,11 @@ LC_API void lc_solution_found(void);
 LC_API void lc_team(uint32_t p);
 LC_API void lc_fragment_begin(int64_t tag);
 LC_API void lc_fragment_end(int64_t tag);
+/* The index + 1 of synchronization object obj in this process's table,
+ * entering it when new; 0 without a session or when the table is full. */
+LC_API uint32_t lc_sync_id(uint64_t obj);
+/* Give synchronization object obj a name for "report --sync". */
+LC_API void lc_sync_name(uint64_t obj, const char *name);
 
 /* The helpers below expand the macros; lc_priv_* names are not part of the
  * API and may change (they avoid the double underscore that C++ reserves). */
@@ -175,25 +181,46 @@ static inline void lc_priv_push(uint32_t state)
 				 __ATOMIC_RELEASE);
 }
 
-/* Leave the current state, restoring the one saved by lc_priv_push(). */
+/* Wait for synchronization object id (lc_sync_id): name it in the flags,
+ * then enter SYNC; the state's release store publishes both. */
+static inline void lc_priv_sync_on(uint32_t id)
+{
+	struct lc_slot *s = lc_priv_slot(LC_OP_PUSH, LC_ST_SYNC);
+
+	if (!s)
+		return;
+	__atomic_store_n(&s->flags, (__atomic_load_n(&s->flags, __ATOMIC_RELAXED) &
+				     ((1u << LC_SLOT_SYNC_SHIFT) - 1)) | (id << LC_SLOT_SYNC_SHIFT),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&s->state, (__atomic_load_n(&s->state, __ATOMIC_RELAXED) << 8) | LC_ST_SYNC,
+			 __ATOMIC_RELEASE);
+}
+
+/* Leave the current state, restoring the one saved by lc_priv_push(), and
+ * forget the synchronization object of a LC_SYNC_BEGIN_ON. */
 static inline void lc_priv_pop(void)
 {
 	struct lc_slot *s = lc_priv_slot(LC_OP_POP, 0);
+	uint32_t f;
 
-	if (s)
-		__atomic_store_n(&s->state,
-				 __atomic_load_n(&s->state, __ATOMIC_RELAXED) >> 8,
-				 __ATOMIC_RELEASE);
+	if (!s)
+		return;
+	__atomic_store_n(&s->state, __atomic_load_n(&s->state, __ATOMIC_RELAXED) >> 8,
+			 __ATOMIC_RELEASE);
+	f = __atomic_load_n(&s->flags, __ATOMIC_RELAXED);
+	if (LC_UNLIKELY(f >> LC_SLOT_SYNC_SHIFT))
+		__atomic_store_n(&s->flags, f & ((1u << LC_SLOT_SYNC_SHIFT) - 1), __ATOMIC_RELEASE);
 }
 
-/* Set or clear the queue-empty flag. */
+/* Set or clear the queue-empty flag (the other flag bits stay). */
 static inline void lc_priv_queue_empty(int empty)
 {
 	uint32_t f = empty ? LC_SLOT_QUEUE_EMPTY : 0;
 	struct lc_slot *s = lc_priv_slot(LC_OP_QUEUE_EMPTY, f);
 
 	if (s)
-		__atomic_store_n(&s->flags, f, __ATOMIC_RELEASE);
+		__atomic_store_n(&s->flags, (__atomic_load_n(&s->flags, __ATOMIC_RELAXED) &
+					     ~LC_SLOT_QUEUE_EMPTY) | f, __ATOMIC_RELEASE);
 }
 
 /* Set the current task id (0 = none). */
@@ -225,6 +252,12 @@ static inline void lc_priv_wasted(uint64_t id)
 /* The calling thread waits for a lock, barrier, condition or message. */
 #define LC_SYNC_BEGIN()		lc_priv_push(LC_ST_SYNC)
 #define LC_SYNC_END()		lc_priv_pop()
+/* The calling thread waits for synchronization object obj (an integer or an
+ * address: the lock, barrier or condition), so that "report --sync" can
+ * tell which object costs the most; end it with LC_SYNC_END(). */
+#define LC_SYNC_BEGIN_ON(obj)	lc_priv_sync_on(lc_sync_id((uint64_t)(uintptr_t)(obj)))
+/* Name synchronization object obj (e.g. LC_NAME(&qlock, "queue lock")). */
+#define LC_NAME(obj, name)	lc_sync_name((uint64_t)(uintptr_t)(obj), (name))
 /* The calling thread is inside a data transfer. */
 #define LC_COMM_BEGIN()		lc_priv_push(LC_ST_COMM)
 #define LC_COMM_END()		lc_priv_pop()
@@ -252,6 +285,8 @@ static inline void lc_priv_wasted(uint64_t id)
 #define LC_IDLE()		((void)0)
 #define LC_SYNC_BEGIN()		((void)0)
 #define LC_SYNC_END()		((void)0)
+#define LC_SYNC_BEGIN_ON(obj)	((void)(uintptr_t)(obj))
+#define LC_NAME(obj, name)	((void)(uintptr_t)(obj), (void)(name))
 #define LC_COMM_BEGIN()		((void)0)
 #define LC_COMM_END()		((void)0)
 #define LC_PARALLEL_BEGIN()	((void)0)

@@ -77,7 +77,14 @@ static void test_seg_hdr(void **state)
 	OFF(lc_seg_hdr, job_id, 792, 8);
 	OFF(lc_seg_hdr, reserved12, 800, 32);
 	OFF(lc_seg_hdr, host, 832, 64);
-	OFF(lc_seg_hdr, reserved, 896, 4096 - 896);
+	OFF(lc_seg_hdr, sync_n, 896, 4);
+	OFF(lc_seg_hdr, sync_full, 900, 4);
+	OFF(lc_seg_hdr, reserved14, 904, 56);
+	OFF(lc_seg_hdr, sync, 960, 48 * 64);
+	OFF(lc_seg_hdr, reserved, 4032, 64);
+	OFF(lc_sync_entry, obj, 0, 8);
+	OFF(lc_sync_entry, seq, 8, 4);
+	OFF(lc_sync_entry, name, 16, 48);
 	assert_int_equal(LC_JOB_LOGGP, 1);
 	assert_int_equal(sizeof(struct lc_tag_entry), 16);
 	OFF(lc_tag_entry, tag, 0, 8);
@@ -113,7 +120,9 @@ static void test_constants(void **state)
 	assert_memory_equal(&(uint64_t){LC_TRACE_MAGIC}, "LCTRACE1", 8);
 	assert_int_equal(LC_ABI_MAJOR, 1);
 	assert_int_equal(LC_ABI_VERSION, LC_ABI_MAJOR);
-	assert_int_equal(LC_ABI_MINOR, 1);
+	assert_int_equal(LC_ABI_MINOR, 2);
+	assert_int_equal(LC_MAX_SYNC, 48);
+	assert_int_equal(LC_SLOT_SYNC_SHIFT, 8);
 	assert_string_equal(LC_ENV_HOST, "LOSTCYCLES_HOST");
 	assert_int_equal(LC_HDR_SIZE, 4096);
 	assert_int_equal(LC_SEG_TRACE, 1);

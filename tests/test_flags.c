@@ -857,10 +857,60 @@ static int group_teardown(void **state)
 	return rmdir(tmpdir);
 }
 
+/* LC_SYNC_BEGIN_ON names the object in the slot's flags; LC_NAME names it
+ * in the segment's table; LC_SYNC_END forgets it; LC_QUEUE_EMPTY keeps it;
+ * a full table refuses more objects, counting them. */
+static void test_sync_objects(void **state)
+{
+	static int locks[LC_MAX_SYNC + 2];
+	struct lc_seg_hdr *h;
+	struct lc_slot *s;
+	uint32_t id;
+
+	(void)state;
+	start(NULL, NULL);
+	h = lc_priv_segment();
+	LC_BUSY();
+	s = lc_self;
+	LC_NAME(&locks[0], "first lock");
+	LC_SYNC_BEGIN_ON(&locks[1]);
+	id = s->flags >> LC_SLOT_SYNC_SHIFT;
+	assert_int_equal(s->state & 0xff, LC_ST_SYNC);
+	assert_int_equal(id, 2);
+	assert_int_equal(h->sync_n, 2);
+	assert_true(h->sync[0].obj == (uint64_t)(uintptr_t)&locks[0]);
+	assert_true(h->sync[id - 1].obj == (uint64_t)(uintptr_t)&locks[1]);
+	assert_string_equal(h->sync[0].name, "first lock");
+	assert_int_equal(h->sync[0].seq % 2, 0);
+	LC_QUEUE_EMPTY(1);
+	assert_int_equal(s->flags >> LC_SLOT_SYNC_SHIFT, 2);
+	assert_int_equal(s->flags & LC_SLOT_QUEUE_EMPTY, 1);
+	LC_SYNC_END();
+	assert_int_equal(s->state & 0xff, LC_ST_BUSY);
+	assert_int_equal(s->flags >> LC_SLOT_SYNC_SHIFT, 0);
+	assert_int_equal(s->flags & LC_SLOT_QUEUE_EMPTY, 1);
+	/* the same object again: the same entry; an integer works too */
+	assert_int_equal(lc_sync_id((uint64_t)(uintptr_t)&locks[1]), 2);
+	LC_SYNC_BEGIN_ON(7);
+	assert_int_equal(s->flags >> LC_SLOT_SYNC_SHIFT, 3);
+	LC_SYNC_END();
+	for (uint32_t i = 2; i < LC_MAX_SYNC + 2; i++)
+		lc_sync_id((uint64_t)(uintptr_t)&locks[i]);
+	assert_int_equal(h->sync_n, LC_MAX_SYNC);
+	assert_int_equal(lc_sync_id(12345), 0);
+	assert_true(h->sync_full >= 3);
+	/* a name longer than the entry is cut, NUL-terminated */
+	LC_NAME(7, "a name much longer than the forty-seven bytes of an entry");
+	assert_int_equal(strlen(h->sync[2].name), sizeof(h->sync[2].name) - 1);
+	LC_QUEUE_EMPTY(0);
+	LC_IDLE();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_no_session, stop),
+		cmocka_unit_test_teardown(test_sync_objects, stop),
 		cmocka_unit_test_teardown(test_invalid_env, stop),
 		cmocka_unit_test_teardown(test_debug_output, stop),
 		cmocka_unit_test_teardown(test_segment, stop),
