@@ -232,6 +232,16 @@ struct lc_prof_counts {
 	uint64_t v[LC_PROF_MAX_EVENTS];
 };
 
+/* Synchronization loss of one synchronization object of one process
+ * (LC_SYNC_BEGIN_ON; a sync block, format minor 2, holds them all). */
+struct lc_prof_sync {
+	uint8_t source;
+	int32_t pid;
+	uint64_t obj;		/* the program's integer or address */
+	uint64_t ns;		/* SL charged while threads waited for it */
+	char *name;		/* LC_NAME's, or NULL */
+};
+
 /* Where resource contention's run-queue time came from. */
 enum lc_sched_source {
 	LC_SCHED_NONE = 0,	/* not measured */
@@ -291,6 +301,10 @@ int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win);
 int lc_pwriter_wasted(struct lc_pwriter *w, const struct lc_prof_wasted *x);
 /* A move block (x->from to x->to; x->task ignored). */
 int lc_pwriter_move(struct lc_pwriter *w, const struct lc_prof_wasted *x);
+/* The sync block: the SL of every named synchronization object so far (a
+ * later sync block of the same source replaces an earlier one). */
+int lc_pwriter_sync(struct lc_pwriter *w, uint8_t source, uint32_t n,
+		    const struct lc_prof_sync *sy);
 /* The events block: once, before any counts block. */
 int lc_pwriter_events(struct lc_pwriter *w, uint32_t n, const struct lc_prof_event *ev);
 int lc_pwriter_counts(struct lc_pwriter *w, const struct lc_prof_counts *c);
@@ -341,6 +355,8 @@ struct lc_profile {
 	struct lc_prof_data data[LC_NSRC];
 	uint32_t nevents;		/* counters recorded (events block) */
 	struct lc_prof_event *events;
+	uint32_t nsync;			/* synchronization objects (sync blocks) */
+	struct lc_prof_sync *sync;
 	int ended;			/* an end block was read */
 	struct lc_prof_end end;
 	int cut;			/* the file ends inside a block or lacks the end */

@@ -29,6 +29,7 @@ enum {
 	LC_PF_MOVE = 8,		/* minor 2 */
 	LC_PF_EVENTS = 9,	/* minor 2 */
 	LC_PF_COUNTS = 10,	/* minor 2 */
+	LC_PF_SYNC = 11,	/* minor 2 */
 };
 
 /* Bits of an accounting mask: LC_NCAT categories, then these fields. */

@@ -388,6 +388,53 @@ static int parse_move(struct rstate *s, struct cur *c)
 	return keep_move(s, &x);
 }
 
+/* Free the sync records of a profile. */
+static void free_sync(struct lc_profile *pr)
+{
+	for (uint32_t i = 0; i < pr->nsync; i++)
+		free(pr->sync[i].name);
+	free(pr->sync);
+	pr->sync = NULL;
+	pr->nsync = 0;
+}
+
+/* A sync block replaces the records of its source read so far. */
+static int parse_sync(struct rstate *s, struct cur *c)
+{
+	struct lc_profile *pr = s->prof;
+	uint8_t src = get8(c);
+	uint32_t n = getcount(c, 24), k = 0;
+	struct lc_prof_sync *all;
+	int oom = 0;
+
+	if (c->why || src >= LC_NSRC)
+		return 0;
+	all = calloc((size_t)pr->nsync + n + 1, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < pr->nsync; i++) {
+		if (pr->sync[i].source == src)
+			free(pr->sync[i].name);
+		else
+			all[k++] = pr->sync[i];
+	}
+	free(pr->sync);
+	pr->sync = all;
+	pr->nsync = k;
+	for (uint32_t i = 0; i < n && !c->why; i++) {
+		struct lc_prof_sync *y = &pr->sync[pr->nsync];
+
+		y->source = src;
+		y->pid = (int32_t)get32(c);
+		y->obj = get64(c);
+		y->ns = get64(c);
+		y->name = getstr(c, &oom);
+		if (!c->why)
+			pr->nsync++;
+	}
+	return oom ? -ENOMEM : 0;
+}
+
 static int parse_events(struct rstate *s, struct cur *c)
 {
 	struct lc_profile *pr = s->prof;
@@ -524,6 +571,8 @@ static int parse_block(struct rstate *s, uint16_t type, struct cur *c)
 		return parse_events(s, c);
 	case LC_PF_COUNTS:
 		return parse_counts(s, c);
+	case LC_PF_SYNC:
+		return parse_sync(s, c);
 	default:
 		return 0;	/* a newer minor version's block: skip it */
 	}
@@ -822,7 +871,7 @@ static const char *block_name(uint16_t type)
 {
 	static const char *const names[] = { "?", "info", "process", "thread",
 					      "window", "wasted", "end", "rank", "move",
-					      "events", "counts" };
+					      "events", "counts", "sync" };
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }
@@ -962,6 +1011,7 @@ void lc_profile_free(struct lc_profile *prof)
 	for (uint32_t i = 0; i < prof->nevents; i++)
 		free(prof->events[i].name);
 	free(prof->events);
+	free_sync(prof);
 	for (int c = 0; c < LC_NCAT; c++) {
 		free(prof->end.reason_na[c]);
 		free(prof->end.method[c]);

@@ -427,6 +427,21 @@ int lc_pwriter_move(struct lc_pwriter *w, const struct lc_prof_wasted *x)
 	return finish(w, 0);
 }
 
+int lc_pwriter_sync(struct lc_pwriter *w, uint8_t source, uint32_t n,
+		    const struct lc_prof_sync *sy)
+{
+	begin(w, LC_PF_SYNC);
+	put8(w, source);
+	put32(w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		put32(w, (uint32_t)sy[i].pid);
+		put64(w, sy[i].obj);
+		put64(w, sy[i].ns);
+		putstr(w, sy[i].name);
+	}
+	return finish(w, 0);
+}
+
 int lc_pwriter_events(struct lc_pwriter *w, uint32_t n, const struct lc_prof_event *ev)
 {
 	begin(w, LC_PF_EVENTS);

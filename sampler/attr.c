@@ -4,6 +4,7 @@
 #include "attr.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,14 @@ struct busy_run {
 	uint64_t ns;
 };
 
+/* Synchronization loss of one synchronization object of one process. */
+struct sync_tot {
+	uint32_t uid, sync;
+	int32_t pid;
+	uint64_t obj, ns;
+	char name[48];
+};
+
 struct busy_list {
 	struct busy_run *runs;
 	uint32_t n;
@@ -175,6 +184,10 @@ struct lc_accum {
 	struct lc_prof_counts *pcounts;	/* counts records for after the window */
 	uint32_t npcounts;
 	size_t pcounts_cap;
+
+	struct sync_tot *syncs;		/* per synchronization object */
+	uint32_t nsyncs;
+	size_t syncs_cap;
 };
 
 struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t window_ns,
@@ -230,6 +243,7 @@ void lc_accum_free(struct lc_accum *a)
 		free(a->busy_runs[i].runs);
 	free(a->busy_runs);
 	free(a->pcounts);
+	free(a->syncs);
 	free(a);
 }
 
@@ -563,8 +577,8 @@ int lc_accum_counters(struct lc_accum *a, uint32_t thread, const uint64_t *delta
  * charged to SL over part of an interval of dt, the thread's ideal transfer
  * time xfer for the interval, in proportion to part (at most ns), is
  * communication; the rest stays waiting for a partner. */
-static void split_transfer(uint64_t cat[LC_NCAT], uint64_t *row_cat, uint64_t ns, uint64_t xfer,
-			   uint64_t part, uint64_t dt)
+static uint64_t split_transfer(uint64_t cat[LC_NCAT], uint64_t *row_cat, uint64_t ns,
+			       uint64_t xfer, uint64_t part, uint64_t dt)
 {
 	uint64_t cl = dt > part ? (uint64_t)((unsigned __int128)xfer * part / dt) : xfer;
 
@@ -577,6 +591,58 @@ static void split_transfer(uint64_t cat[LC_NCAT], uint64_t *row_cat, uint64_t ns
 		row_cat[LC_CAT_SL] -= cl;
 		row_cat[LC_CAT_CL] += cl;
 	}
+	return cl;
+}
+
+/* The totals of synchronization object sync of process uid; NULL on ENOMEM. */
+static struct sync_tot *sync_of(struct lc_accum *a, uint32_t uid, uint32_t sync)
+{
+	for (uint32_t i = 0; i < a->nsyncs; i++)
+		if (a->syncs[i].uid == uid && a->syncs[i].sync == sync)
+			return &a->syncs[i];
+	if (lc_grow((void **)&a->syncs, &a->syncs_cap, a->nsyncs + 1, sizeof(*a->syncs)))
+		return NULL;
+	a->syncs[a->nsyncs] = (struct sync_tot){ .uid = uid, .sync = sync };
+	return &a->syncs[a->nsyncs++];
+}
+
+void lc_accum_sync_name(struct lc_accum *a, uint32_t uid, int32_t pid, uint32_t sync,
+			uint64_t obj, const char *name)
+{
+	struct sync_tot *y = sync_of(a, uid, sync);
+
+	if (!y)
+		return;
+	y->pid = pid;
+	y->obj = obj;
+	if (name)
+		snprintf(y->name, sizeof(y->name), "%s", name);
+}
+
+/* Write the sync block: every object that was named to the accumulator. */
+static void write_sync(struct lc_accum *a)
+{
+	struct lc_prof_sync *out;
+	uint32_t n = 0;
+
+	if (!a->nsyncs)
+		return;
+	out = calloc(a->nsyncs, sizeof(*out));
+	if (!out) {
+		note(a, -ENOMEM);
+		return;
+	}
+	for (uint32_t i = 0; i < a->nsyncs; i++) {
+		const struct sync_tot *y = &a->syncs[i];
+
+		if (!y->pid)
+			continue;	/* never described by the sampler */
+		out[n++] = (struct lc_prof_sync){ .source = (uint8_t)a->src, .pid = y->pid,
+						  .obj = y->obj, .ns = y->ns,
+						  .name = y->name[0] ? (char *)y->name : NULL };
+	}
+	note(a, lc_pwriter_sync(a->w, (uint8_t)a->src, n, out));
+	free(out);
 }
 
 /* The claim tiers of processor slots (docs/attribution.md): a tick's p
@@ -626,7 +692,13 @@ static void charge_thread(struct lc_accum *a, struct lc_acct *c, const struct lc
 	if (cat == LC_CAT_PC && a->busy_runs)
 		busy_charge(a, th->thread, ns);
 	if (cat == LC_CAT_SL && th->xfer_ns)
-		split_transfer(c->cat, r ? r->cat : NULL, ns, th->xfer_ns, part, a->charge_dt);
+		ns -= split_transfer(c->cat, r ? r->cat : NULL, ns, th->xfer_ns, part, a->charge_dt);
+	if (cat == LC_CAT_SL && th->sync) {
+		struct sync_tot *y = sync_of(a, pr->uid, th->sync);
+
+		if (y)
+			y->ns += ns;
+	}
 }
 
 /* Charge part ns of the current window to the state in o, with p slots
@@ -746,7 +818,9 @@ int lc_accum_charge(struct lc_accum *a, uint64_t t, uint64_t dt, const struct lc
 
 int lc_accum_flush(struct lc_accum *a)
 {
-	return flush_window(a);
+	flush_window(a);
+	write_sync(a);
+	return a->err;
 }
 
 uint32_t lc_accum_procs(const struct lc_accum *a, uint32_t *from)

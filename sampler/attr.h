@@ -37,6 +37,8 @@ struct lc_obs_thread {
 	int qempty;		/* queue-empty flag */
 	uint64_t task;		/* current task, 0 = none */
 	uint64_t xfer_ns;	/* ideal transfer time to move from SL to CL */
+	uint32_t sync;		/* while SYNC: index + 1 of the synchronization
+				 * object in its process's table, 0 none */
 	uint64_t runq_ns;	/* of the interval, the time the thread was
 				 * runnable but not running (scheduler source;
 				 * charged to RC while it is BUSY) */
@@ -103,7 +105,14 @@ uint64_t lc_accum_busy_pending(const struct lc_accum *a, uint32_t thread);
 int lc_accum_counters(struct lc_accum *a, uint32_t thread, const uint64_t *delta,
 		      const uint64_t move[LC_NCAT]);
 
-/* Flush the last (partial) window.  Returns 0 or -errno. */
+/* Synchronization object sync (index + 1) of process uid is obj of process
+ * pid, named name (may be "" or NULL), for the sync block. */
+void lc_accum_sync_name(struct lc_accum *a, uint32_t uid, int32_t pid, uint32_t sync,
+			uint64_t obj, const char *name);
+
+/* Flush the last (partial) window, and write the synchronization loss of
+ * every named synchronization object so far (a sync block).  Returns 0 or
+ * -errno. */
 int lc_accum_flush(struct lc_accum *a);
 
 /* The p the accumulator settles on and where it came from. */

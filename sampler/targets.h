@@ -66,6 +66,9 @@ struct lc_target {
 	uint32_t tag_seq;
 	uint32_t ntags;
 	int64_t tags[LC_MAX_TAGS];
+	uint64_t sync_told;	/* bit i: sync object i described to the
+				 * accumulator; */
+	uint64_t sync_named;	/* bit i: with its name */
 };
 
 /* A target that left the run, for the trace replay. */

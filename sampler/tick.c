@@ -212,6 +212,49 @@ static void threads_left(struct lc_sampler *s)
 	s->gen++;
 }
 
+/* The synchronization object of a thread in state st with slot flags f:
+ * its index + 1 in t's table (0 none or invalid); tell the accumulator what
+ * it is the first time, and its name once it has one. */
+static uint32_t sync_object(struct lc_sampler *s, struct lc_target *t, uint32_t st, uint32_t f)
+{
+	const struct lc_seg_hdr *h = t->hdr;
+	uint32_t id = f >> LC_SLOT_SYNC_SHIFT, n;
+	const struct lc_sync_entry *e;
+	char name[sizeof(e->name) + 1];
+	uint32_t seq;
+	uint64_t bit;
+
+	if (st != LC_ST_SYNC || !id)
+		return 0;
+	n = __atomic_load_n(&h->sync_n, __ATOMIC_ACQUIRE);
+	if (id > n || id > LC_MAX_SYNC) {
+		s->st.bad_reads++;
+		return 0;
+	}
+	bit = 1ull << (id - 1);
+	if (t->sync_named & bit)
+		return id;
+	e = &h->sync[id - 1];
+	seq = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+	name[0] = 0;
+	if (!(seq & 1)) {
+		for (size_t i = 0; i < sizeof(e->name); i++)
+			name[i] = __atomic_load_n(&e->name[i], __ATOMIC_RELAXED);
+		name[sizeof(e->name)] = 0;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) != seq)
+			name[0] = 0;	/* torn: try again next time */
+	}
+	if (!(t->sync_told & bit) || name[0]) {
+		lc_accum_sync_name(s->cfg.acc, t->uid, t->pid, id,
+				   __atomic_load_n(&e->obj, __ATOMIC_RELAXED), name);
+		t->sync_told |= bit;
+		if (name[0])
+			t->sync_named |= bit;
+	}
+	return id;
+}
+
 /* Read the slots of target t into the thread observations. */
 static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		       uint32_t *nthreads, uint64_t now, uint64_t dt)
@@ -226,7 +269,7 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 	for (uint32_t i = 0; i < hwm; i++) {
 		const struct lc_slot *sl = lc_seg_slot(h, i);
 		struct lc_slot_cache *c = &t->cache[i];
-		uint32_t tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE), gen, st;
+		uint32_t tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE), gen, st, flags;
 		int fresh = 0;
 
 		read_wasted(s, t, sl, c);
@@ -252,9 +295,11 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 			s->st.bad_reads++;
 			st = LC_ST_IDLE;
 		}
+		flags = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED);
 		s->threads[(*nthreads)++] = (struct lc_obs_thread){
 			.thread = (uint32_t)c->thread, .proc = proc, .state = st,
-			.qempty = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED) & LC_SLOT_QUEUE_EMPTY,
+			.qempty = flags & LC_SLOT_QUEUE_EMPTY,
+			.sync = sync_object(s, t, st, flags),
 			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
 			.xfer_ns = xfer_take(sl, c, fresh, st, dt),
 			.runq_ns = thread_seen(s, (uint32_t)c->thread, fresh, t->pid, (pid_t)tid,

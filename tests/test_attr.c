@@ -350,6 +350,58 @@ static void test_thread_ids(void **state)
 	unlink(path);
 }
 
+/* Synchronization loss per synchronization object: only SL time counts,
+ * after the transfer split; objects are kept per process. */
+static void test_sync_objects(void **state)
+{
+	struct lc_pwriter *w = open_writer(4);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 4);
+	struct lc_obs_proc pr[2] = { { .uid = 1, .we = 1 }, { .uid = 2, .we = 1 } };
+	struct lc_obs_thread t[4] = {
+		{ .thread = 0, .proc = 0, .state = LC_ST_SYNC, .sync = 1 },
+		{ .thread = 1, .proc = 0, .state = LC_ST_SYNC, .sync = 2 },
+		{ .thread = 2, .proc = 1, .state = LC_ST_SYNC, .sync = 1 },
+		{ .thread = 3, .proc = 0, .state = LC_ST_BUSY, .sync = 0 },
+	};
+	struct lc_obs o = { 2, pr, 4, t };
+	struct lc_profile *prof;
+	struct lc_threads *th = lc_threads_new(w);
+	uint64_t by[3] = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		lc_threads_id(th, i < 3 ? 10 : 11, 1, (uint32_t)i, 1, 10 + i, 0);
+	lc_accum_sync_name(a, 1, 100, 1, 0x1000, "queue lock");
+	lc_accum_sync_name(a, 1, 100, 2, 0x2000, NULL);
+	lc_accum_sync_name(a, 2, 200, 1, 0x1000, "");
+	assert_int_equal(lc_accum_charge(a, 0, 2 * MS, &o), 0);
+	/* thread 1 also had 0.5 ms of ideal transfer time: that part is CL */
+	t[1].xfer_ns = MS / 2;
+	t[0].state = LC_ST_BUSY;
+	assert_int_equal(lc_accum_charge(a, 2 * MS, MS, &o), 0);
+	prof = finish(w, a);
+	assert_int_equal(prof->nsync, 3);
+	for (uint32_t i = 0; i < prof->nsync; i++) {
+		const struct lc_prof_sync *y = &prof->sync[i];
+
+		if (y->pid == 100 && y->obj == 0x1000) {
+			assert_string_equal(y->name, "queue lock");
+			by[0] = y->ns;
+		} else if (y->pid == 100 && y->obj == 0x2000) {
+			assert_null(y->name);
+			by[1] = y->ns;
+		} else if (y->pid == 200) {
+			by[2] = y->ns;
+		}
+	}
+	assert_int_equal(by[0], 2 * MS);
+	assert_int_equal(by[1], 2 * MS + MS / 2);
+	assert_int_equal(by[2], 3 * MS);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+	lc_threads_free(th);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_window_split),
 		cmocka_unit_test(test_scaling),
 		cmocka_unit_test(test_tiers),
+		cmocka_unit_test(test_sync_objects),
 		cmocka_unit_test(test_tags),
 		cmocka_unit_test(test_wasted),
 		cmocka_unit_test(test_procs_from),
