@@ -16,8 +16,8 @@
 
 static const char usage_text[] =
 	"usage: lostcycles report [-f FILE] [-t TAG | --tags] [--per-thread] [--per-rank]\n"
-	"                         [--timeline] [--format text|csv|json] [-l [NOTE]]\n"
-	"                         [--source sampled|trace] [FILE]\n"
+	"                         [--timeline] [--counters] [--format text|csv|json]\n"
+	"                         [-l [NOTE]] [--source sampled|trace] [FILE]\n"
 	"\n"
 	"Print the predicate profile in FILE (default lostcycles.data): the time\n"
 	"lost to each overhead category, summed over the processors.\n"
@@ -29,8 +29,11 @@ static const char usage_text[] =
 	"  --per-thread       a table of threads x categories\n"
 	"  --per-rank         MPI jobs: ranks x categories, and the late arrivers\n"
 	"  --timeline         one row per timeline window\n"
+	"  --counters         counter totals per event, thread and tag, IPC and\n"
+	"                     misses per 1000 instructions (with -t: that tag's)\n"
 	"  --format FMT       text (default), csv or json\n"
 	"  -l [NOTE]          one pp -l line for a runs file; NOTE is var=value pairs\n"
+	"                     (a key of the line itself, e.g. p=4, must agree)\n"
 	"  --source SRC       sampled (default) or trace (exact event log)\n"
 	"  --help             this text; see also lostcycles-report(1)\n";
 
@@ -129,6 +132,7 @@ static const struct option long_opts[] = {
 	{ "per-thread", no_argument, NULL, 'P' },
 	{ "per-rank", no_argument, NULL, 'R' },
 	{ "timeline", no_argument, NULL, 'T' },
+	{ "counters", no_argument, NULL, 'C' },
 	{ "format", required_argument, NULL, 'F' },
 	{ "source", required_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
@@ -173,6 +177,9 @@ static int set_opt(struct lc_report_opts *o, int c, int argc, char **argv)
 	case 'R':
 		o->per_rank = 1;
 		return -1;
+	case 'C':
+		o->counters = 1;
+		return -1;
 	case 'F':
 		return set_format(o, optarg) ? 2 : -1;
 	case 'S':
@@ -194,13 +201,13 @@ static int check_opts(struct lc_report_opts *o)
 {
 	if (o->note && !valid_note(o->note))
 		return usage_error("-l: note '%s' is not var=value pairs", o->note);
-	if (o->lline && (o->per_thread || o->timeline || o->format_set))
+	if (o->lline && (o->per_thread || o->timeline || o->counters || o->format_set))
 		return usage_error("%s", "-l prints one line: it does not combine with "
-				   "--per-thread, --timeline or --format");
+				   "--per-thread, --timeline, --counters or --format");
 	if (o->have_tag && o->per_thread)
 		return usage_error("%s", "--per-thread does not combine with -t");
 	if (list_only && (o->have_tag || o->lline || o->per_thread || o->per_rank || o->timeline ||
-			  o->format_set))
+			  o->counters || o->format_set))
 		return usage_error("%s", "--tags lists the tags: it takes no other option but "
 				   "-f and --source");
 	if (o->per_rank && (o->have_tag || o->lline || o->fmt == LC_REPORT_JSON))
@@ -309,6 +316,8 @@ int lc_cmd_report(int argc, char **argv)
 		warnx("%s: %s", o.file, err);
 		return 1;
 	}
+	if (!list_only && o.source == LC_SRC_SAMPLED && lc_report_stall(pr, msg, sizeof(msg)))
+		warnx("warning: %s: %s", o.file, msg);
 	r = list_only ? print_tags(pr, &o) : resolve_tag(pr, &o, &tn);
 	if (r < 0)
 		r = lc_report_print(pr, &o, msg, sizeof(msg));

@@ -6,7 +6,9 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lc_util.h"
@@ -17,6 +19,7 @@ struct view {
 	uint64_t qempty;
 	uint64_t total;
 	double wall;		/* seconds: total / p */
+	double nobs;		/* tick observations behind it: 0 = not sampled */
 };
 
 static double sec(uint64_t ns)
@@ -38,6 +41,41 @@ static void make_view(const struct lc_profile *pr, const struct lc_acct *a, stru
 	for (int c = 0; c < LC_NCAT; c++)
 		v->total += v->cat[c];
 	v->wall = pr->procs ? sec(v->total) / pr->procs : sec(lc_acct_wall(a));
+	v->nobs = 0;
+}
+
+/* The slot observations behind v when it comes from the sampled source:
+ * p slots read at every tick, scaled by v's share of the whole run's slot
+ * time (a fragment tag holds part of the ticks).  0 for the trace source or
+ * a profile without ticks. */
+static double observations(const struct lc_profile *pr, const struct lc_report_opts *o,
+			   const struct view *v)
+{
+	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
+	uint64_t whole[LC_NCAT], ticks = 0, wt = 0;
+
+	if (o->source != LC_SRC_SAMPLED)
+		return 0;
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		ticks += d->windows[i].ticks;
+	lc_profile_finish(pr, &d->total, whole);
+	for (int c = 0; c < LC_NCAT; c++)
+		wt += whole[c];
+	if (!wt || !ticks)
+		return 0;
+	return (double)ticks * pr->procs * ((double)v->total / (double)wt);
+}
+
+/* The binomial standard error, in seconds, of ns out of v's total: each of
+ * the v->nobs slot observations fell in the category with probability f. */
+static double std_err(const struct view *v, uint64_t ns)
+{
+	double f;
+
+	if (v->nobs <= 0 || !v->total)
+		return 0;
+	f = (double)ns / (double)v->total;
+	return sec(v->total) * sqrt(f * (1 - f) / v->nobs);
 }
 
 static int unavailable(const struct lc_profile *pr, int c)
@@ -48,6 +86,44 @@ static int unavailable(const struct lc_profile *pr, int c)
 static const char *reason(const struct lc_profile *pr, int c)
 {
 	return pr->info.reason[c] ? pr->info.reason[c] : "not measured";
+}
+
+/* The scheduler source's name, as the sampler spells it in its methods;
+ * NULL for none. */
+static const char *sched_name(uint32_t src)
+{
+	switch (src) {
+	case LC_SCHED_SWITCH:
+		return "context-switch records";
+	case LC_SCHED_SCHEDSTAT:
+		return "schedstat run delay";
+	case LC_SCHED_REPLAY:
+		return "replayed run-queue trace";
+	default:
+		return NULL;
+	}
+}
+
+/* How available category c was measured, into buf: the end block's method,
+ * and for RC the scheduler source when the method does not name it.  NULL
+ * when the profile does not say (flag categories, files before minor 2). */
+static const char *method(const struct lc_profile *pr, int c, char *buf, size_t len)
+{
+	const char *m, *s;
+
+	if (!pr->ended || !pr->end.ext || unavailable(pr, c))
+		return NULL;
+	m = pr->end.method[c];
+	s = c == LC_CAT_RC ? sched_name(pr->end.sched_source) : NULL;
+	if (m && s && !strstr(m, s))
+		snprintf(buf, len, "%s (run queue from %s)", m, s);
+	else if (s && !m)
+		snprintf(buf, len, "run queue from %s", s);
+	else if (m)
+		snprintf(buf, len, "%s", m);
+	else
+		return NULL;
+	return buf;
 }
 
 static const char *procs_from(uint32_t from)
@@ -110,7 +186,137 @@ static void cut_note(const struct lc_profile *pr, const struct lc_prof_data *d,
 			 sec(lc_acct_wall(&d->total)));
 }
 
+/* ---- the sampler's own run ---------------------------------------------- */
+
+/* What the sampler says of its run (the end block of minor 2), or what the
+ * sampled windows' tick counts suggest for older files. */
+struct samp {
+	uint64_t ticks;		/* ticks taken */
+	uint64_t missed;	/* ticks that fell inside late gaps */
+	uint64_t gap_ns;	/* the longest tick gap, 0 unknown */
+	int64_t gap_start;	/* when it began (ns after t0), -1 unknown */
+	int est_missed;		/* missed estimated from the windows */
+	int est_start;		/* gap_start estimated from the windows */
+	uint64_t wall_ns;	/* the run's wall time */
+	int stalled;		/* worth a warning */
+};
+
+/* The ticks a window of w's wall time would hold at the nominal interval,
+ * minus the ticks it holds (0 when it holds as many or more). */
+static uint64_t deficit(const struct lc_prof_window *w, uint64_t interval)
+{
+	uint64_t want = interval ? lc_acct_wall(&w->acct) / interval : 0;
+
+	return want > w->ticks ? want - w->ticks : 0;
+}
+
+/* For files before minor 2: where the longest gap began, from the windows:
+ * the start of the longest run of windows without a tick (the gap spanned
+ * them), else of the window missing the most ticks.  -1 when none is short. */
+static int64_t guess_gap_start(const struct lc_prof_data *d, uint64_t interval)
+{
+	uint32_t best = 0, bestlen = 0, len = 0, most = 0;
+	uint64_t worst = 0;
+
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		const struct lc_prof_window *w = &d->windows[i];
+		int follows = i && w->index == d->windows[i - 1].index + 1;
+
+		len = !w->ticks ? (follows ? len + 1 : 1) : 0;
+		if (len > bestlen) {
+			bestlen = len;
+			best = i + 1 - len;
+		}
+		if (deficit(w, interval) > worst) {
+			worst = deficit(w, interval);
+			most = i;
+		}
+	}
+	if (bestlen)
+		return (int64_t)d->windows[best].start_ns;
+	return worst ? (int64_t)d->windows[most].start_ns : -1;
+}
+
+/* Fill s from the end block, estimating from the windows what it lacks. */
+static void sampler_stats(const struct lc_profile *pr, struct samp *s)
+{
+	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
+	uint64_t interval = pr->info.interval_ns, sum = 0, want;
+
+	*s = (struct samp){ .gap_start = -1 };
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		sum += d->windows[i].ticks;
+	s->wall_ns = pr->ended && pr->end.end_ns ? pr->end.end_ns : lc_acct_wall(&d->total);
+	s->ticks = pr->ended ? pr->end.ticks : sum;
+	s->gap_ns = pr->ended ? pr->end.max_gap_ns : 0;
+	if (pr->ended && pr->end.ext) {
+		s->missed = pr->end.missed_ticks;
+		if (pr->end.max_gap_at_ns >= s->gap_ns && s->gap_ns)
+			s->gap_start = (int64_t)(pr->end.max_gap_at_ns - s->gap_ns);
+	} else if (interval && d->present) {
+		/* one tick of slack: where the first tick falls is not recorded */
+		want = lc_acct_wall(&d->total) / interval;
+		s->missed = want > sum + 1 ? want - sum - 1 : 0;
+		s->est_missed = 1;
+		s->gap_start = guess_gap_start(d, interval);
+		s->est_start = 1;
+	}
+	s->stalled = (interval && s->gap_ns > 10 * interval) ||
+		     (s->missed && s->missed * 100 > s->ticks + s->missed);
+}
+
+/* A duration for a message: "29.6 s", "1.25 ms", "350 us". */
+static const char *dur(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000u)
+		snprintf(buf, len, "%.3g s", (double)ns / 1e9);
+	else if (ns >= 1000000u)
+		snprintf(buf, len, "%.3g ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3g us", (double)ns / 1e3);
+	return buf;
+}
+
+/* The stall warning.  See report.h. */
+int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
+{
+	char g[32], at[64] = "", miss[128] = "";
+	struct samp s;
+	int big;
+
+	sampler_stats(pr, &s);
+	*msg = 0;
+	if (!s.stalled)
+		return 0;
+	big = pr->info.interval_ns && s.gap_ns > 10 * pr->info.interval_ns;
+	if (s.gap_start >= 0)
+		snprintf(at, sizeof(at), " at %s%.3g s", s.est_start ? "about " : "",
+			 (double)s.gap_start / 1e9);
+	if (s.missed)
+		snprintf(miss, sizeof(miss), "; %" PRIu64 " ticks (%.2g %%) were missed%s",
+			 s.missed, 100.0 * (double)s.missed / (double)(s.ticks + s.missed),
+			 s.est_missed ? " (estimated from the windows' tick counts)" : "");
+	if (big)
+		snprintf(msg, len, "the sampler stalled for %s%s%s: times in a late tick's span "
+			 "are charged to the state seen at its end", dur(s.gap_ns, g, sizeof(g)),
+			 at, miss);
+	else
+		snprintf(msg, len, "the sampler fell behind (longest tick gap %s%s)%s: times in "
+			 "a late tick's span are charged to the state seen at its end",
+			 dur(s.gap_ns, g, sizeof(g)), at, miss);
+	return 1;
+}
+
 /* ---- text ---------------------------------------------------------------- */
+
+/* One row: seconds, percent and, for sampled data, the standard error. */
+static void text_row(const char *fmt, const char *name, const struct view *v, uint64_t ns)
+{
+	printf(fmt, name, sec(ns), pct(ns, v->total));
+	if (v->nobs > 0)
+		printf("  \u00b1%.6f", std_err(v, ns));
+	printf("\n");
+}
 
 static void text_line(const struct lc_profile *pr, const struct view *v, int c)
 {
@@ -119,7 +325,37 @@ static void text_line(const struct lc_profile *pr, const struct view *v, int c)
 	if (unavailable(pr, c))
 		printf("%-24s %12s            (%s)\n", name, "na", reason(pr, c));
 	else
-		printf("%-24s %12.6f  %7.2f%%\n", name, sec(v->cat[c]), pct(v->cat[c], v->total));
+		text_row("%-24s %12.6f  %7.2f%%", name, v, v->cat[c]);
+}
+
+/* The wall time, and beside it the sampler's own CPU time when recorded. */
+static void text_wall(const struct lc_profile *pr, const struct view *v)
+{
+	struct samp s;
+
+	printf("** wall time: %.6f s (Total Time / %u)", v->wall, pr->procs);
+	sampler_stats(pr, &s);
+	if (pr->ended && pr->end.ext && pr->end.sampler_cpu_ns)
+		printf("; sampler CPU %.3f s (%.1f %%)", sec(pr->end.sampler_cpu_ns),
+		       s.wall_ns ? 100.0 * (double)pr->end.sampler_cpu_ns / (double)s.wall_ns : 0.0);
+	printf("\n");
+	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
+		printf("** note: the sampler shared CPU %d with the program (no spare CPU): its "
+		       "ticks took CPU time from the program\n", pr->end.shared_cpu);
+}
+
+/* Under the table: how each counter- or scheduler-derived category was
+ * measured, once each, and what the ± column means. */
+static void text_methods(const struct lc_profile *pr, const struct view *v)
+{
+	char buf[LC_PROF_TEXT_MAX + 128];
+
+	for (int c = 0; c < LC_NCAT; c++)
+		if (method(pr, c, buf, sizeof(buf)))
+			printf("** %s: %s\n", lc_cat_info(c)->name, buf);
+	if (v->nobs > 0)
+		printf("** \u00b1: one standard error of the tick sampling (binomial, %.0f slot "
+		       "observations)\n", v->nobs);
 }
 
 static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
@@ -137,12 +373,12 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	for (int c = 0; c < LC_CAT_PC; c++) {
 		text_line(pr, v, c);
 		if (c == LC_CAT_LI && v->qempty && !unavailable(pr, c))
-			printf("  %-22s %12.6f  %7.2f%%\n", "of which queue empty",
-			       sec(v->qempty), pct(v->qempty, v->total));
+			text_row("  %-22s %12.6f  %7.2f%%", "of which queue empty", v, v->qempty);
 	}
 	printf("%-24s %12.6f  %7.2f%%\n", "Total Time", sec(v->total), v->total ? 100.0 : 0.0);
 	text_line(pr, v, LC_CAT_PC);
-	printf("** wall time: %.6f s (Total Time / %u)\n", v->wall, pr->procs);
+	text_wall(pr, v);
+	text_methods(pr, v);
 	if (pr->ended && pr->end.wasted_lost)
 		printf("** note: %" PRIu64 " LC_TASK_WASTED call(s) missed by the sampler: "
 		       "their time stays in Remaining Time\n", pr->end.wasted_lost);
@@ -250,17 +486,96 @@ static void text_timeline(const struct lc_profile *pr, const struct lc_prof_data
 
 /* ---- -l ------------------------------------------------------------------ */
 
-static void lline(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v)
+/* One key of a -l line and its value as printed. */
+struct kv {
+	const char *key;
+	char val[48];
+};
+
+/* The profile's keys of a -l line, in order: p, the categories (na when not
+ * measured), cpus when the profile recorded the machine's CPUs (before rt:
+ * "p=N li=" and "tt= " stay next to each other for readers of older lines),
+ * tt.  Returns how many. */
+static int lline_pairs(const struct lc_profile *pr, const struct view *v, struct kv *kv)
 {
-	if (o->note)
-		printf("%s ", o->note);
-	printf("p=%u", pr->procs);
-	for (int c = 0; c < LC_NCAT; c++)
+	int n = 0;
+
+	kv[n].key = "p";
+	snprintf(kv[n++].val, sizeof(kv->val), "%u", pr->procs);
+	for (int c = 0; c < LC_NCAT; c++) {
+		if (c == LC_CAT_PC && pr->ended && pr->end.ext && pr->end.ncpus) {
+			kv[n].key = "cpus";
+			snprintf(kv[n++].val, sizeof(kv->val), "%u", pr->end.ncpus);
+		}
+		kv[n].key = lc_cat_info(c)->key;
 		if (unavailable(pr, c))
-			printf(" %s=na", lc_cat_info(c)->key);
+			snprintf(kv[n++].val, sizeof(kv->val), "na");
 		else
-			printf(" %s=%.9g", lc_cat_info(c)->key, sec(v->cat[c]));
-	printf(" tt=%.9g\n", sec(v->total));
+			snprintf(kv[n++].val, sizeof(kv->val), "%.9g", sec(v->cat[c]));
+	}
+	kv[n].key = lc_cat_info(LC_KEY_TT)->key;
+	snprintf(kv[n++].val, sizeof(kv->val), "%.9g", sec(v->total));
+	return n;
+}
+
+/* The value of key in note (whitespace-separated var=value pairs) into
+ * val[len]; 1 when the note names key, else 0. */
+static int note_value(const char *note, const char *key, char *val, size_t len)
+{
+	size_t kl = strlen(key);
+
+	while (note && *note) {
+		size_t tl;
+
+		note += strspn(note, " \t");
+		tl = strcspn(note, " \t");
+		if (tl > kl && !strncmp(note, key, kl) && note[kl] == '=') {
+			snprintf(val, len, "%.*s", (int)(tl - kl - 1), note + kl + 1);
+			return 1;
+		}
+		note += tl;
+	}
+	return 0;
+}
+
+/* True when two values of a key agree: the same text or the same number. */
+static int same_value(const char *a, const char *b)
+{
+	char *ea, *eb;
+	double x, y;
+
+	if (!strcmp(a, b))
+		return 1;
+	x = strtod(a, &ea);
+	y = strtod(b, &eb);
+	return ea != a && !*ea && eb != b && !*eb && x == y;
+}
+
+/* The pp -l line: the note, then the profile's keys the note does not
+ * already give.  Returns 0, or 1 with the reason in msg (nothing printed)
+ * when the note gives a profile key another value. */
+static int lline(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v,
+		 char *msg, size_t len)
+{
+	struct kv kv[LC_NKEY + 2];
+	int n = lline_pairs(pr, v, kv), skip[LC_NKEY + 2] = { 0 };
+	char nv[256];
+
+	for (int i = 0; i < n; i++) {
+		if (!note_value(o->note, kv[i].key, nv, sizeof(nv)))
+			continue;
+		if (!same_value(nv, kv[i].val))
+			return lc_fail(msg, len, 1, "-l: the note says %s=%s but the profile's %s "
+				       "is %s", kv[i].key, nv, kv[i].key, kv[i].val);
+		skip[i] = 1;
+	}
+	if (o->note)
+		printf("%s", o->note);
+	for (int i = 0; i < n; i++)
+		if (!skip[i])
+			printf("%s%s=%s", i || o->note ? " " : "", kv[i].key, kv[i].val);
+	printf("\n");
+	return 0;
 }
 
 /* ---- csv ----------------------------------------------------------------- */
@@ -283,25 +598,39 @@ static void csv_str(const char *s)
 	putchar('"');
 }
 
+/* The se and method fields that end a summary row: se only for sampled data. */
+static void csv_tail(const struct lc_profile *pr, const struct view *v, int c, uint64_t ns)
+{
+	char buf[LC_PROF_TEXT_MAX + 128];
+
+	if (v->nobs > 0 && (c < 0 || !unavailable(pr, c)))
+		printf(",%.9f,", std_err(v, ns));
+	else
+		printf(",,");
+	csv_str(c >= 0 ? method(pr, c, buf, sizeof(buf)) : NULL);
+	printf("\n");
+}
+
 static void csv_summary(const struct lc_profile *pr, const struct view *v)
 {
-	printf("key,name,seconds,percent,available,reason\n");
+	printf("key,name,seconds,percent,available,reason,se,method\n");
 	printf("p,processors,%u,,1,", pr->procs);
 	csv_str(procs_from(pr->procs_from));
-	printf("\n");
+	printf(",,\n");
 	for (int c = 0; c < LC_NCAT; c++) {
 		printf("%s,%s,", lc_cat_info(c)->key, lc_cat_info(c)->name);
 		if (unavailable(pr, c)) {
 			printf(",,0,");
 			csv_str(reason(pr, c));
-			printf("\n");
 		} else {
-			printf("%.9f,%.4f,1,\n", sec(v->cat[c]), pct(v->cat[c], v->total));
+			printf("%.9f,%.4f,1,", sec(v->cat[c]), pct(v->cat[c], v->total));
 		}
+		csv_tail(pr, v, c, v->cat[c]);
 	}
-	printf("qe,of which queue empty,%.9f,%.4f,1,\n", sec(v->qempty), pct(v->qempty, v->total));
-	printf("tt,Total Time,%.9f,%.4f,1,\n", sec(v->total), v->total ? 100.0 : 0.0);
-	printf("wall,Wall Time,%.9f,,1,\n", v->wall);
+	printf("qe,of which queue empty,%.9f,%.4f,1,", sec(v->qempty), pct(v->qempty, v->total));
+	csv_tail(pr, v, -1, v->qempty);
+	printf("tt,Total Time,%.9f,%.4f,1,,,\n", sec(v->total), v->total ? 100.0 : 0.0);
+	printf("wall,Wall Time,%.9f,,1,,,\n", v->wall);
 }
 
 static void csv_per_thread(const struct lc_profile *pr, const struct lc_prof_data *d,
@@ -334,6 +663,207 @@ static void csv_timeline(const struct lc_profile *pr, const struct lc_prof_data 
 		make_view(pr, a, &v);
 		printf("%u,%.9f,%.9f", d->windows[i].index, sec(d->windows[i].start_ns), v.wall);
 		table_cells(pr, v.cat, 1);
+	}
+}
+
+/* ---- counters -------------------------------------------------------------- */
+
+/* What each counter role is called in reports. */
+static const char *role_name(uint32_t role)
+{
+	static const char *const names[LC_EVR_NROLES] = {
+		[LC_EVR_OTHER] = "other", [LC_EVR_CYCLES] = "cycles",
+		[LC_EVR_STALL] = "stall cycles", [LC_EVR_MISS] = "misses",
+		[LC_EVR_INSTR] = "instructions", [LC_EVR_MISS_STALL] = "miss stall cycles",
+	};
+
+	return role < LC_EVR_NROLES ? names[role] : "other";
+}
+
+/* The first event of the profile with role, or -1. */
+static int event_of(const struct lc_profile *pr, uint32_t role)
+{
+	for (uint32_t e = 0; e < pr->nevents; e++)
+		if (pr->events[e].role == role)
+			return (int)e;
+	return -1;
+}
+
+/* a / b of counts v[] for the events of roles ra and rb, times scale; NAN
+ * when either event is missing or the divisor is 0. */
+static double ratio(const struct lc_profile *pr, const uint64_t *v, uint32_t ra, uint32_t rb,
+		    double scale)
+{
+	int a = event_of(pr, ra), b = event_of(pr, rb);
+
+	if (a < 0 || b < 0 || !v[b])
+		return NAN;
+	return scale * (double)v[a] / (double)v[b];
+}
+
+/* Instructions per cycle, and misses per 1000 instructions, of v[]. */
+static double ipc(const struct lc_profile *pr, const uint64_t *v)
+{
+	return ratio(pr, v, LC_EVR_INSTR, LC_EVR_CYCLES, 1);
+}
+
+static double mpki(const struct lc_profile *pr, const uint64_t *v)
+{
+	return ratio(pr, v, LC_EVR_MISS, LC_EVR_INSTR, 1000);
+}
+
+/* The counts --counters reports as the totals: the whole source's, or the
+ * tag's with -t.  NULL when the source or tag has none. */
+static const uint64_t *counts_of(const struct lc_profile *pr, const struct lc_prof_data *d,
+				 const struct lc_report_opts *o)
+{
+	const struct lc_prof_tagrow *t;
+
+	if (!pr->nevents)
+		return NULL;
+	if (!o->have_tag)
+		return d->ev_total;
+	t = find_tag(d, o->tag);
+	return t && d->ev_tag ? &d->ev_tag[(size_t)(t - d->tags) * pr->nevents] : NULL;
+}
+
+/* A column's width for event e: its name, at least 12. */
+static int ev_width(const struct lc_profile *pr, uint32_t e)
+{
+	size_t n = strlen(pr->events[e].name ? pr->events[e].name : "");
+
+	return n > 12 ? (int)n : 12;
+}
+
+/* A number or "-" in a text column of width w with p decimals. */
+static void text_num(double x, int w, int p)
+{
+	if (isnan(x))
+		printf(" %*s", w, "-");
+	else
+		printf(" %*.*f", w, p, x);
+}
+
+/* One text row of counts: each event, IPC and misses per 1000 instructions. */
+static void text_counts_row(const struct lc_profile *pr, const uint64_t *v)
+{
+	for (uint32_t e = 0; e < pr->nevents; e++)
+		printf(" %*" PRIu64, ev_width(pr, e), v[e]);
+	text_num(ipc(pr, v), 7, 3);
+	text_num(mpki(pr, v), 9, 3);
+	printf("\n");
+}
+
+/* The header of such rows after lead. */
+static void text_counts_header(const struct lc_profile *pr, const char *lead)
+{
+	printf("%s", lead);
+	for (uint32_t e = 0; e < pr->nevents; e++)
+		printf(" %*s", ev_width(pr, e), pr->events[e].name ? pr->events[e].name : "");
+	printf(" %7s %9s\n", "ipc", "mpki");
+}
+
+static void text_counters(const struct lc_profile *pr, const struct lc_prof_data *d,
+			  const struct lc_report_opts *o)
+{
+	const uint64_t *v = counts_of(pr, d, o);
+
+	if (!v) {
+		printf("\n** counters: no counters recorded\n");
+		return;
+	}
+	if (o->have_tag)
+		printf("\n** counters while fragment tag %" PRId64 " was open\n", o->tag);
+	else
+		printf("\n** counters\n");
+	printf("%-28s %-18s %20s\n", "event", "role", "total");
+	for (uint32_t e = 0; e < pr->nevents; e++)
+		printf("%-28s %-18s %20" PRIu64 "\n", pr->events[e].name ? pr->events[e].name : "",
+		       role_name(pr->events[e].role), v[e]);
+	if (!isnan(ipc(pr, v)))
+		printf("** IPC %.3f (instructions / cycles)\n", ipc(pr, v));
+	if (!isnan(mpki(pr, v)))
+		printf("** %.3f misses per 1000 instructions\n", mpki(pr, v));
+	if (o->have_tag)
+		return;
+	printf("\n** counters per thread\n");
+	text_counts_header(pr, "     pid      tid");
+	for (uint32_t i = 0; i < d->nthreads && d->ev_thread; i++) {
+		printf("%8d %8d", pr->threads[i].pid, pr->threads[i].tid);
+		text_counts_row(pr, &d->ev_thread[(size_t)i * pr->nevents]);
+	}
+	if (!d->ntags || !d->ev_tag)
+		return;
+	printf("\n** counters per fragment tag\n");
+	text_counts_header(pr, "             tag");
+	for (uint32_t i = 0; i < d->ntags; i++) {
+		printf("%16" PRId64, d->tags[i].tag);
+		text_counts_row(pr, &d->ev_tag[(size_t)i * pr->nevents]);
+	}
+}
+
+/* A CSV number field, empty for NAN. */
+static void csv_num(double x)
+{
+	if (isnan(x))
+		printf(",");
+	else
+		printf(",%.6f", x);
+}
+
+static void csv_counts_row(const struct lc_profile *pr, const uint64_t *v)
+{
+	for (uint32_t e = 0; e < pr->nevents; e++)
+		printf(",%" PRIu64, v[e]);
+	csv_num(ipc(pr, v));
+	csv_num(mpki(pr, v));
+	printf("\n");
+}
+
+static void csv_counts_header(const struct lc_profile *pr, const char *lead)
+{
+	printf("\n%s", lead);
+	for (uint32_t e = 0; e < pr->nevents; e++) {
+		putchar(',');
+		csv_str(pr->events[e].name);
+	}
+	printf(",ipc,mpki\n");
+}
+
+/* The counters as CSV sections: events (with the derived ratios as rows),
+ * then per thread and per tag (not with -t). */
+static void csv_counters(const struct lc_profile *pr, const struct lc_prof_data *d,
+			 const struct lc_report_opts *o)
+{
+	const uint64_t *v = counts_of(pr, d, o);
+
+	printf("\nevent,role,total\n");
+	if (!v) {
+		printf("no counters recorded,,\n");
+		return;
+	}
+	for (uint32_t e = 0; e < pr->nevents; e++) {
+		csv_str(pr->events[e].name);
+		printf(",%s,%" PRIu64 "\n", role_name(pr->events[e].role), v[e]);
+	}
+	printf("ipc,derived");
+	csv_num(ipc(pr, v));
+	printf("\nmpki,derived");
+	csv_num(mpki(pr, v));
+	printf("\n");
+	if (o->have_tag)
+		return;
+	csv_counts_header(pr, "thread,pid,tid");
+	for (uint32_t i = 0; i < d->nthreads && d->ev_thread; i++) {
+		printf("%u,%d,%d", i, pr->threads[i].pid, pr->threads[i].tid);
+		csv_counts_row(pr, &d->ev_thread[(size_t)i * pr->nevents]);
+	}
+	if (!d->ntags || !d->ev_tag)
+		return;
+	csv_counts_header(pr, "tag");
+	for (uint32_t i = 0; i < d->ntags; i++) {
+		printf("%" PRId64, d->tags[i].tag);
+		csv_counts_row(pr, &d->ev_tag[(size_t)i * pr->nevents]);
 	}
 }
 
@@ -395,8 +925,53 @@ static void json_head(const struct lc_profile *pr, const struct lc_report_opts *
 	       pr->end.wasted_lost, pr->end.bad_reads);
 }
 
+/* "sampler": the sampler's own run, null where the profile does not say. */
+static void json_sampler(const struct lc_profile *pr)
+{
+	int ext = pr->ended && pr->end.ext;
+	struct samp s;
+
+	sampler_stats(pr, &s);
+	printf("  \"sampler\": {\"ticks\": %" PRIu64 ", \"max_gap_s\": ", s.ticks);
+	if (pr->ended)
+		printf("%.9f", sec(s.gap_ns));
+	else
+		printf("null");
+	printf(", \"max_gap_at_s\": ");
+	if (s.gap_start >= 0)
+		printf("%.9f", sec((uint64_t)s.gap_start));
+	else
+		printf("null");
+	printf(", \"missed_ticks\": %" PRIu64 ", \"estimated\": %s, \"stalled\": %s, "
+	       "\"cpu_s\": ", s.missed, s.est_missed ? "true" : "false",
+	       s.stalled ? "true" : "false");
+	if (ext && pr->end.sampler_cpu_ns)
+		printf("%.9f", sec(pr->end.sampler_cpu_ns));
+	else
+		printf("null");
+	printf(", \"shared_cpu\": ");
+	if (ext)
+		printf("%d", pr->end.shared_cpu);
+	else
+		printf("null");
+	printf(", \"sched_source\": ");
+	json_str(ext ? sched_name(pr->end.sched_source) : NULL);
+	printf(", \"ncpus\": ");
+	if (ext && pr->end.ncpus)
+		printf("%u},\n", pr->end.ncpus);
+	else
+		printf("null},\n");
+}
+
 static void json_categories(const struct lc_profile *pr, const struct view *v)
 {
+	char buf[LC_PROF_TEXT_MAX + 128];
+
+	printf("  \"observations\": ");
+	if (v->nobs > 0)
+		printf("%.0f,\n", v->nobs);
+	else
+		printf("null,\n");
 	printf("  \"categories\": {\n");
 	for (int c = 0; c < LC_NCAT; c++) {
 		int na = unavailable(pr, c);
@@ -409,6 +984,13 @@ static void json_categories(const struct lc_profile *pr, const struct view *v)
 			printf("%.9f, \"percent\": %.4f, \"available\": true, \"reason\": ",
 			       sec(v->cat[c]), pct(v->cat[c], v->total));
 		json_str(na ? reason(pr, c) : NULL);
+		printf(", \"se\": ");
+		if (!na && v->nobs > 0)
+			printf("%.9f", std_err(v, v->cat[c]));
+		else
+			printf("null");
+		printf(", \"method\": ");
+		json_str(method(pr, c, buf, sizeof(buf)));
 		printf("}%s\n", c + 1 < LC_NCAT ? "," : "");
 	}
 	printf("  }");
@@ -453,6 +1035,65 @@ static void json_timeline(const struct lc_profile *pr, const struct lc_prof_data
 	printf("\n  ]");
 }
 
+/* A JSON number, null for NAN. */
+static void json_num(double x)
+{
+	if (isnan(x))
+		printf("null");
+	else
+		printf("%.6f", x);
+}
+
+/* "counts": [...], "ipc": x, "mpki": y of v[]. */
+static void json_counts(const struct lc_profile *pr, const uint64_t *v)
+{
+	printf("\"counts\": [");
+	for (uint32_t e = 0; e < pr->nevents; e++)
+		printf("%s%" PRIu64, e ? ", " : "", v[e]);
+	printf("], \"ipc\": ");
+	json_num(ipc(pr, v));
+	printf(", \"mpki\": ");
+	json_num(mpki(pr, v));
+}
+
+static void json_counters(const struct lc_profile *pr, const struct lc_prof_data *d,
+			  const struct lc_report_opts *o)
+{
+	const uint64_t *v = counts_of(pr, d, o);
+
+	printf(",\n  \"counters\": ");
+	if (!v) {
+		printf("{\"recorded\": false, \"note\": \"no counters recorded\"}");
+		return;
+	}
+	printf("{\"recorded\": true,\n    \"events\": [");
+	for (uint32_t e = 0; e < pr->nevents; e++) {
+		printf("%s{\"name\": ", e ? ", " : "");
+		json_str(pr->events[e].name);
+		printf(", \"role\": \"%s\", \"total\": %" PRIu64 "}",
+		       role_name(pr->events[e].role), v[e]);
+	}
+	printf("],\n    ");
+	json_counts(pr, v);
+	if (!o->have_tag) {
+		printf(",\n    \"per_thread\": [");
+		for (uint32_t i = 0; i < d->nthreads && d->ev_thread; i++) {
+			printf("%s\n      {\"thread\": %u, \"pid\": %d, \"tid\": %d, ",
+			       i ? "," : "", i, pr->threads[i].pid, pr->threads[i].tid);
+			json_counts(pr, &d->ev_thread[(size_t)i * pr->nevents]);
+			printf("}");
+		}
+		printf("],\n    \"per_tag\": [");
+		for (uint32_t i = 0; i < d->ntags && d->ev_tag; i++) {
+			printf("%s\n      {\"tag\": %" PRId64 ", ", i ? "," : "", d->tags[i].tag);
+			json_counts(pr, &d->ev_tag[(size_t)i * pr->nevents]);
+			printf("}");
+		}
+		printf("]");
+	}
+	printf("}");
+}
+
 static void json_report(const struct lc_profile *pr, const struct lc_report_opts *o,
 			const struct lc_prof_data *d, const struct view *v)
 {
@@ -463,11 +1104,14 @@ static void json_report(const struct lc_profile *pr, const struct lc_report_opts
 		       pr->cut_offset, d->nwindows, sec(lc_acct_wall(&d->total)));
 	else
 		printf("null,\n");
+	json_sampler(pr);
 	json_categories(pr, v);
 	if (o->per_thread)
 		json_per_thread(pr, d, v);
 	if (o->timeline)
 		json_timeline(pr, d, o);
+	if (o->counters)
+		json_counters(pr, d, o);
 	printf("\n}\n");
 }
 
@@ -494,10 +1138,12 @@ int lc_report_print(const struct lc_profile *pr, const struct lc_report_opts *o,
 		a = &t->acct;
 	}
 	make_view(pr, a, &v);
+	v.nobs = observations(pr, o, &v);
 	cut_note(pr, d, note, sizeof(note));
 	snprintf(msg, len, "%s", note);
 	if (o->lline) {
-		lline(pr, o, &v);
+		if (lline(pr, o, &v, msg, len))
+			return 1;
 	} else if (o->fmt == LC_REPORT_JSON) {
 		json_report(pr, o, d, &v);
 	} else if (o->fmt == LC_REPORT_CSV) {
@@ -506,12 +1152,16 @@ int lc_report_print(const struct lc_profile *pr, const struct lc_report_opts *o,
 			csv_per_thread(pr, d, &v);
 		if (o->timeline)
 			csv_timeline(pr, d, o);
+		if (o->counters)
+			csv_counters(pr, d, o);
 	} else {
 		text_summary(pr, o, &v, note);
 		if (o->per_thread)
 			text_per_thread(pr, d, &v);
 		if (o->timeline)
 			text_timeline(pr, d, o);
+		if (o->counters)
+			text_counters(pr, d, o);
 	}
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

@@ -1,8 +1,9 @@
 /*
- * report.h — printing a profile: the pp-style summary with percentages, a
- * pp -l line for runs files, per-thread and timeline tables, per fragment
- * tag, as text, CSV or JSON.  Everything goes to stdout; nothing else is
- * printed (reasons come back in a buffer).
+ * report.h — printing a profile: the pp-style summary with percentages and
+ * sampling errors, a pp -l line for runs files, per-thread and timeline
+ * tables, per fragment tag, counters, as text, CSV or JSON.  Everything goes
+ * to stdout; nothing else is printed (reasons and warnings come back in a
+ * buffer).
  */
 #ifndef LC_REPORT_H
 #define LC_REPORT_H
@@ -22,6 +23,7 @@ struct lc_report_opts {
 	int per_thread;		/* a table of threads x categories */
 	int per_rank;		/* ranks x categories and the late arrivers */
 	int timeline;		/* one row per timeline window */
+	int counters;		/* counter totals per event, thread and tag */
 	int lline;		/* one pp -l line instead of everything else */
 	int source_set;		/* source was asked for explicitly */
 	int format_set;		/* fmt was asked for explicitly */
@@ -36,9 +38,18 @@ struct lc_report_opts {
 
 /* Print the report of profile pr as o asks.  Returns 0, with a note about a
  * cut profile in msg ("" when none), or 1 with the reason in msg when the
- * profile has no data for what o asks (nothing printed then). */
+ * profile has no data for what o asks or o->note gives a key of the -l line
+ * another value than the profile's (nothing printed then). */
 int lc_report_print(const struct lc_profile *pr, const struct lc_report_opts *o, char *msg,
 		    size_t len);
+
+/* The sampler's stall warning, for the command to print once on stderr:
+ * returns 1 with "the sampler stalled for 29.6 s at 2.49 s; 2960 ticks (9.1
+ * %) were missed: ..." in msg when the longest tick gap exceeds 10 tick
+ * intervals or more than 1 % of the ticks were missed, else 0 with "".
+ * For files before format minor 2 the missed ticks and the gap's start are
+ * estimated from the windows' tick counts (and the message says so). */
+int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len);
 
 /* The per-rank views of a message-passing job (report_rank.c): printed
  * after the summary, text or CSV.  Returns 0, or 1 with the reason in msg

@@ -21,7 +21,7 @@
 #include "profile_format.h"
 
 static char dir[] = "/tmp/lc_test_reportXXXXXX";
-static char sample[256], errpath[256];
+static char sample[256], errpath[256], v2[256], v2stall[256], v2old[256];
 static uint64_t bounds[SAMPLE_NBLOCKS];
 static char out[65536], errout[4096];
 
@@ -32,6 +32,8 @@ static const char *tmp(char *buf, size_t len, const char *name)
 	return buf;
 }
 
+static int v2_write(const char *path, int stall, int old);
+
 static int setup(void **state)
 {
 	(void)state;
@@ -39,6 +41,11 @@ static int setup(void **state)
 		return -1;
 	tmp(sample, sizeof(sample), "s.data");
 	tmp(errpath, sizeof(errpath), "stderr");
+	tmp(v2, sizeof(v2), "v2.data");
+	tmp(v2stall, sizeof(v2stall), "v2stall.data");
+	tmp(v2old, sizeof(v2old), "v2old.data");
+	if (v2_write(v2, 0, 0) || v2_write(v2stall, 1, 0) || v2_write(v2old, 1, 1))
+		return -1;
 	return sample_write(sample, bounds);
 }
 
@@ -106,6 +113,15 @@ static void line_has(const char *prefix, const char *w1, const char *w2)
 		fail_msg("'%s' lacks '%s'", buf, w2);
 }
 
+/* The line starting with prefix does not hold w. */
+static void line_lacks(const char *prefix, const char *w)
+{
+	const char *l = line(prefix), *e = strchr(l, '\n'), *p = strstr(l, w);
+
+	if (p && (!e || p < e))
+		fail_msg("line '%s' holds '%s'", prefix, w);
+}
+
 static int count_lines(const char *s)
 {
 	int n = 0;
@@ -137,6 +153,133 @@ static void write_prefix(const char *p, size_t n)
 	fclose(f);
 	write_bytes(p, b, n);
 	free(b);
+}
+
+/* ---- a minor-2 profile: counters, methods, the sampler's own figures ------
+ *
+ * p = 2, interval 100 us, four 10 ms windows, two threads, tag 5 in window 0.
+ * Categories (ns over both slots): PC 68e6, SL 8e6, RC 2e6, ML 2e6: total
+ * 80e6.  The info block says RC and ML were not measured; the end block,
+ * which has the final say, measured them (RC from context-switch records)
+ * and not CL.  Counters: cycles, instructions, misses, stall cycles; totals
+ * 4000, 3000, 30, 400 (IPC 0.75, 10 misses per 1000 instructions); tag 5
+ * holds thread 0's 1000, 2000, 10, 100.
+ * With stall set, windows 1 and 2 have no tick: the sampler stalled for 25 ms
+ * from 8 ms, missing 249 ticks (151 taken); else every window has 100 ticks. */
+static char v2_cycles[] = "cycles", v2_instr[] = "instructions", v2_miss[] = "LLC-misses",
+	    v2_stall[] = "stalled-cycles-backend", v2_nomiss[] = "no miss counter",
+	    v2_rc[] = "BUSY time runnable but off CPU, per tick",
+	    v2_ml[] = "busy time x stall cycles / cycles";
+
+/* Rewrite the end block at byte at of path with only the fields of format
+ * minor 0 (up to its reason string), as an older sampler wrote it, and cut
+ * the file after it.  Returns 0 or -errno. */
+static int cut_end(const char *path, uint64_t at)
+{
+	uint8_t b[8192];
+	FILE *f = fopen(path, "r+b");
+	size_t n, len;
+
+	if (!f)
+		return -errno;
+	n = fread(b, 1, sizeof(b), f);
+	if (n < at + 8 + 52 || n > sizeof(b) - 8) {
+		fclose(f);
+		return -EINVAL;
+	}
+	/* end_ns .. bad_reads (48 bytes), then the reason: u32 length, bytes */
+	len = 52 + (b[at + 8 + 48] | (size_t)b[at + 8 + 49] << 8);
+	lc_pf_put32(b + at + 4, (uint32_t)len);
+	lc_pf_put32(b + at + 8 + len, lc_crc32(0, b + at, 8 + len));
+	rewind(f);
+	if (fwrite(b, 1, at + 12 + len, f) != at + 12 + len || fclose(f))
+		return -EIO;
+	return truncate(path, (off_t)(at + 12 + len)) ? -errno : 0;
+}
+
+/* Write it to path; with old, cut the end block back to its minor-0 fields
+ * (as a file of an older sampler).  Returns 0 or the writer's error. */
+static int v2_write(const char *path, int stall, int old)
+{
+	struct lc_prof_info in = sample_info();
+	struct lc_prof_event ev[4] = {
+		{ v2_cycles, LC_EVR_CYCLES }, { v2_instr, LC_EVR_INSTR },
+		{ v2_miss, LC_EVR_MISS }, { v2_stall, LC_EVR_STALL },
+	};
+	struct lc_prof_tagrow g0[1] = {
+		{ .tag = 5, .acct = { .cat = { [LC_CAT_PC] = 6000000 }, .t_we = 3000000,
+				      .n_we = 6000000 } },
+	};
+	uint64_t pc[4] = { 12000000, 20000000, 20000000, 16000000 };
+	uint32_t ticks[4] = { 100, 100, 100, 100 };
+	int64_t tag5 = 5;
+	struct lc_prof_counts c0 = { .source = LC_SRC_SAMPLED, .window = 0, .thread = 0,
+				     .ntags = 1, .tags = &tag5, .nev = 4,
+				     .v = { 1000, 2000, 10, 100 } };
+	struct lc_prof_counts c3 = { .source = LC_SRC_SAMPLED, .window = 3, .thread = 1,
+				     .nev = 4, .v = { 3000, 1000, 20, 300 } };
+	struct lc_prof_end e = { .end_ns = 40000000, .procs = 2, .procs_from = LC_PROCS_TEAM,
+				 .exit_status = 0, .ticks = 400, .max_gap_ns = 150000,
+				 .reason = sample_endr, .sampler_cpu_ns = 4000000,
+				 .max_gap_at_ns = 20000000, .sched_source = LC_SCHED_SWITCH,
+				 .shared_cpu = 1, .unavailable = 1u << LC_CAT_CL, .ncpus = 2 };
+	struct lc_pwriter *w;
+	uint64_t end_at;
+	int err = 0, r = 0;
+
+	if (stall) {
+		ticks[0] = 80, ticks[1] = 0, ticks[2] = 0, ticks[3] = 71;
+		e.ticks = 151, e.missed_ticks = 249, e.max_gap_ns = 25000000;
+		e.max_gap_at_ns = 33000000;
+	}
+	e.reason_na[LC_CAT_CL] = v2_nomiss;
+	e.method[LC_CAT_RC] = v2_rc;
+	e.method[LC_CAT_ML] = v2_ml;
+	w = lc_pwriter_open(path, &in, &err);
+	if (!w)
+		return err;
+	r = lc_pwriter_events(w, 4, ev);
+	for (int32_t i = 0; i < 2; i++) {
+		struct lc_prof_thread t = { .idx = (uint32_t)i, .pid = 200, .tid = 200 + i,
+					    .slot = (uint32_t)i };
+
+		r = r ? r : lc_pwriter_thread(w, &t);
+	}
+	for (uint32_t k = 0; k < 4; k++) {
+		struct lc_prof_trow rows[2] = {
+			{ .thread = 0, .cat = { [LC_CAT_PC] = pc[k] / 2 } },
+			{ .thread = 1, .cat = { [LC_CAT_PC] = pc[k] / 2 } },
+		};
+		struct lc_prof_window win = {
+			.source = LC_SRC_SAMPLED, .index = k, .start_ns = 10000000ull * k,
+			.ticks = ticks[k], .max_n = 2, .team = 2,
+			.acct = { .cat = { [LC_CAT_PC] = pc[k] }, .t_we = 10000000,
+				  .n_we = 20000000 },
+			.nthreads = 2, .threads = rows, .ntags = k ? 0 : 1, .tags = g0,
+		};
+
+		if (k == 0 || k == 3) {
+			win.acct.cat[LC_CAT_SL] = 4000000;
+			rows[0].cat[LC_CAT_SL] = 4000000;
+		}
+		if (k == 0) {
+			win.acct.cat[LC_CAT_RC] = 2000000;
+			win.acct.cat[LC_CAT_ML] = 2000000;
+			rows[1].cat[LC_CAT_RC] = 2000000;
+			rows[1].cat[LC_CAT_ML] = 2000000;
+		}
+		r = r ? r : lc_pwriter_window(w, &win);
+		if (k == 0)
+			r = r ? r : lc_pwriter_counts(w, &c0);
+		if (k == 3)
+			r = r ? r : lc_pwriter_counts(w, &c3);
+	}
+	end_at = sample_size(path);
+	r = r ? r : lc_pwriter_end(w, &e);
+	err = lc_pwriter_close(w);
+	if (!r && !err && old)
+		r = cut_end(path, end_at);
+	return r ? r : err;
 }
 
 static void test_text(void **state)
@@ -177,18 +320,54 @@ static void test_lline(void **state)
 	(void)state;
 	assert_int_equal(run("-l 'n=1024 d=32' '%s'", sample), 0);
 	assert_string_equal(out, "n=1024 d=32 p=4 li=0.015 ip=0.03 sl=0.004 cl=0 rc=na ml=na "
-				 "bl=0 wc=0.002 rt=0.029 tt=0.08\n");
+				 "bl=0 wc=0.002 cpus=2 rt=0.029 tt=0.08\n");
 	assert_int_equal(run("-l '%s'", sample), 0);	/* no '=': the FILE */
 	assert_string_equal(out, "p=4 li=0.015 ip=0.03 sl=0.004 cl=0 rc=na ml=na "
-				 "bl=0 wc=0.002 rt=0.029 tt=0.08\n");
+				 "bl=0 wc=0.002 cpus=2 rt=0.029 tt=0.08\n");
 	assert_int_equal(run("-f '%s' -l n=8", sample), 0);
 	assert_true(!strncmp(out, "n=8 p=4 li=", 11));
 	assert_int_equal(run("-f '%s' -l -t 7", sample), 0);
 	assert_string_equal(out, "p=4 li=0.005 ip=0.006 sl=0.003 cl=0 rc=na ml=na "
-				 "bl=0 wc=0.002 rt=0.012 tt=0.028\n");
+				 "bl=0 wc=0.002 cpus=2 rt=0.012 tt=0.028\n");
 	assert_int_equal(run("-f '%s' -l 'n=1 x'", sample), 2);
 	assert_int_equal(count_lines(errout), 1);
 	assert_int_equal(run("-f '%s' -l '=3'", sample), 2);
+}
+
+/* A note naming a key of the line: merged when it agrees, an error when it
+ * contradicts the profile; cpus= only when the profile recorded it; fit
+ * reads such lines (cpus is recorded, not modeled). */
+static void test_lline_note(void **state)
+{
+	char runs[256], cmd[1024];
+
+	(void)state;
+	assert_int_equal(run("-f '%s' -l 'p=4 n=8'", sample), 0);
+	assert_string_equal(out, "p=4 n=8 li=0.015 ip=0.03 sl=0.004 cl=0 rc=na ml=na "
+				 "bl=0 wc=0.002 cpus=2 rt=0.029 tt=0.08\n");
+	assert_int_equal(run("-f '%s' -l 'n=8 p=4.0 cpus=2 rc=na rt=0.029'", sample), 0);
+	assert_string_equal(out, "n=8 p=4.0 cpus=2 rc=na rt=0.029 li=0.015 ip=0.03 sl=0.004 "
+				 "cl=0 ml=na bl=0 wc=0.002 tt=0.08\n");
+	assert_int_equal(run("-f '%s' -l 'n=8 p=2'", sample), 1);
+	assert_string_equal(out, "");
+	assert_non_null(strstr(errout, "-l: the note says p=2 but the profile's p is 4"));
+	assert_int_equal(count_lines(errout), 1);
+	assert_int_equal(run("-f '%s' -l 'cpus=8'", sample), 1);
+	assert_non_null(strstr(errout, "the note says cpus=8 but the profile's cpus is 2"));
+	assert_int_equal(run("-f '%s' -l 'rc=0.5'", sample), 1);
+	assert_non_null(strstr(errout, "the note says rc=0.5 but the profile's rc is na"));
+	/* a file of an older sampler has no CPU count */
+	assert_int_equal(run("-f '%s' -l 'n=1'", v2old), 0);
+	assert_null(strstr(out, "cpus="));
+	/* fit takes lines with cpus= and models only -v */
+	tmp(runs, sizeof(runs), "runs");
+	for (int n = 1; n <= 3; n++) {
+		snprintf(cmd, sizeof(cmd), "./lostcycles report -f '%s' -l 'n=%d' >>'%s' 2>/dev/null",
+			 sample, n, runs);
+		assert_int_equal(system(cmd), 0);
+	}
+	snprintf(cmd, sizeof(cmd), "./lostcycles fit -c li -v n -f '%s' >/dev/null 2>&1", runs);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void test_tag(void **state)
@@ -313,6 +492,205 @@ static void test_cut(void **state)
 	assert_non_null(strstr(out, "\"cut\": {\"offset\": 673, \"windows\": 2"));
 }
 
+/* How many times needle occurs in out[]. */
+static int occurrences(const char *needle)
+{
+	int n = 0;
+
+	for (const char *s = strstr(out, needle); s; s = strstr(s + 1, needle))
+		n++;
+	return n;
+}
+
+/* The column at which needle starts on the line starting with prefix. */
+static long column(const char *prefix, const char *needle)
+{
+	const char *l = line(prefix), *e = strchr(l, '\n'), *p = strstr(l, needle);
+
+	if (!p || (e && p > e))
+		fail_msg("no '%s' on line '%s'", needle, prefix);
+	return (long)(p - l);
+}
+
+/* Item: how counter- and scheduler-derived categories were measured, once
+ * each under the table; the end block's say on what was measured. */
+static void test_methods(void **state)
+{
+	(void)state;
+	assert_int_equal(run("-f '%s'", v2), 0);
+	line_has("** Resource Contention: BUSY time runnable but off CPU, per tick "
+		 "(run queue from context-switch records)", NULL, NULL);
+	line_has("** Memory Loss: busy time x stall cycles / cycles", NULL, NULL);
+	assert_int_equal(occurrences("Resource Contention"), 2);	/* row and method */
+	assert_int_equal(occurrences("no miss counter"), 1);
+	line_has("Communication Loss ", " na ", "(no miss counter)");
+	line_has("Resource Contention ", "0.002000", "2.50%");
+	assert_null(strstr(out, "** Communication Loss:"));
+	assert_null(strstr(out, "** Load Imbalance:"));
+	assert_int_equal(run("-f '%s' -l", v2), 0);
+	assert_string_equal(out, "p=2 li=0 ip=0 sl=0.008 cl=na rc=0.002 ml=0.002 bl=0 wc=0 "
+				 "cpus=2 rt=0.068 tt=0.08\n");
+	assert_int_equal(run("-f '%s' --format csv", v2), 0);
+	line_has("rc,Resource Contention,0.002000000,2.5000,1,,", "run queue from context-switch", NULL);
+	line_has("cl,Communication Loss,,,0,no miss counter,,\n", NULL, NULL);
+	assert_int_equal(run("-f '%s' --format json", v2), 0);
+	assert_non_null(strstr(out, "\"method\": \"busy time x stall cycles / cycles\"}"));
+	assert_non_null(strstr(out, "\"sched_source\": \"context-switch records\""));
+	/* older files have no methods */
+	assert_int_equal(run("-f '%s'", sample), 0);
+	assert_null(strstr(out, "** Resource Contention:"));
+}
+
+/* Item: the binomial standard error of each sampled category, a column in
+ * text and a field in CSV and JSON; none for the trace source. */
+static void test_std_err(void **state)
+{
+	(void)state;
+	/* N = 200 ticks x 4 slots; LI: f = 15/80, 0.08 s x sqrt(f(1-f)/800) */
+	assert_int_equal(run("-f '%s'", sample), 0);
+	line_has("Load Imbalance ", "18.75%  \u00b10.001104", NULL);
+	line_has("  of which queue empty", "\u00b10.000314", NULL);
+	line_has("Remaining Time ", "\u00b10.001360", NULL);
+	line_has("** \u00b1: one standard error of the tick sampling", "800 slot observations", NULL);
+	line_lacks("Total Time ", "\u00b1");
+	/* one column: the ± of every row and the reason of an na row line up */
+	assert_int_equal(column("Load Imbalance ", "\u00b1"), column("Wasted Computation ", "\u00b1"));
+	assert_int_equal(column("Load Imbalance ", "\u00b1"), column("Resource Contention ", "("));
+	assert_int_equal(column("Load Imbalance ", "\u00b1"), column("  of which queue", "\u00b1"));
+	/* a tag holds its share of the ticks: 800 x 28/80 */
+	assert_int_equal(run("-f '%s' -t 7", sample), 0);
+	line_has("** \u00b1:", "280 slot observations", NULL);
+	assert_int_equal(run("-f '%s' --format csv", sample), 0);
+	line_has("key,name,seconds,percent,available,reason,se,method", NULL, NULL);
+	line_has("li,Load Imbalance,0.015000000,18.7500,1,,0.001103970,\n", NULL, NULL);
+	line_has("rc,Resource Contention,,,0,no hardware PMU,,\n", NULL, NULL);
+	assert_int_equal(run("-f '%s' --format json", sample), 0);
+	assert_non_null(strstr(out, "\"observations\": 800,"));
+	assert_non_null(strstr(out, "\"se\": 0.001103970"));
+	/* v2: RC, f = 2/80 over 800 observations */
+	assert_int_equal(run("-f '%s'", v2), 0);
+	line_has("Resource Contention ", "\u00b10.000442", NULL);
+	/* the exact trace has no sampling error */
+	assert_int_equal(run("-f '%s' --source trace", sample), 0);
+	assert_null(strstr(out, "\u00b1"));
+	assert_int_equal(run("-f '%s' --source trace --format json", sample), 0);
+	assert_non_null(strstr(out, "\"observations\": null"));
+	assert_non_null(strstr(out, "\"se\": null"));
+}
+
+/* Item: a stalled sampler is said once on stderr, when and how long, with
+ * the same numbers in JSON; estimated from the windows for older files. */
+static void test_stall(void **state)
+{
+	(void)state;
+	assert_int_equal(run("-f '%s'", v2stall), 0);
+	assert_int_equal(count_lines(errout), 1);
+	assert_non_null(strstr(errout, "warning: "));
+	assert_non_null(strstr(errout, "the sampler stalled for 25 ms at 0.008 s; 249 ticks "
+				       "(62 %) were missed: times in"));
+	assert_int_equal(run("-f '%s' -l", v2stall), 0);
+	assert_int_equal(count_lines(errout), 1);
+	assert_int_equal(count_lines(out), 1);
+	assert_int_equal(run("-f '%s' --format json", v2stall), 0);
+	assert_non_null(strstr(out, "\"sampler\": {\"ticks\": 151, \"max_gap_s\": 0.025000000, "
+				    "\"max_gap_at_s\": 0.008000000, \"missed_ticks\": 249, "
+				    "\"estimated\": false, \"stalled\": true, \"cpu_s\": 0.004000000, "
+				    "\"shared_cpu\": 1, \"sched_source\": \"context-switch records\", "
+				    "\"ncpus\": 2}"));
+	/* a file before minor 2: 400 ticks' worth of windows hold 151 */
+	assert_int_equal(run("-f '%s'", v2old), 0);
+	assert_int_equal(count_lines(errout), 1);
+	assert_non_null(strstr(errout, "the sampler stalled for 25 ms at about 0.01 s; 248 ticks "
+				       "(62 %) were missed (estimated from the windows' tick counts)"));
+	assert_int_equal(run("-f '%s' --format json", v2old), 0);
+	assert_non_null(strstr(out, "\"missed_ticks\": 248, \"estimated\": true, \"stalled\": true, "
+				    "\"cpu_s\": null, \"shared_cpu\": null, \"sched_source\": null, "
+				    "\"ncpus\": null}"));
+	/* a sampler on time: no word (gap 1.5 intervals; 2 of 202 ticks is < 1 %) */
+	assert_int_equal(run("-f '%s'", v2), 0);
+	assert_string_equal(errout, "");
+	assert_int_equal(run("-f '%s' --format json", sample), 0);
+	assert_string_equal(errout, "");
+	assert_non_null(strstr(out, "\"stalled\": false"));
+}
+
+/* Item: the sampler's CPU time beside the wall time, and a CPU it shared. */
+static void test_sampler_cpu(void **state)
+{
+	(void)state;
+	assert_int_equal(run("-f '%s'", sample), 0);
+	line_has("** wall time: 0.020000 s (Total Time / 4); sampler CPU 0.007 s (35.0 %)\n",
+		 NULL, NULL);
+	assert_null(strstr(out, "shared CPU"));
+	assert_int_equal(run("-f '%s'", v2), 0);
+	line_has("** wall time: 0.040000 s (Total Time / 2); sampler CPU 0.004 s (10.0 %)\n",
+		 NULL, NULL);
+	line_has("** note: the sampler shared CPU 1 with the program", NULL, NULL);
+	assert_int_equal(run("-f '%s'", v2old), 0);
+	line_has("** wall time: 0.040000 s (Total Time / 2)\n", NULL, NULL);
+	assert_null(strstr(out, "shared CPU"));
+}
+
+/* Item: report --counters, in text, CSV and JSON; plainly none without. */
+static void test_counters(void **state)
+{
+	char jpath[256], cmd[800];
+
+	(void)state;
+	assert_int_equal(run("-f '%s' --counters", v2), 0);
+	line_has("cycles                       cycles                             4000\n",
+		 NULL, NULL);
+	line_has("instructions                 instructions                       3000\n",
+		 NULL, NULL);
+	line_has("LLC-misses                   misses                               30\n",
+		 NULL, NULL);
+	line_has("stalled-cycles-backend       stall cycles                        400\n",
+		 NULL, NULL);
+	line_has("** IPC 0.750 (instructions / cycles)", NULL, NULL);
+	line_has("** 10.000 misses per 1000 instructions", NULL, NULL);
+	line_has("** counters per thread", NULL, NULL);
+	line_has("     200      200", " 1000 ", "2.000     5.000");
+	line_has("     200      201", " 3000 ", "0.333    20.000");
+	line_has("** counters per fragment tag", NULL, NULL);
+	line_has("               5 ", " 1000 ", " 2.000");
+	assert_int_equal(run("-f '%s' --counters -t 5", v2), 0);
+	line_has("** counters while fragment tag 5 was open", NULL, NULL);
+	line_has("cycles                       cycles                             1000\n",
+		 NULL, NULL);
+	line_has("** IPC 2.000", NULL, NULL);
+	assert_null(strstr(out, "per thread"));
+	assert_int_equal(run("-f '%s' --counters --format csv", v2), 0);
+	line_has("event,role,total\ncycles,cycles,4000\n", NULL, NULL);
+	line_has("ipc,derived,0.750000\n", NULL, NULL);
+	line_has("mpki,derived,10.000000\n", NULL, NULL);
+	line_has("thread,pid,tid,cycles,instructions,LLC-misses,stalled-cycles-backend,ipc,mpki\n",
+		 NULL, NULL);
+	line_has("0,200,200,1000,2000,10,100,2.000000,5.000000\n", NULL, NULL);
+	line_has("tag,cycles,", NULL, NULL);
+	line_has("5,1000,2000,10,100,2.000000,5.000000\n", NULL, NULL);
+	assert_int_equal(run("-f '%s' --counters --format json", v2), 0);
+	assert_non_null(strstr(out, "\"counters\": {\"recorded\": true"));
+	assert_non_null(strstr(out, "{\"name\": \"cycles\", \"role\": \"cycles\", \"total\": 4000}"));
+	if (system("command -v python3 >/dev/null 2>&1") == 0) {
+		write_bytes(tmp(jpath, sizeof(jpath), "c.json"), out, strlen(out));
+		snprintf(cmd, sizeof(cmd), "python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))"
+			 "[\"counters\"]; assert c[\"ipc\"] == 0.75 and c[\"mpki\"] == 10, c; "
+			 "assert c[\"per_thread\"][1][\"counts\"] == [3000, 1000, 20, 300]; "
+			 "assert c[\"per_tag\"][0][\"tag\"] == 5' '%s'", jpath);
+		assert_int_equal(system(cmd), 0);
+	}
+	/* none recorded: said plainly in every format */
+	assert_int_equal(run("-f '%s' --counters", sample), 0);
+	line_has("** counters: no counters recorded", NULL, NULL);
+	assert_int_equal(run("-f '%s' --counters --format csv", sample), 0);
+	line_has("no counters recorded", NULL, NULL);
+	assert_int_equal(run("-f '%s' --counters --format json", sample), 0);
+	assert_non_null(strstr(out, "\"counters\": {\"recorded\": false, \"note\": \"no counters "
+				    "recorded\"}"));
+	assert_int_equal(run("-f '%s' --counters -l", sample), 2);
+	assert_int_equal(run("-f '%s' --counters --tags", sample), 2);
+}
+
 /* Every bad input: one line on stderr naming the file, status 1 (2 for
  * usage errors), nothing on stdout. */
 static void test_bad_inputs(void **state)
@@ -371,12 +749,18 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_lline),
+		cmocka_unit_test(test_lline_note),
 		cmocka_unit_test(test_tag),
 		cmocka_unit_test(test_per_thread),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_source),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_methods),
+		cmocka_unit_test(test_std_err),
+		cmocka_unit_test(test_stall),
+		cmocka_unit_test(test_sampler_cpu),
+		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_bad_inputs),
 	};
 
