@@ -96,16 +96,32 @@ static int owned(struct lc_auto_thr *a)
 	return 0;
 }
 
-/* Show state st in the calling thread's slot if the layers own it. */
-static void put(struct lc_auto_thr *a, uint32_t st)
+/* Show state st, waiting for synchronization object sync (0 none), in the
+ * calling thread's slot if the layers own it: the object into the flags
+ * first, then the state word with release, which publishes both. */
+static void put_on(struct lc_auto_thr *a, uint32_t st, uint32_t sync)
 {
-	uint32_t w = LC_AUTO_MARK | (st & 0xffu);
+	uint32_t w = LC_AUTO_MARK | (st & 0xffu), f;
+	struct lc_slot *s;
 
 	a->cur = (uint8_t)st;
 	if (!lc_auto_active() || !owned(a))
 		return;
-	lc_priv_state(w);
+	s = lc_priv_slot(LC_OP_STATE, w);
+	if (s) {
+		f = __atomic_load_n(&s->flags, __ATOMIC_RELAXED);
+		if (f >> LC_SLOT_SYNC_SHIFT != sync)
+			__atomic_store_n(&s->flags, (f & ((1u << LC_SLOT_SYNC_SHIFT) - 1)) |
+						    (sync << LC_SLOT_SYNC_SHIFT), __ATOMIC_RELAXED);
+		__atomic_store_n(&s->state, w, __ATOMIC_RELEASE);
+	}
 	a->word = w;
+}
+
+/* Show state st in the calling thread's slot if the layers own it. */
+static void put(struct lc_auto_thr *a, uint32_t st)
+{
+	put_on(a, st, 0);
 }
 
 /* See lc_auto.h: a base state, no saved levels. */
@@ -127,6 +143,18 @@ LC_API void lc_auto_enter(uint32_t state)
 	if (a->depth < UINT16_MAX)
 		a->depth++;
 	put(a, state);
+}
+
+/* See lc_auto.h: enter, naming the synchronization object. */
+LC_API void lc_auto_enter_on(uint32_t state, uint32_t sync)
+{
+	struct lc_auto_thr *a = &lc_auto_thr;
+
+	if (a->depth < LC_AUTO_DEPTH)
+		a->saved[a->depth] = a->cur;
+	if (a->depth < UINT16_MAX)
+		a->depth++;
+	put_on(a, state, sync);
 }
 
 /* See lc_auto.h: show the state remembered by the last enter. */

@@ -59,6 +59,10 @@ LC_API void lc_auto_set(uint32_t state);
  * layer state for lc_auto_leave(). */
 LC_API void lc_auto_enter(uint32_t state);
 
+/* lc_auto_enter(state) waiting for synchronization object sync (an id of
+ * lc_sync_id, 0 none), which the slot's flags then name. */
+LC_API void lc_auto_enter_on(uint32_t state, uint32_t sync);
+
 /* Return to the layer state before the matching lc_auto_enter(); does
  * nothing when nothing was entered. */
 LC_API void lc_auto_leave(void);

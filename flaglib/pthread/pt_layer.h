@@ -64,6 +64,12 @@ void lc_pt_resolve(void);
  * thread is already inside the flag library (its own locks). */
 int lc_pt_enter(uint32_t state, const void *ra);
 
+/* lc_pt_enter for a wait on synchronization object obj (a mutex, lock,
+ * barrier, condition or semaphore), which "report --sync" then names: by
+ * the program's symbol for it where the dynamic linker knows one, else by
+ * its address. */
+int lc_pt_enter_on(uint32_t state, const void *ra, const void *obj);
+
 /* Undo lc_pt_enter() when entered is 1. */
 void lc_pt_leave(int entered);
 

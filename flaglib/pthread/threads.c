@@ -86,6 +86,29 @@ int lc_pt_enter(uint32_t state, const void *ra)
 	return 1;
 }
 
+/* Bit i: object i + 1 of the sync table has been given a symbol's name
+ * (or found to have none). */
+static uint64_t named;
+
+int lc_pt_enter_on(uint32_t state, const void *ra, const void *obj)
+{
+	uint32_t id;
+	Dl_info di;
+
+	if (!lc_pt_on || guard || lc_pt_from_runtime(ra))
+		return 0;
+	guard = 1;
+	id = lc_sync_id((uint64_t)(uintptr_t)obj);
+	if (id && !(__atomic_load_n(&named, __ATOMIC_RELAXED) & (1ull << (id - 1)))) {
+		__atomic_fetch_or(&named, 1ull << (id - 1), __ATOMIC_RELAXED);
+		if (dladdr(obj, &di) && di.dli_sname && di.dli_saddr == obj)
+			lc_sync_name((uint64_t)(uintptr_t)obj, di.dli_sname);
+	}
+	lc_auto_enter_on(state, id);
+	guard = 0;
+	return 1;
+}
+
 void lc_pt_leave(int entered)
 {
 	if (!entered)
