@@ -4,6 +4,7 @@
  */
 #include "lc_cmd.h"
 #include "report.h"
+#include "report_sync.h"
 #include "tagname.h"
 
 #include <err.h>
@@ -17,7 +18,7 @@
 static const char usage_text[] =
 	"usage: lostcycles report [-f FILE] [-t TAG | --tags] [--per-thread] [--per-rank]\n"
 	"                         [--timeline] [--counters] [--format text|csv|json]\n"
-	"                         [-l [NOTE]] [--source sampled|trace] [FILE]\n"
+	"                         [-l [NOTE]] [--sync] [--source sampled|trace] [FILE]\n"
 	"\n"
 	"Print the predicate profile in FILE (default lostcycles.data): the time\n"
 	"lost to each overhead category, summed over the processors.\n"
@@ -26,6 +27,9 @@ static const char usage_text[] =
 	"  -t TAG             only the time while fragment TAG was open; TAG is a\n"
 	"                     number, or FILE:LINE of an OpenMP construct (--omp)\n"
 	"  --tags             list the fragment tags (with names: FILE:LINE) and exit\n"
+	"  --sync             synchronization loss per synchronization object (locks,\n"
+	"                     barriers, conditions: LC_SYNC_BEGIN_ON, --pthread), largest\n"
+	"                     first, and exit\n"
 	"  --per-thread       a table of threads x categories\n"
 	"  --per-rank         MPI jobs: ranks x categories, and the late arrivers\n"
 	"  --timeline         one row per timeline window\n"
@@ -84,6 +88,9 @@ static const char *tag_text;
 /* --tags: list the tags instead of a report. */
 static int list_only;
 
+/* --sync: list the synchronization objects instead of a report. */
+static int sync_only;
+
 /* A whole signed decimal tag. */
 static int parse_tag(const char *s, int64_t *out)
 {
@@ -129,6 +136,7 @@ static const struct option long_opts[] = {
 	{ "file", required_argument, NULL, 'f' },
 	{ "tag", required_argument, NULL, 't' },
 	{ "tags", no_argument, NULL, 'L' },
+	{ "sync", no_argument, NULL, 'Y' },
 	{ "per-thread", no_argument, NULL, 'P' },
 	{ "per-rank", no_argument, NULL, 'R' },
 	{ "timeline", no_argument, NULL, 'T' },
@@ -167,6 +175,9 @@ static int set_opt(struct lc_report_opts *o, int c, int argc, char **argv)
 		return -1;
 	case 'L':
 		list_only = 1;
+		return -1;
+	case 'Y':
+		sync_only = 1;
 		return -1;
 	case 'P':
 		o->per_thread = 1;
@@ -210,6 +221,10 @@ static int check_opts(struct lc_report_opts *o)
 			  o->counters || o->format_set))
 		return usage_error("%s", "--tags lists the tags: it takes no other option but "
 				   "-f and --source");
+	if (sync_only && (list_only || o->have_tag || o->lline || o->per_thread || o->per_rank ||
+			  o->timeline || o->counters))
+		return usage_error("%s", "--sync lists the synchronization objects: it takes no "
+				   "other option but -f, --format and --source");
 	if (o->per_rank && (o->have_tag || o->lline || o->fmt == LC_REPORT_JSON))
 		return usage_error("%s", "--per-rank does not combine with -t, -l or --format json");
 	if (!o->file)
@@ -318,6 +333,13 @@ int lc_cmd_report(int argc, char **argv)
 	}
 	if (!list_only && o.source == LC_SRC_SAMPLED && lc_report_stall(pr, msg, sizeof(msg)))
 		warnx("warning: %s: %s", o.file, msg);
+	if (sync_only) {
+		r = lc_report_sync(stdout, pr, o.source, (int)o.fmt, msg, sizeof(msg));
+		if (r)
+			warnx("%s: %s", o.file, msg);
+		lc_profile_free(pr);
+		return r;
+	}
 	r = list_only ? print_tags(pr, &o) : resolve_tag(pr, &o, &tn);
 	if (r < 0)
 		r = lc_report_print(pr, &o, msg, sizeof(msg));

@@ -1,13 +1,14 @@
 /*
  * twolocks — which lock costs the most?  Three threads take a "hot" lock,
  * hold it for 2 ms, then a "cold" one for 0.1 ms, 40 times each: nearly all
- * of their waiting is for the hot lock.
+ * of their waiting is for the hot lock.  The waits are flagged with
+ * LC_SYNC_BEGIN_ON and the locks named with LC_NAME; tests/layers/
+ * pt_twolocks.c is the same program without flags, for record --pthread.
  *
- *	twolocks macros   flag the waits with LC_SYNC_BEGIN_ON and name the
- *	                  locks with LC_NAME
- *	twolocks plain    no flags at all (for record --pthread)
+ *	twolocks macros
  *
- * Prints the locks' addresses: "hot 0x..." and "cold 0x...".
+ * Prints the locks' addresses ("hot 0x...", "cold 0x...") and, at the end,
+ * the time all threads waited for each ("waited hot SECONDS cold SECONDS").
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -23,6 +24,15 @@
 static pthread_mutex_t hot = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t cold = PTHREAD_MUTEX_INITIALIZER;
 static int macros;
+static uint64_t waited[2];	/* ns, hot and cold, summed with atomics */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static void hold(long ns)
 {
@@ -31,18 +41,20 @@ static void hold(long ns)
 	nanosleep(&ts, NULL);
 }
 
-/* Take lock l, flagging the wait when the program uses the macros. */
+/* Take lock l, flagging and measuring the wait. */
 static void take(pthread_mutex_t *l)
 {
-	if (!macros) {
-		pthread_mutex_lock(l);
-		return;
-	}
+	uint64_t t0;
+
 	if (pthread_mutex_trylock(l) == 0)
 		return;
-	LC_SYNC_BEGIN_ON(l);
+	t0 = now_ns();
+	if (macros)
+		LC_SYNC_BEGIN_ON(l);
 	pthread_mutex_lock(l);
-	LC_SYNC_END();
+	if (macros)
+		LC_SYNC_END();
+	__atomic_fetch_add(&waited[l == &cold], now_ns() - t0, __ATOMIC_RELAXED);
 }
 
 static void *worker(void *arg)
@@ -67,11 +79,11 @@ int main(int argc, char **argv)
 {
 	pthread_t t[NT];
 
-	if (argc != 2 || (strcmp(argv[1], "macros") && strcmp(argv[1], "plain"))) {
-		fprintf(stderr, "usage: twolocks macros|plain\n");
+	if (argc != 2 || strcmp(argv[1], "macros")) {
+		fprintf(stderr, "usage: twolocks macros\n");
 		return 2;
 	}
-	macros = !strcmp(argv[1], "macros");
+	macros = 1;
 	printf("hot %p\ncold %p\n", (void *)&hot, (void *)&cold);
 	fflush(stdout);
 	if (macros) {
@@ -87,5 +99,6 @@ int main(int argc, char **argv)
 		pthread_join(t[i], NULL);
 	if (macros)
 		LC_PARALLEL_END();
+	printf("waited hot %.6f cold %.6f\n", (double)waited[0] / 1e9, (double)waited[1] / 1e9);
 	return 0;
 }
