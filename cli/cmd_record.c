@@ -299,11 +299,15 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 	fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %u\n", cmd,
 		r->o.out, (double)res->wall_ns / 1e9, (unsigned long long)res->ticks, res->seen,
 		res->seen == 1 ? "" : "es", res->procs);
-	if (res->shared_cpu >= 0)
+	if (res->shared_cpu >= 0 && res->busy_wait)
+		fprintf(stderr, "lostcycles %s: the sampler busy-waited on CPU %d, which the program "
+				"also used (no CPU was spare): it took %.3f s of that CPU from the "
+				"program; use -i 30us or longer, or free a CPU for it (-C)\n",
+			cmd, res->shared_cpu, (double)res->sampler_cpu_ns / 1e9);
+	else if (res->shared_cpu >= 0)
 		fprintf(stderr, "lostcycles %s: the sampler shared CPU %d with the program (no CPU was "
-				"spare)%s and used %.3f s of CPU: the program ran slower than alone\n",
-			cmd, res->shared_cpu, res->left_fifo ? ", at normal priority," : "",
-			(double)res->sampler_cpu_ns / 1e9);
+				"spare) and used %.3f s of CPU: the program ran slower than alone\n",
+			cmd, res->shared_cpu, (double)res->sampler_cpu_ns / 1e9);
 	if (res->max_gap_ns > 10 * r->o.interval_ns ||
 	    res->missed_ticks * 100 > res->ticks + res->missed_ticks)
 		fprintf(stderr, "lostcycles %s: warning: the sampler fell behind: its longest tick gap "

@@ -23,13 +23,18 @@
 
 /* ---- accuracy ---------------------------------------------------------------- */
 
-/* Shares (in %) of the categories of source src; returns the total. */
+/* Shares (in %) of the categories of source src; returns the total.  The
+ * exact trace knows the flags only, not the scheduler: a BUSY thread's time
+ * in the run queue (RC, which the sampler's own ticks cause too) counts as
+ * computation on both sides, so that the comparison is of the flags. */
 static double shares(const struct lc_profile *prof, int src, double out[LC_NCAT])
 {
 	uint64_t cat[LC_NCAT];
 	double total = 0;
 
 	lc_profile_finish(prof, &prof->data[src].total, cat);
+	cat[LC_CAT_PC] += cat[LC_CAT_RC];
+	cat[LC_CAT_RC] = 0;
 	for (int c = 0; c < LC_NCAT; c++)
 		total += (double)cat[c];
 	for (int c = 0; c < LC_NCAT; c++)

@@ -265,7 +265,7 @@ static void write_end(struct lc_session *s, int status, const char *reason,
 	res->max_gap_at_ns = end.max_gap_at_ns;
 	res->missed_ticks = end.missed_ticks;
 	res->shared_cpu = end.shared_cpu;
-	res->left_fifo = s->st.left_fifo;
+	res->busy_wait = s->st.busy_wait;
 	res->sched_source = (int)end.sched_source;
 }
 

@@ -58,7 +58,7 @@ struct lc_session_result {
 	uint64_t sampler_cpu_ns;	/* CPU time of the sampler's process */
 	uint64_t max_gap_ns, max_gap_at_ns, missed_ticks;	/* tick gaps */
 	int shared_cpu;		/* CPU the sampler shared with the program, -1 */
-	int left_fifo;		/* the sampler gave up SCHED_FIFO for it */
+	int busy_wait;		/* the sampler busy-waited for its ticks */
 	int sched_source;	/* enum lc_sched_source used */
 	char notes[1024];	/* warnings, one per line, "" when none */
 };

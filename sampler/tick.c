@@ -66,7 +66,6 @@ struct lc_sampler {
 	uint32_t nlive;
 	size_t live_cap;
 	uint64_t gen;			/* tick number, for live[].mark */
-	uint32_t ncpus;			/* CPUs this process may use */
 	uint64_t rng;			/* jitter's random state */
 };
 
@@ -156,19 +155,6 @@ static uint64_t xfer_take(const struct lc_slot *sl, struct lc_slot_cache *c, int
 	return take;
 }
 
-/* The program may use the sampler's CPU and has at least as many threads as
- * there are CPUs: the sampler's CPU is not spare, so it stops preempting the
- * program (SCHED_FIFO) and shares the CPU as a normal thread. */
-static void leave_fifo(struct lc_sampler *s)
-{
-	struct sched_param sp = { .sched_priority = 0 };
-
-	if (!pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp)) {
-		s->fifo = 0;
-		s->st.left_fifo = 1;
-	}
-}
-
 /* Thread (profile index) is live at this tick: remember it, start the
  * per-thread sources on it when it is new, and return its run-queue time
  * over [last, now). */
@@ -181,8 +167,6 @@ static uint64_t thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pi
 		if (s->cpu >= 0 && !s->st.cpu_used &&
 		    (sched_getaffinity(tid, sizeof(set), &set) || CPU_ISSET(s->cpu, &set)))
 			s->st.cpu_used = 1;
-		if (s->fifo && s->st.cpu_used && s->nlive + 1 >= s->ncpus)
-			leave_fifo(s);
 	}
 	if (fresh && !lc_grow((void **)&s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live)))
 		s->live[s->nlive++] = (struct live){ thread, s->gen };
@@ -407,7 +391,6 @@ static void place(struct lc_sampler *s)
 	struct sched_param sp = { .sched_priority = 1 };
 	cpu_set_t set;
 
-	s->ncpus = sched_getaffinity(0, sizeof(set), &set) ? 1 : (uint32_t)CPU_COUNT(&set);
 	s->cpu = s->cfg.cpu >= 0 ? s->cfg.cpu : lc_sampler_spare_cpu();
 	if (s->cpu >= 0) {
 		CPU_ZERO(&set);

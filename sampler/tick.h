@@ -42,7 +42,6 @@ struct lc_sampler_stats {
 	uint64_t missed_ticks;		/* nominal ticks inside late gaps */
 	int cpu_used;			/* a target thread may run on the
 					 * sampler's CPU (its affinity allows it) */
-	int left_fifo;			/* it left SCHED_FIFO: its CPU was not spare */
 	uint64_t bad_reads;
 	uint64_t t_end;			/* CLOCK_MONOTONIC of the last tick */
 	int cpu;			/* CPU the thread was pinned to, -1 none */
