@@ -11,7 +11,9 @@
  *
  * With "idle" the helpers are idle pool threads (LC_IDLE) instead: the same
  * truth, since an idle thread claims a slot only after every other thread.
- * Prints "worker TID BUSY_WALL_NS" per worker.
+ * Prints "worker TID BUSY_WALL_NS CPU_NS" per worker: its busy wall time and
+ * its own CPU time (CLOCK_THREAD_CPUTIME_ID), the kernel's on-CPU time; the
+ * difference is the time it waited for a CPU.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -29,17 +31,23 @@ static int done;
 static uint64_t ms;
 static int pool;
 
-static uint64_t now_ns(void)
+static uint64_t clock_of(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t now_ns(void)
+{
+	return clock_of(CLOCK_MONOTONIC);
 }
 
 static void *worker(void *arg)
 {
 	uint64_t t0 = now_ns(), end = t0 + ms * 1000000ull;
+	uint64_t c0 = clock_of(CLOCK_THREAD_CPUTIME_ID);
 	volatile uint64_t sink = 0;
 
 	(void)arg;
@@ -48,7 +56,9 @@ static void *worker(void *arg)
 		for (int i = 0; i < 1000; i++)
 			sink += (uint64_t)i;
 	LC_IDLE();
-	printf("worker %ld %llu\n", (long)syscall(SYS_gettid), (unsigned long long)(now_ns() - t0));
+	printf("worker %ld %llu %llu\n", (long)syscall(SYS_gettid),
+	       (unsigned long long)(now_ns() - t0),
+	       (unsigned long long)(clock_of(CLOCK_THREAD_CPUTIME_ID) - c0));
 	return NULL;
 }
 
