@@ -245,6 +245,8 @@ install: all
 	for f in share/*; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(DATADIR)/; done; true
 	for f in docs/man/*.1; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man1/; done; true
 	for f in docs/man/*.3; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man3/; done; true
+	@# installed into the real root: let the dynamic linker find the library
+	$(if $(DESTDIR),,-ldconfig 2>/dev/null)
 
 # Exactly the files install put there: nothing else in those folders, and
 # never a whole folder (DATADIR= may point anywhere).
