@@ -419,19 +419,22 @@ static void spin_until(const struct lc_sampler *s, uint64_t t)
 		;
 }
 
-/* The nominal tick time t moved by a random amount within +-jitter_ns
- * (xorshift64), so that ticks do not alias with periodic program phases. */
-static uint64_t jittered(struct lc_sampler *s, uint64_t t)
+/* The next interval: the nominal one moved by a random amount within
+ * +-jitter_ns (xorshift64).  The moves add up, so the ticks' phase walks
+ * randomly against any periodic phase of the program (ticks on a fixed grid
+ * would see a phase locked to it in the same state every time), while the
+ * mean interval stays the nominal one. */
+static uint64_t next_interval(struct lc_sampler *s)
 {
 	uint64_t j = s->cfg.jitter_ns, r;
 
 	if (!j)
-		return t;
+		return s->cfg.interval_ns;
 	s->rng ^= s->rng << 13;
 	s->rng ^= s->rng >> 7;
 	s->rng ^= s->rng << 17;
 	r = s->rng % (2 * j + 1);
-	return t + r - j;
+	return s->cfg.interval_ns + r - j;
 }
 
 /* The sampling thread. */
@@ -452,22 +455,20 @@ static void *run(void *arg)
 		goto out;
 	s->last = s->cfg.t0;
 	s->rng = s->cfg.t0 | 1;
-	next = s->cfg.t0 + s->cfg.interval_ns;
+	next = s->cfg.t0 + next_interval(s);
 	s->st.busy_wait = !s->cfg.sleep_only && s->cfg.interval_ns < LC_TICK_SPIN_NS;
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now;
 
-		uint64_t at = jittered(s, next);
-
 		if (s->st.busy_wait)
-			spin_until(s, at);
+			spin_until(s, next);
 		else
-			sleep_until(at);
+			sleep_until(next);
 		tick(s);
 		now = s->last;
-		next += s->cfg.interval_ns;
+		next += next_interval(s);
 		if (next <= now)	/* late: skip the missed ticks, charge real time */
-			next = now + s->cfg.interval_ns;
+			next = now + next_interval(s);
 	}
 	tick(s);
 out:
