@@ -1,9 +1,11 @@
 /*
  * cmd_events.c — "lostcycles events": list and describe the event names
- * libpfm4 knows and say whether each opens here (kmod-free-tools/lc_events.h).
+ * libpfm4 knows and say whether each opens here, for this process and for
+ * another one (kmod-free-tools/lc_events.h).
  */
 #include <err.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,35 +17,111 @@
 #include "lc_events.h"
 
 static const char events_usage[] =
-	"usage: lostcycles events [-P PMU | -a] [--available]\n"
+	"usage: lostcycles events [-P PMU | -a] [--available] [--json] [PATTERN...]\n"
 	"       lostcycles events -d EVENT\n"
-	"       lostcycles events EVENT...\n"
+	"       lostcycles events [--json] EVENT...\n"
 	"List the event names libpfm4 knows (default: the generic perf events) and\n"
-	"whether each opens here; describe one event; or check the named events\n"
-	"(exit status 1 when one of them does not open).\n\n"
+	"whether each opens here, on this process and on another (as record opens\n"
+	"them on the program's threads), with the reason when not; describe one\n"
+	"event; or check the named events (exit status 1 when one does not open).\n"
+	"A PATTERN (with * ? or [) keeps the events whose name or PMU::name it\n"
+	"matches, ignoring case.\n\n"
 	"  -P, --pmu=PMU      the events of PMU (names as 'lostcycles check' lists them)\n"
 	"  -a, --all          the events of every PMU present\n"
 	"      --available    only the events that open here\n"
+	"      --json         one JSON array instead of the table\n"
 	"  -d, --describe=EV  description, unit masks, encoding and status of EV\n"
 	"  -h, --help         this text\n";
 
 /* "opens" or "unavailable (ENOENT)". */
-static const char *status(const struct lc_event_info *e, char *buf, size_t len)
+static const char *status(const struct lc_event_info *e, int err, char *buf, size_t len)
 {
 	if (e->encode_err)
 		snprintf(buf, len, "cannot encode: %s", lc_event_encode_error(e->encode_err));
-	else if (!e->open_err)
+	else if (!err)
 		snprintf(buf, len, "opens");
 	else
-		snprintf(buf, len, "unavailable (%s)", lc_errno_name(-e->open_err));
+		snprintf(buf, len, "unavailable (%s)", lc_errno_name(-err));
 	return buf;
 }
 
-static int list(const char *pmu, int available)
+/* The reason an event does not open, "" when it does (both ways). */
+static const char *why(const struct lc_event_info *e, char *buf, size_t len)
+{
+	if (e->encode_err)
+		snprintf(buf, len, "libpfm4: %s", lc_event_encode_error(e->encode_err));
+	else if (e->open_err || e->child_err)
+		lc_event_reason(e->open_err ? e->open_err : e->child_err, buf, len);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
+/* s as a JSON string body (no quotes or control characters in names). */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	putchar('"');
+}
+
+/* One event: a table line, or a JSON object (first: no comma before). */
+static void show(const struct lc_event_info *e, const char *full, int json, int first)
+{
+	char st[64], ch[64], rs[256];
+
+	if (!json) {
+		printf("%-44s %-9s %-22s %-22s %s\n", full,
+		       e->encode_err ? "-" : lc_event_kind_name(e->kind),
+		       status(e, e->open_err, st, sizeof(st)), status(e, e->child_err, ch, sizeof(ch)),
+		       why(e, rs, sizeof(rs)));
+		return;
+	}
+	printf("%s\n  {\"event\": ", first ? "" : ",");
+	json_str(full);
+	printf(", \"kind\": ");
+	json_str(e->encode_err ? "unknown" : lc_event_kind_name(e->kind));
+	printf(", \"opens\": %s, \"opens_in_child\": %s, \"reason\": ",
+	       !e->encode_err && !e->open_err ? "true" : "false",
+	       !e->encode_err && !e->child_err ? "true" : "false");
+	why(e, rs, sizeof(rs));
+	if (*rs)
+		json_str(rs);
+	else
+		printf("null");
+	putchar('}');
+}
+
+static void header(int json)
+{
+	if (json)
+		printf("[");
+	else
+		printf("%-44s %-9s %-22s %-22s %s\n", "EVENT", "KIND", "THIS PROCESS", "ANOTHER PROCESS",
+		       "WHY NOT");
+}
+
+/* Whether full (PMU::name) or its name part matches one of the patterns. */
+static int matches(const char *full, const char *name, char **pat, int npat)
+{
+	if (!npat)
+		return 1;
+	for (int i = 0; i < npat; i++)
+		if (!fnmatch(pat[i], full, FNM_CASEFOLD) || !fnmatch(pat[i], name, FNM_CASEFOLD))
+			return 1;
+	return 0;
+}
+
+static int list(const char *pmu, int available, int json, char **pat, int npat)
 {
 	struct lc_event_info *ev;
-	size_t n, nopen = 0;
-	char st[64];
+	size_t n, nopen = 0, shown = 0;
 	int rc = lc_events_list(pmu, &ev, &n);
 
 	if (rc == -ENOENT) {
@@ -54,19 +132,26 @@ static int list(const char *pmu, int available)
 		warnx("%s", strerror(-rc));
 		return 1;
 	}
-	printf("%-44s %-9s %s\n", "EVENT", "KIND", "HERE");
+	header(json);
 	for (size_t i = 0; i < n; i++) {
 		char full[200];
 
-		nopen += !ev[i].open_err;
-		if (available && ev[i].open_err)
-			continue;
 		snprintf(full, sizeof(full), "%s::%s", ev[i].pmu, ev[i].name);
-		printf("%-44s %-9s %s\n", full, lc_event_kind_name(ev[i].kind),
-		       status(&ev[i], st, sizeof(st)));
+		if (!matches(full, ev[i].name, pat, npat) || (available && ev[i].open_err))
+			continue;
+		nopen += !ev[i].open_err;
+		show(&ev[i], full, json, !shown);
+		shown++;
 	}
-	printf("\n%zu events, %zu open here\n", n, nopen);
+	if (json)
+		printf("\n]\n");
+	else
+		printf("\n%zu events, %zu open here\n", shown, nopen);
 	free(ev);
+	if (npat && !shown) {
+		warnx("no event matches%s%s", npat == 1 ? " " : "", npat == 1 ? pat[0] : " the patterns");
+		return 1;
+	}
 	return 0;
 }
 
@@ -75,7 +160,7 @@ static int describe(const char *name)
 	struct lc_event_info e;
 	struct lc_event_attr *at;
 	size_t n;
-	char st[64];
+	char st[64], rs[256];
 
 	if (lc_event_probe(name, &e)) {
 		warnx("'%s' is not an event libpfm4 knows (see 'lostcycles events -a')", name);
@@ -91,7 +176,10 @@ static int describe(const char *name)
 	else
 		printf("encoding:    perf_event_attr type %" PRIu32 " config 0x%" PRIx64 "\n",
 		       e.type, e.config);
-	printf("here:        %s\n", status(&e, st, sizeof(st)));
+	printf("here:        %s\n", status(&e, e.open_err, st, sizeof(st)));
+	printf("in another:  %s\n", status(&e, e.child_err, st, sizeof(st)));
+	if (*why(&e, rs, sizeof(rs)))
+		printf("why not:     %s\n", rs);
 	if (!lc_event_attrs(name, &at, &n) && n) {
 		printf("attributes:\n");
 		for (size_t i = 0; i < n; i++)
@@ -102,21 +190,28 @@ static int describe(const char *name)
 	return e.open_err ? 1 : 0;
 }
 
-/* Check each name: one line each; 1 when any does not open. */
-static int probe(int argc, char **argv)
+/* Check each name: one line (or object) each; 1 when any does not open. */
+static int probe(int argc, char **argv, int json)
 {
 	int bad = 0;
-	char st[64];
 
+	header(json);
 	for (int i = 0; i < argc; i++) {
 		struct lc_event_info e;
 
 		lc_event_probe(argv[i], &e);
-		printf("%-44s %-9s %s\n", argv[i], e.encode_err ? "-" : lc_event_kind_name(e.kind),
-		       status(&e, st, sizeof(st)));
+		show(&e, argv[i], json, i == 0);
 		bad |= e.open_err != 0;
 	}
+	if (json)
+		printf("\n]\n");
 	return bad;
+}
+
+/* Whether s is a pattern rather than an event name. */
+static int is_pattern(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
 }
 
 int lc_cmd_events(int argc, char **argv)
@@ -125,13 +220,14 @@ int lc_cmd_events(int argc, char **argv)
 		{ "pmu", required_argument, NULL, 'P' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "available", no_argument, NULL, 'A' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "describe", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *pmu = NULL, *desc = NULL;
 	char msg[256];
-	int c, available = 0;
+	int c, available = 0, json = 0, npat = 0, rc;
 
 	optind = 1;
 	opterr = 0;
@@ -146,6 +242,9 @@ int lc_cmd_events(int argc, char **argv)
 		case 'A':
 			available = 1;
 			break;
+		case 'J':
+			json = 1;
+			break;
 		case 'd':
 			desc = optarg;
 			break;
@@ -158,21 +257,32 @@ int lc_cmd_events(int argc, char **argv)
 			return 2;
 		}
 	}
-	if ((desc || pmu || available) && optind < argc) {
+	for (int i = optind; i < argc; i++)
+		npat += is_pattern(argv[i]);
+	if (npat && npat != argc - optind) {
+		warnx("patterns and event names do not mix: list with patterns, or check names");
+		return 2;
+	}
+	if ((desc || pmu || available) && optind < argc && !npat) {
 		warnx("event names do not combine with -P, -a, --available or -d");
 		return 2;
 	}
-	if (desc && (pmu || available)) {
-		warnx("-d describes one event: it does not combine with -P, -a or --available");
+	if (desc && (pmu || available || json || npat)) {
+		warnx("-d describes one event: it does not combine with -P, -a, --available, "
+		      "--json or patterns");
 		return 2;
 	}
 	if (lc_events_init(msg, sizeof(msg))) {
 		warnx("%s", msg);
 		return 1;
 	}
+	lc_events_child_start();	/* without it, "another process" repeats "this" */
 	if (desc)
-		return describe(desc);
-	if (optind < argc)
-		return probe(argc - optind, argv + optind);
-	return list(pmu, available);
+		rc = describe(desc);
+	else if (optind < argc && !npat)
+		rc = probe(argc - optind, argv + optind, json);
+	else
+		rc = list(pmu, available, json, argv + optind, npat);
+	lc_events_child_stop();
+	return rc;
 }

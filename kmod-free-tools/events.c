@@ -6,9 +6,13 @@
 
 #include <errno.h>
 #include <perfmon/pfmlib_perf_event.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "lc_perf.h"
 #include "lc_util.h"
@@ -20,6 +24,73 @@ int lc_events_init(char *msg, size_t len)
 	if (rc != PFM_SUCCESS)
 		return lc_fail(msg, len, -EIO, "libpfm4: %s", pfm_strerror(rc));
 	return 0;
+}
+
+/* The waiting child of lc_events_child_start, 0 none. */
+static pid_t child;
+
+int lc_events_child_start(void)
+{
+	pid_t p = fork();
+
+	if (p < 0)
+		return -errno;
+	if (p == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			pause();
+	}
+	child = p;
+	return 0;
+}
+
+void lc_events_child_stop(void)
+{
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	child = 0;
+}
+
+char *lc_event_reason(int err, char *buf, size_t len)
+{
+	int paranoid = -9;
+	FILE *f;
+
+	switch (-err) {
+	case 0:
+		snprintf(buf, len, "opens");
+		break;
+	case ENOENT:
+		snprintf(buf, len, "no such event here: no hardware PMU (a virtual machine?), or "
+			 "not one of this CPU's events");
+		break;
+	case EACCES:
+	case EPERM:
+		f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+		if (f) {
+			if (fscanf(f, "%d", &paranoid) != 1)
+				paranoid = -9;
+			fclose(f);
+		}
+		if (paranoid != -9)
+			snprintf(buf, len, "not permitted: perf_event_paranoid is %d; run 'sysctl "
+				 "kernel.perf_event_paranoid=1' or give the tool CAP_PERFMON", paranoid);
+		else
+			snprintf(buf, len, "not permitted: give the tool CAP_PERFMON or run it as root");
+		break;
+	case EINVAL:
+	case EOPNOTSUPP:
+		snprintf(buf, len, "not supported by this kernel or PMU (%s)", strerror(-err));
+		break;
+	case ESRCH:
+		snprintf(buf, len, "the process is gone");
+		break;
+	default:
+		snprintf(buf, len, "%s", strerror(-err));
+	}
+	return buf;
 }
 
 const char *lc_event_kind_name(enum lc_event_kind k)
@@ -36,6 +107,7 @@ static void encode_and_open(const char *name, struct lc_event_info *ev)
 	ev->encode_err = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
 	if (ev->encode_err != PFM_SUCCESS) {
 		ev->open_err = -ENOENT;
+		ev->child_err = -ENOENT;
 		return;
 	}
 	ev->type = a.type;
@@ -44,6 +116,7 @@ static void encode_and_open(const char *name, struct lc_event_info *ev)
 		   a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE ||
 		   a.type == PERF_TYPE_RAW || a.type >= PERF_TYPE_MAX ? LC_EV_HARDWARE : LC_EV_OTHER;
 	ev->open_err = lc_perf_try(&a, 0);
+	ev->child_err = child > 0 ? lc_perf_try(&a, child) : ev->open_err;
 }
 
 /* Fill ev from libpfm4's event idx (names and description only). */
@@ -115,6 +188,7 @@ int lc_event_probe(const char *name, struct lc_event_info *ev)
 	if (idx < 0 || fill(idx, ev)) {
 		ev->encode_err = idx < 0 ? idx : PFM_ERR_NOTFOUND;
 		ev->open_err = -ENOENT;
+		ev->child_err = -ENOENT;
 		ev->kind = LC_EV_OTHER;
 		return -ENOENT;
 	}

@@ -21,6 +21,8 @@ struct lc_event_info {
 	uint64_t config;
 	int encode_err;		/* libpfm4 error (PFM_ERR_*), 0 encoded */
 	int open_err;		/* 0 opened here, -errno when it did not */
+	int child_err;		/* the same on a child process (as record
+				 * opens it on the program's threads) */
 };
 
 /* One unit mask or modifier of an event. */
@@ -47,6 +49,18 @@ int lc_event_probe(const char *name, struct lc_event_info *ev);
 /* The unit masks and modifiers of event name.  *out malloc'd, *n entries.
  * 0, -ENOENT or -ENOMEM. */
 int lc_event_attrs(const char *name, struct lc_event_attr **out, size_t *n);
+
+/* Start (stop) a child process that waits, so that every event probed
+ * meanwhile is also opened on another process (child_err).  Without one,
+ * child_err is open_err.  0 or -errno. */
+int lc_events_child_start(void);
+void lc_events_child_stop(void);
+
+/* Why an event did not open (err = -errno of perf_event_open), and what to
+ * do, in one line, e.g. "no such event here: no hardware PMU (a virtual
+ * machine?)" or "not permitted: perf_event_paranoid is 3; run 'sysctl
+ * kernel.perf_event_paranoid=1' or give CAP_PERFMON". */
+char *lc_event_reason(int err, char *buf, size_t len);
 
 /* libpfm4's reason for an encode_err. */
 const char *lc_event_encode_error(int encode_err);

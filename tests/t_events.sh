@@ -1,9 +1,11 @@
 #!/bin/sh
 # t_events.sh — "lostcycles events": the generic list holds software events
-# that open here (task-clock, context-switches) and hardware events whose
-# status agrees with the kernel (no CPU PMU in sysfs: unavailable, ENOENT);
+# that open here, on this process and on another (task-clock,
+# context-switches), and hardware events whose status agrees with the
+# kernel (no CPU PMU in sysfs: unavailable, ENOENT, with the reason);
 # naming events checks them with exit status 1 when one does not open or is
-# unknown; -d describes an event with its encoding.  Run from the top.
+# unknown; a pattern filters the list; --json gives the same as one array;
+# -d describes an event with its encoding.  Run from the top.
 set -u
 LC=./lostcycles
 [ -x "$LC" ] || { echo "t_events: $LC missing (make all)" >&2; exit 1; }
@@ -17,7 +19,7 @@ if ! "$LC" events >"$tmp/list" 2>"$tmp/err"; then
 	fail "events exits non-zero: $(cat "$tmp/err")"
 fi
 for ev in TASK-CLOCK CONTEXT-SWITCHES; do
-	if grep -q "^perf::$ev  *software  *opens\$" "$tmp/list"; then
+	if grep -q "^perf::$ev  *software  *opens  *opens *\$" "$tmp/list"; then
 		ok "$ev: software, opens"
 	else
 		fail "$ev not listed as an opening software event"
@@ -26,8 +28,8 @@ done
 pmu=no
 [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ] && pmu=yes
 if [ $pmu = no ]; then
-	if grep -q '^perf::CYCLES  *hardware  *unavailable (ENOENT)$' "$tmp/list" &&
-	   ! grep -q 'hardware  *opens$' "$tmp/list"; then
+	if grep -q '^perf::CYCLES  *hardware  *unavailable (ENOENT)  *unavailable (ENOENT)  *no such event here: no hardware PMU' "$tmp/list" &&
+	   ! grep -q 'hardware  *opens ' "$tmp/list"; then
 		ok "no CPU PMU here: hardware events unavailable (ENOENT)"
 	else
 		fail "hardware events not marked unavailable"; grep hardware "$tmp/list" | head -3
@@ -36,7 +38,7 @@ else
 	grep -q '^perf::CYCLES  *hardware' "$tmp/list" && ok "CYCLES listed" || fail "CYCLES missing"
 fi
 n=$(sed -n 's/^\([0-9]*\) events, \([0-9]*\) open here$/\2/p' "$tmp/list")
-o=$(grep -c ' opens$' "$tmp/list")
+o=$(grep -c '^perf::[^ ]*  *[a-z]*  *opens ' "$tmp/list")
 [ -n "$n" ] && [ "$n" = "$o" ] && ok "summary counts $n opening events" ||
 	fail "summary '$n' != $o lines that open"
 
@@ -61,4 +63,22 @@ else
 fi
 "$LC" events -d x -a >/dev/null 2>&1
 [ $? -eq 2 ] && ok "-d with -a refused" || fail "-d with -a not refused with 2"
+"$LC" events '*task-clock*' >"$tmp/out" 2>&1
+if [ $? -eq 0 ] && grep -q '^perf::TASK-CLOCK ' "$tmp/out" && ! grep -q 'CYCLES' "$tmp/out"; then
+	ok "pattern *task-clock*: the task clock only"
+else
+	fail "pattern *task-clock*: $(cat "$tmp/out")"
+fi
+"$LC" events 'no*such*' >"$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q 'no event matches' "$tmp/out" && ok "a pattern that matches nothing: exit 1" ||
+	fail "a pattern that matches nothing: $(cat "$tmp/out")"
+"$LC" events --json task-clock cycles >"$tmp/out" 2>&1
+if grep -q '"event": "task-clock", "kind": "software", "opens": true, "opens_in_child": true, "reason": null' "$tmp/out" &&
+   grep -q '"event": "cycles".*"opens": \(true\|false\)' "$tmp/out" && head -c 1 "$tmp/out" | grep -q '\['; then
+	ok "--json: one array, task-clock opens in both"
+else
+	fail "--json: $(cat "$tmp/out")"
+fi
+"$LC" events 'task*' cycles >/dev/null 2>&1
+[ $? -eq 2 ] && ok "patterns and names do not mix" || fail "patterns and names mixed"
 [ $nfail -eq 0 ]
