@@ -14,6 +14,7 @@
 
 #include "lc_check.h"
 #include "lc_cmd.h"
+#include "counters.h"
 #include "lc_events.h"
 
 static const char events_usage[] =
@@ -51,7 +52,7 @@ static const char *why(const struct lc_event_info *e, char *buf, size_t len)
 	if (e->encode_err)
 		snprintf(buf, len, "libpfm4: %s", lc_event_encode_error(e->encode_err));
 	else if (e->open_err || e->child_err)
-		lc_event_reason(e->open_err ? e->open_err : e->child_err, buf, len);
+		lc_ctr_reason(e->open_err ? e->open_err : e->child_err, buf, len);
 	else
 		buf[0] = 0;
 	return buf;

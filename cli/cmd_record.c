@@ -44,6 +44,11 @@ struct opts {
 	const char *loggp;	/* --loggp=FILE, NULL: the default */
 	int sched;		/* --sched: enum lc_sched_source wanted */
 	uint32_t jitter_pct;	/* --jitter: percent of the interval */
+	const char *events;	/* -e */
+	uint64_t counter_interval_ns;	/* --counter-interval */
+	double miss_latency_ns;	/* --miss-latency */
+	const char *counter_replay;	/* --counter-replay */
+	int no_counters;	/* --no-counters */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -61,6 +66,7 @@ struct run {
 
 static const char record_usage[] =
 	"usage: lostcycles record [-i INTERVAL] [-w WINDOW] [-C CPU] [-p PROCS] [-o FILE]\n"
+	"                         [-e EVENTS] [--sched=SOURCE] [--jitter=PCT]\n"
 	"                         [--trace] [--omp] [--pthread] [--mpi [--loggp=FILE]] [-q]\n"
 	"                         [--] CMD [ARGS...]\n"
 	"Run CMD in a new profiling session, sample its flags every INTERVAL, write\n"
@@ -85,6 +91,12 @@ static const char record_usage[] =
 	"                       or none (RC is na)\n"
 	"      --jitter=PCT     move each tick randomly by up to PCT %% of the interval\n"
 	"                       (default 10; 0: a fixed grid)\n"
+	"  -e, --events=EV,...  counters, libpfm4 names with modifiers, each optionally\n"
+	"                       =cycles|stall|miss|miss-stall|instr|other (default: the\n"
+	"                       set for this CPU in events.txt; see lostcycles events)\n"
+	"      --counter-interval=TIME  read each thread's counters this often (10ms)\n"
+	"      --miss-latency=NS  ideal latency of one miss: CL = misses x NS\n"
+	"      --no-counters    no counters (memory loss is na)\n"
 	"  -q, --quiet          no summary line on stderr\n"
 	"  -h, --help           this text\n";
 
@@ -109,6 +121,11 @@ static const struct option long_opts[] = {
 	{ "loggp", required_argument, NULL, 'G' },
 	{ "sched", required_argument, NULL, 'S' },
 	{ "jitter", required_argument, NULL, 'J' },
+	{ "events", required_argument, NULL, 'e' },
+	{ "counter-interval", required_argument, NULL, 'I' },
+	{ "miss-latency", required_argument, NULL, 'L' },
+	{ "counter-replay", required_argument, NULL, 'R' },
+	{ "no-counters", no_argument, NULL, 'N' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -173,6 +190,30 @@ static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
 			return -1;
 		}
 		return 0;
+	case 'e':
+		o->events = arg;
+		return 0;
+	case 'I':
+		if (!lc_parse_duration(arg, &o->counter_interval_ns) &&
+		    o->counter_interval_ns >= 100000)
+			return 0;
+		warnx("bad --counter-interval '%s' (100us or more, e.g. 10ms)", arg);
+		return -1;
+	case 'L': {
+		char *end;
+
+		o->miss_latency_ns = strtod(arg, &end);
+		if (end != arg && !*end && o->miss_latency_ns > 0 && o->miss_latency_ns < 1e6)
+			return 0;
+		warnx("bad --miss-latency '%s' (nanoseconds, e.g. 90)", arg);
+		return -1;
+	}
+	case 'R':
+		o->counter_replay = arg;
+		return 0;
+	case 'N':
+		o->no_counters = 1;
+		return 0;
 	case 'J':
 		if (lc_parse_u64(arg, 0, 50, &v)) {
 			warnx("bad --jitter '%s' (a percentage, 0..50)", arg);
@@ -194,6 +235,10 @@ static int check_opts(const struct opts *o)
 		warnx("interval must be between 1us and 10s");
 		return -1;
 	}
+	if (o->no_counters && (o->events || o->counter_replay || o->miss_latency_ns > 0)) {
+		warnx("--no-counters does not combine with -e, --miss-latency or --counter-replay");
+		return -1;
+	}
 	if (o->loggp && !o->mpi) {
 		warnx("--loggp needs --mpi");
 		return -1;
@@ -212,10 +257,11 @@ static int parse_opts(const char *usage, int argc, char **argv, struct opts *o)
 	int c, r;
 
 	*o = (struct opts){ LC_SESSION_DEFAULT_INTERVAL_NS, LC_SESSION_DEFAULT_WINDOW_NS, -1, 0,
-			    "lostcycles.data", 0, 0, 0, 0, 0, NULL, LC_SCHED_SWITCH, 10 };
+			    "lostcycles.data", 0, 0, 0, 0, 0, NULL, LC_SCHED_SWITCH, 10,
+			    NULL, 0, 0, NULL, 0 };
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:w:C:p:o:qh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:w:C:p:o:e:qh", long_opts, NULL)) != -1) {
 		r = c == '?' || c == ':' ? -1 : set_opt(o, c, optarg, usage);
 		if (r > 0)
 			return -1;
@@ -274,6 +320,9 @@ static int start_run(struct run *r, struct lc_registry *reg)
 		.unavailable = r->o.mpi && !r->mpi.have_loggp ? 1u << LC_CAT_CL : 0,
 		.unavailable_why = LC_MPI_NO_LOGGP,
 		.sched = r->o.sched, .jitter_ns = r->o.interval_ns * r->o.jitter_pct / 100,
+		.events = r->o.events, .counter_interval_ns = r->o.counter_interval_ns,
+		.miss_latency_ns = r->o.miss_latency_ns, .counter_replay = r->o.counter_replay,
+		.no_counters = r->o.no_counters,
 	};
 	char msg[512];
 
@@ -288,6 +337,8 @@ static int start_run(struct run *r, struct lc_registry *reg)
 		warnx("%s", msg);
 		return 1;
 	}
+	if (lc_session_warning(r->ses) && !r->o.quiet)
+		warnx("warning: %s", lc_session_warning(r->ses));
 	return 0;
 }
 

@@ -53,46 +53,6 @@ void lc_events_child_stop(void)
 	child = 0;
 }
 
-char *lc_event_reason(int err, char *buf, size_t len)
-{
-	int paranoid = -9;
-	FILE *f;
-
-	switch (-err) {
-	case 0:
-		snprintf(buf, len, "opens");
-		break;
-	case ENOENT:
-		snprintf(buf, len, "no such event here: no hardware PMU (a virtual machine?), or "
-			 "not one of this CPU's events");
-		break;
-	case EACCES:
-	case EPERM:
-		f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-		if (f) {
-			if (fscanf(f, "%d", &paranoid) != 1)
-				paranoid = -9;
-			fclose(f);
-		}
-		if (paranoid != -9)
-			snprintf(buf, len, "not permitted: perf_event_paranoid is %d; run 'sysctl "
-				 "kernel.perf_event_paranoid=1' or give the tool CAP_PERFMON", paranoid);
-		else
-			snprintf(buf, len, "not permitted: give the tool CAP_PERFMON or run it as root");
-		break;
-	case EINVAL:
-	case EOPNOTSUPP:
-		snprintf(buf, len, "not supported by this kernel or PMU (%s)", strerror(-err));
-		break;
-	case ESRCH:
-		snprintf(buf, len, "the process is gone");
-		break;
-	default:
-		snprintf(buf, len, "%s", strerror(-err));
-	}
-	return buf;
-}
-
 const char *lc_event_kind_name(enum lc_event_kind k)
 {
 	return k == LC_EV_SOFTWARE ? "software" : k == LC_EV_HARDWARE ? "hardware" : "other";

@@ -56,12 +56,6 @@ int lc_event_attrs(const char *name, struct lc_event_attr **out, size_t *n);
 int lc_events_child_start(void);
 void lc_events_child_stop(void);
 
-/* Why an event did not open (err = -errno of perf_event_open), and what to
- * do, in one line, e.g. "no such event here: no hardware PMU (a virtual
- * machine?)" or "not permitted: perf_event_paranoid is 3; run 'sysctl
- * kernel.perf_event_paranoid=1' or give CAP_PERFMON". */
-char *lc_event_reason(int err, char *buf, size_t len);
-
 /* libpfm4's reason for an encode_err. */
 const char *lc_event_encode_error(int encode_err);
 

@@ -12,44 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef LC_DATADIR
-#define LC_DATADIR "/usr/local/share/lostcycles"
-#endif
 
 /* True when path names a readable file. */
-static int readable(const char *path)
-{
-	return access(path, R_OK) == 0;
-}
-
 /* Find the models file.  See lca_models.h. */
 int lc_models_path(char *buf, size_t len)
 {
-	const char *env = getenv("LOSTCYCLES_MODELS");
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		return readable(buf) ? 0 : -ENOENT;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		snprintf(buf, len, "%s/share/models.txt", exe);
-		if (readable(buf))
-			return 0;
-		snprintf(buf, len, "%s/../share/lostcycles/models.txt", exe);
-		if (readable(buf))
-			return 0;
-	}
-	snprintf(buf, len, "%s/models.txt", LC_DATADIR);
-	return readable(buf) ? 0 : -ENOENT;
+	return lc_share_file("models.txt", "LOSTCYCLES_MODELS", buf, len);
 }
 
 /* True when the blank-separated words of list[0..len) are exactly the set

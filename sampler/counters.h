@@ -24,7 +24,8 @@ struct lc_ctr_cfg {
 	const char *events;	/* record -e: "EV[,EV...]", each "name[=role]";
 				 * NULL: the default set of the detected PMU
 				 * from DATADIR/events.txt */
-	const char *events_file;	/* that file; NULL: LC_DATADIR/events.txt */
+	const char *events_file;	/* that file; NULL: $LOSTCYCLES_EVENTS, else
+					 * events.txt found as lc_share_file does */
 	uint64_t interval_ns;	/* per-thread read interval; 0: default */
 	uint64_t tick_ns;	/* the sampler's tick, to spread reads */
 	double miss_latency_ns;	/* ideal latency of one miss; 0: unknown */
@@ -77,6 +78,13 @@ void lc_ctr_poll(struct lc_ctr *c, uint64_t now, lc_ctr_cb cb, void *arg);
  * arithmetic (docs/counters.md). */
 void lc_ctr_split(const struct lc_ctr *c, const uint64_t *delta, uint64_t busy_ns,
 		  uint64_t out[LC_NCAT]);
+
+/* Why a perf event did not open (err = -errno of perf_event_open) and what
+ * to do, in one line: "no such event here: no hardware PMU (a virtual
+ * machine?)...", "not permitted: perf_event_paranoid is 3; run 'sysctl
+ * kernel.perf_event_paranoid=1' or give the tool CAP_PERFMON", ...  Returns
+ * buf. */
+char *lc_ctr_reason(int err, char *buf, size_t len);
 
 /* Threads whose counters could not be opened, reads that failed. */
 uint64_t lc_ctr_failures(const struct lc_ctr *c);

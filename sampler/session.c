@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "attr.h"
+#include "counters.h"
 #include "lc_sched.h"
 #include "lc_util.h"
 #include "replay.h"
@@ -38,7 +39,11 @@ struct lc_session {
 	const char *reason[LC_NCAT];
 	const char *method[LC_NCAT];
 	char sched_why[256];
-	char rc_method[128];
+	char rc_method[384];
+	char ml_why[600];
+	char warn[700];
+	struct lc_ctr *ctr;
+	const char *warning;
 };
 
 /* A fresh session name: "lc" + our pid + random hex. */
@@ -67,6 +72,35 @@ struct lc_registry *lc_session_registry(struct lc_session *s)
 	return s->reg;
 }
 
+/* Why the counter-derived memory loss is not measured. */
+static const char *counters_why(struct lc_session *s)
+{
+	const char *u = lc_ctr_unavailable(s->ctr);
+
+	if (s->o.no_counters)
+		return "not measured: counters were not asked for (record --no-counters)";
+	if (u)
+		return u;
+	snprintf(s->ml_why, sizeof(s->ml_why), "not measured: the events counted give no "
+		 "cycles and stall cycles (record -e EV=cycles,EV=stall)");
+	return s->ml_why;
+}
+
+/* Whether the session counts events. */
+static int counting(const struct lc_session *s)
+{
+	uint32_t n = 0;
+
+	if (s->ctr)
+		lc_ctr_events(s->ctr, &n);
+	return n > 0;
+}
+
+const char *lc_session_warning(const struct lc_session *s)
+{
+	return s->warning;
+}
+
 /* Mark the categories whose source this session does not measure as
  * unavailable, with the source's reason or the category table's. */
 static void mark_unmeasured(struct lc_session *s)
@@ -77,16 +111,25 @@ static void mark_unmeasured(struct lc_session *s)
 		if (ci->from == LC_FROM_FLAGS)
 			continue;
 		if (ci->from == LC_FROM_SCHED && lc_sched_source(s->sched) != LC_SCHED_NONE) {
+			const char *m = lc_ctr_method(s->ctr, c);
+
 			snprintf(s->rc_method, sizeof(s->rc_method),
-				 "time a BUSY thread was runnable but not running, from %s",
-				 lc_sched_source_name(lc_sched_source(s->sched)));
+				 "time a BUSY thread was runnable but not running, from %s%s%s",
+				 lc_sched_source_name(lc_sched_source(s->sched)), m ? "; and " : "",
+				 m ? m : "");
 			s->method[c] = s->rc_method;
+			continue;
+		}
+		if (ci->from == LC_FROM_COUNTERS && lc_ctr_method(s->ctr, c)) {
+			s->method[c] = lc_ctr_method(s->ctr, c);
 			continue;
 		}
 		s->unavailable |= 1u << c;
 		s->reason[c] = ci->from == LC_FROM_SCHED && s->sched_why[0] ? s->sched_why :
-			       ci->unmeasured;
+			       ci->from == LC_FROM_COUNTERS ? counters_why(s) : ci->unmeasured;
 	}
+	if (lc_ctr_method(s->ctr, LC_CAT_CL))
+		s->method[LC_CAT_CL] = lc_ctr_method(s->ctr, LC_CAT_CL);
 	for (int c = 0; c < LC_NCAT; c++)
 		if (s->o.unavailable & (1u << c)) {
 			s->unavailable |= 1u << c;
@@ -126,6 +169,31 @@ static int open_profile(struct lc_session *s, int cpu, int fifo, char *msg, size
 	return 0;
 }
 
+/* The session's counters: an unknown event is an error; counters that
+ * cannot be opened here are a warning and ML is then unavailable. */
+static int open_counters(struct lc_session *s, char *msg, size_t len)
+{
+	struct lc_ctr_cfg cc = {
+		.events = s->o.events, .events_file = s->o.events_file,
+		.interval_ns = s->o.counter_interval_ns, .tick_ns = s->o.interval_ns,
+		.miss_latency_ns = s->o.miss_latency_ns, .replay = s->o.counter_replay,
+		.off = s->o.no_counters, .exclude_kernel = geteuid() != 0,
+	};
+	int e = lc_ctr_open(&cc, &s->ctr, msg, len);
+
+	if (e)
+		return e;
+	if (!s->o.no_counters && lc_ctr_unavailable(s->ctr)) {
+		const char *u = lc_ctr_unavailable(s->ctr);
+
+		if (!strncmp(u, "not measured: ", 14))
+			u += 14;
+		snprintf(s->warn, sizeof(s->warn), "memory loss will be na: %s", u);
+		s->warning = s->warn;
+	}
+	return 0;
+}
+
 /* Start the sampler thread (placed, not ticking), open the profile, and set
  * the sampler ticking from t0. */
 int lc_session_start(struct lc_session *s, char *msg, size_t len)
@@ -141,6 +209,9 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 	s->sched = lc_sched_new(s->o.sched, s->sched_why, sizeof(s->sched_why));
 	if (!s->sched)
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	e = open_counters(s, msg, len);
+	if (e)
+		return e;
 	s->t0 = lc_clock_ns();
 	e = open_profile(s, cpu, fifo, msg, len);
 	if (e)
@@ -149,9 +220,17 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 	s->acc = lc_accum_new(s->w, LC_SRC_SAMPLED, s->o.window_ns, s->o.procs);
 	if (!s->threads || !s->acc)
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	{
+		uint32_t nev;
+		const struct lc_prof_event *ev = lc_ctr_events(s->ctr, &nev);
+
+		if (nev && lc_accum_events(s->acc, nev, ev))
+			return lc_fail(msg, len, -ENOMEM, "out of memory");
+	}
 	cfg = (struct lc_sampler_cfg){ .interval_ns = s->o.interval_ns, .cpu = s->o.cpu,
 				       .t0 = s->t0, .reg = s->reg, .acc = s->acc,
 				       .threads = s->threads, .w = s->w, .sched = s->sched,
+				       .ctr = counting(s) ? s->ctr : NULL,
 				       .jitter_ns = s->o.jitter_ns };
 	lc_sampler_go(s->smp, &cfg);
 	s->started = 1;
@@ -309,6 +388,7 @@ void lc_session_free(struct lc_session *s)
 	lc_accum_free(s->acc);
 	lc_threads_free(s->threads);
 	lc_sched_free(s->sched);
+	lc_ctr_close(s->ctr);
 	lc_registry_stop(s->reg);
 	lc_registry_free(s->reg);
 	free(s);

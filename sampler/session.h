@@ -44,6 +44,13 @@ struct lc_session_opts {
 				 * 0 = none): LC_SCHED_SWITCH tries context-switch
 				 * records, then schedstat */
 	uint64_t jitter_ns;	/* tick phase jitter, +- this */
+	/* counters (docs/counters.md) */
+	const char *events;	/* record -e, NULL: the default set */
+	const char *events_file;	/* NULL: LC_DATADIR/events.txt */
+	uint64_t counter_interval_ns;	/* 0: the default */
+	double miss_latency_ns;	/* ideal latency of one miss, 0 unknown */
+	const char *counter_replay;	/* a counter trace (tests) */
+	int no_counters;	/* do not count */
 };
 
 /* What a finished session measured, for the command's summary line. */
@@ -68,6 +75,10 @@ struct lc_session;
 /* A session over the targets that reg discovers (reg is owned by the
  * session from now on and freed with it).  NULL on ENOMEM. */
 struct lc_session *lc_session_new(const struct lc_session_opts *o, struct lc_registry *reg);
+
+/* A warning for the command to print once after lc_session_start (e.g.
+ * why counters are unavailable, with the fix), or NULL. */
+const char *lc_session_warning(const struct lc_session *s);
 
 /* The registry the session watches. */
 struct lc_registry *lc_session_registry(struct lc_session *s);

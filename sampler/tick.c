@@ -168,6 +168,8 @@ static uint64_t thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pi
 		    (sched_getaffinity(tid, sizeof(set), &set) || CPU_ISSET(s->cpu, &set)))
 			s->st.cpu_used = 1;
 	}
+	if (fresh && s->cfg.ctr)
+		lc_ctr_attach(s->cfg.ctr, thread, tid);
 	if (fresh && !lc_grow((void **)&s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live)))
 		s->live[s->nlive++] = (struct live){ thread, s->gen };
 	else
@@ -177,6 +179,17 @@ static uint64_t thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pi
 				break;
 			}
 	return s->cfg.sched ? lc_sched_runq(s->cfg.sched, thread, pid, tid, last, now) : 0;
+}
+
+/* A counter read of thread: its deltas, and the parts of its pure
+ * computation since its previous read that they explain. */
+static void counted(void *arg, uint32_t thread, const uint64_t *delta)
+{
+	struct lc_sampler *s = arg;
+	uint64_t move[LC_NCAT];
+
+	lc_ctr_split(s->cfg.ctr, delta, lc_accum_busy_pending(s->cfg.acc, thread), move);
+	lc_accum_counters(s->cfg.acc, thread, delta, move);
 }
 
 /* Stop the per-thread sources of the threads not seen at this tick. */
@@ -191,6 +204,8 @@ static void threads_left(struct lc_sampler *s)
 		}
 		if (s->cfg.sched)
 			lc_sched_forget(s->cfg.sched, s->live[i].thread);
+		if (s->cfg.ctr)
+			lc_ctr_detach(s->cfg.ctr, s->live[i].thread, counted, s);
 	}
 	s->nlive = k;
 	s->gen++;
@@ -373,6 +388,8 @@ static void tick(struct lc_sampler *s)
 	lc_accum_charge(s->cfg.acc, s->last - s->cfg.t0, dt, &obs);
 	urcu_memb_read_unlock();
 	threads_left(s);
+	if (s->cfg.ctr)
+		lc_ctr_poll(s->cfg.ctr, now, counted, s);
 	for (uint32_t i = 0; i < s->nwasted; i++)
 		lc_accum_wasted(s->cfg.acc, s->wasted[i].uid, s->wasted[i].task);
 	if (dt > s->st.max_gap_ns) {
@@ -471,6 +488,9 @@ static void *run(void *arg)
 			next = now + next_interval(s);
 	}
 	tick(s);
+	/* the last reads: every thread's counts up to the last tick */
+	for (uint32_t i = 0; s->cfg.ctr && i < s->nlive; i++)
+		lc_ctr_detach(s->cfg.ctr, s->live[i].thread, counted, s);
 out:
 	urcu_memb_unregister_thread();
 	return NULL;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "attr.h"
+#include "counters.h"
 #include "lc_sched.h"
 #include "targets.h"
 
@@ -31,6 +32,7 @@ struct lc_sampler_cfg {
 	struct lc_threads *threads;
 	struct lc_pwriter *w;		/* for process blocks */
 	struct lc_sched *sched;		/* run-queue source, NULL: none */
+	struct lc_ctr *ctr;		/* counters, NULL: none */
 	uint64_t jitter_ns;		/* each tick lands up to this far either
 					 * side of its nominal time */
 };

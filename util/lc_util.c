@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -195,4 +196,37 @@ void lc_strv_free(char **v, int n)
 	for (int i = 0; v && i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+#ifndef LC_DATADIR
+#define LC_DATADIR "/usr/local/share/lostcycles"
+#endif
+
+int lc_share_file(const char *name, const char *env, char *buf, size_t len)
+{
+	const char *e = env ? getenv(env) : NULL;
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (e && *e) {
+		snprintf(buf, len, "%s", e);
+		return access(buf, R_OK) ? -ENOENT : 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		snprintf(buf, len, "%s/share/%s", exe, name);
+		if (!access(buf, R_OK))
+			return 0;
+		snprintf(buf, len, "%s/../share/lostcycles/%s", exe, name);
+		if (!access(buf, R_OK))
+			return 0;
+	}
+	snprintf(buf, len, "%s/%s", LC_DATADIR, name);
+	return access(buf, R_OK) ? -ENOENT : 0;
 }

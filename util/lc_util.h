@@ -60,6 +60,13 @@ void lc_strv_free(char **v, int n);
  * signals reach the thread that waits for them.  Returns 0 or -errno. */
 int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
+/* The path of data file name (e.g. "models.txt") into buf: the file named
+ * by environment variable env when set (NULL: none), else the first
+ * readable of share/NAME beside the running program (a build tree),
+ * ../share/lostcycles/NAME from it (an installed tree), LC_DATADIR/NAME.
+ * Returns 0, or -ENOENT with the last path tried in buf. */
+int lc_share_file(const char *name, const char *env, char *buf, size_t len);
+
 /* Write all n bytes of p to fd, retrying short writes and EINTR.  Returns
  * 0 or -errno. */
 int lc_write_all(int fd, const void *p, size_t n);

@@ -1,0 +1,348 @@
+/*
+ * test_counters.c — the counter module (sampler/counters.c): libpfm4
+ * encoding and its errors, degradation without a PMU, the replay backend's
+ * deltas (with multiplexing scale), the split into ML/CL/RC, the spreading
+ * of reads over ticks, and the real perf_event path with a software event
+ * against the thread's own CLOCK_THREAD_CPUTIME_ID.  Also the accumulator's
+ * side: counts and moves spread over a thread's computation by window.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "attr.h"
+#include "counters.h"
+#include "lostcycles.h"
+
+#define MS 1000000ull
+
+static char path[256];
+
+/* Deltas seen by the poll callback. */
+static struct {
+	uint32_t n;
+	uint32_t thread[64];
+	uint64_t d[64][4];
+} seen;
+
+static void record_cb(void *arg, uint32_t thread, const uint64_t *delta)
+{
+	(void)arg;
+	if (seen.n < 64) {
+		seen.thread[seen.n] = thread;
+		memcpy(seen.d[seen.n], delta, 4 * sizeof(uint64_t));
+		seen.n++;
+	}
+}
+
+static uint64_t now_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Unknown names and bad modifiers are errors naming the event. */
+static void test_encoding_errors(void **state)
+{
+	struct lc_ctr_cfg cfg = { .events = "cycles:bogus" };
+	struct lc_ctr *c = NULL;
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), -EINVAL);
+	assert_null(c);
+	assert_non_null(strstr(msg, "event 'cycles:bogus'"));
+	cfg.events = "no_such_event_anywhere";
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "no_such_event_anywhere"));
+	cfg.events = "cycles=bogusrole";
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "unknown role"));
+}
+
+/* Hardware events encode everywhere; without a PMU they do not open, and
+ * counting degrades to "unavailable" with the reason, not an error. */
+static void test_no_pmu(void **state)
+{
+	struct lc_ctr_cfg cfg = { .events = "cycles,instructions" };
+	struct lc_ctr *c = NULL;
+	char msg[512];
+	uint32_t n;
+
+	(void)state;
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	assert_non_null(c);
+	if (!lc_ctr_unavailable(c)) {
+		lc_ctr_close(c);
+		skip();	/* this machine has a PMU: nothing to degrade */
+	}
+	assert_non_null(strstr(lc_ctr_unavailable(c), "do not open here"));
+	lc_ctr_events(c, &n);
+	assert_int_equal(n, 0);
+	assert_null(lc_ctr_method(c, LC_CAT_ML));
+	lc_ctr_close(c);
+}
+
+/* Roles: given, or guessed from the name; the methods name the events. */
+static void test_roles_and_methods(void **state)
+{
+	struct lc_ctr_cfg cfg = { .events = "task-clock=cycles,context-switches=stall,"
+					    "cpu-migrations=miss", .miss_latency_ns = 80 };
+	struct lc_ctr *c = NULL;
+	const struct lc_prof_event *ev;
+	char msg[512];
+	uint32_t n;
+
+	(void)state;
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	assert_null(lc_ctr_unavailable(c));
+	ev = lc_ctr_events(c, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(ev[0].role, LC_EVR_CYCLES);
+	assert_int_equal(ev[1].role, LC_EVR_STALL);
+	assert_non_null(strstr(lc_ctr_method(c, LC_CAT_ML), "context-switches / task-clock"));
+	assert_non_null(strstr(lc_ctr_method(c, LC_CAT_CL), "80.0 ns"));
+	assert_null(lc_ctr_method(c, LC_CAT_RC));	/* no miss-stall event */
+	lc_ctr_close(c);
+}
+
+/* The split: ML = busy x stall/cycles; CL = misses x latency taken from it;
+ * with a miss-stall event, RC = miss stall beyond the ideal. */
+static void test_split(void **state)
+{
+	struct lc_ctr_cfg cfg = { .events = "task-clock=cycles,context-switches=stall,"
+					    "cpu-migrations=miss,page-faults=miss-stall",
+				  .miss_latency_ns = 100 };
+	struct lc_ctr *c = NULL;
+	uint64_t out[LC_NCAT];
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	/* 10 ms busy; cycles 1000, stalls 400 (4 ms), misses 10000 (1 ms
+	 * ideal), miss stall 300 (3 ms actual): CL 1 ms, RC 2 ms, ML 1 ms */
+	lc_ctr_split(c, (uint64_t[]){ 1000, 400, 10000, 300 }, 10 * MS, out);
+	assert_int_equal(out[LC_CAT_CL], 1 * MS);
+	assert_int_equal(out[LC_CAT_RC], 2 * MS);
+	assert_int_equal(out[LC_CAT_ML], 1 * MS);
+	assert_int_equal(out[LC_CAT_PC], 0);
+	/* no cycles: nothing */
+	lc_ctr_split(c, (uint64_t[]){ 0, 400, 10000, 300 }, 10 * MS, out);
+	assert_int_equal(out[LC_CAT_ML] + out[LC_CAT_CL] + out[LC_CAT_RC], 0);
+	/* stalls beyond the cycles are capped at the busy time */
+	lc_ctr_split(c, (uint64_t[]){ 100, 500, 0, 0 }, 10 * MS, out);
+	assert_int_equal(out[LC_CAT_ML], 10 * MS);
+	lc_ctr_close(c);
+	/* without a miss-stall event: CL from the stall time, no RC */
+	cfg.events = "task-clock=cycles,context-switches=stall,cpu-migrations=miss";
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	lc_ctr_split(c, (uint64_t[]){ 1000, 400, 10000 }, 10 * MS, out);
+	assert_int_equal(out[LC_CAT_CL], 1 * MS);
+	assert_int_equal(out[LC_CAT_ML], 3 * MS);
+	assert_int_equal(out[LC_CAT_RC], 0);
+	lc_ctr_close(c);
+}
+
+/* Replay: cumulative lines become deltas when due, scaled up by
+ * enabled/running when the kernel multiplexed. */
+static void test_replay(void **state)
+{
+	struct lc_ctr_cfg cfg = { .events = "task-clock=cycles,context-switches=stall" };
+	struct lc_ctr *c = NULL;
+	char msg[512];
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/lc-test-counters.%d.replay", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "# t_ns thread cycles stalls enabled running\n"
+		   "1000000 0 1000 100 1000000 1000000\n"
+		   "1000000 1 500 50 1000000 500000\n"
+		   "2000000 0 3000 400 2000000 2000000\n");
+	fclose(f);
+	cfg.replay = path;
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	memset(&seen, 0, sizeof(seen));
+	lc_ctr_poll(c, 5000000, record_cb, NULL);	/* t0: nothing due yet */
+	assert_int_equal(seen.n, 0);
+	lc_ctr_poll(c, 6000000, record_cb, NULL);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.d[0][0], 1000);
+	assert_int_equal(seen.thread[1], 1);
+	assert_int_equal(seen.d[1][0], 1000);	/* 500 counted in half the time */
+	assert_int_equal(seen.d[1][1], 100);
+	lc_ctr_poll(c, 7000000, record_cb, NULL);
+	assert_int_equal(seen.n, 3);
+	assert_int_equal(seen.d[2][0], 2000);
+	assert_int_equal(seen.d[2][1], 300);
+	lc_ctr_close(c);
+	unlink(path);
+}
+
+/* The accumulator spreads a read over the windows of the thread's
+ * computation and moves what the counters explain out of PC. */
+static void test_accum_spread(void **state)
+{
+	struct lc_prof_info info = { .interval_ns = 100000, .window_ns = 10 * MS,
+				     .sampler_cpu = -1, .hostname = "h", .command = "c",
+				     .session = "s" };
+	struct lc_prof_event ev[2] = { { "cycles", LC_EVR_CYCLES }, { "stalls", LC_EVR_STALL } };
+	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
+	struct lc_obs_thread t = { .thread = 0, .state = LC_ST_BUSY };
+	struct lc_obs o = { 1, &pr, 1, &t };
+	struct lc_prof_end end = { .reason = "test" };
+	struct lc_profile *prof = NULL;
+	struct lc_pwriter *w;
+	struct lc_accum *a;
+	struct lc_threads *th;
+	char err[256];
+	int e = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/lc-test-counters.%d.data", (int)getpid());
+	w = lc_pwriter_open(path, &info, &e);
+	assert_non_null(w);
+	a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 1);
+	th = lc_threads_new(w);
+	lc_threads_id(th, 1, 1, 0, 1, 10, 0);
+	assert_int_equal(lc_accum_events(a, 2, ev), 0);
+	/* 5 ms busy in window 0, 15 ms in window 1 */
+	assert_int_equal(lc_accum_charge(a, 5 * MS, 20 * MS, &o), 0);
+	assert_int_equal(lc_accum_busy_pending(a, 0), 20 * MS);
+	/* the read: 2000 cycles, 500 stalls; 5 ms of the 20 go to ML */
+	assert_int_equal(lc_accum_counters(a, 0, (uint64_t[]){ 2000, 500 },
+					   (uint64_t[LC_NCAT]){ [LC_CAT_ML] = 5 * MS }), 0);
+	assert_int_equal(lc_accum_busy_pending(a, 0), 0);
+	assert_int_equal(lc_accum_flush(a), 0);
+	end.procs = 1;
+	assert_int_equal(lc_pwriter_end(w, &end), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	assert_int_equal(lc_profile_read(path, &prof, err, sizeof(err)), 0);
+	assert_int_equal(prof->data[0].nwindows, 3);
+	assert_int_equal(prof->data[0].windows[0].acct.cat[LC_CAT_ML], 5 * MS / 4);
+	assert_int_equal(prof->data[0].windows[1].acct.cat[LC_CAT_ML], 5 * MS / 2);
+	assert_int_equal(prof->data[0].threads[0].cat[LC_CAT_ML], 5 * MS);
+	assert_int_equal(prof->data[0].threads[0].cat[LC_CAT_PC], 15 * MS);
+	assert_int_equal(prof->data[0].ev_total[0], 2000);
+	assert_int_equal(prof->data[0].ev_window[0 * 2 + 0], 500);
+	assert_int_equal(prof->data[0].ev_window[1 * 2 + 1], 250);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+	lc_threads_free(th);
+	unlink(path);
+}
+
+struct spinner {
+	pid_t tid;
+	volatile int go, stop;
+	uint64_t cpu_ns;
+};
+
+static void *spin(void *arg)
+{
+	struct spinner *s = arg;
+	uint64_t c0, end;
+	volatile uint64_t x = 0;
+
+	__atomic_store_n(&s->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	while (!s->go)
+		;
+	c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	end = now_ns(CLOCK_MONOTONIC) + 50 * MS;
+	while (now_ns(CLOCK_MONOTONIC) < end)
+		x++;
+	__atomic_store_n(&s->cpu_ns, now_ns(CLOCK_THREAD_CPUTIME_ID) - c0, __ATOMIC_RELEASE);
+	while (!s->stop)
+		;
+	return NULL;
+}
+
+/* The real path with a software event: a thread's task clock over ~50 ms
+ * of spinning is its own CPU time within 5 %; reads are spread over ticks
+ * (8 threads, an interval of 4 ticks: at most 2 reads a tick). */
+static void test_software_event(void **state)
+{
+	struct lc_ctr_cfg cfg = { .events = "task-clock=cycles", .interval_ns = 4 * MS,
+				  .tick_ns = MS, .exclude_kernel = 1 };
+	struct lc_ctr *c = NULL;
+	struct spinner sp = { 0 };
+	pthread_t t;
+	char msg[512];
+	uint64_t total = 0;
+
+	(void)state;
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	if (lc_ctr_unavailable(c)) {
+		fprintf(stderr, "software events do not open here: %s\n", lc_ctr_unavailable(c));
+		lc_ctr_close(c);
+		skip();
+	}
+	assert_int_equal(pthread_create(&t, NULL, spin, &sp), 0);
+	while (!__atomic_load_n(&sp.tid, __ATOMIC_ACQUIRE))
+		;
+	assert_int_equal(lc_ctr_attach(c, 0, sp.tid), 0);
+	sp.go = 1;
+	while (!__atomic_load_n(&sp.cpu_ns, __ATOMIC_ACQUIRE))
+		;
+	memset(&seen, 0, sizeof(seen));
+	lc_ctr_detach(c, 0, record_cb, NULL);
+	sp.stop = 1;
+	pthread_join(t, NULL);
+	for (uint32_t i = 0; i < seen.n; i++)
+		total += seen.d[i][0];
+	fprintf(stderr, "task-clock %.3f ms, thread CPU time %.3f ms\n", total / 1e6,
+		sp.cpu_ns / 1e6);
+	assert_true(total > sp.cpu_ns * 95 / 100 && total < sp.cpu_ns * 105 / 100 + MS);
+
+	/* spreading: 8 threads (this one, counted 8 times), 4 ticks per interval */
+	for (uint32_t i = 0; i < 8; i++)
+		assert_int_equal(lc_ctr_attach(c, i, (pid_t)syscall(SYS_gettid)), 0);
+	{
+		uint64_t now = now_ns(CLOCK_MONOTONIC);
+		uint32_t reads[8] = { 0 }, most = 0;
+
+		lc_ctr_poll(c, now, record_cb, NULL);	/* schedules the first reads */
+		for (int tick = 1; tick <= 16; tick++) {
+			memset(&seen, 0, sizeof(seen));
+			lc_ctr_poll(c, now + (uint64_t)tick * MS, record_cb, NULL);
+			if (seen.n > most)
+				most = seen.n;
+			for (uint32_t k = 0; k < seen.n; k++)
+				reads[seen.thread[k]]++;
+
+		}
+		assert_true(most <= 2);
+		for (uint32_t i = 0; i < 8; i++)
+			assert_true(reads[i] >= 3 && reads[i] <= 5);
+	}
+	lc_ctr_close(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_encoding_errors),
+		cmocka_unit_test(test_no_pmu),
+		cmocka_unit_test(test_roles_and_methods),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_accum_spread),
+		cmocka_unit_test(test_software_event),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
