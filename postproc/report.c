@@ -336,8 +336,10 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 	printf("** wall time: %.6f s (Total Time / %u)", v->wall, pr->procs);
 	sampler_stats(pr, &s);
 	if (pr->ended && pr->end.ext && pr->end.sampler_cpu_ns)
-		printf("; sampler CPU %.3f s (%.1f %%)", sec(pr->end.sampler_cpu_ns),
-		       s.wall_ns ? 100.0 * (double)pr->end.sampler_cpu_ns / (double)s.wall_ns : 0.0);
+		printf("; sampler CPU %.3f s (%.1f %% of the run's %.3f s)",
+		       sec(pr->end.sampler_cpu_ns),
+		       s.wall_ns ? 100.0 * (double)pr->end.sampler_cpu_ns / (double)s.wall_ns : 0.0,
+		       sec(s.wall_ns));
 	printf("\n");
 	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
 		printf("** note: the sampler shared CPU %d with the program (no spare CPU): its "

@@ -619,11 +619,11 @@ static void test_sampler_cpu(void **state)
 {
 	(void)state;
 	assert_int_equal(run("-f '%s'", sample), 0);
-	line_has("** wall time: 0.020000 s (Total Time / 4); sampler CPU 0.007 s (35.0 %)\n",
+	line_has("** wall time: 0.020000 s (Total Time / 4); sampler CPU 0.007 s (35.0 % of the run's 0.020 s)\n",
 		 NULL, NULL);
 	assert_null(strstr(out, "shared CPU"));
 	assert_int_equal(run("-f '%s'", v2), 0);
-	line_has("** wall time: 0.040000 s (Total Time / 2); sampler CPU 0.004 s (10.0 %)\n",
+	line_has("** wall time: 0.040000 s (Total Time / 2); sampler CPU 0.004 s (10.0 % of the run's 0.040 s)\n",
 		 NULL, NULL);
 	line_has("** note: the sampler shared CPU 1 with the program", NULL, NULL);
 	assert_int_equal(run("-f '%s'", v2old), 0);
