@@ -246,7 +246,8 @@ static void probe_pmu(struct lc_check_item *it, size_t *n)
 		    "for this process and a child");
 	else if (!ok_self)
 		say(i, LC_CHECK_WARN, "run on bare metal or enable the virtual PMU (e.g. "
-		    "'-cpu host,pmu=on'); memory loss and resource contention stay unmeasured",
+		    "'-cpu host,pmu=on'); memory loss stays unmeasured (resource contention "
+		    "comes from the scheduler)",
 		    "no CPU PMU: %s (%s)", miss,
 		    first_err == ENOENT ? "the kernel knows no hardware events" : strerror(first_err));
 	else
