@@ -88,22 +88,6 @@ static const char *reason(const struct lc_profile *pr, int c)
 	return pr->info.reason[c] ? pr->info.reason[c] : "not measured";
 }
 
-/* The scheduler source's name, as the sampler spells it in its methods;
- * NULL for none. */
-static const char *sched_name(uint32_t src)
-{
-	switch (src) {
-	case LC_SCHED_SWITCH:
-		return "context-switch records";
-	case LC_SCHED_SCHEDSTAT:
-		return "schedstat run delay";
-	case LC_SCHED_REPLAY:
-		return "replayed run-queue trace";
-	default:
-		return NULL;
-	}
-}
-
 /* How available category c was measured, into buf: the end block's method,
  * and for RC the scheduler source when the method does not name it.  NULL
  * when the profile does not say (flag categories, files before minor 2). */
@@ -114,7 +98,7 @@ static const char *method(const struct lc_profile *pr, int c, char *buf, size_t 
 	if (!pr->ended || !pr->end.ext || unavailable(pr, c))
 		return NULL;
 	m = pr->end.method[c];
-	s = c == LC_CAT_RC ? sched_name(pr->end.sched_source) : NULL;
+	s = c == LC_CAT_RC ? lc_sched_source_name(pr->end.sched_source) : NULL;
 	if (m && s && !strstr(m, s))
 		snprintf(buf, len, "%s (run queue from %s)", m, s);
 	else if (s && !m)
@@ -957,7 +941,7 @@ static void json_sampler(const struct lc_profile *pr)
 	else
 		printf("null");
 	printf(", \"sched_source\": ");
-	json_str(ext ? sched_name(pr->end.sched_source) : NULL);
+	json_str(ext ? lc_sched_source_name(pr->end.sched_source) : NULL);
 	printf(", \"ncpus\": ");
 	if (ext && pr->end.ncpus)
 		printf("%u},\n", pr->end.ncpus);

@@ -250,6 +250,10 @@ enum lc_sched_source {
 	LC_SCHED_REPLAY = 3,	/* a recorded trace (tests) */
 };
 
+/* The name of a run-queue source ("context-switch records", ...), NULL for
+ * none or an unknown value. */
+const char *lc_sched_source_name(uint32_t src);
+
 /* Written once when a profile ends normally or by signal. */
 struct lc_prof_end {
 	uint64_t end_ns;	/* relative to t0 */

@@ -26,6 +26,20 @@ static const struct lc_cat_info cat_table[LC_NKEY] = {
 	[LC_KEY_TT] = { "tt", "Total", "total time (p x wall)", LC_FROM_SUM, NULL },
 };
 
+const char *lc_sched_source_name(uint32_t src)
+{
+	switch (src) {
+	case LC_SCHED_SWITCH:
+		return "context-switch records";
+	case LC_SCHED_SCHEDSTAT:
+		return "schedstat run delay";
+	case LC_SCHED_REPLAY:
+		return "replayed run-queue trace";
+	default:
+		return NULL;
+	}
+}
+
 /* CRC-32 table for the reflected polynomial 0xEDB88320. */
 static const uint32_t crc_table[256] = {
 	0x00000000, 0x77073096, 0xee0e612c, 0x990951ba,

@@ -49,7 +49,5 @@ uint64_t lc_sched_failures(const struct lc_sched *s);
 
 void lc_sched_free(struct lc_sched *s);
 
-/* A one-line name of a source, e.g. "context-switch records". */
-const char *lc_sched_source_name(enum lc_sched_source src);
 
 #endif /* LC_SCHED_H */

@@ -40,20 +40,6 @@ struct lc_sched {
 	long page;
 };
 
-const char *lc_sched_source_name(enum lc_sched_source src)
-{
-	switch (src) {
-	case LC_SCHED_SWITCH:
-		return "context-switch records";
-	case LC_SCHED_SCHEDSTAT:
-		return "schedstat run delay";
-	case LC_SCHED_REPLAY:
-		return "replayed run-queue trace";
-	default:
-		return "none";
-	}
-}
-
 /* Open a context-switch record event on tid: fd, or -errno. */
 static int open_switch(pid_t tid)
 {

@@ -259,15 +259,15 @@ static void *spin(void *arg)
 	volatile uint64_t x = 0;
 
 	__atomic_store_n(&s->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
-	while (!s->go)
-		;
+	while (!s->go)		/* sleep, not spin: the counter may be on */
+		usleep(200);
 	c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	end = now_ns(CLOCK_MONOTONIC) + 50 * MS;
 	while (now_ns(CLOCK_MONOTONIC) < end)
 		x++;
 	__atomic_store_n(&s->cpu_ns, now_ns(CLOCK_THREAD_CPUTIME_ID) - c0, __ATOMIC_RELEASE);
 	while (!s->stop)
-		;
+		usleep(200);
 	return NULL;
 }
 
