@@ -253,12 +253,24 @@ static int total_at_p(struct pcmd *cmd, const struct lc_model *m, double pv, dou
 	return rc;
 }
 
+/* Say which categories T(E) leaves out for want of a model. */
+static void note_excluded(const struct pcmd *cmd)
+{
+	char ex[128];
+	int n = lc_predict_excluded(cmd->a, ex, sizeof(ex));
+
+	if (cmd->has_t && n)
+		printf("note: T(E) excludes %s: %s no model for %s (not measured in the runs, e.g. "
+		       "without counters, or not fitted), so T counts %s as 0\n", ex, cmd->o.model,
+		       n == 1 ? "it has" : "it has", n == 1 ? "it" : "them");
+}
+
 /* Say why T(E) is not printed: categories missing, or no p. */
 static void no_total(const struct pcmd *cmd)
 {
 	if (cmd->lacks[0])
 		printf("T(E) not computed: %s has no model for %s (T = sum C(E)/p needs rt li ip sl "
-		       "cl rc, or tt alone)\n", cmd->o.model, cmd->lacks);
+		       "cl, or tt alone)\n", cmd->o.model, cmd->lacks);
 	else
 		printf("T(E) = sum C(E)/p not computed: give p\n");
 }
@@ -312,6 +324,7 @@ static int predict_one(struct pcmd *cmd)
 		return -1;
 	printf("T(E) = sum C(E)/p = %.6g s  (90%% prediction interval %.6g .. %.6g)\n", t, t - h, t + h);
 	printf("speedup over p=1: %.4g  efficiency: %.4g\n", t1 / t, t1 / t / p);
+	note_excluded(cmd);
 	for (int i = 0; i < cmd->o.nwhatif; i++) {
 		double tw, hw;
 
@@ -463,6 +476,7 @@ static int predict_grid(struct pcmd *cmd)
 	}
 	if (!cmd->has_t)
 		no_total(cmd);
+	note_excluded(cmd);
 	return cmd->b && cmd->g.axis[0].n > 1 ? crossovers(cmd) : 0;
 }
 

@@ -146,7 +146,7 @@ static int only_tt(const struct lc_model *m)
 /* What T(E) needs.  See lca_predict.h. */
 int lc_predict_needs(const struct lc_model *m, char *buf, size_t len)
 {
-	static const char *const need[] = { "rt", "li", "ip", "sl", "cl", "rc" };
+	static const char *const need[] = { "rt", "li", "ip", "sl", "cl" };
 	size_t used = 0;
 	int n = 0;
 
@@ -159,6 +159,28 @@ int lc_predict_needs(const struct lc_model *m, char *buf, size_t len)
 			continue;
 		if (used < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? " " : "", need[i]);
+		n++;
+	}
+	return n;
+}
+
+/* What T(E) leaves out.  See lca_predict.h. */
+int lc_predict_excluded(const struct lc_model *m, char *buf, size_t len)
+{
+	size_t used = 0;
+	int n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (only_tt(m))
+		return 0;
+	for (int c = 0; c < LC_NCAT; c++) {
+		const char *key = lc_cat_info(c)->key;
+
+		if (lc_model_cat(m, key))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? " " : "", key);
 		n++;
 	}
 	return n;

@@ -53,6 +53,11 @@ int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_en
  * and returns how many are missing. */
 int lc_predict_needs(const struct lc_model *m, char *buf, size_t len);
 
+/* The categories T(E) leaves out because m has no model for them (never
+ * measured in the runs, e.g. "ml" without counters, or not fitted), space-
+ * separated into buf; returns how many.  0 for a model of tt alone. */
+int lc_predict_excluded(const struct lc_model *m, char *buf, size_t len);
+
 /* Predict T(E) = sum C(E) / p over the categories of m (all but tt; tt
  * alone when it is the only one), after scenario w (NULL: none).  *half gets
  * the 90 % prediction half width (category intervals combined in

@@ -55,6 +55,12 @@ check "round trip: grid with speedup, efficiency and SF" \
 	 [ "$(grep -c "^ *256 " "$tmp/out")" -eq 6 ]'
 check "round trip: prediction intervals are non-zero" \
 	'! grep -q "^ *256  *26 .* [0-9.]*  *0  *[0-9.]*  *0\.[0-9]*  *0\.[0-9]* " "$tmp/out"'
+check "T names the categories it leaves out (no model: ml bl wc)" \
+	'grep -q "^note: T(E) excludes ml bl wc: .* so T counts them as 0" "$tmp/out"'
+grep -v "^rc(" "$tmp/m" | grep -v "^#: rc " >"$tmp/m-norc"
+run predict -m "$tmp/m-norc" --at "n=256 p=4"
+check "a model without rc (runs before the scheduler was read): T, and the note names rc" \
+	'grep -q "^T(E) = sum C(E)/p" "$tmp/out" && grep -q "^note: T(E) excludes rc ml bl wc" "$tmp/out"'
 
 if [ $havegp -eq 1 ]; then
 	run predict -m "$tmp/m" --grid "p=1..26 n=64,256,1024" --plot "$tmp/t.png" --speedup
@@ -77,7 +83,7 @@ printf 'rt(n) = n^2*log2(n)/3550\n' >"$tmp/rt.model"
 run predict -m "$tmp/rt.model" --at "n=64"
 check "one category in n alone: p not demanded, T and speedup not printed, missing ones named" \
 	'grep -q "^rt .* 6\.92282 " "$tmp/out" &&
-	 grep -q "^T(E) not computed: .* has no model for li ip sl cl rc (T = sum C(E)/p needs rt li ip sl cl rc, or tt alone)" "$tmp/out" &&
+	 grep -q "^T(E) not computed: .* has no model for li ip sl cl (T = sum C(E)/p needs rt li ip sl cl, or tt alone)" "$tmp/out" &&
 	 ! grep -q "speedup\|efficiency" "$tmp/out"'
 run predict -m "$tmp/rt.model" --grid "n=64,128"
 check "--grid over a subset prints each C(E), not C(E)/p" \
@@ -93,7 +99,7 @@ printf 'rt(n,p) = n^2*log2(n)/3550\n' >"$tmp/rt.model"
 run predict -m "$tmp/rt.model" --grid "n=64,128"
 check "a variable declared but not read is not demanded" \
 	'grep -q "^ *128  *32\.3065$" "$tmp/out"'
-refuse "what-if without T" 1 "--what-if needs T(E) = sum C(E)/p, but $tmp/rt.model has no model for li ip sl cl rc" \
+refuse "what-if without T" 1 "--what-if needs T(E) = sum C(E)/p, but $tmp/rt.model has no model for li ip sl cl" \
 	-m "$tmp/rt.model" --at "n=64 p=2" -w nowait
 refuse "unknown variable" 1 "unknown variable 'q' (the model uses: n)" -m $D/fft_data.model --at "q=1 p=2"
 refuse "missing variable" 1 "the model of rt uses 'n'; give it in --at" -m $D/fft_data.model --at "p=2"
