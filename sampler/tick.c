@@ -436,22 +436,25 @@ static void spin_until(const struct lc_sampler *s, uint64_t t)
 		;
 }
 
-/* The next interval: the nominal one moved by a random amount within
- * +-jitter_ns (xorshift64).  The moves add up, so the ticks' phase walks
- * randomly against any periodic phase of the program (ticks on a fixed grid
- * would see a phase locked to it in the same state every time), while the
- * mean interval stays the nominal one. */
+/* The next interval: the nominal one made longer or shorter by jitter_ns,
+ * the sign drawn at random (xorshift64).  The moves add up, so the ticks'
+ * phase walks randomly against any periodic phase of the program (ticks on a
+ * fixed grid would see a phase locked to it in the same state every time),
+ * while the mean interval stays the nominal one.  Steps of the full bound
+ * make the walk cover the program's period three times faster than steps
+ * drawn uniformly within it (variance j^2 against j^2/3): at the default 10 %
+ * a 2 s run at 1 ms reads a half-busy phase as 0.50 +- 0.03 instead of
+ * +- 0.055. */
 static uint64_t next_interval(struct lc_sampler *s)
 {
-	uint64_t j = s->cfg.jitter_ns, r;
+	uint64_t j = s->cfg.jitter_ns;
 
 	if (!j)
 		return s->cfg.interval_ns;
 	s->rng ^= s->rng << 13;
 	s->rng ^= s->rng >> 7;
 	s->rng ^= s->rng << 17;
-	r = s->rng % (2 * j + 1);
-	return s->cfg.interval_ns + r - j;
+	return (s->rng >> 32) & 1 ? s->cfg.interval_ns + j : s->cfg.interval_ns - j;
 }
 
 /* The sampling thread. */

@@ -5,8 +5,11 @@
 # for the second, for 2 s: the truth is half computation, half load
 # imbalance.  Sampled at 1 ms on a fixed grid (--jitter=0) every tick sees
 # the same half (a share near 0 or 1, whichever the grid's phase is: shown,
-# not judged); with the default jitter the computation share must be
-# within 0.1 of one half in each of three runs.
+# not judged); with the default jitter the busy share must be within 0.15
+# of one half in each of three runs (its spread is about 0.03 at +-10 %:
+# 5 standard deviations; aliasing gives 0 or 1).  The busy share counts the
+# thread's run-queue time (rc) with its computation: the workload spins by
+# the clock, so a busy machine that preempts it moves busy time to rc.
 SUB=jitter
 . tests/lib.sh
 W=build/workloads/phase
@@ -14,18 +17,18 @@ W=build/workloads/phase
 
 share() {
 	"$LC" report --format csv "$1" 2>/dev/null |
-		awk -F, '$1 == "rt" { rt = $3 } $1 == "li" { li = $3 } END { if (rt + li > 0) printf "%.3f", rt / (rt + li) }'
+		awk -F, '$1 == "rt" || $1 == "rc" { b += $3 } $1 == "li" { li = $3 } END { if (b + li > 0) printf "%.3f", b / (b + li) }'
 }
 
 "$LC" record -q -i 1ms --jitter=0 -o "$tmp/fixed.data" -- "$W" 2>/dev/null
-echo "      fixed grid: computation share $(share "$tmp/fixed.data") (truth 0.5)"
+echo "      fixed grid: busy share $(share "$tmp/fixed.data") (truth 0.5)"
 for k in 1 2 3; do
 	"$LC" record -q -i 1ms -o "$tmp/j.data" -- "$W" 2>"$tmp/err"
 	s=$(share "$tmp/j.data")
-	if [ -n "$s" ] && awk -v s="$s" 'BEGIN { exit !(s > 0.4 && s < 0.6) }'; then
-		ok "run $k with jitter: computation share $s (truth 0.5)"
+	if [ -n "$s" ] && awk -v s="$s" 'BEGIN { exit !(s > 0.35 && s < 0.65) }'; then
+		ok "run $k with jitter: busy share $s (truth 0.5)"
 	else
-		fail "run $k with jitter: computation share '$s' (truth 0.5)"; cat "$tmp/err"
+		fail "run $k with jitter: busy share '$s' (truth 0.5)"; cat "$tmp/err"
 	fi
 done
 run record --jitter=60 -- true
