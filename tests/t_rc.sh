@@ -51,15 +51,18 @@ for src in switch schedstat; do
 	cat "$tmp/cmp"
 done
 
-# the control: one thread alone on CPU 0 (the sampler takes the last CPU)
+# the control: one thread alone on CPU 0 (the sampler takes the last CPU).
+# Its RC must be its own wait for a CPU, which is near 0 on a quiet machine;
+# on a busy one the other programs' time on CPU 0 is the truth it is judged
+# against (the row says how long the thread measured itself waiting).
 "$LC" record -q -o "$tmp/c.data" -- "$W" 1 200 0 >"$tmp/c.out" 2>"$tmp/c.err"
 "$LC" report --per-thread --format csv "$tmp/c.data" >"$tmp/c.csv" 2>>"$tmp/c.err"
-if compare "$tmp/c.out" "$tmp/c.csv" control >"$tmp/cmp" 2>&1 &&
-   awk -F, '/^thread,/ { r = 1; next } r && NF && $1 != "empty" && $8 + 0 > 0.05 * $NF { bad++ } END { exit bad > 0 }' "$tmp/c.csv"; then
-	ok "control: a thread alone on its CPU has RC near 0"
+if compare "$tmp/c.out" "$tmp/c.csv" control >"$tmp/cmp" 2>&1; then
+	ok "control: a thread alone on its CPU has RC = its own wait for the CPU"
 else
 	fail "control: a thread alone on its CPU"; cat "$tmp/cmp" "$tmp/c.err"
 fi
+cat "$tmp/cmp"
 
 # --sched=none: RC is na with the reason, and the time stays computation
 "$LC" record -q --sched=none -o "$tmp/n.data" -- "$W" 2 50 0 >/dev/null 2>&1
