@@ -827,6 +827,15 @@ static void print_header(const struct fitcmd *cmd)
 	print_skipped(cmd, stdout);
 }
 
+/* True when some candidate has a finite AICc. */
+static int any_aicc(const struct fitcmd *cmd)
+{
+	for (int i = 0; i < cmd->ncands; i++)
+		if (isfinite(cmd->cands[i].fit.aicc))
+			return 1;
+	return 0;
+}
+
 /* Print what was tried and how it was ranked. */
 static void print_rule(const struct fitcmd *cmd)
 {
@@ -853,8 +862,9 @@ static void print_rule(const struct fitcmd *cmd)
 		printf("note: %d form%s undefined at %s (log of 0, or a negative power of 0) left out\n",
 		       cmd->nundef, cmd->nundef == 1 ? "" : "s", cmd->undef_at);
 	if (cmd->sel.crit == LC_CRIT_LOO)
-		printf("ranked by leave-one-out SMAPE over the %d best by AICc (then R2); '?' and '!' "
-		       "models last; the simplest within one standard error first\n", cmd->sel.shortlist);
+		printf("ranked by leave-one-out SMAPE over the %d best by %s; '?' and '!' "
+		       "models last; the simplest within one standard error first\n", cmd->sel.shortlist,
+		       any_aicc(cmd) ? "AICc (then R2)" : "R2 (too few points for AICc)");
 	else
 		printf("ranked by %s; '?' and '!' models last%s\n", crit[cmd->sel.crit],
 		       cmd->sel.crit == LC_CRIT_AICC ? "; the simplest within 2 of the best first" : "");
@@ -866,7 +876,7 @@ static void print_rule(const struct fitcmd *cmd)
 /* Print the ranked models, lca style, with the extra columns. */
 static void report(const struct fitcmd *cmd)
 {
-	int n = shown(cmd), width = 20, anyflag = 0, anylof = 0;
+	int n = shown(cmd), width = 20, anyflag = 0, anylof = 0, anyinf = 0;
 	char text[1024];
 
 	print_header(cmd);
@@ -884,8 +894,13 @@ static void report(const struct fitcmd *cmd)
 
 		model_text(cmd, c, text, sizeof(text));
 		anyflag |= f->nflagged > 0;
-		printf("%2d. %-*s  R2 : %.4f  adjR2 : %.4f  AICc : %9.3f  LOO-SMAPE : ", i + 1, width,
-		       text, f->r2, f->adjr2, f->aicc);
+		printf("%2d. %-*s  R2 : %.4f  adjR2 : %.4f  AICc : ", i + 1, width, text, f->r2,
+		       f->adjr2);
+		if (isfinite(f->aicc))
+			printf("%9.3f", f->aicc);
+		else
+			printf("%9s", "-"), anyinf = 1;
+		printf("  LOO-SMAPE : ");
 		if (isnan(f->smape))
 			printf("   -");
 		else
@@ -903,6 +918,9 @@ static void report(const struct fitcmd *cmd)
 	if (anylof)
 		printf("! lack of fit: the misfit exceeds the spread of the repeated runs "
 		       "(F test, p < %g)\n", LC_LOF_LEVEL);
+	if (anyinf)
+		printf("AICc - : too few points (AICc needs more points than the coefficients "
+		       "plus the variance, plus one)\n");
 }
 
 /* The fitted model c as an expression predict and Python both evaluate

@@ -46,6 +46,12 @@ run fit -c rt -v n -f "$R" -x "p=26" --search --top 3
 check "--search finds n^2*log2(n) for rt over n (the constant cannot be told from zero)" \
 	'grep -q "^ 1\. (.*) \* n^2\*log2(n)  " "$tmp/out"'
 
+printf 'p=1 rt=10\np=2 rt=5.2\np=4 rt=2.7\n' >"$tmp/three.runs"
+run fit -c rt -v p -f "$tmp/three.runs" --search --top 2
+check "3 points: AICc shown as - with the reason, the shortlist by R2" \
+	'grep -q "AICc : *- " "$tmp/out" && grep -q "^AICc - : too few points" "$tmp/out" &&
+	 grep -q "best by R2 (too few points for AICc)" "$tmp/out" && ! grep -q "AICc : *inf" "$tmp/out"'
+
 run fit -c li -v p -f "$R" -x "n=256" -g "$tmp/li"
 check "-g writes the gnuplot script and data" \
 	'[ -s "$tmp/li.gp" ] && [ -s "$tmp/li.data" ] && grep -q "index 1 using 1:2 with lines" "$tmp/li.gp"'
