@@ -49,7 +49,7 @@ struct opts {
 	const char *cat, *varlist, *runs, *extract, *plot, *emit, *models;
 	int format;			/* FMT_* */
 	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative, negvalues;
-	int emit_comment;
+	int emit_comment, drop_outliers;
 	const char *forms[64];
 	int nforms;
 };
@@ -115,6 +115,9 @@ static void usage(FILE *f)
 "      --models FILE    default forms from FILE instead of models.txt\n"
 "      --allow-negative-values  fit a category with negative values (refused\n"
 "                       by default: times are not negative)\n"
+"      --drop-outliers  leave out a repeat far from its point's other repeats\n"
+"                       (more than 5x the runs' relative noise from their\n"
+"                       median; listed either way, with file:line)\n"
 "  -d, --debug          print the points that were fitted\n"
 "  -h, --help           this text\n"
 "\n"
@@ -151,7 +154,8 @@ static int opt_format(const char *s, int *out)
 }
 
 enum { O_EMIT = 256, O_PRUNE, O_NONNEG, O_SEARCH, O_MODELS, O_TOP, O_PICK, O_WEIGHTS,
-       O_ABSOLUTE, O_LOG2, O_NEGATIVE, O_FORMAT, O_NEGVALUES, O_EMIT_COMMENT };
+       O_ABSOLUTE, O_LOG2, O_NEGATIVE, O_FORMAT, O_NEGVALUES, O_EMIT_COMMENT,
+       O_DROP_OUTLIERS };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -169,6 +173,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "format", required_argument, 0, O_FORMAT },
 		{ "allow-negative-values", no_argument, 0, O_NEGVALUES },
 		{ "emit-comment", no_argument, 0, O_EMIT_COMMENT },
+		{ "drop-outliers", no_argument, 0, O_DROP_OUTLIERS },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	int c;
@@ -196,6 +201,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_NEGVALUES: o->negvalues = 1; break;
 		case O_FORMAT: if (opt_format(optarg, &o->format)) return -1; break;
 		case O_EMIT_COMMENT: o->emit_comment = 1; break;
+		case O_DROP_OUTLIERS: o->drop_outliers = 1; break;
 		case O_TOP: if (opt_int("--top", optarg, 1, 100000, &o->top)) return -1; break;
 		case O_PICK: if (opt_int("--pick", optarg, 1, 100000, &o->pick)) return -1; break;
 		default:
@@ -303,6 +309,42 @@ static void print_skipped(const struct fitcmd *cmd, FILE *f)
 			cmd->o.runs, p->skip_line[i], lc_runs_keyname(cmd->runs, p->skip_key[i]));
 }
 
+/* The variables' values at point k as "n=256 p=4", into buf. */
+static void point_text(const struct fitcmd *cmd, size_t k, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int v = 0; v < cmd->nvars && used < len; v++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%g", v ? " " : "",
+					 cmd->vars[v], cmd->pts.x[k * (size_t)cmd->nvars + (size_t)v]);
+}
+
+/* Print the repeats far from their point's other repeats, to f. */
+static void print_outliers(const struct fitcmd *cmd, FILE *f)
+{
+	const struct lc_points *p = &cmd->pts;
+	const char *pre = f == stderr ? PROG ": " : "";
+	int kept = 0;
+	char at[160];
+
+	for (size_t i = 0; i < p->nout; i++) {
+		const struct lc_outlier *o = &p->out[i];
+
+		point_text(cmd, o->point, at, sizeof(at));
+		fprintf(f, "%soutlier%s %s:%d: %s=%g at %s, where its repeats' median is %g: %.3g "
+			"times the runs' noise (%.3g %%)%s\n", pre, o->dropped ? " left out" : "",
+			cmd->o.runs, o->line, cmd->cat->key, o->y, at, o->median, o->dev,
+			100 * p->noise, o->paired ? "; of two repeats, which is wrong cannot be told" : "");
+		kept |= !o->dropped && !o->paired;
+	}
+	if (kept && !cmd->o.drop_outliers)
+		fprintf(f, "%soutliers are averaged in; --drop-outliers leaves them out\n", pre);
+	else if (kept)
+		fprintf(f, "%soutliers are kept where half or more of a point's repeats are outliers\n",
+			pre);
+}
+
 /* Read the runs and find the variables, category and extraction. */
 static int load_runs(struct fitcmd *cmd)
 {
@@ -351,7 +393,8 @@ static int build_points(struct fitcmd *cmd)
 {
 	struct lc_points *p = &cmd->pts;
 
-	if (lc_points_build(cmd->runs, cmd->varkey, cmd->nvars, cmd->ykey, cmd->cond, p)) {
+	if (lc_points_build(cmd->runs, cmd->varkey, cmd->nvars, cmd->ykey, cmd->cond,
+			    cmd->o.drop_outliers ? LC_POINTS_DROP_OUTLIERS : 0, p)) {
 		warnx("out of memory");
 		return -1;
 	}
@@ -825,6 +868,7 @@ static void print_header(const struct fitcmd *cmd)
 		       weighted == 1 ? "" : cmd->o.absolute ? "; plain least squares" :
 		       "; plain least squares (a value is 0)");
 	print_skipped(cmd, stdout);
+	print_outliers(cmd, stdout);
 }
 
 /* True when some candidate has a finite AICc. */
@@ -1108,6 +1152,7 @@ static void output(const struct fitcmd *cmd)
 	}
 	notes_stderr(cmd);
 	print_skipped(cmd, stderr);
+	print_outliers(cmd, stderr);
 	if (cmd->o.format == FMT_JSON) {
 		report_json(cmd);
 	} else if (cmd->o.format == FMT_CSV) {

@@ -380,6 +380,7 @@ struct sel {
 	const double *x;
 	double y;
 	int nvars;
+	int line;
 };
 
 /* Order selected runs by their x rows, lexicographically. */
@@ -391,6 +392,16 @@ static int cmp_sel(const void *a, const void *b)
 		if (p->x[i] != q->x[i])
 			return p->x[i] < q->x[i] ? -1 : 1;
 	return 0;
+}
+
+/* Order selected runs by their x rows, then by line (file order within a
+ * point). */
+static int cmp_sel_line(const void *a, const void *b)
+{
+	const struct sel *p = a, *q = b;
+	int c = cmp_sel(a, b);
+
+	return c ? c : (p->line > q->line) - (p->line < q->line);
 }
 
 /* Fill vals[0..nkeys) with the values of run i (NaN when absent or na). */
@@ -435,44 +446,145 @@ static size_t select_runs(const struct lc_runs *r, const int *vars, int nvars, i
 			out->missing++;
 			continue;
 		}
-		sel[m] = (struct sel){ &xs[m * (size_t)nvars], y, nvars };
+		sel[m] = (struct sel){ &xs[m * (size_t)nvars], y, nvars, r->runs[i].line };
 		m++;
 	}
 	return m;
 }
 
-/* Average runs of equal x in the sorted sel[0..m) into out's arrays. */
-static void group_runs(const struct sel *sel, size_t m, int nvars, struct lc_points *out)
+/* Order doubles. */
+static int cmp_double(const void *a, const void *b)
+{
+	double p = *(const double *)a, q = *(const double *)b;
+
+	return p < q ? -1 : p > q;
+}
+
+/* The median of v[0..n) (sorted in place); NaN when n is 0. */
+static double median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The end of the group of equal x that starts at sel[i]. */
+static size_t group_end(const struct sel *sel, size_t m, size_t i)
+{
+	size_t j = i;
+
+	while (j < m && !cmp_sel(&sel[i], &sel[j]))
+		j++;
+	return j;
+}
+
+/* The scale a repeat's distance from its point's median is relative to:
+ * the median's size, or for a median of 0 a thousandth of the typical
+ * value of all runs (so that 0, 0, 1e-9 is not far). */
+static double scale_of(double med, double typical)
+{
+	double s = fabs(med);
+
+	return s > 0 ? s : typical > 0 ? 1e-3 * typical : 1;
+}
+
+/* Each selected run's relative distance from the median of its group into
+ * dev[], the group medians into med[] (per run); returns the runs' noise. */
+static double run_noise(const struct sel *sel, size_t m, double *dev, double *med, double *tmp)
+{
+	size_t i = 0, k = 0;
+	double typical;
+
+	for (size_t r = 0; r < m; r++)
+		tmp[r] = fabs(sel[r].y);
+	typical = median(tmp, m);
+	while (i < m) {
+		size_t j = group_end(sel, m, i);
+		double md;
+
+		for (size_t r = i; r < j; r++)
+			tmp[r - i] = sel[r].y;
+		md = median(tmp, j - i);
+		for (size_t r = i; r < j; r++) {
+			med[r] = md;
+			dev[r] = fabs(sel[r].y - md) / scale_of(md, typical);
+		}
+		i = j;
+	}
+	for (i = 0; i < m; i = group_end(sel, m, i))
+		for (size_t r = i, j = group_end(sel, m, i); j - i > 1 && r < j; r++)
+			tmp[k++] = dev[r];
+	return fmax(1.4826 * (k ? median(tmp, k) : 0), LC_OUTLIER_FLOOR);
+}
+
+/* List the far repeats of group [i, j) (point n) in out; mark in keep[]
+ * the runs that stay (all of them unless drop allows leaving some out). */
+static void group_outliers(const struct sel *sel, size_t i, size_t j, size_t n,
+			   const double *dev, const double *med, int drop,
+			   struct lc_points *out, char *keep)
+{
+	size_t far = 0, cnt = j - i;
+
+	for (size_t r = i; r < j; r++) {
+		keep[r] = 1;
+		far += cnt > 1 && dev[r] > LC_OUTLIER_K * out->noise;
+	}
+	if (!far)
+		return;
+	for (size_t r = i; r < j; r++) {
+		if (!(dev[r] > LC_OUTLIER_K * out->noise))
+			continue;
+		keep[r] = !(drop && cnt > 2 && 2 * far < cnt);
+		out->out[out->nout++] = (struct lc_outlier){
+			.line = sel[r].line, .point = n, .y = sel[r].y, .median = med[r],
+			.dev = dev[r] / out->noise, .paired = cnt == 2, .dropped = !keep[r],
+		};
+	}
+}
+
+/* Average the kept runs of equal x in the sorted sel[0..m) into out's
+ * arrays, after finding the far repeats. */
+static void group_runs(const struct sel *sel, size_t m, int nvars, int drop, double *work,
+		       char *keep, struct lc_points *out)
 {
 	size_t i = 0, n = 0;
+	double *dev = work, *med = work + m;
 
+	out->noise = run_noise(sel, m, dev, med, work + 2 * m);
+	out->used = 0;
 	while (i < m) {
-		size_t j = i;
+		size_t j = group_end(sel, m, i), c = 0;
 		double sum = 0, ss = 0, mean;
 
-		while (j < m && !cmp_sel(&sel[i], &sel[j]))
-			sum += sel[j++].y;
-		mean = sum / (double)(j - i);
+		group_outliers(sel, i, j, n, dev, med, drop, out, keep);
 		for (size_t k = i; k < j; k++)
-			ss += (sel[k].y - mean) * (sel[k].y - mean);
+			if (keep[k])
+				sum += sel[k].y, c++;
+		mean = sum / (double)c;
+		for (size_t k = i; k < j; k++)
+			if (keep[k])
+				ss += (sel[k].y - mean) * (sel[k].y - mean);
 		memcpy(&out->x[n * (size_t)nvars], sel[i].x, (size_t)nvars * sizeof(double));
 		out->y[n] = mean;
-		out->sd[n] = j - i > 1 ? sqrt(ss / (double)(j - i - 1)) : 0;
-		out->count[n] = (int)(j - i);
+		out->sd[n] = c > 1 ? sqrt(ss / (double)(c - 1)) : 0;
+		out->count[n] = (int)c;
+		out->used += c;
 		n++;
 		i = j;
 	}
 	out->n = n;
-	out->used = m;
 }
 
 /* Build fitting points.  See lca_runs.h. */
 int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int ykey,
-		    const struct lc_expr *cond, struct lc_points *out)
+		    const struct lc_expr *cond, unsigned flags, struct lc_points *out)
 {
 	size_t cap = r->nruns ? r->nruns : 1, m;
 	double *vals = malloc(((size_t)r->nkeys + 1) * sizeof(*vals));
 	double *xs = malloc(cap * ((size_t)nvars + 1) * sizeof(*xs));
+	double *work = malloc(3 * cap * sizeof(*work));
+	char *keep = malloc(cap);
 	struct sel *sel = malloc(cap * sizeof(*sel));
 	int rc = -ENOMEM;
 
@@ -483,18 +595,21 @@ int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int yke
 	out->count = malloc(cap * sizeof(int));
 	out->skip_line = malloc(cap * sizeof(int));
 	out->skip_key = malloc(cap * sizeof(int));
-	if (!vals || !xs || !sel || !out->x || !out->y || !out->sd || !out->count ||
-	    !out->skip_line || !out->skip_key) {
+	out->out = malloc(cap * sizeof(*out->out));
+	if (!vals || !xs || !work || !keep || !sel || !out->x || !out->y || !out->sd ||
+	    !out->count || !out->skip_line || !out->skip_key || !out->out) {
 		lc_points_free(out);
 		goto out;
 	}
 	m = select_runs(r, vars, nvars, ykey, cond, vals, xs, sel, out);
-	qsort(sel, m, sizeof(*sel), cmp_sel);
-	group_runs(sel, m, nvars, out);
+	qsort(sel, m, sizeof(*sel), cmp_sel_line);
+	group_runs(sel, m, nvars, !!(flags & LC_POINTS_DROP_OUTLIERS), work, keep, out);
 	rc = 0;
 out:
 	free(vals);
 	free(xs);
+	free(work);
+	free(keep);
 	free(sel);
 	return rc;
 }
@@ -510,7 +625,9 @@ void lc_points_free(struct lc_points *p)
 	free(p->count);
 	free(p->skip_line);
 	free(p->skip_key);
+	free(p->out);
 	p->x = p->y = p->sd = NULL;
 	p->count = p->skip_line = p->skip_key = NULL;
-	p->n = 0;
+	p->out = NULL;
+	p->n = p->nout = 0;
 }

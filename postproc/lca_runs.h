@@ -79,13 +79,41 @@ struct lc_points {
 	size_t excluded;	/* runs the extraction condition rejected */
 	int *skip_line;		/* for each of the missing runs: its line in the file, */
 	int *skip_key;		/* and the first key it lacks (NULL when not built) */
+	double noise;		/* the runs' relative noise: 1.4826 x the median
+				 * relative distance of a repeat from its point's
+				 * median, at least LC_OUTLIER_FLOOR */
+	size_t nout;		/* repeats far from their point: */
+	struct lc_outlier *out;	/* each one (lines in file order per point) */
 };
+
+/*
+ * A repeat whose value is more than LC_OUTLIER_K x noise (relative) from the
+ * median of its point's repeats.  With two repeats both are far from their
+ * mean and which one is wrong cannot be told: both are listed, paired.
+ * With three or more, LC_POINTS_DROP_OUTLIERS leaves a far repeat out of
+ * the point, unless half or more of the point's repeats are far.
+ */
+struct lc_outlier {
+	int line;		/* the run's line in the file */
+	size_t point;		/* the point it belongs to (index into x, y) */
+	double y;		/* its value */
+	double median;		/* the median of the point's repeats */
+	double dev;		/* |y - median| / scale, in units of noise */
+	int paired;		/* the point has two repeats */
+	int dropped;		/* left out of the point */
+};
+
+#define LC_OUTLIER_K 5.0	/* how many noise units make a repeat far */
+#define LC_OUTLIER_FLOOR 0.01	/* the smallest relative noise assumed */
+#define LC_POINTS_DROP_OUTLIERS 1u
 
 /* Build points from r for the variables vars[0..nvars) and category ykey
  * (key numbers), keeping only runs where cond (slots are key numbers; NULL:
- * all runs) is true.  Returns 0 (possibly with n == 0) or -ENOMEM. */
+ * all runs) is true; far repeats are listed in out->out and, with
+ * LC_POINTS_DROP_OUTLIERS in flags, left out where that can be decided.
+ * Returns 0 (possibly with n == 0) or -ENOMEM. */
 int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int ykey,
-		    const struct lc_expr *cond, struct lc_points *out);
+		    const struct lc_expr *cond, unsigned flags, struct lc_points *out);
 
 /* Free the arrays of p (not p itself); NULL is fine. */
 void lc_points_free(struct lc_points *p);

@@ -52,6 +52,19 @@ check "3 points: AICc shown as - with the reason, the shortlist by R2" \
 	'grep -q "AICc : *- " "$tmp/out" && grep -q "^AICc - : too few points" "$tmp/out" &&
 	 grep -q "best by R2 (too few points for AICc)" "$tmp/out" && ! grep -q "AICc : *inf" "$tmp/out"'
 
+# a stalled run among repeats: named with file:line, left out on request
+printf 'p=1 sl=1.0\np=1 sl=1.02\np=1 sl=0.99\np=2 sl=0.5\np=2 sl=0.51\np=2 sl=30\np=4 sl=0.25\np=4 sl=0.26\np=8 sl=0.125\n' >"$tmp/out.runs"
+run fit -c sl -v p -f "$tmp/out.runs" "p^-1"
+check "an outlier among repeats is named with file:line and averaged in" \
+	'grep -q "^outlier $tmp/out.runs:6: sl=30 at p=2" "$tmp/out" && ! grep -q "^outlier.*:[1-57-9]:" "$tmp/out" &&
+	 grep -q "4 points from 9 runs" "$tmp/out" && grep -q "drop-outliers leaves them out" "$tmp/out"'
+run fit -c sl -v p -f "$tmp/out.runs" --drop-outliers "p^-1"
+check "--drop-outliers leaves it out, and the model is p^-1 again" \
+	'grep -q "^outlier left out $tmp/out.runs:6:" "$tmp/out" && grep -q "4 points from 8 runs" "$tmp/out" &&
+	 grep -q "(1.00[0-9]* +/- [0-9.e-]*) \* p^-1 .*R2 : 0.99" "$tmp/out"'
+run fit -c sl -v p -f "$tmp/out.runs" --format json "p^-1"
+check "--format json names the outlier on stderr" 'grep -q "lostcycles fit: outlier $tmp/out.runs:6:" "$tmp/out"'
+
 run fit -c li -v p -f "$R" -x "n=256" -g "$tmp/li"
 check "-g writes the gnuplot script and data" \
 	'[ -s "$tmp/li.gp" ] && [ -s "$tmp/li.data" ] && grep -q "index 1 using 1:2 with lines" "$tmp/li.gp"'

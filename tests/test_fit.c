@@ -553,12 +553,12 @@ static void test_runs(void **state)
 	assert_int_equal(lc_runs_get(r, 2, lc_runs_find_key(r, "d", 1), &v), LC_CELL_VALUE);
 	assert_true(v == 32);
 	vars[0] = lc_runs_find_key(r, "p", 1);
-	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, "li", 2), NULL, &pts), 0);
+	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, "li", 2), NULL, 0, &pts), 0);
 	assert_int_equal((int)pts.n, 2);
 	assert_true(pts.x[1] == 4 && fabs(pts.y[1] - 0.6) < 1e-12 && pts.count[1] == 2);
 	assert_true(fabs(pts.sd[1] - sqrt(0.02)) < 1e-12);
 	lc_points_free(&pts);
-	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, "cl", 2), NULL, &pts), 0);
+	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, "cl", 2), NULL, 0, &pts), 0);
 	assert_int_equal((int)pts.n, 1);
 	assert_int_equal((int)pts.na, 2);
 	lc_points_free(&pts);
@@ -570,7 +570,7 @@ static void test_runs(void **state)
 	fclose(f);
 	assert_int_equal(lc_runs_get(r, 0, lc_runs_find_key(r, "impl", 4), &v), LC_CELL_TEXT);
 	vars[0] = lc_runs_find_key(r, "p", 1);
-	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, "li", 2), NULL, &pts), 0);
+	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, "li", 2), NULL, 0, &pts), 0);
 	assert_int_equal((int)pts.n, 2);
 	assert_int_equal((int)pts.missing, 1);
 	lc_points_free(&pts);
