@@ -1249,6 +1249,19 @@ static int plot(const struct fitcmd *cmd)
 	return 0;
 }
 
+/* The most CPUs a run in the file was measured on ("cpus=" of report -l),
+ * or 0 when no run says. */
+static unsigned runs_cpus(const struct fitcmd *cmd)
+{
+	int key = lc_runs_find_key(cmd->runs, "cpus", 4);
+	double v, most = 0;
+
+	for (size_t i = 0; key >= 0 && i < lc_runs_count(cmd->runs); i++)
+		if (lc_runs_get(cmd->runs, i, key, &v) == LC_CELL_VALUE && v > most && v < 1 << 24)
+			most = v;
+	return (unsigned)most;
+}
+
 /* --emit FILE: append the best (or --pick) model to the model file. */
 static int emit(const struct fitcmd *cmd)
 {
@@ -1268,6 +1281,8 @@ static int emit(const struct fitcmd *cmd)
 	rc = lc_model_append(cmd->o.emit, cmd->cat->key, (const char *const *)cmd->vars, cmd->nvars,
 			     cmd->cands[pick - 1].f, &cmd->cands[pick - 1].fit,
 			     LC_EXPR_LOG2, note);
+	if (!rc && runs_cpus(cmd))
+		rc = lc_model_append_cpus(cmd->o.emit, runs_cpus(cmd));
 	if (rc) {
 		warnx("--emit %s: %s", cmd->o.emit, strerror(-rc));
 		return -1;

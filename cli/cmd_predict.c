@@ -260,9 +260,18 @@ static void note_excluded(const struct pcmd *cmd)
 	int n = lc_predict_excluded(cmd->a, ex, sizeof(ex));
 
 	if (cmd->has_t && n)
-		printf("note: T(E) excludes %s: %s no model for %s (not measured in the runs, e.g. "
-		       "without counters, or not fitted), so T counts %s as 0\n", ex, cmd->o.model,
-		       n == 1 ? "it has" : "it has", n == 1 ? "it" : "them");
+		printf("note: T(E) excludes %s: %s has no model for %s (not measured in the runs, "
+		       "e.g. without counters, or not fitted), so T counts %s as 0\n", ex,
+		       cmd->o.model, n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+}
+
+/* Say when p goes beyond the CPUs of any machine the runs were measured
+ * on (the model file's "%cpus"): an extrapolation past anything measured. */
+static void note_cpus(const struct pcmd *cmd, double pmax)
+{
+	if (cmd->a->cpus && pmax > cmd->a->cpus)
+		printf("note: p up to %g exceeds the %u CPUs of the machine the runs were measured "
+		       "on: the prediction extrapolates past anything measured\n", pmax, cmd->a->cpus);
 }
 
 /* Say why T(E) is not printed: categories missing, or no p. */
@@ -316,6 +325,8 @@ static int predict_one(struct pcmd *cmd)
 			printf(" %12.6g", c / p);
 		printf("\n");
 	}
+	if (cmd->pax >= 0)
+		note_cpus(cmd, p);
 	if (!cmd->has_t) {
 		no_total(cmd);
 		return 0;
@@ -361,15 +372,21 @@ static void grid_header(const struct pcmd *cmd)
 	printf("\n");
 }
 
-/* The smallest p of the grid (the base of the scaling factor). */
-static double min_p(const struct pcmd *cmd)
+/* The smallest (sign 1) or largest (sign -1) p of the grid. */
+static double end_p(const struct pcmd *cmd, double sign)
 {
 	const struct lc_axis *ax = &cmd->g.axis[cmd->pax];
 	double m = ax->v[0];
 
 	for (int i = 1; i < ax->n; i++)
-		m = fmin(m, ax->v[i]);
+		m = sign * ax->v[i] < sign * m ? ax->v[i] : m;
 	return m;
+}
+
+/* The smallest p of the grid (the base of the scaling factor). */
+static double min_p(const struct pcmd *cmd)
+{
+	return end_p(cmd, 1);
 }
 
 /* Print T(E), its interval, speedup, efficiency and SF at the current
@@ -477,6 +494,8 @@ static int predict_grid(struct pcmd *cmd)
 	if (!cmd->has_t)
 		no_total(cmd);
 	note_excluded(cmd);
+	if (cmd->pax >= 0)
+		note_cpus(cmd, end_p(cmd, -1));
 	return cmd->b && cmd->g.axis[0].n > 1 ? crossovers(cmd) : 0;
 }
 

@@ -232,6 +232,30 @@ static int log_line(struct reader *rd, const char *s)
 	return 0;
 }
 
+/* Parse "%cpus N": the model keeps the largest. */
+static int cpus_line(struct reader *rd, const char *s)
+{
+	uint64_t v;
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strcspn(s, " \t\r\n");
+	if (s[n + strspn(s + n, " \t\r\n")] || n >= 16)
+		return bad(rd, "'%%cpus' wants a whole number of CPUs");
+	{
+		char num[16];
+
+		memcpy(num, s, n);
+		num[n] = '\0';
+		if (lc_parse_u64(num, 1, 1u << 24, &v))
+			return bad(rd, "'%%cpus' wants a whole number of CPUs (1..16777216)");
+	}
+	if (v > rd->m->cpus)
+		rd->m->cpus = (unsigned)v;
+	return 0;
+}
+
 /* Handle one line of a model file. */
 static int read_line(struct reader *rd, char *s)
 {
@@ -243,6 +267,8 @@ static int read_line(struct reader *rd, char *s)
 		return 0;
 	if (!strncmp(s, "%log", 4))
 		return log_line(rd, s + 4);
+	if (!strncmp(s, "%cpus", 5))
+		return cpus_line(rd, s + 5);
 	return model_line(rd, s);
 }
 
@@ -435,4 +461,23 @@ close:
 	if (fclose(f))
 		rc = -errno;
 	return rc;
+}
+
+/* Append a "%cpus" line.  See lca_model.h. */
+int lc_model_append_cpus(const char *path, unsigned cpus)
+{
+	struct lc_model *m = NULL;
+	char msg[8];
+	int line, said;
+	FILE *f;
+
+	said = !lc_model_read(path, &m, &line, msg, sizeof(msg)) && m->cpus >= cpus;
+	lc_model_free(m);
+	if (said)
+		return 0;
+	f = fopen(path, "a");
+	if (!f)
+		return -errno;
+	fprintf(f, "%%cpus %u\n", cpus);
+	return fclose(f) ? -errno : 0;
 }

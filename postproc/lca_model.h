@@ -43,6 +43,8 @@ struct lc_catmodel {
 
 /* A model file. */
 struct lc_model {
+	unsigned cpus;				/* "%cpus N": the most CPUs of a machine the
+						 * runs were measured on (0: not said) */
 	int nvars;
 	char *vars[LC_MODEL_MAXVARS];		/* every variable any line declares */
 	int ncats;
@@ -79,5 +81,10 @@ void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *val
 int lc_model_append(const char *path, const char *cat, const char *const *vars, int nvars,
 		    const struct lc_formula *f, const struct lc_fit *fit, unsigned logflags,
 		    const char *note);
+
+/* Append a "%cpus N" line to the model file at path (the most CPUs of a
+ * machine the runs behind the next models were measured on).  Returns 0 or
+ * -errno. */
+int lc_model_append_cpus(const char *path, unsigned cpus);
 
 #endif

@@ -62,6 +62,19 @@ run predict -m "$tmp/m-norc" --at "n=256 p=4"
 check "a model without rc (runs before the scheduler was read): T, and the note names rc" \
 	'grep -q "^T(E) = sum C(E)/p" "$tmp/out" && grep -q "^note: T(E) excludes rc ml bl wc" "$tmp/out"'
 
+# p beyond the CPUs of the machine the runs were measured on (cpus= of -l)
+printf 'p=1 rt=8 cpus=2\np=2 rt=4.1 cpus=2\np=2 rt=4.0 cpus=2\n' >"$tmp/c.runs"
+"$LC" fit -c rt -v p -f "$tmp/c.runs" --emit "$tmp/c.model" "p^-1" >/dev/null 2>&1
+"$LC" fit -c rt -v p -f "$tmp/c.runs" --emit "$tmp/c.model" "p^-1 + 1" >/dev/null 2>&1
+check "fit --emit records the runs' CPUs once" '[ "$(grep -c "^%cpus 2$" "$tmp/c.model")" -eq 1 ]'
+run predict -m "$tmp/c.model" --at "p=8"
+check "p beyond the runs' CPUs is noted" \
+	'grep -q "^note: p up to 8 exceeds the 2 CPUs of the machine the runs were measured on" "$tmp/out"'
+run predict -m "$tmp/c.model" --grid "p=1,2"
+check "p within the runs' CPUs: no note" '! grep -q "exceeds the 2 CPUs" "$tmp/out"'
+printf '%%cpus two\nrt(p) = p\n' >"$tmp/bad.model"
+refuse "a bad %cpus line is refused with its line" 1 "bad.model:1" -m "$tmp/bad.model" --at "p=1"
+
 if [ $havegp -eq 1 ]; then
 	run predict -m "$tmp/m" --grid "p=1..26 n=64,256,1024" --plot "$tmp/t.png" --speedup
 	check "--plot: speedup curves per n as a PNG" 'is_png "$tmp/t.png" && grep -q "index 2" "$tmp/t.gp"'
