@@ -604,6 +604,17 @@ static int plot_model(struct pcmd *cmd)
 	return plot_finish(gp, data, cmd->o.plot);
 }
 
+/* --profile RUNS --plot PNG: the stacked-bar predicate profile chart. */
+static int profile_chart(const struct opts *o)
+{
+	char why[512];
+
+	if (!lc_ppchart_write(o->profile, o->extract, o->plot, stdout, why, sizeof(why)))
+		return 0;
+	warnx("%s", why);
+	return 1;
+}
+
 /* Free everything cmd holds. */
 static void pcmd_free(struct pcmd *cmd)
 {
@@ -625,7 +636,7 @@ int lc_cmd_predict(int argc, char **argv)
 			warnx("--profile needs --plot FILE.png");
 			return 2;
 		}
-		return lc_ppchart_write(cmd.o.profile, cmd.o.extract, cmd.o.plot, stdout) ? 1 : 0;
+		return profile_chart(&cmd.o);
 	}
 	if (!cmd.o.model) {
 		warnx("-m MODEL is required; see '" PROG " --help'");

@@ -1,6 +1,7 @@
 /*
  * lca_ppchart.c — the stacked-bar predicate profile chart (see lca_ppchart.h).
  */
+#include "lc_util.h"
 #include "lc_profile.h"
 #include "lca_ppchart.h"
 #include "lca_formula.h"
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROG "lostcycles predict"
 #define MAXCAT 10
 
 /* The chart: p values and per-category means (NaN: not measured). */
@@ -181,9 +181,10 @@ static void pick_cats(struct chart *c, const struct lc_runs *r)
 	}
 }
 
-/* Read the runs and build the chart.  Returns 0 or -1 (printed). */
+/* Read the runs and build the chart.  Returns 0 or -errno with the reason
+ * in why. */
 static int build(struct chart *c, const char *path, const char *extract, struct lc_runs **rp,
-		 struct lc_expr **cond, int *mixed)
+		 struct lc_expr **cond, int *mixed, char *why, size_t len)
 {
 	struct lc_runs_error re;
 	struct lc_parse_error pe;
@@ -191,22 +192,16 @@ static int build(struct chart *c, const char *path, const char *extract, struct 
 	double *vals, *first;
 	int *count, *seen;
 
-	if (rc) {
-		if (rc == -EINVAL)
-			fprintf(stderr, PROG ": %s:%d: %s: '%s'\n", path, re.line, re.msg, re.token);
-		else
-			fprintf(stderr, PROG ": %s: %s\n", path, strerror(-rc));
-		return -1;
-	}
+	if (rc == -EINVAL)
+		return lc_fail(why, len, rc, "%s:%d: %s: '%s'", path, re.line, re.msg, re.token);
+	if (rc)
+		return lc_fail(why, len, rc, "%s: %s", path, strerror(-rc));
 	pkey = lc_runs_find_key(*rp, "p", 1);
-	if (pkey < 0) {
-		fprintf(stderr, PROG ": %s: no run has p\n", path);
-		return -1;
-	}
-	if (extract && lc_expr_parse_cond(extract, 0, resolve_key, *rp, cond, &pe)) {
-		fprintf(stderr, PROG ": extraction '%s': column %d: %s\n", extract, pe.column, pe.msg);
-		return -1;
-	}
+	if (pkey < 0)
+		return lc_fail(why, len, -EINVAL, "%s: no run has p", path);
+	if (extract && lc_expr_parse_cond(extract, 0, resolve_key, *rp, cond, &pe))
+		return lc_fail(why, len, -EINVAL, "extraction '%s': column %d: %s", extract,
+			       pe.column, pe.msg);
 	pick_cats(c, *rp);
 	c->p = malloc((lc_runs_count(*rp) + 1) * sizeof(double));
 	c->v = malloc((lc_runs_count(*rp) + 1) * MAXCAT * sizeof(double));
@@ -219,7 +214,7 @@ static int build(struct chart *c, const char *path, const char *extract, struct 
 		free(vals);
 		free(first);
 		free(seen);
-		return -1;
+		return lc_fail(why, len, -ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < (lc_runs_count(*rp) + 1) * MAXCAT; i++)
 		c->v[i] = NAN;
@@ -233,21 +228,23 @@ static int build(struct chart *c, const char *path, const char *extract, struct 
 }
 
 /* The chart.  See lca_ppchart.h. */
-int lc_ppchart_write(const char *path, const char *extract, const char *png, FILE *out)
+int lc_ppchart_write(const char *path, const char *extract, const char *png, FILE *out,
+		     char *why, size_t len)
 {
 	struct chart c = { 0 };
 	struct lc_runs *r = NULL;
 	struct lc_expr *cond = NULL;
 	char base[4096], gp[4200], data[4200];
 	size_t n = strlen(png);
-	int rc = -1, prc, mixed = 0;
+	int rc, prc, mixed = 0;
 	FILE *f;
 
-	if (build(&c, path, extract, &r, &cond, &mixed))
+	rc = build(&c, path, extract, &r, &cond, &mixed, why, len);
+	if (rc)
 		goto out;
 	if (!c.np || !c.ncat) {
-		fprintf(stderr, PROG ": %s: no runs with p and categories%s\n", path,
-			extract ? " match the extraction" : "");
+		rc = lc_fail(why, len, -EINVAL, "%s: no runs with p and categories%s", path,
+			     extract ? " match the extraction" : "");
 		goto out;
 	}
 	snprintf(base, sizeof(base), "%.*s", (int)(n > 4 && !strcmp(png + n - 4, ".png") ? n - 4 : n), png);
@@ -260,17 +257,16 @@ int lc_ppchart_write(const char *path, const char *extract, const char *png, FIL
 			     "select some with -x\n");
 	f = fopen(data, "w");
 	if (!f || (table(&c, f), fclose(f)) || script(&c, gp, data, path)) {
-		fprintf(stderr, PROG ": cannot write %s or %s\n", data, gp);
+		rc = lc_fail(why, len, -EIO, "cannot write %s or %s", data, gp);
 		goto out;
 	}
 	prc = lc_plot_png(gp, png);
 	if (prc == -ENOENT)
 		fprintf(out, "wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
 	else if (prc)
-		fprintf(stderr, PROG ": gnuplot failed on %s\n", gp);
+		rc = lc_fail(why, len, prc, "gnuplot failed on %s", gp);
 	else
 		fprintf(out, "wrote %s (and %s, %s)\n", png, gp, data);
-	rc = prc && prc != -ENOENT ? -1 : 0;
 out:
 	free(c.p);
 	free(c.v);

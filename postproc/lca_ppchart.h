@@ -11,8 +11,8 @@
 /* Average the categories of the runs in path (those where extract holds;
  * NULL: all) per value of p, print the table to out, and write
  * <base>.data, <base>.gp and, with gnuplot, png (base is png without
- * ".png").  Errors are printed to stderr as "lostcycles predict: ...".
- * Returns 0 or -1. */
-int lc_ppchart_write(const char *path, const char *extract, const char *png, FILE *out);
+ * ".png").  Returns 0 or -errno with the reason in why. */
+int lc_ppchart_write(const char *path, const char *extract, const char *png, FILE *out,
+		     char *why, size_t len);
 
 #endif

@@ -121,5 +121,6 @@ refuse "bad grid" 1 "--grid 'n=1,x p=2': n: 'x' is not a number" -m $D/fft_data.
 refuse "no --at/--grid" 1 "give one of --at or --grid" -m $D/fft_data.model
 refuse "missing model file" 1 "$tmp/none: No such file or directory" -m "$tmp/none" --at "p=1"
 refuse "--profile without --plot" 2 "--profile needs --plot" --profile $R
+refuse "--profile of a missing file" 1 "$tmp/none: No such file or directory" --profile "$tmp/none" --plot "$tmp/x.png"
 
 finish
