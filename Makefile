@@ -226,11 +226,11 @@ demo: deps
 check: deps-check
 	@$(MAKE) --no-print-directory check-build
 	@sh scripts/run-tests.sh $(TEST_BIN) $(TEST_SH)
-check-build: all examples workloads $(TEST_BIN) $(MPI_TEST_BIN)
+check-build: all examples workloads $(TEST_BIN) $(MPI_TEST_BIN) $(BENCH_BIN)
 
 bench: deps-bench
 	@$(MAKE) --no-print-directory all workloads $(BENCH_BIN)
-	@sh scripts/run-bench.sh $(BENCH_BIN)
+	@sh scripts/run-bench.sh
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \

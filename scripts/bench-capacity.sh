@@ -6,8 +6,10 @@
 #   at 100 us (the sampler sleeps between ticks): its CPU time per tick;
 #     the cost per thread and tick is the slope against one thread
 #   at 25 us (it busy-waits): the achieved mean interval and missed ticks
-# A run lasts SECONDS (default 2); the threads' start-up (the per-thread
-# sources open as threads appear) is in the numbers.
+# A run lasts SECONDS_PER_RUN (default 2); the threads' start-up (the
+# per-thread sources open as threads appear) is in the numbers.  The slope
+# is as precise as the wake-up's cost is steady: +-5 us of it is +-20 ns
+# per thread at 256 threads.
 #
 # Prints the benchmark table's rows ("row|3 capacity|...") on stdout and
 # the raw numbers on stderr.
@@ -44,7 +46,10 @@ for mode in flags counters; do
 	b2=$(sampler 100us "$mode" 1 1)
 	base=$(printf '%s\n%s\n' "$b1" "$b2" | awk '{ c = $3 / $1 } NR == 1 || c < m { m = c } END { print m }')
 	echo "$shapes" | while read -r th pr; do
-		slow=$(sampler 100us "$mode" "$th" "$pr")
+		# the lower CPU per tick of two runs: the wake-up's noise is ~5 us
+		s1=$(sampler 100us "$mode" "$th" "$pr")
+		s2=$(sampler 100us "$mode" "$th" "$pr")
+		slow=$(printf '%s\n%s\n' "$s1" "$s2" | awk '{ c = $3 / $1 } NR == 1 || c < m { m = c; l = $0 } END { print l }')
 		fast=$(sampler 25us "$mode" "$th" "$pr")
 		echo "bench-capacity: $mode $th threads / $pr procs: 100us [$slow] 25us [$fast] (ticks missed cpu_s wall_s max_gap_s)" >&2
 		echo "$slow|$fast" | awk -F'|' -v base="$base" -v th="$th" -v pr="$pr" -v mode="$mode" '{
@@ -57,9 +62,10 @@ for mode in flags counters; do
 				verdict = (per <= 30e-9 ? "per thread met" : sprintf("per thread MISSED (x%.1f)", per / 30e-9)) \
 					  "; " (miss < 1 ? "missed met" : sprintf("missed MISSED by %.2f points", miss - 1))
 			}
+			what = mode == "flags" ? "flags only" : "flags + task-clock"
+			ratio = th > 1 ? sprintf("%.2f x 1 thread", tick / base) : "1.00 (baseline)"
 			printf "row|3 capacity|%s, %d threads in %d procs|%.1f us/tick at 100us (%.1f ns/thread); 25us: %.1f us achieved, %.2f %% missed, gap <= %.1f ms|%s|%s|%s\n",
-			       mode == "flags" ? "flags only" : "flags + task-clock", th, pr, 1e6 * tick, 1e9 * per,
-			       1e6 * iv, miss, 1e3 * f[5], th > 1 ? sprintf("%.2f x 1 thread", tick / base) : "1.00 (baseline)", goal, verdict
+			       what, th, pr, 1e6 * tick, 1e9 * per, 1e6 * iv, miss, 1e3 * f[5], ratio, goal, verdict
 		}'
 	done
 done
