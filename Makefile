@@ -108,12 +108,14 @@ FFT2D_BIN := $(B)/examples/fft2d_tp $(B)/examples/fft2d_dp
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
-.PHONY: all deps deps-check check-build demo check install uninstall bench clean examples workloads FORCE
+.PHONY: all deps deps-bench deps-check check-build demo check install uninstall bench clean examples workloads FORCE
 
 all: lostcycles $(LIB_SO) $(LIB_A) $(B)/lostcycles.pc $(MPI_SO) $(MPI_PINGPONG)
 
 deps:
 	@sh scripts/install-deps.sh build
+deps-bench:
+	@sh scripts/install-deps.sh bench
 deps-check:
 	@sh scripts/install-deps.sh check
 
@@ -224,11 +226,11 @@ demo: deps
 check: deps-check
 	@$(MAKE) --no-print-directory check-build
 	@sh scripts/run-tests.sh $(TEST_BIN) $(TEST_SH)
-check-build: all examples workloads $(TEST_BIN) $(MPI_TEST_BIN)
+check-build: all examples workloads $(TEST_BIN) $(MPI_TEST_BIN) $(BENCH_BIN)
 
-bench: deps
+bench: deps-bench
 	@$(MAKE) --no-print-directory all workloads $(BENCH_BIN)
-	@sh scripts/run-bench.sh $(BENCH_BIN)
+	@sh scripts/run-bench.sh
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \

@@ -1,16 +1,10 @@
 /*
- * bench_flags.c — what the flag macros cost the program, and what a sampler
- * tick costs the sampler, as ratios against baselines measured in the same
- * run (this machine's timing noise makes absolute numbers meaningless).
+ * bench_flags.c — what attribution costs the sampler per tick:
+ * lc_accum_charge of an observation of N threads against reading N slots'
+ * words (the sweep alone), as a ratio measured in the same run.  What the
+ * flag macros cost the program is bench_annot.c's.
  *
- *   flag store:  LC_BUSY()/LC_IDLE() pairs vs. the same loop storing into a
- *                plain thread-local variable; without a session (private
- *                slot) and with one (shared-memory slot).
- *   sync pair:   LC_SYNC_BEGIN()/LC_SYNC_END() vs. the same baseline.
- *   tick:        lc_accum_charge of an observation of N threads vs. reading
- *                N slots' words (the sweep alone).
- *
- * Usage: bench_flags [ITERATIONS]; re-executes itself with a session set.
+ * Usage: bench_flags [ITERATIONS]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,54 +15,6 @@
 #include "attr.h"
 #include "lc_util.h"
 #include "lc_abi.h"
-
-static __thread volatile uint32_t plain;
-
-/* Best of 5 of ns per iteration of fn over n iterations. */
-static double best(void (*fn)(long), long n)
-{
-	double b = 1e30;
-
-	for (int r = 0; r < 5; r++) {
-		uint64_t t = lc_clock_ns();
-
-		fn(n);
-		t = lc_clock_ns() - t;
-		if ((double)t / (double)n < b)
-			b = (double)t / (double)n;
-	}
-	return b;
-}
-
-static void loop_plain(long n)
-{
-	for (long i = 0; i < n; i++) {
-		plain = LC_ST_BUSY;
-		__asm__ volatile("" ::: "memory");
-		plain = LC_ST_IDLE;
-		__asm__ volatile("" ::: "memory");
-	}
-}
-
-static void loop_flags(long n)
-{
-	for (long i = 0; i < n; i++) {
-		LC_BUSY();
-		__asm__ volatile("" ::: "memory");
-		LC_IDLE();
-		__asm__ volatile("" ::: "memory");
-	}
-}
-
-static void loop_sync(long n)
-{
-	for (long i = 0; i < n; i++) {
-		LC_SYNC_BEGIN();
-		__asm__ volatile("" ::: "memory");
-		LC_SYNC_END();
-		__asm__ volatile("" ::: "memory");
-	}
-}
 
 /* The tick benchmark: charging N threads vs. reading N padded words. */
 static void bench_tick(uint32_t nthreads, long n)
@@ -109,27 +55,10 @@ static void bench_tick(uint32_t nthreads, long n)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 20000000;
-	const char *session = getenv("LOSTCYCLES_SESSION");
-	double base, flags, sync;
 
 	if (n <= 0)
 		n = 20000000;
-	base = best(loop_plain, n);
-	flags = best(loop_flags, n);
-	sync = best(loop_sync, n);
-	printf("%-10s store pair: plain %.2f ns, LC_BUSY+LC_IDLE %.2f ns (ratio %.2f), "
-	       "SYNC_BEGIN+END %.2f ns (ratio %.2f)\n", session ? "session" : "no session",
-	       base, flags, flags / base, sync, sync / base);
-	if (session) {
-		fflush(stdout);
-		return 0;
-	}
-	for (uint32_t k = 1; k <= 64; k *= 4)
-		bench_tick(k, n / 200);
-	fflush(stdout);
-	/* the same stores into a shared-memory slot: run again in a session */
-	setenv("LOSTCYCLES_SESSION", "bench", 1);
-	execv("/proc/self/exe", argv);
-	perror("bench_flags: exec");
-	return 1;
+	for (uint32_t k = 1; k <= 256; k *= 4)
+		bench_tick(k, n / 200 / k);
+	return 0;
 }

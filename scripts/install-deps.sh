@@ -5,12 +5,14 @@
 #   install-deps.sh build   what building the tool and running the demo needs
 #   install-deps.sh check   that, plus what the tests need (cmocka, gnuplot,
 #                           MPICH, clang with LLVM's OpenMP runtime)
+#   install-deps.sh bench   build's, plus the peers "make bench" measures
+#                           beside the tool (LIKWID, PAPI, perf)
 set -eu
 
 step=${1:-build}
 case $step in
-build|check) ;;
-*) echo "usage: install-deps.sh build|check" >&2; exit 2 ;;
+build|check|bench) ;;
+*) echo "usage: install-deps.sh build|check|bench" >&2; exit 2 ;;
 esac
 
 missing=""
@@ -37,6 +39,11 @@ if [ "$step" = check ]; then
 	need gfortran      /usr/bin/gfortran
 	need clang         /usr/bin/clang
 	need libomp-dev    /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h
+fi
+if [ "$step" = bench ]; then
+	need likwid        /usr/include/likwid-marker.h /usr/include/likwid/likwid-marker.h
+	need libpapi-dev   /usr/include/papi.h
+	need linux-perf    /usr/bin/perf
 fi
 
 [ -z "$missing" ] && exit 0

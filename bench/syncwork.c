@@ -1,0 +1,73 @@
+/*
+ * syncwork.c — a synchronization-heavy workload of fixed size: every
+ * iteration is ~2 us of flagged arithmetic, then a mutex taken inside
+ * LC_SYNC_BEGIN_ON/LC_SYNC_END and a short critical section: four state
+ * changes per iteration, well over 100 k per second per thread.  Its wall
+ * time grows with anything that slows the program (the pair of fixedwork.c,
+ * which changes state only every ~50 us).
+ *
+ * Usage: syncwork [ITERATIONS [THREADS]]   (prints its own wall time in ms
+ * and its state changes per second per thread; THREADS defaults to 1, at
+ * most 64)
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "lostcycles.h"
+
+static long iters = 100000;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static volatile double shared, sink;
+
+/* One thread's share of the iterations. */
+static void *work(void *arg)
+{
+	double x = 1.0 + (double)(long)arg;
+
+	for (long k = 0; k < iters; k++) {
+		LC_BUSY();
+		for (int i = 0; i < 800; i++)
+			x = x * 1.0000001 + 1e-9;
+		LC_SYNC_BEGIN_ON(&lock);
+		pthread_mutex_lock(&lock);
+		LC_SYNC_END();
+		shared += x;
+		pthread_mutex_unlock(&lock);
+		LC_IDLE();
+	}
+	sink += x;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t[64];
+	struct timespec a, b;
+	long n = 1;
+	double ms;
+
+	if ((argc > 1 && (iters = strtol(argv[1], NULL, 10)) <= 0) ||
+	    (argc > 2 && ((n = strtol(argv[2], NULL, 10)) < 1 || n > 64))) {
+		fprintf(stderr, "usage: syncwork [ITERATIONS [THREADS]]\n");
+		return 2;
+	}
+	LC_NAME(&lock, "syncwork lock");
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	LC_TEAM((uint32_t)n);
+	LC_PARALLEL_BEGIN();
+	for (long i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, work, (void *)i)) {
+			perror("syncwork: pthread_create");
+			return 1;
+		}
+	for (long i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	LC_PARALLEL_END();
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+	printf("syncwork: %ld iterations on %ld threads, %.0f state changes/s/thread: %.1f ms\n",
+	       iters, n, 4e3 * (double)iters / ms, ms);
+	return 0;
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# t_bench.sh — the benchmark programs of "make bench" run and bench_annot
+# prints well-formed table rows (briefly: nothing here is a timing, and no
+# number is asserted).  Run from the top of the tree (make check does).
+set -eu
+b=build/bench
+for p in bench_annot syncwork manythreads genprofile; do
+	[ -x "$b/$p" ] || { echo "t_bench: $b/$p not built"; exit 1; }
+done
+tmp=$(mktemp -d /tmp/lc-t-bench.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# item 1: raw lines for every op and thread count, then 7-field rows
+ANNOT_QUICK=1 "$b/bench_annot" > "$tmp/raw" 2> /dev/null
+n=$(grep -c '^annot [a-z_0-9]* [0-9]* ' "$tmp/raw")
+[ "$n" -eq 36 ] || { echo "t_bench: bench_annot printed $n raw lines, not 36"; exit 1; }
+"$b/bench_annot" --table "$tmp/raw" "$tmp/raw" > "$tmp/rows"
+awk -F'|' 'NF != 7 || $1 != "row" { bad = 1; print "t_bench: malformed row: " $0 }
+	   END { exit bad || NR != 13 }' "$tmp/rows"
+grep -q '^row|1 annotation|LC_BUSY/LC_IDLE|[0-9.]* ns' "$tmp/rows" || { echo "t_bench: no LC_BUSY figure"; exit 1; }
+# the workloads run (under a session too) and report their time
+"$b/syncwork" 1000 2 | grep -q ': [0-9.]* ms$' || { echo "t_bench: syncwork"; exit 1; }
+./lostcycles record -q -o "$tmp/m.data" -- "$b/manythreads" 8 2 0.1
+./lostcycles report "$tmp/m.data" 2>/dev/null | grep -q '^Total Time' || { echo "t_bench: manythreads profile"; exit 1; }
+# the synthetic profile reads back with every thread and window
+"$b/genprofile" "$tmp/g.data" 1 8 2
+./lostcycles report --per-thread "$tmp/g.data" > "$tmp/rep"
+grep -q 'processors: 8' "$tmp/rep" || { echo "t_bench: genprofile's profile"; cat "$tmp/rep"; exit 1; }
+echo "t_bench: bench programs run; bench_annot's 13 rows well-formed"
