@@ -47,6 +47,8 @@ static const char usage_text[] =
 	"                     FILE: parallel efficiency, computation scalability per run\n"
 	"  --timeline --format perfetto\n"
 	"                     the timeline as Chrome trace JSON for ui.perfetto.dev\n"
+	"  --html OUT.html    one self-contained page: categories, a bar per thread,\n"
+	"                     the timeline and the advice\n"
 	"  --help             this text; see also lostcycles-report(1)\n";
 
 /* A usage error: one line on stderr, status 2. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "advise.h"
+#include "html.h"
 #include "lca_model.h"
 #include "lca_runs.h"
 #include "perfetto.h"
@@ -71,33 +72,37 @@ int lc_insight_opt(struct lc_insight *in, int c, const char *arg)
 		return -1;
 	case LC_INS_AT:
 		return parse_at(in, arg);
+	case LC_INS_HTML:
+		in->html = arg;
+		return -1;
 	}
 	return -2;
 }
 
 int lc_insight_wanted(const struct lc_insight *in)
 {
-	return in->advise || in->pop || in->perfetto;
+	return in->advise || in->pop || in->perfetto || in->html;
 }
 
 int lc_insight_check(const struct lc_insight *in, const struct lc_report_opts *o)
 {
-	int modes = in->advise + in->pop + in->perfetto;
+	int modes = in->advise + in->pop + in->perfetto + !!in->html;
 
-	if ((in->rules || in->model || in->nat) && !in->advise)
-		return usage("--rules, --model and --at go with --advise");
+	if ((in->rules || in->model || in->nat) && !in->advise && !in->html)
+		return usage("--rules, --model and --at go with --advise or --html");
 	if (in->perfetto && !o->timeline)
 		return usage("--format perfetto writes the timeline: give --timeline");
 	if (!modes)
 		return -1;
 	if (modes > 1)
-		return usage("--advise, --pop and --format perfetto are separate reports: give one");
+		return usage("--advise, --pop, --format perfetto and --html are separate reports: "
+			     "give one");
 	if (o->lline || o->have_tag || o->per_thread || o->per_rank || o->counters ||
 	    (o->timeline && !in->perfetto))
-		return usage("--advise, --pop and --format perfetto take no other report option "
-			     "but -f and --source");
-	if (in->advise && o->format_set)
-		return usage("--advise prints text: it takes no --format");
+		return usage("--advise, --pop, --format perfetto and --html take no other report "
+			     "option but -f and --source");
+	if ((in->advise || in->html) && o->format_set)
+		return usage("--advise and --html take no --format");
 	if (in->pop && o->format_set && o->fmt != LC_REPORT_TEXT && o->fmt != LC_REPORT_CSV)
 		return usage("--pop prints text or csv");
 	return -1;
@@ -143,8 +148,8 @@ int lc_insight_runs(const struct lc_insight *in, const struct lc_report_opts *o)
 	return rc;
 }
 
-/* --advise: load the rules and the model, then advise. */
-static int advise(const struct lc_insight *in, const struct lc_profile *pr,
+/* --advise: load the rules and the model, then advise to out. */
+static int advise(FILE *out, const struct lc_insight *in, const struct lc_profile *pr,
 		  const struct lc_report_opts *o, const struct lc_tagnames *tn)
 {
 	struct lc_advise_opts ao = { .source = o->source, .tag_name = tn ? lc_tagnames_get : NULL,
@@ -171,12 +176,46 @@ static int advise(const struct lc_insight *in, const struct lc_profile *pr,
 	}
 	ao.rules_name = path;
 	ao.model = m;
-	rc = lc_advise_print(stdout, pr, rules, &ao, msg, sizeof(msg));
+	rc = lc_advise_print(out, pr, rules, &ao, msg, sizeof(msg));
 	if (rc)
 		warnx("%s: %s", o->file, msg);
 out:
 	lc_model_free(m);
 	lc_rules_free(rules);
+	return rc;
+}
+
+/* --html: the page, with the advice when the rules can be read. */
+static int html(const struct lc_insight *in, const struct lc_profile *pr,
+		const struct lc_report_opts *o, const struct lc_tagnames *tn)
+{
+	char *advice = NULL, msg[512];
+	size_t n = 0;
+	FILE *mem = open_memstream(&advice, &n), *out;
+	int rc;
+
+	if (!mem) {
+		warnx("out of memory");
+		return 1;
+	}
+	rc = advise(mem, in, pr, o, tn);
+	fclose(mem);
+	if (rc)
+		warnx("the page goes without the advice");
+	out = fopen(in->html, "w");
+	if (!out) {
+		warn("%s", in->html);
+		free(advice);
+		return 1;
+	}
+	rc = lc_html_write(out, pr, o->source, o->file, rc ? NULL : advice, msg, sizeof(msg));
+	if (rc)
+		warnx("%s: %s", o->file, msg);
+	if (fclose(out) && !rc) {
+		warn("%s", in->html);
+		rc = 1;
+	}
+	free(advice);
 	return rc;
 }
 
@@ -187,7 +226,9 @@ int lc_insight_run(const struct lc_insight *in, const struct lc_profile *pr,
 	int rc = 0;
 
 	if (in->advise)
-		return advise(in, pr, o, tn);
+		return advise(stdout, in, pr, o, tn);
+	if (in->html)
+		return html(in, pr, o, tn);
 	if (in->pop)
 		rc = lc_pop_print(stdout, pr, o->source, o->fmt == LC_REPORT_CSV, msg, sizeof(msg));
 	else if (in->perfetto)

@@ -1,6 +1,6 @@
 /*
  * report_insight.h — the insight options of "lostcycles report": --advise,
- * --pop and --timeline --format perfetto.  cmd_report.c
+ * --pop, --timeline --format perfetto and --html.  cmd_report.c
  * hands them the options it does not know and, once the profile is read,
  * the run.
  */
@@ -22,6 +22,7 @@ struct lc_insight {
 	int perfetto;		/* --format perfetto */
 	const char *rules;	/* --rules FILE */
 	const char *model;	/* --model FILE */
+	const char *html;	/* --html OUT.html */
 	int nat;		/* --at NAME=VALUE ... */
 	const char *at_names[LC_INSIGHT_MAXAT];
 	double at_vals[LC_INSIGHT_MAXAT];
@@ -31,6 +32,7 @@ struct lc_insight {
 /* getopt_long codes of the insight options. */
 enum {
 	LC_INS_ADVISE = 0x1100, LC_INS_POP, LC_INS_RULES, LC_INS_MODEL, LC_INS_AT,
+	LC_INS_HTML,
 };
 
 /* The rows of long_opts for them. */
@@ -39,7 +41,8 @@ enum {
 	{ "pop", no_argument, NULL, LC_INS_POP }, \
 	{ "rules", required_argument, NULL, LC_INS_RULES }, \
 	{ "model", required_argument, NULL, LC_INS_MODEL }, \
-	{ "at", required_argument, NULL, LC_INS_AT }
+	{ "at", required_argument, NULL, LC_INS_AT }, \
+	{ "html", required_argument, NULL, LC_INS_HTML }
 
 /* Take option c (with arg) when it is an insight option, or "--format
  * perfetto".  Returns -2 when it is not one, -1 when taken, 2 after a usage

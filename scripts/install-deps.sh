@@ -5,12 +5,14 @@
 #   install-deps.sh build   what building the tool and running the demo needs
 #   install-deps.sh check   that, plus what the tests need (cmocka, gnuplot,
 #                           MPICH, clang with LLVM's OpenMP runtime)
+#   install-deps.sh chromium  the headless browser of the HTML report's test
+#                           (tests/t_html.sh: only that test needs it)
 set -eu
 
 step=${1:-build}
 case $step in
-build|check) ;;
-*) echo "usage: install-deps.sh build|check" >&2; exit 2 ;;
+build|check|chromium) ;;
+*) echo "usage: install-deps.sh build|check|chromium" >&2; exit 2 ;;
 esac
 
 missing=""
@@ -23,20 +25,24 @@ need() {	# need PACKAGE FILE...: PACKAGE is missing when none of FILE exists
 }
 
 multi=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-need libpfm4-dev   /usr/include/perfmon/pfmlib_perf_event.h
-need liburcu-dev   /usr/include/urcu.h /usr/include/$multi/urcu.h
-need libgsl-dev    /usr/include/gsl/gsl_multifit.h
-need make          /usr/bin/make
-need gcc           /usr/bin/gcc
-need binutils      /usr/bin/readelf
-if [ "$step" = check ]; then
-	need libcmocka-dev /usr/include/cmocka.h
-	need gnuplot-nox   /usr/bin/gnuplot
-	need mpich         /usr/bin/mpiexec.hydra /usr/bin/mpiexec
-	need libmpich-dev  /usr/include/$multi/mpich/mpi.h /usr/include/mpich/mpi.h
-	need gfortran      /usr/bin/gfortran
-	need clang         /usr/bin/clang
-	need libomp-dev    /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h
+if [ "$step" = chromium ]; then
+	need chromium /usr/bin/chromium
+else
+	need libpfm4-dev   /usr/include/perfmon/pfmlib_perf_event.h
+	need liburcu-dev   /usr/include/urcu.h /usr/include/$multi/urcu.h
+	need libgsl-dev    /usr/include/gsl/gsl_multifit.h
+	need make          /usr/bin/make
+	need gcc           /usr/bin/gcc
+	need binutils      /usr/bin/readelf
+	if [ "$step" = check ]; then
+		need libcmocka-dev /usr/include/cmocka.h
+		need gnuplot-nox   /usr/bin/gnuplot
+		need mpich         /usr/bin/mpiexec.hydra /usr/bin/mpiexec
+		need libmpich-dev  /usr/include/$multi/mpich/mpi.h /usr/include/mpich/mpi.h
+		need gfortran      /usr/bin/gfortran
+		need clang         /usr/bin/clang
+		need libomp-dev    /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h
+	fi
 fi
 
 [ -z "$missing" ] && exit 0
