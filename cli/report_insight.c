@@ -17,6 +17,7 @@
 #include "lca_runs.h"
 #include "perfetto.h"
 #include "pop.h"
+#include "report_plot.h"
 #include "tagname.h"
 
 /* A usage error: one line on stderr, status 2. */
@@ -75,18 +76,21 @@ int lc_insight_opt(struct lc_insight *in, int c, const char *arg)
 	case LC_INS_HTML:
 		in->html = arg;
 		return -1;
+	case LC_INS_PLOT:
+		in->plot = arg;
+		return -1;
 	}
 	return -2;
 }
 
 int lc_insight_wanted(const struct lc_insight *in)
 {
-	return in->advise || in->pop || in->perfetto || in->html;
+	return in->advise || in->pop || in->perfetto || in->html || in->plot;
 }
 
 int lc_insight_check(const struct lc_insight *in, const struct lc_report_opts *o)
 {
-	int modes = in->advise + in->pop + in->perfetto + !!in->html;
+	int modes = in->advise + in->pop + in->perfetto + !!in->html + !!in->plot;
 
 	if ((in->rules || in->model || in->nat) && !in->advise && !in->html)
 		return usage("--rules, --model and --at go with --advise or --html");
@@ -95,14 +99,14 @@ int lc_insight_check(const struct lc_insight *in, const struct lc_report_opts *o
 	if (!modes)
 		return -1;
 	if (modes > 1)
-		return usage("--advise, --pop, --format perfetto and --html are separate reports: "
-			     "give one");
+		return usage("--advise, --pop, --format perfetto, --html and --plot are separate "
+			     "reports: give one");
 	if (o->lline || o->have_tag || o->per_thread || o->per_rank || o->counters ||
 	    (o->timeline && !in->perfetto))
-		return usage("--advise, --pop, --format perfetto and --html take no other report "
-			     "option but -f and --source");
-	if ((in->advise || in->html) && o->format_set)
-		return usage("--advise and --html take no --format");
+		return usage("--advise, --pop, --format perfetto, --html and --plot take no other "
+			     "report option but -f and --source");
+	if ((in->advise || in->html || in->plot) && o->format_set)
+		return usage("--advise, --html and --plot take no --format");
 	if (in->pop && o->format_set && o->fmt != LC_REPORT_TEXT && o->fmt != LC_REPORT_CSV)
 		return usage("--pop prints text or csv");
 	return -1;
@@ -229,6 +233,14 @@ int lc_insight_run(const struct lc_insight *in, const struct lc_profile *pr,
 		return advise(stdout, in, pr, o, tn);
 	if (in->html)
 		return html(in, pr, o, tn);
+	if (in->plot) {
+		rc = lc_report_plot(pr, o->source, in->plot, msg, sizeof(msg));
+		if (rc == -ENOENT)
+			warnx("gnuplot is not installed: wrote the data and the script, no PNG");
+		else if (rc)
+			warnx("%s: %s", o->file, msg);
+		return rc ? 1 : 0;
+	}
 	if (in->pop)
 		rc = lc_pop_print(stdout, pr, o->source, o->fmt == LC_REPORT_CSV, msg, sizeof(msg));
 	else if (in->perfetto)

@@ -1,6 +1,6 @@
 /*
  * report_insight.h — the insight options of "lostcycles report": --advise,
- * --pop, --timeline --format perfetto and --html.  cmd_report.c
+ * --pop, --timeline --format perfetto, --html and --plot.  cmd_report.c
  * hands them the options it does not know and, once the profile is read,
  * the run.
  */
@@ -23,6 +23,7 @@ struct lc_insight {
 	const char *rules;	/* --rules FILE */
 	const char *model;	/* --model FILE */
 	const char *html;	/* --html OUT.html */
+	const char *plot;	/* --plot OUT.png */
 	int nat;		/* --at NAME=VALUE ... */
 	const char *at_names[LC_INSIGHT_MAXAT];
 	double at_vals[LC_INSIGHT_MAXAT];
@@ -32,7 +33,7 @@ struct lc_insight {
 /* getopt_long codes of the insight options. */
 enum {
 	LC_INS_ADVISE = 0x1100, LC_INS_POP, LC_INS_RULES, LC_INS_MODEL, LC_INS_AT,
-	LC_INS_HTML,
+	LC_INS_HTML, LC_INS_PLOT,
 };
 
 /* The rows of long_opts for them. */
@@ -42,7 +43,8 @@ enum {
 	{ "rules", required_argument, NULL, LC_INS_RULES }, \
 	{ "model", required_argument, NULL, LC_INS_MODEL }, \
 	{ "at", required_argument, NULL, LC_INS_AT }, \
-	{ "html", required_argument, NULL, LC_INS_HTML }
+	{ "html", required_argument, NULL, LC_INS_HTML }, \
+	{ "plot", required_argument, NULL, LC_INS_PLOT }
 
 /* Take option c (with arg) when it is an insight option, or "--format
  * perfetto".  Returns -2 when it is not one, -1 when taken, 2 after a usage

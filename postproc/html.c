@@ -7,16 +7,10 @@
 #include <string.h>
 
 #include "lc_util.h"
+#include "report_plot.h"
 
 #define W 860		/* chart width, px */
 #define LABEL 150	/* room for the row labels of the thread chart */
-
-/* One colour per category, in table order. */
-static const char *const colour[LC_NCAT] = {
-	[LC_CAT_LI] = "#d62728", [LC_CAT_IP] = "#ff7f0e", [LC_CAT_SL] = "#9467bd",
-	[LC_CAT_CL] = "#8c564b", [LC_CAT_RC] = "#e377c2", [LC_CAT_ML] = "#7f7f7f",
-	[LC_CAT_BL] = "#bcbd22", [LC_CAT_WC] = "#17becf", [LC_CAT_PC] = "#2ca02c",
-};
 
 static double sec(uint64_t ns)
 {
@@ -68,7 +62,7 @@ static void table(FILE *out, const struct lc_profile *pr, const uint64_t cat[LC_
 	      "<th>share</th></tr>\n", out);
 	for (int c = 0; c < LC_NCAT; c++) {
 		fprintf(out, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>%s (%s)</td>",
-			colour[c], lc_cat_info(c)->name, lc_cat_info(c)->key);
+			lc_cat_colour(c), lc_cat_info(c)->name, lc_cat_info(c)->key);
 		if (measured(pr, c))
 			fprintf(out, "<td>%.6f</td><td>%.1f %%</td></tr>\n", sec(cat[c]),
 				total ? 100.0 * (double)cat[c] / (double)total : 0.0);
@@ -86,7 +80,7 @@ static void rect(FILE *out, double x, double y, double w, double h, int c, const
 	if (w <= 0 || h <= 0)
 		return;
 	fprintf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
-		"<title>%s %s: %.6f s</title></rect>\n", x, y, w, h, colour[c], what,
+		"<title>%s %s: %.6f s</title></rect>\n", x, y, w, h, lc_cat_colour(c), what,
 		lc_cat_info(c)->key, s);
 }
 
