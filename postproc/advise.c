@@ -19,11 +19,18 @@
 enum detector { D_TREND, D_TAG, D_PHASES, D_LATE, D_RUNQ, D_COUNTERS, D_SHARE, D_OTHERWISE,
 		D_N };
 
-static const char *const det_names[D_N] = {
-	[D_TREND] = "trend", [D_TAG] = "tag", [D_PHASES] = "phases",
-	[D_LATE] = "late-rank", [D_RUNQ] = "run-queue", [D_COUNTERS] = "counters",
-	[D_SHARE] = "share", [D_OTHERWISE] = "otherwise",
+struct ctx;
+struct rule;
+
+/* A detector: its name in the rules file and the function that looks for
+ * its evidence (NULL for share and otherwise, which need none).  The
+ * table is defined after the functions. */
+struct detector_def {
+	const char *name;
+	int (*find)(const struct ctx *x, const struct rule *ru, char *ev, size_t len);
 };
+
+static const struct detector_def detectors[D_N];
 
 struct rule {
 	char name[32];
@@ -98,7 +105,7 @@ static int parse_rule(const char *s, int ln, struct rule *x, char *msg, size_t l
 	if (x->cat < 0 || x->cat == LC_CAT_PC)
 		return lc_fail(msg, len, -EINVAL, "line %d: '%s' is not a lost cycles category", ln, w);
 	word(&s, w, sizeof(w));
-	for (d = 0; d < D_N && strcmp(det_names[d], w); d++)
+	for (d = 0; d < D_N && strcmp(detectors[d].name, w); d++)
 		;
 	if (d == D_N)
 		return lc_fail(msg, len, -EINVAL, "line %d: unknown detector '%s'", ln, w);
@@ -372,6 +379,17 @@ static int ev_counters(const struct ctx *x, const struct rule *ru, char *ev, siz
 	return 1;
 }
 
+static const struct detector_def detectors[D_N] = {
+	[D_TREND] = { "trend", ev_trend },
+	[D_TAG] = { "tag", ev_tag },
+	[D_PHASES] = { "phases", ev_phases },
+	[D_LATE] = { "late-rank", ev_late },
+	[D_RUNQ] = { "run-queue", ev_runq },
+	[D_COUNTERS] = { "counters", ev_counters },
+	[D_SHARE] = { "share", NULL },
+	[D_OTHERWISE] = { "otherwise", NULL },
+};
+
 /* Whether rule ru finds its evidence (into ev); fired[c] says whether an
  * earlier rule of category c did. */
 static int evidence(const struct ctx *x, const struct rule *ru, const int *fired, char *ev,
@@ -382,31 +400,12 @@ static int evidence(const struct ctx *x, const struct rule *ru, const int *fired
 	ev[0] = 0;
 	if (!measured(x->pr, ru->cat) || share < ru->min_pct || !x->cat[ru->cat])
 		return 0;
-	switch (ru->det) {
-	case D_TREND:
-		return ev_trend(x, ru, ev, len);
-	case D_TAG:
-		return ev_tag(x, ru, ev, len);
-	case D_PHASES:
-		return ev_phases(x, ru, ev, len);
-	case D_LATE:
-		return ev_late(x, ru, ev, len);
-	case D_RUNQ:
-		return ev_runq(x, ru, ev, len);
-	case D_COUNTERS:
-		return ev_counters(x, ru, ev, len);
-	case D_OTHERWISE:
-		if (fired[ru->cat])
-			return 0;
-		/* fall through */
-	case D_SHARE:
-		snprintf(ev, len, "%s is %.1f %% of the total time", lc_cat_info(ru->cat)->key,
-			 share);
-		return 1;
-	case D_N:
-		break;
-	}
-	return 0;
+	if (detectors[ru->det].find)
+		return detectors[ru->det].find(x, ru, ev, len);
+	if (ru->det == D_OTHERWISE && fired[ru->cat])
+		return 0;
+	snprintf(ev, len, "%s is %.1f %% of the total time", lc_cat_info(ru->cat)->key, share);
+	return 1;
 }
 
 /* ---- ranking ---------------------------------------------------------------- */

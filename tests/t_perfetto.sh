@@ -69,10 +69,7 @@ print("%d threads, %d slices, %d tag tracks, %d counter samples, %d windows" %
 for b in bad[:20]: print("  " + b)
 sys.exit(1 if bad else 0)
 PY
-st=$?
-sed 's/^/  /' "$tmp/py"
-[ "$st" -eq 0 ] && ok "perfetto JSON: tracks named, slices ordered, totals equal the report's" ||
-	fail "perfetto JSON"
+verdict "perfetto JSON: tracks named, slices ordered, totals equal the report's" $? "$tmp/py"
 
 refuse "perfetto needs --timeline" 2 "give --timeline" -f "$tmp/d.data" --format perfetto
 refuse "perfetto with --per-thread" 2 "take no other report option" -f "$tmp/d.data" \

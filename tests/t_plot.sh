@@ -46,9 +46,6 @@ print("%d threads, %d windows, p = %g" % (len(rep), len(win), p))
 for b in bad[:10]: print("  " + b)
 sys.exit(1 if bad else 0)
 PY
-st=$?
-sed 's/^/  /' "$tmp/py"
-[ "$st" -eq 0 ] && ok "the data files hold the report's per-thread seconds and every window" ||
-	fail "the data files"
+verdict "the data files hold the report's per-thread seconds and every window" $? "$tmp/py"
 refuse "--plot with --format" 2 "take no --format" -f "$tmp/d.data" --plot "$tmp/x.png" --format csv
 finish
