@@ -498,10 +498,19 @@ static void print_head(FILE *out, const struct ctx *x, int modelled)
 	fprintf(out, "pure computation is %.1f %% of the total time %.6f s (p = %u x wall %.6f s)\n",
 		100.0 * (double)x->cat[LC_CAT_PC] / (double)x->total, sec(x->total),
 		x->pr->procs, x->pr->procs ? sec(x->total) / x->pr->procs : 0.0);
-	if (o->model)
+	if (o->model) {
+		int given_p = 0;
+
 		fprintf(out, "ranked by predicted gain: the run's time saved by halving the category, "
-			"predicted by the model %s at p = %u%s\n", o->model_name ? o->model_name : "",
-			x->pr->procs, modelled ? "" : " (it models none of these categories: by share)");
+			"predicted by the model %s at", o->model_name ? o->model_name : "");
+		for (int i = 0; i < o->nat; i++) {
+			fprintf(out, " %s=%g", o->at_names[i], o->at_vals[i]);
+			given_p |= !strcmp(o->at_names[i], "p");
+		}
+		if (!given_p)
+			fprintf(out, " p=%u", x->pr->procs);
+		fprintf(out, "%s\n", modelled ? "" : " (it models none of these categories: by share)");
+	}
 	else
 		fprintf(out, "ranked by share (no model given; --model ranks by predicted gain): "
 			"halving a category saves half its share of the run's time\n");

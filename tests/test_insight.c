@@ -452,11 +452,17 @@ static void test_model_rank(void **state)
 	fclose(f);
 	assert_int_equal(run("report --advise -f %s --model %s", write_spec(&s, "m.data"), model), 0);
 	assert_non_null(strstr(out, "ranked by predicted gain"));
+	assert_non_null(strstr(out, " at p=4\n"));
 	/* halving ip saves 0.45 / 2 = 22.5 % of T = 2, li 2.5 % */
 	assert_non_null(strstr(out, " 1. insufficient parallelism (ip): 15.0 % of the total; "
 				    "halving it saves 22.5 %"));
 	assert_non_null(strstr(out, " 2. load imbalance (li): 15.0 % of the total; halving it "
 				    "saves 2.5 %"));
+	/* at p = 8: halving ip saves 0.9 / 2 of T = 3 */
+	assert_int_equal(run("report --advise -f %s --model %s --at p=8", write_spec(&s, "m.data"),
+			     model), 0);
+	assert_non_null(strstr(out, " at p=8\n"));
+	assert_non_null(strstr(out, "halving it saves 30.0 %"));
 	assert_int_equal(run("report --advise -f %s --rules /nonexistent", write_spec(&s, "m.data")),
 			 1);
 }
