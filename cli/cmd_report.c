@@ -48,7 +48,7 @@ static const char usage_text[] =
 	"  --timeline --format perfetto\n"
 	"                     the timeline as Chrome trace JSON for ui.perfetto.dev\n"
 	"  --html OUT.html    one self-contained page: categories, a bar per thread,\n"
-	"                     the timeline and the advice\n"
+	"                     the timeline, the advice; with --model its curves\n"
 	"  --plot OUT.png     the per-thread bars and the timeline as PNG (gnuplot;\n"
 	"                     OUT.gp and its data files beside it)\n"
 	"  --help             this text; see also lostcycles-report(1)\n";

@@ -193,10 +193,13 @@ out:
 static int html(const struct lc_insight *in, const struct lc_profile *pr,
 		const struct lc_report_opts *o, const struct lc_tagnames *tn)
 {
+	struct lc_html_model hm = { .name = in->model, .nat = in->nat, .at_names = in->at_names,
+				    .at_vals = in->at_vals };
+	struct lc_model *m = NULL;
 	char *advice = NULL, msg[512];
 	size_t n = 0;
 	FILE *mem = open_memstream(&advice, &n), *out;
-	int rc;
+	int rc, line = 0;
 
 	if (!mem) {
 		warnx("out of memory");
@@ -206,13 +209,18 @@ static int html(const struct lc_insight *in, const struct lc_profile *pr,
 	fclose(mem);
 	if (rc)
 		warnx("the page goes without the advice");
+	if (in->model && lc_model_read(in->model, &m, &line, msg, sizeof(msg)))
+		warnx("%s:%d: %s: the page goes without the model", in->model, line, msg);
+	hm.model = m;
 	out = fopen(in->html, "w");
 	if (!out) {
 		warn("%s", in->html);
+		lc_model_free(m);
 		free(advice);
 		return 1;
 	}
-	rc = lc_html_write(out, pr, o->source, o->file, rc ? NULL : advice, msg, sizeof(msg));
+	rc = lc_html_write(out, pr, o->source, o->file, rc ? NULL : advice, &hm, msg, sizeof(msg));
+	lc_model_free(m);
 	if (rc)
 		warnx("%s: %s", o->file, msg);
 	if (fclose(out) && !rc) {

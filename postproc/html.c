@@ -4,10 +4,13 @@
 #include "html.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "lc_util.h"
 #include "report_plot.h"
+#include "lca_model.h"
+#include "lca_predict.h"
 
 #define W 860		/* chart width, px */
 #define LABEL 150	/* room for the row labels of the thread chart */
@@ -158,8 +161,94 @@ static void timeline(FILE *out, const struct lc_profile *pr, const struct lc_pro
 		sec(end));
 }
 
+#define MODEL_PTS 64
+
+/* The model's T(p) (series 0) and C(p)/p of each category it has
+ * (series 1 + c) at p = 1 .. pmax into y[series][i]; NaN where it cannot
+ * be evaluated. */
+static void model_series(const struct lc_html_model *hm, int pmax,
+			 double y[LC_NCAT + 1][MODEL_PTS + 1])
+{
+	const char *names[LC_MODEL_MAXVARS + 1], *missing;
+	double vals[LC_MODEL_MAXVARS + 1], half;
+	struct lc_env env = { names, vals, 0 };
+	int k = 0;
+
+	for (int i = 0; i < hm->nat && k < LC_MODEL_MAXVARS; i++)
+		names[k] = hm->at_names[i], vals[k++] = hm->at_vals[i];
+	names[k] = "p";
+	env.n = k + 1;
+	for (int i = 0; i <= MODEL_PTS; i++) {
+		double p = 1 + (double)(pmax - 1) * i / MODEL_PTS;
+
+		vals[k] = p;
+		if (lc_predict_total(hm->model, &env, NULL, &y[0][i], &half, &missing))
+			y[0][i] = NAN;
+		for (int c = 0; c < LC_NCAT; c++) {
+			double v;
+
+			if (lc_predict_cat(hm->model, lc_cat_info(c)->key, &env, &v, &half, &missing))
+				y[1 + c][i] = NAN;
+			else
+				y[1 + c][i] = v / p;
+		}
+	}
+}
+
+/* One series as a polyline (points where it is defined). */
+static void polyline(FILE *out, const double *y, double ymax, int h, const char *col, int wide)
+{
+	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%d\" points=\"", col, wide);
+	for (int i = 0; i <= MODEL_PTS; i++)
+		if (isfinite(y[i]))
+			fprintf(out, "%.1f,%.1f ", 40 + (double)(W - 60) * i / MODEL_PTS,
+				10 + h - h * fmin(fmax(y[i], 0) / ymax, 1));
+	fputs("\"/>\n", out);
+}
+
+/* The model's curves over p, the measured wall time marked. */
+static void model_chart(FILE *out, const struct lc_profile *pr, const struct lc_html_model *hm)
+{
+	static double y[LC_NCAT + 1][MODEL_PTS + 1];
+	int pmax = pr->procs * 2 > 8 ? (int)pr->procs * 2 : 8, h = 240;
+	double ymax = 0, wall = 0;
+	uint64_t cat[LC_NCAT], tot = 0;
+
+	lc_profile_finish(pr, &pr->data[LC_SRC_SAMPLED].total, cat);
+	for (int c = 0; c < LC_NCAT; c++)
+		tot += cat[c];
+	wall = pr->procs ? sec(tot) / pr->procs : wall;
+	model_series(hm, pmax, y);
+	for (int s = 0; s <= LC_NCAT; s++)
+		for (int i = 0; i <= MODEL_PTS; i++)
+			if (isfinite(y[s][i]) && y[s][i] > ymax)
+				ymax = y[s][i];
+	ymax = fmax(ymax, wall) * 1.05;
+	if (ymax <= 0)
+		return;
+	fputs("<h2>Model</h2>\n<p>Predicted run time T(p) (black) and each category C(p)/p of "
+	      "the model <code>", out);
+	esc(out, hm->name);
+	fprintf(out, "</code> for p = 1 to %d; the dot is this run's wall time.</p>\n"
+		"<svg id=\"model\" width=\"%d\" height=\"%d\" role=\"img\" "
+		"aria-label=\"model curves\">\n", pmax, W, h + 40);
+	for (int c = 0; c < LC_NCAT; c++)
+		if (isfinite(y[1 + c][0]) || isfinite(y[1 + c][MODEL_PTS]))
+			polyline(out, y[1 + c], ymax, h, lc_cat_colour(c), 2);
+	polyline(out, y[0], ymax, h, "#000000", 3);
+	if (pr->procs)
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#000000\">"
+			"<title>this run: p = %u, wall %.6f s</title></circle>\n",
+			40 + (double)(W - 60) * (pr->procs - 1) / (pmax - 1),
+			10 + h - h * fmin(wall / ymax, 1), pr->procs, wall);
+	fprintf(out, "<text x=\"40\" y=\"%d\" font-size=\"12\">p = 1</text><text x=\"%d\" "
+		"y=\"%d\" font-size=\"12\" text-anchor=\"end\">p = %d</text><text x=\"0\" "
+		"y=\"16\" font-size=\"12\">%.3f s</text>\n</svg>\n", h + 30, W - 20, h + 30,
+		pmax, ymax);
+}
+
 int lc_html_write(FILE *out, const struct lc_profile *pr, enum lc_source src, const char *name,
-		  const char *advice, char *msg, size_t len)
+		  const char *advice, const struct lc_html_model *hm, char *msg, size_t len)
 {
 	const struct lc_prof_data *d = &pr->data[src];
 	uint64_t cat[LC_NCAT], total = 0;
@@ -174,6 +263,8 @@ int lc_html_write(FILE *out, const struct lc_profile *pr, enum lc_source src, co
 	table(out, pr, cat, total);
 	thread_bars(out, pr, d);
 	timeline(out, pr, d);
+	if (hm && hm->model)
+		model_chart(out, pr, hm);
 	if (advice) {
 		fputs("<h2>Advice</h2>\n<pre id=\"advice\">", out);
 		esc(out, advice);

@@ -4,7 +4,8 @@
 # chromium when missing; SKIP when it cannot be).  The page names no URL,
 # script, font or stylesheet of its own; Chromium's DOM of it holds the
 # category table, the per-thread and timeline images (inline SVG, one
-# rectangle per thread and category with time) and the advice.  Chromium
+# rectangle per thread and category with time) and the advice, and with
+# --model the model's curves and this run's point.  Chromium
 # runs with its proxy set to a listener of this test: while it renders the
 # page no request for the page reaches the listener, and a control page
 # with an external image does send one (so the listener would see a leak).
@@ -78,6 +79,13 @@ browse "file://$tmp/ctl.html" --dump-dom >/dev/null
 sleep 1
 check "control: a page with an external image is seen by the listener" \
 	'grep -q "lostcycles-test.invalid" "$tmp/req.log"'
+
+printf 'rt(p) = 2.4\nli(p) = 0.05*p\nip(p) = 0.4\n' >"$tmp/m.model"
+run report -f "$tmp/d.data" --html "$tmp/m.html" --model "$tmp/m.model"
+browse "file://$tmp/m.html" --dump-dom >"$tmp/mdom"
+check "with --model: the model's curves (T and three categories) and this run's dot" \
+	'grep -q "<svg id=\"model\"" "$tmp/mdom" && [ "$(grep -o "<polyline " "$tmp/mdom" | wc -l)" -eq 4 ] &&
+	 grep -q "<title>this run: p = 4" "$tmp/mdom" && ! grep -q "<svg id=\"model\"" "$tmp/dom"'
 
 refuse "--html with --per-thread" 2 "take no other report option" -f "$tmp/d.data" \
 	--html "$tmp/x.html" --per-thread
