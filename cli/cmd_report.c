@@ -4,6 +4,7 @@
  */
 #include "lc_cmd.h"
 #include "report.h"
+#include "report_insight.h"
 #include "report_sync.h"
 #include "tagname.h"
 
@@ -39,6 +40,17 @@ static const char usage_text[] =
 	"  -l [NOTE]          one pp -l line for a runs file; NOTE is var=value pairs\n"
 	"                     (a key of the line itself, e.g. p=4, must agree)\n"
 	"  --source SRC       sampled (default) or trace (exact event log)\n"
+	"  --advise           the dominant categories, their evidence and likely fixes\n"
+	"                     (rules: share/advice.txt); --rules FILE other rules,\n"
+	"                     --model FILE [--at NAME=VALUE...] rank by predicted gain\n"
+	"  --pop              POP efficiency metrics (text or csv); with a runs file as\n"
+	"                     FILE: parallel efficiency, computation scalability per run\n"
+	"  --timeline --format perfetto\n"
+	"                     the timeline as Chrome trace JSON for ui.perfetto.dev\n"
+	"  --html OUT.html    one self-contained page: categories, a bar per thread,\n"
+	"                     the timeline, the advice; with --model its curves\n"
+	"  --plot OUT.png     the per-thread bars and the timeline as PNG (gnuplot;\n"
+	"                     OUT.gp and its data files beside it)\n"
 	"  --help             this text; see also lostcycles-report(1)\n";
 
 /* A usage error: one line on stderr, status 2. */
@@ -90,6 +102,9 @@ static int list_only;
 
 /* --sync: list the synchronization objects instead of a report. */
 static int sync_only;
+
+/* --advise, --pop, --format perfetto (report_insight.c). */
+static struct lc_insight insight;
 
 /* A whole signed decimal tag. */
 static int parse_tag(const char *s, int64_t *out)
@@ -144,6 +159,7 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, 'F' },
 	{ "source", required_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
+	LC_INSIGHT_LONG_OPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -160,6 +176,10 @@ static void take_note(struct lc_report_opts *o, int argc, char **argv)
  * after --help, or 2 after a usage error. */
 static int set_opt(struct lc_report_opts *o, int c, int argc, char **argv)
 {
+	int r = lc_insight_opt(&insight, c, optarg);
+
+	if (r != -2)
+		return r;
 	switch (c) {
 	case 'f':
 		o->file = optarg;
@@ -256,7 +276,8 @@ static int parse_args(struct lc_report_opts *o, int argc, char **argv)
 		if (r >= 0)
 			return r;
 	}
-	return check_opts(o);
+	r = check_opts(o);
+	return r >= 0 ? r : lc_insight_check(&insight, o);
 }
 
 /* Names for the fragment tags of pr (of every source).  NULL when out of
@@ -327,12 +348,22 @@ int lc_cmd_report(int argc, char **argv)
 	r = parse_args(&o, argc, argv);
 	if (r >= 0)
 		return r;
+	r = lc_insight_runs(&insight, &o);
+	if (r >= 0)
+		return r;
 	if (lc_profile_read(o.file, &pr, err, sizeof(err))) {
 		warnx("%s: %s", o.file, err);
 		return 1;
 	}
 	if (!list_only && o.source == LC_SRC_SAMPLED && lc_report_stall(pr, msg, sizeof(msg)))
 		warnx("warning: %s: %s", o.file, msg);
+	if (lc_insight_wanted(&insight)) {
+		tn = tag_names(pr);
+		r = lc_insight_run(&insight, pr, &o, tn);
+		lc_tagnames_free(tn);
+		lc_profile_free(pr);
+		return r;
+	}
 	if (sync_only) {
 		r = lc_report_sync(stdout, pr, o.source, (int)o.fmt, msg, sizeof(msg));
 		if (r)

@@ -23,5 +23,6 @@ int lc_cmd_merge(int argc, char **argv);
  * hands its arguments over when --mpi is given. */
 int lc_cmd_calibrate_mpi(int argc, char **argv);
 int lc_cmd_compose(int argc, char **argv);
+int lc_cmd_export(int argc, char **argv);
 
 #endif

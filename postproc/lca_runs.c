@@ -9,6 +9,7 @@
 #include "lca_runs.h"
 #include "lca_formula.h"
 #include "lca_models.h"
+#include "extrap.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -325,7 +326,7 @@ out:
 int lc_runs_read(const char *path, struct lc_runs **out, struct lc_runs_error *err)
 {
 	FILE *f = fopen(path, "r");
-	int rc;
+	int rc, fmt;
 
 	*out = NULL;
 	if (!f) {
@@ -333,7 +334,8 @@ int lc_runs_read(const char *path, struct lc_runs **out, struct lc_runs_error *e
 			*err = (struct lc_runs_error){ 0 };
 		return -errno;
 	}
-	rc = lc_runs_parse(f, out, err);
+	fmt = lc_extrap_sniff(f);
+	rc = fmt ? lc_extrap_parse(f, fmt, out, err) : lc_runs_parse(f, out, err);
 	fclose(f);
 	return rc;
 }

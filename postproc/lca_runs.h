@@ -37,7 +37,8 @@ struct lc_runs_error {
 	char msg[160];
 };
 
-/* Read the file at path into *out.  Returns 0, -errno from opening or
+/* Read the file at path into *out: a runs file, or Extra-P's text or
+ * JSON-lines format (extrap.h).  Returns 0, -errno from opening or
  * reading, -EINVAL for a malformed line (err says which and why), -ENOMEM. */
 int lc_runs_read(const char *path, struct lc_runs **out, struct lc_runs_error *err);
 

@@ -57,4 +57,19 @@ int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len);
 int lc_report_ranks(const struct lc_profile *pr, const struct lc_report_opts *o, char *msg,
 		    size_t len);
 
+/* A message-passing job's most persistent late arriver (report_rank.c): in
+ * every window where ranks waited (SL), the rank that waited least arrived
+ * last; this is the rank that did so most often. */
+struct lc_late {
+	int32_t rank;
+	const char *host;	/* its rank record's host (the profile's), or NULL */
+	uint64_t last;		/* windows in which it arrived last */
+	uint64_t nwin;		/* windows in which ranks waited */
+	uint64_t caused;	/* the others' waiting beyond its own there, ns */
+};
+
+/* Fill *out from source src of pr.  Returns 0, -ENOENT when the profile has
+ * no rank records or no window in which ranks waited, or -ENOMEM. */
+int lc_report_late(const struct lc_profile *pr, enum lc_source src, struct lc_late *out);
+
 #endif /* LC_REPORT_H */

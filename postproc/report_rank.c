@@ -5,6 +5,7 @@
  */
 #include "report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,4 +261,31 @@ int lc_report_ranks(const struct lc_profile *pr, const struct lc_report_opts *o,
 	}
 	free(rows);
 	return 0;
+}
+
+/* The rank that arrived last most often.  See report.h. */
+int lc_report_late(const struct lc_profile *pr, enum lc_source src, struct lc_late *out)
+{
+	const struct lc_prof_data *d = &pr->data[src];
+	struct rank_row *rows;
+	uint32_t n = 0, best = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!pr->nranks)
+		return -ENOENT;
+	rows = collect(pr, d, &n);
+	if (!rows)
+		return -ENOMEM;
+	late_arrivers(pr, d, rows, n, &out->nwin);
+	for (uint32_t i = 1; i < n; i++)
+		if (rows[i].last > rows[best].last)
+			best = i;
+	if (n && out->nwin) {
+		out->rank = rows[best].rank;
+		out->host = rows[best].host;
+		out->last = rows[best].last;
+		out->caused = rows[best].caused;
+	}
+	free(rows);
+	return n && out->nwin ? 0 : -ENOENT;
 }

@@ -26,3 +26,10 @@ echo "\$ ./lostcycles report -f $data -t 5    # fragment 5, the speculative sear
 echo
 echo "\$ ./lostcycles report -f $data --per-thread"
 ./lostcycles report -f "$data" --per-thread || fail "lostcycles report --per-thread failed (exit status $?)"
+echo
+echo "\$ ./lostcycles report -f $data --advise    # what to change first"
+./lostcycles report -f "$data" --advise || fail "lostcycles report --advise failed (exit status $?)"
+echo
+echo "\$ ./lostcycles report -f $data --html build/demo.html"
+./lostcycles report -f "$data" --html build/demo.html || fail "lostcycles report --html failed (exit status $?)"
+echo "wrote build/demo.html: open it in a browser"

@@ -7,12 +7,14 @@
 #                           MPICH, clang with LLVM's OpenMP runtime)
 #   install-deps.sh bench   build's, plus the peers "make bench" measures
 #                           beside the tool (LIKWID, PAPI, perf)
+#   install-deps.sh chromium  the headless browser of the HTML report's test
+#                           (tests/t_html.sh: only that test needs it)
 set -eu
 
 step=${1:-build}
 case $step in
-build|check|bench) ;;
-*) echo "usage: install-deps.sh build|check|bench" >&2; exit 2 ;;
+build|check|bench|chromium) ;;
+*) echo "usage: install-deps.sh build|check|bench|chromium" >&2; exit 2 ;;
 esac
 
 missing=""
@@ -25,25 +27,29 @@ need() {	# need PACKAGE FILE...: PACKAGE is missing when none of FILE exists
 }
 
 multi=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-need libpfm4-dev   /usr/include/perfmon/pfmlib_perf_event.h
-need liburcu-dev   /usr/include/urcu.h /usr/include/$multi/urcu.h
-need libgsl-dev    /usr/include/gsl/gsl_multifit.h
-need make          /usr/bin/make
-need gcc           /usr/bin/gcc
-need binutils      /usr/bin/readelf
-if [ "$step" = check ]; then
-	need libcmocka-dev /usr/include/cmocka.h
-	need gnuplot-nox   /usr/bin/gnuplot
-	need mpich         /usr/bin/mpiexec.hydra /usr/bin/mpiexec
-	need libmpich-dev  /usr/include/$multi/mpich/mpi.h /usr/include/mpich/mpi.h
-	need gfortran      /usr/bin/gfortran
-	need clang         /usr/bin/clang
-	need libomp-dev    /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h
-fi
-if [ "$step" = bench ]; then
-	need likwid        /usr/include/likwid-marker.h /usr/include/likwid/likwid-marker.h
-	need libpapi-dev   /usr/include/papi.h
-	need linux-perf    /usr/bin/perf
+if [ "$step" = chromium ]; then
+	need chromium /usr/bin/chromium
+else
+	need libpfm4-dev   /usr/include/perfmon/pfmlib_perf_event.h
+	need liburcu-dev   /usr/include/urcu.h /usr/include/$multi/urcu.h
+	need libgsl-dev    /usr/include/gsl/gsl_multifit.h
+	need make          /usr/bin/make
+	need gcc           /usr/bin/gcc
+	need binutils      /usr/bin/readelf
+	if [ "$step" = check ]; then
+		need libcmocka-dev /usr/include/cmocka.h
+		need gnuplot-nox   /usr/bin/gnuplot
+		need mpich         /usr/bin/mpiexec.hydra /usr/bin/mpiexec
+		need libmpich-dev  /usr/include/$multi/mpich/mpi.h /usr/include/mpich/mpi.h
+		need gfortran      /usr/bin/gfortran
+		need clang         /usr/bin/clang
+		need libomp-dev    /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h
+	fi
+	if [ "$step" = bench ]; then
+		need likwid        /usr/include/likwid-marker.h /usr/include/likwid/likwid-marker.h
+		need libpapi-dev   /usr/include/papi.h
+		need linux-perf    /usr/bin/perf
+	fi
 fi
 
 [ -z "$missing" ] && exit 0

@@ -7,6 +7,7 @@
 #   refuse NAME ST PAT ARGS   lostcycles SUB ARGS exits ST with one stderr
 #                             line "lostcycles SUB: ..." containing PAT (and
 #                             at most indented lines under it)
+#   verdict NAME ST FILE      show FILE indented, then NAME passes when ST is 0
 #   finish                    print the tally; exit status 1 if any failed
 LC=./lostcycles
 [ -x "$LC" ] || { echo "t_$SUB: $LC is missing (run make)" >&2; exit 1; }
@@ -47,6 +48,11 @@ refuse() {
 		fail "$name: not one 'lostcycles $SUB:' line:"; sed 's/^/      /' "$tmp/err"; return
 	fi
 	ok "$name"
+}
+
+verdict() {
+	sed 's/^/  /' "$3"
+	if [ "$2" -eq 0 ]; then ok "$1"; else fail "$1"; fi
 }
 
 finish() {

@@ -1,0 +1,559 @@
+/*
+ * advise.c — evidence, fixes and their ranking (see advise.h).  The
+ * detectors are code, the rules that use them are data.
+ */
+#include "advise.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_util.h"
+#include "lca_model.h"
+#include "lca_predict.h"
+#include "report.h"
+
+enum detector { D_TREND, D_TAG, D_PHASES, D_LATE, D_RUNQ, D_COUNTERS, D_SHARE, D_OTHERWISE,
+		D_N };
+
+struct ctx;
+struct rule;
+
+/* A detector: its name in the rules file and the function that looks for
+ * its evidence (NULL for share and otherwise, which need none).  The
+ * table is defined after the functions. */
+struct detector_def {
+	const char *name;
+	int (*find)(const struct ctx *x, const struct rule *ru, char *ev, size_t len);
+};
+
+static const struct detector_def detectors[D_N];
+
+struct rule {
+	char name[32];
+	int cat;
+	enum detector det;
+	double min_pct;
+	double param;
+	char *fix;
+};
+
+struct lc_rules {
+	int n, cap;
+	struct rule *v;
+};
+
+int lc_rules_path(char *buf, size_t len)
+{
+	return lc_share_file("advice.txt", "LOSTCYCLES_ADVICE", buf, len);
+}
+
+int lc_rules_count(const struct lc_rules *r)
+{
+	return r ? r->n : 0;
+}
+
+void lc_rules_free(struct lc_rules *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->n; i++)
+		free(r->v[i].fix);
+	free(r->v);
+	free(r);
+}
+
+/* The next whitespace-separated word of *s into buf; returns its length. */
+static size_t word(const char **s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	while (isspace((unsigned char)**s))
+		(*s)++;
+	while (**s && !isspace((unsigned char)**s) && **s != ':') {
+		if (n + 1 < len)
+			buf[n++] = **s;
+		(*s)++;
+	}
+	buf[n] = 0;
+	return n;
+}
+
+/* A number word; 0 or -EINVAL. */
+static int number(const char *w, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(w, &end);
+	return (!*w || *end || errno || !isfinite(*v)) ? -EINVAL : 0;
+}
+
+/* Parse one rule line s (line number ln) into x. */
+static int parse_rule(const char *s, int ln, struct rule *x, char *msg, size_t len)
+{
+	char w[64];
+	int d;
+
+	memset(x, 0, sizeof(*x));
+	word(&s, x->name, sizeof(x->name));
+	word(&s, w, sizeof(w));
+	x->cat = lc_cat_by_key(w);
+	if (x->cat < 0 || x->cat == LC_CAT_PC)
+		return lc_fail(msg, len, -EINVAL, "line %d: '%s' is not a lost cycles category", ln, w);
+	word(&s, w, sizeof(w));
+	for (d = 0; d < D_N && strcmp(detectors[d].name, w); d++)
+		;
+	if (d == D_N)
+		return lc_fail(msg, len, -EINVAL, "line %d: unknown detector '%s'", ln, w);
+	x->det = (enum detector)d;
+	word(&s, w, sizeof(w));
+	if (number(w, &x->min_pct))
+		return lc_fail(msg, len, -EINVAL, "line %d: MIN%% '%s' is not a number", ln, w);
+	word(&s, w, sizeof(w));
+	if (number(w, &x->param))
+		return lc_fail(msg, len, -EINVAL, "line %d: PARAM '%s' is not a number", ln, w);
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s != ':')
+		return lc_fail(msg, len, -EINVAL, "line %d: expected ': FIX' after PARAM", ln);
+	s++;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return lc_fail(msg, len, -EINVAL, "line %d: the rule has no fix text", ln);
+	x->fix = strdup(s);
+	if (!x->fix)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	x->fix[strcspn(x->fix, "\r\n")] = 0;
+	return 0;
+}
+
+/* Add the rule on line ln of text s to r, unless s is blank or a comment. */
+static int add_line(struct lc_rules *r, const char *s, int ln, char *msg, size_t len)
+{
+	size_t cap = (size_t)r->cap;
+	int rc;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s || *s == '#')
+		return 0;
+	if (lc_grow((void **)&r->v, &cap, (size_t)r->n + 1, sizeof(*r->v)))
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	r->cap = (int)cap;
+	rc = parse_rule(s, ln, &r->v[r->n], msg, len);
+	if (!rc)
+		r->n++;
+	return rc;
+}
+
+int lc_rules_load(const char *path, struct lc_rules **out, char *msg, size_t len)
+{
+	struct lc_rules *r = calloc(1, sizeof(*r));
+	char line[2048];
+	int ln = 0, rc = 0;
+	FILE *f = NULL;
+
+	*out = NULL;
+	if (!r)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	f = fopen(path, "r");
+	if (!f) {
+		rc = lc_fail(msg, len, -errno, "cannot read %s: %s", path, strerror(errno));
+		goto out;
+	}
+	while (!rc && fgets(line, sizeof(line), f))
+		rc = add_line(r, line, ++ln, msg, len);
+	if (!rc && !r->n)
+		rc = lc_fail(msg, len, -EINVAL, "%s holds no rule", path);
+out:
+	if (f)
+		fclose(f);
+	if (rc)
+		lc_rules_free(r);
+	else
+		*out = r;
+	return rc;
+}
+
+/* ---- the evidence ---------------------------------------------------------- */
+
+/* What the detectors read: one source of a profile, finished for p. */
+struct ctx {
+	const struct lc_profile *pr;
+	const struct lc_prof_data *d;
+	const struct lc_advise_opts *o;
+	uint64_t cat[LC_NCAT];
+	uint64_t total;
+};
+
+static double sec(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static int measured(const struct lc_profile *pr, int c)
+{
+	return !((pr->info.unavailable >> c) & 1);
+}
+
+/* Pearson's r of y against 0, 1, ..., n-1; 0 when y is constant. */
+static double trend_r(const double *y, uint32_t n)
+{
+	double mx = (n - 1) / 2.0, my = 0, sxy = 0, sxx = 0, syy = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		my += y[i] / n;
+	for (uint32_t i = 0; i < n; i++) {
+		sxy += (i - mx) * (y[i] - my);
+		sxx += (i - mx) * (i - mx);
+		syy += (y[i] - my) * (y[i] - my);
+	}
+	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
+}
+
+/* trend: per-thread totals of c against the thread index. */
+static int ev_trend(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
+{
+	const struct lc_prof_data *d = x->d;
+	double y[4096], lo = INFINITY, hi = 0, r;
+	uint32_t n = 0, first = 0, last = 0;
+
+	for (uint32_t t = 0; t < d->nthreads && n < 4096; t++) {
+		uint64_t tot = 0;
+
+		for (int c = 0; c < LC_NCAT; c++)
+			tot += d->threads[t].cat[c];
+		if (!tot)
+			continue;	/* a thread of another source */
+		if (!n)
+			first = t;
+		last = t;
+		y[n] = sec(d->threads[t].cat[ru->cat]);
+		lo = y[n] < lo ? y[n] : lo;
+		hi = y[n] > hi ? y[n] : hi;
+		n++;
+	}
+	if (n < 3 || hi <= 0 || (hi - lo) < 0.3 * hi)
+		return 0;
+	r = trend_r(y, n);
+	if (fabs(r) < ru->param)
+		return 0;
+	snprintf(ev, len, "per-thread %s %s with the thread index (r = %+.2f over %u threads: "
+		 "thread %u %.3f s ... thread %u %.3f s)", lc_cat_info(ru->cat)->key,
+		 r > 0 ? "rises" : "falls", r, n, first, y[0], last, y[n - 1]);
+	return 1;
+}
+
+/* tag: the fragment tag holding most of c. */
+static int ev_tag(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
+{
+	const struct lc_prof_data *d = x->d;
+	uint64_t best = 0, tc[LC_NCAT];
+	int64_t tag = 0;
+	const char *name;
+
+	if (!x->cat[ru->cat])
+		return 0;
+	for (uint32_t i = 0; i < d->ntags; i++) {
+		lc_profile_finish(x->pr, &d->tags[i].acct, tc);
+		if (tc[ru->cat] > best)
+			best = tc[ru->cat], tag = d->tags[i].tag;
+	}
+	if (!best || (double)best < ru->param * (double)x->cat[ru->cat])
+		return 0;
+	name = x->o->tag_name ? x->o->tag_name(x->o->tag_arg, tag) : NULL;
+	snprintf(ev, len, "fragment tag %" PRId64 "%s%s%s holds %.0f %% of %s (%.3f s)", tag,
+		 name ? " (" : "", name ? name : "", name ? ")" : "",
+		 100.0 * (double)best / (double)x->cat[ru->cat], lc_cat_info(ru->cat)->key,
+		 sec(best));
+	return 1;
+}
+
+/* Append " A-B s" (", A-B s" unless first) for the span of windows [a, b] to ev at *off. */
+static void add_span(const struct lc_prof_data *d, uint32_t a, uint32_t b, int first,
+		     char *ev, size_t len, size_t *off)
+{
+	const struct lc_prof_window *wb = &d->windows[b];
+	double t0 = sec(d->windows[a].start_ns);
+	double t1 = sec(wb->start_ns + lc_acct_wall(&wb->acct));
+
+	if (*off < len)
+		*off += (size_t)snprintf(ev + *off, len - *off, "%s%.3f-%.3f s", first ? " " : ", ",
+					 t0, t1);
+}
+
+/* Whether window w holds at least ru->param of its time in ru->cat; its
+ * time in the category goes to *in. */
+static int hot_window(const struct ctx *x, const struct lc_prof_window *w,
+		      const struct rule *ru, uint64_t *in)
+{
+	uint64_t wc[LC_NCAT], tot = 0;
+
+	lc_profile_finish(x->pr, &w->acct, wc);
+	for (int c = 0; c < LC_NCAT; c++)
+		tot += wc[c];
+	*in = wc[ru->cat];
+	return tot && (double)wc[ru->cat] >= ru->param * (double)tot;
+}
+
+/* phases: the windows where c is at least param of the window. */
+static int ev_phases(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
+{
+	const struct lc_prof_data *d = x->d;
+	uint64_t held = 0, in;
+	uint32_t nspan = 0, start = 0;
+	size_t off;
+	int open = 0;
+
+	off = (size_t)snprintf(ev, len, "%s is %.0f %% or more of the time in",
+			       lc_cat_info(ru->cat)->key, 100 * ru->param);
+	for (uint32_t i = 0; i <= d->nwindows; i++) {
+		int hot = i < d->nwindows && hot_window(x, &d->windows[i], ru, &in);
+
+		if (hot)
+			held += in;
+		if (hot && !open)
+			start = i, open = 1;
+		if (!hot && open) {
+			if (++nspan <= 4)
+				add_span(d, start, i - 1, nspan == 1, ev, len, &off);
+			open = 0;
+		}
+	}
+	if (!nspan || !x->cat[ru->cat] || 2 * held < x->cat[ru->cat])
+		return 0;
+	if (nspan > 4 && off < len)
+		off += (size_t)snprintf(ev + off, len - off, " and %u more spans", nspan - 4);
+	if (off < len)
+		snprintf(ev + off, len - off, " (holding %.0f %% of it)",
+			 100.0 * (double)held / (double)x->cat[ru->cat]);
+	return 1;
+}
+
+/* late-rank: one rank arrives last at group synchronization. */
+static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
+{
+	struct lc_late l;
+
+	if (lc_report_late(x->pr, x->o->source, &l) || l.nwin < 2 ||
+	    (double)l.last < ru->param * (double)l.nwin)
+		return 0;
+	snprintf(ev, len, "rank %d (%s) arrived last in %" PRIu64 " of the %" PRIu64
+		 " windows where ranks waited; the others waited %.3f s for it", l.rank,
+		 l.host ? l.host : "?", l.last, l.nwin, sec(l.caused));
+	return 1;
+}
+
+/* run-queue: c measured from the scheduler's run-queue data. */
+static int ev_runq(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
+{
+	const struct lc_profile *pr = x->pr;
+	const char *src;
+
+	if (!measured(pr, ru->cat) || !pr->ended || !pr->end.ext)
+		return 0;
+	src = lc_sched_source_name(pr->end.sched_source);
+	if (!src || !x->cat[ru->cat])
+		return 0;
+	snprintf(ev, len, "%s is run-queue wait (from %s): up to %u threads were live for "
+		 "%u processors, on a machine with %u CPUs online", lc_cat_info(ru->cat)->key, src,
+		 x->d->max_n, pr->procs, pr->end.ncpus);
+	return 1;
+}
+
+/* counters: c measured from hardware counters. */
+static int ev_counters(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
+{
+	const struct lc_profile *pr = x->pr;
+	const char *m = pr->ended && pr->end.ext ? pr->end.method[ru->cat] : NULL;
+
+	if (!pr->nevents || !measured(pr, ru->cat) || !x->cat[ru->cat])
+		return 0;
+	snprintf(ev, len, "%s measured from %u counters%s%s", lc_cat_info(ru->cat)->key,
+		 pr->nevents, m ? ": " : "", m ? m : "");
+	return 1;
+}
+
+static const struct detector_def detectors[D_N] = {
+	[D_TREND] = { "trend", ev_trend },
+	[D_TAG] = { "tag", ev_tag },
+	[D_PHASES] = { "phases", ev_phases },
+	[D_LATE] = { "late-rank", ev_late },
+	[D_RUNQ] = { "run-queue", ev_runq },
+	[D_COUNTERS] = { "counters", ev_counters },
+	[D_SHARE] = { "share", NULL },
+	[D_OTHERWISE] = { "otherwise", NULL },
+};
+
+/* Whether rule ru finds its evidence (into ev); fired[c] says whether an
+ * earlier rule of category c did. */
+static int evidence(const struct ctx *x, const struct rule *ru, const int *fired, char *ev,
+		    size_t len)
+{
+	double share = 100.0 * (double)x->cat[ru->cat] / (double)x->total;
+
+	ev[0] = 0;
+	if (!measured(x->pr, ru->cat) || share < ru->min_pct || !x->cat[ru->cat])
+		return 0;
+	if (detectors[ru->det].find)
+		return detectors[ru->det].find(x, ru, ev, len);
+	if (ru->det == D_OTHERWISE && fired[ru->cat])
+		return 0;
+	snprintf(ev, len, "%s is %.1f %% of the total time", lc_cat_info(ru->cat)->key, share);
+	return 1;
+}
+
+/* ---- ranking ---------------------------------------------------------------- */
+
+/* One category to advise on. */
+struct item {
+	int cat;
+	double share;		/* of the total, % */
+	double gain;		/* % of the run's time saved by halving it */
+	int modelled;		/* gain comes from the model */
+};
+
+/* Gain of halving each category by the model at the profile's environment,
+ * into it[].gain where the model has the category.  Returns 0, or 1 with
+ * the reason in msg. */
+static int model_gains(const struct ctx *x, struct item *it, int n, char *msg, size_t len)
+{
+	const struct lc_advise_opts *o = x->o;
+	const char *names[LC_MODEL_MAXVARS + 1], *missing = NULL;
+	double vals[LC_MODEL_MAXVARS + 1], t, t2, half;
+	struct lc_env env = { names, vals, 0 };
+	int k = 0;
+
+	for (int i = 0; i < o->nat && k < LC_MODEL_MAXVARS; i++)
+		names[k] = o->at_names[i], vals[k++] = o->at_vals[i];
+	names[k] = "p", vals[k++] = x->pr->procs;	/* later names do not override */
+	env.n = k;
+	if (lc_predict_total(o->model, &env, NULL, &t, &half, &missing) || t <= 0)
+		return lc_fail(msg, len, 1, "the model needs a value for '%s' (--at %s=VALUE)",
+			       missing ? missing : "?", missing ? missing : "NAME");
+	for (int i = 0; i < n; i++) {
+		struct lc_whatif w;
+		char s[32], m[128];
+
+		if (!lc_model_cat(o->model, lc_cat_info(it[i].cat)->key))
+			continue;
+		snprintf(s, sizeof(s), "%s*=0.5", lc_cat_info(it[i].cat)->key);
+		if (lc_whatif_parse(s, &w, m, sizeof(m)) ||
+		    lc_predict_total(o->model, &env, &w, &t2, &half, &missing))
+			continue;
+		it[i].gain = 100.0 * (t - t2) / t;
+		it[i].modelled = 1;
+	}
+	return 0;
+}
+
+static int by_gain(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->gain != y->gain)
+		return x->gain < y->gain ? 1 : -1;
+	return x->cat - y->cat;
+}
+
+/* Print the fixes of category c whose evidence was found. */
+static void print_fixes(FILE *out, const struct ctx *x, const struct lc_rules *r, int c)
+{
+	int fired[LC_NCAT] = { 0 };
+	char ev[1024];
+
+	for (int i = 0; i < r->n; i++) {
+		const struct rule *ru = &r->v[i];
+
+		if (ru->cat != c || !evidence(x, ru, fired, ev, sizeof(ev)))
+			continue;
+		fired[c] = 1;
+		fprintf(out, "     evidence: %s\n     fix [%s]: %s\n", ev, ru->name, ru->fix);
+	}
+}
+
+/* Whether some rule of category c finds its evidence. */
+static int any_rule(const struct ctx *x, const struct lc_rules *r, int c)
+{
+	int fired[LC_NCAT] = { 0 };
+	char ev[1024];
+
+	for (int i = 0; i < r->n; i++)
+		if (r->v[i].cat == c && evidence(x, &r->v[i], fired, ev, sizeof(ev)))
+			return 1;
+	return 0;
+}
+
+/* The header: what the ranking rests on. */
+static void print_head(FILE *out, const struct ctx *x, int modelled)
+{
+	const struct lc_advise_opts *o = x->o;
+
+	fprintf(out, "** advice (rules: %s)\n", o->rules_name ? o->rules_name : "?");
+	fprintf(out, "pure computation is %.1f %% of the total time %.6f s (p = %u x wall %.6f s)\n",
+		100.0 * (double)x->cat[LC_CAT_PC] / (double)x->total, sec(x->total),
+		x->pr->procs, x->pr->procs ? sec(x->total) / x->pr->procs : 0.0);
+	if (o->model) {
+		int given_p = 0;
+
+		fprintf(out, "ranked by predicted gain: the run's time saved by halving the category, "
+			"predicted by the model %s at", o->model_name ? o->model_name : "");
+		for (int i = 0; i < o->nat; i++) {
+			fprintf(out, " %s=%g", o->at_names[i], o->at_vals[i]);
+			given_p |= !strcmp(o->at_names[i], "p");
+		}
+		if (!given_p)
+			fprintf(out, " p=%u", x->pr->procs);
+		fprintf(out, "%s\n", modelled ? "" : " (it models none of these categories: by share)");
+	}
+	else
+		fprintf(out, "ranked by share (no model given; --model ranks by predicted gain): "
+			"halving a category saves half its share of the run's time\n");
+}
+
+int lc_advise_print(FILE *out, const struct lc_profile *pr, const struct lc_rules *r,
+		    const struct lc_advise_opts *o, char *msg, size_t len)
+{
+	struct ctx x = { .pr = pr, .d = &pr->data[o->source], .o = o };
+	struct item it[LC_NCAT];
+	int n = 0, modelled = 0, k = 0;
+
+	if (!x.d->present)
+		return lc_fail(msg, len, 1, "the profile holds no %s data",
+			       o->source == LC_SRC_TRACE ? "trace" : "sampled");
+	lc_profile_finish(pr, &x.d->total, x.cat);
+	for (int c = 0; c < LC_NCAT; c++)
+		x.total += x.cat[c];
+	if (!x.total)
+		return lc_fail(msg, len, 1, "the profile holds no time");
+	for (int c = 0; c < LC_NCAT; c++) {
+		if (c == LC_CAT_PC || !any_rule(&x, r, c))
+			continue;
+		it[n].cat = c;
+		it[n].share = 100.0 * (double)x.cat[c] / (double)x.total;
+		it[n].gain = it[n].share / 2;
+		it[n++].modelled = 0;
+	}
+	if (o->model && model_gains(&x, it, n, msg, len))
+		return 1;
+	for (int i = 0; i < n; i++)
+		modelled |= it[i].modelled;
+	qsort(it, (size_t)n, sizeof(*it), by_gain);
+	print_head(out, &x, modelled);
+	if (!n)
+		fprintf(out, "no rule found its evidence: no lost cycles category stands out\n");
+	for (int i = 0; i < n; i++) {
+		const struct lc_cat_info *ci = lc_cat_info(it[i].cat);
+
+		fprintf(out, "%2d. %s (%s): %.1f %% of the total; halving it saves %.1f %% of the "
+			"run%s\n", ++k, ci->desc, ci->key, it[i].share, it[i].gain,
+			o->model && !it[i].modelled ? " (measured: the model lacks it)" : "");
+		print_fixes(out, &x, r, it[i].cat);
+	}
+	return 0;
+}

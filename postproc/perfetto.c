@@ -1,0 +1,253 @@
+/*
+ * perfetto.c — Chrome trace event JSON of a profile's timeline (see
+ * perfetto.h).
+ */
+#include "perfetto.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_util.h"
+
+#define PID_TOOL 0		/* the process of counters and tags */
+#define TID_TAG0 1000000	/* tag tracks: TID_TAG0 + the tag's index */
+
+/* An open slice of one track. */
+struct run {
+	int open;
+	int cat;		/* a category, or -1 for a tag */
+	uint64_t start, end;	/* ns after t0 */
+};
+
+/* The writer's state. */
+struct pf {
+	FILE *out;
+	int first;		/* no event written yet */
+};
+
+/* A JSON string. */
+static void jstr(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* ns as microseconds with three decimals. */
+static void us(FILE *out, uint64_t ns)
+{
+	fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+/* Start an event: the separator and its fixed fields. */
+static void ev_open(struct pf *f, const char *ph, int64_t pid, int64_t tid)
+{
+	fprintf(f->out, "%s\n{\"ph\":\"%s\",\"pid\":%" PRId64 ",\"tid\":%" PRId64, f->first ? "" : ",",
+		ph, pid, tid);
+	f->first = 0;
+}
+
+/* A metadata event naming a process or thread. */
+static void meta(struct pf *f, const char *what, int64_t pid, int64_t tid, const char *name)
+{
+	ev_open(f, "M", pid, tid);
+	fprintf(f->out, ",\"name\":\"%s\",\"args\":{\"name\":", what);
+	jstr(f->out, name);
+	fputs("}}", f->out);
+}
+
+/* A complete slice. */
+static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, const char *cat,
+		  uint64_t start, uint64_t end)
+{
+	ev_open(f, "X", pid, tid);
+	fputs(",\"name\":", f->out);
+	jstr(f->out, name);
+	fputs(",\"cat\":", f->out);
+	jstr(f->out, cat);
+	fputs(",\"ts\":", f->out);
+	us(f->out, start);
+	fputs(",\"dur\":", f->out);
+	us(f->out, end - start);
+	fputc('}', f->out);
+}
+
+/* Extend run r with [start, start + ns) of category cat, writing the slice
+ * it closes. */
+static void extend(struct pf *f, struct run *r, int64_t pid, int64_t tid, int cat,
+		   uint64_t start, uint64_t ns)
+{
+	if (r->open && r->cat == cat && r->end == start) {
+		r->end += ns;
+		return;
+	}
+	if (r->open)
+		slice(f, pid, tid, lc_cat_info(r->cat)->name, lc_cat_info(r->cat)->key, r->start,
+		      r->end);
+	*r = (struct run){ .open = 1, .cat = cat, .start = start, .end = start + ns };
+}
+
+/* Name the processes and threads of the profile. */
+static void names(struct pf *f, const struct lc_profile *pr)
+{
+	char buf[512];
+
+	meta(f, "process_name", PID_TOOL, 0, "lostcycles: all processors");
+	for (uint32_t i = 0; i < pr->nprocesses; i++) {
+		const struct lc_prof_process *p = &pr->processes[i];
+		const struct lc_prof_rank *rk = lc_profile_rank_of(pr, p->pid);
+
+		if (rk)
+			snprintf(buf, sizeof(buf), "rank %d on %s (%s %d)", rk->rank,
+				 rk->host ? rk->host : "?", p->comm ? p->comm : "?", p->pid);
+		else
+			snprintf(buf, sizeof(buf), "%s %d on %s", p->comm ? p->comm : "process",
+				 p->pid, pr->info.hostname ? pr->info.hostname : "?");
+		meta(f, "process_name", p->pid, 0, buf);
+	}
+	for (uint32_t t = 0; t < pr->nthreads; t++) {
+		snprintf(buf, sizeof(buf), "thread %u (tid %d)", t, pr->threads[t].tid);
+		meta(f, "thread_name", pr->threads[t].pid, pr->threads[t].tid, buf);
+	}
+}
+
+/* The row of thread t in window w, or NULL. */
+static const struct lc_prof_trow *row(const struct lc_prof_window *w, uint32_t t)
+{
+	for (uint32_t i = 0; i < w->nthreads; i++)
+		if (w->threads[i].thread == t)
+			return &w->threads[i];
+	return NULL;
+}
+
+/* The slices of thread t: each window's categories end to end. */
+static void thread_track(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d,
+			 uint32_t t)
+{
+	int64_t pid = pr->threads[t].pid, tid = pr->threads[t].tid;
+	struct run r = { 0 };
+
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		const struct lc_prof_trow *tr = row(&d->windows[i], t);
+		uint64_t at = d->windows[i].start_ns;
+		int lead = r.open ? r.cat : -1;
+
+		if (!tr)
+			continue;
+		if (lead >= 0 && tr->cat[lead]) {
+			extend(f, &r, pid, tid, lead, at, tr->cat[lead]);
+			at += tr->cat[lead];
+		}
+		for (int c = 0; c < LC_NCAT; c++) {
+			if (c == lead || !tr->cat[c])
+				continue;
+			extend(f, &r, pid, tid, c, at, tr->cat[c]);
+			at += tr->cat[c];
+		}
+	}
+	if (r.open)
+		slice(f, pid, tid, lc_cat_info(r.cat)->name, lc_cat_info(r.cat)->key, r.start, r.end);
+}
+
+/* The counter track: processors in each category, per window. */
+static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d)
+{
+	uint64_t end = 0;
+
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		const struct lc_prof_window *w = &d->windows[i];
+		uint64_t cat[LC_NCAT], wall = lc_acct_wall(&w->acct);
+
+		if (!wall)
+			continue;
+		lc_profile_finish(pr, &w->acct, cat);
+		ev_open(f, "C", PID_TOOL, 0);
+		fputs(",\"name\":\"processors\",\"ts\":", f->out);
+		us(f->out, w->start_ns);
+		fputs(",\"args\":{", f->out);
+		for (int c = 0; c < LC_NCAT; c++)
+			fprintf(f->out, "%s\"%s\":%.6f", c ? "," : "", lc_cat_info(c)->key,
+				(double)cat[c] / (double)wall);
+		fputs("}}", f->out);
+		end = w->start_ns + wall;
+	}
+	if (!end)
+		return;
+	ev_open(f, "C", PID_TOOL, 0);
+	fputs(",\"name\":\"processors\",\"ts\":", f->out);
+	us(f->out, end);
+	fputs(",\"args\":{", f->out);
+	for (int c = 0; c < LC_NCAT; c++)
+		fprintf(f->out, "%s\"%s\":0", c ? "," : "", lc_cat_info(c)->key);
+	fputs("}}", f->out);
+}
+
+/* One track per fragment tag: a slice while it was open. */
+static void tag_tracks(struct pf *f, const struct lc_prof_data *d,
+		       const char *(*tag_name)(const void *, int64_t), const void *tag_arg)
+{
+	char label[512];
+
+	for (uint32_t k = 0; k < d->ntags; k++) {
+		int64_t tag = d->tags[k].tag, tid = TID_TAG0 + k;
+		const char *name = tag_name ? tag_name(tag_arg, tag) : NULL;
+		struct run r = { 0 };
+
+		snprintf(label, sizeof(label), "tag %" PRId64 "%s%s%s", tag, name ? " " : "",
+			 name ? name : "", "");
+		meta(f, "thread_name", PID_TOOL, tid, label);
+		for (uint32_t i = 0; i < d->nwindows; i++) {
+			const struct lc_prof_window *w = &d->windows[i];
+
+			for (uint32_t j = 0; j < w->ntags; j++) {
+				uint64_t ns = lc_acct_wall(&w->tags[j].acct);
+
+				if (w->tags[j].tag != tag || !ns)
+					continue;
+				if (r.open && r.end == w->start_ns) {
+					r.end += ns;
+					continue;
+				}
+				if (r.open)
+					slice(f, PID_TOOL, tid, label, "tag", r.start, r.end);
+				r = (struct run){ .open = 1, .cat = -1, .start = w->start_ns,
+						  .end = w->start_ns + ns };
+			}
+		}
+		if (r.open)
+			slice(f, PID_TOOL, tid, label, "tag", r.start, r.end);
+	}
+}
+
+int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src,
+		      const char *(*tag_name)(const void *, int64_t), const void *tag_arg,
+		      char *msg, size_t len)
+{
+	const struct lc_prof_data *d = &pr->data[src];
+	struct pf f = { .out = out, .first = 1 };
+
+	if (!d->present)
+		return lc_fail(msg, len, 1, "the profile holds no %s data",
+			       src == LC_SRC_TRACE ? "trace" : "sampled");
+	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"lostcycles\",\"command\":", out);
+	jstr(out, pr->info.command);
+	fprintf(out, ",\"p\":%u,\"source\":\"%s\"},\"traceEvents\":[", pr->procs,
+		src == LC_SRC_TRACE ? "trace" : "sampled");
+	names(&f, pr);
+	for (uint32_t t = 0; t < pr->nthreads; t++)
+		thread_track(&f, pr, d, t);
+	counters(&f, pr, d);
+	tag_tracks(&f, d, tag_name, tag_arg);
+	fputs("\n]}\n", out);
+	return 0;
+}

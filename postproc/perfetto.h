@@ -1,0 +1,32 @@
+/*
+ * perfetto.h — "report --timeline --format perfetto": the timeline as
+ * Chrome trace event JSON, which Perfetto's UI (ui.perfetto.dev) and
+ * chrome://tracing open without conversion.
+ *
+ * One process per profiled process (named by its rank and host when it is
+ * part of a message-passing job), one track per thread with one slice per
+ * run of a category, and a process "lostcycles" holding a counter track of
+ * the processors in each category per window and one track per fragment
+ * tag with a slice while the tag was open.  The profile holds times per
+ * window, not the order of states inside a window: a thread's slices of a
+ * window are laid end to end from the window's start, the category of the
+ * previous window's last slice first, so that a run spanning windows is one
+ * slice.  Timestamps are microseconds with three decimals (exact ns).
+ */
+#ifndef LC_PERFETTO_H
+#define LC_PERFETTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lc_profile.h"
+
+/* Write source src of pr to out.  tag_name(tag_arg, tag) names a fragment
+ * tag or returns NULL (tag_name may be NULL).  Returns 0, or 1 with the
+ * reason in msg (no data for the source, out of memory). */
+int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src,
+		      const char *(*tag_name)(const void *, int64_t), const void *tag_arg,
+		      char *msg, size_t len);
+
+#endif

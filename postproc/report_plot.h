@@ -1,0 +1,24 @@
+/*
+ * report_plot.h — "report --plot": the per-thread stacked bars and the
+ * timeline of a profile as one PNG, drawn by gnuplot (lca_plot.h), with
+ * the colours the HTML report uses.
+ */
+#ifndef LC_REPORT_PLOT_H
+#define LC_REPORT_PLOT_H
+
+#include <stddef.h>
+
+#include "lc_profile.h"
+
+/* The colour of category c (< LC_NCAT) in the charts, "#rrggbb". */
+const char *lc_cat_colour(int c);
+
+/* Write BASE.threads.data, BASE.windows.data and BASE.gp (BASE is png
+ * without ".png"), then png with gnuplot.  Returns 0; -ENOENT when gnuplot
+ * is not installed (the data and script are written); or 1 with the reason
+ * in msg (no data for the source, a file cannot be written, gnuplot
+ * failed). */
+int lc_report_plot(const struct lc_profile *pr, enum lc_source src, const char *png, char *msg,
+		   size_t len);
+
+#endif

@@ -1,0 +1,79 @@
+#!/bin/sh
+# t_perfetto.sh — "report --timeline --format perfetto": the demo program
+# (examples/demo.c: four threads, five tagged phases) is recorded, and its
+# Chrome trace JSON is parsed with python3's json module.  Every thread has
+# a named track in a named process; on every track the slices are ordered
+# and do not overlap; each thread's slice time per category equals the
+# report's --per-thread seconds (to the nanosecond); the counter track has
+# one sample per window; the five fragment tags have tracks of their own.
+# Options that do not combine are refused.
+SUB=report
+. tests/lib.sh
+DEMO=build/examples/demo
+[ -x "$DEMO" ] || { echo "t_perfetto: $DEMO is missing (run make examples)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+
+"$LC" record -q -o "$tmp/d.data" -- "$DEMO" >"$tmp/rec.out" 2>&1 ||
+	{ cat "$tmp/rec.out"; echo "t_perfetto: record failed"; exit 1; }
+
+run report -f "$tmp/d.data" --timeline --format perfetto
+cp "$tmp/out" "$tmp/trace.json"
+run report -f "$tmp/d.data" --per-thread --format csv
+cp "$tmp/out" "$tmp/pt.csv"
+run report -f "$tmp/d.data" --timeline --format csv
+cp "$tmp/out" "$tmp/tl.csv"
+
+python3 - "$tmp/trace.json" "$tmp/pt.csv" "$tmp/tl.csv" >"$tmp/py" 2>&1 <<'PY'
+import json, sys, csv, collections
+tr = json.load(open(sys.argv[1]))
+ev = tr["traceEvents"]
+bad = []
+pnames = {e["pid"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+tnames = {(e["pid"], e["tid"]) for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+tracks = collections.defaultdict(list)
+for e in ev:
+    if e["ph"] == "X":
+        tracks[(e["pid"], e["tid"])].append(e)
+        if (e["pid"], e["tid"]) not in tnames: bad.append("unnamed track %s" % ((e["pid"], e["tid"]),))
+        if e["pid"] not in pnames: bad.append("unnamed process %s" % e["pid"])
+        if e["dur"] <= 0: bad.append("empty slice %s" % e)
+ns = lambda x: round(float(x) * 1000)          # us with 3 decimals -> ns
+for k, sl in tracks.items():
+    for a, b in zip(sl, sl[1:]):
+        if ns(b["ts"]) < ns(a["ts"]) + ns(a["dur"]):
+            bad.append("track %s: slice at %s overlaps or precedes the one at %s" % (k, b["ts"], a["ts"]))
+# per-thread totals against the report (seconds with 9 decimals = ns)
+rows = [r for r in csv.reader(open(sys.argv[2])) if r]
+hdr = next(i for i, r in enumerate(rows) if r[0] == "thread")
+keys = rows[hdr][3:-1]
+nthreads = 0
+for r in rows[hdr + 1:]:
+    if not r[0].isdigit(): continue
+    nthreads += 1
+    pid, tid = int(r[1]), int(r[2])
+    got = collections.Counter()
+    for e in tracks.get((pid, tid), []):
+        got[e["cat"]] += ns(e["dur"])
+    for k, v in zip(keys, r[3:-1]):
+        want = 0 if v == "na" else round(float(v) * 1e9)
+        if got[k] != want:
+            bad.append("thread %s %s: slices %d ns, report %d ns" % (r[0], k, got[k], want))
+tags = [k for k in tracks if k[0] == 0]
+nwin = sum(1 for r in csv.reader(open(sys.argv[3])) if r and r[0].isdigit())
+ncount = sum(1 for e in ev if e["ph"] == "C")
+if nthreads != 4: bad.append("%d threads in the report, want 4" % nthreads)
+if len(tags) != 5: bad.append("%d tag tracks, want 5" % len(tags))
+if ncount != nwin + 1: bad.append("%d counter samples for %d windows" % (ncount, nwin))
+print("%d threads, %d slices, %d tag tracks, %d counter samples, %d windows" %
+      (nthreads, sum(len(s) for s in tracks.values()), len(tags), ncount, nwin))
+for b in bad[:20]: print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+verdict "perfetto JSON: tracks named, slices ordered, totals equal the report's" $? "$tmp/py"
+
+refuse "perfetto needs --timeline" 2 "give --timeline" -f "$tmp/d.data" --format perfetto
+refuse "perfetto with --per-thread" 2 "take no other report option" -f "$tmp/d.data" \
+	--timeline --format perfetto --per-thread
+refuse "two insight reports" 2 "separate reports" -f "$tmp/d.data" --advise --pop
+refuse "--model without --advise" 2 "go with --advise" -f "$tmp/d.data" --model x
+finish

@@ -1,0 +1,536 @@
+/*
+ * test_insight.c — "report --advise" and "report --pop" on hand-made
+ * profiles: every rule of share/advice.txt fires on a profile made to
+ * trigger it and stays silent on a control that lacks its evidence; the POP
+ * metrics of known profiles and runs equal their hand-computed values.
+ * Profiles are written with the real writer; the built ./lostcycles is run
+ * on them from the top of the tree.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "lc_profile.h"
+
+#define NW 10			/* windows */
+#define WNS 10000000ull		/* 10 ms each */
+#define MS 1000000ull
+#define MAXT 4
+#define MAXTAG 2
+
+/* A hand-made profile: p = nth threads, live in every window, each thread
+ * one process when procs is set (ranks when ranks is set). */
+struct spec {
+	uint32_t nth;
+	int procs, ranks, loggp;
+	uint64_t th[NW][MAXT][LC_NCAT];	/* everything but PC; PC fills the window */
+	int ntags;
+	uint64_t tagwall[NW][MAXTAG];	/* how long each tag was open */
+	uint64_t tagc[NW][MAXTAG][LC_NCAT];	/* likewise, over all p slots */
+	uint32_t unavailable;
+	uint32_t sched;
+	int nevents;
+};
+
+static char dir[] = "/tmp/lc_test_insightXXXXXX";
+static char out[65536];
+static char host[] = "h", cmd[] = "./x", sess[] = "s", comm[] = "x", endr[] = "command exited";
+static char na[] = "not measured", evname[] = "cycles";
+
+/* Fill the rest of each thread's window with PC, of each tag's with PC. */
+static void fill_pc(struct spec *s)
+{
+	for (int w = 0; w < NW; w++) {
+		for (uint32_t t = 0; t < s->nth; t++) {
+			uint64_t sum = 0;
+
+			for (int c = 0; c < LC_NCAT; c++)
+				sum += c == LC_CAT_PC ? 0 : s->th[w][t][c];
+			s->th[w][t][LC_CAT_PC] = WNS - sum;
+		}
+		for (int k = 0; k < s->ntags; k++) {
+			uint64_t sum = 0;
+
+			for (int c = 0; c < LC_NCAT; c++)
+				sum += c == LC_CAT_PC ? 0 : s->tagc[w][k][c];
+			s->tagc[w][k][LC_CAT_PC] = s->nth * s->tagwall[w][k] - sum;
+		}
+	}
+}
+
+/* One window of s. */
+static void write_window(struct lc_pwriter *wr, struct spec *s, int w)
+{
+	struct lc_prof_trow rows[MAXT];
+	struct lc_prof_tagrow tags[MAXTAG];
+	struct lc_prof_window win = { .source = LC_SRC_SAMPLED, .index = (uint32_t)w,
+				      .start_ns = w * WNS, .ticks = 100, .max_n = s->nth,
+				      .nthreads = s->nth, .threads = rows,
+				      .ntags = (uint32_t)s->ntags, .tags = tags };
+
+	win.acct.t_we = WNS;
+	win.acct.n_we = s->nth * WNS;
+	for (uint32_t t = 0; t < s->nth; t++) {
+		rows[t] = (struct lc_prof_trow){ .thread = t };
+		for (int c = 0; c < LC_NCAT; c++) {
+			rows[t].cat[c] = s->th[w][t][c];
+			win.acct.cat[c] += s->th[w][t][c];
+		}
+	}
+	for (int k = 0; k < s->ntags; k++) {
+		tags[k] = (struct lc_prof_tagrow){ .tag = 5 + k };
+		memcpy(tags[k].acct.cat, s->tagc[w][k], sizeof(tags[k].acct.cat));
+		tags[k].acct.t_we = s->tagwall[w][k];
+		tags[k].acct.n_we = s->nth * s->tagwall[w][k];
+	}
+	assert_int_equal(lc_pwriter_window(wr, &win), 0);
+}
+
+/* The processes, ranks and threads of s. */
+static void write_threads(struct lc_pwriter *wr, const struct spec *s)
+{
+	for (uint32_t t = 0; t < s->nth; t++) {
+		int32_t pid = s->procs ? 100 + (int32_t)t : 100;
+		struct lc_prof_process p = { .pid = pid, .comm = comm };
+		struct lc_prof_rank r = { .pid = pid, .rank = (int32_t)t, .size = s->nth,
+					  .flags = s->loggp ? LC_PROF_RANK_LOGGP : 0, .job_id = 1,
+					  .host = host };
+		struct lc_prof_thread th = { .idx = t, .pid = pid, .tid = 1000 + (int32_t)t,
+					     .slot = s->procs ? 0 : t };
+
+		if (!t || s->procs)
+			assert_int_equal(lc_pwriter_process(wr, &p), 0);
+		if (s->ranks)
+			assert_int_equal(lc_pwriter_rank(wr, &r), 0);
+		assert_int_equal(lc_pwriter_thread(wr, &th), 0);
+	}
+}
+
+/* Write s to dir/name; returns the path (a static buffer). */
+static const char *write_spec(struct spec *s, const char *name)
+{
+	static char path[256];
+	struct lc_prof_info in = { .interval_ns = 100000, .window_ns = WNS, .sampler_cpu = -1,
+				   .unavailable = s->unavailable, .hostname = host,
+				   .command = cmd, .session = sess };
+	struct lc_prof_end e = { .end_ns = NW * WNS, .procs = s->nth, .procs_from = LC_PROCS_OPTION,
+				 .exit_status = 0, .ticks = NW * 100, .reason = endr,
+				 .sched_source = s->sched, .shared_cpu = -1,
+				 .unavailable = s->unavailable, .ncpus = 2 };
+	struct lc_prof_event ev = { .name = evname, .role = LC_EVR_CYCLES };
+	struct lc_pwriter *wr;
+	int err = 0;
+
+	for (int c = 0; c < LC_NCAT; c++)
+		if ((s->unavailable >> c) & 1)
+			in.reason[c] = e.reason_na[c] = na;
+	fill_pc(s);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	wr = lc_pwriter_open(path, &in, &err);
+	assert_non_null(wr);
+	write_threads(wr, s);
+	if (s->nevents)
+		assert_int_equal(lc_pwriter_events(wr, 1, &ev), 0);
+	for (int w = 0; w < NW; w++)
+		write_window(wr, s, w);
+	assert_int_equal(lc_pwriter_end(wr, &e), 0);
+	assert_int_equal(lc_pwriter_close(wr), 0);
+	return path;
+}
+
+/* Run "./lostcycles ARGS" with stdout into out[]; returns the exit status. */
+static int run(const char *fmt, ...)
+{
+	char args[2048], line[4096];
+	va_list ap;
+	FILE *p;
+	size_t n;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(line, sizeof(line), "LOSTCYCLES_ADVICE=share/advice.txt ./lostcycles %s 2>&1",
+		 args);
+	p = popen(line, "r");
+	assert_non_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = 0;
+	st = pclose(p);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* ---- the profiles of each rule -------------------------------------------- */
+
+static struct spec base(uint32_t nth)
+{
+	struct spec s;
+
+	memset(&s, 0, sizeof(s));
+	s.nth = nth;
+	s.unavailable = (1u << LC_CAT_RC) | (1u << LC_CAT_ML);
+	return s;
+}
+
+/* Each thread t loses li(t) every window. */
+static void set_all(struct spec *s, int cat, const uint64_t *per_thread)
+{
+	for (int w = 0; w < NW; w++)
+		for (uint32_t t = 0; t < s->nth; t++)
+			s->th[w][t][cat] = per_thread[t];
+}
+
+static struct spec li_rising(void)
+{
+	struct spec s = base(4);
+	uint64_t li[4] = { 0, 1 * MS, 2 * MS, 3 * MS };
+
+	set_all(&s, LC_CAT_LI, li);
+	return s;
+}
+
+static struct spec li_flat(void)
+{
+	struct spec s = base(4);
+	uint64_t li[4] = { 1500000, 1500000, 1500000, 1500000 };
+
+	set_all(&s, LC_CAT_LI, li);
+	return s;
+}
+
+/* Two tags, each open half of every window; tag 5 holds share (of 6 ms) of
+ * the window's category cat, tag 6 the rest. */
+static void two_tags(struct spec *s, int cat, uint64_t in5)
+{
+	s->ntags = 2;
+	for (int w = 0; w < NW; w++) {
+		s->tagwall[w][0] = s->tagwall[w][1] = 5 * MS;
+		s->tagc[w][0][cat] = in5;
+		s->tagc[w][1][cat] = 6 * MS - in5;
+	}
+}
+
+static struct spec li_in_tag(void)
+{
+	struct spec s = li_flat();
+
+	two_tags(&s, LC_CAT_LI, 6 * MS);
+	return s;
+}
+
+static struct spec li_split_tags(void)
+{
+	struct spec s = li_flat();
+
+	two_tags(&s, LC_CAT_LI, 3 * MS);
+	return s;
+}
+
+/* Threads 1..3 have no work in the first and last window. */
+static struct spec ip_serial(void)
+{
+	struct spec s = base(4);
+
+	for (uint32_t t = 1; t < 4; t++)
+		s.th[0][t][LC_CAT_IP] = s.th[NW - 1][t][LC_CAT_IP] = WNS;
+	return s;
+}
+
+static struct spec ip_spread(void)
+{
+	struct spec s = base(4);
+	uint64_t ip[4] = { 0, 2 * MS, 2 * MS, 2 * MS };
+
+	set_all(&s, LC_CAT_IP, ip);
+	return s;
+}
+
+/* Ranks, one thread each; in window w rank late(w) waits nothing and the
+ * others wait 3 ms. */
+static struct spec ranks(uint32_t n, int rotate)
+{
+	struct spec s = base(n);
+
+	s.procs = s.ranks = 1;
+	for (int w = 0; w < NW; w++)
+		for (uint32_t t = 0; t < n; t++)
+			s.th[w][t][LC_CAT_SL] = t == (rotate ? (uint32_t)w % n : n - 1) ? 0 : 3 * MS;
+	return s;
+}
+
+static struct spec sl_late(void)
+{
+	return ranks(2, 0);
+}
+
+static struct spec sl_rotating(void)
+{
+	return ranks(3, 1);
+}
+
+static struct spec sl_in_tag(void)
+{
+	struct spec s = base(4);
+	uint64_t sl[4] = { 1500000, 1500000, 1500000, 1500000 };
+
+	set_all(&s, LC_CAT_SL, sl);
+	two_tags(&s, LC_CAT_SL, 6 * MS);
+	return s;
+}
+
+static struct spec with_cat(int cat, uint32_t unavailable, uint32_t sched, int nevents)
+{
+	struct spec s = base(4);
+	uint64_t v[4] = { 2 * MS, 2 * MS, 2 * MS, 2 * MS };
+
+	set_all(&s, cat, v);
+	s.unavailable = unavailable;
+	s.sched = sched;
+	s.nevents = nevents;
+	return s;
+}
+
+static struct spec cl_counters(void)
+{
+	return with_cat(LC_CAT_CL, 1u << LC_CAT_RC, LC_SCHED_NONE, 1);
+}
+
+static struct spec cl_plain(void)
+{
+	return with_cat(LC_CAT_CL, (1u << LC_CAT_RC) | (1u << LC_CAT_ML), LC_SCHED_NONE, 0);
+}
+
+static struct spec rc_runq(void)
+{
+	return with_cat(LC_CAT_RC, 1u << LC_CAT_ML, LC_SCHED_SWITCH, 0);
+}
+
+static struct spec rc_counters(void)
+{
+	return with_cat(LC_CAT_RC, 0, LC_SCHED_NONE, 1);
+}
+
+static struct spec ml_counters(void)
+{
+	return with_cat(LC_CAT_ML, 1u << LC_CAT_RC, LC_SCHED_NONE, 1);
+}
+
+static struct spec ml_none(void)
+{
+	struct spec s = base(4);
+
+	return s;	/* ML not measured */
+}
+
+static struct spec bl_some(void)
+{
+	return with_cat(LC_CAT_BL, (1u << LC_CAT_RC) | (1u << LC_CAT_ML), LC_SCHED_NONE, 0);
+}
+
+static struct spec wc_some(void)
+{
+	return with_cat(LC_CAT_WC, (1u << LC_CAT_RC) | (1u << LC_CAT_ML), LC_SCHED_NONE, 0);
+}
+
+/* A rule, the profile that triggers it and the control that does not. */
+static const struct {
+	const char *rule;
+	struct spec (*trigger)(void);
+	struct spec (*control)(void);
+} cases[] = {
+	{ "li-trend", li_rising, li_flat },
+	{ "li-tag", li_in_tag, li_split_tags },
+	{ "li-other", li_flat, li_rising },
+	{ "ip-phases", ip_serial, ip_spread },
+	{ "ip-other", ip_spread, ip_serial },
+	{ "sl-late", sl_late, sl_rotating },
+	{ "sl-tag", sl_in_tag, sl_rotating },
+	{ "sl-other", sl_rotating, sl_in_tag },
+	{ "cl-data", cl_counters, cl_plain },
+	{ "cl-other", cl_plain, cl_counters },
+	{ "rc-runq", rc_runq, rc_counters },
+	{ "rc-other", rc_counters, rc_runq },
+	{ "ml-data", ml_counters, ml_none },
+	{ "bl-stop", bl_some, ml_none },
+	{ "wc-spec", wc_some, ml_none },
+};
+
+/* Whether the advice in out[] holds rule's fix. */
+static int fired(const char *rule)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), "fix [%s]:", rule);
+	return strstr(out, want) != NULL;
+}
+
+static void test_rules(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct spec s = cases[i].trigger();
+
+		assert_int_equal(run("report --advise -f %s", write_spec(&s, "t.data")), 0);
+		if (!fired(cases[i].rule))
+			fail_msg("%s did not fire on its trigger:\n%s", cases[i].rule, out);
+		s = cases[i].control();
+		assert_int_equal(run("report --advise -f %s", write_spec(&s, "c.data")), 0);
+		if (fired(cases[i].rule))
+			fail_msg("%s fired on its control:\n%s", cases[i].rule, out);
+	}
+}
+
+/* Every rule of share/advice.txt has a case above. */
+static void test_rules_covered(void **state)
+{
+	FILE *f = fopen("share/advice.txt", "r");
+	char line[2048], name[64];
+	int n = 0;
+
+	(void)state;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		size_t i;
+
+		if (line[0] == '#' || sscanf(line, "%63s", name) != 1)
+			continue;
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+			if (!strcmp(cases[i].rule, name))
+				break;
+		if (i == sizeof(cases) / sizeof(cases[0]))
+			fail_msg("rule %s has no trigger and control here", name);
+		n++;
+	}
+	fclose(f);
+	assert_int_equal(n, (int)(sizeof(cases) / sizeof(cases[0])));
+}
+
+/* The evidence names the tag, the spans, the late rank and the trend. */
+static void test_evidence(void **state)
+{
+	struct spec s = ip_serial();
+
+	(void)state;
+	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+	assert_non_null(strstr(out, "0.000-0.010 s, 0.090-0.100 s (holding 100 % of it)"));
+	s = sl_late();
+	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+	assert_non_null(strstr(out, "rank 1 (h) arrived last in 10 of the 10 windows"));
+	s = li_rising();
+	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+	assert_non_null(strstr(out, "per-thread li rises with the thread index (r = +1.00"));
+	assert_non_null(strstr(out, "ranked by share"));
+	/* li is 6 of 40 ms: 15 %, halving it saves 7.5 % */
+	assert_non_null(strstr(out, "load imbalance (li): 15.0 % of the total; halving it saves "
+				    "7.5 % of the run"));
+}
+
+/* With a model the ranking follows the predicted gain, not the share. */
+static void test_model_rank(void **state)
+{
+	struct spec s = base(4);
+	uint64_t li[4] = { 0, 1 * MS, 2 * MS, 3 * MS }, ip[4] = { 0, 2 * MS, 2 * MS, 2 * MS };
+	char model[256];
+	FILE *f;
+
+	(void)state;
+	set_all(&s, LC_CAT_LI, li);	/* li 15 %, ip 15 % */
+	set_all(&s, LC_CAT_IP, ip);
+	snprintf(model, sizeof(model), "%s/m.model", dir);
+	f = fopen(model, "w");
+	assert_non_null(f);
+	/* at p = 4: T = (rt + li + ip) / p = (1 + 0.1 + 0.9) / 4: ip gains most */
+	fputs("rt(p) = 1\nli(p) = 0.025*p\nip(p) = 0.225*p\n", f);
+	fclose(f);
+	assert_int_equal(run("report --advise -f %s --model %s", write_spec(&s, "m.data"), model), 0);
+	assert_non_null(strstr(out, "ranked by predicted gain"));
+	assert_non_null(strstr(out, " at p=4\n"));
+	/* halving ip saves 0.45 / 2 = 22.5 % of T = 2, li 2.5 % */
+	assert_non_null(strstr(out, " 1. insufficient parallelism (ip): 15.0 % of the total; "
+				    "halving it saves 22.5 %"));
+	assert_non_null(strstr(out, " 2. load imbalance (li): 15.0 % of the total; halving it "
+				    "saves 2.5 %"));
+	/* at p = 8: halving ip saves 0.9 / 2 of T = 3 */
+	assert_int_equal(run("report --advise -f %s --model %s --at p=8", write_spec(&s, "m.data"),
+			     model), 0);
+	assert_non_null(strstr(out, " at p=8\n"));
+	assert_non_null(strstr(out, "halving it saves 30.0 %"));
+	assert_int_equal(run("report --advise -f %s --rules /nonexistent", write_spec(&s, "m.data")),
+			 1);
+}
+
+/* POP of a known profile: thread 0 PC 8 + CL 2 ms, thread 1 PC 4 + SL 6 ms
+ * per 10 ms window: LB 60/80, CommE 80/100, PE 60/100; with LogGP-split
+ * waits TE (100 - 20) / 100 and SerE CommE / TE. */
+static void test_pop(void **state)
+{
+	struct spec s = base(2);
+	uint64_t cl[2] = { 2 * MS, 0 }, sl[2] = { 0, 6 * MS };
+
+	(void)state;
+	set_all(&s, LC_CAT_CL, cl);
+	set_all(&s, LC_CAT_SL, sl);
+	assert_int_equal(run("report --pop --format csv -f %s", write_spec(&s, "p.data")), 0);
+	assert_non_null(strstr(out, "\n0.100000000,0.060000000,0.080000000,0.750000,0.800000,"
+				    "na,na,0.600000\n"));
+	s.procs = s.ranks = s.loggp = 1;
+	assert_int_equal(run("report --pop --format csv -f %s", write_spec(&s, "p.data")), 0);
+	assert_non_null(strstr(out, "0.750000,0.800000,1.000000,0.800000,0.600000\n"));
+	assert_int_equal(run("report --pop -f %s", write_spec(&s, "p.data")), 0);
+	assert_non_null(strstr(out, "parallel efficiency             60.0%"));
+}
+
+/* POP across runs: PE = U / tt, CompScal = U(p = 1) / U. */
+static void test_pop_runs(void **state)
+{
+	char runs[256];
+	FILE *f;
+
+	(void)state;
+	snprintf(runs, sizeof(runs), "%s/r.runs", dir);
+	f = fopen(runs, "w");
+	assert_non_null(f);
+	fputs("p=1 tt=1.0 rt=1.0\np=2 tt=1.2 rt=1.1 li=0.1\np=4 tt=2.0 rt=1.25 sl=0.75 ml=na\n", f);
+	fclose(f);
+	assert_int_equal(run("report --pop --format csv -f %s", runs), 0);
+	assert_non_null(strstr(out, "1,1,1,1,1.000000,1.000000,1.000000\n"));
+	assert_non_null(strstr(out, "2,2,1.1,1.2,0.916667,0.909091,0.833333\n"));
+	assert_non_null(strstr(out, "3,4,1.25,2,0.625000,0.800000,0.500000\n"));
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return access("./lostcycles", X_OK) || !mkdtemp(dir) ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	char c[512];
+
+	(void)state;
+	snprintf(c, sizeof(c), "rm -rf '%s'", dir);
+	return system(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_rules_covered),
+		cmocka_unit_test(test_evidence),
+		cmocka_unit_test(test_model_rank),
+		cmocka_unit_test(test_pop),
+		cmocka_unit_test(test_pop_runs),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
