@@ -31,23 +31,6 @@ static const char check_usage[] =
 
 static const char *const level_names[] = { "OK", "WARN", "FAIL" };
 
-/* s as a JSON string on stdout. */
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_json(const struct lc_check_item *it, size_t n, enum lc_check_level worst,
 		       int cleaned)
 {
@@ -56,14 +39,14 @@ static void print_json(const struct lc_check_item *it, size_t n, enum lc_check_l
 	       worst == LC_CHECK_FAIL ? "false" : "true", cleaned);
 	for (size_t i = 0; i < n; i++) {
 		printf("%s\n {\"name\":", i ? "," : "");
-		json_str(it[i].key);
+		lc_json_str(stdout, it[i].key);
 		printf(",\"level\":\"%s\",\"value\":", level_names[it[i].level]);
-		json_str(it[i].value);
+		lc_json_str(stdout, it[i].value);
 		printf(",\"fix\":");
-		json_str(it[i].fix);
+		lc_json_str(stdout, it[i].fix);
 		printf(",\"errno\":");
 		if (it[i].err)
-			json_str(lc_errno_name(it[i].err));
+			lc_json_str(stdout, lc_errno_name(it[i].err));
 		else
 			printf("null");
 		printf(",\"number\":");

@@ -14,6 +14,7 @@
 
 #include "lc_check.h"
 #include "lc_cmd.h"
+#include "lc_util.h"
 #include "counters.h"
 #include "lc_events.h"
 
@@ -58,20 +59,6 @@ static const char *why(const struct lc_event_info *e, char *buf, size_t len)
 	return buf;
 }
 
-/* s as a JSON string body (no quotes or control characters in names). */
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	putchar('"');
-}
-
 /* One event: a table line, or a JSON object (first: no comma before). */
 static void show(const struct lc_event_info *e, const char *full, int json, int first)
 {
@@ -85,15 +72,15 @@ static void show(const struct lc_event_info *e, const char *full, int json, int 
 		return;
 	}
 	printf("%s\n  {\"event\": ", first ? "" : ",");
-	json_str(full);
+	lc_json_str(stdout, full);
 	printf(", \"kind\": ");
-	json_str(e->encode_err ? "unknown" : lc_event_kind_name(e->kind));
+	lc_json_str(stdout, e->encode_err ? "unknown" : lc_event_kind_name(e->kind));
 	printf(", \"opens\": %s, \"opens_in_child\": %s, \"reason\": ",
 	       !e->encode_err && !e->open_err ? "true" : "false",
 	       !e->encode_err && !e->child_err ? "true" : "false");
 	why(e, rs, sizeof(rs));
 	if (*rs)
-		json_str(rs);
+		lc_json_str(stdout, rs);
 	else
 		printf("null");
 	putchar('}');

@@ -986,21 +986,6 @@ static void model_formula(const struct fitcmd *cmd, const struct cand *c, char *
 	buf[used] = '\0';
 }
 
-/* Print s as a JSON string. */
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 /* Print a JSON number, null when not finite. */
 static void json_num(double v)
 {
@@ -1024,12 +1009,12 @@ static void json_model(const struct fitcmd *cmd, const struct cand *c, int rank)
 
 	model_formula(cmd, c, text, sizeof(text));
 	printf("    {\"rank\": %d, \"formula\": ", rank);
-	json_str(text);
+	lc_json_str(stdout, text);
 	printf(", \"terms\": [");
 	for (int t = 0; t < c->f->nterms; t++) {
 		lc_expr_print(c->f->term[t], (const char *const *)cmd->vars, 10, text, sizeof(text));
 		printf("%s{\"term\": ", t ? ", " : "");
-		json_str(text);
+		lc_json_str(stdout, text);
 		printf(", \"coef\": ");
 		json_num(f->coef[t]);
 		printf(", \"interval90\": [");
@@ -1066,17 +1051,17 @@ static void report_json(const struct fitcmd *cmd)
 	int n = shown(cmd);
 
 	printf("{\"file\": ");
-	json_str(cmd->o.runs);
+	lc_json_str(stdout, cmd->o.runs);
 	printf(", \"category\": ");
-	json_str(cmd->cat->key);
+	lc_json_str(stdout, cmd->cat->key);
 	printf(", \"variables\": [");
 	for (int v = 0; v < cmd->nvars; v++) {
 		printf("%s", v ? ", " : "");
-		json_str(cmd->vars[v]);
+		lc_json_str(stdout, cmd->vars[v]);
 	}
 	printf("], \"extract\": ");
 	if (cmd->o.extract)
-		json_str(cmd->o.extract);
+		lc_json_str(stdout, cmd->o.extract);
 	else
 		printf("null");
 	printf(",\n  \"points\": %zu, \"runs\": %zu, \"runs_na\": %zu, \"runs_missing\": %zu, "

@@ -26,23 +26,6 @@ struct pf {
 	int first;		/* no event written yet */
 };
 
-/* A JSON string. */
-static void jstr(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 /* ns as microseconds with three decimals. */
 static void us(FILE *out, uint64_t ns)
 {
@@ -62,7 +45,7 @@ static void meta(struct pf *f, const char *what, int64_t pid, int64_t tid, const
 {
 	ev_open(f, "M", pid, tid);
 	fprintf(f->out, ",\"name\":\"%s\",\"args\":{\"name\":", what);
-	jstr(f->out, name);
+	lc_json_str(f->out, name);
 	fputs("}}", f->out);
 }
 
@@ -72,9 +55,9 @@ static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, cons
 {
 	ev_open(f, "X", pid, tid);
 	fputs(",\"name\":", f->out);
-	jstr(f->out, name);
+	lc_json_str(f->out, name);
 	fputs(",\"cat\":", f->out);
-	jstr(f->out, cat);
+	lc_json_str(f->out, cat);
 	fputs(",\"ts\":", f->out);
 	us(f->out, start);
 	fputs(",\"dur\":", f->out);
@@ -240,7 +223,7 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"lostcycles\",\"command\":", out);
-	jstr(out, pr->info.command);
+	lc_json_str(out, pr->info.command ? pr->info.command : "");
 	fprintf(out, ",\"p\":%u,\"source\":\"%s\"},\"traceEvents\":[", pr->procs,
 		src == LC_SRC_TRACE ? "trace" : "sampled");
 	names(&f, pr);

@@ -855,26 +855,6 @@ static void csv_counters(const struct lc_profile *pr, const struct lc_prof_data 
 
 /* ---- json ---------------------------------------------------------------- */
 
-static void json_str(const char *s)
-{
-	if (!s) {
-		printf("null");
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
-}
-
 /* {"li": 0.1, ..., "rt": 0.2, "total": 0.3} with null for unavailable. */
 static void json_cats(const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
 {
@@ -892,19 +872,19 @@ static void json_cats(const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
 static void json_head(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v)
 {
 	printf("{\n  \"file\": ");
-	json_str(o->file);
+	lc_json_str(stdout, o->file);
 	printf(",\n  \"command\": ");
-	json_str(pr->info.command);
+	lc_json_str(stdout, pr->info.command);
 	printf(",\n  \"source\": \"%s\",\n", o->source == LC_SRC_TRACE ? "trace" : "sampled");
 	if (o->have_tag)
 		printf("  \"tag\": %" PRId64 ",\n", o->tag);
 	if (o->have_tag && tag_name(o, o->tag)) {
 		printf("  \"tag_name\": ");
-		json_str(tag_name(o, o->tag));
+		lc_json_str(stdout, tag_name(o, o->tag));
 		printf(",\n");
 	}
 	printf("  \"procs\": %u,\n  \"procs_from\": ", pr->procs);
-	json_str(procs_from(pr->procs_from));
+	lc_json_str(stdout, procs_from(pr->procs_from));
 	printf(",\n  \"wall\": %.9f,\n  \"total\": %.9f,\n", v->wall, sec(v->total));
 	printf("  \"li_queue_empty\": %.9f,\n", sec(v->qempty));
 	printf("  \"wasted_lost\": %" PRIu64 ",\n  \"bad_reads\": %" PRIu64 ",\n",
@@ -941,7 +921,7 @@ static void json_sampler(const struct lc_profile *pr)
 	else
 		printf("null");
 	printf(", \"sched_source\": ");
-	json_str(ext ? lc_sched_source_name(pr->end.sched_source) : NULL);
+	lc_json_str(stdout, ext ? lc_sched_source_name(pr->end.sched_source) : NULL);
 	printf(", \"ncpus\": ");
 	if (ext && pr->end.ncpus)
 		printf("%u},\n", pr->end.ncpus);
@@ -969,14 +949,14 @@ static void json_categories(const struct lc_profile *pr, const struct view *v)
 		else
 			printf("%.9f, \"percent\": %.4f, \"available\": true, \"reason\": ",
 			       sec(v->cat[c]), pct(v->cat[c], v->total));
-		json_str(na ? reason(pr, c) : NULL);
+		lc_json_str(stdout, na ? reason(pr, c) : NULL);
 		printf(", \"se\": ");
 		if (!na && v->nobs > 0)
 			printf("%.9f", std_err(v, v->cat[c]));
 		else
 			printf("null");
 		printf(", \"method\": ");
-		json_str(method(pr, c, buf, sizeof(buf)));
+		lc_json_str(stdout, method(pr, c, buf, sizeof(buf)));
 		printf("}%s\n", c + 1 < LC_NCAT ? "," : "");
 	}
 	printf("  }");
@@ -1055,7 +1035,7 @@ static void json_counters(const struct lc_profile *pr, const struct lc_prof_data
 	printf("{\"recorded\": true,\n    \"events\": [");
 	for (uint32_t e = 0; e < pr->nevents; e++) {
 		printf("%s{\"name\": ", e ? ", " : "");
-		json_str(pr->events[e].name);
+		lc_json_str(stdout, pr->events[e].name);
 		printf(", \"role\": \"%s\", \"total\": %" PRIu64 "}",
 		       role_name(pr->events[e].role), v[e]);
 	}

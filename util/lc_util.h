@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* Parse a duration such as "100us", "2ms", "1.5s", "250ns" or "100" (no unit
@@ -66,6 +67,10 @@ int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
  * ../share/lostcycles/NAME from it (an installed tree), LC_DATADIR/NAME.
  * Returns 0, or -ENOENT with the last path tried in buf. */
 int lc_share_file(const char *name, const char *env, char *buf, size_t len);
+
+/* Write s to out as a JSON string, quoted, with '"', '\\' and control
+ * characters escaped; NULL writes null. */
+void lc_json_str(FILE *out, const char *s);
 
 /* Write all n bytes of p to fd, retrying short writes and EINTR.  Returns
  * 0 or -errno. */
