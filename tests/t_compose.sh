@@ -9,7 +9,8 @@
 # the data-parallel program is composed from them and compared with its own
 # runs, which the models never saw; the prediction must be within 75 % of
 # the measurement on average (the runs are short and this machine's timings
-# vary by +-40 %, more when it is shared).
+# vary by +-40 %, more when it is shared).  Then --critical-path over a trace of the
+# task-parallel program recorded here.
 # Run from the top of the tree with sh; exits non-zero on failure.
 set -u
 
@@ -142,6 +143,34 @@ else
 	else
 		fail "case study: mean relative error $err % (limit 75 %)"; cat "$tmp/fft/dp-error.txt"
 	fi
+fi
+
+# ---- --critical-path on a recorded run ---------------------------------------
+# The task-parallel program recorded in trace mode, its trace files kept;
+# its structure (extracted, with the tags of fft2d.h) composed with the
+# fragment models the case study fitted, by critical path analysis over
+# that trace: 4 tags x 8 matrices = 32 instances of the 2 tasks; task2's
+# first transpose waits for task1's first matrix, so the longest path
+# starts with init#1; and the critical path agrees with the pipeline rule
+# (the same pipeline) within 25 %.
+refuse "--critical-path missing trace" "--critical-path $tmp/notrace: No such file" \
+	--extract "$D/annotated.c" --at "n=1 p=2 k=1" --critical-path "$tmp/notrace"
+if [ -f "$tmp/fft/cffts.model" ]; then
+	mkdir -p "$tmp/tr"
+	LOSTCYCLES_TRACE_DIR="$tmp/tr" OMP_WAIT_POLICY=passive "$LC" record -q --trace -o "$tmp/tr.data" -- \
+		build/examples/fft2d_tp -n 256 -p 2 -k 8 >/dev/null 2>&1
+	"$LC" compose --extract examples/fft2d/fft2d_tp.c -o "$tmp/fft/tp.lcm"
+	"$LC" compose -s "$tmp/fft/tp.lcm" --at "n=256 p=2 k=8" --critical-path "$tmp/tr" --explain >"$tmp/out" 2>&1
+	tcp=$(sed -n 's/^T(E) = sum C(E)\/p = \([^ ]*\) s.*/\1/p' "$tmp/out")
+	tpf=$("$LC" compose -s "$tmp/fft/tp.lcm" --at "n=256 p=2 k=8" 2>&1 | sed -n 's/^T(E) = sum C(E)\/p = \([^ ]*\) s.*/\1/p')
+	if grep -q "critical path over $tmp/tr: 32 fragment instances of 2 tasks, [1-9][0-9]* waits" "$tmp/out" &&
+	   grep -q "^ *path: init#1 " "$tmp/out" && [ -n "$tcp" ] && [ -n "$tpf" ] && close "$tcp" "$tpf" 0.25; then
+		ok "--critical-path on a recorded run: 32 instances, the path starts at init#1, T = $tcp s (pipeline rule $tpf s)"
+	else
+		fail "--critical-path on a recorded run (T $tcp, pipeline rule $tpf)"; sed 's/^/      /' "$tmp/out"
+	fi
+else
+	fail "--critical-path: no fitted models (the case study failed)"
 fi
 
 echo "$ntest tests, $nfail failed"
