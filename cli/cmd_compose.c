@@ -91,7 +91,8 @@ static void usage(FILE *f)
 "                         the values of tuning variables that minimise T at\n"
 "                         --at, by coordinate search checked by brute force\n"
 "  -x, --extract          build the structure from the SOURCE files' OpenMP\n"
-"                         pragmas, LC_FRAGMENT tags and lcm: comments\n"
+"                         pragmas, LC_FRAGMENT tags and lcm: comments; a\n"
+"                         name that is taken gets _2, _3, ... (with a note)\n"
 "  -o, --output FILE      with --extract: write the structure to FILE\n"
 "  -h, --help             this text\n"
 "\n"
@@ -194,13 +195,15 @@ static struct lcm *read_structure(const char *path)
  * to be evaluated; then read it. */
 static int do_extract(struct ccmd *cmd)
 {
-	char msg[512], *copy;
+	char msg[512], notes[4096] = "", *copy;
 	FILE *f;
 
-	if (lcm_extract(cmd->o.src, cmd->o.nsrc, &cmd->text, msg, sizeof(msg))) {
+	if (lcm_extract(cmd->o.src, cmd->o.nsrc, &cmd->text, notes, sizeof(notes), msg, sizeof(msg))) {
 		warnx("%s", msg);
 		return -1;
 	}
+	for (char *l = strtok(notes, "\n"); l; l = strtok(NULL, "\n"))
+		warnx("note: %s", l);
 	if (cmd->o.output || (!cmd->o.at && !cmd->o.grid)) {
 		f = cmd->o.output ? fopen(cmd->o.output, "w") : stdout;
 		if (!f || fputs(cmd->text, f) < 0 || (f != stdout && fclose(f))) {

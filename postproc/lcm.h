@@ -108,9 +108,13 @@ const char *lcm_root(const struct lcm *s);
  * "parallel for" pragmas and LC_FRAGMENT_BEGIN/END(tag) pairs make
  * fragments, and comments "/" "* lcm: ... *" "/" carry a fragment's model,
  * data annotations and overrides (lines of the structure format) onto the
- * next node.  The result is the text of a structure file.
+ * next node.  The result is the text of a structure file.  A node whose
+ * name is taken (by the root, "main", or by an earlier node) is renamed
+ * NAME_2, NAME_3, ..., with a line in notes[nlen] naming its file and line
+ * (notes may be NULL).
  * Returns 0, -errno, or -EINVAL with msg naming the file and line.
  */
-int lcm_extract(const char *const *paths, int n, char **text, char *msg, size_t len);
+int lcm_extract(const char *const *paths, int n, char **text, char *notes, size_t nlen, char *msg,
+		size_t len);
 
 #endif

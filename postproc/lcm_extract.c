@@ -592,19 +592,30 @@ static int scan_file(struct xs *x, const char *path)
 	return rc;
 }
 
-/* Make every node's name unique (a repeated name gets _2, _3, ...). */
-static void unique_names(struct xs *x)
+/* Make every node's name unique (a repeated name gets _2, _3, ...), with
+ * a note naming the renamed node's place and the node that has the name. */
+static void unique_names(struct xs *x, char *notes, size_t nlen)
 {
 	for (int i = 1; i < x->nnodes; i++) {
-		int k = 1;
+		int k = 1, first = -1;
 		char base[64];
 
 		snprintf(base, sizeof(base), "%s", x->nodes[i].name);
 		for (int j = 0; j < i; j++)
 			if (!strcmp(x->nodes[j].name, x->nodes[i].name)) {
+				if (first < 0)
+					first = j;
 				snprintf(x->nodes[i].name, sizeof(x->nodes[i].name), "%.50s_%d", base, ++k);
 				j = -1;
 			}
+		if (first == 0)
+			lc_append_line(notes, nlen, "%s:%d: node '%s' renamed '%s': 'main' is the root node of "
+				       "an extracted structure", x->nodes[i].file, x->nodes[i].line, base,
+				       x->nodes[i].name);
+		else if (first > 0)
+			lc_append_line(notes, nlen, "%s:%d: node '%s' renamed '%s': %s:%d has that name",
+				       x->nodes[i].file, x->nodes[i].line, base, x->nodes[i].name,
+				       x->nodes[first].file, x->nodes[first].line);
 	}
 }
 
@@ -654,7 +665,8 @@ static int emit(const struct xs *x, int i, char **out)
 }
 
 /* Extract.  See lcm.h. */
-int lcm_extract(const char *const *paths, int n, char **text, char *msg, size_t len)
+int lcm_extract(const char *const *paths, int n, char **text, char *notes, size_t nlen, char *msg,
+		size_t len)
 {
 	struct xs *x = calloc(1, sizeof(*x));
 	char *out = NULL, head[512];
@@ -673,7 +685,7 @@ int lcm_extract(const char *const *paths, int n, char **text, char *msg, size_t 
 	if (!rc && !has_fragment(x, 0))
 		rc = lc_fail(msg, len, -EINVAL, "%s: no fragments (omp parallel for, LC_FRAGMENT_BEGIN)", paths[0]);
 	if (!rc) {
-		unique_names(x);
+		unique_names(x, notes, nlen);
 		snprintf(head, sizeof(head), "# structure extracted by lostcycles compose --extract from %s%s",
 			 paths[0], n > 1 ? " and others" : "");
 		rc = append(&out, head, strlen(head));

@@ -44,6 +44,16 @@ if "$LC" compose --extract "$D/annotated.c" >"$tmp/x.lcm" 2>"$tmp/err" && diff -
 else
 	fail "--extract"; cat "$tmp/err"
 fi
+# a name that is taken is changed, with a note naming the line
+printf '/* lcm: name: main\n   lcm: model: rt(n,p) = 1 */\nLC_FRAGMENT_BEGIN(1); f(); LC_FRAGMENT_END(1);\n/* lcm: name: main\n   lcm: model: rt(n,p) = 2 */\nLC_FRAGMENT_BEGIN(2); g(); LC_FRAGMENT_END(2);\n' >"$tmp/names.c"
+"$LC" compose --extract "$tmp/names.c" >"$tmp/out" 2>"$tmp/err"
+if grep -q "^serial main: main_2 main_3" "$tmp/out" &&
+   grep -qF "note: $tmp/names.c:3: node 'main' renamed 'main_2': 'main' is the root node" "$tmp/err" &&
+   grep -qF "note: $tmp/names.c:6: node 'main' renamed 'main_3': 'main' is the root node" "$tmp/err"; then
+	ok "--extract: renamed nodes are noted with their lines"
+else
+	fail "--extract renaming notes"; sed 's/^/      /' "$tmp/out" "$tmp/err"
+fi
 "$LC" compose --extract "$D/annotated.c" --at "n=256 p=4 k=4" --explain >"$tmp/out" 2>&1
 # task1 takes 0.0593101 s, task2 0.0330957 s: task2, the faster, ends one of
 # its 4 iterations after task1: 0.0593101 + 0.0330957/4 = 0.067584 s

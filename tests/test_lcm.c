@@ -291,7 +291,7 @@ static void test_extract(void **state)
 	static const char src[] =
 		"/* lcm: size a = 8*n */\n"
 		"int main(void)\n{\n"
-		"\t/* lcm: name: setup\n\t   lcm: model: rt(n,p) = 1 */\n"
+		"\t/* lcm: name: main\n\t   lcm: model: rt(n,p) = 1 */\n"
 		"\tLC_FRAGMENT_BEGIN(7);\n\tsetup();\n\tLC_FRAGMENT_END(7);\n"
 		"\t/* lcm: name: tasks */\n"
 		"#pragma omp parallel sections\n\t{\n"
@@ -304,8 +304,11 @@ static void test_extract(void **state)
 		"#pragma omp section\n\t\t{\n"
 		"\t\t\t/* lcm: name: reader\n\t\t\t   lcm: model: rt(n,p) = 2*n\n\t\t\t   lcm: input: a */\n"
 		"\t\t\tLC_FRAGMENT_BEGIN(TAG_R);\n\t\t\tuse(a);\n\t\t\tLC_FRAGMENT_END(TAG_R);\n"
-		"\t\t}\n\t}\n\treturn 0;\n}\n";
-	char path[] = "/tmp/test_lcm.XXXXXX", msg[512], *text = NULL;
+		"\t\t}\n\t}\n"
+		"\t/* lcm: name: reader\n\t   lcm: model: rt(n,p) = 0 */\n"
+		"\tLC_FRAGMENT_BEGIN(9);\n\tdone();\n\tLC_FRAGMENT_END(9);\n"
+		"\treturn 0;\n}\n";
+	char path[] = "/tmp/test_lcm.XXXXXX", msg[512], notes[1024] = "", want[256], *text = NULL;
 	const char *paths[1] = { path };
 	int fd = mkstemp(path);
 	struct lcm *s;
@@ -315,11 +318,19 @@ static void test_extract(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, src, sizeof(src) - 1), (int)(sizeof(src) - 1));
 	close(fd);
-	if (lcm_extract(paths, 1, &text, msg, sizeof(msg)))
+	if (lcm_extract(paths, 1, &text, notes, sizeof(notes), msg, sizeof(msg)))
 		fail_msg("extract: %s", msg);
 	unlink(path);
 	assert_non_null(strstr(text, "\nsize a = 8*n\n"));
-	assert_non_null(strstr(text, "\nserial main: setup tasks"));
+	/* the fragment named main and the second reader are renamed, with a
+	 * note naming their lines */
+	assert_non_null(strstr(text, "\nserial main: main_2 tasks reader_2"));
+	snprintf(want, sizeof(want), "%s:6: node 'main' renamed 'main_2': 'main' is the root node", path);
+	if (!strstr(notes, want))
+		fail_msg("wanted '%s' in the notes:\n%s", want, notes);
+	snprintf(want, sizeof(want), "%s:32: node 'reader' renamed 'reader_2': %s:25 has that name", path, path);
+	if (!strstr(notes, want))
+		fail_msg("wanted '%s' in the notes:\n%s", want, notes);
 	assert_non_null(strstr(text, "\nparallel tasks: section_12 section_20"));
 	assert_non_null(strstr(text, "\nserial section_12: loop_16"));
 	assert_non_null(strstr(text, "\nfragment loop_16"));
@@ -327,7 +338,8 @@ static void test_extract(void **state)
 	assert_non_null(strstr(text, "\nserial section_20: reader"));
 	assert_non_null(strstr(text, "\n    p = 1\n"));
 	assert_non_null(strstr(text, "\nfragment reader"));
-	/* and it composes: setup 1 s on 4; loop on 2: n/2; reader on 1: 2n */
+	/* and it composes: main_2 1 s on 4; loop on 2: n/2; reader on 1: 2n;
+	 * reader_2 0 */
 	assert_int_equal(lcm_read_text(text, "x", "", &s, msg, sizeof(msg)), 0);
 	assert_int_equal(lcm_bind(s, NP, 2, msg, sizeof(msg)), 0);
 	r = at(s, (double[]){ 4, 4 });
