@@ -1349,10 +1349,10 @@ static int critical_path(struct lcm *s, const struct node *n, struct val *kids, 
 			end = i;
 	}
 	if (ex)
-		fprintf(ex, "%*s+ critical path over %s: %d fragment instances of %d tasks, %d waits linking "
+		fprintf(ex, "%*s+ critical path over %s: %d fragment instances of %d tasks, %d wait%s linking "
 			"one task's instance to the end of another's; each instance takes its fragment's "
 			"predicted time, shared out as in the recording\n", 2 * depth + 2, "", s->trace_name,
-			cp.ni, ntasks, nlinked);
+			cp.ni, ntasks, nlinked, nlinked == 1 ? "" : "s");
 	for (int c = 0; c < n->nchild; c++) {
 		double share[MAXCHILD] = { 0 };
 

@@ -439,6 +439,9 @@ static void test_critical_path(void **state)
 	snprintf(buf, sizeof(buf), text, "after: ta / 3");
 	s = load(buf, NP, 2);
 	assert_float_equal(at(s, (double[]){ 4, 2 }).t, 40.0 / 3, 1e-9);
+	/* and with the trace, the critical path replaces that rule */
+	assert_int_equal(lcm_set_trace(s, &t, "tr", msg, sizeof(msg)), 0);
+	assert_float_equal(at(s, (double[]){ 4, 2 }).t, 44.0 / 3, 1e-9);
 	lcm_free(s);
 	/* a trace without the structure's tags is refused */
 	s = load("parallel par: a b\nfragment a\n    model: rt(n,p) = n\n    tag: 8\n"
