@@ -1252,14 +1252,22 @@ static int cp_wait(const struct node *n, struct cp *cp, const struct lc_strace_w
 	return 0;
 }
 
+static int edge_cmp(const void *a, const void *b)
+{
+	const struct cp_edge *x = a, *y = b;
+
+	return x->to != y->to ? (x->to > y->to) - (x->to < y->to) : (x->from > y->from) - (x->from < y->from);
+}
+
 /* The longest path: each instance starts when its task's previous one and
  * every instance it waited for have ended (recorded order is topological). */
 static void cp_longest(struct cp *cp)
 {
-	int last[MAXCHILD];
+	int last[MAXCHILD], k = 0;
 
 	for (int c = 0; c < MAXCHILD; c++)
 		last[c] = -1;
+	qsort(cp->e, (size_t)cp->ne, sizeof(*cp->e), edge_cmp);
 	for (int i = 0; i < cp->ni; i++) {
 		struct cp_inst *x = &cp->in[i];
 		double base;
@@ -1269,8 +1277,8 @@ static void cp_longest(struct cp *cp)
 		base = x->prev >= 0 ? cp->in[x->prev].finish : 0;
 		x->start = base;
 		x->pred = x->prev;
-		for (int k = 0; k < cp->ne; k++)
-			if (cp->e[k].to == i && cp->in[cp->e[k].from].finish > x->start) {
+		for (; k < cp->ne && cp->e[k].to == i; k++)
+			if (cp->in[cp->e[k].from].finish > x->start) {
 				x->start = cp->in[cp->e[k].from].finish;
 				x->pred = cp->e[k].from;
 			}

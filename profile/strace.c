@@ -273,11 +273,11 @@ int lc_strace_read(const char *path, struct lc_strace *t, char *msg, size_t len)
 	if (t->nwait)
 		qsort(t->wait, t->nwait, sizeof(*t->wait), wait_cmp);
 	for (size_t i = 0; i < t->ninst; i++) {
-		uint32_t seq = 1;
+		size_t j = i;
 
-		for (size_t j = 0; j < i; j++)
-			seq += t->inst[j].tag == t->inst[i].tag;
-		t->inst[i].seq = seq;
+		while (j > 0 && t->inst[j - 1].tag != t->inst[i].tag)
+			j--;
+		t->inst[i].seq = j > 0 ? t->inst[j - 1].seq + 1 : 1;
 	}
 	return 0;
 }
