@@ -30,6 +30,7 @@
 /* The command line. */
 struct opts {
 	const char *structure, *at, *grid, *compare, *plot, *measured, *transfer, *tune, *output;
+	const char *critical;		/* --critical-path TRACE */
 	const char *memory;		/* --memory[=FILE]: "" for the default file */
 	const char *src[MAXSRC];
 	int nsrc, extract, explain;
@@ -46,6 +47,7 @@ struct ccmd {
 	double vals[2 * LC_GRID_MAXAXES];
 	int nnames;
 	struct lc_runs *runs;
+	struct lc_strace trace;		/* --critical-path */
 };
 
 /* Print the usage text to f. */
@@ -79,18 +81,25 @@ static void usage(FILE *f)
 "      --memory[=FILE]    transfer parameters from 'lostcycles calibrate --memory'\n"
 "                         (its default file without FILE): B bytes cost B/64\n"
 "                         remote cache-line transfers\n"
+"      --critical-path TRACE\n"
+"                         synchronization by critical path analysis over a\n"
+"                         recorded trace (a trace file of 'record --trace', or\n"
+"                         the LOSTCYCLES_TRACE_DIR folder holding them), using\n"
+"                         the fragments' 'tag:' lines, instead of the pipeline\n"
+"                         rule of 'after:'\n"
 "      --tune \"VAR=LIST ...\"\n"
 "                         the values of tuning variables that minimise T at\n"
 "                         --at, by coordinate search checked by brute force\n"
 "  -x, --extract          build the structure from the SOURCE files' OpenMP\n"
-"                         pragmas, LC_FRAGMENT tags and lcm: comments\n"
+"                         pragmas, LC_FRAGMENT tags and lcm: comments; a\n"
+"                         name that is taken gets _2, _3, ... (with a note)\n"
 "  -o, --output FILE      with --extract: write the structure to FILE\n"
 "  -h, --help             this text\n"
 "\n"
 "See lostcycles-compose(1).\n");
 }
 
-enum { O_TRANSFER = 256, O_TUNE, O_MEMORY };
+enum { O_TRANSFER = 256, O_TUNE, O_MEMORY, O_CRITICAL };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -102,6 +111,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "plot", required_argument, 0, 'P' }, { "transfer", required_argument, 0, O_TRANSFER },
 		{ "tune", required_argument, 0, O_TUNE }, { "extract", no_argument, 0, 'x' },
 		{ "memory", optional_argument, 0, O_MEMORY },
+		{ "critical-path", required_argument, 0, O_CRITICAL },
 		{ "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -123,6 +133,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_TRANSFER: o->transfer = optarg; break;
 		case O_TUNE: o->tune = optarg; break;
 		case O_MEMORY: o->memory = optarg ? optarg : ""; break;
+		case O_CRITICAL: o->critical = optarg; break;
 		case 'h': usage(stdout); return 1;
 		default:
 			warnx("unknown option or missing value '%s'; see '" PROG " --help'", argv[optind - 1]);
@@ -184,13 +195,15 @@ static struct lcm *read_structure(const char *path)
  * to be evaluated; then read it. */
 static int do_extract(struct ccmd *cmd)
 {
-	char msg[512], *copy;
+	char msg[512], notes[4096] = "", *copy;
 	FILE *f;
 
-	if (lcm_extract(cmd->o.src, cmd->o.nsrc, &cmd->text, msg, sizeof(msg))) {
+	if (lcm_extract(cmd->o.src, cmd->o.nsrc, &cmd->text, notes, sizeof(notes), msg, sizeof(msg))) {
 		warnx("%s", msg);
 		return -1;
 	}
+	for (char *l = strtok(notes, "\n"); l; l = strtok(NULL, "\n"))
+		warnx("note: %s", l);
 	if (cmd->o.output || (!cmd->o.at && !cmd->o.grid)) {
 		f = cmd->o.output ? fopen(cmd->o.output, "w") : stdout;
 		if (!f || fputs(cmd->text, f) < 0 || (f != stdout && fclose(f))) {
@@ -207,6 +220,19 @@ static int do_extract(struct ccmd *cmd)
 		return -1;
 	}
 	free(copy);
+	return 0;
+}
+
+/* --critical-path: read the trace and give it to structure a. */
+static int read_trace(struct ccmd *cmd)
+{
+	char msg[512];
+
+	if (lc_strace_read(cmd->o.critical, &cmd->trace, msg, sizeof(msg)) ||
+	    lcm_set_trace(cmd->a, &cmd->trace, cmd->o.critical, msg, sizeof(msg))) {
+		warnx("--critical-path %s", msg);
+		return -1;
+	}
 	return 0;
 }
 
@@ -710,6 +736,7 @@ static void ccmd_free(struct ccmd *cmd)
 	lc_grid_free(&cmd->g);
 	lc_grid_free(&cmd->tg);
 	lc_runs_free(cmd->runs);
+	lc_strace_free(&cmd->trace);
 }
 
 /* Run what the options ask for. */
@@ -723,7 +750,7 @@ static int run(struct ccmd *cmd)
 	} else if (!(cmd->a = read_structure(cmd->o.structure))) {
 		return -1;
 	}
-	if ((cmd->o.compare && read_compare(cmd)) ||
+	if ((cmd->o.critical && read_trace(cmd)) || (cmd->o.compare && read_compare(cmd)) ||
 	    (cmd->o.measured && read_runs(cmd)) || setup(cmd))
 		return -1;
 	if (cmd->o.tune)

@@ -58,6 +58,9 @@ struct node {
 	struct text_expr iters;
 	double got_cl;			/* during lcm_eval: communication the data traces added */
 	int visits;
+	int has_tag;			/* "tag: N": the fragment's tag in a trace */
+	int64_t tag;
+	double t_last;			/* during lcm_eval: T of its latest visit */
 };
 
 struct size_decl {
@@ -87,6 +90,8 @@ struct lcm {
 	int have_transfer;
 	char *basepath;			/* "measured FILE": where the fragments were measured */
 	struct lcm *base;
+	const struct lc_strace *trace;	/* --critical-path: the recorded synchronization trace */
+	char trace_name[256];
 	/* after lcm_bind */
 	int nbound, nvars, tvar, pvar;
 	char *vars[LCM_MAXVARS];
@@ -261,6 +266,19 @@ static int after_line(struct rd *r, char *p)
 	return 0;
 }
 
+/* "tag: N": the fragment tag the program opens around the fragment. */
+static int tag_line(struct rd *r, char *p)
+{
+	char *end;
+
+	errno = 0;
+	r->cur->tag = strtoll(skip(p), &end, 0);
+	if (end == skip(p) || *skip(end) || errno)
+		return bad(r, "node '%s': expected 'tag: N' (the integer of LC_FRAGMENT_BEGIN)", r->cur->name);
+	r->cur->has_tag = 1;
+	return 0;
+}
+
 /* "VAR = EXPR". */
 static int override_line(struct rd *r, char *p)
 {
@@ -272,7 +290,7 @@ static int override_line(struct rd *r, char *p)
 		k++;
 	eq = skip(p + k);
 	if (!k || k >= sizeof(var) || *eq != '=' || eq[1] == '=')
-		return bad(r, "node '%s': expected model, model:, input:, output:, after: or VAR = EXPR, not '%s'",
+		return bad(r, "node '%s': expected model, model:, input:, output:, after:, tag: or VAR = EXPR, not '%s'",
 			   n->name, p);
 	memcpy(var, p, k);
 	var[k] = '\0';
@@ -308,6 +326,8 @@ static int attribute(struct rd *r, char *p)
 		return data_list(r, p + 7, n->out, &n->nout);
 	if (!strncmp(p, "after:", 6))
 		return after_line(r, p + 6);
+	if (!strncmp(p, "tag:", 4))
+		return tag_line(r, p + 4);
 	return override_line(r, p);
 }
 
@@ -452,6 +472,8 @@ static int link_children(struct lcm *s, char *msg, size_t len)
 					"node (whose children are leaves) is a fragment");
 		if (n->kind == K_FRAGMENT && !n->modelpath && !n->inline_model)
 			return node_bad(s, n, msg, len, "a fragment needs a model ('model FILE' or 'model:' lines)");
+		if (n->has_tag && n->kind != K_FRAGMENT)
+			return node_bad(s, n, msg, len, "has a tag but is not a fragment");
 	}
 	return 0;
 }
@@ -1004,6 +1026,7 @@ static int eval_fragment(struct lcm *s, int i, const double *env, struct val *r,
 		sum += r->c[k];
 	r->p = p;
 	r->t = sum / p;
+	n->t_last = r->t;
 	if (!ex)
 		return 0;
 	fprintf(ex, "%*s%s (fragment%s%s) ", 2 * depth, "", n->name, n->modelpath ? ", " : "",
@@ -1099,6 +1122,287 @@ static int pipeline_fill(struct lcm *s, const struct node *n, struct val *kids, 
 	return 0;
 }
 
+/* ---- critical path over a recorded synchronization trace ------------------ */
+
+/* A fragment instance of the trace on a parallel node's timeline. */
+struct cp_inst {
+	const struct lc_strace_inst *rec;
+	int task;			/* the child of the parallel node that runs it */
+	int frag;			/* its fragment node */
+	int prev;			/* the task's previous instance, or -1 */
+	int pred;			/* the instance whose end starts it, or -1 */
+	double d, start, finish, wait;
+};
+
+/* A dependence: instance to waited for instance from. */
+struct cp_edge {
+	int from, to;
+};
+
+/* The working arrays of one analysis. */
+struct cp {
+	struct cp_inst *in;
+	struct cp_edge *e;
+	double *recsum;			/* [nnodes]: recorded ns of a fragment's instances */
+	int *count;			/* [nnodes]: its instances */
+	double *h0;			/* [nchild][nnodes * LC_NKEY]: the tasks' half widths */
+	int ni, ne;
+};
+
+static void cp_free(struct cp *cp)
+{
+	free(cp->in);
+	free(cp->e);
+	free(cp->recsum);
+	free(cp->count);
+	free(cp->h0);
+}
+
+/* The fragment node below node i (or i) whose tag is tag, or -1. */
+static int tagged_fragment(const struct lcm *s, int i, int64_t tag)
+{
+	const struct node *n = &s->nodes[i];
+
+	if (n->kind == K_FRAGMENT)
+		return n->has_tag && n->tag == tag ? i : -1;
+	for (int c = 0; c < n->nchild; c++) {
+		int f = n->child[c] >= 0 ? tagged_fragment(s, n->child[c], tag) : -1;
+
+		if (f >= 0)
+			return f;
+	}
+	return -1;
+}
+
+/* The trace's instances of the fragments of n's tasks, in recorded order,
+ * each with its share of its fragment's predicted time.  Returns the
+ * number of tasks that have instances, or -EINVAL (a tag in two tasks). */
+static int cp_instances(struct lcm *s, const struct node *n, struct cp *cp)
+{
+	const struct lc_strace *t = s->trace;
+	int seen[MAXCHILD] = { 0 }, ntasks = 0;
+
+	for (size_t k = 0; k < t->ninst; k++) {
+		int task = -1, frag = -1;
+
+		for (int c = 0; c < n->nchild; c++) {
+			int f = tagged_fragment(s, n->child[c], t->inst[k].tag);
+
+			if (f < 0)
+				continue;
+			if (task >= 0)
+				return lc_fail(s->msg, s->len, -EINVAL, "%s:%d: node '%s': tag %lld is a fragment of "
+					       "two of its tasks, %s and %s: the trace cannot tell their instances apart",
+					       s->name, n->line, n->name, (long long)t->inst[k].tag,
+					       n->childname[task], n->childname[c]);
+			task = c;
+			frag = f;
+		}
+		if (task < 0)
+			continue;
+		cp->in[cp->ni++] = (struct cp_inst){ .rec = &t->inst[k], .task = task, .frag = frag, .prev = -1,
+						     .pred = -1 };
+		cp->recsum[frag] += (double)(t->inst[k].end - t->inst[k].begin);
+		cp->count[frag]++;
+		ntasks += !seen[task];
+		seen[task] = 1;
+	}
+	for (int i = 0; i < cp->ni; i++) {
+		struct cp_inst *x = &cp->in[i];
+		double rec = (double)(x->rec->end - x->rec->begin);
+
+		x->d = s->nodes[x->frag].t_last * (cp->recsum[x->frag] > 0 ? rec / cp->recsum[x->frag]
+									    : 1.0 / cp->count[x->frag]);
+	}
+	return ntasks;
+}
+
+/* The dependence a wait shows: the task whose thread waited (none of its
+ * instances runs during the wait, and one starts after it) waited for the
+ * instance of another task that ended last during the wait.  Returns 0 and
+ * adds the edge, or -1 when the wait links no two instances. */
+static int cp_wait(const struct node *n, struct cp *cp, const struct lc_strace_wait *w)
+{
+	int best = -1, prod = -1;
+
+	for (int c = 0; c < n->nchild; c++) {
+		int next = -1, overlap = 0, pr = -1;
+
+		for (int i = 0; i < cp->ni; i++) {
+			const struct lc_strace_inst *r = cp->in[i].rec;
+
+			if (cp->in[i].task == c) {
+				overlap |= r->begin < w->end && r->end > w->begin;
+				if (next < 0 && r->begin >= w->end)
+					next = i;
+			} else if (r->end >= w->begin && r->end <= w->end && (pr < 0 || r->end >= cp->in[pr].rec->end)) {
+				pr = i;
+			}
+		}
+		if (overlap || next < 0 || pr < 0 || pr >= next)
+			continue;
+		if (best < 0 || cp->in[next].rec->begin < cp->in[best].rec->begin) {
+			best = next;
+			prod = pr;
+		}
+	}
+	if (best < 0)
+		return -1;
+	cp->e[cp->ne++] = (struct cp_edge){ prod, best };
+	return 0;
+}
+
+static int edge_cmp(const void *a, const void *b)
+{
+	const struct cp_edge *x = a, *y = b;
+
+	return x->to != y->to ? (x->to > y->to) - (x->to < y->to) : (x->from > y->from) - (x->from < y->from);
+}
+
+/* The longest path: each instance starts when its task's previous one and
+ * every instance it waited for have ended (recorded order is topological). */
+static void cp_longest(struct cp *cp)
+{
+	int last[MAXCHILD], k = 0;
+
+	for (int c = 0; c < MAXCHILD; c++)
+		last[c] = -1;
+	qsort(cp->e, (size_t)cp->ne, sizeof(*cp->e), edge_cmp);
+	for (int i = 0; i < cp->ni; i++) {
+		struct cp_inst *x = &cp->in[i];
+		double base;
+
+		x->prev = last[x->task];
+		last[x->task] = i;
+		base = x->prev >= 0 ? cp->in[x->prev].finish : 0;
+		x->start = base;
+		x->pred = x->prev;
+		for (; k < cp->ne && cp->e[k].to == i; k++)
+			if (cp->in[cp->e[k].from].finish > x->start) {
+				x->start = cp->in[cp->e[k].from].finish;
+				x->pred = cp->e[k].from;
+			}
+		x->wait = x->start - base;
+		x->finish = x->start + x->d;
+	}
+}
+
+/* Print the path that ends at instance i: runs of one task's instances. */
+static void cp_print_path(const struct lcm *s, const struct node *n, const struct cp *cp, int i, FILE *ex,
+			  int depth)
+{
+	int path[MAXINST], np = 0;
+
+	for (; i >= 0 && np < MAXINST; i = cp->in[i].pred)
+		path[np++] = i;
+	fprintf(ex, "%*s  path:", 2 * depth + 2, "");
+	for (int k = np - 1; k >= 0;) {
+		const struct cp_inst *a = &cp->in[path[k]];
+		int j = k;
+
+		while (j > 0 && cp->in[path[j - 1]].task == a->task)
+			j--;
+		fprintf(ex, "%s %s#%u", k == np - 1 ? "" : " ->", s->nodes[a->frag].name, a->rec->seq);
+		if (j < k)
+			fprintf(ex, " .. %s#%u", s->nodes[cp->in[path[j]].frag].name, cp->in[path[j]].rec->seq);
+		fprintf(ex, " (%s, %.4g .. %.4g s)", n->childname[a->task], a->start, cp->in[path[j]].finish);
+		k = j - 1;
+	}
+	fprintf(ex, "\n");
+}
+
+/* Synchronization by critical path analysis over the recorded trace
+ * (instead of the pipeline rule): each task's waits on the longest path
+ * become its synchronization loss, and its half widths follow the path. */
+static int critical_path(struct lcm *s, const struct node *n, struct val *kids, double **envs, FILE *ex,
+			 int depth)
+{
+	const struct lc_strace *t = s->trace;
+	size_t hn = (size_t)s->nnodes * LC_NKEY;
+	struct cp cp = { 0 };
+	int ntasks, lastof[MAXCHILD], end = -1, nlinked;
+	double wait[MAXCHILD] = { 0 }, t0[MAXCHILD];
+
+	cp.in = calloc(t->ninst + 1, sizeof(*cp.in));
+	cp.e = calloc(t->nwait + 1, sizeof(*cp.e));
+	cp.recsum = calloc((size_t)s->nnodes, sizeof(double));
+	cp.count = calloc((size_t)s->nnodes, sizeof(int));
+	cp.h0 = calloc((size_t)n->nchild * hn, sizeof(double));
+	if (!cp.in || !cp.e || !cp.recsum || !cp.count || !cp.h0) {
+		cp_free(&cp);
+		return -ENOMEM;
+	}
+	if ((ntasks = cp_instances(s, n, &cp)) < 2) {
+		cp_free(&cp);
+		if (ntasks < 0)
+			return ntasks;
+		if (ex)
+			fprintf(ex, "%*s! %s holds instances of fewer than two tasks of %s: no critical path here\n",
+				2 * depth + 2, "", s->trace_name, n->name);
+		return pipeline_fill(s, n, kids, envs, ex, depth);
+	}
+	for (size_t k = 0; k < t->nwait; k++)
+		cp_wait(n, &cp, &t->wait[k]);
+	nlinked = cp.ne;
+	cp_longest(&cp);
+	for (int c = 0; c < n->nchild; c++) {
+		lastof[c] = -1;
+		t0[c] = kids[c].t;
+		memcpy(cp.h0 + (size_t)c * hn, kids[c].h, hn * sizeof(double));
+	}
+	for (int i = 0; i < cp.ni; i++) {
+		wait[cp.in[i].task] += cp.in[i].wait;
+		lastof[cp.in[i].task] = i;
+		if (end < 0 || cp.in[i].finish > cp.in[end].finish)
+			end = i;
+	}
+	if (ex)
+		fprintf(ex, "%*s+ critical path over %s: %d fragment instances of %d tasks, %d wait%s linking "
+			"one task's instance to the end of another's; each instance takes its fragment's "
+			"predicted time, shared out as in the recording\n", 2 * depth + 2, "", s->trace_name,
+			cp.ni, ntasks, nlinked, nlinked == 1 ? "" : "s");
+	for (int c = 0; c < n->nchild; c++) {
+		double share[MAXCHILD] = { 0 };
+
+		if (lastof[c] < 0)
+			continue;
+		for (int i = lastof[c]; i >= 0; i = cp.in[i].pred)
+			share[cp.in[i].task] += cp.in[i].d;
+		memset(kids[c].h, 0, hn * sizeof(double));
+		for (int d = 0; d < n->nchild; d++)
+			if (t0[d] > 0 && share[d] > 0)
+				for (size_t k = 0; k < hn; k++)
+					kids[c].h[k] += share[d] / t0[d] * cp.h0[(size_t)d * hn + k] * kids[c].p /
+							kids[d].p;
+		kids[c].t += wait[c];
+		kids[c].c[LC_CAT_SL] += kids[c].p * wait[c];
+		if (ex && wait[c] > 0)
+			fprintf(ex, "%*s+ critical path: %s waits %.4g s for the other tasks: %.4g s x %g "
+				"processors of synchronization loss\n", 2 * depth + 2, "", n->childname[c], wait[c],
+				wait[c], kids[c].p);
+	}
+	if (ex)
+		cp_print_path(s, n, &cp, end, ex, depth);
+	cp_free(&cp);
+	return 0;
+}
+
+/* Use a recorded trace.  See lcm.h. */
+int lcm_set_trace(struct lcm *s, const struct lc_strace *t, const char *name, char *msg, size_t len)
+{
+	int found = 0;
+
+	for (int i = 0; i < s->nnodes && !found; i++)
+		for (size_t k = 0; k < t->ninst && !found; k++)
+			found = s->nodes[i].has_tag && s->nodes[i].tag == t->inst[k].tag;
+	if (!found)
+		return lc_fail(msg, len, -EINVAL, "%s: no fragment of %s has a tag ('tag: N') that %s holds "
+			       "(%zu fragment instances, %zu waits)", name, s->name, name, t->ninst, t->nwait);
+	s->trace = t;
+	snprintf(s->trace_name, sizeof(s->trace_name), "%s", name);
+	return 0;
+}
+
 /* Combine the children's values into node n's. */
 static void combine(struct lcm *s, const struct node *n, struct val *kids, double p, struct val *r,
 		    FILE *ex, int depth)
@@ -1170,7 +1474,7 @@ static int eval_inner(struct lcm *s, int i, const double *env, struct val *r, FI
 			rc = eval_node(s, n->child[c], envbuf[c], &kids[c], ex, depth + 1);
 	}
 	if (!rc && n->kind == K_PARALLEL)
-		rc = pipeline_fill(s, n, kids, envs, ex, depth);
+		rc = s->trace ? critical_path(s, n, kids, envs, ex, depth) : pipeline_fill(s, n, kids, envs, ex, depth);
 	if (!rc)
 		combine(s, n, kids, env[s->pvar], r, ex, depth);
 	for (int c = 0; c < made; c++)

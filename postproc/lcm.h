@@ -23,6 +23,10 @@
  *     consumer of a pipeline of ITERS equal iterations: it waits for the
  *     sibling's first iteration (pipeline fill) and, when it is the faster,
  *     for each later one (the pipeline's critical path): synchronization loss;
+ *   - with a recorded synchronization trace (lcm_set_trace), critical path
+ *     analysis instead: the trace's instances of the tasks' fragments, with
+ *     the fragments' predicted times, linked by the recorded waits; each
+ *     task's waits on the longest path are synchronization loss;
  *   - "measured FILE" names the structure the fragments were measured in:
  *     the communication its data traces find there is taken off again.
  * Prediction intervals: each fragment category's 90 % half width is carried
@@ -39,6 +43,7 @@
 #include <stdio.h>
 
 #include "lc_profile.h"
+#include "lc_strace.h"
 #include "lca_model.h"
 
 #define LCM_MAXVARS 16
@@ -68,6 +73,17 @@ int lcm_bind(struct lcm *s, const char *const *names, int n, char *msg, size_t l
  * second.  They override the structure file's "transfer" line. */
 void lcm_set_transfer(struct lcm *s, double latency, double bandwidth);
 
+/* Use the synchronization trace t (lc_strace_read; the caller keeps it
+ * until s is freed), called name in messages, at every parallel node: the
+ * instances of its tasks' tagged fragments ("tag: N") and the waits that
+ * link them are laid out with the fragments' predicted times, and each
+ * task's waits on that timeline are its synchronization loss (critical
+ * path analysis, instead of the pipeline rule of "after:").  A parallel
+ * node whose trace holds instances of fewer than two tasks keeps the
+ * pipeline rule.  Returns 0, or -EINVAL with msg when no tagged fragment of
+ * s is in the trace. */
+int lcm_set_trace(struct lcm *s, const struct lc_strace *t, const char *name, char *msg, size_t len);
+
 /* A composed prediction: processor-seconds per key (tt unused), the wall
  * time T, and the 90 % half width of T and of each category. */
 struct lcm_result {
@@ -92,9 +108,13 @@ const char *lcm_root(const struct lcm *s);
  * "parallel for" pragmas and LC_FRAGMENT_BEGIN/END(tag) pairs make
  * fragments, and comments "/" "* lcm: ... *" "/" carry a fragment's model,
  * data annotations and overrides (lines of the structure format) onto the
- * next node.  The result is the text of a structure file.
+ * next node.  The result is the text of a structure file.  A node whose
+ * name is taken (by the root, "main", or by an earlier node) is renamed
+ * NAME_2, NAME_3, ..., with a line in notes[nlen] naming its file and line
+ * (notes may be NULL).
  * Returns 0, -errno, or -EINVAL with msg naming the file and line.
  */
-int lcm_extract(const char *const *paths, int n, char **text, char *msg, size_t len);
+int lcm_extract(const char *const *paths, int n, char **text, char *notes, size_t nlen, char *msg,
+		size_t len);
 
 #endif

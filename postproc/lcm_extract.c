@@ -25,6 +25,7 @@
 #define XMAXNODES 256
 #define XMAXCHILD 32
 #define XMAXDEPTH 32
+#define XMAXCONST 256
 
 enum xkind { X_SERIAL, X_PARALLEL, X_FRAGMENT };
 
@@ -44,6 +45,9 @@ struct xs {
 	int stack[XMAXDEPTH];		/* open nodes */
 	int close_depth[XMAXDEPTH];	/* brace depth that closes them (-1: not open yet) */
 	int depth_sp;
+	int nconst;			/* integer constants of the sources and their headers */
+	char cname[XMAXCONST][64];
+	long long cval[XMAXCONST];
 	char *pending;			/* lcm: lines for the next node */
 	char *global;			/* size and transfer lines */
 	const char *file;
@@ -339,12 +343,109 @@ static int directive(struct xs *x)
 	}
 }
 
+/* Remember the constant name = v (the first definition wins). */
+static void add_const(struct xs *x, const char *name, size_t n, long long v)
+{
+	if (x->nconst == XMAXCONST || n >= sizeof(x->cname[0]))
+		return;
+	for (int i = 0; i < x->nconst; i++)
+		if (strlen(x->cname[i]) == n && !strncmp(x->cname[i], name, n))
+			return;
+	snprintf(x->cname[x->nconst], sizeof(x->cname[0]), "%.*s", (int)n, name);
+	x->cval[x->nconst++] = v;
+}
+
+/* The length of the identifier at p. */
+static size_t ident(const char *p)
+{
+	size_t n = 0;
+
+	if (isalpha((unsigned char)*p) || *p == '_')
+		while (isalnum((unsigned char)p[n]) || p[n] == '_')
+			n++;
+	return n;
+}
+
+/* The integer constants of text t: "#define NAME INTEGER" and the members
+ * of "enum { A = 1, B, ... }" (a member without a value is the previous
+ * one's plus 1).  Enough to give a fragment tag named by a constant its
+ * number; anything more complex is not followed. */
+static void collect_consts(struct xs *x, const char *t)
+{
+	for (const char *p = t; (p = strpbrk(p, "#e"));) {
+		if (*p == '#' && !strncmp(p + 1 + strspn(p + 1, " \t"), "define", 6)) {
+			const char *q = p + 1 + strspn(p + 1, " \t") + 6, *v;
+			size_t n;
+			char *end;
+			long long val;
+
+			q += strspn(q, " \t");
+			n = ident(q);
+			v = q + n + strspn(q + n, " \t");
+			val = strtoll(v, &end, 0);
+			if (n && end != v && (*end == '\n' || *end == ' ' || *end == '\t' || !*end))
+				add_const(x, q, n, val);
+			p = q;
+		} else if (*p == 'e' && !strncmp(p, "enum", 4) && !ident(p + 4) &&
+			   (p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+			const char *q = strchr(p, '{'), *close = q ? strchr(q, '}') : NULL;
+			long long next = 0;
+
+			p += 4;
+			if (!q || !close || strchr(p, ';') < q)
+				continue;
+			for (q++; q < close;) {
+				size_t n;
+				char *end;
+
+				q += strspn(q, " \t\n,");
+				if (!(n = ident(q)))
+					break;
+				end = (char *)q + n;
+				end += strspn(end, " \t\n");
+				if (*end == '=') {
+					const char *v = end + 1 + strspn(end + 1, " \t");
+
+					next = strtoll(v, &end, 0);
+					if (end == v)
+						break;
+				}
+				add_const(x, q, n, next++);
+				q = strchr(end, ',');
+				if (!q || q > close)
+					break;
+			}
+			p = close;
+		} else {
+			p++;
+		}
+	}
+}
+
+/* The value of a tag written as tag: an integer, or a constant collected
+ * from the sources; 0 and *v set, or -1. */
+static int tag_value(const struct xs *x, const char *tag, long long *v)
+{
+	char *end;
+
+	*v = strtoll(tag, &end, 0);
+	if (end != tag && !*end)
+		return 0;
+	for (int i = 0; i < x->nconst; i++)
+		if (!strcmp(x->cname[i], tag)) {
+			*v = x->cval[i];
+			return 0;
+		}
+	return -1;
+}
+
 /* LC_FRAGMENT_BEGIN(tag) at x->i: a fragment up to LC_FRAGMENT_END(tag). */
 static int fragment_tag(struct xs *x)
 {
-	char tag[64], def[80], end[96];
+	char tag[64], def[80], end[96], line[96];
 	size_t k = 0;
 	const char *e;
+	long long v;
 	int nd;
 
 	x->i += strlen("LC_FRAGMENT_BEGIN");
@@ -364,6 +465,11 @@ static int fragment_tag(struct xs *x)
 			*p = '_';
 	if ((nd = new_node(x, X_FRAGMENT, def)) < 0)
 		return nd;
+	if (!tag_value(x, tag, &v) && !(x->nodes[nd].attrs && strstr(x->nodes[nd].attrs, "tag:"))) {
+		snprintf(line, sizeof(line), "tag: %lld", v);
+		if (append(&x->nodes[nd].attrs, line, strlen(line)))
+			return -ENOMEM;
+	}
 	snprintf(end, sizeof(end), "LC_FRAGMENT_END(%s)", tag);
 	e = strstr(x->t + x->i, end);
 	if (!e)
@@ -440,6 +546,27 @@ static char *slurp(const char *path, size_t *n)
 	return buf;
 }
 
+/* Collect the constants of text t (of the file at path) and of the headers
+ * it includes with #include "NAME", from path's folder. */
+static void collect_includes(struct xs *x, const char *path, const char *t)
+{
+	const char *slash = strrchr(path, '/');
+
+	collect_consts(x, t);
+	for (const char *p = t; (p = strstr(p, "#include \""));) {
+		char inc[4096];
+		size_t n = strcspn(p + 10, "\"\n"), hn;
+		char *h;
+
+		snprintf(inc, sizeof(inc), "%.*s%.*s", slash ? (int)(slash - path + 1) : 0, path, (int)n, p + 10);
+		if ((h = slurp(inc, &hn))) {
+			collect_consts(x, h);
+			free(h);
+		}
+		p += 10 + n;
+	}
+}
+
 /* Scan the file at path into x's structure, below its root. */
 static int scan_file(struct xs *x, const char *path)
 {
@@ -449,6 +576,7 @@ static int scan_file(struct xs *x, const char *path)
 	if (!t)
 		return lc_fail(x->msg, x->len, errno ? -errno : -ENOMEM, "%s: %s", path,
 			       strerror(errno ? errno : ENOMEM));
+	collect_includes(x, path, t);
 	x->file = path;
 	x->t = t;
 	x->i = 0;
@@ -464,19 +592,30 @@ static int scan_file(struct xs *x, const char *path)
 	return rc;
 }
 
-/* Make every node's name unique (a repeated name gets _2, _3, ...). */
-static void unique_names(struct xs *x)
+/* Make every node's name unique (a repeated name gets _2, _3, ...), with
+ * a note naming the renamed node's place and the node that has the name. */
+static void unique_names(struct xs *x, char *notes, size_t nlen)
 {
 	for (int i = 1; i < x->nnodes; i++) {
-		int k = 1;
+		int k = 1, first = -1;
 		char base[64];
 
 		snprintf(base, sizeof(base), "%s", x->nodes[i].name);
 		for (int j = 0; j < i; j++)
 			if (!strcmp(x->nodes[j].name, x->nodes[i].name)) {
+				if (first < 0)
+					first = j;
 				snprintf(x->nodes[i].name, sizeof(x->nodes[i].name), "%.50s_%d", base, ++k);
 				j = -1;
 			}
+		if (first == 0)
+			lc_append_line(notes, nlen, "%s:%d: node '%s' renamed '%s': 'main' is the root node of "
+				       "an extracted structure", x->nodes[i].file, x->nodes[i].line, base,
+				       x->nodes[i].name);
+		else if (first > 0)
+			lc_append_line(notes, nlen, "%s:%d: node '%s' renamed '%s': %s:%d has that name",
+				       x->nodes[i].file, x->nodes[i].line, base, x->nodes[i].name,
+				       x->nodes[first].file, x->nodes[first].line);
 	}
 }
 
@@ -526,7 +665,8 @@ static int emit(const struct xs *x, int i, char **out)
 }
 
 /* Extract.  See lcm.h. */
-int lcm_extract(const char *const *paths, int n, char **text, char *msg, size_t len)
+int lcm_extract(const char *const *paths, int n, char **text, char *notes, size_t nlen, char *msg,
+		size_t len)
 {
 	struct xs *x = calloc(1, sizeof(*x));
 	char *out = NULL, head[512];
@@ -545,7 +685,7 @@ int lcm_extract(const char *const *paths, int n, char **text, char *msg, size_t 
 	if (!rc && !has_fragment(x, 0))
 		rc = lc_fail(msg, len, -EINVAL, "%s: no fragments (omp parallel for, LC_FRAGMENT_BEGIN)", paths[0]);
 	if (!rc) {
-		unique_names(x);
+		unique_names(x, notes, nlen);
 		snprintf(head, sizeof(head), "# structure extracted by lostcycles compose --extract from %s%s",
 			 paths[0], n > 1 ? " and others" : "");
 		rc = append(&out, head, strlen(head));

@@ -5,11 +5,11 @@
 # known minimum; a fit --emit-comment comment, pasted into a source and
 # extracted, composes to what predict says of the same model; and a reduced
 # 2D FFT case study (examples/fft2d) on real runs (n = 128, 256, 512; p = 1,
-# 2): the fragments of the task-parallel program are measured and fitted,
-# the data-parallel program is composed from them and compared with its own
-# runs, which the models never saw; the prediction must be within 75 % of
-# the measurement on average (the runs are short and this machine's timings
-# vary by +-40 %, more when it is shared).
+# 2): the fragments of the task-parallel program are measured (lostcycles
+# sweep) and fitted, the data-parallel program is composed from them and
+# compared with its own runs, which the models never saw; the prediction
+# must be within 75 % of the measurement on average (why, below).  Then
+# --critical-path over the case study's trace of the task-parallel program.
 # Run from the top of the tree with sh; exits non-zero on failure.
 set -u
 
@@ -42,6 +42,16 @@ if "$LC" compose --extract "$D/annotated.c" >"$tmp/x.lcm" 2>"$tmp/err" && diff -
 	ok "--extract gives the expected structure"
 else
 	fail "--extract"; cat "$tmp/err"
+fi
+# a name that is taken is changed, with a note naming the line
+printf '/* lcm: name: main\n   lcm: model: rt(n,p) = 1 */\nLC_FRAGMENT_BEGIN(1); f(); LC_FRAGMENT_END(1);\n/* lcm: name: main\n   lcm: model: rt(n,p) = 2 */\nLC_FRAGMENT_BEGIN(2); g(); LC_FRAGMENT_END(2);\n' >"$tmp/names.c"
+"$LC" compose --extract "$tmp/names.c" >"$tmp/out" 2>"$tmp/err"
+if grep -q "^serial main: main_2 main_3" "$tmp/out" &&
+   grep -qF "note: $tmp/names.c:3: node 'main' renamed 'main_2': 'main' is the root node" "$tmp/err" &&
+   grep -qF "note: $tmp/names.c:6: node 'main' renamed 'main_3': 'main' is the root node" "$tmp/err"; then
+	ok "--extract: renamed nodes are noted with their lines"
+else
+	fail "--extract renaming notes"; sed 's/^/      /' "$tmp/out" "$tmp/err"
 fi
 "$LC" compose --extract "$D/annotated.c" --at "n=256 p=4 k=4" --explain >"$tmp/out" 2>&1
 # task1 takes 0.0593101 s, task2 0.0330957 s: task2, the faster, ends one of
@@ -129,19 +139,60 @@ fi
 refuse "--compare neither" "neither a structure" -s "$tmp/one.lcm" --at "n=1 p=1" --compare "$D/annotated.c"
 
 # ---- the reduced case study on real runs ---------------------------------------
-if [ ! -x build/examples/fft2d_tp ] || [ ! -x build/examples/fft2d_dp ]; then
-	fail "case study: build/examples/fft2d_tp and fft2d_dp are missing (make examples)"
-else
+# The tolerance: the mean relative error of the composed data-parallel
+# prediction over the 6 points must be below 75 %.  Why so wide: the runs
+# are short (10 to 400 ms at n = 128..512), each point is the median of 3,
+# and this machine has 2 CPUs shared with other jobs.  Measured here (the
+# reduced study run 18 times at load averages 6 to 11): the mean error was
+# 10 to 53 % in 15 runs, and 111, 127 and 369 % in three, each with a point
+# predicted 4 to 7 times its measurement (median of the 18: 38 %).  So the
+# bound cannot be tighter, and a run above it is tried once more (noted)
+# before the test fails: a systematic error fails both.
+case_study() {
+	rm -rf "$tmp/fft"
 	NS="128 256 512" PS="1 2" K=8 REPEATS=3 sh examples/fft2d/case-study.sh "$tmp/fft" >"$tmp/cs.out" 2>&1
 	st=$?
 	err=$(sed -n 's/^mean relative error \([0-9.]*\)%.*/\1/p' "$tmp/fft/dp-error.txt" 2>/dev/null)
+}
+if [ ! -x build/examples/fft2d_tp ] || [ ! -x build/examples/fft2d_dp ]; then
+	fail "case study: build/examples/fft2d_tp and fft2d_dp are missing (make examples)"
+else
+	case_study
+	if [ "$st" -eq 0 ] && [ -n "$err" ] && ! awk -v e="$err" 'BEGIN { exit !(e < 75) }'; then
+		echo "note  case study: mean relative error $err % (limit 75 %): measuring again"
+		sed 's/^/      /' "$tmp/fft/dp-error.txt"
+		case_study
+	fi
 	if [ "$st" -ne 0 ] || [ -z "$err" ]; then
 		fail "case study: exit $st"; tail -n 30 "$tmp/cs.out" | sed 's/^/      /'
 	elif awk -v e="$err" 'BEGIN { exit !(e < 75) }'; then
-		ok "case study: the data-parallel program, composed from the task-parallel program's fragments alone, within $err % of its measurement (mean over 6 points, median of 3 runs each)"
+		ok "case study: the data-parallel program, composed from the task-parallel program's fragments alone, within $err % of its measurement (mean over 6 points, median of 3 runs each; limit 75 %)"
 	else
 		fail "case study: mean relative error $err % (limit 75 %)"; cat "$tmp/fft/dp-error.txt"
 	fi
+fi
+
+# ---- --critical-path on a recorded run ---------------------------------------
+# The case study's step 6 recorded the task-parallel program in trace mode
+# (n = 512, p = 2, k = 8) and kept its trace files.  Composed over that
+# trace at the same point: 4 tags x 8 matrices = 32 instances of the 2
+# tasks; task2's first transpose waits for task1's first matrix, so the
+# longest path starts with init#1; and the critical path agrees with the
+# pipeline rule (the same pipeline, by another route) within 25 %.
+refuse "--critical-path missing trace" "--critical-path $tmp/notrace: No such file" \
+	--extract "$D/annotated.c" --at "n=1 p=2 k=1" --critical-path "$tmp/notrace"
+if [ -f "$tmp/fft/tp.lcm" ] && [ -d "$tmp/fft/trace" ]; then
+	"$LC" compose -s "$tmp/fft/tp.lcm" --at "n=512 p=2 k=8" --critical-path "$tmp/fft/trace" --explain >"$tmp/out" 2>&1
+	tcp=$(sed -n 's/^T(E) = sum C(E)\/p = \([^ ]*\) s.*/\1/p' "$tmp/out")
+	tpf=$("$LC" compose -s "$tmp/fft/tp.lcm" --at "n=512 p=2 k=8" 2>&1 | sed -n 's/^T(E) = sum C(E)\/p = \([^ ]*\) s.*/\1/p')
+	if grep -q "critical path over $tmp/fft/trace: 32 fragment instances of 2 tasks, [1-9][0-9]* waits*" "$tmp/out" &&
+	   grep -q "^ *path: init#1 " "$tmp/out" && [ -n "$tcp" ] && [ -n "$tpf" ] && close "$tcp" "$tpf" 0.25; then
+		ok "--critical-path on a recorded run: 32 instances, the path starts at init#1, T = $tcp s (pipeline rule $tpf s)"
+	else
+		fail "--critical-path on a recorded run (T $tcp, pipeline rule $tpf)"; sed 's/^/      /' "$tmp/out"
+	fi
+else
+	fail "--critical-path: the case study left no structure or trace"
 fi
 
 echo "$ntest tests, $nfail failed"

@@ -3,7 +3,8 @@
  * composition rules on small structures against hand-computed answers
  * (serial sum, load imbalance LI+ for unequal tasks, the p/T default and an
  * override, processors left unused, communication only across a parallel
- * least upper bound, pipeline fill, interval propagation), the refusals of
+ * least upper bound, pipeline fill, interval propagation), critical path
+ * analysis over a hand-made synchronization trace, the refusals of
  * the structure reader (non-homogeneous node, cycle, unknown model, unknown
  * node, unknown variable), and --extract on an annotated C source.
  */
@@ -20,7 +21,9 @@
 
 #include <cmocka.h>
 
+#include "lc_abi.h"
 #include "lc_profile.h"
+#include "lc_strace.h"
 #include "lca_model.h"
 #include "lcm.h"
 
@@ -288,7 +291,7 @@ static void test_extract(void **state)
 	static const char src[] =
 		"/* lcm: size a = 8*n */\n"
 		"int main(void)\n{\n"
-		"\t/* lcm: name: setup\n\t   lcm: model: rt(n,p) = 1 */\n"
+		"\t/* lcm: name: main\n\t   lcm: model: rt(n,p) = 1 */\n"
 		"\tLC_FRAGMENT_BEGIN(7);\n\tsetup();\n\tLC_FRAGMENT_END(7);\n"
 		"\t/* lcm: name: tasks */\n"
 		"#pragma omp parallel sections\n\t{\n"
@@ -301,8 +304,11 @@ static void test_extract(void **state)
 		"#pragma omp section\n\t\t{\n"
 		"\t\t\t/* lcm: name: reader\n\t\t\t   lcm: model: rt(n,p) = 2*n\n\t\t\t   lcm: input: a */\n"
 		"\t\t\tLC_FRAGMENT_BEGIN(TAG_R);\n\t\t\tuse(a);\n\t\t\tLC_FRAGMENT_END(TAG_R);\n"
-		"\t\t}\n\t}\n\treturn 0;\n}\n";
-	char path[] = "/tmp/test_lcm.XXXXXX", msg[512], *text = NULL;
+		"\t\t}\n\t}\n"
+		"\t/* lcm: name: reader\n\t   lcm: model: rt(n,p) = 0 */\n"
+		"\tLC_FRAGMENT_BEGIN(9);\n\tdone();\n\tLC_FRAGMENT_END(9);\n"
+		"\treturn 0;\n}\n";
+	char path[] = "/tmp/test_lcm.XXXXXX", msg[512], notes[1024] = "", want[256], *text = NULL;
 	const char *paths[1] = { path };
 	int fd = mkstemp(path);
 	struct lcm *s;
@@ -312,11 +318,19 @@ static void test_extract(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, src, sizeof(src) - 1), (int)(sizeof(src) - 1));
 	close(fd);
-	if (lcm_extract(paths, 1, &text, msg, sizeof(msg)))
+	if (lcm_extract(paths, 1, &text, notes, sizeof(notes), msg, sizeof(msg)))
 		fail_msg("extract: %s", msg);
 	unlink(path);
 	assert_non_null(strstr(text, "\nsize a = 8*n\n"));
-	assert_non_null(strstr(text, "\nserial main: setup tasks"));
+	/* the fragment named main and the second reader are renamed, with a
+	 * note naming their lines */
+	assert_non_null(strstr(text, "\nserial main: main_2 tasks reader_2"));
+	snprintf(want, sizeof(want), "%s:6: node 'main' renamed 'main_2': 'main' is the root node", path);
+	if (!strstr(notes, want))
+		fail_msg("wanted '%s' in the notes:\n%s", want, notes);
+	snprintf(want, sizeof(want), "%s:32: node 'reader' renamed 'reader_2': %s:25 has that name", path, path);
+	if (!strstr(notes, want))
+		fail_msg("wanted '%s' in the notes:\n%s", want, notes);
 	assert_non_null(strstr(text, "\nparallel tasks: section_12 section_20"));
 	assert_non_null(strstr(text, "\nserial section_12: loop_16"));
 	assert_non_null(strstr(text, "\nfragment loop_16"));
@@ -324,13 +338,123 @@ static void test_extract(void **state)
 	assert_non_null(strstr(text, "\nserial section_20: reader"));
 	assert_non_null(strstr(text, "\n    p = 1\n"));
 	assert_non_null(strstr(text, "\nfragment reader"));
-	/* and it composes: setup 1 s on 4; loop on 2: n/2; reader on 1: 2n */
+	/* and it composes: main_2 1 s on 4; loop on 2: n/2; reader on 1: 2n;
+	 * reader_2 0 */
 	assert_int_equal(lcm_read_text(text, "x", "", &s, msg, sizeof(msg)), 0);
 	assert_int_equal(lcm_bind(s, NP, 2, msg, sizeof(msg)), 0);
 	r = at(s, (double[]){ 4, 4 });
 	assert_float_equal(r.t, 1.0 / 4 + 8, 1e-12);
 	lcm_free(s);
 	free(text);
+}
+
+/* ---- critical path over a synchronization trace ---------------------------- */
+
+/* The trace layout the analysis reads by offsets is the ABI's. */
+_Static_assert(LC_STRACE_MAGIC == LC_TRACE_MAGIC, "trace magic");
+_Static_assert(LC_STRACE_HDR == sizeof(struct lc_trace_hdr), "trace header");
+_Static_assert(LC_STRACE_REC == sizeof(struct lc_trace_rec), "trace record");
+_Static_assert(LC_STRACE_OP_STATE == LC_OP_STATE && LC_STRACE_OP_RELEASE == LC_OP_RELEASE &&
+	       LC_STRACE_OP_FRAG_BEGIN == LC_OP_FRAGMENT_BEGIN && LC_STRACE_OP_FRAG_END == LC_OP_FRAGMENT_END,
+	       "trace ops");
+_Static_assert(LC_STRACE_ST_SYNC == LC_ST_SYNC, "sync state");
+
+/* Write a trace file of pid 77 into folder dir: recs in the order given. */
+static void write_trace(const char *dir, const struct lc_trace_rec *recs, size_t n)
+{
+	char path[512];
+	struct lc_trace_hdr h = { .magic = LC_TRACE_MAGIC, .abi_major = LC_ABI_MAJOR, .rec_size = sizeof(*recs),
+				  .pid = 77, .nonce = 0xabc };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/lostcycles-trace.s1.77.0000000000000abc", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(&h, sizeof(h), 1, f), 1);
+	assert_int_equal(fwrite(recs, sizeof(*recs), n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+#define FB(t, tag) { (t), LC_OP_FRAGMENT_BEGIN, 0, UINT32_MAX, (tag) }
+#define FE(t, tag) { (t), LC_OP_FRAGMENT_END, 0, UINT32_MAX, (tag) }
+#define ST(t, slot, word) { (t), LC_OP_STATE, 0, (slot), (word) }
+
+/* Producer task ta runs a three times (recorded 10, 10 and 20 ns), consumer
+ * tb runs b three times (10 ns each).  tb's thread (slot 1) waits from 0 to
+ * 11, while a#1 ends (at 10), and from 22 to 41, while a#3 ends (at 40);
+ * ta's thread (slot 0) waits inside a#3 (25..30), which links nothing.  At
+ * n = 4, p = 2: a takes 12 s (3, 3 and 6 s as recorded), b 4 s (4/3 each).
+ * The longest path: a#1 a#2 a#3 end at 12; b#1 runs 3 .. 13/3 after a#1;
+ * b#2 waits for a#3: 12 .. 40/3; b#3 ends at 44/3.  tb waits 3 + (12 -
+ * 13/3) = 32/3 s (SL); LI = 44/3 - 12 = 8/3; T = 44/3 s, where the pipeline
+ * rule of three equal iterations would say 40/3. */
+static void test_critical_path(void **state)
+{
+	static const struct lc_trace_rec recs[] = {
+		/* slot 1's batch first: the reader sorts by time */
+		ST(0, 1, 0x0203), ST(11, 1, 0x02), ST(22, 1, 0x0203), ST(41, 1, 0x02),
+		FB(0, 1), FE(10, 1), FB(10, 1), FE(20, 1), FB(20, 1),
+		ST(25, 0, 0x0203), ST(30, 0, 0x02),
+		FE(40, 1), FB(12, 2), FE(22, 2), FB(42, 2), FE(52, 2), FB(52, 2), FE(62, 2),
+	};
+	static const char text[] = "parallel par: ta tb\nserial ta: a\nserial tb: b\n    %s\n"
+				   "fragment a\n    model: rt(n,p) = 3*n\n    tag: 1\n"
+				   "fragment b\n    model: rt(n,p) = n\n    tag: 2\n";
+	char dir[] = "/tmp/test_lcm_trace.XXXXXX", msg[512], buf[512], *out = NULL, st[256];
+	struct lc_strace t;
+	struct lcm *s;
+	struct lcm_result r;
+	size_t outlen = 0;
+	FILE *ex;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	write_trace(dir, recs, sizeof(recs) / sizeof(recs[0]));
+	if (lc_strace_read(dir, &t, msg, sizeof(msg)))
+		fail_msg("read: %s", msg);
+	assert_int_equal(t.files, 1);
+	assert_int_equal(t.ninst, 6);
+	assert_int_equal(t.nwait, 3);
+	assert_int_equal(t.inst[2].tag, 2);	/* b#1 begins at 12, after a#2 */
+	assert_int_equal(t.inst[2].seq, 1);
+	assert_int_equal(t.inst[3].seq, 3);	/* a#3 at 20 */
+	assert_int_equal(t.wait[2].begin, 22);
+	assert_int_equal(t.wait[2].end, 41);
+	snprintf(buf, sizeof(buf), text, "# no after:");
+	s = load(buf, NP, 2);
+	assert_int_equal(lcm_set_trace(s, &t, "tr", msg, sizeof(msg)), 0);
+	ex = open_memstream(&out, &outlen);
+	if (lcm_eval(s, (double[]){ 4, 2 }, &r, ex, msg, sizeof(msg)))
+		fail_msg("eval: %s", msg);
+	fclose(ex);
+	assert_float_equal(r.t, 44.0 / 3, 1e-9);
+	assert_float_equal(r.c[LC_CAT_SL], 32.0 / 3, 1e-9);
+	assert_float_equal(r.c[LC_CAT_LI], 8.0 / 3, 1e-9);
+	if (!strstr(out, "2 waits linking") || !strstr(out, "path: a#1 .. a#3 (ta, 0 .. 12 s) -> b#2 .. b#3 (tb, 12 .. 14.67 s)"))
+		fail_msg("explanation:\n%s", out);
+	free(out);
+	lcm_free(s);
+	/* the same structure with the pipeline rule, for contrast: three equal
+	 * iterations, 12 + 4/3 = 40/3 */
+	snprintf(buf, sizeof(buf), text, "after: ta / 3");
+	s = load(buf, NP, 2);
+	assert_float_equal(at(s, (double[]){ 4, 2 }).t, 40.0 / 3, 1e-9);
+	/* and with the trace, the critical path replaces that rule */
+	assert_int_equal(lcm_set_trace(s, &t, "tr", msg, sizeof(msg)), 0);
+	assert_float_equal(at(s, (double[]){ 4, 2 }).t, 44.0 / 3, 1e-9);
+	lcm_free(s);
+	/* a trace without the structure's tags is refused */
+	s = load("parallel par: a b\nfragment a\n    model: rt(n,p) = n\n    tag: 8\n"
+		 "fragment b\n    model: rt(n,p) = n\n", NP, 2);
+	assert_int_equal(lcm_set_trace(s, &t, "tr", msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "no fragment of t.lcm has a tag"));
+	lcm_free(s);
+	lc_strace_free(&t);
+	snprintf(st, sizeof(st), "%s/lostcycles-trace.s1.77.0000000000000abc", dir);
+	unlink(st);
+	assert_int_equal(lc_strace_read(dir, &t, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "no trace file"));
+	rmdir(dir);
 }
 
 int main(void)
@@ -346,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_unknown_variable),
 		cmocka_unit_test(test_extract),
+		cmocka_unit_test(test_critical_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,11 +6,15 @@
 #
 #   sh examples/fft2d/case-study.sh [OUTDIR]
 #
+# Step 6 records one more run of the task-parallel program in trace mode
+# and composes it by critical path analysis over that trace.
+#
 # Environment (defaults in brackets): NS ["64 128 256 512 1024"] the sizes,
 # PS ["1 2"] the processor counts (the task-parallel program runs where
 # p >= 2), K [8] matrices per run, REPEATS [3] runs per point, LC
 # [./lostcycles], BIN [build/examples], REUSE [0]: 1 to keep OUTDIR's runs
-# and redo the analysis only.  Run from the top of the tree after "make all
+# and redo the analysis only, KEEP_PROFILES [0]: 1 to keep the sweeps'
+# profiles.  Run from the top of the tree after "make all
 # examples".
 set -eu
 
@@ -27,42 +31,54 @@ export OMP_WAIT_POLICY=passive	# idle OpenMP threads sleep instead of spinning
 REUSE=${REUSE:-0}
 mkdir -p "$OUT"
 rm -f "$OUT"/*.model "$OUT"/*.lcm "$OUT"/*.median.runs
-[ "$REUSE" = 1 ] || rm -f "$OUT"/*.runs
-data="$OUT/run.data"
+[ "$REUSE" = 1 ] || rm -rf "$OUT"/*.runs "$OUT"/*.sweep "$OUT"/*.sweep.profiles
+list() { echo "$@" | tr ' ' ,; }
+tp_ps=$(for p in $PS; do [ "$p" -ge 2 ] && echo "$p"; done | tr '\n' , | sed 's/,$//')
 
-# record PROGRAM ARGS...: profile one run into $data, with its event trace:
-# "report --source trace" gives the exact profile, which the short
-# fragments of small n need (they last less than a few sampling ticks).
-record() {
-	"$LC" record --trace -o "$data" -- "$@" >/dev/null 2>"$OUT/record.err" || { cat "$OUT/record.err" >&2; exit 1; }
-}
-
-echo "== 1. measure: the fragments of the task-parallel program (fft2d_tp -f), and both programs"
-# The programs' runs go to tp.runs and dp.runs, which nothing reads before
-# step 5: the models come from the fragment runs alone.  They are measured
-# in the same loop only so that a load that drifts over minutes (a shared
+echo "== 1. measure (lostcycles sweep): the fragments of the task-parallel program (fft2d_tp -f), and both programs"
+# Three sweeps, each recording every run with its event trace ("report
+# --source trace" below gives the exact profile, which the short fragments
+# of small n need: they last less than a few sampling ticks) and keeping the
+# profiles in NAME.sweep.profiles/.  The programs' profiles, read in step 5
+# only, go to dp and tp; the models come from the fragment sweep alone.
+# The sweeps take turns repeat by repeat (sweep -r R skips the repeats its
+# file already holds), so that a load that drifts over minutes (a shared
 # machine) touches fragments and programs alike.
-[ "$REUSE" = 1 ] && REPEATS=0
-for r in $(seq "$REPEATS"); do
-	for n in $NS; do
-		for p in $PS; do
-			record "$BIN/fft2d_tp" -f -n "$n" -p "$p" -k "$K"
-			"$LC" report --source trace -f "$data" -t 1 -l "n=$n k=$K" >>"$OUT/init.runs"
-			"$LC" report --source trace -f "$data" -t 2 -l "n=$n k=$K" >>"$OUT/cffts.runs"
-			"$LC" report --source trace -f "$data" -t 3 -l "n=$n k=$K" >>"$OUT/transpose.runs"
-			"$LC" report --source trace -f "$data" -t 4 -l "n=$n k=$K" >>"$OUT/cffts.runs"
+sweep() {
+	name=$1
+	shift
+	"$LC" sweep -q -o "$OUT/$name.sweep" -r "$r" --record-opts=--trace -v "n=$(list $NS)" "$@" -v "k=$K" \
+		-- "$BIN/$prog" $args -n {n} -p {p} -k {k} || { echo "sweep $name failed" >&2; exit 1; }
+}
+if [ "$REUSE" != 1 ]; then
+	for r in $(seq "$REPEATS"); do
+		prog=fft2d_tp args=-f sweep frag -v "p=$(list $PS)"
+		prog=fft2d_dp args= sweep dp -v "p=$(list $PS)"
+		[ -n "$tp_ps" ] && prog=fft2d_tp args= sweep tp -v "p=$tp_ps"
+	done
+	# the runs lines, from each kept profile (named nN-pP-kK-repR.data)
+	for f in "$OUT"/frag.sweep.profiles/*.data "$OUT"/dp.sweep.profiles/*.data "$OUT"/tp.sweep.profiles/*.data; do
+		[ -f "$f" ] || continue
+		n=$(basename "$f" | sed 's/^n\([0-9]*\)-.*/\1/')
+		rep() { "$LC" report --source trace -f "$f" "$@" -l "n=$n k=$K"; }
+		case $f in
+		*/dp.sweep.profiles/*) rep >>"$OUT/dp.runs" ;;
+		*/tp.sweep.profiles/*) rep >>"$OUT/tp.runs" ;;
+		*)
+			rep -t 1 >>"$OUT/init.runs"
+			rep -t 2 >>"$OUT/cffts.runs"
+			rep -t 3 >>"$OUT/transpose.runs"
+			rep -t 4 >>"$OUT/cffts.runs"
 			# the set-up fragment: the whole run minus the four loops
 			for t in "" "-t 1" "-t 2" "-t 3" "-t 4"; do
-				"$LC" report --source trace -f "$data" $t -l "n=$n k=$K"
+				rep $t
 			done | awk -f "$SRC/minus.awk" >>"$OUT/setup.runs"
-			record "$BIN/fft2d_dp" -n "$n" -p "$p" -k "$K"
-			"$LC" report --source trace -f "$data" -l "n=$n k=$K" >>"$OUT/dp.runs"
-			[ "$p" -ge 2 ] || continue
-			record "$BIN/fft2d_tp" -n "$n" -p "$p" -k "$K"
-			"$LC" report --source trace -f "$data" -l "n=$n k=$K" >>"$OUT/tp.runs"
-		done
+			;;
+		esac
 	done
-done
+	# the profiles (trace mode: large) are not kept, the sweeps' own lines are
+	[ "${KEEP_PROFILES:-0}" = 1 ] || rm -rf "$OUT"/*.sweep.profiles
+fi
 # one run per point: the median (this machine's timings vary a lot)
 for f in setup init cffts transpose; do
 	awk -f "$SRC/median.awk" "$OUT/$f.runs" >"$OUT/$f.median.runs"
@@ -94,7 +110,6 @@ echo "== 3. extract the structures from the sources (lostcycles compose --extrac
 "$LC" compose --extract "$SRC/fft2d_tp.c" -o "$OUT/tp.lcm"
 "$LC" compose --extract "$SRC/fft2d_dp.c" -o "$OUT/dp.lcm"
 grid_dp="n=$(echo $NS | tr ' ' ,) p=$(echo $PS | tr ' ' ,) k=$K"
-tp_ps=$(for p in $PS; do [ "$p" -ge 2 ] && echo "$p"; done | tr '\n' , | sed 's/,$//')
 grid_tp="n=$(echo $NS | tr ' ' ,) p=$tp_ps k=$K"
 
 echo "== 4. predict both versions from the fragment models (dp.runs is not read)"
@@ -110,4 +125,21 @@ echo "== 5. compare the predictions with the measurements (median run per point)
 	| tee "$OUT/dp-error.txt"
 "$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.median.runs" --compare "$OUT/dp.lcm" \
 	--plot "$OUT/tp-vs-dp.png" >/dev/null
-rm -f "$data" "$OUT/record.err"
+
+echo "== 6. synchronization by critical path analysis over a recorded trace (compose --critical-path)"
+# One run of the task-parallel program at the largest n, its trace files
+# kept: the instances of its four fragments and the waits between its
+# tasks.  The trace is rescaled to each point's predicted fragment times.
+if [ -n "$tp_ps" ] && [ "$REUSE" != 1 ]; then
+	rm -rf "$OUT/trace"
+	mkdir -p "$OUT/trace"
+	nmax=$(echo $NS | tr ' ' '\n' | sort -n | tail -n 1)
+	pmin=$(echo "$tp_ps" | cut -d, -f1)
+	LOSTCYCLES_TRACE_DIR="$OUT/trace" "$LC" record -q --trace -o "$OUT/trace.data" -- \
+		"$BIN/fft2d_tp" -n "$nmax" -p "$pmin" -k "$K" >/dev/null
+	rm -f "$OUT/trace.data"
+fi
+if [ -n "$tp_ps" ] && [ -d "$OUT/trace" ]; then
+	"$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.median.runs" \
+		--critical-path "$OUT/trace" | tee "$OUT/tp-cp-error.txt"
+fi
