@@ -348,7 +348,7 @@ static int write_end(const struct job *jb, struct lc_pwriter *w, int ncut)
 		if (pr->ended && pr->end.exit_status && !e.exit_status)
 			e.exit_status = pr->end.exit_status;
 	}
-	snprintf(reason, sizeof(reason), "merged %d node files%s", jb->n,
+	snprintf(reason, sizeof(reason), "merged %d node file%s%s", jb->n, jb->n == 1 ? "" : "s",
 		 ncut ? " (some cut short)" : "");
 	e.reason = reason;
 	return lc_pwriter_end(w, &e);

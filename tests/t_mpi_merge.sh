@@ -110,6 +110,15 @@ elif ! grep -q "C.nodeB.data is cut after byte" kerr; then
 	cat kerr
 fi
 
+# one node file merges alone, and merge counts it in the singular
+if ! "$LC" merge -o O.data P.nodeA.data 2>oerr; then
+	fail "merge of one node file failed"
+	cat oerr
+elif ! grep -q "O.data: 1 node file, 2 ranks, p = 2$" oerr; then
+	fail "merge of one node file: not '1 node file, 2 ranks, p = 2'"
+	cat oerr
+fi
+
 # another job: refused
 mpiexec -n 2 -env LOSTCYCLES_HOST nodeC "$LC" exec -o Q -- "$APP" 1 2 >/dev/null 2>&1
 if "$LC" merge -o X.data P.nodeA.data Q.nodeC.data 2>xerr; then
