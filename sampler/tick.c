@@ -429,11 +429,18 @@ static void sleep_until(uint64_t t)
 		;
 }
 
-/* Spin until the monotonic time t or until asked to stop. */
+/* Spin until the monotonic time t or until asked to stop.  A SCHED_FIFO
+ * spinner yields on every turn: the sampler of another session pinned to
+ * the same spare CPU at the same priority (two recordings at once on a
+ * machine with one spare CPU) would otherwise not run until the kernel's
+ * real-time throttling stopped this one, up to a second later, and would
+ * miss short programs whole.  Without such a thread the yield returns at
+ * once; threads of other classes do not get the CPU through it. */
 static void spin_until(const struct lc_sampler *s, uint64_t t)
 {
 	while (lc_clock_ns() < t && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
-		;
+		if (s->fifo)
+			sched_yield();
 }
 
 /* The next interval: the nominal one made longer or shorter by jitter_ns,
