@@ -110,6 +110,12 @@ elif ! grep -q "no rank information" "$tmp/err2"; then
 	fail "--per-rank without ranks: unclear message"
 	cat "$tmp/err2"
 fi
+# an MPI job recorded without --mpi: nothing appears, and record says --mpi
+"$LC" record -o "$tmp/nompi.data" -- mpiexec -n 2 "$APP" 1 2 >/dev/null 2>"$tmp/err4"
+if ! grep -q "no instrumented process appeared: for an MPI job use 'lostcycles record --mpi -- mpiexec" "$tmp/err4"; then
+	fail "record -- mpiexec without --mpi: no hint to use --mpi"
+	cat "$tmp/err4"
+fi
 # --loggp without --mpi, and an explicit LogGP file that is missing
 "$LC" record --loggp=x -- true 2>/dev/null && fail "--loggp without --mpi accepted"
 "$LC" record --mpi --loggp="$tmp/none" -- true 2>"$tmp/err3" &&
