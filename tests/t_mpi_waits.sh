@@ -51,7 +51,7 @@ for spec in "poll 2" "overlap 2" "threads 4"; do
 	tries=0
 	while :; do
 		tries=$((tries + 1))
-		if ! "$LC" record -q --mpi -o "$tmp/w.data" -- mpiexec -n 2 "$APP" "$1" \
+		if ! "$LC" record --mpi -o "$tmp/w.data" -- mpiexec -n 2 "$APP" "$1" \
 			>"$tmp/out" 2>"$tmp/err"; then
 			fail "$1: record --mpi exited non-zero"
 			cat "$tmp/err"
@@ -62,6 +62,7 @@ for spec in "poll 2" "overlap 2" "threads 4"; do
 			[ "$tries" -gt 1 ] && echo "NOTE: t_mpi_waits $1 passed on try $tries"
 			break
 		fi
+		grep "fell behind" "$tmp/err" | sed "s/^/NOTE: $1 try $tries: /"
 		if [ "$tries" -ge 3 ]; then
 			cat "$tmp/res"
 			fail "$1: SL does not match the measured waits"
