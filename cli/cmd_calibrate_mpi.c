@@ -1,7 +1,7 @@
 /*
  * cmd_calibrate_mpi.c — "lostcycles calibrate --mpi": run the ping-pong
  * (lostcycles-pingpong) under the MPI launcher, fit the LogGP parameters
- * L, o and G, and write them where "record --mpi" looks for them.  The
+ * L, o and G (and S, Ls, Gs past a protocol switch), and write them where "record --mpi" looks for them.  The
  * measurement is kmod-free-tools/mpi/pingpong.c, the fit and the file
  * kmod-free-tools/mpi_job.c.
  */
@@ -23,7 +23,9 @@
 static const char usage[] =
 	"usage: lostcycles calibrate --mpi [-o FILE] [-m MAXBYTES] [-- LAUNCHER...]\n"
 	"Measure the LogGP parameters of this machine's MPI with a ping-pong between\n"
-	"two ranks and write them to FILE, where 'record --mpi' finds them.\n\n"
+	"two ranks and write them to FILE, where 'record --mpi' finds them: L + o + k*G\n"
+	"for a message of k bytes, and a second line Ls + o + k*Gs from the size S at\n"
+	"which the MPI library switches protocol, when one line does not fit.\n\n"
 	"  --mpi                the MPI ping-pong (required)\n"
 	"  -o, --output=FILE    the LogGP file (default $XDG_CONFIG_HOME/lostcycles/loggp,\n"
 	"                       or ~/.config/lostcycles/loggp; $LOSTCYCLES_LOGGP if set)\n"
@@ -100,7 +102,8 @@ int lc_cmd_calibrate_mpi(int argc, char **argv)
 	struct points p = { 0 };
 	struct lc_loggp lg;
 	char **cmd;
-	int c, mpi = 0, n = 0, st;
+	int c, mpi = 0, n = 0, st, clamped;
+	double worst = 0;
 	uint64_t v;
 
 	optind = 1;
@@ -162,7 +165,7 @@ int lc_cmd_calibrate_mpi(int argc, char **argv)
 		      st < 0 ? errno : st);
 		return 1;
 	}
-	if (!p.have_o || lc_loggp_fit(p.bytes, p.t, p.n, p.o, &lg, msg, sizeof(msg))) {
+	if (!p.have_o || lc_loggp_fit(p.bytes, p.t, p.n, p.o, &lg, &clamped, msg, sizeof(msg))) {
 		warnx("%s", p.have_o ? msg : "the ping-pong printed no measurement");
 		return 1;
 	}
@@ -171,11 +174,26 @@ int lc_cmd_calibrate_mpi(int argc, char **argv)
 		warnx("%s", msg);
 		return 1;
 	}
-	printf("%12s %14s %14s\n", "bytes", "measured(us)", "model(us)");
-	for (int i = 0; i < p.n; i++)
-		printf("%12.0f %14.3f %14.3f\n", p.bytes[i], p.t[i] / 1e3,
-		       (lg.L + lg.o + p.bytes[i] * lg.G) / 1e3);
-	printf("L = %.1f ns, o = %.1f ns, G = %.4f ns/byte (%.2f GB/s): written to %s\n", lg.L,
-	       lg.o, lg.G, lg.G > 0 ? 1 / lg.G : 0.0, out);
+	printf("%12s %14s %14s %8s\n", "bytes", "measured(us)", "model(us)", "ratio");
+	for (int i = 0; i < p.n; i++) {
+		double m = lc_loggp_time(&lg, p.bytes[i]), r = p.t[i] > 0 ? m / p.t[i] : 1;
+
+		printf("%12.0f %14.3f %14.3f %8.3f\n", p.bytes[i], p.t[i] / 1e3, m / 1e3, r);
+		r = r < 1 ? 1 / r : r;
+		if (r > worst)
+			worst = r;
+	}
+	printf("L = %.1f ns, o = %.1f ns, G = %.4f ns/byte (%.2f GB/s)", lg.L, lg.o, lg.G,
+	       lg.G > 0 ? 1 / lg.G : 0.0);
+	if (lg.S > 0)
+		printf("; from %.0f bytes on (protocol switch): Ls = %.1f ns, Gs = %.4f ns/byte "
+		       "(%.2f GB/s)", lg.S, lg.Ls, lg.Gs, lg.Gs > 0 ? 1 / lg.Gs : 0.0);
+	printf("\nworst size off the model by a factor %.2f; written to %s\n", worst, out);
+	if (clamped)
+		warnx("warning: the measured overhead o (%.1f ns) is above the time of an empty "
+		      "message of a fitted line (%.1f ns%s%s): that line's latency is 0 (a busy "
+		      "machine? calibrate on a quiet one)", p.o, lg.L + lg.o,
+		      lg.S > 0 ? ", and from the switch on " : "",
+		      lg.S > 0 ? (snprintf(note, sizeof(note), "%.1f ns", lg.Ls + lg.o), note) : "");
 	return 0;
 }

@@ -248,6 +248,7 @@ static int lead(const struct exec_opts *o, const char *session, const char *host
 		.out = out, .name = session, .command = cmd, .host = host,
 		.unavailable = m->have_loggp ? 0 : 1u << LC_CAT_CL,
 		.unavailable_why = LC_MPI_NO_LOGGP,
+		.sched = LC_SCHED_SWITCH,	/* as record: resource contention */
 	};
 	ses = lc_session_new(&so, reg);
 	if (!ses || lc_session_start(ses, msg, sizeof(msg))) {

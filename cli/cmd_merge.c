@@ -69,7 +69,7 @@ int lc_cmd_merge(int argc, char **argv)
 		warnx("%.*s", n, p);
 		p += n + (nl != NULL);
 	}
-	fprintf(stderr, "lostcycles merge: %s: %u node files, %u ranks, p = %u\n", out, st.files,
-		st.ranks, st.procs);
+	fprintf(stderr, "lostcycles merge: %s: %u node file%s, %u rank%s, p = %u\n", out, st.files,
+		st.files == 1 ? "" : "s", st.ranks, st.ranks == 1 ? "" : "s", st.procs);
 	return 0;
 }

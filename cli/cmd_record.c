@@ -62,7 +62,18 @@ struct run {
 	char omp_lib[PATH_MAX];	/* the layers' libraries, when asked for */
 	char pthread_lib[PATH_MAX];
 	struct lc_mpi_setup mpi;
+	const char *prog;	/* record: the command's program (argv[0]) */
 };
+
+/* Whether prog (a path) names an MPI or cluster launcher. */
+static int is_launcher(const char *prog)
+{
+	const char *b = prog ? strrchr(prog, '/') : NULL;
+
+	b = b ? b + 1 : prog;
+	return b && (!strncmp(b, "mpiexec", 7) || !strncmp(b, "mpirun", 6) ||
+		     !strcmp(b, "srun") || !strcmp(b, "orterun") || !strcmp(b, "prun"));
+}
 
 static const char record_usage[] =
 	"usage: lostcycles record [-i INTERVAL] [-w WINDOW] [-C CPU] [-p PROCS] [-o FILE]\n"
@@ -371,6 +382,10 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 		fprintf(stderr, "lostcycles %s: no instrumented process appeared: did the "
 				"layer load (%s)?\n", cmd, r->o.omp ? "--omp needs LLVM's libomp" :
 				"LD_PRELOAD needs a dynamically linked program");
+	else if (!res->seen && !r->o.mpi && is_launcher(r->prog))
+		fprintf(stderr, "lostcycles %s: no instrumented process appeared: for an MPI "
+				"job use 'lostcycles %s --mpi -- %s ...', which puts the MPI layer "
+				"into every rank\n", cmd, cmd, r->prog);
 	else if (!res->seen)
 		fprintf(stderr, "lostcycles %s: no instrumented process appeared: is the "
 				"program linked with liblostcycles?\n", cmd);
@@ -616,6 +631,7 @@ int lc_cmd_record(int argc, char **argv)
 		return 1;
 	lc_session_name(r.session, sizeof(r.session));
 	r.command = command_line(&r, argc - first, argv + first);
+	r.prog = argv[first];
 	block_signals(&set, &old);
 	reg = lc_registry_start(r.session, NULL, 0, &rc);
 	if (!reg) {

@@ -31,6 +31,13 @@ void lc_loggp_default_path(char *buf, size_t len)
 			 getenv("HOME") ? getenv("HOME") : ".");
 }
 
+double lc_loggp_time(const struct lc_loggp *lg, double k)
+{
+	if (lg->S > 0 && k >= lg->S)
+		return lg->Ls + lg->o + k * lg->Gs;
+	return lg->L + lg->o + k * lg->G;
+}
+
 int lc_loggp_read(const char *path, struct lc_loggp *lg, char *msg, size_t len)
 {
 	FILE *f = fopen(path, "r");
@@ -58,10 +65,19 @@ int lc_loggp_read(const char *path, struct lc_loggp *lg, char *msg, size_t len)
 			lg->o = v, seen |= 2;
 		else if (!strcmp(key, "G"))
 			lg->G = v, seen |= 4;
+		else if (!strcmp(key, "S"))
+			lg->S = v, seen |= 8;
+		else if (!strcmp(key, "Ls"))
+			lg->Ls = v, seen |= 16;
+		else if (!strcmp(key, "Gs"))
+			lg->Gs = v, seen |= 32;
 	}
 	fclose(f);
-	if (seen != 7)
+	if ((seen & 7) != 7)
 		return lc_fail(msg, len, -EINVAL, "%s: needs the parameters L, o and G", path);
+	if ((seen & 56) != 0 && ((seen & 56) != 56 || lg->S <= 0))
+		return lc_fail(msg, len, -EINVAL, "%s: S (> 0), Ls and Gs go together: the "
+			       "protocol switch and the line from it on", path);
 	return 0;
 }
 
@@ -94,38 +110,95 @@ int lc_loggp_write(const char *path, const struct lc_loggp *lg, const char *note
 	if (note && *note)
 		fprintf(f, "# %s\n", note);
 	fprintf(f, "L %.10g\no %.10g\nG %.10g\n", lg->L, lg->o, lg->G);
+	if (lg->S > 0)
+		fprintf(f, "# from S bytes on (the MPI library's switch of protocol): "
+			   "Ls + o + k*Gs ns\nS %.10g\nLs %.10g\nGs %.10g\n", lg->S, lg->Ls,
+			lg->Gs);
 	if (fclose(f))
 		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
 	return 0;
 }
 
-int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
-		 struct lc_loggp *lg, char *msg, size_t len)
+/* Least squares of the relative errors (weights 1/t^2) of the line a + b k
+ * through points [i0, i1).  Returns 0, or -1 when they fix no line. */
+static int line_fit(const double *k, const double *t, int i0, int i1, double *a, double *b)
 {
-	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d, a, b;
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d;
 
-	/* weights 1/t^2: relative errors count, so small messages fix L + o
-	 * and large ones G */
-	for (int i = 0; i < n; i++) {
-		double w = t_ns[i] > 0 ? 1 / (t_ns[i] * t_ns[i]) : 0;
+	for (int i = i0; i < i1; i++) {
+		double w = t[i] > 0 ? 1 / (t[i] * t[i]) : 0;
 
 		sw += w;
-		sx += w * bytes[i];
-		sy += w * t_ns[i];
-		sxx += w * bytes[i] * bytes[i];
-		sxy += w * bytes[i] * t_ns[i];
+		sx += w * k[i];
+		sy += w * t[i];
+		sxx += w * k[i] * k[i];
+		sxy += w * k[i] * t[i];
 	}
 	d = sw * sxx - sx * sx;
-	if (n < 2 || d <= 0)
+	if (i1 - i0 < 2 || d <= 0 || sw <= 0)
+		return -1;
+	*b = (sw * sxy - sx * sy) / d;
+	*a = (sy - *b * sx) / sw;
+	return 0;
+}
+
+/* The largest relative error of the line a + b k over points [i0, i1). */
+static double worst(const double *k, const double *t, int i0, int i1, double a, double b)
+{
+	double m = 0;
+
+	for (int i = i0; i < i1; i++) {
+		double e = t[i] > 0 ? fabs(a + b * k[i] - t[i]) / t[i] : 0;
+
+		if (e > m)
+			m = e;
+	}
+	return m;
+}
+
+int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
+		 struct lc_loggp *lg, int *clamped, char *msg, size_t len)
+{
+	double a, b, best;
+	int split = 0;
+
+	*clamped = 0;
+	if (n < 2 || line_fit(bytes, t_ns, 0, n, &a, &b))
 		return lc_fail(msg, len, -EINVAL, "a fit needs at least two message sizes");
-	b = (sw * sxy - sx * sy) / d;
-	a = (sy - b * sx) / sw;
+	best = worst(bytes, t_ns, 0, n, a, b);
+	/* one line misses a point by more than 10 %: the protocol switch */
+	for (int j = 2; best > 0.10 && j <= n - 2; j++) {
+		double a1, b1, a2, b2, w;
+
+		if (line_fit(bytes, t_ns, 0, j, &a1, &b1) || line_fit(bytes, t_ns, j, n, &a2, &b2) ||
+		    b1 < 0 || b2 < 0)
+			continue;
+		w = fmax(worst(bytes, t_ns, 0, j, a1, b1), worst(bytes, t_ns, j, n, a2, b2));
+		if (w < best) {
+			best = w;
+			split = j;
+		}
+	}
+	double a2 = 0, b2 = 0;
+
+	if (split) {
+		line_fit(bytes, t_ns, 0, split, &a, &b);
+		line_fit(bytes, t_ns, split, n, &a2, &b2);
+	}
 	if (b < 0)
 		return lc_fail(msg, len, -EINVAL, "time falls with message size (%.3g ns/byte): "
 			       "the measurement is too noisy", b);
-	lg->G = b;
-	lg->o = o < a ? o : a;
+	/* o is part of the intercept: measured above it (a busy machine), it
+	 * is cut to the intercept and L is 0 */
+	*lg = (struct lc_loggp){ .G = b, .o = o < a ? o : a };
 	lg->L = a - lg->o > 0 ? a - lg->o : 0;
+	*clamped = o > a;
+	if (split) {
+		lg->S = bytes[split];
+		lg->Gs = b2;
+		lg->Ls = a2 - lg->o > 0 ? a2 - lg->o : 0;
+		*clamped |= a2 < lg->o;
+	}
 	return 0;
 }
 

@@ -319,7 +319,7 @@ static int write_head(const struct job *jb, const char *out, struct lc_pwriter *
 static int write_end(const struct job *jb, struct lc_pwriter *w, int ncut)
 {
 	struct lc_prof_end e = { .procs = jb->p, .procs_from = LC_PROCS_THREADS,
-				 .exit_status = 0 };
+				 .exit_status = 0, .shared_cpu = -1 };
 	uint64_t wns = jb->pr[0]->info.window_ns;
 	char reason[128];
 
@@ -347,8 +347,25 @@ static int write_end(const struct job *jb, struct lc_pwriter *w, int ncut)
 		e.bad_reads += pr->ended ? pr->end.bad_reads : 0;
 		if (pr->ended && pr->end.exit_status && !e.exit_status)
 			e.exit_status = pr->end.exit_status;
+		/* what was measured: a category unavailable on one node is
+		 * unavailable for the job (this end block has the final say, so
+		 * it must carry the nodes' answers, with the first reason) */
+		e.unavailable |= pr->info.unavailable;
+		for (int c = 0; c < LC_NCAT; c++) {
+			if (!e.reason_na[c] && (pr->info.unavailable & (1u << c)))
+				e.reason_na[c] = pr->info.reason[c];
+			if (!e.method[c] && pr->ended && pr->end.ext)
+				e.method[c] = pr->end.method[c];
+		}
+		if (pr->ended && pr->end.ext) {
+			e.sampler_cpu_ns += pr->end.sampler_cpu_ns;
+			e.missed_ticks += pr->end.missed_ticks;
+			e.ncpus += pr->end.ncpus;
+			if (!e.sched_source)
+				e.sched_source = pr->end.sched_source;
+		}
 	}
-	snprintf(reason, sizeof(reason), "merged %d node files%s", jb->n,
+	snprintf(reason, sizeof(reason), "merged %d node file%s%s", jb->n, jb->n == 1 ? "" : "s",
 		 ncut ? " (some cut short)" : "");
 	e.reason = reason;
 	return lc_pwriter_end(w, &e);

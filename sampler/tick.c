@@ -14,6 +14,13 @@
 
 #include "lc_util.h"
 
+/* A thread being watched by the per-thread sources, and the tick it was
+ * last seen at. */
+struct live {
+	uint32_t thread;
+	uint64_t mark;
+};
+
 /* A wasted-task declaration read during a tick, applied after charging it. */
 struct wasted_id {
 	uint32_t uid;
@@ -54,16 +61,11 @@ struct lc_sampler {
 	struct wasted_id *wasted;
 	uint32_t nwasted;
 	size_t wasted_cap;
-	/* the threads watched by the per-thread sources, to notice those that
-	 * left; mark[thread] is gen + 1 at the last tick that saw it, 0 when
-	 * it is not in live[] (indexed by thread: one store per thread and
-	 * tick, where a search of live[] made a tick quadratic in threads) */
-	uint32_t *live;
+	/* the threads seen at the previous tick, to notice those that left */
+	struct live *live;
 	uint32_t nlive;
 	size_t live_cap;
-	uint64_t *mark;
-	size_t mark_cap;
-	uint64_t gen;			/* tick number */
+	uint64_t gen;			/* tick number, for live[].mark */
 	uint64_t rng;			/* jitter's random state */
 };
 
@@ -168,13 +170,14 @@ static uint64_t thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pi
 	}
 	if (fresh && s->cfg.ctr)
 		lc_ctr_attach(s->cfg.ctr, thread, tid);
-	if (!lc_grow((void **)&s->mark, &s->mark_cap, (size_t)thread + 1, sizeof(*s->mark)) &&
-	    (s->mark[thread] ||
-	     !lc_grow((void **)&s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live)))) {
-		if (!s->mark[thread])
-			s->live[s->nlive++] = thread;
-		s->mark[thread] = s->gen + 1;
-	}
+	if (fresh && !lc_grow((void **)&s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live)))
+		s->live[s->nlive++] = (struct live){ thread, s->gen };
+	else
+		for (uint32_t i = s->nlive; i-- > 0;)
+			if (s->live[i].thread == thread) {
+				s->live[i].mark = s->gen;
+				break;
+			}
 	return s->cfg.sched ? lc_sched_runq(s->cfg.sched, thread, pid, tid, last, now) : 0;
 }
 
@@ -195,17 +198,14 @@ static void threads_left(struct lc_sampler *s)
 	uint32_t k = 0;
 
 	for (uint32_t i = 0; i < s->nlive; i++) {
-		uint32_t th = s->live[i];
-
-		if (s->mark[th] == s->gen + 1) {
-			s->live[k++] = th;
+		if (s->live[i].mark == s->gen) {
+			s->live[k++] = s->live[i];
 			continue;
 		}
-		s->mark[th] = 0;
 		if (s->cfg.sched)
-			lc_sched_forget(s->cfg.sched, th);
+			lc_sched_forget(s->cfg.sched, s->live[i].thread);
 		if (s->cfg.ctr)
-			lc_ctr_detach(s->cfg.ctr, th, counted, s);
+			lc_ctr_detach(s->cfg.ctr, s->live[i].thread, counted, s);
 	}
 	s->nlive = k;
 	s->gen++;
@@ -429,16 +429,18 @@ static void sleep_until(uint64_t t)
 		;
 }
 
-/* Spin until the monotonic time t or until asked to stop, yielding the CPU
- * at every turn: at SCHED_FIFO nothing of the same priority would run on
- * this CPU before the spin ends, so a second session's sampler placed on
- * the same CPU (sleeping between its ticks, or spinning too) would miss
- * every tick while this one spins.  A yield with nothing else runnable
- * returns at once (about 0.2 us), well inside a busy-wait interval. */
+/* Spin until the monotonic time t or until asked to stop.  A SCHED_FIFO
+ * spinner yields on every turn: the sampler of another session pinned to
+ * the same spare CPU at the same priority (two recordings at once on a
+ * machine with one spare CPU) would otherwise not run until the kernel's
+ * real-time throttling stopped this one, up to a second later, and would
+ * miss short programs whole.  Without such a thread the yield returns at
+ * once; threads of other classes do not get the CPU through it. */
 static void spin_until(const struct lc_sampler *s, uint64_t t)
 {
 	while (lc_clock_ns() < t && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
-		sched_yield();
+		if (s->fifo)
+			sched_yield();
 }
 
 /* The next interval: the nominal one made longer or shorter by jitter_ns,
@@ -498,7 +500,7 @@ static void *run(void *arg)
 	tick(s);
 	/* the last reads: every thread's counts up to the last tick */
 	for (uint32_t i = 0; s->cfg.ctr && i < s->nlive; i++)
-		lc_ctr_detach(s->cfg.ctr, s->live[i], counted, s);
+		lc_ctr_detach(s->cfg.ctr, s->live[i].thread, counted, s);
 out:
 	urcu_memb_unregister_thread();
 	return NULL;
@@ -569,6 +571,5 @@ void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
 	free(s->threads);
 	free(s->wasted);
 	free(s->live);
-	free(s->mark);
 	free(s);
 }

@@ -6,6 +6,10 @@
 # the rank that measured the least waiting (the last one, unless the
 # machine is so busy that no rank waited clearly least: then that check is
 # left out with a note); without LogGP parameters CL is na with a warning.
+# A try whose report fails prints report's reason and record's warning that
+# the sampler fell behind, if it gave one: a sampler whose CPU a real-time
+# thread of another program held for the whole job ticks no time of it and
+# sees no rank ("no rank information").
 # Exits 77 when MPICH (mpiexec, mpicc) is absent.
 set -u
 
@@ -36,7 +40,12 @@ run() {
 
 # check N: each rank's SL (report --per-rank, CSV) against its own waits
 check() {
-	"$LC" report --per-rank --format csv "$tmp/m.data" >"$tmp/csv" 2>>"$tmp/err" || return 1
+	if ! "$LC" report --per-rank --format csv "$tmp/m.data" >"$tmp/csv" 2>"$tmp/rerr"; then
+		echo "report --per-rank failed:"
+		sed 's/^/      /' "$tmp/rerr"
+		grep "fell behind" "$tmp/err" | sed 's/^/      /'
+		return 1
+	fi
 	awk -v n="$1" '
 		FNR == NR { if ($1 == "rank") { wait[$2] = $4 / 1e9; run[$2] = $6 / 1e9 }; next }
 		/^rank,host,pid,/ { for (i = 1; i <= NF; i++) col[$i] = i; inr = 1; next }
@@ -100,6 +109,12 @@ if "$LC" record -q -o "$tmp/plain.data" -- true 2>/dev/null &&
 elif ! grep -q "no rank information" "$tmp/err2"; then
 	fail "--per-rank without ranks: unclear message"
 	cat "$tmp/err2"
+fi
+# an MPI job recorded without --mpi: nothing appears, and record says --mpi
+"$LC" record -o "$tmp/nompi.data" -- mpiexec -n 2 "$APP" 1 2 >/dev/null 2>"$tmp/err4"
+if ! grep -q "no instrumented process appeared: for an MPI job use 'lostcycles record --mpi -- mpiexec" "$tmp/err4"; then
+	fail "record -- mpiexec without --mpi: no hint to use --mpi"
+	cat "$tmp/err4"
 fi
 # --loggp without --mpi, and an explicit LogGP file that is missing
 "$LC" record --loggp=x -- true 2>/dev/null && fail "--loggp without --mpi accepted"

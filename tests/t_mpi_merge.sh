@@ -110,6 +110,36 @@ elif ! grep -q "C.nodeB.data is cut after byte" kerr; then
 	cat kerr
 fi
 
+# what was measured: a category is available in the job's profile exactly
+# when it is in every node file (a merge that dropped the nodes' "na" gave
+# 0.000000 for memory loss on a machine without counters), and exec's
+# nodes measure what record measures here (resource contention, from
+# run-queue data, was na in exec's node files)
+avail() {	# avail FILE: "key available" for every category
+	"$LC" report --format csv "$1" | awk -F, 'NR > 1 && $1 != "p" && $1 != "wall" && $1 != "tt" { print $1, $5 }'
+}
+"$LC" record -q -o R.data -- true 2>/dev/null
+avail P.nodeA.data >aa; avail P.nodeB.data >ab; avail J.data >aj; avail R.data >ar
+if ! awk 'FILENAME == "aa" { a[$1] = $2; next } FILENAME == "ab" { b[$1] = $2; next }
+	  { want = a[$1] && b[$1]; if ($2 != want) { print "  " $1 ": job " $2 ", nodes " a[$1] " and " b[$1]; bad = 1 }; n++ }
+	  END { exit bad || n < 5 }' aa ab aj; then
+	fail "the job's measured categories are not those of its nodes"
+else
+	echo "ok    job measures what its nodes measured: $(awk '{ printf "%s=%s ", $1, $2 }' aj)"
+fi
+if ! awk 'FILENAME == "ar" { r[$1] = $2; next } $1 == "rc" && $2 != r["rc"] { bad = 1 } END { exit bad }' ar aa; then
+	fail "exec's node file and record differ on resource contention: $(grep '^rc' aa) vs $(grep '^rc' ar)"
+fi
+
+# one node file merges alone, and merge counts it in the singular
+if ! "$LC" merge -o O.data P.nodeA.data 2>oerr; then
+	fail "merge of one node file failed"
+	cat oerr
+elif ! grep -q "O.data: 1 node file, 2 ranks, p = 2$" oerr; then
+	fail "merge of one node file: not '1 node file, 2 ranks, p = 2'"
+	cat oerr
+fi
+
 # another job: refused
 mpiexec -n 2 -env LOSTCYCLES_HOST nodeC "$LC" exec -o Q -- "$APP" 1 2 >/dev/null 2>&1
 if "$LC" merge -o X.data P.nodeA.data Q.nodeC.data 2>xerr; then

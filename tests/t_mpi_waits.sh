@@ -4,7 +4,8 @@
 # the time rank 0 measured in it), a test every 2 ms between computations is
 # not (SL stays near 0), and with MPI_THREAD_MULTIPLE each thread's SL
 # matches its own measured wait, each within 5 % of the thread's run time;
-# a rank killed by SIGKILL keeps what was measured of it.
+# a rank killed by SIGKILL, or one that calls MPI_Abort, loses nothing
+# measured on its node: its computation and its partner's wait for it.
 # Exits 77 when MPICH is absent.
 set -u
 
@@ -50,7 +51,7 @@ for spec in "poll 2" "overlap 2" "threads 4"; do
 	tries=0
 	while :; do
 		tries=$((tries + 1))
-		if ! "$LC" record -q --mpi -o "$tmp/w.data" -- mpiexec -n 2 "$APP" "$1" \
+		if ! "$LC" record --mpi -o "$tmp/w.data" -- mpiexec -n 2 "$APP" "$1" \
 			>"$tmp/out" 2>"$tmp/err"; then
 			fail "$1: record --mpi exited non-zero"
 			cat "$tmp/err"
@@ -61,6 +62,7 @@ for spec in "poll 2" "overlap 2" "threads 4"; do
 			[ "$tries" -gt 1 ] && echo "NOTE: t_mpi_waits $1 passed on try $tries"
 			break
 		fi
+		grep "fell behind" "$tmp/err" | sed "s/^/NOTE: $1 try $tries: /"
 		if [ "$tries" -ge 3 ]; then
 			cat "$tmp/res"
 			fail "$1: SL does not match the measured waits"
@@ -69,18 +71,41 @@ for spec in "poll 2" "overlap 2" "threads 4"; do
 	done
 done
 
-# a rank killed by SIGKILL: what was measured of it stays in the profile
-"$LC" record -q --mpi -o "$tmp/d.data" -- mpiexec -n 2 "$APP" die >"$tmp/out" 2>"$tmp/err"
-st=$?
-[ "$st" -ne 0 ] || fail "die: the job's failure was not passed on"
-if ! "$LC" report --per-rank --format csv "$tmp/d.data" >"$tmp/csv" 2>>"$tmp/err"; then
-	fail "die: no readable profile"
-	cat "$tmp/err"
-elif ! awk -F, '/^rank,host,pid,/ { for (i = 1; i <= NF; i++) col[$i] = i; inr = 1; next }
-		inr && $1 == 1 { rt = $(col["rt"]); rc = $(col["rc"]) + 0 }
-		END { printf "die: rank 1 computed 0.200 s before SIGKILL; its rt %.4f s + rc %.4f s (busy, waiting for a CPU)\n", rt, rc; exit !(rt + rc > 0.19) }' "$tmp/csv"; then
-	fail "die: the killed rank's computation is lost"
-fi
+# a rank killed by SIGKILL, and a rank that calls MPI_Abort (which ends
+# the whole job): what was measured stays in the profile, the dead rank's
+# 0.2 s of computation and rank 0's wait for it (a sampler that fell behind
+# is given another try, at most 3)
+for mode in die abort; do
+	tries=0
+	while :; do
+		tries=$((tries + 1))
+		"$LC" record --mpi -o "$tmp/d.data" -- mpiexec -n 2 "$APP" "$mode" >"$tmp/out" 2>"$tmp/err"
+		st=$?
+		if [ "$st" -eq 0 ]; then
+			fail "$mode: the job's failure was not passed on"
+			break
+		fi
+		if ! "$LC" report --per-rank --format csv "$tmp/d.data" >"$tmp/csv" 2>"$tmp/rerr"; then
+			res="no readable profile: $(cat "$tmp/rerr")"
+		elif res=$(awk -F, -v m="$mode" '/^rank,host,pid,/ { for (i = 1; i <= NF; i++) col[$i] = i; inr = 1; next }
+				inr && $1 == 1 { rt = $(col["rt"]); rc = $(col["rc"]) + 0 }
+				inr && $1 == 0 { sl = $(col["sl"]) + 0 }
+				END { printf "%s: rank 1 computed 0.200 s before it died; its rt %.4f s + rc %.4f s (busy, waiting for a CPU); rank 0 waited for it: sl %.4f s\n", m, rt, rc, sl
+				      exit !(rt + rc > 0.19 && sl > 0.18) }' "$tmp/csv"); then
+			echo "$res"
+			[ "$tries" -gt 1 ] && echo "NOTE: $mode passed on try $tries"
+			break
+		fi
+		if [ "$tries" -lt 3 ] && grep -q "fell behind" "$tmp/err"; then
+			echo "NOTE: $mode try $tries: the sampler fell behind: $res"
+			continue
+		fi
+		echo "$res"
+		fail "$mode: the dead rank's computation or rank 0's wait is lost"
+		cat "$tmp/err"
+		break
+	done
+done
 
 [ "$nfail" -eq 0 ] && echo "t_mpi_waits: all passed"
 exit $((nfail > 0))

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,32 +126,70 @@ static void test_loggp_file(void **state)
 	assert_int_equal(lc_loggp_read(path, &lg, msg, sizeof(msg)), -EINVAL);
 	unlink(path);
 	assert_int_equal(lc_loggp_read(path, &lg, msg, sizeof(msg)), -ENOENT);
-	lg = (struct lc_loggp){ 62.5, 47.25, 0.125 };
+	lg = (struct lc_loggp){ 62.5, 47.25, 0.125, 0, 0, 0 };
 	assert_int_equal(lc_loggp_write(path, &lg, "test", msg, sizeof(msg)), 0);
 	assert_int_equal(lc_loggp_read(path, &back, msg, sizeof(msg)), 0);
-	assert_true(back.L == 62.5 && back.o == 47.25 && back.G == 0.125);
+	assert_true(back.L == 62.5 && back.o == 47.25 && back.G == 0.125 && back.S == 0);
+	/* the second line, from the protocol switch on */
+	lg = (struct lc_loggp){ 62.5, 47.25, 0.125, 16384, 2500, 0.0625 };
+	assert_int_equal(lc_loggp_write(path, &lg, "test", msg, sizeof(msg)), 0);
+	assert_int_equal(lc_loggp_read(path, &back, msg, sizeof(msg)), 0);
+	assert_true(back.S == 16384 && back.Ls == 2500 && back.Gs == 0.0625);
+	assert_true(lc_loggp_time(&back, 16383) == 62.5 + 47.25 + 16383 * 0.125);
+	assert_true(lc_loggp_time(&back, 16384) == 2500 + 47.25 + 16384 * 0.0625);
+	/* S, Ls and Gs only together */
+	write_file("L 1\no 2\nG 1\nS 1024\nGs 0.5\n");
+	assert_int_equal(lc_loggp_read(path, &lg, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "go together"));
+	write_file("L 1\no 2\nG 1\nS 0\nLs 1\nGs 0.5\n");
+	assert_int_equal(lc_loggp_read(path, &lg, msg, sizeof(msg)), -EINVAL);
 }
 
 static void test_loggp_fit(void **state)
 {
 	double k[] = { 0, 1024, 4096, 65536, 1048576 }, t[5];
 	struct lc_loggp lg;
+	int clamped;
 
 	(void)state;
 	for (int i = 0; i < 5; i++)
 		t[i] = 300 + 0.5 * k[i];
-	assert_int_equal(lc_loggp_fit(k, t, 5, 100, &lg, msg, sizeof(msg)), 0);
-	assert_true(lg.o == 100);
+	assert_int_equal(lc_loggp_fit(k, t, 5, 100, &lg, &clamped, msg, sizeof(msg)), 0);
+	assert_true(lg.o == 100 && !clamped && lg.S == 0);
 	assert_true(lg.L > 199.999 && lg.L < 200.001);
 	assert_true(lg.G > 0.49999 && lg.G < 0.50001);
-	/* o above the intercept: L is 0, o the intercept */
-	assert_int_equal(lc_loggp_fit(k, t, 5, 1000, &lg, msg, sizeof(msg)), 0);
-	assert_true(lg.L == 0 && lg.o > 299.99 && lg.o < 300.01);
-	assert_int_equal(lc_loggp_fit(k, t, 1, 100, &lg, msg, sizeof(msg)), -EINVAL);
+	/* o above the intercept: L is 0, o the intercept, and it says so */
+	assert_int_equal(lc_loggp_fit(k, t, 5, 1000, &lg, &clamped, msg, sizeof(msg)), 0);
+	assert_true(lg.L == 0 && lg.o > 299.99 && lg.o < 300.01 && clamped);
+	assert_int_equal(lc_loggp_fit(k, t, 1, 100, &lg, &clamped, msg, sizeof(msg)), -EINVAL);
 	for (int i = 0; i < 5; i++)
 		t[i] = 1e6 - 0.5 * k[i];
-	assert_int_equal(lc_loggp_fit(k, t, 5, 100, &lg, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(lc_loggp_fit(k, t, 5, 100, &lg, &clamped, msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "noisy"));
+}
+
+/* An eager line below 16 KiB and a rendezvous line from it on (the shape of
+ * MPICH's shared-memory ping-pong: 0.3 us + 0.15 ns/B, then 2.3 us + 0.083
+ * ns/B): the fit finds the switch and both lines, where one line was off by
+ * a factor 1.8 at 16 KiB. */
+static void test_loggp_fit_switch(void **state)
+{
+	double k[12], t[12];
+	struct lc_loggp lg;
+	int clamped, n = 0;
+
+	(void)state;
+	for (double b = 0; b <= 1048576; b = b ? b * 2 : 1024) {
+		k[n] = b;
+		t[n++] = b < 16384 ? 300 + 0.15 * b : 2300 + 0.083 * b;
+	}
+	assert_int_equal(n, 12);
+	assert_int_equal(lc_loggp_fit(k, t, n, 100, &lg, &clamped, msg, sizeof(msg)), 0);
+	assert_true(lg.S == 16384 && !clamped);
+	assert_true(lg.L > 199.99 && lg.L < 200.01 && lg.G > 0.14999 && lg.G < 0.15001);
+	assert_true(lg.Ls > 2199.9 && lg.Ls < 2200.1 && lg.Gs > 0.08299 && lg.Gs < 0.08301);
+	for (int i = 0; i < n; i++)
+		assert_true(fabs(lc_loggp_time(&lg, k[i]) - t[i]) < 1e-6 * t[i] + 0.01);
 }
 
 /* Charge [t, t+dt) with one thread in state st carrying xfer of ideal
@@ -293,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_rank_outside_size),
 		cmocka_unit_test(test_loggp_file),
 		cmocka_unit_test(test_loggp_fit),
+		cmocka_unit_test(test_loggp_fit_switch),
 		cmocka_unit_test(test_transfer_split),
 		cmocka_unit_test(test_merge),
 	};

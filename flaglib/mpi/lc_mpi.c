@@ -51,6 +51,7 @@ static struct {
 	int size;
 	int have_loggp;
 	double L, o, G;		/* LogGP: ns, ns, ns per byte */
+	double S, Ls, Gs;	/* from S bytes on (protocol switch): Ls + o + k Gs */
 	int rounds;		/* ceil(log2(size)) */
 } g;
 
@@ -70,8 +71,9 @@ static uint64_t now_ns(void)
 
 /* ---- LogGP ------------------------------------------------------------------ */
 
-/* Read "KEY VALUE" lines (L, o, G; # comments) from path.  Returns 1 when
- * L, o and G were all found and are finite and not negative. */
+/* Read "KEY VALUE" lines (L, o, G; S, Ls, Gs; # comments) from path.
+ * Returns 1 when L, o and G were all found and are finite and not
+ * negative; S, Ls and Gs count only all together, with S > 0. */
 static int loggp_read(const char *path)
 {
 	FILE *f = path && *path ? fopen(path, "r") : NULL;
@@ -93,14 +95,31 @@ static int loggp_read(const char *path)
 			g.o = v, seen |= 2;
 		else if (!strcmp(key, "G"))
 			g.G = v, seen |= 4;
+		else if (!strcmp(key, "S"))
+			g.S = v, seen |= 8;
+		else if (!strcmp(key, "Ls"))
+			g.Ls = v, seen |= 16;
+		else if (!strcmp(key, "Gs"))
+			g.Gs = v, seen |= 32;
 	}
 	fclose(f);
-	return seen == 7;
+	if ((seen & 56) != 56 || g.S <= 0)
+		g.S = 0;
+	return (seen & 7) == 7;
 }
 
-/* The ideal time of one message of k bytes: L + o + k G. */
+/* The gap per byte of messages of k bytes. */
+static double gap(uint64_t k)
+{
+	return g.S > 0 && (double)k >= g.S ? g.Gs : g.G;
+}
+
+/* The ideal time of one message of k bytes: L + o + k G, or from the
+ * protocol switch S on Ls + o + k Gs. */
 static double msg(uint64_t k)
 {
+	if (g.S > 0 && (double)k >= g.S)
+		return g.Ls + g.o + (double)k * g.Gs;
 	return g.L + g.o + (double)k * g.G;
 }
 
@@ -174,7 +193,7 @@ static void credit_coll(enum coll c, uint64_t k, MPI_Comm comm)
 		credit(2 * r * msg(k));
 		break;
 	case C_GATHER:	/* gather, scatter, allgather: r rounds, P-1 blocks of k */
-		credit(r * (g.L + g.o) + (double)(p - 1) * (double)k * g.G);
+		credit(r * (g.L + g.o) + (double)(p - 1) * (double)k * gap(k));
 		break;
 	case C_ALL2ALL:	/* P-1 messages of k bytes */
 		credit((p - 1) * msg(k));

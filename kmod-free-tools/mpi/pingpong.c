@@ -1,7 +1,7 @@
 /*
  * pingpong.c — lostcycles-pingpong, the measurement behind "lostcycles
  * calibrate --mpi": two ranks bounce messages of growing size and rank 0
- * prints, per size, the one-way time (half the shortest round trip
+ * prints, per size (0, then 1 KiB doubling to MAXBYTES), the one-way time (half the shortest round trip
  * seen; the ideal time, undisturbed by other work on the machine), and
  * the send overhead (the average time of back-to-back
  * small sends whose receives are already posted):
@@ -17,8 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#define BATCHES 5
+#define BATCHES 10
 #define NSEND 200
+#define OTRIES 20
 
 static double now_ns(void)
 {
@@ -55,7 +56,7 @@ static double oneway(int rank, char *buf, int n, int reps)
 }
 
 /* The mean time of a small send whose receive is posted (the best of
- * BATCHES tries). */
+ * OTRIES tries: cheap, and a busy machine disturbs fewer of many). */
 static double overhead(int rank)
 {
 	MPI_Request req[NSEND];
@@ -64,7 +65,7 @@ static double overhead(int rank)
 	double best = 0;
 
 	memset(b, 0, sizeof(b));
-	for (int k = 0; k < BATCHES; k++) {
+	for (int k = 0; k < OTRIES; k++) {
 		double t;
 
 		if (rank == 1)
@@ -109,8 +110,8 @@ int main(int argc, char **argv)
 		printf("overhead_ns %.1f\n", overhead(rank));
 	else
 		overhead(rank);
-	for (long n = 0; n <= max; n = n ? n * 4 : 1024) {
-		int reps = n < 65536 ? 200 : 20;
+	for (long n = 0; n <= max; n = n ? n * 2 : 1024) {
+		int reps = n < 65536 ? 200 : 50;
 		double t = oneway(rank, buf, (int)n, reps);
 
 		if (rank == 0)

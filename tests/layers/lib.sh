@@ -3,18 +3,27 @@
 # the program's own "truth k=v ..." line from its stdout and the profile's
 # "report -l" line, and compares numbers in seconds: a category matches the
 # truth when they differ by at most TOL (0.05) of the profile's total time.
-# Runs are recorded with --trace: the checks read the exact profile of the
-# flags the layers set (--source trace), so that a sampler starved by a busy
-# machine does not decide them; the sampled profile of the same run is kept
-# as NAME.sampled for the cases that check it too.  Machines are noisy: a
-# case whose check fails is recorded once more and fails only when the
-# second run fails too.
+# Runs are recorded with --trace, so each run has two profiles: the exact
+# one of the flags the layers set (--source trace), and the sampled one.
+# near() checks both: the exact profile against the program's truth (TOL),
+# and the sampled profile against the exact one, within what sampling error
+# allows: 3 standard errors (report's "±" column) plus one tick per slot at
+# either end of the run.  A sampled profile that is off while record warned
+# "the sampler fell behind" (its CPU was taken: the time of a gap goes to
+# the state seen at its end) is not judged: the case is recorded again, at
+# most 3 tries in all, each noted (on a machine so busy that all 3 fell
+# behind, the sampled profile is left out with a note).  A case whose exact
+# profile does not match is recorded once more too (machines are noisy) and
+# fails when that run fails as well.
 
 LC=./lostcycles
 TOL=0.05
 tmp=$(mktemp -d /tmp/lc-t-layers.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 nfail=0
+INTERVAL=0.0001		# record's default sampling interval, s
+try=1			# the try of the case that check() runs
+behind=0		# a run of the case being checked warned that the sampler fell behind
 
 ok() {
 	echo "ok    $*"
@@ -41,14 +50,16 @@ record() {
 	shift
 	# shellcheck disable=SC2086
 	if ! "$LC" record --trace $LAYERS -o "$tmp/$name.data" -- "$@" >"$tmp/$name.truth" \
-		2>"$tmp/$name.err"; then
+		2>"$tmp/$name.rec"; then
 		echo "      $name: lostcycles record failed:"
-		sed 's/^/      | /' "$tmp/$name.err"
+		sed 's/^/      | /' "$tmp/$name.rec"
 		return 1
 	fi
 	if ! "$LC" report -f "$tmp/$name.data" --source trace -l >"$tmp/$name.l" \
 		2>"$tmp/$name.err" ||
-	   ! "$LC" report -f "$tmp/$name.data" -l >"$tmp/$name.sampled.l" 2>"$tmp/$name.err"; then
+	   ! "$LC" report -f "$tmp/$name.data" -l >"$tmp/$name.sampled.l" 2>"$tmp/$name.err" ||
+	   ! "$LC" report -f "$tmp/$name.data" --format csv >"$tmp/$name.sampled.csv" \
+		2>"$tmp/$name.err"; then
 		echo "      $name: lostcycles report failed:"
 		sed 's/^/      | /' "$tmp/$name.err"
 		return 1
@@ -56,26 +67,26 @@ record() {
 	echo "      $name: $(cat "$tmp/$name.truth")"
 	echo "      $name: trace   $(cat "$tmp/$name.l")"
 	echo "      $name: sampled $(cat "$tmp/$name.sampled.l")"
+	if grep "fell behind" "$tmp/$name.rec" | sed "s/^/      $name: /" | grep .; then
+		behind=1
+	fi
+	return 0
 }
 
-# sampled NAME CAT KEY: the sampled profile of NAME: the sampler read every
-# state word the layers wrote as valid (bad_reads 0: their mark is outside
-# the state byte), and CAT is within TOL of the truth KEY.  The second part
-# depends on a sampler that got its CPU: on a machine so busy that it did
-# not, the difference is noted, not failed (the exact profile of the same
-# run has been checked already; sampling accuracy is test_accuracy's job).
-sampled() {
+# badreads NAME: the sampler read every state word the layers wrote as
+# valid (bad_reads 0: their mark is outside the state byte).
+badreads() {
 	bad=$("$LC" report -f "$tmp/$1.data" --format json |
 		sed -n 's/.*"bad_reads": *\([0-9]*\).*/\1/p')
 	echo "      $1.sampled: bad_reads=$bad"
-	[ "$bad" = 0 ] || return 1
-	cp "$tmp/$1.truth" "$tmp/$1.sampled.truth"
-	near "$1.sampled" "$2" "$3" ||
-		echo "      NOTE: $1: the sampled profile is off (a starved sampler?); not failed"
+	[ "$bad" = 0 ]
 }
 
-# near NAME CAT TRUTHKEY: category CAT of the profile matches the truth
-# TRUTHKEY within TOL of the total time.  Prints the comparison.
+# near NAME CAT TRUTHKEY: category CAT of the exact profile matches the
+# truth TRUTHKEY within TOL of the total time, and CAT of the sampled
+# profile matches the exact one within 3 standard errors of its sampling
+# plus 2 x p x INTERVAL.  Prints the comparisons; a sampled mismatch of a
+# run whose sampler fell behind sets behind=1.
 near() {
 	got=$(value "$2" "$tmp/$1.l")
 	want=$(value "$3" "$tmp/$1.truth")
@@ -83,7 +94,35 @@ near() {
 	awk -v g="$got" -v w="$want" -v t="$tt" -v tol="$TOL" -v what="$1: $2=$got vs measured $3=$want" \
 		'BEGIN { d = g - w; if (d < 0) d = -d;
 			 printf "      %s: |diff| = %.4f s = %.2f %% of total %.4f s\n", what, d, 100 * d / t, t;
-			 exit !(t > 0 && d <= tol * t) }'
+			 exit !(t > 0 && d <= tol * t) }' || return 1
+	[ -f "$tmp/$1.sampled.csv" ] || return 0
+	# the exact profile has no run-queue data: what the sampler charged to
+	# RC (a BUSY thread waiting for a CPU) is RT there
+	if [ "$2" = rt ]; then
+		sgot=$(awk -v a="$(value rt "$tmp/$1.sampled.l")" -v b="$(value rc "$tmp/$1.sampled.l")" \
+			'BEGIN { printf "%.9f", a + b }')
+		se=$(awk -F, '$1 == "rt" || $1 == "rc" { v += $7 * $7 } END { printf "%.9f", sqrt(v) }' \
+			"$tmp/$1.sampled.csv")
+	else
+		sgot=$(value "$2" "$tmp/$1.sampled.l")
+		se=$(awk -F, -v k="$2" '$1 == k { print $7 }' "$tmp/$1.sampled.csv")
+	fi
+	p=$(value p "$tmp/$1.sampled.l")
+	if awk -v s="$sgot" -v g="$got" -v se="$se" -v p="$p" -v iv="$INTERVAL" \
+		-v what="$1.sampled: $2$([ "$2" = rt ] && echo +rc)=$sgot vs exact $2=$got" \
+		'BEGIN { d = s - g; if (d < 0) d = -d; lim = 3 * se + 2 * p * iv;
+			 printf "      %s: |diff| = %.4f s (allowed %.4f s: 3 x se %.4f s + 2 x p x %g s)\n",
+				what, d, lim, se, iv;
+			 exit !(s != "" && se != "" && d <= lim) }'; then
+		return 0
+	fi
+	grep -q "the sampler fell behind" "$tmp/$1.rec" || return 1
+	if [ "$try" -ge 3 ]; then
+		echo "      NOTE: $1.sampled: off while the sampler fell behind, on all 3 tries: not judged"
+		return 0
+	fi
+	echo "      $1.sampled: off while the sampler fell behind: not judged"
+	return 1
 }
 
 # share NAME CAT OP FRACTION: category CAT is OP (">=" or "<=") FRACTION of
@@ -109,13 +148,30 @@ big() {
 }
 
 # check WHAT FUNCTION: run FUNCTION (which records and checks, returning
-# non-zero on a mismatch) up to twice; report ok or FAIL.
+# non-zero on a mismatch); report ok or FAIL.  A run that failed is tried
+# again: once, and up to 3 tries in all while record warned that the
+# sampler fell behind (the sampled profile is then off, and the exact one
+# takes p and the run's total from the session, which a sampler without
+# its CPU shapes too).
 check() {
-	if "$2"; then
-		ok "$1"
-	elif echo "      (once more)" && "$2"; then
-		ok "$1 (second run)"
-	else
-		fail "$1"
-	fi
+	try=1
+	again=0
+	while :; do
+		behind=0
+		if "$2"; then
+			if [ "$try" -gt 1 ]; then ok "$1 (try $try)"; else ok "$1"; fi
+			return
+		fi
+		if [ "$try" -ge 3 ] || { [ "$behind" = 0 ] && [ "$again" = 1 ]; }; then
+			fail "$1"
+			return
+		fi
+		if [ "$behind" = 1 ]; then
+			echo "      NOTE: try $try: the sampler fell behind; once more"
+		else
+			again=1
+			echo "      NOTE: try $try failed; once more"
+		fi
+		try=$((try + 1))
+	done
 }

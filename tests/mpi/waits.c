@@ -14,6 +14,8 @@
  *            of rank 0 (tag t), 5 rounds: each thread waits on its own.
  *   die      rank 1 computes 200 ms and kills itself (SIGKILL); rank 0
  *            waits for a message that never comes (the launcher ends it).
+ *   abort    rank 1 computes 200 ms and calls MPI_Abort; rank 0 waits for a
+ *            message that never comes (the abort ends it).
  * Usage: waits MODE   (2 ranks)
  */
 #ifndef _GNU_SOURCE
@@ -126,13 +128,15 @@ int main(int argc, char **argv)
 		MPI_Init(&argc, &argv);
 		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 		MPI_Comm_size(MPI_COMM_WORLD, &size);
-		if (size == 2 && !strcmp(mode, "die")) {
+		if (size == 2 && (!strcmp(mode, "die") || !strcmp(mode, "abort"))) {
 			int buf;
 
 			if (rank == 1) {
 				sink = compute(200000000u);
 				printf("rank 1 computed_ns 200000000\n");
 				fflush(stdout);
+				if (!strcmp(mode, "abort"))
+					MPI_Abort(MPI_COMM_WORLD, 3);
 				raise(SIGKILL);
 			}
 			MPI_Recv(&buf, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
