@@ -188,17 +188,27 @@ struct seg_snap {
 	char comm[16];
 };
 
-/* Open the shm object name and read its size into o.  Returns 0, -EAGAIN
- * while it is not yet sized to hold a header, or another -errno. */
-static int seg_open(struct seg_open *o, const char *name, char *why, size_t wl)
+/* Open the shm object name and read its size into o.  The name is anyone's
+ * to plant: it is opened without blocking (a FIFO would block an open for
+ * reading until a writer came) and without following a symbolic link, and
+ * anything but a regular file is refused before it is read.  Returns 0,
+ * -EAGAIN while it is not yet sized to hold a header, -EINVAL when it is
+ * not a regular file, or another -errno. */
+static int seg_open(struct seg_open *o, const char *name, pid_t pid, char *why, size_t wl)
 {
 	struct stat st;
 
-	o->fd = shm_open(name, O_RDONLY | O_CLOEXEC, 0);
+	o->fd = shm_open(name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (o->fd < 0 && errno == ELOOP)
+		return lc_fail(why, wl, -EINVAL, "target %d: %s is a symbolic link: skipped",
+			       (int)pid, name);
 	if (o->fd < 0)
 		return lc_fail(why, wl, -errno, "%s: %s", name, strerror(errno));
 	if (fstat(o->fd, &st))
 		return lc_fail(why, wl, -errno, "%s: %s", name, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return lc_fail(why, wl, -EINVAL, "target %d: %s is not a regular file: skipped",
+			       (int)pid, name);
 	o->size = (uint64_t)st.st_size;
 	if (o->size < LC_HDR_SIZE)	/* created but not yet sized */
 		return lc_fail(why, wl, -EAGAIN, "%s: not yet sized", name);
@@ -379,7 +389,7 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 	struct seg_snap s;
 	int rc;
 
-	rc = seg_open(&o, name, why, wl);
+	rc = seg_open(&o, name, pid, why, wl);
 	if (!rc)
 		rc = validate(&o, name, pid, nonce, &s, why, wl);
 	if (!rc)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -201,6 +202,60 @@ static void test_abi_mismatch(void **state)
 	assert_int_equal(shm_unlink(name), 0);
 }
 
+/* The /dev/shm path of the segment name of (pid, nonce) in this session. */
+static void shm_path(char *buf, size_t len, pid_t pid, uint64_t nonce)
+{
+	snprintf(buf, len, "/dev/shm/%s%s.%d.%016llx", LC_SHM_PREFIX, session, (int)pid,
+		 (unsigned long long)nonce);
+}
+
+/* A FIFO and a symbolic link planted under names of the session (anyone
+ * may create files in /dev/shm) are refused with a reason; the FIFO must
+ * not block discovery (an open for reading waits for a writer).  The
+ * registry runs in a child that an alarm kills if it hangs. */
+static void test_planted_fifo(void **state)
+{
+	char fifo[256], link[256];
+	pid_t pid;
+	int ws;
+
+	new_session();
+	shm_path(fifo, sizeof(fifo), getpid(), 0xf1f0);
+	shm_path(link, sizeof(link), getpid(), 0x5717);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(symlink("/etc/passwd", link), 0);
+	urcu_memb_call_rcu_before_fork();	/* the child gets a call_rcu thread */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid)
+		urcu_memb_call_rcu_after_fork_parent();
+	if (pid == 0) {
+		struct lc_rejection rej[2];
+		struct lc_registry *r;
+		int e;
+
+		urcu_memb_call_rcu_after_fork_child();
+		alarm(60);
+		r = lc_registry_start(session, NULL, 0, &e);
+		if (!r)
+			_exit(2);
+		lc_registry_stop(r);
+		if (lc_registry_rejections(r, rej, 2) != 2 || lc_registry_seen(r))
+			_exit(3);
+		for (int i = 0; i < 2; i++)
+			if (!strstr(rej[i].reason, "not a regular file") &&
+			    !strstr(rej[i].reason, "symbolic link"))
+				_exit(4);
+		lc_registry_free(r);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	unlink(fifo);
+	unlink(link);
+	assert_false(WIFSIGNALED(ws));		/* SIGALRM: discovery hung */
+	assert_int_equal(WEXITSTATUS(ws), 0);
+}
+
 /* A child that creates a segment, waits for a byte on fd, then exits. */
 static pid_t child_with_segment(uint64_t nonce, int *wake)
 {
@@ -368,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_publication),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_abi_mismatch),
+		cmocka_unit_test(test_planted_fifo),
 		cmocka_unit_test(test_exit_detaches),
 		cmocka_unit_test(test_exec_replaces),
 		cmocka_unit_test(test_churn),
