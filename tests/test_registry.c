@@ -256,6 +256,71 @@ static void test_planted_fifo(void **state)
 	assert_int_equal(WEXITSTATUS(ws), 0);
 }
 
+struct flipper {
+	struct lc_seg_hdr *h;
+	int stop;
+	uint64_t flips;
+};
+
+/* Flip the header's nslots and slot_hwm between the truth and the maximum
+ * until told to stop, as a hostile program may. */
+static void *flip(void *arg)
+{
+	struct flipper *f = arg;
+
+	while (!__atomic_load_n(&f->stop, __ATOMIC_ACQUIRE)) {
+		uint64_t t = lc_clock_ns();
+
+		/* each value stays about a microsecond, as long as the gap
+		 * between a check and a second read */
+		__atomic_store_n(&f->h->nslots, (t / 1000) & 1 ? LC_SLOTS_MAX : 4,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&f->h->slot_hwm, LC_SLOTS_MAX, __ATOMIC_RELAXED);
+		__atomic_store_n(&f->flips, f->flips + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* The header is validated as one snapshot and only the snapshot is used: a
+ * target attached while its program flips nslots holds the slot count that
+ * was checked against the file, never more than the mapping holds. */
+static void test_nslots_flip(void **state)
+{
+	struct lc_registry *r;
+	struct lc_target *t;
+	struct flipper f;
+	pthread_t th;
+	int e, attached = 0;
+
+	urcu_memb_register_thread();
+	for (int round = 0; round < 40; round++) {
+		new_session();
+		f = (struct flipper){ .h = make_segment(getpid(), 0x71 + (uint64_t)round, 4, 1, 0) };
+		assert_int_equal(pthread_create(&th, NULL, flip, &f), 0);
+		while (__atomic_load_n(&f.flips, __ATOMIC_ACQUIRE) < 10000)
+			;
+		r = lc_registry_start(session, NULL, 0, &e);
+		assert_non_null(r);
+		while (!lc_registry_seen(r) && !lc_registry_rejected(r))
+			usleep(1000);
+		urcu_memb_read_lock();
+		cds_list_for_each_entry_rcu(t, lc_registry_list(r), node) {
+			assert_int_equal(t->nslots, 4);
+			assert_true(LC_HDR_SIZE + (size_t)t->nslots * sizeof(struct lc_slot) <= t->len);
+			attached++;
+		}
+		urcu_memb_read_unlock();
+		__atomic_store_n(&f.stop, 1, __ATOMIC_RELEASE);
+		pthread_join(th, NULL);
+		lc_registry_stop(r);
+		lc_registry_free(r);
+		munmap(f.h, LC_HDR_SIZE + 4 * sizeof(struct lc_slot));
+		cleanup_session();
+	}
+	urcu_memb_unregister_thread();
+	assert_true(attached > 0);
+}
+
 /* A child that creates a segment, waits for a byte on fd, then exits. */
 static pid_t child_with_segment(uint64_t nonce, int *wake)
 {
@@ -424,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_abi_mismatch),
 		cmocka_unit_test(test_planted_fifo),
+		cmocka_unit_test(test_nslots_flip),
 		cmocka_unit_test(test_exit_detaches),
 		cmocka_unit_test(test_exec_replaces),
 		cmocka_unit_test(test_churn),
