@@ -28,6 +28,8 @@
 #include "targets.h"
 
 #define ATTACH_WAIT_NS 1000000000u	/* how long attach waits for segments */
+#define LC_TERM_WAIT_NS 5000000000ull	/* how long record waits for its command
+					 * after passing a signal on */
 
 /* Options shared by record and attach. */
 struct opts {
@@ -571,25 +573,44 @@ static int setup_trace(struct run *r)
 	return 0;
 }
 
-/* Wait for the child or a signal.  Returns the shell-style status and sets
- * *sig when a signal ended the wait. */
-static int wait_child(pid_t child, const sigset_t *set, int *sig)
+/* Wait for the child until the monotonic time deadline (0: for ever) or
+ * until one of the signals of set arrives.  Returns the child's shell-style
+ * status, or -1 with the signal in *sig, or -1 with *sig 0 at the deadline. */
+static int wait_child_until(pid_t child, const sigset_t *set, uint64_t deadline, int *sig)
 {
-	struct timespec ts = { 0, 100000000 };
+	struct timespec ts = { 0, 20000000 };
 	siginfo_t si;
 	int ws;
 
+	*sig = 0;
 	for (;;) {
 		int s = sigtimedwait(set, &si, &ts);
 
 		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
-			kill(child, s);
 			*sig = s;
-			return 128 + s;
+			return -1;
 		}
 		if (waitpid(child, &ws, WNOHANG) == child)
 			return shell_status(ws);
+		if (deadline && lc_clock_ns() >= deadline)
+			return -1;
 	}
+}
+
+/* Wait for the child or a signal.  A signal is passed on to the child,
+ * which then has LC_TERM_WAIT_NS to end (a second signal stops the wait),
+ * so that its segment is gone or reapable when the session ends.  Returns
+ * the child's shell-style status (128 + the signal when it has not ended)
+ * and sets *sig when a signal ended the wait. */
+static int wait_child(pid_t child, const sigset_t *set, int *sig)
+{
+	int st = wait_child_until(child, set, 0, sig), again;
+
+	if (!*sig)
+		return st;
+	kill(child, *sig);
+	st = wait_child_until(child, set, lc_clock_ns() + LC_TERM_WAIT_NS, &again);
+	return st < 0 ? 128 + *sig : st;
 }
 
 int lc_cmd_record(int argc, char **argv)
