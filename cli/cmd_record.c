@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -64,6 +65,7 @@ struct run {
 	char omp_lib[PATH_MAX];	/* the layers' libraries, when asked for */
 	char pthread_lib[PATH_MAX];
 	struct lc_mpi_setup mpi;
+	struct rlimit nofile;	/* the limit as found, for the command */
 };
 
 static const char record_usage[] =
@@ -407,6 +409,11 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 		} else if (res.opened) {
 			summary(r, cmd, &res);
 		}
+		if (res.untracked)
+			warnx("%u process%s of the session could not be tracked for want of file "
+			      "descriptors (raise ulimit -n): %s missing from the profile",
+			      res.untracked, res.untracked == 1 ? "" : "es",
+			      res.untracked == 1 ? "it is" : "they are");
 		if (res.rejected > LC_SESSION_REASONS_SHOWN)
 			warnx("%u invalid shared-memory segments ignored in all",
 			      res.rejected);
@@ -415,6 +422,21 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 	r->ses = NULL;
 	free(r->command);
 	return rc;
+}
+
+/* Raise the soft limit of open files to the hard one (a target costs the
+ * sampler a descriptor), keeping the old limit in *old for the command. */
+static void raise_nofile(struct rlimit *old)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, old)) {
+		old->rlim_cur = old->rlim_max = RLIM_INFINITY;	/* the child keeps its own */
+		return;
+	}
+	rl = *old;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 /* Block the signals the main thread waits for; returns the old mask. */
@@ -534,6 +556,7 @@ static pid_t spawn(struct run *r, char **argv, const sigset_t *old)
 		if (r->pthread_lib[0])
 			env_prepend("LD_PRELOAD", r->pthread_lib);
 		sigprocmask(SIG_SETMASK, old, NULL);
+		setrlimit(RLIMIT_NOFILE, &r->nofile);
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
@@ -638,6 +661,7 @@ int lc_cmd_record(int argc, char **argv)
 	lc_session_name(r.session, sizeof(r.session));
 	r.command = command_line(&r, argc - first, argv + first);
 	block_signals(&set, &old);
+	raise_nofile(&r.nofile);
 	reg = lc_registry_start(r.session, NULL, 0, &rc);
 	if (!reg) {
 		warnx("cannot start discovery: %s", strerror(-rc));
@@ -737,6 +761,7 @@ int lc_cmd_attach(int argc, char **argv)
 	snprintf(r.session, sizeof(r.session), "attach");
 	r.command = join(argc - first, argv + first);
 	block_signals(&set, &old);
+	raise_nofile(&r.nofile);
 	reg = lc_registry_start(NULL, pids, argc - first, &rc);
 	free(pids);
 	if (!reg) {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -25,6 +26,8 @@
 #define POLL_NS 20000000	/* rescan period when nothing is pending */
 #define PENDING_POLL_NS 50000	/* rescan period while a segment is unpublished */
 #define MAX_POLL 1024
+#define FD_RESERVE 64		/* descriptors never taken by pidfds: the shm
+				 * opens, the profile, counters */
 
 /*
  * The registry.  Three parties touch it: the owner (the thread that calls
@@ -69,6 +72,16 @@ struct lc_registry {
 	struct lc_rejection *bad;	/* rejected segments, not tried again */
 	uint32_t nbad;
 	size_t badcap;
+	/* The scanning thread's: pidfds held by targets, and how many it may
+	 * hold (set at start from RLIMIT_NOFILE); a target beyond that is
+	 * watched by kill(pid, 0) at every round instead. */
+	uint32_t npidfd, pidfd_max;
+	/* Segments that could not be opened for want of file descriptors
+	 * (EMFILE, ENFILE) and were not attached since: under lock, like
+	 * bad; untracked is their count for any thread (relaxed). */
+	struct lc_rejection *lost;
+	uint32_t nlost, untracked;
+	size_t lostcap;
 };
 
 /* Split an shm name "lostcycles.S.PID.NONCE" into its parts.  Returns 0 or
@@ -128,14 +141,13 @@ static struct lc_target *find(struct lc_registry *r, pid_t pid, uint64_t nonce)
 	return NULL;
 }
 
-/* Free a detached target after its grace period. */
+/* Free a detached target after its grace period (its pidfd was closed and
+ * counted off when it was detached). */
 static void free_target(struct rcu_head *head)
 {
 	struct lc_target *t = caa_container_of(head, struct lc_target, rcu);
 
 	munmap((void *)t->hdr, t->len);
-	if (t->pidfd >= 0)
-		close(t->pidfd);
 	free(t->cache);
 	free(t);
 }
@@ -150,6 +162,11 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce, lc_clock_ns() };
 	/* the departure is recorded before the count says the target left */
 	__atomic_store_n(&r->live, r->live - 1, __ATOMIC_RELEASE);
+	if (t->pidfd >= 0) {
+		close(t->pidfd);
+		t->pidfd = -1;
+		r->npidfd--;
+	}
 	if (unlink_name)
 		shm_unlink(t->name);
 	urcu_memb_call_rcu(&t->rcu, free_target);
@@ -325,18 +342,26 @@ static struct lc_target *target_new(struct lc_registry *r, struct seg_open *o,
 	return t;
 }
 
-/* Watch the process of the validated segment (a pidfd) and make its target
- * record into *tp.  Returns 0, -ESRCH when the process is gone (its segment
- * is stale: the name is unlinked), or -ENOMEM. */
+/* Watch the process of the validated segment and make its target record
+ * into *tp.  A pidfd watches it while the registry may hold one more
+ * (pidfd_max); without one (over the budget, or pidfd_open failed for
+ * another reason than the process's exit) kill(pid, 0) does at every
+ * round.  Only ESRCH means the process is gone: an error is never taken
+ * for an exit.  Returns 0, -ESRCH when the process is gone (its segment is
+ * stale: the name is unlinked), or -ENOMEM. */
 static int map_target(struct lc_registry *r, struct seg_open *o, const struct seg_snap *s,
 		      const char *name, struct lc_target **tp, char *why, size_t wl)
 {
-	o->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
-	if (o->pidfd < 0) {
+	errno = 0;
+	if (r->npidfd < r->pidfd_max)
+		o->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
+	if ((o->pidfd < 0 && errno == ESRCH) || (kill(s->pid, 0) && errno == ESRCH)) {
 		shm_unlink(name);
 		return lc_fail(why, wl, -ESRCH, "target %d: exited before it was attached", (int)s->pid);
 	}
 	*tp = target_new(r, o, s, name);
+	if (*tp && (*tp)->pidfd >= 0)
+		r->npidfd++;
 	if (!*tp)
 		return lc_fail(why, wl, -ENOMEM, "target %d: out of memory", (int)s->pid);
 	return 0;
@@ -354,6 +379,10 @@ static int publish(struct lc_registry *r, struct lc_target *t, char *why, size_t
 		lc_fail(why, wl, -ESTALE, "target %d: %s is older than the attached image",
 			(int)t->pid, t->name);
 		shm_unlink(t->name);
+		if (t->pidfd >= 0) {
+			close(t->pidfd);
+			r->npidfd--;
+		}
 		free_target(&t->rcu);
 		return -ESTALE;
 	}
@@ -425,6 +454,27 @@ static void reject(struct lc_registry *r, pid_t pid, uint64_t nonce, const char 
 	r->nbad++;
 }
 
+/* Remember that the segment of (pid, nonce) could not be opened for want of
+ * file descriptors (why says so), or forget it once it is attached (why
+ * NULL). */
+static void note_lost(struct lc_registry *r, pid_t pid, uint64_t nonce, const char *why)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->nlost; i++)
+		if (r->lost[i].pid == pid && r->lost[i].nonce == nonce)
+			break;
+	if (!why && i < r->nlost)
+		r->lost[i] = r->lost[--r->nlost];
+	else if (why && i == r->nlost &&
+		 !lc_grow((void **)&r->lost, &r->lostcap, r->nlost + 1, sizeof(*r->lost))) {
+		r->lost[i] = (struct lc_rejection){ .pid = pid, .nonce = nonce };
+		snprintf(r->lost[i].reason, sizeof(r->lost[i].reason), "%s", why);
+		r->nlost++;
+	}
+	__atomic_store_n(&r->untracked, r->nlost, __ATOMIC_RELAXED);
+}
+
 /* Look for new segments in /dev/shm and attach the wanted ones. */
 static void scan(struct lc_registry *r)
 {
@@ -449,10 +499,27 @@ static void scan(struct lc_registry *r)
 				r->pending = 1;
 			else if (rc == -EINVAL)
 				reject(r, pid, nonce, why);
+			if (rc == -EMFILE || rc == -ENFILE) {
+				r->pending = 1;		/* try again when one is free */
+				note_lost(r, pid, nonce, why);
+			} else if (!rc && r->nlost) {
+				note_lost(r, pid, nonce, NULL);
+			}
 		}
 		pthread_mutex_unlock(&r->lock);
 	}
 	closedir(d);
+}
+
+/* Detach the targets without a pidfd whose process is gone (caller holds
+ * the lock). */
+static void reap_unwatched(struct lc_registry *r)
+{
+	struct lc_target *t, *tmp;
+
+	cds_list_for_each_entry_safe(t, tmp, &r->list, node)
+		if (t->pidfd < 0 && kill(t->pid, 0) && errno == ESRCH)
+			detach(r, t, 1);
 }
 
 /* Wait for inotify or a process exit; detach the targets whose process has
@@ -468,8 +535,8 @@ static void wait_events(struct lc_registry *r)
 	pfd[n++] = (struct pollfd){ .fd = r->inotify, .events = POLLIN };
 	pthread_mutex_lock(&r->lock);
 	cds_list_for_each_entry(t, &r->list, node) {
-		if (n == MAX_POLL)
-			break;
+		if (n == MAX_POLL || t->pidfd < 0)
+			continue;
 		who[n] = t;
 		pfd[n++] = (struct pollfd){ .fd = t->pidfd, .events = POLLIN };
 	}
@@ -491,15 +558,16 @@ static void wait_events(struct lc_registry *r)
 	}
 	struct timespec ts = { 0, wait_ns };
 
-	if (ppoll(pfd, n, &ts, NULL) <= 0)
-		return;
+	if (ppoll(pfd, n, &ts, NULL) < 0)
+		n = 1;
 	if (r->inotify >= 0 && (pfd[0].revents & POLLIN))
 		while (read(r->inotify, buf, sizeof(buf)) > 0)
 			;
 	pthread_mutex_lock(&r->lock);
 	for (nfds_t i = 1; i < n; i++)
-		if (pfd[i].revents)
+		if (pfd[i].revents & (POLLIN | POLLHUP))	/* the process exited */
 			detach(r, who[i], 1);
+	reap_unwatched(r);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -518,6 +586,19 @@ static void *discover(void *arg)
 	}
 	urcu_memb_unregister_thread();
 	return NULL;
+}
+
+/* How many pidfds the registry may hold: the descriptors this process may
+ * open, less FD_RESERVE, and no more than one poll can wait on. */
+static uint32_t pidfd_budget(void)
+{
+	struct rlimit rl;
+	rlim_t n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	n = rl.rlim_cur > 2 * FD_RESERVE ? rl.rlim_cur - FD_RESERVE : rl.rlim_cur / 2;
+	return n < MAX_POLL - 1 ? (uint32_t)n : MAX_POLL - 1;
 }
 
 struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
@@ -544,6 +625,7 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 		memcpy(r->pids, pids, (size_t)npids * sizeof(*pids));
 		r->npids = npids;
 	}
+	r->pidfd_max = pidfd_budget();
 	r->inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (r->inotify >= 0)
 		inotify_add_watch(r->inotify, SHM_DIR, IN_CREATE | IN_MOVED_TO);
@@ -587,6 +669,7 @@ void lc_registry_free(struct lc_registry *r)
 	pthread_mutex_destroy(&r->lock);
 	free(r->dep);
 	free(r->bad);
+	free(r->lost);
 	free(r->pids);
 	free(r);
 }
@@ -615,6 +698,11 @@ const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_
 uint32_t lc_registry_rejected(struct lc_registry *r)
 {
 	return __atomic_load_n(&r->rejected, __ATOMIC_RELAXED);
+}
+
+uint32_t lc_registry_untracked(struct lc_registry *r)
+{
+	return __atomic_load_n(&r->untracked, __ATOMIC_RELAXED);
 }
 
 uint32_t lc_registry_rejections(struct lc_registry *r, struct lc_rejection *out, uint32_t max)

@@ -54,7 +54,7 @@ struct lc_target {
 	uint32_t uid;		/* unique within the run */
 	char comm[16];
 	char name[NAME_MAX + 1];	/* shm name, for unlink */
-	int pidfd;
+	int pidfd;		/* -1: watched by kill(pid, 0) (the writer's) */
 	int gone;		/* the process exited or was replaced: written by
 				 * the writer (release), read by the tick loop
 				 * (acquire) */
@@ -113,6 +113,11 @@ const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_
 
 /* Segments rejected as invalid so far (any thread may ask). */
 uint32_t lc_registry_rejected(struct lc_registry *r);
+
+/* Segments of wanted processes that could not be opened for want of file
+ * descriptors (EMFILE, ENFILE) and have not been attached since: their
+ * processes are missing from the profile (any thread, any time). */
+uint32_t lc_registry_untracked(struct lc_registry *r);
 
 /* Copy the first max rejected segments, with their reasons, into out, for
  * the command to report (the library prints nothing); returns how many

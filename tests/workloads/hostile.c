@@ -6,6 +6,11 @@
  *	hostile sigterm MS
  *		BUSY; on SIGTERM it takes MS milliseconds more to die of it
  *		(its segment name stays behind: no exit handler runs)
+ *	hostile children N MS
+ *		N children, each BUSY for MS milliseconds; before it exits each
+ *		checks that its segment name is still in /dev/shm (the sampler
+ *		must never unlink the name of a live process) and fails if not;
+ *		exits 0 when every child passed
  */
 #include <dirent.h>
 #include <errno.h>
@@ -53,10 +58,54 @@ static int do_sigterm(long ms)
 	return 1;
 }
 
+/* Whether this process's segment name is in /dev/shm. */
+static int own_name_exists(void)
+{
+	const char *ses = getenv("LOSTCYCLES_SESSION");
+	char prefix[128];
+	struct dirent *e;
+	DIR *d = opendir("/dev/shm");
+	int found = 0;
+
+	if (!ses || !d)
+		return 0;
+	snprintf(prefix, sizeof(prefix), "lostcycles.%s.%d.", ses, (int)getpid());
+	while ((e = readdir(d)))
+		found |= !strncmp(e->d_name, prefix, strlen(prefix));
+	closedir(d);
+	return found;
+}
+
+/* children N MS: see the top of the file. */
+static int do_children(int n, long ms)
+{
+	int bad = 0, ws;
+
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return 1;
+		if (pid == 0) {
+			LC_BUSY();
+			sleep_ms(ms);
+			LC_IDLE();
+			_exit(own_name_exists() ? 0 : 3);
+		}
+	}
+	while (wait(&ws) > 0)
+		bad += !WIFEXITED(ws) || WEXITSTATUS(ws);
+	if (bad)
+		fprintf(stderr, "hostile: %d children lost their segment name while alive\n", bad);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "children"))
+		return do_children(atoi(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "sigterm"))
 		return do_sigterm(atol(argv[2]));
-	fprintf(stderr, "usage: hostile sigterm MS\n");
+	fprintf(stderr, "usage: hostile sigterm MS | children N MS\n");
 	return 2;
 }
