@@ -8,7 +8,8 @@
  *                slot) and with one (shared-memory slot).
  *   sync pair:   LC_SYNC_BEGIN()/LC_SYNC_END() vs. the same baseline.
  *   tick:        lc_accum_charge of an observation of N threads vs. reading
- *                N slots' words (the sweep alone).
+ *                N slots' words (the sweep alone); and the sweep under the
+ *                SIGBUS guard of sampler/guard.h (one target) vs. bare.
  *
  * Usage: bench_flags [ITERATIONS]; re-executes itself with a session set.
  */
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "attr.h"
+#include "guard.h"
 #include "lc_util.h"
 #include "lc_abi.h"
 
@@ -70,6 +72,21 @@ static void loop_sync(long n)
 	}
 }
 
+/* One target's sweep of n slots under the guard of a tick; adds to *sink. */
+static __attribute__((noinline)) void guarded_sweep(const struct lc_slot *slots, uint32_t n,
+						    uint64_t *sink)
+{
+	static struct lc_guard g;
+
+	if (sigsetjmp(g.env, 0))
+		return;
+	lc_guard_arm(&g, slots, n * sizeof(*slots));
+	for (uint32_t i = 0; i < n; i++)
+		*sink += __atomic_load_n(&slots[i].state, __ATOMIC_ACQUIRE) +
+			 __atomic_load_n(&slots[i].tid, __ATOMIC_ACQUIRE);
+	lc_guard_disarm();
+}
+
 /* The tick benchmark: charging N threads vs. reading N padded words. */
 static void bench_tick(uint32_t nthreads, long n)
 {
@@ -77,7 +94,7 @@ static void bench_tick(uint32_t nthreads, long n)
 	struct lc_slot *slots = aligned_alloc(64, nthreads * sizeof(struct lc_slot));
 	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
 	struct lc_accum *a = lc_accum_new(NULL, LC_SRC_SAMPLED, UINT64_MAX / 4, nthreads);
-	uint64_t t, sweep_ns, charge_ns, sink = 0;
+	uint64_t t, sweep_ns, charge_ns, guard_ns, sink = 0;
 
 	if (!th || !slots || !a) {
 		fprintf(stderr, "bench_flags: out of memory\n");
@@ -98,9 +115,15 @@ static void bench_tick(uint32_t nthreads, long n)
 	for (long k = 0; k < n; k++)
 		lc_accum_charge(a, (uint64_t)k * 100000, 100000, &o);
 	charge_ns = lc_clock_ns() - t;
-	printf("tick %3u threads: sweep %7.1f ns, charge %7.1f ns per tick, ratio %.2f%s\n",
+	t = lc_clock_ns();
+	for (long k = 0; k < n; k++)
+		guarded_sweep(slots, nthreads, &sink);
+	guard_ns = lc_clock_ns() - t;
+	printf("tick %3u threads: sweep %7.1f ns, charge %7.1f ns per tick, ratio %.2f; "
+	       "guarded sweep %7.1f ns (+%.1f ns)%s\n",
 	       nthreads, (double)sweep_ns / (double)n, (double)charge_ns / (double)n,
-	       (double)charge_ns / (double)(sweep_ns ? sweep_ns : 1), sink == 1 ? " " : "");
+	       (double)charge_ns / (double)(sweep_ns ? sweep_ns : 1), (double)guard_ns / (double)n,
+	       ((double)guard_ns - (double)sweep_ns) / (double)n, sink == 1 ? " " : "");
 	lc_accum_free(a);
 	free(th);
 	free(slots);
@@ -114,6 +137,7 @@ int main(int argc, char **argv)
 
 	if (n <= 0)
 		n = 20000000;
+	lc_guard_init();
 	base = best(loop_plain, n);
 	flags = best(loop_flags, n);
 	sync = best(loop_sync, n);

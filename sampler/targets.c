@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "lc_util.h"
 
 #define SHM_DIR "/dev/shm"
@@ -299,8 +300,23 @@ static int check(const struct seg_snap *s, uint64_t size, size_t len, pid_t pid,
 	return 0;
 }
 
+/* snapshot() under a guard: the file may have shrunk since it was sized.
+ * Returns 0, or -EAGAIN when the read faulted. */
+static int snapshot_guarded(const struct seg_open *o, struct seg_snap *s)
+{
+	struct lc_guard g;
+
+	if (sigsetjmp(g.env, 0))
+		return -EAGAIN;
+	lc_guard_arm(&g, o->map, o->len);
+	snapshot(o->map, s);
+	lc_guard_disarm();
+	return 0;
+}
+
 /* Map the open segment, snapshot its header into s and check the snapshot.
- * Returns what check() returns, or -errno when the mapping fails. */
+ * Returns what check() returns, -EAGAIN when the file shrank under the
+ * read, or -errno when the mapping fails. */
 static int validate(struct seg_open *o, const char *name, pid_t pid, uint64_t nonce,
 		    struct seg_snap *s, char *why, size_t wl)
 {
@@ -308,7 +324,9 @@ static int validate(struct seg_open *o, const char *name, pid_t pid, uint64_t no
 
 	if (rc)
 		return rc;
-	snapshot(o->map, s);
+	if (snapshot_guarded(o, s))
+		return lc_fail(why, wl, -EAGAIN, "target %d: %s shrank while it was read",
+			       (int)pid, name);
 	return check(s, o->size, o->len, pid, nonce, why, wl);
 }
 
@@ -511,6 +529,24 @@ static void scan(struct lc_registry *r)
 	closedir(d);
 }
 
+/* Detach the targets whose mapping faulted in the tick loop (their segment
+ * was truncated), with one reason each, and refuse their segment from now
+ * on (caller holds the lock).  The name stays while the process lives. */
+static void drop_faulted(struct lc_registry *r)
+{
+	struct lc_target *t, *tmp;
+	char why[LC_REASON_MAX];
+
+	cds_list_for_each_entry_safe(t, tmp, &r->list, node) {
+		if (!__atomic_load_n(&t->fault, __ATOMIC_ACQUIRE))
+			continue;
+		snprintf(why, sizeof(why), "target %d: its segment was truncated while mapped "
+			 "(a read faulted): dropped, what was measured before is kept", (int)t->pid);
+		reject(r, t->pid, t->nonce, why);
+		detach(r, t, kill(t->pid, 0) && errno == ESRCH);
+	}
+}
+
 /* Detach the targets without a pidfd whose process is gone (caller holds
  * the lock). */
 static void reap_unwatched(struct lc_registry *r)
@@ -568,6 +604,7 @@ static void wait_events(struct lc_registry *r)
 		if (pfd[i].revents & (POLLIN | POLLHUP))	/* the process exited */
 			detach(r, who[i], 1);
 	reap_unwatched(r);
+	drop_faulted(r);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -609,6 +646,12 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 
 	if (!r) {
 		*err = -ENOMEM;
+		return NULL;
+	}
+	rc = lc_guard_init();
+	if (rc) {
+		free(r);
+		*err = rc;
 		return NULL;
 	}
 	CDS_INIT_LIST_HEAD(&r->list);
@@ -654,6 +697,7 @@ void lc_registry_stop(struct lc_registry *r)
 		scan(r);	/* late arrivals, so that stale names get removed */
 	}
 	pthread_mutex_lock(&r->lock);
+	drop_faulted(r);
 	cds_list_for_each_entry_safe(t, tmp, &r->list, node)
 		detach(r, t, kill(t->pid, 0) && errno == ESRCH);
 	pthread_mutex_unlock(&r->lock);

@@ -58,6 +58,9 @@ struct lc_target {
 	int gone;		/* the process exited or was replaced: written by
 				 * the writer (release), read by the tick loop
 				 * (acquire) */
+	int fault;		/* a read of the mapping faulted (the segment was
+				 * truncated): written by the tick loop (release),
+				 * read by the writer (acquire), which drops it */
 	/* private to the tick loop once published (the writer allocates cache
 	 * with every thread -1, the rest starts zero) */
 	int announced;
@@ -90,7 +93,9 @@ struct lc_rejection {
 struct lc_registry;
 
 /* Start discovering the segments of session (when pids is NULL) or of the
- * npids processes in pids (any session).  Returns NULL with *err = -errno. */
+ * npids processes in pids (any session).  Installs the process's SIGBUS
+ * handler (guard.h), which readers of the mappings rely on.  Returns NULL
+ * with *err = -errno. */
 struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
 				      int *err);
 

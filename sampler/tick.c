@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "guard.h"
 #include "lc_util.h"
 
 /* A thread being watched by the per-thread sources, and the tick it was
@@ -53,7 +54,12 @@ struct lc_sampler {
 	 * pthread_join in stop. */
 	uint64_t last;
 	struct lc_sampler_stats st;
-	/* observation buffers, reused every tick (the sampling thread's) */
+	/* observation buffers, reused every tick (the sampling thread's);
+	 * nprocs and nthreads count this tick's, the marks say where the
+	 * target being read began (kept here, in memory, because a fault
+	 * jumps back over the reads: guard.h) */
+	struct lc_guard guard;
+	uint32_t nprocs, nthreads, mark_threads, mark_wasted;
 	struct lc_obs_proc *procs;
 	size_t procs_cap;
 	struct lc_obs_thread *threads;
@@ -347,44 +353,73 @@ static void announce_job(struct lc_sampler *s, struct lc_target *t)
 	lc_pwriter_rank(s->cfg.w, &r);
 }
 
+/* Observe target t into procs[nprocs] and the thread observations. */
+static void observe(struct lc_sampler *s, struct lc_target *t, uint64_t now, uint64_t dt)
+{
+	const struct lc_seg_hdr *h = t->hdr;
+	uint32_t team;
+
+	if (!t->announced)
+		announce(s, t, now);
+	if (!t->job_announced)
+		announce_job(s, t);
+	read_tags(s, t);
+	team = __atomic_load_n(&h->team, __ATOMIC_RELAXED);
+	if (team > LC_SLOTS_MAX) {
+		s->st.bad_reads++;
+		team = 0;
+	}
+	s->procs[s->nprocs] = (struct lc_obs_proc){
+		.uid = t->uid,
+		.we = __atomic_load_n(&h->work_exists, __ATOMIC_ACQUIRE) > 0,
+		.sf = __atomic_load_n(&h->solution_found, __ATOMIC_ACQUIRE) != 0,
+		.team = team, .ntags = t->ntags, .tags = t->tags,
+	};
+	read_slots(s, t, s->nprocs, &s->nthreads, now, dt);
+	s->nprocs++;
+}
+
+/* Observe target t under a guard (guard.h): when its program (or anyone)
+ * has shrunk its segment, the read faults, this tick's observations of t
+ * are taken back, and t is marked for the writer to drop, with one
+ * warning.  What was measured before stays in the profile; the tick goes
+ * on with the other targets. */
+static void observe_guarded(struct lc_sampler *s, struct lc_target *t, uint64_t now,
+			    uint64_t dt)
+{
+	s->mark_threads = s->nthreads;
+	s->mark_wasted = s->nwasted;
+	if (sigsetjmp(s->guard.env, 0)) {
+		s->nthreads = s->mark_threads;
+		s->nwasted = s->mark_wasted;
+		__atomic_store_n(&t->fault, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	lc_guard_arm(&s->guard, t->hdr, t->len);
+	observe(s, t, now, dt);
+	lc_guard_disarm();
+}
+
 /* One tick: observe every target now and charge [last, now) to what was seen. */
 static void tick(struct lc_sampler *s)
 {
 	uint64_t now = lc_clock_ns(), dt = now - s->last;
-	uint32_t nprocs = 0, nthreads = 0;
 	struct lc_obs obs;
 	struct lc_target *t;
 
 	s->nwasted = 0;
+	s->nprocs = 0;
+	s->nthreads = 0;
 	urcu_memb_read_lock();
 	cds_list_for_each_entry_rcu(t, lc_registry_list(s->cfg.reg), node) {
-		const struct lc_seg_hdr *h = t->hdr;
-		uint32_t team;
-
-		if (__atomic_load_n(&t->gone, __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&t->gone, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&t->fault, __ATOMIC_RELAXED))
 			continue;
-		if (lc_grow((void **)&s->procs, &s->procs_cap, nprocs + 1, sizeof(*s->procs)))
+		if (lc_grow((void **)&s->procs, &s->procs_cap, s->nprocs + 1, sizeof(*s->procs)))
 			break;
-		if (!t->announced)
-			announce(s, t, now);
-		if (!t->job_announced)
-			announce_job(s, t);
-		read_tags(s, t);
-		team = __atomic_load_n(&h->team, __ATOMIC_RELAXED);
-		if (team > LC_SLOTS_MAX) {
-			s->st.bad_reads++;
-			team = 0;
-		}
-		s->procs[nprocs] = (struct lc_obs_proc){
-			.uid = t->uid,
-			.we = __atomic_load_n(&h->work_exists, __ATOMIC_ACQUIRE) > 0,
-			.sf = __atomic_load_n(&h->solution_found, __ATOMIC_ACQUIRE) != 0,
-			.team = team, .ntags = t->ntags, .tags = t->tags,
-		};
-		read_slots(s, t, nprocs, &nthreads, now, dt);
-		nprocs++;
+		observe_guarded(s, t, now, dt);
 	}
-	obs = (struct lc_obs){ nprocs, s->procs, nthreads, s->threads };
+	obs = (struct lc_obs){ s->nprocs, s->procs, s->nthreads, s->threads };
 	lc_accum_charge(s->cfg.acc, s->last - s->cfg.t0, dt, &obs);
 	urcu_memb_read_unlock();
 	threads_left(s);
