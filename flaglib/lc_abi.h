@@ -50,7 +50,7 @@
  */
 #define LC_SEG_MAGIC     0x31544d474553434cull	/* "LCSEGMT1" little-endian */
 #define LC_ABI_MAJOR     LC_ABI_VERSION	/* lostcycles.h; also the SONAME major */
-#define LC_ABI_MINOR     2u
+#define LC_ABI_MINOR     3u
 #define LC_HDR_SIZE      4096u
 
 /* Flags in lc_seg_hdr.flags. */
@@ -95,7 +95,9 @@ struct lc_seg_hdr {
 	uint32_t flags;		/* LC_SEG_* */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at creation */
 	uint64_t nonce;		/* the NONCE of the segment's name */
-	uint8_t reserved0[8];
+	uint64_t proc_start;	/* ABI 1.3: the creating process's start time,
+				 * field 22 of /proc/PID/stat (clock ticks after
+				 * boot); 0 = unknown */
 	/* line 1: process-wide predicates */
 	int64_t work_exists;	/* > 0 between PARALLEL_BEGIN and _END (nests) */
 	uint32_t solution_found;/* 1 once LC_SOLUTION_FOUND() ran */

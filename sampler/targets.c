@@ -174,12 +174,14 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 }
 
 /*
- * Attaching a segment takes four steps, one function each:
- *   open      open the name read-only and learn the file's size;
+ * Attaching a segment takes five steps, one function each:
+ *   open      open the name read-only and learn the file's size and owner;
  *   validate  map it, copy the header fields once out of the mapping (the
  *             target may change them at any time) and check the copy against
  *             the ABI and the file; from here on only the copy is used;
  *   map       make the target record from the copy: pidfd, slot cache, names;
+ *   verify    check the segment against its process: owners, start time
+ *             (docs/trust-segments.md);
  *   publish   add it to the RCU list, replacing an older image of its pid.
  * attach() runs them in order; every refusal comes with a one-line reason.
  */
@@ -191,6 +193,7 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 struct seg_open {
 	int fd;			/* the shm object, -1 if not open */
 	uint64_t size;		/* its file size */
+	uid_t owner;		/* its owner */
 	const struct lc_seg_hdr *map;	/* the mapping, NULL if none */
 	size_t len;		/* bytes mapped: min(size, SEG_MAX) */
 	int pidfd;		/* the process, -1 if not open */
@@ -199,9 +202,9 @@ struct seg_open {
 /* The header fields of a segment, copied once out of the mapping. */
 struct seg_snap {
 	uint64_t magic;
-	uint16_t abi_major;
+	uint16_t abi_major, abi_minor;
 	uint32_t hdr_size, slot_size, nslots;
-	uint64_t seg_size, start_ns, nonce;
+	uint64_t seg_size, start_ns, nonce, proc_start;
 	int32_t pid;
 	char comm[16];
 };
@@ -228,6 +231,7 @@ static int seg_open(struct seg_open *o, const char *name, pid_t pid, char *why, 
 		return lc_fail(why, wl, -EINVAL, "target %d: %s is not a regular file: skipped",
 			       (int)pid, name);
 	o->size = (uint64_t)st.st_size;
+	o->owner = st.st_uid;
 	if (o->size < LC_HDR_SIZE)	/* created but not yet sized */
 		return lc_fail(why, wl, -EAGAIN, "%s: not yet sized", name);
 	return 0;
@@ -254,6 +258,8 @@ static void snapshot(const struct lc_seg_hdr *h, struct seg_snap *s)
 {
 	s->magic = __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE);
 	s->abi_major = __atomic_load_n(&h->abi_major, __ATOMIC_RELAXED);
+	s->abi_minor = __atomic_load_n(&h->abi_minor, __ATOMIC_RELAXED);
+	s->proc_start = __atomic_load_n(&h->proc_start, __ATOMIC_RELAXED);
 	s->hdr_size = __atomic_load_n(&h->hdr_size, __ATOMIC_RELAXED);
 	s->slot_size = __atomic_load_n(&h->slot_size, __ATOMIC_RELAXED);
 	s->nslots = __atomic_load_n(&h->nslots, __ATOMIC_RELAXED);
@@ -385,6 +391,93 @@ static int map_target(struct lc_registry *r, struct seg_open *o, const struct se
 	return 0;
 }
 
+/* The start time of process pid (field 22 of /proc/PID/stat, clock ticks
+ * after boot) into *ticks and its owner into *uid.  Returns 0 or -errno. */
+static int proc_identity(pid_t pid, uint64_t *ticks, uid_t *uid)
+{
+	char path[64], buf[1024], *p;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = fstat(fd, &st) ? -1 : read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	*uid = st.st_uid;
+	p = strrchr(buf, ')');		/* the process name may hold anything */
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -EIO;
+	*ticks = strtoull(p + 1, NULL, 10);
+	return 0;
+}
+
+/* CLOCK_MONOTONIC in ns of a process start time in clock ticks after boot
+ * (which /proc counts on CLOCK_BOOTTIME: the difference is time suspended). */
+static uint64_t start_mono_ns(uint64_t ticks)
+{
+	struct timespec b;
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t boot, mono = lc_clock_ns(), t;
+
+	if (hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &b))
+		return 0;
+	boot = (uint64_t)b.tv_sec * 1000000000u + (uint64_t)b.tv_nsec;
+	t = ticks * (1000000000u / (uint64_t)hz);
+	return t > boot - mono ? t - (boot - mono) : 0;
+}
+
+/*
+ * Check the segment of t (owned by owner, header snapshot s) against its
+ * process, whose pidfd t holds: the segment's owner must be the process's
+ * (its effective uid, which owns /proc/PID) and, unless this sampler runs
+ * as root, the sampler's user; the header's process start time (ABI 1.3)
+ * must be the process's, or for an older header (or an unknown time) the
+ * segment must not predate the process by more than a clock tick.  A pid
+ * reused by another process fails the start time.  Returns 0, -EINVAL with
+ * the reason, or -ESRCH when the process is gone.
+ */
+static int verify(const struct lc_target *t, uid_t owner, const struct seg_snap *s,
+		  char *why, size_t wl)
+{
+	struct pollfd pfd = { .fd = t->pidfd, .events = POLLIN };
+	uint64_t ticks = 0, start;
+	uid_t puid = 0;
+	int rc = proc_identity(t->pid, &ticks, &puid);
+
+	if (rc == -ENOENT || (t->pidfd >= 0 && poll(&pfd, 1, 0) > 0))
+		return lc_fail(why, wl, -ESRCH, "target %d: exited before it was attached", (int)t->pid);
+	if (rc)
+		return lc_fail(why, wl, -EINVAL, "target %d: its process cannot be read (%s): skipped",
+			       (int)t->pid, strerror(-rc));
+	if (owner != puid)
+		return lc_fail(why, wl, -EINVAL, "target %d: segment %s of uid %u, the process's uid %u: skipped",
+			       (int)t->pid, t->name, (unsigned)owner, (unsigned)puid);
+	if (geteuid() != 0 && owner != geteuid())
+		return lc_fail(why, wl, -EINVAL, "target %d: segment of uid %u, not this sampler's %u: skipped",
+			       (int)t->pid, (unsigned)owner, (unsigned)geteuid());
+	if (s->abi_minor >= 3 && s->proc_start) {
+		if (s->proc_start != ticks)
+			return lc_fail(why, wl, -EINVAL, "target %d: segment of a process started at tick %llu, "
+				       "this one at %llu (a reused pid, or forged): skipped", (int)t->pid,
+				       (unsigned long long)s->proc_start, (unsigned long long)ticks);
+		return 0;
+	}
+	start = start_mono_ns(ticks);
+	if (s->start_ns + 2 * (1000000000u / (uint64_t)sysconf(_SC_CLK_TCK)) < start)
+		return lc_fail(why, wl, -EINVAL, "target %d: segment made %.3f s before its process "
+			       "started (a reused pid, or forged): skipped", (int)t->pid,
+			       (double)(start - s->start_ns) / 1e9);
+	return 0;
+}
+
 /* Add t to the list (caller holds the lock).  The newest image of a pid
  * wins: an older target of t's pid is detached (exec replaced it); if the
  * list already holds a newer one, t is freed and its name unlinked instead.
@@ -441,6 +534,16 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 		rc = validate(&o, name, pid, nonce, &s, why, wl);
 	if (!rc)
 		rc = map_target(r, &o, &s, name, &t, why, wl);
+	if (!rc)
+		rc = verify(t, o.owner, &s, why, wl);
+	if (rc == -ESRCH && t)
+		shm_unlink(name);	/* stale: its process is gone */
+	if (rc && t) {
+		if (t->pidfd >= 0)
+			r->npidfd--;
+		free_target(&t->rcu);	/* closes its pidfd */
+		t = NULL;
+	}
 	if (!rc)
 		rc = publish(r, t, why, wl);
 	if (rc == -EAGAIN && kill(pid, 0) && errno == ESRCH) {

@@ -33,9 +33,27 @@ static void new_session(void)
 		 (unsigned long long)lc_clock_ns());
 }
 
+/* The start time of process pid in clock ticks after boot (field 22 of
+ * /proc/PID/stat). */
+static uint64_t start_ticks(pid_t pid)
+{
+	char path[64];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%*d (%*[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+				"%*u %*u %*d %*d %*d %*d %*d %*d %llu", &v), 1);
+	fclose(f);
+	return v;
+}
+
 /* Create a segment for pid with nonce as the library would; magic is written
- * only when publish is set.  corrupt selects a field to break (0 = none).
- * Returns the mapping. */
+ * only when publish is set.  corrupt selects a field to break (0 = none; 6:
+ * another process start time; 7: an ABI 1.2 header made before the process
+ * started).  Returns the mapping. */
 static struct lc_seg_hdr *make_segment(pid_t pid, uint64_t nonce, uint32_t nslots,
 				       int publish, int corrupt)
 {
@@ -60,6 +78,15 @@ static struct lc_seg_hdr *make_segment(pid_t pid, uint64_t nonce, uint32_t nslot
 	h->pid = pid;
 	h->nonce = nonce;
 	h->start_ns = lc_clock_ns();
+	h->abi_minor = LC_ABI_MINOR;
+	h->proc_start = start_ticks(pid);
+	if (corrupt == 6)
+		h->proc_start += 1;
+	if (corrupt == 7) {
+		h->abi_minor = 2;
+		h->proc_start = 0;
+		h->start_ns = 1;
+	}
 	if (corrupt == 1)
 		h->nslots = nslots + 1;		/* claims more slots than mapped */
 	if (corrupt == 2)
@@ -321,6 +348,65 @@ static void test_nslots_flip(void **state)
 	assert_true(attached > 0);
 }
 
+/* Wait until the registry has rejected one segment and return its reason
+ * (static storage); fails the test when it attached one instead. */
+static const char *one_rejection(struct lc_registry *r)
+{
+	static struct lc_rejection rej;
+
+	assert_true(wait_for(r, rejected_is, 1));
+	assert_int_equal(lc_registry_seen(r), 0);
+	assert_int_equal(lc_registry_rejections(r, &rej, 1), 1);
+	return rej.reason;
+}
+
+/* A segment owned by another user than its process's is refused: as root,
+ * one of uid 65534 for this (root's) process; as another user, one of ours
+ * for init, which is not ours. */
+static void test_forged_owner(void **state)
+{
+	struct lc_registry *r;
+	pid_t pid = geteuid() == 0 ? getpid() : 1;
+	char path[256];
+	int e;
+
+	new_session();
+	make_segment(pid, 0xf0, 4, 1, 0);
+	shm_path(path, sizeof(path), pid, 0xf0);
+	if (geteuid() == 0)
+		assert_int_equal(chown(path, 65534, 65534), 0);
+	else if (kill(1, 0) == 0 || errno != EPERM)
+		skip();		/* init is ours here: nothing to forge */
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	assert_non_null(strstr(one_rejection(r), "the process's uid"));
+	lc_registry_stop(r);
+	lc_registry_free(r);
+	assert_int_equal(unlink(path), 0);
+}
+
+/* A segment whose header names another start time than its pid's process
+ * (a reused pid, or a forgery) is refused; so is an ABI 1.2 header, which
+ * has no process start time, made before the process started. */
+static void test_pid_reuse(void **state)
+{
+	for (int c = 6; c <= 7; c++) {
+		struct lc_registry *r;
+		char path[256];
+		int e;
+
+		new_session();
+		make_segment(getpid(), 0xa0, 4, 1, c);
+		r = lc_registry_start(session, NULL, 0, &e);
+		assert_non_null(r);
+		assert_non_null(strstr(one_rejection(r), "reused pid"));
+		lc_registry_stop(r);
+		lc_registry_free(r);
+		shm_path(path, sizeof(path), getpid(), 0xa0);
+		assert_int_equal(unlink(path), 0);
+	}
+}
+
 /* A child that creates a segment, waits for a byte on fd, then exits. */
 static pid_t child_with_segment(uint64_t nonce, int *wake)
 {
@@ -490,6 +576,8 @@ int main(void)
 		cmocka_unit_test(test_abi_mismatch),
 		cmocka_unit_test(test_planted_fifo),
 		cmocka_unit_test(test_nslots_flip),
+		cmocka_unit_test(test_forged_owner),
+		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_exit_detaches),
 		cmocka_unit_test(test_exec_replaces),
 		cmocka_unit_test(test_churn),
