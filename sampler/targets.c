@@ -22,10 +22,13 @@
 
 #include "guard.h"
 #include "lc_util.h"
+#include "nametab.h"
 
 #define SHM_DIR "/dev/shm"
 #define POLL_NS 20000000	/* rescan period when nothing is pending */
-#define PENDING_POLL_NS 50000	/* rescan period while a segment is unpublished */
+#define RETRY_MIN_NS 50000	/* first retry of a name that was not ready */
+#define RETRY_MAX_NS 1000000000	/* the longest wait between two tries of one */
+#define SCAN_TRIES_MAX 64u	/* names the discovery thread tries per scan */
 #define MAX_POLL 1024
 #define FD_RESERVE 64		/* descriptors never taken by pidfds: the shm
 				 * opens, the profile, counters */
@@ -59,11 +62,12 @@ struct lc_registry {
 	 * departure is recorded before live counts it. */
 	uint32_t seen, live, rejected;
 	/* The scanning thread's alone (discovery, or the owner while no
-	 * discovery thread runs): next_uid under lock, pending between
-	 * scan() and the wait that follows it. */
+	 * discovery thread runs): next_uid and names under lock, next_try_ns
+	 * between scan() and the wait that follows it. */
 	uint32_t next_uid;
-	int pending;			/* a segment awaits publication */
-	uint32_t pending_rounds;	/* scans in a row that found one pending */
+	uint64_t tries;			/* names tried, read by any thread (relaxed) */
+	struct lc_nametab names;	/* every wanted name met, and its state */
+	uint64_t next_try_ns;		/* when a name waiting is due again */
 	/* Appended under lock by the writer.  The arrays may move while
 	 * discovery runs: others read dep after lc_registry_stop (see
 	 * targets.h) and copy bad out under lock. */
@@ -555,15 +559,6 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 	return rc;
 }
 
-/* Whether (pid, nonce) was rejected before. */
-static int was_rejected(const struct lc_registry *r, pid_t pid, uint64_t nonce)
-{
-	for (uint32_t i = 0; i < r->nbad; i++)
-		if (r->bad[i].pid == pid && r->bad[i].nonce == nonce)
-			return 1;
-	return 0;
-}
-
 /* Remember that (pid, nonce) is invalid, and why. */
 static void reject(struct lc_registry *r, pid_t pid, uint64_t nonce, const char *why)
 {
@@ -596,16 +591,83 @@ static void note_lost(struct lc_registry *r, pid_t pid, uint64_t nonce, const ch
 	__atomic_store_n(&r->untracked, r->nlost, __ATOMIC_RELAXED);
 }
 
-/* Look for new segments in /dev/shm and attach the wanted ones. */
-static void scan(struct lc_registry *r)
+/* Have the discovery thread wake by t to try a name again. */
+static void due(struct lc_registry *r, uint64_t t)
 {
-	char session[LC_SESSION_MAX], why[LC_REASON_MAX];
+	if (t < r->next_try_ns)
+		r->next_try_ns = t;
+}
+
+/* Whether attach()'s result rc ends the name's tries: attached, refused
+ * (-EINVAL, -EACCES), stale or gone (-ESRCH, -ESTALE, -ENOENT). */
+static int final(int rc)
+{
+	return !rc || rc == -EINVAL || rc == -EACCES || rc == -ESRCH || rc == -ESTALE ||
+	       rc == -ENOENT;
+}
+
+/* Try to attach the wanted segment name of (pid, nonce), unless it is done
+ * with, not yet due again, or the scan has used its tries (*tries; NULL:
+ * no limit, every name is due, and a name done with whose process is gone
+ * is unlinked) (caller holds the lock).  A name that is not ready waits twice as long after each try,
+ * from RETRY_MIN_NS up to RETRY_MAX_NS. */
+static void try_name(struct lc_registry *r, const char *name, pid_t pid, uint64_t nonce,
+		     uint64_t now, uint32_t *tries)
+{
+	struct lc_name *n = lc_nametab_get(&r->names, pid, nonce);
+	char why[LC_REASON_MAX];
+	int rc;
+
+	if (n && n->state == LC_NAME_DONE && !tries && !find(r, pid, nonce) &&
+	    kill(pid, 0) && errno == ESRCH)
+		shm_unlink(name);	/* refused or dropped, and now stale */
+	if (!n || n->state == LC_NAME_DONE)
+		return;
+	if (tries && n->state == LC_NAME_WAIT && n->next_ns > now) {
+		due(r, n->next_ns);
+		return;
+	}
+	if (tries && !*tries) {
+		due(r, now);		/* the next scan goes on */
+		return;
+	}
+	if (tries)
+		(*tries)--;
+	__atomic_store_n(&r->tries, r->tries + 1, __ATOMIC_RELAXED);
+	rc = attach(r, name, pid, nonce, why, sizeof(why));
+	if (rc == -EINVAL || rc == -EACCES)
+		reject(r, pid, nonce, why);
+	if (rc == -EMFILE || rc == -ENFILE)
+		note_lost(r, pid, nonce, why);	/* try again when one is free */
+	else if (!rc && r->nlost)
+		note_lost(r, pid, nonce, NULL);
+	n = lc_nametab_get(&r->names, pid, nonce);	/* attach() added none, but be sure */
+	if (!n)
+		return;
+	if (final(rc)) {
+		n->state = LC_NAME_DONE;
+		return;
+	}
+	n->state = LC_NAME_WAIT;
+	n->next_ns = now + (n->tries < 15 ? (uint64_t)RETRY_MIN_NS << n->tries : RETRY_MAX_NS);
+	if (n->next_ns > now + RETRY_MAX_NS)
+		n->next_ns = now + RETRY_MAX_NS;
+	n->tries++;
+	due(r, n->next_ns);
+}
+
+/* Look for new segments in /dev/shm and try the wanted ones: those due, at
+ * most SCAN_TRIES_MAX (the rest at the next scan); with all, every one. */
+static void scan(struct lc_registry *r, int all)
+{
+	uint32_t tries = SCAN_TRIES_MAX;
+	char session[LC_SESSION_MAX];
 	struct dirent *e;
-	uint64_t nonce;
+	uint64_t nonce, now = lc_clock_ns();
 	pid_t pid;
 	DIR *d = opendir(SHM_DIR);
 
-	r->pending = 0;
+	r->next_try_ns = now + POLL_NS;
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
@@ -613,20 +675,7 @@ static void scan(struct lc_registry *r)
 		    !wanted(r, session, pid))
 			continue;
 		pthread_mutex_lock(&r->lock);
-		if (!find(r, pid, nonce) && !was_rejected(r, pid, nonce)) {
-			int rc = attach(r, e->d_name, pid, nonce, why, sizeof(why));
-
-			if (rc == -EAGAIN)
-				r->pending = 1;
-			else if (rc == -EINVAL)
-				reject(r, pid, nonce, why);
-			if (rc == -EMFILE || rc == -ENFILE) {
-				r->pending = 1;		/* try again when one is free */
-				note_lost(r, pid, nonce, why);
-			} else if (!rc && r->nlost) {
-				note_lost(r, pid, nonce, NULL);
-			}
-		}
+		try_name(r, e->d_name, pid, nonce, now, all ? NULL : &tries);
 		pthread_mutex_unlock(&r->lock);
 	}
 	closedir(d);
@@ -643,8 +692,14 @@ static void drop_faulted(struct lc_registry *r)
 	cds_list_for_each_entry_safe(t, tmp, &r->list, node) {
 		if (!__atomic_load_n(&t->fault, __ATOMIC_ACQUIRE))
 			continue;
-		snprintf(why, sizeof(why), "target %d: its segment was truncated while mapped "
-			 "(a read faulted): dropped, what was measured before is kept", (int)t->pid);
+		if (t->fault == LC_FAULT_SIGBUS)
+			snprintf(why, sizeof(why), "target %d: its segment was truncated while mapped "
+				 "(a read faulted): dropped, what was measured before is kept",
+				 (int)t->pid);
+		else
+			snprintf(why, sizeof(why), "target %d: %u values in its segment that no "
+				 "library writes: dropped, what was measured before is kept",
+				 (int)t->pid, LC_TARGET_BAD_MAX);
 		reject(r, t->pid, t->nonce, why);
 		detach(r, t, kill(t->pid, 0) && errno == ESRCH);
 	}
@@ -680,21 +735,12 @@ static void wait_events(struct lc_registry *r)
 		pfd[n++] = (struct pollfd){ .fd = t->pidfd, .events = POLLIN };
 	}
 	pthread_mutex_unlock(&r->lock);
-	/* a segment that stays unpublished (its process stopped or stuck)
-	 * must not keep this SCHED_FIFO thread polling every 50 us: back off
-	 * to the idle period, doubling */
-	long wait_ns = POLL_NS;
-
-	if (r->pending) {
-		uint32_t k = r->pending_rounds < 16 ? r->pending_rounds : 16;
-
-		wait_ns = (long)PENDING_POLL_NS << k;
-		if (wait_ns > POLL_NS)
-			wait_ns = POLL_NS;
-		r->pending_rounds++;
-	} else {
-		r->pending_rounds = 0;
-	}
+	/* until the next name waiting is due (each backs off on its own, so
+	 * a segment that stays unpublished, or thousands of them, cannot keep
+	 * this SCHED_FIFO thread busy), at most POLL_NS */
+	uint64_t now = lc_clock_ns();
+	long wait_ns = r->next_try_ns <= now ? 0 :
+		       r->next_try_ns - now < POLL_NS ? (long)(r->next_try_ns - now) : POLL_NS;
 	struct timespec ts = { 0, wait_ns };
 
 	if (ppoll(pfd, n, &ts, NULL) < 0)
@@ -721,7 +767,7 @@ static void *discover(void *arg)
 	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	urcu_memb_register_thread();
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
-		scan(r);
+		scan(r, 0);
 		wait_events(r);
 	}
 	urcu_memb_unregister_thread();
@@ -775,7 +821,7 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 	r->inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (r->inotify >= 0)
 		inotify_add_watch(r->inotify, SHM_DIR, IN_CREATE | IN_MOVED_TO);
-	scan(r);		/* what is already there is attached before t0 */
+	scan(r, 1);		/* what is already there is attached before t0 */
 	rc = lc_thread_start(&r->thread, discover, r);
 	if (rc) {
 		*err = rc;
@@ -797,7 +843,7 @@ void lc_registry_stop(struct lc_registry *r)
 		__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 		pthread_join(r->thread, NULL);
 		r->running = 0;
-		scan(r);	/* late arrivals, so that stale names get removed */
+		scan(r, 1);	/* late arrivals, so that stale names get removed */
 	}
 	pthread_mutex_lock(&r->lock);
 	drop_faulted(r);
@@ -817,6 +863,7 @@ void lc_registry_free(struct lc_registry *r)
 	free(r->dep);
 	free(r->bad);
 	free(r->lost);
+	lc_nametab_free(&r->names);
 	free(r->pids);
 	free(r);
 }
@@ -845,6 +892,11 @@ const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_
 uint32_t lc_registry_rejected(struct lc_registry *r)
 {
 	return __atomic_load_n(&r->rejected, __ATOMIC_RELAXED);
+}
+
+uint64_t lc_registry_tries(struct lc_registry *r)
+{
+	return __atomic_load_n(&r->tries, __ATOMIC_RELAXED);
 }
 
 uint32_t lc_registry_untracked(struct lc_registry *r)

@@ -407,6 +407,36 @@ static void test_pid_reuse(void **state)
 	}
 }
 
+/* Segments that stay unpublished while their process lives (2000 such
+ * names kept a core busy) are tried less and less often, each on its own:
+ * at most about log2(1 s / 50 us) + the seconds waited tries per name, not
+ * one per scan. */
+static void test_unpublished_backoff(void **state)
+{
+	const int n = 200;
+	struct lc_registry *r;
+	uint64_t t0, tries;
+	double secs;
+	int e;
+
+	new_session();
+	for (int i = 0; i < n; i++)
+		munmap(make_segment(getpid(), 0x1000 + (uint64_t)i, 1, 0, 0),
+		       LC_HDR_SIZE + sizeof(struct lc_slot));
+	t0 = lc_clock_ns();
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	usleep(1000000);
+	tries = lc_registry_tries(r);
+	secs = (double)(lc_clock_ns() - t0) / 1e9;
+	lc_registry_stop(r);
+	lc_registry_free(r);
+	assert_int_equal(cleanup_session(), n);
+	fprintf(stderr, "# %d unpublished names, %.2f s: %llu tries\n", n, secs,
+		(unsigned long long)tries);
+	assert_true(tries <= (uint64_t)n * (16 + (uint64_t)secs + 1));
+}
+
 /* A child that creates a segment, waits for a byte on fd, then exits. */
 static pid_t child_with_segment(uint64_t nonce, int *wake)
 {
@@ -578,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_nslots_flip),
 		cmocka_unit_test(test_forged_owner),
 		cmocka_unit_test(test_pid_reuse),
+		cmocka_unit_test(test_unpublished_backoff),
 		cmocka_unit_test(test_exit_detaches),
 		cmocka_unit_test(test_exec_replaces),
 		cmocka_unit_test(test_churn),

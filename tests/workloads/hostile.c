@@ -15,6 +15,12 @@
  *		a child BUSY for 3 x MS; the parent BUSY for MS, then it
  *		truncates its own segment to 0 bytes for MS (touching no slot
  *		meanwhile), gives it back its size, and waits for the child
+ *	hostile fakeslots N MS
+ *		BUSY for MS with N forged slots in its segment, BUSY too, whose
+ *		tids are threads of other processes (init, a child of its own)
+ *	hostile garbage MS
+ *		BUSY, then for MS writes random bytes over its segment (all but
+ *		the identity line), as fast as it can
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lostcycles.h"
+#include "lc_abi.h"
 
 static volatile sig_atomic_t got_term;
 
@@ -95,6 +101,86 @@ static int own_name_exists(void)
 	return own_name(path, sizeof(path));
 }
 
+/* Map this process's segment read-write into *len bytes; NULL if none. */
+static unsigned char *own_segment(size_t *len)
+{
+	char path[300];
+	struct stat st;
+	void *m;
+	int fd;
+
+	if (!own_name(path, sizeof(path)) || (fd = open(path, O_RDWR)) < 0)
+		return NULL;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return NULL;
+	}
+	*len = (size_t)st.st_size;
+	m = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+/* fakeslots N MS: see the top of the file. */
+static int do_fakeslots(uint32_t n, long ms)
+{
+	struct lc_seg_hdr *h;
+	size_t len;
+	pid_t child;
+
+	LC_BUSY();
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	h = (struct lc_seg_hdr *)own_segment(&len);
+	if (child < 0 || !h || LC_HDR_SIZE + (n + 1) * sizeof(struct lc_slot) > len) {
+		fprintf(stderr, "hostile: no room for %u forged slots\n", n);
+		return 1;
+	}
+	for (uint32_t i = 1; i <= n; i++) {
+		struct lc_slot *sl = lc_seg_slot(h, i);
+
+		sl->state = LC_ST_BUSY;
+		sl->gen = 1;
+		__atomic_store_n(&sl->tid, i % 2 ? (uint32_t)child : 1u, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&h->slot_hwm, n + 1, __ATOMIC_RELEASE);
+	sleep_ms(ms);
+	LC_IDLE();
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return 0;
+}
+
+/* garbage MS: see the top of the file. */
+static int do_garbage(long ms)
+{
+	struct timespec t0, t;
+	uint64_t x = 0x9e3779b97f4a7c15ull, *w;
+	size_t len;
+	unsigned char *m;
+
+	LC_BUSY();
+	m = own_segment(&len);
+	if (!m) {
+		fprintf(stderr, "hostile: no segment of my own\n");
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (w = (uint64_t *)(m + 64); (unsigned char *)(w + 1) <= m + len; w++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			*w = x;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+	return 0;
+}
+
 /* truncate MS: see the top of the file. */
 static int do_truncate(long ms)
 {
@@ -154,12 +240,17 @@ static int do_children(int n, long ms)
 
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "fakeslots"))
+		return do_fakeslots((uint32_t)atoi(argv[2]), atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "garbage"))
+		return do_garbage(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "truncate"))
 		return do_truncate(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "children"))
 		return do_children(atoi(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "sigterm"))
 		return do_sigterm(atol(argv[2]));
-	fprintf(stderr, "usage: hostile sigterm MS | children N MS | truncate MS\n");
+	fprintf(stderr, "usage: hostile sigterm MS | children N MS | truncate MS | fakeslots N MS | "
+			"garbage MS\n");
 	return 2;
 }

@@ -1,0 +1,45 @@
+#!/bin/sh
+# t_forge.sh — what a program writes into its segment is not believed:
+#   - 16 forged slots whose tids are threads of other processes (init, a
+#     child) do not count: p stays 1 (it was 17);
+#   - random bytes written over a live 65536-slot segment for 2 s cost the
+#     target, not the run: it is dropped with one warning, the profile stays
+#     small (it grew to 173 MB in 12 s) and the ticks keep their pace (one
+#     gap was 16 s).
+SUB=forge
+. tests/lib.sh
+W=build/workloads/hostile
+[ -x "$W" ] || { echo "t_forge: $W is missing (run make workloads)" >&2; exit 1; }
+[ -d /proc/self/task ] || { echo "t_forge: no /proc here: thread ids cannot be checked"; exit 77; }
+
+run record --no-counters -o "$tmp/f.data" -- "$W" fakeslots 16 300
+run report -f "$tmp/f.data"
+p=$(sed -n 's/.*processors: \([0-9]*\).*/\1/p' "$tmp/out")
+check "16 forged thread ids: p = ${p:-?}, want 1" '[ "${p:-0}" -eq 1 ]'
+
+LOSTCYCLES_SLOTS=65536 "$LC" record --no-counters -i 100us -o "$tmp/g.data" -- "$W" garbage 2000 \
+	>"$tmp/err" 2>&1
+st=$?
+size=$(wc -c <"$tmp/g.data")
+if [ "$st" -eq 0 ] && [ "$size" -lt 4000000 ]; then
+	ok "random bytes in a live segment for 2 s: profile of $size bytes"
+else
+	fail "random bytes in a live segment: exit status $st, profile of $size bytes"
+	sed 's/^/      /' "$tmp/err"
+fi
+n=$(grep -c 'no library writes: dropped' "$tmp/err")
+if [ "$n" -eq 1 ]; then
+	ok "one warning: $(grep 'no library writes' "$tmp/err")"
+else
+	fail "$n warnings about the garbage, want 1:"; sed 's/^/      /' "$tmp/err"
+fi
+# record names its longest tick gap when it fell behind; the program's own
+# writer thread shares the 2 CPUs, so single ticks may be late by a few ms,
+# never by seconds
+gap=$(sed -n 's/.*longest tick gap was \([0-9.]*\) ms.*/\1/p' "$tmp/err")
+if awk -v g="${gap:-0}" 'BEGIN { exit !(g < 1000) }'; then
+	ok "longest tick gap ${gap:-under 10 intervals} ms"
+else
+	fail "the garbage stalled the sampler:"; sed 's/^/      /' "$tmp/err"
+fi
+finish
