@@ -6,7 +6,9 @@
  * removes a target when its process exits or an exec'd image replaces it,
  * and unmaps it after a grace period (call_rcu).  The tick loop is the only
  * reader: it walks the list inside urcu_memb_read_lock() without ever
- * blocking on the writers.
+ * blocking on the writers.  Segments are untrusted input from any local
+ * user: what is checked before a target counts, and the bounds on the work
+ * one can cause, are in docs/trust-segments.md.
  */
 #ifndef LC_TARGETS_H
 #define LC_TARGETS_H
