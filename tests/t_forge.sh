@@ -34,12 +34,7 @@ else
 	fail "$n warnings about the garbage, want 1:"; sed 's/^/      /' "$tmp/err"
 fi
 # record names its longest tick gap when it fell behind; the program's own
-# writer thread shares the 2 CPUs, so single ticks may be late by a few ms,
-# never by seconds
-gap=$(sed -n 's/.*longest tick gap was \([0-9.]*\) ms.*/\1/p' "$tmp/err")
-if awk -v g="${gap:-0}" 'BEGIN { exit !(g < 1000) }'; then
-	ok "longest tick gap ${gap:-under 10 intervals} ms"
-else
-	fail "the garbage stalled the sampler:"; sed 's/^/      /' "$tmp/err"
-fi
+# writer thread shares the 2 CPUs (and other runs may load them), so single
+# ticks may be late by hundreds of ms, not by the 8.9 s of old
+gap_below "random bytes in a live segment" 3000 "$tmp/err"
 finish
