@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -437,6 +438,50 @@ static void test_unpublished_backoff(void **state)
 	assert_true(tries <= (uint64_t)n * (16 + (uint64_t)secs + 1));
 }
 
+/* The limit of open files that leaves exactly k descriptor numbers free
+ * (a new descriptor takes the lowest free number below the limit). */
+static rlim_t limit_leaving(int k)
+{
+	rlim_t lim = 0;
+
+	for (int fd = 0; k > 0 || fcntl(fd, F_GETFD) != -1; fd++, lim++)
+		if (fcntl(fd, F_GETFD) == -1)
+			k--;
+	return lim;
+}
+
+static int untracked_is(struct lc_registry *r, uint32_t n) { return lc_registry_untracked(r) == n; }
+
+/* Out of descriptors, a live process's segment cannot be opened: it is
+ * counted as untracked, its name is left alone, and it is attached once
+ * descriptors are free again. */
+static void test_out_of_fds(void **state)
+{
+	struct rlimit old, rl;
+	struct lc_registry *r;
+	char path[256];
+	int e;
+
+	new_session();
+	munmap(make_segment(getpid(), 0xef, 4, 1, 0), LC_HDR_SIZE + 4 * sizeof(struct lc_slot));
+	shm_path(path, sizeof(path), getpid(), 0xef);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	rl = old;
+	rl.rlim_cur = limit_leaving(2);	/* inotify and the scan's directory */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	assert_int_equal(lc_registry_untracked(r), 1);
+	assert_int_equal(lc_registry_seen(r), 0);
+	assert_int_equal(access(path, F_OK), 0);	/* not taken for stale */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_true(wait_for(r, seen_is, 1));
+	assert_true(wait_for(r, untracked_is, 0));
+	lc_registry_stop(r);
+	lc_registry_free(r);
+	assert_int_equal(unlink(path), 0);
+}
+
 /* A child that creates a segment, waits for a byte on fd, then exits. */
 static pid_t child_with_segment(uint64_t nonce, int *wake)
 {
@@ -609,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_forged_owner),
 		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_unpublished_backoff),
+		cmocka_unit_test(test_out_of_fds),
 		cmocka_unit_test(test_exit_detaches),
 		cmocka_unit_test(test_exec_replaces),
 		cmocka_unit_test(test_churn),
