@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "lostcycles.h"
@@ -165,6 +167,22 @@ static inline uint64_t lc_clock_ns(void)
 	if (clock_gettime(CLOCK_MONOTONIC, &ts))
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- process start time ------------------------------------------------------
+ * The start time of a process in clock ticks after boot: field 22 of the
+ * text of /proc/PID/stat in buf (NUL-terminated), as the library stores it
+ * in lc_seg_hdr.proc_start and the sampler compares it.  The name in
+ * parentheses (field 2) may hold spaces and parentheses: fields are counted
+ * from its last ')'.  Returns 0 when buf has no field 22.
+ */
+static inline uint64_t lc_stat_start_ticks(const char *buf)
+{
+	const char *p = strrchr(buf, ')');
+
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
 /* ---- fragment tags of the automatic layers ---------------------------------

@@ -134,7 +134,7 @@ static void *seg_map(uint64_t size, uint64_t *nonce)
  * open, read and close: it runs in a fork child too. */
 static uint64_t proc_start(void)
 {
-	char buf[1024], *p;
+	char buf[1024];
 	ssize_t n;
 	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
 
@@ -145,10 +145,7 @@ static uint64_t proc_start(void)
 	if (n <= 0)
 		return 0;
 	buf[n] = 0;
-	p = strrchr(buf, ')');	/* the name in parentheses may hold anything */
-	for (int field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	return p ? strtoull(p + 1, NULL, 10) : 0;
+	return lc_stat_start_ticks(buf);
 }
 
 /* Copy the process-wide predicates of a parent's segment (fork child). */

@@ -399,7 +399,7 @@ static int map_target(struct lc_registry *r, struct seg_open *o, const struct se
  * after boot) into *ticks and its owner into *uid.  Returns 0 or -errno. */
 static int proc_identity(pid_t pid, uint64_t *ticks, uid_t *uid)
 {
-	char path[64], buf[1024], *p;
+	char path[64], buf[1024];
 	struct stat st;
 	ssize_t n;
 	int fd;
@@ -414,13 +414,8 @@ static int proc_identity(pid_t pid, uint64_t *ticks, uid_t *uid)
 		return -EIO;
 	buf[n] = 0;
 	*uid = st.st_uid;
-	p = strrchr(buf, ')');		/* the process name may hold anything */
-	for (int field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	if (!p)
-		return -EIO;
-	*ticks = strtoull(p + 1, NULL, 10);
-	return 0;
+	*ticks = lc_stat_start_ticks(buf);
+	return *ticks ? 0 : -EIO;
 }
 
 /* CLOCK_MONOTONIC in ns of a process start time in clock ticks after boot
