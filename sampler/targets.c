@@ -395,27 +395,48 @@ static int map_target(struct lc_registry *r, struct seg_open *o, const struct se
 	return 0;
 }
 
-/* The start time of process pid (field 22 of /proc/PID/stat, clock ticks
- * after boot) into *ticks and its owner into *uid.  Returns 0 or -errno. */
-static int proc_identity(pid_t pid, uint64_t *ticks, uid_t *uid)
+/* Read the start of /proc/PID/what into buf[len] (NUL-terminated).
+ * Returns 0 or -errno (-ENOENT: no such process). */
+static int proc_read(pid_t pid, const char *what, char *buf, size_t len)
 {
-	char path[64], buf[1024];
-	struct stat st;
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, what);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = fstat(fd, &st) ? -1 : read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
 		return -EIO;
 	buf[n] = 0;
-	*uid = st.st_uid;
+	return 0;
+}
+
+/* The start time of process pid (field 22 of /proc/PID/stat, clock ticks
+ * after boot) into *ticks and its owner, the effective uid of the Uid: line
+ * of /proc/PID/status (/proc/PID itself belongs to root for a process that
+ * is not dumpable), into *uid.  Returns 0 or -errno. */
+static int proc_identity(pid_t pid, uint64_t *ticks, uid_t *uid)
+{
+	char buf[2048];
+	const char *u;
+	unsigned long real, eff;
+	int rc = proc_read(pid, "stat", buf, sizeof(buf));
+
+	if (rc)
+		return rc;
 	*ticks = lc_stat_start_ticks(buf);
-	return *ticks ? 0 : -EIO;
+	rc = proc_read(pid, "status", buf, sizeof(buf));
+	if (rc)
+		return rc;
+	u = strstr(buf, "\nUid:");
+	if (!*ticks || !u || sscanf(u + 5, "%lu %lu", &real, &eff) != 2)
+		return -EIO;
+	*uid = (uid_t)eff;
+	return 0;
 }
 
 /* CLOCK_MONOTONIC in ns of a process start time in clock ticks after boot
