@@ -5,7 +5,9 @@
 #   - random bytes written over a live 65536-slot segment for 2 s cost the
 #     target, not the run: it is dropped with one warning, the profile stays
 #     small (it grew to 173 MB in 12 s) and the ticks keep their pace (one
-#     gap was 16 s).
+#     gap was 16 s);
+#   - a FIFO planted under a name for a live pid does not hang attach (it
+#     did, in its first scan): attach says there is no segment.
 SUB=forge
 . tests/lib.sh
 W=build/workloads/hostile
@@ -37,4 +39,16 @@ fi
 # writer thread shares the 2 CPUs (and other runs may load them), so single
 # ticks may be late by hundreds of ms, not by the 8.9 s of old
 gap_below "random bytes in a live segment" 3000 "$tmp/err"
+sleep 60 &
+victim=$!
+mkfifo "/dev/shm/lostcycles.planted.$victim.00000000000000f1"
+timeout -s KILL 60 "$LC" attach -o "$tmp/a.data" "$victim" >"$tmp/err" 2>&1
+st=$?
+rm -f "/dev/shm/lostcycles.planted.$victim.00000000000000f1"
+kill "$victim"
+if [ "$st" -eq 1 ] && grep -q "no lostcycles segment" "$tmp/err"; then
+	ok "a planted FIFO: attach ends, finding no segment"
+else
+	fail "a planted FIFO: attach exit status $st (137: it hung and was killed)"; sed 's/^/      /' "$tmp/err"
+fi
 finish
