@@ -328,7 +328,8 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		if (!tid) {
 			if (c->thread >= 0)	/* the last declarations of its thread */
 				read_wasted(s, t, sl, c);
-			*c = (struct lc_slot_cache){ .thread = -1, .nwasted = c->nwasted };
+			if (c->tid || c->thread >= 0)
+				*c = (struct lc_slot_cache){ .thread = -1, .nwasted = c->nwasted };
 			continue;
 		}
 		gen = __atomic_load_n(&sl->gen, __ATOMIC_ACQUIRE);
