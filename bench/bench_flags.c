@@ -1,7 +1,8 @@
 /*
  * bench_flags.c — what attribution costs the sampler per tick:
  * lc_accum_charge of an observation of N threads against reading N slots'
- * words (the sweep alone), as a ratio measured in the same run.  What the
+ * words (the sweep alone), as a ratio measured in the same run; and the
+ * sweep under the SIGBUS guard of sampler/guard.h against the bare sweep.  What the
  * flag macros cost the program is bench_annot.c's.
  *
  * Usage: bench_flags [ITERATIONS]
@@ -15,6 +16,24 @@
 #include "attr.h"
 #include "lc_util.h"
 #include "lc_abi.h"
+#include "guard.h"
+
+#include <setjmp.h>
+
+/* One target's sweep of n slots under the guard of a tick; adds to *sink. */
+static __attribute__((noinline)) void guarded_sweep(const struct lc_slot *slots, uint32_t n,
+						    uint64_t *sink)
+{
+	static struct lc_guard g;
+
+	if (sigsetjmp(g.env, 0))
+		return;
+	lc_guard_arm(&g, slots, n * sizeof(*slots));
+	for (uint32_t i = 0; i < n; i++)
+		*sink += __atomic_load_n(&slots[i].state, __ATOMIC_ACQUIRE) +
+			 __atomic_load_n(&slots[i].tid, __ATOMIC_ACQUIRE);
+	lc_guard_disarm();
+}
 
 /* The tick benchmark: charging N threads vs. reading N padded words. */
 static void bench_tick(uint32_t nthreads, long n)
@@ -23,7 +42,7 @@ static void bench_tick(uint32_t nthreads, long n)
 	struct lc_slot *slots = aligned_alloc(64, nthreads * sizeof(struct lc_slot));
 	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
 	struct lc_accum *a = lc_accum_new(NULL, LC_SRC_SAMPLED, UINT64_MAX / 4, nthreads);
-	uint64_t t, sweep_ns, charge_ns, sink = 0;
+	uint64_t t, sweep_ns, charge_ns, guard_ns, sink = 0;
 
 	if (!th || !slots || !a) {
 		fprintf(stderr, "bench_flags: out of memory\n");
@@ -47,6 +66,13 @@ static void bench_tick(uint32_t nthreads, long n)
 	printf("tick %3u threads: sweep %7.1f ns, charge %7.1f ns per tick, ratio %.2f%s\n",
 	       nthreads, (double)sweep_ns / (double)n, (double)charge_ns / (double)n,
 	       (double)charge_ns / (double)(sweep_ns ? sweep_ns : 1), sink == 1 ? " " : "");
+	t = lc_clock_ns();
+	for (long k = 0; k < n; k++)
+		guarded_sweep(slots, nthreads, &sink);
+	guard_ns = lc_clock_ns() - t;
+	printf("guard %3u threads: guarded sweep %7.1f ns per tick (+%.1f ns)%s\n", nthreads,
+	       (double)guard_ns / (double)n, ((double)guard_ns - (double)sweep_ns) / (double)n,
+	       sink == 1 ? " " : "");
 	lc_accum_free(a);
 	free(th);
 	free(slots);
@@ -58,6 +84,7 @@ int main(int argc, char **argv)
 
 	if (n <= 0)
 		n = 20000000;
+	lc_guard_init();
 	for (uint32_t k = 1; k <= 256; k *= 4)
 		bench_tick(k, n / 200 / k);
 	return 0;

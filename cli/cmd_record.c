@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,6 +29,8 @@
 #include "targets.h"
 
 #define ATTACH_WAIT_NS 1000000000u	/* how long attach waits for segments */
+#define LC_TERM_WAIT_NS 5000000000ull	/* how long record waits for its command
+					 * after passing a signal on */
 
 /* Options shared by record and attach. */
 struct opts {
@@ -63,6 +66,7 @@ struct run {
 	char pthread_lib[PATH_MAX];
 	struct lc_mpi_setup mpi;
 	const char *prog;	/* record: the command's program (argv[0]) */
+	struct rlimit nofile;	/* the limit as found, for the command */
 };
 
 /* Whether prog (a path) names an MPI or cluster launcher. */
@@ -420,6 +424,11 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 		} else if (res.opened) {
 			summary(r, cmd, &res);
 		}
+		if (res.untracked)
+			warnx("%u process%s of the session could not be tracked for want of file "
+			      "descriptors (raise ulimit -n): %s missing from the profile",
+			      res.untracked, res.untracked == 1 ? "" : "es",
+			      res.untracked == 1 ? "it is" : "they are");
 		if (res.rejected > LC_SESSION_REASONS_SHOWN)
 			warnx("%u invalid shared-memory segments ignored in all",
 			      res.rejected);
@@ -428,6 +437,21 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 	r->ses = NULL;
 	free(r->command);
 	return rc;
+}
+
+/* Raise the soft limit of open files to the hard one (a target costs the
+ * sampler a descriptor), keeping the old limit in *old for the command. */
+static void raise_nofile(struct rlimit *old)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, old)) {
+		old->rlim_cur = old->rlim_max = RLIM_INFINITY;	/* the child keeps its own */
+		return;
+	}
+	rl = *old;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 /* Block the signals the main thread waits for; returns the old mask. */
@@ -547,6 +571,7 @@ static pid_t spawn(struct run *r, char **argv, const sigset_t *old)
 		if (r->pthread_lib[0])
 			env_prepend("LD_PRELOAD", r->pthread_lib);
 		sigprocmask(SIG_SETMASK, old, NULL);
+		setrlimit(RLIMIT_NOFILE, &r->nofile);
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
@@ -586,25 +611,44 @@ static int setup_trace(struct run *r)
 	return 0;
 }
 
-/* Wait for the child or a signal.  Returns the shell-style status and sets
- * *sig when a signal ended the wait. */
-static int wait_child(pid_t child, const sigset_t *set, int *sig)
+/* Wait for the child until the monotonic time deadline (0: for ever) or
+ * until one of the signals of set arrives.  Returns the child's shell-style
+ * status, or -1 with the signal in *sig, or -1 with *sig 0 at the deadline. */
+static int wait_child_until(pid_t child, const sigset_t *set, uint64_t deadline, int *sig)
 {
-	struct timespec ts = { 0, 100000000 };
+	struct timespec ts = { 0, 20000000 };
 	siginfo_t si;
 	int ws;
 
+	*sig = 0;
 	for (;;) {
 		int s = sigtimedwait(set, &si, &ts);
 
 		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
-			kill(child, s);
 			*sig = s;
-			return 128 + s;
+			return -1;
 		}
 		if (waitpid(child, &ws, WNOHANG) == child)
 			return shell_status(ws);
+		if (deadline && lc_clock_ns() >= deadline)
+			return -1;
 	}
+}
+
+/* Wait for the child or a signal.  A signal is passed on to the child,
+ * which then has LC_TERM_WAIT_NS to end (a second signal stops the wait),
+ * so that its segment is gone or reapable when the session ends.  Returns
+ * the child's shell-style status (128 + the signal when it has not ended)
+ * and sets *sig when a signal ended the wait. */
+static int wait_child(pid_t child, const sigset_t *set, int *sig)
+{
+	int st = wait_child_until(child, set, 0, sig), again;
+
+	if (!*sig)
+		return st;
+	kill(child, *sig);
+	st = wait_child_until(child, set, lc_clock_ns() + LC_TERM_WAIT_NS, &again);
+	return st < 0 ? 128 + *sig : st;
 }
 
 int lc_cmd_record(int argc, char **argv)
@@ -633,6 +677,7 @@ int lc_cmd_record(int argc, char **argv)
 	r.command = command_line(&r, argc - first, argv + first);
 	r.prog = argv[first];
 	block_signals(&set, &old);
+	raise_nofile(&r.nofile);
 	reg = lc_registry_start(r.session, NULL, 0, &rc);
 	if (!reg) {
 		warnx("cannot start discovery: %s", strerror(-rc));
@@ -732,6 +777,7 @@ int lc_cmd_attach(int argc, char **argv)
 	snprintf(r.session, sizeof(r.session), "attach");
 	r.command = join(argc - first, argv + first);
 	block_signals(&set, &old);
+	raise_nofile(&r.nofile);
 	reg = lc_registry_start(NULL, pids, argc - first, &rc);
 	free(pids);
 	if (!reg) {

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "lostcycles.h"
@@ -50,7 +52,7 @@
  */
 #define LC_SEG_MAGIC     0x31544d474553434cull	/* "LCSEGMT1" little-endian */
 #define LC_ABI_MAJOR     LC_ABI_VERSION	/* lostcycles.h; also the SONAME major */
-#define LC_ABI_MINOR     2u
+#define LC_ABI_MINOR     3u
 #define LC_HDR_SIZE      4096u
 
 /* Flags in lc_seg_hdr.flags. */
@@ -95,7 +97,9 @@ struct lc_seg_hdr {
 	uint32_t flags;		/* LC_SEG_* */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at creation */
 	uint64_t nonce;		/* the NONCE of the segment's name */
-	uint8_t reserved0[8];
+	uint64_t proc_start;	/* ABI 1.3: the creating process's start time,
+				 * field 22 of /proc/PID/stat (clock ticks after
+				 * boot); 0 = unknown */
 	/* line 1: process-wide predicates */
 	int64_t work_exists;	/* > 0 between PARALLEL_BEGIN and _END (nests) */
 	uint32_t solution_found;/* 1 once LC_SOLUTION_FOUND() ran */
@@ -163,6 +167,22 @@ static inline uint64_t lc_clock_ns(void)
 	if (clock_gettime(CLOCK_MONOTONIC, &ts))
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- process start time ------------------------------------------------------
+ * The start time of a process in clock ticks after boot: field 22 of the
+ * text of /proc/PID/stat in buf (NUL-terminated), as the library stores it
+ * in lc_seg_hdr.proc_start and the sampler compares it.  The name in
+ * parentheses (field 2) may hold spaces and parentheses: fields are counted
+ * from its last ')'.  Returns 0 when buf has no field 22.
+ */
+static inline uint64_t lc_stat_start_ticks(const char *buf)
+{
+	const char *p = strrchr(buf, ')');
+
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
 /* ---- fragment tags of the automatic layers ---------------------------------

@@ -129,6 +129,25 @@ static void *seg_map(uint64_t size, uint64_t *nonce)
 	return p;
 }
 
+/* This process's start time, field 22 of /proc/self/stat (clock ticks after
+ * boot), for the header's proc_start; 0 when it cannot be read.  Only
+ * open, read and close: it runs in a fork child too. */
+static uint64_t proc_start(void)
+{
+	char buf[1024];
+	ssize_t n;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return lc_stat_start_ticks(buf);
+}
+
 /* Copy the process-wide predicates of a parent's segment (fork child). */
 static void seg_inherit(struct lc_seg_hdr *h, const struct lc_seg_hdr *from)
 {
@@ -185,6 +204,7 @@ static int seg_create(const struct lc_seg_hdr *from)
 	h->pid = (int32_t)getpid();
 	h->start_ns = lc_clock_ns();
 	h->nonce = nonce;
+	h->proc_start = proc_start();
 	if (prctl(PR_GET_NAME, h->comm) != 0)
 		h->comm[0] = 0;
 	h->comm[sizeof(h->comm) - 1] = 0;

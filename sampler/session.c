@@ -372,6 +372,7 @@ int lc_session_finish(struct lc_session *s, int status, const char *reason,
 	s->w = NULL;
 	res->seen = s->reg ? lc_registry_seen(s->reg) : 0;
 	res->rejected = s->reg ? lc_registry_rejected(s->reg) : 0;
+	res->untracked = s->reg ? lc_registry_untracked(s->reg) : 0;
 	note_rejections(s->reg, res);
 	return res->write_err;
 }

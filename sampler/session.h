@@ -60,6 +60,8 @@ struct lc_session_result {
 	uint32_t procs;		/* p of the profile */
 	uint32_t seen;		/* processes that appeared */
 	uint32_t rejected;	/* invalid segments ignored */
+	uint32_t untracked;	/* processes that could not be tracked for want
+				 * of file descriptors */
 	int opened;		/* the profile file was created */
 	int write_err;		/* -errno when the profile is incomplete, else 0 */
 	uint64_t sampler_cpu_ns;	/* CPU time of the sampler's process */

@@ -15,16 +15,23 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "lc_util.h"
+#include "nametab.h"
 
 #define SHM_DIR "/dev/shm"
 #define POLL_NS 20000000	/* rescan period when nothing is pending */
-#define PENDING_POLL_NS 50000	/* rescan period while a segment is unpublished */
+#define RETRY_MIN_NS 50000	/* first retry of a name that was not ready */
+#define RETRY_MAX_NS 1000000000	/* the longest wait between two tries of one */
+#define SCAN_TRIES_MAX 64u	/* names the discovery thread tries per scan */
 #define MAX_POLL 1024
+#define FD_RESERVE 64		/* descriptors never taken by pidfds: the shm
+				 * opens, the profile, counters */
 
 /*
  * The registry.  Three parties touch it: the owner (the thread that calls
@@ -55,11 +62,12 @@ struct lc_registry {
 	 * departure is recorded before live counts it. */
 	uint32_t seen, live, rejected;
 	/* The scanning thread's alone (discovery, or the owner while no
-	 * discovery thread runs): next_uid under lock, pending between
-	 * scan() and the wait that follows it. */
+	 * discovery thread runs): next_uid and names under lock, next_try_ns
+	 * between scan() and the wait that follows it. */
 	uint32_t next_uid;
-	int pending;			/* a segment awaits publication */
-	uint32_t pending_rounds;	/* scans in a row that found one pending */
+	uint64_t tries;			/* names tried, read by any thread (relaxed) */
+	struct lc_nametab names;	/* every wanted name met, and its state */
+	uint64_t next_try_ns;		/* when a name waiting is due again */
 	/* Appended under lock by the writer.  The arrays may move while
 	 * discovery runs: others read dep after lc_registry_stop (see
 	 * targets.h) and copy bad out under lock. */
@@ -69,6 +77,16 @@ struct lc_registry {
 	struct lc_rejection *bad;	/* rejected segments, not tried again */
 	uint32_t nbad;
 	size_t badcap;
+	/* The scanning thread's: pidfds held by targets, and how many it may
+	 * hold (set at start from RLIMIT_NOFILE); a target beyond that is
+	 * watched by kill(pid, 0) at every round instead. */
+	uint32_t npidfd, pidfd_max;
+	/* Segments that could not be opened for want of file descriptors
+	 * (EMFILE, ENFILE) and were not attached since: under lock, like
+	 * bad; untracked is their count for any thread (relaxed). */
+	struct lc_rejection *lost;
+	uint32_t nlost, untracked;
+	size_t lostcap;
 };
 
 /* Split an shm name "lostcycles.S.PID.NONCE" into its parts.  Returns 0 or
@@ -128,14 +146,13 @@ static struct lc_target *find(struct lc_registry *r, pid_t pid, uint64_t nonce)
 	return NULL;
 }
 
-/* Free a detached target after its grace period. */
+/* Free a detached target after its grace period (its pidfd was closed and
+ * counted off when it was detached). */
 static void free_target(struct rcu_head *head)
 {
 	struct lc_target *t = caa_container_of(head, struct lc_target, rcu);
 
 	munmap((void *)t->hdr, t->len);
-	if (t->pidfd >= 0)
-		close(t->pidfd);
 	free(t->cache);
 	free(t);
 }
@@ -150,18 +167,25 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce, lc_clock_ns() };
 	/* the departure is recorded before the count says the target left */
 	__atomic_store_n(&r->live, r->live - 1, __ATOMIC_RELEASE);
+	if (t->pidfd >= 0) {
+		close(t->pidfd);
+		t->pidfd = -1;
+		r->npidfd--;
+	}
 	if (unlink_name)
 		shm_unlink(t->name);
 	urcu_memb_call_rcu(&t->rcu, free_target);
 }
 
 /*
- * Attaching a segment takes four steps, one function each:
- *   open      open the name read-only and learn the file's size;
+ * Attaching a segment takes five steps, one function each:
+ *   open      open the name read-only and learn the file's size and owner;
  *   validate  map it, copy the header fields once out of the mapping (the
  *             target may change them at any time) and check the copy against
  *             the ABI and the file; from here on only the copy is used;
  *   map       make the target record from the copy: pidfd, slot cache, names;
+ *   verify    check the segment against its process: owners, start time
+ *             (docs/trust-segments.md);
  *   publish   add it to the RCU list, replacing an older image of its pid.
  * attach() runs them in order; every refusal comes with a one-line reason.
  */
@@ -173,6 +197,7 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 struct seg_open {
 	int fd;			/* the shm object, -1 if not open */
 	uint64_t size;		/* its file size */
+	uid_t owner;		/* its owner */
 	const struct lc_seg_hdr *map;	/* the mapping, NULL if none */
 	size_t len;		/* bytes mapped: min(size, SEG_MAX) */
 	int pidfd;		/* the process, -1 if not open */
@@ -181,25 +206,36 @@ struct seg_open {
 /* The header fields of a segment, copied once out of the mapping. */
 struct seg_snap {
 	uint64_t magic;
-	uint16_t abi_major;
+	uint16_t abi_major, abi_minor;
 	uint32_t hdr_size, slot_size, nslots;
-	uint64_t seg_size, start_ns, nonce;
+	uint64_t seg_size, start_ns, nonce, proc_start;
 	int32_t pid;
 	char comm[16];
 };
 
-/* Open the shm object name and read its size into o.  Returns 0, -EAGAIN
- * while it is not yet sized to hold a header, or another -errno. */
-static int seg_open(struct seg_open *o, const char *name, char *why, size_t wl)
+/* Open the shm object name and read its size into o.  The name is anyone's
+ * to plant: it is opened without blocking (a FIFO would block an open for
+ * reading until a writer came) and without following a symbolic link, and
+ * anything but a regular file is refused before it is read.  Returns 0,
+ * -EAGAIN while it is not yet sized to hold a header, -EINVAL when it is
+ * not a regular file, or another -errno. */
+static int seg_open(struct seg_open *o, const char *name, pid_t pid, char *why, size_t wl)
 {
 	struct stat st;
 
-	o->fd = shm_open(name, O_RDONLY | O_CLOEXEC, 0);
+	o->fd = shm_open(name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (o->fd < 0 && errno == ELOOP)
+		return lc_fail(why, wl, -EINVAL, "target %d: %s is a symbolic link: skipped",
+			       (int)pid, name);
 	if (o->fd < 0)
 		return lc_fail(why, wl, -errno, "%s: %s", name, strerror(errno));
 	if (fstat(o->fd, &st))
 		return lc_fail(why, wl, -errno, "%s: %s", name, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return lc_fail(why, wl, -EINVAL, "target %d: %s is not a regular file: skipped",
+			       (int)pid, name);
 	o->size = (uint64_t)st.st_size;
+	o->owner = st.st_uid;
 	if (o->size < LC_HDR_SIZE)	/* created but not yet sized */
 		return lc_fail(why, wl, -EAGAIN, "%s: not yet sized", name);
 	return 0;
@@ -226,6 +262,8 @@ static void snapshot(const struct lc_seg_hdr *h, struct seg_snap *s)
 {
 	s->magic = __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE);
 	s->abi_major = __atomic_load_n(&h->abi_major, __ATOMIC_RELAXED);
+	s->abi_minor = __atomic_load_n(&h->abi_minor, __ATOMIC_RELAXED);
+	s->proc_start = __atomic_load_n(&h->proc_start, __ATOMIC_RELAXED);
 	s->hdr_size = __atomic_load_n(&h->hdr_size, __ATOMIC_RELAXED);
 	s->slot_size = __atomic_load_n(&h->slot_size, __ATOMIC_RELAXED);
 	s->nslots = __atomic_load_n(&h->nslots, __ATOMIC_RELAXED);
@@ -272,8 +310,23 @@ static int check(const struct seg_snap *s, uint64_t size, size_t len, pid_t pid,
 	return 0;
 }
 
+/* snapshot() under a guard: the file may have shrunk since it was sized.
+ * Returns 0, or -EAGAIN when the read faulted. */
+static int snapshot_guarded(const struct seg_open *o, struct seg_snap *s)
+{
+	struct lc_guard g;
+
+	if (sigsetjmp(g.env, 0))
+		return -EAGAIN;
+	lc_guard_arm(&g, o->map, o->len);
+	snapshot(o->map, s);
+	lc_guard_disarm();
+	return 0;
+}
+
 /* Map the open segment, snapshot its header into s and check the snapshot.
- * Returns what check() returns, or -errno when the mapping fails. */
+ * Returns what check() returns, -EAGAIN when the file shrank under the
+ * read, or -errno when the mapping fails. */
 static int validate(struct seg_open *o, const char *name, pid_t pid, uint64_t nonce,
 		    struct seg_snap *s, char *why, size_t wl)
 {
@@ -281,7 +334,9 @@ static int validate(struct seg_open *o, const char *name, pid_t pid, uint64_t no
 
 	if (rc)
 		return rc;
-	snapshot(o->map, s);
+	if (snapshot_guarded(o, s))
+		return lc_fail(why, wl, -EAGAIN, "target %d: %s shrank while it was read",
+			       (int)pid, name);
 	return check(s, o->size, o->len, pid, nonce, why, wl);
 }
 
@@ -315,20 +370,131 @@ static struct lc_target *target_new(struct lc_registry *r, struct seg_open *o,
 	return t;
 }
 
-/* Watch the process of the validated segment (a pidfd) and make its target
- * record into *tp.  Returns 0, -ESRCH when the process is gone (its segment
- * is stale: the name is unlinked), or -ENOMEM. */
+/* Watch the process of the validated segment and make its target record
+ * into *tp.  A pidfd watches it while the registry may hold one more
+ * (pidfd_max); without one (over the budget, or pidfd_open failed for
+ * another reason than the process's exit) kill(pid, 0) does at every
+ * round.  Only ESRCH means the process is gone: an error is never taken
+ * for an exit.  Returns 0, -ESRCH when the process is gone (its segment is
+ * stale: the name is unlinked), or -ENOMEM. */
 static int map_target(struct lc_registry *r, struct seg_open *o, const struct seg_snap *s,
 		      const char *name, struct lc_target **tp, char *why, size_t wl)
 {
-	o->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
-	if (o->pidfd < 0) {
+	errno = 0;
+	if (r->npidfd < r->pidfd_max)
+		o->pidfd = (int)syscall(SYS_pidfd_open, s->pid, 0);
+	if ((o->pidfd < 0 && errno == ESRCH) || (kill(s->pid, 0) && errno == ESRCH)) {
 		shm_unlink(name);
 		return lc_fail(why, wl, -ESRCH, "target %d: exited before it was attached", (int)s->pid);
 	}
 	*tp = target_new(r, o, s, name);
+	if (*tp && (*tp)->pidfd >= 0)
+		r->npidfd++;
 	if (!*tp)
 		return lc_fail(why, wl, -ENOMEM, "target %d: out of memory", (int)s->pid);
+	return 0;
+}
+
+/* Read the start of /proc/PID/what into buf[len] (NUL-terminated).
+ * Returns 0 or -errno (-ENOENT: no such process). */
+static int proc_read(pid_t pid, const char *what, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, what);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	return 0;
+}
+
+/* The start time of process pid (field 22 of /proc/PID/stat, clock ticks
+ * after boot) into *ticks and its owner, the effective uid of the Uid: line
+ * of /proc/PID/status (/proc/PID itself belongs to root for a process that
+ * is not dumpable), into *uid.  Returns 0 or -errno. */
+static int proc_identity(pid_t pid, uint64_t *ticks, uid_t *uid)
+{
+	char buf[2048];
+	const char *u;
+	unsigned long real, eff;
+	int rc = proc_read(pid, "stat", buf, sizeof(buf));
+
+	if (rc)
+		return rc;
+	*ticks = lc_stat_start_ticks(buf);
+	rc = proc_read(pid, "status", buf, sizeof(buf));
+	if (rc)
+		return rc;
+	u = strstr(buf, "\nUid:");
+	if (!*ticks || !u || sscanf(u + 5, "%lu %lu", &real, &eff) != 2)
+		return -EIO;
+	*uid = (uid_t)eff;
+	return 0;
+}
+
+/* CLOCK_MONOTONIC in ns of a process start time in clock ticks after boot
+ * (which /proc counts on CLOCK_BOOTTIME: the difference is time suspended). */
+static uint64_t start_mono_ns(uint64_t ticks)
+{
+	struct timespec b;
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t boot, mono = lc_clock_ns(), t;
+
+	if (hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &b))
+		return 0;
+	boot = (uint64_t)b.tv_sec * 1000000000u + (uint64_t)b.tv_nsec;
+	t = ticks * (1000000000u / (uint64_t)hz);
+	return t > boot - mono ? t - (boot - mono) : 0;
+}
+
+/*
+ * Check the segment of t (owned by owner, header snapshot s) against its
+ * process, whose pidfd t holds: the segment's owner must be the process's
+ * (its effective uid, which owns /proc/PID) and, unless this sampler runs
+ * as root, the sampler's user; the header's process start time (ABI 1.3)
+ * must be the process's, or for an older header (or an unknown time) the
+ * segment must not predate the process by more than a clock tick.  A pid
+ * reused by another process fails the start time.  Returns 0, -EINVAL with
+ * the reason, or -ESRCH when the process is gone.
+ */
+static int verify(const struct lc_target *t, uid_t owner, const struct seg_snap *s,
+		  char *why, size_t wl)
+{
+	struct pollfd pfd = { .fd = t->pidfd, .events = POLLIN };
+	uint64_t ticks = 0, start;
+	uid_t puid = 0;
+	int rc = proc_identity(t->pid, &ticks, &puid);
+
+	if (rc == -ENOENT || (t->pidfd >= 0 && poll(&pfd, 1, 0) > 0))
+		return lc_fail(why, wl, -ESRCH, "target %d: exited before it was attached", (int)t->pid);
+	if (rc)
+		return lc_fail(why, wl, -EINVAL, "target %d: its process cannot be read (%s): skipped",
+			       (int)t->pid, strerror(-rc));
+	if (owner != puid)
+		return lc_fail(why, wl, -EINVAL, "target %d: segment %s of uid %u, the process's uid %u: skipped",
+			       (int)t->pid, t->name, (unsigned)owner, (unsigned)puid);
+	if (geteuid() != 0 && owner != geteuid())
+		return lc_fail(why, wl, -EINVAL, "target %d: segment of uid %u, not this sampler's %u: skipped",
+			       (int)t->pid, (unsigned)owner, (unsigned)geteuid());
+	if (s->abi_minor >= 3 && s->proc_start) {
+		if (s->proc_start != ticks)
+			return lc_fail(why, wl, -EINVAL, "target %d: segment of a process started at tick %llu, "
+				       "this one at %llu (a reused pid, or forged): skipped", (int)t->pid,
+				       (unsigned long long)s->proc_start, (unsigned long long)ticks);
+		return 0;
+	}
+	start = start_mono_ns(ticks);
+	if (s->start_ns + 2 * (1000000000u / (uint64_t)sysconf(_SC_CLK_TCK)) < start)
+		return lc_fail(why, wl, -EINVAL, "target %d: segment made %.3f s before its process "
+			       "started (a reused pid, or forged): skipped", (int)t->pid,
+			       (double)(start - s->start_ns) / 1e9);
 	return 0;
 }
 
@@ -344,6 +510,10 @@ static int publish(struct lc_registry *r, struct lc_target *t, char *why, size_t
 		lc_fail(why, wl, -ESTALE, "target %d: %s is older than the attached image",
 			(int)t->pid, t->name);
 		shm_unlink(t->name);
+		if (t->pidfd >= 0) {
+			close(t->pidfd);
+			r->npidfd--;
+		}
 		free_target(&t->rcu);
 		return -ESTALE;
 	}
@@ -379,11 +549,21 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 	struct seg_snap s;
 	int rc;
 
-	rc = seg_open(&o, name, why, wl);
+	rc = seg_open(&o, name, pid, why, wl);
 	if (!rc)
 		rc = validate(&o, name, pid, nonce, &s, why, wl);
 	if (!rc)
 		rc = map_target(r, &o, &s, name, &t, why, wl);
+	if (!rc)
+		rc = verify(t, o.owner, &s, why, wl);
+	if (rc == -ESRCH && t)
+		shm_unlink(name);	/* stale: its process is gone */
+	if (rc && t) {
+		if (t->pidfd >= 0)
+			r->npidfd--;
+		free_target(&t->rcu);	/* closes its pidfd */
+		t = NULL;
+	}
 	if (!rc)
 		rc = publish(r, t, why, wl);
 	if (rc == -EAGAIN && kill(pid, 0) && errno == ESRCH) {
@@ -393,15 +573,6 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 	}
 	seg_close(&o);
 	return rc;
-}
-
-/* Whether (pid, nonce) was rejected before. */
-static int was_rejected(const struct lc_registry *r, pid_t pid, uint64_t nonce)
-{
-	for (uint32_t i = 0; i < r->nbad; i++)
-		if (r->bad[i].pid == pid && r->bad[i].nonce == nonce)
-			return 1;
-	return 0;
 }
 
 /* Remember that (pid, nonce) is invalid, and why. */
@@ -415,16 +586,104 @@ static void reject(struct lc_registry *r, pid_t pid, uint64_t nonce, const char 
 	r->nbad++;
 }
 
-/* Look for new segments in /dev/shm and attach the wanted ones. */
-static void scan(struct lc_registry *r)
+/* Remember that the segment of (pid, nonce) could not be opened for want of
+ * file descriptors (why says so), or forget it once it is attached (why
+ * NULL). */
+static void note_lost(struct lc_registry *r, pid_t pid, uint64_t nonce, const char *why)
 {
-	char session[LC_SESSION_MAX], why[LC_REASON_MAX];
+	uint32_t i;
+
+	for (i = 0; i < r->nlost; i++)
+		if (r->lost[i].pid == pid && r->lost[i].nonce == nonce)
+			break;
+	if (!why && i < r->nlost)
+		r->lost[i] = r->lost[--r->nlost];
+	else if (why && i == r->nlost &&
+		 !lc_grow((void **)&r->lost, &r->lostcap, r->nlost + 1, sizeof(*r->lost))) {
+		r->lost[i] = (struct lc_rejection){ .pid = pid, .nonce = nonce };
+		snprintf(r->lost[i].reason, sizeof(r->lost[i].reason), "%s", why);
+		r->nlost++;
+	}
+	__atomic_store_n(&r->untracked, r->nlost, __ATOMIC_RELAXED);
+}
+
+/* Have the discovery thread wake by t to try a name again. */
+static void due(struct lc_registry *r, uint64_t t)
+{
+	if (t < r->next_try_ns)
+		r->next_try_ns = t;
+}
+
+/* Whether attach()'s result rc ends the name's tries: attached, refused
+ * (-EINVAL, -EACCES), stale or gone (-ESRCH, -ESTALE, -ENOENT). */
+static int final(int rc)
+{
+	return !rc || rc == -EINVAL || rc == -EACCES || rc == -ESRCH || rc == -ESTALE ||
+	       rc == -ENOENT;
+}
+
+/* Try to attach the wanted segment name of (pid, nonce), unless it is done
+ * with, not yet due again, or the scan has used its tries (*tries; NULL:
+ * no limit, every name is due, and a name done with whose process is gone
+ * is unlinked) (caller holds the lock).  A name that is not ready waits twice as long after each try,
+ * from RETRY_MIN_NS up to RETRY_MAX_NS. */
+static void try_name(struct lc_registry *r, const char *name, pid_t pid, uint64_t nonce,
+		     uint64_t now, uint32_t *tries)
+{
+	struct lc_name *n = lc_nametab_get(&r->names, pid, nonce);
+	char why[LC_REASON_MAX];
+	int rc;
+
+	if (n && n->state == LC_NAME_DONE && !tries && !find(r, pid, nonce) &&
+	    kill(pid, 0) && errno == ESRCH)
+		shm_unlink(name);	/* refused or dropped, and now stale */
+	if (!n || n->state == LC_NAME_DONE)
+		return;
+	if (tries && n->state == LC_NAME_WAIT && n->next_ns > now) {
+		due(r, n->next_ns);
+		return;
+	}
+	if (tries && !*tries) {
+		due(r, now);		/* the next scan goes on */
+		return;
+	}
+	if (tries)
+		(*tries)--;
+	__atomic_store_n(&r->tries, r->tries + 1, __ATOMIC_RELAXED);
+	rc = attach(r, name, pid, nonce, why, sizeof(why));
+	if (rc == -EINVAL || rc == -EACCES)
+		reject(r, pid, nonce, why);
+	if (rc == -EMFILE || rc == -ENFILE)
+		note_lost(r, pid, nonce, why);	/* try again when one is free */
+	else if (!rc && r->nlost)
+		note_lost(r, pid, nonce, NULL);
+	n = lc_nametab_get(&r->names, pid, nonce);	/* attach() added none, but be sure */
+	if (!n)
+		return;
+	if (final(rc)) {
+		n->state = LC_NAME_DONE;
+		return;
+	}
+	n->state = LC_NAME_WAIT;
+	n->next_ns = now + (n->tries < 15 ? (uint64_t)RETRY_MIN_NS << n->tries : RETRY_MAX_NS);
+	if (n->next_ns > now + RETRY_MAX_NS)
+		n->next_ns = now + RETRY_MAX_NS;
+	n->tries++;
+	due(r, n->next_ns);
+}
+
+/* Look for new segments in /dev/shm and try the wanted ones: those due, at
+ * most SCAN_TRIES_MAX (the rest at the next scan); with all, every one. */
+static void scan(struct lc_registry *r, int all)
+{
+	uint32_t tries = SCAN_TRIES_MAX;
+	char session[LC_SESSION_MAX];
 	struct dirent *e;
-	uint64_t nonce;
+	uint64_t nonce, now = lc_clock_ns();
 	pid_t pid;
 	DIR *d = opendir(SHM_DIR);
 
-	r->pending = 0;
+	r->next_try_ns = now + POLL_NS;
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
@@ -432,17 +691,45 @@ static void scan(struct lc_registry *r)
 		    !wanted(r, session, pid))
 			continue;
 		pthread_mutex_lock(&r->lock);
-		if (!find(r, pid, nonce) && !was_rejected(r, pid, nonce)) {
-			int rc = attach(r, e->d_name, pid, nonce, why, sizeof(why));
-
-			if (rc == -EAGAIN)
-				r->pending = 1;
-			else if (rc == -EINVAL)
-				reject(r, pid, nonce, why);
-		}
+		try_name(r, e->d_name, pid, nonce, now, all ? NULL : &tries);
 		pthread_mutex_unlock(&r->lock);
 	}
 	closedir(d);
+}
+
+/* Detach the targets whose mapping faulted in the tick loop (their segment
+ * was truncated), with one reason each, and refuse their segment from now
+ * on (caller holds the lock).  The name stays while the process lives. */
+static void drop_faulted(struct lc_registry *r)
+{
+	struct lc_target *t, *tmp;
+	char why[LC_REASON_MAX];
+
+	cds_list_for_each_entry_safe(t, tmp, &r->list, node) {
+		if (!__atomic_load_n(&t->fault, __ATOMIC_ACQUIRE))
+			continue;
+		if (t->fault == LC_FAULT_SIGBUS)
+			snprintf(why, sizeof(why), "target %d: its segment was truncated while mapped "
+				 "(a read faulted): dropped, what was measured before is kept",
+				 (int)t->pid);
+		else
+			snprintf(why, sizeof(why), "target %d: %u values in its segment that no "
+				 "library writes: dropped, what was measured before is kept",
+				 (int)t->pid, LC_TARGET_BAD_MAX);
+		reject(r, t->pid, t->nonce, why);
+		detach(r, t, kill(t->pid, 0) && errno == ESRCH);
+	}
+}
+
+/* Detach the targets without a pidfd whose process is gone (caller holds
+ * the lock). */
+static void reap_unwatched(struct lc_registry *r)
+{
+	struct lc_target *t, *tmp;
+
+	cds_list_for_each_entry_safe(t, tmp, &r->list, node)
+		if (t->pidfd < 0 && kill(t->pid, 0) && errno == ESRCH)
+			detach(r, t, 1);
 }
 
 /* Wait for inotify or a process exit; detach the targets whose process has
@@ -458,38 +745,31 @@ static void wait_events(struct lc_registry *r)
 	pfd[n++] = (struct pollfd){ .fd = r->inotify, .events = POLLIN };
 	pthread_mutex_lock(&r->lock);
 	cds_list_for_each_entry(t, &r->list, node) {
-		if (n == MAX_POLL)
-			break;
+		if (n == MAX_POLL || t->pidfd < 0)
+			continue;
 		who[n] = t;
 		pfd[n++] = (struct pollfd){ .fd = t->pidfd, .events = POLLIN };
 	}
 	pthread_mutex_unlock(&r->lock);
-	/* a segment that stays unpublished (its process stopped or stuck)
-	 * must not keep this SCHED_FIFO thread polling every 50 us: back off
-	 * to the idle period, doubling */
-	long wait_ns = POLL_NS;
-
-	if (r->pending) {
-		uint32_t k = r->pending_rounds < 16 ? r->pending_rounds : 16;
-
-		wait_ns = (long)PENDING_POLL_NS << k;
-		if (wait_ns > POLL_NS)
-			wait_ns = POLL_NS;
-		r->pending_rounds++;
-	} else {
-		r->pending_rounds = 0;
-	}
+	/* until the next name waiting is due (each backs off on its own, so
+	 * a segment that stays unpublished, or thousands of them, cannot keep
+	 * this SCHED_FIFO thread busy), at most POLL_NS */
+	uint64_t now = lc_clock_ns();
+	long wait_ns = r->next_try_ns <= now ? 0 :
+		       r->next_try_ns - now < POLL_NS ? (long)(r->next_try_ns - now) : POLL_NS;
 	struct timespec ts = { 0, wait_ns };
 
-	if (ppoll(pfd, n, &ts, NULL) <= 0)
-		return;
+	if (ppoll(pfd, n, &ts, NULL) < 0)
+		n = 1;
 	if (r->inotify >= 0 && (pfd[0].revents & POLLIN))
 		while (read(r->inotify, buf, sizeof(buf)) > 0)
 			;
 	pthread_mutex_lock(&r->lock);
 	for (nfds_t i = 1; i < n; i++)
-		if (pfd[i].revents)
+		if (pfd[i].revents & (POLLIN | POLLHUP))	/* the process exited */
 			detach(r, who[i], 1);
+	reap_unwatched(r);
+	drop_faulted(r);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -503,11 +783,24 @@ static void *discover(void *arg)
 	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	urcu_memb_register_thread();
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
-		scan(r);
+		scan(r, 0);
 		wait_events(r);
 	}
 	urcu_memb_unregister_thread();
 	return NULL;
+}
+
+/* How many pidfds the registry may hold: the descriptors this process may
+ * open, less FD_RESERVE, and no more than one poll can wait on. */
+static uint32_t pidfd_budget(void)
+{
+	struct rlimit rl;
+	rlim_t n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	n = rl.rlim_cur > 2 * FD_RESERVE ? rl.rlim_cur - FD_RESERVE : rl.rlim_cur / 2;
+	return n < MAX_POLL - 1 ? (uint32_t)n : MAX_POLL - 1;
 }
 
 struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
@@ -518,6 +811,12 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 
 	if (!r) {
 		*err = -ENOMEM;
+		return NULL;
+	}
+	rc = lc_guard_init();
+	if (rc) {
+		free(r);
+		*err = rc;
 		return NULL;
 	}
 	CDS_INIT_LIST_HEAD(&r->list);
@@ -534,10 +833,11 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 		memcpy(r->pids, pids, (size_t)npids * sizeof(*pids));
 		r->npids = npids;
 	}
+	r->pidfd_max = pidfd_budget();
 	r->inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (r->inotify >= 0)
 		inotify_add_watch(r->inotify, SHM_DIR, IN_CREATE | IN_MOVED_TO);
-	scan(r);		/* what is already there is attached before t0 */
+	scan(r, 1);		/* what is already there is attached before t0 */
 	rc = lc_thread_start(&r->thread, discover, r);
 	if (rc) {
 		*err = rc;
@@ -559,9 +859,10 @@ void lc_registry_stop(struct lc_registry *r)
 		__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
 		pthread_join(r->thread, NULL);
 		r->running = 0;
-		scan(r);	/* late arrivals, so that stale names get removed */
+		scan(r, 1);	/* late arrivals, so that stale names get removed */
 	}
 	pthread_mutex_lock(&r->lock);
+	drop_faulted(r);
 	cds_list_for_each_entry_safe(t, tmp, &r->list, node)
 		detach(r, t, kill(t->pid, 0) && errno == ESRCH);
 	pthread_mutex_unlock(&r->lock);
@@ -577,6 +878,8 @@ void lc_registry_free(struct lc_registry *r)
 	pthread_mutex_destroy(&r->lock);
 	free(r->dep);
 	free(r->bad);
+	free(r->lost);
+	lc_nametab_free(&r->names);
 	free(r->pids);
 	free(r);
 }
@@ -605,6 +908,16 @@ const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_
 uint32_t lc_registry_rejected(struct lc_registry *r)
 {
 	return __atomic_load_n(&r->rejected, __ATOMIC_RELAXED);
+}
+
+uint64_t lc_registry_tries(struct lc_registry *r)
+{
+	return __atomic_load_n(&r->tries, __ATOMIC_RELAXED);
+}
+
+uint32_t lc_registry_untracked(struct lc_registry *r)
+{
+	return __atomic_load_n(&r->untracked, __ATOMIC_RELAXED);
 }
 
 uint32_t lc_registry_rejections(struct lc_registry *r, struct lc_rejection *out, uint32_t max)

@@ -6,7 +6,9 @@
  * removes a target when its process exits or an exec'd image replaces it,
  * and unmaps it after a grace period (call_rcu).  The tick loop is the only
  * reader: it walks the list inside urcu_memb_read_lock() without ever
- * blocking on the writers.
+ * blocking on the writers.  Segments are untrusted input from any local
+ * user: what is checked before a target counts, and the bounds on the work
+ * one can cause, are in docs/trust-segments.md.
  */
 #ifndef LC_TARGETS_H
 #define LC_TARGETS_H
@@ -20,12 +22,22 @@
 
 #include "lc_abi.h"
 
+/* Why the tick loop gave up a target (lc_target.fault). */
+#define LC_FAULT_SIGBUS 1	/* a read faulted: the file was truncated */
+#define LC_FAULT_DATA 2		/* LC_TARGET_BAD_MAX bad reads */
+
+/* Bounds on the work a target's segment can cause: bad reads before it is
+ * dropped, and new thread identities checked per tick over all targets. */
+#define LC_TARGET_BAD_MAX 256u
+#define LC_ID_CHECKS_PER_TICK 32u
+
 /* What the tick loop remembers about one slot between ticks (the tick
  * loop's alone). */
 struct lc_slot_cache {
 	uint32_t tid;		/* 0 = free when last seen */
 	uint32_t gen;
 	int64_t thread;		/* profile thread index, -1 = none yet */
+	int refused;		/* (tid, gen) is not a thread of the process */
 	uint32_t nwasted;	/* wasted declarations consumed */
 	uint32_t xfer_seen;	/* the slot's xfer_ns when last read */
 	uint64_t xfer_credit;	/* ideal transfer time not yet charged to CL */
@@ -54,12 +66,17 @@ struct lc_target {
 	uint32_t uid;		/* unique within the run */
 	char comm[16];
 	char name[NAME_MAX + 1];	/* shm name, for unlink */
-	int pidfd;
+	int pidfd;		/* -1: watched by kill(pid, 0) (the writer's) */
 	int gone;		/* the process exited or was replaced: written by
 				 * the writer (release), read by the tick loop
 				 * (acquire) */
+	int fault;		/* LC_FAULT_*: a read of the mapping faulted (the
+				 * segment was truncated), or it held too much
+				 * garbage: written by the tick loop (release),
+				 * read by the writer (acquire), which drops it */
 	/* private to the tick loop once published (the writer allocates cache
 	 * with every thread -1, the rest starts zero) */
+	uint32_t bad;		/* bad reads so far */
 	int announced;
 	int job_announced;	/* its rank block is written */
 	struct lc_slot_cache *cache;
@@ -90,7 +107,9 @@ struct lc_rejection {
 struct lc_registry;
 
 /* Start discovering the segments of session (when pids is NULL) or of the
- * npids processes in pids (any session).  Returns NULL with *err = -errno. */
+ * npids processes in pids (any session).  Installs the process's SIGBUS
+ * handler (guard.h), which readers of the mappings rely on.  Returns NULL
+ * with *err = -errno. */
 struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
 				      int *err);
 
@@ -113,6 +132,15 @@ const struct lc_departure *lc_registry_departures(struct lc_registry *r, uint32_
 
 /* Segments rejected as invalid so far (any thread may ask). */
 uint32_t lc_registry_rejected(struct lc_registry *r);
+
+/* Segment names tried so far (opened, or attempted), for diagnostics and
+ * tests; any thread, any time. */
+uint64_t lc_registry_tries(struct lc_registry *r);
+
+/* Segments of wanted processes that could not be opened for want of file
+ * descriptors (EMFILE, ENFILE) and have not been attached since: their
+ * processes are missing from the profile (any thread, any time). */
+uint32_t lc_registry_untracked(struct lc_registry *r);
 
 /* Copy the first max rejected segments, with their reasons, into out, for
  * the command to report (the library prints nothing); returns how many

@@ -7,11 +7,14 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "guard.h"
 #include "lc_util.h"
 
 /* A thread being watched by the per-thread sources, and the tick it was
@@ -53,7 +56,14 @@ struct lc_sampler {
 	 * pthread_join in stop. */
 	uint64_t last;
 	struct lc_sampler_stats st;
-	/* observation buffers, reused every tick (the sampling thread's) */
+	/* observation buffers, reused every tick (the sampling thread's);
+	 * nprocs and nthreads count this tick's, the marks say where the
+	 * target being read began (kept here, in memory, because a fault
+	 * jumps back over the reads: guard.h) */
+	struct lc_guard guard;
+	uint32_t nprocs, nthreads, mark_threads, mark_wasted;
+	uint32_t id_budget;		/* thread identities still to check this tick */
+	int have_proc;			/* /proc/self/task exists */
 	struct lc_obs_proc *procs;
 	size_t procs_cap;
 	struct lc_obs_thread *threads;
@@ -84,6 +94,50 @@ int lc_sampler_spare_cpu(void)
 	return last;
 }
 
+/* Count a value of t's segment that no library writes (an index or count
+ * out of range, an unknown state, a slot naming a thread that is not the
+ * process's); past LC_TARGET_BAD_MAX of them t is dropped (the writer says
+ * so once): its segment holds garbage, which must not cost every tick. */
+static void bad_read(struct lc_sampler *s, struct lc_target *t)
+{
+	s->st.bad_reads++;
+	if (++t->bad == LC_TARGET_BAD_MAX)
+		__atomic_store_n(&t->fault, LC_FAULT_DATA, __ATOMIC_RELEASE);
+}
+
+/* Whether tid is a thread of process pid, by /proc/PID/task/TID (always
+ * when the sampler has no /proc). */
+static int thread_of(const struct lc_sampler *s, pid_t pid, uint32_t tid)
+{
+	char path[64];
+
+	if (!s->have_proc)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%d/task/%u", (int)pid, tid);
+	return !access(path, F_OK);
+}
+
+/* Whether to count the thread (tid, gen) that slot sl of t names, new since
+ * the cache c last saw it: its tid must be a thread of t's process.  Each
+ * identity is checked once (c remembers a refusal), and at most
+ * LC_ID_CHECKS_PER_TICK over all targets per tick: the others wait for the
+ * next ticks, so a segment of random thread ids costs a tick little.  A
+ * thread that left its slot meanwhile is not counted as bad. */
+static int identity_ok(struct lc_sampler *s, struct lc_target *t, const struct lc_slot *sl,
+		       struct lc_slot_cache *c)
+{
+	if (!s->id_budget)
+		return 0;
+	s->id_budget--;
+	if (thread_of(s, t->pid, c->tid))
+		return 1;
+	c->refused = 1;
+	if (__atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE) == c->tid &&
+	    __atomic_load_n(&sl->gen, __ATOMIC_ACQUIRE) == c->gen)
+		bad_read(s, t);
+	return 0;
+}
+
 /* Refresh t's copy of its open fragment tags if the program changed them
  * and the copy is consistent (sequence counter even and unchanged). */
 static void read_tags(struct lc_sampler *s, struct lc_target *t)
@@ -96,7 +150,7 @@ static void read_tags(struct lc_sampler *s, struct lc_target *t)
 		return;
 	n = __atomic_load_n(&h->ntags, __ATOMIC_RELAXED);
 	if (n > LC_MAX_TAGS) {
-		s->st.bad_reads++;
+		bad_read(s, t);
 		n = LC_MAX_TAGS;
 	}
 	for (uint32_t i = 0; i < n; i++)
@@ -227,7 +281,7 @@ static uint32_t sync_object(struct lc_sampler *s, struct lc_target *t, uint32_t 
 		return 0;
 	n = __atomic_load_n(&h->sync_n, __ATOMIC_ACQUIRE);
 	if (id > n || id > LC_MAX_SYNC) {
-		s->st.bad_reads++;
+		bad_read(s, t);
 		return 0;
 	}
 	bit = 1ull << (id - 1);
@@ -262,7 +316,7 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 	uint32_t hwm = __atomic_load_n(&h->slot_hwm, __ATOMIC_ACQUIRE);
 
 	if (hwm > t->nslots) {
-		s->st.bad_reads++;
+		bad_read(s, t);
 		hwm = t->nslots;
 	}
 	for (uint32_t i = 0; i < hwm; i++) {
@@ -271,27 +325,35 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		uint32_t tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE), gen, st, flags;
 		int fresh = 0;
 
-		read_wasted(s, t, sl, c);
 		if (!tid) {
-			c->tid = 0;
+			if (c->thread >= 0)	/* the last declarations of its thread */
+				read_wasted(s, t, sl, c);
+			if (c->tid || c->thread >= 0)
+				*c = (struct lc_slot_cache){ .thread = -1, .nwasted = c->nwasted };
 			continue;
 		}
 		gen = __atomic_load_n(&sl->gen, __ATOMIC_ACQUIRE);
-		if (c->thread < 0 || c->tid != tid || c->gen != gen) {
+		if (c->tid != tid || c->gen != gen)
+			*c = (struct lc_slot_cache){ .tid = tid, .gen = gen, .thread = -1,
+						     .nwasted = c->nwasted };
+		if (c->refused)
+			continue;
+		if (c->thread < 0) {
+			if (!identity_ok(s, t, sl, c))
+				continue;
 			c->thread = lc_threads_id(s->cfg.threads, t->pid, t->nonce, i, gen,
 						  (int32_t)tid, now - s->cfg.t0);
-			c->tid = tid;
-			c->gen = gen;
 			fresh = 1;
 			if (c->thread < 0)
 				continue;
 		}
+		read_wasted(s, t, sl, c);
 		if (lc_grow((void **)&s->threads, &s->threads_cap, *nthreads + 1,
 			    sizeof(*s->threads)))
 			return;
 		st = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) & 0xff;
 		if (st > LC_ST_COMM) {
-			s->st.bad_reads++;
+			bad_read(s, t);
 			st = LC_ST_IDLE;
 		}
 		flags = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED);
@@ -341,50 +403,80 @@ static void announce_job(struct lc_sampler *s, struct lc_target *t)
 	};
 	t->job_announced = 1;
 	if (r.rank < 0 || r.size == 0 || (uint32_t)r.rank >= r.size) {
-		s->st.bad_reads++;
+		bad_read(s, t);
 		return;
 	}
 	lc_pwriter_rank(s->cfg.w, &r);
+}
+
+/* Observe target t into procs[nprocs] and the thread observations. */
+static void observe(struct lc_sampler *s, struct lc_target *t, uint64_t now, uint64_t dt)
+{
+	const struct lc_seg_hdr *h = t->hdr;
+	uint32_t team;
+
+	if (!t->announced)
+		announce(s, t, now);
+	if (!t->job_announced)
+		announce_job(s, t);
+	read_tags(s, t);
+	team = __atomic_load_n(&h->team, __ATOMIC_RELAXED);
+	if (team > LC_SLOTS_MAX) {
+		bad_read(s, t);
+		team = 0;
+	}
+	s->procs[s->nprocs] = (struct lc_obs_proc){
+		.uid = t->uid,
+		.we = __atomic_load_n(&h->work_exists, __ATOMIC_ACQUIRE) > 0,
+		.sf = __atomic_load_n(&h->solution_found, __ATOMIC_ACQUIRE) != 0,
+		.team = team, .ntags = t->ntags, .tags = t->tags,
+	};
+	read_slots(s, t, s->nprocs, &s->nthreads, now, dt);
+	s->nprocs++;
+}
+
+/* Observe target t under a guard (guard.h): when its program (or anyone)
+ * has shrunk its segment, the read faults, this tick's observations of t
+ * are taken back, and t is marked for the writer to drop, with one
+ * warning.  What was measured before stays in the profile; the tick goes
+ * on with the other targets. */
+static void observe_guarded(struct lc_sampler *s, struct lc_target *t, uint64_t now,
+			    uint64_t dt)
+{
+	s->mark_threads = s->nthreads;
+	s->mark_wasted = s->nwasted;
+	if (sigsetjmp(s->guard.env, 0)) {
+		s->nthreads = s->mark_threads;
+		s->nwasted = s->mark_wasted;
+		__atomic_store_n(&t->fault, LC_FAULT_SIGBUS, __ATOMIC_RELEASE);
+		return;
+	}
+	lc_guard_arm(&s->guard, t->hdr, t->len);
+	observe(s, t, now, dt);
+	lc_guard_disarm();
 }
 
 /* One tick: observe every target now and charge [last, now) to what was seen. */
 static void tick(struct lc_sampler *s)
 {
 	uint64_t now = lc_clock_ns(), dt = now - s->last;
-	uint32_t nprocs = 0, nthreads = 0;
 	struct lc_obs obs;
 	struct lc_target *t;
 
 	s->nwasted = 0;
+	s->id_budget = LC_ID_CHECKS_PER_TICK;
+	s->nprocs = 0;
+	s->nthreads = 0;
 	urcu_memb_read_lock();
 	cds_list_for_each_entry_rcu(t, lc_registry_list(s->cfg.reg), node) {
-		const struct lc_seg_hdr *h = t->hdr;
-		uint32_t team;
-
-		if (__atomic_load_n(&t->gone, __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&t->gone, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&t->fault, __ATOMIC_RELAXED))
 			continue;
-		if (lc_grow((void **)&s->procs, &s->procs_cap, nprocs + 1, sizeof(*s->procs)))
+		if (lc_grow((void **)&s->procs, &s->procs_cap, s->nprocs + 1, sizeof(*s->procs)))
 			break;
-		if (!t->announced)
-			announce(s, t, now);
-		if (!t->job_announced)
-			announce_job(s, t);
-		read_tags(s, t);
-		team = __atomic_load_n(&h->team, __ATOMIC_RELAXED);
-		if (team > LC_SLOTS_MAX) {
-			s->st.bad_reads++;
-			team = 0;
-		}
-		s->procs[nprocs] = (struct lc_obs_proc){
-			.uid = t->uid,
-			.we = __atomic_load_n(&h->work_exists, __ATOMIC_ACQUIRE) > 0,
-			.sf = __atomic_load_n(&h->solution_found, __ATOMIC_ACQUIRE) != 0,
-			.team = team, .ntags = t->ntags, .tags = t->tags,
-		};
-		read_slots(s, t, nprocs, &nthreads, now, dt);
-		nprocs++;
+		observe_guarded(s, t, now, dt);
 	}
-	obs = (struct lc_obs){ nprocs, s->procs, nthreads, s->threads };
+	obs = (struct lc_obs){ s->nprocs, s->procs, s->nthreads, s->threads };
 	lc_accum_charge(s->cfg.acc, s->last - s->cfg.t0, dt, &obs);
 	urcu_memb_read_unlock();
 	threads_left(s);
@@ -471,6 +563,7 @@ static void *run(void *arg)
 	uint64_t next;
 
 	place(s);
+	s->have_proc = !access("/proc/self/task", F_OK);
 	urcu_memb_register_thread();
 	pthread_mutex_lock(&s->lock);
 	s->started = 1;

@@ -8,6 +8,9 @@
 #                             line "lostcycles SUB: ..." containing PAT (and
 #                             at most indented lines under it)
 #   verdict NAME ST FILE      show FILE indented, then NAME passes when ST is 0
+#   gap_below NAME MS ERR     record's stderr in ERR names no tick gap of MS
+#                             ms or more (it names its longest when it fell
+#                             behind)
 #   finish                    print the tally; exit status 1 if any failed
 LC=./lostcycles
 [ -x "$LC" ] || { echo "t_$SUB: $LC is missing (run make)" >&2; exit 1; }
@@ -53,6 +56,15 @@ refuse() {
 verdict() {
 	sed 's/^/  /' "$3"
 	if [ "$2" -eq 0 ]; then ok "$1"; else fail "$1"; fi
+}
+
+gap_below() {
+	gap=$(sed -n 's/.*longest tick gap was \([0-9.]*\) ms.*/\1/p' "$3")
+	if awk -v g="${gap:-0}" -v m="$2" 'BEGIN { exit !(g < m) }'; then
+		ok "$1: longest tick gap ${gap:-under 10 intervals} ms"
+	else
+		fail "$1: longest tick gap $gap ms:"; sed 's/^/      /' "$3"
+	fi
 }
 
 finish() {

@@ -55,7 +55,7 @@ static void test_seg_hdr(void **state)
 	OFF(lc_seg_hdr, flags, 36, 4);
 	OFF(lc_seg_hdr, start_ns, 40, 8);
 	OFF(lc_seg_hdr, nonce, 48, 8);
-	OFF(lc_seg_hdr, reserved0, 56, 8);
+	OFF(lc_seg_hdr, proc_start, 56, 8);
 	OFF(lc_seg_hdr, work_exists, 64, 8);
 	OFF(lc_seg_hdr, solution_found, 72, 4);
 	OFF(lc_seg_hdr, team, 76, 4);
@@ -120,7 +120,7 @@ static void test_constants(void **state)
 	assert_memory_equal(&(uint64_t){LC_TRACE_MAGIC}, "LCTRACE1", 8);
 	assert_int_equal(LC_ABI_MAJOR, 1);
 	assert_int_equal(LC_ABI_VERSION, LC_ABI_MAJOR);
-	assert_int_equal(LC_ABI_MINOR, 2);
+	assert_int_equal(LC_ABI_MINOR, 3);
 	assert_int_equal(LC_MAX_SYNC, 48);
 	assert_int_equal(LC_SLOT_SYNC_SHIFT, 8);
 	assert_string_equal(LC_ENV_HOST, "LOSTCYCLES_HOST");

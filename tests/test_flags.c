@@ -207,6 +207,18 @@ static void test_segment(void **state)
 	assert_int_equal(h->pid, getpid());
 	assert_int_equal(h->flags, 0);
 	assert_true(h->start_ns > 0 && h->start_ns <= lc_clock_ns());
+	{
+		/* proc_start is field 22 of /proc/self/stat */
+		FILE *sf = fopen("/proc/self/stat", "r");
+		unsigned long long v = 0;
+
+		assert_non_null(sf);
+		assert_int_equal(fscanf(sf, "%*d (%*[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+					"%*u %*u %*d %*d %*d %*d %*d %*d %llu", &v), 1);
+		fclose(sf);
+		assert_true(v > 0);
+		assert_int_equal(h->proc_start, v);
+	}
 	snprintf(nonce, sizeof(nonce), ".%d.%016llx", (int)getpid(),
 		 (unsigned long long)h->nonce);
 	assert_non_null(strstr(name, nonce));

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,9 +34,27 @@ static void new_session(void)
 		 (unsigned long long)lc_clock_ns());
 }
 
+/* The start time of process pid in clock ticks after boot (field 22 of
+ * /proc/PID/stat). */
+static uint64_t start_ticks(pid_t pid)
+{
+	char path[64];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%*d (%*[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+				"%*u %*u %*d %*d %*d %*d %*d %*d %llu", &v), 1);
+	fclose(f);
+	return v;
+}
+
 /* Create a segment for pid with nonce as the library would; magic is written
- * only when publish is set.  corrupt selects a field to break (0 = none).
- * Returns the mapping. */
+ * only when publish is set.  corrupt selects a field to break (0 = none; 6:
+ * another process start time; 7: an ABI 1.2 header made before the process
+ * started).  Returns the mapping. */
 static struct lc_seg_hdr *make_segment(pid_t pid, uint64_t nonce, uint32_t nslots,
 				       int publish, int corrupt)
 {
@@ -59,6 +79,15 @@ static struct lc_seg_hdr *make_segment(pid_t pid, uint64_t nonce, uint32_t nslot
 	h->pid = pid;
 	h->nonce = nonce;
 	h->start_ns = lc_clock_ns();
+	h->abi_minor = LC_ABI_MINOR;
+	h->proc_start = start_ticks(pid);
+	if (corrupt == 6)
+		h->proc_start += 1;
+	if (corrupt == 7) {
+		h->abi_minor = 2;
+		h->proc_start = 0;
+		h->start_ns = 1;
+	}
 	if (corrupt == 1)
 		h->nslots = nslots + 1;		/* claims more slots than mapped */
 	if (corrupt == 2)
@@ -199,6 +228,258 @@ static void test_abi_mismatch(void **state)
 	lc_registry_free(r);
 	snprintf(name, sizeof(name), "/%s%s.%d.%016llx", LC_SHM_PREFIX, session, (int)getpid(), 9ull);
 	assert_int_equal(shm_unlink(name), 0);
+}
+
+/* The /dev/shm path of the segment name of (pid, nonce) in this session. */
+static void shm_path(char *buf, size_t len, pid_t pid, uint64_t nonce)
+{
+	snprintf(buf, len, "/dev/shm/%s%s.%d.%016llx", LC_SHM_PREFIX, session, (int)pid,
+		 (unsigned long long)nonce);
+}
+
+/* A FIFO and a symbolic link planted under names of the session (anyone
+ * may create files in /dev/shm) are refused with a reason; the FIFO must
+ * not block discovery (an open for reading waits for a writer).  The
+ * registry runs in a child that an alarm kills if it hangs. */
+static void test_planted_fifo(void **state)
+{
+	char fifo[256], link[256];
+	pid_t pid;
+	int ws;
+
+	new_session();
+	shm_path(fifo, sizeof(fifo), getpid(), 0xf1f0);
+	shm_path(link, sizeof(link), getpid(), 0x5717);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(symlink("/etc/passwd", link), 0);
+	urcu_memb_call_rcu_before_fork();	/* the child gets a call_rcu thread */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid)
+		urcu_memb_call_rcu_after_fork_parent();
+	if (pid == 0) {
+		struct lc_rejection rej[2];
+		struct lc_registry *r;
+		int e;
+
+		urcu_memb_call_rcu_after_fork_child();
+		alarm(60);
+		r = lc_registry_start(session, NULL, 0, &e);
+		if (!r)
+			_exit(2);
+		lc_registry_stop(r);
+		if (lc_registry_rejections(r, rej, 2) != 2 || lc_registry_seen(r))
+			_exit(3);
+		for (int i = 0; i < 2; i++)
+			if (!strstr(rej[i].reason, "not a regular file") &&
+			    !strstr(rej[i].reason, "symbolic link"))
+				_exit(4);
+		lc_registry_free(r);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	unlink(fifo);
+	unlink(link);
+	assert_false(WIFSIGNALED(ws));		/* SIGALRM: discovery hung */
+	assert_int_equal(WEXITSTATUS(ws), 0);
+}
+
+struct flipper {
+	struct lc_seg_hdr *h;
+	int stop;
+	uint64_t flips;
+};
+
+/* Flip the header's nslots and slot_hwm between the truth and the maximum
+ * until told to stop, as a hostile program may. */
+static void *flip(void *arg)
+{
+	struct flipper *f = arg;
+
+	while (!__atomic_load_n(&f->stop, __ATOMIC_ACQUIRE)) {
+		uint64_t t = lc_clock_ns();
+
+		/* each value stays about a microsecond, as long as the gap
+		 * between a check and a second read */
+		__atomic_store_n(&f->h->nslots, (t / 1000) & 1 ? LC_SLOTS_MAX : 4,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&f->h->slot_hwm, LC_SLOTS_MAX, __ATOMIC_RELAXED);
+		__atomic_store_n(&f->flips, f->flips + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* The header is validated as one snapshot and only the snapshot is used: a
+ * target attached while its program flips nslots holds the slot count that
+ * was checked against the file, never more than the mapping holds. */
+static void test_nslots_flip(void **state)
+{
+	struct lc_registry *r;
+	struct lc_target *t;
+	struct flipper f;
+	pthread_t th;
+	int e, attached = 0;
+
+	urcu_memb_register_thread();
+	for (int round = 0; round < 40; round++) {
+		new_session();
+		f = (struct flipper){ .h = make_segment(getpid(), 0x71 + (uint64_t)round, 4, 1, 0) };
+		assert_int_equal(pthread_create(&th, NULL, flip, &f), 0);
+		while (__atomic_load_n(&f.flips, __ATOMIC_ACQUIRE) < 10000)
+			;
+		r = lc_registry_start(session, NULL, 0, &e);
+		assert_non_null(r);
+		while (!lc_registry_seen(r) && !lc_registry_rejected(r))
+			usleep(1000);
+		urcu_memb_read_lock();
+		cds_list_for_each_entry_rcu(t, lc_registry_list(r), node) {
+			assert_int_equal(t->nslots, 4);
+			assert_true(LC_HDR_SIZE + (size_t)t->nslots * sizeof(struct lc_slot) <= t->len);
+			attached++;
+		}
+		urcu_memb_read_unlock();
+		__atomic_store_n(&f.stop, 1, __ATOMIC_RELEASE);
+		pthread_join(th, NULL);
+		lc_registry_stop(r);
+		lc_registry_free(r);
+		munmap(f.h, LC_HDR_SIZE + 4 * sizeof(struct lc_slot));
+		cleanup_session();
+	}
+	urcu_memb_unregister_thread();
+	assert_true(attached > 0);
+}
+
+/* Wait until the registry has rejected one segment and return its reason
+ * (static storage); fails the test when it attached one instead. */
+static const char *one_rejection(struct lc_registry *r)
+{
+	static struct lc_rejection rej;
+
+	assert_true(wait_for(r, rejected_is, 1));
+	assert_int_equal(lc_registry_seen(r), 0);
+	assert_int_equal(lc_registry_rejections(r, &rej, 1), 1);
+	return rej.reason;
+}
+
+/* A segment owned by another user than its process's is refused: as root,
+ * one of uid 65534 for this (root's) process; as another user, one of ours
+ * for init, which is not ours. */
+static void test_forged_owner(void **state)
+{
+	struct lc_registry *r;
+	pid_t pid = geteuid() == 0 ? getpid() : 1;
+	char path[256];
+	int e;
+
+	new_session();
+	make_segment(pid, 0xf0, 4, 1, 0);
+	shm_path(path, sizeof(path), pid, 0xf0);
+	if (geteuid() == 0)
+		assert_int_equal(chown(path, 65534, 65534), 0);
+	else if (kill(1, 0) == 0 || errno != EPERM)
+		skip();		/* init is ours here: nothing to forge */
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	assert_non_null(strstr(one_rejection(r), "the process's uid"));
+	lc_registry_stop(r);
+	lc_registry_free(r);
+	assert_int_equal(unlink(path), 0);
+}
+
+/* A segment whose header names another start time than its pid's process
+ * (a reused pid, or a forgery) is refused; so is an ABI 1.2 header, which
+ * has no process start time, made before the process started. */
+static void test_pid_reuse(void **state)
+{
+	for (int c = 6; c <= 7; c++) {
+		struct lc_registry *r;
+		char path[256];
+		int e;
+
+		new_session();
+		make_segment(getpid(), 0xa0, 4, 1, c);
+		r = lc_registry_start(session, NULL, 0, &e);
+		assert_non_null(r);
+		assert_non_null(strstr(one_rejection(r), "reused pid"));
+		lc_registry_stop(r);
+		lc_registry_free(r);
+		shm_path(path, sizeof(path), getpid(), 0xa0);
+		assert_int_equal(unlink(path), 0);
+	}
+}
+
+/* Segments that stay unpublished while their process lives (2000 such
+ * names kept a core busy) are tried less and less often, each on its own:
+ * at most about log2(1 s / 50 us) + the seconds waited tries per name, not
+ * one per scan. */
+static void test_unpublished_backoff(void **state)
+{
+	const int n = 200;
+	struct lc_registry *r;
+	uint64_t t0, tries;
+	double secs;
+	int e;
+
+	new_session();
+	for (int i = 0; i < n; i++)
+		munmap(make_segment(getpid(), 0x1000 + (uint64_t)i, 1, 0, 0),
+		       LC_HDR_SIZE + sizeof(struct lc_slot));
+	t0 = lc_clock_ns();
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	usleep(1000000);
+	tries = lc_registry_tries(r);
+	secs = (double)(lc_clock_ns() - t0) / 1e9;
+	lc_registry_stop(r);
+	lc_registry_free(r);
+	assert_int_equal(cleanup_session(), n);
+	fprintf(stderr, "# %d unpublished names, %.2f s: %llu tries\n", n, secs,
+		(unsigned long long)tries);
+	assert_true(tries <= (uint64_t)n * (16 + (uint64_t)secs + 1));
+}
+
+/* The limit of open files that leaves exactly k descriptor numbers free
+ * (a new descriptor takes the lowest free number below the limit). */
+static rlim_t limit_leaving(int k)
+{
+	rlim_t lim = 0;
+
+	for (int fd = 0; k > 0 || fcntl(fd, F_GETFD) != -1; fd++, lim++)
+		if (fcntl(fd, F_GETFD) == -1)
+			k--;
+	return lim;
+}
+
+static int untracked_is(struct lc_registry *r, uint32_t n) { return lc_registry_untracked(r) == n; }
+
+/* Out of descriptors, a live process's segment cannot be opened: it is
+ * counted as untracked, its name is left alone, and it is attached once
+ * descriptors are free again. */
+static void test_out_of_fds(void **state)
+{
+	struct rlimit old, rl;
+	struct lc_registry *r;
+	char path[256];
+	int e;
+
+	new_session();
+	munmap(make_segment(getpid(), 0xef, 4, 1, 0), LC_HDR_SIZE + 4 * sizeof(struct lc_slot));
+	shm_path(path, sizeof(path), getpid(), 0xef);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	rl = old;
+	rl.rlim_cur = limit_leaving(2);	/* inotify and the scan's directory */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	r = lc_registry_start(session, NULL, 0, &e);
+	assert_non_null(r);
+	assert_int_equal(lc_registry_untracked(r), 1);
+	assert_int_equal(lc_registry_seen(r), 0);
+	assert_int_equal(access(path, F_OK), 0);	/* not taken for stale */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_true(wait_for(r, seen_is, 1));
+	assert_true(wait_for(r, untracked_is, 0));
+	lc_registry_stop(r);
+	lc_registry_free(r);
+	assert_int_equal(unlink(path), 0);
 }
 
 /* A child that creates a segment, waits for a byte on fd, then exits. */
@@ -368,6 +649,12 @@ int main(void)
 		cmocka_unit_test(test_publication),
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_abi_mismatch),
+		cmocka_unit_test(test_planted_fifo),
+		cmocka_unit_test(test_nslots_flip),
+		cmocka_unit_test(test_forged_owner),
+		cmocka_unit_test(test_pid_reuse),
+		cmocka_unit_test(test_unpublished_backoff),
+		cmocka_unit_test(test_out_of_fds),
 		cmocka_unit_test(test_exit_detaches),
 		cmocka_unit_test(test_exec_replaces),
 		cmocka_unit_test(test_churn),

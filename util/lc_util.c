@@ -144,6 +144,12 @@ int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 	int rc;
 
 	sigfillset(&all);
+	/* faults are delivered to the thread that caused them, and the kernel
+	 * kills the process for a blocked one: leave them to their handlers */
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rc = pthread_create(t, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

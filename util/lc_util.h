@@ -57,8 +57,10 @@ int lc_strv_push(char ***v, int *n, const char *str);
 /* Free a string vector of n strings; accepts NULL. */
 void lc_strv_free(char **v, int n);
 
-/* Start a thread running fn(arg) with every signal blocked in it, so that
- * signals reach the thread that waits for them.  Returns 0 or -errno. */
+/* Start a thread running fn(arg) with every signal blocked in it but the
+ * faults (SIGBUS, SIGSEGV, SIGFPE, SIGILL, which go to the faulting thread),
+ * so that signals reach the thread that waits for them.  Returns 0 or
+ * -errno. */
 int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* The path of data file name (e.g. "models.txt") into buf: the file named

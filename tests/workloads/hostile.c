@@ -1,0 +1,256 @@
+/*
+ * hostile — a program that does to its own segment (or to the sampler)
+ * what a careless or hostile program may, for the tests of the sampler's
+ * distrust of shared memory (docs/trust-segments.md).
+ *
+ *	hostile sigterm MS
+ *		BUSY; on SIGTERM it takes MS milliseconds more to die of it
+ *		(its segment name stays behind: no exit handler runs)
+ *	hostile children N MS
+ *		N children, each BUSY for MS milliseconds; before it exits each
+ *		checks that its segment name is still in /dev/shm (the sampler
+ *		must never unlink the name of a live process) and fails if not;
+ *		exits 0 when every child passed
+ *	hostile truncate MS
+ *		a child BUSY for 3 x MS; the parent BUSY for MS, then it
+ *		truncates its own segment to 0 bytes for MS (touching no slot
+ *		meanwhile), gives it back its size, and waits for the child
+ *	hostile fakeslots N MS
+ *		BUSY for MS with N forged slots in its segment, BUSY too, whose
+ *		tids are threads of other processes (init, a child of its own)
+ *	hostile garbage MS
+ *		BUSY, then for MS writes random bytes over its segment (all but
+ *		the identity line), as fast as it can
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lc_abi.h"
+
+static volatile sig_atomic_t got_term;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	got_term = 1;
+}
+
+/* Sleep ms milliseconds. */
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* sigterm MS: wait for SIGTERM, then die of it MS milliseconds later. */
+static int do_sigterm(long ms)
+{
+	signal(SIGTERM, on_term);
+	LC_BUSY();
+	while (!got_term)
+		pause();
+	sleep_ms(ms);
+	signal(SIGTERM, SIG_DFL);
+	raise(SIGTERM);
+	return 1;
+}
+
+/* The path of this process's segment into path[len]; returns whether there
+ * is one in /dev/shm. */
+static int own_name(char *path, size_t len)
+{
+	const char *ses = getenv("LOSTCYCLES_SESSION");
+	char prefix[128];
+	struct dirent *e;
+	DIR *d = opendir("/dev/shm");
+	int found = 0;
+
+	if (!ses || !d) {
+		if (d)
+			closedir(d);
+		return 0;
+	}
+	snprintf(prefix, sizeof(prefix), "lostcycles.%s.%d.", ses, (int)getpid());
+	while (!found && (e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix))) {
+			snprintf(path, len, "/dev/shm/%s", e->d_name);
+			found = 1;
+		}
+	closedir(d);
+	return found;
+}
+
+/* Whether this process's segment name is in /dev/shm. */
+static int own_name_exists(void)
+{
+	char path[300];
+
+	return own_name(path, sizeof(path));
+}
+
+/* Map this process's segment read-write into *len bytes; NULL if none. */
+static unsigned char *own_segment(size_t *len)
+{
+	char path[300];
+	struct stat st;
+	void *m;
+	int fd;
+
+	if (!own_name(path, sizeof(path)) || (fd = open(path, O_RDWR)) < 0)
+		return NULL;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return NULL;
+	}
+	*len = (size_t)st.st_size;
+	m = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+/* fakeslots N MS: see the top of the file. */
+static int do_fakeslots(uint32_t n, long ms)
+{
+	struct lc_seg_hdr *h;
+	size_t len;
+	pid_t child;
+
+	LC_BUSY();
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	h = (struct lc_seg_hdr *)own_segment(&len);
+	if (child < 0 || !h || LC_HDR_SIZE + (n + 1) * sizeof(struct lc_slot) > len) {
+		fprintf(stderr, "hostile: no room for %u forged slots\n", n);
+		return 1;
+	}
+	for (uint32_t i = 1; i <= n; i++) {
+		struct lc_slot *sl = lc_seg_slot(h, i);
+
+		sl->state = LC_ST_BUSY;
+		sl->gen = 1;
+		__atomic_store_n(&sl->tid, i % 2 ? (uint32_t)child : 1u, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&h->slot_hwm, n + 1, __ATOMIC_RELEASE);
+	sleep_ms(ms);
+	LC_IDLE();
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return 0;
+}
+
+/* garbage MS: see the top of the file. */
+static int do_garbage(long ms)
+{
+	struct timespec t0, t;
+	uint64_t x = 0x9e3779b97f4a7c15ull, *w;
+	size_t len;
+	unsigned char *m;
+
+	LC_BUSY();
+	m = own_segment(&len);
+	if (!m) {
+		fprintf(stderr, "hostile: no segment of my own\n");
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (w = (uint64_t *)(m + 64); (unsigned char *)(w + 1) <= m + len; w++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			*w = x;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+	return 0;
+}
+
+/* truncate MS: see the top of the file. */
+static int do_truncate(long ms)
+{
+	char path[300];
+	struct stat st;
+	int fd, ws;
+	pid_t pid;
+
+	LC_BUSY();
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		LC_BUSY();
+		sleep_ms(3 * ms);
+		LC_IDLE();
+		_exit(0);
+	}
+	sleep_ms(ms);
+	if (!own_name(path, sizeof(path)) || (fd = open(path, O_RDWR)) < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "hostile: no segment of my own\n");
+		return 1;
+	}
+	if (ftruncate(fd, 0) || (sleep_ms(ms), ftruncate(fd, st.st_size))) {
+		perror("hostile: ftruncate");
+		return 1;
+	}
+	close(fd);
+	LC_IDLE();
+	waitpid(pid, &ws, 0);
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 1;
+}
+
+/* children N MS: see the top of the file. */
+static int do_children(int n, long ms)
+{
+	int bad = 0, ws;
+
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return 1;
+		if (pid == 0) {
+			LC_BUSY();
+			sleep_ms(ms);
+			LC_IDLE();
+			_exit(own_name_exists() ? 0 : 3);
+		}
+	}
+	while (wait(&ws) > 0)
+		bad += !WIFEXITED(ws) || WEXITSTATUS(ws);
+	if (bad)
+		fprintf(stderr, "hostile: %d children lost their segment name while alive\n", bad);
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "fakeslots"))
+		return do_fakeslots((uint32_t)atoi(argv[2]), atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "garbage"))
+		return do_garbage(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "truncate"))
+		return do_truncate(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "children"))
+		return do_children(atoi(argv[2]), atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "sigterm"))
+		return do_sigterm(atol(argv[2]));
+	fprintf(stderr, "usage: hostile sigterm MS | children N MS | truncate MS | fakeslots N MS | "
+			"garbage MS\n");
+	return 2;
+}
