@@ -104,7 +104,7 @@ static const char record_usage[] =
 	"      --sched=SOURCE   run-queue data for resource contention: switch (context-\n"
 	"                       switch records, else schedstat; the default), schedstat,\n"
 	"                       or none (RC is na)\n"
-	"      --jitter=PCT     make each interval PCT %% longer or shorter at random\n"
+	"      --jitter=PCT     make each interval PCT % longer or shorter at random\n"
 	"                       (default 10; 0: a fixed grid)\n"
 	"  -e, --events=EV,...  counters, libpfm4 names with modifiers, each optionally\n"
 	"                       =cycles|stall|miss|miss-stall|instr|other (default: the\n"
