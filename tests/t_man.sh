@@ -35,5 +35,10 @@ for f in docs/man/*.[1-8]; do
 		END { exit bad }' "$f" >"/tmp/t_man.$$" || fail "$(cat "/tmp/t_man.$$"): a sentence in alternating fonts"
 	rm -f "/tmp/t_man.$$"
 done
+# every subcommand's --help is printed as written: no "%%" left from a
+# format string that was printed with fputs
+for c in $(ls docs/man | sed -n 's/^lostcycles-\(.*\)\.1$/\1/p'); do
+	./lostcycles "$c" --help 2>&1 | grep -q '%%' && fail "lostcycles $c --help prints '%%'"
+done
 [ "$nfail" -eq 0 ] && echo "t_man: every page in docs/man is clean"
 exit $((nfail > 0))
