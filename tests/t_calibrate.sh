@@ -68,11 +68,13 @@ else
 	fail "10 us busy-wait row"; cat "$tmp/bw"
 fi
 
-# SIGINT: what was measured so far, exit 130.
-"$LC" calibrate -q -r 5 -i 50us,1ms >"$tmp/int" 2>"$tmp/err" &
+# SIGINT: what was measured so far, exit 130.  Its profiles go under $tmp
+# (TMPDIR), so that another calibrate on this machine cannot be mistaken
+# for it.
+TMPDIR="$tmp" "$LC" calibrate -q -r 5 -i 50us,1ms >"$tmp/int" 2>"$tmp/err" &
 pid=$!
 i=0
-while [ $i -lt 100 ] && ! ls /tmp/lostcycles-calibrate.*/time-1ms-0.data >/dev/null 2>&1; do
+while [ $i -lt 100 ] && ! ls "$tmp"/lostcycles-calibrate.*/time-1ms-0.data >/dev/null 2>&1; do
 	sleep 0.05; i=$((i + 1))
 done
 sleep 0.3
