@@ -46,8 +46,9 @@ struct lc_ctr {
 	int role_at[LC_EVR_NROLES];	/* event index of each role, -1 none */
 	uint64_t interval, tick;
 	double latency;
+	char latency_from[512];
 	char why[512];
-	char method[3][256];
+	char method[3][800];
 	struct cthr *thr;
 	size_t cap;
 	uint32_t cursor;
@@ -319,17 +320,25 @@ bad:
 static void describe(struct lc_ctr *c)
 {
 	const int *r = c->role_at;
+	int split = r[LC_EVR_MISS] >= 0 && r[LC_EVR_CYCLES] >= 0 &&
+		    (r[LC_EVR_STALL] >= 0 || r[LC_EVR_MISS_STALL] >= 0);
 
 	if (r[LC_EVR_CYCLES] >= 0 && r[LC_EVR_STALL] >= 0)
 		snprintf(c->method[0], sizeof(c->method[0]),
 			 "busy x stall cycles / cycles (%s / %s)%s", c->ev[r[LC_EVR_STALL]].name,
 			 c->ev[r[LC_EVR_CYCLES]].name,
 			 r[LC_EVR_MISS] >= 0 && c->latency > 0 ? ", less what CL and RC take" : "");
-	if (r[LC_EVR_MISS] >= 0 && c->latency > 0 && r[LC_EVR_CYCLES] >= 0 &&
-	    (r[LC_EVR_STALL] >= 0 || r[LC_EVR_MISS_STALL] >= 0))
+	if (split && c->latency > 0)
 		snprintf(c->method[1], sizeof(c->method[1]),
-			 "misses x ideal latency %.1f ns (%s)", c->latency, c->ev[r[LC_EVR_MISS]].name);
-	if (c->method[1][0] && r[LC_EVR_MISS_STALL] >= 0)
+			 "misses x ideal latency %.1f ns (%s)%s%s", c->latency,
+			 c->ev[r[LC_EVR_MISS]].name, c->latency_from[0] ? "; latency from " : "",
+			 c->latency_from);
+	else if (split)
+		snprintf(c->method[1], sizeof(c->method[1]),
+			 "the COMM flags only; misses (%s) not charged: %s", c->ev[r[LC_EVR_MISS]].name,
+			 c->latency_from[0] ? c->latency_from : "no ideal miss latency "
+			 "(record --miss-latency NS, or lostcycles calibrate --memory)");
+	if (split && c->latency > 0 && r[LC_EVR_MISS_STALL] >= 0)
 		snprintf(c->method[2], sizeof(c->method[2]),
 			 "stall on misses beyond the ideal latency (%s / %s)",
 			 c->ev[r[LC_EVR_MISS_STALL]].name, c->ev[r[LC_EVR_CYCLES]].name);
@@ -349,6 +358,8 @@ int lc_ctr_open(const struct lc_ctr_cfg *cfg, struct lc_ctr **out, char *msg, si
 	c->interval = cfg->interval_ns ? cfg->interval_ns : LC_CTR_DEFAULT_INTERVAL_NS;
 	c->tick = cfg->tick_ns ? cfg->tick_ns : 100000;
 	c->latency = cfg->miss_latency_ns;
+	if (cfg->latency_from)
+		snprintf(c->latency_from, sizeof(c->latency_from), "%s", cfg->latency_from);
 	if (cfg->off) {
 		*out = c;
 		return 0;

@@ -117,6 +117,22 @@ static void test_roles_and_methods(void **state)
 	assert_non_null(strstr(lc_ctr_method(c, LC_CAT_CL), "80.0 ns"));
 	assert_null(lc_ctr_method(c, LC_CAT_RC));	/* no miss-stall event */
 	lc_ctr_close(c);
+	/* the CL method names where the latency came from */
+	cfg.latency_from = "/x/memory (transfer_ns, lostcycles calibrate --memory)";
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	assert_string_equal(lc_ctr_method(c, LC_CAT_CL), "misses x ideal latency 80.0 ns "
+			    "(cpu-migrations); latency from /x/memory (transfer_ns, lostcycles "
+			    "calibrate --memory)");
+	lc_ctr_close(c);
+	/* a miss event without a latency: misses not charged, and why */
+	cfg.miss_latency_ns = 0;
+	cfg.latency_from = "no --miss-latency, and no memory file /x/memory";
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	assert_string_equal(lc_ctr_method(c, LC_CAT_CL), "the COMM flags only; misses "
+			    "(cpu-migrations) not charged: no --miss-latency, and no memory file "
+			    "/x/memory");
+	assert_null(strstr(lc_ctr_method(c, LC_CAT_ML), "less what"));
+	lc_ctr_close(c);
 }
 
 /* The split: ML = busy x stall/cycles; CL = misses x latency taken from it;
