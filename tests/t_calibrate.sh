@@ -6,7 +6,7 @@
 # default with the reason no interval was shown within the budget); SIGINT
 # prints what was measured and exits 130; a 10 us interval is kept by
 # busy-waiting (marked b, most ticks taken, the sampler's CPU mostly used)
-# and not recommended; --memory writes a file of the documented format
+# and not recommended; -g draws a PNG; --memory writes a file of the documented format
 # (docs/memory-latency.md) with positive latencies.  Overheads are not
 # asserted: this machine's noise (two shared CPUs) is larger than them; the
 # recommendation rule is tested on synthetic rows in test_calibrate.  Run
@@ -26,7 +26,8 @@ row() { awk -v us="$1" '$1 == us && NF >= 10' "$tmp/out"; }
 
 attempt=1
 while :; do
-	"$LC" calibrate -q -r 2 -i 50us,1ms >"$tmp/out" 2>"$tmp/err"
+	rm -f "$tmp/cal.png"
+	"$LC" calibrate -q -r 2 -i 50us,1ms -g "$tmp/cal.png" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	cat "$tmp/out"
 	e50=$(row 50 | awk '{ print $4 }')
@@ -60,6 +61,18 @@ elif grep -q '^recommended: -i 100us, the default: no interval could be shown un
 	ok "no interval shown within the budget: the default, and why"
 else
 	fail "no recommendation line"
+fi
+# -g: both curves drawn by gnuplot (one of make check's packages) into a PNG
+if command -v gnuplot >/dev/null 2>&1; then
+	if [ "$(head -c 8 "$tmp/cal.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+		ok "-g: a PNG of $(wc -c <"$tmp/cal.png") bytes"
+	else
+		fail "-g: no PNG in $tmp/cal.png"; cat "$tmp/err"
+	fi
+elif grep -q 'cal.png: gnuplot is not installed' "$tmp/err"; then
+	ok "-g without gnuplot: said so"
+else
+	fail "-g without gnuplot: no message"; cat "$tmp/err"
 fi
 
 # Busy-wait below 30 us: marked b, the sampler keeps most ticks and spins.
