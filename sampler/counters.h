@@ -34,8 +34,23 @@ struct lc_ctr_cfg {
 					 * why there is none; NULL: not said */
 	const char *replay;	/* a counter trace: use the replay backend */
 	int off;		/* counting not asked for: backend none, no reason */
-	int exclude_kernel;	/* count user space only (non-root targets) */
+	int exclude_kernel;	/* 1: count user space only, for every target; 0:
+				 * decide per target (lc_ctr_user_only): a target
+				 * thread whose effective uid is not 0 counts user
+				 * space only, a root one the kernel too */
 };
+
+struct perf_event_attr;
+
+/* For tests: when set, called instead of perf_event_open(2) with its
+ * arguments; returns a descriptor, or -1 with errno set. */
+extern long (*lc_ctr_open_hook)(struct perf_event_attr *attr, pid_t tid, int cpu,
+				int group_fd, unsigned long flags);
+
+/* Whether target thread tid is counted in user space only: its effective
+ * uid (from /proc/TID/status) is not 0, or cannot be read.  tid 0: this
+ * thread. */
+int lc_ctr_user_only(pid_t tid);
 
 struct lc_ctr;
 
