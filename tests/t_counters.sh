@@ -70,48 +70,38 @@ cat >"$tmp/mtrace" <<'T'
 T
 printf '# written by t_counters\nformat=1\ntransfer_ns=50\ndram_ns=200\n' >"$tmp/memory"
 EV=task-clock=cycles,context-switches=stall,cpu-migrations=miss
-# cl_is FILE SECONDS: the profile's CL is SECONDS within 2 us (rounding)
-cl_is() {
-	"$LC" report --format csv "$1" 2>/dev/null |
-		awk -F, -v want="$2" '$1 == "cl" { cl = $3 }
+# cl_case NAME SECONDS METHOD ARGS...: record the workload with the
+# replayed misses and ARGS; the profile's CL must be SECONDS within 2 us
+# (rounding), and the report's CL method line must start with METHOD.
+cl_case() {
+	name=$1 want=$2 method=$3
+	shift 3
+	replay "$tmp/cl.data" -e $EV --counter-replay "$tmp/mtrace" "$@"
+	"$LC" report "$tmp/cl.data" >"$tmp/cltxt" 2>/dev/null
+	if [ "$st" -eq 0 ] && "$LC" report --format csv "$tmp/cl.data" 2>/dev/null |
+		awk -F, -v want="$want" '$1 == "cl" { cl = $3 }
 			END { d = cl - want; printf "      CL %.9f s, want %s s\n", cl, want
-			      exit !(cl != "" && d < 2e-6 && d > -2e-6) }'
+			      exit !(cl != "" && d < 2e-6 && d > -2e-6) }' &&
+	   grep -qF "** Communication Loss: $method" "$tmp/cltxt"; then
+		ok "$name"
+	else
+		fail "$name"; cat "$tmp/out" "$tmp/cltxt"
+	fi
 }
-LOSTCYCLES_MEMORY_FILE="$tmp/memory"
-export LOSTCYCLES_MEMORY_FILE
-replay "$tmp/m.data" -q -e $EV --counter-replay "$tmp/mtrace"
-"$LC" report "$tmp/m.data" >"$tmp/mtxt" 2>/dev/null
-if [ "$st" -eq 0 ] && cl_is "$tmp/m.data" 0.002 &&
-   grep -q "^\*\* Communication Loss: misses x ideal latency 50.0 ns (cpu-migrations); latency from $tmp/memory (transfer_ns" "$tmp/mtxt"; then
-	ok "memory file: CL = misses x its transfer_ns, and the report says where the latency came from"
-else
-	fail "memory file: CL"; cat "$tmp/out" "$tmp/mtxt"
-fi
-replay "$tmp/o.data" -q --miss-latency 20 -e $EV --counter-replay "$tmp/mtrace"
-"$LC" report "$tmp/o.data" >"$tmp/otxt" 2>/dev/null
-if cl_is "$tmp/o.data" 0.0008 &&
-   grep -q '^\*\* Communication Loss: misses x ideal latency 20.0 ns (cpu-migrations); latency from --miss-latency$' "$tmp/otxt"; then
-	ok "--miss-latency wins over the memory file"
-else
-	fail "--miss-latency over the file"; cat "$tmp/out" "$tmp/otxt"
-fi
+export LOSTCYCLES_MEMORY_FILE="$tmp/memory"
+cl_case "memory file: CL = misses x its transfer_ns, and the report says where the latency came from" \
+	0.002 "misses x ideal latency 50.0 ns (cpu-migrations); latency from $tmp/memory (transfer_ns" -q
+cl_case "--miss-latency wins over the memory file" 0.0008 \
+	"misses x ideal latency 20.0 ns (cpu-migrations); latency from --miss-latency" -q --miss-latency 20
 LOSTCYCLES_MEMORY_FILE="$tmp/nofile"
-replay "$tmp/n.data" -q -e $EV --counter-replay "$tmp/mtrace"
-"$LC" report "$tmp/n.data" >"$tmp/ntxt" 2>/dev/null
-if cl_is "$tmp/n.data" 0 &&
-   grep -q "^\*\* Communication Loss: the COMM flags only; misses (cpu-migrations) not charged: no --miss-latency, and no memory file $tmp/nofile (run lostcycles calibrate --memory)" "$tmp/ntxt"; then
-	ok "no latency: misses not charged, and the report says why"
-else
-	fail "no latency"; cat "$tmp/out" "$tmp/ntxt"
-fi
+cl_case "no latency: misses not charged, and the report says why" 0 \
+	"the COMM flags only; misses (cpu-migrations) not charged: no --miss-latency, and no memory file $tmp/nofile (run lostcycles calibrate --memory)" -q
 printf 'format=9\ntransfer_ns=50\ndram_ns=200\n' >"$tmp/badmem"
 LOSTCYCLES_MEMORY_FILE="$tmp/badmem"
-replay "$tmp/b.data" -e $EV --counter-replay "$tmp/mtrace"
-if cl_is "$tmp/b.data" 0 && [ "$(grep -c 'warning: .*badmem: format 9' "$tmp/out")" -eq 1 ]; then
-	ok "an unreadable memory file: warned once, misses not charged"
-else
-	fail "bad memory file"; cat "$tmp/out"
-fi
+cl_case "an unreadable memory file: misses not charged" 0 \
+	"the COMM flags only; misses (cpu-migrations) not charged: no --miss-latency, and $tmp/badmem: format 9"
+[ "$(grep -c 'warning: .*badmem: format 9, this version reads 1: misses are not charged' "$tmp/out")" -eq 1 ] &&
+	ok "... and record warned once" || { fail "no single warning"; cat "$tmp/out"; }
 unset LOSTCYCLES_MEMORY_FILE
 
 run record -q -e cycles:nonsense -o "$tmp/x.data" -- sh -c 'echo ran >"$1"' sh "$tmp/ran"

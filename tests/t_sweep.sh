@@ -53,16 +53,26 @@ fi
 "$LC" report -f full.runs.profiles/p2-n3-rep2.data -l >rep.out 2>&1 && grep -q '^p=2 ' rep.out &&
 	ok "a kept profile reports, p=2 from the variable" || fail "report of a kept profile: $(cat rep.out)"
 
+# stop SIG RUNS N CMD...: start the 2 x 3 x 2 sweep of CMD into RUNS in the
+# background and send it SIG once RUNS holds N lines; rc is its exit
+# status, kids the processes it had started then.
+stop() {
+	sig=$1 runs=$2 lines=$3
+	shift 3
+	"$LC" sweep -q -o "$runs" -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err &
+	pid=$!
+	i=0
+	while [ $i -lt 200 ] && [ "$(cat "$runs" 2>/dev/null | wc -l)" -lt "$lines" ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	kids=$(cat /proc/$pid/task/*/children 2>/dev/null)
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+}
+
 # Interrupted midway, then resumed.
-"$LC" sweep -q -o part.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err &
-pid=$!
-i=0
-while [ $i -lt 200 ] && [ "$(cat part.runs 2>/dev/null | wc -l)" -lt 4 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-kill -INT $pid
-wait $pid
-rc=$?
+stop INT part.runs 4 "$@"
 k=$(grep -vc '^#' part.runs)
 if [ $rc -eq 130 ] && [ "$k" -ge 4 ] && [ "$k" -lt 12 ]; then
 	ok "SIGINT after $k runs: exit 130"
@@ -90,16 +100,7 @@ grep -q '0 to go' err && [ "$(grep -vc '^#' part.runs)" -eq 12 ] && ok "a comple
 # Killed with SIGKILL midway (no handler runs, as after a crash or the OOM
 # killer), then rerun: the sweep completes with every point once and no
 # half line.  The run in progress goes on orphaned; it is let end first.
-"$LC" sweep -q -o kill.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err &
-pid=$!
-i=0
-while [ $i -lt 200 ] && [ "$(cat kill.runs 2>/dev/null | grep -vc '^#')" -lt 3 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-kids=$(cat /proc/$pid/task/*/children 2>/dev/null)
-kill -KILL $pid
-wait $pid
-rc=$?
+stop KILL kill.runs 3 "$@"
 for c in $kids; do
 	j=0
 	while [ $j -lt 200 ] && kill -0 "$c" 2>/dev/null; do sleep 0.05; j=$((j + 1)); done
