@@ -412,7 +412,8 @@ static void recommend(const struct cal *c, const struct row *rows, size_t n)
 	case LC_CALIB_NOISY:
 		printf("the timing runs vary by %.1f %% of the baseline or more at every "
 		       "interval%s, more than the budget (more repeats, -r, on a quieter "
-		       "machine)\n", rec.noise, nbusy && !c->allow_busy ? " (the busy-wait ones aside)" : "");
+		       "machine)\n", rec.noise,
+		       nbusy && !c->allow_busy ? " (the busy-wait ones aside)" : "");
 		break;
 	case LC_CALIB_OVER:
 		printf("the least overhead bound (median + noise / 2) was %.2f %%\n", rec.bound);
