@@ -26,6 +26,7 @@
 #include "lc_abi.h"
 #include "lc_util.h"
 #include "lca_plot.h"
+#include "session.h"
 #include "tick.h"
 
 #define MAX_INTERVALS 32
@@ -34,15 +35,23 @@
 
 static const char calibrate_usage[] =
 	"usage: lostcycles calibrate [-i LIST] [-r REPEATS] [--max-overhead PCT]\n"
-	"                            [-g FILE.png] [-k DIR] [-q] [-- CMD [ARGS...]]\n"
+	"                            [--allow-busy-wait] [-g FILE.png] [-k DIR] [-q]\n"
+	"                            [-- CMD [ARGS...]]\n"
 	"       lostcycles calibrate --memory [-C CPU,CPU] [-o FILE]\n"
 	"Measure, for each sampling interval, the running-time increase of CMD under\n"
 	"the sampler and the attribution error against the exact trace-mode profile\n"
-	"of the same run; recommend the smallest interval within the overhead budget.\n"
+	"of the same run; recommend the smallest interval shown within the overhead\n"
+	"budget despite the run-to-run noise.\n"
 	"Without CMD a built-in workload with known truth (31 % load imbalance) runs.\n\n"
 	"  -i, --intervals=LIST    intervals to try (default " DEFAULT_INTERVALS ")\n"
 	"  -r, --repeats=N         runs per interval and kind (default 3)\n"
-	"      --max-overhead=PCT  overhead budget in % (default 1)\n"
+	"      --max-overhead=PCT  overhead budget in % (default 1); an interval is\n"
+	"                          recommended when its median overhead plus half its\n"
+	"                          noise (the larger spread of its runs and of the\n"
+	"                          baseline's) is within it, and that noise is too\n"
+	"                          (else the default 100us, with the reason)\n"
+	"      --allow-busy-wait   an interval below 30us (the sampler busy-waits,\n"
+	"                          taking a whole CPU) may be recommended\n"
 	"  -g, --graph=FILE.png    draw overhead and error against interval (gnuplot)\n"
 	"  -k, --keep=DIR          keep the profiles in DIR\n"
 	"  -q, --quiet             no progress on stderr\n"
@@ -69,6 +78,7 @@ struct cal {
 	double budget;
 	const char *graph, *keep;
 	int quiet, tty;
+	int allow_busy;			/* --allow-busy-wait */
 	char dir[4096];
 	size_t npts;
 	struct point pts[MAX_INTERVALS];
@@ -335,6 +345,84 @@ static void summarise(const struct cal *c, const struct point *p, struct row *w)
 	};
 }
 
+/* The range of the baseline runs in % of their median. */
+static double base_spread(const struct cal *c)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t k = 0; k < c->nbase; k++) {
+		lo = fmin(lo, c->base_wall[k]);
+		hi = fmax(hi, c->base_wall[k]);
+	}
+	return c->nbase ? 100 * (hi - lo) / med_copy(c->base_wall, c->nbase) : NAN;
+}
+
+/* The recommendation line (lc_calib_recommend), with its reason. */
+static void recommend(const struct cal *c, const struct row *rows, size_t n)
+{
+	struct lc_calib_row in[MAX_INTERVALS];
+	struct lc_calib_rec rec;
+	double bs = base_spread(c), worst = 0;
+	size_t nbusy = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		in[i] = (struct lc_calib_row){ .interval_ns = c->pts[i].interval_ns,
+					       .overhead = rows[i].overhead,
+					       .spread = rows[i].spread, .runs = c->pts[i].n,
+					       .busy_wait = c->pts[i].interval_ns < LC_TICK_SPIN_NS };
+		nbusy += (size_t)in[i].busy_wait;
+		if (isfinite(rows[i].spread) && rows[i].spread > worst)
+			worst = rows[i].spread;
+	}
+	if (!n)
+		return;
+	lc_calib_recommend(in, n, bs, c->nbase, c->budget, c->allow_busy, &rec);
+	if (rec.why != LC_CALIB_NOISY && fmax(worst, bs) > c->budget)
+		printf("note: timing runs vary by up to %.1f %% of the baseline, more than the "
+		       "%g %% budget: those intervals' overheads are noise here\n",
+		       fmax(worst, bs), c->budget);
+	if (rec.busy_skipped)
+		printf("note: a busy-wait interval (below %u us) was shown under the budget but "
+		       "is not recommended, as its sampler takes a whole CPU "
+		       "(--allow-busy-wait)\n", LC_TICK_SPIN_NS / 1000);
+	if (rec.index >= 0) {
+		const struct row *w = &rows[rec.index];
+
+		printf("recommended: -i %.0fus (the smallest interval shown under the %g %% budget: "
+		       "overhead %.2f %% + noise %.2f %% / 2 = %.2f %%)%s",
+		       (double)in[rec.index].interval_ns / 1000, c->budget, w->overhead,
+		       fmax(w->spread, bs), rec.bound, in[rec.index].busy_wait ? "" : "\n");
+		if (in[rec.index].busy_wait)
+			printf("; it busy-waits: the sampler takes a whole CPU (%.0f %% measured)\n",
+			       w->cpu);
+		return;
+	}
+	printf("recommended: -i %uus, the default: no interval could be shown under the %g %% "
+	       "budget on this machine right now: ", LC_SESSION_DEFAULT_INTERVAL_NS / 1000,
+	       c->budget);
+	switch (rec.why) {
+	case LC_CALIB_ONLY_BUSY:
+		printf("only busy-wait intervals were measured, and each takes a whole CPU "
+		       "(--allow-busy-wait)\n");
+		break;
+	case LC_CALIB_FEW_RUNS:
+		printf("one run per interval shows no spread to judge the noise by (-r 3 or "
+		       "more)\n");
+		break;
+	case LC_CALIB_NOISY:
+		printf("the timing runs vary by %.1f %% of the baseline or more at every "
+		       "interval%s, more than the budget (more repeats, -r, on a quieter "
+		       "machine)\n", rec.noise,
+		       nbusy && !c->allow_busy ? " (the busy-wait ones aside)" : "");
+		break;
+	case LC_CALIB_OVER:
+		printf("the least overhead bound (median + noise / 2) was %.2f %%\n", rec.bound);
+		break;
+	default:
+		printf("nothing was measured\n");
+	}
+}
+
 static void write_graph(const struct cal *c, const struct row *rows, size_t n)
 {
 	char gp[4200], dat[4200];
@@ -373,11 +461,9 @@ static void write_graph(const struct cal *c, const struct row *rows, size_t n)
 static void report(struct cal *c)
 {
 	struct row rows[MAX_INTERVALS];
-	double over[MAX_INTERVALS];
-	double floor_ns = NAN, max_ns, worst_spread = 0;
+	double floor_ns = NAN, max_ns;
 	uint64_t ticks;
 	size_t n = 0;
-	int rec;
 
 	if (!c->nbase) {
 		printf("nothing measured\n");
@@ -385,12 +471,10 @@ static void report(struct cal *c)
 	}
 	if (lc_check_tick_probe(100000000u, -1, &floor_ns, &max_ns, &ticks))
 		floor_ns = NAN;
-	for (size_t i = 0; i < c->npts && c->pts[i].n; i++, n++) {
+	for (size_t i = 0; i < c->npts && c->pts[i].n; i++, n++)
 		summarise(c, &c->pts[i], &rows[i]);
-		over[i] = rows[i].overhead;
-	}
-	printf("baseline: %.3f s (median of %zu runs, no sampler)%s\n",
-	       med_copy(c->base_wall, c->nbase) / 1e9, c->nbase,
+	printf("baseline: %.3f s (median of %zu runs, spread %.2f %%, no sampler)%s\n",
+	       med_copy(c->base_wall, c->nbase) / 1e9, c->nbase, base_spread(c),
 	       c->builtin ? "; built-in workload, truth: li 31.2 %, rt 68.8 %" : "");
 	printf("%9s %9s %7s %8s %4s %8s %9s %6s %8s %8s\n", "interval", "overhead", "spread",
 	       "err max", "in", "err sum", "samp.est", "ticks", "max gap", "sampler");
@@ -418,20 +502,7 @@ static void report(struct cal *c)
 		}
 	if (interrupted)
 		printf("interrupted: %zu of %zu runs done\n", c->done, c->total);
-	rec = lc_calib_recommend(over, n, c->budget);
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(rows[i].spread) && rows[i].spread > worst_spread)
-			worst_spread = rows[i].spread;
-	if (worst_spread > c->budget)
-		printf("note: timing runs vary by up to %.1f %% of the baseline, more than the "
-		       "%g %% budget: the overheads are noise-dominated here; more repeats (-r) "
-		       "on a quieter machine give a firmer recommendation\n", worst_spread,
-		       c->budget);
-	if (rec >= 0)
-		printf("recommended: -i %.0fus (the smallest interval with overhead <= %g %%)\n",
-		       (double)c->pts[rec].interval_ns / 1000, c->budget);
-	else if (n)
-		printf("recommended: none: no interval kept the overhead within %g %%\n", c->budget);
+	recommend(c, rows, n);
 	if (c->graph && n)
 		write_graph(c, rows, n);
 }
@@ -530,6 +601,7 @@ int lc_cmd_calibrate(int argc, char **argv)
 		{ "memory", no_argument, NULL, 'm' },
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "allow-busy-wait", no_argument, NULL, 'B' },
 		{ "workload-child", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -583,6 +655,9 @@ int lc_cmd_calibrate(int argc, char **argv)
 			break;
 		case 'o':
 			out = optarg;
+			break;
+		case 'B':
+			c.allow_busy = 1;
 			break;
 		case 'W':
 			return workload_child(optarg);

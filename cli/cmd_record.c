@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "lc_abi.h"
+#include "lc_calib.h"
 #include "lc_cmd.h"
 #include "lc_util.h"
 #include "program.h"
@@ -67,6 +68,7 @@ struct run {
 	struct lc_mpi_setup mpi;
 	const char *prog;	/* record: the command's program (argv[0]) */
 	struct rlimit nofile;	/* the limit as found, for the command */
+	char latency_from[4400];	/* where the miss latency came from, or why none */
 };
 
 /* Whether prog (a path) names an MPI or cluster launcher. */
@@ -110,7 +112,8 @@ static const char record_usage[] =
 	"                       =cycles|stall|miss|miss-stall|instr|other (default: the\n"
 	"                       set for this CPU in events.txt; see lostcycles events)\n"
 	"      --counter-interval=TIME  read each thread's counters this often (10ms)\n"
-	"      --miss-latency=NS  ideal latency of one miss: CL = misses x NS\n"
+	"      --miss-latency=NS  ideal latency of one miss: CL = misses x NS (default:\n"
+	"                       transfer_ns of the file of 'lostcycles calibrate --memory')\n"
 	"      --no-counters    no counters (memory loss is na)\n"
 	"  -q, --quiet          no summary line on stderr\n"
 	"  -h, --help           this text\n";
@@ -324,10 +327,53 @@ static int mpi_setup(struct run *r)
 	return 0;
 }
 
+/* The ideal miss latency for CL = misses x latency: --miss-latency, else
+ * transfer_ns of the per-machine file of "calibrate --memory"
+ * (docs/memory-latency.md), else none; r->latency_from says which, or why
+ * there is none, for the profile's CL method line. */
+static void miss_latency(struct run *r)
+{
+	char path[4096], why[512];
+	struct lc_memlat m;
+	int e;
+
+	if (r->o.no_counters)
+		return;
+	if (r->o.miss_latency_ns > 0) {
+		snprintf(r->latency_from, sizeof(r->latency_from), "--miss-latency");
+		return;
+	}
+	if (lc_memlat_default_path(path, sizeof(path))) {
+		snprintf(r->latency_from, sizeof(r->latency_from), "no --miss-latency, and no "
+			 "memory file (neither LOSTCYCLES_MEMORY_FILE nor HOME is set)");
+		return;
+	}
+	e = lc_memlat_read(path, &m, why, sizeof(why));
+	if (e == -ENOENT) {
+		snprintf(r->latency_from, sizeof(r->latency_from), "no --miss-latency, and no "
+			 "memory file %s (run lostcycles calibrate --memory)", path);
+		return;
+	}
+	if (!e && !(m.transfer_ns > 0 && m.transfer_ns < 1e6))
+		e = lc_fail(why, sizeof(why), -EINVAL, "%s: transfer_ns %g is not a latency",
+			    path, m.transfer_ns);
+	if (e) {
+		snprintf(r->latency_from, sizeof(r->latency_from), "no --miss-latency, and %s", why);
+		if (!r->o.quiet)
+			warnx("warning: %s: misses are not charged to communication loss", why);
+		return;
+	}
+	r->o.miss_latency_ns = m.transfer_ns;
+	snprintf(r->latency_from, sizeof(r->latency_from), "%s (transfer_ns, lostcycles "
+		 "calibrate --memory)", path);
+}
+
 /* Create the session over reg (which it then owns) and start sampling.
  * Returns 0 or 1 after a message. */
 static int start_run(struct run *r, struct lc_registry *reg)
 {
+	miss_latency(r);
+
 	struct lc_session_opts so = {
 		.interval_ns = r->o.interval_ns, .window_ns = r->o.window_ns, .cpu = r->o.cpu,
 		.procs = r->o.procs, .out = r->o.out, .trace = r->o.trace,
@@ -337,6 +383,7 @@ static int start_run(struct run *r, struct lc_registry *reg)
 		.sched = r->o.sched, .jitter_ns = r->o.interval_ns * r->o.jitter_pct / 100,
 		.events = r->o.events, .counter_interval_ns = r->o.counter_interval_ns,
 		.miss_latency_ns = r->o.miss_latency_ns, .counter_replay = r->o.counter_replay,
+		.miss_latency_from = r->latency_from[0] ? r->latency_from : NULL,
 		.no_counters = r->o.no_counters,
 	};
 	char msg[512];

@@ -93,12 +93,52 @@ double lc_calib_median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int lc_calib_recommend(const double *overhead, size_t n, double budget)
+void lc_calib_recommend(const struct lc_calib_row *rows, size_t n, double base_spread,
+			size_t base_runs, double budget, int allow_busy, struct lc_calib_rec *rec)
 {
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(overhead[i]) && overhead[i] <= budget)
-			return (int)i;
-	return -1;
+	size_t considered = 0, counted = 0, quiet = 0, busy = 0;
+
+	*rec = (struct lc_calib_rec){ .index = -1, .why = LC_CALIB_NO_ROWS, .bound = INFINITY,
+				      .noise = INFINITY };
+	for (size_t i = 0; i < n; i++) {
+		const struct lc_calib_row *w = &rows[i];
+		double noise = fmax(w->spread, base_spread), bound = w->overhead + noise / 2;
+		int shown;
+
+		if (!isfinite(w->overhead))
+			continue;
+		if (w->busy_wait && !allow_busy) {
+			busy++;
+			rec->busy_skipped |= w->runs >= 2 && base_runs >= 2 && noise <= budget &&
+					     bound <= budget;
+			continue;
+		}
+		considered++;
+		if (w->runs < 2 || base_runs < 2 || !isfinite(noise))
+			continue;
+		counted++;
+		rec->noise = fmin(rec->noise, noise);
+		if (noise > budget)
+			continue;
+		quiet++;
+		shown = bound <= budget;
+		if (!shown) {
+			rec->bound = fmin(rec->bound, bound);
+			continue;
+		}
+		rec->index = (int)i;
+		rec->why = LC_CALIB_SHOWN;
+		rec->bound = bound;
+		return;
+	}
+	if (!considered)
+		rec->why = busy ? LC_CALIB_ONLY_BUSY : LC_CALIB_NO_ROWS;
+	else if (!counted)
+		rec->why = LC_CALIB_FEW_RUNS;
+	else if (!quiet)
+		rec->why = LC_CALIB_NOISY;
+	else
+		rec->why = LC_CALIB_OVER;
 }
 
 /* ---- the built-in workload ----------------------------------------------------- */

@@ -35,9 +35,45 @@ int lc_calib_accuracy(const struct lc_profile *prof, struct lc_calib_acc *a, cha
 /* Median of v[0..n) (sorts v); NaN for n == 0. */
 double lc_calib_median(double *v, size_t n);
 
-/* Index of the smallest interval whose overhead (in %) is within budget (in
- * %), or -1 when none is.  intervals ascending. */
-int lc_calib_recommend(const double *overhead, size_t n, double budget);
+/* The timing summary of one interval, for the recommendation. */
+struct lc_calib_row {
+	uint64_t interval_ns;
+	double overhead;	/* median running-time increase over the baseline, % */
+	double spread;		/* range of the timing runs, % of the baseline */
+	size_t runs;		/* timing runs behind them */
+	int busy_wait;		/* the interval is kept by busy-waiting (a whole CPU) */
+};
+
+/* Why no interval was recommended (lc_calib_rec.why). */
+enum lc_calib_why {
+	LC_CALIB_SHOWN,		/* rec.index is an interval shown under budget */
+	LC_CALIB_NO_ROWS,	/* nothing measured */
+	LC_CALIB_ONLY_BUSY,	/* only busy-wait intervals, not allowed */
+	LC_CALIB_FEW_RUNS,	/* fewer than 2 baseline or timing runs: no spread */
+	LC_CALIB_NOISY,		/* the noise exceeds the budget at every interval */
+	LC_CALIB_OVER,		/* the overhead bound exceeds the budget everywhere */
+};
+
+struct lc_calib_rec {
+	int index;		/* the row recommended, -1: none could be shown */
+	enum lc_calib_why why;
+	double bound;		/* index >= 0: its overhead bound; LC_CALIB_OVER: the
+				 * least bound of the quiet rows; % */
+	double noise;		/* LC_CALIB_NOISY: the least noise of the rows, % */
+	int busy_skipped;	/* a busy-wait row would have been shown, but busy
+				 * waiting was not allowed */
+};
+
+/* The recommendation (docs/man/lostcycles-calibrate.1): the smallest
+ * interval (rows ascending) whose overhead is shown to be under budget (%)
+ * despite the noise.  An interval's noise is the larger of its spread and
+ * the baseline's (base_spread, the range of the baseline runs in % of their
+ * median); it is shown under budget when both it and the baseline have at
+ * least 2 runs, its noise is at most the budget, and its overhead bound,
+ * median + noise / 2, is at most the budget.  Busy-wait intervals count only
+ * with allow_busy.  Pure arithmetic. */
+void lc_calib_recommend(const struct lc_calib_row *rows, size_t n, double base_spread,
+			size_t base_runs, double budget, int allow_busy, struct lc_calib_rec *rec);
 
 /* ---- the built-in workload ---------------------------------------------------
  * Two threads of one team in one parallel region, 160 rounds: member 0 does

@@ -46,8 +46,10 @@ struct lc_ctr {
 	int role_at[LC_EVR_NROLES];	/* event index of each role, -1 none */
 	uint64_t interval, tick;
 	double latency;
+	int user_only;			/* cfg->exclude_kernel: for every target */
+	char latency_from[512];
 	char why[512];
-	char method[3][256];
+	char method[3][800];
 	struct cthr *thr;
 	size_t cap;
 	uint32_t cursor;
@@ -239,10 +241,39 @@ static int default_events(const char *file, char *out, size_t len, char *msg, si
 	return 0;
 }
 
-/* Open the events as one group on tid (0: this thread); fds[] out.  0 or
- * -errno of the first that failed. */
+long (*lc_ctr_open_hook)(struct perf_event_attr *attr, pid_t tid, int cpu, int group_fd,
+			 unsigned long flags);
+
+int lc_ctr_user_only(pid_t tid)
+{
+	char path[64], line[256];
+	unsigned long r, e;
+	int user = 1;
+	FILE *f;
+
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/thread-self/status");
+	f = fopen(path, "re");
+	if (!f)
+		return 1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %lu %lu", &r, &e) == 2) {
+			user = e != 0;
+			break;
+		}
+	fclose(f);
+	return user;
+}
+
+/* Open the events as one group on tid (0: this thread), in user space only
+ * or with the kernel as the target's credentials say (lc_ctr_user_only);
+ * fds[] out.  0 or -errno of the first that failed. */
 static int open_group(const struct lc_ctr *c, pid_t tid, int fds[])
 {
+	int user = c->user_only || lc_ctr_user_only(tid);
+
 	for (uint32_t i = 0; i < c->n; i++) {
 		struct perf_event_attr a = c->attr[i];
 		long fd;
@@ -250,8 +281,12 @@ static int open_group(const struct lc_ctr *c, pid_t tid, int fds[])
 		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
 				PERF_FORMAT_TOTAL_TIME_RUNNING;
 		a.disabled = 0;
-		fd = syscall(SYS_perf_event_open, &a, tid, -1, i ? fds[0] : -1,
-			     PERF_FLAG_FD_CLOEXEC);
+		a.exclude_kernel = user ? 1 : a.exclude_kernel;
+		if (lc_ctr_open_hook)
+			fd = lc_ctr_open_hook(&a, tid, -1, i ? fds[0] : -1, PERF_FLAG_FD_CLOEXEC);
+		else
+			fd = syscall(SYS_perf_event_open, &a, tid, -1, i ? fds[0] : -1,
+				     PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			int e = -errno;
 
@@ -319,17 +354,25 @@ bad:
 static void describe(struct lc_ctr *c)
 {
 	const int *r = c->role_at;
+	int split = r[LC_EVR_MISS] >= 0 && r[LC_EVR_CYCLES] >= 0 &&
+		    (r[LC_EVR_STALL] >= 0 || r[LC_EVR_MISS_STALL] >= 0);
 
 	if (r[LC_EVR_CYCLES] >= 0 && r[LC_EVR_STALL] >= 0)
 		snprintf(c->method[0], sizeof(c->method[0]),
 			 "busy x stall cycles / cycles (%s / %s)%s", c->ev[r[LC_EVR_STALL]].name,
 			 c->ev[r[LC_EVR_CYCLES]].name,
 			 r[LC_EVR_MISS] >= 0 && c->latency > 0 ? ", less what CL and RC take" : "");
-	if (r[LC_EVR_MISS] >= 0 && c->latency > 0 && r[LC_EVR_CYCLES] >= 0 &&
-	    (r[LC_EVR_STALL] >= 0 || r[LC_EVR_MISS_STALL] >= 0))
+	if (split && c->latency > 0)
 		snprintf(c->method[1], sizeof(c->method[1]),
-			 "misses x ideal latency %.1f ns (%s)", c->latency, c->ev[r[LC_EVR_MISS]].name);
-	if (c->method[1][0] && r[LC_EVR_MISS_STALL] >= 0)
+			 "misses x ideal latency %.1f ns (%s)%s%s", c->latency,
+			 c->ev[r[LC_EVR_MISS]].name, c->latency_from[0] ? "; latency from " : "",
+			 c->latency_from);
+	else if (split)
+		snprintf(c->method[1], sizeof(c->method[1]),
+			 "the COMM flags only; misses (%s) not charged: %s", c->ev[r[LC_EVR_MISS]].name,
+			 c->latency_from[0] ? c->latency_from : "no ideal miss latency "
+			 "(record --miss-latency NS, or lostcycles calibrate --memory)");
+	if (split && c->latency > 0 && r[LC_EVR_MISS_STALL] >= 0)
 		snprintf(c->method[2], sizeof(c->method[2]),
 			 "stall on misses beyond the ideal latency (%s / %s)",
 			 c->ev[r[LC_EVR_MISS_STALL]].name, c->ev[r[LC_EVR_CYCLES]].name);
@@ -349,6 +392,9 @@ int lc_ctr_open(const struct lc_ctr_cfg *cfg, struct lc_ctr **out, char *msg, si
 	c->interval = cfg->interval_ns ? cfg->interval_ns : LC_CTR_DEFAULT_INTERVAL_NS;
 	c->tick = cfg->tick_ns ? cfg->tick_ns : 100000;
 	c->latency = cfg->miss_latency_ns;
+	c->user_only = cfg->exclude_kernel;
+	if (cfg->latency_from)
+		snprintf(c->latency_from, sizeof(c->latency_from), "%s", cfg->latency_from);
 	if (cfg->off) {
 		*out = c;
 		return 0;

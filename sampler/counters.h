@@ -29,10 +29,28 @@ struct lc_ctr_cfg {
 	uint64_t interval_ns;	/* per-thread read interval; 0: default */
 	uint64_t tick_ns;	/* the sampler's tick, to spread reads */
 	double miss_latency_ns;	/* ideal latency of one miss; 0: unknown */
+	const char *latency_from;	/* where miss_latency_ns came from ("--miss-latency",
+					 * "FILE (calibrate --memory)"), or, when it is 0,
+					 * why there is none; NULL: not said */
 	const char *replay;	/* a counter trace: use the replay backend */
 	int off;		/* counting not asked for: backend none, no reason */
-	int exclude_kernel;	/* count user space only (non-root targets) */
+	int exclude_kernel;	/* 1: count user space only, for every target; 0:
+				 * decide per target (lc_ctr_user_only): a target
+				 * thread whose effective uid is not 0 counts user
+				 * space only, a root one the kernel too */
 };
+
+struct perf_event_attr;
+
+/* For tests: when set, called instead of perf_event_open(2) with its
+ * arguments; returns a descriptor, or -1 with errno set. */
+extern long (*lc_ctr_open_hook)(struct perf_event_attr *attr, pid_t tid, int cpu,
+				int group_fd, unsigned long flags);
+
+/* Whether target thread tid is counted in user space only: its effective
+ * uid (from /proc/TID/status) is not 0, or cannot be read.  tid 0: this
+ * thread. */
+int lc_ctr_user_only(pid_t tid);
 
 struct lc_ctr;
 
@@ -54,7 +72,9 @@ const struct lc_prof_event *lc_ctr_events(const struct lc_ctr *c, uint32_t *n);
 
 /* How category cat (LC_CAT_ML, _CL, _RC) is derived from the counters, one
  * line for the profile ("busy x STALL/CYCLES (cycles, stalls)"), or NULL when
- * the events cannot give it. */
+ * the events cannot give it.  For CL it names the ideal miss latency and
+ * where it came from; when a miss event is counted but no latency is known,
+ * it says that misses are not charged and why (latency_from). */
 const char *lc_ctr_method(const struct lc_ctr *c, int cat);
 
 /* A target thread appeared (profile index thread, kernel id tid) or left.

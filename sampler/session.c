@@ -39,7 +39,7 @@ struct lc_session {
 	const char *reason[LC_NCAT];
 	const char *method[LC_NCAT];
 	char sched_why[256];
-	char rc_method[384];
+	char rc_method[1000];
 	char ml_why[600];
 	char warn[700];
 	struct lc_ctr *ctr;
@@ -176,8 +176,10 @@ static int open_counters(struct lc_session *s, char *msg, size_t len)
 	struct lc_ctr_cfg cc = {
 		.events = s->o.events, .events_file = s->o.events_file,
 		.interval_ns = s->o.counter_interval_ns, .tick_ns = s->o.interval_ns,
-		.miss_latency_ns = s->o.miss_latency_ns, .replay = s->o.counter_replay,
-		.off = s->o.no_counters, .exclude_kernel = geteuid() != 0,
+		.miss_latency_ns = s->o.miss_latency_ns,
+		.latency_from = s->o.miss_latency_from, .replay = s->o.counter_replay,
+		.off = s->o.no_counters,
+		.exclude_kernel = 0,	/* per target: the kernel too only for root ones */
 	};
 	int e = lc_ctr_open(&cc, &s->ctr, msg, len);
 

@@ -49,6 +49,8 @@ struct lc_session_opts {
 	const char *events_file;	/* NULL: LC_DATADIR/events.txt */
 	uint64_t counter_interval_ns;	/* 0: the default */
 	double miss_latency_ns;	/* ideal latency of one miss, 0 unknown */
+	const char *miss_latency_from;	/* where it came from, or why there is none
+					 * (lc_ctr_cfg.latency_from) */
 	const char *counter_replay;	/* a counter trace (tests) */
 	int no_counters;	/* do not count */
 };

@@ -3,7 +3,8 @@
 # write 12 runs lines that 'lostcycles fit' reads, with p passed to record
 # as --procs; SIGINT midway exits 130 having lost at most the run in
 # progress, and the same command then completes the sweep without redoing
-# or duplicating a point, after removing a half line left by a crash; a
+# or duplicating a point, after removing a half line left by a crash;
+# SIGKILL midway, then a rerun, leaves 12 whole lines, no point twice; a
 # failing run is recorded as a '# failed' comment with its exit status and
 # --fail-fast stops there; --suggest names unmeasured points where fitted
 # models are least sure.  Run from the top of the tree.
@@ -52,16 +53,26 @@ fi
 "$LC" report -f full.runs.profiles/p2-n3-rep2.data -l >rep.out 2>&1 && grep -q '^p=2 ' rep.out &&
 	ok "a kept profile reports, p=2 from the variable" || fail "report of a kept profile: $(cat rep.out)"
 
+# stop SIG RUNS N CMD...: start the 2 x 3 x 2 sweep of CMD into RUNS in the
+# background and send it SIG once RUNS holds N lines; rc is its exit
+# status, kids the processes it had started then.
+stop() {
+	sig=$1 runs=$2 lines=$3
+	shift 3
+	"$LC" sweep -q -o "$runs" -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err &
+	pid=$!
+	i=0
+	while [ $i -lt 200 ] && [ "$(cat "$runs" 2>/dev/null | wc -l)" -lt "$lines" ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	kids=$(cat /proc/$pid/task/*/children 2>/dev/null)
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+}
+
 # Interrupted midway, then resumed.
-"$LC" sweep -q -o part.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err &
-pid=$!
-i=0
-while [ $i -lt 200 ] && [ "$(cat part.runs 2>/dev/null | wc -l)" -lt 4 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-kill -INT $pid
-wait $pid
-rc=$?
+stop INT part.runs 4 "$@"
 k=$(grep -vc '^#' part.runs)
 if [ $rc -eq 130 ] && [ "$k" -ge 4 ] && [ "$k" -lt 12 ]; then
 	ok "SIGINT after $k runs: exit 130"
@@ -85,6 +96,37 @@ fi
 "$LC" sweep -o part.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err
 grep -q '0 to go' err && [ "$(grep -vc '^#' part.runs)" -eq 12 ] && ok "a complete sweep runs nothing" ||
 	fail "rerun of a complete sweep: $(cat err)"
+
+# Killed with SIGKILL midway (no handler runs, as after a crash or the OOM
+# killer), then rerun: the sweep completes with every point once and no
+# half line.  The run in progress goes on orphaned; it is let end first.
+stop KILL kill.runs 3 "$@"
+for c in $kids; do
+	j=0
+	while [ $j -lt 200 ] && kill -0 "$c" 2>/dev/null; do sleep 0.05; j=$((j + 1)); done
+done
+# whole lines: the variables through wall=, nothing after
+whole='^n=[123] rep=[12] p=[12] li=[0-9.e-]* .* tt=[0-9.e-]* wall=[0-9.e-]*$'
+k=$(cat kill.runs 2>/dev/null | grep -c "$whole")
+if [ $rc -eq 137 ] && [ "$k" -ge 3 ] && [ "$k" -lt 12 ]; then
+	ok "SIGKILL after $k runs"
+else
+	fail "SIGKILL: exit $rc after $k whole lines"; cat err kill.runs
+fi
+"$LC" sweep -o kill.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err
+rc=$?
+if [ $rc -eq 0 ] && grep -q "12 runs, $k already in kill.runs, $((12 - k)) to go" err; then
+	ok "rerun after SIGKILL: $k kept, $((12 - k)) run"
+else
+	fail "rerun after SIGKILL: exit $rc"; cat err
+fi
+if [ "$(keys kill.runs | uniq | wc -l)" -eq 12 ] && [ "$(grep -vc '^#' kill.runs)" -eq 12 ] &&
+   [ "$(grep -c "$whole" kill.runs)" -eq 12 ] &&
+   [ "$(tail -c 1 kill.runs | od -An -tx1 | tr -d ' ')" = 0a ]; then
+	ok "after SIGKILL and rerun: 12 whole lines, no point twice"
+else
+	fail "after SIGKILL and rerun:"; cat kill.runs
+fi
 
 # Failures.
 "$LC" sweep -q -o fail.runs -v x=1,2 -- sh -c 'exit 3' 2>err

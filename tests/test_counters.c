@@ -4,7 +4,9 @@
  * deltas (with multiplexing scale), the split into ML/CL/RC, the spreading
  * of reads over ticks, and the real perf_event path with a software event
  * against the thread's own CLOCK_THREAD_CPUTIME_ID.  Also the accumulator's
- * side: counts and moves spread over a thread's computation by window.
+ * side: counts and moves spread over a thread's computation by window; and,
+ * through the open seam (lc_ctr_open_hook), exclude_kernel decided by the
+ * target's credentials and the reasons of refused opens.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,11 +15,16 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,6 +123,22 @@ static void test_roles_and_methods(void **state)
 	assert_non_null(strstr(lc_ctr_method(c, LC_CAT_ML), "context-switches / task-clock"));
 	assert_non_null(strstr(lc_ctr_method(c, LC_CAT_CL), "80.0 ns"));
 	assert_null(lc_ctr_method(c, LC_CAT_RC));	/* no miss-stall event */
+	lc_ctr_close(c);
+	/* the CL method names where the latency came from */
+	cfg.latency_from = "/x/memory (transfer_ns, lostcycles calibrate --memory)";
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	assert_string_equal(lc_ctr_method(c, LC_CAT_CL), "misses x ideal latency 80.0 ns "
+			    "(cpu-migrations); latency from /x/memory (transfer_ns, lostcycles "
+			    "calibrate --memory)");
+	lc_ctr_close(c);
+	/* a miss event without a latency: misses not charged, and why */
+	cfg.miss_latency_ns = 0;
+	cfg.latency_from = "no --miss-latency, and no memory file /x/memory";
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	assert_string_equal(lc_ctr_method(c, LC_CAT_CL), "the COMM flags only; misses "
+			    "(cpu-migrations) not charged: no --miss-latency, and no memory file "
+			    "/x/memory");
+	assert_null(strstr(lc_ctr_method(c, LC_CAT_ML), "less what"));
 	lc_ctr_close(c);
 }
 
@@ -332,6 +355,159 @@ static void test_software_event(void **state)
 	lc_ctr_close(c);
 }
 
+/* ---- the open seam: credentials and refusals ---------------------------- */
+
+static struct {
+	int calls;
+	int exclude_kernel[16];
+	int err;		/* errno to fail with, 0: succeed */
+} fake;
+
+static long fake_open(struct perf_event_attr *a, pid_t tid, int cpu, int group_fd,
+		      unsigned long flags)
+{
+	(void)tid, (void)cpu, (void)group_fd, (void)flags;
+	if (fake.calls < 16)
+		fake.exclude_kernel[fake.calls] = (int)a->exclude_kernel;
+	fake.calls++;
+	if (fake.err) {
+		errno = fake.err;
+		return -1;
+	}
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* A process of another user (nobody) that waits to be killed, or -1 when
+ * this test is not root and cannot make one. */
+static pid_t nobody(void)
+{
+	pid_t pid, parent = getpid();
+
+	if (geteuid() != 0)
+		return -1;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(1);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* after setuid, which clears it */
+		if (getppid() != parent)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	for (int i = 0; i < 2000 && !lc_ctr_user_only(pid); i++)
+		usleep(1000);	/* until its credentials are changed */
+	return pid;
+}
+
+/* exclude_kernel is the target's: a non-root target thread counts user
+ * space only, a root one the kernel too, whoever the sampler is; the
+ * option forces user space only for all. */
+static void test_target_credentials(void **state)
+{
+	struct lc_ctr_cfg cfg = { .events = "task-clock=cycles" };
+	struct lc_ctr *c = NULL;
+	char msg[512];
+	pid_t other;
+	int root = geteuid() == 0;
+
+	(void)state;
+	assert_int_equal(lc_ctr_user_only(0), !root);
+	assert_int_equal(lc_ctr_user_only((pid_t)syscall(SYS_gettid)), !root);
+	assert_int_equal(lc_ctr_user_only(999999999), 1);	/* unknown: user space */
+	memset(&fake, 0, sizeof(fake));
+	lc_ctr_open_hook = fake_open;
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	assert_null(lc_ctr_unavailable(c));
+	assert_int_equal(fake.calls, 1);	/* the probe, on this thread */
+	assert_int_equal(fake.exclude_kernel[0], !root);
+	assert_int_equal(lc_ctr_attach(c, 0, (pid_t)syscall(SYS_gettid)), 0);
+	assert_int_equal(fake.exclude_kernel[1], !root);
+	other = nobody();
+	if (other > 0) {
+		int user = lc_ctr_user_only(other), rc = lc_ctr_attach(c, 1, other);
+
+		kill(other, SIGKILL);
+		waitpid(other, NULL, 0);
+		assert_int_equal(user, 1);
+		assert_int_equal(rc, 0);
+		assert_int_equal(fake.calls, 3);
+		assert_int_equal(fake.exclude_kernel[2], 1);	/* nobody: user space */
+	} else {
+		fprintf(stderr, "not root: the other-user target is left out\n");
+	}
+	lc_ctr_close(c);
+	/* forced: user space only for a root target too */
+	cfg.exclude_kernel = 1;
+	memset(&fake, 0, sizeof(fake));
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	assert_int_equal(lc_ctr_attach(c, 0, (pid_t)syscall(SYS_gettid)), 0);
+	assert_int_equal(fake.calls, 2);
+	assert_int_equal(fake.exclude_kernel[0] + fake.exclude_kernel[1], 2);
+	lc_ctr_close(c);
+	lc_ctr_open_hook = NULL;
+}
+
+/* The paranoid setting, as this machine has it, or -9. */
+static int paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = -9;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -9;
+		fclose(f);
+	}
+	return v;
+}
+
+/* A refused open (EACCES, EPERM: the paranoid setting or a missing
+ * CAP_PERFMON; ENOENT: no PMU) leaves counting unavailable with the reason
+ * and its fix; a refused thread is counted, not fatal. */
+static void test_refusals(void **state)
+{
+	struct lc_ctr_cfg cfg = { .events = "task-clock=cycles,context-switches=stall" };
+	static const int errs[] = { EACCES, EPERM, ENOENT };
+	struct lc_ctr *c = NULL;
+	char msg[512], want[128];
+	int pv = paranoid();
+
+	(void)state;
+	lc_ctr_open_hook = fake_open;
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		memset(&fake, 0, sizeof(fake));
+		fake.err = errs[i];
+		assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+		assert_non_null(lc_ctr_unavailable(c));
+		assert_non_null(strstr(lc_ctr_unavailable(c), "counters (task-clock, ...) do not "
+						      "open here: "));
+		if (errs[i] == ENOENT) {
+			assert_non_null(strstr(lc_ctr_unavailable(c), "no hardware PMU"));
+		} else {
+			assert_non_null(strstr(lc_ctr_unavailable(c), "not permitted: "));
+			assert_non_null(strstr(lc_ctr_unavailable(c), "CAP_PERFMON"));
+			if (pv != -9) {
+				snprintf(want, sizeof(want), "perf_event_paranoid is %d; run "
+					 "'sysctl kernel.perf_event_paranoid=1'", pv);
+				assert_non_null(strstr(lc_ctr_unavailable(c), want));
+			}
+		}
+		assert_null(lc_ctr_method(c, LC_CAT_ML));
+		lc_ctr_close(c);
+	}
+	/* counting works here, but one thread is refused */
+	memset(&fake, 0, sizeof(fake));
+	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
+	fake.err = EACCES;
+	assert_int_equal(lc_ctr_attach(c, 0, (pid_t)syscall(SYS_gettid)), -EACCES);
+	assert_int_equal(lc_ctr_failures(c), 1);
+	assert_null(lc_ctr_unavailable(c));
+	lc_ctr_close(c);
+	lc_ctr_open_hook = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +518,8 @@ int main(void)
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_accum_spread),
 		cmocka_unit_test(test_software_event),
+		cmocka_unit_test(test_target_credentials),
+		cmocka_unit_test(test_refusals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
