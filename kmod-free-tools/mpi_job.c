@@ -83,19 +83,25 @@ static void make_folder(const char *path)
 int lc_loggp_write(const char *path, const struct lc_loggp *lg, const char *note, char *msg,
 		   size_t len)
 {
+	char tmp[4200];
 	FILE *f;
 
 	make_folder(path);
-	f = fopen(path, "w");
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+	f = lc_out_fopen(tmp);	/* a new file, renamed over path when complete */
 	if (!f)
-		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+		return lc_fail(msg, len, -errno, "%s: %s", tmp, strerror(errno));
 	fprintf(f, "# lostcycles LogGP parameters: a message of k bytes ideally takes "
 		   "L + o + k*G ns\n");
 	if (note && *note)
 		fprintf(f, "# %s\n", note);
 	fprintf(f, "L %.10g\no %.10g\nG %.10g\n", lg->L, lg->o, lg->G);
-	if (fclose(f))
-		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+	if (fclose(f) || rename(tmp, path)) {
+		int e = errno;
+
+		unlink(tmp);
+		return lc_fail(msg, len, -e, "%s: %s", path, strerror(e));
+	}
 	return 0;
 }
 

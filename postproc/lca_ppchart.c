@@ -153,7 +153,7 @@ static const char *const colours[] = {
 /* Write the gnuplot script for the rowstacked histogram. */
 static int script(const struct chart *c, const char *gp, const char *data, const char *title)
 {
-	FILE *f = fopen(gp, "w");
+	FILE *f = lc_out_fopen(gp);
 
 	if (!f)
 		return -errno;
@@ -233,12 +233,13 @@ static int build(struct chart *c, const char *path, const char *extract, struct 
 }
 
 /* The chart.  See lca_ppchart.h. */
-int lc_ppchart_write(const char *path, const char *extract, const char *png, FILE *out)
+int lc_ppchart_write(const char *path, const char *extract, const char *png,
+		     enum lc_out_mode how, FILE *out)
 {
 	struct chart c = { 0 };
 	struct lc_runs *r = NULL;
 	struct lc_expr *cond = NULL;
-	char base[4096], gp[4200], data[4200];
+	char base[4096], gp[4200], data[4200], msg[4400];
 	size_t n = strlen(png);
 	int rc = -1, prc, mixed = 0;
 	FILE *f;
@@ -253,12 +254,16 @@ int lc_ppchart_write(const char *path, const char *extract, const char *png, FIL
 	snprintf(base, sizeof(base), "%.*s", (int)(n > 4 && !strcmp(png + n - 4, ".png") ? n - 4 : n), png);
 	snprintf(gp, sizeof(gp), "%s.gp", base);
 	snprintf(data, sizeof(data), "%s.data", base);
+	if (lc_plot_prepare(gp, data, png, how, msg, sizeof(msg))) {
+		fprintf(stderr, PROG ": --plot: %s\n", msg);
+		goto out;
+	}
 	fprintf(out, "predicate profile of %s (seconds summed over processors, mean over runs)\n", path);
 	table(&c, out);
 	if (mixed)
 		fprintf(out, "note: runs with the same p differ in other variables and were averaged; "
 			     "select some with -x\n");
-	f = fopen(data, "w");
+	f = lc_out_fopen(data);
 	if (!f || (table(&c, f), fclose(f)) || script(&c, gp, data, path)) {
 		fprintf(stderr, PROG ": cannot write %s or %s\n", data, gp);
 		goto out;

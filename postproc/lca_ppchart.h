@@ -8,11 +8,14 @@
 
 #include <stdio.h>
 
+#include "lc_util.h"
+
 /* Average the categories of the runs in path (those where extract holds;
  * NULL: all) per value of p, print the table to out, and write
  * <base>.data, <base>.gp and, with gnuplot, png (base is png without
- * ".png").  Errors are printed to stderr as "lostcycles predict: ...".
+ * ".png"); files that exist are treated as how says (lc_out_prepare).  Errors are printed to stderr as "lostcycles predict: ...".
  * Returns 0 or -1. */
-int lc_ppchart_write(const char *path, const char *extract, const char *png, FILE *out);
+int lc_ppchart_write(const char *path, const char *extract, const char *png,
+		     enum lc_out_mode how, FILE *out);
 
 #endif

@@ -20,11 +20,11 @@ for i in $(seq "$n"); do
 	"$wl" 4000 "$threads" | own >> "$tmp/alone"
 	for iv in 1ms 100us 25us; do
 		t=$(now)
-		./lostcycles record -q -i "$iv" -o "$tmp/p.data" -- "$wl" 4000 "$threads" | own >> "$tmp/$iv"
+		./lostcycles record -q --force -i "$iv" -o "$tmp/p.data" -- "$wl" 4000 "$threads" | own >> "$tmp/$iv"
 		echo $(( ($(now) - t) / 1000000 )) >> "$tmp/total-$iv"
 	done
 	for src in none switch schedstat; do
-		./lostcycles record -q --sched=$src -o "$tmp/p.data" -- "$wl" 4000 "$threads" | own >> "$tmp/sched-$src"
+		./lostcycles record -q --force --sched=$src -o "$tmp/p.data" -- "$wl" 4000 "$threads" | own >> "$tmp/sched-$src"
 	done
 done
 a=$(best "$tmp/alone")

@@ -23,7 +23,7 @@ share() {
 "$LC" record -q -i 1ms --jitter=0 -o "$tmp/fixed.data" -- "$W" 2>/dev/null
 echo "      fixed grid: busy share $(share "$tmp/fixed.data") (truth 0.5)"
 for k in 1 2 3; do
-	"$LC" record -q -i 1ms -o "$tmp/j.data" -- "$W" 2>"$tmp/err"
+	"$LC" record -q --force -i 1ms -o "$tmp/j.data" -- "$W" 2>"$tmp/err"
 	s=$(share "$tmp/j.data")
 	if [ -n "$s" ] && awk -v s="$s" 'BEGIN { exit !(s > 0.35 && s < 0.65) }'; then
 		ok "run $k with jitter: busy share $s (truth 0.5)"

@@ -57,7 +57,7 @@ check() {
 tries=0
 while :; do
 	tries=$((tries + 1))
-	if ! "$LC" record --mpi --loggp="$tmp/loggp" -o "$tmp/x.data" -- \
+	if ! "$LC" record --force --mpi --loggp="$tmp/loggp" -o "$tmp/x.data" -- \
 		mpiexec -n 2 "$APP" 65536 200 500 >"$tmp/out" 2>"$tmp/err"; then
 		fail "record --mpi --loggp exited non-zero"
 		cat "$tmp/err"

@@ -36,7 +36,7 @@ compare() {
 }
 
 for src in switch schedstat; do
-	"$LC" record -q --sched=$src -o "$tmp/$src.data" -- "$W" 3 200 0 >"$tmp/$src.out" 2>"$tmp/$src.err"
+	"$LC" record --force -q --sched=$src -o "$tmp/$src.data" -- "$W" 3 200 0 >"$tmp/$src.out" 2>"$tmp/$src.err"
 	st=$?
 	"$LC" report --per-thread --format csv "$tmp/$src.data" >"$tmp/$src.csv" 2>>"$tmp/$src.err"
 	if grep -q '^rc,.*,0,' "$tmp/$src.csv"; then
@@ -52,7 +52,7 @@ for src in switch schedstat; do
 done
 
 # the control: one thread alone on CPU 0 (the sampler takes the last CPU)
-"$LC" record -q -o "$tmp/c.data" -- "$W" 1 200 0 >"$tmp/c.out" 2>"$tmp/c.err"
+"$LC" record --force -q -o "$tmp/c.data" -- "$W" 1 200 0 >"$tmp/c.out" 2>"$tmp/c.err"
 "$LC" report --per-thread --format csv "$tmp/c.data" >"$tmp/c.csv" 2>>"$tmp/c.err"
 if compare "$tmp/c.out" "$tmp/c.csv" control >"$tmp/cmp" 2>&1 &&
    awk -F, '/^thread,/ { r = 1; next } r && NF && $1 != "empty" && $8 + 0 > 0.05 * $NF { bad++ } END { exit bad > 0 }' "$tmp/c.csv"; then

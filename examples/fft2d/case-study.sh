@@ -34,7 +34,7 @@ data="$OUT/run.data"
 # "report --source trace" gives the exact profile, which the short
 # fragments of small n need (they last less than a few sampling ticks).
 record() {
-	"$LC" record --trace -o "$data" -- "$@" >/dev/null 2>"$OUT/record.err" || { cat "$OUT/record.err" >&2; exit 1; }
+	"$LC" record --trace --force -o "$data" -- "$@" >/dev/null 2>"$OUT/record.err" || { cat "$OUT/record.err" >&2; exit 1; }
 }
 
 echo "== 1. measure: the fragments of the task-parallel program (fft2d_tp -f), and both programs"
