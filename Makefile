@@ -5,8 +5,12 @@
 #   make check      install missing Debian packages, build, run every test
 #   make bench      run the benchmarks (numbers go to docs/performance.md)
 #   make install    install under $(DESTDIR)$(PREFIX)
+#   make fuzz       run each libFuzzer target for FUZZ_SECONDS (clang)
 #
-# V=1 shows the full command lines.
+# V=1 shows the full command lines.  SAN=address,undefined or SAN=thread
+# builds everything (tool, library, tests, examples) with those sanitizers;
+# "make check SAN=..." runs the suite so.  A change of CC, CFLAGS, CPPFLAGS,
+# LDFLAGS or SAN rebuilds everything (build/.flags).
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -27,10 +31,12 @@ endif
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
+SAN     ?=
+SAN_FLAGS := $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all)
 # Flags the build needs; the user's CFLAGS can add to them but not remove them.
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
 	     $(LAYER_INC) -DLC_TOOL_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' -DLC_LIBDIR='"$(LIBDIR)"' \
-	     -pthread -MMD -MP $(CPPFLAGS) $(CFLAGS)
+	     -pthread -MMD -MP $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS)
 
 # ---- the layers: each folder sees only its own headers and those below it --
 # (docs/architecture.md; tests/t_layers.sh checks the includes too).
@@ -54,9 +60,15 @@ $(B)/kmod-free-tools/%.o:  LAYER_INC = $(INC_tools)
 $(B)/cli/%.o:              LAYER_INC = $(INC_cli)
 $(B)/examples/%:           LAYER_INC = $(INC_flaglib)
 $(B)/workloads/%:          LAYER_INC = $(INC_flaglib)
-ALL_LDFLAGS = -pthread $(LDFLAGS)
+ALL_LDFLAGS = -pthread $(LDFLAGS) $(SAN_FLAGS)
 
 B := build
+
+# The flags every object was built with: a change rewrites the stamp, on
+# which every object and program depends, so nothing stale is linked.
+FLAGS := $(CC) | $(CFLAGS) | $(CPPFLAGS) | $(LDFLAGS) | $(SAN)
+STAMP := $(B)/.flags
+$(shell mkdir -p $(B) && { [ "$$(cat $(STAMP) 2>/dev/null)" = '$(FLAGS)' ] || printf '%s\n' '$(FLAGS)' > $(STAMP); })
 
 ifeq ($(V),1)
 Q :=
@@ -127,12 +139,12 @@ $(TOOL_LIB): $(filter-out $(TOOL_MAIN),$(TOOL_OBJ))
 	$(quiet) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/%.o: %.c
+$(B)/%.o: %.c $(STAMP)
 	@mkdir -p $(@D)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/pic/%.o: %.c
+$(B)/pic/%.o: %.c $(STAMP)
 	@mkdir -p $(@D)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
@@ -159,12 +171,12 @@ $(B)/examples/mpi/%: examples/mpi/%.c
 	$(quiet) MPICC $<
 	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra $(CFLAGS) -o $@ $< -lm
 
-$(B)/mpi/%: tests/mpi/%.f90
+$(B)/mpi/%: tests/mpi/%.f90 $(STAMP)
 	@mkdir -p $(@D)
 	$(quiet) MPIFC $<
 	$(Q)cd $(@D) && $(MPIFC) -O1 -o $(CURDIR)/$@ $(CURDIR)/$<
 
-$(B)/mpi/%: tests/mpi/%.c
+$(B)/mpi/%: tests/mpi/%.c $(STAMP)
 	@mkdir -p $(@D)
 	$(quiet) MPICC $<
 	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -Wall -Wextra $(CFLAGS) -o $@ $< -lm
@@ -225,7 +237,7 @@ demo: deps
 # that deps-check may just have installed.
 check: deps-check
 	@$(MAKE) --no-print-directory check-build
-	@sh scripts/run-tests.sh $(TEST_BIN) $(TEST_SH)
+	@LC_SAN='$(SAN)' sh scripts/run-tests.sh $(TEST_BIN) $(TEST_SH)
 check-build: all examples workloads $(TEST_BIN) $(MPI_TEST_BIN) $(BENCH_BIN)
 
 bench: deps-bench

@@ -58,7 +58,9 @@ static const char calibrate_usage[] =
 	"      --memory            measure the cache-line transfer latency between two\n"
 	"                          CPUs and the memory latency; write them to FILE\n"
 	"  -C, --cpus=A,B          the two CPUs of --memory (default: the last two allowed)\n"
-	"  -o, --output=FILE       --memory's file (default ~/.config/lostcycles/memory)\n"
+	"  -o, --output=FILE       --memory's file (default ~/.config/lostcycles/memory,\n"
+	"                          which each calibration replaces)\n"
+	"      --force             replace -o FILE or the -g graph when it exists\n"
 	"  -h, --help              this text\n";
 
 /* What the runs at one interval gave. */
@@ -77,7 +79,7 @@ struct cal {
 	int repeats;
 	double budget;
 	const char *graph, *keep;
-	int quiet, tty;
+	int quiet, tty, force;
 	int allow_busy;			/* --allow-busy-wait */
 	char dir[4096];
 	size_t npts;
@@ -185,6 +187,7 @@ static char **record_argv(struct cal *c, uint64_t interval, int trace, const cha
 	argv[k++] = ibuf;
 	argv[k++] = "-o";
 	argv[k++] = obuf;
+	argv[k++] = "--force";	/* the run's own file in the calibration folder */
 	if (trace)
 		argv[k++] = "--trace";
 	argv[k++] = "--";
@@ -425,24 +428,24 @@ static void recommend(const struct cal *c, const struct row *rows, size_t n)
 
 static void write_graph(const struct cal *c, const struct row *rows, size_t n)
 {
-	char gp[4200], dat[4200];
+	char gp[4200], dat[4200], msg[4400];
 	FILE *f;
 	int e;
 
 	snprintf(dat, sizeof(dat), "%s/calibrate.dat", c->dir);
 	snprintf(gp, sizeof(gp), "%s/calibrate.gp", c->dir);
-	f = fopen(dat, "w");
+	f = lc_out_open(dat, LC_OUT_FORCE, msg, sizeof(msg));
 	if (!f) {
-		warnx("%s: %s", dat, strerror(errno));
+		warnx("%s", msg);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%g %g %g\n", (double)c->pts[i].interval_ns / 1000, rows[i].overhead,
 			rows[i].err_max);
 	fclose(f);
-	f = fopen(gp, "w");
+	f = lc_out_open(gp, LC_OUT_FORCE, msg, sizeof(msg));
 	if (!f) {
-		warnx("%s: %s", gp, strerror(errno));
+		warnx("%s", msg);
 		return;
 	}
 	fprintf(f, "set title 'Sampling interval: overhead against accuracy'\n"
@@ -523,9 +526,9 @@ static void remove_dir(const char *dir)
 }
 
 /* --memory. */
-static int memory(const char *cpus, const char *out)
+static int memory(const char *cpus, const char *out, int force)
 {
-	char path[4096];
+	char path[4096], msg[4400];
 	struct lc_memlat m;
 	cpu_set_t set;
 	int a = -1, b = -1, e;
@@ -546,6 +549,10 @@ static int memory(const char *cpus, const char *out)
 	}
 	if (a < 0 || b < 0) {
 		warnx("--memory needs two CPUs");
+		return 1;
+	}
+	if (out && !force && lc_out_prepare(out, LC_OUT_KEEP, msg, sizeof(msg))) {
+		warnx("%s", msg);
 		return 1;
 	}
 	if (out)
@@ -602,6 +609,7 @@ int lc_cmd_calibrate(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "allow-busy-wait", no_argument, NULL, 'B' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "workload-child", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -641,6 +649,9 @@ int lc_cmd_calibrate(int argc, char **argv)
 		case 'g':
 			c.graph = optarg;
 			break;
+		case 'F':
+			c.force = 1;
+			break;
 		case 'k':
 			c.keep = optarg;
 			break;
@@ -675,7 +686,7 @@ int lc_cmd_calibrate(int argc, char **argv)
 			warnx("--memory takes no command");
 			return 2;
 		}
-		return memory(cpus, out);
+		return memory(cpus, out, c.force);
 	}
 	if (cpus || out) {
 		warnx("-C and -o go with --memory");
@@ -683,6 +694,11 @@ int lc_cmd_calibrate(int argc, char **argv)
 	}
 	if (parse_intervals(&c, intervals))
 		return 2;
+	if (c.graph && lc_out_prepare(c.graph, c.force ? LC_OUT_FORCE : LC_OUT_KEEP, loops_arg,
+				      sizeof(loops_arg))) {
+		warnx("%s", loops_arg);
+		return 1;
+	}
 	if (optind < argc) {
 		c.cmd = argv + optind;
 	} else {

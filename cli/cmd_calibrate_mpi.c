@@ -21,7 +21,7 @@
 #define MAX_POINTS 32
 
 static const char usage[] =
-	"usage: lostcycles calibrate --mpi [-o FILE] [-m MAXBYTES] [-- LAUNCHER...]\n"
+	"usage: lostcycles calibrate --mpi [-o FILE] [--force] [-m MAXBYTES] [-- LAUNCHER...]\n"
 	"Measure the LogGP parameters of this machine's MPI with a ping-pong between\n"
 	"two ranks and write them to FILE, where 'record --mpi' finds them: L + o + k*G\n"
 	"for a message of k bytes, and a second line Ls + o + k*Gs from the size S at\n"
@@ -29,6 +29,8 @@ static const char usage[] =
 	"  --mpi                the MPI ping-pong (required)\n"
 	"  -o, --output=FILE    the LogGP file (default $XDG_CONFIG_HOME/lostcycles/loggp,\n"
 	"                       or ~/.config/lostcycles/loggp; $LOSTCYCLES_LOGGP if set)\n"
+	"      --force          replace -o FILE when it exists (else it is refused; the\n"
+	"                       default file is replaced by each calibration)\n"
 	"  -m, --max=BYTES      largest message (default 1048576)\n"
 	"  LAUNCHER             how to start 2 ranks (default: mpiexec -n 2); the\n"
 	"                       ping-pong program is appended\n"
@@ -37,6 +39,7 @@ static const char usage[] =
 static const struct option opts[] = {
 	{ "mpi", no_argument, NULL, 'M' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'F' },
 	{ "max", required_argument, NULL, 'm' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -102,7 +105,7 @@ int lc_cmd_calibrate_mpi(int argc, char **argv)
 	struct points p = { 0 };
 	struct lc_loggp lg;
 	char **cmd;
-	int c, mpi = 0, n = 0, st, clamped;
+	int c, mpi = 0, n = 0, st, clamped, force = 0;
 	double worst = 0;
 	uint64_t v;
 
@@ -115,6 +118,9 @@ int lc_cmd_calibrate_mpi(int argc, char **argv)
 			break;
 		case 'o':
 			o_path = optarg;
+			break;
+		case 'F':
+			force = 1;
 			break;
 		case 'm':
 			if (lc_parse_u64(optarg, 1024, 1u << 28, &v)) {
@@ -138,6 +144,10 @@ int lc_cmd_calibrate_mpi(int argc, char **argv)
 		return 2;
 	}
 	if (lc_mpi_find("lostcycles-pingpong", NULL, prog, sizeof(prog), msg, sizeof(msg))) {
+		warnx("%s", msg);
+		return 1;
+	}
+	if (o_path && !force && lc_out_prepare(o_path, LC_OUT_KEEP, msg, sizeof(msg))) {
 		warnx("%s", msg);
 		return 1;
 	}

@@ -33,7 +33,8 @@ struct opts {
 	const char *critical;		/* --critical-path TRACE */
 	const char *memory;		/* --memory[=FILE]: "" for the default file */
 	const char *src[MAXSRC];
-	int nsrc, extract, explain;
+	int nsrc, extract, explain, force;
+	size_t max_points;	/* --max-points */
 };
 
 /* Everything a run holds; freed by ccmd_free. */
@@ -94,12 +95,15 @@ static void usage(FILE *f)
 "                         pragmas, LC_FRAGMENT tags and lcm: comments; a\n"
 "                         name that is taken gets _2, _3, ... (with a note)\n"
 "  -o, --output FILE      with --extract: write the structure to FILE\n"
+"      --force            replace -o FILE and plot files that exist (else refused)\n"
+"      --max-points N     refuse a grid (or --tune grid) of more than N points\n"
+"                         (default 1000000)\n"
 "  -h, --help             this text\n"
 "\n"
 "See lostcycles-compose(1).\n");
 }
 
-enum { O_TRANSFER = 256, O_TUNE, O_MEMORY, O_CRITICAL };
+enum { O_TRANSFER = 256, O_TUNE, O_MEMORY, O_CRITICAL, O_FORCE, O_MAXPOINTS };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -113,12 +117,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "memory", optional_argument, 0, O_MEMORY },
 		{ "critical-path", required_argument, 0, O_CRITICAL },
 		{ "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' },
+		{ "force", no_argument, 0, O_FORCE }, { "max-points", required_argument, 0, O_MAXPOINTS },
 		{ 0, 0, 0, 0 },
 	};
+	uint64_t v;
 	int c;
 
 	optind = 1;
 	opterr = 0;
+	o->max_points = LC_GRID_DEFAULT_MAX_POINTS;
 	while ((c = getopt_long(argc, argv, "s:a:G:eC:m:P:xo:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': o->structure = optarg; break;
@@ -134,6 +141,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_TUNE: o->tune = optarg; break;
 		case O_MEMORY: o->memory = optarg ? optarg : ""; break;
 		case O_CRITICAL: o->critical = optarg; break;
+		case O_FORCE: o->force = 1; break;
+		case O_MAXPOINTS:
+			if (lc_parse_u64(optarg, 1, SIZE_MAX, &v)) {
+				warnx("bad --max-points '%s' (a count, 1 or more)", optarg);
+				return -1;
+			}
+			o->max_points = (size_t)v;
+			break;
 		case 'h': usage(stdout); return 1;
 		default:
 			warnx("unknown option or missing value '%s'; see '" PROG " --help'", argv[optind - 1]);
@@ -205,8 +220,13 @@ static int do_extract(struct ccmd *cmd)
 	for (char *l = strtok(notes, "\n"); l; l = strtok(NULL, "\n"))
 		warnx("note: %s", l);
 	if (cmd->o.output || (!cmd->o.at && !cmd->o.grid)) {
-		f = cmd->o.output ? fopen(cmd->o.output, "w") : stdout;
-		if (!f || fputs(cmd->text, f) < 0 || (f != stdout && fclose(f))) {
+		f = cmd->o.output ? lc_out_open(cmd->o.output, cmd->o.force ? LC_OUT_FORCE :
+						LC_OUT_KEEP, msg, sizeof(msg)) : stdout;
+		if (!f) {
+			warnx("%s", msg);
+			return -1;
+		}
+		if (fputs(cmd->text, f) < 0 || (f != stdout && fclose(f))) {
 			warnx("%s: %s", cmd->o.output, strerror(errno));
 			return -1;
 		}
@@ -296,7 +316,9 @@ static int setup(struct ccmd *cmd)
 		return -1;
 	}
 	if (lc_grid_parse(spec, &cmd->g, msg, sizeof(msg)) ||
-	    (cmd->o.tune && lc_grid_parse(cmd->o.tune, &cmd->tg, msg, sizeof(msg)))) {
+	    lc_grid_cap(&cmd->g, cmd->o.max_points, msg, sizeof(msg)) ||
+	    (cmd->o.tune && (lc_grid_parse(cmd->o.tune, &cmd->tg, msg, sizeof(msg)) ||
+			     lc_grid_cap(&cmd->tg, cmd->o.max_points, msg, sizeof(msg))))) {
 		warnx("%s", msg);
 		return -1;
 	}
@@ -627,7 +649,7 @@ static const char *base_name(const char *path)
 static int plot_data(struct ccmd *cmd, const char *data, int nb)
 {
 	const struct lc_axis *x = &cmd->g.axis[0];
-	FILE *f = fopen(data, "w");
+	FILE *f = lc_out_fopen(data);
 
 	if (!f)
 		return -1;
@@ -662,7 +684,7 @@ static int plot_script(const struct ccmd *cmd, const char *gp, const char *data,
 {
 	const char *a = cmd->o.structure ? cmd->o.structure : cmd->o.src[0];
 	const char *na = base_name(a), *nbn = cmd->o.compare ? base_name(cmd->o.compare) : "";
-	FILE *f = fopen(gp, "w");
+	FILE *f = lc_out_fopen(gp);
 
 	if (!f)
 		return -1;
@@ -689,7 +711,7 @@ static int plot_script(const struct ccmd *cmd, const char *gp, const char *data,
 /* --plot: the data, the script, and the PNG when gnuplot is there. */
 static int plot(struct ccmd *cmd)
 {
-	char base[4096], gp[4200], data[4200];
+	char base[4096], gp[4200], data[4200], msg[4400];
 	int nb = cmd->g.naxes > 1 ? cmd->g.axis[1].n : 1, rc;
 	size_t blen = strlen(cmd->o.plot);
 
@@ -698,6 +720,11 @@ static int plot(struct ccmd *cmd)
 	snprintf(base, sizeof(base), "%.*s", (int)blen, cmd->o.plot);
 	snprintf(gp, sizeof(gp), "%s.gp", base);
 	snprintf(data, sizeof(data), "%s.data", base);
+	if (lc_plot_prepare(gp, data, cmd->o.plot, cmd->o.force ? LC_OUT_FORCE : LC_OUT_KEEP, msg,
+			    sizeof(msg))) {
+		warnx("--plot: %s", msg);
+		return -1;
+	}
 	if (plot_data(cmd, data, nb) || plot_script(cmd, gp, data, nb)) {
 		if (errno)
 			warnx("--plot %s: %s", cmd->o.plot, strerror(errno));

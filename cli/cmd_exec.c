@@ -36,20 +36,24 @@
 #define EXEC_FIRST_NS 5000000000u	/* how long to wait for the first segment */
 
 static const char usage[] =
-	"usage: mpiexec -n N lostcycles exec [-o PREFIX] [-i INTERVAL] [-w WINDOW]\n"
+	"usage: mpiexec -n N lostcycles exec [-o PREFIX] [--force] [-i INTERVAL] [-w WINDOW]\n"
 	"                                    [--loggp=FILE] [--] PROGRAM [ARGS...]\n"
 	"Run one rank of an MPI job: PROGRAM with the MPI layer, and on the first\n"
 	"rank of each node also that node's sampler, which writes PREFIX.<host>.data.\n"
 	"Combine the node files with 'lostcycles merge PREFIX.*.data -o job.data'.\n\n"
-	"  -o, --output=PREFIX  node files PREFIX.<host>.data (default lostcycles)\n"
+	"  -o, --output=PREFIX  node files PREFIX.<host>.data (default lostcycles; a\n"
+	"                       previous default file is kept as FILE.old)\n"
+	"      --force          replace a node file that exists (else it is refused)\n"
 	"  -i, --interval=TIME  sampling interval (default 100us)\n"
-	"  -w, --window=TIME    timeline window (default 10ms; the same on all nodes)\n"
+	"  -w, --window=TIME    timeline window (default 10ms, or the interval when that\n"
+	"                       is longer; the same on all nodes)\n"
 	"      --loggp=FILE     LogGP parameters (default: calibrate --mpi's file)\n"
 	"  -h, --help           this text\n"
 	"The host name is $LOSTCYCLES_HOST if set, else the machine's.\n";
 
 static const struct option opts[] = {
 	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'F' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "window", required_argument, NULL, 'w' },
 	{ "loggp", required_argument, NULL, 'G' },
@@ -61,24 +65,30 @@ struct exec_opts {
 	const char *prefix;
 	const char *loggp;
 	uint64_t interval_ns, window_ns;
+	int force, given;	/* --force; -o given (else rotate the default) */
 };
 
 /* Parse the options; the index of PROGRAM, or -1 after --help, -2 on error. */
 static int parse(int argc, char **argv, struct exec_opts *o)
 {
-	int c;
+	int c, window_given = 0;
 
-	*o = (struct exec_opts){ "lostcycles", NULL, LC_SESSION_DEFAULT_INTERVAL_NS,
-				 LC_SESSION_DEFAULT_WINDOW_NS };
+	*o = (struct exec_opts){ .prefix = "lostcycles", .interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS,
+				 .window_ns = LC_SESSION_DEFAULT_WINDOW_NS };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+o:i:w:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->prefix = optarg;
+			o->given = 1;
+			break;
+		case 'F':
+			o->force = 1;
 			break;
 		case 'i':
 		case 'w':
+			window_given |= c == 'w';
 			if (lc_parse_duration(optarg, c == 'i' ? &o->interval_ns : &o->window_ns)) {
 				warnx("bad %s '%s' (try 100us, 10ms)",
 				      c == 'i' ? "interval" : "window", optarg);
@@ -97,6 +107,8 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 			return -2;
 		}
 	}
+	if (!window_given && o->window_ns < o->interval_ns)
+		o->window_ns = o->interval_ns;	/* the default follows a long interval */
 	if (o->interval_ns < 1000 || o->interval_ns > 10000000000ull ||
 	    o->window_ns < o->interval_ns) {
 		warnx("the interval must be 1us..10s and the window not shorter");
@@ -223,6 +235,11 @@ static int lead(const struct exec_opts *o, const char *session, const char *host
 	int e, sig = 0, status;
 
 	snprintf(out, sizeof(out), "%s.%s.data", o->prefix, host);
+	if (lc_out_prepare(out, o->force ? LC_OUT_FORCE : o->given ? LC_OUT_KEEP : LC_OUT_ROTATE,
+			   msg, sizeof(msg))) {
+		warnx("%s", msg);
+		return 1;
+	}
 	for (int i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
 	cmd = calloc(1, len);

@@ -49,7 +49,7 @@ struct opts {
 	const char *cat, *varlist, *runs, *extract, *plot, *emit, *models;
 	int format;			/* FMT_* */
 	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative, negvalues;
-	int emit_comment, drop_outliers;
+	int emit_comment, drop_outliers, force;
 	const char *forms[64];
 	int nforms;
 };
@@ -92,6 +92,7 @@ static void usage(FILE *f)
 "  -f, --file RUNS      the runs file\n"
 "  -x, --extract EXPR   use only runs where EXPR holds, e.g. \"n=1024\", \"p>=4 d=32\"\n"
 "  -g, --gnuplot NAME   write NAME.gp and NAME.data (and NAME.png with gnuplot)\n"
+"      --force          with -g: replace those files when they exist\n"
 "      --emit FILE      append the best model to the model file FILE\n"
 "      --pick N         emit the model ranked N instead of the best\n"
 "      --emit-comment   print the best (or --pick) model as a C comment of\n"
@@ -155,7 +156,7 @@ static int opt_format(const char *s, int *out)
 
 enum { O_EMIT = 256, O_PRUNE, O_NONNEG, O_SEARCH, O_MODELS, O_TOP, O_PICK, O_WEIGHTS,
        O_ABSOLUTE, O_LOG2, O_NEGATIVE, O_FORMAT, O_NEGVALUES, O_EMIT_COMMENT,
-       O_DROP_OUTLIERS };
+       O_DROP_OUTLIERS, O_FORCE };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -174,6 +175,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "allow-negative-values", no_argument, 0, O_NEGVALUES },
 		{ "emit-comment", no_argument, 0, O_EMIT_COMMENT },
 		{ "drop-outliers", no_argument, 0, O_DROP_OUTLIERS },
+		{ "force", no_argument, 0, O_FORCE },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	int c;
@@ -202,6 +204,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_FORMAT: if (opt_format(optarg, &o->format)) return -1; break;
 		case O_EMIT_COMMENT: o->emit_comment = 1; break;
 		case O_DROP_OUTLIERS: o->drop_outliers = 1; break;
+		case O_FORCE: o->force = 1; break;
 		case O_TOP: if (opt_int("--top", optarg, 1, 100000, &o->top)) return -1; break;
 		case O_PICK: if (opt_int("--pick", optarg, 1, 100000, &o->pick)) return -1; break;
 		default:
@@ -1154,7 +1157,7 @@ static int plot_data(const struct fitcmd *cmd, const char *path, int n)
 {
 	const struct lc_points *p = &cmd->pts;
 	double lo = INFINITY, hi = -INFINITY;
-	FILE *f = fopen(path, "w");
+	FILE *f = lc_out_fopen(path);
 
 	if (!f)
 		return -errno;
@@ -1180,7 +1183,7 @@ static int plot_data(const struct fitcmd *cmd, const char *path, int n)
 static int plot_script(const struct fitcmd *cmd, const char *path, const char *dpath, int n)
 {
 	char text[1024];
-	FILE *f = fopen(path, "w");
+	FILE *f = lc_out_fopen(path);
 
 	if (!f)
 		return -errno;
@@ -1204,7 +1207,7 @@ static int plot_script(const struct fitcmd *cmd, const char *path, const char *d
 /* -g NAME: write NAME.data and NAME.gp, and NAME.png when gnuplot exists. */
 static int plot(const struct fitcmd *cmd)
 {
-	char gp[4096], data[4096], png[4096];
+	char gp[4096], data[4096], png[4096], msg[4400];
 	int n = shown(cmd), rc;
 
 	if (!cmd->o.plot)
@@ -1217,6 +1220,11 @@ static int plot(const struct fitcmd *cmd)
 	snprintf(gp, sizeof(gp), "%s.gp", cmd->o.plot);
 	snprintf(data, sizeof(data), "%s.data", cmd->o.plot);
 	snprintf(png, sizeof(png), "%s.png", cmd->o.plot);
+	if (lc_plot_prepare(gp, data, png, cmd->o.force ? LC_OUT_FORCE : LC_OUT_KEEP, msg,
+			    sizeof(msg))) {
+		warnx("-g: %s", msg);
+		return -1;
+	}
 	rc = plot_data(cmd, data, n);
 	if (!rc)
 		rc = plot_script(cmd, gp, data, n);

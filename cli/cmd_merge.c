@@ -8,19 +8,23 @@
 #include <string.h>
 
 #include "lc_cmd.h"
+#include "lc_util.h"
 #include "merge.h"
 
 static const char usage[] =
-	"usage: lostcycles merge [-o FILE] NODEFILE...\n"
+	"usage: lostcycles merge [-o FILE] [--force] NODEFILE...\n"
 	"Combine the node files of one MPI job (lostcycles exec -o PREFIX writes\n"
 	"PREFIX.<host>.data on each node) into one job profile: categories summed,\n"
 	"p = all nodes' slots, every rank kept for 'report --per-rank', timelines\n"
 	"aligned by the clock offsets measured at MPI_Init.\n\n"
-	"  -o, --output=FILE    the job profile (default job.data)\n"
+	"  -o, --output=FILE    the job profile (default job.data, whose previous file\n"
+	"                       is kept as job.data.old)\n"
+	"      --force          replace FILE when it exists (else it is refused)\n"
 	"  -h, --help           this text\n";
 
 static const struct option opts[] = {
 	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -30,7 +34,7 @@ int lc_cmd_merge(int argc, char **argv)
 	struct lc_merge_stats st;
 	const char *out = "job.data";
 	char msg[1024];
-	int c;
+	int c, force = 0, given = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -38,6 +42,10 @@ int lc_cmd_merge(int argc, char **argv)
 		switch (c) {
 		case 'o':
 			out = optarg;
+			given = 1;
+			break;
+		case 'F':
+			force = 1;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -58,6 +66,11 @@ int lc_cmd_merge(int argc, char **argv)
 			warnx("%s is both a node file and the output", out);
 			return 2;
 		}
+	if (lc_out_prepare(out, force ? LC_OUT_FORCE : given ? LC_OUT_KEEP : LC_OUT_ROTATE, msg,
+			   sizeof(msg))) {
+		warnx("%s", msg);
+		return 1;
+	}
 	if (lc_merge(argv + optind, argc - optind, out, &st, msg, sizeof(msg))) {
 		warnx("%s", msg);
 		return 1;

@@ -31,7 +31,8 @@
 struct opts {
 	const char *model, *at, *grid, *compare, *plot, *profile, *extract;
 	const char *whatif[LC_WHATIF_MAX];
-	int nwhatif, speedup;
+	int nwhatif, speedup, force;
+	size_t max_points;	/* --max-points */
 };
 
 /* Everything a run holds; freed by pcmd_free. */
@@ -75,12 +76,14 @@ static void usage(FILE *f)
 "      --profile RUNS     with --plot: the stacked-bar predicate profile of the\n"
 "                         runs in RUNS (seconds per category over p)\n"
 "  -x, --extract EXPR     with --profile: only runs where EXPR holds\n"
+"      --max-points N     refuse a grid of more than N points (default 1000000)\n"
+"      --force            replace plot files that exist (else they are refused)\n"
 "  -h, --help             this text\n"
 "\n"
 "See lostcycles-predict(1).\n");
 }
 
-enum { O_SPEEDUP = 256, O_PROFILE };
+enum { O_SPEEDUP = 256, O_PROFILE, O_FORCE, O_MAXPOINTS };
 
 /* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -91,12 +94,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "compare", required_argument, 0, 'C' }, { "plot", required_argument, 0, 'P' },
 		{ "speedup", no_argument, 0, O_SPEEDUP }, { "profile", required_argument, 0, O_PROFILE },
 		{ "extract", required_argument, 0, 'x' }, { "help", no_argument, 0, 'h' },
+		{ "force", no_argument, 0, O_FORCE }, { "max-points", required_argument, 0, O_MAXPOINTS },
 		{ 0, 0, 0, 0 },
 	};
+	uint64_t v;
 	int c;
 
 	optind = 1;
 	opterr = 0;
+	o->max_points = LC_GRID_DEFAULT_MAX_POINTS;
 	while ((c = getopt_long(argc, argv, "m:a:G:w:C:P:x:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'm': o->model = optarg; break;
@@ -107,6 +113,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'x': o->extract = optarg; break;
 		case O_SPEEDUP: o->speedup = 1; break;
 		case O_PROFILE: o->profile = optarg; break;
+		case O_FORCE: o->force = 1; break;
+		case O_MAXPOINTS:
+			if (lc_parse_u64(optarg, 1, SIZE_MAX, &v)) {
+				warnx("bad --max-points '%s' (a count, 1 or more)", optarg);
+				return -1;
+			}
+			o->max_points = (size_t)v;
+			break;
 		case 'h': usage(stdout); return 1;
 		case 'w':
 			if (o->nwhatif == LC_WHATIF_MAX) {
@@ -169,7 +183,8 @@ static int setup_grid(struct pcmd *cmd)
 		warnx("give one of --at or --grid");
 		return -1;
 	}
-	if (lc_grid_parse(spec, &cmd->g, msg, sizeof(msg))) {
+	if (lc_grid_parse(spec, &cmd->g, msg, sizeof(msg)) ||
+	    lc_grid_cap(&cmd->g, cmd->o.max_points, msg, sizeof(msg))) {
 		warnx("%s '%s': %s", cmd->o.at ? "--at" : "--grid", spec, msg);
 		return -1;
 	}
@@ -515,7 +530,7 @@ static int plot_data(struct pcmd *cmd, const char *path, int *nblocks)
 {
 	const struct lc_axis *x = &cmd->g.axis[0];
 	int nb = cmd->g.naxes > 1 ? cmd->g.axis[1].n : 1, rc = 0;
-	FILE *f = fopen(path, "w");
+	FILE *f = lc_out_fopen(path);
 
 	if (!f)
 		return -errno;
@@ -545,7 +560,7 @@ static int plot_data(struct pcmd *cmd, const char *path, int *nblocks)
 /* Write the plot script for the data file. */
 static int plot_script(const struct pcmd *cmd, const char *path, const char *data, int nb)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = lc_out_fopen(path);
 
 	if (!f)
 		return -errno;
@@ -588,12 +603,17 @@ static int plot_finish(const char *gp, const char *data, const char *png)
 /* --plot with a model: T or speedup over the grid. */
 static int plot_model(struct pcmd *cmd)
 {
-	char base[4096], gp[4200], data[4200];
+	char base[4096], gp[4200], data[4200], msg[4400];
 	int nb = 0, rc;
 
 	plot_base(cmd->o.plot, base, sizeof(base));
 	snprintf(gp, sizeof(gp), "%s.gp", base);
 	snprintf(data, sizeof(data), "%s.data", base);
+	if (lc_plot_prepare(gp, data, cmd->o.plot, cmd->o.force ? LC_OUT_FORCE : LC_OUT_KEEP, msg,
+			    sizeof(msg))) {
+		warnx("--plot: %s", msg);
+		return -1;
+	}
 	rc = plot_data(cmd, data, &nb);
 	if (!rc)
 		rc = plot_script(cmd, gp, data, nb);
@@ -609,7 +629,8 @@ static int profile_chart(const struct opts *o)
 {
 	char why[512];
 
-	if (!lc_ppchart_write(o->profile, o->extract, o->plot, stdout, why, sizeof(why)))
+	if (!lc_ppchart_write(o->profile, o->extract, o->plot, o->force ? LC_OUT_FORCE : LC_OUT_KEEP,
+			      stdout, why, sizeof(why)))
 		return 0;
 	warnx("%s", why);
 	return 1;

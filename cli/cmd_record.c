@@ -53,6 +53,9 @@ struct opts {
 	double miss_latency_ns;	/* --miss-latency */
 	const char *counter_replay;	/* --counter-replay */
 	int no_counters;	/* --no-counters */
+	int force;		/* --force: replace an existing -o FILE */
+	int out_given;		/* -o given: never rotate, refuse to overwrite */
+	int window_given;	/* -w given (else the window follows the interval) */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -83,16 +86,19 @@ static int is_launcher(const char *prog)
 
 static const char record_usage[] =
 	"usage: lostcycles record [-i INTERVAL] [-w WINDOW] [-C CPU] [-p PROCS] [-o FILE]\n"
-	"                         [-e EVENTS] [--sched=SOURCE] [--jitter=PCT]\n"
+	"                         [--force] [-e EVENTS] [--sched=SOURCE] [--jitter=PCT]\n"
 	"                         [--trace] [--omp] [--pthread] [--mpi [--loggp=FILE]] [-q]\n"
 	"                         [--] CMD [ARGS...]\n"
 	"Run CMD in a new profiling session, sample its flags every INTERVAL, write\n"
 	"the predicate profile to FILE, and exit with CMD's exit status.\n\n"
 	"  -i, --interval=TIME  sampling interval (default 100us; units ns us ms s)\n"
-	"  -w, --window=TIME    timeline window (default 10ms)\n"
+	"  -w, --window=TIME    timeline window (default 10ms, or the interval when\n"
+	"                       that is longer)\n"
 	"  -C, --cpu=CPU        pin the sampler to CPU (default: the last allowed CPU)\n"
 	"  -p, --procs=P        processor slots (default: LC_TEAM, else most threads)\n"
-	"  -o, --output=FILE    profile file (default lostcycles.data)\n"
+	"  -o, --output=FILE    profile file (default lostcycles.data, whose previous\n"
+	"                       file is kept as lostcycles.data.old)\n"
+	"      --force          replace FILE when it exists (else it is refused)\n"
 	"      --trace          also log every transition and add the exact profile\n"
 	"      --omp            set the flags of an unmodified OpenMP program built\n"
 	"                       with clang -fopenmp (LLVM's libomp, through OMPT);\n"
@@ -120,7 +126,7 @@ static const char record_usage[] =
 
 static const char attach_usage[] =
 	"usage: lostcycles attach [-i INTERVAL] [-w WINDOW] [-C CPU] [-p PROCS] [-o FILE]\n"
-	"                         [-q] PID...\n"
+	"                         [--force] [-q] PID...\n"
 	"Sample running processes that use liblostcycles (started with\n"
 	"LOSTCYCLES_SESSION set) until they all exit or SIGINT/SIGTERM arrives.\n"
 	"Options as for 'lostcycles record'.\n";
@@ -131,6 +137,7 @@ static const struct option long_opts[] = {
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "procs", required_argument, NULL, 'p' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'F' },
 	{ "trace", no_argument, NULL, 'T' },
 	{ "omp", no_argument, NULL, 'O' },
 	{ "pthread", no_argument, NULL, 'P' },
@@ -157,6 +164,7 @@ static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
 	switch (c) {
 	case 'i':
 	case 'w':
+		o->window_given |= c == 'w';
 		if (!lc_parse_duration(arg, c == 'i' ? &o->interval_ns : &o->window_ns))
 			return 0;
 		warnx("bad %s '%s' (try 100us, 1ms)", c == 'i' ? "interval" : "window", arg);
@@ -177,6 +185,10 @@ static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
 		return 0;
 	case 'o':
 		o->out = arg;
+		o->out_given = 1;
+		return 0;
+	case 'F':
+		o->force = 1;
 		return 0;
 	case 'T':
 		o->trace = 1;
@@ -262,7 +274,7 @@ static int check_opts(const struct opts *o)
 		return -1;
 	}
 	if (o->window_ns < o->interval_ns) {
-		warnx("the window must not be shorter than the interval");
+		warnx("the window (-w) must not be shorter than the interval");
 		return -1;
 	}
 	return 0;
@@ -274,9 +286,9 @@ static int parse_opts(const char *usage, int argc, char **argv, struct opts *o)
 {
 	int c, r;
 
-	*o = (struct opts){ LC_SESSION_DEFAULT_INTERVAL_NS, LC_SESSION_DEFAULT_WINDOW_NS, -1, 0,
-			    "lostcycles.data", 0, 0, 0, 0, 0, NULL, LC_SCHED_SWITCH, 10,
-			    NULL, 0, 0, NULL, 0 };
+	*o = (struct opts){ .interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS,
+			    .window_ns = LC_SESSION_DEFAULT_WINDOW_NS, .cpu = -1,
+			    .out = "lostcycles.data", .sched = LC_SCHED_SWITCH, .jitter_pct = 10 };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+i:w:C:p:o:e:qh", long_opts, NULL)) != -1) {
@@ -290,6 +302,8 @@ static int parse_opts(const char *usage, int argc, char **argv, struct opts *o)
 		if (r < 0)
 			return -2;
 	}
+	if (!o->window_given && o->window_ns < o->interval_ns)
+		o->window_ns = o->interval_ns;	/* the default follows a long interval */
 	return check_opts(o) ? -2 : optind;
 }
 
@@ -366,6 +380,20 @@ static void miss_latency(struct run *r)
 	r->o.miss_latency_ns = m.transfer_ns;
 	snprintf(r->latency_from, sizeof(r->latency_from), "%s (transfer_ns, lostcycles "
 		 "calibrate --memory)", path);
+}
+
+/* Make room for the profile before anything runs: an existing -o FILE is
+ * refused without --force, the default name's previous file is kept as
+ * .old.  Returns 0 or 1 after a message. */
+static int prepare_output(const struct opts *o)
+{
+	char msg[4400];
+
+	if (!lc_out_prepare(o->out, o->force ? LC_OUT_FORCE : o->out_given ? LC_OUT_KEEP :
+			    LC_OUT_ROTATE, msg, sizeof(msg)))
+		return 0;
+	warnx("%s", msg);
+	return 1;
 }
 
 /* Create the session over reg (which it then owns) and start sampling.
@@ -715,7 +743,7 @@ int lc_cmd_record(int argc, char **argv)
 		fputs(record_usage, stderr);
 		return 2;
 	}
-	if (setup_trace(&r))
+	if (prepare_output(&r.o) || setup_trace(&r))
 		return 1;
 	setup_layers(&r, argv[first]);
 	if (r.o.mpi && mpi_setup(&r))
@@ -768,6 +796,11 @@ static int parse_pids(int argc, char **argv, pid_t **pids)
 			warnx("no process %s", argv[i]);
 			return 1;
 		}
+		if (kill((pid_t)v, 0) && errno == EPERM) {
+			warnx("process %s: permission denied (it is another user's; only its "
+			      "owner or root may attach to it)", argv[i]);
+			return 1;
+		}
 		(*pids)[i] = (pid_t)v;
 	}
 	return 0;
@@ -817,6 +850,8 @@ int lc_cmd_attach(int argc, char **argv)
 		return 2;
 	}
 	rc = parse_pids(argc - first, argv + first, &pids);
+	if (!rc && prepare_output(&r.o))
+		rc = 1;
 	if (rc) {
 		free(pids);
 		return rc;

@@ -106,6 +106,10 @@ static int sync_only;
 /* --advise, --pop, --format perfetto (report_insight.c). */
 static struct lc_insight insight;
 
+/* The word after -l when it is not a note: the FILE, unless another is
+ * given (then it was a bad note). */
+static const char *after_l;
+
 /* A whole signed decimal tag. */
 static int parse_tag(const char *s, int64_t *out)
 {
@@ -170,6 +174,17 @@ static void take_note(struct lc_report_opts *o, int argc, char **argv)
 	o->lline = 1;
 	if (optind < argc && argv[optind][0] != '-' && strchr(argv[optind], '='))
 		o->note = argv[optind++];
+	else if (optind < argc && argv[optind][0] != '-')
+		after_l = argv[optind];	/* a FILE, unless -f gives one too */
+}
+
+/* A second FILE (first was given before): a usage error that names a word
+ * after -l that is neither a note nor, since there is another, the file. */
+static int second_file(const char *first, const char *file)
+{
+	if (first == after_l || file == after_l)
+		return usage_error("-l: note '%s' is not var=value pairs", after_l);
+	return usage_error("more than one FILE (a second: '%s')", file);
 }
 
 /* Set option c (a getopt_long result) from optarg.  Returns -1 to go on, 0
@@ -182,6 +197,8 @@ static int set_opt(struct lc_report_opts *o, int c, int argc, char **argv)
 		return r;
 	switch (c) {
 	case 'f':
+		if (o->file)
+			return second_file(o->file, optarg);
 		o->file = optarg;
 		return -1;
 	case 't':
@@ -268,7 +285,7 @@ static int parse_args(struct lc_report_opts *o, int argc, char **argv)
 				break;
 			only_files |= !strcmp(argv[optind - 1], "--");
 			if (o->file)
-				return usage_error("more than one FILE ('%s')", argv[optind]);
+				return second_file(o->file, argv[optind]);
 			o->file = argv[optind++];
 			continue;
 		}

@@ -170,6 +170,7 @@ static int build_argv(struct sweep *s, const size_t *row, const char *prof, char
 	}
 	argv[k++] = "-o";
 	argv[k++] = (char *)prof;
+	argv[k++] = "--force";	/* the point's own file in RUNS.profiles/ */
 	argv[k++] = "--";
 	first = k;
 	for (int i = 0; i < s->ncmd; i++) {

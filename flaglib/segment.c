@@ -112,10 +112,13 @@ static void *seg_map(uint64_t size, uint64_t *nonce)
 	}
 	if (fd < 0)
 		return NULL;
-	/* Size it at once: until then a reader sees an empty object (which it
-	 * must treat as not ready, like magic == 0). */
+	/* Size it at once and reserve every page (a sparse object on a full
+	 * /dev/shm would raise SIGBUS at the first store into a page that
+	 * cannot be backed, in the program and in the sampler): until then a
+	 * reader sees an empty object (which it must treat as not ready, like
+	 * magic == 0). */
 	p = MAP_FAILED;
-	if (ftruncate(fd, (off_t)size) == 0 && fchmod(fd, 0600) == 0)
+	if ((errno = posix_fallocate(fd, 0, (off_t)size)) == 0 && fchmod(fd, 0600) == 0)
 		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED) {
 		int e = errno;
@@ -232,6 +235,20 @@ static int seg_create(const struct lc_seg_hdr *from)
 	return 0;
 }
 
+/* Say on stderr, in one line, that this process runs unprofiled because
+ * its segment could not be made (err: -errno), e.g. /dev/shm is full.  The
+ * program goes on as it would without the tool.  One write(2), no stdio. */
+static void warn_unprofiled(int err)
+{
+	char line[256];
+	int n = snprintf(line, sizeof(line), "liblostcycles: pid %d: cannot make the shared-memory "
+			 "segment %s (%s); running unprofiled\n", (int)getpid(),
+			 lc_priv_g.shm_name, strerror(-err));
+
+	if (n > 0 && write(2, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1) < 0)
+		return;
+}
+
 /*
  * Read the environment and set up a session.  Returns 0 with a segment
  * mapped, -ENOENT when LOSTCYCLES_SESSION is unset, another -errno when the
@@ -256,7 +273,7 @@ static int setup(void)
 	lc_priv_g.trace = t && strcmp(t, "1") == 0;
 	r = seg_create(NULL);
 	if (r < 0) {
-		lc_priv_debug("segment %s: %s; not profiling", lc_priv_g.shm_name, strerror(-r));
+		warn_unprofiled(r);
 		lc_priv_g.trace = 0;
 	}
 	return r;
@@ -304,6 +321,7 @@ static void atfork_parent(void)
 static void atfork_child(void)
 {
 	struct lc_seg_hdr *parent = lc_priv_g.hdr;
+	int r;
 
 	atfork_parent();
 	lc_priv_trace_discard_all();
@@ -313,8 +331,9 @@ static void atfork_child(void)
 		return;
 	lc_priv_g.hdr = NULL;
 	lc_priv_g.trace = (parent->flags & LC_SEG_TRACE) != 0;
-	if (seg_create(parent) < 0) {
-		lc_priv_debug("fork: no segment for the child; not profiling");
+	r = seg_create(parent);
+	if (r < 0) {
+		warn_unprofiled(r);
 		lc_priv_g.trace = 0;
 	}
 	munmap(parent, parent->seg_size);

@@ -579,6 +579,7 @@ int lc_check_tick_probe(uint64_t probe_ns, int cpu, double *mean_ns, double *max
 	if (fd < 0)
 		return -errno;
 	close(fd);
+	unlink(path);	/* a unique name; the profile writer creates it anew */
 	snprintf(session, sizeof(session), "lccheck%d", (int)getpid());
 	reg = lc_registry_start(session, NULL, 0, &e);
 	if (!reg)

@@ -201,7 +201,7 @@ int lc_memlat_write(const char *path, const struct lc_memlat *m)
 		return e;
 	gethostname(host, sizeof(host) - 1);
 	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	f = fopen(tmp, "we");
+	f = lc_out_fopen(tmp);	/* a new file, renamed over path when complete */
 	if (!f)
 		return -errno;
 	fprintf(f, "# lostcycles memory latencies (lostcycles calibrate --memory)\n"

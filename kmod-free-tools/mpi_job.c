@@ -99,12 +99,14 @@ static void make_folder(const char *path)
 int lc_loggp_write(const char *path, const struct lc_loggp *lg, const char *note, char *msg,
 		   size_t len)
 {
+	char tmp[4200];
 	FILE *f;
 
 	make_folder(path);
-	f = fopen(path, "w");
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+	f = lc_out_fopen(tmp);	/* a new file, renamed over path when complete */
 	if (!f)
-		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+		return lc_fail(msg, len, -errno, "%s: %s", tmp, strerror(errno));
 	fprintf(f, "# lostcycles LogGP parameters: a message of k bytes ideally takes "
 		   "L + o + k*G ns\n");
 	if (note && *note)
@@ -114,8 +116,12 @@ int lc_loggp_write(const char *path, const struct lc_loggp *lg, const char *note
 		fprintf(f, "# from S bytes on (the MPI library's switch of protocol): "
 			   "Ls + o + k*Gs ns\nS %.10g\nLs %.10g\nGs %.10g\n", lg->S, lg->Ls,
 			lg->Gs);
-	if (fclose(f))
-		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+	if (fclose(f) || rename(tmp, path)) {
+		int e = errno;
+
+		unlink(tmp);
+		return lc_fail(msg, len, -e, "%s: %s", path, strerror(e));
+	}
 	return 0;
 }
 

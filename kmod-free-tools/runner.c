@@ -44,7 +44,7 @@ static void redirect(int fd, const char *path)
 
 	if (!path)
 		return;
-	f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (f < 0 || dup2(f, fd) < 0)
 		_exit(127);
 }

@@ -169,9 +169,27 @@ size_t lc_grid_count(const struct lc_grid *g)
 {
 	size_t n = 1;
 
-	for (int i = 0; i < g->naxes; i++)
-		n *= (size_t)g->axis[i].n;
+	for (int i = 0; i < g->naxes; i++) {
+		size_t k = (size_t)g->axis[i].n;
+
+		if (k && n > SIZE_MAX / k)
+			return SIZE_MAX;
+		n *= k;
+	}
 	return n;
+}
+
+/* Cap the number of points.  See lca_grid.h. */
+int lc_grid_cap(const struct lc_grid *g, size_t max, char *msg, size_t len)
+{
+	size_t n = lc_grid_count(g);
+
+	if (n <= max)
+		return 0;
+	if (n == SIZE_MAX)
+		return lc_fail(msg, len, -E2BIG, "too many points (more than %zu); the limit is "
+			       "--max-points %zu", n, max);
+	return lc_fail(msg, len, -E2BIG, "%zu points, more than --max-points %zu", n, max);
 }
 
 /* Indices of point i.  See lca_grid.h. */

@@ -16,6 +16,8 @@
 
 #define LC_GRID_MAXAXES 8
 #define LC_GRID_MAXVALUES 100000
+/* The most points a command evaluates unless told otherwise (--max-points). */
+#define LC_GRID_DEFAULT_MAX_POINTS 1000000
 
 /* One variable of the grid and its values, in the order given. */
 struct lc_axis {
@@ -35,8 +37,12 @@ int lc_grid_parse(const char *spec, struct lc_grid *g, char *msg, size_t len);
 /* The axis named name, or -1. */
 int lc_grid_find(const struct lc_grid *g, const char *name);
 
-/* The number of grid points (product of the axes' lengths). */
+/* The number of grid points (product of the axes' lengths), SIZE_MAX when
+ * that does not fit. */
 size_t lc_grid_count(const struct lc_grid *g);
+
+/* 0 when g has at most max points, else -E2BIG with the reason in msg. */
+int lc_grid_cap(const struct lc_grid *g, size_t max, char *msg, size_t len);
 
 /* Set idx[0..naxes) to the indices of grid point i, last axis fastest. */
 void lc_grid_index(const struct lc_grid *g, size_t i, int *idx);

@@ -8,10 +8,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 
@@ -186,7 +188,9 @@ static int num_after(const char *s, const char *key, double *v)
 	return end == p + strlen(key) || errno ? -EINVAL : 0;
 }
 
-/* Parse "#: cat dof=D s2=S [rel=1] cov=a,b,..." for the model above. */
+/* Parse "#: cat dof=D s2=S [rel=1] cov=a,b,..." for the model above.
+ * Every field is checked: dof a whole number 1..LC_MODEL_MAXDOF, s2 finite
+ * and not negative, rel 0 or 1, the k*k covariances finite. */
 static int cov_line(struct reader *rd, const char *s)
 {
 	struct lc_catmodel *cm = rd->cur;
@@ -196,9 +200,14 @@ static int cov_line(struct reader *rd, const char *s)
 
 	if (!cm)
 		return bad(rd, "'#:' line without a model line above it");
-	if (num_after(s, "dof=", &dof) || num_after(s, "s2=", &cm->s2) || !p || dof < 1)
+	if (num_after(s, "dof=", &dof) || num_after(s, "s2=", &cm->s2) || !p)
 		return bad(rd, "malformed '#:' line: expected dof=, s2= and cov=");
-	num_after(s, "rel=", &rel);
+	if (!(dof >= 1 && dof <= LC_MODEL_MAXDOF) || dof != floor(dof))
+		return bad(rd, "'#:' line: dof must be a whole number 1..%d", LC_MODEL_MAXDOF);
+	if (!isfinite(cm->s2) || cm->s2 < 0)
+		return bad(rd, "'#:' line: s2 must be a finite number, 0 or more");
+	if (strstr(s, "rel=") && (num_after(s, "rel=", &rel) || (rel != 0 && rel != 1)))
+		return bad(rd, "'#:' line: rel must be 0 or 1");
 	cm->dof = (int)dof;
 	cm->relative = rel != 0;
 	p += 4;
@@ -210,6 +219,8 @@ static int cov_line(struct reader *rd, const char *s)
 		cm->cov[i] = strtod(p, &end);
 		if (end == p || errno)
 			return bad(rd, "'#:' line needs %d covariance values", k * k);
+		if (!isfinite(cm->cov[i]))
+			return bad(rd, "'#:' line: covariance %d is not a finite number", i + 1);
 		p = *end == ',' ? end + 1 : end;
 	}
 	cm->has_cov = 1;
@@ -418,6 +429,18 @@ static void write_comment(FILE *f, const struct lc_formula *fm, const struct lc_
 	fprintf(f, "; R2 %.4f; %d points%s%s\n", fit->r2, fit->n, note ? "; " : "", note ? note : "");
 }
 
+/* Open path for appending, creating it; a symbolic link is refused
+ * (O_NOFOLLOW), never followed.  NULL with errno set. */
+static FILE *open_append(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "a");
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
 /* Append a fitted model.  See lca_model.h. */
 int lc_model_append(const char *path, const char *cat, const char *const *vars, int nvars,
 		    const struct lc_formula *fm, const struct lc_fit *fit, unsigned logflags,
@@ -433,7 +456,7 @@ int lc_model_append(const char *path, const char *cat, const char *const *vars, 
 	if (!text)
 		return -ENOMEM;
 	lc_formula_print(fm, fit->coef, vars, 10, text, (size_t)need + 1);
-	f = fopen(path, "a");
+	f = open_append(path);
 	if (!f) {
 		rc = -errno;
 		free(text);

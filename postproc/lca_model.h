@@ -26,6 +26,7 @@
 
 #define LC_MODEL_MAXVARS 16
 #define LC_MODEL_MAXCATS 16
+#define LC_MODEL_MAXDOF 100000000	/* the largest dof a "#:" line may give */
 
 /* One category's model. */
 struct lc_catmodel {

@@ -35,8 +35,8 @@ static int run_gnuplot(const char *setup, const char *gp)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
-/* Make a PNG from a gnuplot script.  See lca_plot.h. */
-int lc_plot_png(const char *gp, const char *png)
+/* Run gnuplot for png with pngcairo, else the plain png terminal. */
+static int plot_tries(const char *gp, const char *png)
 {
 	char setup[4200];
 	int rc;
@@ -47,4 +47,31 @@ int lc_plot_png(const char *gp, const char *png)
 		return rc;
 	snprintf(setup, sizeof(setup), "set terminal png size 900,600; set output '%s'", png);
 	return run_gnuplot(setup, gp);
+}
+
+/* Prepare the files of a plot.  See lca_plot.h. */
+int lc_plot_prepare(const char *gp, const char *data, const char *png, enum lc_out_mode how,
+		    char *msg, size_t len)
+{
+	const char *paths[] = { gp, data, png };
+	int rc;
+
+	for (int i = 0; i < 3; i++)
+		if (paths[i] && (rc = lc_out_prepare(paths[i], how, msg, len)))
+			return rc;
+	return 0;
+}
+
+/* Make a PNG from a gnuplot script.  See lca_plot.h. */
+int lc_plot_png(const char *gp, const char *png)
+{
+	int rc = lc_out_create(png, 0644);
+
+	if (rc < 0)
+		return rc;
+	close(rc);
+	rc = plot_tries(gp, png);
+	if (rc == -ENOENT)
+		unlink(png);
+	return rc;
 }

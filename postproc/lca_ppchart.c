@@ -153,7 +153,7 @@ static const char *const colours[] = {
 /* Write the gnuplot script for the rowstacked histogram. */
 static int script(const struct chart *c, const char *gp, const char *data, const char *title)
 {
-	FILE *f = fopen(gp, "w");
+	FILE *f = lc_out_fopen(gp);
 
 	if (!f)
 		return -errno;
@@ -228,8 +228,8 @@ static int build(struct chart *c, const char *path, const char *extract, struct 
 }
 
 /* The chart.  See lca_ppchart.h. */
-int lc_ppchart_write(const char *path, const char *extract, const char *png, FILE *out,
-		     char *why, size_t len)
+int lc_ppchart_write(const char *path, const char *extract, const char *png,
+		     enum lc_out_mode how, FILE *out, char *why, size_t len)
 {
 	struct chart c = { 0 };
 	struct lc_runs *r = NULL;
@@ -250,12 +250,15 @@ int lc_ppchart_write(const char *path, const char *extract, const char *png, FIL
 	snprintf(base, sizeof(base), "%.*s", (int)(n > 4 && !strcmp(png + n - 4, ".png") ? n - 4 : n), png);
 	snprintf(gp, sizeof(gp), "%s.gp", base);
 	snprintf(data, sizeof(data), "%s.data", base);
+	rc = lc_plot_prepare(gp, data, png, how, why, len);
+	if (rc)
+		goto out;
 	fprintf(out, "predicate profile of %s (seconds summed over processors, mean over runs)\n", path);
 	table(&c, out);
 	if (mixed)
 		fprintf(out, "note: runs with the same p differ in other variables and were averaged; "
 			     "select some with -x\n");
-	f = fopen(data, "w");
+	f = lc_out_fopen(data);
 	if (!f || (table(&c, f), fclose(f)) || script(&c, gp, data, path)) {
 		rc = lc_fail(why, len, -EIO, "cannot write %s or %s", data, gp);
 		goto out;

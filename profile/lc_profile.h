@@ -295,8 +295,10 @@ struct lc_prof_end {
  */
 struct lc_pwriter;
 
-/* Create (truncate) path and write the header and info.  NULL on error with
- * *err = -errno. */
+/* Create path, which must not exist (lc_out_create: a name left there or
+ * planted is refused, never followed or truncated; lc_out_prepare makes
+ * room first), and write the header and info.  NULL on error with
+ * *err = -errno (-EEXIST: the name exists). */
 struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *info,
 				   int *err);
 int lc_pwriter_process(struct lc_pwriter *w, const struct lc_prof_process *p);
@@ -374,6 +376,11 @@ struct lc_profile {
  * tool (1)", "no complete block").  A file cut after its first blocks is not
  * an error: it loads with cut = 1.  Free with lc_profile_free. */
 int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t errlen);
+
+/* lc_profile_read on the n bytes at buf (the whole file), which stay the
+ * caller's.  The reader of lc_profile_read, for tests and fuzzing. */
+int lc_profile_parse(const void *buf, size_t n, struct lc_profile **out, char *err,
+		     size_t errlen);
 
 /* The rank record of process pid, or NULL (the last one wins). */
 const struct lc_prof_rank *lc_profile_rank_of(const struct lc_profile *prof, int32_t pid);

@@ -794,7 +794,19 @@ static void choose_procs(struct lc_profile *pr)
 	}
 }
 
-/* Read all of fd into a new buffer.  0 or -errno. */
+/* Whether the n bytes at b begin as a profile does (the magic, or as much
+ * of it as n holds). */
+static int magic_ok(const uint8_t *b, size_t n)
+{
+	uint8_t magic[8];
+
+	lc_pf_put64(magic, LC_PF_MAGIC);
+	return !memcmp(b, magic, n < 8 ? n : 8);
+}
+
+/* Read all of fd into a new buffer, checking the magic as soon as its 8
+ * bytes are in (so /dev/zero or a large foreign file is refused after the
+ * first read).  0, -EINVAL when the magic is wrong, or -errno. */
 static int slurp(int fd, uint8_t **out, size_t *len)
 {
 	size_t n = 0, cap = 0;
@@ -831,6 +843,10 @@ static int slurp(int fd, uint8_t **out, size_t *len)
 		}
 		if (r == 0)
 			break;
+		if (n < 8 && !magic_ok(buf, n + (size_t)r)) {
+			free(buf);
+			return -EINVAL;
+		}
 		n += (size_t)r;
 	}
 	*out = buf;
@@ -841,13 +857,11 @@ static int slurp(int fd, uint8_t **out, size_t *len)
 /* Check the file header; returns its size, or a negative error. */
 static long check_header(const uint8_t *b, size_t n, char *err, size_t errlen)
 {
-	uint8_t magic[8];
 	uint32_t major, hsize;
 
-	lc_pf_put64(magic, LC_PF_MAGIC);
 	if (n == 0)
 		return lc_fail(err, errlen, -ENODATA, "empty file");
-	if (memcmp(b, magic, n < 8 ? n : 8))
+	if (!magic_ok(b, n))
 		return lc_fail(err, errlen, -EINVAL, "not a lostcycles profile");
 	if (n < 16)
 		return lc_fail(err, errlen, -ENODATA, "truncated header (%zu bytes)", n);
@@ -932,35 +946,24 @@ static int settle(struct rstate *s)
 	return 0;
 }
 
-int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t errlen)
+/* Parse the profile in buf[0..n).  See lc_profile.h. */
+int lc_profile_parse(const void *buf, size_t n, struct lc_profile **out, char *err,
+		     size_t errlen)
 {
 	struct rstate s = { 0 };
-	uint8_t *buf = NULL;
-	size_t n = 0;
 	long hsize;
-	int fd, r;
+	int r;
 
 	*out = NULL;
 	s.prof = calloc(1, sizeof(*s.prof));
 	if (!s.prof)
 		return lc_fail(err, errlen, -ENOMEM, "out of memory");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = lc_fail(err, errlen, -errno, "%s", strerror(errno));
-		goto out;
-	}
-	r = slurp(fd, &buf, &n);
-	close(fd);
-	if (r) {
-		lc_fail(err, errlen, r, "%s", strerror(-r));
-		goto out;
-	}
 	hsize = check_header(buf, n, err, errlen);
 	if (hsize < 0) {
 		r = (int)hsize;
 		goto out;
 	}
-	s.prof->version = lc_pf_get16(buf + 8);
+	s.prof->version = lc_pf_get16((const uint8_t *)buf + 8);
 	r = read_blocks(&s, buf, n, (size_t)hsize, err, errlen);
 	if (!r && settle(&s))
 		r = lc_fail(err, errlen, -ENOMEM, "out of memory");
@@ -971,13 +974,32 @@ out:
 	for (size_t i = 0; i < s.ncounts; i++)
 		free(s.counts[i].tags);
 	free(s.counts);
-	free(buf);
 	if (r) {
 		lc_profile_free(s.prof);
 		return r;
 	}
 	*out = s.prof;
 	return 0;
+}
+
+int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t errlen)
+{
+	uint8_t *buf = NULL;
+	size_t n = 0;
+	int fd, r;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return lc_fail(err, errlen, -errno, "%s", strerror(errno));
+	r = slurp(fd, &buf, &n);
+	close(fd);
+	if (r)
+		return lc_fail(err, errlen, r, "%s", r == -EINVAL ? "not a lostcycles profile" :
+			       strerror(-r));
+	r = lc_profile_parse(buf, n, out, err, errlen);
+	free(buf);
+	return r;
 }
 
 void lc_profile_free(struct lc_profile *prof)

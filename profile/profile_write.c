@@ -319,9 +319,9 @@ struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *
 
 	if (!w)
 		goto fail;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	w->fd = lc_out_create(path, 0644);
 	if (w->fd < 0) {
-		r = -errno;
+		r = w->fd;
 		goto fail;
 	}
 	h = room(w, LC_PF_HDR_SIZE);

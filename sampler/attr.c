@@ -376,8 +376,9 @@ static uint32_t tagset_id(struct lc_accum *a)
 	for (uint32_t i = 0; i < a->ntagsets; i++) {
 		const struct tagset *s = &a->tagsets[i];
 
+		/* (no memcmp of n == 0: cur_tags may be NULL then) */
 		if (s->n == a->ncur_tags &&
-		    !memcmp(s->tags, a->cur_tags, s->n * sizeof(int64_t)))
+		    (!s->n || !memcmp(s->tags, a->cur_tags, s->n * sizeof(int64_t))))
 			return i;
 	}
 	if (lc_grow((void **)&a->tagsets, &a->tagsets_cap, a->ntagsets + 1, sizeof(*a->tagsets)))
@@ -388,7 +389,8 @@ static uint32_t tagset_id(struct lc_accum *a)
 	s->tags = malloc((s->n ? s->n : 1) * sizeof(int64_t));
 	if (!s->tags)
 		return UINT32_MAX;
-	memcpy(s->tags, a->cur_tags, s->n * sizeof(int64_t));
+	if (s->n)
+		memcpy(s->tags, a->cur_tags, s->n * sizeof(int64_t));
 	return a->ntagsets++;
 }
 

@@ -926,7 +926,8 @@ uint32_t lc_registry_rejections(struct lc_registry *r, struct lc_rejection *out,
 
 	pthread_mutex_lock(&r->lock);
 	n = r->nbad;
-	memcpy(out, r->bad, (size_t)(n < max ? n : max) * sizeof(*out));
+	if (n && max)	/* r->bad is NULL before the first rejection */
+		memcpy(out, r->bad, (size_t)(n < max ? n : max) * sizeof(*out));
 	pthread_mutex_unlock(&r->lock);
 	return n;
 }

@@ -14,8 +14,8 @@ fail() {
 [ -x ./lostcycles ] || fail "./lostcycles is missing: build it with 'make all'"
 [ -x build/examples/demo ] || fail "build/examples/demo is missing: build it with 'make examples'"
 
-echo "\$ ./lostcycles record -o $data -- build/examples/demo"
-./lostcycles record -o "$data" -- build/examples/demo ||
+echo "\$ ./lostcycles record --force -o $data -- build/examples/demo"
+./lostcycles record --force -o "$data" -- build/examples/demo ||
 	fail "lostcycles record failed (exit status $?)"
 echo
 echo "\$ ./lostcycles report -f $data"

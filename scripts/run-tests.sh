@@ -8,6 +8,14 @@
 set -u
 top=$(pwd)
 export LC_TOP="$top"
+# LC_SAN: the sanitizers the build has (make check SAN=...), for tests that
+# build programs or cannot run under them.  ASan's check that its runtime
+# is the first library fails whenever a layer is preloaded (LD_PRELOAD)
+# into an instrumented program; the runtime is loaded all the same.
+export LC_SAN="${LC_SAN:-}"
+case $LC_SAN in
+*address*) export ASAN_OPTIONS="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" ;;
+esac
 export PATH="$top:$PATH"
 log=$(mktemp -d /tmp/lostcycles-tests.XXXXXX)
 pass=0

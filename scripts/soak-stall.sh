@@ -20,7 +20,7 @@ done
 behind=0
 worst=0
 for i in $(seq "$runs"); do
-	./lostcycles record -o "$tmp/p.data" -- "$wl" 4 2 40 >/dev/null 2>"$tmp/err"
+	./lostcycles record --force -o "$tmp/p.data" -- "$wl" 4 2 40 >/dev/null 2>"$tmp/err"
 	g=$(sed -n 's/.*longest tick gap was \([0-9.]*\) ms.*/\1/p' "$tmp/err")
 	if [ -n "$g" ]; then
 		behind=$((behind + 1))

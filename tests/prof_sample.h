@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lc_profile.h"
 
@@ -108,6 +109,7 @@ static int sample_write(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
 
 	e.reason_na[LC_CAT_RC] = sample_reason;
 	e.reason_na[LC_CAT_ML] = sample_reason;
+	unlink(path);	/* the writer creates a new file */
 	w = lc_pwriter_open(path, &in, &err);
 	if (!w)
 		return err;

@@ -34,7 +34,7 @@ fail() {
 
 # run N: record an N-rank job into $tmp/m.data; the ranks' lines in $tmp/out
 run() {
-	"$LC" record --mpi -o "$tmp/m.data" -- mpiexec -n "$1" "$APP" 5 20 \
+	"$LC" record --force --mpi -o "$tmp/m.data" -- mpiexec -n "$1" "$APP" 5 20 \
 		>"$tmp/out" 2>"$tmp/err"
 }
 

@@ -21,7 +21,7 @@ unset LOSTCYCLES_LOGGP
 tries=0
 while :; do
 	tries=$((tries + 1))
-	if ! "$LC" record -q --mpi -o "$tmp/f.data" -- mpiexec -n 2 "$APP" >"$tmp/out" 2>"$tmp/err"; then
+	if ! "$LC" record --force -q --mpi -o "$tmp/f.data" -- mpiexec -n 2 "$APP" >"$tmp/out" 2>"$tmp/err"; then
 		echo "FAIL  record --mpi of the Fortran program exited non-zero"
 		cat "$tmp/err"
 		exit 1

@@ -51,7 +51,7 @@ for spec in "poll 2" "overlap 2" "threads 4"; do
 	tries=0
 	while :; do
 		tries=$((tries + 1))
-		if ! "$LC" record --mpi -o "$tmp/w.data" -- mpiexec -n 2 "$APP" "$1" \
+		if ! "$LC" record --force --mpi -o "$tmp/w.data" -- mpiexec -n 2 "$APP" "$1" \
 			>"$tmp/out" 2>"$tmp/err"; then
 			fail "$1: record --mpi exited non-zero"
 			cat "$tmp/err"

@@ -36,7 +36,7 @@ compare() {
 }
 
 for src in switch schedstat; do
-	"$LC" record -q --sched=$src -o "$tmp/$src.data" -- "$W" 3 200 0 >"$tmp/$src.out" 2>"$tmp/$src.err"
+	"$LC" record --force -q --sched=$src -o "$tmp/$src.data" -- "$W" 3 200 0 >"$tmp/$src.out" 2>"$tmp/$src.err"
 	st=$?
 	"$LC" report --per-thread --format csv "$tmp/$src.data" >"$tmp/$src.csv" 2>>"$tmp/$src.err"
 	if grep -q '^rc,.*,0,' "$tmp/$src.csv"; then
@@ -55,7 +55,7 @@ done
 # Its RC must be its own wait for a CPU, which is near 0 on a quiet machine;
 # on a busy one the other programs' time on CPU 0 is the truth it is judged
 # against (the row says how long the thread measured itself waiting).
-"$LC" record -q -o "$tmp/c.data" -- "$W" 1 200 0 >"$tmp/c.out" 2>"$tmp/c.err"
+"$LC" record --force -q -o "$tmp/c.data" -- "$W" 1 200 0 >"$tmp/c.out" 2>"$tmp/c.err"
 "$LC" report --per-thread --format csv "$tmp/c.data" >"$tmp/c.csv" 2>>"$tmp/c.err"
 if compare "$tmp/c.out" "$tmp/c.csv" control >"$tmp/cmp" 2>&1; then
 	ok "control: a thread alone on its CPU has RC = its own wait for the CPU"

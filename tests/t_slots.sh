@@ -32,7 +32,7 @@ judge() {
 
 for mode in sync idle; do
 	arg=; [ $mode = idle ] && arg=idle
-	"$LC" record -q -o "$tmp/$mode.data" -- "$W" 2 2 400 $arg >"$tmp/$mode.out" 2>"$tmp/$mode.err"
+	"$LC" record --force -q -o "$tmp/$mode.data" -- "$W" 2 2 400 $arg >"$tmp/$mode.out" 2>"$tmp/$mode.err"
 	"$LC" report --format csv "$tmp/$mode.data" >"$tmp/$mode.csv" 2>>"$tmp/$mode.err"
 	[ $mode = sync ] && c=sl || c=li
 	if judge "$mode helpers" "$tmp/$mode.out" "$tmp/$mode.csv" $c >"$tmp/j" 2>&1; then

@@ -92,7 +92,7 @@ static int record(const char *name, const char *out)
 {
 	char path[256];
 	char *argv[] = { "./lostcycles", "record", "--trace", "-i", SAMPLING_INTERVAL,
-			 "-o", (char *)out, "--", path, NULL };
+			 "--force", "-o", (char *)out, "--", path, NULL };
 	int st;
 
 	snprintf(path, sizeof(path), "build/workloads/%s", name);

@@ -30,6 +30,7 @@ static struct lc_pwriter *open_writer(uint32_t procs)
 	int e = 0;
 
 	snprintf(path, sizeof(path), "/tmp/lc-test-attr.%d.data", (int)getpid());
+	unlink(path);	/* the writer creates a new file */
 	w = lc_pwriter_open(path, &info, &e);
 	assert_non_null(w);
 	return w;

@@ -237,6 +237,7 @@ static void test_accum_spread(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "/tmp/lc-test-counters.%d.data", (int)getpid());
+	unlink(path);	/* the writer creates a new file */
 	w = lc_pwriter_open(path, &info, &e);
 	assert_non_null(w);
 	a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 1);

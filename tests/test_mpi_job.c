@@ -49,7 +49,10 @@ static struct lc_pwriter *open_profile(void)
 {
 	struct lc_prof_info info = { .window_ns = 10000000, .hostname = "h" };
 	int e = 0;
-	struct lc_pwriter *w = lc_pwriter_open(path, &info, &e);
+	struct lc_pwriter *w;
+
+	unlink(path);	/* the writer creates a new file */
+	w = lc_pwriter_open(path, &info, &e);
 
 	assert_non_null(w);
 	return w;
@@ -255,7 +258,10 @@ static void node_file(const char *p, const char *host, uint64_t t0, int32_t pid,
 	struct lc_prof_thread th = { .idx = 0, .pid = pid, .tid = pid };
 	struct lc_prof_end end = { .procs = 1, .procs_from = LC_PROCS_THREADS, .end_ns = 20000000 };
 	int e = 0;
-	struct lc_pwriter *wr = lc_pwriter_open(p, &info, &e);
+	struct lc_pwriter *wr;
+
+	unlink(p);	/* the writer creates a new file */
+	wr = lc_pwriter_open(p, &info, &e);
 
 	assert_non_null(wr);
 	lc_pwriter_process(wr, &pr);
@@ -292,6 +298,7 @@ static void test_merge(void **state)
 	 * 25 ms later by its own clock: 20 ms later on rank 0's, 2 windows */
 	node_file(a, "nodeA", 1000000000, 100, 0, 0, 77, 2, 6000000, 4000000);
 	node_file(b, "nodeB", 1025000000, 100, 1, 5000000, 77, 2, 9000000, 1000000);
+	unlink(j);
 	assert_int_equal(lc_merge(paths, 2, j, &st, msg, sizeof(msg)), 0);
 	assert_int_equal(st.files, 2);
 	assert_int_equal(st.ranks, 2);
@@ -315,9 +322,11 @@ static void test_merge(void **state)
 	lc_profile_free(pr);
 	/* another job, or one host twice: refused with the reason */
 	node_file(b, "nodeB", 1025000000, 101, 1, 5000000, 78, 2, 9000000, 1000000);
+	unlink(j);
 	assert_int_equal(lc_merge(paths, 2, j, &st, msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "different jobs"));
 	node_file(b, "nodeA", 1025000000, 101, 1, 5000000, 77, 2, 9000000, 1000000);
+	unlink(j);
 	assert_int_equal(lc_merge(paths, 2, j, &st, msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "both of host nodeA"));
 	unlink(a);

@@ -516,6 +516,7 @@ static void test_write_errors(void **state)
 	int e = 0;
 
 	(void)state;
+	/* a device of root's is a stream the writer may write into */
 	w = lc_pwriter_open("/dev/full", &in, &e);
 	assert_null(w);
 	assert_int_equal(e, -ENOSPC);
@@ -524,6 +525,7 @@ static void test_write_errors(void **state)
 	assert_int_equal(e, -ENOENT);
 	assert_int_equal(lc_pwriter_close(NULL), 0);
 	/* a writer whose fd goes bad after open */
+	unlink(path);	/* the writer creates a new file */
 	w = lc_pwriter_open(path, &in, &e);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_process(w, &p), 0);
@@ -578,6 +580,7 @@ static void test_counters_blocks(void **state)
 	(void)state;
 	e.reason_na[LC_CAT_RC] = why;
 	e.method[LC_CAT_ML] = how;
+	unlink(path);	/* the writer creates a new file */
 	w = lc_pwriter_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
@@ -610,6 +613,7 @@ static void test_counters_blocks(void **state)
 	lc_profile_free(pr);
 
 	/* counts that do not match the events block are corrupt */
+	unlink(path);	/* the writer creates a new file */
 	w = lc_pwriter_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
@@ -621,6 +625,7 @@ static void test_counters_blocks(void **state)
 	assert_non_null(strstr(err, "corrupt counts block"));
 	assert_null(pr);
 	/* a move to an unknown category is corrupt */
+	unlink(path);	/* the writer creates a new file */
 	w = lc_pwriter_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);

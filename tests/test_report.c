@@ -235,6 +235,7 @@ static int v2_write(const char *path, int stall, int old)
 	e.reason_na[LC_CAT_CL] = v2_nomiss;
 	e.method[LC_CAT_RC] = v2_rc;
 	e.method[LC_CAT_ML] = v2_ml;
+	unlink(path);	/* the writer creates a new file */
 	w = lc_pwriter_open(path, &in, &err);
 	if (!w)
 		return err;

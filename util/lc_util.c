@@ -1,10 +1,11 @@
 /*
- * lc_util.c — parsing, growing arrays, reasons, whole writes.
+ * lc_util.c — parsing, growing arrays, reasons, whole writes, output files.
  */
 #include "lc_util.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The units a duration may carry, longest suffix first within a prefix. */
@@ -256,4 +258,102 @@ void lc_json_str(FILE *out, const char *s)
 			fputc(c, out);
 	}
 	fputc('"', out);
+}
+
+/* PATH.old for rotation into buf; -ENAMETOOLONG when it does not fit. */
+static int old_name(const char *path, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s.old", path);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Whether st is a stream an output may be written into as it is: a FIFO or
+ * a character device (/dev/null, a terminal) of this user or of root.
+ * Nothing there can be truncated; another user's FIFO is not trusted. */
+static int is_stream(const struct stat *st)
+{
+	return (S_ISFIFO(st->st_mode) || S_ISCHR(st->st_mode)) &&
+	       (st->st_uid == geteuid() || st->st_uid == 0);
+}
+
+int lc_out_prepare(const char *path, enum lc_out_mode how, char *msg, size_t len)
+{
+	char old[4200];
+	struct stat st;
+	int r;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return lc_fail(msg, len, -EISDIR, "%s is a directory", path);
+	if (is_stream(&st))
+		return 0;
+	if (!S_ISREG(st.st_mode) && !(S_ISLNK(st.st_mode) && how == LC_OUT_FORCE))
+		return lc_fail(msg, len, -EEXIST, "%s exists and is not a regular file; "
+			       "not replaced", path);
+	if (how == LC_OUT_KEEP)
+		return lc_fail(msg, len, -EEXIST, "%s exists (give --force to replace it)", path);
+	if (how == LC_OUT_ROTATE) {
+		if ((r = old_name(path, old, sizeof(old))))
+			return lc_fail(msg, len, r, "%s: name too long", path);
+		if (rename(path, old))
+			return lc_fail(msg, len, -errno, "cannot move %s to %s: %s", path, old,
+				       strerror(errno));
+		return 0;
+	}
+	if (unlink(path) && errno != ENOENT)
+		return lc_fail(msg, len, -errno, "cannot replace %s: %s", path, strerror(errno));
+	return 0;
+}
+
+int lc_out_create(const char *path, int mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	struct stat st;
+
+	if (fd >= 0 || errno != EEXIST)
+		return fd < 0 ? -errno : fd;
+	/* an existing stream of ours: opened as it is, checked once open */
+	if (lstat(path, &st) || !is_stream(&st))
+		return -EEXIST;
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !is_stream(&st)) {
+		close(fd);
+		return -EEXIST;
+	}
+	return fd;
+}
+
+FILE *lc_out_fopen(const char *path)
+{
+	int fd = lc_out_create(path, 0644);
+	FILE *f;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+FILE *lc_out_open(const char *path, enum lc_out_mode how, char *msg, size_t len)
+{
+	FILE *f;
+
+	if (lc_out_prepare(path, how, msg, len))
+		return NULL;
+	f = lc_out_fopen(path);
+	if (!f)
+		lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+	return f;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Parse a duration such as "100us", "2ms", "1.5s", "250ns" or "100" (no unit
  * means microseconds) into nanoseconds.  Returns 0 on success, -EINVAL when the
@@ -77,5 +78,34 @@ void lc_json_str(FILE *out, const char *s);
 /* Write all n bytes of p to fd, retrying short writes and EINTR.  Returns
  * 0 or -errno. */
 int lc_write_all(int fd, const void *p, size_t n);
+
+/* What lc_out_prepare does with an output file that already exists. */
+enum lc_out_mode {
+	LC_OUT_KEEP,	/* refuse: -EEXIST ("give --force to replace it") */
+	LC_OUT_FORCE,	/* remove the name (a file or a symbolic link, never
+			 * what the link points to), then create afresh */
+	LC_OUT_ROTATE,	/* rename a file to PATH.old first, as perf does */
+};
+
+/* Make path free for a new output file of the tool: nothing there, or what
+ * is there handled as how says.  A directory, another user's device or FIFO
+ * is never replaced; a FIFO or character device of this user or root (a
+ * pipe, /dev/null) is left to be written into as a stream.  Returns 0, or
+ * -errno with the reason in msg[len]. */
+int lc_out_prepare(const char *path, enum lc_out_mode how, char *msg, size_t len);
+
+/* Create the output file path, which must not exist: O_CREAT|O_EXCL|
+ * O_NOFOLLOW, so a name planted since lc_out_prepare (a symbolic link, a
+ * file) is refused, never followed or truncated; only a stream as
+ * lc_out_prepare leaves (a FIFO or character device of this user or root)
+ * is opened as it is.  Returns the descriptor (close-on-exec) or -errno. */
+int lc_out_create(const char *path, int mode);
+
+/* lc_out_create as a stdio stream for writing; NULL with errno set. */
+FILE *lc_out_fopen(const char *path);
+
+/* lc_out_prepare, then lc_out_fopen: the one call for a command's output
+ * file.  NULL with the reason in msg[len]. */
+FILE *lc_out_open(const char *path, enum lc_out_mode how, char *msg, size_t len);
 
 #endif
