@@ -10,6 +10,7 @@
 #include "extrap.h"
 #include "lc_cmd.h"
 #include "lca_runs.h"
+#include "lc_util.h"
 
 static const char usage[] =
 	"usage: lostcycles export --extrap RUNS [--format text|jsonl] [-o FILE]\n"
@@ -21,13 +22,16 @@ static const char usage[] =
 	"  --extrap RUNS        the runs to export\n"
 	"  --format FMT         text (Extra-P's text format; default) or jsonl\n"
 	"                       (JSON lines); -o FILE ending in .jsonl picks jsonl\n"
-	"  -o, --output FILE    write to FILE instead of standard output\n"
+	"  -o, --output FILE    write to FILE instead of standard output (an existing\n"
+	"                       FILE is kept unless --force)\n"
+	"      --force          replace an existing FILE\n"
 	"  -h, --help           this text; see also lostcycles-export(1)\n";
 
 static const struct option opts[] = {
 	{ "extrap", required_argument, NULL, 'x' },
 	{ "format", required_argument, NULL, 'F' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -36,6 +40,7 @@ static const struct option opts[] = {
 struct export_opts {
 	const char *runs, *out;
 	int jsonl;		/* -1 not given */
+	int force;		/* --force */
 };
 
 /* A usage error: one line on stderr, status 2. */
@@ -59,6 +64,9 @@ static int parse(struct export_opts *o, int argc, char **argv)
 			break;
 		case 'o':
 			o->out = optarg;
+			break;
+		case 'f':
+			o->force = 1;
 			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "jsonl"))
@@ -106,8 +114,9 @@ int lc_cmd_export(int argc, char **argv)
 			warnx("%s: %s", o.runs, e.msg[0] ? e.msg : strerror(-rc));
 		return 1;
 	}
-	if (o.out && !(out = fopen(o.out, "w"))) {
-		warn("%s", o.out);
+	if (o.out && !(out = lc_out_open(o.out, o.force ? LC_OUT_FORCE : LC_OUT_KEEP, msg,
+					 sizeof(msg)))) {
+		warnx("%s", msg);
 		lc_runs_free(r);
 		return 1;
 	}

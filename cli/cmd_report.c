@@ -51,6 +51,7 @@ static const char usage_text[] =
 	"                     the timeline, the advice; with --model its curves\n"
 	"  --plot OUT.png     the per-thread bars and the timeline as PNG (gnuplot;\n"
 	"                     OUT.gp and its data files beside it)\n"
+	"  --force            replace existing --html or --plot files (kept otherwise)\n"
 	"  --help             this text; see also lostcycles-report(1)\n";
 
 /* A usage error: one line on stderr, status 2. */

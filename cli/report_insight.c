@@ -79,6 +79,9 @@ int lc_insight_opt(struct lc_insight *in, int c, const char *arg)
 	case LC_INS_PLOT:
 		in->plot = arg;
 		return -1;
+	case LC_INS_FORCE:
+		in->force = 1;
+		return -1;
 	}
 	return -2;
 }
@@ -212,9 +215,9 @@ static int html(const struct lc_insight *in, const struct lc_profile *pr,
 	if (in->model && lc_model_read(in->model, &m, &line, msg, sizeof(msg)))
 		warnx("%s:%d: %s: the page goes without the model", in->model, line, msg);
 	hm.model = m;
-	out = fopen(in->html, "w");
+	out = lc_out_open(in->html, in->force ? LC_OUT_FORCE : LC_OUT_KEEP, msg, sizeof(msg));
 	if (!out) {
-		warn("%s", in->html);
+		warnx("%s", msg);
 		lc_model_free(m);
 		free(advice);
 		return 1;
@@ -242,7 +245,8 @@ int lc_insight_run(const struct lc_insight *in, const struct lc_profile *pr,
 	if (in->html)
 		return html(in, pr, o, tn);
 	if (in->plot) {
-		rc = lc_report_plot(pr, o->source, in->plot, msg, sizeof(msg));
+		rc = lc_report_plot(pr, o->source, in->plot, in->force ? LC_OUT_FORCE : LC_OUT_KEEP,
+				    msg, sizeof(msg));
 		if (rc == -ENOENT)
 			warnx("gnuplot is not installed: wrote the data and the script, no PNG");
 		else if (rc)

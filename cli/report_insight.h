@@ -24,6 +24,7 @@ struct lc_insight {
 	const char *model;	/* --model FILE */
 	const char *html;	/* --html OUT.html */
 	const char *plot;	/* --plot OUT.png */
+	int force;		/* --force: replace existing output files */
 	int nat;		/* --at NAME=VALUE ... */
 	const char *at_names[LC_INSIGHT_MAXAT];
 	double at_vals[LC_INSIGHT_MAXAT];
@@ -33,7 +34,7 @@ struct lc_insight {
 /* getopt_long codes of the insight options. */
 enum {
 	LC_INS_ADVISE = 0x1100, LC_INS_POP, LC_INS_RULES, LC_INS_MODEL, LC_INS_AT,
-	LC_INS_HTML, LC_INS_PLOT,
+	LC_INS_HTML, LC_INS_PLOT, LC_INS_FORCE,
 };
 
 /* The rows of long_opts for them. */
@@ -44,7 +45,8 @@ enum {
 	{ "model", required_argument, NULL, LC_INS_MODEL }, \
 	{ "at", required_argument, NULL, LC_INS_AT }, \
 	{ "html", required_argument, NULL, LC_INS_HTML }, \
-	{ "plot", required_argument, NULL, LC_INS_PLOT }
+	{ "plot", required_argument, NULL, LC_INS_PLOT }, \
+	{ "force", no_argument, NULL, LC_INS_FORCE }
 
 /* Take option c (with arg) when it is an insight option, or "--format
  * perfetto".  Returns -2 when it is not one, -1 when taken, 2 after a usage

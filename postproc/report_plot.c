@@ -35,7 +35,7 @@ static void header(FILE *f, const char *first)
 /* Seconds per category of each thread. */
 static int thread_data(const struct lc_prof_data *d, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = lc_out_fopen(path);
 
 	if (!f)
 		return -errno;
@@ -53,7 +53,7 @@ static int thread_data(const struct lc_prof_data *d, const char *path)
 static int window_data(const struct lc_profile *pr, const struct lc_prof_data *d,
 		       const char *path)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = lc_out_fopen(path);
 
 	if (!f)
 		return -errno;
@@ -74,7 +74,7 @@ static int window_data(const struct lc_profile *pr, const struct lc_prof_data *d
 static int script(const struct lc_profile *pr, const struct lc_prof_data *d, const char *gp,
 		  const char *threads, const char *windows)
 {
-	FILE *f = fopen(gp, "w");
+	FILE *f = lc_out_fopen(gp);
 	uint32_t every = d->nwindows > 10 ? d->nwindows / 10 : 1;
 
 	if (!f)
@@ -97,7 +97,8 @@ static int script(const struct lc_profile *pr, const struct lc_prof_data *d, con
 	return fclose(f) ? -errno : 0;
 }
 
-int lc_report_plot(const struct lc_profile *pr, enum lc_source src, const char *png, char *msg,
+int lc_report_plot(const struct lc_profile *pr, enum lc_source src, const char *png,
+		   enum lc_out_mode how, char *msg,
 		   size_t len)
 {
 	const struct lc_prof_data *d = &pr->data[src];
@@ -113,6 +114,9 @@ int lc_report_plot(const struct lc_profile *pr, enum lc_source src, const char *
 	snprintf(gp, sizeof(gp), "%s.gp", base);
 	snprintf(threads, sizeof(threads), "%s.threads.data", base);
 	snprintf(windows, sizeof(windows), "%s.windows.data", base);
+	if (lc_plot_prepare(gp, threads, png, how, msg, len) ||
+	    lc_out_prepare(windows, how, msg, len))
+		return 1;
 	rc = thread_data(d, threads);
 	rc = rc ? rc : window_data(pr, d, windows);
 	rc = rc ? rc : script(pr, d, gp, threads, windows);

@@ -32,7 +32,7 @@ T
 replay() {
 	out=$1; shift
 	for try in 1 2 3; do
-		"$LC" record "$@" -o "$out" -- "$W" >"$tmp/out" 2>&1
+		"$LC" record --force "$@" -o "$out" -- "$W" >"$tmp/out" 2>&1
 		st=$?
 		"$LC" report --counters --format csv "$out" 2>/dev/null |
 			awk -F, '$1 == "task-clock" && $3 >= 3999000 { f = 1 } END { exit !f }' && return

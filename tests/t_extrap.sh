@@ -67,6 +67,11 @@ DATA 2
 X
 printf '%s\n' '{"params":{"p":1},"value":3.25,"metric":"rt"}' \
 	'{"params":{"p":2},"metric":"rt","value":[1.5,1.75]}' >"$tmp/one.jsonl"
+: >"$tmp/exists.txt"
+refuse "export -o onto an existing file is refused without --force" 1 "give --force to replace it" \
+	--extrap "$tmp/one.txt" -o "$tmp/exists.txt"
+run export --extrap "$tmp/one.txt" -o "$tmp/exists.txt" --force
+check "export -o --force replaces it" '[ -s "$tmp/exists.txt" ]'
 run export --extrap "$tmp/one.txt" --format jsonl
 check "text, one parameter: 3 points, two repetitions kept" \
 	'grep -q "{\"params\":{\"p\":1},\"callpath\":\"program\",\"metric\":\"tt\",\"value\":\[1.5,1.7\]}" "$tmp/out" &&

@@ -76,7 +76,7 @@ cl() {
 	tries=0
 	while :; do
 		tries=$((tries + 1))
-		if ! "$LC" record --mpi --loggp="$1" -o "$tmp/x.data" -- \
+		if ! "$LC" record --force --mpi --loggp="$1" -o "$tmp/x.data" -- \
 			mpiexec -n 2 "$APP" 65536 200 500 >"$tmp/out" 2>"$tmp/err"; then
 			fail "$2: record --mpi --loggp exited non-zero"
 			cat "$tmp/err"

@@ -47,5 +47,9 @@ for b in bad[:10]: print("  " + b)
 sys.exit(1 if bad else 0)
 PY
 verdict "the data files hold the report's per-thread seconds and every window" $? "$tmp/py"
+refuse "--plot onto existing files is refused without --force" 1 "give --force to replace it" \
+	-f "$tmp/d.data" --plot "$tmp/p.png"
+run report -f "$tmp/d.data" --plot "$tmp/p.png" --force
+check "--plot --force replaces them" '[ -s "$tmp/p.png" ]'
 refuse "--plot with --format" 2 "take no --format" -f "$tmp/d.data" --plot "$tmp/x.png" --format csv
 finish

@@ -133,6 +133,7 @@ static const char *write_spec(struct spec *s, const char *name)
 			in.reason[c] = e.reason_na[c] = na;
 	fill_pc(s);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);	/* the writer creates its file anew */
 	wr = lc_pwriter_open(path, &in, &err);
 	assert_non_null(wr);
 	write_threads(wr, s);

@@ -49,7 +49,7 @@ record() {
 	name=$1
 	shift
 	# shellcheck disable=SC2086
-	if ! "$LC" record --trace $LAYERS -o "$tmp/$name.data" -- "$@" >"$tmp/$name.truth" \
+	if ! "$LC" record --force --trace $LAYERS -o "$tmp/$name.data" -- "$@" >"$tmp/$name.truth" \
 		2>"$tmp/$name.rec"; then
 		echo "      $name: lostcycles record failed:"
 		sed 's/^/      | /' "$tmp/$name.rec"
