@@ -26,7 +26,7 @@ sampler() {
 	*) ctr="-e task-clock" ;;
 	esac
 	# shellcheck disable=SC2086
-	./lostcycles record -q -i "$1" $ctr -o "$tmp/p.data" -- "$wl" "$3" "$4" "$secs"
+	./lostcycles record -q --force -i "$1" $ctr -o "$tmp/p.data" -- "$wl" "$3" "$4" "$secs"
 	./lostcycles report --format json "$tmp/p.data" 2>/dev/null | awk '
 		/"wall":/ { gsub(/[",]/, ""); wall = $2 }
 		/"sampler":/ { gsub(/[{},:"]/, " ");

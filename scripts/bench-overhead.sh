@@ -46,7 +46,7 @@ run() {
 	alone) "$@" ;;
 	perf) perf stat -I 10 -e "$sw" -x, -o "$tmp/perf.out" -- "$@" ;;
 	# shellcheck disable=SC2086
-	*) ./lostcycles record -q $opts -o "$tmp/p.data" -- "$@" ;;
+	*) ./lostcycles record -q --force $opts -o "$tmp/p.data" -- "$@" ;;
 	esac | own >> "$tmp/$wl-$name"
 }
 for i in $(seq "$n"); do

@@ -30,6 +30,6 @@ echo
 echo "\$ ./lostcycles report -f $data --advise    # what to change first"
 ./lostcycles report -f "$data" --advise || fail "lostcycles report --advise failed (exit status $?)"
 echo
-echo "\$ ./lostcycles report -f $data --html build/demo.html"
-./lostcycles report -f "$data" --html build/demo.html || fail "lostcycles report --html failed (exit status $?)"
+echo "\$ ./lostcycles report -f $data --html build/demo.html --force"
+./lostcycles report -f "$data" --html build/demo.html --force || fail "lostcycles report --html failed (exit status $?)"
 echo "wrote build/demo.html: open it in a browser"

@@ -107,8 +107,8 @@ fit transpose rt "n^2 + n^2*(p-1)"
 fit transpose li "n^2*(p-1) + abs(p-1)" -x "p>=2"
 
 echo "== 3. extract the structures from the sources (lostcycles compose --extract)"
-"$LC" compose --extract "$SRC/fft2d_tp.c" -o "$OUT/tp.lcm"
-"$LC" compose --extract "$SRC/fft2d_dp.c" -o "$OUT/dp.lcm"
+"$LC" compose --force --extract "$SRC/fft2d_tp.c" -o "$OUT/tp.lcm"
+"$LC" compose --force --extract "$SRC/fft2d_dp.c" -o "$OUT/dp.lcm"
 grid_dp="n=$(echo $NS | tr ' ' ,) p=$(echo $PS | tr ' ' ,) k=$K"
 grid_tp="n=$(echo $NS | tr ' ' ,) p=$tp_ps k=$K"
 
@@ -121,10 +121,10 @@ awk -f "$SRC/median.awk" "$OUT/tp.runs" >"$OUT/tp.median.runs"
 
 echo "== 5. compare the predictions with the measurements (median run per point)"
 "$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.median.runs" | tee "$OUT/tp-error.txt"
-"$LC" compose -s "$OUT/dp.lcm" --grid "$grid_dp" --measured "$OUT/dp.median.runs" --plot "$OUT/dp.png" \
+"$LC" compose -s "$OUT/dp.lcm" --grid "$grid_dp" --measured "$OUT/dp.median.runs" --force --plot "$OUT/dp.png" \
 	| tee "$OUT/dp-error.txt"
 "$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.median.runs" --compare "$OUT/dp.lcm" \
-	--plot "$OUT/tp-vs-dp.png" >/dev/null
+	--force --plot "$OUT/tp-vs-dp.png" >/dev/null
 
 echo "== 6. synchronization by critical path analysis over a recorded trace (compose --critical-path)"
 # One run of the task-parallel program at the largest n, its trace files
@@ -135,7 +135,7 @@ if [ -n "$tp_ps" ] && [ "$REUSE" != 1 ]; then
 	mkdir -p "$OUT/trace"
 	nmax=$(echo $NS | tr ' ' '\n' | sort -n | tail -n 1)
 	pmin=$(echo "$tp_ps" | cut -d, -f1)
-	LOSTCYCLES_TRACE_DIR="$OUT/trace" "$LC" record -q --trace -o "$OUT/trace.data" -- \
+	LOSTCYCLES_TRACE_DIR="$OUT/trace" "$LC" record -q --force --trace -o "$OUT/trace.data" -- \
 		"$BIN/fft2d_tp" -n "$nmax" -p "$pmin" -k "$K" >/dev/null
 	rm -f "$OUT/trace.data"
 fi
