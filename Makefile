@@ -353,3 +353,54 @@ uninstall-layers:
 FORCE:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# ---- fuzzing: libFuzzer targets (tests/fuzz/) ------------------------------
+# The parsers of untrusted files (profile, runs, formula, model, grid) are
+# built with clang's libFuzzer, ASan and UBSan.  "make fuzz" runs each for
+# FUZZ_SECONDS on its kept corpus (tests/fuzz/corpus/NAME, seeded from real
+# files) plus what it finds (build/fuzz/found-NAME); "make check" runs each
+# a few seconds (tests/t_fuzz.sh).  A crash is kept as a regression input in
+# the corpus once fixed.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 120
+FUZZ_NAMES := profile runs formula model grid
+HAVE_FUZZ := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}' | \
+	$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null && echo 1)
+FUZZ_B := $(B)/fuzz
+FUZZ_SRC := $(wildcard util/*.c profile/*.c postproc/*.c)
+FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FUZZ_B)/%.o)
+FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz_%)
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Iutil -Iprofile -Ipostproc -Itests/fuzz \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -DLC_DATADIR='"$(DATADIR)"' \
+	-DLC_TOOL_VERSION='"$(VERSION)"' -DLC_LIBDIR='"$(LIBDIR)"'
+
+.PHONY: fuzz fuzz-build
+check-build: $(if $(HAVE_FUZZ),fuzz-build)
+fuzz-build: $(FUZZ_BIN)
+
+$(FUZZ_B)/%.o: %.c $(STAMP)
+	@mkdir -p $(@D)
+	$(quiet) FUZZCC $<
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_B)/libparse.a: $(FUZZ_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_B)/libparse.a
+	$(quiet) FUZZLD $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_B)/libparse.a \
+		-lgsl -lgslcblas -lm -pthread
+
+fuzz: deps-check
+	@$(MAKE) --no-print-directory fuzz-build
+	@for t in $(FUZZ_NAMES); do \
+		mkdir -p $(FUZZ_B)/found-$$t && \
+		echo "fuzz_$$t: $(FUZZ_SECONDS) s" && \
+		$(FUZZ_B)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_B)/ $(FUZZ_B)/found-$$t tests/fuzz/corpus/$$t \
+			>$(FUZZ_B)/fuzz_$$t.log 2>&1; \
+		st=$$?; \
+		grep -E '^(stat::number_of_executed_units|stat::new_units_added|==.*ERROR|SUMMARY)' \
+			$(FUZZ_B)/fuzz_$$t.log; \
+		[ $$st -eq 0 ] || { echo "fuzz_$$t failed: see $(FUZZ_B)/fuzz_$$t.log"; exit 1; }; \
+	done

@@ -15,6 +15,7 @@ export LC_TOP="$top"
 export LC_SAN="${LC_SAN:-}"
 case $LC_SAN in
 *address*) export ASAN_OPTIONS="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" ;;
+*thread*) export TSAN_OPTIONS="suppressions=$top/tests/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}" ;;
 esac
 export PATH="$top:$PATH"
 log=$(mktemp -d /tmp/lostcycles-tests.XXXXXX)

@@ -283,14 +283,14 @@ static void *spin(void *arg)
 	volatile uint64_t x = 0;
 
 	__atomic_store_n(&s->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
-	while (!s->go)		/* sleep, not spin: the counter may be on */
+	while (!__atomic_load_n(&s->go, __ATOMIC_ACQUIRE))	/* sleep: the counter may be on */
 		usleep(200);
 	c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	end = now_ns(CLOCK_MONOTONIC) + 50 * MS;
 	while (now_ns(CLOCK_MONOTONIC) < end)
 		x++;
 	__atomic_store_n(&s->cpu_ns, now_ns(CLOCK_THREAD_CPUTIME_ID) - c0, __ATOMIC_RELEASE);
-	while (!s->stop)
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
 		usleep(200);
 	return NULL;
 }
@@ -319,12 +319,12 @@ static void test_software_event(void **state)
 	while (!__atomic_load_n(&sp.tid, __ATOMIC_ACQUIRE))
 		;
 	assert_int_equal(lc_ctr_attach(c, 0, sp.tid), 0);
-	sp.go = 1;
+	__atomic_store_n(&sp.go, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&sp.cpu_ns, __ATOMIC_ACQUIRE))
 		;
 	memset(&seen, 0, sizeof(seen));
 	lc_ctr_detach(c, 0, record_cb, NULL);
-	sp.stop = 1;
+	__atomic_store_n(&sp.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	for (uint32_t i = 0; i < seen.n; i++)
 		total += seen.d[i][0];

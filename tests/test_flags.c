@@ -379,7 +379,8 @@ static void *churn_thread(void *arg)
 		LC_SYNC_BEGIN();
 		LC_SYNC_END();
 	}
-	*ok = in_segment(lc_self) && lc_self->tid == (uint32_t)gettid();
+	*ok = in_segment(lc_self) &&
+	      __atomic_load_n(&lc_self->tid, __ATOMIC_RELAXED) == (uint32_t)gettid();
 	return NULL;
 }
 
@@ -574,7 +575,7 @@ static void test_seqlock(void **state)
 				assert_true(tags[i].tag != tags[j].tag);
 		}
 	}
-	seq_stop = 1;
+	__atomic_store_n(&seq_stop, 1, __ATOMIC_RELAXED);
 	assert_int_equal(pthread_join(w[0], NULL), 0);
 	assert_int_equal(pthread_join(w[1], NULL), 0);
 	assert_true(good > 0);

@@ -1,0 +1,34 @@
+#!/bin/sh
+# t_fuzz.sh — each libFuzzer target (tests/fuzz/: the profile reader, the
+# runs parser, the formula parser, the model-file reader, the grid parser)
+# runs a few seconds from its kept corpus (tests/fuzz/corpus/NAME, real
+# files and the regression inputs of crashes found and fixed): no crash, no
+# leak, no sanitizer report.  New inputs go to a scratch folder, never into
+# the kept corpus.  "make fuzz" runs them for minutes.  Skipped when clang's
+# libFuzzer is not installed (the targets were not built).
+set -u
+SECS=${FUZZ_CHECK_SECONDS:-3}
+for t in profile runs formula model grid; do
+	[ -x "build/fuzz/fuzz_$t" ] || {
+		echo "t_fuzz: build/fuzz/fuzz_$t was not built: clang with libFuzzer (-fsanitize=fuzzer) is not installed"
+		exit 77
+	}
+done
+tmp=$(mktemp -d /tmp/lc-t_fuzz.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+nfail=0
+for t in profile runs formula model grid; do
+	mkdir "$tmp/$t"
+	# the sanitized build's options are not for the fuzzers
+	if env -u ASAN_OPTIONS -u TSAN_OPTIONS "build/fuzz/fuzz_$t" -max_total_time="$SECS" \
+		-timeout=10 -print_final_stats=1 -artifact_prefix="$tmp/" "$tmp/$t" \
+		"tests/fuzz/corpus/$t" >"$tmp/$t.log" 2>&1; then
+		echo "ok    fuzz_$t: $(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$t.log") inputs in ${SECS} s"
+	else
+		nfail=$((nfail + 1))
+		echo "FAIL  fuzz_$t:"
+		grep -E 'ERROR|SUMMARY|#[0-9]+ ' "$tmp/$t.log" | head -20 | sed 's/^/      /'
+	fi
+done
+[ "$nfail" -eq 0 ] && echo "t_fuzz: all passed"
+[ "$nfail" -eq 0 ]
