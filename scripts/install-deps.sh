@@ -4,7 +4,8 @@
 # when all is there.
 #   install-deps.sh build   what building the tool and running the demo needs
 #   install-deps.sh check   that, plus what the tests need (cmocka, gnuplot,
-#                           MPICH, clang with LLVM's OpenMP runtime)
+#                           MPICH, clang with LLVM's OpenMP runtime and its
+#                           libFuzzer and sanitizer runtimes)
 #   install-deps.sh bench   build's, plus the peers "make bench" measures
 #                           beside the tool (LIKWID, PAPI, perf)
 #   install-deps.sh chromium  the headless browser of the HTML report's test
@@ -44,6 +45,9 @@ else
 		need gfortran      /usr/bin/gfortran
 		need clang         /usr/bin/clang
 		need libomp-dev    /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h
+		# libFuzzer and the sanitizers' runtimes (t_fuzz.sh, make fuzz,
+		# SAN=): only recommended by clang, so asked for by name
+		need libclang-rt-dev /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a
 	fi
 	if [ "$step" = bench ]; then
 		need likwid        /usr/include/likwid-marker.h /usr/include/likwid/likwid-marker.h
