@@ -14,14 +14,11 @@
 /* Append v to axis a; 0, -E2BIG or -ENOMEM. */
 static int push(struct lc_axis *a, double v)
 {
-	double *nv;
-
 	if (a->n >= LC_GRID_MAXVALUES)
 		return -E2BIG;
-	nv = realloc(a->v, (size_t)(a->n + 1) * sizeof(*nv));
-	if (!nv)
+	/* geometric growth: 100000 values one by one stay linear */
+	if (lc_grow((void **)&a->v, &a->cap, (size_t)a->n + 1, sizeof(*a->v)))
 		return -ENOMEM;
-	a->v = nv;
 	a->v[a->n++] = v;
 	return 0;
 }
@@ -187,8 +184,8 @@ int lc_grid_cap(const struct lc_grid *g, size_t max, char *msg, size_t len)
 	if (n <= max)
 		return 0;
 	if (n == SIZE_MAX)
-		return lc_fail(msg, len, -E2BIG, "too many points (more than %zu); the limit is "
-			       "--max-points %zu", n, max);
+		return lc_fail(msg, len, -E2BIG, "too many points (the product of the axes "
+			       "passes 2^64); the limit is --max-points %zu", max);
 	return lc_fail(msg, len, -E2BIG, "%zu points, more than --max-points %zu", n, max);
 }
 
@@ -208,6 +205,7 @@ void lc_grid_free(struct lc_grid *g)
 		free(g->axis[i].v);
 		g->axis[i].v = NULL;
 		g->axis[i].n = 0;
+		g->axis[i].cap = 0;
 	}
 	g->naxes = 0;
 }

@@ -24,6 +24,7 @@ struct lc_axis {
 	char name[32];
 	int n;
 	double *v;
+	size_t cap;	/* values allocated */
 };
 
 struct lc_grid {
