@@ -36,7 +36,7 @@
 #define MAXT 64
 
 static __thread volatile uint32_t plain, plain2;
-static volatile uint32_t sinkv;
+static __thread volatile uint32_t sinkv;	/* per thread: the threads do not share it */
 static pthread_barrier_t bar;
 
 /* ---- the peers, loaded at run time ------------------------------------- */

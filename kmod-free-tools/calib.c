@@ -164,16 +164,18 @@ int lc_calib_find_library(char *buf, size_t len)
 	return 0;	/* the loader's search path */
 }
 
-static volatile uint64_t sink;
+static uint64_t sink;
 
-/* n iterations of a loop the compiler cannot remove. */
+/* n iterations of a loop the compiler cannot remove (its result goes to a
+ * global that the workload's threads share: relaxed atomics, since only
+ * the loop's cost matters, not which thread's value stays). */
 static void spin(uint64_t n)
 {
-	uint64_t x = sink;
+	uint64_t x = __atomic_load_n(&sink, __ATOMIC_RELAXED);
 
 	for (uint64_t i = 0; i < n; i++)
 		x = x * 6364136223846793005ull + 1442695040888963407ull;
-	sink = x;
+	__atomic_store_n(&sink, x, __ATOMIC_RELAXED);
 }
 
 uint64_t lc_calib_loops_per_ms(void)
