@@ -18,7 +18,7 @@
 #include "lostcycles.h"
 
 static double seconds;
-static volatile double sink;
+static __thread volatile double sink;	/* per thread: keeps the work from being optimised out */
 
 static double now_s(void)
 {

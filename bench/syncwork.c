@@ -19,7 +19,8 @@
 
 static long iters = 100000;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static volatile double shared, sink;
+static volatile double shared;
+static __thread volatile double sink;	/* per thread: keeps the work from being optimised out */
 
 /* One thread's share of the iterations. */
 static void *work(void *arg)

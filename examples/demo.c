@@ -60,7 +60,7 @@ static pthread_mutex_t histo_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t histogram[16];
 static unsigned char *link_buf;	/* the "remote" side of the transfer */
 static int winner[STAGES];	/* thread that won each search stage, -1 none */
-static volatile double sink;	/* keeps compute() from being optimised out */
+static __thread volatile double sink;	/* keeps compute() from being optimised out (per thread) */
 
 /* Print "demo: what: strerror(e)" and exit 1.  Used for every failure:
  * a profile of a half-run program would be misleading. */
