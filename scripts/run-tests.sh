@@ -18,7 +18,9 @@ case $LC_SAN in
 # TSan refuses a child that starts threads after a fork of a threaded
 # process; the registry tests fork children that start a fresh registry
 # (and nothing of the parent's threads) under an alarm, which is safe.
-*thread*) export TSAN_OPTIONS="suppressions=$top/tests/tsan.supp:die_after_fork=0${TSAN_OPTIONS:+:$TSAN_OPTIONS}" ;;
+# history_size=7 keeps the stacks of earlier accesses, so that the
+# suppressions (which match frames) also match the earlier write of a race.
+*thread*) export TSAN_OPTIONS="suppressions=$top/tests/tsan.supp:die_after_fork=0:history_size=7${TSAN_OPTIONS:+:$TSAN_OPTIONS}" ;;
 esac
 export PATH="$top:$PATH"
 log=$(mktemp -d /tmp/lostcycles-tests.XXXXXX)
