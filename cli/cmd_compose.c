@@ -120,7 +120,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "force", no_argument, 0, O_FORCE }, { "max-points", required_argument, 0, O_MAXPOINTS },
 		{ 0, 0, 0, 0 },
 	};
-	uint64_t v;
 	int c;
 
 	optind = 1;
@@ -143,11 +142,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_CRITICAL: o->critical = optarg; break;
 		case O_FORCE: o->force = 1; break;
 		case O_MAXPOINTS:
-			if (lc_parse_u64(optarg, 1, SIZE_MAX, &v)) {
-				warnx("bad --max-points '%s' (a count, 1 or more)", optarg);
+			if (lc_opt_max_points(optarg, &o->max_points))
 				return -1;
-			}
-			o->max_points = (size_t)v;
 			break;
 		case 'h': usage(stdout); return 1;
 		default:

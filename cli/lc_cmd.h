@@ -8,6 +8,8 @@
 #ifndef LC_CMD_H
 #define LC_CMD_H
 
+#include <stddef.h>
+
 int lc_cmd_record(int argc, char **argv);
 int lc_cmd_attach(int argc, char **argv);
 int lc_cmd_report(int argc, char **argv);
@@ -24,5 +26,9 @@ int lc_cmd_merge(int argc, char **argv);
 int lc_cmd_calibrate_mpi(int argc, char **argv);
 int lc_cmd_compose(int argc, char **argv);
 int lc_cmd_export(int argc, char **argv);
+
+/* --max-points N of predict and compose: a count of grid points, 1 or more,
+ * into *out.  Returns 0, or -1 after a message. */
+int lc_opt_max_points(const char *arg, size_t *out);
 
 #endif

@@ -1,9 +1,13 @@
 /*
- * main.c — the lostcycles command: dispatch to a subcommand, git-style.
+ * lostcycles.c — the lostcycles command: dispatch to a subcommand, git-style,
+ * and the option parsers that several subcommands share.
  */
 #include "lc_cmd.h"
+#include "lc_util.h"
 
+#include <err.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,4 +78,17 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "lostcycles: '%s' is not a command; see 'lostcycles --help'\n", name);
 	return 2;
+}
+
+/* --max-points.  See lc_cmd.h. */
+int lc_opt_max_points(const char *arg, size_t *out)
+{
+	uint64_t v;
+
+	if (lc_parse_u64(arg, 1, SIZE_MAX, &v)) {
+		warnx("bad --max-points '%s' (a count, 1 or more)", arg);
+		return -1;
+	}
+	*out = (size_t)v;
+	return 0;
 }
