@@ -7,15 +7,14 @@
  * Usage: fixedwork [CHUNKS [THREADS]]   (prints its own wall time in ms;
  * THREADS defaults to 2, at most 64)
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "lostcycles.h"
+#include "team.h"
 
 static long chunks = 4000;
-static volatile double sink;
+static __thread volatile double sink;	/* per thread: keeps the work from being optimised out */
 
 /* One thread's share: chunks of ~50 us of arithmetic, each flagged. */
 static void *work(void *arg)
@@ -34,28 +33,17 @@ static void *work(void *arg)
 
 int main(int argc, char **argv)
 {
-	pthread_t t[64];
-	struct timespec a, b;
 	long n = 2;
+	double ms;
 
 	if ((argc > 1 && (chunks = strtol(argv[1], NULL, 10)) <= 0) ||
 	    (argc > 2 && ((n = strtol(argv[2], NULL, 10)) < 1 || n > 64))) {
 		fprintf(stderr, "usage: fixedwork [CHUNKS [THREADS]]\n");
 		return 2;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	LC_TEAM((uint32_t)n);
-	LC_PARALLEL_BEGIN();
-	for (long i = 0; i < n; i++)
-		if (pthread_create(&t[i], NULL, work, (void *)i)) {
-			perror("fixedwork: pthread_create");
-			return 1;
-		}
-	for (long i = 0; i < n; i++)
-		pthread_join(t[i], NULL);
-	LC_PARALLEL_END();
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("fixedwork: %ld chunks on %ld threads: %.1f ms\n", chunks, n,
-	       (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6);
+	ms = lc_bench_team("fixedwork", n, work);
+	if (ms < 0)
+		return 1;
+	printf("fixedwork: %ld chunks on %ld threads: %.1f ms\n", chunks, n, ms);
 	return 0;
 }

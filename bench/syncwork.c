@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "lostcycles.h"
+#include "team.h"
 
 static long iters = 100000;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -44,8 +45,6 @@ static void *work(void *arg)
 
 int main(int argc, char **argv)
 {
-	pthread_t t[64];
-	struct timespec a, b;
 	long n = 1;
 	double ms;
 
@@ -55,19 +54,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	LC_NAME(&lock, "syncwork lock");
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	LC_TEAM((uint32_t)n);
-	LC_PARALLEL_BEGIN();
-	for (long i = 0; i < n; i++)
-		if (pthread_create(&t[i], NULL, work, (void *)i)) {
-			perror("syncwork: pthread_create");
-			return 1;
-		}
-	for (long i = 0; i < n; i++)
-		pthread_join(t[i], NULL);
-	LC_PARALLEL_END();
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+	ms = lc_bench_team("syncwork", n, work);
+	if (ms < 0)
+		return 1;
 	printf("syncwork: %ld iterations on %ld threads, %.0f state changes/s/thread: %.1f ms\n",
 	       iters, n, 4e3 * (double)iters / ms, ms);
 	return 0;
