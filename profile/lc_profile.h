@@ -120,7 +120,27 @@ struct lc_prof_info {
 	char *hostname;
 	char *command;			/* the command line, space-separated */
 	char *session;
+	/* appended in format minor 3 (0 in older files) */
+	uint32_t window_grow;		/* the window schedule's growth: 0 every
+					 * window is window_ns long; B: see
+					 * lc_window_span */
 };
+
+/* ---- the timeline's window schedule ------------------------------------------
+ * Growth 0: window i covers [i * base, (i + 1) * base).  Growth B (even,
+ * >= 2): windows 0..B-1 are base long; then level k = 1, 2, ... holds B/2
+ * windows of base * 2^k starting at B * base * 2^(k-1), up to windows of
+ * LC_WINDOW_MAX_NS.  The sampler's default (record without -w) is base
+ * 10 ms and growth LC_WINDOW_GROW_DEFAULT: 41 s at 10 ms, and about 17 000
+ * windows in an hour instead of 360 000. */
+#define LC_WINDOW_GROW_DEFAULT 4096u
+#define LC_WINDOW_MAX_NS 1000000000000ull	/* 1000 s */
+
+/* Start and length of window i (*start = UINT64_MAX past the types). */
+void lc_window_span(uint64_t base_ns, uint32_t grow, uint32_t i, uint64_t *start_ns,
+		    uint64_t *len_ns);
+/* The index of the window that holds time t (saturates at UINT32_MAX). */
+uint32_t lc_window_at(uint64_t base_ns, uint32_t grow, uint64_t t_ns);
 
 /* A process seen by the sampler. */
 struct lc_prof_process {
@@ -171,6 +191,13 @@ struct lc_prof_window {
 	uint8_t source;		/* enum lc_source */
 	uint32_t index;		/* 0, 1, 2... per source */
 	uint64_t start_ns;	/* relative to t0 */
+	uint64_t len_ns;	/* nominal length: the window covers [start_ns,
+				 * start_ns + len_ns); the writer takes it from
+				 * here (0: the info's window_ns), the reader
+				 * fills it in */
+	uint32_t nmerged;	/* reader: windows of the file this one holds
+				 * (1; more when lc_read_opts.max_windows
+				 * merged neighbours) */
 	uint32_t ticks;
 	uint32_t max_n;		/* most live threads at one tick */
 	uint32_t team;		/* largest LC_TEAM seen so far, 0 = none */
@@ -376,6 +403,23 @@ struct lc_profile {
  * tool (1)", "no complete block").  A file cut after its first blocks is not
  * an error: it loads with cut = 1.  Free with lc_profile_free. */
 int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t errlen);
+
+/* How much of a profile the reader keeps in memory.  The defaults (all 0)
+ * keep everything: every window with its thread rows. */
+struct lc_read_opts {
+	int no_rows;		/* fold each window's thread rows into the
+				 * per-thread totals and drop them (windows
+				 * then have nthreads 0, threads NULL): memory
+				 * no longer grows with threads x windows */
+	uint32_t max_windows;	/* 0: keep every window; else at most this
+				 * many, merging neighbours pairwise (nmerged)
+				 * when there would be more */
+};
+
+/* lc_profile_read with options; o NULL means all defaults.  The file is
+ * read block by block, never whole. */
+int lc_profile_read_opts(const char *path, const struct lc_read_opts *o,
+			 struct lc_profile **out, char *err, size_t errlen);
 
 /* lc_profile_read on the n bytes at buf (the whole file), which stay the
  * caller's.  The reader of lc_profile_read, for tests and fuzzing. */

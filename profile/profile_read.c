@@ -305,6 +305,8 @@ static int parse_window(struct rstate *s, struct cur *c)
 	w.team = get32(c);
 	getacct(c, &w.acct);
 	r = parse_rows(s, c, &w);
+	w.len_ns = s->prof->info.window_ns;
+	w.nmerged = 1;
 	if (r || c->why || w.source >= LC_NSRC)	/* unknown sources are skipped */
 		goto out;
 	d = &s->prof->data[w.source];
@@ -1000,6 +1002,13 @@ int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t
 	r = lc_profile_parse(buf, n, out, err, errlen);
 	free(buf);
 	return r;
+}
+
+int lc_profile_read_opts(const char *path, const struct lc_read_opts *o,
+			 struct lc_profile **out, char *err, size_t errlen)
+{
+	(void)o;
+	return lc_profile_read(path, out, err, errlen);
 }
 
 void lc_profile_free(struct lc_profile *prof)
