@@ -3,6 +3,7 @@
  * exit codes; the printing is postproc/report.c.
  */
 #include "lc_cmd.h"
+#include "lc_util.h"
 #include "report.h"
 #include "report_insight.h"
 #include "report_sync.h"
@@ -19,7 +20,8 @@
 static const char usage_text[] =
 	"usage: lostcycles report [-f FILE] [-t TAG | --tags] [--per-thread] [--per-rank]\n"
 	"                         [--timeline] [--counters] [--format text|csv|json]\n"
-	"                         [-l [NOTE]] [--sync] [--source sampled|trace] [FILE]\n"
+	"                         [-l [NOTE]] [--sync] [--source sampled|trace]\n"
+	"                         [--max-windows N] [FILE]\n"
 	"\n"
 	"Print the predicate profile in FILE (default lostcycles.data): the time\n"
 	"lost to each overhead category, summed over the processors.\n"
@@ -40,6 +42,9 @@ static const char usage_text[] =
 	"  -l [NOTE]          one pp -l line for a runs file; NOTE is var=value pairs\n"
 	"                     (a key of the line itself, e.g. p=4, must agree)\n"
 	"  --source SRC       sampled (default) or trace (exact event log)\n"
+	"  --max-windows N    hold at most N timeline windows (default 8192), merging\n"
+	"                     neighbours pairwise in longer profiles; 0 holds every\n"
+	"                     window (memory then grows with the profile's length)\n"
 	"  --advise           the dominant categories, their evidence and likely fixes\n"
 	"                     (rules: share/advice.txt); --rules FILE other rules,\n"
 	"                     --model FILE [--at NAME=VALUE...] rank by predicted gain\n"
@@ -107,6 +112,9 @@ static int sync_only;
 /* --advise, --pop, --format perfetto (report_insight.c). */
 static struct lc_insight insight;
 
+/* --max-windows: the most timeline windows held in memory. */
+static uint32_t max_windows = LC_REPORT_MAX_WINDOWS;
+
 /* The word after -l when it is not a note: the FILE, unless another is
  * given (then it was a bad note). */
 static const char *after_l;
@@ -163,6 +171,7 @@ static const struct option long_opts[] = {
 	{ "counters", no_argument, NULL, 'C' },
 	{ "format", required_argument, NULL, 'F' },
 	{ "source", required_argument, NULL, 'S' },
+	{ "max-windows", required_argument, NULL, 'W' },
 	{ "help", no_argument, NULL, 'h' },
 	LC_INSIGHT_LONG_OPTS,
 	{ NULL, 0, NULL, 0 },
@@ -233,6 +242,15 @@ static int set_opt(struct lc_report_opts *o, int c, int argc, char **argv)
 		return set_format(o, optarg) ? 2 : -1;
 	case 'S':
 		return set_source(o, optarg) ? 2 : -1;
+	case 'W': {
+		uint64_t v;
+
+		if (lc_parse_u64(optarg, 0, UINT32_MAX, &v) || v == 1)
+			return usage_error("bad --max-windows '%s' (0, or a whole number >= 2)",
+					   optarg);
+		max_windows = (uint32_t)v;
+		return -1;
+	}
 	case 'l':
 		take_note(o, argc, argv);
 		return -1;
@@ -360,6 +378,7 @@ int lc_cmd_report(int argc, char **argv)
 	struct lc_report_opts o = { .fmt = LC_REPORT_TEXT, .source = LC_SRC_SAMPLED };
 	struct lc_profile *pr = NULL;
 	struct lc_tagnames *tn = NULL;
+	struct lc_read_opts ro = { 0 };
 	char err[256], msg[1536];
 	int r;
 
@@ -369,7 +388,12 @@ int lc_cmd_report(int argc, char **argv)
 	r = lc_insight_runs(&insight, &o);
 	if (r >= 0)
 		return r;
-	if (lc_profile_read(o.file, &pr, err, sizeof(err))) {
+	/* The per-window thread rows are kept only for the views that use
+	 * them (late arrivers, the per-thread timeline of perfetto): the
+	 * others read a profile of any length in bounded memory. */
+	ro.no_rows = !(o.per_rank || insight.perfetto || insight.advise || insight.html);
+	ro.max_windows = max_windows;
+	if (lc_profile_read_opts(o.file, &ro, &pr, err, sizeof(err))) {
 		warnx("%s: %s", o.file, err);
 		return 1;
 	}

@@ -204,7 +204,8 @@ static int64_t guess_gap_start(const struct lc_prof_data *d, uint64_t interval)
 
 	for (uint32_t i = 0; i < d->nwindows; i++) {
 		const struct lc_prof_window *w = &d->windows[i];
-		int follows = i && w->index == d->windows[i - 1].index + 1;
+		int follows = i && w->index == d->windows[i - 1].index +
+						(d->windows[i - 1].nmerged ? d->windows[i - 1].nmerged : 1);
 
 		len = !w->ticks ? (follows ? len + 1 : 1) : 0;
 		if (len > bestlen) {
@@ -444,10 +445,23 @@ static const struct lc_acct *window_acct(const struct lc_prof_window *w, const s
 	return NULL;
 }
 
+/* The file's windows that d's held windows stand for. */
+static uint64_t merged_windows(const struct lc_prof_data *d)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		n += d->windows[i].nmerged ? d->windows[i].nmerged : 1;
+	return n;
+}
+
 static void text_timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
 			  const struct lc_report_opts *o)
 {
 	printf("\n** timeline (fraction of %u x window wall time)\n", pr->procs);
+	if (merged_windows(d) > d->nwindows)
+		printf("(the profile's %" PRIu64 " windows shown as %u: neighbours merged "
+		       "pairwise; --max-windows 0 shows every one)\n", merged_windows(d), d->nwindows);
 	printf("%7s %10s %10s", "window", "start(s)", "wall(s)");
 	for (int c = 0; c < LC_NCAT; c++)
 		printf(" %6s", lc_cat_info(c)->key);

@@ -16,6 +16,10 @@
 enum lc_report_fmt { LC_REPORT_TEXT, LC_REPORT_CSV, LC_REPORT_JSON };
 
 /* What to print. */
+/* The most timeline windows report holds by default (--max-windows): the
+ * file's windows are merged pairwise beyond it (lc_read_opts). */
+#define LC_REPORT_MAX_WINDOWS 8192u
+
 struct lc_report_opts {
 	const char *file;	/* the profile's name, for the header */
 	int have_tag;		/* only the time while fragment tag was open */
