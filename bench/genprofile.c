@@ -1,14 +1,16 @@
 /*
  * genprofile.c — a synthetic profile of any length, written with the
  * profile writer exactly as the sampler writes one: THREADS threads in PROCS
- * processes, 100 us ticks, one window block per WINDOW with a row per thread
- * (pure computation, synchronization, resource contention and some load
- * imbalance, varying from window to window) and two fragment tags, then the
- * end block.  For timing "report" and measuring file size and memory
- * against the profile's length.
+ * processes, 100 us ticks, one window block per timeline window with a row
+ * per thread (pure computation, synchronization, resource contention and
+ * some load imbalance, varying from window to window) and two fragment tags,
+ * then the end block.  The windows follow record's default schedule: WINDOW
+ * (10 ms) for the first GROW (4096) windows, then doubling every GROW/2
+ * (lc_window_span); GROW 0 gives fixed windows.  For timing "report" and
+ * measuring file size and memory against the profile's length.
  *
- * Usage: genprofile FILE SECONDS [THREADS [PROCS [WINDOW_MS]]]
- *        (defaults 256 threads, 16 processes, 10 ms windows)
+ * Usage: genprofile FILE SECONDS [THREADS [PROCS [WINDOW_MS [GROW]]]]
+ *        (defaults 256 threads, 16 processes, 10 ms windows, growth 4096)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -61,6 +63,7 @@ int main(int argc, char **argv)
 	long nth = argc > 3 ? strtol(argv[3], NULL, 10) : 256;
 	long nproc = argc > 4 ? strtol(argv[4], NULL, 10) : 16;
 	double wms = argc > 5 ? strtod(argv[5], NULL) : 10;
+	long grow = argc > 6 ? strtol(argv[6], NULL, 10) : LC_WINDOW_GROW_DEFAULT;
 	struct lc_prof_info info = { .interval_ns = 100000, .sampler_cpu = 1, .sched_fifo = 1,
 				     .hostname = "bench", .command = "genprofile", .session = "bench" };
 	struct lc_prof_tagrow tags[2] = { { .tag = 1 }, { .tag = 2 } };
@@ -68,16 +71,18 @@ int main(int argc, char **argv)
 	struct lc_prof_end e = { .procs_from = LC_PROCS_TEAM, .exit_status = 0,
 				 .reason = "command exited", .ext = 1, .shared_cpu = -1, .ncpus = 2 };
 	struct lc_pwriter *pw;
-	uint64_t win_ns, nwin;
+	uint64_t win_ns, end_ns, start, len, ticks = 0;
 	int err = 0;
 
-	if (argc < 3 || secs <= 0 || nth < 1 || nproc < 1 || nproc > nth || wms <= 0) {
-		fprintf(stderr, "usage: genprofile FILE SECONDS [THREADS [PROCS [WINDOW_MS]]]\n");
+	if (argc < 3 || secs <= 0 || nth < 1 || nproc < 1 || nproc > nth || wms <= 0 ||
+	    grow < 0 || grow == 1 || grow % 2 || grow > (long)UINT32_MAX) {
+		fprintf(stderr, "usage: genprofile FILE SECONDS [THREADS [PROCS [WINDOW_MS [GROW]]]]\n");
 		return 2;
 	}
 	win_ns = (uint64_t)(wms * 1e6);
-	nwin = (uint64_t)(secs * 1e9) / win_ns;
+	end_ns = (uint64_t)(secs * 1e9);
 	info.window_ns = win_ns;
+	info.window_grow = (uint32_t)grow;
 	info.unavailable = 1u << LC_CAT_ML;
 	info.reason[LC_CAT_ML] = "not measured: no counters";
 	w.threads = calloc((size_t)nth, sizeof(*w.threads));
@@ -95,16 +100,23 @@ int main(int argc, char **argv)
 			.tid = (int32_t)(2000 + i), .slot = (uint32_t)(i / nproc) });
 	w.nthreads = (uint32_t)nth;
 	w.max_n = w.team = (uint32_t)nth;
-	w.ticks = (uint32_t)(win_ns / info.interval_ns);
-	for (uint64_t k = 0; k < nwin && !err; k++) {
-		w.index = (uint32_t)k;
-		w.start_ns = k * win_ns;
-		fill(&w, win_ns, (uint32_t)nth);
+	for (uint32_t k = 0; !err; k++) {
+		lc_window_span(win_ns, (uint32_t)grow, k, &start, &len);
+		if (start >= end_ns)
+			break;
+		if (len > end_ns - start)
+			len = end_ns - start;	/* the last window ends with the run */
+		w.index = k;
+		w.start_ns = start;
+		w.len_ns = len;
+		w.ticks = (uint32_t)(len / info.interval_ns);
+		ticks += w.ticks;
+		fill(&w, len, (uint32_t)nth);
 		err = lc_pwriter_window(pw, &w);
 	}
-	e.end_ns = nwin * win_ns;
+	e.end_ns = end_ns;
 	e.procs = (uint32_t)nth;
-	e.ticks = (uint32_t)(nwin * w.ticks);
+	e.ticks = (uint32_t)ticks;
 	e.max_gap_ns = info.interval_ns;
 	if (!err)
 		err = lc_pwriter_end(pw, &e);

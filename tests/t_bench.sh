@@ -26,4 +26,11 @@ grep -q '^row|1 annotation|LC_BUSY/LC_IDLE|[0-9.]* ns' "$tmp/rows" || { echo "t_
 "$b/genprofile" "$tmp/g.data" 1 8 2
 ./lostcycles report --per-thread "$tmp/g.data" > "$tmp/rep"
 grep -q 'processors: 8' "$tmp/rep" || { echo "t_bench: genprofile's profile"; cat "$tmp/rep"; exit 1; }
+# with record's growing windows (1 ms, doubling after 8): 8 + 4 x 7 windows
+# in 1 s, contiguous, the last cut at the end; the totals still 8 x 1 s
+"$b/genprofile" "$tmp/g2.data" 1 8 2 1 8
+./lostcycles report --timeline --max-windows 0 --format csv "$tmp/g2.data" > "$tmp/tl"
+awk -F, '/^[0-9]+,/ { n++; if ($2 + 0 != end + 0 && n > 1) bad = bad " " $1; end = $2 + $3 }
+	END { if (n != 36 || bad != "" || end < 0.9999 || end > 1.0001) { print "t_bench: windows", n, "gaps at" bad, "end", end; exit 1 } }' "$tmp/tl"
+./lostcycles report "$tmp/g2.data" | grep -q '^Total Time  *8\.000000 ' || { echo "t_bench: growing windows' total"; exit 1; }
 echo "t_bench: bench programs run; bench_annot's 13 rows well-formed"
