@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "lc_profile.h"
 #include "session.h"
 #include "targets.h"
+#include "tick.h"
 
 #define ATTACH_WAIT_NS 1000000000u	/* how long attach waits for segments */
 #define LC_TERM_WAIT_NS 5000000000ull	/* how long record waits for its command
@@ -56,6 +58,7 @@ struct opts {
 	int force;		/* --force: replace an existing -o FILE */
 	int out_given;		/* -o given: never rotate, refuse to overwrite */
 	int window_given;	/* -w given (else the window follows the interval) */
+	int spare_cpu;		/* --spare-cpu: keep the command off the sampler's CPU */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -68,6 +71,7 @@ struct run {
 	struct lc_session *ses;
 	char omp_lib[PATH_MAX];	/* the layers' libraries, when asked for */
 	char pthread_lib[PATH_MAX];
+	cpu_set_t cpus;		/* --spare-cpu: where the command may run */
 	struct lc_mpi_setup mpi;
 	const char *prog;	/* record: the command's program (argv[0]) */
 	struct rlimit nofile;	/* the limit as found, for the command */
@@ -95,6 +99,9 @@ static const char record_usage[] =
 	"  -w, --window=TIME    timeline window (default 10ms, or the interval when\n"
 	"                       that is longer)\n"
 	"  -C, --cpu=CPU        pin the sampler to CPU (default: the last allowed CPU)\n"
+	"      --spare-cpu      run CMD on the other CPUs only, so that the sampler\n"
+	"                       has its CPU to itself (for programs with fewer threads\n"
+	"                       than CPUs: the kernel may otherwise place one on it)\n"
 	"  -p, --procs=P        processor slots (default: LC_TEAM, else most threads)\n"
 	"  -o, --output=FILE    profile file (default lostcycles.data, whose previous\n"
 	"                       file is kept as lostcycles.data.old)\n"
@@ -151,6 +158,7 @@ static const struct option long_opts[] = {
 	{ "miss-latency", required_argument, NULL, 'L' },
 	{ "counter-replay", required_argument, NULL, 'R' },
 	{ "no-counters", no_argument, NULL, 'N' },
+	{ "spare-cpu", no_argument, NULL, 'U' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -243,6 +251,9 @@ static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
 		return 0;
 	case 'N':
 		o->no_counters = 1;
+		return 0;
+	case 'U':
+		o->spare_cpu = 1;
 		return 0;
 	case 'J':
 		if (lc_parse_u64(arg, 0, 50, &v)) {
@@ -432,6 +443,22 @@ static int start_run(struct run *r, struct lc_registry *reg)
 	return 0;
 }
 
+/* Whether to suggest --spare-cpu: record started the command without it,
+ * the sampler had a CPU of its own to be pinned to, the program never had
+ * as many threads as this process has CPUs, and the sampler's process used
+ * more than 5 % of a CPU (a thread the kernel placed beside the sampler lost
+ * about that much, plus a cache refill per tick: 17-20 % of a compute-bound
+ * thread at 100us on the machine of docs/performance.md). */
+static int spare_hint(const struct run *r, const struct lc_session_result *res)
+{
+	cpu_set_t set;
+
+	if (r->o.spare_cpu || !r->prog || !res->procs || res->shared_cpu >= 0 ||
+	    (r->o.cpu < 0 && lc_sampler_spare_cpu() < 0) || sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	return res->procs < (uint32_t)CPU_COUNT(&set) && res->sampler_cpu_ns * 20 > res->wall_ns;
+}
+
 /* The summary line on stderr, and a hint when nothing was instrumented. */
 static void summary(const struct run *r, const char *cmd, const struct lc_session_result *res)
 {
@@ -449,6 +476,10 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 		fprintf(stderr, "lostcycles %s: the sampler shared CPU %d with the program (no CPU was "
 				"spare) and used %.3f s of CPU: the program ran slower than alone\n",
 			cmd, res->shared_cpu, (double)res->sampler_cpu_ns / 1e9);
+	else if (spare_hint(r, res))
+		fprintf(stderr, "lostcycles %s: hint: the program had fewer threads (p = %u) than "
+				"CPUs, and the kernel may have placed one on the sampler's CPU, which "
+				"slows it: --spare-cpu keeps the program off that CPU\n", cmd, res->procs);
 	if (res->max_gap_ns > 10 * r->o.interval_ns ||
 	    res->missed_ticks * 100 > res->ticks + res->missed_ticks)
 		fprintf(stderr, "lostcycles %s: warning: the sampler fell behind: its longest tick gap "
@@ -618,6 +649,27 @@ static void setup_layers(struct run *r, const char *program)
 			   sizeof(r->pthread_lib));
 }
 
+/* --spare-cpu: the CPUs the command may use, which are record's own
+ * without the sampler's (the CPU lc_sampler_start pins it to).  Returns 0,
+ * or 1 after a message when that leaves none. */
+static int spare_cpu_set(const struct run *r, cpu_set_t *set)
+{
+	int cpu = r->o.cpu >= 0 ? r->o.cpu : lc_sampler_spare_cpu();
+
+	if (sched_getaffinity(0, sizeof(*set), set)) {
+		warnx("--spare-cpu: cannot read the allowed CPUs: %s", strerror(errno));
+		return 1;
+	}
+	if (cpu >= 0 && cpu < CPU_SETSIZE)
+		CPU_CLR(cpu, set);
+	if (cpu < 0 || !CPU_COUNT(set)) {
+		warnx("--spare-cpu: no CPU is left for the command besides the sampler's "
+		      "(this process may use one CPU only)");
+		return 1;
+	}
+	return 0;
+}
+
 /* Fork and exec argv in the session.  Returns the child's pid, or -errno of
  * a failed exec/fork (the child, if any, has been reaped). */
 static pid_t spawn(struct run *r, char **argv, const sigset_t *old)
@@ -625,7 +677,6 @@ static pid_t spawn(struct run *r, char **argv, const sigset_t *old)
 	int pfd[2], e = 0;
 	pid_t pid;
 	ssize_t n;
-
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
 	pid = fork();
@@ -647,7 +698,8 @@ static pid_t spawn(struct run *r, char **argv, const sigset_t *old)
 			env_prepend("LD_PRELOAD", r->pthread_lib);
 		sigprocmask(SIG_SETMASK, old, NULL);
 		setrlimit(RLIMIT_NOFILE, &r->nofile);
-		execvp(argv[0], argv);
+		if (!r->o.spare_cpu || !sched_setaffinity(0, sizeof(r->cpus), &r->cpus))
+			execvp(argv[0], argv);
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
 			_exit(127);
@@ -743,6 +795,8 @@ int lc_cmd_record(int argc, char **argv)
 		fputs(record_usage, stderr);
 		return 2;
 	}
+	if (r.o.spare_cpu && spare_cpu_set(&r, &r.cpus))
+		return 2;
 	if (prepare_output(&r.o) || setup_trace(&r))
 		return 1;
 	setup_layers(&r, argv[first]);
@@ -847,6 +901,11 @@ int lc_cmd_attach(int argc, char **argv)
 	if (r.o.omp || r.o.pthread) {
 		warnx("--omp and --pthread load a layer when the command starts: "
 		      "they are options of 'lostcycles record' only");
+		return 2;
+	}
+	if (r.o.spare_cpu) {
+		warnx("--spare-cpu places the command when it starts: it is an option of "
+		      "'lostcycles record' only (taskset(1) moves running processes)");
 		return 2;
 	}
 	rc = parse_pids(argc - first, argv + first, &pids);
