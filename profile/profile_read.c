@@ -698,16 +698,20 @@ static int halve(struct rstate *s, struct lc_prof_data *d, struct srcst *ss)
 	uint32_t n = d->nwindows, k = 0;
 
 	for (uint32_t i = 0; i < n; i += 2, k++) {
-		struct lc_prof_window w = d->windows[i];
+		struct lc_prof_window *w = &d->windows[i];
 		uint32_t last = ss->last[i];
 
 		if (i + 1 < n) {
-			if (merge_window(s, &w, &d->windows[i + 1], !s->o.no_rows))
+			if (merge_window(s, w, &d->windows[i + 1], !s->o.no_rows))
 				return -ENOMEM;
 			free_window(&d->windows[i + 1]);
+			d->windows[i + 1] = (struct lc_prof_window){ 0 };
 			last = ss->last[i + 1];
 		}
-		d->windows[k] = w;
+		if (k != i) {	/* move it down, leaving nothing to free twice */
+			d->windows[k] = *w;
+			*w = (struct lc_prof_window){ 0 };
+		}
 		ss->last[k] = last;
 		if (ne && d->ev_window) {
 			uint64_t *to = &d->ev_window[k * ne], *a = &d->ev_window[i * ne];
