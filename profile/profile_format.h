@@ -1,7 +1,8 @@
 /*
  * profile_format.h — the constants of the profile file (docs/format.md) and
  * the little-endian and zigzag helpers shared by the writer
- * (profile/profile_write.c) and the reader (profile/profile_read.c).  Internal: not part of lc_profile.h.
+ * (profile/profile_write.c) and the reader (profile/profile_read.c).
+ * Internal: not part of lc_profile.h.
  */
 #ifndef LC_PROFILE_FORMAT_H
 #define LC_PROFILE_FORMAT_H
