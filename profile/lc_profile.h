@@ -426,6 +426,11 @@ int lc_profile_read_opts(const char *path, const struct lc_read_opts *o,
 int lc_profile_parse(const void *buf, size_t n, struct lc_profile **out, char *err,
 		     size_t errlen);
 
+/* lc_profile_parse with options (o NULL: all defaults), for tests and
+ * fuzzing of what lc_profile_read_opts keeps. */
+int lc_profile_parse_opts(const void *buf, size_t n, const struct lc_read_opts *o,
+			  struct lc_profile **out, char *err, size_t errlen);
+
 /* The rank record of process pid, or NULL (the last one wins). */
 const struct lc_prof_rank *lc_profile_rank_of(const struct lc_profile *prof, int32_t pid);
 

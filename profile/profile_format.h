@@ -1,7 +1,8 @@
 /*
  * profile_format.h — the constants of the profile file (docs/format.md) and
- * the little-endian helpers shared by the writer (sampler/profile_write.c) and
- * the reader (postproc/profile_read.c).  Internal: not part of lc_profile.h.
+ * the little-endian and zigzag helpers shared by the writer
+ * (profile/profile_write.c) and the reader (profile/profile_read.c).
+ * Internal: not part of lc_profile.h.
  */
 #ifndef LC_PROFILE_FORMAT_H
 #define LC_PROFILE_FORMAT_H
@@ -11,7 +12,7 @@
 
 #define LC_PF_MAGIC		0x3130464f5250434cULL	/* "LCPROF01" read as LE u64 */
 #define LC_PF_MAJOR		1	/* incompatible changes bump this */
-#define LC_PF_MINOR		2	/* fields appended or block types added bump this */
+#define LC_PF_MINOR		3	/* fields appended or block types added bump this */
 #define LC_PF_HDR_SIZE		24	/* magic, major, minor, size, flags, crc */
 #define LC_PF_BLK_HDR		8	/* block header: type u16, flags u16, length u32 */
 #define LC_PF_BLK_CRC		4	/* CRC-32 after each payload */
@@ -30,7 +31,19 @@ enum {
 	LC_PF_EVENTS = 9,	/* minor 2 */
 	LC_PF_COUNTS = 10,	/* minor 2 */
 	LC_PF_SYNC = 11,	/* minor 2 */
+	LC_PF_VWINDOW = 12,	/* minor 3: a window in varints (written instead of 4) */
 };
+
+/* Longest unsigned LEB128 varint: 64 bits in 7-bit groups. */
+#define LC_PF_VARINT_MAX	10
+
+/* The fields of a varint window's masks (type 12): bit i stands for field
+ * lc_pf_vorder[i] of the fixed-width order above for i < 10, and for field
+ * i from 10 on.  The fields a thread row nearly always has come first, so
+ * that a row's mask is one byte. */
+static const uint8_t lc_pf_vorder[10] = { 8 /* PC */, 2 /* SL */, 0 /* LI */, 4 /* RC */,
+					  3 /* CL */, 5 /* ML */, 7 /* WC */, 6 /* BL */,
+					  1 /* IP */, 9 /* li_qempty */ };
 
 /* Bits of an accounting mask: LC_NCAT categories, then these fields. */
 #define LC_PF_M_QEMPTY	9
@@ -40,6 +53,18 @@ enum {
 #define LC_PF_M_NNWE	13
 #define LC_PF_M_ACCT	((1u << 14) - 1)	/* every bit an lc_acct may use */
 #define LC_PF_M_TROW	((1u << 10) - 1)	/* every bit a thread row may use */
+
+/* Zigzag: signed values of small magnitude as small unsigned ones
+ * (0, -1, 1, -2, ... as 0, 1, 2, 3, ...). */
+static inline uint64_t lc_pf_zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t lc_pf_unzigzag(uint64_t u)
+{
+	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32) of p[0..n) continuing from
  * crc (0 to start).  Defined in profile.c. */

@@ -3,6 +3,15 @@
  * length, count and index is checked against what remains and what came
  * before, every block's CRC-32 is verified, and a file cut inside a block
  * loads up to the last complete block (docs/format.md).
+ *
+ * The file is read block by block through one buffer that grows to the
+ * largest block, and each block is applied as it arrives: windows are added
+ * to the totals, corrections and counts to the windows and totals they
+ * name.  What stays in memory is what the options ask to keep (every
+ * window with its rows by default; see struct lc_read_opts), plus, when
+ * they ask for less, a ring of the most recent windows of each source kept
+ * whole so that a correction arriving after its window is clamped exactly
+ * as it would be against the whole file.
  */
 #include "lc_profile.h"
 #include "profile_format.h"
@@ -25,14 +34,38 @@ struct cur {
 	const char *why;
 };
 
-/* Growable arrays of windows and wasted records per source. */
+/* Windows of a source kept whole after they are read, for the corrections
+ * that follow them (the sampler writes those within a few windows). */
+#define RING 64
+
+/* A window with the capacity of its arrays, reused from window to window. */
+struct slot {
+	struct lc_prof_window w;
+	size_t rcap, gcap;
+};
+
+/* What the reader keeps of one source besides its lc_prof_data. */
+struct srcst {
+	size_t wcap;		/* of data.windows */
+	uint32_t *last;		/* the last file index each held window holds */
+	size_t lastcap;
+	int any;		/* a window was read: last_index is valid */
+	uint32_t last_index;	/* the last file index read */
+	uint64_t factor;	/* file windows a full held window holds */
+	size_t tcap, gcap;	/* of data.threads, data.tags */
+	size_t evwcap, evtcap, evgcap;	/* of the counter arrays, in rows */
+	struct slot ring[RING];	/* lean: the latest windows, oldest at head */
+	uint32_t nring, head;
+};
+
 struct rstate {
 	struct lc_profile *prof;
-	size_t wcap[LC_NSRC];
-	struct lc_prof_wasted *wasted;	/* wasted and move records */
-	size_t nwasted, wastedcap;
-	struct lc_prof_counts *counts;
-	size_t ncounts, countscap;
+	struct lc_read_opts o;
+	int lean;		/* the options keep less than every row */
+	struct srcst src[LC_NSRC];
+	struct slot scratch;	/* the window being parsed */
+	uint32_t *map;		/* thread -> its row's position + 1 (merging) */
+	size_t mapcap;
 	size_t pcap, tcap, rcap;
 	int have_info;
 };
@@ -152,6 +185,80 @@ static uint32_t getcount(struct cur *c, size_t min)
 	return n;
 }
 
+/* An unsigned LEB128 varint of at most LC_PF_VARINT_MAX bytes.  The
+ * encoding of a value is unique: a varint that ends in a zero byte (other
+ * than 0 itself), runs past 10 bytes or past 64 bits is corrupt. */
+static uint64_t getuv(struct cur *c)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; !c->why; i++) {
+		uint8_t b;
+
+		if (c->off == c->n)
+			return bad(c, "block too short");
+		b = c->p[c->off++];
+		if (i == LC_PF_VARINT_MAX - 1 && b > 1)
+			return bad(c, b & 0x80 ? "varint longer than 10 bytes" :
+				   "varint past 64 bits");
+		v |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80)) {
+			if (!b && i)
+				return bad(c, "overlong varint");
+			return v;
+		}
+	}
+	return 0;
+}
+
+/* A varint that must fit a u32. */
+static uint32_t getuv32(struct cur *c)
+{
+	uint64_t v = getuv(c);
+
+	if (v > UINT32_MAX)
+		return bad(c, "varint too large");
+	return (uint32_t)v;
+}
+
+/* A varint count of items of at least min bytes each, capped by what
+ * remains (checked before anything is allocated for them). */
+static uint32_t getvcount(struct cur *c, size_t min)
+{
+	uint32_t n = getuv32(c);
+
+	if (!c->why && (c->n - c->off) / min < n)
+		return bad(c, "count larger than the block");
+	return n;
+}
+
+/* Up to nbits values after a varint mask, as varints, into v[] in the
+ * fixed-width field order (the mask's bits follow lc_pf_vorder). */
+static void getvmasked(struct cur *c, uint64_t *v, int nbits, unsigned allowed)
+{
+	uint64_t mask = getuv(c);
+
+	if (mask & ~(uint64_t)allowed) {
+		bad(c, "unknown field in mask");
+		return;
+	}
+	for (int i = 0; i < nbits; i++)
+		v[i < 10 ? lc_pf_vorder[i] : i] = (mask & (1u << i)) ? getuv(c) : 0;
+}
+
+static void getvacct(struct cur *c, struct lc_acct *a)
+{
+	uint64_t v[14];
+
+	getvmasked(c, v, 14, LC_PF_M_ACCT);
+	memcpy(a->cat, v, sizeof(a->cat));
+	a->li_qempty = v[LC_PF_M_QEMPTY];
+	a->t_we = v[LC_PF_M_TWE];
+	a->n_we = v[LC_PF_M_NWE];
+	a->t_nwe = v[LC_PF_M_TNWE];
+	a->n_nwe = v[LC_PF_M_NNWE];
+}
+
 static int parse_info(struct rstate *s, struct cur *c)
 {
 	struct lc_prof_info *in = &s->prof->info;
@@ -177,6 +284,9 @@ static int parse_info(struct rstate *s, struct cur *c)
 	in->hostname = getstr(c, &oom);
 	in->command = getstr(c, &oom);
 	in->session = getstr(c, &oom);
+	/* minor 3: the window schedule's growth (absent before: fixed) */
+	if (!c->why && c->n - c->off >= 4)
+		in->window_grow = get32(c);
 	s->have_info = 1;
 	return oom ? -ENOMEM : 0;
 }
@@ -258,15 +368,33 @@ static void free_window(struct lc_prof_window *w)
 	free(w->tags);
 }
 
-/* The rows of a window; rows must name threads declared earlier. */
+/* Room for n rows and g tag rows in the window being parsed. */
+static int scratch_room(struct slot *sl, uint32_t n, uint32_t g)
+{
+	if (lc_grow((void **)&sl->w.threads, &sl->rcap, n, sizeof(*sl->w.threads)) ||
+	    lc_grow((void **)&sl->w.tags, &sl->gcap, g, sizeof(*sl->w.tags)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The fields of a window in the scratch slot, keeping its arrays. */
+static struct lc_prof_window *scratch_reset(struct rstate *s)
+{
+	struct lc_prof_window *w = &s->scratch.w;
+	struct lc_prof_trow *rows = w->threads;
+	struct lc_prof_tagrow *tags = w->tags;
+
+	*w = (struct lc_prof_window){ .threads = rows, .tags = tags, .nmerged = 1 };
+	return w;
+}
+
+/* The rows of a window block (type 4); rows must name threads declared
+ * earlier. */
 static int parse_rows(struct rstate *s, struct cur *c, struct lc_prof_window *w)
 {
 	w->nthreads = getcount(c, 6);
-	if (w->nthreads && !c->why) {
-		w->threads = calloc(w->nthreads, sizeof(*w->threads));
-		if (!w->threads)
-			return -ENOMEM;
-	}
+	if (c->why || scratch_room(&s->scratch, w->nthreads, 0))
+		return c->why ? 0 : -ENOMEM;
 	for (uint32_t i = 0; i < w->nthreads && !c->why; i++) {
 		struct lc_prof_trow *r = &w->threads[i];
 		uint64_t v[10];
@@ -279,11 +407,8 @@ static int parse_rows(struct rstate *s, struct cur *c, struct lc_prof_window *w)
 		r->li_qempty = v[LC_PF_M_QEMPTY];
 	}
 	w->ntags = getcount(c, 10);
-	if (w->ntags && !c->why) {
-		w->tags = calloc(w->ntags, sizeof(*w->tags));
-		if (!w->tags)
-			return -ENOMEM;
-	}
+	if (c->why || scratch_room(&s->scratch, 0, w->ntags))
+		return c->why ? 0 : -ENOMEM;
 	for (uint32_t i = 0; i < w->ntags && !c->why; i++) {
 		w->tags[i].tag = (int64_t)get64(c);
 		getacct(c, &w->tags[i].acct);
@@ -291,37 +416,521 @@ static int parse_rows(struct rstate *s, struct cur *c, struct lc_prof_window *w)
 	return 0;
 }
 
+static int commit_window(struct rstate *s, struct cur *c, struct lc_prof_window *w);
+
+/* A window block of format minor 0-2 (type 4, fixed-width fields). */
 static int parse_window(struct rstate *s, struct cur *c)
 {
-	struct lc_prof_window w = { 0 };
-	struct lc_prof_data *d;
+	struct lc_prof_window *w = scratch_reset(s);
 	int r;
 
-	w.source = get8(c);
-	w.index = get32(c);
-	w.start_ns = get64(c);
-	w.ticks = get32(c);
-	w.max_n = get32(c);
-	w.team = get32(c);
-	getacct(c, &w.acct);
-	r = parse_rows(s, c, &w);
-	w.len_ns = s->prof->info.window_ns;
-	w.nmerged = 1;
-	if (r || c->why || w.source >= LC_NSRC)	/* unknown sources are skipped */
-		goto out;
-	d = &s->prof->data[w.source];
-	if (d->nwindows && w.index <= d->windows[d->nwindows - 1].index) {
-		bad(c, "window index out of order");
-		goto out;
+	w->source = get8(c);
+	w->index = get32(c);
+	w->start_ns = get64(c);
+	w->ticks = get32(c);
+	w->max_n = get32(c);
+	w->team = get32(c);
+	getacct(c, &w->acct);
+	r = parse_rows(s, c, w);
+	w->len_ns = s->prof->info.window_ns;
+	if (r || c->why)
+		return r;
+	return commit_window(s, c, w);
+}
+
+/* A varint window block (type 12, minor 3). */
+static int parse_vwindow(struct rstate *s, struct cur *c)
+{
+	struct lc_prof_window *w = scratch_reset(s);
+	uint32_t prev = 0, nth = s->prof->nthreads;
+
+	w->source = get8(c);
+	w->index = getuv32(c);
+	w->start_ns = getuv(c);
+	w->len_ns = getuv(c);
+	w->ticks = getuv32(c);
+	w->max_n = getuv32(c);
+	w->team = getuv32(c);
+	getvacct(c, &w->acct);
+	/* a row is at least a delta and a mask, a tag row a tag and a mask */
+	w->nthreads = getvcount(c, 2);
+	if (c->why || scratch_room(&s->scratch, w->nthreads, 0))
+		return c->why ? 0 : -ENOMEM;
+	for (uint32_t i = 0; i < w->nthreads && !c->why; i++) {
+		struct lc_prof_trow *r = &w->threads[i];
+		int64_t d = lc_pf_unzigzag(getuv(c));
+		uint64_t v[10];
+
+		if (c->why)
+			break;
+		if (d < -(int64_t)prev || d >= (int64_t)nth - (int64_t)prev)
+			return bad(c, "row names an undeclared thread");
+		r->thread = prev = (uint32_t)((int64_t)prev + d);
+		getvmasked(c, v, 10, LC_PF_M_TROW);
+		memcpy(r->cat, v, sizeof(r->cat));
+		r->li_qempty = v[LC_PF_M_QEMPTY];
 	}
-	r = lc_grow((void **)&d->windows, &s->wcap[w.source], (size_t)d->nwindows + 1, sizeof(w));
-	if (r)
-		goto out;
-	d->windows[d->nwindows++] = w;
+	w->ntags = getvcount(c, 2);
+	if (c->why || scratch_room(&s->scratch, 0, w->ntags))
+		return c->why ? 0 : -ENOMEM;
+	for (uint32_t i = 0; i < w->ntags && !c->why; i++) {
+		w->tags[i].tag = lc_pf_unzigzag(getuv(c));
+		getvacct(c, &w->tags[i].acct);
+	}
+	if (c->why)
+		return 0;
+	return commit_window(s, c, w);
+}
+
+/* ---- totals, kept as blocks arrive -------------------------------------- */
+
+/* The per-thread totals of d cover every declared thread. */
+static int fit_threads(struct rstate *s, struct lc_prof_data *d, struct srcst *ss)
+{
+	return lc_grow((void **)&d->threads, &ss->tcap, s->prof->nthreads, sizeof(*d->threads));
+}
+
+/* The counter arrays of d, once there are counters, cover its windows,
+ * threads and tags (one spare row each, as readers have always had). */
+static int fit_counters(struct rstate *s, struct lc_prof_data *d, struct srcst *ss)
+{
+	size_t row = (size_t)s->prof->nevents * sizeof(uint64_t);
+
+	if (!row || !d->present)
+		return 0;
+	if (lc_grow((void **)&d->ev_window, &ss->evwcap, d->nwindows ? d->nwindows : 1, row) ||
+	    lc_grow((void **)&d->ev_thread, &ss->evtcap, (size_t)s->prof->nthreads + 1, row) ||
+	    lc_grow((void **)&d->ev_tag, &ss->evgcap, (size_t)d->ntags + 1, row))
+		return -ENOMEM;
 	return 0;
-out:
-	free_window(&w);
-	return r;
+}
+
+/* Position of tag in the sorted per-tag totals of d, or where it goes. */
+static uint32_t tag_pos(const struct lc_prof_data *d, int64_t tag)
+{
+	uint32_t lo = 0, hi = d->ntags;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (d->tags[mid].tag < tag)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The per-tag total of tag, or NULL. */
+static struct lc_prof_tagrow *tag_total(struct lc_prof_data *d, int64_t tag)
+{
+	uint32_t i = tag_pos(d, tag);
+
+	return i < d->ntags && d->tags[i].tag == tag ? &d->tags[i] : NULL;
+}
+
+/* Add a tag row to the per-tag totals (sorted by tag), making room for a
+ * new tag and its counter row. */
+static int add_tag_total(struct rstate *s, struct lc_prof_data *d, struct srcst *ss,
+			 const struct lc_prof_tagrow *g)
+{
+	uint32_t i = tag_pos(d, g->tag);
+	size_t ne = s->prof->nevents;
+
+	if (i < d->ntags && d->tags[i].tag == g->tag) {
+		lc_acct_add(&d->tags[i].acct, &g->acct);
+		return 0;
+	}
+	if (lc_grow((void **)&d->tags, &ss->gcap, (size_t)d->ntags + 1, sizeof(*d->tags)))
+		return -ENOMEM;
+	if (ne && lc_grow((void **)&d->ev_tag, &ss->evgcap, (size_t)d->ntags + 2,
+			  ne * sizeof(uint64_t)))
+		return -ENOMEM;
+	memmove(&d->tags[i + 1], &d->tags[i], (d->ntags - i) * sizeof(*d->tags));
+	d->tags[i] = *g;
+	if (ne && d->ev_tag) {
+		memmove(&d->ev_tag[(i + 1) * ne], &d->ev_tag[i * ne],
+			(d->ntags - i) * ne * sizeof(uint64_t));
+		memset(&d->ev_tag[i * ne], 0, ne * sizeof(uint64_t));
+	}
+	d->ntags++;
+	return 0;
+}
+
+/* A window's part of the totals of its source: whole, per thread, per tag. */
+static int add_totals(struct rstate *s, struct lc_prof_data *d, struct srcst *ss,
+		      const struct lc_prof_window *w)
+{
+	d->present = 1;
+	lc_acct_add(&d->total, &w->acct);
+	if (w->max_n > d->max_n)
+		d->max_n = w->max_n;
+	if (w->team > d->team)
+		d->team = w->team;
+	if (w->nthreads && fit_threads(s, d, ss))
+		return -ENOMEM;
+	for (uint32_t j = 0; j < w->nthreads; j++) {
+		struct lc_prof_trow *t = &d->threads[w->threads[j].thread];
+
+		for (int c = 0; c < LC_NCAT; c++)
+			t->cat[c] += w->threads[j].cat[c];
+		t->li_qempty += w->threads[j].li_qempty;
+	}
+	for (uint32_t j = 0; j < w->ntags; j++)
+		if (add_tag_total(s, d, ss, &w->tags[j]))
+			return -ENOMEM;
+	return 0;
+}
+
+/* ---- the windows held ---------------------------------------------------- */
+
+/* Copy the rows (when keep_rows) and tag rows of src into the empty dst. */
+static int copy_window(struct lc_prof_window *dst, const struct lc_prof_window *src,
+		       int keep_rows)
+{
+	*dst = *src;
+	dst->threads = NULL;
+	dst->tags = NULL;
+	if (!keep_rows)
+		dst->nthreads = 0;
+	if (dst->nthreads) {
+		dst->threads = malloc(dst->nthreads * sizeof(*dst->threads));
+		if (!dst->threads)
+			return -ENOMEM;
+		memcpy(dst->threads, src->threads, dst->nthreads * sizeof(*dst->threads));
+	}
+	if (dst->ntags) {
+		dst->tags = malloc(dst->ntags * sizeof(*dst->tags));
+		if (!dst->tags) {
+			free(dst->threads);
+			return -ENOMEM;
+		}
+		memcpy(dst->tags, src->tags, dst->ntags * sizeof(*dst->tags));
+	}
+	return 0;
+}
+
+/* The row of thread t in w (the first, as corrections have always found
+ * it), or NULL. */
+static struct lc_prof_trow *find_row(struct lc_prof_window *w, uint32_t t)
+{
+	for (uint32_t i = 0; i < w->nthreads; i++)
+		if (w->threads[i].thread == t)
+			return &w->threads[i];
+	return NULL;
+}
+
+static struct lc_prof_tagrow *find_tagrow(struct lc_prof_window *w, int64_t tag)
+{
+	for (uint32_t i = 0; i < w->ntags; i++)
+		if (w->tags[i].tag == tag)
+			return &w->tags[i];
+	return NULL;
+}
+
+/* Merge the later window src into dst: sums, maxima, tag rows by tag and,
+ * when dst has rows, rows by thread; dst keeps its start and index. */
+static int merge_window(struct rstate *s, struct lc_prof_window *dst,
+			const struct lc_prof_window *src, int keep_rows)
+{
+	lc_acct_add(&dst->acct, &src->acct);
+	dst->ticks += src->ticks;
+	dst->len_ns += src->len_ns;
+	dst->nmerged += src->nmerged;
+	if (src->max_n > dst->max_n)
+		dst->max_n = src->max_n;
+	if (src->team > dst->team)
+		dst->team = src->team;
+	if (src->ntags) {
+		void *p = realloc(dst->tags, ((size_t)dst->ntags + src->ntags) * sizeof(*dst->tags));
+
+		if (!p)
+			return -ENOMEM;
+		dst->tags = p;
+	}
+	for (uint32_t i = 0; i < src->ntags; i++) {
+		struct lc_prof_tagrow *g = find_tagrow(dst, src->tags[i].tag);
+
+		if (g)
+			lc_acct_add(&g->acct, &src->tags[i].acct);
+		else
+			dst->tags[dst->ntags++] = src->tags[i];
+	}
+	if (!keep_rows || !src->nthreads)
+		return 0;
+	/* rows by thread through a map of thread -> position + 1, left all
+	 * zero again afterwards */
+	if (lc_grow((void **)&s->map, &s->mapcap, s->prof->nthreads, sizeof(*s->map)))
+		return -ENOMEM;
+	{
+		void *p = realloc(dst->threads,
+				  ((size_t)dst->nthreads + src->nthreads) * sizeof(*dst->threads));
+
+		if (!p)
+			return -ENOMEM;
+		dst->threads = p;
+	}
+	for (uint32_t i = dst->nthreads; i-- > 0;)
+		s->map[dst->threads[i].thread] = i + 1;
+	for (uint32_t i = 0; i < src->nthreads; i++) {
+		const struct lc_prof_trow *r = &src->threads[i];
+		uint32_t k = s->map[r->thread];
+
+		if (k) {
+			for (int c = 0; c < LC_NCAT; c++)
+				dst->threads[k - 1].cat[c] += r->cat[c];
+			dst->threads[k - 1].li_qempty += r->li_qempty;
+		} else {
+			dst->threads[dst->nthreads] = *r;
+			s->map[r->thread] = ++dst->nthreads;
+		}
+	}
+	for (uint32_t i = 0; i < dst->nthreads; i++)
+		s->map[dst->threads[i].thread] = 0;
+	return 0;
+}
+
+/* Merge the held windows of d pairwise (0 and 1, 2 and 3, ...), with
+ * their counters: each now holds twice as many file windows. */
+static int halve(struct rstate *s, struct lc_prof_data *d, struct srcst *ss)
+{
+	size_t ne = s->prof->nevents;
+	uint32_t n = d->nwindows, k = 0;
+
+	for (uint32_t i = 0; i < n; i += 2, k++) {
+		struct lc_prof_window *w = &d->windows[i];
+		uint32_t last = ss->last[i];
+
+		if (i + 1 < n) {
+			if (merge_window(s, w, &d->windows[i + 1], !s->o.no_rows))
+				return -ENOMEM;
+			free_window(&d->windows[i + 1]);
+			d->windows[i + 1] = (struct lc_prof_window){ 0 };
+			last = ss->last[i + 1];
+		}
+		if (k != i) {	/* move it down, leaving nothing to free twice */
+			d->windows[k] = *w;
+			*w = (struct lc_prof_window){ 0 };
+		}
+		ss->last[k] = last;
+		if (ne && d->ev_window) {
+			uint64_t *to = &d->ev_window[k * ne], *a = &d->ev_window[i * ne];
+
+			for (size_t e = 0; e < ne; e++)
+				to[e] = a[e] + (i + 1 < n ? a[ne + e] : 0);
+		}
+	}
+	if (ne && d->ev_window)
+		memset(&d->ev_window[k * ne], 0, (n - k) * ne * sizeof(uint64_t));
+	d->nwindows = k;
+	ss->factor *= 2;
+	return 0;
+}
+
+/* Hold window w: as it is (every row: the default), or without its rows,
+ * or merged into the last held window while that holds fewer than
+ * `factor` file windows; when max_windows are held, they are merged
+ * pairwise first so that they stay evenly spaced. */
+static int hold(struct rstate *s, struct lc_prof_data *d, struct srcst *ss,
+		const struct lc_prof_window *w)
+{
+	struct lc_prof_window *last = d->nwindows ? &d->windows[d->nwindows - 1] : NULL;
+
+	if (s->lean && s->o.max_windows && last && last->nmerged >= ss->factor &&
+	    d->nwindows >= s->o.max_windows) {
+		if (halve(s, d, ss))
+			return -ENOMEM;
+		last = &d->windows[d->nwindows - 1];
+	}
+	if (s->lean && last && last->nmerged < ss->factor) {
+		ss->last[d->nwindows - 1] = w->index;
+		return merge_window(s, last, w, !s->o.no_rows);
+	}
+	if (lc_grow((void **)&d->windows, &ss->wcap, (size_t)d->nwindows + 1, sizeof(*w)) ||
+	    lc_grow((void **)&ss->last, &ss->lastcap, (size_t)d->nwindows + 1, sizeof(*ss->last)))
+		return -ENOMEM;
+	if (copy_window(&d->windows[d->nwindows], w, !s->o.no_rows))
+		return -ENOMEM;
+	ss->last[d->nwindows++] = w->index;
+	return fit_counters(s, d, ss);
+}
+
+/* Keep w whole in the ring of its source, in place of the oldest: the
+ * scratch slot takes the evicted window's arrays for the next block. */
+static void ring_push(struct rstate *s, struct srcst *ss)
+{
+	uint32_t i;
+	struct slot t;
+
+	if (ss->nring < RING) {
+		i = (ss->head + ss->nring++) % RING;
+	} else {
+		i = ss->head;
+		ss->head = (ss->head + 1) % RING;
+	}
+	t = ss->ring[i];
+	ss->ring[i] = s->scratch;
+	s->scratch = t;
+}
+
+/* A parsed window: checked against the previous one of its source, added
+ * to the totals, held, and (lean) kept in the ring. */
+static int commit_window(struct rstate *s, struct cur *c, struct lc_prof_window *w)
+{
+	struct lc_prof_data *d;
+	struct srcst *ss;
+
+	if (w->source >= LC_NSRC)	/* unknown sources are skipped */
+		return 0;
+	d = &s->prof->data[w->source];
+	ss = &s->src[w->source];
+	if (ss->any && w->index <= ss->last_index)
+		return bad(c, "window index out of order");
+	ss->any = 1;
+	ss->last_index = w->index;
+	if (add_totals(s, d, ss, w) || hold(s, d, ss, w))
+		return -ENOMEM;
+	if (s->lean)
+		ring_push(s, ss);
+	return 0;
+}
+
+/* ---- corrections and counts, applied as they arrive -------------------- */
+
+/* The held window holding file window x of d, or NULL. */
+static struct lc_prof_window *held_find(struct lc_prof_data *d, struct srcst *ss, uint32_t x)
+{
+	uint32_t lo = 0, hi = d->nwindows;
+
+	/* the held windows' first file indices increase: find the last <= x */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (d->windows[mid].index <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || x > ss->last[lo - 1])
+		return NULL;
+	return &d->windows[lo - 1];
+}
+
+/* File window x as it was read, with the corrections so far: the held
+ * window itself when every window is held whole, else its copy in the ring.
+ * Returns 0 with *exact set (NULL: x is older than the ring), or -1 when
+ * the file holds no window x (or none has been read yet). */
+static int locate(struct rstate *s, uint8_t src, uint32_t x, struct lc_prof_window **held,
+		  struct lc_prof_window **exact)
+{
+	struct lc_prof_data *d = &s->prof->data[src];
+	struct srcst *ss = &s->src[src];
+
+	*exact = NULL;
+	*held = held_find(d, ss, x);
+	if (!*held)
+		return -1;
+	if (!s->lean) {
+		*exact = *held;
+		return 0;
+	}
+	if (!ss->nring || x < ss->ring[ss->head].w.index)
+		return 0;
+	for (uint32_t k = ss->nring; k-- > 0;) {
+		struct lc_prof_window *w = &ss->ring[(ss->head + k) % RING].w;
+
+		if (w->index == x) {
+			*exact = w;
+			return 0;
+		}
+	}
+	return -1;	/* a gap between windows */
+}
+
+/* Move up to want from category from to category to in cat[]; returns
+ * what moved (never more than cat[from] held). */
+static uint64_t shift(uint64_t cat[LC_NCAT], const struct lc_prof_wasted *x, uint64_t want)
+{
+	uint64_t m = want < cat[x->from] ? want : cat[x->from];
+
+	cat[x->from] -= m;
+	cat[x->to] += m;
+	return m;
+}
+
+/* Apply one wasted or move record to its window, thread row and tag rows
+ * and to the totals.  Each part moves what the exact window's part holds,
+ * at most x->ns; a window older than the ring is clamped against its held
+ * window (which may hold its neighbours) and the thread's total.  Records
+ * naming a window the file does not hold (cut, or not yet read) are
+ * dropped. */
+static int apply_move(struct rstate *s, const struct lc_prof_wasted *x)
+{
+	struct lc_prof_window *h, *e;
+	struct lc_prof_data *d;
+	struct lc_prof_trow *r;
+	uint64_t m;
+
+	if (x->source >= LC_NSRC || locate(s, x->source, x->window, &h, &e))
+		return 0;
+	d = &s->prof->data[x->source];
+	if (fit_threads(s, d, &s->src[x->source]))
+		return -ENOMEM;
+	m = shift(e ? e->acct.cat : h->acct.cat, x, x->ns);
+	if (e && e != h)
+		shift(h->acct.cat, x, m);
+	shift(d->total.cat, x, m);
+	if (e) {
+		r = find_row(e, x->thread);
+		m = r ? shift(r->cat, x, x->ns) : 0;
+	} else {
+		m = shift(d->threads[x->thread].cat, x, x->ns);
+	}
+	if (m && e != h && (r = find_row(h, x->thread)))
+		shift(r->cat, x, m);
+	if (m && e)
+		shift(d->threads[x->thread].cat, x, m);
+	for (uint32_t k = 0; k < x->ntags; k++) {
+		struct lc_prof_tagrow *g = find_tagrow(e ? e : h, x->tags[k]), *gt;
+
+		if (!g)
+			continue;
+		m = shift(g->acct.cat, x, x->ns);
+		if (e && e != h && (g = find_tagrow(h, x->tags[k])))
+			shift(g->acct.cat, x, m);
+		if ((gt = tag_total(d, x->tags[k])))
+			shift(gt->acct.cat, x, m);
+	}
+	return 0;
+}
+
+/* Add one counts record to its source's totals per window, thread and tag
+ * (the tags seen so far). */
+static int apply_counts(struct rstate *s, const struct lc_prof_counts *x)
+{
+	struct lc_prof_window *h, *e;
+	struct lc_prof_data *d;
+	size_t ne = s->prof->nevents, hi;
+
+	if (!ne || x->source >= LC_NSRC || locate(s, x->source, x->window, &h, &e))
+		return 0;
+	d = &s->prof->data[x->source];
+	if (fit_counters(s, d, &s->src[x->source]))
+		return -ENOMEM;
+	hi = (size_t)(h - d->windows);
+	for (size_t v = 0; v < ne; v++) {
+		d->ev_total[v] += x->v[v];
+		d->ev_window[hi * ne + v] += x->v[v];
+		d->ev_thread[(size_t)x->thread * ne + v] += x->v[v];
+	}
+	for (uint32_t k = 0; k < x->ntags; k++) {
+		struct lc_prof_tagrow *g = tag_total(d, x->tags[k]);
+
+		if (g)
+			for (size_t v = 0; v < ne; v++)
+				d->ev_tag[(size_t)(g - d->tags) * ne + v] += x->v[v];
+	}
+	return 0;
 }
 
 /* A list of n tags into a new array *out (NULL for none). */
@@ -338,15 +947,13 @@ static int get_tags(struct cur *c, uint32_t n, int64_t **out)
 	return 0;
 }
 
-/* Keep a parsed wasted or move record (its tags are handed over). */
-static int keep_move(struct rstate *s, struct lc_prof_wasted *x)
+/* Apply a parsed wasted or move record, then free its tags. */
+static int apply_free(struct rstate *s, struct cur *c, struct lc_prof_wasted *x)
 {
-	if (lc_grow((void **)&s->wasted, &s->wastedcap, s->nwasted + 1, sizeof(*x))) {
-		free(x->tags);
-		return -ENOMEM;
-	}
-	s->wasted[s->nwasted++] = *x;
-	return 0;
+	int r = c->why ? 0 : apply_move(s, x);
+
+	free(x->tags);
+	return r;
 }
 
 static int parse_wasted(struct rstate *s, struct cur *c)
@@ -365,7 +972,7 @@ static int parse_wasted(struct rstate *s, struct cur *c)
 		return bad(c, "wasted time of an undeclared thread");
 	if (get_tags(c, x.ntags, &x.tags))
 		return -ENOMEM;
-	return keep_move(s, &x);
+	return apply_free(s, c, &x);
 }
 
 static int parse_move(struct rstate *s, struct cur *c)
@@ -387,7 +994,7 @@ static int parse_move(struct rstate *s, struct cur *c)
 		return bad(c, "move names an unknown category");
 	if (get_tags(c, x.ntags, &x.tags))
 		return -ENOMEM;
-	return keep_move(s, &x);
+	return apply_free(s, c, &x);
 }
 
 /* Free the sync records of a profile. */
@@ -459,12 +1066,18 @@ static int parse_events(struct rstate *s, struct cur *c)
 		if (pr->events[i].role >= LC_EVR_NROLES)
 			pr->events[i].role = LC_EVR_OTHER;
 	}
-	return oom ? -ENOMEM : 0;
+	if (oom)
+		return -ENOMEM;
+	for (int k = 0; k < LC_NSRC && !c->why; k++)
+		if (fit_counters(s, &pr->data[k], &s->src[k]))
+			return -ENOMEM;
+	return 0;
 }
 
 static int parse_counts(struct rstate *s, struct cur *c)
 {
 	struct lc_prof_counts x = { 0 };
+	int r;
 
 	x.source = get8(c);
 	x.window = get32(c);
@@ -483,12 +1096,9 @@ static int parse_counts(struct rstate *s, struct cur *c)
 	}
 	for (uint32_t i = 0; i < x.nev; i++)
 		x.v[i] = get64(c);
-	if (c->why || lc_grow((void **)&s->counts, &s->countscap, s->ncounts + 1, sizeof(x))) {
-		free(x.tags);
-		return c->why ? 0 : -ENOMEM;
-	}
-	s->counts[s->ncounts++] = x;
-	return 0;
+	r = c->why ? 0 : apply_counts(s, &x);
+	free(x.tags);
+	return r;
 }
 
 /* The appended fields of an end block (format minor 2), when present. */
@@ -575,114 +1185,11 @@ static int parse_block(struct rstate *s, uint16_t type, struct cur *c)
 		return parse_counts(s, c);
 	case LC_PF_SYNC:
 		return parse_sync(s, c);
+	case LC_PF_VWINDOW:
+		return parse_vwindow(s, c);
 	default:
 		return 0;	/* a newer minor version's block: skip it */
 	}
-}
-
-/* The window of d with the given index, or NULL. */
-static struct lc_prof_window *find_window(struct lc_prof_data *d, uint32_t index)
-{
-	size_t lo = 0, hi = d->nwindows;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->windows[mid].index == index)
-			return &d->windows[mid];
-		if (d->windows[mid].index < index)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* Move up to ns from category `from` to `to` in cat[]. */
-static void move_cat(uint64_t cat[LC_NCAT], const struct lc_prof_wasted *x)
-{
-	uint64_t m = x->ns < cat[x->from] ? x->ns : cat[x->from];
-
-	cat[x->from] -= m;
-	cat[x->to] += m;
-}
-
-/* Apply one wasted or move record to its window, thread row and tag rows;
- * records naming a window the file does not hold (cut) are dropped. */
-static void apply_wasted(struct lc_profile *pr, const struct lc_prof_wasted *x)
-{
-	struct lc_prof_window *w;
-
-	if (x->source >= LC_NSRC)
-		return;
-	w = find_window(&pr->data[x->source], x->window);
-	if (!w)
-		return;
-	move_cat(w->acct.cat, x);
-	for (uint32_t i = 0; i < w->nthreads; i++)
-		if (w->threads[i].thread == x->thread) {
-			move_cat(w->threads[i].cat, x);
-			break;
-		}
-	for (uint32_t k = 0; k < x->ntags; k++)
-		for (uint32_t i = 0; i < w->ntags; i++)
-			if (w->tags[i].tag == x->tags[k]) {
-				move_cat(w->tags[i].acct.cat, x);
-				break;
-			}
-}
-
-/* Add one counts record to its source's totals per window, thread and tag
- * (the per-tag arrays exist once tag_totals has run). */
-static void apply_counts(struct lc_profile *pr, const struct lc_prof_counts *x)
-{
-	struct lc_prof_data *d;
-	struct lc_prof_window *w;
-	uint32_t ne = pr->nevents;
-
-	if (x->source >= LC_NSRC)
-		return;
-	d = &pr->data[x->source];
-	w = find_window(d, x->window);
-	if (!w || !d->ev_window)
-		return;
-	for (uint32_t e = 0; e < ne; e++) {
-		d->ev_total[e] += x->v[e];
-		d->ev_window[(size_t)(w - d->windows) * ne + e] += x->v[e];
-		if (x->thread < d->nthreads)
-			d->ev_thread[(size_t)x->thread * ne + e] += x->v[e];
-	}
-	for (uint32_t k = 0; k < x->ntags; k++)
-		for (uint32_t i = 0; i < d->ntags; i++)
-			if (d->tags[i].tag == x->tags[k]) {
-				for (uint32_t e = 0; e < ne; e++)
-					d->ev_tag[(size_t)i * ne + e] += x->v[e];
-				break;
-			}
-}
-
-/* The counter arrays of every present source, then the counts added. */
-static int counter_totals(struct rstate *s)
-{
-	struct lc_profile *pr = s->prof;
-	size_t ne = pr->nevents;
-
-	if (!ne)
-		return 0;
-	for (int k = 0; k < LC_NSRC; k++) {
-		struct lc_prof_data *d = &pr->data[k];
-
-		if (!d->present)
-			continue;
-		d->ev_window = calloc((size_t)d->nwindows * ne, sizeof(uint64_t));
-		d->ev_thread = calloc(((size_t)d->nthreads + 1) * ne, sizeof(uint64_t));
-		d->ev_tag = calloc(((size_t)d->ntags + 1) * ne, sizeof(uint64_t));
-		if (!d->ev_window || !d->ev_thread || !d->ev_tag)
-			return -ENOMEM;
-	}
-	for (size_t i = 0; i < s->ncounts; i++)
-		apply_counts(pr, &s->counts[i]);
-	return 0;
 }
 
 /* An end block of minor 2 has the final say on what was measured. */
@@ -700,74 +1207,6 @@ static void adopt_end(struct lc_profile *pr)
 			pr->info.reason[c] = NULL;
 		}
 	}
-}
-
-static int cmp_tag(const void *a, const void *b)
-{
-	int64_t x = ((const struct lc_prof_tagrow *)a)->tag;
-	int64_t y = ((const struct lc_prof_tagrow *)b)->tag;
-
-	return (x > y) - (x < y);
-}
-
-/* Per-tag totals of d: all tag rows, sorted and merged. */
-static int tag_totals(struct lc_prof_data *d)
-{
-	size_t n = 0, k = 0;
-
-	for (uint32_t i = 0; i < d->nwindows; i++)
-		n += d->windows[i].ntags;
-	if (!n)
-		return 0;
-	d->tags = calloc(n, sizeof(*d->tags));
-	if (!d->tags)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < d->nwindows; i++)
-		for (uint32_t j = 0; j < d->windows[i].ntags; j++)
-			d->tags[k++] = d->windows[i].tags[j];
-	qsort(d->tags, n, sizeof(*d->tags), cmp_tag);
-	k = 0;
-	for (size_t i = 1; i < n; i++) {
-		if (d->tags[i].tag == d->tags[k].tag)
-			lc_acct_add(&d->tags[k].acct, &d->tags[i].acct);
-		else
-			d->tags[++k] = d->tags[i];
-	}
-	d->ntags = (uint32_t)(k + 1);
-	return 0;
-}
-
-/* Totals of one source: whole, per thread, per tag. */
-static int totals(struct lc_profile *pr, struct lc_prof_data *d)
-{
-	d->present = d->nwindows > 0;
-	if (!d->present)
-		return 0;
-	if (pr->nthreads) {
-		d->threads = calloc(pr->nthreads, sizeof(*d->threads));
-		if (!d->threads)
-			return -ENOMEM;
-		d->nthreads = pr->nthreads;
-		for (uint32_t i = 0; i < pr->nthreads; i++)
-			d->threads[i].thread = i;
-	}
-	for (uint32_t i = 0; i < d->nwindows; i++) {
-		const struct lc_prof_window *w = &d->windows[i];
-
-		lc_acct_add(&d->total, &w->acct);
-		if (w->max_n > d->max_n)
-			d->max_n = w->max_n;
-		if (w->team > d->team)
-			d->team = w->team;
-		for (uint32_t j = 0; j < w->nthreads; j++) {
-			struct lc_prof_trow *t = &d->threads[w->threads[j].thread];
-
-			for (int c = 0; c < LC_NCAT; c++)
-				t->cat[c] += w->threads[j].cat[c];
-			t->li_qempty += w->threads[j].li_qempty;
-		}
-	}
-	return tag_totals(d);
 }
 
 /* p and where it came from: end, option, team, threads (at least 1). */
@@ -806,56 +1245,6 @@ static int magic_ok(const uint8_t *b, size_t n)
 	return !memcmp(b, magic, n < 8 ? n : 8);
 }
 
-/* Read all of fd into a new buffer, checking the magic as soon as its 8
- * bytes are in (so /dev/zero or a large foreign file is refused after the
- * first read).  0, -EINVAL when the magic is wrong, or -errno. */
-static int slurp(int fd, uint8_t **out, size_t *len)
-{
-	size_t n = 0, cap = 0;
-	uint8_t *buf = NULL;
-	struct stat st;
-
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		cap = (size_t)st.st_size + 1;
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			uint8_t *p = realloc(buf, cap ? cap * 2 : 65536);
-
-			if (!p) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = p;
-			cap = cap ? cap * 2 : 65536;
-		} else if (!buf) {
-			buf = malloc(cap);
-			if (!buf)
-				return -ENOMEM;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = -errno;
-
-			free(buf);
-			return e;
-		}
-		if (r == 0)
-			break;
-		if (n < 8 && !magic_ok(buf, n + (size_t)r)) {
-			free(buf);
-			return -EINVAL;
-		}
-		n += (size_t)r;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
 /* Check the file header; returns its size, or a negative error. */
 static long check_header(const uint8_t *b, size_t n, char *err, size_t errlen)
 {
@@ -887,35 +1276,120 @@ static const char *block_name(uint16_t type)
 {
 	static const char *const names[] = { "?", "info", "process", "thread",
 					      "window", "wasted", "end", "rank", "move",
-					      "events", "counts", "sync" };
+					      "events", "counts", "sync", "window" };
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }
 
-/* Walk the blocks of b[0..n) from off.  Returns 0 or a negative error. */
-static int read_blocks(struct rstate *s, const uint8_t *b, size_t n, size_t off,
-		       char *err, size_t errlen)
+/* The input: a file read block by block into buf, which grows to the
+ * largest block and no further, or bytes in memory (lc_profile_parse). */
+struct feed {
+	int fd;			/* -1: the bytes are mem[0..len) */
+	const uint8_t *mem;
+	size_t len, pos;
+	uint8_t *buf;
+	size_t cap;
+};
+
+/* Read at most this much ahead of what has arrived, so that a block
+ * length read from a damaged or cut file costs no more memory than the
+ * bytes that are there. */
+#define FEED_STEP ((size_t)1 << 20)
+
+/* The next n bytes of the input at *p (valid until the next call): returns
+ * how many there are (fewer only at the end of the input) or -errno. */
+static ssize_t feed_take(struct feed *f, size_t n, const uint8_t **p)
+{
+	size_t got = 0;
+
+	if (f->fd < 0) {
+		got = f->len - f->pos < n ? f->len - f->pos : n;
+		*p = f->mem + f->pos;
+		f->pos += got;
+		return (ssize_t)got;
+	}
+	while (got < n) {
+		size_t want = n - got < FEED_STEP ? n - got : FEED_STEP;
+		ssize_t r;
+
+		if (lc_grow((void **)&f->buf, &f->cap, got + want, 1))
+			return -ENOMEM;
+		r = read(f->fd, f->buf + got, want);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	*p = f->buf;
+	f->pos += got;
+	return (ssize_t)got;
+}
+
+/* Read and check the file header into hb[4096]; returns its size or a
+ * negative error with the reason. */
+static long read_header(struct feed *f, uint8_t *hb, char *err, size_t errlen)
+{
+	const uint8_t *p;
+	ssize_t r = feed_take(f, 16, &p);
+	size_t n;
+	uint32_t hsize;
+
+	if (r < 0)
+		return lc_fail(err, errlen, (int)r, "%s", strerror((int)-r));
+	n = (size_t)r;
+	memcpy(hb, p, n);
+	hsize = n == 16 ? lc_pf_get32(hb + 12) : 0;
+	if (n == 16 && magic_ok(hb, n) && hsize > 16 && hsize <= 4096) {
+		r = feed_take(f, hsize - 16, &p);
+		if (r < 0)
+			return lc_fail(err, errlen, (int)r, "%s", strerror((int)-r));
+		memcpy(hb + 16, p, (size_t)r);
+		n += (size_t)r;
+	}
+	return check_header(hb, n, err, errlen);
+}
+
+/* Walk the blocks from offset off.  Returns 0 or a negative error. */
+static int read_blocks(struct rstate *s, struct feed *f, size_t off, char *err, size_t errlen)
 {
 	struct lc_profile *pr = s->prof;
+	int cut = 0;
 
 	pr->cut_offset = off;
-	while (off < n) {
-		size_t rest = n - off;
+	for (;;) {
+		uint8_t hdr[LC_PF_BLK_HDR];
+		const uint8_t *p;
 		uint16_t type;
 		uint32_t len;
 		struct cur c;
+		ssize_t got;
 		int r;
 
-		if (rest < LC_PF_BLK_HDR + LC_PF_BLK_CRC)
+		got = feed_take(f, LC_PF_BLK_HDR, &p);
+		if (got < 0)
+			return lc_fail(err, errlen, (int)got, "%s", strerror((int)-got));
+		if (got == 0)
 			break;
-		type = lc_pf_get16(b + off);
-		len = lc_pf_get32(b + off + 4);
-		if (len > LC_PF_BLK_MAX || len > rest - LC_PF_BLK_HDR - LC_PF_BLK_CRC)
+		cut = 1;	/* until the block proves complete */
+		if (got < LC_PF_BLK_HDR)
 			break;
-		if (lc_pf_get32(b + off + LC_PF_BLK_HDR + len) !=
-		    lc_crc32(0, b + off, LC_PF_BLK_HDR + len))
+		memcpy(hdr, p, sizeof(hdr));
+		type = lc_pf_get16(hdr);
+		len = lc_pf_get32(hdr + 4);
+		if (len > LC_PF_BLK_MAX)
 			break;
-		c = (struct cur){ .p = b + off + LC_PF_BLK_HDR, .n = len };
+		got = feed_take(f, (size_t)len + LC_PF_BLK_CRC, &p);
+		if (got < 0)
+			return lc_fail(err, errlen, (int)got, "%s", strerror((int)-got));
+		if ((size_t)got < (size_t)len + LC_PF_BLK_CRC)
+			break;
+		if (lc_pf_get32(p + len) != lc_crc32(lc_crc32(0, hdr, sizeof(hdr)), p, len))
+			break;
+		cut = 0;
+		c = (struct cur){ .p = p, .n = len };
 		r = parse_block(s, type, &c);
 		if (r == -ENOMEM)
 			return lc_fail(err, errlen, r, "out of memory");
@@ -927,55 +1401,74 @@ static int read_blocks(struct rstate *s, const uint8_t *b, size_t n, size_t off,
 	}
 	if (!s->have_info)
 		return lc_fail(err, errlen, -ENODATA, "no complete block");
-	pr->cut = off < n || !pr->ended;
+	pr->cut = cut || !pr->ended;
 	return 0;
 }
 
-/* Apply wasted records, compute totals and p. */
+/* What is left once every block is in: per-thread totals of every
+ * declared thread, the counter arrays, what was measured, and p. */
 static int settle(struct rstate *s)
 {
 	struct lc_profile *pr = s->prof;
 
-	for (size_t i = 0; i < s->nwasted; i++)
-		apply_wasted(pr, &s->wasted[i]);
-	for (int k = 0; k < LC_NSRC; k++)
-		if (totals(pr, &pr->data[k]))
+	for (int k = 0; k < LC_NSRC; k++) {
+		struct lc_prof_data *d = &pr->data[k];
+
+		if (!d->present)
+			continue;
+		if (fit_threads(s, d, &s->src[k]) || fit_counters(s, d, &s->src[k]))
 			return -ENOMEM;
-	if (counter_totals(s))
-		return -ENOMEM;
+		d->nthreads = pr->nthreads;
+		for (uint32_t i = 0; i < d->nthreads; i++)
+			d->threads[i].thread = i;
+	}
 	adopt_end(pr);
 	choose_procs(pr);
 	return 0;
 }
 
-/* Parse the profile in buf[0..n).  See lc_profile.h. */
-int lc_profile_parse(const void *buf, size_t n, struct lc_profile **out, char *err,
-		     size_t errlen)
+static void free_slot(struct slot *sl)
+{
+	free(sl->w.threads);
+	free(sl->w.tags);
+}
+
+/* Read a profile from f with options o (NULL: keep everything). */
+static int parse_feed(struct feed *f, const struct lc_read_opts *o, struct lc_profile **out,
+		      char *err, size_t errlen)
 {
 	struct rstate s = { 0 };
+	uint8_t hb[4096];
 	long hsize;
 	int r;
 
 	*out = NULL;
+	if (o) {
+		s.o = *o;
+		s.lean = o->no_rows || o->max_windows;
+	}
+	for (int k = 0; k < LC_NSRC; k++)
+		s.src[k].factor = 1;
 	s.prof = calloc(1, sizeof(*s.prof));
 	if (!s.prof)
 		return lc_fail(err, errlen, -ENOMEM, "out of memory");
-	hsize = check_header(buf, n, err, errlen);
+	hsize = read_header(f, hb, err, errlen);
 	if (hsize < 0) {
 		r = (int)hsize;
 		goto out;
 	}
-	s.prof->version = lc_pf_get16((const uint8_t *)buf + 8);
-	r = read_blocks(&s, buf, n, (size_t)hsize, err, errlen);
+	s.prof->version = lc_pf_get16(hb + 8);
+	r = read_blocks(&s, f, (size_t)hsize, err, errlen);
 	if (!r && settle(&s))
 		r = lc_fail(err, errlen, -ENOMEM, "out of memory");
 out:
-	for (size_t i = 0; i < s.nwasted; i++)
-		free(s.wasted[i].tags);
-	free(s.wasted);
-	for (size_t i = 0; i < s.ncounts; i++)
-		free(s.counts[i].tags);
-	free(s.counts);
+	free_slot(&s.scratch);
+	for (int k = 0; k < LC_NSRC; k++) {
+		for (uint32_t i = 0; i < RING; i++)
+			free_slot(&s.src[k].ring[i]);
+		free(s.src[k].last);
+	}
+	free(s.map);
 	if (r) {
 		lc_profile_free(s.prof);
 		return r;
@@ -984,31 +1477,40 @@ out:
 	return 0;
 }
 
-int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t errlen)
+int lc_profile_parse_opts(const void *buf, size_t n, const struct lc_read_opts *o,
+			  struct lc_profile **out, char *err, size_t errlen)
 {
-	uint8_t *buf = NULL;
-	size_t n = 0;
-	int fd, r;
+	struct feed f = { .fd = -1, .mem = buf, .len = n };
 
-	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return lc_fail(err, errlen, -errno, "%s", strerror(errno));
-	r = slurp(fd, &buf, &n);
-	close(fd);
-	if (r)
-		return lc_fail(err, errlen, r, "%s", r == -EINVAL ? "not a lostcycles profile" :
-			       strerror(-r));
-	r = lc_profile_parse(buf, n, out, err, errlen);
-	free(buf);
-	return r;
+	return parse_feed(&f, o, out, err, errlen);
+}
+
+/* Parse the profile in buf[0..n).  See lc_profile.h. */
+int lc_profile_parse(const void *buf, size_t n, struct lc_profile **out, char *err,
+		     size_t errlen)
+{
+	return lc_profile_parse_opts(buf, n, NULL, out, err, errlen);
 }
 
 int lc_profile_read_opts(const char *path, const struct lc_read_opts *o,
 			 struct lc_profile **out, char *err, size_t errlen)
 {
-	(void)o;
-	return lc_profile_read(path, out, err, errlen);
+	struct feed f = { 0 };
+	int r;
+
+	*out = NULL;
+	f.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f.fd < 0)
+		return lc_fail(err, errlen, -errno, "%s", strerror(errno));
+	r = parse_feed(&f, o, out, err, errlen);
+	close(f.fd);
+	free(f.buf);
+	return r;
+}
+
+int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t errlen)
+{
+	return lc_profile_read_opts(path, NULL, out, err, errlen);
 }
 
 void lc_profile_free(struct lc_profile *prof)

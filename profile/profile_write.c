@@ -23,6 +23,7 @@ struct qblock {
 
 struct lc_pwriter {
 	int fd;
+	uint64_t window_ns;	/* the info's: a window's len_ns when it has none */
 	int err;		/* first error, 0 = none (the owner's) */
 	uint8_t *buf;		/* the block being built */
 	size_t len, cap;
@@ -161,14 +162,6 @@ static void put8(struct lc_pwriter *w, uint8_t v)
 		*p = v;
 }
 
-static void put16(struct lc_pwriter *w, uint16_t v)
-{
-	uint8_t *p = room(w, 2);
-
-	if (p)
-		lc_pf_put16(p, v);
-}
-
 static void put32(struct lc_pwriter *w, uint32_t v)
 {
 	uint8_t *p = room(w, 4);
@@ -185,6 +178,28 @@ static void put64(struct lc_pwriter *w, uint64_t v)
 		lc_pf_put64(p, v);
 }
 
+/* An unsigned LEB128 varint: 7 bits a byte, low first, the top bit set on
+ * every byte but the last. */
+static void putuv(struct lc_pwriter *w, uint64_t v)
+{
+	uint8_t *p, tmp[LC_PF_VARINT_MAX];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	p = room(w, n);
+	if (p)
+		memcpy(p, tmp, n);
+}
+
+/* A signed value as a zigzag varint. */
+static void putsv(struct lc_pwriter *w, int64_t v)
+{
+	putuv(w, lc_pf_zigzag(v));
+}
+
 /* A string: u32 length and the bytes, no NUL; NULL is length 0.  Longer
  * strings are cut to LC_PROF_TEXT_MAX bytes. */
 static void putstr(struct lc_pwriter *w, const char *s)
@@ -198,21 +213,22 @@ static void putstr(struct lc_pwriter *w, const char *s)
 		memcpy(p, s, n);
 }
 
-/* The nonzero values among v[0..nbits) as a u16 mask and the u64 values. */
-static void putmasked(struct lc_pwriter *w, const uint64_t *v, int nbits)
+/* The nonzero values among v[0..nbits) (fixed-width field order) as a
+ * varint mask and varints, in the order of lc_pf_vorder. */
+static void putvmasked(struct lc_pwriter *w, const uint64_t *v, int nbits)
 {
-	uint16_t mask = 0;
+	uint64_t mask = 0;
 
 	for (int i = 0; i < nbits; i++)
-		if (v[i])
-			mask |= (uint16_t)(1u << i);
-	put16(w, mask);
+		if (v[i < 10 ? lc_pf_vorder[i] : i])
+			mask |= 1u << i;
+	putuv(w, mask);
 	for (int i = 0; i < nbits; i++)
-		if (v[i])
-			put64(w, v[i]);
+		if (mask & (1u << i))
+			putuv(w, v[i < 10 ? lc_pf_vorder[i] : i]);
 }
 
-static void putacct(struct lc_pwriter *w, const struct lc_acct *a)
+static void putvacct(struct lc_pwriter *w, const struct lc_acct *a)
 {
 	uint64_t v[14];
 
@@ -222,17 +238,20 @@ static void putacct(struct lc_pwriter *w, const struct lc_acct *a)
 	v[LC_PF_M_NWE] = a->n_we;
 	v[LC_PF_M_TNWE] = a->t_nwe;
 	v[LC_PF_M_NNWE] = a->n_nwe;
-	putmasked(w, v, 14);
+	putvmasked(w, v, 14);
 }
 
-static void puttrow(struct lc_pwriter *w, const struct lc_prof_trow *r)
+/* A thread row of a varint window: its thread as the difference from the
+ * previous row's (rows go out in the sampler's order, not sorted), then
+ * the masked values. */
+static void putvtrow(struct lc_pwriter *w, const struct lc_prof_trow *r, uint32_t prev)
 {
 	uint64_t v[10];
 
 	memcpy(v, r->cat, sizeof(r->cat));
 	v[LC_PF_M_QEMPTY] = r->li_qempty;
-	put32(w, r->thread);
-	putmasked(w, v, 10);
+	putsv(w, (int64_t)r->thread - (int64_t)prev);
+	putvmasked(w, v, 10);
 }
 
 /* Start a block of the given type: reserve its header. */
@@ -307,6 +326,7 @@ static void put_info(struct lc_pwriter *w, const struct lc_prof_info *in)
 	putstr(w, in->hostname);
 	putstr(w, in->command);
 	putstr(w, in->session);
+	put32(w, in->window_grow);
 }
 
 /* Create path, write the file header and the info block with one write. */
@@ -319,6 +339,7 @@ struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *
 
 	if (!w)
 		goto fail;
+	w->window_ns = info->window_ns;
 	w->fd = lc_out_create(path, 0644);
 	if (w->fd < 0) {
 		r = w->fd;
@@ -377,23 +398,30 @@ int lc_pwriter_thread(struct lc_pwriter *w, const struct lc_prof_thread *t)
 	return finish(w, 0);
 }
 
+/* A window goes out as a varint window (type 12): most of a row's values
+ * are small, and a window of 256 rows is most of a profile. */
 int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win)
 {
-	begin(w, LC_PF_WINDOW);
+	uint32_t prev = 0;
+
+	begin(w, LC_PF_VWINDOW);
 	put8(w, win->source);
-	put32(w, win->index);
-	put64(w, win->start_ns);
-	put32(w, win->ticks);
-	put32(w, win->max_n);
-	put32(w, win->team);
-	putacct(w, &win->acct);
-	put32(w, win->nthreads);
-	for (uint32_t i = 0; i < win->nthreads; i++)
-		puttrow(w, &win->threads[i]);
-	put32(w, win->ntags);
+	putuv(w, win->index);
+	putuv(w, win->start_ns);
+	putuv(w, win->len_ns ? win->len_ns : w->window_ns);
+	putuv(w, win->ticks);
+	putuv(w, win->max_n);
+	putuv(w, win->team);
+	putvacct(w, &win->acct);
+	putuv(w, win->nthreads);
+	for (uint32_t i = 0; i < win->nthreads; i++) {
+		putvtrow(w, &win->threads[i], prev);
+		prev = win->threads[i].thread;
+	}
+	putuv(w, win->ntags);
 	for (uint32_t i = 0; i < win->ntags; i++) {
-		put64(w, (uint64_t)win->tags[i].tag);
-		putacct(w, &win->tags[i].acct);
+		putsv(w, win->tags[i].tag);
+		putvacct(w, &win->tags[i].acct);
 	}
 	return finish(w, 0);
 }

@@ -636,6 +636,782 @@ static void test_counters_blocks(void **state)
 	assert_non_null(strstr(err, "unknown category"));
 }
 
+/* ---- format minor 3: varint windows, the streaming reader, options ------- */
+
+/* The payload of the info block at byte LC_PF_HDR_SIZE of b: *len its
+ * length.  Returns a pointer to it. */
+static uint8_t *info_payload(uint8_t *b, uint32_t *len)
+{
+	*len = lc_pf_get32(b + LC_PF_HDR_SIZE + 4);
+	return b + LC_PF_HDR_SIZE + LC_PF_BLK_HDR;
+}
+
+/* Every field of a varint window (type 12), and info's window_grow, come
+ * back as written; a window's len_ns 0 is written as info's window_ns. */
+static void test_vwindow_round_trip(void **state)
+{
+	struct lc_prof_info in = sample_info();
+	struct lc_prof_thread th = { .pid = 1, .tid = 1 };
+	struct lc_prof_trow rows[3] = {
+		{ .thread = 2, .cat = { [LC_CAT_PC] = UINT64_MAX, [LC_CAT_IP] = 1 },
+		  .li_qempty = 127 },
+		{ .thread = 0, .cat = { 1, 2, 3, 4, 5, 6, 7, 8, 9 }, .li_qempty = 128 },
+		{ .thread = 1 },
+	};
+	struct lc_prof_tagrow tags[3] = {
+		{ .tag = INT64_MIN, .acct = { .cat = { [LC_CAT_WC] = 5 }, .n_nwe = UINT64_MAX } },
+		{ .tag = INT64_MAX, .acct = { .li_qempty = 3, .t_we = 4, .n_we = 5, .t_nwe = 6 } },
+		{ .tag = -1 },
+	};
+	struct lc_prof_window w0 = {
+		.source = LC_SRC_SAMPLED, .index = 7, .start_ns = 70000000, .len_ns = 20000000,
+		.ticks = 200, .max_n = 3, .team = 8,
+		.acct = { .cat = { 10, 20, 30, 40, 50, 60, 70, 80, 90 }, .li_qempty = 1,
+			  .t_we = 2, .n_we = 3, .t_nwe = 4, .n_nwe = 1ull << 63 },
+		.nthreads = 3, .threads = rows, .ntags = 3, .tags = tags,
+	};
+	struct lc_prof_window w1 = { .source = LC_SRC_TRACE, .index = UINT32_MAX,
+				     .start_ns = UINT64_MAX, .ticks = UINT32_MAX };
+	struct lc_profile *pr = NULL;
+	struct lc_pwriter *w;
+	const struct lc_prof_window *a;
+	uint8_t *b;
+	size_t n;
+	int rc = 0;
+
+	(void)state;
+	in.window_grow = 4096;
+	unlink(path);
+	w = lc_pwriter_open(path, &in, &rc);
+	assert_non_null(w);
+	for (uint32_t i = 0; i < 3; i++) {
+		th.idx = i;
+		assert_int_equal(lc_pwriter_thread(w, &th), 0);
+	}
+	assert_int_equal(lc_pwriter_window(w, &w0), 0);
+	assert_int_equal(lc_pwriter_window(w, &w1), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	/* the header says minor 3, the window blocks are type 12 */
+	b = load(path, &n);
+	assert_int_equal(lc_pf_get16(b + 10), 3);
+	{
+		uint32_t len, off = LC_PF_HDR_SIZE;
+
+		info_payload(b, &len);
+		off += LC_PF_BLK_HDR + len + LC_PF_BLK_CRC;
+		for (int k = 0; k < 3; k++)	/* the thread blocks */
+			off += LC_PF_BLK_HDR + lc_pf_get32(b + off + 4) + LC_PF_BLK_CRC;
+		assert_int_equal(lc_pf_get16(b + off), LC_PF_VWINDOW);
+	}
+	free(b);
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr->info.window_grow, 4096);
+	assert_int_equal(pr->info.window_ns, 10000000);
+	assert_int_equal(pr->data[0].nwindows, 1);
+	a = &pr->data[0].windows[0];
+	assert_int_equal(a->source, LC_SRC_SAMPLED);
+	assert_int_equal(a->index, 7);
+	assert_int_equal(a->start_ns, 70000000);
+	assert_int_equal(a->len_ns, 20000000);
+	assert_int_equal(a->nmerged, 1);
+	assert_int_equal(a->ticks, 200);
+	assert_int_equal(a->max_n, 3);
+	assert_int_equal(a->team, 8);
+	assert_memory_equal(&a->acct, &w0.acct, sizeof(a->acct));
+	assert_int_equal(a->nthreads, 3);
+	for (uint32_t i = 0; i < 3; i++) {	/* in the order written, not sorted */
+		assert_int_equal(a->threads[i].thread, rows[i].thread);
+		assert_memory_equal(a->threads[i].cat, rows[i].cat, sizeof(rows[i].cat));
+		assert_int_equal(a->threads[i].li_qempty, rows[i].li_qempty);
+	}
+	assert_int_equal(a->ntags, 3);
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_int_equal(a->tags[i].tag, tags[i].tag);
+		assert_memory_equal(&a->tags[i].acct, &tags[i].acct, sizeof(tags[i].acct));
+	}
+	assert_int_equal(pr->data[1].nwindows, 1);
+	a = &pr->data[1].windows[0];
+	assert_int_equal(a->index, UINT32_MAX);
+	assert_int_equal(a->start_ns, UINT64_MAX);
+	assert_int_equal(a->len_ns, 10000000);	/* 0: the info's */
+	assert_int_equal(a->ticks, UINT32_MAX);
+	assert_int_equal(a->nthreads, 0);
+	assert_null(a->threads);
+	lc_profile_free(pr);
+}
+
+/* Test-only encoder of the fixed-width blocks of format minor 0-2. */
+struct enc {
+	uint8_t b[4096];
+	uint32_t n;
+};
+
+static void e8(struct enc *e, uint8_t v)
+{
+	e->b[e->n++] = v;
+}
+
+static void e16(struct enc *e, uint16_t v)
+{
+	lc_pf_put16(e->b + e->n, v);
+	e->n += 2;
+}
+
+static void e32(struct enc *e, uint32_t v)
+{
+	lc_pf_put32(e->b + e->n, v);
+	e->n += 4;
+}
+
+static void e64(struct enc *e, uint64_t v)
+{
+	lc_pf_put64(e->b + e->n, v);
+	e->n += 8;
+}
+
+static void emasked(struct enc *e, const uint64_t *v, int nbits)
+{
+	uint16_t m = 0;
+
+	for (int i = 0; i < nbits; i++)
+		if (v[i])
+			m |= (uint16_t)(1u << i);
+	e16(e, m);
+	for (int i = 0; i < nbits; i++)
+		if (v[i])
+			e64(e, v[i]);
+}
+
+static void eacct(struct enc *e, const struct lc_acct *a)
+{
+	uint64_t v[14];
+
+	memcpy(v, a->cat, sizeof(a->cat));
+	v[9] = a->li_qempty;
+	v[10] = a->t_we;
+	v[11] = a->n_we;
+	v[12] = a->t_nwe;
+	v[13] = a->n_nwe;
+	emasked(e, v, 14);
+}
+
+/* A window block of type 4 for w. */
+static void ewindow4(struct enc *e, const struct lc_prof_window *w)
+{
+	e->n = 0;
+	e8(e, w->source);
+	e32(e, w->index);
+	e64(e, w->start_ns);
+	e32(e, w->ticks);
+	e32(e, w->max_n);
+	e32(e, w->team);
+	eacct(e, &w->acct);
+	e32(e, w->nthreads);
+	for (uint32_t i = 0; i < w->nthreads; i++) {
+		uint64_t v[10];
+
+		memcpy(v, w->threads[i].cat, sizeof(w->threads[i].cat));
+		v[9] = w->threads[i].li_qempty;
+		e32(e, w->threads[i].thread);
+		emasked(e, v, 10);
+	}
+	e32(e, w->ntags);
+	for (uint32_t i = 0; i < w->ntags; i++) {
+		e64(e, (uint64_t)w->tags[i].tag);
+		eacct(e, &w->tags[i].acct);
+	}
+}
+
+/* A file of format minor 2, built by hand: an info block without
+ * window_grow, type-4 windows and a wasted block.  It reads as before:
+ * window_grow 0, len_ns the info's window_ns, nmerged 1; the same with
+ * options. */
+static void test_type4_file(void **state)
+{
+	uint64_t bounds[SAMPLE_NBLOCKS];
+	struct lc_prof_trow rows[2] = {
+		{ .thread = 1, .cat = { [LC_CAT_PC] = 9000000, [LC_CAT_SL] = 1000000 } },
+		{ .thread = 0, .cat = { [LC_CAT_PC] = 10000000 }, .li_qempty = 5 },
+	};
+	struct lc_prof_tagrow tag = { .tag = -9, .acct = { .cat = { [LC_CAT_PC] = 4000000 },
+						      .t_we = 2000000, .n_we = 4000000 } };
+	struct lc_prof_window w = { .source = LC_SRC_SAMPLED, .start_ns = 0, .ticks = 100,
+				    .max_n = 2, .team = 2,
+				    .acct = { .cat = { [LC_CAT_PC] = 19000000,
+						       [LC_CAT_SL] = 1000000 },
+					      .t_we = 10000000, .n_we = 20000000 },
+				    .nthreads = 2, .threads = rows, .ntags = 1, .tags = &tag };
+	struct lc_read_opts lean = { .no_rows = 1, .max_windows = 1 };
+	struct lc_profile *pr = NULL;
+	struct enc e;
+	uint32_t len;
+	uint8_t *b, *pl;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(sample_write(path, bounds), 0);
+	b = load(path, &n);
+	/* header minor 2, info without its last field (window_grow) */
+	lc_pf_put16(b + 10, 2);
+	lc_pf_put32(b + 20, lc_crc32(0, b, 20));
+	pl = info_payload(b, &len);
+	assert_int_equal(lc_pf_get32(pl + len - 4), 0);	/* the sample's window_grow */
+	len -= 4;
+	lc_pf_put32(b + LC_PF_HDR_SIZE + 4, len);
+	lc_pf_put32(pl + len, lc_crc32(0, b + LC_PF_HDR_SIZE, LC_PF_BLK_HDR + len));
+	/* header, info, process and the three threads */
+	memmove(b + LC_PF_HDR_SIZE + LC_PF_BLK_HDR + len + LC_PF_BLK_CRC,
+		b + LC_PF_HDR_SIZE + LC_PF_BLK_HDR + len + 4 + LC_PF_BLK_CRC,
+		(size_t)bounds[4] - (LC_PF_HDR_SIZE + LC_PF_BLK_HDR + len + 4 + LC_PF_BLK_CRC));
+	store(path, b, (size_t)bounds[4] - 4);
+	free(b);
+	ewindow4(&e, &w);
+	append_block(path, LC_PF_WINDOW, e.b, e.n);
+	w.index = 1;
+	w.start_ns = 10000000;
+	rows[0].cat[LC_CAT_SL] = 0;
+	ewindow4(&e, &w);
+	append_block(path, LC_PF_WINDOW, e.b, e.n);
+	/* wasted: 2 ms of thread 1 in window 0, tag -9 */
+	e.n = 0;
+	e8(&e, LC_SRC_SAMPLED);
+	e32(&e, 0);
+	e32(&e, 1);
+	e64(&e, 2000000);
+	e64(&e, 77);
+	e32(&e, 1);
+	e64(&e, (uint64_t)-9);
+	append_block(path, LC_PF_WASTED, e.b, e.n);
+	for (int k = 0; k < 2; k++) {
+		const struct lc_prof_data *d;
+
+		pr = NULL;
+		assert_int_equal(lc_profile_read_opts(path, k ? &lean : NULL, &pr, err, sizeof(err)),
+				 0);
+		d = &pr->data[LC_SRC_SAMPLED];
+		assert_int_equal(pr->info.window_grow, 0);
+		assert_string_equal(pr->info.session, "s1");
+		assert_int_equal(pr->nthreads, 3);
+		assert_true(pr->cut);	/* no end block */
+		assert_int_equal(d->nwindows, k ? 1 : 2);
+		assert_int_equal(d->windows[0].len_ns, k ? 20000000 : 10000000);
+		assert_int_equal(d->windows[0].nmerged, k ? 2 : 1);
+		assert_int_equal(d->windows[0].ticks, k ? 200 : 100);
+		if (!k) {
+			assert_int_equal(d->windows[1].index, 1);
+			assert_int_equal(d->windows[1].start_ns, 10000000);
+			assert_int_equal(d->windows[1].nmerged, 1);
+			assert_int_equal(d->windows[0].nthreads, 2);
+			assert_int_equal(d->windows[0].threads[0].cat[LC_CAT_WC], 2000000);
+			assert_int_equal(d->windows[0].threads[1].li_qempty, 5);
+		} else {
+			assert_null(d->windows[0].threads);
+		}
+		assert_int_equal(d->total.cat[LC_CAT_WC], 2000000);
+		assert_int_equal(d->total.cat[LC_CAT_PC], 36000000);
+		assert_int_equal(d->threads[1].cat[LC_CAT_PC], 16000000);
+		assert_int_equal(d->threads[1].cat[LC_CAT_WC], 2000000);
+		assert_int_equal(d->threads[0].li_qempty, 10);
+		assert_int_equal(d->ntags, 1);
+		assert_int_equal(d->tags[0].tag, -9);
+		assert_int_equal(d->tags[0].acct.cat[LC_CAT_PC], 6000000);
+		assert_int_equal(d->tags[0].acct.cat[LC_CAT_WC], 2000000);
+		lc_profile_free(pr);
+	}
+}
+
+static uint64_t trng = 88172645463325252ull;
+
+/* xorshift64: deterministic test values below n. */
+static uint64_t trand(uint64_t n)
+{
+	trng ^= trng << 13;
+	trng ^= trng >> 7;
+	trng ^= trng << 17;
+	return trng % n;
+}
+
+#define MANY_NTH 5
+#define MANY_OLD_AT 250		/* after this window, a move for window MANY_OLD */
+#define MANY_OLD 41		/* older than the ring of 64, no other correction's */
+
+/* A profile of nwin windows of 10 ms written with the writer: MANY_NTH
+ * threads whose rows come in varying order (thread 4 missing from every
+ * third window), tag 3 in every window, -4 in even and 9 in every fifth,
+ * two events.  After window k: a wasted or move record for window k - k % 4
+ * (within the ring) whose ns may exceed what the row holds, so that the
+ * clamp matters; a counts record for window k - 1; after MANY_OLD_AT, a
+ * small move for window MANY_OLD.  With gaps, every tenth index is skipped. */
+static void write_many(const char *p, uint32_t nwin, int gaps)
+{
+	struct lc_prof_info in = sample_info();
+	char c0[] = "cycles", c1[] = "instructions";
+	struct lc_prof_event ev[2] = { { c0, LC_EVR_CYCLES }, { c1, LC_EVR_INSTR } };
+	struct lc_prof_end end = { .procs = 8, .procs_from = LC_PROCS_OPTION,
+				   .reason = sample_endr, .ext = 1, .shared_cpu = -1 };
+	struct lc_prof_trow rows[MANY_NTH];
+	struct lc_prof_tagrow tags[3];
+	int64_t xt[2] = { 3, -4 };
+	struct lc_pwriter *w;
+	uint32_t idx = 0;
+	int rc = 0;
+
+	trng = 88172645463325252ull;
+	unlink(p);
+	w = lc_pwriter_open(p, &in, &rc);
+	assert_non_null(w);
+	for (uint32_t i = 0; i < MANY_NTH; i++) {
+		struct lc_prof_thread t = { .idx = i, .pid = 1, .tid = (int32_t)(10 + i) };
+
+		assert_int_equal(lc_pwriter_thread(w, &t), 0);
+	}
+	assert_int_equal(lc_pwriter_events(w, 2, ev), 0);
+	for (uint32_t k = 0; k < nwin; k++, idx++) {
+		struct lc_prof_window win = { .source = LC_SRC_SAMPLED, .ticks = 100,
+					      .threads = rows, .tags = tags };
+
+		if (gaps && k && k % 10 == 0)
+			idx++;
+		win.index = idx;
+		win.start_ns = (uint64_t)idx * 10000000;
+		win.len_ns = k % 2 ? 10000000 : 0;
+		for (uint32_t i = 0; i < MANY_NTH; i++) {
+			uint32_t t = k % 2 ? MANY_NTH - 1 - i : (i + k) % MANY_NTH;
+			struct lc_prof_trow *r = &rows[win.nthreads];
+
+			if (t == 4 && k % 3 == 0)
+				continue;
+			memset(r, 0, sizeof(*r));
+			r->thread = t;
+			r->cat[LC_CAT_SL] = trand(3000000);
+			r->cat[LC_CAT_LI] = trand(2) ? trand(1000000) : 0;
+			r->cat[LC_CAT_PC] = 10000000 - r->cat[LC_CAT_SL] - r->cat[LC_CAT_LI];
+			r->li_qempty = r->cat[LC_CAT_LI] / 2;
+			for (int c = 0; c < LC_NCAT; c++)
+				win.acct.cat[c] += r->cat[c];
+			win.acct.li_qempty += r->li_qempty;
+			win.nthreads++;
+		}
+		win.max_n = win.nthreads;
+		win.team = k > 100 ? 6 : 0;
+		win.acct.t_we = 10000000;
+		win.acct.n_we = (uint64_t)win.nthreads * 10000000;
+		for (int64_t g = 0; g < 3; g++) {
+			static const int64_t tg[3] = { 3, -4, 9 };
+
+			if ((g == 1 && k % 2) || (g == 2 && k % 5))
+				continue;
+			tags[win.ntags].tag = tg[g];
+			tags[win.ntags].acct = win.acct;
+			tags[win.ntags].acct.cat[LC_CAT_PC] = win.acct.cat[LC_CAT_PC] / (2 + (uint64_t)g);
+			win.ntags++;
+		}
+		assert_int_equal(lc_pwriter_window(w, &win), 0);
+		{
+			uint32_t back = k % 4, tw = idx - back - (gaps && (k - back) / 10 != k / 10);
+			struct lc_prof_wasted x = { .source = LC_SRC_SAMPLED, .window = tw,
+						    .thread = (k * 3) % MANY_NTH,
+						    .ns = trand(12000000), .task = k,
+						    .ntags = 1 + k % 2, .tags = xt,
+						    .from = LC_CAT_PC,
+						    .to = k % 3 ? LC_CAT_ML : LC_CAT_WC };
+
+			if (k % 3)
+				assert_int_equal(lc_pwriter_move(w, &x), 0);
+			else
+				assert_int_equal(lc_pwriter_wasted(w, &x), 0);
+		}
+		if (k) {
+			struct lc_prof_counts ct = { .source = LC_SRC_SAMPLED,
+						     .window = idx - 1 - (gaps && k % 10 == 0),
+						     .thread = k % MANY_NTH, .ntags = 1 + k % 2,
+						     .tags = xt, .nev = 2, .v = { k, 2 * k + 1 } };
+
+			assert_int_equal(lc_pwriter_counts(w, &ct), 0);
+		}
+		if (k == MANY_OLD_AT) {
+			struct lc_prof_wasted x = { .source = LC_SRC_SAMPLED,
+						    .window = MANY_OLD + (gaps ? MANY_OLD / 10 : 0),
+						    .thread = 1, .ns = 1000, .ntags = 1,
+						    .tags = xt, .from = LC_CAT_PC, .to = LC_CAT_CL };
+
+			assert_int_equal(lc_pwriter_move(w, &x), 0);
+		}
+	}
+	end.end_ns = (uint64_t)idx * 10000000;
+	assert_int_equal(lc_pwriter_end(w, &end), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+}
+
+/* The results of a and b are the same to the nanosecond: totals whole,
+ * per thread, per tag and of the counters, p, the end, the cut. */
+static void same_results(const struct lc_profile *a, const struct lc_profile *b)
+{
+	assert_int_equal(a->procs, b->procs);
+	assert_int_equal(a->procs_from, b->procs_from);
+	assert_int_equal(a->cut, b->cut);
+	assert_int_equal(a->cut_offset, b->cut_offset);
+	assert_int_equal(a->ended, b->ended);
+	assert_int_equal(a->end.end_ns, b->end.end_ns);
+	assert_int_equal(a->nevents, b->nevents);
+	for (int k = 0; k < LC_NSRC; k++) {
+		const struct lc_prof_data *x = &a->data[k], *y = &b->data[k];
+		size_t ne = a->nevents;
+
+		assert_int_equal(x->present, y->present);
+		assert_memory_equal(&x->total, &y->total, sizeof(x->total));
+		assert_int_equal(x->max_n, y->max_n);
+		assert_int_equal(x->team, y->team);
+		assert_int_equal(x->nthreads, y->nthreads);
+		for (uint32_t i = 0; i < x->nthreads; i++) {
+			assert_int_equal(x->threads[i].thread, y->threads[i].thread);
+			assert_memory_equal(x->threads[i].cat, y->threads[i].cat,
+					    sizeof(x->threads[i].cat));
+			assert_int_equal(x->threads[i].li_qempty, y->threads[i].li_qempty);
+		}
+		assert_int_equal(x->ntags, y->ntags);
+		for (uint32_t i = 0; i < x->ntags; i++) {
+			assert_int_equal(x->tags[i].tag, y->tags[i].tag);
+			assert_memory_equal(&x->tags[i].acct, &y->tags[i].acct,
+					    sizeof(x->tags[i].acct));
+		}
+		assert_memory_equal(x->ev_total, y->ev_total, sizeof(x->ev_total));
+		if (ne && x->present) {
+			assert_memory_equal(x->ev_thread, y->ev_thread,
+					    x->nthreads * ne * sizeof(uint64_t));
+			assert_memory_equal(x->ev_tag, y->ev_tag, x->ntags * ne * sizeof(uint64_t));
+		}
+	}
+}
+
+/* What a lean reading holds adds up: at most max windows, in file order,
+ * spanning nwin file windows, whose sums are the totals. */
+static void check_held(const struct lc_profile *pr, uint32_t max, uint32_t nwin, int rows)
+{
+	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
+	struct lc_acct sum = { 0 };
+	uint64_t ev[2] = { 0, 0 }, nm = 0;
+
+	if (max)
+		assert_true(d->nwindows <= max);
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		const struct lc_prof_window *w = &d->windows[i];
+
+		if (i)
+			assert_true(w->index > d->windows[i - 1].index);
+		if (!rows) {
+			assert_int_equal(w->nthreads, 0);
+			assert_null(w->threads);
+		}
+		lc_acct_add(&sum, &w->acct);
+		nm += w->nmerged;
+		for (uint32_t e = 0; e < pr->nevents; e++)
+			ev[e] += d->ev_window[(size_t)i * pr->nevents + e];
+	}
+	assert_int_equal(nm, nwin);
+	assert_memory_equal(&sum, &d->total, sizeof(sum));
+	for (uint32_t e = 0; e < pr->nevents; e++)
+		assert_int_equal(ev[e], d->ev_total[e]);
+}
+
+/* lc_profile_read and lc_profile_read_opts(no_rows, max_windows 8) give the
+ * same results on 300 windows with corrections (clamped, and one older
+ * than the ring), counts and tags; so does the memory reader. */
+static void test_opts_equal(void **state)
+{
+	struct lc_read_opts lean = { .no_rows = 1, .max_windows = 8 };
+	struct lc_profile *all = NULL, *pr = NULL;
+	uint8_t *b;
+	size_t n;
+
+	(void)state;
+	for (int gaps = 0; gaps < 2; gaps++) {
+		write_many(path, 300, gaps);
+		assert_int_equal(lc_profile_read(path, &all, err, sizeof(err)), 0);
+		assert_int_equal(all->data[0].nwindows, 300);
+		assert_int_equal(all->nevents, 2);
+		assert_int_equal(all->procs, 8);
+		assert_false(all->cut);
+		/* the corrections did move time, and some were clamped */
+		assert_true(all->data[0].total.cat[LC_CAT_ML] > 0);
+		assert_true(all->data[0].total.cat[LC_CAT_WC] > 0);
+		assert_int_equal(all->data[0].total.cat[LC_CAT_CL], 1000);
+		assert_int_equal(all->data[0].threads[1].cat[LC_CAT_CL], 1000);
+		assert_int_equal(all->data[0].ntags, 3);
+		assert_true(all->data[0].ev_total[0] > 0);
+		assert_true(all->data[0].ev_tag[1 * 2 + 1] > 0);	/* tag 3 */
+		assert_int_equal(lc_profile_read_opts(path, &lean, &pr, err, sizeof(err)), 0);
+		same_results(all, pr);
+		check_held(pr, 8, 300, 0);
+		lc_profile_free(pr);
+		b = load(path, &n);
+		assert_int_equal(lc_profile_parse_opts(b, n, &lean, &pr, err, sizeof(err)), 0);
+		same_results(all, pr);
+		lc_profile_free(pr);
+		/* cut inside the last window: the same blocks on both sides */
+		assert_int_equal(lc_profile_parse_opts(b, n - 200, &lean, &pr, err, sizeof(err)), 0);
+		lc_profile_free(all);
+		assert_int_equal(lc_profile_parse(b, n - 200, &all, err, sizeof(err)), 0);
+		assert_true(pr->cut);
+		same_results(all, pr);
+		lc_profile_free(pr);
+		lc_profile_free(all);
+		free(b);
+	}
+}
+
+/* A correction for a window older than the ring is clamped against the
+ * thread's total, not the thread's row of that window (docs/format.md). */
+static void test_opts_old_clamp(void **state)
+{
+	struct lc_prof_info in = sample_info();
+	struct lc_prof_thread th = { .pid = 1, .tid = 1 };
+	struct lc_prof_trow r = { .thread = 0, .cat = { [LC_CAT_PC] = 10 } };
+	struct lc_prof_window win = { .source = LC_SRC_SAMPLED, .nthreads = 1, .threads = &r,
+				      .acct = { .cat = { [LC_CAT_PC] = 10 } } };
+	struct lc_prof_wasted x = { .source = LC_SRC_SAMPLED, .window = 0, .ns = 500,
+				    .task = 1, .from = LC_CAT_PC, .to = LC_CAT_WC };
+	struct lc_read_opts lean = { .no_rows = 1 };
+	struct lc_profile *pr = NULL;
+	struct lc_pwriter *w;
+	int rc = 0;
+
+	(void)state;
+	unlink(path);
+	w = lc_pwriter_open(path, &in, &rc);
+	assert_non_null(w);
+	assert_int_equal(lc_pwriter_thread(w, &th), 0);
+	for (win.index = 0; win.index < 100; win.index++)
+		assert_int_equal(lc_pwriter_window(w, &win), 0);
+	assert_int_equal(lc_pwriter_wasted(w, &x), 0);	/* window 0: 99 back */
+	x.window = 99;
+	assert_int_equal(lc_pwriter_wasted(w, &x), 0);	/* in the ring */
+	assert_int_equal(lc_pwriter_close(w), 0);
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr->data[0].threads[0].cat[LC_CAT_WC], 20);
+	assert_int_equal(pr->data[0].total.cat[LC_CAT_WC], 20);
+	lc_profile_free(pr);
+	assert_int_equal(lc_profile_read_opts(path, &lean, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr->data[0].threads[0].cat[LC_CAT_WC], 500 + 10);
+	assert_int_equal(pr->data[0].total.cat[LC_CAT_WC], 20);	/* the window's acct */
+	assert_int_equal(pr->data[0].windows[0].acct.cat[LC_CAT_WC], 10);
+	assert_int_equal(pr->data[0].windows[99].acct.cat[LC_CAT_WC], 10);
+	lc_profile_free(pr);
+}
+
+/* Merging keeps at most max_windows, evenly: every held window but the
+ * last holds the same number of file windows, the spans are contiguous
+ * (index + nmerged, start + len_ns), and the totals do not change; with
+ * rows kept, they are merged by thread. */
+static void test_coalescing(void **state)
+{
+	static const uint32_t maxes[] = { 1, 2, 3, 7, 8, 64, 299, 300, 301, 1000 };
+	struct lc_profile *all = NULL;
+
+	(void)state;
+	write_many(path, 300, 0);
+	assert_int_equal(lc_profile_read(path, &all, err, sizeof(err)), 0);
+	for (size_t m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++) {
+		for (int rows = 0; rows < 2; rows++) {
+			struct lc_read_opts o = { .no_rows = !rows, .max_windows = maxes[m] };
+			struct lc_profile *pr = NULL;
+			const struct lc_prof_data *d;
+
+			assert_int_equal(lc_profile_read_opts(path, &o, &pr, err, sizeof(err)), 0);
+			d = &pr->data[0];
+			same_results(all, pr);
+			check_held(pr, maxes[m], 300, rows);
+			assert_int_equal(d->nwindows, maxes[m] >= 300 ? 300 :
+					 (300 + d->windows[0].nmerged - 1) / d->windows[0].nmerged);
+			assert_true(maxes[m] >= 300 || d->nwindows > maxes[m] / 2);
+			assert_int_equal(d->windows[0].index, 0);
+			assert_int_equal(d->windows[0].start_ns, 0);
+			for (uint32_t i = 0; i + 1 < d->nwindows; i++) {
+				const struct lc_prof_window *w = &d->windows[i];
+
+				assert_int_equal(w->nmerged, d->windows[0].nmerged);
+				assert_int_equal(w->index + w->nmerged, w[1].index);
+				assert_int_equal(w->start_ns + w->len_ns, w[1].start_ns);
+				assert_int_equal(w->len_ns, 10000000ull * w->nmerged);
+			}
+			assert_true(d->windows[d->nwindows - 1].nmerged <= d->windows[0].nmerged);
+			if (rows) {	/* the rows of thread 1 add up to its total */
+				uint64_t pc = 0;
+
+				for (uint32_t i = 0; i < d->nwindows; i++)
+					for (uint32_t j = 0; j < d->windows[i].nthreads; j++)
+						if (d->windows[i].threads[j].thread == 1)
+							pc += d->windows[i].threads[j].cat[LC_CAT_PC];
+				assert_int_equal(pc, d->threads[1].cat[LC_CAT_PC]);
+				assert_true(d->windows[0].nthreads <= MANY_NTH);
+			}
+			lc_profile_free(pr);
+		}
+	}
+	lc_profile_free(all);
+}
+
+/* A varint window block after the sample's threads, refused with msg. */
+static void vwindow_refused(const uint8_t *b, uint64_t at, const uint8_t *pl, uint32_t n,
+			    const char *msg)
+{
+	struct lc_profile *pr = NULL;
+	char want[128];
+
+	store(path, b, (size_t)at);
+	append_block(path, LC_PF_VWINDOW, pl, n);
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
+	assert_null(pr);
+	snprintf(want, sizeof(want), "corrupt window block at byte %llu: %s",
+		 (unsigned long long)at, msg);
+	assert_string_equal(err, want);
+}
+
+/* Varints that are too long, overlong, past 64 or 32 bits, counts past
+ * the block's end, unknown mask bits and undeclared threads are corrupt. */
+static void test_corrupt_varints(void **state)
+{
+	uint64_t bounds[SAMPLE_NBLOCKS];
+	struct lc_profile *pr = NULL;
+	uint8_t *b;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(sample_write(path, bounds), 0);
+	b = load(path, &n);
+	/* a good one first: source, index 0, start 0, len 5, ticks 1, max_n 1,
+	 * team 0, acct {PC 3}, one row (thread 2: delta +2 = 4, mask PC, 3),
+	 * one tag (-1: zigzag 1, empty acct) */
+	{
+		static const uint8_t ok[] = { 0, 0, 0, 5, 1, 1, 0, 1, 3, 1, 4, 1, 3, 1, 1, 0 };
+
+		store(path, b, (size_t)bounds[4]);
+		append_block(path, LC_PF_VWINDOW, ok, sizeof(ok));
+		assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
+		assert_int_equal(pr->data[0].nwindows, 1);
+		assert_int_equal(pr->data[0].windows[0].len_ns, 5);
+		assert_int_equal(pr->data[0].windows[0].threads[0].thread, 2);
+		assert_int_equal(pr->data[0].windows[0].threads[0].cat[LC_CAT_PC], 3);
+		assert_int_equal(pr->data[0].windows[0].tags[0].tag, -1);
+		lc_profile_free(pr);
+	}
+	{
+		static const uint8_t overlong[] = { 0, 0x80, 0x00, 0, 5, 1, 1, 0, 0, 0, 0 };
+		static const uint8_t eleven[] = { 0, 0, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+						  0x80, 0x80, 0x80, 0x80, 0x01, 0, 0, 0 };
+		static const uint8_t past64[] = { 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+						  0xff, 0xff, 0xff, 0x02, 0, 0, 0, 0 };
+		static const uint8_t past32[] = { 0, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 0, 0 };
+		static const uint8_t count[] = { 0, 0, 0, 5, 1, 1, 0, 0, 0x80, 0x08, 0, 1 };
+		static const uint8_t tcount[] = { 0, 0, 0, 5, 1, 1, 0, 0, 0, 0x7f, 0, 1 };
+		static const uint8_t mask[] = { 0, 0, 0, 5, 1, 1, 0, 0x80, 0x80, 0x01, 0, 0 };
+		static const uint8_t rmask[] = { 0, 0, 0, 5, 1, 1, 0, 0, 1, 2, 0x80, 0x08, 0 };
+		static const uint8_t thread[] = { 0, 0, 0, 5, 1, 1, 0, 0, 1, 6, 0, 0 };
+		static const uint8_t neg[] = { 0, 0, 0, 5, 1, 1, 0, 0, 1, 1, 0, 0 };
+		static const uint8_t shortb[] = { 0, 0, 0, 5, 1, 1, 0, 0, 1, 2, 0x81 };
+		static const uint8_t order[] = { 0, 0, 0, 5, 1, 1, 0, 0, 0, 0 };
+		uint64_t at = bounds[4];
+
+		vwindow_refused(b, at, overlong, sizeof(overlong), "overlong varint");
+		vwindow_refused(b, at, eleven, sizeof(eleven), "varint longer than 10 bytes");
+		vwindow_refused(b, at, past64, sizeof(past64), "varint past 64 bits");
+		vwindow_refused(b, at, past32, sizeof(past32), "varint too large");
+		vwindow_refused(b, at, count, sizeof(count), "count larger than the block");
+		vwindow_refused(b, at, tcount, sizeof(tcount), "count larger than the block");
+		vwindow_refused(b, at, mask, sizeof(mask), "unknown field in mask");
+		vwindow_refused(b, at, rmask, sizeof(rmask), "unknown field in mask");
+		vwindow_refused(b, at, thread, sizeof(thread), "row names an undeclared thread");
+		vwindow_refused(b, at, neg, sizeof(neg), "row names an undeclared thread");
+		vwindow_refused(b, at, shortb, sizeof(shortb), "block too short");
+		/* two windows of the same index */
+		store(path, b, (size_t)at);
+		append_block(path, LC_PF_VWINDOW, order, sizeof(order));
+		append_block(path, LC_PF_VWINDOW, order, sizeof(order));
+		assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
+		{
+			char want[128];
+
+			snprintf(want, sizeof(want),
+				 "corrupt window block at byte %llu: window index out of order",
+				 (unsigned long long)(at + LC_PF_BLK_HDR + sizeof(order) +
+						      LC_PF_BLK_CRC));
+			assert_string_equal(err, want);
+		}
+	}
+	free(b);
+}
+
+/* The window schedule: fixed windows with growth 0; with growth B, B
+ * windows of base, then B/2 of each doubled length up to LC_WINDOW_MAX_NS;
+ * contiguous, lc_window_at inverting lc_window_span, and saturating past
+ * what the types hold. */
+static void test_window_schedule(void **state)
+{
+	static const uint32_t grows[] = { 2, 4, 16, 4096 };
+	uint64_t st, len, pst = 0, plen = 0;
+
+	(void)state;
+	for (uint32_t i = 0; i < 1000; i++) {
+		lc_window_span(10000000, 0, i, &st, &len);
+		assert_int_equal(st, (uint64_t)i * 10000000);
+		assert_int_equal(len, 10000000);
+		assert_int_equal(lc_window_at(10000000, 0, st + len - 1), i);
+	}
+	lc_window_span(0, 0, 5, &st, &len);	/* base 0 reads as 1 */
+	assert_int_equal(st, 5);
+	assert_int_equal(len, 1);
+	assert_int_equal(lc_window_at(1, 0, UINT64_MAX), UINT32_MAX);
+	assert_int_equal(lc_window_at(10000000, 0, 25000000), 2);
+	for (size_t g = 0; g < sizeof(grows) / sizeof(grows[0]); g++) {
+		uint32_t b = grows[g];
+
+		for (uint32_t i = 0; i < 200000; i++) {
+			lc_window_span(10000000, b, i, &st, &len);
+			if (i) {
+				assert_int_equal(st, pst + plen);
+				assert_true(len == plen || len == 2 * plen);
+			}
+			if (i < b) {
+				assert_int_equal(len, 10000000);
+			} else {	/* level k, held at the last within the cap */
+				uint64_t k = 1 + (i - b) / (b / 2);
+
+				while (k > 1 && (k > 40 || (10000000ull << k) > LC_WINDOW_MAX_NS))
+					k--;
+				assert_int_equal(len, 10000000ull << k);
+			}
+			assert_int_equal(lc_window_at(10000000, b, st), i);
+			assert_int_equal(lc_window_at(10000000, b, st + len - 1), i);
+			pst = st;
+			plen = len;
+		}
+		/* the longest window within the cap, reached and held */
+		assert_true(plen <= LC_WINDOW_MAX_NS && 2 * plen > LC_WINDOW_MAX_NS);
+	}
+	/* an hour of the default schedule is about 17 000 windows */
+	{
+		uint32_t n = lc_window_at(10000000, LC_WINDOW_GROW_DEFAULT, 3600000000000ull);
+
+		assert_true(n > 15000 && n < 19000);
+	}
+	/* past the types: the start saturates, the index too */
+	lc_window_span(10000000, 4096, UINT32_MAX, &st, &len);
+	assert_int_equal(st, UINT64_MAX);
+	lc_window_span(UINT64_MAX / 2, 4, 6, &st, &len);
+	assert_int_equal(st, UINT64_MAX);
+	assert_int_equal(lc_window_at(3, 0, UINT64_MAX), UINT32_MAX);
+	/* the last time there is lies in the window lc_window_at names */
+	for (size_t g = 0; g < sizeof(grows) / sizeof(grows[0]); g++) {
+		uint32_t i = lc_window_at(1, grows[g], UINT64_MAX);
+
+		lc_window_span(1, grows[g], i, &st, &len);
+		assert_true(st <= UINT64_MAX && len > 0);
+		assert_true(st + len < st || UINT64_MAX < st + len);
+		lc_window_span(1, grows[g], i + 1, &st, &len);
+		assert_int_equal(st, UINT64_MAX);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -649,6 +1425,13 @@ int main(void)
 		cmocka_unit_test(test_crafted),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_counters_blocks),
+		cmocka_unit_test(test_vwindow_round_trip),
+		cmocka_unit_test(test_type4_file),
+		cmocka_unit_test(test_opts_equal),
+		cmocka_unit_test(test_opts_old_clamp),
+		cmocka_unit_test(test_coalescing),
+		cmocka_unit_test(test_corrupt_varints),
+		cmocka_unit_test(test_window_schedule),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

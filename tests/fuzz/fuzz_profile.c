@@ -1,15 +1,54 @@
-/* fuzz_profile — the profile reader (lc_profile_parse) on any bytes. */
+/* fuzz_profile — the profile reader (lc_profile_parse) on any bytes, once
+ * keeping everything and once with options (rows folded into the totals,
+ * windows merged), which must agree on whether the bytes are a profile and
+ * where it ends, and whose merged windows must add up. */
 #include "lc_profile.h"
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* What a lean reading holds adds up to its totals and to the whole
+ * reading's windows. */
+static void check_lean(const struct lc_profile *all, const struct lc_profile *p, uint32_t max)
+{
+	if (all->cut != p->cut || all->cut_offset != p->cut_offset || all->procs != p->procs ||
+	    all->ended != p->ended)
+		__builtin_trap();
+	for (int k = 0; k < LC_NSRC; k++) {
+		const struct lc_prof_data *d = &p->data[k];
+		struct lc_acct sum = { 0 };
+		uint64_t nm = 0;
+
+		if (d->nwindows > max || d->present != all->data[k].present)
+			__builtin_trap();
+		for (uint32_t i = 0; i < d->nwindows; i++) {
+			lc_acct_add(&sum, &d->windows[i].acct);
+			nm += d->windows[i].nmerged;
+		}
+		if (nm != all->data[k].nwindows || memcmp(&sum, &d->total, sizeof(sum)))
+			__builtin_trap();
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
-	struct lc_profile *p = NULL;
+	static const struct lc_read_opts opts[2] = { { .no_rows = 1, .max_windows = 3 },
+						     { .no_rows = 0, .max_windows = 2 } };
+	struct lc_profile *all = NULL, *p = NULL;
 	char err[256];
+	int r = lc_profile_parse(data, n, &all, err, sizeof(err));
 
-	if (!lc_profile_parse(data, n, &p, err, sizeof(err)))
-		lc_profile_free(p);
+	for (int k = 0; k < 2; k++) {
+		int r2 = lc_profile_parse_opts(data, n, &opts[k], &p, err, sizeof(err));
+
+		if ((r == 0) != (r2 == 0))
+			__builtin_trap();
+		if (!r2) {
+			check_lean(all, p, opts[k].max_windows);
+			lc_profile_free(p);
+		}
+	}
+	lc_profile_free(all);
 	return 0;
 }
