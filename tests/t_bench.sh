@@ -33,4 +33,11 @@ grep -q 'processors: 8' "$tmp/rep" || { echo "t_bench: genprofile's profile"; ca
 awk -F, '/^[0-9]+,/ { n++; if ($2 + 0 != end + 0 && n > 1) bad = bad " " $1; end = $2 + $3 }
 	END { if (n != 36 || bad != "" || end < 0.9999 || end > 1.0001) { print "t_bench: windows", n, "gaps at" bad, "end", end; exit 1 } }' "$tmp/tl"
 ./lostcycles report "$tmp/g2.data" | grep -q '^Total Time  *8\.000000 ' || { echo "t_bench: growing windows' total"; exit 1; }
+# report --max-windows 8 holds at most 8 windows, still contiguous over the
+# whole second, and says in text that neighbours were merged
+./lostcycles report --timeline --max-windows 8 --format csv "$tmp/g2.data" > "$tmp/tl8"
+awk -F, '/^[0-9]+,/ { n++; if ($2 + 0 != end + 0 && n > 1) bad = bad " " $1; end = $2 + $3 }
+	END { if (n > 8 || n < 4 || bad != "" || end < 0.9999 || end > 1.0001) { print "t_bench: --max-windows 8:", n, "windows, gaps at" bad, "end", end; exit 1 } }' "$tmp/tl8"
+./lostcycles report --timeline --max-windows 8 "$tmp/g2.data" | grep -q "the profile's 36 windows shown as [4-8]: neighbours merged" ||
+	{ echo "t_bench: --max-windows: no note of the merging"; exit 1; }
 echo "t_bench: bench programs run; bench_annot's 13 rows well-formed"

@@ -2,12 +2,13 @@
 # A full disk while recording: record says so and exits 1, the program runs
 # to its end undisturbed, and the file holds every block written before (the
 # report reads it and says it was cut).  Needs root to mount a small tmpfs;
-# without it the test exits 77 (skipped) and says why.
+# without it the test exits 77 (skipped) and says why.  The tmpfs (one page)
+# is smaller than the demo's profile (about 12 kB).
 set -u
 dir=$(mktemp -d /tmp/lostcycles-full.XXXXXX)
 cleanup() { umount "$dir" 2>/dev/null; rmdir "$dir"; }
 trap cleanup EXIT
-if ! mount -t tmpfs -o size=12k tmpfs "$dir" 2>/dev/null; then
+if ! mount -t tmpfs -o size=4k tmpfs "$dir" 2>/dev/null; then
 	echo "cannot mount a tmpfs here (needs root)"
 	exit 77
 fi
