@@ -1095,11 +1095,39 @@ static void test_sync_objects(void **state)
 	LC_IDLE();
 }
 
+/* A thread's cache of object ids belongs to one segment: without a session
+ * every id is 0, however often asked; a new session numbers its objects
+ * afresh, wherever its segment is mapped. */
+static void test_sync_cache(void **state)
+{
+	static int a, b;
+
+	(void)state;
+	unsetenv(LC_ENV_SESSION);
+	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
+	assert_int_equal(lc_sync_id(1), 0);
+	assert_int_equal(lc_sync_id(1), 0);
+	LC_BUSY();
+	LC_SYNC_BEGIN_ON(1);
+	assert_int_equal(lc_self->flags, 0);
+	LC_SYNC_END();
+	start(NULL, NULL);
+	assert_int_equal(lc_sync_id((uintptr_t)&a), 1);
+	assert_int_equal(lc_sync_id((uintptr_t)&b), 2);
+	assert_int_equal(lc_sync_id((uintptr_t)&a), 1);
+	stop(NULL);
+	start(NULL, NULL);
+	assert_int_equal(lc_sync_id((uintptr_t)&b), 1);
+	assert_int_equal(lc_sync_id((uintptr_t)&a), 2);
+	assert_int_equal(lc_priv_segment()->sync_n, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_no_session, stop),
 		cmocka_unit_test_teardown(test_sync_objects, stop),
+		cmocka_unit_test_teardown(test_sync_cache, stop),
 		cmocka_unit_test_teardown(test_invalid_env, stop),
 		cmocka_unit_test_teardown(test_debug_output, stop),
 		cmocka_unit_test_teardown(test_segment, stop),
