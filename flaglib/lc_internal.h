@@ -84,6 +84,9 @@ void lc_priv_team_set(uint32_t p);
  * refers to one of names[0..n) without defining it, else 0. */
 int lc_priv_program_refers(const char *const *names, int n);
 
+/* sync.c */
+void lc_priv_sync_forget(void);
+
 /* auto.c */
 void lc_priv_auto_program_parallel(void);
 void lc_priv_auto_program_team(void);

@@ -101,6 +101,7 @@ struct lc_slot {
 
 #define LC_SLOT_QUEUE_EMPTY 1u
 #define LC_SLOT_SYNC_SHIFT 8	/* flags bits 8-31: sync object index + 1 */
+#define LC_SLOT_NO_SYNC 0xffu	/* flags bits 0-7: the largest word without an object */
 #define LC_WASTED_RING 4u
 
 #ifndef LC_DISABLE
@@ -189,15 +190,21 @@ static inline void lc_priv_sync_on(uint32_t id)
 
 	if (!s)
 		return;
-	__atomic_store_n(&s->flags, (__atomic_load_n(&s->flags, __ATOMIC_RELAXED) &
-				     ((1u << LC_SLOT_SYNC_SHIFT) - 1)) | (id << LC_SLOT_SYNC_SHIFT),
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&s->flags, (__atomic_load_n(&s->flags, __ATOMIC_RELAXED) & LC_SLOT_NO_SYNC) |
+				    (id << LC_SLOT_SYNC_SHIFT), __ATOMIC_RELAXED);
 	__atomic_store_n(&s->state, (__atomic_load_n(&s->state, __ATOMIC_RELAXED) << 8) | LC_ST_SYNC,
 			 __ATOMIC_RELEASE);
 }
 
 /* Leave the current state, restoring the one saved by lc_priv_push(), and
- * forget the synchronization object of a LC_SYNC_BEGIN_ON. */
+ * forget the synchronization object of a LC_SYNC_BEGIN_ON.
+ *
+ * A BEGIN/END pair runs as fast as its chain through the state word allows
+ * (load, shift, store; the next macro loads the word again): the loads cost
+ * nothing beside that chain, but every extra micro-op does.  So the object
+ * test compares the flags with the largest word that names no object, one
+ * compare-and-branch, where "f >> 8" made gcc copy and shift the word and
+ * branch on the shift. */
 static inline void lc_priv_pop(void)
 {
 	struct lc_slot *s = lc_priv_slot(LC_OP_POP, 0);
@@ -208,8 +215,8 @@ static inline void lc_priv_pop(void)
 	__atomic_store_n(&s->state, __atomic_load_n(&s->state, __ATOMIC_RELAXED) >> 8,
 			 __ATOMIC_RELEASE);
 	f = __atomic_load_n(&s->flags, __ATOMIC_RELAXED);
-	if (LC_UNLIKELY(f >> LC_SLOT_SYNC_SHIFT))
-		__atomic_store_n(&s->flags, f & ((1u << LC_SLOT_SYNC_SHIFT) - 1), __ATOMIC_RELEASE);
+	if (LC_UNLIKELY(f > LC_SLOT_NO_SYNC))
+		__atomic_store_n(&s->flags, f & LC_SLOT_NO_SYNC, __ATOMIC_RELEASE);
 }
 
 /* Set or clear the queue-empty flag (the other flag bits stay). */

@@ -294,6 +294,7 @@ static void teardown(void)
 	lc_priv_g.trace = 0;
 	lc_priv_thread_forget();
 	lc_priv_auto_forget();
+	lc_priv_sync_forget();
 }
 
 /* fork: hold the library's locks across fork so the child gets them free. */

@@ -15,12 +15,15 @@
 #define SYNC_CACHE 4u
 
 /* The calling thread's last objects and their ids (round robin), valid for
- * the segment hdr (a fork child or a new session has another table). */
-static __thread struct {
+ * the segment hdr (a fork child or a new session has another table), once
+ * ready: the thread has seen the library initialised with that segment, or
+ * with none (hdr NULL: every id is 0). */
+static __thread struct sync_cache {
 	const struct lc_seg_hdr *hdr;
 	uint64_t obj[SYNC_CACHE];
 	uint32_t id[SYNC_CACHE];
 	uint32_t next;
+	uint32_t ready;
 } cache;
 
 /* The index + 1 of obj among the first n entries, or 0. */
@@ -51,32 +54,62 @@ static uint32_t enter(struct lc_seg_hdr *h, uint64_t obj)
 	return id;
 }
 
-LC_API uint32_t lc_sync_id(uint64_t obj)
+/* lc_sync_id past the thread's cache: initialise the library, then find
+ * or enter obj and remember it. */
+static __attribute__((noinline)) uint32_t sync_id_slow(struct sync_cache *c, uint64_t obj)
 {
 	struct lc_seg_hdr *h;
 	uint32_t id;
 
-	if (cache.hdr && cache.hdr == lc_priv_g.hdr)
-		for (uint32_t i = 0; i < SYNC_CACHE; i++)
-			if (cache.id[i] && cache.obj[i] == obj)
-				return cache.id[i];
 	lc_priv_init();
 	h = lc_priv_g.hdr;
+	if (c->hdr != h || !c->ready) {
+		memset(c, 0, sizeof(*c));
+		c->hdr = h;
+		c->ready = 1;
+	}
 	if (!h)
 		return 0;
-	if (cache.hdr != h) {
-		memset(&cache, 0, sizeof(cache));
-		cache.hdr = h;
-	}
 	id = find(h, __atomic_load_n(&h->sync_n, __ATOMIC_ACQUIRE), obj);
 	if (!id)
 		id = enter(h, obj);
 	if (id) {
-		cache.obj[cache.next] = obj;
-		cache.id[cache.next] = id;
-		cache.next = (cache.next + 1) % SYNC_CACHE;
+		c->obj[c->next] = obj;
+		c->id[c->next] = id;
+		c->next = (c->next + 1) % SYNC_CACHE;
 	}
 	return id;
+}
+
+/*
+ * Every LC_SYNC_BEGIN_ON calls this, so its common case is the thread's
+ * cache alone.  In a PIC library each use of a __thread variable may cost a
+ * __tls_get_addr call, and gcc makes the call again for each use rather
+ * than keep the address (twice per lookup: most of what a BEGIN_ON cost):
+ * the empty asm hands it the address as a value it must keep, so a lookup
+ * makes one call.  The slow path, out of line, does not make the common
+ * case save registers either.
+ */
+LC_API uint32_t lc_sync_id(uint64_t obj)
+{
+	struct sync_cache *c = &cache;
+
+	__asm__("" : "+r"(c));
+	if (LC_UNLIKELY(!c->ready || c->hdr != lc_priv_g.hdr))
+		return sync_id_slow(c, obj);
+	if (!c->hdr)
+		return 0;	/* no session */
+	for (uint32_t i = 0; i < SYNC_CACHE; i++)
+		if (c->id[i] && c->obj[i] == obj)
+			return c->id[i];
+	return sync_id_slow(c, obj);
+}
+
+/* Forget the calling thread's cache (test hook: a new segment may be mapped
+ * where the old one was). */
+void lc_priv_sync_forget(void)
+{
+	memset(&cache, 0, sizeof(cache));
 }
 
 LC_API void lc_sync_name(uint64_t obj, const char *name)

@@ -123,6 +123,10 @@ static void test_constants(void **state)
 	assert_int_equal(LC_ABI_MINOR, 3);
 	assert_int_equal(LC_MAX_SYNC, 48);
 	assert_int_equal(LC_SLOT_SYNC_SHIFT, 8);
+	/* the macros test "flags > LC_SLOT_NO_SYNC" for an object: every bit
+	 * below the object's index must be in it */
+	assert_int_equal(LC_SLOT_NO_SYNC, (1u << LC_SLOT_SYNC_SHIFT) - 1);
+	assert_int_equal(LC_SLOT_QUEUE_EMPTY & ~LC_SLOT_NO_SYNC, 0);
 	assert_string_equal(LC_ENV_HOST, "LOSTCYCLES_HOST");
 	assert_int_equal(LC_HDR_SIZE, 4096);
 	assert_int_equal(LC_SEG_TRACE, 1);

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "lostcycles.h"
+#include "lc_auto.h"
 #include "lc_internal.h"
 
 static char tmpdir[64];
@@ -280,6 +281,181 @@ static void test_state_word(void **state)
 	assert_int_equal(lc_self->state, LC_ST_SYNC);
 	LC_SYNC_END();
 	assert_int_equal(lc_self->state, LC_ST_NONE);
+}
+
+/*
+ * SYNC in SYNC, and in every other state: the END of a pair restores the
+ * whole word of before its BEGIN, step by step.  Here is the case a cheaper
+ * pair could get wrong: an END that put back the last state the thread set
+ * with LC_BUSY()/LC_IDLE() (or one kept by the macros in a variable of
+ * their own) would end an inner SYNC in the outer SYNC's base state, and
+ * lose what the layers or the trace mode stored.  END works on the slot's
+ * word, so none of them is lost.
+ */
+static void sync_in(struct lc_slot *s, uint32_t w)
+{
+	assert_true(w <= 0xffff);	/* two more levels fit */
+	assert_int_equal(s->state, w);
+	LC_SYNC_BEGIN();
+	assert_int_equal(s->state, (w << 8) | LC_ST_SYNC);
+	LC_SYNC_BEGIN();
+	assert_int_equal(s->state, (w << 16) | (LC_ST_SYNC << 8) | LC_ST_SYNC);
+	LC_SYNC_END();
+	assert_int_equal(s->state, (w << 8) | LC_ST_SYNC);	/* still SYNC */
+	LC_SYNC_END();
+	assert_int_equal(s->state, w);
+}
+
+/* A thread whose state the pthread or OpenMP layer set: a pair restores the
+ * layer's state (the word loses the layer's mark, so the layers keep out). */
+static void *layer_thread(void *arg)
+{
+	uint32_t *w = arg;
+
+	lc_auto_set(LC_ST_BUSY);
+	w[0] = __atomic_load_n(&lc_priv_thr.sp->state, __ATOMIC_RELAXED);
+	LC_SYNC_BEGIN();
+	w[1] = __atomic_load_n(&lc_priv_thr.sp->state, __ATOMIC_RELAXED);
+	LC_SYNC_END();
+	w[2] = __atomic_load_n(&lc_priv_thr.sp->state, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* The sampler's view of a thread nesting pairs: one load of the word at any
+ * moment gives one of the words the pairs step through, never a mix. */
+#define NEST_READS 200000
+
+static struct lc_slot *nest_slot;
+static int nest_stop;
+
+static void *nest_writer(void *arg)
+{
+	(void)arg;
+	LC_BUSY();
+	__atomic_store_n(&nest_slot, lc_self, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&nest_stop, __ATOMIC_RELAXED)) {
+		LC_SYNC_BEGIN();
+		LC_SYNC_BEGIN();
+		LC_SYNC_END();
+		LC_SYNC_END();
+	}
+	return NULL;
+}
+
+static void test_sync_nesting(void **state)
+{
+	static int locks[2];
+	struct lc_slot *s;
+	struct lc_seg_hdr *h;
+	char path[PATH_MAX];
+	uint32_t w[3];
+	pthread_t t;
+	long seen = 0;
+
+	(void)state;
+	start(NULL, NULL);
+	LC_IDLE();
+	s = lc_self;
+	sync_in(s, LC_ST_IDLE);
+	LC_BUSY();
+	sync_in(s, LC_ST_BUSY);
+	LC_COMM_BEGIN();
+	sync_in(s, (LC_ST_BUSY << 8) | LC_ST_COMM);
+	LC_SYNC_BEGIN();	/* SYNC in SYNC in COMM: the word is full */
+	assert_int_equal(s->state, 0x020403);
+	LC_SYNC_BEGIN();
+	assert_int_equal(s->state, 0x02040303);
+	LC_SYNC_END();
+	assert_int_equal(s->state, 0x020403);
+	LC_SYNC_END();
+	LC_COMM_END();
+	LC_SYNC_END();		/* past the bottom: NONE */
+	sync_in(s, LC_ST_NONE);
+	/* three levels below the top come back in order */
+	LC_BUSY();
+	LC_SYNC_BEGIN();
+	LC_SYNC_BEGIN();
+	LC_SYNC_BEGIN();
+	assert_int_equal(s->state, 0x02030303);
+	LC_SYNC_END();
+	assert_int_equal(s->state, 0x020303);
+	LC_SYNC_END();
+	assert_int_equal(s->state, 0x0203);
+	LC_SYNC_END();
+	assert_int_equal(s->state, LC_ST_BUSY);
+
+	/* END forgets the object of a LC_SYNC_BEGIN_ON, even the first one
+	 * (id 1: flags 0x100, the smallest word with an object), and leaves the
+	 * queue-empty flag alone */
+	LC_SYNC_BEGIN_ON(&locks[0]);
+	assert_int_equal(s->flags, 1u << LC_SLOT_SYNC_SHIFT);
+	LC_SYNC_END();
+	assert_int_equal(s->flags, 0);
+	assert_int_equal(s->state, LC_ST_BUSY);
+	LC_QUEUE_EMPTY(1);
+	LC_SYNC_BEGIN_ON(&locks[0]);
+	assert_int_equal(s->flags, (1u << LC_SLOT_SYNC_SHIFT) | LC_SLOT_QUEUE_EMPTY);
+	LC_SYNC_END();
+	assert_int_equal(s->flags, LC_SLOT_QUEUE_EMPTY);
+	LC_SYNC_BEGIN();
+	LC_SYNC_END();
+	assert_int_equal(s->flags, LC_SLOT_QUEUE_EMPTY);
+	/* a plain pair inside an object's: the outer SYNC comes back */
+	LC_SYNC_BEGIN_ON(&locks[1]);
+	assert_int_equal(s->flags >> LC_SLOT_SYNC_SHIFT, 2);
+	LC_SYNC_BEGIN();
+	assert_int_equal(s->state, 0x020303);
+	LC_SYNC_END();
+	assert_int_equal(s->state, 0x0203);
+	LC_SYNC_END();
+	assert_int_equal(s->state, LC_ST_BUSY);
+	assert_int_equal(s->flags, LC_SLOT_QUEUE_EMPTY);
+	/* an object's pair inside a plain one */
+	LC_SYNC_BEGIN();
+	LC_SYNC_BEGIN_ON(&locks[1]);
+	assert_int_equal(s->state, 0x020303);
+	LC_SYNC_END();
+	assert_int_equal(s->state, 0x0203);
+	LC_SYNC_END();
+	assert_int_equal(s->state, LC_ST_BUSY);
+	assert_int_equal(s->flags, LC_SLOT_QUEUE_EMPTY);
+	LC_QUEUE_EMPTY(0);
+
+	/* the layers' state */
+	assert_int_equal(pthread_create(&t, NULL, layer_thread, w), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(w[0], LC_AUTO_MARK | LC_ST_BUSY);
+	assert_int_equal(w[1], (LC_ST_BUSY << 8) | LC_ST_SYNC);
+	assert_int_equal(w[2], LC_ST_BUSY);
+
+	/* one load, one of the words a nesting thread goes through */
+	assert_int_equal(pthread_create(&t, NULL, nest_writer, NULL), 0);
+	while (!(s = __atomic_load_n(&nest_slot, __ATOMIC_ACQUIRE)))
+		sched_yield();
+	for (int i = 0; i < NEST_READS; i++) {
+		uint32_t x = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+
+		seen += x == LC_ST_BUSY || x == 0x0203 || x == 0x020303;
+	}
+	__atomic_store_n(&nest_stop, 1, __ATOMIC_RELAXED);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(seen, NEST_READS);
+
+	/* trace mode: the library performs the pairs, with the same words */
+	stop(NULL);
+	start(NULL, "1");
+	h = lc_priv_segment();
+	LC_BUSY();
+	LC_SYNC_BEGIN();
+	LC_SYNC_BEGIN();
+	assert_int_equal(lc_seg_slot(h, 0)->state, 0x020303);
+	LC_SYNC_END();
+	assert_int_equal(lc_seg_slot(h, 0)->state, 0x0203);
+	LC_SYNC_END();
+	assert_int_equal(lc_seg_slot(h, 0)->state, LC_ST_BUSY);
+	snprintf(path, sizeof(path), "%s", lc_priv_trace_file());
+	stop(NULL);
+	assert_int_equal(unlink(path), 0);
 }
 
 static void test_task_queue(void **state)
@@ -919,15 +1095,44 @@ static void test_sync_objects(void **state)
 	LC_IDLE();
 }
 
+/* A thread's cache of object ids belongs to one segment: without a session
+ * every id is 0, however often asked; a new session numbers its objects
+ * afresh, wherever its segment is mapped. */
+static void test_sync_cache(void **state)
+{
+	static int a, b;
+
+	(void)state;
+	unsetenv(LC_ENV_SESSION);
+	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
+	assert_int_equal(lc_sync_id(1), 0);
+	assert_int_equal(lc_sync_id(1), 0);
+	LC_BUSY();
+	LC_SYNC_BEGIN_ON(1);
+	assert_int_equal(lc_self->flags, 0);
+	LC_SYNC_END();
+	start(NULL, NULL);
+	assert_int_equal(lc_sync_id((uintptr_t)&a), 1);
+	assert_int_equal(lc_sync_id((uintptr_t)&b), 2);
+	assert_int_equal(lc_sync_id((uintptr_t)&a), 1);
+	stop(NULL);
+	start(NULL, NULL);
+	assert_int_equal(lc_sync_id((uintptr_t)&b), 1);
+	assert_int_equal(lc_sync_id((uintptr_t)&a), 2);
+	assert_int_equal(lc_priv_segment()->sync_n, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_no_session, stop),
 		cmocka_unit_test_teardown(test_sync_objects, stop),
+		cmocka_unit_test_teardown(test_sync_cache, stop),
 		cmocka_unit_test_teardown(test_invalid_env, stop),
 		cmocka_unit_test_teardown(test_debug_output, stop),
 		cmocka_unit_test_teardown(test_segment, stop),
 		cmocka_unit_test_teardown(test_state_word, stop),
+		cmocka_unit_test_teardown(test_sync_nesting, stop),
 		cmocka_unit_test_teardown(test_task_queue, stop),
 		cmocka_unit_test_teardown(test_claim_release, stop),
 		cmocka_unit_test_teardown(test_churn, stop),
