@@ -1,0 +1,227 @@
+/*
+ * test_window.c — the growing window schedule end to end in the sampler's
+ * accumulator: windows follow lc_window_span (start and length), an
+ * interval that crosses growing windows is split exactly at their
+ * boundaries, nothing is lost or counted twice, the sampled and trace
+ * sources get the same windows, and a growth the schedule does not define,
+ * or one set after charging began, is refused.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "attr.h"
+#include "lostcycles.h"
+
+#define MS 1000000ull
+
+static char path[256];
+
+static struct lc_pwriter *open_writer(uint64_t base, uint32_t grow)
+{
+	struct lc_prof_info info = { .interval_ns = 100000, .window_ns = base,
+				     .window_grow = grow, .procs_option = 1,
+				     .sampler_cpu = -1, .hostname = "h", .command = "c",
+				     .session = "s" };
+	struct lc_pwriter *w;
+	int e = 0;
+
+	snprintf(path, sizeof(path), "/tmp/lc-test-window.%d.data", (int)getpid());
+	unlink(path);
+	w = lc_pwriter_open(path, &info, &e);
+	assert_non_null(w);
+	return w;
+}
+
+static struct lc_profile *finish(struct lc_pwriter *w, struct lc_accum **acc, int n)
+{
+	struct lc_prof_end end = { .reason = "test", .procs = 1,
+				   .procs_from = LC_PROCS_OPTION };
+	struct lc_profile *prof = NULL;
+	char err[256];
+
+	for (int i = 0; i < n; i++)
+		assert_int_equal(lc_accum_flush(acc[i]), 0);
+	assert_int_equal(lc_pwriter_end(w, &end), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	assert_int_equal(lc_profile_read(path, &prof, err, sizeof(err)), 0);
+	unlink(path);
+	return prof;
+}
+
+/* Charge [0, until) in steps of step to one busy thread. */
+static void charge_run(struct lc_accum *a, uint64_t until, uint64_t step)
+{
+	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
+	struct lc_obs_thread th = { .thread = 0, .state = LC_ST_BUSY };
+	struct lc_obs o = { 1, &pr, 1, &th };
+
+	for (uint64_t t = 0; t < until; t += step)
+		assert_int_equal(lc_accum_charge(a, t, t + step > until ? until - t : step, &o), 0);
+}
+
+/* Windows of base 1 ms, growth 8: 8 of 1 ms, then 4 of 2 ms, 4 of 4 ms,
+ * ...  Each written window starts where the schedule says, holds the time
+ * of its span (the last one the rest), and the whole is the run. */
+static void test_growing_windows(void **state)
+{
+	struct lc_pwriter *w = open_writer(1 * MS, 8);
+	struct lc_threads *th = lc_threads_new(w);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 1 * MS, 1);
+	const uint64_t run = 100 * MS + 300000;	/* ends inside a window */
+	const struct lc_prof_data *d;
+	struct lc_profile *prof;
+	uint64_t sum = 0;
+
+	assert_int_equal(lc_threads_id(th, 1, 1, 0, 1, 11, 0), 0);
+	assert_int_equal(lc_accum_window_grow(a, 8), 0);
+	/* a step that does not divide the windows: splits inside charges */
+	charge_run(a, run, 300000);
+	prof = finish(w, &a, 1);
+	d = &prof->data[LC_SRC_SAMPLED];
+	/* 100.3 ms: 8 x 1 ms, 4 x 2, 4 x 4 (to 32 ms), 4 x 8 (to 64), then
+	 * 16 ms windows from 64: 64, 80, 96 — 23 windows */
+	assert_int_equal(d->nwindows, 23);
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		uint64_t st, len, wall = lc_acct_wall(&d->windows[i].acct);
+
+		lc_window_span(1 * MS, 8, i, &st, &len);
+		assert_int_equal(d->windows[i].index, i);
+		assert_int_equal(d->windows[i].start_ns, st);
+		if (i + 1 < d->nwindows)
+			assert_int_equal(wall, len);
+		else
+			assert_int_equal(wall, run - st);
+		assert_int_equal(d->windows[i].acct.cat[LC_CAT_PC], wall);
+		sum += wall;
+	}
+	assert_int_equal(d->windows[8].start_ns, 8 * MS);
+	assert_int_equal(d->windows[12].start_ns, 16 * MS);
+	assert_int_equal(d->windows[22].start_ns, 96 * MS);
+	assert_int_equal(sum, run);
+	assert_int_equal(d->total.cat[LC_CAT_PC], run);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+	lc_threads_free(th);
+}
+
+/* One long charge across many growing windows is split at each boundary;
+ * a gap with no charges leaves the windows in it out. */
+static void test_long_charge_and_gap(void **state)
+{
+	struct lc_pwriter *w = open_writer(1 * MS, 4);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 1 * MS, 1);
+	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
+	struct lc_obs o = { 1, &pr, 0, NULL };
+	const struct lc_prof_data *d;
+	struct lc_profile *prof;
+
+	assert_int_equal(lc_accum_window_grow(a, 4), 0);
+	/* [0, 4) 1 ms each, [4, 8) 2 ms each, [8, 16) 4 ms each */
+	assert_int_equal(lc_accum_charge(a, 500000, 11 * MS, &o), 0);
+	/* nothing in [11.5, 40): then [40, 41) lies in the 16 ms window of
+	 * [32, 48), index 4 + 2 + 2 + 2 = 10 (level 3, [16, 32), stays out) */
+	assert_int_equal(lc_accum_charge(a, 40 * MS, 1 * MS, &o), 0);
+	prof = finish(w, &a, 1);
+	d = &prof->data[LC_SRC_SAMPLED];
+	assert_int_equal(d->nwindows, 8);
+	assert_int_equal(lc_acct_wall(&d->windows[0].acct), 500000);
+	assert_int_equal(lc_acct_wall(&d->windows[3].acct), 1 * MS);
+	assert_int_equal(d->windows[4].start_ns, 4 * MS);
+	assert_int_equal(lc_acct_wall(&d->windows[4].acct), 2 * MS);
+	assert_int_equal(d->windows[6].start_ns, 8 * MS);
+	assert_int_equal(lc_acct_wall(&d->windows[6].acct), 3 * MS + 500000);
+	assert_int_equal(d->windows[7].index, 10);
+	assert_int_equal(d->windows[7].start_ns, 32 * MS);
+	assert_int_equal(lc_acct_wall(&d->windows[7].acct), 1 * MS);
+	assert_int_equal(lc_acct_wall(&d->total), 12 * MS);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+}
+
+/* Growth 0 is today's fixed windows. */
+static void test_fixed(void **state)
+{
+	struct lc_pwriter *w = open_writer(10 * MS, 0);
+	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 1);
+	struct lc_obs_proc pr = { .uid = 1 };
+	struct lc_obs o = { 1, &pr, 0, NULL };
+	const struct lc_prof_data *d;
+	struct lc_profile *prof;
+
+	assert_int_equal(lc_accum_window_grow(a, 0), 0);
+	assert_int_equal(lc_accum_charge(a, 0, 95 * MS, &o), 0);
+	prof = finish(w, &a, 1);
+	d = &prof->data[LC_SRC_SAMPLED];
+	assert_int_equal(d->nwindows, 10);
+	for (uint32_t i = 0; i < 10; i++)
+		assert_int_equal(d->windows[i].start_ns, i * 10 * MS);
+	assert_int_equal(lc_acct_wall(&d->windows[9].acct), 5 * MS);
+	lc_profile_free(prof);
+	lc_accum_free(a);
+}
+
+/* The trace source, replayed by the same accumulator with the same growth,
+ * gets the sampled source's windows, however its charges are cut. */
+static void test_sources_line_up(void **state)
+{
+	struct lc_pwriter *w = open_writer(1 * MS, 8);
+	struct lc_threads *th = lc_threads_new(w);
+	struct lc_accum *acc[2];
+	struct lc_profile *prof;
+
+	assert_int_equal(lc_threads_id(th, 1, 1, 0, 1, 11, 0), 0);
+	acc[0] = lc_accum_new(w, LC_SRC_SAMPLED, 1 * MS, 1);
+	acc[1] = lc_accum_new(w, LC_SRC_TRACE, 1 * MS, 1);
+	assert_int_equal(lc_accum_window_grow(acc[0], 8), 0);
+	assert_int_equal(lc_accum_window_grow(acc[1], 8), 0);
+	charge_run(acc[0], 70 * MS, 100000);
+	charge_run(acc[1], 70 * MS, 1700000);
+	prof = finish(w, acc, 2);
+	assert_int_equal(prof->data[0].nwindows, prof->data[1].nwindows);
+	for (uint32_t i = 0; i < prof->data[0].nwindows; i++) {
+		assert_int_equal(prof->data[0].windows[i].start_ns, prof->data[1].windows[i].start_ns);
+		assert_int_equal(lc_acct_wall(&prof->data[0].windows[i].acct),
+				 lc_acct_wall(&prof->data[1].windows[i].acct));
+	}
+	lc_profile_free(prof);
+	lc_accum_free(acc[0]);
+	lc_accum_free(acc[1]);
+	lc_threads_free(th);
+}
+
+/* Growths the schedule does not define, and a change after charging. */
+static void test_refused(void **state)
+{
+	struct lc_accum *a = lc_accum_new(NULL, LC_SRC_SAMPLED, 1 * MS, 1);
+	struct lc_obs_proc pr = { .uid = 1 };
+	struct lc_obs o = { 1, &pr, 0, NULL };
+
+	assert_int_equal(lc_accum_window_grow(a, 1), -EINVAL);
+	assert_int_equal(lc_accum_window_grow(a, 7), -EINVAL);
+	assert_int_equal(lc_accum_window_grow(a, 2), 0);
+	assert_int_equal(lc_accum_window_grow(a, 0), 0);
+	lc_accum_charge(a, 0, 1 * MS, &o);
+	assert_int_equal(lc_accum_window_grow(a, 8), -EBUSY);
+	lc_accum_free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_growing_windows),
+		cmocka_unit_test(test_long_charge_and_gap),
+		cmocka_unit_test(test_fixed),
+		cmocka_unit_test(test_sources_line_up),
+		cmocka_unit_test(test_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
