@@ -12,7 +12,8 @@
 # again, up to three times) and within 0.2 of each other, their wall
 # times agree within 5 % and lie within 2.0-2.3 s, each timeline adds up
 # to its run's totals, and the growing profile is under a quarter of the
-# fixed one's size.  Bad --window-grow values (odd, 1, negative, text) are
+# fixed one's size.  With --trace, the trace source's windows are the
+# sampled source's.  Bad --window-grow values (odd, 1, negative, text) are
 # refused by record and exec with exit 2 and one message, creating nothing.
 case ${LC_SAN:-} in *thread*)
 	echo "t_window: skipped under SAN=thread: its sampled times are judged against the program's within tolerances that ThreadSanitizer, slowing the sampler and the program 5-15x, does not leave (run it without SAN=thread)"
@@ -133,6 +134,20 @@ gb=$(wc -c <"$tmp/grow.data"); fb=$(wc -c <"$tmp/fixed.data")
 echo "  profile size: growing $gb bytes, fixed $fb bytes"
 if [ "$gb" -gt 0 ] && [ $((gb * 4)) -lt "$fb" ]; then ok "the growing profile is under a quarter of the fixed one"
 else fail "the growing profile ($gb bytes) is not under a quarter of the fixed one ($fb bytes)"; fi
+
+# trace mode replays the log through the same schedule: its windows are
+# the sampled ones
+"$LC" record -q --trace -i 100us -w 1ms --window-grow 8 -o "$tmp/tr.data" -- "$W" 2>"$tmp/tr.err"
+for src in sampled trace; do
+	"$LC" report --source $src --timeline --format csv "$tmp/tr.data" 2>/dev/null |
+		awk -F, '/^window,start,/ { t = 1; next } t && NF > 3 { print $1, $2 }' >"$tmp/tr.$src"
+done
+if [ "$(wc -l <"$tmp/tr.trace")" -gt 30 ] && cmp -s "$tmp/tr.sampled" "$tmp/tr.trace"; then
+	ok "--trace: the trace source's $(wc -l <"$tmp/tr.trace") windows are the sampled source's"
+else
+	fail "--trace: the trace source's windows differ from the sampled ones"
+	diff "$tmp/tr.sampled" "$tmp/tr.trace" | head -5 | sed 's/^/      /'; sed 's/^/      /' "$tmp/tr.err"
+fi
 
 # bad growths: refused before anything is created
 for bad in 3 1 -2 abc 2x ""; do
