@@ -37,7 +37,8 @@
 
 static const char usage[] =
 	"usage: mpiexec -n N lostcycles exec [-o PREFIX] [--force] [-i INTERVAL] [-w WINDOW]\n"
-	"                                    [--window-grow=N] [--loggp=FILE] [--] PROGRAM [ARGS...]\n"
+	"                                    [--window-grow=N] [--loggp=FILE]\n"
+	"                                    [--] PROGRAM [ARGS...]\n"
 	"Run one rank of an MPI job: PROGRAM with the MPI layer, and on the first\n"
 	"rank of each node also that node's sampler, which writes PREFIX.<host>.data.\n"
 	"Combine the node files with 'lostcycles merge PREFIX.*.data -o job.data'.\n\n"

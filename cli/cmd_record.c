@@ -430,7 +430,8 @@ static int start_run(struct run *r, struct lc_registry *reg)
 
 	struct lc_session_opts so = {
 		.interval_ns = r->o.interval_ns, .window_ns = r->o.window_ns,
-		.window_grow = r->o.window_grow, .cpu = r->o.cpu, .procs = r->o.procs, .out = r->o.out, .trace = r->o.trace,
+		.window_grow = r->o.window_grow, .cpu = r->o.cpu,
+		.procs = r->o.procs, .out = r->o.out, .trace = r->o.trace,
 		.trace_dir = r->trace_dir, .own_trace_dir = r->own_trace_dir, .name = r->session, .command = r->command,
 		.unavailable = r->o.mpi && !r->mpi.have_loggp ? 1u << LC_CAT_CL : 0,
 		.unavailable_why = LC_MPI_NO_LOGGP,

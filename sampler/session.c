@@ -154,7 +154,8 @@ static int open_profile(struct lc_session *s, int cpu, int fifo, char *msg, size
 	info = (struct lc_prof_info){
 		.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec,
 		.t0_ns = s->t0, .interval_ns = s->o.interval_ns, .window_ns = s->o.window_ns,
-		.window_grow = s->o.window_grow, .procs_option = s->o.procs, .sampler_cpu = cpu, .sched_fifo = (uint32_t)fifo,
+		.window_grow = s->o.window_grow,
+		.procs_option = s->o.procs, .sampler_cpu = cpu, .sched_fifo = (uint32_t)fifo,
 		.hostname = host, .command = (char *)s->o.command, .session = (char *)s->o.name,
 	};
 	mark_unmeasured(s);

@@ -192,7 +192,8 @@ static void test_sources_line_up(void **state)
 	prof = finish(w, acc, 2);
 	assert_int_equal(prof->data[0].nwindows, prof->data[1].nwindows);
 	for (uint32_t i = 0; i < prof->data[0].nwindows; i++) {
-		assert_int_equal(prof->data[0].windows[i].start_ns, prof->data[1].windows[i].start_ns);
+		assert_int_equal(prof->data[0].windows[i].start_ns,
+				 prof->data[1].windows[i].start_ns);
 		assert_int_equal(lc_acct_wall(&prof->data[0].windows[i].acct),
 				 lc_acct_wall(&prof->data[1].windows[i].acct));
 	}
@@ -244,7 +245,8 @@ static void node_file(int k, uint64_t t0, uint64_t base, uint32_t grow, uint64_t
 	struct lc_accum *a;
 	int e = 0;
 
-	snprintf(npath[k], sizeof(npath[k]), "/tmp/lc-test-window.%d.node%d.data", (int)getpid(), k);
+	snprintf(npath[k], sizeof(npath[k]), "/tmp/lc-test-window.%d.node%d.data", (int)getpid(),
+		 k);
 	unlink(npath[k]);
 	w = lc_pwriter_open(npath[k], &info, &e);
 	assert_non_null(w);
