@@ -37,7 +37,8 @@
 
 static const char usage[] =
 	"usage: mpiexec -n N lostcycles exec [-o PREFIX] [--force] [-i INTERVAL] [-w WINDOW]\n"
-	"                                    [--loggp=FILE] [--] PROGRAM [ARGS...]\n"
+	"                                    [--window-grow=N] [--loggp=FILE]\n"
+	"                                    [--] PROGRAM [ARGS...]\n"
 	"Run one rank of an MPI job: PROGRAM with the MPI layer, and on the first\n"
 	"rank of each node also that node's sampler, which writes PREFIX.<host>.data.\n"
 	"Combine the node files with 'lostcycles merge PREFIX.*.data -o job.data'.\n\n"
@@ -45,8 +46,12 @@ static const char usage[] =
 	"                       previous default file is kept as FILE.old)\n"
 	"      --force          replace a node file that exists (else it is refused)\n"
 	"  -i, --interval=TIME  sampling interval (default 100us)\n"
-	"  -w, --window=TIME    timeline window (default 10ms, or the interval when that\n"
-	"                       is longer; the same on all nodes)\n"
+	"  -w, --window=TIME    timeline window: every window TIME long (default: 10ms,\n"
+	"                       or the interval when that is longer, doubling after\n"
+	"                       4096 windows; the same on all nodes)\n"
+	"      --window-grow=N  after the first N windows (N even), the window doubles\n"
+	"                       every N/2 windows; 0: fixed (default 4096 without -w,\n"
+	"                       0 with -w)\n"
 	"      --loggp=FILE     LogGP parameters (default: calibrate --mpi's file)\n"
 	"  -h, --help           this text\n"
 	"The host name is $LOSTCYCLES_HOST if set, else the machine's.\n";
@@ -56,6 +61,7 @@ static const struct option opts[] = {
 	{ "force", no_argument, NULL, 'F' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "window", required_argument, NULL, 'w' },
+	{ "window-grow", required_argument, NULL, 'W' },
 	{ "loggp", required_argument, NULL, 'G' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -65,13 +71,14 @@ struct exec_opts {
 	const char *prefix;
 	const char *loggp;
 	uint64_t interval_ns, window_ns;
+	uint32_t window_grow;	/* lc_window_span's growth, 0 fixed */
 	int force, given;	/* --force; -o given (else rotate the default) */
 };
 
 /* Parse the options; the index of PROGRAM, or -1 after --help, -2 on error. */
 static int parse(int argc, char **argv, struct exec_opts *o)
 {
-	int c, window_given = 0;
+	int c, window_given = 0, grow_given = 0;
 
 	*o = (struct exec_opts){ .prefix = "lostcycles", .interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS,
 				 .window_ns = LC_SESSION_DEFAULT_WINDOW_NS };
@@ -95,6 +102,11 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 				return -2;
 			}
 			break;
+		case 'W':
+			grow_given = 1;
+			if (lc_opt_window_grow(optarg, &o->window_grow))
+				return -2;
+			break;
 		case 'G':
 			o->loggp = optarg;
 			break;
@@ -109,6 +121,9 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 	}
 	if (!window_given && o->window_ns < o->interval_ns)
 		o->window_ns = o->interval_ns;	/* the default follows a long interval */
+	/* as record: -w asks for that resolution over the whole run */
+	if (!grow_given)
+		o->window_grow = window_given ? 0 : LC_WINDOW_GROW_DEFAULT;
 	if (o->interval_ns < 1000 || o->interval_ns > 10000000000ull ||
 	    o->window_ns < o->interval_ns) {
 		warnx("the interval must be 1us..10s and the window not shorter");
@@ -261,7 +276,8 @@ static int lead(const struct exec_opts *o, const char *session, const char *host
 		return 1;
 	}
 	so = (struct lc_session_opts){
-		.interval_ns = o->interval_ns, .window_ns = o->window_ns, .cpu = -1,
+		.interval_ns = o->interval_ns, .window_ns = o->window_ns,
+		.window_grow = o->window_grow, .cpu = -1,
 		.out = out, .name = session, .command = cmd, .host = host,
 		.unavailable = m->have_loggp ? 0 : 1u << LC_CAT_CL,
 		.unavailable_why = LC_MPI_NO_LOGGP,

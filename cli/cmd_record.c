@@ -58,6 +58,8 @@ struct opts {
 	int force;		/* --force: replace an existing -o FILE */
 	int out_given;		/* -o given: never rotate, refuse to overwrite */
 	int window_given;	/* -w given (else the window follows the interval) */
+	uint32_t window_grow;	/* the windows' growth (lc_window_span), 0 fixed */
+	int grow_given;		/* --window-grow given */
 	int spare_cpu;		/* --spare-cpu: keep the command off the sampler's CPU */
 };
 
@@ -89,15 +91,20 @@ static int is_launcher(const char *prog)
 }
 
 static const char record_usage[] =
-	"usage: lostcycles record [-i INTERVAL] [-w WINDOW] [-C CPU] [-p PROCS] [-o FILE]\n"
-	"                         [--force] [-e EVENTS] [--sched=SOURCE] [--jitter=PCT]\n"
-	"                         [--trace] [--omp] [--pthread] [--mpi [--loggp=FILE]] [-q]\n"
+	"usage: lostcycles record [-i INTERVAL] [-w WINDOW] [--window-grow=N] [-C CPU]\n"
+	"                         [-p PROCS] [-o FILE] [--force] [-e EVENTS] [--sched=SOURCE]\n"
+	"                         [--jitter=PCT] [--trace] [--omp] [--pthread]\n"
+	"                         [--mpi [--loggp=FILE]] [-q]\n"
 	"                         [--] CMD [ARGS...]\n"
 	"Run CMD in a new profiling session, sample its flags every INTERVAL, write\n"
 	"the predicate profile to FILE, and exit with CMD's exit status.\n\n"
 	"  -i, --interval=TIME  sampling interval (default 100us; units ns us ms s)\n"
-	"  -w, --window=TIME    timeline window (default 10ms, or the interval when\n"
-	"                       that is longer)\n"
+	"  -w, --window=TIME    timeline window: every window TIME long (default:\n"
+	"                       10ms, or the interval when that is longer, doubling\n"
+	"                       after 4096 windows, so that long runs stay small)\n"
+	"      --window-grow=N  after the first N windows (N even), the window doubles\n"
+	"                       every N/2 windows; 0: fixed (default 4096 without -w,\n"
+	"                       0 with -w)\n"
 	"  -C, --cpu=CPU        pin the sampler to CPU (default: the last allowed CPU)\n"
 	"      --spare-cpu      run CMD on the other CPUs only, so that the sampler\n"
 	"                       has its CPU to itself (for programs with fewer threads\n"
@@ -132,8 +139,8 @@ static const char record_usage[] =
 	"  -h, --help           this text\n";
 
 static const char attach_usage[] =
-	"usage: lostcycles attach [-i INTERVAL] [-w WINDOW] [-C CPU] [-p PROCS] [-o FILE]\n"
-	"                         [--force] [-q] PID...\n"
+	"usage: lostcycles attach [-i INTERVAL] [-w WINDOW] [--window-grow=N] [-C CPU]\n"
+	"                         [-p PROCS] [-o FILE] [--force] [-q] PID...\n"
 	"Sample running processes that use liblostcycles (started with\n"
 	"LOSTCYCLES_SESSION set) until they all exit or SIGINT/SIGTERM arrives.\n"
 	"Options as for 'lostcycles record'.\n";
@@ -141,6 +148,7 @@ static const char attach_usage[] =
 static const struct option long_opts[] = {
 	{ "interval", required_argument, NULL, 'i' },
 	{ "window", required_argument, NULL, 'w' },
+	{ "window-grow", required_argument, NULL, 'W' },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "procs", required_argument, NULL, 'p' },
 	{ "output", required_argument, NULL, 'o' },
@@ -177,6 +185,9 @@ static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
 			return 0;
 		warnx("bad %s '%s' (try 100us, 1ms)", c == 'i' ? "interval" : "window", arg);
 		return -1;
+	case 'W':
+		o->grow_given = 1;
+		return lc_opt_window_grow(arg, &o->window_grow);
 	case 'C':
 		if (lc_parse_u64(arg, 0, CPU_SETSIZE - 1, &v)) {
 			warnx("bad CPU '%s'", arg);
@@ -315,6 +326,10 @@ static int parse_opts(const char *usage, int argc, char **argv, struct opts *o)
 	}
 	if (!o->window_given && o->window_ns < o->interval_ns)
 		o->window_ns = o->interval_ns;	/* the default follows a long interval */
+	/* -w asks for that resolution over the whole run; without it the
+	 * windows grow, so that an hour's profile stays small */
+	if (!o->grow_given)
+		o->window_grow = o->window_given ? 0 : LC_WINDOW_GROW_DEFAULT;
 	return check_opts(o) ? -2 : optind;
 }
 
@@ -414,7 +429,8 @@ static int start_run(struct run *r, struct lc_registry *reg)
 	miss_latency(r);
 
 	struct lc_session_opts so = {
-		.interval_ns = r->o.interval_ns, .window_ns = r->o.window_ns, .cpu = r->o.cpu,
+		.interval_ns = r->o.interval_ns, .window_ns = r->o.window_ns,
+		.window_grow = r->o.window_grow, .cpu = r->o.cpu,
 		.procs = r->o.procs, .out = r->o.out, .trace = r->o.trace,
 		.trace_dir = r->trace_dir, .own_trace_dir = r->own_trace_dir, .name = r->session, .command = r->command,
 		.unavailable = r->o.mpi && !r->mpi.have_loggp ? 1u << LC_CAT_CL : 0,

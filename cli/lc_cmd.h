@@ -9,6 +9,7 @@
 #define LC_CMD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 int lc_cmd_record(int argc, char **argv);
 int lc_cmd_attach(int argc, char **argv);
@@ -30,5 +31,10 @@ int lc_cmd_export(int argc, char **argv);
 /* --max-points N of predict and compose: a count of grid points, 1 or more,
  * into *out.  Returns 0, or -1 after a message. */
 int lc_opt_max_points(const char *arg, size_t *out);
+
+/* --window-grow N of record, attach and exec: 0 (fixed windows) or an even
+ * count, 2 or more, of windows after which the window length doubles
+ * (lc_window_span), into *out.  Returns 0, or -1 after a message. */
+int lc_opt_window_grow(const char *arg, uint32_t *out);
 
 #endif

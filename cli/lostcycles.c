@@ -92,3 +92,19 @@ int lc_opt_max_points(const char *arg, size_t *out)
 	*out = (size_t)v;
 	return 0;
 }
+
+/* --window-grow.  See lc_cmd.h. */
+int lc_opt_window_grow(const char *arg, uint32_t *out)
+{
+	uint64_t v;
+
+	/* the schedule doubles the length every N/2 windows after the first
+	 * N, so an odd N has no level boundary to double at */
+	if (lc_parse_u64(arg, 0, UINT32_MAX - 1, &v) || v == 1 || v % 2) {
+		warnx("bad --window-grow '%s' (0: fixed windows; else an even number of windows, "
+		      "2 or more, after which the window doubles)", arg);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}

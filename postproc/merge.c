@@ -5,9 +5,20 @@
  * charged to LI or IP there), then summed into the job's windows, whose
  * t_we/t_nwe are the longest of the nodes' and whose n_we/n_nwe are p times
  * those, so that the job's p adds nothing more: the job's totals are
- * exactly the sums of the nodes' totals.  Node f's window w becomes job
- * window w + shift_f, where shift_f aligns the nodes' start times on rank
- * 0's clock (t0_f - clock_offset_f).
+ * exactly the sums of the nodes' totals.
+ *
+ * The job's timeline has the window schedule of the first file (its base
+ * window and growth, lc_window_span) and starts at the earliest node's t0
+ * on rank 0's clock (t0_f - clock_offset_f).  Node f's window [start,
+ * start + len) lies at [start + off_f, start + off_f + len) there and goes
+ * whole into the job window that holds its midpoint: for equal fixed
+ * windows that is window w + round(off_f / window).  Where a node's
+ * windows are finer than the job's, several add up in one job window
+ * (which may then hold up to half a node window more at either end than
+ * its length).  A node window longer than the job window that would hold
+ * it cannot be placed by time and is refused; nodes recorded with the same
+ * schedule never meet that, as a node that started later is earlier in
+ * its schedule at any moment.
  */
 #include "merge.h"
 
@@ -21,7 +32,8 @@
 #include "lc_profile.h"
 #include "lc_util.h"
 
-#define MAX_SHIFT_WINDOWS 1000000u	/* nodes further apart are not one job */
+#define MAX_SHIFT_WINDOWS 1000000u	/* nodes further apart than this many
+					 * base windows are not one job */
 #define PID_NODE_SHIFT 22		/* pids above 2^22 do not exist on Linux */
 
 /* The format minor of the file at path, or -1. */
@@ -37,32 +49,58 @@ static int file_minor(const char *path)
 	return ok ? h[10] | h[11] << 8 : -1;
 }
 
+/* What one node has put into a job window (or a tag row of it) so far:
+ * several windows of a node may go into one job window, and then their
+ * times add up before the job keeps the longest node's. */
+struct nodesum {
+	int f;			/* the node's file + 1; 0: none yet */
+	uint64_t we, nwe;	/* its t_we and t_nwe there */
+	uint32_t max_n;		/* its most live threads at one tick */
+	uint32_t row0;		/* its first thread row there */
+};
+
 /* One job window being built. */
 struct jwin {
 	int used;
 	uint32_t ticks, max_n;
 	struct lc_acct acct;
+	struct nodesum sum;
 	struct lc_prof_trow *rows;
 	uint32_t nrows;
 	size_t rcap;
 	struct lc_prof_tagrow *tags;
+	struct nodesum *tsum;	/* beside tags[] */
 	uint32_t ntags;
-	size_t tcap;
+	size_t tcap, tscap;
 };
 
 /* Everything of one merge. */
 struct job {
 	int n;
 	struct lc_profile **pr;
-	int64_t *shift;		/* window shift per file */
+	uint64_t base;		/* the job's window schedule: the first file's */
+	uint32_t grow;
+	uint64_t *off;		/* per file: where its t0 lies on the job's timeline */
+	uint32_t *at[LC_NSRC];	/* per source: the job window of each node
+				 * window, the files' windows one after another */
+	uint32_t nwin[LC_NSRC];	/* per source: the last job window used + 1 */
 	uint32_t *thread_base;	/* the file's first job thread index */
 	int32_t *pid_add;	/* added to the file's pids (collisions) */
 	uint32_t p;
 };
 
+/* Start node f's part of a job window (or tag row) when it is new. */
+static void node_part(struct nodesum *ns, int f, uint32_t nrows)
+{
+	if (ns->f == f + 1)
+		return;
+	*ns = (struct nodesum){ .f = f + 1, .row0 = nrows };
+}
+
 /* Add b's categories, finished with p_f, into a job acct; t_* keep the
- * longest (set n_* afterwards). */
-static void add_finished(struct lc_acct *a, const struct lc_acct *b, uint32_t pf)
+ * longest node's time (set n_* afterwards). */
+static void add_finished(struct lc_acct *a, struct nodesum *ns, const struct lc_acct *b,
+			 uint32_t pf)
 {
 	uint64_t cat[LC_NCAT];
 
@@ -70,25 +108,44 @@ static void add_finished(struct lc_acct *a, const struct lc_acct *b, uint32_t pf
 	for (int c = 0; c < LC_NCAT; c++)
 		a->cat[c] += cat[c];
 	a->li_qempty += b->li_qempty;
-	if (b->t_we > a->t_we)
-		a->t_we = b->t_we;
-	if (b->t_nwe > a->t_nwe)
-		a->t_nwe = b->t_nwe;
+	ns->we += b->t_we;
+	ns->nwe += b->t_nwe;
+	if (ns->we > a->t_we)
+		a->t_we = ns->we;
+	if (ns->nwe > a->t_nwe)
+		a->t_nwe = ns->nwe;
 }
 
 /* Fold node window w of file f into job window j. */
 static int fold(const struct job *jb, int f, const struct lc_prof_window *w, struct jwin *j)
 {
 	uint32_t pf = jb->pr[f]->procs;
+	int again = j->sum.f == f + 1;	/* another window of this node */
 
+	node_part(&j->sum, f, j->nrows);
 	j->used = 1;
 	j->ticks += w->ticks;
-	j->max_n += w->max_n;
-	add_finished(&j->acct, &w->acct, pf);
+	if (w->max_n > j->sum.max_n) {
+		j->max_n += w->max_n - j->sum.max_n;
+		j->sum.max_n = w->max_n;
+	}
+	add_finished(&j->acct, &j->sum, &w->acct, pf);
 	for (uint32_t i = 0; i < w->nthreads; i++) {
 		struct lc_prof_trow r = w->threads[i];
+		uint32_t k = j->nrows;
 
 		r.thread += jb->thread_base[f];
+		/* a thread has one row per window: add to the row an earlier
+		 * window of its node gave it here */
+		if (again)
+			for (k = j->sum.row0; k < j->nrows && j->rows[k].thread != r.thread; k++)
+				;
+		if (k < j->nrows) {
+			for (int c = 0; c < LC_NCAT; c++)
+				j->rows[k].cat[c] += r.cat[c];
+			j->rows[k].li_qempty += r.li_qempty;
+			continue;
+		}
 		if (lc_grow((void **)&j->rows, &j->rcap, (size_t)j->nrows + 1, sizeof(r)))
 			return -ENOMEM;
 		j->rows[j->nrows++] = r;
@@ -100,11 +157,15 @@ static int fold(const struct job *jb, int f, const struct lc_prof_window *w, str
 			;
 		if (k == j->ntags) {
 			if (lc_grow((void **)&j->tags, &j->tcap, (size_t)j->ntags + 1,
-				    sizeof(*j->tags)))
+				    sizeof(*j->tags)) ||
+			    lc_grow((void **)&j->tsum, &j->tscap, (size_t)j->ntags + 1,
+				    sizeof(*j->tsum)))
 				return -ENOMEM;
+			j->tsum[j->ntags] = (struct nodesum){ 0 };
 			j->tags[j->ntags++] = (struct lc_prof_tagrow){ .tag = w->tags[i].tag };
 		}
-		add_finished(&j->tags[k].acct, &w->tags[i].acct, pf);
+		node_part(&j->tsum[k], f, 0);
+		add_finished(&j->tags[k].acct, &j->tsum[k], &w->tags[i].acct, pf);
 	}
 	return 0;
 }
@@ -117,50 +178,47 @@ static void settle(struct lc_acct *a, uint32_t p)
 }
 
 /* Build and write the job windows of source src. */
-static int write_source(const struct job *jb, int src, struct lc_pwriter *w, uint64_t window_ns)
+static int write_source(const struct job *jb, int src, struct lc_pwriter *w)
 {
-	int64_t last = -1;
+	uint32_t nwin = jb->nwin[src];
 	struct jwin *jw;
+	size_t k = 0;
 	int r = 0;
 
-	for (int f = 0; f < jb->n; f++) {
-		const struct lc_prof_data *d = &jb->pr[f]->data[src];
-
-		if (d->nwindows)
-			if ((int64_t)d->windows[d->nwindows - 1].index + jb->shift[f] > last)
-				last = (int64_t)d->windows[d->nwindows - 1].index + jb->shift[f];
-	}
-	if (last < 0)
+	if (!nwin)
 		return 0;
-	jw = calloc((size_t)last + 1, sizeof(*jw));
+	jw = calloc(nwin, sizeof(*jw));
 	if (!jw)
 		return -ENOMEM;
 	for (int f = 0; f < jb->n && !r; f++) {
 		const struct lc_prof_data *d = &jb->pr[f]->data[src];
 
 		for (uint32_t i = 0; i < d->nwindows && !r; i++)
-			r = fold(jb, f, &d->windows[i], &jw[d->windows[i].index + jb->shift[f]]);
+			r = fold(jb, f, &d->windows[i], &jw[jb->at[src][k++]]);
 	}
-	for (int64_t i = 0; i <= last && !r; i++) {
+	for (uint32_t i = 0; i < nwin && !r; i++) {
 		struct jwin *j = &jw[i];
 		struct lc_prof_window win;
+		uint64_t start, len;
 
 		if (!j->used)
 			continue;
 		settle(&j->acct, jb->p);
-		for (uint32_t k = 0; k < j->ntags; k++)
-			settle(&j->tags[k].acct, jb->p);
+		for (uint32_t t = 0; t < j->ntags; t++)
+			settle(&j->tags[t].acct, jb->p);
+		lc_window_span(jb->base, jb->grow, i, &start, &len);
 		win = (struct lc_prof_window){
-			.source = (uint8_t)src, .index = (uint32_t)i,
-			.start_ns = (uint64_t)i * window_ns, .ticks = j->ticks, .max_n = j->max_n,
+			.source = (uint8_t)src, .index = i, .start_ns = start, .len_ns = len,
+			.ticks = j->ticks, .max_n = j->max_n,
 			.acct = j->acct, .nthreads = j->nrows, .threads = j->rows,
 			.ntags = j->ntags, .tags = j->tags,
 		};
 		r = lc_pwriter_window(w, &win);
 	}
-	for (int64_t i = 0; i <= last; i++) {
+	for (uint32_t i = 0; i < nwin; i++) {
 		free(jw[i].rows);
 		free(jw[i].tags);
+		free(jw[i].tsum);
 	}
 	free(jw);
 	return r;
@@ -200,11 +258,6 @@ static int check(const struct job *jb, char *const *paths, char *msg, size_t len
 					       "jobs (job ids %016llx and %016llx)", paths[0],
 					       paths[f], (unsigned long long)job,
 					       (unsigned long long)pr->ranks[i].job_id);
-		if (pr->info.window_ns != jb->pr[0]->info.window_ns)
-			return lc_fail(msg, len, -EINVAL, "%s has %llu ns windows, %s %llu ns: "
-				       "give all nodes the same -w", paths[0],
-				       (unsigned long long)jb->pr[0]->info.window_ns, paths[f],
-				       (unsigned long long)pr->info.window_ns);
 		for (int g = 0; g < f; g++)
 			if (pr->info.hostname && jb->pr[g]->info.hostname &&
 			    !strcmp(pr->info.hostname, jb->pr[g]->info.hostname))
@@ -214,10 +267,10 @@ static int check(const struct job *jb, char *const *paths, char *msg, size_t len
 	return 0;
 }
 
-/* Window shifts from the nodes' start times on rank 0's clock. */
+/* Where each node's t0 lies on the job's timeline (rank 0's clock, from
+ * the earliest node's t0). */
 static int align(struct job *jb, char *msg, size_t len)
 {
-	uint64_t wns = jb->pr[0]->info.window_ns;
 	int64_t t0 = INT64_MAX;
 
 	for (int f = 0; f < jb->n; f++) {
@@ -229,10 +282,71 @@ static int align(struct job *jb, char *msg, size_t len)
 	for (int f = 0; f < jb->n; f++) {
 		int64_t s = (int64_t)jb->pr[f]->info.t0_ns - node_offset(jb->pr[f]) - t0;
 
-		jb->shift[f] = (s + (int64_t)wns / 2) / (int64_t)wns;
-		if (jb->shift[f] > MAX_SHIFT_WINDOWS)
+		jb->off[f] = (uint64_t)s;
+		if (jb->off[f] / jb->base > MAX_SHIFT_WINDOWS)
 			return lc_fail(msg, len, -EINVAL, "the nodes started %.1f s apart: not "
 				       "one job", (double)s / 1e9);
+	}
+	return 0;
+}
+
+/* The nominal length of window w of pr (files of format minor 2 and
+ * older: the info block's window). */
+static uint64_t node_len(const struct lc_profile *pr, const struct lc_prof_window *w)
+{
+	if (w->len_ns)
+		return w->len_ns;
+	return pr->info.window_ns ? pr->info.window_ns : 1;
+}
+
+/* a + b, at most UINT64_MAX. */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* The job window of every node window: the one that holds its midpoint on
+ * the job's timeline.  Returns 0, or -EINVAL / -ENOMEM with why; done
+ * before the output exists, so that a refusal leaves nothing behind. */
+static int place(struct job *jb, char *const *paths, char *msg, size_t len)
+{
+	for (int s = 0; s < LC_NSRC; s++) {
+		size_t n = 0, k = 0;
+
+		for (int f = 0; f < jb->n; f++)
+			n += jb->pr[f]->data[s].nwindows;
+		jb->at[s] = malloc((n ? n : 1) * sizeof(*jb->at[s]));
+		if (!jb->at[s])
+			return lc_fail(msg, len, -ENOMEM, "out of memory");
+		for (int f = 0; f < jb->n; f++) {
+			const struct lc_prof_data *d = &jb->pr[f]->data[s];
+
+			for (uint32_t i = 0; i < d->nwindows; i++) {
+				const struct lc_prof_window *w = &d->windows[i];
+				uint64_t l = node_len(jb->pr[f], w), at, st, jl;
+				uint32_t j;
+
+				at = sat_add(sat_add(w->start_ns, jb->off[f]), l / 2);
+				j = lc_window_at(jb->base, jb->grow, at);
+				lc_window_span(jb->base, jb->grow, j, &st, &jl);
+				if (j == UINT32_MAX || st == UINT64_MAX)
+					return lc_fail(msg, len, -EINVAL, "%s: a window at %.3f s "
+						       "lies past the end of the job's timeline",
+						       paths[f], (double)at / 1e9);
+				if (l > jl)
+					return lc_fail(msg, len, -EINVAL, "%s has %g ms windows "
+						       "at %.3f s, where the job's timeline (the "
+						       "windows of %s, the first file) has %g ms "
+						       "ones: record every node with the same -w "
+						       "and --window-grow, or name a file with "
+						       "windows at least as long first", paths[f],
+						       (double)l / 1e6, (double)at / 1e9, paths[0],
+						       (double)jl / 1e6);
+				jb->at[s][k++] = j;
+				if (j + 1 > jb->nwin[s])
+					jb->nwin[s] = j + 1;
+			}
+		}
 	}
 	return 0;
 }
@@ -294,7 +408,7 @@ static int write_head(const struct job *jb, const char *out, struct lc_pwriter *
 			struct lc_prof_process p = pr->processes[i];
 
 			p.pid += jb->pid_add[f];
-			p.attach_ns += (uint64_t)jb->shift[f] * info.window_ns;
+			p.attach_ns += jb->off[f];
 			lc_pwriter_process(*wp, &p);
 		}
 		for (uint32_t i = 0; i < pr->nranks; i++) {
@@ -308,7 +422,7 @@ static int write_head(const struct job *jb, const char *out, struct lc_pwriter *
 
 			t.idx = idx++;
 			t.pid += jb->pid_add[f];
-			t.first_ns += (uint64_t)jb->shift[f] * info.window_ns;
+			t.first_ns += jb->off[f];
 			lc_pwriter_thread(*wp, &t);
 		}
 	}
@@ -320,7 +434,6 @@ static int write_end(const struct job *jb, struct lc_pwriter *w, int ncut)
 {
 	struct lc_prof_end e = { .procs = jb->p, .procs_from = LC_PROCS_THREADS,
 				 .exit_status = 0, .shared_cpu = -1 };
-	uint64_t wns = jb->pr[0]->info.window_ns;
 	char reason[128];
 
 	for (int f = 0; f < jb->n; f++) {
@@ -337,7 +450,7 @@ static int write_end(const struct job *jb, struct lc_pwriter *w, int ncut)
 					if (t > end)
 						end = t;
 				}
-		end += (uint64_t)jb->shift[f] * wns;
+		end += jb->off[f];
 		if (end > e.end_ns)
 			e.end_ns = end;
 		e.ticks += pr->ended ? pr->end.ticks : 0;
@@ -383,17 +496,21 @@ int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *
 	if (n < 1)
 		return lc_fail(msg, len, -EINVAL, "no node files");
 	jb.pr = calloc((size_t)n, sizeof(*jb.pr));
-	jb.shift = calloc((size_t)n, sizeof(*jb.shift));
+	jb.off = calloc((size_t)n, sizeof(*jb.off));
 	jb.thread_base = calloc((size_t)n, sizeof(*jb.thread_base));
 	jb.pid_add = calloc((size_t)n, sizeof(*jb.pid_add));
-	if (!jb.pr || !jb.shift || !jb.thread_base || !jb.pid_add) {
+	if (!jb.pr || !jb.off || !jb.thread_base || !jb.pid_add) {
 		r = lc_fail(msg, len, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (int f = 0; f < n && !r; f++)
 		if (lc_profile_read(paths[f], &jb.pr[f], why, sizeof(why)))
 			r = lc_fail(msg, len, -EINVAL, "%s: %s", paths[f], why);
-	if (r || (r = check(&jb, paths, msg, len)) || (r = align(&jb, msg, len)))
+	if (r || (r = check(&jb, paths, msg, len)))
+		goto out;
+	jb.base = jb.pr[0]->info.window_ns ? jb.pr[0]->info.window_ns : 1;
+	jb.grow = jb.pr[0]->info.window_grow;
+	if ((r = align(&jb, msg, len)) || (r = place(&jb, paths, msg, len)))
 		goto out;
 	number(&jb);
 	for (int f = 0; f < n; f++) {
@@ -412,7 +529,7 @@ int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *
 	if ((r = write_head(&jb, out, &w, msg, len)))
 		goto out;
 	for (int s = 0; s < LC_NSRC && !r; s++)
-		r = write_source(&jb, s, w, jb.pr[0]->info.window_ns);
+		r = write_source(&jb, s, w);
 	if (!r)
 		r = write_end(&jb, w, ncut);
 	if (r && r != -ENOMEM)
@@ -431,7 +548,9 @@ out:
 	for (int f = 0; jb.pr && f < n; f++)
 		lc_profile_free(jb.pr[f]);
 	free(jb.pr);
-	free(jb.shift);
+	free(jb.off);
+	for (int s = 0; s < LC_NSRC; s++)
+		free(jb.at[s]);
 	free(jb.thread_base);
 	free(jb.pid_add);
 	return r;

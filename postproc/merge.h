@@ -2,7 +2,8 @@
  * merge.h — combine the node files of one MPI job ("lostcycles exec" writes
  * one per node) into one job profile: categories summed, p the sum of the
  * nodes' p, every process, thread and rank kept, timelines aligned by the
- * clock offsets the MPI layer measured at MPI_Init.  Library code: returns
+ * clock offsets the MPI layer measured at MPI_Init, each node window placed
+ * by time on the first file's window schedule.  Library code: returns
  * 0 or -errno with a reason; prints nothing.  See docs/mpi.md.
  */
 #ifndef LC_MERGE_H
@@ -21,8 +22,9 @@ struct lc_merge_stats {
 
 /* Merge the n profiles at paths into out.  Refused with the reason: a file
  * that cannot be read, files of different format versions, of different
- * jobs (job ids), with different timeline windows, without rank records,
- * two files of one host, clocks too far apart to align.  A cut file is
+ * jobs (job ids), without rank records, two files of one host, clocks too
+ * far apart to align, a node window longer than the job window it would go
+ * into (windows coarser than the first file's there).  A cut file is
  * merged with a note. */
 int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *st, char *msg,
 	     size_t len);

@@ -139,7 +139,8 @@ struct busy_list {
 struct lc_accum {
 	struct lc_pwriter *w;
 	enum lc_source src;
-	uint64_t window_ns;
+	uint64_t window_ns;	/* the schedule's base length */
+	uint32_t window_grow;	/* and growth (lc_window_span) */
 	uint32_t procs_opt;
 	uint32_t team_max;
 	uint32_t max_n_all;
@@ -151,6 +152,7 @@ struct lc_accum {
 	/* the current window */
 	int win_open;
 	uint32_t win_index;
+	uint64_t win_start, win_len;	/* its span under the schedule */
 	uint32_t win_ticks;
 	uint32_t win_max_n;
 	struct lc_acct win_acct;
@@ -207,6 +209,17 @@ struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t
 	a->window_ns = window_ns ? window_ns : 10000000u;
 	a->procs_opt = procs;
 	return a;
+}
+
+int lc_accum_window_grow(struct lc_accum *a, uint32_t grow)
+{
+	if (grow == 1 || grow % 2)
+		return -EINVAL;
+	/* a window already written fixed the schedule of the windows so far */
+	if (a->win_open || a->ticks)
+		return -EBUSY;
+	a->window_grow = grow;
+	return 0;
 }
 
 /* Free every task of the table. */
@@ -332,7 +345,7 @@ static int flush_window(struct lc_accum *a)
 	}
 	win = (struct lc_prof_window){
 		.source = (uint8_t)a->src, .index = a->win_index,
-		.start_ns = (uint64_t)a->win_index * a->window_ns, .ticks = a->win_ticks,
+		.start_ns = a->win_start, .len_ns = a->win_len, .ticks = a->win_ticks,
 		.max_n = a->win_max_n, .team = a->team_max, .acct = a->win_acct,
 		.nthreads = a->ntouched, .threads = out,
 		.ntags = a->ntagrows, .tags = a->tagrows,
@@ -797,16 +810,28 @@ int lc_accum_charge(struct lc_accum *a, uint64_t t, uint64_t dt, const struct lc
 	collect_tags(a, o);
 	a->charge_dt = dt;
 	while (dt > 0) {
-		uint32_t w = (uint32_t)(t / a->window_ns);
-		uint64_t end = (uint64_t)(w + 1) * a->window_ns;
-		uint64_t part = dt < end - t ? dt : end - t;
+		uint64_t part;
 
-		if (a->win_open && w != a->win_index)
+		/* the schedule is looked up only when t leaves the open window,
+		 * once per window rather than once per tick */
+		if (a->win_open && (t < a->win_start || t - a->win_start >= a->win_len))
 			flush_window(a);
 		if (!a->win_open) {
 			a->win_open = 1;
-			a->win_index = w;
+			a->win_index = lc_window_at(a->window_ns, a->window_grow, t);
+			lc_window_span(a->window_ns, a->window_grow, a->win_index,
+				       &a->win_start, &a->win_len);
+			/* past what the schedule can number (lc_window_at
+			 * saturates): the last window takes the rest of time,
+			 * so that indices still only increase */
+			if (a->win_start > t || a->win_len == 0)
+				a->win_start = t;
+			if (a->win_index == UINT32_MAX || a->win_len == 0)
+				a->win_len = UINT64_MAX - a->win_start;
 		}
+		part = a->win_len - (t - a->win_start);
+		if (part > dt)
+			part = dt;
 		charge_part(a, part, o, p, we_any);
 		if (o->nthreads > a->win_max_n)
 			a->win_max_n = o->nthreads;

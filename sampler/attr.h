@@ -68,12 +68,18 @@ int64_t lc_threads_id(struct lc_threads *t, int32_t pid, uint64_t nonce, uint32_
 
 struct lc_accum;
 
-/* An accumulator for one source writing windows of window_ns to w, with p
- * processor slots if procs > 0 (else p is settled at the end).  NULL on
- * ENOMEM. */
+/* An accumulator for one source writing windows of window_ns to w (fixed
+ * windows until lc_accum_window_grow says otherwise), with p processor
+ * slots if procs > 0 (else p is settled at the end).  NULL on ENOMEM. */
 struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t window_ns,
 			      uint32_t procs);
 void lc_accum_free(struct lc_accum *a);
+
+/* Lay the windows out by the schedule of lc_window_span: base window_ns and
+ * growth grow (0: every window window_ns long, the default; else even, at
+ * least 2).  Call before the first charge.  Returns 0, -EINVAL for a growth
+ * the schedule does not define, -EBUSY once charging has begun. */
+int lc_accum_window_grow(struct lc_accum *a, uint32_t grow);
 
 /* Charge the interval [t, t + dt) (ns relative to t0) to the state in o.
  * Returns 0 or the writer's -errno (charging goes on after a write error). */

@@ -154,6 +154,7 @@ static int open_profile(struct lc_session *s, int cpu, int fifo, char *msg, size
 	info = (struct lc_prof_info){
 		.start_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec,
 		.t0_ns = s->t0, .interval_ns = s->o.interval_ns, .window_ns = s->o.window_ns,
+		.window_grow = s->o.window_grow,
 		.procs_option = s->o.procs, .sampler_cpu = cpu, .sched_fifo = (uint32_t)fifo,
 		.hostname = host, .command = (char *)s->o.command, .session = (char *)s->o.name,
 	};
@@ -203,6 +204,11 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 	struct lc_sampler_cfg cfg = { .cpu = s->o.cpu };
 	int e = 0, cpu, fifo;
 
+	/* refused before anything is started or created */
+	if (s->o.window_grow == 1 || s->o.window_grow % 2)
+		return lc_fail(msg, len, -EINVAL,
+			       "window growth %u: must be 0 (fixed windows) or even and at least 2",
+			       s->o.window_grow);
 	s->smp = lc_sampler_start(&cfg, &e);
 	if (!s->smp)
 		return lc_fail(msg, len, e, "cannot start the sampler on CPU %d: %s", s->o.cpu,
@@ -222,6 +228,7 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 	s->acc = lc_accum_new(s->w, LC_SRC_SAMPLED, s->o.window_ns, s->o.procs);
 	if (!s->threads || !s->acc)
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	lc_accum_window_grow(s->acc, s->o.window_grow);	/* checked above */
 	{
 		uint32_t nev;
 		const struct lc_prof_event *ev = lc_ctr_events(s->ctr, &nev);
@@ -250,6 +257,10 @@ static void add_trace(struct lc_session *s, uint32_t *procs, struct lc_session_r
 	char why[512] = "";
 
 	acc = lc_accum_new(s->w, LC_SRC_TRACE, s->o.window_ns, s->o.procs);
+	/* the sampled source's schedule, so that the windows of both line up
+	 * (its growth was accepted at the start) */
+	if (acc)
+		lc_accum_window_grow(acc, s->o.window_grow);
 	if (!acc) {
 		lc_append_line(res->notes, sizeof(res->notes), "out of memory for the trace profile");
 		return;

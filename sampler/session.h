@@ -25,7 +25,10 @@
 /* What the command asked for. */
 struct lc_session_opts {
 	uint64_t interval_ns;	/* nominal tick interval */
-	uint64_t window_ns;	/* timeline window */
+	uint64_t window_ns;	/* timeline window: the first windows' length */
+	uint32_t window_grow;	/* 0: every window window_ns long; else even
+				 * >= 2: the length doubles after that many
+				 * windows (lc_window_span) */
 	int cpu;		/* sampler CPU, -1: choose a spare one */
 	uint32_t procs;		/* --procs, 0: not given */
 	const char *out;	/* profile path */
