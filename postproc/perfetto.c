@@ -122,20 +122,31 @@ static void thread_track(struct pf *f, const struct lc_profile *pr, const struct
 
 	for (uint32_t i = 0; i < d->nwindows; i++) {
 		const struct lc_prof_trow *tr = row(&d->windows[i], t);
-		uint64_t at = d->windows[i].start_ns;
+		uint64_t at = d->windows[i].start_ns, sum = 0, room, ns[LC_NCAT];
 		int lead = r.open ? r.cat : -1;
 
 		if (!tr)
 			continue;
-		if (lead >= 0 && tr->cat[lead]) {
-			extend(f, &r, pid, tid, lead, at, tr->cat[lead]);
-			at += tr->cat[lead];
+		/* A merged job's window may hold a node window that began
+		 * before it: more than fits before the next window starts.
+		 * Its slices are then shrunk in proportion, so that the
+		 * track never overlaps itself. */
+		room = i + 1 < d->nwindows && d->windows[i + 1].start_ns > at ?
+		       d->windows[i + 1].start_ns - at : UINT64_MAX;
+		for (int c = 0; c < LC_NCAT; c++)
+			sum += tr->cat[c];
+		for (int c = 0; c < LC_NCAT; c++)
+			ns[c] = sum <= room ? tr->cat[c] :
+				(uint64_t)((double)tr->cat[c] * (double)room / (double)sum);
+		if (lead >= 0 && ns[lead]) {
+			extend(f, &r, pid, tid, lead, at, ns[lead]);
+			at += ns[lead];
 		}
 		for (int c = 0; c < LC_NCAT; c++) {
-			if (c == lead || !tr->cat[c])
+			if (c == lead || !ns[c])
 				continue;
-			extend(f, &r, pid, tid, c, at, tr->cat[c]);
-			at += tr->cat[c];
+			extend(f, &r, pid, tid, c, at, ns[c]);
+			at += ns[c];
 		}
 	}
 	if (r.open)

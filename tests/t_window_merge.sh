@@ -93,16 +93,39 @@ if awk 'FILENAME == "jt" { if ($1 == "tt") tt = $2 / 1e9; next } { s += $3 } END
 else
 	fail "the job's timeline does not add up to its total time"
 fi
-# the job's windows: the first file's schedule.  A reader that does not
-# yet read the schedule back (format minor 2: no window_grow, no len_ns)
-# sees fixed 1 ms windows in the node files, and merge then writes those.
+# the job's windows: the first file's schedule
 if on_schedule 0.001 8 job.tl >j; then
 	ok "the job's $(wc -l <job.tl) windows follow the growing schedule of the first file (nodes: $(wc -l <nodeA.tl), $(wc -l <nodeB.tl))"
-elif on_schedule 0.001 0 job.tl >j2; then
-	echo "NOTE: this reader does not read the window schedule back: the job has $(wc -l <job.tl) fixed 1 ms windows"
-	ok "the job's windows follow the first file's schedule as read (fixed 1 ms)"
 else
-	fail "the job's windows follow no schedule of the first file"; cat j
+	fail "the job's windows do not follow the first file's growing schedule"; cat j
+fi
+# its Perfetto tracks: a job window may hold a node window that began
+# before it, and the thread's slices must still not overlap
+if command -v python3 >/dev/null; then
+	if "$LC" report --timeline --format perfetto J.data >J.json 2>/dev/null &&
+	   python3 - J.json >j 2>&1 <<'PY'
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("ph") == "X"]
+tracks = {}
+for e in ev:
+    tracks.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+bad = 0
+for k, v in tracks.items():
+    v.sort()
+    for a, b in zip(v, v[1:]):
+        if b[0] < a[1] - 1e-3:
+            print("  track %s: slice at %s us overlaps the one ending at %s us" % (k, b[0], a[1]))
+            bad = 1
+if not ev:
+    print("  no slices")
+    bad = 1
+sys.exit(bad)
+PY
+	then
+		ok "the job's Perfetto thread tracks do not overlap ($(grep -c '"ph":"X"' J.json) slices)"
+	else
+		fail "the job's Perfetto tracks overlap"; cat j
+	fi
 fi
 
 # coarser windows than the first file's: refused; named first: merged
