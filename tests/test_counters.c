@@ -274,7 +274,6 @@ struct spinner {
 	pid_t tid;
 	volatile int go, stop;
 	uint64_t cpu_ns;	/* CPU time of the 50 ms spin */
-	uint64_t life_ns;	/* CPU time of the whole thread, set at its end */
 };
 
 static void *spin(void *arg)
@@ -293,15 +292,16 @@ static void *spin(void *arg)
 	__atomic_store_n(&s->cpu_ns, now_ns(CLOCK_THREAD_CPUTIME_ID) - c0, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
 		usleep(200);
-	__atomic_store_n(&s->life_ns, now_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELEASE);
 	return NULL;
 }
 
 /* The real path with a software event: a thread's task clock while it was
  * attached is at least 95 % of the CPU time of its ~50 ms spin, which lies
- * inside the attachment, and at most 105 % of the thread's whole CPU time
- * (on a loaded machine the thread's wake-ups before and after the spin,
- * also counted, are not negligible); reads are spread over ticks
+ * inside the attachment, and at most the wall time of the attachment.  (Not
+ * within 5 % of the spin's CPU time: on a loaded virtual machine the task
+ * clock, which counts on the perf clock, ran 8 % ahead of the thread's
+ * CPU clock, from which the kernel leaves out time stolen by the host, and
+ * the wake-ups around the spin add to it.)  Reads are spread over ticks
  * (8 threads, an interval of 4 ticks: at most 2 reads a tick). */
 static void test_software_event(void **state)
 {
@@ -311,7 +311,7 @@ static void test_software_event(void **state)
 	struct spinner sp = { 0 };
 	pthread_t t;
 	char msg[512];
-	uint64_t total = 0;
+	uint64_t total = 0, span;
 
 	(void)state;
 	assert_int_equal(lc_ctr_open(&cfg, &c, msg, sizeof(msg)), 0);
@@ -323,20 +323,22 @@ static void test_software_event(void **state)
 	assert_int_equal(pthread_create(&t, NULL, spin, &sp), 0);
 	while (!__atomic_load_n(&sp.tid, __ATOMIC_ACQUIRE))
 		;
+	span = now_ns(CLOCK_MONOTONIC);
 	assert_int_equal(lc_ctr_attach(c, 0, sp.tid), 0);
 	__atomic_store_n(&sp.go, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&sp.cpu_ns, __ATOMIC_ACQUIRE))
 		;
 	memset(&seen, 0, sizeof(seen));
 	lc_ctr_detach(c, 0, record_cb, NULL);
+	span = now_ns(CLOCK_MONOTONIC) - span;
 	__atomic_store_n(&sp.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	for (uint32_t i = 0; i < seen.n; i++)
 		total += seen.d[i][0];
 	fprintf(stderr, "task-clock %.3f ms, thread CPU time %.3f ms\n", total / 1e6,
 		sp.cpu_ns / 1e6);
-	fprintf(stderr, "thread's whole CPU time %.3f ms\n", sp.life_ns / 1e6);
-	assert_true(total > sp.cpu_ns * 95 / 100 && total < sp.life_ns * 105 / 100 + MS);
+	fprintf(stderr, "attached for %.3f ms\n", span / 1e6);
+	assert_true(total > sp.cpu_ns * 95 / 100 && total <= span);
 
 	/* spreading: 8 threads (this one, counted 8 times), 4 ticks per interval */
 	for (uint32_t i = 0; i < 8; i++)
