@@ -17,13 +17,6 @@
 #include "guard.h"
 #include "lc_util.h"
 
-/* A thread being watched by the per-thread sources, and the tick it was
- * last seen at. */
-struct live {
-	uint32_t thread;
-	uint64_t mark;
-};
-
 /* A wasted-task declaration read during a tick, applied after charging it. */
 struct wasted_id {
 	uint32_t uid;
@@ -71,11 +64,16 @@ struct lc_sampler {
 	struct wasted_id *wasted;
 	uint32_t nwasted;
 	size_t wasted_cap;
-	/* the threads seen at the previous tick, to notice those that left */
-	struct live *live;
+	/* the threads watched by the per-thread sources, to notice those
+	 * that left; seen[thread] is the tick number + 1 at which thread
+	 * was last read (0: not in live[]), indexed by profile thread so
+	 * that marking one costs a store, not a search of live[] */
+	uint32_t *live;
 	uint32_t nlive;
 	size_t live_cap;
-	uint64_t gen;			/* tick number, for live[].mark */
+	uint64_t *seen;
+	size_t seen_cap;
+	uint64_t gen;			/* tick number */
 	uint64_t rng;			/* jitter's random state */
 };
 
@@ -209,6 +207,22 @@ static uint64_t xfer_take(const struct lc_slot *sl, struct lc_slot_cache *c, int
 	return take;
 }
 
+/* Mark thread (profile index) read at this tick, listing it in live[] if
+ * it is not (a slot whose identity came back, a hostile segment's, is
+ * fresh again but listed once). */
+static void mark_live(struct lc_sampler *s, uint32_t thread)
+{
+	if (thread >= s->seen_cap &&
+	    lc_grow((void **)&s->seen, &s->seen_cap, (size_t)thread + 1, sizeof(*s->seen)))
+		return;
+	if (!s->seen[thread]) {
+		if (lc_grow((void **)&s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live)))
+			return;
+		s->live[s->nlive++] = thread;
+	}
+	s->seen[thread] = s->gen + 1;
+}
+
 /* Thread (profile index) is live at this tick: remember it, start the
  * per-thread sources on it when it is new, and return its run-queue time
  * over [last, now). */
@@ -224,14 +238,7 @@ static uint64_t thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pi
 	}
 	if (fresh && s->cfg.ctr)
 		lc_ctr_attach(s->cfg.ctr, thread, tid);
-	if (fresh && !lc_grow((void **)&s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live)))
-		s->live[s->nlive++] = (struct live){ thread, s->gen };
-	else
-		for (uint32_t i = s->nlive; i-- > 0;)
-			if (s->live[i].thread == thread) {
-				s->live[i].mark = s->gen;
-				break;
-			}
+	mark_live(s, thread);
 	return s->cfg.sched ? lc_sched_runq(s->cfg.sched, thread, pid, tid, last, now) : 0;
 }
 
@@ -252,14 +259,17 @@ static void threads_left(struct lc_sampler *s)
 	uint32_t k = 0;
 
 	for (uint32_t i = 0; i < s->nlive; i++) {
-		if (s->live[i].mark == s->gen) {
-			s->live[k++] = s->live[i];
+		uint32_t th = s->live[i];
+
+		if (s->seen[th] == s->gen + 1) {
+			s->live[k++] = th;
 			continue;
 		}
+		s->seen[th] = 0;
 		if (s->cfg.sched)
-			lc_sched_forget(s->cfg.sched, s->live[i].thread);
+			lc_sched_forget(s->cfg.sched, th);
 		if (s->cfg.ctr)
-			lc_ctr_detach(s->cfg.ctr, s->live[i].thread, counted, s);
+			lc_ctr_detach(s->cfg.ctr, th, counted, s);
 	}
 	s->nlive = k;
 	s->gen++;
@@ -593,7 +603,7 @@ static void *run(void *arg)
 	tick(s);
 	/* the last reads: every thread's counts up to the last tick */
 	for (uint32_t i = 0; s->cfg.ctr && i < s->nlive; i++)
-		lc_ctr_detach(s->cfg.ctr, s->live[i].thread, counted, s);
+		lc_ctr_detach(s->cfg.ctr, s->live[i], counted, s);
 out:
 	urcu_memb_unregister_thread();
 	return NULL;
@@ -664,5 +674,6 @@ void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
 	free(s->threads);
 	free(s->wasted);
 	free(s->live);
+	free(s->seen);
 	free(s);
 }
