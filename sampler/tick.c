@@ -17,6 +17,19 @@
 #include "guard.h"
 #include "lc_util.h"
 
+/* How many slots, and how many threads' run-queue sources, a tick asks the
+ * memory for ahead of the one it reads: each is a line that another CPU
+ * wrote or that fell out of the caches since the last tick, and a tick
+ * that waits for them one at a time spends its time in misses. */
+#define SLOTS_AHEAD 4u
+#define RUNQ_AHEAD 8u
+
+/* The kernel's ids of a thread observed in this tick (beside its
+ * observation, for its run-queue source). */
+struct kid {
+	pid_t pid, tid;
+};
+
 /* A wasted-task declaration read during a tick, applied after charging it. */
 struct wasted_id {
 	uint32_t uid;
@@ -61,6 +74,8 @@ struct lc_sampler {
 	size_t procs_cap;
 	struct lc_obs_thread *threads;
 	size_t threads_cap;
+	struct kid *kids;		/* beside threads[] */
+	size_t kids_cap;
 	struct wasted_id *wasted;
 	uint32_t nwasted;
 	size_t wasted_cap;
@@ -223,11 +238,9 @@ static void mark_live(struct lc_sampler *s, uint32_t thread)
 	s->seen[thread] = s->gen + 1;
 }
 
-/* Thread (profile index) is live at this tick: remember it, start the
- * per-thread sources on it when it is new, and return its run-queue time
- * over [last, now). */
-static uint64_t thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pid_t pid,
-			    pid_t tid, uint64_t last, uint64_t now)
+/* Thread (profile index; tid its kernel id) is live at this tick: remember
+ * it, and start the per-thread counters on it when it is new. */
+static void thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pid_t tid)
 {
 	if (fresh) {
 		cpu_set_t set;
@@ -239,7 +252,24 @@ static uint64_t thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pi
 	if (fresh && s->cfg.ctr)
 		lc_ctr_attach(s->cfg.ctr, thread, tid);
 	mark_live(s, thread);
-	return s->cfg.sched ? lc_sched_runq(s->cfg.sched, thread, pid, tid, last, now) : 0;
+}
+
+/* The run-queue time over [last, now) of every thread observed in this
+ * tick, read after all slots were: each thread's switch-record ring head is
+ * prefetched RUNQ_AHEAD threads before it is read. */
+static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
+{
+	struct lc_obs_thread *th = s->threads;
+	uint32_t n = s->nthreads;
+
+	for (uint32_t i = 0; i < n && i < RUNQ_AHEAD; i++)
+		lc_sched_prefetch(s->cfg.sched, th[i].thread);
+	for (uint32_t i = 0; i < n; i++) {
+		if (i + RUNQ_AHEAD < n)
+			lc_sched_prefetch(s->cfg.sched, th[i + RUNQ_AHEAD].thread);
+		th[i].runq_ns = lc_sched_runq(s->cfg.sched, th[i].thread, s->kids[i].pid,
+					      s->kids[i].tid, last, now);
+	}
 }
 
 /* A counter read of thread: its deltas, and the parts of its pure
@@ -332,9 +362,12 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 	for (uint32_t i = 0; i < hwm; i++) {
 		const struct lc_slot *sl = lc_seg_slot(h, i);
 		struct lc_slot_cache *c = &t->cache[i];
-		uint32_t tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE), gen, st, flags;
+		uint32_t tid, gen, st, flags;
 		int fresh = 0;
 
+		if (i + SLOTS_AHEAD < hwm)
+			__builtin_prefetch(lc_seg_slot(h, i + SLOTS_AHEAD));
+		tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE);
 		if (!tid) {
 			if (c->thread >= 0)	/* the last declarations of its thread */
 				read_wasted(s, t, sl, c);
@@ -358,8 +391,12 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 				continue;
 		}
 		read_wasted(s, t, sl, c);
-		if (lc_grow((void **)&s->threads, &s->threads_cap, *nthreads + 1,
+		if (*nthreads >= s->threads_cap &&
+		    lc_grow((void **)&s->threads, &s->threads_cap, *nthreads + 1,
 			    sizeof(*s->threads)))
+			return;
+		if (*nthreads >= s->kids_cap &&
+		    lc_grow((void **)&s->kids, &s->kids_cap, *nthreads + 1, sizeof(*s->kids)))
 			return;
 		st = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) & 0xff;
 		if (st > LC_ST_COMM) {
@@ -373,9 +410,9 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 			.sync = sync_object(s, t, st, flags),
 			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
 			.xfer_ns = xfer_take(sl, c, fresh, st, dt),
-			.runq_ns = thread_seen(s, (uint32_t)c->thread, fresh, t->pid, (pid_t)tid,
-					       now - dt, now),
 		};
+		s->kids[*nthreads - 1] = (struct kid){ t->pid, (pid_t)tid };
+		thread_seen(s, (uint32_t)c->thread, fresh, (pid_t)tid);
 	}
 }
 
@@ -486,6 +523,8 @@ static void tick(struct lc_sampler *s)
 			break;
 		observe_guarded(s, t, now, dt);
 	}
+	if (s->cfg.sched)
+		runq_all(s, s->last, now);
 	obs = (struct lc_obs){ s->nprocs, s->procs, s->nthreads, s->threads };
 	lc_accum_charge(s->cfg.acc, s->last - s->cfg.t0, dt, &obs);
 	urcu_memb_read_unlock();
@@ -672,6 +711,7 @@ void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
 	pthread_cond_destroy(&s->cond);
 	free(s->procs);
 	free(s->threads);
+	free(s->kids);
 	free(s->wasted);
 	free(s->live);
 	free(s->seen);
