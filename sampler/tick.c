@@ -90,6 +90,12 @@ struct lc_sampler {
 	size_t seen_cap;
 	uint64_t gen;			/* tick number */
 	uint64_t rng;			/* jitter's random state */
+	/* a busy-waiting SCHED_FIFO sampler's share of the real-time budget
+	 * (rt_budget()): it runs SCHED_FIFO for rt_slice of every rt_period
+	 * and SCHED_OTHER for the rest (rt_slice 0: always SCHED_FIFO);
+	 * rt_now says which it is now, until phase_end */
+	uint64_t rt_slice, rt_period, phase_end;
+	int rt_now;
 };
 
 int lc_sampler_spare_cpu(void)
@@ -561,6 +567,63 @@ static void place(struct lc_sampler *s)
 	prctl(PR_SET_NAME, LC_SAMPLER_THREAD_NAME, 0, 0, 0);
 }
 
+/* Read a number from a file of /proc/sys; -1 when it cannot. */
+static long long sysctl_num(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/*
+ * The kernel lets real-time threads run sched_rt_runtime_us of every
+ * sched_rt_period_us on a CPU (950 ms of 1 s by default) and then stops them
+ * until the period ends.  A sampler that busy-waits at SCHED_FIFO uses its
+ * whole CPU, so it was stopped for 50 ms of every second: 2000 missed ticks
+ * at 25 us, 5 % of them, in one gap.  Instead, of every RT_CYCLE_NS it spins
+ * at SCHED_FIFO for the budget's share less 5 % (90 ms by default), then at
+ * SCHED_OTHER for the rest: on a CPU of its own nothing else wants the CPU
+ * then and no tick is lost; beside other threads it shares the CPU with
+ * them for those 10 ms, which costs at most what the throttling did.  Any
+ * stretch of the kernel's period holds whole cycles, so at most 90 % of
+ * real-time running.  The cycle is short because the SCHED_OTHER phase
+ * ends only when the sampler runs again: beside another session's sampler
+ * spinning at SCHED_FIFO on the same CPU it waits for that one's own
+ * SCHED_OTHER phase, up to a cycle (a 1 s cycle gave 0.9 s gaps there).
+ * rt_slice stays 0 (always SCHED_FIFO) when there is no budget.
+ */
+#define RT_CYCLE_NS 100000000u
+
+static void rt_budget(struct lc_sampler *s, uint64_t now)
+{
+	long long period = sysctl_num("/proc/sys/kernel/sched_rt_period_us");
+	long long runtime = sysctl_num("/proc/sys/kernel/sched_rt_runtime_us");
+	long long share = runtime - period / 20;
+
+	if (period <= 0 || runtime < 0 || runtime >= period)
+		return;
+	s->rt_period = RT_CYCLE_NS;
+	s->rt_slice = share > 0 ? (uint64_t)(RT_CYCLE_NS * (double)share / (double)period) : 1;
+	s->phase_end = now + s->rt_slice;
+}
+
+/* Switch between the two phases of rt_budget() when the current one ends:
+ * two system calls a period. */
+static void rt_phase(struct lc_sampler *s, uint64_t now)
+{
+	struct sched_param sp = { .sched_priority = s->rt_now ? 0 : 1 };
+
+	if (!pthread_setschedparam(pthread_self(), s->rt_now ? SCHED_OTHER : SCHED_FIFO, &sp))
+		s->rt_now = !s->rt_now;
+	s->phase_end = now + (s->rt_now ? s->rt_slice : s->rt_period - s->rt_slice);
+}
+
 /* Sleep until the absolute monotonic time t. */
 static void sleep_until(uint64_t t)
 {
@@ -571,7 +634,9 @@ static void sleep_until(uint64_t t)
 }
 
 /* Spin until the monotonic time t or until asked to stop.  A SCHED_FIFO
- * spinner yields on every turn: the sampler of another session pinned to
+ * spinner (not one in the SCHED_OTHER phase of rt_budget(), whose yield
+ * would hand the CPU to any other thread for a time slice) yields on
+ * every turn: the sampler of another session pinned to
  * the same spare CPU at the same priority (two recordings at once on a
  * machine with one spare CPU) would otherwise not run until the kernel's
  * real-time throttling stopped this one, up to a second later, and would
@@ -580,7 +645,7 @@ static void sleep_until(uint64_t t)
 static void spin_until(const struct lc_sampler *s, uint64_t t)
 {
 	while (lc_clock_ns() < t && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
-		if (s->fifo)
+		if (s->rt_now)
 			sched_yield();
 }
 
@@ -626,9 +691,14 @@ static void *run(void *arg)
 	s->rng = s->cfg.t0 | 1;
 	next = s->cfg.t0 + next_interval(s);
 	s->st.busy_wait = !s->cfg.sleep_only && s->cfg.interval_ns < LC_TICK_SPIN_NS;
+	s->rt_now = s->fifo;
+	if (s->st.busy_wait && s->fifo)
+		rt_budget(s, s->cfg.t0);
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now;
 
+		if (s->rt_slice && s->last >= s->phase_end)
+			rt_phase(s, s->last);
 		if (s->st.busy_wait)
 			spin_until(s, next);
 		else
