@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -97,12 +99,17 @@ struct lc_sampler {
 	size_t seen_cap;
 	uint64_t gen;			/* tick number */
 	uint64_t rng;			/* jitter's random state */
-	/* a busy-waiting SCHED_FIFO sampler's share of the real-time budget
-	 * (rt_budget()): it runs SCHED_FIFO for rt_slice of every rt_period
-	 * and SCHED_OTHER for the rest (rt_slice 0: always SCHED_FIFO);
-	 * rt_now says which it is now, until phase_end */
-	uint64_t rt_slice, rt_period, phase_end;
-	int rt_now;
+	/* A busy-waiting SCHED_FIFO sampler's share of the real-time budget
+	 * (keeper()): the sampling thread sets self, tid and the lengths of
+	 * the phases before it starts the keeper, and sets kstop under klock;
+	 * the keeper writes rt_now (relaxed: the sampling thread reads it to
+	 * know whether to yield), 1 while the sampler is SCHED_FIFO. */
+	pthread_t self, keeper;
+	pid_t tid;
+	uint64_t rt_fifo_ns, rt_other_ns;
+	int have_keeper, kstop, rt_now;
+	pthread_mutex_t klock;
+	pthread_cond_t kcond;		/* on CLOCK_MONOTONIC */
 };
 
 int lc_sampler_spare_cpu(void)
@@ -583,6 +590,31 @@ static void place(struct lc_sampler *s)
 	prctl(PR_SET_NAME, LC_SAMPLER_THREAD_NAME, 0, 0, 0);
 }
 
+/*
+ * The kernel lets real-time threads run sched_rt_runtime_us of every
+ * sched_rt_period_us on a CPU (950 ms of 1 s by default) and then stops them
+ * until the period ends.  A sampler that busy-waits at SCHED_FIFO uses its
+ * whole CPU, so it was stopped for 50 ms of every second: 2000 missed ticks
+ * at 25 us, 5 % of them, in one gap.  Instead, of every RT_CYCLE_NS it spins
+ * at SCHED_FIFO for the budget's share less 5 % (90 ms by default), then at
+ * SCHED_OTHER for the rest: on a CPU of its own nothing else wants the CPU
+ * then and no tick is lost; beside other threads it shares the CPU with
+ * them for those 10 ms, which costs at most what the throttling did.  Any
+ * stretch of the kernel's period holds whole cycles, so at most 90 % of
+ * real-time running.
+ *
+ * A keeper thread at a higher real-time priority (it runs ~10 us a cycle)
+ * switches the sampler's class, because at SCHED_OTHER the sampler itself
+ * may not run again: another session's sampler spinning at SCHED_FIFO on
+ * the same CPU keeps it off until throttled.  Such a peer is seen in the
+ * sampler's switches in (schedstat's third field): alone, a SCHED_FIFO
+ * spinner is never switched out, while its yield to a spinning peer
+ * switches at every turn.  Beside a peer the sampler stays SCHED_FIFO for
+ * the cycle and shares the CPU with it turn by turn, as before.
+ */
+#define RT_CYCLE_NS 100000000u
+#define RT_PEER_SWITCHES 100u
+
 /* Read a number from a file of /proc/sys; -1 when it cannot. */
 static long long sysctl_num(const char *path)
 {
@@ -597,47 +629,139 @@ static long long sysctl_num(const char *path)
 	return v;
 }
 
-/*
- * The kernel lets real-time threads run sched_rt_runtime_us of every
- * sched_rt_period_us on a CPU (950 ms of 1 s by default) and then stops them
- * until the period ends.  A sampler that busy-waits at SCHED_FIFO uses its
- * whole CPU, so it was stopped for 50 ms of every second: 2000 missed ticks
- * at 25 us, 5 % of them, in one gap.  Instead, of every RT_CYCLE_NS it spins
- * at SCHED_FIFO for the budget's share less 5 % (90 ms by default), then at
- * SCHED_OTHER for the rest: on a CPU of its own nothing else wants the CPU
- * then and no tick is lost; beside other threads it shares the CPU with
- * them for those 10 ms, which costs at most what the throttling did.  Any
- * stretch of the kernel's period holds whole cycles, so at most 90 % of
- * real-time running.  The cycle is short because the SCHED_OTHER phase
- * ends only when the sampler runs again: beside another session's sampler
- * spinning at SCHED_FIFO on the same CPU it waits for that one's own
- * SCHED_OTHER phase, up to a cycle (a 1 s cycle gave 0.9 s gaps there).
- * rt_slice stays 0 (always SCHED_FIFO) when there is no budget.
- */
-#define RT_CYCLE_NS 100000000u
-
-static void rt_budget(struct lc_sampler *s, uint64_t now)
+/* The phases' lengths from the kernel's budget; 0 when there is no budget
+ * to keep (unlimited) and the sampler stays SCHED_FIFO. */
+static int rt_budget(struct lc_sampler *s)
 {
 	long long period = sysctl_num("/proc/sys/kernel/sched_rt_period_us");
 	long long runtime = sysctl_num("/proc/sys/kernel/sched_rt_runtime_us");
 	long long share = runtime - period / 20;
 
 	if (period <= 0 || runtime < 0 || runtime >= period)
-		return;
-	s->rt_period = RT_CYCLE_NS;
-	s->rt_slice = share > 0 ? (uint64_t)(RT_CYCLE_NS * (double)share / (double)period) : 1;
-	s->phase_end = now + s->rt_slice;
+		return 0;
+	s->rt_fifo_ns = share > 0 ? (uint64_t)(RT_CYCLE_NS * (double)share / (double)period) : 0;
+	s->rt_other_ns = RT_CYCLE_NS - s->rt_fifo_ns;
+	return 1;
 }
 
-/* Switch between the two phases of rt_budget() when the current one ends:
- * two system calls a period. */
-static void rt_phase(struct lc_sampler *s, uint64_t now)
+/* The times the sampling thread was switched in (schedstat's pcount), from
+ * its open schedstat file; 0 when unreadable. */
+static uint64_t switches_in(int fd)
 {
-	struct sched_param sp = { .sched_priority = s->rt_now ? 0 : 1 };
+	char buf[128];
+	unsigned long long run, wait, n;
+	ssize_t len = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
 
-	if (!pthread_setschedparam(pthread_self(), s->rt_now ? SCHED_OTHER : SCHED_FIFO, &sp))
-		s->rt_now = !s->rt_now;
-	s->phase_end = now + (s->rt_now ? s->rt_slice : s->rt_period - s->rt_slice);
+	if (len <= 0)
+		return 0;
+	buf[len] = 0;
+	return sscanf(buf, "%llu %llu %llu", &run, &wait, &n) == 3 ? n : 0;
+}
+
+/* Wait until the monotonic time t; whether the sampler is stopping. */
+static int keeper_wait(struct lc_sampler *s, uint64_t t)
+{
+	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+	int stop;
+
+	pthread_mutex_lock(&s->klock);
+	while (!s->kstop && lc_clock_ns() < t)
+		pthread_cond_timedwait(&s->kcond, &s->klock, &ts);
+	stop = s->kstop;
+	pthread_mutex_unlock(&s->klock);
+	return stop;
+}
+
+/* Put the sampling thread in SCHED_FIFO (fifo) or SCHED_OTHER. */
+static void sampler_class(struct lc_sampler *s, int fifo)
+{
+	struct sched_param sp = { .sched_priority = fifo };
+
+	if (!fifo)
+		__atomic_store_n(&s->rt_now, 0, __ATOMIC_RELAXED);
+	if (!pthread_setschedparam(s->self, fifo ? SCHED_FIFO : SCHED_OTHER, &sp) && fifo)
+		__atomic_store_n(&s->rt_now, 1, __ATOMIC_RELAXED);
+}
+
+/* The keeper of the real-time budget (see above). */
+static void *keeper(void *arg)
+{
+	struct lc_sampler *s = arg;
+	struct sched_param sp = { .sched_priority = 2 };
+	char path[64];
+	uint64_t t = lc_clock_ns(), seen;
+	cpu_set_t set;
+	int fd;
+
+	/* wherever the process may run, not only on the sampler's CPU: it
+	 * must run there even when it did not get its real-time priority */
+	if (!sched_getaffinity(getpid(), sizeof(set), &set))
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	prctl(PR_SET_NAME, "lc-keeper", 0, 0, 0);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)s->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	seen = switches_in(fd);
+	for (;;) {
+		uint64_t now_seen;
+
+		t += s->rt_fifo_ns;
+		if (keeper_wait(s, t))
+			break;
+		now_seen = switches_in(fd);
+		if (now_seen - seen > RT_PEER_SWITCHES) {	/* a peer: stay */
+			seen = now_seen;
+			t += s->rt_other_ns;
+			continue;
+		}
+		sampler_class(s, 0);
+		t += s->rt_other_ns;
+		if (keeper_wait(s, t))
+			break;
+		sampler_class(s, 1);
+		seen = switches_in(fd);
+	}
+	if (!__atomic_load_n(&s->rt_now, __ATOMIC_RELAXED))
+		sampler_class(s, 1);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* Start the keeper when the sampler busy-waits at SCHED_FIFO and the
+ * kernel has a budget. */
+static void keeper_start(struct lc_sampler *s)
+{
+	pthread_condattr_t ca;
+
+	if (!s->st.busy_wait || !s->fifo || !rt_budget(s))
+		return;
+	s->self = pthread_self();
+	s->tid = (pid_t)syscall(SYS_gettid);
+	pthread_mutex_init(&s->klock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->kcond, &ca);
+	pthread_condattr_destroy(&ca);
+	s->have_keeper = !lc_thread_start(&s->keeper, keeper, s);
+	if (!s->have_keeper) {
+		pthread_mutex_destroy(&s->klock);
+		pthread_cond_destroy(&s->kcond);
+	}
+}
+
+static void keeper_stop(struct lc_sampler *s)
+{
+	if (!s->have_keeper)
+		return;
+	pthread_mutex_lock(&s->klock);
+	s->kstop = 1;
+	pthread_cond_broadcast(&s->kcond);
+	pthread_mutex_unlock(&s->klock);
+	pthread_join(s->keeper, NULL);
+	pthread_mutex_destroy(&s->klock);
+	pthread_cond_destroy(&s->kcond);
+	s->have_keeper = 0;
 }
 
 /* Sleep until the absolute monotonic time t. */
@@ -650,7 +774,7 @@ static void sleep_until(uint64_t t)
 }
 
 /* Spin until the monotonic time t or until asked to stop.  A SCHED_FIFO
- * spinner (not one in the SCHED_OTHER phase of rt_budget(), whose yield
+ * spinner (not one in the SCHED_OTHER phase of keeper(), whose yield
  * would hand the CPU to any other thread for a time slice) yields on
  * every turn: the sampler of another session pinned to
  * the same spare CPU at the same priority (two recordings at once on a
@@ -661,7 +785,7 @@ static void sleep_until(uint64_t t)
 static void spin_until(const struct lc_sampler *s, uint64_t t)
 {
 	while (lc_clock_ns() < t && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
-		if (s->rt_now)
+		if (__atomic_load_n(&s->rt_now, __ATOMIC_RELAXED))
 			sched_yield();
 }
 
@@ -708,13 +832,10 @@ static void *run(void *arg)
 	next = s->cfg.t0 + next_interval(s);
 	s->st.busy_wait = !s->cfg.sleep_only && s->cfg.interval_ns < LC_TICK_SPIN_NS;
 	s->rt_now = s->fifo;
-	if (s->st.busy_wait && s->fifo)
-		rt_budget(s, s->cfg.t0);
+	keeper_start(s);
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now;
 
-		if (s->rt_slice && s->last >= s->phase_end)
-			rt_phase(s, s->last);
 		if (s->st.busy_wait)
 			spin_until(s, next);
 		else
@@ -725,6 +846,7 @@ static void *run(void *arg)
 		if (next <= now)	/* late: skip the missed ticks, charge real time */
 			next = now + next_interval(s);
 	}
+	keeper_stop(s);
 	tick(s);
 	/* the last reads: every thread's counts up to the last tick */
 	for (uint32_t i = 0; s->cfg.ctr && i < s->nlive; i++)
