@@ -33,6 +33,15 @@
  * source is charged no run-queue time meanwhile, as on its first tick. */
 #define OPEN_PER_NS 25000u
 
+/* Run-queue time counts only for a BUSY thread (attr.c), so the source of
+ * a thread in another state is read every RUNQ_IDLE_EVERY ticks only (a
+ * power of two; threads staggered), which keeps its ring drained (8 pages,
+ * some 800 switch records) and its last state known; what is read then is
+ * clipped to the tick, so a thread that turns BUSY is charged exactly.
+ * Each ring is a page of its own: reading it costs a TLB miss at every
+ * tick, most of the tick loop's time per thread. */
+#define RUNQ_IDLE_EVERY 8u
+
 /* The kernel's ids of a thread observed in this tick (beside its
  * observation, for its run-queue source). */
 struct kid {
@@ -274,6 +283,12 @@ static void thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pid_t 
 	mark_live(s, thread);
 }
 
+/* Whether the run-queue source of observed thread th is read at this tick. */
+static int runq_due(const struct lc_sampler *s, const struct lc_obs_thread *th)
+{
+	return th->state == LC_ST_BUSY || !((s->gen + th->thread) & (RUNQ_IDLE_EVERY - 1));
+}
+
 /* The run-queue time over [last, now) of every thread observed in this
  * tick, read after all slots were: each thread's switch-record ring head is
  * prefetched RUNQ_AHEAD threads before it is read.  New threads' sources are
@@ -285,10 +300,15 @@ static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
 	uint64_t opens = s->cfg.interval_ns / OPEN_PER_NS ? s->cfg.interval_ns / OPEN_PER_NS : 1;
 
 	for (uint32_t i = 0; i < n && i < RUNQ_AHEAD; i++)
-		lc_sched_prefetch(s->cfg.sched, th[i].thread);
+		if (runq_due(s, &th[i]))
+			lc_sched_prefetch(s->cfg.sched, th[i].thread);
 	for (uint32_t i = 0; i < n; i++) {
-		if (i + RUNQ_AHEAD < n)
+		if (i + RUNQ_AHEAD < n && runq_due(s, &th[i + RUNQ_AHEAD]))
 			lc_sched_prefetch(s->cfg.sched, th[i + RUNQ_AHEAD].thread);
+		if (!runq_due(s, &th[i])) {
+			th[i].runq_ns = 0;
+			continue;
+		}
 		if (!lc_sched_watching(s->cfg.sched, th[i].thread)) {
 			if (!opens) {
 				th[i].runq_ns = 0;
