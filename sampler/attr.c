@@ -684,14 +684,12 @@ static uint64_t runq_part(const struct lc_obs_thread *th, uint64_t part, uint64_
 	return q < part ? q : part;
 }
 
-/* Charge ns of thread th (in category cat) to the window, its row, its task
- * and its transfer credit. */
+/* Charge ns of thread th (in category cat) to the window, its row r (NULL
+ * on ENOMEM), its task and its transfer credit. */
 static void charge_thread(struct lc_accum *a, struct lc_acct *c, const struct lc_obs_thread *th,
-			  const struct lc_obs_proc *pr, enum lc_cat cat, uint64_t ns,
-			  uint64_t part)
+			  const struct lc_obs_proc *pr, struct lc_prof_trow *r, enum lc_cat cat,
+			  uint64_t ns, uint64_t part)
 {
-	struct lc_prof_trow *r = row(a, th->thread);
-
 	if (!ns)
 		return;
 	c->cat[cat] += ns;
@@ -758,6 +756,7 @@ static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *
 		const struct lc_obs_proc *pr = &o->procs[th->proc];
 		uint64_t q = runq_part(th, part, a->charge_dt), ns[2];
 		int tk[2] = { state_tier(th->state), TIER_RQ };
+		struct lc_prof_trow *r;
 
 		ns[0] = part - q;
 		ns[1] = q;
@@ -774,9 +773,12 @@ static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *
 				}
 			}
 		}
-		charge_thread(a, &c, th, pr, lc_attr_category(th->state, pr->we, pr->sf), ns[0],
-			      part);
-		charge_thread(a, &c, th, pr, LC_CAT_RC, ns[1], part);
+		/* the row once per thread, even when it gets nothing: every
+		 * thread seen in a window has a row in it */
+		r = row(a, th->thread);
+		charge_thread(a, &c, th, pr, r, lc_attr_category(th->state, pr->we, pr->sf),
+			      ns[0], part);
+		charge_thread(a, &c, th, pr, r, LC_CAT_RC, ns[1], part);
 	}
 	if (we_any) {
 		c.t_we = part;

@@ -41,6 +41,17 @@ enum lc_sched_source lc_sched_source(const struct lc_sched *s);
 uint64_t lc_sched_runq(struct lc_sched *s, uint32_t thread, pid_t pid, pid_t tid,
 		       uint64_t last, uint64_t now);
 
+/* Whether lc_sched_runq has started watching thread (or has nothing to
+ * start): the first call opens the thread's source, which costs ~20 us of
+ * system calls (perf_event_open and mmap of its ring). */
+int lc_sched_watching(const struct lc_sched *s, uint32_t thread);
+
+/* Start loading what lc_sched_runq will read first for thread: the head
+ * of its switch-record ring, a page of its own per thread, which is a cache
+ * (and often a TLB) miss at every tick.  A tick that prefetches a few
+ * threads ahead overlaps those misses instead of waiting for each. */
+void lc_sched_prefetch(const struct lc_sched *s, uint32_t thread);
+
 /* Stop watching thread (it left). */
 void lc_sched_forget(struct lc_sched *s, uint32_t thread);
 

@@ -298,6 +298,22 @@ uint64_t lc_sched_runq(struct lc_sched *s, uint32_t thread, pid_t pid, pid_t tid
 	return schedstat_runq(t, last, now);
 }
 
+int lc_sched_watching(const struct lc_sched *s, uint32_t thread)
+{
+	return s->src == LC_SCHED_NONE || (thread < s->cap && s->thr[thread].used);
+}
+
+void lc_sched_prefetch(const struct lc_sched *s, uint32_t thread)
+{
+	const struct sthr *t;
+
+	if (s->src != LC_SCHED_SWITCH || thread >= s->cap)
+		return;
+	t = &s->thr[thread];
+	if (t->ring)
+		__builtin_prefetch(&((const struct perf_event_mmap_page *)t->ring)->data_head);
+}
+
 void lc_sched_forget(struct lc_sched *s, uint32_t thread)
 {
 	size_t k = 0;

@@ -10,18 +10,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "guard.h"
 #include "lc_util.h"
 
-/* A thread being watched by the per-thread sources, and the tick it was
- * last seen at. */
-struct live {
-	uint32_t thread;
-	uint64_t mark;
+/* How many slots, and how many threads' run-queue sources, a tick asks the
+ * memory for ahead of the one it reads: each is a line that another CPU
+ * wrote or that fell out of the caches since the last tick, and a tick
+ * that waits for them one at a time spends its time in misses. */
+#define SLOTS_AHEAD 4u
+#define RUNQ_AHEAD 8u
+
+/* A tick opens the run-queue source of at most one new thread per this
+ * much of its interval (at least one): opening one costs ~20 us of system
+ * calls, so 256 threads starting within a few milliseconds made ticks of
+ * 100-300 us for 8 ms, 300 missed ticks at 25 us.  A thread waiting for its
+ * source is charged no run-queue time meanwhile, as on its first tick. */
+#define OPEN_PER_NS 25000u
+
+/* Run-queue time counts only for a BUSY thread (attr.c), so the source of
+ * a thread in another state is read every RUNQ_IDLE_EVERY ticks only (a
+ * power of two; threads staggered), which keeps its ring drained (8 pages,
+ * some 800 switch records) and its last state known; what is read then is
+ * clipped to the tick, so a thread that turns BUSY is charged exactly.
+ * Each ring is a page of its own: reading it costs a TLB miss at every
+ * tick, most of the tick loop's time per thread. */
+#define RUNQ_IDLE_EVERY 8u
+
+/* The kernel's ids of a thread observed in this tick (beside its
+ * observation, for its run-queue source). */
+struct kid {
+	pid_t pid, tid;
 };
 
 /* A wasted-task declaration read during a tick, applied after charging it. */
@@ -68,15 +93,33 @@ struct lc_sampler {
 	size_t procs_cap;
 	struct lc_obs_thread *threads;
 	size_t threads_cap;
+	struct kid *kids;		/* beside threads[] */
+	size_t kids_cap;
 	struct wasted_id *wasted;
 	uint32_t nwasted;
 	size_t wasted_cap;
-	/* the threads seen at the previous tick, to notice those that left */
-	struct live *live;
+	/* the threads watched by the per-thread sources, to notice those
+	 * that left; seen[thread] is the tick number + 1 at which thread
+	 * was last read (0: not in live[]), indexed by profile thread so
+	 * that marking one costs a store, not a search of live[] */
+	uint32_t *live;
 	uint32_t nlive;
 	size_t live_cap;
-	uint64_t gen;			/* tick number, for live[].mark */
+	uint64_t *seen;
+	size_t seen_cap;
+	uint64_t gen;			/* tick number */
 	uint64_t rng;			/* jitter's random state */
+	/* A busy-waiting SCHED_FIFO sampler's share of the real-time budget
+	 * (keeper()): the sampling thread sets self, tid and the lengths of
+	 * the phases before it starts the keeper, and sets kstop under klock;
+	 * the keeper writes rt_now (relaxed: the sampling thread reads it to
+	 * know whether to yield), 1 while the sampler is SCHED_FIFO. */
+	pthread_t self, keeper;
+	pid_t tid;
+	uint64_t rt_fifo_ns, rt_other_ns;
+	int have_keeper, kstop, rt_now;
+	pthread_mutex_t klock;
+	pthread_cond_t kcond;		/* on CLOCK_MONOTONIC */
 };
 
 int lc_sampler_spare_cpu(void)
@@ -209,11 +252,25 @@ static uint64_t xfer_take(const struct lc_slot *sl, struct lc_slot_cache *c, int
 	return take;
 }
 
-/* Thread (profile index) is live at this tick: remember it, start the
- * per-thread sources on it when it is new, and return its run-queue time
- * over [last, now). */
-static uint64_t thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pid_t pid,
-			    pid_t tid, uint64_t last, uint64_t now)
+/* Mark thread (profile index) read at this tick, listing it in live[] if
+ * it is not (a slot whose identity came back, a hostile segment's, is
+ * fresh again but listed once). */
+static void mark_live(struct lc_sampler *s, uint32_t thread)
+{
+	if (thread >= s->seen_cap &&
+	    lc_grow((void **)&s->seen, &s->seen_cap, (size_t)thread + 1, sizeof(*s->seen)))
+		return;
+	if (!s->seen[thread]) {
+		if (lc_grow((void **)&s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live)))
+			return;
+		s->live[s->nlive++] = thread;
+	}
+	s->seen[thread] = s->gen + 1;
+}
+
+/* Thread (profile index; tid its kernel id) is live at this tick: remember
+ * it, and start the per-thread counters on it when it is new. */
+static void thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pid_t tid)
 {
 	if (fresh) {
 		cpu_set_t set;
@@ -224,15 +281,45 @@ static uint64_t thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pi
 	}
 	if (fresh && s->cfg.ctr)
 		lc_ctr_attach(s->cfg.ctr, thread, tid);
-	if (fresh && !lc_grow((void **)&s->live, &s->live_cap, s->nlive + 1, sizeof(*s->live)))
-		s->live[s->nlive++] = (struct live){ thread, s->gen };
-	else
-		for (uint32_t i = s->nlive; i-- > 0;)
-			if (s->live[i].thread == thread) {
-				s->live[i].mark = s->gen;
-				break;
+	mark_live(s, thread);
+}
+
+/* Whether the run-queue source of observed thread th is read at this tick. */
+static int runq_due(const struct lc_sampler *s, const struct lc_obs_thread *th)
+{
+	return th->state == LC_ST_BUSY || !((s->gen + th->thread) & (RUNQ_IDLE_EVERY - 1));
+}
+
+/* The run-queue time over [last, now) of every thread observed in this
+ * tick, read after all slots were: each thread's switch-record ring head is
+ * prefetched RUNQ_AHEAD threads before it is read.  New threads' sources are
+ * opened within the budget of OPEN_PER_NS. */
+static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
+{
+	struct lc_obs_thread *th = s->threads;
+	uint32_t n = s->nthreads;
+	uint64_t opens = s->cfg.interval_ns / OPEN_PER_NS ? s->cfg.interval_ns / OPEN_PER_NS : 1;
+
+	for (uint32_t i = 0; i < n && i < RUNQ_AHEAD; i++)
+		if (runq_due(s, &th[i]))
+			lc_sched_prefetch(s->cfg.sched, th[i].thread);
+	for (uint32_t i = 0; i < n; i++) {
+		if (i + RUNQ_AHEAD < n && runq_due(s, &th[i + RUNQ_AHEAD]))
+			lc_sched_prefetch(s->cfg.sched, th[i + RUNQ_AHEAD].thread);
+		if (!runq_due(s, &th[i])) {
+			th[i].runq_ns = 0;
+			continue;
+		}
+		if (!lc_sched_watching(s->cfg.sched, th[i].thread)) {
+			if (!opens) {
+				th[i].runq_ns = 0;
+				continue;
 			}
-	return s->cfg.sched ? lc_sched_runq(s->cfg.sched, thread, pid, tid, last, now) : 0;
+			opens--;
+		}
+		th[i].runq_ns = lc_sched_runq(s->cfg.sched, th[i].thread, s->kids[i].pid,
+					      s->kids[i].tid, last, now);
+	}
 }
 
 /* A counter read of thread: its deltas, and the parts of its pure
@@ -252,14 +339,17 @@ static void threads_left(struct lc_sampler *s)
 	uint32_t k = 0;
 
 	for (uint32_t i = 0; i < s->nlive; i++) {
-		if (s->live[i].mark == s->gen) {
-			s->live[k++] = s->live[i];
+		uint32_t th = s->live[i];
+
+		if (s->seen[th] == s->gen + 1) {
+			s->live[k++] = th;
 			continue;
 		}
+		s->seen[th] = 0;
 		if (s->cfg.sched)
-			lc_sched_forget(s->cfg.sched, s->live[i].thread);
+			lc_sched_forget(s->cfg.sched, th);
 		if (s->cfg.ctr)
-			lc_ctr_detach(s->cfg.ctr, s->live[i].thread, counted, s);
+			lc_ctr_detach(s->cfg.ctr, th, counted, s);
 	}
 	s->nlive = k;
 	s->gen++;
@@ -322,9 +412,12 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 	for (uint32_t i = 0; i < hwm; i++) {
 		const struct lc_slot *sl = lc_seg_slot(h, i);
 		struct lc_slot_cache *c = &t->cache[i];
-		uint32_t tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE), gen, st, flags;
+		uint32_t tid, gen, st, flags;
 		int fresh = 0;
 
+		if (i + SLOTS_AHEAD < hwm)
+			__builtin_prefetch(lc_seg_slot(h, i + SLOTS_AHEAD));
+		tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE);
 		if (!tid) {
 			if (c->thread >= 0)	/* the last declarations of its thread */
 				read_wasted(s, t, sl, c);
@@ -348,8 +441,12 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 				continue;
 		}
 		read_wasted(s, t, sl, c);
-		if (lc_grow((void **)&s->threads, &s->threads_cap, *nthreads + 1,
+		if (*nthreads >= s->threads_cap &&
+		    lc_grow((void **)&s->threads, &s->threads_cap, *nthreads + 1,
 			    sizeof(*s->threads)))
+			return;
+		if (*nthreads >= s->kids_cap &&
+		    lc_grow((void **)&s->kids, &s->kids_cap, *nthreads + 1, sizeof(*s->kids)))
 			return;
 		st = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) & 0xff;
 		if (st > LC_ST_COMM) {
@@ -363,9 +460,9 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 			.sync = sync_object(s, t, st, flags),
 			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
 			.xfer_ns = xfer_take(sl, c, fresh, st, dt),
-			.runq_ns = thread_seen(s, (uint32_t)c->thread, fresh, t->pid, (pid_t)tid,
-					       now - dt, now),
 		};
+		s->kids[*nthreads - 1] = (struct kid){ t->pid, (pid_t)tid };
+		thread_seen(s, (uint32_t)c->thread, fresh, (pid_t)tid);
 	}
 }
 
@@ -476,6 +573,8 @@ static void tick(struct lc_sampler *s)
 			break;
 		observe_guarded(s, t, now, dt);
 	}
+	if (s->cfg.sched)
+		runq_all(s, s->last, now);
 	obs = (struct lc_obs){ s->nprocs, s->procs, s->nthreads, s->threads };
 	lc_accum_charge(s->cfg.acc, s->last - s->cfg.t0, dt, &obs);
 	urcu_memb_read_unlock();
@@ -512,6 +611,205 @@ static void place(struct lc_sampler *s)
 	prctl(PR_SET_NAME, LC_SAMPLER_THREAD_NAME, 0, 0, 0);
 }
 
+/* Grow the process's file table now to RESERVE_FDS entries (or the limit
+ * of open files): the kernel grows it by doubling when an open needs a
+ * higher descriptor, and in a process with several threads each growth
+ * waits for an RCU grace period, 6-13 ms here, inside the tick that opened
+ * the 256th (512th ...) per-thread source: 250-500 missed ticks at 25 us.
+ * Tables never shrink, so a descriptor opened high and closed keeps it. */
+#define RESERVE_FDS 4096
+
+static void reserve_fds(void)
+{
+	struct rlimit rl;
+	int want = RESERVE_FDS, fd, hi;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < (rlim_t)want)
+		want = (int)rl.rlim_cur;
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, want - 1);
+	if (hi >= 0)
+		close(hi);
+	close(fd);
+}
+
+/*
+ * The kernel lets real-time threads run sched_rt_runtime_us of every
+ * sched_rt_period_us on a CPU (950 ms of 1 s by default) and then stops them
+ * until the period ends.  A sampler that busy-waits at SCHED_FIFO uses its
+ * whole CPU, so it was stopped for 50 ms of every second: 2000 missed ticks
+ * at 25 us, 5 % of them, in one gap.  Instead, of every RT_CYCLE_NS it spins
+ * at SCHED_FIFO for the budget's share less 5 % (90 ms by default), then at
+ * SCHED_OTHER for the rest: on a CPU of its own nothing else wants the CPU
+ * then and no tick is lost; beside other threads it shares the CPU with
+ * them for those 10 ms, which costs at most what the throttling did.  Any
+ * stretch of the kernel's period holds whole cycles, so at most 90 % of
+ * real-time running.
+ *
+ * A keeper thread at a higher real-time priority (it runs ~10 us a cycle)
+ * switches the sampler's class, because at SCHED_OTHER the sampler itself
+ * may not run again: another session's sampler spinning at SCHED_FIFO on
+ * the same CPU keeps it off until throttled.  Such a peer is seen in the
+ * sampler's switches in (schedstat's third field): alone, a SCHED_FIFO
+ * spinner is never switched out, while its yield to a spinning peer
+ * switches at every turn.  Beside a peer the sampler stays SCHED_FIFO for
+ * the cycle and shares the CPU with it turn by turn, as before.
+ */
+#define RT_CYCLE_NS 100000000u
+#define RT_PEER_SWITCHES 100u
+
+/* Read a number from a file of /proc/sys; -1 when it cannot. */
+static long long sysctl_num(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* The phases' lengths from the kernel's budget; 0 when there is no budget
+ * to keep (unlimited) and the sampler stays SCHED_FIFO. */
+static int rt_budget(struct lc_sampler *s)
+{
+	long long period = sysctl_num("/proc/sys/kernel/sched_rt_period_us");
+	long long runtime = sysctl_num("/proc/sys/kernel/sched_rt_runtime_us");
+	long long share = runtime - period / 20;
+
+	if (period <= 0 || runtime < 0 || runtime >= period)
+		return 0;
+	s->rt_fifo_ns = share > 0 ? (uint64_t)(RT_CYCLE_NS * (double)share / (double)period) : 0;
+	s->rt_other_ns = RT_CYCLE_NS - s->rt_fifo_ns;
+	return 1;
+}
+
+/* The times the sampling thread was switched in (schedstat's pcount), from
+ * its open schedstat file; 0 when unreadable. */
+static uint64_t switches_in(int fd)
+{
+	char buf[128];
+	unsigned long long run, wait, n;
+	ssize_t len = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
+
+	if (len <= 0)
+		return 0;
+	buf[len] = 0;
+	return sscanf(buf, "%llu %llu %llu", &run, &wait, &n) == 3 ? n : 0;
+}
+
+/* Wait until the monotonic time t; whether the sampler is stopping. */
+static int keeper_wait(struct lc_sampler *s, uint64_t t)
+{
+	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+	int stop;
+
+	pthread_mutex_lock(&s->klock);
+	while (!s->kstop && lc_clock_ns() < t)
+		pthread_cond_timedwait(&s->kcond, &s->klock, &ts);
+	stop = s->kstop;
+	pthread_mutex_unlock(&s->klock);
+	return stop;
+}
+
+/* Put the sampling thread in SCHED_FIFO (fifo) or SCHED_OTHER. */
+static void sampler_class(struct lc_sampler *s, int fifo)
+{
+	struct sched_param sp = { .sched_priority = fifo };
+
+	if (!fifo)
+		__atomic_store_n(&s->rt_now, 0, __ATOMIC_RELAXED);
+	if (!pthread_setschedparam(s->self, fifo ? SCHED_FIFO : SCHED_OTHER, &sp) && fifo)
+		__atomic_store_n(&s->rt_now, 1, __ATOMIC_RELAXED);
+}
+
+/* The keeper of the real-time budget (see above). */
+static void *keeper(void *arg)
+{
+	struct lc_sampler *s = arg;
+	struct sched_param sp = { .sched_priority = 2 };
+	char path[64];
+	uint64_t t = lc_clock_ns(), seen;
+	cpu_set_t set;
+	int fd;
+
+	/* wherever the process may run, not only on the sampler's CPU: it
+	 * must run there even when it did not get its real-time priority */
+	if (!sched_getaffinity(getpid(), sizeof(set), &set))
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	prctl(PR_SET_NAME, "lc-keeper", 0, 0, 0);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)s->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	seen = switches_in(fd);
+	for (;;) {
+		uint64_t now_seen;
+
+		t += s->rt_fifo_ns;
+		if (keeper_wait(s, t))
+			break;
+		now_seen = switches_in(fd);
+		if (now_seen - seen > RT_PEER_SWITCHES) {	/* a peer: stay */
+			seen = now_seen;
+			t += s->rt_other_ns;
+			continue;
+		}
+		sampler_class(s, 0);
+		t += s->rt_other_ns;
+		if (keeper_wait(s, t))
+			break;
+		sampler_class(s, 1);
+		seen = switches_in(fd);
+	}
+	if (!__atomic_load_n(&s->rt_now, __ATOMIC_RELAXED))
+		sampler_class(s, 1);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* Start the keeper when the sampler busy-waits at SCHED_FIFO and the
+ * kernel has a budget. */
+static void keeper_start(struct lc_sampler *s)
+{
+	pthread_condattr_t ca;
+
+	if (!s->st.busy_wait || !s->fifo || !rt_budget(s))
+		return;
+	s->self = pthread_self();
+	s->tid = (pid_t)syscall(SYS_gettid);
+	pthread_mutex_init(&s->klock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->kcond, &ca);
+	pthread_condattr_destroy(&ca);
+	s->have_keeper = !lc_thread_start(&s->keeper, keeper, s);
+	if (!s->have_keeper) {
+		pthread_mutex_destroy(&s->klock);
+		pthread_cond_destroy(&s->kcond);
+	}
+}
+
+static void keeper_stop(struct lc_sampler *s)
+{
+	if (!s->have_keeper)
+		return;
+	pthread_mutex_lock(&s->klock);
+	s->kstop = 1;
+	pthread_cond_broadcast(&s->kcond);
+	pthread_mutex_unlock(&s->klock);
+	pthread_join(s->keeper, NULL);
+	pthread_mutex_destroy(&s->klock);
+	pthread_cond_destroy(&s->kcond);
+	s->have_keeper = 0;
+}
+
 /* Sleep until the absolute monotonic time t. */
 static void sleep_until(uint64_t t)
 {
@@ -522,7 +820,9 @@ static void sleep_until(uint64_t t)
 }
 
 /* Spin until the monotonic time t or until asked to stop.  A SCHED_FIFO
- * spinner yields on every turn: the sampler of another session pinned to
+ * spinner (not one in the SCHED_OTHER phase of keeper(), whose yield
+ * would hand the CPU to any other thread for a time slice) yields on
+ * every turn: the sampler of another session pinned to
  * the same spare CPU at the same priority (two recordings at once on a
  * machine with one spare CPU) would otherwise not run until the kernel's
  * real-time throttling stopped this one, up to a second later, and would
@@ -531,7 +831,7 @@ static void sleep_until(uint64_t t)
 static void spin_until(const struct lc_sampler *s, uint64_t t)
 {
 	while (lc_clock_ns() < t && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
-		if (s->fifo)
+		if (__atomic_load_n(&s->rt_now, __ATOMIC_RELAXED))
 			sched_yield();
 }
 
@@ -563,6 +863,7 @@ static void *run(void *arg)
 	uint64_t next;
 
 	place(s);
+	reserve_fds();
 	s->have_proc = !access("/proc/self/task", F_OK);
 	urcu_memb_register_thread();
 	pthread_mutex_lock(&s->lock);
@@ -577,6 +878,8 @@ static void *run(void *arg)
 	s->rng = s->cfg.t0 | 1;
 	next = s->cfg.t0 + next_interval(s);
 	s->st.busy_wait = !s->cfg.sleep_only && s->cfg.interval_ns < LC_TICK_SPIN_NS;
+	s->rt_now = s->fifo;
+	keeper_start(s);
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now;
 
@@ -590,10 +893,11 @@ static void *run(void *arg)
 		if (next <= now)	/* late: skip the missed ticks, charge real time */
 			next = now + next_interval(s);
 	}
+	keeper_stop(s);
 	tick(s);
 	/* the last reads: every thread's counts up to the last tick */
 	for (uint32_t i = 0; s->cfg.ctr && i < s->nlive; i++)
-		lc_ctr_detach(s->cfg.ctr, s->live[i].thread, counted, s);
+		lc_ctr_detach(s->cfg.ctr, s->live[i], counted, s);
 out:
 	urcu_memb_unregister_thread();
 	return NULL;
@@ -662,7 +966,9 @@ void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
 	pthread_cond_destroy(&s->cond);
 	free(s->procs);
 	free(s->threads);
+	free(s->kids);
 	free(s->wasted);
 	free(s->live);
+	free(s->seen);
 	free(s);
 }

@@ -12,10 +12,13 @@
 # per thread at 256 threads.
 #
 # Prints the benchmark table's rows ("row|3 capacity|...") on stdout and
-# the raw numbers on stderr.
+# the raw numbers on stderr.  LC names the lostcycles to measure (default
+# ./lostcycles), so that two builds can be measured in alternation against
+# the same workload.
 set -eu
 wl=build/bench/manythreads
 secs=${SECONDS_PER_RUN:-2}
+lc=${LC:-./lostcycles}
 [ -x "$wl" ] || { echo "bench-capacity: $wl not built (make bench)" >&2; exit 1; }
 tmp=$(mktemp -d /tmp/lostcycles-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,8 +29,8 @@ sampler() {
 	*) ctr="-e task-clock" ;;
 	esac
 	# shellcheck disable=SC2086
-	./lostcycles record -q --force -i "$1" $ctr -o "$tmp/p.data" -- "$wl" "$3" "$4" "$secs"
-	./lostcycles report --format json "$tmp/p.data" 2>/dev/null | awk '
+	"$lc" record -q --force -i "$1" $ctr -o "$tmp/p.data" -- "$wl" "$3" "$4" "$secs"
+	"$lc" report --format json "$tmp/p.data" 2>/dev/null | awk '
 		/"wall":/ { gsub(/[",]/, ""); wall = $2 }
 		/"sampler":/ { gsub(/[{},:"]/, " ");
 			for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
