@@ -29,9 +29,9 @@ gap() {
 tries=0
 while :; do
 	tries=$((tries + 1))
-	"$LC" record -q -i 20us -C "$cpu" -o "$tmp/a.data" -- sleep 2 >/dev/null 2>"$tmp/a.err" &
+	"$LC" record -q --force -i 20us -C "$cpu" -o "$tmp/a.data" -- sleep 2 >/dev/null 2>"$tmp/a.err" &
 	a=$!
-	"$LC" record -q -i 20us -C "$cpu" -o "$tmp/b.data" -- sleep 2 >/dev/null 2>"$tmp/b.err"
+	"$LC" record -q --force -i 20us -C "$cpu" -o "$tmp/b.data" -- sleep 2 >/dev/null 2>"$tmp/b.err"
 	sb=$?
 	wait $a
 	sa=$?
