@@ -95,7 +95,7 @@ int lc_pwriter_async(struct lc_pwriter *w)
 static int enqueue(struct lc_pwriter *w, const uint8_t *buf, size_t len)
 {
 	struct qblock *b = malloc(sizeof(*b) + len);
-	int r;
+	int r, wake;
 
 	if (!b)
 		return -ENOMEM;
@@ -103,11 +103,17 @@ static int enqueue(struct lc_pwriter *w, const uint8_t *buf, size_t len)
 	b->len = len;
 	memcpy(b->data, buf, len);
 	pthread_mutex_lock(&w->lock);
+	/* The writer waits only with an empty queue, so only a block that
+	 * makes the queue non-empty needs to wake it: a window's counts
+	 * blocks (one per thread) then cost the sampler one wake-up, not one
+	 * futex call each. */
+	wake = !w->head;
 	*w->tailp = b;
 	w->tailp = &b->next;
 	w->queued += len;
 	r = w->async_err;
-	pthread_cond_signal(&w->cond);
+	if (wake)
+		pthread_cond_signal(&w->cond);
 	pthread_mutex_unlock(&w->lock);
 	return r;
 }

@@ -83,6 +83,9 @@ const char *lc_ctr_method(const struct lc_ctr *c, int cat);
  * closes its counters. */
 typedef void (*lc_ctr_cb)(void *arg, uint32_t thread, const uint64_t *delta);
 int lc_ctr_attach(struct lc_ctr *c, uint32_t thread, pid_t tid);
+/* Whether thread's counters are still to be opened: lc_ctr_attach was
+ * never called for it (0 for the replay backend, which opens nothing). */
+int lc_ctr_pending(const struct lc_ctr *c, uint32_t thread);
 void lc_ctr_detach(struct lc_ctr *c, uint32_t thread, lc_ctr_cb cb, void *arg);
 
 /* At a tick at monotonic time now: read the threads whose turn it is, so

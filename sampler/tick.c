@@ -109,6 +109,9 @@ struct lc_sampler {
 	size_t seen_cap;
 	uint64_t gen;			/* tick number */
 	uint64_t rng;			/* jitter's random state */
+	uint64_t ctr_opens;		/* counters this tick may still open */
+	int ctr_waiting;		/* threads seen last tick wait for counters */
+	int ctr_waiting_next;		/* ... and at this tick */
 	/* A busy-waiting SCHED_FIFO sampler's share of the real-time budget
 	 * (keeper()): the sampling thread sets self, tid and the lengths of
 	 * the phases before it starts the keeper, and sets kstop under klock;
@@ -279,8 +282,19 @@ static void thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pid_t 
 		    (sched_getaffinity(tid, sizeof(set), &set) || CPU_ISSET(s->cpu, &set)))
 			s->st.cpu_used = 1;
 	}
-	if (fresh && s->cfg.ctr)
-		lc_ctr_attach(s->cfg.ctr, thread, tid);
+	/* Opening a thread's counters costs ~20 us (perf_event_open of each
+	 * event), so a tick opens at most its budget of them (one per
+	 * OPEN_PER_NS of the interval), as for the run-queue sources; the
+	 * threads left over are opened at the next ticks, and their counts
+	 * start then (ML and CL are ratios of what was counted). */
+	if (s->cfg.ctr && (fresh || s->ctr_waiting) && lc_ctr_pending(s->cfg.ctr, thread)) {
+		if (s->ctr_opens) {
+			s->ctr_opens--;
+			lc_ctr_attach(s->cfg.ctr, thread, tid);
+		} else {
+			s->ctr_waiting_next = 1;
+		}
+	}
 	mark_live(s, thread);
 }
 
@@ -562,6 +576,9 @@ static void tick(struct lc_sampler *s)
 
 	s->nwasted = 0;
 	s->id_budget = LC_ID_CHECKS_PER_TICK;
+	s->ctr_opens = s->cfg.interval_ns / OPEN_PER_NS ? s->cfg.interval_ns / OPEN_PER_NS : 1;
+	s->ctr_waiting = s->ctr_waiting_next;
+	s->ctr_waiting_next = 0;
 	s->nprocs = 0;
 	s->nthreads = 0;
 	urcu_memb_read_lock();
