@@ -160,17 +160,23 @@ static void getmasked(struct cur *c, uint64_t *v, int nbits, unsigned allowed)
 		v[i] = (mask & (1u << i)) ? get64(c) : 0;
 }
 
-static void getacct(struct cur *c, struct lc_acct *a)
+/* An acct from its 14 fields in mask-bit order (either encoding's). */
+static void acct_of(const uint64_t v[14], struct lc_acct *a)
 {
-	uint64_t v[14];
-
-	getmasked(c, v, 14, LC_PF_M_ACCT);
 	memcpy(a->cat, v, sizeof(a->cat));
 	a->li_qempty = v[LC_PF_M_QEMPTY];
 	a->t_we = v[LC_PF_M_TWE];
 	a->n_we = v[LC_PF_M_NWE];
 	a->t_nwe = v[LC_PF_M_TNWE];
 	a->n_nwe = v[LC_PF_M_NNWE];
+}
+
+static void getacct(struct cur *c, struct lc_acct *a)
+{
+	uint64_t v[14];
+
+	getmasked(c, v, 14, LC_PF_M_ACCT);
+	acct_of(v, a);
 }
 
 /* A count of items of at least min bytes each, capped by what remains. */
@@ -251,12 +257,7 @@ static void getvacct(struct cur *c, struct lc_acct *a)
 	uint64_t v[14];
 
 	getvmasked(c, v, 14, LC_PF_M_ACCT);
-	memcpy(a->cat, v, sizeof(a->cat));
-	a->li_qempty = v[LC_PF_M_QEMPTY];
-	a->t_we = v[LC_PF_M_TWE];
-	a->n_we = v[LC_PF_M_NWE];
-	a->t_nwe = v[LC_PF_M_TNWE];
-	a->n_nwe = v[LC_PF_M_NNWE];
+	acct_of(v, a);
 }
 
 static int parse_info(struct rstate *s, struct cur *c)
