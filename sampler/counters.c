@@ -92,8 +92,7 @@ static uint32_t guess_role(const char *name)
 
 char *lc_ctr_reason(int err, char *buf, size_t len)
 {
-	int paranoid = -9;
-	FILE *f;
+	long long paranoid;
 
 	switch (-err) {
 	case ENOENT:
@@ -102,14 +101,8 @@ char *lc_ctr_reason(int err, char *buf, size_t len)
 		break;
 	case EACCES:
 	case EPERM:
-		f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-		if (f) {
-			if (fscanf(f, "%d", &paranoid) != 1)
-				paranoid = -9;
-			fclose(f);
-		}
-		if (paranoid != -9)
-			snprintf(buf, len, "not permitted: perf_event_paranoid is %d; run 'sysctl "
+		if (!lc_read_num("/proc/sys/kernel/perf_event_paranoid", &paranoid))
+			snprintf(buf, len, "not permitted: perf_event_paranoid is %lld; run 'sysctl "
 				 "kernel.perf_event_paranoid=1' or give the tool CAP_PERFMON", paranoid);
 		else
 			snprintf(buf, len, "not permitted: give the tool CAP_PERFMON or run it as root");

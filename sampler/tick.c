@@ -298,6 +298,13 @@ static void thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pid_t 
 	mark_live(s, thread);
 }
 
+/* How many per-thread sources (run-queue rings, counters) a tick may open:
+ * one per OPEN_PER_NS of the interval, at least one. */
+static uint64_t open_budget(const struct lc_sampler *s)
+{
+	return s->cfg.interval_ns / OPEN_PER_NS ? s->cfg.interval_ns / OPEN_PER_NS : 1;
+}
+
 /* Whether the run-queue source of observed thread th is read at this tick. */
 static int runq_due(const struct lc_sampler *s, const struct lc_obs_thread *th)
 {
@@ -312,7 +319,7 @@ static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
 {
 	struct lc_obs_thread *th = s->threads;
 	uint32_t n = s->nthreads;
-	uint64_t opens = s->cfg.interval_ns / OPEN_PER_NS ? s->cfg.interval_ns / OPEN_PER_NS : 1;
+	uint64_t opens = open_budget(s);
 
 	for (uint32_t i = 0; i < n && i < RUNQ_AHEAD; i++)
 		if (runq_due(s, &th[i]))
@@ -576,7 +583,7 @@ static void tick(struct lc_sampler *s)
 
 	s->nwasted = 0;
 	s->id_budget = LC_ID_CHECKS_PER_TICK;
-	s->ctr_opens = s->cfg.interval_ns / OPEN_PER_NS ? s->cfg.interval_ns / OPEN_PER_NS : 1;
+	s->ctr_opens = open_budget(s);
 	s->ctr_waiting = s->ctr_waiting_next;
 	s->ctr_waiting_next = 0;
 	s->nprocs = 0;
@@ -678,28 +685,15 @@ static void reserve_fds(void)
 #define RT_CYCLE_NS 100000000u
 #define RT_PEER_SWITCHES 100u
 
-/* Read a number from a file of /proc/sys; -1 when it cannot. */
-static long long sysctl_num(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	long long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 /* The phases' lengths from the kernel's budget; 0 when there is no budget
  * to keep (unlimited) and the sampler stays SCHED_FIFO. */
 static int rt_budget(struct lc_sampler *s)
 {
-	long long period = sysctl_num("/proc/sys/kernel/sched_rt_period_us");
-	long long runtime = sysctl_num("/proc/sys/kernel/sched_rt_runtime_us");
-	long long share = runtime - period / 20;
+	long long period = -1, runtime = -1, share;
 
+	lc_read_num("/proc/sys/kernel/sched_rt_period_us", &period);
+	lc_read_num("/proc/sys/kernel/sched_rt_runtime_us", &runtime);
+	share = runtime - period / 20;
 	if (period <= 0 || runtime < 0 || runtime >= period)
 		return 0;
 	s->rt_fifo_ns = share > 0 ? (uint64_t)(RT_CYCLE_NS * (double)share / (double)period) : 0;

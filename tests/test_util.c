@@ -131,6 +131,26 @@ static void test_reasons(void **state)
 	assert_int_equal(strncmp(notes, "one\ntwo\n", 8), 0);
 }
 
+/* lc_read_num: the number a file begins with; -errno or -EINVAL else. */
+static void test_read_num(void **state)
+{
+	char path[] = "/tmp/lc-test-num.XXXXXX";
+	long long v = 7;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "-950000\n", 8), 8);
+	assert_int_equal(lc_read_num(path, &v), 0);
+	assert_true(v == -950000);
+	assert_int_equal(ftruncate(fd, 0), 0);
+	assert_int_equal(pwrite(fd, "max\n", 4, 0), 4);
+	assert_int_equal(lc_read_num(path, &v), -EINVAL);
+	close(fd);
+	unlink(path);
+	assert_int_equal(lc_read_num(path, &v), -ENOENT);
+}
+
 static void test_write_all(void **state)
 {
 	int fd[2];
@@ -152,7 +172,7 @@ int main(void)
 		cmocka_unit_test(test_durations), cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_grow),      cmocka_unit_test(test_words),
 		cmocka_unit_test(test_strv),      cmocka_unit_test(test_reasons),
-		cmocka_unit_test(test_write_all),
+		cmocka_unit_test(test_write_all), cmocka_unit_test(test_read_num),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -121,6 +121,18 @@ void lc_append_line(char *buf, size_t len, const char *fmt, ...)
 	buf[at] = '\0';
 }
 
+int lc_read_num(const char *path, long long *v)
+{
+	FILE *f = fopen(path, "re");
+	int r;
+
+	if (!f)
+		return -errno;
+	r = fscanf(f, "%lld", v) == 1 ? 0 : -EINVAL;
+	fclose(f);
+	return r;
+}
+
 int lc_write_all(int fd, const void *p, size_t n)
 {
 	const char *b = p;

@@ -75,6 +75,11 @@ int lc_share_file(const char *name, const char *env, char *buf, size_t len);
  * characters escaped; NULL writes null. */
 void lc_json_str(FILE *out, const char *s);
 
+/* Read the decimal number a file begins with (a /proc/sys setting) into
+ * *v.  Returns 0, -errno when the file cannot be opened, or -EINVAL when
+ * it does not begin with a number. */
+int lc_read_num(const char *path, long long *v);
+
 /* Write all n bytes of p to fd, retrying short writes and EINTR.  Returns
  * 0 or -errno. */
 int lc_write_all(int fd, const void *p, size_t n);
