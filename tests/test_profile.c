@@ -19,6 +19,7 @@
 #include "lc_profile.h"
 #include "prof_sample.h"
 #include "profile_format.h"
+#include "rng.h"
 
 static char dir[] = "/tmp/lc_test_profileXXXXXX";
 static char path[256], path2[256];
@@ -920,15 +921,10 @@ static void test_type4_file(void **state)
 	}
 }
 
-static uint64_t trng = 88172645463325252ull;
-
-/* xorshift64: deterministic test values below n. */
+/* Deterministic test values below n (tests/rng.h). */
 static uint64_t trand(uint64_t n)
 {
-	trng ^= trng << 13;
-	trng ^= trng >> 7;
-	trng ^= trng << 17;
-	return trng % n;
+	return (uint64_t)(rng_uniform() * (double)n);
 }
 
 #define MANY_NTH 5
@@ -956,7 +952,7 @@ static void write_many(const char *p, uint32_t nwin, int gaps)
 	uint32_t idx = 0;
 	int rc = 0;
 
-	trng = 88172645463325252ull;
+	rng_seed(12);
 	unlink(p);
 	w = lc_pwriter_open(p, &in, &rc);
 	assert_non_null(w);
