@@ -458,10 +458,12 @@ static uint64_t merged_windows(const struct lc_prof_data *d)
 static void text_timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
 			  const struct lc_report_opts *o)
 {
+	uint64_t nfile = merged_windows(d);
+
 	printf("\n** timeline (fraction of %u x window wall time)\n", pr->procs);
-	if (merged_windows(d) > d->nwindows)
+	if (nfile > d->nwindows)
 		printf("(the profile's %" PRIu64 " windows shown as %u: neighbours merged "
-		       "pairwise; --max-windows 0 shows every one)\n", merged_windows(d), d->nwindows);
+		       "pairwise; --max-windows 0 shows every one)\n", nfile, d->nwindows);
 	printf("%7s %10s %10s", "window", "start(s)", "wall(s)");
 	for (int c = 0; c < LC_NCAT; c++)
 		printf(" %6s", lc_cat_info(c)->key);
