@@ -25,6 +25,7 @@
 #include "lc_runner.h"
 #include "lc_abi.h"
 #include "lc_util.h"
+#include "gp_quote.h"
 #include "lca_plot.h"
 #include "session.h"
 #include "tick.h"
@@ -451,9 +452,11 @@ static void write_graph(const struct cal *c, const struct row *rows, size_t n)
 	fprintf(f, "set title 'Sampling interval: overhead against accuracy'\n"
 		   "set logscale x\nset xlabel 'interval (us)'\nset ylabel '%% increase / %% error'\n"
 		   "set grid\nset key top center\n"
-		   "plot '%s' using 1:2 with linespoints title 'running-time increase (%%)', \\\n"
-		   "     '%s' using 1:3 with linespoints title 'largest category error (%%)'\n",
-		dat, dat);
+		   "plot ");
+	lc_gp_fputs(f, dat);	/* the directory is the user's: a quoted literal */
+	fprintf(f, " using 1:2 with linespoints title 'running-time increase (%%)', \\\n     ");
+	lc_gp_fputs(f, dat);
+	fprintf(f, " using 1:3 with linespoints title 'largest category error (%%)'\n");
 	fclose(f);
 	e = lc_plot_png(gp, c->graph);
 	if (e)

@@ -10,6 +10,7 @@
 #include "lc_calib.h"
 #include "lca_grid.h"
 #include "lca_model.h"
+#include "gp_quote.h"
 #include "lca_plot.h"
 #include "lca_predict.h"
 #include "lca_runs.h"
@@ -684,21 +685,33 @@ static int plot_script(const struct ccmd *cmd, const char *gp, const char *data,
 
 	if (!f)
 		return -1;
-	fprintf(f, "# written by lostcycles compose\nset xlabel \"%s\"\nset ylabel \"T (seconds)\"\n", cmd->names[0]);
-	fprintf(f, "set logscale y\nset title \"%s\" noenhanced\nset key left top noenhanced\nplot", a);
+	/* names, titles and paths reach gnuplot only as quoted literals */
+	fprintf(f, "# written by lostcycles compose\nset xlabel ");
+	lc_gp_fputs(f, cmd->names[0]);
+	fprintf(f, "\nset ylabel \"T (seconds)\"\nset logscale y\nset title ");
+	lc_gp_fputs(f, a);
+	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
 	for (int b = 0; b < nb; b++) {
 		char label[64] = "";
 
 		if (cmd->g.naxes > 1)
 			snprintf(label, sizeof(label), " %s=%g", cmd->names[1], cmd->g.axis[1].v[b]);
-		fprintf(f, "%s '%s' index %d using 1:2:3 with yerrorlines lw 2 title '%s predicted%s'",
-			b ? ", \\\n    " : "", data, b, na, label);
-		if (cmd->o.compare)
-			fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 title '%s predicted%s'",
-				data, b, nbn, label);
-		if (cmd->runs)
-			fprintf(f, ", \\\n     '%s' index %d using 1:5 with points pt 7 ps 1.5 title '%s measured%s'",
-				data, b, na, label);
+		fprintf(f, "%s ", b ? ", \\\n    " : "");
+		lc_gp_fputs(f, data);
+		fprintf(f, " index %d using 1:2:3 with yerrorlines lw 2 title ", b);
+		lc_gp_fprintf(f, "%s predicted%s", na, label);
+		if (cmd->o.compare) {
+			fprintf(f, ", \\\n     ");
+			lc_gp_fputs(f, data);
+			fprintf(f, " index %d using 1:4 with linespoints dt 2 title ", b);
+			lc_gp_fprintf(f, "%s predicted%s", nbn, label);
+		}
+		if (cmd->runs) {
+			fprintf(f, ", \\\n     ");
+			lc_gp_fputs(f, data);
+			fprintf(f, " index %d using 1:5 with points pt 7 ps 1.5 title ", b);
+			lc_gp_fprintf(f, "%s measured%s", na, label);
+		}
 	}
 	fprintf(f, "\n");
 	return fclose(f) ? -1 : 0;

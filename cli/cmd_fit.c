@@ -11,6 +11,7 @@
 #include "lca_lsq.h"
 #include "lca_model.h"
 #include "lca_models.h"
+#include "gp_quote.h"
 #include "lca_plot.h"
 #include "lca_runs.h"
 #include "lca_search.h"
@@ -1187,18 +1188,24 @@ static int plot_script(const struct fitcmd *cmd, const char *path, const char *d
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# written by lostcycles fit; in gnuplot, load '%s' shows the fits\n", path);
-	fprintf(f, "set title \"%s over %s (%s)\" noenhanced\n", cmd->cat->key, cmd->vars[0], cmd->o.runs);
-	fprintf(f, "set xlabel \"%s\"\nset ylabel \"%s (seconds)\"\nset key left top noenhanced\n",
-		cmd->vars[0], cmd->cat->key);
-	fprintf(f, "plot '%s' index 0 using 1:2:3 with yerrorbars pt 7 title 'measured'", dpath);
+	/* names, titles and paths reach gnuplot only as quoted literals */
+	fprintf(f, "# written by lostcycles fit; in gnuplot, load ");
+	lc_gp_fputs(f, path);
+	fprintf(f, " shows the fits\nset title ");
+	lc_gp_fprintf(f, "%s over %s (%s)", cmd->cat->key, cmd->vars[0], cmd->o.runs);
+	fprintf(f, " noenhanced\nset xlabel ");
+	lc_gp_fputs(f, cmd->vars[0]);
+	fprintf(f, "\nset ylabel ");
+	lc_gp_fprintf(f, "%s (seconds)", cmd->cat->key);
+	fprintf(f, "\nset key left top noenhanced\nplot ");
+	lc_gp_fputs(f, dpath);
+	fprintf(f, " index 0 using 1:2:3 with yerrorbars pt 7 title 'measured'");
 	for (int i = 0; i < n; i++) {
 		model_text(cmd, &cmd->cands[i], text, sizeof(text));
-		for (char *q = text; *q; q++)
-			if (*q == '\'' || *q == '"')
-				*q = ' ';
-		fprintf(f, ", \\\n     '%s' index 1 using 1:%d with lines title '%d: %s'", dpath, i + 2,
-			i + 1, text);
+		fprintf(f, ", \\\n     ");
+		lc_gp_fputs(f, dpath);
+		fprintf(f, " index 1 using 1:%d with lines title ", i + 2);
+		lc_gp_fprintf(f, "%d: %s", i + 1, text);
 	}
 	fprintf(f, "\n");
 	return fclose(f) ? -errno : 0;

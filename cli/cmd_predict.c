@@ -11,6 +11,7 @@
 #include "lca_grid.h"
 #include "lca_model.h"
 #include "lca_models.h"
+#include "gp_quote.h"
 #include "lca_plot.h"
 #include "lca_ppchart.h"
 #include "lca_predict.h"
@@ -560,20 +561,28 @@ static int plot_script(const struct pcmd *cmd, const char *path, const char *dat
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# written by lostcycles predict\nset xlabel \"%s\"\nset ylabel \"%s\"\n",
-		cmd->names[0], cmd->o.speedup ? "speedup" : "predicted T(E) (seconds)");
-	fprintf(f, "set title \"%s\" noenhanced\nset key left top noenhanced\n", cmd->o.model);
-	fprintf(f, "plot");
+	/* names, titles and paths reach gnuplot only as quoted literals */
+	fprintf(f, "# written by lostcycles predict\nset xlabel ");
+	lc_gp_fputs(f, cmd->names[0]);
+	fprintf(f, "\nset ylabel \"%s\"\nset title ",
+		cmd->o.speedup ? "speedup" : "predicted T(E) (seconds)");
+	lc_gp_fputs(f, cmd->o.model);
+	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
 	for (int b = 0; b < nb; b++) {
 		char label[64] = "A";
 
 		if (cmd->g.naxes > 1)
 			snprintf(label, sizeof(label), "%s=%g", cmd->names[1], cmd->g.axis[1].v[b]);
-		fprintf(f, "%s '%s' index %d using 1:2 with linespoints lw 2 title '%s%s'", b ? ", \\\n    " : "",
-			data, b, cmd->b ? "A " : "", label);
-		if (cmd->b)
-			fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 title 'B %s'",
-				data, b, label);
+		fprintf(f, "%s ", b ? ", \\\n    " : "");
+		lc_gp_fputs(f, data);
+		fprintf(f, " index %d using 1:2 with linespoints lw 2 title ", b);
+		lc_gp_fprintf(f, "%s%s", cmd->b ? "A " : "", label);
+		if (cmd->b) {
+			fprintf(f, ", \\\n     ");
+			lc_gp_fputs(f, data);
+			fprintf(f, " index %d using 1:4 with linespoints dt 2 title ", b);
+			lc_gp_fprintf(f, "B %s", label);
+		}
 	}
 	fprintf(f, "\n");
 	return fclose(f) ? -errno : 0;

@@ -2,6 +2,7 @@
  * lca_plot.c — run gnuplot (see lca_plot.h).
  */
 #include "lca_plot.h"
+#include "gp_quote.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,14 +39,16 @@ static int run_gnuplot(const char *setup, const char *gp)
 /* Run gnuplot for png with pngcairo, else the plain png terminal. */
 static int plot_tries(const char *gp, const char *png)
 {
-	char setup[4200];
+	char setup[8500], out[8400];
 	int rc;
 
-	snprintf(setup, sizeof(setup), "set terminal pngcairo size 900,600; set output '%s'", png);
+	if (lc_gp_quote(out, sizeof(out), png) >= sizeof(out))
+		return -ENAMETOOLONG;
+	snprintf(setup, sizeof(setup), "set terminal pngcairo size 900,600; set output %s", out);
 	rc = run_gnuplot(setup, gp);
 	if (rc != -EIO)
 		return rc;
-	snprintf(setup, sizeof(setup), "set terminal png size 900,600; set output '%s'", png);
+	snprintf(setup, sizeof(setup), "set terminal png size 900,600; set output %s", out);
 	return run_gnuplot(setup, gp);
 }
 

@@ -7,6 +7,7 @@
 #include "lca_formula.h"
 #include "lca_models.h"
 #include "lca_plot.h"
+#include "gp_quote.h"
 #include "lca_runs.h"
 
 #include <errno.h>
@@ -157,16 +158,19 @@ static int script(const struct chart *c, const char *gp, const char *data, const
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# written by lostcycles predict --profile: the predicate profile\n"
-		   "set title \"predicate profile of %s\" noenhanced\n"
+	fprintf(f, "# written by lostcycles predict --profile: the predicate profile\nset title ");
+	lc_gp_fprintf(f, "predicate profile of %s", title);
+	fprintf(f, " noenhanced\n"
 		   "set xlabel \"processors (p)\"\nset ylabel \"seconds (summed over processors)\"\n"
 		   "set style data histograms\nset style histogram rowstacked\n"
 		   "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right\n"
-		   "set datafile missing 'na'\n", title);
+		   "set datafile missing 'na'\n");
 	for (int i = 0; i < c->ncat; i++)	/* a distinct colour per category, rt last */
 		fprintf(f, "set linetype %d lc rgb '%s'\n", i + 1,
 			!strcmp(c->cat[i], "rt") ? "#bbbbbb" : colours[i % NCOLOURS]);
-	fprintf(f, "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n", c->ncat + 1, data);
+	fprintf(f, "plot for [i=2:%d] ", c->ncat + 1);
+	lc_gp_fputs(f, data);
+	fprintf(f, " using i:xtic(1) title columnheader(i)\n");
 	return fclose(f) ? -errno : 0;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lc_util.h"
+#include "gp_quote.h"
 #include "lca_plot.h"
 
 /* One colour per category, in table order (shared with html.c). */
@@ -79,21 +80,24 @@ static int script(const struct lc_profile *pr, const struct lc_prof_data *d, con
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# written by lostcycles report --plot\n"
-		   "set multiplot layout 2,1 title \"lost cycles of %s (p = %u)\" noenhanced\n"
-		   "set style data histograms\nset style histogram rowstacked\n"
-		   "set style fill solid 0.9 noborder\nset key outside right noenhanced\n",
-		pr->info.command ? pr->info.command : "?", pr->procs);
+	/* the command line comes from the profile: only ever a quoted literal */
+	fprintf(f, "# written by lostcycles report --plot\nset multiplot layout 2,1 title ");
+	lc_gp_fprintf(f, "lost cycles of %s (p = %u)", pr->info.command ? pr->info.command : "?",
+		      pr->procs);
+	fprintf(f, " noenhanced\nset style data histograms\nset style histogram rowstacked\n"
+		   "set style fill solid 0.9 noborder\nset key outside right noenhanced\n");
 	for (int c = 0; c < LC_NCAT; c++)
 		fprintf(f, "set linetype %d lc rgb '%s'\n", c + 1, colour[c]);
 	fprintf(f, "set title 'per thread'\nset xlabel 'thread'\nset ylabel 'seconds'\n"
-		   "set boxwidth 0.7\n"
-		   "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n", LC_NCAT + 1,
-		threads);
+		   "set boxwidth 0.7\nplot for [i=2:%d] ", LC_NCAT + 1);
+	lc_gp_fputs(f, threads);
+	fprintf(f, " using i:xtic(1) title columnheader(i)\n");
 	fprintf(f, "set title 'timeline'\nset xlabel 'window start (s)'\n"
 		   "set ylabel 'processors'\nset boxwidth 1\nset xtics rotate by -45\n"
-		   "plot for [i=2:%d] '%s' using i:xtic(int($0) %% %u == 0 ? stringcolumn(1) : '') "
-		   "title columnheader(i)\nunset multiplot\n", LC_NCAT + 1, windows, every);
+		   "plot for [i=2:%d] ", LC_NCAT + 1);
+	lc_gp_fputs(f, windows);
+	fprintf(f, " using i:xtic(int($0) %% %u == 0 ? stringcolumn(1) : '') "
+		   "title columnheader(i)\nunset multiplot\n", every);
 	return fclose(f) ? -errno : 0;
 }
 
