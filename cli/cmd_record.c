@@ -529,6 +529,18 @@ static void print_notes(const char *notes)
 	}
 }
 
+/* Say how many processes joined the session's name from outside the
+ * command's tree and were refused (their reasons are among the notes). */
+static void outsiders(struct run *r)
+{
+	uint32_t n = lc_registry_outsiders(lc_session_registry(r->ses));
+
+	if (n)
+		warnx("%u process%s refused: not started by the recorded command (%s the "
+		      "session's name from outside it)", n, n == 1 ? "" : "es",
+		      n == 1 ? "it used" : "they used");
+}
+
 /* Finish the session: write the rest of the profile, say what happened,
  * release everything.  Returns 0, or 1 when the profile is incomplete. */
 static int finish_run(struct run *r, const char *cmd, int status, const char *reason)
@@ -554,6 +566,7 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 		if (res.rejected > LC_SESSION_REASONS_SHOWN)
 			warnx("%u invalid shared-memory segments ignored in all",
 			      res.rejected);
+		outsiders(r);
 	}
 	lc_session_free(r->ses);
 	r->ses = NULL;
@@ -823,7 +836,7 @@ int lc_cmd_record(int argc, char **argv)
 	r.prog = argv[first];
 	block_signals(&set, &old);
 	raise_nofile(&r.nofile);
-	reg = lc_registry_start(r.session, NULL, 0, &rc);
+	reg = lc_registry_start_lineage(r.session, &rc);	/* the command's tree only */
 	if (!reg) {
 		warnx("cannot start discovery: %s", strerror(-rc));
 		return 1;
@@ -839,6 +852,7 @@ int lc_cmd_record(int argc, char **argv)
 		finish_run(&r, "record", 127, "command could not be started");
 		return 127;
 	}
+	lc_registry_set_roots(reg, &child, 1);
 	status = wait_child(child, &set, &sig);
 	reason = sig ? (sig == SIGINT ? "interrupted (SIGINT)" : sig == SIGTERM ?
 			"terminated (SIGTERM)" : "hung up (SIGHUP)") :

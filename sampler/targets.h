@@ -113,6 +113,23 @@ struct lc_registry;
 struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
 				      int *err);
 
+/* As lc_registry_start for a session, but a segment is accepted only when
+ * its process is one of the roots given by lc_registry_set_roots, or
+ * descends from one (lineage.h): another user's process started with the
+ * session's name in its environment is refused.  Until the roots are
+ * given, segments wait (the command is being started). */
+struct lc_registry *lc_registry_start_lineage(const char *session, int *err);
+
+/* Give the roots of a registry started with lc_registry_start_lineage: the
+ * n processes in pids (the recorded command), taken with their start time
+ * now.  Any thread.  Returns 0 or -errno (-ENOENT: a pid is gone); on an
+ * error the segments keep waiting. */
+int lc_registry_set_roots(struct lc_registry *r, const pid_t *pids, int n);
+
+/* Segments refused because their process does not descend from the roots
+ * (any thread, any time); each is also a rejection, with its reason. */
+uint32_t lc_registry_outsiders(struct lc_registry *r);
+
 /* Stop discovery, detach every target, and wait until all are unmapped.
  * Departures stay readable until lc_registry_free. */
 void lc_registry_stop(struct lc_registry *r);
