@@ -24,6 +24,7 @@
 #include "lc_util.h"
 #include "lineage.h"
 #include "nametab.h"
+#include "slotsweep.h"
 
 #define SHM_DIR "/dev/shm"
 #define POLL_NS 20000000	/* rescan period when nothing is pending */
@@ -166,6 +167,7 @@ static void free_target(struct rcu_head *head)
 
 	munmap((void *)t->hdr, t->len);
 	free(t->cache);
+	lc_slotsweep_free(t);
 	free(t);
 }
 

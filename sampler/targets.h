@@ -86,6 +86,12 @@ struct lc_target {
 	uint64_t sync_told;	/* bit i: sync object i described to the
 				 * accumulator; */
 	uint64_t sync_named;	/* bit i: with its name */
+	/* which slots are read at a tick (slotsweep.h) */
+	uint32_t *active;	/* slots holding an accepted thread */
+	uint32_t nactive;
+	size_t active_cap;
+	uint8_t *listed;	/* per slot: in active[] (nslots bytes) */
+	uint32_t cursor;	/* where the window over the others goes on */
 };
 
 /* A target that left the run, for the trace replay. */
