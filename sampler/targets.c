@@ -171,6 +171,23 @@ static void free_target(struct rcu_head *head)
 	free(t);
 }
 
+/* The flags word of t's segment, read under the guard (the file may have
+ * shrunk); 0 when the read faults or the tick loop saw it fault. */
+static uint32_t seg_flags(const struct lc_target *t)
+{
+	struct lc_guard g;
+	uint32_t f;
+
+	if (__atomic_load_n(&t->fault, __ATOMIC_ACQUIRE))
+		return 0;
+	if (sigsetjmp(g.env, 0))
+		return 0;
+	lc_guard_arm(&g, t->hdr, t->len);
+	f = __atomic_load_n(&t->hdr->flags, __ATOMIC_ACQUIRE);
+	lc_guard_disarm();
+	return f;
+}
+
 /* Remove t from the list (caller holds the lock), record its departure, and
  * unlink its name when its process is gone. */
 static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
@@ -178,7 +195,8 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 	__atomic_store_n(&t->gone, 1, __ATOMIC_RELEASE);
 	cds_list_del_rcu(&t->node);
 	if (!lc_grow((void **)&r->dep, &r->depcap, r->ndep + 1, sizeof(*r->dep)))
-		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce, lc_clock_ns() };
+		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce, lc_clock_ns(),
+							   seg_flags(t) };
 	/* the departure is recorded before the count says the target left */
 	__atomic_store_n(&r->live, r->live - 1, __ATOMIC_RELEASE);
 	if (t->pidfd >= 0) {

@@ -99,6 +99,8 @@ struct lc_departure {
 	int32_t pid;
 	uint64_t nonce;
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when it left */
+	uint32_t seg_flags;	/* LC_SEG_* of its segment then (LC_SEG_TRACE_CUT:
+				 * its trace stopped early) */
 };
 
 /* A segment refused as invalid, with a one-line reason such as "target 1234
