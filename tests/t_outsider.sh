@@ -6,7 +6,7 @@
 # a valid segment of its own (its owner is its process's owner).  It does
 # not descend from the recorded command, so it is refused: the recording
 # keeps 1 process and p = 2 (the command's LC_TEAM), and record says how
-# many it refused and why.  (It was taken: "2 processes, p = 6".)  SKIP
+# many it refused and why.  (It was taken: "2 processes, p = 4".)  SKIP
 # when not root or when no user can be created here.
 SUB=outsider
 . tests/lib.sh
@@ -20,6 +20,7 @@ user=lcout$$
 useradd -M -r -s /bin/false "$user" >"$tmp/ua" 2>&1 ||
 	{ echo "t_outsider: cannot create a user here: $(tail -n 1 "$tmp/ua")"; exit 77; }
 trap 'userdel "$user" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM HUP
 cp_err() { cp "$tmp/rec.err" /tmp/lc-sec-notes/before.err; }
 uid=$(id -u "$user")
 gid=$(id -g "$user")
