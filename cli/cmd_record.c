@@ -708,8 +708,10 @@ static pid_t spawn(struct run *r, char **argv, const sigset_t *old)
 			setenv(LC_ENV_TRACE, "1", 1);
 			setenv(LC_ENV_TRACE_DIR, r->trace_dir, 1);
 		}
-		if (r->omp_lib[0])
+		if (r->omp_lib[0]) {	/* preloaded too: BUSY from the start */
 			env_prepend("OMP_TOOL_LIBRARIES", r->omp_lib);
+			env_prepend("LD_PRELOAD", r->omp_lib);
+		}
 		if (r->pthread_lib[0])
 			env_prepend("LD_PRELOAD", r->pthread_lib);
 		sigprocmask(SIG_SETMASK, old, NULL);
