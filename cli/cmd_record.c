@@ -61,6 +61,7 @@ struct opts {
 	uint32_t window_grow;	/* the windows' growth (lc_window_span), 0 fixed */
 	int grow_given;		/* --window-grow given */
 	int spare_cpu;		/* --spare-cpu: keep the command off the sampler's CPU */
+	int no_wait;		/* --no-wait: end with the command, leaving its live processes */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -94,7 +95,7 @@ static const char record_usage[] =
 	"usage: lostcycles record [-i INTERVAL] [-w WINDOW] [--window-grow=N] [-C CPU]\n"
 	"                         [-p PROCS] [-o FILE] [--force] [-e EVENTS] [--sched=SOURCE]\n"
 	"                         [--jitter=PCT] [--trace] [--omp] [--pthread]\n"
-	"                         [--mpi [--loggp=FILE]] [-q]\n"
+	"                         [--mpi [--loggp=FILE]] [--no-wait] [-q]\n"
 	"                         [--] CMD [ARGS...]\n"
 	"Run CMD in a new profiling session, sample its flags every INTERVAL, write\n"
 	"the predicate profile to FILE, and exit with CMD's exit status.\n\n"
@@ -135,6 +136,8 @@ static const char record_usage[] =
 	"      --miss-latency=NS  ideal latency of one miss: CL = misses x NS (default:\n"
 	"                       transfer_ns of the file of 'lostcycles calibrate --memory')\n"
 	"      --no-counters    no counters (memory loss is na)\n"
+	"      --no-wait        end when CMD ends (say how many processes of the session\n"
+	"                       it left running) instead of waiting for them\n"
 	"  -q, --quiet          no summary line on stderr\n"
 	"  -h, --help           this text\n";
 
@@ -167,6 +170,7 @@ static const struct option long_opts[] = {
 	{ "counter-replay", required_argument, NULL, 'R' },
 	{ "no-counters", no_argument, NULL, 'N' },
 	{ "spare-cpu", no_argument, NULL, 'U' },
+	{ "no-wait", no_argument, NULL, 'X' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -265,6 +269,9 @@ static int set_opt(struct opts *o, int c, const char *arg, const char *usage)
 		return 0;
 	case 'U':
 		o->spare_cpu = 1;
+		return 0;
+	case 'X':
+		o->no_wait = 1;
 		return 0;
 	case 'J':
 		if (lc_parse_u64(arg, 0, 50, &v)) {
@@ -796,6 +803,44 @@ static int wait_child(pid_t child, const sigset_t *set, int *sig)
 	return st < 0 ? 128 + *sig : st;
 }
 
+/* After the command: the session's processes still alive (a daemon, a
+ * background child) are waited for until they exit or a signal arrives
+ * (first one more discovery, so that a segment made just before the
+ * command ended is attached); with --no-wait, only counted.  Returns the
+ * signal that ended the wait, or 0. */
+static int wait_session(const struct run *r, struct lc_registry *reg, const sigset_t *set)
+{
+	struct timespec ts = { 0, 20000000 };
+	uint32_t n;
+	siginfo_t si;
+	int s;
+
+	s = sigtimedwait(set, &si, &(struct timespec){ 0, 50000000 });
+	if (s == SIGINT || s == SIGTERM || s == SIGHUP)
+		return s;
+	n = lc_registry_live(reg);
+	if (!n)
+		return 0;
+	if (r->o.no_wait) {
+		warnx("--no-wait: left %u process%s of the session running: %s work from now "
+		      "on is not in the profile", n, n == 1 ? "" : "es", n == 1 ? "its" : "their");
+		return 0;
+	}
+	if (!r->o.quiet)
+		warnx("the command ended; waiting for %u process%s of the session still running "
+		      "(a daemon or background child; --no-wait ends with the command)", n,
+		      n == 1 ? "" : "es");
+	while (lc_registry_live(reg)) {
+		s = sigtimedwait(set, &si, &ts);
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+			warnx("stopped waiting: left %u process%s of the session running",
+			      lc_registry_live(reg), lc_registry_live(reg) == 1 ? "" : "es");
+			return s;
+		}
+	}
+	return 0;
+}
+
 int lc_cmd_record(int argc, char **argv)
 {
 	struct run r = { 0 };
@@ -842,6 +887,8 @@ int lc_cmd_record(int argc, char **argv)
 		return 127;
 	}
 	status = wait_child(child, &set, &sig);
+	if (!sig)
+		sig = wait_session(&r, reg, &set);
 	reason = sig ? (sig == SIGINT ? "interrupted (SIGINT)" : sig == SIGTERM ?
 			"terminated (SIGTERM)" : "hung up (SIGHUP)") :
 		 status > 128 ? "command killed by a signal" : "command exited";

@@ -345,6 +345,17 @@ static void text_methods(const struct lc_profile *pr, const struct view *v)
 		       "observations)\n", v->nobs);
 }
 
+/* Whether the profile holds a tag of the OpenMP tool (kind byte 0x4f, 'O',
+ * in the top byte: docs/shm-abi.md, fragment tags). */
+static int omp_tags(const struct lc_profile *pr)
+{
+	for (int s = 0; s < LC_NSRC; s++)
+		for (uint32_t i = 0; i < pr->data[s].ntags; i++)
+			if ((uint64_t)pr->data[s].tags[i].tag >> 56 == 0x4f)
+				return 1;
+	return 0;
+}
+
 static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
 			 const struct view *v, const char *note)
 {
@@ -372,6 +383,10 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	if (pr->ended && pr->end.bad_reads)
 		printf("** note: %" PRIu64 " invalid value(s) read from shared memory were "
 		       "ignored\n", pr->end.bad_reads);
+	if (omp_tags(pr))
+		printf("** note: OpenMP: a thread spinning on a flush or an atomic variable "
+		       "(no OpenMP wait construct) is computation: the tool cannot see such "
+		       "waits (docs/openmp-pthreads.md, Limits)\n");
 	if (*note)
 		printf("** %s\n", note);
 }
