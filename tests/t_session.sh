@@ -8,7 +8,9 @@
 #   - --no-wait: record ends with the command and says how many processes
 #     it left running;
 #   - a segment name left by a process killed with SIGKILL (no destructor
-#     ran) is removed by the next process of any session that starts.
+#     ran) is removed by the next process of any session that starts;
+#   - the caller's LD_PRELOAD is not loaded into the sampling process
+#     (record's /proc/PID/maps), and the command still gets it.
 # Runs the pthread layer (LD_PRELOAD) and tests/layers/pt_start.c.  Run from
 # the top of the tree (make check does).
 set -u
@@ -107,6 +109,19 @@ if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 	fi
 else
 	echo "NOTE: t_session: the background process had ended before it could be killed: the stale-name check is left out"
+fi
+
+# 5. the caller's LD_PRELOAD: not in the tool's process, still in the command's
+printf 'void lc_t_session_mark(void) {}\n' >"$tmp/mark.c"
+if cc -shared -fPIC -o "$tmp/mark.so" "$tmp/mark.c"; then
+	LD_PRELOAD="$tmp/mark.so" "$LC" record -q --force -o "$tmp/p.data" -- \
+		sh -c 'echo "$(grep -c mark.so /proc/$PPID/maps) $LD_PRELOAD"' >"$tmp/p.out" 2>&1
+	echo "      tool's mappings of mark.so, command's LD_PRELOAD: $(cat "$tmp/p.out")"
+	if [ "$(cat "$tmp/p.out")" = "0 $tmp/mark.so" ]; then
+		ok "the caller's LD_PRELOAD goes to the command, not into the tool"
+	else
+		fail "the caller's LD_PRELOAD: $(cat "$tmp/p.out")"
+	fi
 fi
 
 [ "$nfail" -eq 0 ] || { echo "t_session: $nfail failed"; exit 1; }
