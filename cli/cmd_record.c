@@ -32,6 +32,7 @@
 #include "tick.h"
 
 #define ATTACH_WAIT_NS 1000000000u	/* how long attach waits for segments */
+#define LC_GONE_NS 50000000u		/* how long the command's end may take to be seen */
 #define LC_TERM_WAIT_NS 5000000000ull	/* how long record waits for its command
 					 * after passing a signal on */
 
@@ -804,21 +805,24 @@ static int wait_child(pid_t child, const sigset_t *set, int *sig)
 }
 
 /* After the command: the session's processes still alive (a daemon, a
- * background child) are waited for until they exit or a signal arrives
- * (first one more discovery, so that a segment made just before the
- * command ended is attached); with --no-wait, only counted.  Returns the
- * signal that ended the wait, or 0. */
+ * background child) are waited for until they exit or a signal arrives;
+ * with --no-wait, only counted.  The command's own process is given up to
+ * LC_GONE_NS to be seen gone first (no wait at all when it already is, so
+ * that a run gains no idle time at its end).  Returns the signal that
+ * ended the wait, or 0. */
 static int wait_session(const struct run *r, struct lc_registry *reg, const sigset_t *set)
 {
-	struct timespec ts = { 0, 20000000 };
+	struct timespec ts = { 0, 5000000 };
+	uint64_t until = lc_clock_ns() + LC_GONE_NS;
 	uint32_t n;
 	siginfo_t si;
 	int s;
 
-	s = sigtimedwait(set, &si, &(struct timespec){ 0, 50000000 });
-	if (s == SIGINT || s == SIGTERM || s == SIGHUP)
-		return s;
-	n = lc_registry_live(reg);
+	while ((n = lc_registry_live(reg)) && lc_clock_ns() < until) {
+		s = sigtimedwait(set, &si, &(struct timespec){ 0, 1000000 });
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP)
+			return s;
+	}
 	if (!n)
 		return 0;
 	if (r->o.no_wait) {

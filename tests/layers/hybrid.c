@@ -8,15 +8,16 @@
  * rank (OpenMP load imbalance).  "Computing" is a sleep, as in omp_skew.c:
  * the profiler judges the flags, so the truth does not depend on how many
  * CPUs the 2 x 2 threads and the sampler share.  Each thread measures its
- * own computation;
- * each rank prints one line per thread:
- *   rank R thread T useful_ns U wall_ns W
+ * own computation; each rank prints one line per thread:
+ *   rank R thread T useful_ns U wall_ns W pre_ns P
  * where W is the rank's time from the start of main() to before
- * MPI_Finalize, and the master's U also counts its time outside the
- * rounds, from the process's start (/proc/self/stat, 10 ms resolution; the
- * MPI library's start-up before main() can take a few hundred ms) to the
- * first round, MPI_Init included: the MPI layer marks the main thread busy
- * from the program's start.
+ * MPI_Finalize.  The master's U also counts its time from main() to the
+ * first round (MPI_Init), which the MPI layer marks busy, and P is its time
+ * before main() (from the process's start, /proc/self/stat, 10 ms
+ * resolution), of which the part after the layer's constructor is busy
+ * too: the MPI library's start-up before main() can take a few hundred ms
+ * on a busy machine, and how much of it comes before the constructor is
+ * not known.
  * Usage: hybrid [MS [ROUNDS [SKEW [TSKEW]]]]   (defaults 20, 20, 0.5, 0.5)
  */
 #include <errno.h>
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	t0 = now_ns();
-	useful[0] = pre + (t0 - start);
+	useful[0] = t0 - start;
 	for (int r = 0; r < rounds; r++) {
 #pragma omp parallel
 		{
@@ -106,8 +107,9 @@ int main(int argc, char **argv)
 	}
 	t0 = now_ns();
 	for (int t = 0; t < nt && t < MAXT; t++)
-		printf("rank %d thread %d useful_ns %llu wall_ns %llu\n", rank, t,
-		       (unsigned long long)useful[t], (unsigned long long)(t0 - start));
+		printf("rank %d thread %d useful_ns %llu wall_ns %llu pre_ns %llu\n", rank, t,
+		       (unsigned long long)useful[t], (unsigned long long)(t0 - start),
+		       (unsigned long long)(t ? 0 : pre));
 	fflush(stdout);
 	MPI_Finalize();
 	return 0;
