@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -804,25 +805,49 @@ static int wait_child(pid_t child, const sigset_t *set, int *sig)
 	return st < 0 ? 128 + *sig : st;
 }
 
+/* Reap the orphans of the command that ended (record is their subreaper);
+ * 1 while some are still running. */
+static int orphans(void)
+{
+	pid_t p;
+
+	while ((p = waitpid(-1, NULL, WNOHANG)) > 0)
+		;
+	return p == 0;
+}
+
+/* Wait up to ns, or until a signal of set (returned). */
+static int pause_ns(const sigset_t *set, long ns)
+{
+	siginfo_t si;
+	int s = sigtimedwait(set, &si, &(struct timespec){ 0, ns });
+
+	return s == SIGINT || s == SIGTERM || s == SIGHUP ? s : 0;
+}
+
 /* After the command: the session's processes still alive (a daemon, a
- * background child) are waited for until they exit or a signal arrives;
- * with --no-wait, only counted.  The command's own process is given up to
- * LC_GONE_NS to be seen gone first (no wait at all when it already is, so
- * that a run gains no idle time at its end).  Returns the signal that
- * ended the wait, or 0. */
+ * background child: record is their subreaper) are waited for until they
+ * exit or a signal arrives; with --no-wait, only counted.  Up to
+ * LC_GONE_NS go first to the command's own process being seen gone and to
+ * a segment that an orphan made as the command ended being found (no wait
+ * at all when there is neither, so that a run gains no idle time at its
+ * end); orphans without a segment are not profiled and not waited for.
+ * Returns the signal that ended the wait, or 0. */
 static int wait_session(const struct run *r, struct lc_registry *reg, const sigset_t *set)
 {
-	struct timespec ts = { 0, 5000000 };
 	uint64_t until = lc_clock_ns() + LC_GONE_NS;
 	uint32_t n;
-	siginfo_t si;
-	int s;
+	int s, kids;
 
-	while ((n = lc_registry_live(reg)) && lc_clock_ns() < until) {
-		s = sigtimedwait(set, &si, &(struct timespec){ 0, 1000000 });
-		if (s == SIGINT || s == SIGTERM || s == SIGHUP)
+	while ((kids = orphans()) || lc_registry_live(reg)) {
+		if ((n = lc_registry_live(reg)) && kids)
+			break;
+		if (lc_clock_ns() >= until)
+			break;
+		if ((s = pause_ns(set, 1000000)))
 			return s;
 	}
+	n = lc_registry_live(reg);
 	if (!n)
 		return 0;
 	if (r->o.no_wait) {
@@ -835,13 +860,15 @@ static int wait_session(const struct run *r, struct lc_registry *reg, const sigs
 		      "(a daemon or background child; --no-wait ends with the command)", n,
 		      n == 1 ? "" : "es");
 	while (lc_registry_live(reg)) {
-		s = sigtimedwait(set, &si, &ts);
-		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
-			warnx("stopped waiting: left %u process%s of the session running",
-			      lc_registry_live(reg), lc_registry_live(reg) == 1 ? "" : "es");
+		orphans();
+		if ((s = pause_ns(set, 5000000))) {
+			n = lc_registry_live(reg);
+			warnx("stopped waiting: left %u process%s of the session running", n,
+			      n == 1 ? "" : "es");
 			return s;
 		}
 	}
+	orphans();
 	return 0;
 }
 
@@ -883,6 +910,9 @@ int lc_cmd_record(int argc, char **argv)
 		finish_run(&r, "record", -1, "could not start");
 		return 1;
 	}
+	/* orphans of the command (a daemon, a background child) become record's
+	 * children, so that it can tell when they are gone (wait_session) */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	child = spawn(&r, argv + first, &old);
 	if (child < 0) {
 		warnx("%s: %s", argv[first], strerror((int)-child));
