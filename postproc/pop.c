@@ -64,6 +64,7 @@ int lc_pop_ranks(const struct lc_profile *pr, enum lc_source src, uint32_t p,
 {
 	const struct lc_prof_data *d = &pr->data[src];
 	struct lc_pop_rank *r = calloc(d->nthreads ? d->nthreads : 1, sizeof(*r));
+	uint32_t nt = 0;
 
 	*n = 0;
 	*out = r;
@@ -81,8 +82,10 @@ int lc_pop_ranks(const struct lc_profile *pr, enum lc_source src, uint32_t p,
 		if (u > e->busiest)
 			e->busiest = u;
 	}
+	for (uint32_t i = 0; i < *n; i++)
+		nt += r[i].nthreads;
 	for (uint32_t i = 0; i < *n; i++) {
-		r[i].procs = (double)p / *n;
+		r[i].procs = (double)p * r[i].nthreads / nt;
 		if (r[i].useful / r[i].procs > r[i].busiest)
 			r[i].busiest = r[i].useful / r[i].procs;
 	}

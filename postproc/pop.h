@@ -17,9 +17,11 @@
  *   computation scalability    CompScal = U(run of fewest p) / U(run)
  *
  * Hybrid jobs (POP's multiplicative model: PE = MPI PE x OpenMP PE).  The
- * processes that computed are the ranks r = 1..R, each with p_r = p / R
- * processors (a hybrid job's p is its ranks times a rank's team) and its
- * threads' useful computation U_r; M_r is the busiest processor of rank r:
+ * processes that computed are the ranks r = 1..R, each with its threads'
+ * useful computation U_r and p_r processors, p's share in proportion to
+ * the rank's threads that computed (p / R for ranks of equal teams: a
+ * hybrid job's p is its ranks times a rank's team); M_r is the busiest
+ * processor of rank r:
  * its busiest thread's U, or U_r / p_r if more threads than p_r shared the
  * rank's processors (the busiest processor did at least the average).
  *
