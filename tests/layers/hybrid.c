@@ -20,7 +20,6 @@
  * not known.
  * Usage: hybrid [MS [ROUNDS [SKEW [TSKEW]]]]   (defaults 20, 20, 0.5, 0.5)
  */
-#include <errno.h>
 #include <mpi.h>
 #include <omp.h>
 #include <stdint.h>
@@ -30,16 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "layer_wl.h"
+
 #define MAXT 64
-
-/* CLOCK_MONOTONIC in ns. */
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* How long ago (ns) this process started, from field 22 of
  * /proc/self/stat (clock ticks after boot) and CLOCK_BOOTTIME; 0 when
@@ -72,12 +64,10 @@ static uint64_t since_exec(void)
 /* Stand-in for ns of computation; returns the time it took. */
 static uint64_t compute(uint64_t ns)
 {
-	uint64_t t0 = now_ns();
-	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	uint64_t t0 = now();
 
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-	return now_ns() - t0;
+	nap(ns);
+	return now() - t0;
 }
 
 int main(int argc, char **argv)
@@ -85,12 +75,12 @@ int main(int argc, char **argv)
 	double ms = argc > 1 ? atof(argv[1]) : 20, skew = argc > 3 ? atof(argv[3]) : 0.5;
 	double tskew = argc > 4 ? atof(argv[4]) : 0.5;
 	int rounds = argc > 2 ? atoi(argv[2]) : 20, provided, rank, nt = 1;
-	uint64_t useful[MAXT] = { 0 }, pre = since_exec(), start = now_ns(), t0;
+	uint64_t useful[MAXT] = { 0 }, pre = since_exec(), start = now(), t0;
 	double x = 1, y;
 
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	t0 = now_ns();
+	t0 = now();
 	useful[0] = t0 - start;
 	for (int r = 0; r < rounds; r++) {
 #pragma omp parallel
@@ -105,7 +95,7 @@ int main(int argc, char **argv)
 		}
 		MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 	}
-	t0 = now_ns();
+	t0 = now();
 	for (int t = 0; t < nt && t < MAXT; t++)
 		printf("rank %d thread %d useful_ns %llu wall_ns %llu pre_ns %llu\n", rank, t,
 		       (unsigned long long)useful[t], (unsigned long long)(t0 - start),

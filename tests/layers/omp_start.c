@@ -15,32 +15,30 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "layer_wl.h"
 
 static volatile unsigned long sink;
 
 /* CLOCK_MONOTONIC in seconds. */
-static double now(void)
+static double secs_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)now() / 1e9;
 }
 
 /* Compute for s seconds of wall time. */
 static void spin(double s)
 {
-	double t0 = now();
+	double t0 = secs_now();
 
-	while (now() - t0 < s)
+	while (secs_now() - t0 < s)
 		for (int i = 0; i < 1000; i++)
 			sink += (unsigned long)i;
 }
 
 int main(int argc, char **argv)
 {
-	double secs = argc > 1 ? atof(argv[1]) : 1.5, t0 = now(), serial;
+	double secs = argc > 1 ? atof(argv[1]) : 1.5, t0 = secs_now(), serial;
 	int p = 1;
 
 	if (secs < 0 || secs > 60) {
@@ -48,7 +46,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	spin(secs);		/* serial set-up: no OpenMP call yet */
-	serial = now() - t0;
+	serial = secs_now() - t0;
 #pragma omp parallel
 	{
 #pragma omp single
@@ -56,6 +54,6 @@ int main(int argc, char **argv)
 		spin(0.3);
 	}
 	printf("truth p=%d serial=%.6f ip=%.6f wall=%.6f\n", p, serial, (p - 1) * serial,
-	       now() - t0);
+	       secs_now() - t0);
 	return 0;
 }

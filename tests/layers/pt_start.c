@@ -13,27 +13,25 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "layer_wl.h"
 
 #define NT 2
 
 static volatile unsigned long sink;
 
 /* CLOCK_MONOTONIC in seconds. */
-static double now(void)
+static double secs_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)now() / 1e9;
 }
 
 /* Compute for s seconds of wall time. */
 static void spin(double s)
 {
-	double t0 = now();
+	double t0 = secs_now();
 
-	while (now() - t0 < s)
+	while (secs_now() - t0 < s)
 		for (int i = 0; i < 1000; i++)
 			sink += (unsigned long)i;
 }
@@ -47,7 +45,7 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	double secs = argc > 1 ? atof(argv[1]) : 1.5, t0 = now(), serial;
+	double secs = argc > 1 ? atof(argv[1]) : 1.5, t0 = secs_now(), serial;
 	pthread_t t[NT];
 
 	if (secs < 0 || secs > 60) {
@@ -55,13 +53,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	spin(secs);		/* serial set-up: no pthread call yet */
-	serial = now() - t0;
+	serial = secs_now() - t0;
 	for (int i = 0; i < NT; i++)
 		if (pthread_create(&t[i], NULL, worker, NULL))
 			return 1;
 	for (int i = 0; i < NT; i++)
 		pthread_join(t[i], NULL);
 	printf("truth p=%d serial=%.6f ip=%.6f wall=%.6f\n", NT, serial, (NT - 1) * serial,
-	       now() - t0);
+	       secs_now() - t0);
 	return 0;
 }
