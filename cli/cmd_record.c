@@ -837,16 +837,11 @@ static int wait_session(const struct run *r, struct lc_registry *reg, const sigs
 {
 	uint64_t until = lc_clock_ns() + LC_GONE_NS;
 	uint32_t n;
-	int s, kids;
+	int s;
 
-	while ((kids = orphans()) || lc_registry_live(reg)) {
-		if ((n = lc_registry_live(reg)) && kids)
-			break;
-		if (lc_clock_ns() >= until)
-			break;
+	while ((orphans() || lc_registry_live(reg)) && lc_clock_ns() < until)
 		if ((s = pause_ns(set, 1000000)))
 			return s;
-	}
 	n = lc_registry_live(reg);
 	if (!n)
 		return 0;
