@@ -14,7 +14,6 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 
 #include "lc_abi.h"
 #include "lc_cmd.h"
+#include "lc_opt.h"
 #include "lc_profile.h"
 #include "lc_util.h"
 #include "mpi_job.h"
@@ -35,36 +35,15 @@
 #define EXEC_GRACE_NS 300000000u	/* no rank alive this long: the node is done */
 #define EXEC_FIRST_NS 5000000000u	/* how long to wait for the first segment */
 
-static const char usage[] =
-	"usage: mpiexec -n N lostcycles exec [-o PREFIX] [--force] [-i INTERVAL] [-w WINDOW]\n"
-	"                                    [--window-grow=N] [--loggp=FILE]\n"
-	"                                    [--] PROGRAM [ARGS...]\n"
-	"Run one rank of an MPI job: PROGRAM with the MPI layer, and on the first\n"
-	"rank of each node also that node's sampler, which writes PREFIX.<host>.data.\n"
-	"Combine the node files with 'lostcycles merge PREFIX.*.data -o job.data'.\n\n"
-	"  -o, --output=PREFIX  node files PREFIX.<host>.data (default lostcycles; a\n"
-	"                       previous default file is kept as FILE.old)\n"
-	"      --force          replace a node file that exists (else it is refused)\n"
-	"  -i, --interval=TIME  sampling interval (default 100us)\n"
-	"  -w, --window=TIME    timeline window: every window TIME long (default: 10ms,\n"
-	"                       or the interval when that is longer, doubling after\n"
-	"                       4096 windows; the same on all nodes)\n"
-	"      --window-grow=N  after the first N windows (N even), the window doubles\n"
-	"                       every N/2 windows; 0: fixed (default 4096 without -w,\n"
-	"                       0 with -w)\n"
-	"      --loggp=FILE     LogGP parameters (default: calibrate --mpi's file)\n"
-	"  -h, --help           this text\n"
-	"The host name is $LOSTCYCLES_HOST if set, else the machine's.\n";
-
-static const struct option opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, 'F' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "window", required_argument, NULL, 'w' },
-	{ "window-grow", required_argument, NULL, 'W' },
-	{ "loggp", required_argument, NULL, 'G' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const char *const usage[] = {
+	"mpiexec -n N lostcycles exec [-o PREFIX] [--force] [-i INTERVAL] [-w WINDOW]",
+	"                             [--window-grow=N] [--loggp=FILE] [--] PROGRAM [ARGS...]",
+	"",
+	"Run one rank of an MPI job: PROGRAM with the MPI layer, and on the first",
+	"rank of each node also that node's sampler, which writes PREFIX.<host>.data.",
+	"Combine the node files with 'lostcycles merge PREFIX.*.data -o job.data'.",
+	"The host name is $LOSTCYCLES_HOST if set, else the machine's.",
+	NULL,
 };
 
 struct exec_opts {
@@ -72,69 +51,38 @@ struct exec_opts {
 	const char *loggp;
 	uint64_t interval_ns, window_ns;
 	uint32_t window_grow;	/* lc_window_span's growth, 0 fixed */
-	int force, given;	/* --force; -o given (else rotate the default) */
+	int force;		/* --force */
 };
 
 /* Parse the options; the index of PROGRAM, or -1 after --help, -2 on error. */
 static int parse(int argc, char **argv, struct exec_opts *o)
 {
-	int c, window_given = 0, grow_given = 0;
+	const struct lc_opt opts[] = {
+		LC_OPT_STRING("output", 'o', "PREFIX", "node files PREFIX.<host>.data (default "
+			      "lostcycles; a\nprevious default file is kept as FILE.old)",
+			      &o->prefix),
+		LC_OPT_FLAG("force", 0, "replace a node file that exists (else it is refused)",
+			    &o->force),
+		LC_OPT_ROWS_TIMING(&o->interval_ns, &o->window_ns, &o->window_grow),
+		LC_OPT_FILENAME("loggp", 0, "FILE", "LogGP parameters (default: calibrate --mpi's "
+				"file)", &o->loggp),
+		LC_OPT_END_AT_OPERAND(),
+	};
+	char **rest;
+	int n;
 
 	*o = (struct exec_opts){ .prefix = "lostcycles", .interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS,
 				 .window_ns = LC_SESSION_DEFAULT_WINDOW_NS };
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:i:w:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->prefix = optarg;
-			o->given = 1;
-			break;
-		case 'F':
-			o->force = 1;
-			break;
-		case 'i':
-		case 'w':
-			window_given |= c == 'w';
-			if (lc_parse_duration(optarg, c == 'i' ? &o->interval_ns : &o->window_ns)) {
-				warnx("bad %s '%s' (try 100us, 10ms)",
-				      c == 'i' ? "interval" : "window", optarg);
-				return -2;
-			}
-			break;
-		case 'W':
-			grow_given = 1;
-			if (lc_opt_window_grow(optarg, &o->window_grow))
-				return -2;
-			break;
-		case 'G':
-			o->loggp = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return -1;
-		default:
-			warnx("unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs(usage, stderr);
-			return -2;
-		}
-	}
-	if (!window_given && o->window_ns < o->interval_ns)
-		o->window_ns = o->interval_ns;	/* the default follows a long interval */
-	/* as record: -w asks for that resolution over the whole run */
-	if (!grow_given)
-		o->window_grow = window_given ? 0 : LC_WINDOW_GROW_DEFAULT;
-	if (o->interval_ns < 1000 || o->interval_ns > 10000000000ull ||
-	    o->window_ns < o->interval_ns) {
-		warnx("the interval must be 1us..10s and the window not shorter");
+	n = lc_opt_parse(argc, argv, opts, usage, &rest);
+	if (n < 0)
+		return n;
+	if (lc_opt_windows(o->interval_ns, &o->window_ns, &o->window_grow))
+		return -2;
+	if (n == 0) {
+		warnx("no program given (see 'lostcycles exec --help')");
 		return -2;
 	}
-	if (optind >= argc) {
-		warnx("no program given");
-		fputs(usage, stderr);
-		return -2;
-	}
-	return optind;
+	return argc - n;
 }
 
 /* The node's host name: $LOSTCYCLES_HOST or the machine's, reduced to
@@ -250,7 +198,7 @@ static int lead(const struct exec_opts *o, const char *session, const char *host
 	int e, sig = 0, status;
 
 	snprintf(out, sizeof(out), "%s.%s.data", o->prefix, host);
-	if (lc_out_prepare(out, o->force ? LC_OUT_FORCE : o->given ? LC_OUT_KEEP : LC_OUT_ROTATE,
+	if (lc_out_prepare(out, o->force ? LC_OUT_FORCE : lc_opt_given("output", 'o') ? LC_OUT_KEEP : LC_OUT_ROTATE,
 			   msg, sizeof(msg))) {
 		warnx("%s", msg);
 		return 1;

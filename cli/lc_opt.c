@@ -20,10 +20,14 @@
 #define CODE_LIST 0x0f01
 #define HELP_COL_MAX 26			/* where help lines start, at most */
 
-/* The parse in progress (getopt_long's state is global anyway). */
+/* The parse in progress (getopt_long's state is global anyway), and the
+ * options the latest one saw (by name: the table may be gone by then). */
 static struct {
-	const struct lc_opt *table;	/* of the latest parse, for lc_opt_given */
-	unsigned char seen[ROWS_MAX];
+	struct {
+		const char *name;
+		int shortc;
+	} seen[ROWS_MAX];
+	int nseen;
 	int argc;
 	char **argv;
 } cur;
@@ -135,16 +139,38 @@ static int set_real(const struct lc_opt *opt, const char *arg)
 	return lc_opt_bad(opt, arg, why);
 }
 
+/* ns as the shortest exact "10s", "2ms", "100us" or "5ns". */
+static void fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { uint64_t div; const char *unit; } u[] = {
+		{ 1000000000u, "s" }, { 1000000u, "ms" }, { 1000u, "us" }, { 1u, "ns" },
+	};
+	int i = 0;
+
+	while (ns && ns % u[i].div)
+		i++;
+	snprintf(buf, len, "%llu%s", (unsigned long long)(ns / u[i].div), u[i].unit);
+}
+
 /* A duration in [min, max] ns into a uint64_t. */
 static int set_duration(const struct lc_opt *opt, const char *arg)
 {
+	char lo[32], hi[32], why[96];
 	uint64_t v;
 
-	if (!lc_parse_duration(arg, &v) && v >= opt->min && v <= opt->max) {
+	if (lc_parse_duration(arg, &v))
+		return lc_opt_bad(opt, arg, "a time such as 100us, 2ms or 1.5s");
+	if (v >= opt->min && v <= opt->max) {
 		*(uint64_t *)opt->field = v;
 		return 0;
 	}
-	return lc_opt_bad(opt, arg, "a time such as 100us, 2ms or 1.5s");
+	fmt_ns(opt->min, lo, sizeof(lo));
+	fmt_ns(opt->max, hi, sizeof(hi));
+	if (opt->max == UINT64_MAX)
+		snprintf(why, sizeof(why), "%s or more", lo);
+	else
+		snprintf(why, sizeof(why), "%s to %s", lo, hi);
+	return lc_opt_bad(opt, arg, why);
 }
 
 /* Write the words of an enum as "a, b or c" into buf. */
@@ -281,7 +307,10 @@ static int take(const struct lc_opt *table, int n, const char *const *usage, int
 	i = row_of(table, n, c);
 	if (c == '?' || c == ':' || i < 0)
 		return getopt_error(c);
-	cur.seen[i] = 1;
+	if (cur.nseen < ROWS_MAX) {
+		cur.seen[cur.nseen].name = table[i].name;
+		cur.seen[cur.nseen++].shortc = table[i].shortc;
+	}
 	return set_field(&table[i], optarg) ? LC_OPT_USAGE : 0;
 }
 
@@ -295,8 +324,7 @@ int lc_opt_parse(int argc, char **argv, const struct lc_opt *table,
 	if (n > ROWS_MAX)
 		errx(70, "lc_opt_parse: more than %d options", ROWS_MAX);
 	build(table, n, lo, sh);
-	cur.table = table;
-	memset(cur.seen, 0, sizeof(cur.seen));
+	cur.nseen = 0;
 	cur.argc = argc;
 	cur.argv = argv;
 	optind = 0;	/* a full reset of getopt_long (glibc) */
@@ -329,13 +357,11 @@ int lc_opt_parse(int argc, char **argv, const struct lc_opt *table,
 
 int lc_opt_given(const char *name, int c)
 {
-	if (!cur.table)
-		return 0;
-	for (int i = 0; cur.table[i].kind != LC_OPT_K_END && i < ROWS_MAX; i++) {
-		const struct lc_opt *o = &cur.table[i];
+	for (int i = 0; i < cur.nseen; i++) {
+		const char *n = cur.seen[i].name;
 
-		if ((name && o->name && !strcmp(name, o->name)) || (!name && c && o->shortc == c))
-			return cur.seen[i];
+		if ((name && n && !strcmp(name, n)) || (!name && c && cur.seen[i].shortc == c))
+			return 1;
 	}
 	return 0;
 }

@@ -3,7 +3,9 @@
  * and the option parsers that several subcommands share.
  */
 #include "lc_cmd.h"
+#include "lc_opt.h"
 #include "lc_util.h"
+#include "lc_profile.h"
 
 #include <err.h>
 #include <errno.h>
@@ -94,17 +96,33 @@ int lc_opt_max_points(const char *arg, size_t *out)
 }
 
 /* --window-grow.  See lc_cmd.h. */
-int lc_opt_window_grow(const char *arg, uint32_t *out)
+int lc_opt_window_grow(const struct lc_opt *opt, const char *arg)
 {
 	uint64_t v;
 
 	/* the schedule doubles the length every N/2 windows after the first
 	 * N, so an odd N has no level boundary to double at */
-	if (lc_parse_u64(arg, 0, UINT32_MAX - 1, &v) || v == 1 || v % 2) {
-		warnx("bad --window-grow '%s' (0: fixed windows; else an even number of windows, "
-		      "2 or more, after which the window doubles)", arg);
-		return -1;
-	}
-	*out = (uint32_t)v;
+	if (lc_parse_u64(arg, 0, UINT32_MAX - 1, &v) || v == 1 || v % 2)
+		return lc_opt_bad(opt, arg, "0: fixed windows; else an even number of windows, "
+				  "2 or more, after which the window doubles");
+	*(uint32_t *)opt->field = (uint32_t)v;
 	return 0;
+}
+
+/* The windows after -i, -w, --window-grow.  See lc_cmd.h. */
+int lc_opt_windows(uint64_t interval_ns, uint64_t *window_ns, uint32_t *grow)
+{
+	int given = lc_opt_given("window", 'w');
+
+	if (!given && *window_ns < interval_ns)
+		*window_ns = interval_ns;	/* the default follows a long interval */
+	/* -w asks for that resolution over the whole run; without it the
+	 * windows grow, so that an hour's profile stays small */
+	if (!lc_opt_given("window-grow", 0))
+		*grow = given ? 0 : LC_WINDOW_GROW_DEFAULT;
+	if (*window_ns >= interval_ns)
+		return 0;
+	warnx("the window (-w) must not be shorter than the interval (the interval must be "
+	      "1us..10s)");
+	return -1;
 }
