@@ -231,6 +231,8 @@ static int has_arg(const struct lc_opt *opt)
 {
 	if (opt->flags & LC_OPT_OPTARG)
 		return optional_argument;
+	if (opt->flags & LC_OPT_PEEK)
+		return no_argument;
 	return opt->argname ? required_argument : no_argument;
 }
 
@@ -381,16 +383,18 @@ void lc_opt_take(void)
 static void label(const struct lc_opt *opt, char *buf, size_t len)
 {
 	const char *a = opt->argname;
-	int opt_arg = opt->flags & LC_OPT_OPTARG;
+	int opt_arg = opt->flags & LC_OPT_OPTARG, peek = opt->flags & LC_OPT_PEEK;
 
 	if (!opt->name) {
-		snprintf(buf, len, "-%c%s%s%s%s", opt->shortc, a ? " " : "", a && opt_arg ? "[" : "",
-			 a ? a : "", a && opt_arg ? "]" : "");
+		snprintf(buf, len, "-%c%s%s%s%s", opt->shortc, a ? " " : "",
+			 a && (opt_arg || peek) ? "[" : "", a ? a : "",
+			 a && (opt_arg || peek) ? "]" : "");
 		return;
 	}
 	snprintf(buf, len, "%s%c%s--%s%s%s%s", opt->shortc ? "-" : " ",
 		 opt->shortc ? opt->shortc : ' ', opt->shortc ? ", " : "  ", opt->name,
-		 a && opt_arg ? "[=" : a ? "=" : "", a ? a : "", a && opt_arg ? "]" : "");
+		 a && opt_arg ? "[=" : a && peek ? " [" : a ? "=" : "", a ? a : "",
+		 a && (opt_arg || peek) ? "]" : "");
 }
 
 /* One option of --help: the label, then the help line from column col
@@ -472,8 +476,11 @@ void lc_opt_dump(FILE *f, const struct lc_opt *table)
 
 		kind_name(o, kind, sizeof(kind));
 		snprintf(sh, sizeof(sh), "-%c", o->shortc ? o->shortc : 0);
-		fprintf(f, "%s%s\t%s\t%s\t%s\t%s\n", o->name ? "--" : "-", o->name ? o->name : "",
-			sh, o->argname ? o->argname : "-", kind, hidden(o) ? "hidden" : "-");
+		fprintf(f, "%s%s\t%s\t%s%s%s\t%s\t%s\n", o->name ? "--" : "-",
+			o->name ? o->name : "", sh, o->flags & (LC_OPT_PEEK | LC_OPT_OPTARG) ? "[" : "",
+			o->argname ? o->argname : "-",
+			o->flags & (LC_OPT_PEEK | LC_OPT_OPTARG) ? "]" : "", kind,
+			hidden(o) ? "hidden" : "-");
 	}
 	fprintf(f, "--help\t%s\t-\tflag\t-\n", uses_short(table, 'h') ? "-" : "-h");
 }

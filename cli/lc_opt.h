@@ -66,6 +66,8 @@ enum lc_opt_kind {
 				 * callback or string gets NULL when it is absent */
 #define LC_OPT_STOP   0x4u	/* on the END row: options end at the first operand */
 #define LC_OPT_FILE   0x8u	/* the argument names a file (for the completion) */
+#define LC_OPT_PEEK   0x10u	/* no argument of its own: the callback may take the
+				 * next word (lc_opt_peek); shown as -C [ARG] */
 
 /* One accepted word of an LC_OPT_K_ENUM option, and the value it sets. */
 struct lc_opt_word {
@@ -98,7 +100,7 @@ struct lc_opt {
 	lc_opt_cb cb;		/* CALLBACK */
 	const char *hint;	/* the parenthesis of the bad-value message (NULL:
 				 * made from the kind and bounds) */
-	unsigned flags;		/* LC_OPT_HIDDEN, LC_OPT_OPTARG, LC_OPT_FILE, LC_OPT_STOP */
+	unsigned flags;		/* LC_OPT_HIDDEN, _OPTARG, _FILE, _PEEK, _STOP */
 };
 
 /* P as a void pointer, checked to point to T (a warning otherwise); a
@@ -144,6 +146,11 @@ struct lc_opt {
 #define LC_OPT_CALLBACK_OPTARG(L, S, A, H, P, CB) \
 	{ .kind = LC_OPT_K_CALLBACK, .name = (L), .shortc = (S), .argname = (A), .help = (H), \
 	  .field = (P), .cb = (CB), .flags = LC_OPT_OPTARG }
+/* A callback without argument that may take the next word as its own
+ * (lc_opt_peek, lc_opt_take), shown as "-C [A]": report -l [NOTE]. */
+#define LC_OPT_CALLBACK_PEEK(L, S, A, H, P, CB) \
+	{ .kind = LC_OPT_K_CALLBACK, .name = (L), .shortc = (S), .argname = (A), .help = (H), \
+	  .field = (P), .cb = (CB), .flags = LC_OPT_PEEK }
 /* The end of the table. */
 #define LC_OPT_END() { .kind = LC_OPT_K_END }
 #define LC_OPT_END_AT_OPERAND() { .kind = LC_OPT_K_END, .flags = LC_OPT_STOP }
