@@ -25,6 +25,7 @@
 
 #include "lc_abi.h"
 #include "lc_cmd.h"
+#include "lc_launch.h"
 #include "lc_opt.h"
 #include "lc_profile.h"
 #include "lc_util.h"
@@ -122,30 +123,9 @@ static int take_lead(const char *name)
 	return 1;	/* fd stays open: the lock lives as long as we do */
 }
 
-/* Start the program as a child with the blocked signals restored. */
-static pid_t spawn(char **argv, const sigset_t *old)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, old, NULL);
-		execvp(argv[0], argv);
-		warn("%s", argv[0]);
-		_exit(127);
-	}
-	return pid;
-}
-
-static int shell_status(int ws)
-{
-	if (WIFEXITED(ws))
-		return WEXITSTATUS(ws);
-	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 1;
-}
-
 /* Wait for the child (forwarding SIGINT/SIGTERM/SIGHUP), then until no rank
  * of the node has been alive for EXEC_GRACE_NS.  Returns the child's status. */
-static int wait_node(pid_t child, struct lc_registry *reg, const sigset_t *set, int *sig)
+static int wait_node(const struct lc_launch *l, pid_t child, struct lc_registry *reg, int *sig)
 {
 	struct timespec ts = { 0, 10000000 };
 	uint64_t quiet = 0, done = 0;
@@ -153,7 +133,7 @@ static int wait_node(pid_t child, struct lc_registry *reg, const sigset_t *set, 
 	siginfo_t si;
 
 	for (;;) {
-		int s = sigtimedwait(set, &si, &ts);
+		int s = sigtimedwait(&l->waitset, &si, &ts);
 		uint64_t now = lc_clock_ns();
 
 		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
@@ -162,68 +142,30 @@ static int wait_node(pid_t child, struct lc_registry *reg, const sigset_t *set, 
 			*sig = s;
 		}
 		if (status < 0 && waitpid(child, &ws, WNOHANG) == child) {
-			status = shell_status(ws);
+			status = lc_launch_status(ws);
 			done = now;
 		}
 		if (status < 0)
 			continue;
-		if (*sig)
+		if (*sig || (!lc_registry_live(reg) && !lc_registry_seen(reg) &&
+			     now - done > EXEC_FIRST_NS))
 			return status;
-		if (lc_registry_live(reg)) {
+		if (lc_registry_live(reg))
 			quiet = 0;
-		} else if (!lc_registry_seen(reg) && now - done > EXEC_FIRST_NS) {
+		else if (lc_registry_seen(reg) && !quiet)
+			quiet = now;
+		else if (lc_registry_seen(reg) && now - quiet > EXEC_GRACE_NS)
 			return status;
-		} else if (lc_registry_seen(reg)) {
-			if (!quiet)
-				quiet = now;
-			else if (now - quiet > EXEC_GRACE_NS)
-				return status;
-		}
 	}
 }
 
-/* The node's sampler: record the session while the program runs as our
- * child, until the node's ranks are gone. */
-static int lead(const struct exec_opts *o, const char *session, const char *host,
-		const struct lc_mpi_setup *m, int argc, char **argv)
+/* The node's session over reg (which it then owns), started.  NULL after
+ * a message. */
+static struct lc_session *node_session(const struct exec_opts *o, const char *session,
+				       const char *host, const char *out, const char *cmd,
+				       const struct lc_mpi_setup *m, struct lc_registry *reg)
 {
-	char out[4096], msg[512], *cmd;
-	struct lc_session_opts so;
-	struct lc_session_result res;
-	struct lc_registry *reg;
-	struct lc_session *ses;
-	sigset_t set, old;
-	size_t len = 1;
-	pid_t child;
-	int e, sig = 0, status;
-
-	snprintf(out, sizeof(out), "%s.%s.data", o->prefix, host);
-	if (lc_out_prepare(out, o->force ? LC_OUT_FORCE : lc_opt_given("output", 'o') ? LC_OUT_KEEP : LC_OUT_ROTATE,
-			   msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	cmd = calloc(1, len);
-	for (int i = 0; cmd && i < argc; i++) {
-		strcat(cmd, argv[i]);
-		if (i + 1 < argc)
-			strcat(cmd, " ");
-	}
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	reg = lc_registry_start(session, NULL, 0, &e);
-	if (!reg) {
-		warnx("cannot start discovery: %s", strerror(-e));
-		free(cmd);
-		return 1;
-	}
-	so = (struct lc_session_opts){
+	struct lc_session_opts so = {
 		.interval_ns = o->interval_ns, .window_ns = o->window_ns,
 		.window_grow = o->window_grow, .cpu = -1,
 		.out = out, .name = session, .command = cmd, .host = host,
@@ -231,20 +173,34 @@ static int lead(const struct exec_opts *o, const char *session, const char *host
 		.unavailable_why = LC_MPI_NO_LOGGP,
 		.sched = LC_SCHED_SWITCH,	/* as record: resource contention */
 	};
-	ses = lc_session_new(&so, reg);
-	if (!ses || lc_session_start(ses, msg, sizeof(msg))) {
-		warnx("%s", ses ? msg : "out of memory");
+	struct lc_session *ses = lc_session_new(&so, reg);
+	char msg[512];
+
+	if (!ses) {
+		lc_registry_stop(reg);
+		lc_registry_free(reg);
+		warnx("out of memory");
+		return NULL;
+	}
+	if (lc_session_start(ses, msg, sizeof(msg))) {
+		warnx("%s", msg);
 		lc_session_free(ses);
-		free(cmd);
-		return 1;
+		return NULL;
 	}
-	child = spawn(argv, &old);
-	if (child < 0) {
-		warn("fork");
-		status = 1;
-	} else {
-		status = wait_node(child, reg, &set, &sig);
-	}
+	return ses;
+}
+
+/* Run the program as our child under the node's session until the node's
+ * ranks are gone; the session's end.  Returns the exit status. */
+static int run_node(struct lc_launch *l, struct lc_session *ses, const char *out, char **argv)
+{
+	struct lc_session_result res;
+	int sig = 0, status;
+	pid_t child = lc_launch_spawn(l, argv);
+
+	if (child < 0)
+		warnx("%s: %s", argv[0], strerror((int)-child));
+	status = child < 0 ? 127 : wait_node(l, child, lc_session_registry(ses), &sig);
 	lc_session_finish(ses, status, sig ? "interrupted" : "node's ranks exited", &res);
 	for (const char *p = res.notes; *p;) {
 		const char *nl = strchr(p, '\n');
@@ -256,8 +212,35 @@ static int lead(const struct exec_opts *o, const char *session, const char *host
 	if (res.write_err)
 		warnx("%s: write failed: %s", out, strerror(-res.write_err));
 	lc_session_free(ses);
-	free(cmd);
 	return res.write_err ? 1 : status;
+}
+
+/* The node's sampler: record the session while the program runs as our
+ * child, until the node's ranks are gone. */
+static int lead(const struct exec_opts *o, const char *session, const char *host,
+		const struct lc_mpi_setup *m, int argc, char **argv)
+{
+	struct lc_launch l = { 0 };
+	struct lc_registry *reg;
+	struct lc_session *ses;
+	char out[4096], msg[512], *cmd;
+	int e;
+
+	snprintf(out, sizeof(out), "%s.%s.data", o->prefix, host);
+	if (lc_out_prepare(out, o->force ? LC_OUT_FORCE : lc_opt_given("output", 'o') ?
+			   LC_OUT_KEEP : LC_OUT_ROTATE, msg, sizeof(msg))) {
+		warnx("%s", msg);
+		return 1;
+	}
+	cmd = lc_launch_join(argc, argv);
+	lc_launch_begin(&l);
+	reg = lc_registry_start(session, NULL, 0, &e);
+	if (!reg)
+		warnx("cannot start discovery: %s", strerror(-e));
+	ses = reg ? node_session(o, session, host, out, cmd, m, reg) : NULL;
+	e = ses ? run_node(&l, ses, out, argv) : 1;
+	free(cmd);
+	return e;
 }
 
 int lc_cmd_exec(int argc, char **argv)
