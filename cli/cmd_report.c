@@ -224,64 +224,70 @@ static void apply(struct lc_report_opts *o, int fmt)
 	}
 }
 
+/* The options, into these. */
+static struct lc_report_opts ropt = { .fmt = LC_REPORT_TEXT, .source = LC_SRC_SAMPLED };
+static int fmt_opt = FMT_UNSET, source_opt = LC_SRC_SAMPLED;
+
+static const struct lc_opt opts[] = {
+	LC_OPT_CALLBACK("file", 'f', "FILE", "the profile to read", NULL, opt_file),
+	LC_OPT_CALLBACK("tag", 't', "TAG", "only the time while fragment TAG was open; "
+			"TAG is a\nnumber, or FILE:LINE of an OpenMP construct (--omp)", &ropt,
+			opt_tag),
+	LC_OPT_FLAG("tags", 0, "list the fragment tags (with names: FILE:LINE) and exit",
+		    &list_only),
+	LC_OPT_FLAG("sync", 0, "synchronization loss per synchronization object (locks,\n"
+		    "barriers, conditions: LC_SYNC_BEGIN_ON, --pthread), largest\nfirst, "
+		    "and exit", &sync_only),
+	LC_OPT_FLAG("per-thread", 0, "a table of threads x categories", &ropt.per_thread),
+	LC_OPT_FLAG("per-rank", 0, "MPI jobs: ranks x categories, and the late arrivers",
+		    &ropt.per_rank),
+	LC_OPT_FLAG("timeline", 0, "one row per timeline window", &ropt.timeline),
+	LC_OPT_FLAG("counters", 0, "counter totals per event, thread and tag, IPC and\n"
+		    "misses per 1000 instructions (with -t: that tag's)", &ropt.counters),
+	LC_OPT_ENUM("format", 0, "FMT", "text (default), csv or json; perfetto: with "
+		    "--timeline,\nthe timeline as Chrome trace JSON for ui.perfetto.dev",
+		    &fmt_opt, formats),
+	LC_OPT_CALLBACK_PEEK(NULL, 'l', "NOTE", "one pp -l line for a runs file; NOTE is "
+			     "var=value pairs\n(a key of the line itself, e.g. p=4, must "
+			     "agree)", &ropt, opt_lline),
+	LC_OPT_ENUM("source", 0, "SRC", "sampled (default) or trace (exact event log)",
+		    &source_opt, sources),
+	LC_OPT_CALLBACK("max-windows", 0, "N", "hold at most N timeline windows (default "
+			"8192), merging\nneighbours pairwise in longer profiles; 0 holds "
+			"every\nwindow (memory then grows with the profile's length)", NULL,
+			opt_max_windows),
+	LC_OPT_FLAG("advise", 0, "the dominant categories, their evidence and likely fixes\n"
+		    "(rules: share/advice.txt)", &insight.advise),
+	LC_OPT_FILENAME("rules", 0, "FILE", "--advise with the rules of FILE", &insight.rules),
+	LC_OPT_FILENAME("model", 0, "FILE", "--advise, --html: rank by the gain a model "
+			"(fit --emit)\npredicts", &insight.model),
+	LC_OPT_CALLBACK("at", 0, "N=V...", "--model: the point to predict at",
+			&at, lc_opt_at),
+	LC_OPT_FLAG("pop", 0, "POP efficiency metrics (text or csv); with a runs file as\n"
+		    "FILE: parallel efficiency, computation scalability per run", &insight.pop),
+	LC_OPT_FILENAME("html", 0, "OUT.html", "one self-contained page: categories, a bar "
+			"per thread,\nthe timeline, the advice; with --model its curves",
+			&insight.html),
+	LC_OPT_FILENAME("plot", 0, "OUT.png", "the per-thread bars and the timeline as PNG "
+			"(gnuplot;\nOUT.gp and its data files beside it)", &insight.plot),
+	LC_OPT_FLAG("force", 0, "replace existing --html or --plot files (kept otherwise)",
+		    &insight.force),
+	LC_OPT_END(),
+};
+
 /* Parse argv into o: options and at most one FILE operand, in any order.
  * Returns -1 to go on, else an exit status. */
 static int parse_args(struct lc_report_opts *o, int argc, char **argv)
 {
-	int fmt = FMT_UNSET, source = LC_SRC_SAMPLED, n, r;
 	char **rest;
-	const struct lc_opt opts[] = {
-		LC_OPT_CALLBACK("file", 'f', "FILE", "the profile to read", NULL, opt_file),
-		LC_OPT_CALLBACK("tag", 't', "TAG", "only the time while fragment TAG was open; "
-				"TAG is a\nnumber, or FILE:LINE of an OpenMP construct (--omp)", o,
-				opt_tag),
-		LC_OPT_FLAG("tags", 0, "list the fragment tags (with names: FILE:LINE) and exit",
-			    &list_only),
-		LC_OPT_FLAG("sync", 0, "synchronization loss per synchronization object (locks,\n"
-			    "barriers, conditions: LC_SYNC_BEGIN_ON, --pthread), largest\nfirst, "
-			    "and exit", &sync_only),
-		LC_OPT_FLAG("per-thread", 0, "a table of threads x categories", &o->per_thread),
-		LC_OPT_FLAG("per-rank", 0, "MPI jobs: ranks x categories, and the late arrivers",
-			    &o->per_rank),
-		LC_OPT_FLAG("timeline", 0, "one row per timeline window", &o->timeline),
-		LC_OPT_FLAG("counters", 0, "counter totals per event, thread and tag, IPC and\n"
-			    "misses per 1000 instructions (with -t: that tag's)", &o->counters),
-		LC_OPT_ENUM("format", 0, "FMT", "text (default), csv or json; perfetto: with "
-			    "--timeline,\nthe timeline as Chrome trace JSON for ui.perfetto.dev",
-			    &fmt, formats),
-		LC_OPT_CALLBACK_PEEK(NULL, 'l', "NOTE", "one pp -l line for a runs file; NOTE is "
-				     "var=value pairs\n(a key of the line itself, e.g. p=4, must "
-				     "agree)", o, opt_lline),
-		LC_OPT_ENUM("source", 0, "SRC", "sampled (default) or trace (exact event log)",
-			    &source, sources),
-		LC_OPT_CALLBACK("max-windows", 0, "N", "hold at most N timeline windows (default "
-				"8192), merging\nneighbours pairwise in longer profiles; 0 holds "
-				"every\nwindow (memory then grows with the profile's length)", NULL,
-				opt_max_windows),
-		LC_OPT_FLAG("advise", 0, "the dominant categories, their evidence and likely fixes\n"
-			    "(rules: share/advice.txt)", &insight.advise),
-		LC_OPT_FILENAME("rules", 0, "FILE", "--advise with the rules of FILE", &insight.rules),
-		LC_OPT_FILENAME("model", 0, "FILE", "--advise, --html: rank by the gain a model "
-				"(fit --emit)\npredicts", &insight.model),
-		LC_OPT_CALLBACK("at", 0, "N=V...", "--model: the point to predict at",
-				&at, lc_opt_at),
-		LC_OPT_FLAG("pop", 0, "POP efficiency metrics (text or csv); with a runs file as\n"
-			    "FILE: parallel efficiency, computation scalability per run", &insight.pop),
-		LC_OPT_FILENAME("html", 0, "OUT.html", "one self-contained page: categories, a bar "
-				"per thread,\nthe timeline, the advice; with --model its curves",
-				&insight.html),
-		LC_OPT_FILENAME("plot", 0, "OUT.png", "the per-thread bars and the timeline as PNG "
-				"(gnuplot;\nOUT.gp and its data files beside it)", &insight.plot),
-		LC_OPT_FLAG("force", 0, "replace existing --html or --plot files (kept otherwise)",
-			    &insight.force),
-		LC_OPT_END(),
-	};
+	int n, r;
 
 	n = lc_opt_parse(argc, argv, opts, usage, &rest);
 	if (n < 0)
 		return LC_OPT_EXIT(n);
-	o->source = (enum lc_source)source;
-	apply(o, fmt);
+	*o = ropt;
+	o->source = (enum lc_source)source_opt;
+	apply(o, fmt_opt);
 	r = pick_file(o, n, rest);
 	if (r < 0)
 		r = check_opts(o);

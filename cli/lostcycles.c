@@ -38,6 +38,40 @@ static const struct command {
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* The bash completion: subcommands from --list-commands, their options
+ * and argument kinds from "lostcycles SUB --list-opts" (the option tables),
+ * asked when completing, so that it follows the installed program. */
+static const char completion_bash[] =
+	"# bash completion for lostcycles (lostcycles --completion bash)\n"
+	"_lostcycles()\n"
+	"{\n"
+	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+	"\tlocal lc=${COMP_WORDS[0]} sub=${COMP_WORDS[1]} long short arg kind hide\n"
+	"\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+	"\t\tCOMPREPLY=($(compgen -W \"$(\"$lc\" --list-commands 2>/dev/null) --help "
+	"--version\" -- \"$cur\"))\n"
+	"\t\treturn\n"
+	"\tfi\n"
+	"\twhile IFS=$'\\t' read -r long short arg kind hide; do\n"
+	"\t\t[ \"$prev\" = \"$long\" ] || [ \"$prev\" = \"$short\" ] || continue\n"
+	"\t\tcase $arg:$kind in\n"
+	"\t\t-:* | \\[*) ;;\n"
+	"\t\t*:file) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+	"\t\t*:enum:*) COMPREPLY=($(compgen -W \"$(echo \"${kind#enum:}\" | tr '|' ' ')\" "
+	"-- \"$cur\")); return ;;\n"
+	"\t\t*) return ;;\n"
+	"\t\tesac\n"
+	"\tdone < <(\"$lc\" \"$sub\" --list-opts 2>/dev/null)\n"
+	"\tif [[ $cur == -* ]]; then\n"
+	"\t\tCOMPREPLY=($(compgen -W \"$(\"$lc\" \"$sub\" --list-opts 2>/dev/null |\n"
+	"\t\t\tawk -F'\\t' '$5 != \"hidden\" { if ($1 != \"-\") print $1; "
+	"if ($2 != \"-\") print $2 }')\" -- \"$cur\"))\n"
+	"\t\treturn\n"
+	"\tfi\n"
+	"\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	"}\n"
+	"complete -F _lostcycles lostcycles\n";
+
 /* Print the usage text to f. */
 static void usage(FILE *f)
 {
@@ -63,6 +97,19 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
 		return 0;
+	}
+	if (!strcmp(name, "--list-commands")) {
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			printf("%s\n", commands[i].name);
+		return 0;
+	}
+	if (!strcmp(name, "--completion")) {
+		if (argc == 3 && !strcmp(argv[2], "bash")) {
+			fputs(completion_bash, stdout);
+			return 0;
+		}
+		fprintf(stderr, "lostcycles: --completion takes one shell: bash\n");
+		return 2;
 	}
 	if (!strcmp(name, "--version")) {
 		printf("lostcycles %s\n", LC_TOOL_VERSION);
