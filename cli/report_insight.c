@@ -27,65 +27,6 @@ static int usage(const char *what)
 	return 2;
 }
 
-/* --at "n=1000 m=3": NAME=VALUE pairs into in.  Returns -1, or 2. */
-static int parse_at(struct lc_insight *in, const char *arg)
-{
-	char *save = NULL, *tok;
-
-	snprintf(in->at_buf, sizeof(in->at_buf), "%s", arg);
-	in->nat = 0;
-	for (tok = strtok_r(in->at_buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-		char *eq = strchr(tok, '='), *end;
-		double v;
-
-		if (!eq || eq == tok || in->nat == LC_INSIGHT_MAXAT)
-			return usage("--at: expected NAME=VALUE pairs");
-		*eq = 0;
-		errno = 0;
-		v = strtod(eq + 1, &end);
-		if (end == eq + 1 || *end || errno || !isfinite(v))
-			return usage("--at: a value is not a number");
-		in->at_names[in->nat] = tok;
-		in->at_vals[in->nat++] = v;
-	}
-	return in->nat ? -1 : usage("--at: expected NAME=VALUE pairs");
-}
-
-int lc_insight_opt(struct lc_insight *in, int c, const char *arg)
-{
-	switch (c) {
-	case 'F':
-		if (strcmp(arg, "perfetto"))
-			return -2;
-		in->perfetto = 1;
-		return -1;
-	case LC_INS_ADVISE:
-		in->advise = 1;
-		return -1;
-	case LC_INS_POP:
-		in->pop = 1;
-		return -1;
-	case LC_INS_RULES:
-		in->rules = arg;
-		return -1;
-	case LC_INS_MODEL:
-		in->model = arg;
-		return -1;
-	case LC_INS_AT:
-		return parse_at(in, arg);
-	case LC_INS_HTML:
-		in->html = arg;
-		return -1;
-	case LC_INS_PLOT:
-		in->plot = arg;
-		return -1;
-	case LC_INS_FORCE:
-		in->force = 1;
-		return -1;
-	}
-	return -2;
-}
-
 int lc_insight_wanted(const struct lc_insight *in)
 {
 	return in->advise || in->pop || in->perfetto || in->html || in->plot;

@@ -1,13 +1,11 @@
 /*
- * report_insight.h — the insight options of "lostcycles report": --advise,
+ * report_insight.h — the insight reports of "lostcycles report": --advise,
  * --pop, --timeline --format perfetto, --html and --plot.  cmd_report.c
- * hands them the options it does not know and, once the profile is read,
- * the run.
+ * parses their options into struct lc_insight and, once the profile is
+ * read, hands them the run.
  */
 #ifndef LC_REPORT_INSIGHT_H
 #define LC_REPORT_INSIGHT_H
-
-#include <getopt.h>
 
 #include "report.h"
 
@@ -30,28 +28,6 @@ struct lc_insight {
 	double at_vals[LC_INSIGHT_MAXAT];
 	char at_buf[512];
 };
-
-/* getopt_long codes of the insight options. */
-enum {
-	LC_INS_ADVISE = 0x1100, LC_INS_POP, LC_INS_RULES, LC_INS_MODEL, LC_INS_AT,
-	LC_INS_HTML, LC_INS_PLOT, LC_INS_FORCE,
-};
-
-/* The rows of long_opts for them. */
-#define LC_INSIGHT_LONG_OPTS \
-	{ "advise", no_argument, NULL, LC_INS_ADVISE }, \
-	{ "pop", no_argument, NULL, LC_INS_POP }, \
-	{ "rules", required_argument, NULL, LC_INS_RULES }, \
-	{ "model", required_argument, NULL, LC_INS_MODEL }, \
-	{ "at", required_argument, NULL, LC_INS_AT }, \
-	{ "html", required_argument, NULL, LC_INS_HTML }, \
-	{ "plot", required_argument, NULL, LC_INS_PLOT }, \
-	{ "force", no_argument, NULL, LC_INS_FORCE }
-
-/* Take option c (with arg) when it is an insight option, or "--format
- * perfetto".  Returns -2 when it is not one, -1 when taken, 2 after a usage
- * message. */
-int lc_insight_opt(struct lc_insight *in, int c, const char *arg);
 
 /* Check the insight options against the others.  Returns -1 to go on, or 2
  * after a usage message. */
