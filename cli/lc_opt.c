@@ -196,8 +196,8 @@ static int set_enum(const struct lc_opt *opt, const char *arg)
 			return 0;
 		}
 	list_words(opt->words, words, sizeof(words));
-	warnx("unknown %s '%s' (%s)", opt->name ? opt->name : lc_opt_name(opt), arg,
-	      opt->hint ? opt->hint : words);
+	warnx("bad %s '%s': unknown %s (%s)", lc_opt_name(opt), arg,
+	      opt->argname && opt->name ? opt->name : "value", opt->hint ? opt->hint : words);
 	return -1;
 }
 
