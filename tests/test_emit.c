@@ -137,13 +137,13 @@ static void test_layout(void **state)
 	lc_emit_na(e);
 	lc_emit_empty(e);
 	lc_emit_row(e);
-	lc_emit_int(e, 1);	/* a short row: the rest missing */
+	lc_emit_int(e, 1);	/* a short row: the rest empty */
 	assert_int_equal(lc_emit_end(e), 0);
 	fclose(f);
-	assert_string_equal(buf, " pid  tid   x name     \n"
+	assert_string_equal(buf, " pid  tid   x name\n"
 				 " -12 18446744073709551615 2.2 wide name\n"
-				 "(empty)     -          \n"
-				 "   1   na   - na       \n");
+				 "(empty)     -\n"
+				 "   1\n");
 	free(buf);
 	f = open_memstream(&buf, &len);
 	e = lc_emit_new(f, LC_EMIT_CSV, c, 4, 0);
@@ -154,6 +154,45 @@ static void test_layout(void **state)
 	assert_int_equal(lc_emit_end(e), 0);
 	fclose(f);
 	assert_string_equal(buf, "pid,tid,x,name\n(empty),,,\n");
+	free(buf);
+}
+
+/* A wider gap before a column, and compact JSON. */
+static void test_gap_compact(void **state)
+{
+	static const struct lc_col c[] = {
+		{ .name = "a", .kind = LC_COL_INT, .width = 3 },
+		{ .name = "b", .kind = LC_COL_STR, .width = 2, .gap = 3 },
+		{ .name = "c", .kind = LC_COL_STR, .gap = 2 },
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct lc_emit *e = lc_emit_new(f, LC_EMIT_TEXT, c, 3, 0);
+
+	(void)state;
+	lc_emit_int(e, 7);
+	lc_emit_str(e, "x");
+	lc_emit_str(e, "y");
+	lc_emit_row(e);
+	lc_emit_span(e, 2, "spanned");
+	lc_emit_str(e, "z");
+	lc_emit_row(e);
+	assert_int_equal(lc_emit_end(e), 0);
+	fclose(f);
+	assert_string_equal(buf, "  a   b   c\n  7   x   y\nspanned   z\n");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	e = lc_emit_new(f, LC_EMIT_JSON, c, 3, LC_EMIT_COMPACT);
+	lc_emit_int(e, 7);
+	lc_emit_str(e, "x");
+	lc_emit_na(e);
+	lc_emit_row(e);
+	lc_emit_int(e, 8);
+	lc_emit_row(e);
+	assert_int_equal(lc_emit_end(e), 0);
+	fclose(f);
+	assert_string_equal(buf, "[{\"a\":7,\"b\":\"x\",\"c\":null},{\"a\":8,\"b\":null,\"c\":null}]\n");
 	free(buf);
 }
 
@@ -190,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_text),	     cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),	     cmocka_unit_test(test_text_hostile),
 		cmocka_unit_test(test_layout),	     cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_gap_compact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -338,7 +338,7 @@ void lc_emit_row(struct lc_emit *e)
 	if (!e || e->err)
 		return;
 	while (e->col < e->ncols)
-		lc_emit_na(e);
+		lc_emit_empty(e);
 	if (e->err)
 		return;
 	e->rows++;
@@ -378,18 +378,19 @@ static const char *cell_text(const struct lc_col *col, const struct cell *c)
 	}
 }
 
-/* The width of each column in text: its own, else the widest of header and
- * cells (spans are not counted). */
+/* The width of each column in text: its own or its header's, whichever is
+ * wider; with no width of its own the widest of header and cells (spans
+ * are not counted). */
 static void text_widths(const struct lc_emit *e, size_t *w)
 {
 	for (int j = 0; j < e->ncols; j++) {
 		const struct lc_col *col = &e->cols[j];
 
 		w[j] = (size_t)(col->width > 0 ? col->width : 0);
+		if (!(e->flags & LC_EMIT_NO_HEADER) && text_width(col->name) > w[j])
+			w[j] = text_width(col->name);
 		if (col->width > 0)
 			continue;
-		if (!(e->flags & LC_EMIT_NO_HEADER))
-			w[j] = text_width(col->name);
 		for (size_t r = 0; r < e->rows; r++) {
 			const struct cell *c = &e->cells[r * (size_t)e->ncols + (size_t)j];
 			size_t cw = c->kind == CELL_SPAN || c->kind == CELL_COVERED ? 0 :
@@ -417,17 +418,28 @@ static void text_cell(FILE *out, const char *s, size_t w, int left, int clip)
 			fputc(' ', out);
 }
 
-static void text_header(const struct lc_emit *e, const size_t *w)
+/* The blanks before column j. */
+static void text_gap(const struct lc_emit *e, FILE *out, int j)
 {
-	for (int j = 0; j < e->ncols; j++) {
-		if (j)
-			fputc(' ', e->out);
-		text_cell(e->out, e->cols[j].name, w[j], left_aligned(&e->cols[j]), 0);
-	}
-	fputc('\n', e->out);
+	for (int i = 0; j && i < (e->cols[j].gap > 0 ? e->cols[j].gap : 1); i++)
+		fputc(' ', out);
 }
 
-static void text_row(const struct lc_emit *e, const struct cell *row, const size_t *w)
+/* The blanks before column j when it is covered by a span. */
+static size_t gap_width(const struct lc_emit *e, int j)
+{
+	return (size_t)(e->cols[j].gap > 0 ? e->cols[j].gap : 1);
+}
+
+static void text_header(const struct lc_emit *e, FILE *out, const size_t *w)
+{
+	for (int j = 0; j < e->ncols; j++) {
+		text_gap(e, out, j);
+		text_cell(out, e->cols[j].name, w[j], left_aligned(&e->cols[j]), 0);
+	}
+}
+
+static void text_row(const struct lc_emit *e, FILE *out, const struct cell *row, const size_t *w)
 {
 	for (int j = 0; j < e->ncols; j++) {
 		const struct lc_col *col = &e->cols[j];
@@ -435,29 +447,56 @@ static void text_row(const struct lc_emit *e, const struct cell *row, const size
 
 		if (row[j].kind == CELL_COVERED)
 			continue;
-		if (j)
-			fputc(' ', e->out);
+		text_gap(e, out, j);
 		for (int k = 1; row[j].kind == CELL_SPAN && k < row[j].span; k++)
-			sw += 1 + w[j + k];
-		text_cell(e->out, cell_text(col, &row[j]), sw,
+			sw += gap_width(e, j + k) + w[j + k];
+		text_cell(out, cell_text(col, &row[j]), sw,
 			  row[j].kind == CELL_SPAN || left_aligned(col),
 			  (col->flags & LC_COL_CLIP) != 0);
 	}
-	fputc('\n', e->out);
 }
 
-static void write_text(const struct lc_emit *e)
+/* Write the line in buf[n] without its trailing blanks, and a newline. */
+static void text_line(FILE *out, const char *buf, size_t n)
 {
-	size_t *w = calloc((size_t)e->ncols, sizeof(*w));
+	while (n && buf[n - 1] == ' ')
+		n--;
+	fwrite(buf, 1, n, out);
+	fputc('\n', out);
+}
 
-	if (!w)
-		return;
+/* Each line is made in memory first so that it ends without blanks (a
+ * left-aligned last column, empty cells at the end). */
+static int write_text(const struct lc_emit *e)
+{
+	size_t *w = calloc((size_t)e->ncols, sizeof(*w)), n = 0;
+	char *line = NULL;
+	FILE *m = open_memstream(&line, &n);
+	int err = w && m ? 0 : -ENOMEM;
+
+	if (err)
+		goto out;
 	text_widths(e, w);
-	if (!(e->flags & LC_EMIT_NO_HEADER))
-		text_header(e, w);
-	for (size_t r = 0; r < e->rows; r++)
-		text_row(e, &e->cells[r * (size_t)e->ncols], w);
+	for (size_t r = 0; r <= e->rows; r++) {
+		if (r == 0 && (e->flags & LC_EMIT_NO_HEADER))
+			continue;
+		rewind(m);
+		if (r == 0)
+			text_header(e, m, w);
+		else
+			text_row(e, m, &e->cells[(r - 1) * (size_t)e->ncols], w);
+		if (fflush(m)) {
+			err = -ENOMEM;
+			break;
+		}
+		text_line(e->out, line, (size_t)ftell(m));
+	}
+out:
+	if (m)
+		fclose(m);
+	free(line);
 	free(w);
+	return err;
 }
 
 static void write_csv(const struct lc_emit *e)
@@ -497,23 +536,26 @@ static void json_cell(FILE *out, const struct cell *c)
 		fputs("null", out);
 }
 
+/* One row per line, or (LC_EMIT_COMPACT) all on one line. */
 static void write_json(const struct lc_emit *e)
 {
+	int compact = (e->flags & LC_EMIT_COMPACT) != 0;
+
 	fputc('[', e->out);
 	for (size_t r = 0; r < e->rows; r++) {
 		const struct cell *row = &e->cells[r * (size_t)e->ncols];
 
-		fputs(r ? ",\n  {" : "\n  {", e->out);
+		fputs(compact ? (r ? ",{" : "{") : (r ? ",\n  {" : "\n  {"), e->out);
 		for (int j = 0; j < e->ncols; j++) {
 			if (j)
-				fputs(", ", e->out);
+				fputs(compact ? "," : ", ", e->out);
 			lc_emit_json_str(e->out, e->cols[j].name);
-			fputs(": ", e->out);
+			fputs(compact ? ":" : ": ", e->out);
 			json_cell(e->out, &row[j]);
 		}
 		fputc('}', e->out);
 	}
-	fputs(e->rows ? "\n]\n" : "]\n", e->out);
+	fputs(e->rows && !compact ? "\n]\n" : "]\n", e->out);
 }
 
 static void free_cells(struct lc_emit *e)
@@ -541,8 +583,8 @@ int lc_emit_end(struct lc_emit *e)
 		else if (e->fmt == LC_EMIT_JSON)
 			write_json(e);
 		else
-			write_text(e);
-		if (ferror(e->out))
+			err = write_text(e);
+		if (!err && ferror(e->out))
 			err = -EIO;
 	}
 	free_cells(e);

@@ -4,7 +4,8 @@
  *
  *   text  control characters (C0, DEL, C1) and bytes that are not UTF-8
  *         become '?', so nothing from a profile reaches a terminal as a
- *         command; widths count characters, not bytes;
+ *         command; widths count characters, not bytes; columns are
+ *         separated by one blank and no line ends in blanks;
  *   CSV   a field holding a comma, a double quote, CR or LF is quoted and
  *         its quotes doubled; everything else is written as it is, so a
  *         field reads back byte for byte;
@@ -54,16 +55,21 @@ struct lc_col {
 	enum lc_col_kind kind;
 	int prec;		/* FLOAT, PCT: digits after the point in text */
 	int data_prec;		/* FLOAT, PCT: the same in CSV and JSON (see above) */
-	int width;		/* text: at least this many characters; 0: fit */
+	int width;		/* text: this many characters (or the header's,
+				 * when wider); a longer cell overflows its
+				 * row, as printf's width does; 0: fit the
+				 * widest cell */
 	enum lc_col_align align;
 	unsigned flags;		/* LC_COL_* */
 	const char *na;		/* text of a missing value (NULL: "na") */
 	const char *csv_na;	/* CSV field of a missing value (NULL: "na");
 				 * JSON writes null */
+	int gap;		/* text: blanks before this column (0: one) */
 };
 
 /* Table flags. */
 #define LC_EMIT_NO_HEADER 1u	/* text and CSV: no header line */
+#define LC_EMIT_COMPACT	  2u	/* JSON: no blanks or line breaks but the last */
 
 struct lc_emit;
 
@@ -73,7 +79,7 @@ struct lc_emit *lc_emit_new(FILE *out, enum lc_emit_format fmt, const struct lc_
 			    int ncols, unsigned flags);
 
 /* The next cell of the current row.  A cell beyond the last column is
- * ignored; a row ended early gets missing values.  s NULL and v NaN are
+ * ignored; a row ended early ends in empty cells.  s NULL and v NaN are
  * missing values (the column's na). */
 void lc_emit_str(struct lc_emit *e, const char *s);
 void lc_emit_int(struct lc_emit *e, int64_t v);
