@@ -4,35 +4,24 @@
 #include "lca_plot.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
+#include "lc_util.h"
 
 /* Run "gnuplot -e SETUP gp" with stdout and stderr to /dev/null.  Returns
  * 0, -ENOENT when there is no gnuplot, -EIO when it exited non-zero. */
 static int run_gnuplot(const char *setup, const char *gp)
 {
 	char *argv[] = { "gnuplot", "-e", (char *)setup, (char *)gp, NULL };
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int rc, status;
+	struct lc_spawn_io io = { .out = "/dev/null", .err = "/dev/null" };
+	pid_t pid = lc_spawn(argv, &io);
+	int st;
 
-	if (posix_spawn_file_actions_init(&fa))
-		return -ENOMEM;
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return rc == ENOENT ? -ENOENT : -rc;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	if (pid < 0)
+		return pid;
+	st = lc_wait_status(pid, 0, NULL);
+	return st < 0 ? st : st == 0 ? 0 : -EIO;
 }
 
 /* Run gnuplot for png with pngcairo, else the plain png terminal. */

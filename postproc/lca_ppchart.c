@@ -144,12 +144,6 @@ static void table(const struct chart *c, FILE *f)
 	}
 }
 
-/* Colours of the overhead categories, in order. */
-static const char *const colours[] = {
-	"#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00", "#a65628", "#f781bf", "#999900",
-};
-#define NCOLOURS (sizeof(colours) / sizeof(colours[0]))
-
 /* Write the gnuplot script for the rowstacked histogram. */
 static int script(const struct chart *c, const char *gp, const char *data, const char *title)
 {
@@ -163,9 +157,9 @@ static int script(const struct chart *c, const char *gp, const char *data, const
 		   "set style data histograms\nset style histogram rowstacked\n"
 		   "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right\n"
 		   "set datafile missing 'na'\n", title);
-	for (int i = 0; i < c->ncat; i++)	/* a distinct colour per category, rt last */
+	for (int i = 0; i < c->ncat; i++)	/* each category in the colour of every chart */
 		fprintf(f, "set linetype %d lc rgb '%s'\n", i + 1,
-			!strcmp(c->cat[i], "rt") ? "#bbbbbb" : colours[i % NCOLOURS]);
+			lc_cat_info(lc_key_lookup(c->cat[i]))->colour);
 	fprintf(f, "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n", c->ncat + 1, data);
 	return fclose(f) ? -errno : 0;
 }
