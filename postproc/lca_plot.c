@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 
 /* Run "gnuplot -e SETUP gp" with stdout and stderr to /dev/null.  Returns
@@ -27,15 +28,24 @@ static int run_gnuplot(const char *setup, const char *gp)
 /* Run gnuplot for png with pngcairo, else the plain png terminal. */
 static int plot_tries(const char *gp, const char *png)
 {
-	char setup[4200];
-	int rc;
+	char setup[2][8500];
+	int rc = 0;
 
-	snprintf(setup, sizeof(setup), "set terminal pngcairo size 900,600; set output '%s'", png);
-	rc = run_gnuplot(setup, gp);
+	for (int i = 0; i < 2; i++) {	/* the output's name quoted for gnuplot */
+		FILE *m = fmemopen(setup[i], sizeof(setup[i]), "w");
+
+		if (!m)
+			return -errno;
+		fprintf(m, "set terminal %s size 900,600; set output ", i ? "png" : "pngcairo");
+		lc_emit_gnuplot_str(m, png);
+		rc = ferror(m);
+		if (fclose(m) || rc)
+			return -ENAMETOOLONG;
+	}
+	rc = run_gnuplot(setup[0], gp);
 	if (rc != -EIO)
 		return rc;
-	snprintf(setup, sizeof(setup), "set terminal png size 900,600; set output '%s'", png);
-	return run_gnuplot(setup, gp);
+	return run_gnuplot(setup[1], gp);
 }
 
 /* Prepare the files of a plot.  See lca_plot.h. */

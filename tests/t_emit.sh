@@ -25,6 +25,15 @@ python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$t
 st=$?
 check "report --format json of it is valid UTF-8 JSON" true
 
+# ---- a command line that would be gnuplot commands stays a title ---------------
+if command -v gnuplot >/dev/null 2>&1; then
+	run record -q -o "$tmp/g.data" -- sh -c 'exec "$0"' "$(pwd)/build/workloads/serial" \
+		"\"; system(\"touch $tmp/pwned\"); \"" "'; system('touch $tmp/pwned'); '"
+	check "record a command with gnuplot in its arguments" true
+	run report --plot "$tmp/g.png" "$tmp/g.data"
+	check "report --plot runs none of it" '[ -s "$tmp/g.png" ] && [ ! -e "$tmp/pwned" ]'
+fi
+
 # ---- one palette: predict --profile colours each category as report does ------
 printf 'p=1 li=0.5 sl=0.25 rt=2 tt=2.75\np=2 li=1 sl=0.5 rt=2 tt=3.5\np=4 li=2 sl=1 rt=2 tt=5\n' \
 	>"$tmp/pp.runs"

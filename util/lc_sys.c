@@ -106,21 +106,7 @@ int lc_append_open(const char *path)
 
 FILE *lc_append_fopen(const char *path)
 {
-	int fd = lc_append_open(path);
-	FILE *f;
-
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
-	f = fdopen(fd, "a");
-	if (!f) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
-	}
-	return f;
+	return lc_fd_stream(lc_append_open(path), "a");
 }
 
 /* ---- processes ------------------------------------------------------------ */

@@ -342,16 +342,15 @@ int lc_out_create(const char *path, int mode)
 	return fd;
 }
 
-FILE *lc_out_fopen(const char *path)
+FILE *lc_fd_stream(int fd, const char *mode)
 {
-	int fd = lc_out_create(path, 0644);
 	FILE *f;
 
 	if (fd < 0) {
 		errno = -fd;
 		return NULL;
 	}
-	f = fdopen(fd, "w");
+	f = fdopen(fd, mode);
 	if (!f) {
 		int e = errno;
 
@@ -359,6 +358,11 @@ FILE *lc_out_fopen(const char *path)
 		errno = e;
 	}
 	return f;
+}
+
+FILE *lc_out_fopen(const char *path)
+{
+	return lc_fd_stream(lc_out_create(path, 0644), "w");
 }
 
 FILE *lc_out_open(const char *path, enum lc_out_mode how, char *msg, size_t len)

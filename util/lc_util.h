@@ -116,6 +116,10 @@ int lc_out_prepare(const char *path, enum lc_out_mode how, char *msg, size_t len
  * is opened as it is.  Returns the descriptor (close-on-exec) or -errno. */
 int lc_out_create(const char *path, int mode);
 
+/* The descriptor fd (or -errno, passed through) as a stdio stream of mode;
+ * NULL with errno set (fd is then closed). */
+FILE *lc_fd_stream(int fd, const char *mode);
+
 /* lc_out_create as a stdio stream for writing; NULL with errno set. */
 FILE *lc_out_fopen(const char *path);
 
