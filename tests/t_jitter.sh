@@ -25,7 +25,7 @@ echo "      fixed grid: busy share $(share "$tmp/fixed.data") (truth 0.5)"
 # one run: its busy share, or empty when the sampler fell behind (record
 # warns of missed ticks on a machine too busy to give it its CPU)
 judged() {
-	"$LC" record -i 1ms -o "$tmp/j.data" -- "$W" 2>"$tmp/err"
+	"$LC" record --force -i 1ms -o "$tmp/j.data" -- "$W" 2>"$tmp/err"
 	grep -q "fell behind" "$tmp/err" && return 1
 	share "$tmp/j.data"
 }

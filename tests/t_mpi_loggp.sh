@@ -103,7 +103,7 @@ FACTOR=1.5
 tries=0
 while :; do
 	tries=$((tries + 1))
-	if ! "$LC" calibrate --mpi -o "$tmp/cal" >"$tmp/calout" 2>&1; then
+	if ! "$LC" calibrate --mpi --force -o "$tmp/cal" >"$tmp/calout" 2>&1; then
 		fail "calibrate --mpi failed"
 		cat "$tmp/calout"
 		break

@@ -83,7 +83,7 @@ for mode in die abort; do
 	tries=0
 	while :; do
 		tries=$((tries + 1))
-		"$LC" record --mpi -o "$tmp/d.data" -- mpiexec -n 2 "$APP" "$mode" >"$tmp/out" 2>"$tmp/err"
+		"$LC" record --force --mpi -o "$tmp/d.data" -- mpiexec -n 2 "$APP" "$mode" >"$tmp/out" 2>"$tmp/err"
 		st=$?
 		if [ "$st" -eq 0 ]; then
 			fail "$mode: the job's failure was not passed on"
