@@ -9,7 +9,9 @@
 # of one half in each of three runs (its spread is about 0.03 at +-10 %:
 # 5 standard deviations; aliasing gives 0 or 1).  The busy share counts the
 # thread's run-queue time (rc) with its computation: the workload spins by
-# the clock, so a busy machine that preempts it moves busy time to rc.
+# the clock, so a busy machine that preempts it moves busy time to rc.  A
+# share outside the bounds on a machine measured too busy to judge it
+# (lib.sh's machine_busy) is not judged, and the test skips with the reason.
 SUB=jitter
 . tests/lib.sh
 W=build/workloads/phase
@@ -38,7 +40,8 @@ for k in 1 2 3; do
 	if [ -n "$s" ] && awk -v s="$s" 'BEGIN { exit !(s > 0.35 && s < 0.65) }'; then
 		ok "run $k with jitter: busy share $s (truth 0.5)"
 	else
-		fail "run $k with jitter: busy share '$s' (truth 0.5)"; cat "$tmp/err"
+		unjudged "run $k with jitter: busy share '$s' (truth 0.5)" "$tmp/err" ||
+			{ fail "run $k with jitter: busy share '$s' (truth 0.5)"; cat "$tmp/err"; }
 	fi
 done
 run record --jitter=60 -- true
