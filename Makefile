@@ -18,6 +18,7 @@ LIBDIR  ?= $(PREFIX)/lib
 INCDIR  ?= $(PREFIX)/include
 DATADIR ?= $(PREFIX)/share/lostcycles
 MANDIR  ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 
 # The versions come from the public header (tests/t_version.sh checks the
@@ -246,8 +247,10 @@ bench: deps-bench
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
-		$(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+		$(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 lostcycles $(DESTDIR)$(BINDIR)/lostcycles
+	./lostcycles --completion bash >$(DESTDIR)$(BASHCOMPDIR)/lostcycles
 	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf liblostcycles.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles.so
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
@@ -270,7 +273,8 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/liblostcycles.a \
 		$(DESTDIR)$(LIBDIR)/liblostcycles-mpi.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles-mpi.so \
 		$(DESTDIR)$(LIBDIR)/lostcycles-pingpong \
-		$(DESTDIR)$(INCDIR)/lostcycles.h $(DESTDIR)$(LIBDIR)/pkgconfig/lostcycles.pc
+		$(DESTDIR)$(INCDIR)/lostcycles.h $(DESTDIR)$(LIBDIR)/pkgconfig/lostcycles.pc \
+		$(DESTDIR)$(BASHCOMPDIR)/lostcycles
 	for f in share/*; do rm -f $(DESTDIR)$(DATADIR)/$${f##*/}; done
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 	for f in docs/man/*.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$${f##*/}; done
