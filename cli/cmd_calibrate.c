@@ -1,13 +1,13 @@
 /*
  * cmd_calibrate.c — "lostcycles calibrate": the sampling interval's
  * overhead against its accuracy (thesis Figure 4.2), --memory (the ideal
- * memory latencies of this machine) and --mpi (the LogGP parameters,
- * cmd_calibrate_mpi.c).  Its options, progress and messages; the runs, the
- * table and the recommendation are kmod-free-tools/calib_run.c.
+ * memory latencies of this machine) and --mpi (the LogGP parameters of
+ * MPI).  Its options, progress and messages; the runs, the table and the
+ * recommendation are kmod-free-tools/calib_run.c, the ping-pong calib_mpi.c
+ * (the measurement kmod-free-tools/mpi/pingpong.c, the fit mpi_job.c).
  */
 #include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,64 +17,45 @@
 
 #include "lc_abi.h"
 #include "lc_calib.h"
+#include "lc_calib_mpi.h"
 #include "lc_calib_run.h"
 #include "lc_cmd.h"
+#include "lc_opt.h"
 #include "lc_runner.h"
 #include "lc_util.h"
 
-static const char calibrate_usage[] =
-	"usage: lostcycles calibrate [-i LIST] [-r REPEATS] [--max-overhead PCT]\n"
-	"                            [--allow-busy-wait] [-g FILE.png] [-k DIR] [-q]\n"
-	"                            [-- CMD [ARGS...]]\n"
-	"       lostcycles calibrate --memory [-C CPU,CPU] [-o FILE]\n"
-	"       lostcycles calibrate --mpi [-o FILE] [--force] [-m MAXBYTES] [-- LAUNCHER...]\n"
-	"Measure, for each sampling interval, the running-time increase of CMD under\n"
-	"the sampler and the attribution error against the exact trace-mode profile\n"
-	"of the same run; recommend the smallest interval shown within the overhead\n"
-	"budget despite the run-to-run noise.\n"
-	"Without CMD a built-in workload with known truth (31 % load imbalance) runs.\n\n"
-	"  -i, --intervals=LIST    intervals to try (default " LC_CALIB_DEFAULT_INTERVALS ")\n"
-	"  -r, --repeats=N         runs per interval and kind (default 3)\n"
-	"      --max-overhead=PCT  overhead budget in % (default 1); an interval is\n"
-	"                          recommended when its median overhead plus half its\n"
-	"                          noise (the larger spread of its runs and of the\n"
-	"                          baseline's) is within it, and that noise is too\n"
-	"                          (else the default 100us, with the reason)\n"
-	"      --allow-busy-wait   an interval below 30us (the sampler busy-waits,\n"
-	"                          taking a whole CPU) may be recommended\n"
-	"  -g, --graph=FILE.png    draw overhead and error against interval (gnuplot)\n"
-	"  -k, --keep=DIR          keep the profiles in DIR\n"
-	"  -q, --quiet             no progress on stderr\n"
-	"      --memory            measure the cache-line transfer latency between two\n"
-	"                          CPUs and the memory latency; write them to FILE\n"
-	"  -C, --cpus=A,B          the two CPUs of --memory (default: the last two allowed)\n"
-	"  -o, --output=FILE       --memory's file (default ~/.config/lostcycles/memory,\n"
-	"                          which each calibration replaces); with --mpi, the\n"
-	"                          LogGP file\n"
-	"      --force             replace -o FILE or the -g graph when it exists\n"
-	"  -h, --help              this text\n"
-	"\n"
-	"--mpi: measure the LogGP parameters of this machine's MPI with a ping-pong\n"
-	"between two ranks and write them where 'record --mpi' finds them: L + o + k*G\n"
-	"for a message of k bytes, and a second line Ls + o + k*Gs from the size S at\n"
-	"which the MPI library switches protocol, when one line does not fit.\n"
-	"      --mpi               the MPI ping-pong (its options follow)\n"
-	"  -o, --output=FILE       the LogGP file (default $XDG_CONFIG_HOME/lostcycles/\n"
-	"                          loggp, or ~/.config/lostcycles/loggp; $LOSTCYCLES_LOGGP\n"
-	"                          if set)\n"
-	"      --force             replace -o FILE when it exists (else it is refused; the\n"
-	"                          default file is replaced by each calibration)\n"
-	"  -m, --max=BYTES         largest message (default 1048576)\n"
-	"  LAUNCHER                how to start 2 ranks (default: mpiexec -n 2); the\n"
-	"                          ping-pong program is appended\n";
+static const char *const usage[] = {
+	"lostcycles calibrate [-i LIST] [-r REPEATS] [--max-overhead PCT] [--allow-busy-wait]",
+	"                     [-g FILE.png] [-k DIR] [-q] [-- CMD [ARGS...]]",
+	"lostcycles calibrate --memory [-C CPU,CPU] [-o FILE] [--force]",
+	"lostcycles calibrate --mpi [-o FILE] [--force] [-m MAXBYTES] [-- LAUNCHER...]",
+	"",
+	"Measure, for each sampling interval, the running-time increase of CMD under",
+	"the sampler and the attribution error against the exact trace-mode profile",
+	"of the same run; recommend the smallest interval shown within the overhead",
+	"budget despite the run-to-run noise.",
+	"Without CMD a built-in workload with known truth (31 % load imbalance) runs.",
+	"",
+	"--memory measures the cache-line transfer latency between two CPUs and the",
+	"memory latency, for 'compose --memory' and counters' CL = misses x latency.",
+	"",
+	"--mpi measures the LogGP parameters of this machine's MPI with a ping-pong",
+	"between two ranks (LAUNCHER, default 'mpiexec -n 2', starts them; the",
+	"ping-pong program is appended) and writes them where 'record --mpi' finds",
+	"them: L + o + k*G for a message of k bytes, and a second line Ls + o + k*Gs",
+	"from the size S at which the MPI library switches protocol, when one line",
+	"does not fit.",
+	NULL,
+};
 
 /* The command line. */
 struct calopts {
 	const char *intervals, *cpus, *out, *graph, *keep, *workload;
-	int repeats, quiet, mem, force, allow_busy;
+	int repeats, quiet, mem, mpi, force, allow_busy;
 	double budget;
+	uint64_t max;			/* --mpi's largest message, bytes */
 	int ncmd;
-	char **cmd;			/* CMD [ARGS...], ncmd words */
+	char **cmd;			/* CMD [ARGS...] (or LAUNCHER), ncmd words */
 };
 
 /* Where progress goes. */
@@ -91,85 +72,80 @@ static void on_signal(int sig)
 	lc_runner_stop = 1;
 }
 
-/* A whole floating-point number: 0, or -1 when s is not one. */
-static int parse_number(const char *s, double *v)
+/* Whether an option of a mode not chosen was given: a usage message, and
+ * 2; else -1 to go on. */
+static int check_modes(const struct calopts *o)
 {
-	char *end;
+	static const char *const timing[] = { "intervals", "repeats", "max-overhead",
+					      "allow-busy-wait", "graph", "keep", "quiet", NULL };
 
-	errno = 0;
-	*v = strtod(s, &end);
-	return end == s || *end || errno ? -1 : 0;
-}
-
-/* The value options.  0, or -1 after a message. */
-static int value_opt(struct calopts *o, int ch, const char *arg)
-{
-	uint64_t v;
-
-	if (ch == 'r' && lc_parse_u64(arg, 1, LC_CALIB_MAX_REPEATS, &v)) {
-		warnx("bad repeat count '%s' (1..64)", arg);
-		return -1;
+	if (o->mpi && o->mem) {
+		warnx("give --mpi or --memory, not both");
+		return 2;
 	}
-	if (ch == 'r')
-		o->repeats = (int)v;
-	if (ch == 'M' && (parse_number(arg, &o->budget) || o->budget < 0)) {
-		warnx("bad overhead budget '%s' (a percentage)", arg);
-		return -1;
+	for (int i = 0; (o->mpi || o->mem) && timing[i]; i++)
+		if (lc_opt_given(timing[i], 0)) {
+			warnx("--%s does not go with --%s", timing[i], o->mpi ? "mpi" : "memory");
+			return 2;
+		}
+	if (!o->mpi && lc_opt_given("max", 0)) {
+		warnx("-m goes with --mpi");
+		return 2;
 	}
-	return 0;
-}
-
-/* Take option ch.  0, 1 after --help, -1 after a usage message. */
-static int take_opt(struct calopts *o, int ch, char *arg, const char *word)
-{
-	switch (ch) {
-	case 'i': o->intervals = arg; return 0;
-	case 'r': case 'M': return value_opt(o, ch, arg);
-	case 'g': o->graph = arg; return 0;
-	case 'F': o->force = 1; return 0;
-	case 'k': o->keep = arg; return 0;
-	case 'q': o->quiet = 1; return 0;
-	case 'm': o->mem = 1; return 0;
-	case 'C': o->cpus = arg; return 0;
-	case 'o': o->out = arg; return 0;
-	case 'B': o->allow_busy = 1; return 0;
-	case 'W': o->workload = arg; return 0;
-	case 'h': fputs(calibrate_usage, stdout); return 1;
+	if (o->mpi && o->cpus) {
+		warnx("-C goes with --memory");
+		return 2;
 	}
-	warnx("unknown or incomplete option '%s'", word);
-	fputs(calibrate_usage, stderr);
+	if (!o->mem && !o->mpi && (o->cpus || o->out)) {
+		warnx("-C and -o go with --memory");
+		return 2;
+	}
 	return -1;
 }
 
-/* Parse the command line into o.  0, 1 after --help, -1 on error. */
+/* Parse the command line into o.  -1 to go on, or the exit status (0
+ * after --help, 2 after a usage message). */
 static int parse_opts(int argc, char **argv, struct calopts *o)
 {
-	static const struct option opts[] = {
-		{ "intervals", required_argument, NULL, 'i' },
-		{ "repeats", required_argument, NULL, 'r' },
-		{ "max-overhead", required_argument, NULL, 'M' },
-		{ "graph", required_argument, NULL, 'g' },
-		{ "keep", required_argument, NULL, 'k' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "memory", no_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "allow-busy-wait", no_argument, NULL, 'B' },
-		{ "force", no_argument, NULL, 'F' },
-		{ "workload-child", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct lc_opt opts[] = {
+		LC_OPT_STRING("intervals", 'i', "LIST", "intervals to try (default "
+			      LC_CALIB_DEFAULT_INTERVALS ")", &o->intervals),
+		LC_OPT_NUMBER("repeats", 'r', "N", "runs per interval and kind (default 3)",
+			      &o->repeats, 1, LC_CALIB_MAX_REPEATS),
+		LC_OPT_REAL("max-overhead", 0, "PCT", "overhead budget in % (default 1); an "
+			    "interval is\nrecommended when its median overhead plus half its\n"
+			    "noise (the larger spread of its runs and of the\nbaseline's) is "
+			    "within it, and that noise is too\n(else the default 100us, with the "
+			    "reason)", &o->budget, 0, 1e9),
+		LC_OPT_FLAG("allow-busy-wait", 0, "an interval below 30us (the sampler "
+			    "busy-waits,\ntaking a whole CPU) may be recommended", &o->allow_busy),
+		LC_OPT_FILENAME("graph", 'g', "FILE.png", "draw overhead and error against "
+				"interval (gnuplot)", &o->graph),
+		LC_OPT_FILENAME("keep", 'k', "DIR", "keep the profiles in DIR", &o->keep),
+		LC_OPT_FLAG("quiet", 'q', "no progress on stderr", &o->quiet),
+		LC_OPT_FLAG("memory", 0, "measure the cache-line transfer latency between two\n"
+			    "CPUs and the memory latency; write them to FILE", &o->mem),
+		LC_OPT_STRING("cpus", 'C', "A,B", "the two CPUs of --memory (default: the last two "
+			      "allowed)", &o->cpus),
+		LC_OPT_FLAG("mpi", 0, "measure the LogGP parameters of MPI with a ping-pong\n"
+			    "(two ranks under LAUNCHER); write them to FILE", &o->mpi),
+		LC_OPT_NUMBER("max", 'm', "BYTES", "--mpi's largest message (default 1048576)",
+			      &o->max, 1024, 1u << 28),
+		LC_OPT_FILENAME("output", 'o', "FILE", "--memory's file (default "
+				"~/.config/lostcycles/memory),\nor --mpi's LogGP file (default "
+				"$LOSTCYCLES_LOGGP, else\n$XDG_CONFIG_HOME/lostcycles/loggp or "
+				"~/.config/lostcycles/loggp);\nthe default files are replaced by "
+				"each calibration", &o->out),
+		LC_OPT_FLAG("force", 0, "replace -o FILE or the -g graph when it exists", &o->force),
+		LC_OPT_STRING("workload-child", 0, "LOOPS,LIBRARY", NULL, &o->workload),
+		LC_OPT_END_AT_OPERAND(),
 	};
-	int ch, r;
+	int n = lc_opt_parse(argc, argv, opts, usage, &o->cmd);
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+i:r:g:k:qC:o:h", opts, NULL)) != -1)
-		if ((r = take_opt(o, ch, optarg, argv[optind - 1])) || o->workload)
-			return r;
-	o->cmd = argv + optind;
-	o->ncmd = argc - optind;
-	return 0;
+	if (n < 0)
+		return LC_OPT_EXIT(n);
+	o->ncmd = n;
+	return o->workload ? -1 : check_modes(o);
 }
 
 /* The hidden child mode: run the built-in workload ("LOOPS,LIBRARY"). */
@@ -311,32 +287,90 @@ static int calibrate(const struct calopts *o)
 	return rc ? 1 : interrupted ? 128 + interrupted : 0;
 }
 
-/* Whether the command line asks for --mpi (before any "--"). */
-static int wants_mpi(int argc, char **argv)
+/* The ping-pong program and the LogGP file.  0, or -1 after a message. */
+static int paths(const struct calopts *o, char *prog, char *out, size_t len)
 {
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--mpi"))
-			return 1;
+	char msg[512];
+
+	if (lc_mpi_find("lostcycles-pingpong", NULL, prog, len, msg, sizeof(msg)) ||
+	    (o->out && !o->force && lc_out_prepare(o->out, LC_OUT_KEEP, msg, sizeof(msg)))) {
+		warnx("%s", msg);
+		return -1;
+	}
+	if (o->out)
+		snprintf(out, len, "%s", o->out);
+	else
+		lc_loggp_default_path(out, len);
+	return 0;
+}
+
+/* Run the ping-pong program prog.  0, or -1 after a message. */
+static int measure(const struct calopts *o, const char *prog, struct lc_pingpong *p)
+{
+	char max[32];
+	char **cmd;
+	int st;
+
+	snprintf(max, sizeof(max), "%llu", (unsigned long long)o->max);
+	cmd = lc_pingpong_argv(o->cmd, o->ncmd, prog, max);
+	st = cmd ? lc_pingpong_run(cmd, p) : -ENOMEM;
+
+	free(cmd);
+	if (st != 0)
+		warnx("the ping-pong failed (%s %d)", st < 0 ? "could not run:" : "exit status",
+		      st < 0 ? -st : st);
+	return st ? -1 : 0;
+}
+
+/* The warning of a fitted line whose latency was clamped to 0. */
+static void clamped_warning(const struct lc_pingpong *p, const struct lc_loggp *lg)
+{
+	char sw[64] = "";
+
+	if (lg->S > 0)
+		snprintf(sw, sizeof(sw), ", and from the switch on %.1f ns", lg->Ls + lg->o);
+	warnx("warning: the measured overhead o (%.1f ns) is above the time of an empty message of "
+	      "a fitted line (%.1f ns%s): that line's latency is 0 (a busy machine? calibrate on a "
+	      "quiet one)", p->o, lg->L + lg->o, sw);
+}
+
+/* --mpi: measure, fit, write, print.  The exit status. */
+static int mpi(const struct calopts *o)
+{
+	char out[4096], prog[4096], msg[512], note[256];
+	struct lc_pingpong p = { 0 };
+	struct lc_loggp lg;
+	int clamped;
+
+	if (paths(o, prog, out, sizeof(out)) || measure(o, prog, &p))
+		return 1;
+	snprintf(note, sizeof(note), "from a ping-pong of %d sizes up to %llu bytes", p.n,
+		 (unsigned long long)o->max);
+	if (lc_pingpong_fit(&p, &lg, &clamped, msg, sizeof(msg)) ||
+	    lc_loggp_write(out, &lg, note, msg, sizeof(msg))) {
+		warnx("%s", msg);
+		return 1;
+	}
+	lc_pingpong_print(stdout, &p, &lg, out);
+	if (clamped)
+		clamped_warning(&p, &lg);
 	return 0;
 }
 
 /* "lostcycles calibrate".  See lc_cmd.h. */
 int lc_cmd_calibrate(int argc, char **argv)
 {
-	struct calopts o = { .intervals = LC_CALIB_DEFAULT_INTERVALS, .repeats = 3, .budget = 1.0 };
-	int r;
+	struct calopts o = { .intervals = LC_CALIB_DEFAULT_INTERVALS, .repeats = 3, .budget = 1.0,
+			     .max = 1048576 };
+	int r = parse_opts(argc, argv, &o);
 
-	if (wants_mpi(argc, argv))	/* the LogGP ping-pong: its own options */
-		return lc_cmd_calibrate_mpi(argc, argv);
-	if ((r = parse_opts(argc, argv, &o)))
-		return r > 0 ? 0 : 2;
+	if (r >= 0)
+		return r;
 	if (o.workload)
 		return workload_child(o.workload);
+	if (o.mpi)
+		return mpi(&o);
 	if (o.mem)
 		return memory(&o);
-	if (o.cpus || o.out) {
-		warnx("-C and -o go with --memory");
-		return 2;
-	}
 	return calibrate(&o);
 }

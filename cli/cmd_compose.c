@@ -5,137 +5,120 @@
  */
 #include "lc_cmd.h"
 #include "lc_calib.h"
+#include "lc_opt.h"
 #include "lc_util.h"
+#include "lca_grid.h"
 #include "lcm_compose.h"
 
 #include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #define PROG "lostcycles compose"
 
-/* Print the usage text to f. */
-static void usage(FILE *f)
+static const char *const usage[] = {
+	"lostcycles compose -s STRUCTURE (--at \"VAR=V ...\" | --grid \"VAR=LIST ...\") [options]",
+	"lostcycles compose --extract SOURCE.c... [-o STRUCTURE] [--at ... | --grid ...]",
+	"lostcycles compose -s STRUCTURE --at \"VAR=V ...\" --tune \"VAR=LIST ...\"",
+	"",
+	"Compose the lost cycles models of a program's fragments into a model of the",
+	"whole program along its parallel structure (docs/structure.md), and predict",
+	"T(E) = sum C(E)/p with a 90% prediction interval, like 'lostcycles predict'.",
+	NULL,
+};
+
+/* --memory[=FILE]: the file, or "" for the default one. */
+static int opt_memory(const struct lc_opt *opt, const char *arg)
 {
-	fprintf(f,
-"usage: lostcycles compose -s STRUCTURE (--at \"VAR=V ...\" | --grid \"VAR=LIST ...\") [options]\n"
-"       lostcycles compose --extract SOURCE.c... [-o STRUCTURE] [--at ... | --grid ...]\n"
-"       lostcycles compose -s STRUCTURE --at \"VAR=V ...\" --tune \"VAR=LIST ...\"\n"
-"\n"
-"Compose the lost cycles models of a program's fragments into a model of the\n"
-"whole program along its parallel structure (docs/structure.md), and predict\n"
-"T(E) = sum C(E)/p with a 90%% prediction interval, like 'lostcycles predict'.\n"
-"\n"
-"  -s, --structure FILE   the structure file\n"
-"  -a, --at \"n=1024 p=4\"   one point: per-category values and T(E)\n"
-"  -G, --grid \"n=64,...,1024 p=1,2\"\n"
-"                         every combination (LIST as in lostcycles predict)\n"
-"  -e, --explain          each node's variables, time and categories, and what\n"
-"                         each rule added\n"
-"  -C, --compare FILE     a second structure, or a model file: which is faster\n"
-"                         at each point\n"
-"  -m, --measured RUNS    compare with measured runs (tt/p of the runs at each\n"
-"                         grid point, 'lostcycles report -l' lines) and give\n"
-"                         the relative error\n"
-"  -P, --plot FILE.png    T over the first grid variable, one curve per value\n"
-"                         of the second (with --compare and --measured too)\n"
-"      --transfer \"latency=S bandwidth=B\"\n"
-"                         the machine's transfer parameters (seconds, bytes/s)\n"
-"                         for data traces; overrides the structure's line\n"
-"      --memory[=FILE]    transfer parameters from 'lostcycles calibrate --memory'\n"
-"                         (its default file without FILE): B bytes cost B/64\n"
-"                         remote cache-line transfers\n"
-"      --critical-path TRACE\n"
-"                         synchronization by critical path analysis over a\n"
-"                         recorded trace (a trace file of 'record --trace', or\n"
-"                         the LOSTCYCLES_TRACE_DIR folder holding them), using\n"
-"                         the fragments' 'tag:' lines, instead of the pipeline\n"
-"                         rule of 'after:'\n"
-"      --tune \"VAR=LIST ...\"\n"
-"                         the values of tuning variables that minimise T at\n"
-"                         --at, by coordinate search checked by brute force\n"
-"  -x, --extract          build the structure from the SOURCE files' OpenMP\n"
-"                         pragmas, LC_FRAGMENT tags and lcm: comments; a\n"
-"                         name that is taken gets _2, _3, ... (with a note)\n"
-"  -o, --output FILE      with --extract: write the structure to FILE\n"
-"      --force            replace -o FILE and plot files that exist (else refused)\n"
-"      --max-points N     refuse a grid (or --tune grid) of more than N points\n"
-"                         (default 1000000)\n"
-"  -h, --help             this text\n"
-"\n"
-"See lostcycles-compose(1).\n");
+	*(const char **)opt->field = arg ? arg : "";
+	return 0;
 }
 
-enum { O_TRANSFER = 256, O_TUNE, O_MEMORY, O_CRITICAL, O_FORCE, O_MAXPOINTS };
-
-/* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
-static int parse_opts(int argc, char **argv, struct lc_compose_opts *o)
+/* --max-points N. */
+static int opt_max_points(const struct lc_opt *opt, const char *arg)
 {
-	static const struct option lo[] = {
-		{ "structure", required_argument, 0, 's' }, { "at", required_argument, 0, 'a' },
-		{ "grid", required_argument, 0, 'G' }, { "explain", no_argument, 0, 'e' },
-		{ "compare", required_argument, 0, 'C' }, { "measured", required_argument, 0, 'm' },
-		{ "plot", required_argument, 0, 'P' }, { "transfer", required_argument, 0, O_TRANSFER },
-		{ "tune", required_argument, 0, O_TUNE }, { "extract", no_argument, 0, 'x' },
-		{ "memory", optional_argument, 0, O_MEMORY },
-		{ "critical-path", required_argument, 0, O_CRITICAL },
-		{ "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' },
-		{ "force", no_argument, 0, O_FORCE }, { "max-points", required_argument, 0, O_MAXPOINTS },
-		{ 0, 0, 0, 0 },
-	};
-	int c;
+	return lc_opt_max_points(arg, opt->field);
+}
 
-	optind = 1;
-	opterr = 0;
-	o->max_points = LC_GRID_DEFAULT_MAX_POINTS;
-	while ((c = getopt_long(argc, argv, "s:a:G:eC:m:P:xo:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 's': o->structure = optarg; break;
-		case 'a': o->at = optarg; break;
-		case 'G': o->grid = optarg; break;
-		case 'e': o->explain = 1; break;
-		case 'C': o->compare = optarg; break;
-		case 'm': o->measured = optarg; break;
-		case 'P': o->plot = optarg; break;
-		case 'x': o->extract = 1; break;
-		case 'o': o->output = optarg; break;
-		case O_TRANSFER: o->transfer = optarg; break;
-		case O_TUNE: o->tune = optarg; break;
-		case O_MEMORY: o->memory = optarg ? optarg : ""; break;
-		case O_CRITICAL: o->critical = optarg; break;
-		case O_FORCE: o->force = 1; break;
-		case O_MAXPOINTS:
-			if (lc_opt_max_points(optarg, &o->max_points))
-				return -1;
-			break;
-		case 'h': usage(stdout); return 1;
-		default:
-			warnx("unknown option or missing value '%s'; see '" PROG " --help'", argv[optind - 1]);
-			return -1;
-		}
+/* The SOURCE operands of --extract into o.  -1 to go on, or 2 after a
+ * message. */
+static int take_sources(struct lc_compose_opts *o, char **src, int n)
+{
+	if (n && !o->extract) {
+		warnx("unexpected argument '%s'; see '" PROG " --help'", src[0]);
+		return 2;
 	}
-	for (; optind < argc; optind++) {
-		if (!o->extract) {
-			warnx("unexpected argument '%s'; see '" PROG " --help'", argv[optind]);
-			return -1;
-		}
-		if (o->nsrc == LC_COMPOSE_MAXSRC) {
-			warnx("at most %d source files", LC_COMPOSE_MAXSRC);
-			return -1;
-		}
-		o->src[o->nsrc++] = argv[optind];
+	if (n > LC_COMPOSE_MAXSRC) {
+		warnx("at most %d source files", LC_COMPOSE_MAXSRC);
+		return 2;
 	}
+	for (o->nsrc = 0; o->nsrc < n; o->nsrc++)
+		o->src[o->nsrc] = src[o->nsrc];
 	if (o->extract && !o->nsrc) {
 		warnx("--extract needs SOURCE files");
-		return -1;
+		return 2;
 	}
 	if (!o->extract && !o->structure) {
 		warnx("-s STRUCTURE (or --extract SOURCE...) is required; see '" PROG " --help'");
-		return -1;
+		return 2;
 	}
-	return 0;
+	return -1;
+}
+
+/* Parse the command line into o.  -1 to go on, or the exit status (0
+ * after --help, 2 after a usage message). */
+static int parse_opts(int argc, char **argv, struct lc_compose_opts *o)
+{
+	const struct lc_opt opts[] = {
+		LC_OPT_FILENAME("structure", 's', "FILE", "the structure file", &o->structure),
+		LC_OPT_STRING("at", 'a', "\"n=1024 p=4\"", "one point: per-category values and T(E)",
+			      &o->at),
+		LC_OPT_STRING("grid", 'G', "\"n=64,...,1024 p=1,2\"", "every combination (LIST as in "
+			      "lostcycles predict)", &o->grid),
+		LC_OPT_FLAG("explain", 'e', "each node's variables, time and categories, and "
+			    "what\neach rule added", &o->explain),
+		LC_OPT_FILENAME("compare", 'C', "FILE", "a second structure, or a model file: "
+				"which is faster\nat each point", &o->compare),
+		LC_OPT_FILENAME("measured", 'm', "RUNS", "compare with measured runs (tt/p of the "
+				"runs at each\ngrid point, 'lostcycles report -l' lines) and "
+				"give\nthe relative error", &o->measured),
+		LC_OPT_FILENAME("plot", 'P', "FILE.png", "T over the first grid variable, one curve "
+				"per value\nof the second (with --compare and --measured too)",
+				&o->plot),
+		LC_OPT_STRING("transfer", 0, "\"latency=S bandwidth=B\"", "the machine's transfer "
+			      "parameters (seconds, bytes/s)\nfor data traces; overrides the "
+			      "structure's line", &o->transfer),
+		LC_OPT_CALLBACK_OPTARG("memory", 0, "FILE", "transfer parameters from 'lostcycles "
+				       "calibrate --memory'\n(its default file without FILE): B "
+				       "bytes cost B/64\nremote cache-line transfers", &o->memory,
+				       opt_memory),
+		LC_OPT_FILENAME("critical-path", 0, "TRACE", "synchronization by critical path "
+				"analysis over a\nrecorded trace (a trace file of 'record --trace', "
+				"or\nthe LOSTCYCLES_TRACE_DIR folder holding them), using\nthe "
+				"fragments' 'tag:' lines, instead of the pipeline\nrule of 'after:'",
+				&o->critical),
+		LC_OPT_STRING("tune", 0, "\"VAR=LIST ...\"", "the values of tuning variables that "
+			      "minimise T at\n--at, by coordinate search checked by brute force",
+			      &o->tune),
+		LC_OPT_FLAG("extract", 'x', "build the structure from the SOURCE files' OpenMP\n"
+			    "pragmas, LC_FRAGMENT tags and lcm: comments; a\nname that is taken "
+			    "gets _2, _3, ... (with a note)", &o->extract),
+		LC_OPT_FILENAME("output", 'o', "FILE", "with --extract: write the structure to FILE",
+				&o->output),
+		LC_OPT_FLAG("force", 0, "replace -o FILE and plot files that exist (else refused)",
+			    &o->force),
+		LC_OPT_CALLBACK("max-points", 0, "N", "refuse a grid (or --tune grid) of more than N "
+				"points\n(default 1000000)", &o->max_points, opt_max_points),
+		LC_OPT_END(),
+	};
+	char **src;
+	int n;
+
+	o->max_points = LC_GRID_DEFAULT_MAX_POINTS;
+	if ((n = lc_opt_parse(argc, argv, opts, usage, &src)) < 0)
+		return LC_OPT_EXIT(n);
+	return take_sources(o, src, n);
 }
 
 /* --memory: latency 0 and one 64-byte cache line per transfer_ns of the
@@ -189,8 +172,8 @@ int lc_cmd_compose(int argc, char **argv)
 	struct lc_compose c = { .note = note, .memory = memory_transfer };
 	int r = parse_opts(argc, argv, &c.o), rc;
 
-	if (r)
-		return r > 0 ? 0 : 2;
+	if (r >= 0)
+		return r;
 	rc = run(&c);
 	lc_compose_free(&c);
 	return rc ? 1 : 0;

@@ -4,104 +4,88 @@
  * chart of --profile postproc/lca_ppchart.c.
  */
 #include "lc_cmd.h"
+#include "lc_opt.h"
 #include "lc_util.h"
 #include "lca_grid.h"
 #include "lca_ppchart.h"
 #include "lca_predrun.h"
 
 #include <err.h>
-#include <getopt.h>
 #include <stdio.h>
 
 #define PROG "lostcycles predict"
 
-/* Print the usage text to f. */
-static void usage(FILE *f)
+static const char *const usage[] = {
+	"lostcycles predict -m MODEL (--at \"VAR=V ...\" | --grid \"VAR=LIST ...\") [options]",
+	"lostcycles predict --profile RUNS --plot FILE.png [-x EXPR]",
+	"",
+	"Predict each category's C(E) from a model file written by 'lostcycles fit",
+	"--emit' (or by hand), and T(E) = sum over categories C(E)/p with a 90%",
+	"prediction interval when the file has rt li ip sl cl rc (or tt alone) and p",
+	"is given.  Only the variables the models use are needed.",
+	NULL,
+};
+
+/* -w SCENARIO (repeatable) into the next slot of o->whatif. */
+static int opt_whatif(const struct lc_opt *opt, const char *arg)
 {
-	fprintf(f,
-"usage: lostcycles predict -m MODEL (--at \"VAR=V ...\" | --grid \"VAR=LIST ...\") [options]\n"
-"       lostcycles predict --profile RUNS --plot FILE.png [-x EXPR]\n"
-"\n"
-"Predict each category's C(E) from a model file written by 'lostcycles fit\n"
-"--emit' (or by hand), and T(E) = sum over categories C(E)/p with a 90%%\n"
-"prediction interval when the file has rt li ip sl cl rc (or tt alone) and p\n"
-"is given.  Only the variables the models use are needed.\n"
-"\n"
-"  -m, --model FILE       the model file\n"
-"  -a, --at \"n=1024 p=26\"  one point: each category's C(E), T(E), speedup\n"
-"  -G, --grid \"n=64,128,...,1024 p=1..26\"\n"
-"                         every combination: each C(E), and T(E) when it exists;\n"
-"                         LIST items: numbers, A..B[:STEP], ...\n"
-"  -w, --what-if SCENARIO e.g. \"li=0\", \"sl*=0.5\", \"li=0 sl*=0.5\", balanced,\n"
-"                         nowait, nocomm, nocontention (repeatable)\n"
-"  -C, --compare MODEL_B  where B beats the model, and the crossover points\n"
-"                         along the first grid variable\n"
-"  -P, --plot FILE.png    plot T (or speedup) over the first grid variable, one\n"
-"                         curve per value of the second (FILE.gp, FILE.data too)\n"
-"      --speedup          plot speedup instead of time\n"
-"      --profile RUNS     with --plot: the stacked-bar predicate profile of the\n"
-"                         runs in RUNS (seconds per category over p)\n"
-"  -x, --extract EXPR     with --profile: only runs where EXPR holds\n"
-"      --max-points N     refuse a grid of more than N points (default 1000000)\n"
-"      --force            replace plot files that exist (else they are refused)\n"
-"  -h, --help             this text\n"
-"\n"
-"See lostcycles-predict(1).\n");
-}
+	struct lc_predrun_opts *o = opt->field;
 
-enum { O_SPEEDUP = 256, O_PROFILE, O_FORCE, O_MAXPOINTS };
-
-/* Parse the command line into o.  Returns 0, 1 after --help, -1 on error. */
-static int parse_opts(int argc, char **argv, struct lc_predrun_opts *o)
-{
-	static const struct option lo[] = {
-		{ "model", required_argument, 0, 'm' }, { "at", required_argument, 0, 'a' },
-		{ "grid", required_argument, 0, 'G' }, { "what-if", required_argument, 0, 'w' },
-		{ "compare", required_argument, 0, 'C' }, { "plot", required_argument, 0, 'P' },
-		{ "speedup", no_argument, 0, O_SPEEDUP }, { "profile", required_argument, 0, O_PROFILE },
-		{ "extract", required_argument, 0, 'x' }, { "help", no_argument, 0, 'h' },
-		{ "force", no_argument, 0, O_FORCE }, { "max-points", required_argument, 0, O_MAXPOINTS },
-		{ 0, 0, 0, 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	o->max_points = LC_GRID_DEFAULT_MAX_POINTS;
-	while ((c = getopt_long(argc, argv, "m:a:G:w:C:P:x:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'm': o->model = optarg; break;
-		case 'a': o->at = optarg; break;
-		case 'G': o->grid = optarg; break;
-		case 'C': o->compare = optarg; break;
-		case 'P': o->plot = optarg; break;
-		case 'x': o->extract = optarg; break;
-		case O_SPEEDUP: o->speedup = 1; break;
-		case O_PROFILE: o->profile = optarg; break;
-		case O_FORCE: o->force = 1; break;
-		case O_MAXPOINTS:
-			if (lc_opt_max_points(optarg, &o->max_points))
-				return -1;
-			break;
-		case 'h': usage(stdout); return 1;
-		case 'w':
-			if (o->nwhatif == LC_WHATIF_MAX) {
-				warnx("at most %d --what-if scenarios", LC_WHATIF_MAX);
-				return -1;
-			}
-			o->whatif[o->nwhatif++] = optarg;
-			break;
-		default:
-			warnx("unknown option or missing value '%s'; see '" PROG " --help'",
-				argv[optind - 1]);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		warnx("unexpected argument '%s'; see '" PROG " --help'", argv[optind]);
+	if (o->nwhatif == LC_WHATIF_MAX) {
+		warnx("at most %d --what-if scenarios", LC_WHATIF_MAX);
 		return -1;
 	}
+	o->whatif[o->nwhatif++] = arg;
 	return 0;
+}
+
+/* --max-points N. */
+static int opt_max_points(const struct lc_opt *opt, const char *arg)
+{
+	return lc_opt_max_points(arg, opt->field);
+}
+
+/* Parse the command line into o.  -1 to go on, or the exit status (0
+ * after --help, 2 after a usage message). */
+static int parse_opts(int argc, char **argv, struct lc_predrun_opts *o)
+{
+	const struct lc_opt opts[] = {
+		LC_OPT_FILENAME("model", 'm', "FILE", "the model file", &o->model),
+		LC_OPT_STRING("at", 'a', "\"n=1024 p=26\"", "one point: each category's C(E), T(E), "
+			      "speedup", &o->at),
+		LC_OPT_STRING("grid", 'G', "\"n=64,128,...,1024 p=1..26\"", "every combination: each "
+			      "C(E), and T(E) when it exists;\nLIST items: numbers, A..B[:STEP], ...",
+			      &o->grid),
+		LC_OPT_CALLBACK("what-if", 'w', "SCENARIO", "e.g. \"li=0\", \"sl*=0.5\", \"li=0 "
+				"sl*=0.5\", balanced,\nnowait, nocomm, nocontention (repeatable)", o,
+				opt_whatif),
+		LC_OPT_FILENAME("compare", 'C', "MODEL_B", "where B beats the model, and the "
+				"crossover points\nalong the first grid variable", &o->compare),
+		LC_OPT_FILENAME("plot", 'P', "FILE.png", "plot T (or speedup) over the first grid "
+				"variable, one\ncurve per value of the second (FILE.gp, FILE.data "
+				"too)", &o->plot),
+		LC_OPT_FLAG("speedup", 0, "plot speedup instead of time", &o->speedup),
+		LC_OPT_FILENAME("profile", 0, "RUNS", "with --plot: the stacked-bar predicate profile "
+				"of the\nruns in RUNS (seconds per category over p)", &o->profile),
+		LC_OPT_STRING("extract", 'x', "EXPR", "with --profile: only runs where EXPR holds",
+			      &o->extract),
+		LC_OPT_CALLBACK("max-points", 0, "N", "refuse a grid of more than N points (default "
+				"1000000)", &o->max_points, opt_max_points),
+		LC_OPT_FLAG("force", 0, "replace plot files that exist (else they are refused)",
+			    &o->force),
+		LC_OPT_END(),
+	};
+	char **rest;
+	int n;
+
+	o->max_points = LC_GRID_DEFAULT_MAX_POINTS;
+	if ((n = lc_opt_parse(argc, argv, opts, usage, &rest)) < 0)
+		return LC_OPT_EXIT(n);
+	if (n) {
+		warnx("unexpected argument '%s'; see '" PROG " --help'", rest[0]);
+		return 2;
+	}
+	return -1;
 }
 
 /* --profile RUNS --plot PNG: the stacked-bar predicate profile chart. */
@@ -135,8 +119,8 @@ int lc_cmd_predict(int argc, char **argv)
 	struct lc_predrun pr = { .pax = -1 };
 	int r = parse_opts(argc, argv, &pr.o);
 
-	if (r)
-		return r > 0 ? 0 : 2;
+	if (r >= 0)
+		return r;
 	if (pr.o.profile && !pr.o.plot) {
 		warnx("--profile needs --plot FILE.png");
 		return 2;
