@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 #include "lca_runs.h"
 
@@ -73,18 +74,49 @@ int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_po
 	return 0;
 }
 
-/* One text line: name, value, what it is built from. */
-static void text_metric(FILE *out, const char *name, double v, const char *from)
+/* The metrics in text: name, value, what it is built from. */
+static const struct lc_col text_cols[] = {
+	{ .name = "metric", .kind = LC_COL_STR, .width = 28 },
+	{ .name = "value", .kind = LC_COL_PCT, .prec = 1, .width = 8 },
+	{ .name = "built from", .kind = LC_COL_STR, .gap = 3 },
+};
+
+/* ... and in CSV: one row. */
+static const struct lc_col csv_cols[] = {
+	{ .name = "wall", .kind = LC_COL_FLOAT, .prec = 9 },
+	{ .name = "useful_avg", .kind = LC_COL_FLOAT, .prec = 9 },
+	{ .name = "useful_max", .kind = LC_COL_FLOAT, .prec = 9 },
+	{ .name = "load_balance", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "communication_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "serialisation_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "transfer_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "parallel_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+};
+
+/* One text row: name, value (NaN: na), what it is built from. */
+static void text_metric(struct lc_emit *e, const char *name, double v, const char *from)
 {
-	if (isnan(v))
-		fprintf(out, "%-28s %8s   %s\n", name, "na", from);
-	else
-		fprintf(out, "%-28s %7.1f%%   %s\n", name, 100 * v, from);
+	lc_emit_str(e, name);
+	lc_emit_num(e, 100 * v);
+	lc_emit_str(e, from);
+	lc_emit_row(e);
+}
+
+static void csv_metrics(FILE *out, const struct lc_pop *m, double ser, double te)
+{
+	struct lc_emit *e = lc_emit_new(out, LC_EMIT_CSV, csv_cols, 8, 0);
+	const double v[] = { m->wall, m->useful_avg, m->useful_max, m->lb, m->comm, ser, te, m->pe };
+
+	for (int i = 0; i < 8; i++)
+		lc_emit_num(e, v[i]);
+	lc_emit_row(e);
+	lc_emit_end(e);
 }
 
 int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int csv,
 		 char *msg, size_t len)
 {
+	struct lc_emit *e;
 	struct lc_pop m;
 	double te, ser;
 
@@ -93,29 +125,24 @@ int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int
 	te = m.have_transfer ? m.te : NAN;
 	ser = m.have_transfer ? m.ser : NAN;
 	if (csv) {
-		fprintf(out, "wall,useful_avg,useful_max,load_balance,communication_efficiency,"
-			"serialisation_efficiency,transfer_efficiency,parallel_efficiency\n");
-		fprintf(out, "%.9f,%.9f,%.9f,%.6f,%.6f,", m.wall, m.useful_avg, m.useful_max, m.lb,
-			m.comm);
-		fprintf(out, isnan(ser) ? "na," : "%.6f,", ser);
-		fprintf(out, isnan(te) ? "na," : "%.6f,", te);
-		fprintf(out, "%.6f\n", m.pe);
+		csv_metrics(out, &m, ser, te);
 		return 0;
 	}
 	fprintf(out, "** POP efficiency metrics (useful computation U = rt + ml + wc + bl; "
 		"T = wall %.6f s; p = %u)\n", m.wall, pr->procs);
-	fprintf(out, "%-28s %8s   %s\n", "metric", "value", "built from");
-	text_metric(out, "parallel efficiency", m.pe, "avg U / T = 1 - (li+ip+sl+cl+rc)/tt");
-	text_metric(out, "  load balance", m.lb, "avg U / max U over threads (li, ip: idle "
+	e = lc_emit_new(out, LC_EMIT_TEXT, text_cols, 3, 0);
+	text_metric(e, "parallel efficiency", m.pe, "avg U / T = 1 - (li+ip+sl+cl+rc)/tt");
+	text_metric(e, "  load balance", m.lb, "avg U / max U over threads (li, ip: idle "
 		    "slots count as U = 0)");
-	text_metric(out, "  communication efficiency", m.comm, "max U / T (sl, cl, rc of the "
+	text_metric(e, "  communication efficiency", m.comm, "max U / T (sl, cl, rc of the "
 		    "busiest thread)");
-	text_metric(out, "    serialisation efficiency", ser, m.have_transfer ?
+	text_metric(e, "    serialisation efficiency", ser, m.have_transfer ?
 		    "CommE / TE: the waiting (sl) left on an ideal network" :
 		    "na: waits not split into transfer and waiting (MPI with LogGP, docs/mpi.md)");
-	text_metric(out, "    transfer efficiency", te, m.have_transfer ?
+	text_metric(e, "    transfer efficiency", te, m.have_transfer ?
 		    "(T - max cl) / T: cl is LogGP transfer time" :
 		    "na: as above");
+	lc_emit_end(e);
 	fprintf(out, "average useful %.6f s per processor, most useful %.6f s (one thread)\n",
 		m.useful_avg, m.useful_max);
 	return 0;

@@ -251,27 +251,6 @@ int lc_share_file(const char *name, const char *env, char *buf, size_t len)
 	return access(buf, R_OK) ? -ENOENT : 0;
 }
 
-/* A JSON string.  See lc_util.h. */
-void lc_json_str(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 /* PATH.old for rotation into buf; -ENAMETOOLONG when it does not fit. */
 static int old_name(const char *path, char *buf, size_t len)
 {

@@ -71,8 +71,9 @@ int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
  * Returns 0, or -ENOENT with the last path tried in buf. */
 int lc_share_file(const char *name, const char *env, char *buf, size_t len);
 
-/* Write s to out as a JSON string, quoted, with '"', '\\' and control
- * characters escaped; NULL writes null. */
+/* Write s to out as a JSON string: lc_emit_json_str of lc_emit.h, the
+ * one escaping ('"', '\\', control characters; invalid UTF-8 as U+FFFD);
+ * NULL writes null. */
 void lc_json_str(FILE *out, const char *s);
 
 /* Read the decimal number a file begins with (a /proc/sys setting) into
