@@ -103,43 +103,47 @@ static int check_modes(const struct calopts *o)
 	return -1;
 }
 
+/* The options, into these (file-scope data, as perf's builtins have it). */
+static struct calopts opt = { .intervals = LC_CALIB_DEFAULT_INTERVALS, .repeats = 3,
+			      .budget = 1.0, .max = 1048576 };
+static const struct lc_opt opts[] = {
+	LC_OPT_STRING("intervals", 'i', "LIST", "intervals to try (default "
+		      LC_CALIB_DEFAULT_INTERVALS ")", &opt.intervals),
+	LC_OPT_NUMBER("repeats", 'r', "N", "runs per interval and kind (default 3)",
+		      &opt.repeats, 1, LC_CALIB_MAX_REPEATS),
+	LC_OPT_REAL("max-overhead", 0, "PCT", "overhead budget in % (default 1); an "
+		    "interval is\nrecommended when its median overhead plus half its\n"
+		    "noise (the larger spread of its runs and of the\nbaseline's) is "
+		    "within it, and that noise is too\n(else the default 100us, with the "
+		    "reason)", &opt.budget, 0, 1e9),
+	LC_OPT_FLAG("allow-busy-wait", 0, "an interval below 30us (the sampler "
+		    "busy-waits,\ntaking a whole CPU) may be recommended", &opt.allow_busy),
+	LC_OPT_FILENAME("graph", 'g', "FILE.png", "draw overhead and error against "
+			"interval (gnuplot)", &opt.graph),
+	LC_OPT_FILENAME("keep", 'k', "DIR", "keep the profiles in DIR", &opt.keep),
+	LC_OPT_FLAG("quiet", 'q', "no progress on stderr", &opt.quiet),
+	LC_OPT_FLAG("memory", 0, "measure the cache-line transfer latency between two\n"
+		    "CPUs and the memory latency; write them to FILE", &opt.mem),
+	LC_OPT_STRING("cpus", 'C', "A,B", "the two CPUs of --memory (default: the last two "
+		      "allowed)", &opt.cpus),
+	LC_OPT_FLAG("mpi", 0, "measure the LogGP parameters of MPI with a ping-pong\n"
+		    "(two ranks under LAUNCHER); write them to FILE", &opt.mpi),
+	LC_OPT_NUMBER("max", 'm', "BYTES", "--mpi's largest message (default 1048576)",
+		      &opt.max, 1024, 1u << 28),
+	LC_OPT_FILENAME("output", 'o', "FILE", "--memory's file (default "
+			"~/.config/lostcycles/memory),\nor --mpi's LogGP file (default "
+			"$LOSTCYCLES_LOGGP, else\n$XDG_CONFIG_HOME/lostcycles/loggp or "
+			"~/.config/lostcycles/loggp);\nthe default files are replaced by "
+			"each calibration", &opt.out),
+	LC_OPT_FLAG("force", 0, "replace -o FILE or the -g graph when it exists", &opt.force),
+	LC_OPT_STRING("workload-child", 0, "LOOPS,LIBRARY", NULL, &opt.workload),
+	LC_OPT_END_AT_OPERAND(),
+};
+
 /* Parse the command line into o.  -1 to go on, or the exit status (0
  * after --help, 2 after a usage message). */
 static int parse_opts(int argc, char **argv, struct calopts *o)
 {
-	const struct lc_opt opts[] = {
-		LC_OPT_STRING("intervals", 'i', "LIST", "intervals to try (default "
-			      LC_CALIB_DEFAULT_INTERVALS ")", &o->intervals),
-		LC_OPT_NUMBER("repeats", 'r', "N", "runs per interval and kind (default 3)",
-			      &o->repeats, 1, LC_CALIB_MAX_REPEATS),
-		LC_OPT_REAL("max-overhead", 0, "PCT", "overhead budget in % (default 1); an "
-			    "interval is\nrecommended when its median overhead plus half its\n"
-			    "noise (the larger spread of its runs and of the\nbaseline's) is "
-			    "within it, and that noise is too\n(else the default 100us, with the "
-			    "reason)", &o->budget, 0, 1e9),
-		LC_OPT_FLAG("allow-busy-wait", 0, "an interval below 30us (the sampler "
-			    "busy-waits,\ntaking a whole CPU) may be recommended", &o->allow_busy),
-		LC_OPT_FILENAME("graph", 'g', "FILE.png", "draw overhead and error against "
-				"interval (gnuplot)", &o->graph),
-		LC_OPT_FILENAME("keep", 'k', "DIR", "keep the profiles in DIR", &o->keep),
-		LC_OPT_FLAG("quiet", 'q', "no progress on stderr", &o->quiet),
-		LC_OPT_FLAG("memory", 0, "measure the cache-line transfer latency between two\n"
-			    "CPUs and the memory latency; write them to FILE", &o->mem),
-		LC_OPT_STRING("cpus", 'C', "A,B", "the two CPUs of --memory (default: the last two "
-			      "allowed)", &o->cpus),
-		LC_OPT_FLAG("mpi", 0, "measure the LogGP parameters of MPI with a ping-pong\n"
-			    "(two ranks under LAUNCHER); write them to FILE", &o->mpi),
-		LC_OPT_NUMBER("max", 'm', "BYTES", "--mpi's largest message (default 1048576)",
-			      &o->max, 1024, 1u << 28),
-		LC_OPT_FILENAME("output", 'o', "FILE", "--memory's file (default "
-				"~/.config/lostcycles/memory),\nor --mpi's LogGP file (default "
-				"$LOSTCYCLES_LOGGP, else\n$XDG_CONFIG_HOME/lostcycles/loggp or "
-				"~/.config/lostcycles/loggp);\nthe default files are replaced by "
-				"each calibration", &o->out),
-		LC_OPT_FLAG("force", 0, "replace -o FILE or the -g graph when it exists", &o->force),
-		LC_OPT_STRING("workload-child", 0, "LOOPS,LIBRARY", NULL, &o->workload),
-		LC_OPT_END_AT_OPERAND(),
-	};
 	int n = lc_opt_parse(argc, argv, opts, usage, &o->cmd);
 
 	if (n < 0)
@@ -360,17 +364,15 @@ static int mpi(const struct calopts *o)
 /* "lostcycles calibrate".  See lc_cmd.h. */
 int lc_cmd_calibrate(int argc, char **argv)
 {
-	struct calopts o = { .intervals = LC_CALIB_DEFAULT_INTERVALS, .repeats = 3, .budget = 1.0,
-			     .max = 1048576 };
-	int r = parse_opts(argc, argv, &o);
+	int r = parse_opts(argc, argv, &opt);
 
 	if (r >= 0)
 		return r;
-	if (o.workload)
-		return workload_child(o.workload);
-	if (o.mpi)
-		return mpi(&o);
-	if (o.mem)
-		return memory(&o);
-	return calibrate(&o);
+	if (opt.workload)
+		return workload_child(opt.workload);
+	if (opt.mpi)
+		return mpi(&opt);
+	if (opt.mem)
+		return memory(&opt);
+	return calibrate(&opt);
 }

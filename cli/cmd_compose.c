@@ -66,56 +66,58 @@ static int take_sources(struct lc_compose_opts *o, char **src, int n)
 	return -1;
 }
 
+/* The options, into these (file-scope data, as perf's builtins have it). */
+static struct lc_compose_opts opt = { .max_points = LC_GRID_DEFAULT_MAX_POINTS };
+static const struct lc_opt opts[] = {
+	LC_OPT_FILENAME("structure", 's', "FILE", "the structure file", &opt.structure),
+	LC_OPT_STRING("at", 'a', "\"n=1024 p=4\"", "one point: per-category values and T(E)",
+		      &opt.at),
+	LC_OPT_STRING("grid", 'G', "\"n=64,...,1024 p=1,2\"", "every combination (LIST as in "
+		      "lostcycles predict)", &opt.grid),
+	LC_OPT_FLAG("explain", 'e', "each node's variables, time and categories, and "
+		    "what\neach rule added", &opt.explain),
+	LC_OPT_FILENAME("compare", 'C', "FILE", "a second structure, or a model file: "
+			"which is faster\nat each point", &opt.compare),
+	LC_OPT_FILENAME("measured", 'm', "RUNS", "compare with measured runs (tt/p of the "
+			"runs at each\ngrid point, 'lostcycles report -l' lines) and "
+			"give\nthe relative error", &opt.measured),
+	LC_OPT_FILENAME("plot", 'P', "FILE.png", "T over the first grid variable, one curve "
+			"per value\nof the second (with --compare and --measured too)",
+			&opt.plot),
+	LC_OPT_STRING("transfer", 0, "\"latency=S bandwidth=B\"", "the machine's transfer "
+		      "parameters (seconds, bytes/s)\nfor data traces; overrides the "
+		      "structure's line", &opt.transfer),
+	LC_OPT_CALLBACK_OPTARG("memory", 0, "FILE", "transfer parameters from 'lostcycles "
+			       "calibrate --memory'\n(its default file without FILE): B "
+			       "bytes cost B/64\nremote cache-line transfers", &opt.memory,
+			       opt_memory),
+	LC_OPT_FILENAME("critical-path", 0, "TRACE", "synchronization by critical path "
+			"analysis over a\nrecorded trace (a trace file of 'record --trace', "
+			"or\nthe LOSTCYCLES_TRACE_DIR folder holding them), using\nthe "
+			"fragments' 'tag:' lines, instead of the pipeline\nrule of 'after:'",
+			&opt.critical),
+	LC_OPT_STRING("tune", 0, "\"VAR=LIST ...\"", "the values of tuning variables that "
+		      "minimise T at\n--at, by coordinate search checked by brute force",
+		      &opt.tune),
+	LC_OPT_FLAG("extract", 'x', "build the structure from the SOURCE files' OpenMP\n"
+		    "pragmas, LC_FRAGMENT tags and lcm: comments; a\nname that is taken "
+		    "gets _2, _3, ... (with a note)", &opt.extract),
+	LC_OPT_FILENAME("output", 'o', "FILE", "with --extract: write the structure to FILE",
+			&opt.output),
+	LC_OPT_FLAG("force", 0, "replace -o FILE and plot files that exist (else refused)",
+		    &opt.force),
+	LC_OPT_CALLBACK("max-points", 0, "N", "refuse a grid (or --tune grid) of more than N "
+			"points\n(default 1000000)", &opt.max_points, opt_max_points),
+	LC_OPT_END(),
+};
+
 /* Parse the command line into o.  -1 to go on, or the exit status (0
  * after --help, 2 after a usage message). */
 static int parse_opts(int argc, char **argv, struct lc_compose_opts *o)
 {
-	const struct lc_opt opts[] = {
-		LC_OPT_FILENAME("structure", 's', "FILE", "the structure file", &o->structure),
-		LC_OPT_STRING("at", 'a', "\"n=1024 p=4\"", "one point: per-category values and T(E)",
-			      &o->at),
-		LC_OPT_STRING("grid", 'G', "\"n=64,...,1024 p=1,2\"", "every combination (LIST as in "
-			      "lostcycles predict)", &o->grid),
-		LC_OPT_FLAG("explain", 'e', "each node's variables, time and categories, and "
-			    "what\neach rule added", &o->explain),
-		LC_OPT_FILENAME("compare", 'C', "FILE", "a second structure, or a model file: "
-				"which is faster\nat each point", &o->compare),
-		LC_OPT_FILENAME("measured", 'm', "RUNS", "compare with measured runs (tt/p of the "
-				"runs at each\ngrid point, 'lostcycles report -l' lines) and "
-				"give\nthe relative error", &o->measured),
-		LC_OPT_FILENAME("plot", 'P', "FILE.png", "T over the first grid variable, one curve "
-				"per value\nof the second (with --compare and --measured too)",
-				&o->plot),
-		LC_OPT_STRING("transfer", 0, "\"latency=S bandwidth=B\"", "the machine's transfer "
-			      "parameters (seconds, bytes/s)\nfor data traces; overrides the "
-			      "structure's line", &o->transfer),
-		LC_OPT_CALLBACK_OPTARG("memory", 0, "FILE", "transfer parameters from 'lostcycles "
-				       "calibrate --memory'\n(its default file without FILE): B "
-				       "bytes cost B/64\nremote cache-line transfers", &o->memory,
-				       opt_memory),
-		LC_OPT_FILENAME("critical-path", 0, "TRACE", "synchronization by critical path "
-				"analysis over a\nrecorded trace (a trace file of 'record --trace', "
-				"or\nthe LOSTCYCLES_TRACE_DIR folder holding them), using\nthe "
-				"fragments' 'tag:' lines, instead of the pipeline\nrule of 'after:'",
-				&o->critical),
-		LC_OPT_STRING("tune", 0, "\"VAR=LIST ...\"", "the values of tuning variables that "
-			      "minimise T at\n--at, by coordinate search checked by brute force",
-			      &o->tune),
-		LC_OPT_FLAG("extract", 'x', "build the structure from the SOURCE files' OpenMP\n"
-			    "pragmas, LC_FRAGMENT tags and lcm: comments; a\nname that is taken "
-			    "gets _2, _3, ... (with a note)", &o->extract),
-		LC_OPT_FILENAME("output", 'o', "FILE", "with --extract: write the structure to FILE",
-				&o->output),
-		LC_OPT_FLAG("force", 0, "replace -o FILE and plot files that exist (else refused)",
-			    &o->force),
-		LC_OPT_CALLBACK("max-points", 0, "N", "refuse a grid (or --tune grid) of more than N "
-				"points\n(default 1000000)", &o->max_points, opt_max_points),
-		LC_OPT_END(),
-	};
 	char **src;
 	int n;
 
-	o->max_points = LC_GRID_DEFAULT_MAX_POINTS;
 	if ((n = lc_opt_parse(argc, argv, opts, usage, &src)) < 0)
 		return LC_OPT_EXIT(n);
 	return take_sources(o, src, n);
@@ -170,10 +172,11 @@ static int run(struct lc_compose *c)
 int lc_cmd_compose(int argc, char **argv)
 {
 	struct lc_compose c = { .note = note, .memory = memory_transfer };
-	int r = parse_opts(argc, argv, &c.o), rc;
+	int r = parse_opts(argc, argv, &opt), rc;
 
 	if (r >= 0)
 		return r;
+	c.o = opt;
 	rc = run(&c);
 	lc_compose_free(&c);
 	return rc ? 1 : 0;

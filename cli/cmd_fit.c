@@ -54,57 +54,61 @@ static int opt_format(const struct lc_opt *opt, const char *arg)
 	return -1;
 }
 
-/* Parse the command line into o.  -1 to go on, or the exit status (0 after
- * --help, 2 after a usage message). */
-static int parse_opts(int argc, char **argv, struct lc_fitrun_opts *o)
+/* The options, into these (file-scope data, as perf's builtins have it). */
+static struct lc_fitrun_opts opt;
+static char cat_help[160];
+static const struct lc_opt opts[] = {
+	LC_OPT_STRING("category", 'c', "CAT", cat_help, &opt.cat),
+	LC_OPT_STRING("vars", 'v', "\"VARS\"", "the variable(s) to fit over, e.g. \"p\" or "
+		      "\"n p\"", &opt.varlist),
+	LC_OPT_FILENAME("file", 'f', "RUNS", "the runs file", &opt.runs),
+	LC_OPT_STRING("extract", 'x', "EXPR", "use only runs where EXPR holds, e.g. "
+		      "\"n=1024\", \"p>=4 d=32\"", &opt.extract),
+	LC_OPT_FILENAME("gnuplot", 'g', "NAME", "write NAME.gp and NAME.data (and NAME.png "
+			"with gnuplot)", &opt.plot),
+	LC_OPT_FLAG("force", 0, "with -g: replace those files when they exist", &opt.force),
+	LC_OPT_FILENAME("emit", 0, "FILE", "append the best model to the model file FILE",
+			&opt.emit),
+	LC_OPT_CALLBACK("pick", 0, "N", "emit the model ranked N instead of the best",
+			&opt.pick, opt_rank),
+	LC_OPT_FLAG("emit-comment", 0, "print the best (or --pick) model as a C comment "
+		    "of\nlcm: lines for lostcycles compose --extract", &opt.emit_comment),
+	LC_OPT_FLAG("prune", 0, "refit without terms whose 90% interval contains zero",
+		    &opt.prune),
+	LC_OPT_FLAG("nonneg", 0, "forbid negative coefficients", &opt.nonneg),
+	LC_OPT_FLAG("search", 0, "search c0 + c1*v^i*log2(v)^j (Extra-P normal form), "
+		    "and\nfor several variables sums of products of the best\nfactors of "
+		    "each, instead of the default forms", &opt.search),
+	LC_OPT_FLAG("allow-negative", 0, "search negative exponents too (always for rt)",
+		    &opt.negative),
+	LC_OPT_CALLBACK("top", 0, "N", "show the N best models (default: all; 10 with "
+			"--search)", &opt.top, opt_rank),
+	LC_OPT_CALLBACK("format", 0, "FMT", "text (default); formula: only the chosen model "
+			"(or\n--pick N) as an expression predict and Python both read;\njson "
+			"or csv: models with coefficients, intervals, R2,\nadjusted R2, AICc, "
+			"leave-one-out and in-sample SMAPE", &opt.format, opt_format),
+	LC_OPT_FLAG("weights", 0, "weight averaged points by count/spread^2", &opt.weights),
+	LC_OPT_FLAG("absolute", 0, "plain least squares (lca's); the default weights "
+		    "points\nby 1/y^2, fitting relative errors, unless some y is 0",
+		    &opt.absolute),
+	LC_OPT_FLAG("log2", 0, "accepted for old scripts: log() always means log2\n(write "
+		    "ln() for the natural logarithm)", &opt.log2),
+	LC_OPT_FILENAME("models", 0, "FILE", "default forms from FILE instead of models.txt",
+			&opt.models),
+	LC_OPT_FLAG("allow-negative-values", 0, "fit a category with negative values "
+		    "(refused\nby default: times are not negative)", &opt.negvalues),
+	LC_OPT_FLAG("drop-outliers", 0, "leave out a repeat far from its point's other "
+		    "repeats\n(more than 5x the runs' relative noise from their\nmedian; "
+		    "listed either way, with file:line)", &opt.drop_outliers),
+	LC_OPT_FLAG("debug", 'd', "print the points that were fitted", &opt.debug),
+	LC_OPT_END(),
+};
+
+/* Parse the command line into opt.  -1 to go on, or the exit status (0
+ * after --help, 2 after a usage message). */
+static int parse_opts(int argc, char **argv)
 {
-	char keys[64], cat_help[160], **forms;
-	const struct lc_opt opts[] = {
-		LC_OPT_STRING("category", 'c', "CAT", cat_help, &o->cat),
-		LC_OPT_STRING("vars", 'v', "\"VARS\"", "the variable(s) to fit over, e.g. \"p\" or "
-			      "\"n p\"", &o->varlist),
-		LC_OPT_FILENAME("file", 'f', "RUNS", "the runs file", &o->runs),
-		LC_OPT_STRING("extract", 'x', "EXPR", "use only runs where EXPR holds, e.g. "
-			      "\"n=1024\", \"p>=4 d=32\"", &o->extract),
-		LC_OPT_FILENAME("gnuplot", 'g', "NAME", "write NAME.gp and NAME.data (and NAME.png "
-				"with gnuplot)", &o->plot),
-		LC_OPT_FLAG("force", 0, "with -g: replace those files when they exist", &o->force),
-		LC_OPT_FILENAME("emit", 0, "FILE", "append the best model to the model file FILE",
-				&o->emit),
-		LC_OPT_CALLBACK("pick", 0, "N", "emit the model ranked N instead of the best",
-				&o->pick, opt_rank),
-		LC_OPT_FLAG("emit-comment", 0, "print the best (or --pick) model as a C comment "
-			    "of\nlcm: lines for lostcycles compose --extract", &o->emit_comment),
-		LC_OPT_FLAG("prune", 0, "refit without terms whose 90% interval contains zero",
-			    &o->prune),
-		LC_OPT_FLAG("nonneg", 0, "forbid negative coefficients", &o->nonneg),
-		LC_OPT_FLAG("search", 0, "search c0 + c1*v^i*log2(v)^j (Extra-P normal form), "
-			    "and\nfor several variables sums of products of the best\nfactors of "
-			    "each, instead of the default forms", &o->search),
-		LC_OPT_FLAG("allow-negative", 0, "search negative exponents too (always for rt)",
-			    &o->negative),
-		LC_OPT_CALLBACK("top", 0, "N", "show the N best models (default: all; 10 with "
-				"--search)", &o->top, opt_rank),
-		LC_OPT_CALLBACK("format", 0, "FMT", "text (default); formula: only the chosen model "
-				"(or\n--pick N) as an expression predict and Python both read;\njson "
-				"or csv: models with coefficients, intervals, R2,\nadjusted R2, AICc, "
-				"leave-one-out and in-sample SMAPE", &o->format, opt_format),
-		LC_OPT_FLAG("weights", 0, "weight averaged points by count/spread^2", &o->weights),
-		LC_OPT_FLAG("absolute", 0, "plain least squares (lca's); the default weights "
-			    "points\nby 1/y^2, fitting relative errors, unless some y is 0",
-			    &o->absolute),
-		LC_OPT_FLAG("log2", 0, "accepted for old scripts: log() always means log2\n(write "
-			    "ln() for the natural logarithm)", &o->log2),
-		LC_OPT_FILENAME("models", 0, "FILE", "default forms from FILE instead of models.txt",
-				&o->models),
-		LC_OPT_FLAG("allow-negative-values", 0, "fit a category with negative values "
-			    "(refused\nby default: times are not negative)", &o->negvalues),
-		LC_OPT_FLAG("drop-outliers", 0, "leave out a repeat far from its point's other "
-			    "repeats\n(more than 5x the runs' relative noise from their\nmedian; "
-			    "listed either way, with file:line)", &o->drop_outliers),
-		LC_OPT_FLAG("debug", 'd', "print the points that were fitted", &o->debug),
-		LC_OPT_END(),
-	};
+	char keys[64], **forms;
 	int n;
 
 	snprintf(cat_help, sizeof(cat_help), "one of: %s\n(rt is pure computation, tt the "
@@ -115,9 +119,9 @@ static int parse_opts(int argc, char **argv, struct lc_fitrun_opts *o)
 		warnx("too many formula arguments");
 		return 2;
 	}
-	for (o->nforms = 0; o->nforms < n; o->nforms++)
-		o->forms[o->nforms] = forms[o->nforms];
-	if (o->cat && o->varlist && o->runs)
+	for (opt.nforms = 0; opt.nforms < n; opt.nforms++)
+		opt.forms[opt.nforms] = forms[opt.nforms];
+	if (opt.cat && opt.varlist && opt.runs)
 		return -1;
 	warnx("-c CATEGORY, -v VARS and -f RUNS are required; see '" PROG " --help'");
 	return 2;
@@ -158,10 +162,11 @@ int lc_cmd_fit(int argc, char **argv)
 {
 	struct lc_fitrun fr = { .note = note };
 	char msg[256];
-	int r = parse_opts(argc, argv, &fr.o);
+	int r = parse_opts(argc, argv);
 
 	if (r >= 0)
 		return r;
+	fr.o = opt;
 	if (lc_fitrun_cat(&fr, msg, sizeof(msg))) {
 		warnx("%s", msg);
 		return 2;

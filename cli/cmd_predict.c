@@ -45,40 +45,42 @@ static int opt_max_points(const struct lc_opt *opt, const char *arg)
 	return lc_opt_max_points(arg, opt->field);
 }
 
+/* The options, into these (file-scope data, as perf's builtins have it). */
+static struct lc_predrun_opts opt = { .max_points = LC_GRID_DEFAULT_MAX_POINTS };
+static const struct lc_opt opts[] = {
+	LC_OPT_FILENAME("model", 'm', "FILE", "the model file", &opt.model),
+	LC_OPT_STRING("at", 'a', "\"n=1024 p=26\"", "one point: each category's C(E), T(E), "
+		      "speedup", &opt.at),
+	LC_OPT_STRING("grid", 'G', "\"n=64,128,...,1024 p=1..26\"", "every combination: each "
+		      "C(E), and T(E) when it exists;\nLIST items: numbers, A..B[:STEP], ...",
+		      &opt.grid),
+	LC_OPT_CALLBACK("what-if", 'w', "SCENARIO", "e.g. \"li=0\", \"sl*=0.5\", \"li=0 "
+			"sl*=0.5\", balanced,\nnowait, nocomm, nocontention (repeatable)", &opt,
+			opt_whatif),
+	LC_OPT_FILENAME("compare", 'C', "MODEL_B", "where B beats the model, and the "
+			"crossover points\nalong the first grid variable", &opt.compare),
+	LC_OPT_FILENAME("plot", 'P', "FILE.png", "plot T (or speedup) over the first grid "
+			"variable, one\ncurve per value of the second (FILE.gp, FILE.data "
+			"too)", &opt.plot),
+	LC_OPT_FLAG("speedup", 0, "plot speedup instead of time", &opt.speedup),
+	LC_OPT_FILENAME("profile", 0, "RUNS", "with --plot: the stacked-bar predicate profile "
+			"of the\nruns in RUNS (seconds per category over p)", &opt.profile),
+	LC_OPT_STRING("extract", 'x', "EXPR", "with --profile: only runs where EXPR holds",
+		      &opt.extract),
+	LC_OPT_CALLBACK("max-points", 0, "N", "refuse a grid of more than N points (default "
+			"1000000)", &opt.max_points, opt_max_points),
+	LC_OPT_FLAG("force", 0, "replace plot files that exist (else they are refused)",
+		    &opt.force),
+	LC_OPT_END(),
+};
+
 /* Parse the command line into o.  -1 to go on, or the exit status (0
  * after --help, 2 after a usage message). */
 static int parse_opts(int argc, char **argv, struct lc_predrun_opts *o)
 {
-	const struct lc_opt opts[] = {
-		LC_OPT_FILENAME("model", 'm', "FILE", "the model file", &o->model),
-		LC_OPT_STRING("at", 'a', "\"n=1024 p=26\"", "one point: each category's C(E), T(E), "
-			      "speedup", &o->at),
-		LC_OPT_STRING("grid", 'G', "\"n=64,128,...,1024 p=1..26\"", "every combination: each "
-			      "C(E), and T(E) when it exists;\nLIST items: numbers, A..B[:STEP], ...",
-			      &o->grid),
-		LC_OPT_CALLBACK("what-if", 'w', "SCENARIO", "e.g. \"li=0\", \"sl*=0.5\", \"li=0 "
-				"sl*=0.5\", balanced,\nnowait, nocomm, nocontention (repeatable)", o,
-				opt_whatif),
-		LC_OPT_FILENAME("compare", 'C', "MODEL_B", "where B beats the model, and the "
-				"crossover points\nalong the first grid variable", &o->compare),
-		LC_OPT_FILENAME("plot", 'P', "FILE.png", "plot T (or speedup) over the first grid "
-				"variable, one\ncurve per value of the second (FILE.gp, FILE.data "
-				"too)", &o->plot),
-		LC_OPT_FLAG("speedup", 0, "plot speedup instead of time", &o->speedup),
-		LC_OPT_FILENAME("profile", 0, "RUNS", "with --plot: the stacked-bar predicate profile "
-				"of the\nruns in RUNS (seconds per category over p)", &o->profile),
-		LC_OPT_STRING("extract", 'x', "EXPR", "with --profile: only runs where EXPR holds",
-			      &o->extract),
-		LC_OPT_CALLBACK("max-points", 0, "N", "refuse a grid of more than N points (default "
-				"1000000)", &o->max_points, opt_max_points),
-		LC_OPT_FLAG("force", 0, "replace plot files that exist (else they are refused)",
-			    &o->force),
-		LC_OPT_END(),
-	};
 	char **rest;
 	int n;
 
-	o->max_points = LC_GRID_DEFAULT_MAX_POINTS;
 	if ((n = lc_opt_parse(argc, argv, opts, usage, &rest)) < 0)
 		return LC_OPT_EXIT(n);
 	if (n) {
@@ -117,10 +119,11 @@ static int run(struct lc_predrun *pr)
 int lc_cmd_predict(int argc, char **argv)
 {
 	struct lc_predrun pr = { .pax = -1 };
-	int r = parse_opts(argc, argv, &pr.o);
+	int r = parse_opts(argc, argv, &opt);
 
 	if (r >= 0)
 		return r;
+	pr.o = opt;
 	if (pr.o.profile && !pr.o.plot) {
 		warnx("--profile needs --plot FILE.png");
 		return 2;
