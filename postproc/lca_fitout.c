@@ -249,17 +249,12 @@ static const char *crit_name(enum lc_crit c)
 	return c == LC_CRIT_LOO ? "loo_smape" : c == LC_CRIT_AICC ? "aicc" : "r2";
 }
 
-/* One model as a JSON object. */
-static void json_model(const struct lc_fitrun *fr, const struct lc_fitcand *c, int rank,
-		       FILE *out)
+/* The terms of c as JSON objects: term, coefficient, 90% interval. */
+static void json_terms(const struct lc_fitrun *fr, const struct lc_fitcand *c, FILE *out)
 {
 	const struct lc_fit *f = &c->fit;
 	char text[2048];
 
-	lc_fitrun_formula(fr, c, text, sizeof(text));
-	fprintf(out, "    {\"rank\": %d, \"formula\": ", rank);
-	lc_json_str(out, text);
-	fprintf(out, ", \"terms\": [");
 	for (int t = 0; t < c->f->nterms; t++) {
 		lc_expr_print(c->f->term[t], (const char *const *)fr->vars, 10, text, sizeof(text));
 		fprintf(out, "%s{\"term\": ", t ? ", " : "");
@@ -270,25 +265,34 @@ static void json_model(const struct lc_fitrun *fr, const struct lc_fitcand *c, i
 		json_num(out, f->coef[t] - f->half[t]);
 		fprintf(out, ", ");
 		json_num(out, f->coef[t] + f->half[t]);
-		fprintf(out, "], \"contains_zero\": %s, \"held_at_zero\": %s}", f->flagged[t] ? "true" : "false",
-		       f->zero[t] ? "true" : "false");
+		fprintf(out, "], \"contains_zero\": %s, \"held_at_zero\": %s}",
+			f->flagged[t] ? "true" : "false", f->zero[t] ? "true" : "false");
 	}
-	fprintf(out, "],\n     \"threshold\": ");
-	json_num(out, c->f->is_max ? f->threshold : NAN);
-	fprintf(out, ", \"r2\": ");
-	json_num(out, f->r2);
-	fprintf(out, ", \"adj_r2\": ");
-	json_num(out, f->adjr2);
-	fprintf(out, ", \"aicc\": ");
-	json_num(out, f->aicc);
-	fprintf(out, ", \"loo_smape_percent\": ");
-	json_num(out, f->smape);
-	fprintf(out, ", \"loo_smape_se\": ");
-	json_num(out, f->smape_se);
-	fprintf(out, ", \"insample_smape_percent\": ");
-	json_num(out, f->smape_in);
-	fprintf(out, ", \"lack_of_fit_p\": ");
-	json_num(out, f->lof_p);
+}
+
+/* One model as a JSON object. */
+static void json_model(const struct lc_fitrun *fr, const struct lc_fitcand *c, int rank,
+		       FILE *out)
+{
+	const struct lc_fit *f = &c->fit;
+	const struct { const char *key; double v; } num[] = {
+		{ "threshold", c->f->is_max ? f->threshold : NAN }, { "r2", f->r2 },
+		{ "adj_r2", f->adjr2 }, { "aicc", f->aicc }, { "loo_smape_percent", f->smape },
+		{ "loo_smape_se", f->smape_se }, { "insample_smape_percent", f->smape_in },
+		{ "lack_of_fit_p", f->lof_p },
+	};
+	char text[2048];
+
+	lc_fitrun_formula(fr, c, text, sizeof(text));
+	fprintf(out, "    {\"rank\": %d, \"formula\": ", rank);
+	lc_json_str(out, text);
+	fprintf(out, ", \"terms\": [");
+	json_terms(fr, c, out);
+	fprintf(out, "],\n     ");
+	for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
+		fprintf(out, "%s\"%s\": ", i ? ", " : "", num[i].key);
+		json_num(out, num[i].v);
+	}
 	fprintf(out, ", \"lack_of_fit\": %s", f->lof ? "true" : "false");
 	fprintf(out, ", \"dof\": %d}", f->dof);
 }

@@ -13,6 +13,7 @@
 #include "lc_profile.h"
 #include "lc_util.h"
 #include "lca_plot.h"
+#include "plotout.h"
 
 #define MAXCROSS 16
 
@@ -534,29 +535,14 @@ static int plot_script(const struct lc_predrun *pr, const char *path, const char
 
 int lc_predrun_plot(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 {
-	char base[4096], gp[4200], data[4200], why[4400];
 	int nb = pr->g.naxes > 1 ? pr->g.axis[1].n : 1, rc;
-	size_t n = strlen(pr->o.plot);
+	struct lc_plotout po;
 
-	if (n > 4 && !strcmp(pr->o.plot + n - 4, ".png"))
-		n -= 4;
-	snprintf(base, sizeof(base), "%.*s", (int)n, pr->o.plot);
-	snprintf(gp, sizeof(gp), "%s.gp", base);
-	snprintf(data, sizeof(data), "%s.data", base);
-	if ((rc = lc_plot_prepare(gp, data, pr->o.plot, pr->o.force ? LC_OUT_FORCE : LC_OUT_KEEP,
-				  why, sizeof(why))))
-		return lc_fail(msg, len, rc, "--plot: %s", why);
-	if ((rc = plot_data(pr, data, nb, msg, len)) ||
-	    (rc = plot_script(pr, gp, data, nb, msg, len)))
+	if ((rc = lc_plotout_open(&po, pr->o.plot, pr->o.force, msg, len)) ||
+	    (rc = plot_data(pr, po.data, nb, msg, len)) ||
+	    (rc = plot_script(pr, po.gp, po.data, nb, msg, len)))
 		return rc;
-	rc = lc_plot_png(gp, pr->o.plot);
-	if (rc && rc != -ENOENT)
-		return lc_fail(msg, len, rc, "gnuplot failed on %s", gp);
-	if (rc)
-		fprintf(out, "wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
-	else
-		fprintf(out, "wrote %s (and %s, %s)\n", pr->o.plot, gp, data);
-	return 0;
+	return lc_plotout_finish(&po, out, msg, len);
 }
 
 void lc_predrun_free(struct lc_predrun *pr)

@@ -15,6 +15,7 @@
 #include "lc_util.h"
 #include "lca_model.h"
 #include "lca_plot.h"
+#include "plotout.h"
 #include "lca_predict.h"
 #include "lca_runs.h"
 #include "lcm.h"
@@ -668,28 +669,14 @@ static int plot_script(const struct lc_compose *c, const char *gp, const char *d
 
 int lc_compose_plot(struct lc_compose *c, FILE *out, char *msg, size_t len)
 {
-	char base[4096], gp[4200], data[4200], why[4400];
 	int nb = c->g.naxes > 1 ? c->g.axis[1].n : 1, rc;
-	size_t blen = strlen(c->o.plot);
+	struct lc_plotout po;
 
-	if (blen > 4 && !strcmp(c->o.plot + blen - 4, ".png"))
-		blen -= 4;
-	snprintf(base, sizeof(base), "%.*s", (int)blen, c->o.plot);
-	snprintf(gp, sizeof(gp), "%s.gp", base);
-	snprintf(data, sizeof(data), "%s.data", base);
-	if ((rc = lc_plot_prepare(gp, data, c->o.plot, c->o.force ? LC_OUT_FORCE : LC_OUT_KEEP,
-				  why, sizeof(why))))
-		return lc_fail(msg, len, rc, "--plot: %s", why);
-	if ((rc = plot_data(c, data, nb, msg, len)) || (rc = plot_script(c, gp, data, nb, msg, len)))
+	if ((rc = lc_plotout_open(&po, c->o.plot, c->o.force, msg, len)) ||
+	    (rc = plot_data(c, po.data, nb, msg, len)) ||
+	    (rc = plot_script(c, po.gp, po.data, nb, msg, len)))
 		return rc;
-	rc = lc_plot_png(gp, c->o.plot);
-	if (rc && rc != -ENOENT)
-		return lc_fail(msg, len, rc, "gnuplot failed on %s", gp);
-	if (rc)
-		fprintf(out, "wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
-	else
-		fprintf(out, "wrote %s (and %s, %s)\n", c->o.plot, gp, data);
-	return 0;
+	return lc_plotout_finish(&po, out, msg, len);
 }
 
 int lc_compose_print(struct lc_compose *c, FILE *out, char *msg, size_t len)
