@@ -72,34 +72,42 @@ static void on_signal(int sig)
 	lc_runner_stop = 1;
 }
 
-/* Whether an option of a mode not chosen was given: a usage message, and
- * 2; else -1 to go on. */
-static int check_modes(const struct calopts *o)
+/* A usage error: the message, and 2. */
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+	warnx(fmt, a, b);
+	return 2;
+}
+
+/* The timing option of the calibration given with --mpi or --memory, or
+ * NULL. */
+static const char *timing_given(void)
 {
 	static const char *const timing[] = { "intervals", "repeats", "max-overhead",
 					      "allow-busy-wait", "graph", "keep", "quiet", NULL };
 
-	if (o->mpi && o->mem) {
-		warnx("give --mpi or --memory, not both");
-		return 2;
-	}
-	for (int i = 0; (o->mpi || o->mem) && timing[i]; i++)
-		if (lc_opt_given(timing[i], 0)) {
-			warnx("--%s does not go with --%s", timing[i], o->mpi ? "mpi" : "memory");
-			return 2;
-		}
-	if (!o->mpi && lc_opt_given("max", 0)) {
-		warnx("-m goes with --mpi");
-		return 2;
-	}
-	if (o->mpi && o->cpus) {
-		warnx("-C goes with --memory");
-		return 2;
-	}
-	if (!o->mem && !o->mpi && (o->cpus || o->out)) {
-		warnx("-C and -o go with --memory");
-		return 2;
-	}
+	for (int i = 0; timing[i]; i++)
+		if (lc_opt_given(timing[i], 0))
+			return timing[i];
+	return NULL;
+}
+
+/* Whether an option of a mode not chosen was given: a usage message, and
+ * 2; else -1 to go on. */
+static int check_modes(const struct calopts *o)
+{
+	const char *mode = o->mpi ? "mpi" : "memory", *t = timing_given();
+
+	if (o->mpi && o->mem)
+		return usage_error("give --mpi or --memory, not both", NULL, NULL);
+	if ((o->mpi || o->mem) && t)
+		return usage_error("--%s does not go with --%s", t, mode);
+	if (!o->mpi && lc_opt_given("max", 0))
+		return usage_error("-m goes with --mpi", NULL, NULL);
+	if (o->mpi && o->cpus)
+		return usage_error("-C goes with --memory", NULL, NULL);
+	if (!o->mem && !o->mpi && (o->cpus || o->out))
+		return usage_error("-C and -o go with --memory", NULL, NULL);
 	return -1;
 }
 
@@ -184,6 +192,26 @@ static int memory_cpus(const char *cpus, int *a, int *b)
 	return 0;
 }
 
+/* The file of --memory: -o FILE (refused when it exists, unless
+ * --force), else the default one.  0, or the exit status after a
+ * message. */
+static int memory_path(const struct calopts *o, char *path, size_t len)
+{
+	char msg[4400];
+
+	if (o->out && !o->force && lc_out_prepare(o->out, LC_OUT_KEEP, msg, sizeof(msg))) {
+		warnx("%s", msg);
+		return 1;
+	}
+	if (o->out)
+		snprintf(path, len, "%s", o->out);
+	else if (lc_memlat_default_path(path, len)) {
+		warnx("no HOME: give the file with -o");
+		return 2;
+	}
+	return 0;
+}
+
 /* --memory. */
 static int memory(const struct calopts *o)
 {
@@ -194,18 +222,8 @@ static int memory(const struct calopts *o)
 		warnx("--memory takes no command");
 		return 2;
 	}
-	if ((rc = memory_cpus(o->cpus, &a, &b)))
+	if ((rc = memory_cpus(o->cpus, &a, &b)) || (rc = memory_path(o, path, sizeof(path))))
 		return rc;
-	if (o->out && !o->force && lc_out_prepare(o->out, LC_OUT_KEEP, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
-	if (o->out)
-		snprintf(path, sizeof(path), "%s", o->out);
-	else if (lc_memlat_default_path(path, sizeof(path))) {
-		warnx("no HOME: give the file with -o");
-		return 2;
-	}
 	if (lc_calib_memory(a, b, path, stdout, msg, sizeof(msg))) {
 		warnx("%s", msg);
 		return 1;

@@ -122,6 +122,33 @@ static int any_aicc(const struct lc_fitrun *fr)
 	return 0;
 }
 
+/* The search's line: how many hypotheses of which shape. */
+static void print_search(const struct lc_fitrun *fr, FILE *out)
+{
+	const char *lo = lc_fitrun_negative_ok(fr) ? "-2" : "0";
+
+	if (fr->nvars == 1)
+		fprintf(out, "search: %d hypotheses: c0, and c0 + c1*f and c1*f for f = "
+			"%s^i*log2(%s)^j, i in %s..3, j in 0..2\n", fr->ncands, fr->vars[0],
+			fr->vars[0], lo);
+	else
+		fprintf(out, "search: %d hypotheses: sums of up to two products of the best %d "
+			"factors v^i*log2(v)^j (i in %s..3) of each variable, found along lines of "
+			"the others\n", fr->ncands, fr->search.kept[0], lo);
+}
+
+/* The notes of forms left out as undefined at some point. */
+static void print_undefined(const struct lc_fitrun *fr, FILE *out)
+{
+	if (fr->search.undefined)
+		fprintf(out, "note: %d factor%s v^i*log2(v)^j undefined at %s (log of 0, or a "
+			"negative power of 0) left out\n", fr->search.undefined,
+			fr->search.undefined == 1 ? "" : "s", fr->search.undefined_at);
+	if (fr->nundef)
+		fprintf(out, "note: %d form%s undefined at %s (log of 0, or a negative power of 0) "
+			"left out\n", fr->nundef, fr->nundef == 1 ? "" : "s", fr->undef_at);
+}
+
 /* Print what was tried and how it was ranked. */
 static void print_rule(const struct lc_fitrun *fr, FILE *out)
 {
@@ -130,33 +157,22 @@ static void print_rule(const struct lc_fitrun *fr, FILE *out)
 		[LC_CRIT_AICC] = "AICc (too few points to leave one out)",
 		[LC_CRIT_R2] = "R2 (too few points for leave-one-out or AICc)",
 	};
-	int tried = fr->ncands;
 
-	if (fr->o.search && fr->nvars == 1)
-		fprintf(out, "search: %d hypotheses: c0, and c0 + c1*f and c1*f for f = %s^i*log2(%s)^j, "
-		       "i in %s..3, j in 0..2\n", tried, fr->vars[0], fr->vars[0],
-		       lc_fitrun_negative_ok(fr) ? "-2" : "0");
-	else if (fr->o.search)
-		fprintf(out, "search: %d hypotheses: sums of up to two products of the best %d factors "
-		       "v^i*log2(v)^j (i in %s..3) of each variable, found along lines of the others\n",
-		       tried, fr->search.kept[0], lc_fitrun_negative_ok(fr) ? "-2" : "0");
-	if (fr->search.undefined)
-		fprintf(out, "note: %d factor%s v^i*log2(v)^j undefined at %s (log of 0, or a negative power "
-		       "of 0) left out\n", fr->search.undefined, fr->search.undefined == 1 ? "" : "s",
-		       fr->search.undefined_at);
-	if (fr->nundef)
-		fprintf(out, "note: %d form%s undefined at %s (log of 0, or a negative power of 0) left out\n",
-		       fr->nundef, fr->nundef == 1 ? "" : "s", fr->undef_at);
+	if (fr->o.search)
+		print_search(fr, out);
+	print_undefined(fr, out);
 	if (fr->sel.crit == LC_CRIT_LOO)
 		fprintf(out, "ranked by leave-one-out SMAPE over the %d best by %s; '?' and '!' "
-		       "models last; the simplest within one standard error first\n", fr->sel.shortlist,
-		       any_aicc(fr) ? "AICc (then R2)" : "R2 (too few points for AICc)");
+			"models last; the simplest within one standard error first\n",
+			fr->sel.shortlist, any_aicc(fr) ? "AICc (then R2)" :
+			"R2 (too few points for AICc)");
 	else
 		fprintf(out, "ranked by %s; '?' and '!' models last%s\n", crit[fr->sel.crit],
-		       fr->sel.crit == LC_CRIT_AICC ? "; the simplest within 2 of the best first" : "");
+			fr->sel.crit == LC_CRIT_AICC ? "; the simplest within 2 of the best first" :
+			"");
 	if (fr->sel.promoted >= 0)
-		fprintf(out, "note: model 1 has fewer parameters or simpler terms than model 2 and is within "
-		       "one standard error of it\n");
+		fprintf(out, "note: model 1 has fewer parameters or simpler terms than model 2 and "
+			"is within one standard error of it\n");
 }
 
 /* The width of the model column: the longest shown model, 20 to 72. */
@@ -297,12 +313,9 @@ static void json_model(const struct lc_fitrun *fr, const struct lc_fitcand *c, i
 	fprintf(out, ", \"dof\": %d}", f->dof);
 }
 
-/* --format json: the data, the rule and the shown models. */
-static void report_json(const struct lc_fitrun *fr, FILE *out)
+/* The JSON header of what was fitted to what. */
+static void json_data(const struct lc_fitrun *fr, FILE *out)
 {
-	const struct lc_points *p = &fr->pts;
-	int n = lc_fitrun_shown(fr);
-
 	fprintf(out, "{\"file\": ");
 	lc_json_str(out, fr->o.runs);
 	fprintf(out, ", \"category\": ");
@@ -317,13 +330,22 @@ static void report_json(const struct lc_fitrun *fr, FILE *out)
 		lc_json_str(out, fr->o.extract);
 	else
 		fprintf(out, "null");
-	fprintf(out, ",\n  \"points\": %zu, \"runs\": %zu, \"runs_na\": %zu, \"runs_missing\": %zu, "
-	       "\"weights\": \"%s\", \"hypotheses\": %d, \"undefined_left_out\": %d,\n",
-	       p->n, p->used, p->na, p->missing,
-	       fr->cands[0].fit.weighted == 2 ? "relative" : fr->cands[0].fit.weighted == 1 ?
-	       "spread" : "none", fr->ncands, fr->nundef + fr->search.undefined);
-	fprintf(out, "  \"ranked_by\": \"%s\", \"cross_validated\": %d, \"simpler_promoted\": %s,\n",
-	       crit_name(fr->sel.crit), fr->sel.shortlist, fr->sel.promoted >= 0 ? "true" : "false");
+}
+
+/* --format json: the data, the rule and the shown models. */
+static void report_json(const struct lc_fitrun *fr, FILE *out)
+{
+	const struct lc_points *p = &fr->pts;
+	int n = lc_fitrun_shown(fr), w = fr->cands[0].fit.weighted;
+
+	json_data(fr, out);
+	fprintf(out, ",\n  \"points\": %zu, \"runs\": %zu, \"runs_na\": %zu, \"runs_missing\": "
+		"%zu, \"weights\": \"%s\", \"hypotheses\": %d, \"undefined_left_out\": %d,\n",
+		p->n, p->used, p->na, p->missing, w == 2 ? "relative" : w == 1 ? "spread" : "none",
+		fr->ncands, fr->nundef + fr->search.undefined);
+	fprintf(out, "  \"ranked_by\": \"%s\", \"cross_validated\": %d, \"simpler_promoted\": "
+		"%s,\n", crit_name(fr->sel.crit), fr->sel.shortlist,
+		fr->sel.promoted >= 0 ? "true" : "false");
 	fprintf(out, "  \"models\": [\n");
 	for (int i = 0; i < n; i++) {
 		json_model(fr, &fr->cands[i], i + 1, out);
