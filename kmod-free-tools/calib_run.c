@@ -555,19 +555,29 @@ static void table_marks(const struct lc_calib_run *c, size_t n, double floor_ns,
 		}
 }
 
+/* This machine's sleep floor: the mean interval of a 100 ms tick probe,
+ * ns (NaN when it cannot be measured). */
+static double sleep_floor(void)
+{
+	double floor_ns = NAN, max_ns;
+	uint64_t ticks;
+
+	if (lc_check_tick_probe(100000000u, -1, &floor_ns, &max_ns, &ticks))
+		return NAN;
+	return floor_ns;
+}
+
 void lc_calib_report(const struct lc_calib_run *c, FILE *out)
 {
 	struct row rows[LC_CALIB_MAX_INTERVALS];
-	double floor_ns = NAN, max_ns;
-	uint64_t ticks;
+	double floor_ns;
 	size_t n = 0;
 
 	if (!c->nbase) {
 		fprintf(out, "nothing measured\n");
 		return;
 	}
-	if (lc_check_tick_probe(100000000u, -1, &floor_ns, &max_ns, &ticks))
-		floor_ns = NAN;
+	floor_ns = sleep_floor();
 	for (size_t i = 0; i < c->npts && c->pts[i].n; i++, n++)
 		summarise(c, &c->pts[i], &rows[i]);
 	fprintf(out, "baseline: %.3f s (median of %zu runs, spread %.2f %%, no sampler)%s\n",

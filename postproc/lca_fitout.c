@@ -85,16 +85,13 @@ static void print_points(const struct lc_fitrun *fr, FILE *out)
 	}
 }
 
-/* Print the header lines: what was fitted to what. */
-static void print_header(const struct lc_fitrun *fr, FILE *out)
+/* The line of points and runs: how many, which were left out, and the
+ * weights. */
+static void print_counts(const struct lc_fitrun *fr, FILE *out)
 {
 	const struct lc_points *p = &fr->pts;
 	int weighted = fr->cands[0].fit.weighted;
 
-	fprintf(out, "lostcycles fit %s\n", LC_TOOL_VERSION);
-	fprintf(out, "Datafile: %s, Variable%s: %s, Category: %s (%s), Constraints: %s\n", fr->o.runs,
-	       fr->nvars > 1 ? "s" : "", fr->o.varlist, fr->cat->key, fr->cat->desc,
-	       fr->o.extract ? fr->o.extract : "none");
 	fprintf(out, "%zu point%s from %zu run%s", p->n, p->n == 1 ? "" : "s", p->used,
 	       p->used == 1 ? "" : "s");
 	if (p->used > p->n)
@@ -109,6 +106,16 @@ static void print_header(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "%s\n", weighted == 2 ? "; relative errors (weights 1/y^2)" :
 		       weighted == 1 ? "" : fr->o.absolute ? "; plain least squares" :
 		       "; plain least squares (a value is 0)");
+}
+
+/* Print the header lines: what was fitted to what. */
+static void print_header(const struct lc_fitrun *fr, FILE *out)
+{
+	fprintf(out, "lostcycles fit %s\n", LC_TOOL_VERSION);
+	fprintf(out, "Datafile: %s, Variable%s: %s, Category: %s (%s), Constraints: %s\n",
+		fr->o.runs, fr->nvars > 1 ? "s" : "", fr->o.varlist, fr->cat->key, fr->cat->desc,
+		fr->o.extract ? fr->o.extract : "none");
+	print_counts(fr, out);
 	print_skipped(fr, out, "");
 	print_outliers(fr, out, "");
 }
@@ -429,6 +436,21 @@ void lc_fitrun_print(const struct lc_fitrun *fr, FILE *out, FILE *err)
 	}
 }
 
+/* The second block of the data file: the n best models sampled at 201
+ * values of the variable from lo to hi. */
+static void plot_models(const struct lc_fitrun *fr, FILE *f, double lo, double hi, int n)
+{
+	fprintf(f, "\n\n# %s and the models in rank order\n", fr->vars[0]);
+	for (int s = 0; s <= 200; s++) {
+		double x = lo + (hi - lo) * s / 200;
+
+		fprintf(f, "%.10g", x);
+		for (int i = 0; i < n; i++)
+			fprintf(f, " %.10g", lc_fit_eval(fr->cands[i].f, fr->cands[i].fit.coef, &x));
+		fprintf(f, "\n");
+	}
+}
+
 /* Write the gnuplot data file: the points, then every shown model sampled
  * over the range of the variable. */
 static int plot_data(const struct lc_fitrun *fr, const char *path, int n)
@@ -445,15 +467,7 @@ static int plot_data(const struct lc_fitrun *fr, const char *path, int n)
 		lo = fmin(lo, p->x[i]);
 		hi = fmax(hi, p->x[i]);
 	}
-	fprintf(f, "\n\n# %s and the models in rank order\n", fr->vars[0]);
-	for (int s = 0; s <= 200; s++) {
-		double x = lo + (hi - lo) * s / 200;
-
-		fprintf(f, "%.10g", x);
-		for (int i = 0; i < n; i++)
-			fprintf(f, " %.10g", lc_fit_eval(fr->cands[i].f, fr->cands[i].fit.coef, &x));
-		fprintf(f, "\n");
-	}
+	plot_models(fr, f, lo, hi, n);
 	return fclose(f) ? -errno : 0;
 }
 
@@ -505,6 +519,24 @@ static int plot_write(const struct lc_fitrun *fr, const struct plot_files *pf, i
 	return rc ? lc_fail(msg, len, rc, "-g %s: %s", fr->o.plot, strerror(-rc)) : 0;
 }
 
+/* Run gnuplot for the PNG and say what was written; a failure is a
+ * note. */
+static void plot_png(const struct lc_fitrun *fr, const struct plot_files *pf, FILE *out)
+{
+	char why[13000];
+	int rc = lc_plot_png(pf->gp, pf->png);
+
+	if (rc == -ENOENT) {
+		fprintf(out, "wrote %s and %s (gnuplot not installed: no PNG)\n", pf->gp, pf->data);
+	} else if (rc) {
+		snprintf(why, sizeof(why), "gnuplot failed on %s; %s and %s are there", pf->gp,
+			 pf->gp, pf->data);
+		say(fr, why);
+	} else {
+		fprintf(out, "wrote %s, %s and %s\n", pf->gp, pf->data, pf->png);
+	}
+}
+
 int lc_fitrun_plot(const struct lc_fitrun *fr, FILE *out, char *msg, size_t len)
 {
 	struct plot_files pf;
@@ -525,14 +557,7 @@ int lc_fitrun_plot(const struct lc_fitrun *fr, FILE *out, char *msg, size_t len)
 		return lc_fail(msg, len, rc < 0 ? rc : -EEXIST, "-g: %s", why);
 	if ((rc = plot_write(fr, &pf, n > 12 ? 12 : n, msg, len)))
 		return rc;
-	rc = lc_plot_png(pf.gp, pf.png);
-	if (rc == -ENOENT)
-		fprintf(out, "wrote %s and %s (gnuplot not installed: no PNG)\n", pf.gp, pf.data);
-	else if (rc && snprintf(why, sizeof(why), "gnuplot failed on %s; %s and %s are there",
-				pf.gp, pf.gp, pf.data))
-		say(fr, why);
-	else
-		fprintf(out, "wrote %s, %s and %s\n", pf.gp, pf.data, pf.png);
+	plot_png(fr, &pf, out);
 	return 0;
 }
 

@@ -504,6 +504,20 @@ static int plot_data(struct lc_predrun *pr, const char *path, int nb, char *msg,
 	return rc;
 }
 
+/* The plot lines of block b of the data file: A's curve, and B's. */
+static void plot_lines(const struct lc_predrun *pr, FILE *f, const char *data, int b)
+{
+	char label[64] = "A";
+
+	if (pr->g.naxes > 1)
+		snprintf(label, sizeof(label), "%s=%g", pr->names[1], pr->g.axis[1].v[b]);
+	fprintf(f, "%s '%s' index %d using 1:2 with linespoints lw 2 title '%s%s'",
+		b ? ", \\\n    " : "", data, b, pr->b ? "A " : "", label);
+	if (pr->b)
+		fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 title 'B %s'",
+			data, b, label);
+}
+
 /* Write the plot script for the data file. */
 static int plot_script(const struct lc_predrun *pr, const char *path, const char *data, int nb,
 		       char *msg, size_t len)
@@ -516,17 +530,8 @@ static int plot_script(const struct lc_predrun *pr, const char *path, const char
 		pr->names[0], pr->o.speedup ? "speedup" : "predicted T(E) (seconds)");
 	fprintf(f, "set title \"%s\" noenhanced\nset key left top noenhanced\n", pr->o.model);
 	fprintf(f, "plot");
-	for (int b = 0; b < nb; b++) {
-		char label[64] = "A";
-
-		if (pr->g.naxes > 1)
-			snprintf(label, sizeof(label), "%s=%g", pr->names[1], pr->g.axis[1].v[b]);
-		fprintf(f, "%s '%s' index %d using 1:2 with linespoints lw 2 title '%s%s'",
-			b ? ", \\\n    " : "", data, b, pr->b ? "A " : "", label);
-		if (pr->b)
-			fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 "
-				"title 'B %s'", data, b, label);
-	}
+	for (int b = 0; b < nb; b++)
+		plot_lines(pr, f, data, b);
 	fprintf(f, "\n");
 	if (fclose(f))
 		return lc_fail(msg, len, -errno, "--plot %s: %s", pr->o.plot, strerror(errno));
