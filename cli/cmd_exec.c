@@ -33,8 +33,6 @@
 #include "session.h"
 #include "targets.h"
 
-#define EXEC_GRACE_NS 300000000u	/* no rank alive this long: the node is done */
-#define EXEC_FIRST_NS 5000000000u	/* how long to wait for the first segment */
 
 static const char *const usage[] = {
 	"mpiexec -n N lostcycles exec [-o PREFIX] [--force] [-i INTERVAL] [-w WINDOW]",
@@ -86,79 +84,6 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 	return argc - n;
 }
 
-/* The node's host name: $LOSTCYCLES_HOST or the machine's, reduced to
- * [A-Za-z0-9_.-] (it goes into file and session names). */
-static void node_host(char *buf, size_t len)
-{
-	const char *e = getenv(LC_ENV_HOST);
-
-	if (e && *e)
-		snprintf(buf, len, "%s", e);
-	else if (gethostname(buf, len - 1))
-		snprintf(buf, len, "localhost");
-	buf[len - 1] = 0;
-	for (char *p = buf; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == '-'))
-			*p = '_';
-}
-
-/* Take the node lock of session name; 1 when this rank is the node's
- * sampler (the lock is held until the process exits). */
-static int take_lead(const char *name)
-{
-	char path[4096];
-	const char *tmp = getenv("TMPDIR");
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/lostcycles-exec.%s.lock", tmp && *tmp ? tmp : "/tmp",
-		 name);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return 0;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		close(fd);
-		return 0;
-	}
-	return 1;	/* fd stays open: the lock lives as long as we do */
-}
-
-/* Wait for the child (forwarding SIGINT/SIGTERM/SIGHUP), then until no rank
- * of the node has been alive for EXEC_GRACE_NS.  Returns the child's status. */
-static int wait_node(const struct lc_launch *l, pid_t child, struct lc_registry *reg, int *sig)
-{
-	struct timespec ts = { 0, 10000000 };
-	uint64_t quiet = 0, done = 0;
-	int status = -1, ws;
-	siginfo_t si;
-
-	for (;;) {
-		int s = sigtimedwait(&l->waitset, &si, &ts);
-		uint64_t now = lc_clock_ns();
-
-		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
-			if (status < 0)
-				kill(child, s);
-			*sig = s;
-		}
-		if (status < 0 && waitpid(child, &ws, WNOHANG) == child) {
-			status = lc_launch_status(ws);
-			done = now;
-		}
-		if (status < 0)
-			continue;
-		if (*sig || (!lc_registry_live(reg) && !lc_registry_seen(reg) &&
-			     now - done > EXEC_FIRST_NS))
-			return status;
-		if (lc_registry_live(reg))
-			quiet = 0;
-		else if (lc_registry_seen(reg) && !quiet)
-			quiet = now;
-		else if (lc_registry_seen(reg) && now - quiet > EXEC_GRACE_NS)
-			return status;
-	}
-}
-
 /* The node's session over reg (which it then owns), started.  NULL after
  * a message. */
 static struct lc_session *node_session(const struct exec_opts *o, const char *session,
@@ -200,7 +125,7 @@ static int run_node(struct lc_launch *l, struct lc_session *ses, const char *out
 
 	if (child < 0)
 		warnx("%s: %s", argv[0], strerror((int)-child));
-	status = child < 0 ? 127 : wait_node(l, child, lc_session_registry(ses), &sig);
+	status = child < 0 ? 127 : lc_launch_wait_node(l, child, lc_session_registry(ses), &sig);
 	lc_session_finish(ses, status, sig ? "interrupted" : "node's ranks exited", &res);
 	for (const char *p = res.notes; *p;) {
 		const char *nl = strchr(p, '\n');
@@ -252,7 +177,7 @@ int lc_cmd_exec(int argc, char **argv)
 
 	if (first < 0)
 		return first == -1 ? 0 : 2;
-	node_host(host, sizeof(host));
+	lc_launch_node_host(host, sizeof(host));
 	/* the launcher's process on this node is the parent of all its ranks */
 	snprintf(session, sizeof(session), "lcx%d-%.40s", (int)getppid(), host);
 	if (lc_mpi_setup(&m, o.loggp, msg, sizeof(msg))) {
@@ -261,7 +186,7 @@ int lc_cmd_exec(int argc, char **argv)
 	}
 	setenv(LC_ENV_SESSION, session, 1);
 	setenv(LC_ENV_HOST, host, 1);
-	if (take_lead(session)) {
+	if (lc_launch_node_lock(session)) {
 		if (m.warning[0])
 			warnx("%s", m.warning);
 		return lead(&o, session, host, &m, argc - first, argv + first);

@@ -166,16 +166,6 @@ static int check_opts(const struct opts *o)
 	return 0;
 }
 
-/* Whether prog (a path) names an MPI or cluster launcher. */
-static int is_launcher(const char *prog)
-{
-	const char *b = prog ? strrchr(prog, '/') : NULL;
-
-	b = b ? b + 1 : prog;
-	return b && (!strncmp(b, "mpiexec", 7) || !strncmp(b, "mpirun", 6) ||
-		     !strcmp(b, "srun") || !strcmp(b, "orterun") || !strcmp(b, "prun"));
-}
-
 /* --mpi: put the MPI layer and the LogGP file into the environment the
  * launcher passes on to the ranks.  Returns 0 or 1 after a message. */
 static int mpi_setup(struct run *r)
@@ -267,22 +257,6 @@ static int start_run(struct run *r, struct lc_registry *reg)
 	return 0;
 }
 
-/* Whether to suggest --spare-cpu: record started the command without it,
- * the sampler had a CPU of its own to be pinned to, the program never had
- * as many threads as this process has CPUs, and the sampler's process used
- * more than 5 % of a CPU (a thread the kernel placed beside the sampler lost
- * about that much, plus a cache refill per tick: 17-20 % of a compute-bound
- * thread at 100us on the machine of docs/performance.md). */
-static int spare_hint(const struct run *r, const struct lc_session_result *res)
-{
-	cpu_set_t set;
-
-	if (r->o.spare_cpu || !r->prog || !res->procs || res->shared_cpu >= 0 ||
-	    (r->o.cpu < 0 && lc_sampler_spare_cpu() < 0) || sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	return res->procs < (uint32_t)CPU_COUNT(&set) && res->sampler_cpu_ns * 20 > res->wall_ns;
-}
-
 /* How the sampler shared its CPU, or the hint to spare one. */
 static void cpu_notes(const struct run *r, const char *cmd, const struct lc_session_result *res)
 {
@@ -297,7 +271,7 @@ static void cpu_notes(const struct run *r, const char *cmd, const struct lc_sess
 		fprintf(stderr, "lostcycles %s: the sampler shared CPU %d with the program (no CPU was "
 				"spare) and used %.3f s of CPU: the program ran slower than alone\n",
 			cmd, res->shared_cpu, cpu_s);
-	else if (spare_hint(r, res))
+	else if (r->prog && !r->o.spare_cpu && lc_launch_spare_hint(r->o.cpu, res))
 		fprintf(stderr, "lostcycles %s: hint: the program had fewer threads (p = %u) than "
 				"CPUs, and the kernel may have placed one on the sampler's CPU, which "
 				"slows it: --spare-cpu keeps the program off that CPU\n", cmd, res->procs);
@@ -325,7 +299,7 @@ static void unseen_note(const struct run *r, const char *cmd)
 		fprintf(stderr, "lostcycles %s: no instrumented process appeared: did the "
 				"layer load (%s)?\n", cmd, r->o.omp ? "--omp needs LLVM's libomp" :
 				"LD_PRELOAD needs a dynamically linked program");
-	else if (!r->o.mpi && is_launcher(r->prog))
+	else if (!r->o.mpi && lc_launch_is_mpi_launcher(r->prog))
 		fprintf(stderr, "lostcycles %s: no instrumented process appeared: for an MPI "
 				"job use 'lostcycles %s --mpi -- %s ...', which puts the MPI layer "
 				"into every rank\n", cmd, cmd, r->prog);
@@ -518,32 +492,16 @@ int lc_cmd_record(int argc, char **argv)
 	return status;
 }
 
-/* Parse the PID operands.  Returns 0, or 2 (1: no such process, or not
- * ours) after a message. */
+/* The PID operands.  Returns 0, or 2 (1: no such process, or not ours)
+ * after a message. */
 static int parse_pids(int argc, char **argv, pid_t **pids)
 {
-	uint64_t v;
+	char msg[256];
+	int e = lc_launch_pids(argc, argv, pids, msg, sizeof(msg));
 
-	*pids = calloc((size_t)argc, sizeof(**pids));
-	if (!*pids)
-		return 2;
-	for (int i = 0; i < argc; i++) {
-		if (lc_parse_u64(argv[i], 1, INT32_MAX, &v)) {
-			warnx("'%s' is not a process id", argv[i]);
-			return 2;
-		}
-		if (kill((pid_t)v, 0) && errno == ESRCH) {
-			warnx("no process %s", argv[i]);
-			return 1;
-		}
-		if (kill((pid_t)v, 0) && errno == EPERM) {
-			warnx("process %s: permission denied (it is another user's; only its "
-			      "owner or root may attach to it)", argv[i]);
-			return 1;
-		}
-		(*pids)[i] = (pid_t)v;
-	}
-	return 0;
+	if (e)
+		warnx("%s", msg);
+	return !e ? 0 : e == -EINVAL || e == -ENOMEM ? 2 : 1;
 }
 
 /* attach's refusals of record's options.  Returns 0 or 2 after a message. */

@@ -5,6 +5,7 @@
  */
 #include "lc_opt.h"
 #include "lc_util.h"
+#include "lca_grid.h"
 
 #include <err.h>
 #include <errno.h>
@@ -195,8 +196,8 @@ static int set_enum(const struct lc_opt *opt, const char *arg)
 			return 0;
 		}
 	list_words(opt->words, words, sizeof(words));
-	warnx("unknown %s '%s' (%s)", opt->name ? opt->name : lc_opt_name(opt), arg,
-	      opt->hint ? opt->hint : words);
+	warnx("bad %s '%s': unknown %s (%s)", lc_opt_name(opt), arg,
+	      opt->argname && opt->name ? opt->name : "value", opt->hint ? opt->hint : words);
 	return -1;
 }
 
@@ -485,29 +486,44 @@ void lc_opt_dump(FILE *f, const struct lc_opt *table)
 	fprintf(f, "--help\t%s\t-\tflag\t-\n", uses_short(table, 'h') ? "-" : "-h");
 }
 
+/* The values of g, one per axis, into at.  0, or -1 after a message. */
+static int at_take(const struct lc_opt *opt, const char *arg, const struct lc_grid *g,
+		   struct lc_opt_at *at)
+{
+	size_t used = 0;
+
+	for (int i = 0; i < g->naxes; i++) {
+		size_t k = strlen(g->axis[i].name) + 1;
+
+		if (g->axis[i].n != 1)
+			return lc_opt_bad(opt, arg, "one value a name: --at is one point");
+		if (i == LC_OPT_AT_MAX || used + k > sizeof(at->buf))
+			return lc_opt_bad(opt, arg, "too many names");
+		at->names[i] = memcpy(at->buf + used, g->axis[i].name, k);
+		at->vals[i] = g->axis[i].v[0];
+		used += k;
+		at->n = i + 1;
+	}
+	return 0;
+}
+
+/* --at: the point grammar of predict's --at and --grid (lca_grid.h), one
+ * value a name. */
 int lc_opt_at(const struct lc_opt *opt, const char *arg)
 {
 	struct lc_opt_at *at = opt->field;
-	char *save = NULL, *tok;
+	struct lc_grid g = { 0 };
+	char msg[256];
+	int rc;
 
-	snprintf(at->buf, sizeof(at->buf), "%s", arg);
-	at->text = arg;
 	at->n = 0;
-	for (tok = strtok_r(at->buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-		char *eq = strchr(tok, '='), *end;
-		double v;
-
-		if (!eq || eq == tok || at->n == LC_OPT_AT_MAX)
-			return lc_opt_bad(opt, arg, "expected NAME=VALUE pairs");
-		*eq = 0;
-		errno = 0;
-		v = strtod(eq + 1, &end);
-		if (end == eq + 1 || *end || errno || !isfinite(v))
-			return lc_opt_bad(opt, arg, "a value is not a number");
-		at->names[at->n] = tok;
-		at->vals[at->n++] = v;
-	}
-	return at->n ? 0 : lc_opt_bad(opt, arg, "expected NAME=VALUE pairs");
+	at->text = arg;
+	if (lc_grid_parse(arg, &g, msg, sizeof(msg)))
+		rc = lc_opt_bad(opt, arg, msg);
+	else
+		rc = at_take(opt, arg, &g, at);
+	lc_grid_free(&g);
+	return rc;
 }
 
 const struct lc_opt_word lc_opt_fmt_text_csv_json[] = {

@@ -80,7 +80,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'lostcycles COMMAND --help' describes a command; "
-		   "see also lostcycles(1).\n");
+		   "see also lostcycles(1).\n'lostcycles --completion bash' prints the bash "
+		   "completion.\n");
 }
 
 int main(int argc, char **argv)

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,9 @@
 #include "lc_util.h"
 #include "mpi_job.h"
 #include "tick.h"
+
+#define NODE_GRACE_NS 300000000u	/* no rank alive this long: the node is done */
+#define NODE_FIRST_NS 5000000000u	/* how long to wait for the first segment */
 
 int lc_launch_trace(struct lc_launch *l, char *msg, size_t len)
 {
@@ -267,5 +271,112 @@ int lc_launch_miss_latency(double *ns, char *from, size_t len, char *why, size_t
 	}
 	*ns = m.transfer_ns;
 	snprintf(from, len, "%s (transfer_ns, lostcycles calibrate --memory)", path);
+	return 0;
+}
+
+void lc_launch_node_host(char *buf, size_t len)
+{
+	const char *e = getenv(LC_ENV_HOST);
+
+	if (e && *e)
+		snprintf(buf, len, "%s", e);
+	else if (gethostname(buf, len - 1))
+		snprintf(buf, len, "localhost");
+	buf[len - 1] = 0;
+	for (char *p = buf; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == '-'))
+			*p = '_';
+}
+
+int lc_launch_node_lock(const char *name)
+{
+	char path[4096];
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/lostcycles-exec.%s.lock", tmp && *tmp ? tmp : "/tmp",
+		 name);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return 0;
+	}
+	return 1;	/* fd stays open: the lock lives as long as we do */
+}
+
+int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_registry *reg,
+			int *sig)
+{
+	struct timespec ts = { 0, 10000000 };
+	uint64_t quiet = 0, done = 0;
+	int status = -1, ws;
+	siginfo_t si;
+
+	for (;;) {
+		int s = sigtimedwait(&l->waitset, &si, &ts);
+		uint64_t now = lc_clock_ns();
+
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+			if (status < 0)
+				kill(child, s);
+			*sig = s;
+		}
+		if (status < 0 && waitpid(child, &ws, WNOHANG) == child) {
+			status = lc_launch_status(ws);
+			done = now;
+		}
+		if (status < 0)
+			continue;
+		if (*sig || (!lc_registry_live(reg) && !lc_registry_seen(reg) &&
+			     now - done > NODE_FIRST_NS))
+			return status;
+		if (lc_registry_live(reg))
+			quiet = 0;
+		else if (lc_registry_seen(reg) && !quiet)
+			quiet = now;
+		else if (lc_registry_seen(reg) && now - quiet > NODE_GRACE_NS)
+			return status;
+	}
+}
+
+int lc_launch_is_mpi_launcher(const char *prog)
+{
+	const char *b = prog ? strrchr(prog, '/') : NULL;
+
+	b = b ? b + 1 : prog;
+	return b && (!strncmp(b, "mpiexec", 7) || !strncmp(b, "mpirun", 6) ||
+		     !strcmp(b, "srun") || !strcmp(b, "orterun") || !strcmp(b, "prun"));
+}
+
+int lc_launch_spare_hint(int cpu, const struct lc_session_result *res)
+{
+	cpu_set_t set;
+
+	if (!res->procs || res->shared_cpu >= 0 || (cpu < 0 && lc_sampler_spare_cpu() < 0) ||
+	    sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	return res->procs < (uint32_t)CPU_COUNT(&set) && res->sampler_cpu_ns * 20 > res->wall_ns;
+}
+
+int lc_launch_pids(int argc, char **argv, pid_t **pids, char *msg, size_t len)
+{
+	uint64_t v;
+
+	*pids = calloc((size_t)argc, sizeof(**pids));
+	if (!*pids)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	for (int i = 0; i < argc; i++) {
+		if (lc_parse_u64(argv[i], 1, INT32_MAX, &v))
+			return lc_fail(msg, len, -EINVAL, "'%s' is not a process id", argv[i]);
+		if (kill((pid_t)v, 0) && errno == ESRCH)
+			return lc_fail(msg, len, -ESRCH, "no process %s", argv[i]);
+		if (kill((pid_t)v, 0) && errno == EPERM)
+			return lc_fail(msg, len, -EPERM, "process %s: permission denied (it is another "
+				       "user's; only its owner or root may attach to it)", argv[i]);
+		(*pids)[i] = (pid_t)v;
+	}
 	return 0;
 }

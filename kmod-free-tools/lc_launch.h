@@ -88,4 +88,37 @@ char *lc_launch_join(int argc, char **argv);
  * -errno when the file is bad (the reason to warn of in why[wlen]). */
 int lc_launch_miss_latency(double *ns, char *from, size_t len, char *why, size_t wlen);
 
+/* exec: the node's host name, $LOSTCYCLES_HOST or the machine's, reduced
+ * to [A-Za-z0-9_.-] (it goes into file and session names). */
+void lc_launch_node_host(char *buf, size_t len);
+
+/* exec: take the node lock of session name ($TMPDIR or /tmp); 1 when this
+ * rank is the node's sampler (the lock is held until the process exits). */
+int lc_launch_node_lock(const char *name);
+
+/* exec: wait for the child (passing SIGINT, SIGTERM, SIGHUP on), then until
+ * no process of reg has been alive for 0.3 s (or none appeared within 5 s
+ * of the child's end).  Returns the child's shell-style status; *sig is the
+ * signal that ended the wait, or 0. */
+int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_registry *reg,
+			int *sig);
+
+/* Whether prog (a path) names an MPI or cluster launcher (mpiexec, mpirun,
+ * srun, orterun, prun). */
+int lc_launch_is_mpi_launcher(const char *prog);
+
+/* Whether to suggest --spare-cpu after a record that started its command
+ * without it: the sampler had a CPU of its own to be pinned to (cpu, or -1:
+ * a spare one), the program never had as many threads as this process has
+ * CPUs, and the sampler's process used more than 5 % of a CPU (a thread the
+ * kernel placed beside the sampler lost about that much, plus a cache
+ * refill per tick: 17-20 % of a compute-bound thread at 100us on the
+ * machine of docs/performance.md). */
+int lc_launch_spare_hint(int cpu, const struct lc_session_result *res);
+
+/* attach: the process ids of argv[0..argc) into *pids (malloc'd, also on
+ * failure).  Returns 0, or -EINVAL (not a process id), -ESRCH (no such
+ * process), -EPERM (another user's) or -ENOMEM, with the reason in msg. */
+int lc_launch_pids(int argc, char **argv, pid_t **pids, char *msg, size_t len);
+
 #endif /* LC_LAUNCH_H */
