@@ -11,21 +11,14 @@
 #include "lc_util.h"
 #include "lca_runs.h"
 
-/* The categories that make up useful computation (pop.h). */
-static const int useful_cats[] = { LC_CAT_PC, LC_CAT_ML, LC_CAT_WC, LC_CAT_BL };
-#define NUSEFUL (sizeof(useful_cats) / sizeof(useful_cats[0]))
-
-static double sec(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
-
+/* Useful computation: the categories the table marks useful (pop.h). */
 static uint64_t useful(const uint64_t cat[LC_NCAT])
 {
 	uint64_t u = 0;
 
-	for (size_t i = 0; i < NUSEFUL; i++)
-		u += cat[useful_cats[i]];
+	for (int c = 0; c < LC_NCAT; c++)
+		if (lc_cat_info(c)->useful)
+			u += cat[c];
 	return u;
 }
 
@@ -60,15 +53,15 @@ int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_po
 	}
 	if (!total || !umax)
 		return lc_fail(msg, len, 1, "the profile holds no computation");
-	out->wall = sec(total) / pr->procs;
-	out->useful_avg = sec(useful(cat)) / pr->procs;
-	out->useful_max = sec(umax);
+	out->wall = lc_sec(total) / pr->procs;
+	out->useful_avg = lc_sec(useful(cat)) / pr->procs;
+	out->useful_max = lc_sec(umax);
 	out->lb = out->useful_avg / out->useful_max;
 	out->comm = out->useful_max / out->wall;
 	out->pe = out->useful_avg / out->wall;
 	out->have_transfer = loggp_split(pr);
 	if (out->have_transfer) {
-		out->te = (out->wall - sec(clmax)) / out->wall;
+		out->te = (out->wall - lc_sec(clmax)) / out->wall;
 		out->ser = out->te > 0 ? out->comm / out->te : NAN;
 	}
 	return 0;
@@ -153,18 +146,19 @@ int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int
 /* Useful computation and total of run i, or -1 when it lacks p, tt or rt. */
 static double run_useful(const struct lc_runs *r, size_t i, int kp, double *p, double *tt)
 {
-	static const char *const keys[] = { "rt", "ml", "wc", "bl" };
 	double u = 0, v;
 
 	if (lc_runs_get(r, i, kp, p) != LC_CELL_VALUE ||
 	    lc_runs_get(r, i, lc_runs_find_key(r, "tt", 2), tt) != LC_CELL_VALUE || *tt <= 0)
 		return -1;
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		enum lc_cell c = lc_runs_get(r, i, lc_runs_find_key(r, keys[k], strlen(keys[k])), &v);
+	for (int c = 0; c < LC_NCAT; c++) {
+		const char *key = lc_cat_info(c)->key;
 
-		if (c == LC_CELL_VALUE)
+		if (!lc_cat_info(c)->useful)
+			continue;
+		if (lc_runs_get(r, i, lc_runs_find_key(r, key, strlen(key)), &v) == LC_CELL_VALUE)
 			u += v;
-		else if (!k)
+		else if (c == LC_CAT_PC)
 			return -1;	/* no rt; na ml stays in rt */
 	}
 	return u;

@@ -23,11 +23,6 @@ struct view {
 	double nobs;		/* tick observations behind it: 0 = not sampled */
 };
 
-static double sec(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
-
 static double pct(uint64_t ns, uint64_t total)
 {
 	return total ? 100.0 * (double)ns / (double)total : 0.0;
@@ -41,7 +36,7 @@ static void make_view(const struct lc_profile *pr, const struct lc_acct *a, stru
 	v->total = 0;
 	for (int c = 0; c < LC_NCAT; c++)
 		v->total += v->cat[c];
-	v->wall = pr->procs ? sec(v->total) / pr->procs : sec(lc_acct_wall(a));
+	v->wall = pr->procs ? lc_sec(v->total) / pr->procs : lc_sec(lc_acct_wall(a));
 	v->nobs = 0;
 }
 
@@ -76,7 +71,7 @@ static double std_err(const struct view *v, uint64_t ns)
 	if (v->nobs <= 0 || !v->total)
 		return 0;
 	f = (double)ns / (double)v->total;
-	return sec(v->total) * sqrt(f * (1 - f) / v->nobs);
+	return lc_sec(v->total) * sqrt(f * (1 - f) / v->nobs);
 }
 
 static int unavailable(const struct lc_profile *pr, int c)
@@ -168,7 +163,7 @@ static void cut_note(const struct lc_profile *pr, const struct lc_prof_data *d,
 	if (pr->cut)
 		snprintf(buf, len, "profile cut at byte %" PRIu64 ": shows the first %u "
 			 "windows (%.6f s)", pr->cut_offset, d->nwindows,
-			 sec(lc_acct_wall(&d->total)));
+			 lc_sec(lc_acct_wall(&d->total)));
 }
 
 /* ---- the sampler's own run ---------------------------------------------- */
@@ -251,18 +246,6 @@ static void sampler_stats(const struct lc_profile *pr, struct samp *s)
 		     (s->missed && s->missed * 100 > s->ticks + s->missed);
 }
 
-/* A duration for a message: "29.6 s", "1.25 ms", "350 us". */
-static const char *dur(uint64_t ns, char *buf, size_t len)
-{
-	if (ns >= 1000000000u)
-		snprintf(buf, len, "%.3g s", (double)ns / 1e9);
-	else if (ns >= 1000000u)
-		snprintf(buf, len, "%.3g ms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.3g us", (double)ns / 1e3);
-	return buf;
-}
-
 /* The stall warning.  See report.h. */
 int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 {
@@ -284,12 +267,12 @@ int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 			 s.est_missed ? " (estimated from the windows' tick counts)" : "");
 	if (big)
 		snprintf(msg, len, "the sampler stalled for %s%s%s: times in a late tick's span "
-			 "are charged to the state seen at its end", dur(s.gap_ns, g, sizeof(g)),
+			 "are charged to the state seen at its end", lc_fmt_duration(s.gap_ns, 0, g, sizeof(g)),
 			 at, miss);
 	else
 		snprintf(msg, len, "the sampler fell behind (longest tick gap %s%s)%s: times in "
 			 "a late tick's span are charged to the state seen at its end",
-			 dur(s.gap_ns, g, sizeof(g)), at, miss);
+			 lc_fmt_duration(s.gap_ns, 0, g, sizeof(g)), at, miss);
 	return 1;
 }
 
@@ -310,7 +293,7 @@ static void pp_row(struct lc_emit *e, const char *name, const struct view *v, ui
 	char se[64] = "";
 
 	lc_emit_str(e, name);
-	lc_emit_num(e, sec(ns));
+	lc_emit_num(e, lc_sec(ns));
 	lc_emit_num(e, pct(ns, v->total));
 	if (v->nobs > 0)
 		snprintf(se, sizeof(se), "\u00b1%.6f", std_err(v, ns));
@@ -346,7 +329,7 @@ static void pp_table(const struct lc_profile *pr, const struct view *v)
 			pp_row(e, "  of which queue empty", v, v->qempty);
 	}
 	lc_emit_str(e, "Total Time");
-	lc_emit_num(e, sec(v->total));
+	lc_emit_num(e, lc_sec(v->total));
 	lc_emit_num(e, v->total ? 100.0 : 0.0);
 	lc_emit_row(e);
 	pp_line(e, pr, v, LC_CAT_PC);
@@ -362,9 +345,9 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 	sampler_stats(pr, &s);
 	if (pr->ended && pr->end.ext && pr->end.sampler_cpu_ns)
 		printf("; sampler CPU %.3f s (%.1f %% of the run's %.3f s)",
-		       sec(pr->end.sampler_cpu_ns),
+		       lc_sec(pr->end.sampler_cpu_ns),
 		       s.wall_ns ? 100.0 * (double)pr->end.sampler_cpu_ns / (double)s.wall_ns : 0.0,
-		       sec(s.wall_ns));
+		       lc_sec(s.wall_ns));
 	printf("\n");
 	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
 		printf("** note: the sampler shared CPU %d with the program (no spare CPU): its "
@@ -471,8 +454,8 @@ static void cat_cells(struct lc_emit *e, const struct lc_profile *pr, const uint
 		if (unavailable(pr, c))
 			lc_emit_na(e);
 		else
-			lc_emit_num(e, sec(cat[c]));
-	lc_emit_num(e, sec(row_total(cat)));
+			lc_emit_num(e, lc_sec(cat[c]));
+	lc_emit_num(e, lc_sec(row_total(cat)));
 }
 
 /* Threads x categories, then the empty slots (text and CSV). */
@@ -567,7 +550,7 @@ static void timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
 			continue;
 		make_view(pr, a, &v);
 		lc_emit_uint(e, w->index);
-		lc_emit_num(e, sec(w->start_ns));
+		lc_emit_num(e, lc_sec(w->start_ns));
 		lc_emit_num(e, v.wall);
 		if (csv)
 			cat_cells(e, pr, v.cat);
@@ -608,10 +591,10 @@ static int lline_pairs(const struct lc_profile *pr, const struct view *v, struct
 		if (unavailable(pr, c))
 			snprintf(kv[n++].val, sizeof(kv->val), "na");
 		else
-			snprintf(kv[n++].val, sizeof(kv->val), "%.9g", sec(v->cat[c]));
+			snprintf(kv[n++].val, sizeof(kv->val), "%.9g", lc_sec(v->cat[c]));
 	}
 	kv[n].key = lc_cat_info(LC_KEY_TT)->key;
-	snprintf(kv[n++].val, sizeof(kv->val), "%.9g", sec(v->total));
+	snprintf(kv[n++].val, sizeof(kv->val), "%.9g", lc_sec(v->total));
 	return n;
 }
 
@@ -743,16 +726,16 @@ static void csv_summary(const struct lc_profile *pr, const struct view *v)
 			lc_emit_int(e, 0);
 			lc_emit_str(e, reason(pr, c));
 		} else {
-			sum_head(e, lc_cat_info(c)->key, lc_cat_info(c)->name, sec(v->cat[c]),
+			sum_head(e, lc_cat_info(c)->key, lc_cat_info(c)->name, lc_sec(v->cat[c]),
 				 pct(v->cat[c], v->total));
 			lc_emit_empty(e);
 		}
 		sum_tail(e, pr, v, c, v->cat[c]);
 	}
-	sum_head(e, "qe", "of which queue empty", sec(v->qempty), pct(v->qempty, v->total));
+	sum_head(e, "qe", "of which queue empty", lc_sec(v->qempty), pct(v->qempty, v->total));
 	lc_emit_empty(e);
 	sum_tail(e, pr, v, -1, v->qempty);
-	sum_head(e, "tt", "Total Time", sec(v->total), v->total ? 100.0 : 0.0);
+	sum_head(e, "tt", "Total Time", lc_sec(v->total), v->total ? 100.0 : 0.0);
 	lc_emit_row(e);
 	sum_head(e, "wall", "Wall Time", v->wall, NAN);
 	lc_emit_row(e);
@@ -760,18 +743,6 @@ static void csv_summary(const struct lc_profile *pr, const struct view *v)
 }
 
 /* ---- counters -------------------------------------------------------------- */
-
-/* What each counter role is called in reports. */
-static const char *role_name(uint32_t role)
-{
-	static const char *const names[LC_EVR_NROLES] = {
-		[LC_EVR_OTHER] = "other", [LC_EVR_CYCLES] = "cycles",
-		[LC_EVR_STALL] = "stall cycles", [LC_EVR_MISS] = "misses",
-		[LC_EVR_INSTR] = "instructions", [LC_EVR_MISS_STALL] = "miss stall cycles",
-	};
-
-	return role < LC_EVR_NROLES ? names[role] : "other";
-}
 
 /* The first event of the profile with role, or -1. */
 static int event_of(const struct lc_profile *pr, uint32_t role)
@@ -834,7 +805,7 @@ static void events_table(const struct lc_profile *pr, const uint64_t *v, enum lc
 
 	for (uint32_t i = 0; i < pr->nevents; i++) {
 		lc_emit_str(e, pr->events[i].name ? pr->events[i].name : "");
-		lc_emit_str(e, role_name(pr->events[i].role));
+		lc_emit_str(e, lc_ev_role_info(pr->events[i].role)->name);
 		lc_emit_uint(e, v[i]);
 		lc_emit_row(e);
 	}
@@ -948,9 +919,9 @@ static void json_cats(const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
 		if (unavailable(pr, c))
 			printf("null, ");
 		else
-			printf("%.9f, ", sec(cat[c]));
+			printf("%.9f, ", lc_sec(cat[c]));
 	}
-	printf("\"total\": %.9f}", sec(row_total(cat)));
+	printf("\"total\": %.9f}", lc_sec(row_total(cat)));
 }
 
 static void json_head(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v)
@@ -969,8 +940,8 @@ static void json_head(const struct lc_profile *pr, const struct lc_report_opts *
 	}
 	printf("  \"procs\": %u,\n  \"procs_from\": ", pr->procs);
 	lc_json_str(stdout, procs_from(pr->procs_from));
-	printf(",\n  \"wall\": %.9f,\n  \"total\": %.9f,\n", v->wall, sec(v->total));
-	printf("  \"li_queue_empty\": %.9f,\n", sec(v->qempty));
+	printf(",\n  \"wall\": %.9f,\n  \"total\": %.9f,\n", v->wall, lc_sec(v->total));
+	printf("  \"li_queue_empty\": %.9f,\n", lc_sec(v->qempty));
 	printf("  \"wasted_lost\": %" PRIu64 ",\n  \"bad_reads\": %" PRIu64 ",\n",
 	       pr->end.wasted_lost, pr->end.bad_reads);
 }
@@ -984,19 +955,19 @@ static void json_sampler(const struct lc_profile *pr)
 	sampler_stats(pr, &s);
 	printf("  \"sampler\": {\"ticks\": %" PRIu64 ", \"max_gap_s\": ", s.ticks);
 	if (pr->ended)
-		printf("%.9f", sec(s.gap_ns));
+		printf("%.9f", lc_sec(s.gap_ns));
 	else
 		printf("null");
 	printf(", \"max_gap_at_s\": ");
 	if (s.gap_start >= 0)
-		printf("%.9f", sec((uint64_t)s.gap_start));
+		printf("%.9f", lc_sec((uint64_t)s.gap_start));
 	else
 		printf("null");
 	printf(", \"missed_ticks\": %" PRIu64 ", \"estimated\": %s, \"stalled\": %s, "
 	       "\"cpu_s\": ", s.missed, s.est_missed ? "true" : "false",
 	       s.stalled ? "true" : "false");
 	if (ext && pr->end.sampler_cpu_ns)
-		printf("%.9f", sec(pr->end.sampler_cpu_ns));
+		printf("%.9f", lc_sec(pr->end.sampler_cpu_ns));
 	else
 		printf("null");
 	printf(", \"shared_cpu\": ");
@@ -1032,7 +1003,7 @@ static void json_categories(const struct lc_profile *pr, const struct view *v)
 			printf("null, \"percent\": null, \"available\": false, \"reason\": ");
 		else
 			printf("%.9f, \"percent\": %.4f, \"available\": true, \"reason\": ",
-			       sec(v->cat[c]), pct(v->cat[c], v->total));
+			       lc_sec(v->cat[c]), pct(v->cat[c], v->total));
 		lc_json_str(stdout, na ? reason(pr, c) : NULL);
 		printf(", \"se\": ");
 		if (!na && v->nobs > 0)
@@ -1077,7 +1048,7 @@ static void json_timeline(const struct lc_profile *pr, const struct lc_prof_data
 			continue;
 		make_view(pr, a, &v);
 		printf("%s\n    {\"window\": %u, \"start\": %.9f, \"wall\": %.9f, \"seconds\": ",
-		       first ? "" : ",", d->windows[i].index, sec(d->windows[i].start_ns), v.wall);
+		       first ? "" : ",", d->windows[i].index, lc_sec(d->windows[i].start_ns), v.wall);
 		json_cats(pr, v.cat);
 		printf("}");
 		first = 0;
@@ -1112,7 +1083,7 @@ static void json_counters(const struct lc_profile *pr, const struct lc_prof_data
 		printf("%s{\"name\": ", e ? ", " : "");
 		lc_json_str(stdout, pr->events[e].name);
 		printf(", \"role\": \"%s\", \"total\": %" PRIu64 "}",
-		       role_name(pr->events[e].role), v[e]);
+		       lc_ev_role_info(pr->events[e].role)->name, v[e]);
 	}
 	printf("],\n    ");
 	json_counts(pr, v);
@@ -1142,7 +1113,7 @@ static void json_report(const struct lc_profile *pr, const struct lc_report_opts
 	printf("  \"cut\": ");
 	if (pr->cut)
 		printf("{\"offset\": %" PRIu64 ", \"windows\": %u, \"seconds\": %.9f},\n",
-		       pr->cut_offset, d->nwindows, sec(lc_acct_wall(&d->total)));
+		       pr->cut_offset, d->nwindows, lc_sec(lc_acct_wall(&d->total)));
 	else
 		printf("null,\n");
 	json_sampler(pr);

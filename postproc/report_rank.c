@@ -25,11 +25,6 @@ struct rank_row {
 	uint64_t caused;	/* the others' waiting beyond its own there, ns */
 };
 
-static double sec(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
-
 static int by_rank(const void *a, const void *b)
 {
 	const struct rank_row *x = a, *y = b;
@@ -165,7 +160,7 @@ static uint64_t cat_cells(struct lc_emit *e, const struct lc_profile *pr, const 
 		if (unavailable(pr, c))
 			lc_emit_na(e);
 		else
-			lc_emit_num(e, sec(cat[c]));
+			lc_emit_num(e, lc_sec(cat[c]));
 	}
 	return t;
 }
@@ -198,9 +193,9 @@ static void ranks_table(const struct lc_profile *pr, struct rank_row *rows, uint
 		t = cat_cells(e, pr, rows[i].cat);
 		if (csv) {
 			lc_emit_uint(e, rows[i].last);
-			lc_emit_num(e, sec(rows[i].caused));
+			lc_emit_num(e, lc_sec(rows[i].caused));
 		} else {
-			lc_emit_num(e, sec(t));
+			lc_emit_num(e, lc_sec(t));
 			lc_emit_num(e, t ? 100.0 * (double)rows[i].cat[LC_CAT_SL] / (double)t : 0.0);
 		}
 		lc_emit_row(e);
@@ -228,7 +223,7 @@ static void late_table(struct rank_row *rows, uint32_t n, uint64_t nwin)
 		lc_emit_str(e, rows[i].host);
 		lc_emit_uint(e, rows[i].last);
 		lc_emit_num(e, 100.0 * (double)rows[i].last / (double)nwin);
-		lc_emit_num(e, sec(rows[i].caused));
+		lc_emit_num(e, lc_sec(rows[i].caused));
 		lc_emit_row(e);
 	}
 	lc_emit_end(e);
@@ -286,7 +281,7 @@ static void text_hosts(const struct lc_profile *pr, const struct rank_row *rows,
 		}
 		lc_emit_str(e, rows[i].host);
 		lc_emit_uint(e, m);
-		lc_emit_num(e, sec(cat_cells(e, pr, cat)));
+		lc_emit_num(e, lc_sec(cat_cells(e, pr, cat)));
 		lc_emit_row(e);
 	}
 	lc_emit_end(e);

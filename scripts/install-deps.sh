@@ -34,6 +34,7 @@ else
 	need libpfm4-dev   /usr/include/perfmon/pfmlib_perf_event.h
 	need liburcu-dev   /usr/include/urcu.h /usr/include/$multi/urcu.h
 	need libgsl-dev    /usr/include/gsl/gsl_multifit.h
+	need libjson-c-dev /usr/include/json-c/json.h
 	need libelf-dev    /usr/include/gelf.h
 	need libdw-dev     /usr/include/elfutils/libdw.h
 	need make          /usr/bin/make

@@ -25,6 +25,40 @@ python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$t
 st=$?
 check "report --format json of it is valid UTF-8 JSON" true
 
+# ---- a command line that would be gnuplot commands stays a title ---------------
+if command -v gnuplot >/dev/null 2>&1; then
+	run record -q -o "$tmp/g.data" -- sh -c 'exec "$0"' "$(pwd)/build/workloads/serial" \
+		"\"; system(\"touch $tmp/pwned\"); \"" "'; system('touch $tmp/pwned'); '"
+	check "record a command with gnuplot in its arguments" true
+	run report --plot "$tmp/g.png" "$tmp/g.data"
+	check "report --plot runs none of it" '[ -s "$tmp/g.png" ] && [ ! -e "$tmp/pwned" ]'
+fi
+
+# ---- one palette: predict --profile colours each category as report does ------
+printf 'p=1 li=0.5 sl=0.25 rt=2 tt=2.75\np=2 li=1 sl=0.5 rt=2 tt=3.5\np=4 li=2 sl=1 rt=2 tt=5\n' \
+	>"$tmp/pp.runs"
+"$LC" predict --profile "$tmp/pp.runs" --plot "$tmp/pp.png" >/dev/null 2>&1
+"$LC" report --plot "$tmp/rp.png" "$tmp/c.data" >/dev/null 2>&1
+# colour of key $2 in the predicate profile's script $1 (linetypes in column order)
+pp_colour() {
+	cols=$(sed -n 's/^ *p  *//p' "$tmp/pp.data" | head -n 1)
+	i=0; for k in $cols; do i=$((i + 1)); [ "$k" = "$2" ] && break; done
+	sed -n "s/^set linetype $i lc rgb '\\(#[0-9a-f]*\\)'/\\1/p" "$1"
+}
+# colour of key $1 in report --plot's script (linetypes in category order)
+rp_colour() {
+	i=0; for k in li ip sl cl rc ml bl wc rt; do i=$((i + 1)); [ "$k" = "$1" ] && break; done
+	sed -n "s/^set linetype $i lc rgb '\\(#[0-9a-f]*\\)'/\\1/p" "$tmp/rp.gp"
+}
+same=1
+for k in li sl rt; do
+	a=$(pp_colour "$tmp/pp.gp" $k); b=$(rp_colour $k)
+	echo "      $k: predict --profile $a, report --plot $b"
+	[ -n "$a" ] && [ "$a" = "$b" ] || same=0
+done
+st=0
+check "predict --profile and report --plot colour li, sl and rt alike" '[ "$same" -eq 1 ]'
+
 # ---- a job whose host name is hostile ------------------------------------------
 if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] || [ ! -e build/liblostcycles-mpi.so ]; then
 	finish || exit 1

@@ -215,9 +215,14 @@ static void test_escapes(void **state)
 	lc_emit_csv_str(f, "x\"");
 	fputc(' ', f);
 	lc_emit_text_str(f, "ok\x07");
+	fputc(' ', f);
+	lc_emit_gnuplot_str(f, "it's\"; system(\"x\")\n");
+	fputc(' ', f);
+	lc_emit_gnuplot_str(f, NULL);
 	fclose(f);
 	assert_string_equal(buf, "null \"\\u0009\\u007f\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
-				 "\\ufffd\\ufffd\" null 0.500 \"x\"\"\" ok?");
+				 "\\ufffd\\ufffd\" null 0.500 \"x\"\"\" ok? "
+				 "'it''s\"; system(\"x\")?' ''");
 	free(buf);
 	assert_int_equal(lc_emit_end(NULL), 0);
 	assert_null(lc_emit_new(stdout, LC_EMIT_TEXT, cols, 0, 0));

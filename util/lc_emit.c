@@ -49,20 +49,36 @@ static int is_control(uint32_t c)
 
 /* ---- the escaping ------------------------------------------------------- */
 
-void lc_emit_text_str(FILE *out, const char *str)
+/* At most max characters of s, each control character or byte that is
+ * not UTF-8 as '?'; with gnuplot set, a single quote doubled. */
+static void put_clean(FILE *out, const char *str, size_t max, int gnuplot)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
-	while (s && *s) {
+	for (size_t w = 0; s && *s && w < max; w++) {
 		uint32_t c;
 		int n = utf8_seq(s, &c);
 
 		if (n == 0 || is_control(c))
 			fputc('?', out);
+		else if (gnuplot && c == '\'')
+			fputs("''", out);
 		else
 			fwrite(s, 1, (size_t)n, out);
 		s += n ? n : 1;
 	}
+}
+
+void lc_emit_text_str(FILE *out, const char *s)
+{
+	put_clean(out, s, SIZE_MAX, 0);
+}
+
+void lc_emit_gnuplot_str(FILE *out, const char *s)
+{
+	fputc('\'', out);
+	put_clean(out, s, SIZE_MAX, 1);
+	fputc('\'', out);
 }
 
 void lc_emit_json_str(FILE *out, const char *str)
@@ -135,23 +151,6 @@ static size_t text_width(const char *str)
 		w++;
 	}
 	return w;
-}
-
-/* lc_emit_text_str of at most max characters of s. */
-static void text_clip(FILE *out, const char *str, size_t max)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	for (size_t w = 0; s && *s && w < max; w++) {
-		uint32_t c;
-		int n = utf8_seq(s, &c);
-
-		if (n == 0 || is_control(c))
-			fputc('?', out);
-		else
-			fwrite(s, 1, (size_t)n, out);
-		s += n ? n : 1;
-	}
 }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -412,7 +411,7 @@ static void text_cell(FILE *out, const char *s, size_t w, int left, int clip)
 	if (!left)
 		for (size_t i = n; i < w; i++)
 			fputc(' ', out);
-	text_clip(out, s, n);
+	put_clean(out, s, n, 0);
 	if (left)
 		for (size_t i = n; i < w; i++)
 			fputc(' ', out);

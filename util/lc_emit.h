@@ -116,4 +116,10 @@ void lc_emit_csv_str(FILE *out, const char *s);
  * written as '?'. */
 void lc_emit_text_str(FILE *out, const char *s);
 
+/* s as a gnuplot string, single-quoted: a quote doubled (gnuplot reads
+ * nothing else inside such a string), control characters and bytes that
+ * are not UTF-8 as '?', so no string ends a gnuplot command early or
+ * starts one.  NULL writes ''. */
+void lc_emit_gnuplot_str(FILE *out, const char *s);
+
 #endif
