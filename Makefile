@@ -107,7 +107,7 @@ TOOL_SRC := $(wildcard util/*.c profile/*.c sampler/*.c postproc/*.c kmod-free-t
 TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o)
 TOOL_MAIN := $(B)/cli/lostcycles.o
 TOOL_LIB := $(B)/libtool.a
-TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -ljson-c -lm -lrt
+TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -ljson-c -ldw -lelf -lm -lrt
 
 # ---- tests, examples, benchmarks --------------------------------------------
 TEST_SRC := $(wildcard tests/test_*.c)

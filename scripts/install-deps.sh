@@ -37,6 +37,8 @@ else
 	need liburcu-dev   /usr/include/urcu.h /usr/include/$multi/urcu.h
 	need libgsl-dev    /usr/include/gsl/gsl_multifit.h
 	need libjson-c-dev /usr/include/json-c/json.h
+	need libelf-dev    /usr/include/gelf.h
+	need libdw-dev     /usr/include/elfutils/libdw.h
 	need make          /usr/bin/make
 	need gcc           /usr/bin/gcc
 	need binutils      /usr/bin/readelf
