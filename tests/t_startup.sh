@@ -18,18 +18,15 @@
 #     time, and computation (rt + rc) holds the 2 x 1.5 s.
 # Without the main thread BUSY from the start, IP was 3.3 s of 4.2 s
 # (OpenMP) and 3.5 s of 4.1 s (MPI).  Exits 77 when no layer can run here.
+. tests/lib.sh
 set -u
 if [ -n "${LC_SAN:-}" ]; then
-	echo "t_startup: under SAN=$LC_SAN the OpenMP program and the OMPT tool are built by clang, whose sanitizer runtime cannot share a process with GCC's in liblostcycles"
-	exit 77
+	skip t_startup "under SAN=$LC_SAN the OpenMP program and the OMPT tool are built by clang, whose sanitizer runtime cannot share a process with GCC's in liblostcycles"
 fi
 OMPWL=build/layers/omp_start
 PTWL=build/layers/pt_start
 MPIWL=build/mpi/start
-if [ ! -x "$PTWL" ]; then
-	echo "t_startup: SKIP: no test program (make workloads)"
-	exit 77
-fi
+[ -x "$PTWL" ] || skip t_startup "no test program (make workloads)"
 . tests/layers/lib.sh
 unset OMP_TOOL_LIBRARIES LD_PRELOAD OMP_SCHEDULE
 export OMP_NUM_THREADS=2
@@ -111,4 +108,5 @@ else
 fi
 
 [ "$nfail" -eq 0 ] || { echo "t_startup: $nfail failed"; exit 1; }
+end_unjudged t_startup
 echo "t_startup: all passed"

@@ -7,19 +7,17 @@
 #   - a category that was not measured (memory loss with --no-counters) is
 #     left out of the Perfetto counter track instead of written as 0.
 # Run from the top of the tree (make check does).
+. tests/lib.sh
 set -u
 if [ -n "${LC_SAN:-}" ]; then
-	echo "t_warnings: under SAN=$LC_SAN the pthread layer is preloaded into sh, built without the sanitizers, which cannot load its runtime"
-	exit 77
+	skip t_warnings "under SAN=$LC_SAN the pthread layer is preloaded into sh, built without the sanitizers, which cannot load its runtime"
 fi
 LC=./lostcycles
 WL=build/layers/pt_start
 if [ ! -x "$WL" ] || [ ! -e build/liblostcycles-pthread.so ]; then
-	echo "t_warnings: SKIP: no pthread layer or test program (make workloads)"
-	exit 77
+	skip t_warnings "no pthread layer or test program (make workloads)"
 fi
-tmp=$(mktemp -d /tmp/lc-t_warnings.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+lc_tmpdir
 unset LD_PRELOAD
 nfail=0
 ok() { echo "ok    $*"; }
