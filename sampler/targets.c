@@ -89,9 +89,9 @@ struct lc_registry {
 	struct lc_rejection *lost;
 	uint32_t nlost, untracked;
 	size_t lostcap;
-	/* Lineage (lineage.h): set by start before the discovery thread
-	 * exists; roots, nroots and lineage (LINEAGE_SET) then under lock by
-	 * lc_registry_set_roots; outsiders under lock, read relaxed. */
+	/* Lineage (lineage.h): set by open before any scan; roots, nroots and
+	 * lineage (LINEAGE_SET) then under lock by lc_registry_set_roots;
+	 * outsiders under lock, read relaxed. */
 	int lineage;			/* LINEAGE_* */
 	struct lc_root *roots;
 	int nroots;
@@ -870,9 +870,9 @@ static uint32_t pidfd_budget(void)
 	return n < MAX_POLL - 1 ? (uint32_t)n : MAX_POLL - 1;
 }
 
-/* lc_registry_start, with lineage LINEAGE_ANY or LINEAGE_WAIT. */
-static struct lc_registry *registry_start(const char *session, const pid_t *pids, int npids,
-					  int lineage, int *err)
+/* lc_registry_open, with lineage LINEAGE_ANY or LINEAGE_WAIT. */
+static struct lc_registry *registry_open(const char *session, const pid_t *pids, int npids,
+					 int lineage, int *err)
 {
 	struct lc_registry *r = calloc(1, sizeof(*r));
 	int rc;
@@ -907,6 +907,24 @@ static struct lc_registry *registry_start(const char *session, const pid_t *pids
 	if (r->inotify >= 0)
 		inotify_add_watch(r->inotify, SHM_DIR, IN_CREATE | IN_MOVED_TO);
 	scan(r, 1);		/* what is already there is attached before t0 */
+	return r;
+}
+
+struct lc_registry *lc_registry_open(const char *session, const pid_t *pids, int npids,
+				     int *err)
+{
+	return registry_open(session, pids, npids, LINEAGE_ANY, err);
+}
+
+/* lc_registry_start, with lineage LINEAGE_ANY or LINEAGE_WAIT. */
+static struct lc_registry *registry_start(const char *session, const pid_t *pids, int npids,
+					  int lineage, int *err)
+{
+	struct lc_registry *r = registry_open(session, pids, npids, lineage, err);
+	int rc;
+
+	if (!r)
+		return NULL;
 	rc = lc_thread_start(&r->thread, discover, r);
 	if (rc) {
 		*err = rc;
@@ -954,6 +972,33 @@ int lc_registry_set_roots(struct lc_registry *r, const pid_t *pids, int n)
 uint32_t lc_registry_outsiders(struct lc_registry *r)
 {
 	return __atomic_load_n(&r->outsiders, __ATOMIC_RELAXED);
+}
+
+/* Whether t's process has exited: its pidfd is readable (an exit not yet
+ * reaped counts), or without one, its pid is gone. */
+static int exited(const struct lc_target *t)
+{
+	struct pollfd p = { .fd = t->pidfd, .events = POLLIN };
+
+	if (t->pidfd < 0)
+		return kill(t->pid, 0) && errno == ESRCH;
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP));
+}
+
+int lc_registry_scan(struct lc_registry *r)
+{
+	struct lc_target *t, *tmp;
+
+	if (r->running)
+		return -EBUSY;
+	scan(r, 1);
+	pthread_mutex_lock(&r->lock);
+	cds_list_for_each_entry_safe(t, tmp, &r->list, node)
+		if (exited(t))
+			detach(r, t, 1);
+	drop_faulted(r);
+	pthread_mutex_unlock(&r->lock);
+	return 0;
 }
 
 void lc_registry_stop(struct lc_registry *r)

@@ -1,63 +1,75 @@
-/* fuzz_gpquote — the gnuplot string literal writer (gp_quote.c): for any
- * input the literal is one single-quoted string that gnuplot reads back as
- * the input with control characters replaced: it starts and ends with a
- * quote, every quote inside is doubled, no byte in it is a control
- * character, and the buffer and stream writers agree.  A violation
- * aborts. */
-#include "gp_quote.h"
+/* fuzz_gpquote — the gnuplot string writer of the plot scripts
+ * (lc_emit_gnuplot_str, lc_emit_gnuplot_fmt in util/lc_emit.c): for any
+ * input the output is one single-quoted gnuplot string, which gnuplot
+ * expands in no way (no back-quotes, macros or escapes inside): it starts
+ * and ends with a quote, every quote inside is doubled, no byte in it is a
+ * control character; read back as gnuplot reads it, it is the input where
+ * the input is printable ASCII; and the formatting variant writes the same.
+ * A violation aborts. */
+#include <stdio.h>
+
+#include "lc_emit.h"
 
 #include "fuzz.h"
 
-/* Check that lit[0..n) is the literal of s; abort otherwise. */
-static void check_literal(const char *lit, size_t n, const char *s)
+/* The string written for s, in a malloc'ed buffer of *n bytes. */
+static char *quoted(const char *s, int fmt, size_t *n)
 {
-	size_t i = 1;
+	char *m = NULL;
+	FILE *f = open_memstream(&m, n);
 
-	if (n < 2 || lit[0] != '\'' || lit[n - 1] != '\'')
-		abort();
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		unsigned char want = *p < 0x20 || *p == 0x7f ? '?' : *p;
-
-		if (i >= n - 1 || (unsigned char)lit[i] != want)
-			abort();
-		if (want == '\'' && (i + 1 >= n - 1 || lit[++i] != '\''))
-			abort();
-		i++;
+	if (!f)
+		return NULL;
+	if (fmt)
+		lc_emit_gnuplot_fmt(f, "%s", s);
+	else
+		lc_emit_gnuplot_str(f, s);
+	if (fclose(f)) {
+		free(m);
+		return NULL;
 	}
-	if (i != n - 1)
+	return m;
+}
+
+/* Check the string q[0..n) written for s; abort on a violation. */
+static void check(const char *q, size_t n, const char *s)
+{
+	int ascii = 1;
+	size_t k = 0;
+
+	if (n < 2 || q[0] != '\'' || q[n - 1] != '\'')
 		abort();
-	for (i = 0; i < n; i++)
-		if ((unsigned char)lit[i] < 0x20 || lit[i] == 0x7f)
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		ascii &= *p >= 0x20 && *p < 0x7f;
+	for (size_t i = 1; i < n - 1; i++, k++) {
+		unsigned char c = (unsigned char)q[i];
+
+		if (c < 0x20 || c == 0x7f)
 			abort();
+		if (c == '\'' && (i + 1 >= n - 1 || q[++i] != '\''))
+			abort();	/* a lone quote would end the string */
+		if (ascii && (unsigned char)s[k] != c)
+			abort();
+	}
+	if (ascii && s[k])
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
-	char *s = fuzz_text(data, n), *buf, *mem = NULL;
-	size_t need, len, memlen = 0;
-	FILE *f;
+	char *s = fuzz_text(data, n), *a, *b;
+	size_t na = 0, nb = 0;
 
 	if (!s)
 		return 0;
-	need = lc_gp_quote(NULL, 0, s);
-	len = n ? data[0] % (need + 2) : 0;	/* also too small, to the byte */
-	buf = malloc(need + 2);
-	if (buf && lc_gp_quote(buf, len, s) != need)
+	a = quoted(s, 0, &na);
+	b = quoted(s, 1, &nb);
+	if (a)
+		check(a, na, s);
+	if (a && b && (na != nb || memcmp(a, b, na)))
 		abort();
-	if (buf && len > need && (strlen(buf) != need || (check_literal(buf, need, s), 0)))
-		abort();
-	if (buf && len && len <= need && strcmp(buf, len >= 3 ? "''" : ""))
-		abort();
-	f = open_memstream(&mem, &memlen);
-	if (f && !lc_gp_fputs(f, s) && !fclose(f)) {
-		check_literal(mem, memlen, s);
-		if (buf && lc_gp_quote(buf, need + 1, s) == need && memcmp(buf, mem, need + 1))
-			abort();
-	} else if (f) {
-		fclose(f);
-	}
-	free(mem);
-	free(buf);
+	free(a);
+	free(b);
 	free(s);
 	return 0;
 }
