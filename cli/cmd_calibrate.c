@@ -336,11 +336,11 @@ static int measure(const struct calopts *o, const char *prog, struct lc_pingpong
 	snprintf(max, sizeof(max), "%llu", (unsigned long long)o->max);
 	cmd = lc_pingpong_argv(o->cmd, o->ncmd, prog, max);
 	st = cmd ? lc_pingpong_run(cmd, p) : -ENOMEM;
-
+	if (st < 0)
+		warnx("the ping-pong failed: cannot run %s: %s", cmd ? cmd[0] : "it", strerror(-st));
+	else if (st)
+		warnx("the ping-pong failed (exit status %d)", st);
 	free(cmd);
-	if (st != 0)
-		warnx("the ping-pong failed (%s %d)", st < 0 ? "could not run:" : "exit status",
-		      st < 0 ? -st : st);
 	return st ? -1 : 0;
 }
 

@@ -18,6 +18,7 @@
 #include "lca_model.h"
 #include "lca_plot.h"
 #include "lca_runs.h"
+#include "plotout.h"
 
 #define PROG "lostcycles fit"
 
@@ -479,18 +480,21 @@ static int plot_script(const struct lc_fitrun *fr, const char *path, const char 
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# written by lostcycles fit; in gnuplot, load '%s' shows the fits\n", path);
-	fprintf(f, "set title \"%s over %s (%s)\" noenhanced\n", fr->cat->key, fr->vars[0], fr->o.runs);
-	fprintf(f, "set xlabel \"%s\"\nset ylabel \"%s (seconds)\"\nset key left top noenhanced\n",
-		fr->vars[0], fr->cat->key);
-	fprintf(f, "plot '%s' index 0 using 1:2:3 with yerrorbars pt 7 title 'measured'", dpath);
+	fprintf(f, "# written by lostcycles fit; in gnuplot, load it to show the fits\nset title ");
+	lc_plotout_str(f, "%s over %s (%s)", fr->cat->key, fr->vars[0], fr->o.runs);
+	fprintf(f, " noenhanced\nset xlabel ");
+	lc_plotout_str(f, "%s", fr->vars[0]);
+	fprintf(f, "\nset ylabel ");
+	lc_plotout_str(f, "%s (seconds)", fr->cat->key);
+	fprintf(f, "\nset key left top noenhanced\nplot ");
+	lc_plotout_str(f, "%s", dpath);
+	fprintf(f, " index 0 using 1:2:3 with yerrorbars pt 7 title 'measured'");
 	for (int i = 0; i < n; i++) {
 		lc_fitrun_model_text(fr, &fr->cands[i], text, sizeof(text));
-		for (char *q = text; *q; q++)
-			if (*q == '\'' || *q == '"')
-				*q = ' ';
-		fprintf(f, ", \\\n     '%s' index 1 using 1:%d with lines title '%d: %s'", dpath, i + 2,
-			i + 1, text);
+		fprintf(f, ", \\\n     ");
+		lc_plotout_str(f, "%s", dpath);
+		fprintf(f, " index 1 using 1:%d with lines title ", i + 2);
+		lc_plotout_str(f, "%d: %s", i + 1, text);
 	}
 	fprintf(f, "\n");
 	return fclose(f) ? -errno : 0;
