@@ -44,22 +44,28 @@ static void point_text(const struct lc_fitrun *fr, size_t k, char *buf, size_t l
 					 fr->vars[v], fr->pts.x[k * (size_t)fr->nvars + (size_t)v]);
 }
 
+/* The line of one outlier, to f. */
+static void outlier_line(const struct lc_fitrun *fr, const struct lc_outlier *o, FILE *f,
+			 const char *pre)
+{
+	char at[160];
+
+	point_text(fr, o->point, at, sizeof(at));
+	fprintf(f, "%soutlier%s %s:%d: %s=%g at %s, where its repeats' median is %g: %.3g "
+		"times the runs' noise (%.3g %%)%s\n", pre, o->dropped ? " left out" : "",
+		fr->o.runs, o->line, fr->cat->key, o->y, at, o->median, o->dev,
+		100 * fr->pts.noise, o->paired ? "; of two repeats, which is wrong cannot be told" : "");
+}
+
 /* Print the repeats far from their point's other repeats, to f. */
 static void print_outliers(const struct lc_fitrun *fr, FILE *f, const char *pre)
 {
 	const struct lc_points *p = &fr->pts;
 	int kept = 0;
-	char at[160];
 
 	for (size_t i = 0; i < p->nout; i++) {
-		const struct lc_outlier *o = &p->out[i];
-
-		point_text(fr, o->point, at, sizeof(at));
-		fprintf(f, "%soutlier%s %s:%d: %s=%g at %s, where its repeats' median is %g: %.3g "
-			"times the runs' noise (%.3g %%)%s\n", pre, o->dropped ? " left out" : "",
-			fr->o.runs, o->line, fr->cat->key, o->y, at, o->median, o->dev,
-			100 * p->noise, o->paired ? "; of two repeats, which is wrong cannot be told" : "");
-		kept |= !o->dropped && !o->paired;
+		outlier_line(fr, &p->out[i], f, pre);
+		kept |= !p->out[i].dropped && !p->out[i].paired;
 	}
 	if (kept && !fr->o.drop_outliers)
 		fprintf(f, "%soutliers are averaged in; --drop-outliers leaves them out\n", pre);
@@ -371,6 +377,19 @@ static void csv_num(FILE *out, double v)
 		fprintf(out, ",");
 }
 
+/* The numbers of one CSV row. */
+static void csv_fit(const struct lc_fit *f, FILE *out)
+{
+	csv_num(out, f->r2);
+	csv_num(out, f->adjr2);
+	csv_num(out, f->aicc);
+	csv_num(out, f->smape);
+	csv_num(out, f->smape_se);
+	csv_num(out, f->smape_in);
+	fprintf(out, ",%d", f->nflagged);
+	csv_num(out, f->lof_p);
+}
+
 /* --format csv: one row per shown model. */
 static void report_csv(const struct lc_fitrun *fr, FILE *out)
 {
@@ -380,18 +399,9 @@ static void report_csv(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "rank,formula,r2,adj_r2,aicc,loo_smape_percent,loo_smape_se,insample_smape_percent,"
 	       "contains_zero,lack_of_fit_p,ranked_by\n");
 	for (int i = 0; i < n; i++) {
-		const struct lc_fit *f = &fr->cands[i].fit;
-
 		lc_fitrun_formula(fr, &fr->cands[i], text, sizeof(text));
-		fprintf(out, "%d,\"%s\"", i + 1, text);
-		csv_num(out, f->r2);
-		csv_num(out, f->adjr2);
-		csv_num(out, f->aicc);
-		csv_num(out, f->smape);
-		csv_num(out, f->smape_se);
-		csv_num(out, f->smape_in);
-		fprintf(out, ",%d", f->nflagged);
-		csv_num(out, f->lof_p);
+		fprintf(out, "%d,\"%s\"", i + 1, text);	/* a formula holds no '"' */
+		csv_fit(&fr->cands[i].fit, out);
 		fprintf(out, ",%s\n", crit_name(fr->sel.crit));
 	}
 }
