@@ -532,7 +532,3 @@ int lc_opt_at(const struct lc_opt *opt, const char *arg)
 	lc_grid_free(&g);
 	return rc;
 }
-
-const struct lc_opt_word lc_opt_fmt_text_csv_json[] = {
-	{ "text", LC_FMT_TEXT }, { "csv", LC_FMT_CSV }, { "json", LC_FMT_JSON }, { NULL, 0 },
-};
