@@ -107,7 +107,7 @@ TOOL_SRC := $(wildcard util/*.c profile/*.c sampler/*.c postproc/*.c kmod-free-t
 TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o)
 TOOL_MAIN := $(B)/cli/lostcycles.o
 TOOL_LIB := $(B)/libtool.a
-TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -lm -lrt
+TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -ljson-c -ldw -lelf -lm -lrt
 
 # ---- tests, examples, benchmarks --------------------------------------------
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -393,7 +393,7 @@ $(FUZZ_B)/libparse.a: $(FUZZ_OBJ)
 $(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_B)/libparse.a
 	$(quiet) FUZZLD $@
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_B)/libparse.a \
-		-lgsl -lgslcblas -lm -pthread
+		-lgsl -lgslcblas -ljson-c -lm -pthread
 
 fuzz: deps-check
 	@$(MAKE) --no-print-directory fuzz-build

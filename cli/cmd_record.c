@@ -19,7 +19,7 @@
 #include "lc_profile.h"
 #include "lc_util.h"
 #include "mpi_job.h"
-#include "program.h"
+#include "lc_program.h"
 #include "session.h"
 #include "targets.h"
 #include "tick.h"

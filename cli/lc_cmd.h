@@ -22,9 +22,6 @@ int lc_cmd_calibrate(int argc, char **argv);
 int lc_cmd_sweep(int argc, char **argv);
 int lc_cmd_exec(int argc, char **argv);
 int lc_cmd_merge(int argc, char **argv);
-/* "calibrate --mpi": the LogGP ping-pong (cmd_calibrate_mpi.c); lc_cmd_calibrate
- * hands its arguments over when --mpi is given. */
-int lc_cmd_calibrate_mpi(int argc, char **argv);
 int lc_cmd_compose(int argc, char **argv);
 int lc_cmd_export(int argc, char **argv);
 

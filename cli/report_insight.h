@@ -1,8 +1,9 @@
 /*
- * report_insight.h — the insight reports of "lostcycles report": --advise,
- * --pop, --timeline --format perfetto, --html and --plot.  cmd_report.c
- * parses their options into struct lc_insight and, once the profile is
- * read, hands them the run.
+ * report_insight.h — the insight options of "lostcycles report": --advise,
+ * --pop, --timeline --format perfetto, --html and --plot: their checks
+ * against the other options, and the calls into postproc (insight.c,
+ * pop.c, perfetto.c, report_plot.c) with their messages.  cmd_report.c's
+ * option table fills struct lc_insight.
  */
 #ifndef LC_REPORT_INSIGHT_H
 #define LC_REPORT_INSIGHT_H
@@ -26,7 +27,6 @@ struct lc_insight {
 	int nat;		/* --at NAME=VALUE ... */
 	const char *at_names[LC_INSIGHT_MAXAT];
 	double at_vals[LC_INSIGHT_MAXAT];
-	char at_buf[512];
 };
 
 /* Check the insight options against the others.  Returns -1 to go on, or 2
