@@ -19,7 +19,6 @@
 #include "lc_profile.h"
 #include "lc_util.h"
 #include "mpi_job.h"
-#include "lc_program.h"
 #include "session.h"
 #include "targets.h"
 #include "tick.h"
@@ -371,21 +370,6 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 	return rc;
 }
 
-/* The command line for the profile: argv joined; with --omp the program's
- * word becomes its absolute path, so that report can find its debug
- * information from any directory to name the OpenMP tool's tags.  NULL on
- * ENOMEM. */
-static char *command_line(const struct run *r, int argc, char **argv)
-{
-	char path[PATH_MAX], real[PATH_MAX], *first = argv[0], *s;
-
-	if (r->o.omp && !lc_program_find(argv[0], path, sizeof(path)) && realpath(path, real))
-		argv[0] = real;
-	s = lc_launch_join(argc, argv);
-	argv[0] = first;
-	return s;
-}
-
 /* The library of a layer, with a warning when it was not found. */
 static void find_layer(const char *name, const char *env, char *out, size_t len)
 {
@@ -399,13 +383,10 @@ static void find_layer(const char *name, const char *env, char *out, size_t len)
  * can be read) uses GCC's libgomp, which has no OMPT interface. */
 static void setup_layers(struct run *r, const char *program)
 {
-	char path[PATH_MAX];
-
 	if (r->o.omp) {
 		find_layer("liblostcycles-omp", "LOSTCYCLES_OMP_LIB", r->l.omp_lib,
 			   sizeof(r->l.omp_lib));
-		if (!lc_program_find(program, path, sizeof(path)) &&
-		    lc_program_needs(path, "libgomp.so") == 1)
+		if (lc_launch_uses_libgomp(program))
 			warnx("%s uses GCC's libgomp, which has no OMPT interface: --omp sees "
 			      "none of its parallel regions (build it with clang -fopenmp, or "
 			      "use the flag macros)", program);
@@ -436,7 +417,7 @@ static int record_setup(struct run *r, int argc, char **argv)
 	if (r->o.mpi && mpi_setup(r))
 		return 1;
 	lc_session_name(r->l.session, sizeof(r->l.session));
-	r->command = command_line(r, argc, argv);
+	r->command = lc_launch_command_line(r->o.omp, argc, argv);
 	r->prog = argv[0];
 	return 0;
 }

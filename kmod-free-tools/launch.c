@@ -16,6 +16,7 @@
 
 #include "lc_abi.h"
 #include "lc_calib.h"
+#include "lc_program.h"
 #include "lc_util.h"
 #include "mpi_job.h"
 #include "tick.h"
@@ -379,4 +380,23 @@ int lc_launch_pids(int argc, char **argv, pid_t **pids, char *msg, size_t len)
 		(*pids)[i] = (pid_t)v;
 	}
 	return 0;
+}
+
+char *lc_launch_command_line(int omp, int argc, char **argv)
+{
+	char path[PATH_MAX], real[PATH_MAX], *first = argv[0], *s;
+
+	if (omp && !lc_program_find(argv[0], path, sizeof(path)) && realpath(path, real))
+		argv[0] = real;
+	s = lc_launch_join(argc, argv);
+	argv[0] = first;
+	return s;
+}
+
+int lc_launch_uses_libgomp(const char *program)
+{
+	char path[PATH_MAX];
+
+	return !lc_program_find(program, path, sizeof(path)) &&
+	       lc_program_needs(path, "libgomp.so") == 1;
 }
