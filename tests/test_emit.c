@@ -163,7 +163,7 @@ static void test_gap_compact(void **state)
 	static const struct lc_col c[] = {
 		{ .name = "a", .kind = LC_COL_INT, .width = 3 },
 		{ .name = "b", .kind = LC_COL_STR, .width = 2, .gap = 3 },
-		{ .name = "c", .kind = LC_COL_STR, .gap = 2 },
+		{ .name = "c", .kind = LC_COL_SIG, .data_prec = 9, .gap = 2 },
 	};
 	char *buf = NULL;
 	size_t len = 0;
@@ -176,11 +176,11 @@ static void test_gap_compact(void **state)
 	lc_emit_str(e, "y");
 	lc_emit_row(e);
 	lc_emit_span(e, 2, "spanned");
-	lc_emit_str(e, "z");
+	lc_emit_num(e, 1.0 / 3);
 	lc_emit_row(e);
 	assert_int_equal(lc_emit_end(e), 0);
 	fclose(f);
-	assert_string_equal(buf, "  a   b   c\n  7   x   y\nspanned   z\n");
+	assert_string_equal(buf, "  a   b          c\n  7   x          y\nspanned   0.333333\n");
 	free(buf);
 	f = open_memstream(&buf, &len);
 	e = lc_emit_new(f, LC_EMIT_JSON, c, 3, LC_EMIT_COMPACT);
@@ -189,10 +189,12 @@ static void test_gap_compact(void **state)
 	lc_emit_na(e);
 	lc_emit_row(e);
 	lc_emit_int(e, 8);
+	lc_emit_empty(e);
+	lc_emit_num(e, 2.0 / 3);
 	lc_emit_row(e);
 	assert_int_equal(lc_emit_end(e), 0);
 	fclose(f);
-	assert_string_equal(buf, "[{\"a\":7,\"b\":\"x\",\"c\":null},{\"a\":8,\"b\":null,\"c\":null}]\n");
+	assert_string_equal(buf, "[{\"a\":7,\"b\":\"x\",\"c\":null},{\"a\":8,\"b\":null,\"c\":0.666666667}]\n");
 	free(buf);
 }
 
