@@ -338,9 +338,10 @@ static int measure(const struct calopts *o, const char *prog, struct lc_pingpong
 	st = cmd ? lc_pingpong_run(cmd, p) : -ENOMEM;
 
 	free(cmd);
-	if (st != 0)
-		warnx("the ping-pong failed (%s %d)", st < 0 ? "could not run:" : "exit status",
-		      st < 0 ? -st : st);
+	if (st < 0)
+		warnx("the ping-pong could not run: %s", strerror(-st));
+	else if (st)
+		warnx("the ping-pong failed (exit status %d)", st);
 	return st ? -1 : 0;
 }
 
