@@ -69,7 +69,7 @@ int lc_pingpong_run(char **argv, struct lc_pingpong *p)
 	close(fd[1]);
 	if (pid < 0) {
 		close(fd[0]);
-		return (int)pid;
+		return pid;
 	}
 	read_lines(fd[0], p);
 	return lc_wait_status(pid, 0, NULL);

@@ -27,10 +27,10 @@ struct lc_pingpong {
  * and max.  A NULL-terminated array to free(); NULL when out of memory. */
 char **lc_pingpong_argv(char **launcher, int n, const char *prog, const char *max);
 
-/* Run argv (lc_spawn) with its stdout into a pipe and read the
- * ping-pong's lines ("overhead_ns O", "size B oneway_ns T") into *p.
- * Returns the command's status as a shell reports it, or -errno when it
- * could not run (-ENOENT: no such program). */
+/* Run argv with its stdout into a pipe and read the ping-pong's lines
+ * ("overhead_ns O", "size B oneway_ns T") into *p.  Returns the command's
+ * status as a shell reports it, or -errno when it could not run (-ENOENT:
+ * no such program). */
 int lc_pingpong_run(char **argv, struct lc_pingpong *p);
 
 /* Fit lg to p (lc_loggp_fit); *clamped as there.  0, or -errno with the

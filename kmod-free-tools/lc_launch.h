@@ -76,8 +76,6 @@ int lc_launch_wait_child(const struct lc_launch *l, pid_t child, uint64_t term_n
 int lc_launch_wait_targets(const struct lc_launch *l, struct lc_registry *reg, int started,
 			   uint64_t first_ns);
 
-/* The shell-style status (exit code, or 128 + signal) of a wait status. */
-int lc_launch_status(int ws);
 
 /* argv joined by spaces (NULL when out of memory), for the profile. */
 char *lc_launch_join(int argc, char **argv);
