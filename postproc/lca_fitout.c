@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lc_emit.h"
 #include "lc_profile.h"
 #include "lc_util.h"
 #include "lca_model.h"
@@ -368,42 +369,47 @@ static void report_json(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "  ]}\n");
 }
 
-/* Print a CSV number (empty when not finite). */
-static void csv_num(FILE *out, double v)
+/* The columns of --format csv: numbers with 10 significant digits, empty
+ * when not finite. */
+#define SIG10(n) { .name = (n), .kind = LC_COL_SIG, .prec = 10, .data_prec = 10, .csv_na = "" }
+static const struct lc_col csv_cols[] = {
+	{ .name = "rank", .kind = LC_COL_INT }, { .name = "formula", .kind = LC_COL_STR },
+	SIG10("r2"), SIG10("adj_r2"), SIG10("aicc"), SIG10("loo_smape_percent"),
+	SIG10("loo_smape_se"), SIG10("insample_smape_percent"),
+	{ .name = "contains_zero", .kind = LC_COL_INT }, SIG10("lack_of_fit_p"),
+	{ .name = "ranked_by", .kind = LC_COL_STR },
+};
+#undef SIG10
+
+/* One CSV row: model c ranked i + 1. */
+static void csv_row(const struct lc_fitrun *fr, const struct lc_fitcand *c, int i,
+		    struct lc_emit *e)
 {
-	if (isfinite(v))
-		fprintf(out, ",%.10g", v);
-	else
-		fprintf(out, ",");
+	const struct lc_fit *f = &c->fit;
+	const double num[] = { f->r2, f->adjr2, f->aicc, f->smape, f->smape_se, f->smape_in };
+	char text[2048];
+
+	lc_fitrun_formula(fr, c, text, sizeof(text));
+	lc_emit_int(e, i + 1);
+	lc_emit_str(e, text);
+	for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++)
+		lc_emit_num(e, isfinite(num[k]) ? num[k] : NAN);
+	lc_emit_int(e, f->nflagged);
+	lc_emit_num(e, isfinite(f->lof_p) ? f->lof_p : NAN);
+	lc_emit_str(e, crit_name(fr->sel.crit));
+	lc_emit_row(e);
 }
 
-/* The numbers of one CSV row. */
-static void csv_fit(const struct lc_fit *f, FILE *out)
-{
-	csv_num(out, f->r2);
-	csv_num(out, f->adjr2);
-	csv_num(out, f->aicc);
-	csv_num(out, f->smape);
-	csv_num(out, f->smape_se);
-	csv_num(out, f->smape_in);
-	fprintf(out, ",%d", f->nflagged);
-	csv_num(out, f->lof_p);
-}
-
-/* --format csv: one row per shown model. */
+/* --format csv: one row per shown model, through the table emitter. */
 static void report_csv(const struct lc_fitrun *fr, FILE *out)
 {
 	int n = lc_fitrun_shown(fr);
-	char text[2048];
+	struct lc_emit *e = lc_emit_new(out, LC_EMIT_CSV, csv_cols,
+					(int)(sizeof(csv_cols) / sizeof(csv_cols[0])), 0);
 
-	fprintf(out, "rank,formula,r2,adj_r2,aicc,loo_smape_percent,loo_smape_se,insample_smape_percent,"
-	       "contains_zero,lack_of_fit_p,ranked_by\n");
-	for (int i = 0; i < n; i++) {
-		lc_fitrun_formula(fr, &fr->cands[i], text, sizeof(text));
-		fprintf(out, "%d,\"%s\"", i + 1, text);	/* a formula holds no '"' */
-		csv_fit(&fr->cands[i].fit, out);
-		fprintf(out, ",%s\n", crit_name(fr->sel.crit));
-	}
+	for (int i = 0; e && i < n; i++)
+		csv_row(fr, &fr->cands[i], i, e);
+	lc_emit_end(e);
 }
 
 /* Notes for the machine formats go to err, one line each. */
