@@ -91,8 +91,15 @@ static const struct lc_opt_word sched_words[] = {
 	{ "schedstat", LC_SCHED_SCHEDSTAT }, { "none", LC_SCHED_NONE }, { NULL, 0 },
 };
 
-/* Parse the options of record (attach 0) or attach into o: the operands in
- * *rest; returns their count, or LC_OPT_HELP / LC_OPT_USAGE. */
+/* The options' defaults. */
+static const struct opts defaults = {
+	.interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS, .window_ns = LC_SESSION_DEFAULT_WINDOW_NS,
+	.cpu = -1, .out = "lostcycles.data", .sched = LC_SCHED_SWITCH, .jitter_pct = 10,
+};
+
+/* Parse the options of record (attach 0) or attach into o (which holds
+ * the defaults): the operands in *rest; returns their count, or
+ * LC_OPT_HELP / LC_OPT_USAGE. */
 static int parse_opts(int attach, int argc, char **argv, struct opts *o, char ***rest)
 {
 	/* record's own options: hidden for attach, which refuses them */
@@ -144,12 +151,8 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 		LC_OPT_END_AT_OPERAND(),
 	};
 #undef REC
-	int n;
+	int n = lc_opt_parse(argc, argv, opts, attach ? attach_usage : record_usage, rest);
 
-	*o = (struct opts){ .interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS,
-			    .window_ns = LC_SESSION_DEFAULT_WINDOW_NS, .cpu = -1,
-			    .out = "lostcycles.data", .sched = LC_SCHED_SWITCH, .jitter_pct = 10 };
-	n = lc_opt_parse(argc, argv, opts, attach ? attach_usage : record_usage, rest);
 	if (n < 0)
 		return n;
 	return lc_opt_windows(o->interval_ns, &o->window_ns, &o->window_grow) ? LC_OPT_USAGE : n;
@@ -467,7 +470,7 @@ static int wait_session(const struct run *r, struct lc_registry *reg)
 
 int lc_cmd_record(int argc, char **argv)
 {
-	struct run r = { 0 };
+	struct run r = { .o = defaults };
 	struct lc_registry *reg;
 	int n, status, sig = 0, rc;
 	char **cmd;
@@ -573,7 +576,7 @@ static int attach_setup(struct run *r, int argc, char **argv, struct lc_registry
 
 int lc_cmd_attach(int argc, char **argv)
 {
-	struct run r = { 0 };
+	struct run r = { .o = defaults };
 	struct lc_registry *reg = NULL;
 	int rc, sig;
 
