@@ -294,13 +294,15 @@ int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 
 /* ---- text ---------------------------------------------------------------- */
 
-/* One row: seconds, percent and, for sampled data, the standard error. */
-static void text_row(const char *fmt, const char *name, const struct view *v, uint64_t ns)
+/* One row: seconds, percent and, for sampled data, the standard error;
+ * mark ends it (" *": distorted by the machine's load). */
+static void text_row(const char *fmt, const char *name, const struct view *v, uint64_t ns,
+		     const char *mark)
 {
 	printf(fmt, name, sec(ns), pct(ns, v->total));
 	if (v->nobs > 0)
 		printf("  \u00b1%.6f", std_err(v, ns));
-	printf("\n");
+	printf("%s\n", mark);
 }
 
 static void text_line(const struct lc_profile *pr, const struct view *v, int c)
@@ -310,7 +312,7 @@ static void text_line(const struct lc_profile *pr, const struct view *v, int c)
 	if (unavailable(pr, c))
 		printf("%-24s %12s            (%s)\n", name, "na", reason(pr, c));
 	else
-		text_row("%-24s %12.6f  %7.2f%%", name, v, v->cat[c]);
+		text_row("%-24s %12.6f  %7.2f%%", name, v, v->cat[c], lc_report_mark(pr, c));
 }
 
 /* The wall time, and beside it the sampler's own CPU time when recorded. */
@@ -351,6 +353,7 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	printf("lostcycles report %s: %s%s%s\n", LC_TOOL_VERSION, o->file,
 	       pr->info.command ? ": " : "", pr->info.command ? pr->info.command : "");
 	printf("** processors: %u (%s)\n", pr->procs, procs_from(pr->procs_from));
+	lc_report_machine_text(stdout, pr);
 	if (o->source == LC_SRC_TRACE)
 		printf("** source: trace mode (exact event log)\n");
 	if (o->have_tag && tag_name(o, o->tag))
@@ -360,7 +363,7 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	for (int c = 0; c < LC_CAT_PC; c++) {
 		text_line(pr, v, c);
 		if (c == LC_CAT_LI && v->qempty && !unavailable(pr, c))
-			text_row("  %-22s %12.6f  %7.2f%%", "of which queue empty", v, v->qempty);
+			text_row("  %-22s %12.6f  %7.2f%%", "of which queue empty", v, v->qempty, "");
 	}
 	printf("%-24s %12.6f  %7.2f%%\n", "Total Time", sec(v->total), v->total ? 100.0 : 0.0);
 	text_line(pr, v, LC_CAT_PC);
@@ -1087,6 +1090,7 @@ static void json_report(const struct lc_profile *pr, const struct lc_report_opts
 	else
 		printf("null,\n");
 	json_sampler(pr);
+	lc_report_machine_json(stdout, pr, o->timeline);
 	json_categories(pr, v);
 	if (o->per_thread)
 		json_per_thread(pr, d, v);
