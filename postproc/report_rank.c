@@ -281,10 +281,22 @@ int lc_report_late(const struct lc_profile *pr, enum lc_source src, struct lc_la
 		if (rows[i].last > rows[best].last)
 			best = i;
 	if (n && out->nwin) {
+		uint64_t rc = 0, busy = 0;
+
 		out->rank = rows[best].rank;
 		out->host = rows[best].host;
 		out->last = rows[best].last;
 		out->caused = rows[best].caused;
+		for (uint32_t i = 0; i < n; i++) {
+			out->nranks += rows[i].nthreads > 0;
+			if (i == best)
+				continue;
+			rc += rows[i].cat[LC_CAT_RC];
+			busy += rows[i].cat[LC_CAT_RC] + rows[i].cat[LC_CAT_PC];
+		}
+		out->busy = rows[best].cat[LC_CAT_RC] + rows[best].cat[LC_CAT_PC];
+		out->rq_late = out->busy ? (double)rows[best].cat[LC_CAT_RC] / (double)out->busy : 0;
+		out->rq_others = busy ? (double)rc / (double)busy : 0;
 	}
 	free(rows);
 	return n && out->nwin ? 0 : -ENOENT;
