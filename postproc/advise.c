@@ -30,6 +30,11 @@ enum detector { D_TREND, D_TAG, D_PHASES, D_LATE, D_RUNQ, D_LOAD, D_COUNTERS, D_
  * this share of the category (SL): else it explains little of the loss. */
 #define LATE_MIN_SHARE 0.25
 
+/* ... and when it computed at least this much more (a fraction) than the
+ * median of the other ranks: else it was late for want of a CPU (the
+ * scheduler, other programs), not for its work. */
+#define LATE_MIN_EXCESS 0.05
+
 struct ctx;
 struct rule;
 
@@ -314,7 +319,7 @@ static int ev_tag(const struct ctx *x, const struct rule *ru, char *ev, size_t l
 	share = (double)best / (double)x->cat[ru->cat];
 	open = tag_time(x, tag);
 	name = x->o->tag_name ? x->o->tag_name(x->o->tag_arg, tag) : NULL;
-	if (share < ru->param || share < open + (1 - open) / 2) {
+	if (share < ru->param || share < open + (1 - open) / 2 || share - open < 0.2) {
 		snprintf(ev, len, "no fragment stands out: tag %" PRId64 " holds %.0f %% of %s "
 			 "while open %.0f %% of the time", tag, 100 * share,
 			 lc_cat_info(ru->cat)->key, 100 * open);
@@ -396,14 +401,16 @@ static double binom_p(uint64_t k, uint64_t n, double q)
 }
 
 /* late-rank: one rank arrives last at group synchronization more often
- * than chance (1/P of the windows, significance PARAM / P), the others'
- * wait for it is a real share of c, and its own run-queue wait beyond the
- * others' does not explain it (then the machine made it late, not its
- * work). */
+ * than chance (1/P of the windows, significance PARAM / P), the machine's
+ * load does not distort c (other programs make ranks late too, and under
+ * heavy load even their measured computation varies by tens of percent),
+ * the others' wait for it is a real share of c, and it computed more than
+ * the others (else the scheduler made it late, not its work). */
 static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
 {
 	struct lc_late l;
-	double q, pv, alpha, extra;
+	double q, pv, alpha;
+
 
 	if (lc_report_late(x->pr, x->o->source, &l) || l.nwin < 2 || l.nranks < 2 ||
 	    l.nwin > UINT32_MAX)
@@ -411,12 +418,18 @@ static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t 
 	q = 1.0 / l.nranks;
 	alpha = (ru->param > 0 ? ru->param : ALPHA) / l.nranks;
 	pv = binom_p(l.last, l.nwin, q);
-	extra = (l.rq_late - l.rq_others) * (double)l.busy;
 	if (pv > alpha) {
 		snprintf(ev, len, "no rank is systematically late: rank %d arrived last in %" PRIu64
 			 " of the %" PRIu64 " windows where ranks waited, as often as chance gives "
 			 "with %u ranks (p = %.2g, above %.2g)", l.rank, l.last, l.nwin, l.nranks,
 			 pv, alpha);
+		return 0;
+	}
+	if ((lc_machine_distorts(x->pr) >> ru->cat) & 1) {
+		snprintf(ev, len, "no rank can be named as late from this run: one arrived last "
+			 "more often than chance gives, but the machine's load (%.1f %% of the "
+			 "program's CPUs) makes ranks late as well as their work does",
+			 lc_machine_pct(&x->pr->machine_total, LC_SHARE_LOAD));
 		return 0;
 	}
 	if ((double)l.caused < LATE_MIN_SHARE * (double)x->cat[ru->cat]) {
@@ -426,18 +439,19 @@ static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t 
 			 100 * LATE_MIN_SHARE, lc_cat_info(ru->cat)->key);
 		return 0;
 	}
-	if (extra * (l.nranks - 1) >= 0.5 * (double)l.caused) {
+	if ((double)l.pc < (1 + LATE_MIN_EXCESS) * l.pc_others) {
 		snprintf(ev, len, "no rank is systematically late from its work: rank %d arrived "
-			 "last in %" PRIu64 " of %" PRIu64 " windows, but it spent %.0f %% of its "
-			 "busy time waiting for a CPU (the others %.0f %%): the machine made it late",
-			 l.rank, l.last, l.nwin, 100 * l.rq_late, 100 * l.rq_others);
+			 "last in %" PRIu64 " of %" PRIu64 " windows, but computed %.3f s against "
+			 "the others' %.3f s (median): it waited for a CPU, not for its work", l.rank, l.last,
+			 l.nwin, sec(l.pc), l.pc_others / 1e9);
 		return 0;
 	}
 	snprintf(ev, len, "rank %d (%s) arrived last in %" PRIu64 " of the %" PRIu64
 		 " windows where ranks waited (chance: 1 in %u, p = %.2g); the others waited "
-		 "%.3f s for it (%.0f %% of %s)", l.rank, l.host ? l.host : "?", l.last, l.nwin,
-		 l.nranks, pv, sec(l.caused),
-		 100.0 * (double)l.caused / (double)x->cat[ru->cat], lc_cat_info(ru->cat)->key);
+		 "%.3f s for it (%.0f %% of %s); it computed %.3f s, the others %.3f s (median)",
+		 l.rank, l.host ? l.host : "?", l.last, l.nwin, l.nranks, pv, sec(l.caused),
+		 100.0 * (double)l.caused / (double)x->cat[ru->cat], lc_cat_info(ru->cat)->key,
+		 sec(l.pc), l.pc_others / 1e9);
 	return 1;
 }
 
@@ -517,6 +531,8 @@ static int evidence(const struct ctx *x, const struct rule *ru, const int *fired
 		return detectors[ru->det].find(x, ru, ev, len);
 	if (ru->det == D_OTHERWISE && fired[ru->cat])
 		return 0;
+	if (ru->det == D_OTHERWISE && (lc_machine_distorts(x->pr) >> ru->cat) & 1)
+		return 0;	/* no evidence of its own: the load may be all of it */
 	snprintf(ev, len, "%s is %.1f %% of the total time", lc_cat_info(ru->cat)->key, share);
 	return 1;
 }
@@ -595,14 +611,15 @@ static void print_fixes(FILE *out, const struct ctx *x, const struct lc_rules *r
 	}
 }
 
-/* Whether some rule of category c finds its evidence. */
+/* Whether some rule of category c finds its evidence, or a rule that
+ * names culprits says why it names none (which the advice shows). */
 static int any_rule(const struct ctx *x, const struct lc_rules *r, int c)
 {
 	int fired[LC_NCAT] = { 0 };
 	char ev[1024];
 
 	for (int i = 0; i < r->n; i++)
-		if (r->v[i].cat == c && evidence(x, &r->v[i], fired, ev, sizeof(ev)))
+		if (r->v[i].cat == c && (evidence(x, &r->v[i], fired, ev, sizeof(ev)) || ev[0]))
 			return 1;
 	return 0;
 }

@@ -72,10 +72,8 @@ struct lc_late {
 	uint64_t nwin;		/* windows in which ranks waited */
 	uint64_t caused;	/* the others' waiting beyond its own there, ns */
 	uint32_t nranks;	/* ranks with threads in the source */
-	double rq_late;		/* its share of its busy time (PC + RC) spent in
-				 * the run queue (RC) */
-	double rq_others;	/* the same of the other ranks together */
-	uint64_t busy;		/* its PC + RC, ns */
+	uint64_t pc;		/* its computation (PC), ns */
+	double pc_others;	/* the other ranks' median PC, ns */
 };
 
 /* Fill *out from source src of pr.  Returns 0, -ENOENT when the profile has
