@@ -404,12 +404,14 @@ static double binom_p(uint64_t k, uint64_t n, double q)
  * than chance (1/P of the windows, significance PARAM / P), the machine's
  * load does not distort c (other programs make ranks late too, and under
  * heavy load even their measured computation varies by tens of percent),
+ * the job does not oversubscribe its CPUs (nor do its own ranks),
  * the others' wait for it is a real share of c, and it computed more than
  * the others (else the scheduler made it late, not its work). */
 static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
 {
 	struct lc_late l;
 	double q, pv, alpha;
+	uint32_t cpus;
 
 
 	if (lc_report_late(x->pr, x->o->source, &l) || l.nwin < 2 || l.nranks < 2 ||
@@ -430,6 +432,14 @@ static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t 
 			 "more often than chance gives, but the machine's load (%.1f %% of the "
 			 "program's CPUs) makes ranks late as well as their work does",
 			 lc_machine_pct(&x->pr->machine_total, LC_SHARE_LOAD));
+		return 0;
+	}
+	cpus = x->pr->machine_total.ncpus ? x->pr->machine_total.ncpus : x->pr->end.ncpus;
+	if (cpus && x->pr->procs > cpus) {
+		snprintf(ev, len, "no rank can be named as late from this run: one arrived last "
+			 "more often than chance gives, but its p = %u processors share %u CPUs, so "
+			 "ranks wait for CPUs their siblings hold as well as for their work",
+			 x->pr->procs, cpus);
 		return 0;
 	}
 	if ((double)l.caused < LATE_MIN_SHARE * (double)x->cat[ru->cat]) {

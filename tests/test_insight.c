@@ -545,6 +545,10 @@ static void test_chance_and_load(void **state)
 	assert_non_null(strstr(out, "no rank can be named as late from this run"));
 	assert_null(strstr(out, "rank 1"));
 	assert_null(strstr(out, "fix [sl-other]"));	/* the load may explain sl */
+	s = ranks(4, 0);	/* 4 ranks on the 2 CPUs: rank 3 always last */
+	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+	assert_non_null(strstr(out, "p = 4 processors share 2 CPUs"));
+	assert_null(strstr(out, "fix [sl-late]"));
 	s = li_chance();
 	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
 	assert_non_null(strstr(out, "no thread index is systematically"));
