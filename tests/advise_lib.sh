@@ -41,12 +41,12 @@ load_pct() {
 }
 
 rec() {
-	n=$1; layer=$2; shift 2
-	if ! "$LC" record --force "$layer" -o "$tmp/$n.data" -- "$@" >"$tmp/$n.out" 2>"$tmp/$n.rec"; then
-		fail "$n: record failed:"; sed 's/^/      | /' "$tmp/$n.rec"; return 1
+	rn=$1; layer=$2; shift 2
+	if ! "$LC" record --force "$layer" -o "$tmp/$rn.data" -- "$@" >"$tmp/$rn.out" 2>"$tmp/$rn.rec"; then
+		fail "$rn: record failed:"; sed 's/^/      | /' "$tmp/$rn.rec"; return 1
 	fi
-	"$LC" report -f "$tmp/$n.data" --advise >"$tmp/$n.adv" 2>&1
-	"$LC" report -f "$tmp/$n.data" --format json >"$tmp/$n.json" 2>/dev/null
+	"$LC" report -f "$tmp/$rn.data" --advise >"$tmp/$rn.adv" 2>&1
+	"$LC" report -f "$tmp/$rn.data" --format json >"$tmp/$rn.json" 2>/dev/null
 }
 
 machine_pct() {
@@ -114,14 +114,14 @@ unnamed() {
 # CPUs as well as for their work) the advice says why it names none
 imbalanced() {
 	[ "$have_mpi" = 1 ] || return 0
-	for n in 2 4; do
-		[ "$n" -le "$(nproc)" ] || [ "$2" = all ] || continue
-		rec "$1-imb$n" --mpi mpiexec -n "$n" "$MPI_APP" $((4000000 / n)) 60 $((n - 1)) 2 ||
+	for k in 2 4; do
+		[ "$k" -le "$(nproc)" ] || [ "${2:-}" = all ] || continue
+		rec "$1-imb$k" --mpi mpiexec -n "$k" "$MPI_APP" $((4000000 / k)) 60 $((k - 1)) 2 ||
 			continue
-		if [ "$n" -le "$(nproc)" ]; then
-			names_rank "$1-imb$n" $((n - 1))
+		if [ "$k" -le "$(nproc)" ]; then
+			names_rank "$1-imb$k" $((k - 1))
 		else
-			unnamed "$1-imb$n"
+			unnamed "$1-imb$k"
 		fi
 	done
 }

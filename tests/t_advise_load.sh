@@ -36,7 +36,7 @@ done
 # the shell's children times, in clock ticks
 hz=$(getconf CLK_TCK)
 accuracy() {
-	n=$1
+	n=$1	# rec sets rn, not n
 	c0=$(cpu_line)
 	times >"$tmp/t0"
 	rec "$@" || return 0
