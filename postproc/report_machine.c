@@ -10,11 +10,6 @@
 
 #include "lc_util.h"
 
-static double sec(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
-
 int lc_report_machine_text(FILE *out, const struct lc_profile *pr)
 {
 	const struct lc_prof_machine *m = &pr->machine_total;
@@ -29,7 +24,7 @@ int lc_report_machine_text(FILE *out, const struct lc_profile *pr)
 	fprintf(out, "** the machine: other processes %.1f %%, steal %.1f %%, the sampler %.1f %% "
 		"of the %u CPUs the program could use (/proc/stat over %.3f s)\n",
 		lc_machine_pct(m, LC_SHARE_OTHER), lc_machine_pct(m, LC_SHARE_STEAL),
-		lc_machine_pct(m, LC_SHARE_SAMPLER), m->ncpus, sec(m->len_ns));
+		lc_machine_pct(m, LC_SHARE_SAMPLER), m->ncpus, lc_sec(m->len_ns));
 	if (dis)
 		fprintf(out, "** note: other processes and the hypervisor held %.1f %% of the "
 			"program's CPUs (above %.0f %%): the categories marked * are distorted "
@@ -47,7 +42,7 @@ static void json_span(FILE *out, const struct lc_prof_machine *m)
 {
 	fprintf(out, "{\"start\": %.9f, \"len\": %.9f, \"cpus\": %u, \"partial\": %s, "
 		"\"other\": %.4f, \"steal\": %.4f, \"sampler\": %.4f, \"program\": %.4f}",
-		sec(m->start_ns), sec(m->len_ns), m->ncpus,
+		lc_sec(m->start_ns), lc_sec(m->len_ns), m->ncpus,
 		m->flags & LC_MACH_PARTIAL ? "true" : "false", lc_machine_pct(m, LC_SHARE_OTHER),
 		lc_machine_pct(m, LC_SHARE_STEAL), lc_machine_pct(m, LC_SHARE_SAMPLER),
 		lc_machine_pct(m, LC_SHARE_PROGRAM));
