@@ -3,7 +3,6 @@
  * loading and checking, the point and grid tables, crossovers, the plot.
  */
 #include "lca_predrun.h"
-#include "lc_emit.h"
 
 #include <errno.h>
 #include <math.h>
@@ -512,17 +511,16 @@ static void plot_lines(const struct lc_predrun *pr, FILE *f, const char *data, i
 
 	if (pr->g.naxes > 1)
 		snprintf(label, sizeof(label), "%s=%g", pr->names[1], pr->g.axis[1].v[b]);
-	/* names and paths reach gnuplot only as quoted strings */
 	fprintf(f, "%s ", b ? ", \\\n    " : "");
-	lc_emit_gnuplot_str(f, data);
+	lc_plotout_str(f, "%s", data);
 	fprintf(f, " index %d using 1:2 with linespoints lw 2 title ", b);
-	lc_emit_gnuplot_fmt(f, "%s%s", pr->b ? "A " : "", label);
-	if (pr->b) {
-		fprintf(f, ", \\\n     ");
-		lc_emit_gnuplot_str(f, data);
-		fprintf(f, " index %d using 1:4 with linespoints dt 2 title ", b);
-		lc_emit_gnuplot_fmt(f, "B %s", label);
-	}
+	lc_plotout_str(f, "%s%s", pr->b ? "A " : "", label);
+	if (!pr->b)
+		return;
+	fprintf(f, ", \\\n     ");
+	lc_plotout_str(f, "%s", data);
+	fprintf(f, " index %d using 1:4 with linespoints dt 2 title ", b);
+	lc_plotout_str(f, "B %s", label);
 }
 
 /* Write the plot script for the data file. */
@@ -534,10 +532,10 @@ static int plot_script(const struct lc_predrun *pr, const char *path, const char
 	if (!f)
 		return lc_fail(msg, len, -errno, "--plot %s: %s", pr->o.plot, strerror(errno));
 	fprintf(f, "# written by lostcycles predict\nset xlabel ");
-	lc_emit_gnuplot_str(f, pr->names[0]);
-	fprintf(f, "\nset ylabel \"%s\"\nset title ",
-		pr->o.speedup ? "speedup" : "predicted T(E) (seconds)");
-	lc_emit_gnuplot_str(f, pr->o.model);
+	lc_plotout_str(f, "%s", pr->names[0]);
+	fprintf(f, "\nset ylabel \"%s\"\nset title ", pr->o.speedup ? "speedup" :
+		"predicted T(E) (seconds)");
+	lc_plotout_str(f, "%s", pr->o.model);
 	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
 	for (int b = 0; b < nb; b++)
 		plot_lines(pr, f, data, b);

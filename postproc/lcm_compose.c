@@ -3,7 +3,6 @@
  * loading and binding, the point, grid and tuning tables, the plot.
  */
 #include "lcm_compose.h"
-#include "lc_emit.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -637,22 +636,21 @@ static void plot_lines(const struct lc_compose *c, FILE *f, const char *data, in
 
 	if (c->g.naxes > 1)
 		snprintf(label, sizeof(label), " %s=%g", c->names[1], c->g.axis[1].v[b]);
-	/* names and paths reach gnuplot only as quoted strings */
 	fprintf(f, "%s ", b ? ", \\\n    " : "");
-	lc_emit_gnuplot_str(f, data);
+	lc_plotout_str(f, "%s", data);
 	fprintf(f, " index %d using 1:2:3 with yerrorlines lw 2 title ", b);
-	lc_emit_gnuplot_fmt(f, "%s predicted%s", na, label);
+	lc_plotout_str(f, "%s predicted%s", na, label);
 	if (c->o.compare) {
 		fprintf(f, ", \\\n     ");
-		lc_emit_gnuplot_str(f, data);
+		lc_plotout_str(f, "%s", data);
 		fprintf(f, " index %d using 1:4 with linespoints dt 2 title ", b);
-		lc_emit_gnuplot_fmt(f, "%s predicted%s", nbn, label);
+		lc_plotout_str(f, "%s predicted%s", nbn, label);
 	}
 	if (c->runs) {
 		fprintf(f, ", \\\n     ");
-		lc_emit_gnuplot_str(f, data);
+		lc_plotout_str(f, "%s", data);
 		fprintf(f, " index %d using 1:5 with points pt 7 ps 1.5 title ", b);
-		lc_emit_gnuplot_fmt(f, "%s measured%s", na, label);
+		lc_plotout_str(f, "%s measured%s", na, label);
 	}
 }
 
@@ -666,9 +664,9 @@ static int plot_script(const struct lc_compose *c, const char *gp, const char *d
 	if (!f)
 		return lc_fail(msg, len, -errno, "--plot %s: %s", c->o.plot, strerror(errno));
 	fprintf(f, "# written by lostcycles compose\nset xlabel ");
-	lc_emit_gnuplot_str(f, c->names[0]);
+	lc_plotout_str(f, "%s", c->names[0]);
 	fprintf(f, "\nset ylabel \"T (seconds)\"\nset logscale y\nset title ");
-	lc_emit_gnuplot_str(f, a_name(c));
+	lc_plotout_str(f, "%s", a_name(c));
 	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
 	for (int b = 0; b < nb; b++)
 		plot_lines(c, f, data, b);

@@ -7,8 +7,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,19 +79,6 @@ void lc_emit_gnuplot_str(FILE *out, const char *s)
 	fputc('\'', out);
 	put_clean(out, s, SIZE_MAX, 1);
 	fputc('\'', out);
-}
-
-void lc_emit_gnuplot_fmt(FILE *out, const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	lc_emit_gnuplot_str(out, n < 0 ? "?" : s);	/* out of memory: still a literal */
-	free(n < 0 ? NULL : s);
 }
 
 void lc_emit_json_str(FILE *out, const char *str)
@@ -307,8 +292,13 @@ void lc_emit_num(struct lc_emit *e, double v)
 		return;
 	}
 	dp = col->data_prec == 0 ? col->prec : col->data_prec < 0 ? 0 : col->data_prec;
-	snprintf(t, sizeof(t), "%.*f%s", col->prec, v, col->kind == LC_COL_PCT ? "%" : "");
-	snprintf(d, sizeof(d), "%.*f", dp, v);
+	if (col->kind == LC_COL_SIG) {
+		snprintf(t, sizeof(t), "%.*g", col->prec ? col->prec : 6, v);
+		snprintf(d, sizeof(d), "%.*g", dp ? dp : 6, v);
+	} else {
+		snprintf(t, sizeof(t), "%.*f%s", col->prec, v, col->kind == LC_COL_PCT ? "%" : "");
+		snprintf(d, sizeof(d), "%.*f", dp, v);
+	}
 	put_num(e, t, d);
 }
 
