@@ -50,21 +50,28 @@ static void make(struct mk *m, uint32_t p, uint64_t wall, uint32_t n, const int3
 	d->total.n_we = (uint64_t)n * wall * MS;
 }
 
+/* The POP metrics of make()'s profile over 100 ms; computing them succeeds. */
+static struct lc_pop pop_of(uint32_t p, uint32_t n, const int32_t *pid, const uint64_t *pc)
+{
+	struct mk m;
+	struct lc_pop o;
+	char msg[256];
+
+	make(&m, p, 100, n, pid, pc);
+	assert_int_equal(lc_pop_compute(&m.pr, LC_SRC_SAMPLED, &o, msg, sizeof(msg)), 0);
+	return o;
+}
+
 /* 2 ranks x 2 threads, p = 4, wall 100 ms: rank 0 threads 40 and 60 ms,
  * rank 1 threads 60 and 90 ms.  M = 60, 90; sum U = 250; sum p_r M_r =
  * 2 x 60 + 2 x 90 = 300: OpenMP PE 250/300, MPI LB 300/360, CommE 0.9,
  * PE 250/400 = their product. */
 static void test_hybrid(void **state)
 {
-	static const int32_t pid[] = { 10, 10, 20, 20 };
-	static const uint64_t pc[] = { 40, 60, 60, 90 };
-	struct mk m;
-	struct lc_pop o;
-	char msg[256];
+	struct lc_pop o = pop_of(4, 4, (const int32_t[]){ 10, 10, 20, 20 },
+				 (const uint64_t[]){ 40, 60, 60, 90 });
 
 	(void)state;
-	make(&m, 4, 100, 4, pid, pc);
-	assert_int_equal(lc_pop_compute(&m.pr, LC_SRC_SAMPLED, &o, msg, sizeof(msg)), 0);
 	assert_true(o.hybrid);
 	assert_int_equal(o.nranks, 2);
 	assert_true(fabs(o.omp_pe - 250.0 / 300) < 1e-9);
@@ -80,15 +87,10 @@ static void test_hybrid(void **state)
  * busiest thread) was 1.375; every level now stays at most 1. */
 static void test_p_too_small(void **state)
 {
-	static const int32_t pid[] = { 10, 10, 20, 20 };
-	static const uint64_t pc[] = { 50, 50, 50, 70 };
-	struct mk m;
-	struct lc_pop o;
-	char msg[256];
+	struct lc_pop o = pop_of(2, 4, (const int32_t[]){ 10, 10, 20, 20 },
+				 (const uint64_t[]){ 50, 50, 50, 70 });
 
 	(void)state;
-	make(&m, 2, 100, 4, pid, pc);
-	assert_int_equal(lc_pop_compute(&m.pr, LC_SRC_SAMPLED, &o, msg, sizeof(msg)), 0);
 	assert_true(o.lb <= 1 && o.comm <= 1 && o.pe <= 1);
 	assert_true(o.omp_pe <= 1 && o.mpi_lb <= 1 && o.mpi_pe <= 1);
 	assert_true(o.lb > 0 && o.omp_pe > 0);
@@ -98,15 +100,10 @@ static void test_p_too_small(void **state)
  * shares follow their threads (3 and 1), so nothing exceeds 1. */
 static void test_unequal_ranks(void **state)
 {
-	static const int32_t pid[] = { 10, 10, 10, 20 };
-	static const uint64_t pc[] = { 90, 90, 90, 60 };
-	struct mk m;
-	struct lc_pop o;
-	char msg[256];
+	struct lc_pop o = pop_of(4, 4, (const int32_t[]){ 10, 10, 10, 20 },
+				 (const uint64_t[]){ 90, 90, 90, 60 });
 
 	(void)state;
-	make(&m, 4, 100, 4, pid, pc);
-	assert_int_equal(lc_pop_compute(&m.pr, LC_SRC_SAMPLED, &o, msg, sizeof(msg)), 0);
 	assert_true(fabs(o.mpi_lb - (3 * 90.0 + 60) / (4 * 90.0)) < 1e-9);
 	assert_true(fabs(o.omp_pe - 1) < 1e-9);
 }
@@ -114,15 +111,10 @@ static void test_unequal_ranks(void **state)
 /* One process: the hybrid levels are the classic ones (MPI LB 1). */
 static void test_one_process(void **state)
 {
-	static const int32_t pid[] = { 10, 10 };
-	static const uint64_t pc[] = { 80, 40 };
-	struct mk m;
-	struct lc_pop o;
-	char msg[256];
+	struct lc_pop o = pop_of(2, 2, (const int32_t[]){ 10, 10 },
+				 (const uint64_t[]){ 80, 40 });
 
 	(void)state;
-	make(&m, 2, 100, 2, pid, pc);
-	assert_int_equal(lc_pop_compute(&m.pr, LC_SRC_SAMPLED, &o, msg, sizeof(msg)), 0);
 	assert_false(o.hybrid);
 	assert_true(fabs(o.lb - 120.0 / 160) < 1e-9);
 	assert_true(fabs(o.mpi_lb - 1) < 1e-9);
