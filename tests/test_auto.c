@@ -19,25 +19,14 @@
 
 #include "lc_auto.h"
 #include "lc_internal.h"
+#include "session_test.h"
 
 static char tmpdir[64];
 
 /* Start a session with a fresh name; trace may be NULL. */
 static void start(const char *trace)
 {
-	static int n;
-	char name[64];
-
-	snprintf(name, sizeof(name), "ta%d-%d", (int)getpid(), n++);
-	setenv(LC_ENV_SESSION, name, 1);
-	if (trace) {
-		setenv(LC_ENV_TRACE, trace, 1);
-		setenv(LC_ENV_TRACE_DIR, tmpdir, 1);
-	} else {
-		unsetenv(LC_ENV_TRACE);
-	}
-	assert_int_equal(lc_priv_reinit_for_tests(), 0);
-	assert_non_null(lc_priv_segment());
+	lc_test_session("ta", NULL, trace, tmpdir);
 }
 
 /* End any session (and remove its trace file, if any). */

@@ -26,29 +26,14 @@
 #include "lostcycles.h"
 #include "lc_auto.h"
 #include "lc_internal.h"
+#include "session_test.h"
 
 static char tmpdir[64];
 
 /* Start a session with a fresh name; slots and trace may be NULL. */
 static void start(const char *slots, const char *trace)
 {
-	static int n;
-	char name[64];
-
-	snprintf(name, sizeof(name), "tf%d-%d", (int)getpid(), n++);
-	setenv(LC_ENV_SESSION, name, 1);
-	if (slots)
-		setenv(LC_ENV_SLOTS, slots, 1);
-	else
-		unsetenv(LC_ENV_SLOTS);
-	if (trace) {
-		setenv(LC_ENV_TRACE, trace, 1);
-		setenv(LC_ENV_TRACE_DIR, tmpdir, 1);
-	} else {
-		unsetenv(LC_ENV_TRACE);
-	}
-	assert_int_equal(lc_priv_reinit_for_tests(), 0);
-	assert_non_null(lc_priv_segment());
+	lc_test_session("tf", slots, trace, tmpdir);
 }
 
 /* End any session: flush, unlink, unmap. */

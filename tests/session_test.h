@@ -1,0 +1,43 @@
+/*
+ * session_test.h — start a fresh liblostcycles session inside a cmocka test,
+ * shared by test_flags.c and test_auto.c.
+ */
+#ifndef SESSION_TEST_H
+#define SESSION_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lc_internal.h"
+
+/* Start a session named PREFIX<pid>-<n> (n counts up per call).  slots and
+ * trace set their variables or, when NULL, unset them; a trace is written
+ * under dir.  The segment must then exist. */
+static inline void lc_test_session(const char *prefix, const char *slots, const char *trace,
+				   const char *dir)
+{
+	static int n;
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s%d-%d", prefix, (int)getpid(), n++);
+	setenv(LC_ENV_SESSION, name, 1);
+	if (slots)
+		setenv(LC_ENV_SLOTS, slots, 1);
+	else
+		unsetenv(LC_ENV_SLOTS);
+	if (trace) {
+		setenv(LC_ENV_TRACE, trace, 1);
+		setenv(LC_ENV_TRACE_DIR, dir, 1);
+	} else {
+		unsetenv(LC_ENV_TRACE);
+	}
+	assert_int_equal(lc_priv_reinit_for_tests(), 0);
+	assert_non_null(lc_priv_segment());
+}
+
+#endif
