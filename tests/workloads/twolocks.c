@@ -3,10 +3,12 @@
  * hold it for 2 ms, then a "cold" one for 0.1 ms, 40 times each: nearly all
  * of their waiting is for the hot lock.  The waits are flagged with
  * LC_SYNC_BEGIN_ON and the locks named with LC_NAME; tests/layers/
- * pt_twolocks.c is the same program without flags, for record --pthread.
+ * pt_twolocks.c is this program built without the flag library, for
+ * record --pthread.
  *
- *	twolocks macros
+ *	twolocks [macros]
  *
+ * Without "macros" no flag is set.
  * Prints the locks' addresses ("hot 0x...", "cold 0x...") and, at the end,
  * the time all threads waited for each ("waited hot SECONDS cold SECONDS").
  */
@@ -79,11 +81,11 @@ int main(int argc, char **argv)
 {
 	pthread_t t[NT];
 
-	if (argc != 2 || strcmp(argv[1], "macros")) {
-		fprintf(stderr, "usage: twolocks macros\n");
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "macros"))) {
+		fprintf(stderr, "usage: twolocks [macros]\n");
 		return 2;
 	}
-	macros = 1;
+	macros = argc == 2;
 	printf("hot %p\ncold %p\n", (void *)&hot, (void *)&cold);
 	fflush(stdout);
 	if (macros) {
