@@ -1,8 +1,8 @@
 /*
  * layer_wl.h — helpers shared by the unmodified test programs of
- * tests/layers/: the monotonic clock, a sleep that stands in for
- * computation (so the truth does not depend on the CPU's speed), and the
- * one way a program dies on an error.  Define LW_NAME (the program's name,
+ * tests/layers/: the monotonic clock, a spin on the CPU, a sleep that
+ * stands in for computation (so the truth does not depend on the CPU's
+ * speed), and the one way a program dies on an error.  Define LW_NAME (the program's name,
  * for messages) before including it.
  */
 #ifndef LAYER_WL_H
@@ -35,6 +35,24 @@ static inline void nap(unsigned long long ns)
 
 	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
+}
+
+/* CLOCK_MONOTONIC in seconds. */
+static inline double lw_secs(void)
+{
+	return (double)now() / 1e9;
+}
+
+static volatile unsigned long lw_sink __attribute__((unused));
+
+/* Compute on the CPU for s seconds of wall time. */
+static inline void lw_spin(double s)
+{
+	double t0 = lw_secs();
+
+	while (lw_secs() - t0 < s)
+		for (int i = 0; i < 1000; i++)
+			lw_sink += (unsigned long)i;
 }
 
 /* Stand-in for ms milliseconds of computation. */

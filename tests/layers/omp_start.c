@@ -18,42 +18,24 @@
 
 #include "layer_wl.h"
 
-static volatile unsigned long sink;
-
-/* CLOCK_MONOTONIC in seconds. */
-static double secs_now(void)
-{
-	return (double)now() / 1e9;
-}
-
-/* Compute for s seconds of wall time. */
-static void spin(double s)
-{
-	double t0 = secs_now();
-
-	while (secs_now() - t0 < s)
-		for (int i = 0; i < 1000; i++)
-			sink += (unsigned long)i;
-}
-
 int main(int argc, char **argv)
 {
-	double secs = argc > 1 ? atof(argv[1]) : 1.5, t0 = secs_now(), serial;
+	double secs = argc > 1 ? atof(argv[1]) : 1.5, t0 = lw_secs(), serial;
 	int p = 1;
 
 	if (secs < 0 || secs > 60) {
 		fprintf(stderr, "usage: omp_start [SECONDS]\n");
 		return 2;
 	}
-	spin(secs);		/* serial set-up: no OpenMP call yet */
-	serial = secs_now() - t0;
+	lw_spin(secs);		/* serial set-up: no OpenMP call yet */
+	serial = lw_secs() - t0;
 #pragma omp parallel
 	{
 #pragma omp single
 		p = omp_get_num_threads();
-		spin(0.3);
+		lw_spin(0.3);
 	}
 	printf("truth p=%d serial=%.6f ip=%.6f wall=%.6f\n", p, serial, (p - 1) * serial,
-	       secs_now() - t0);
+	       lw_secs() - t0);
 	return 0;
 }
