@@ -18,9 +18,7 @@ static unsigned char shared[WL_P][BUF];
 
 static void wl_body(int me, uint64_t t0)
 {
-	wl_idle_until(t0);
-	if (me == 0)
-		LC_PARALLEL_BEGIN();
+	wl_region_begin(me, t0);
 	for (int r = 0; r < ROUNDS; r++) {
 		uint64_t start = t0 + (uint64_t)r * ROUND_MS * WL_MS;
 
@@ -31,7 +29,5 @@ static void wl_body(int me, uint64_t t0)
 		wl_sleep_until(start + ROUND_MS * WL_MS);
 		LC_COMM_END();
 	}
-	LC_IDLE();
-	if (me == 0)
-		LC_PARALLEL_END();
+	wl_region_end(me);
 }

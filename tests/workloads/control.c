@@ -15,9 +15,7 @@ static void wl_body(int me, uint64_t t0)
 {
 	uint64_t t_end = t0 + NTASKS * TASK_MS * WL_MS;
 
-	wl_idle_until(t0);
-	if (me == 0)
-		LC_PARALLEL_BEGIN();
+	wl_region_begin(me, t0);
 	for (int k = 0; k < NTASKS; k++) {
 		uint64_t id = 1 + (uint64_t)me * 1000 + (uint64_t)k;
 

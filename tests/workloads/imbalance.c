@@ -14,9 +14,7 @@
 
 static void wl_body(int me, uint64_t t0)
 {
-	wl_idle_until(t0);
-	if (me == 0)
-		LC_PARALLEL_BEGIN();
+	wl_region_begin(me, t0);
 	for (int r = 0; r < ROUNDS; r++) {
 		uint64_t start = t0 + (uint64_t)r * ROUND_MS * WL_MS;
 		uint64_t t_next = start + ROUND_MS * WL_MS;
@@ -28,7 +26,5 @@ static void wl_body(int me, uint64_t t0)
 			wl_idle_until(t_next);		/* done early: imbalance */
 		}
 	}
-	LC_IDLE();
-	if (me == 0)
-		LC_PARALLEL_END();
+	wl_region_end(me);
 }

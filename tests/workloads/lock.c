@@ -18,9 +18,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void wl_body(int me, uint64_t t0)
 {
-	wl_idle_until(t0);
-	if (me == 0)
-		LC_PARALLEL_BEGIN();
+	wl_region_begin(me, t0);
 	for (int c = 0; c < CYCLES; c++) {
 		wl_busy_until(wl_now() + OUTSIDE_MS * WL_MS);
 		LC_SYNC_BEGIN();
@@ -29,7 +27,5 @@ static void wl_body(int me, uint64_t t0)
 		wl_busy_until(wl_now() + HOLD_MS * WL_MS);
 		wl_unlock(&lock);
 	}
-	LC_IDLE();
-	if (me == 0)
-		LC_PARALLEL_END();	/* member 1 may still be running: LI */
+	wl_region_end(me);
 }

@@ -24,9 +24,7 @@ static void wl_body(int me, uint64_t t0)
 {
 	uint64_t t_found = t0 + (uint64_t)STAGES * STAGE_MS * WL_MS;
 
-	wl_idle_until(t0);
-	if (me == 0)
-		LC_PARALLEL_BEGIN();
+	wl_region_begin(me, t0);
 	for (int s = 0; s < STAGES; s++) {
 		uint64_t id = 1 + 2 * (uint64_t)s + (uint64_t)me;
 		uint64_t t_next = t0 + (uint64_t)(s + 1) * STAGE_MS * WL_MS;
@@ -52,7 +50,5 @@ static void wl_body(int me, uint64_t t0)
 	}
 	/* The winner's own dispatched work also runs to completion. */
 	wl_busy_until(t_found + BRAKE_MS * WL_MS);
-	LC_IDLE();
-	if (me == 0)
-		LC_PARALLEL_END();
+	wl_region_end(me);
 }

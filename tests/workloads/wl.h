@@ -78,6 +78,24 @@ static inline void wl_idle_until(uint64_t t)
 	wl_sleep_until(t);
 }
 
+/* Member me waits IDLE for the common start t0; member 0 opens the
+ * parallel region. */
+static inline void wl_region_begin(int me, uint64_t t0)
+{
+	wl_idle_until(t0);
+	if (me == 0)
+		LC_PARALLEL_BEGIN();
+}
+
+/* Member me goes IDLE; member 0 closes the parallel region (a member still
+ * running then is load imbalance). */
+static inline void wl_region_end(int me)
+{
+	LC_IDLE();
+	if (me == 0)
+		LC_PARALLEL_END();
+}
+
 /* Lock m, or die. */
 static inline void wl_lock(pthread_mutex_t *m)
 {
