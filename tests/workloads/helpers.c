@@ -24,25 +24,13 @@
 #include <unistd.h>
 
 #include "lostcycles.h"
+#include "wl_clock.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int done;
 static uint64_t ms;
 static int pool;
-
-static uint64_t clock_of(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t now_ns(void)
-{
-	return clock_of(CLOCK_MONOTONIC);
-}
 
 static void *worker(void *arg)
 {

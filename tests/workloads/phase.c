@@ -9,14 +9,7 @@
 #include <time.h>
 
 #include "lostcycles.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "wl_clock.h"
 
 /* Spin until the monotonic time t (sleeping would blur the phase). */
 static void until(uint64_t t)

@@ -22,18 +22,11 @@
 #include <unistd.h>
 
 #include "lostcycles.h"
+#include "wl_clock.h"
 
 static uint64_t cpu_ns_goal;
 static int cpu;
 static pthread_barrier_t start;
-
-static uint64_t clock_of(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void *worker(void *arg)
 {

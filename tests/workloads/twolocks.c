@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "lostcycles.h"
+#include "wl_clock.h"
 
 #define NT 3
 #define ROUNDS 40
@@ -27,14 +28,6 @@ static pthread_mutex_t hot = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t cold = PTHREAD_MUTEX_INITIALIZER;
 static int macros;
 static uint64_t waited[2];	/* ns, hot and cold, summed with atomics */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void hold(long ns)
 {
