@@ -219,8 +219,10 @@ static int do_truncate(long ms)
 	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 1;
 }
 
-/* wideslots N MS: see the top of the file. */
-static int do_wideslots(int n, long ms)
+/* Fork n children that each run child(ms) and exit with what it returns;
+ * wait for all of them.  Returns how many failed (killed or non-zero), or
+ * -1 when fork fails. */
+static int fork_children(int n, long ms, int (*child)(long ms))
 {
 	int bad = 0, ws;
 
@@ -228,46 +230,52 @@ static int do_wideslots(int n, long ms)
 		pid_t pid = fork();
 
 		if (pid < 0)
-			return 1;
-		if (pid == 0) {
-			struct lc_seg_hdr *h;
-			size_t len;
-
-			LC_BUSY();
-			h = (struct lc_seg_hdr *)own_segment(&len);
-			if (!h)
-				_exit(3);
-			__atomic_store_n(&h->slot_hwm, h->nslots, __ATOMIC_RELEASE);
-			sleep_ms(ms);
-			LC_IDLE();
-			_exit(0);
-		}
+			return -1;
+		if (pid == 0)
+			_exit(child(ms));
 	}
 	while (wait(&ws) > 0)
 		bad += !WIFEXITED(ws) || WEXITSTATUS(ws);
-	return bad ? 1 : 0;
+	return bad;
+}
+
+/* A wideslots child: BUSY, then claims every slot of its segment. */
+static int wide_child(long ms)
+{
+	struct lc_seg_hdr *h;
+	size_t len;
+
+	LC_BUSY();
+	h = (struct lc_seg_hdr *)own_segment(&len);
+	if (!h)
+		return 3;
+	__atomic_store_n(&h->slot_hwm, h->nslots, __ATOMIC_RELEASE);
+	sleep_ms(ms);
+	LC_IDLE();
+	return 0;
+}
+
+/* wideslots N MS: see the top of the file. */
+static int do_wideslots(int n, long ms)
+{
+	return fork_children(n, ms, wide_child) ? 1 : 0;
+}
+
+/* A children child: BUSY for ms, then its segment's name must still exist. */
+static int named_child(long ms)
+{
+	LC_BUSY();
+	sleep_ms(ms);
+	LC_IDLE();
+	return own_name_exists() ? 0 : 3;
 }
 
 /* children N MS: see the top of the file. */
 static int do_children(int n, long ms)
 {
-	int bad = 0, ws;
+	int bad = fork_children(n, ms, named_child);
 
-	for (int i = 0; i < n; i++) {
-		pid_t pid = fork();
-
-		if (pid < 0)
-			return 1;
-		if (pid == 0) {
-			LC_BUSY();
-			sleep_ms(ms);
-			LC_IDLE();
-			_exit(own_name_exists() ? 0 : 3);
-		}
-	}
-	while (wait(&ws) > 0)
-		bad += !WIFEXITED(ws) || WEXITSTATUS(ws);
-	if (bad)
+	if (bad > 0)
 		fprintf(stderr, "hostile: %d children lost their segment name while alive\n", bad);
 	return bad ? 1 : 0;
 }
