@@ -64,6 +64,14 @@ static uint8_t *load(const char *p, size_t *n)
 	return b;
 }
 
+/* The sample profile written to path and read back into a new buffer; *n
+ * its size, bounds the offsets where its blocks end. */
+static uint8_t *sample_load(uint64_t *bounds, size_t *n)
+{
+	assert_int_equal(sample_write(path, bounds), 0);
+	return load(path, n);
+}
+
 /* Write b[0..n) to a fresh file p (unlinked first: truncating a file in
  * place makes ext4 flush it on close, which slows the every-byte loops). */
 static void store(const char *p, const uint8_t *b, size_t n)
@@ -318,8 +326,7 @@ static void test_truncation(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(sample_write(path, bounds), 0);
-	b = load(path, &n);
+	b = sample_load(bounds, &n);
 	assert_int_equal(n, bounds[SAMPLE_NBLOCKS - 1]);
 	for (size_t len = 0; len <= n; len++) {
 		struct lc_profile *pr = NULL;
@@ -362,8 +369,7 @@ static void test_corruption(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(sample_write(path, bounds), 0);
-	b = load(path, &n);
+	b = sample_load(bounds, &n);
 	for (size_t i = 0; i < n; i++) {
 		static const uint8_t flips[] = { 0x01, 0x80, 0xff };
 
@@ -399,8 +405,7 @@ static void test_random(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(sample_write(path, bounds), 0);
-	head = load(path, &n);
+	head = sample_load(bounds, &n);
 	srand(11);
 	for (int it = 0; it < 3000; it++) {
 		struct lc_profile *pr = NULL;
@@ -451,8 +456,7 @@ static void test_crafted(void **state)
 	lc_profile_free(pr);
 
 	/* a window row naming a thread never declared */
-	assert_int_equal(sample_write(path, bounds), 0);
-	b = load(path, &n);
+	b = sample_load(bounds, &n);
 	store(path, b, (size_t)bounds[1]);	/* header, info, process: no threads */
 	pl[0] = LC_SRC_SAMPLED;			/* source, index 0, start, ticks... */
 	lc_pf_put32(pl + 27, 1);		/* after 1+4+8+4+4+4 + empty acct mask */
@@ -935,8 +939,7 @@ static void test_type4_file(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(sample_write(path, bounds), 0);
-	b = load(path, &n);
+	b = sample_load(bounds, &n);
 	/* header minor 2, info without its last field (window_grow) */
 	lc_pf_put16(b + 10, 2);
 	lc_pf_put32(b + 20, lc_crc32(0, b, 20));
@@ -1358,8 +1361,7 @@ static void test_corrupt_varints(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(sample_write(path, bounds), 0);
-	b = load(path, &n);
+	b = sample_load(bounds, &n);
 	/* a good one first: source, index 0, start 0, len 5, ticks 1, max_n 1,
 	 * team 0, acct {PC 3}, one row (thread 2: delta +2 = 4, mask PC, 3),
 	 * one tag (-1: zigzag 1, empty acct) */
