@@ -31,6 +31,11 @@
 #   end_unjudged NAME         when nothing failed (nfail 0) but a judgment
 #                             was left unjudged, skip with the reason
 #                             (finish does this for SUB tests)
+#   need_mpi NAME WHY FILE... skip with WHY (empty: MPICH is not installed)
+#                             unless mpiexec runs and the MPI layer and
+#                             every FILE exist; then lc_tmpdir, a config
+#                             folder of the test's own (no LogGP model) and
+#                             LOSTCYCLES_LOGGP unset
 #
 # With SUB set:
 #   run ARGS...               run lostcycles ARGS; output in $tmp/out, status in $st
@@ -43,6 +48,9 @@
 #                             ms or more (it names its longest when it fell
 #                             behind); a longer one on a machine measured
 #                             too busy (load, others) is not judged
+#   await_session PID ERR     set ses to the session of the recording PID
+#                             as /dev/shm shows it to every user; when it
+#                             never appears (5 s), fail showing ERR, finish
 #   finish                    print the tally; exit status 1 if any failed
 
 lc_tmpdir() {
@@ -139,6 +147,18 @@ end_unjudged() {
 	return 0
 }
 
+need_mpi() {
+	_name=$1 _why=${2:-"MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"}
+	shift 2
+	command -v mpiexec >/dev/null 2>&1 || skip "$_name" "$_why"
+	for _f in build/liblostcycles-mpi.so "$@"; do
+		[ -e "$_f" ] || skip "$_name" "$_why"
+	done
+	lc_tmpdir
+	export XDG_CONFIG_HOME="$tmp/config"
+	unset LOSTCYCLES_LOGGP
+}
+
 [ -n "${SUB:-}" ] || return 0
 LC=./lostcycles
 [ -x "$LC" ] || { echo "t_$SUB: $LC is missing (run make)" >&2; exit 1; }
@@ -194,6 +214,20 @@ gap_below() {
 		unjudged "$1: longest tick gap $gap ms (want < $2 ms)" ||
 			{ fail "$1: longest tick gap $gap ms:"; sed 's/^/      /' "$3"; }
 	fi
+}
+
+await_session() {
+	ses=
+	for _i in $(seq 1 100); do
+		ses=$(ls /dev/shm 2>/dev/null |
+			sed -n "s/^lostcycles\.\(lc$1-[0-9a-f]*\)\..*/\1/p" | head -n 1)
+		[ -n "$ses" ] && return 0
+		sleep 0.05
+	done
+	wait "$1"
+	fail "the recording's segment never appeared in /dev/shm"; cat "$2"
+	finish
+	exit 1
 }
 
 finish() {

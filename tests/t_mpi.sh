@@ -20,12 +20,7 @@ LC=./lostcycles
 APP=build/mpi/imbalance
 LAYER=build/liblostcycles-mpi.so
 
-if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] || [ ! -e "$LAYER" ]; then
-	skip t_mpi "MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
-fi
-lc_tmpdir
-export XDG_CONFIG_HOME="$tmp/config"	# no LogGP file
-unset LOSTCYCLES_LOGGP
+need_mpi t_mpi "" "$APP"
 nfail=0
 
 fail() {

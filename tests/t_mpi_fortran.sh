@@ -12,12 +12,7 @@ set -u
 LC=./lostcycles
 APP=build/mpi/fimbalance
 
-if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] || [ ! -e build/liblostcycles-mpi.so ]; then
-	skip t_mpi_fortran "MPICH with mpif90 is not installed (apt-get install mpich libmpich-dev gfortran)"
-fi
-lc_tmpdir
-export XDG_CONFIG_HOME="$tmp/config"
-unset LOSTCYCLES_LOGGP
+need_mpi t_mpi_fortran "MPICH with mpif90 is not installed (apt-get install mpich libmpich-dev gfortran)" "$APP"
 
 tries=0
 while :; do

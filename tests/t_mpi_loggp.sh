@@ -18,13 +18,7 @@ set -u
 LC=./lostcycles
 APP=build/mpi/exchange
 
-if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] ||
-   [ ! -e build/liblostcycles-mpi.so ] || [ ! -x build/lostcycles-pingpong ]; then
-	skip t_mpi_loggp "MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
-fi
-lc_tmpdir
-export XDG_CONFIG_HOME="$tmp/config"
-unset LOSTCYCLES_LOGGP
+need_mpi t_mpi_loggp "" "$APP" build/lostcycles-pingpong
 nfail=0
 
 fail() {

@@ -15,12 +15,7 @@ set -u
 LC=$(pwd)/lostcycles
 APP=$(pwd)/build/mpi/imbalance
 
-if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] || [ ! -e build/liblostcycles-mpi.so ]; then
-	skip t_mpi_merge "MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
-fi
-lc_tmpdir
-export XDG_CONFIG_HOME="$tmp/config"
-unset LOSTCYCLES_LOGGP
+need_mpi t_mpi_merge "" "$APP"
 export TMPDIR="$tmp"
 nfail=0
 

@@ -16,12 +16,7 @@ set -u
 LC=./lostcycles
 APP=build/mpi/waits
 
-if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] || [ ! -e build/liblostcycles-mpi.so ]; then
-	skip t_mpi_waits "MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
-fi
-lc_tmpdir
-export XDG_CONFIG_HOME="$tmp/config"
-unset LOSTCYCLES_LOGGP
+need_mpi t_mpi_waits "" "$APP"
 nfail=0
 
 fail() {

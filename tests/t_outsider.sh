@@ -37,19 +37,7 @@ setpriv --reuid="$uid" --regid="$gid" --clear-groups env LD_LIBRARY_PATH="$tmp/p
 
 "$LC" record --no-counters -o "$tmp/o.data" -- "$W" 2 0 1500 >"$tmp/rec.out" 2>"$tmp/rec.err" &
 rpid=$!
-# the session's name, as any user sees it in /dev/shm
-ses=
-for i in $(seq 1 100); do
-	ses=$(ls /dev/shm 2>/dev/null | sed -n "s/^lostcycles\.\(lc$rpid-[0-9a-f]*\)\..*/\1/p" | head -n 1)
-	[ -n "$ses" ] && break
-	sleep 0.05
-done
-if [ -z "$ses" ]; then
-	wait "$rpid"
-	fail "the recording's segment never appeared in /dev/shm"; cat "$tmp/rec.err"
-	finish
-	exit 1
-fi
+await_session "$rpid" "$tmp/rec.err"
 setpriv --reuid="$uid" --regid="$gid" --clear-groups env LOSTCYCLES_SESSION="$ses" \
 	LD_LIBRARY_PATH="$tmp/pub" "$tmp/pub/helpers" 4 0 800 >"$tmp/in.out" 2>&1
 ist=$?

@@ -16,12 +16,7 @@ set -u
 LC=$(pwd)/lostcycles
 APP=$(pwd)/build/mpi/imbalance
 
-if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] || [ ! -e build/liblostcycles-mpi.so ]; then
-	skip t_window_merge "MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
-fi
-lc_tmpdir
-export XDG_CONFIG_HOME="$tmp/config"
-unset LOSTCYCLES_LOGGP
+need_mpi t_window_merge "" "$APP"
 export TMPDIR="$tmp"
 nfail=0
 ntest=0
