@@ -31,6 +31,8 @@
 #   end_unjudged NAME         when nothing failed (nfail 0) but a judgment
 #                             was left unjudged, skip with the reason
 #                             (finish does this for SUB tests)
+#   fail WHAT                 print "FAIL  WHAT" and count it in nfail
+#                             (with SUB set it counts in ntest too)
 #   need_mpi NAME WHY FILE... skip with WHY (empty: MPICH is not installed)
 #                             unless mpiexec runs and the MPI layer and
 #                             every FILE exist; then lc_tmpdir, a config
@@ -146,6 +148,9 @@ end_unjudged() {
 		skip "$1" "the machine was too busy to judge $nbusy check(s) ($lc_unjudged): $lc_unjudged_why"
 	return 0
 }
+
+nfail=0
+fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
 need_mpi() {
 	_name=$1 _why=${2:-"MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"}

@@ -21,12 +21,6 @@ APP=build/mpi/imbalance
 LAYER=build/liblostcycles-mpi.so
 
 need_mpi t_mpi "" "$APP"
-nfail=0
-
-fail() {
-	nfail=$((nfail + 1))
-	echo "FAIL  $*"
-}
 
 # run N: record an N-rank job into $tmp/m.data; the ranks' lines in $tmp/out
 run() {

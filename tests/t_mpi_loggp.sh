@@ -19,12 +19,6 @@ LC=./lostcycles
 APP=build/mpi/exchange
 
 need_mpi t_mpi_loggp "" "$APP" build/lostcycles-pingpong
-nfail=0
-
-fail() {
-	nfail=$((nfail + 1))
-	echo "FAIL  $*"
-}
 
 # A fixed model, so that the expected CL is exact: 3 us per message and
 # 0.5 ns per byte (33 us for 64 KiB).

@@ -17,13 +17,6 @@ APP=$(pwd)/build/mpi/imbalance
 
 need_mpi t_mpi_merge "" "$APP"
 export TMPDIR="$tmp"
-nfail=0
-
-fail() {
-	nfail=$((nfail + 1))
-	echo "FAIL  $*"
-}
-
 cd "$tmp" || exit 1
 
 # job: run one job of two "nodes" of two ranks each, merge, and check it;

@@ -17,12 +17,6 @@ LC=./lostcycles
 APP=build/mpi/waits
 
 need_mpi t_mpi_waits "" "$APP"
-nfail=0
-
-fail() {
-	nfail=$((nfail + 1))
-	echo "FAIL  $*"
-}
 
 # check MODE NTHREADS: every thread line of the program against its row
 check() {
