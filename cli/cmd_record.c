@@ -109,7 +109,8 @@ static const char record_usage[] =
 	"      --spare-cpu      run CMD on the other CPUs only, so that the sampler\n"
 	"                       has its CPU to itself (for programs with fewer threads\n"
 	"                       than CPUs: the kernel may otherwise place one on it)\n"
-	"  -p, --procs=P        processor slots (default: LC_TEAM, else most threads)\n"
+	"  -p, --procs=P        processor slots (default: the team declared, else most\n"
+	"                       threads runnable at once, capped by their affinity)\n"
 	"  -o, --output=FILE    profile file (default lostcycles.data, whose previous\n"
 	"                       file is kept as lostcycles.data.old)\n"
 	"      --force          replace FILE when it exists (else it is refused)\n"
@@ -480,9 +481,13 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 {
 	if (r->o.quiet)
 		return;
-	fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %u\n", cmd,
+	char why[200];
+
+	lc_procs_text(why, sizeof(why), res->procs, res->procs_from, res->max_threads,
+		      res->max_runnable, res->affinity_cpus);
+	fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %s\n", cmd,
 		r->o.out, (double)res->wall_ns / 1e9, (unsigned long long)res->ticks, res->seen,
-		res->seen == 1 ? "" : "es", res->procs);
+		res->seen == 1 ? "" : "es", why);
 	if (res->shared_cpu >= 0 && res->busy_wait)
 		fprintf(stderr, "lostcycles %s: the sampler busy-waited on CPU %d, which the program "
 				"also used (no CPU was spare): it took %.3f s of that CPU from the "
