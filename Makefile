@@ -176,7 +176,7 @@ $(B)/mpi/%: tests/mpi/%.f90 $(STAMP)
 	$(quiet) MPIFC $<
 	$(Q)cd $(@D) && $(MPIFC) -O1 -o $(CURDIR)/$@ $(CURDIR)/$<
 
-$(B)/mpi/%: tests/mpi/%.c $(STAMP)
+$(B)/mpi/%: tests/mpi/%.c tests/mpi/mpi_wl.h $(STAMP)
 	@mkdir -p $(@D)
 	$(quiet) MPICC $<
 	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -Wall -Wextra $(CFLAGS) -o $@ $< -lm
@@ -326,13 +326,13 @@ $(OMP_SO): $(OMP_OBJ) $(LIB_SO)
 $(PT_SO): $(PT_OBJ) $(LIB_SO)
 	$(call link-layer,liblostcycles-pthread,$(PT_OBJ))
 
-$(B)/layers/omp_%: tests/layers/omp_%.c $(LIB_SO)
+$(B)/layers/omp_%: tests/layers/omp_%.c tests/layers/layer_wl.h $(LIB_SO)
 	@mkdir -p $(@D)
 	$(quiet) CC $<
 	$(Q)$(OMP_CC) $(ALL_CFLAGS) -fopenmp -o $@ $< $(ALL_LDFLAGS) -fopenmp \
 		$(if $(filter %macros,$*),$(USE_LIB)) -lm
 
-$(B)/layers/pt_%: tests/layers/pt_%.c $(LIB_SO)
+$(B)/layers/pt_%: tests/layers/pt_%.c tests/layers/layer_wl.h $(LIB_SO)
 	@mkdir -p $(@D)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) \

@@ -22,27 +22,9 @@
 #include <time.h>
 
 #include "lostcycles.h"
+#include "layer_wl.h"
 
 #define ROUNDS 40
-#define MS 1000000ull
-
-/* CLOCK_MONOTONIC in ns. */
-static unsigned long long now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
-/* Stand-in for ms milliseconds of computation. */
-static void work(unsigned ms)
-{
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)(ms * MS) };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
 
 int main(void)
 {

@@ -31,10 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "layer_wl.h"
 
 #define ROUNDS 40
 #define NITER 8			/* iterations of the skewed loop */
-#define MS 1000000ull
 #define MAXT 64
 
 /* Per-thread sums, one cache line each. */
@@ -45,24 +45,6 @@ struct acc {
 
 static struct acc acc[MAXT];
 static omp_lock_t lock;
-
-/* CLOCK_MONOTONIC in ns. */
-static unsigned long long now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
-/* Stand-in for ms milliseconds of computation. */
-static void work(unsigned ms)
-{
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)(ms * MS) };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
 
 /* Cost of iteration i of the skewed loop, in ms. */
 static unsigned cost(int i)

@@ -24,9 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#define LW_NAME "pt_lockbar"
+#include "layer_wl.h"
 
 #define CYCLES 60
-#define MS 1000000ull
 #define SPIN_NS (300 * MS)
 
 struct member {
@@ -39,31 +40,6 @@ struct member {
 static pthread_mutex_t shared = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t bar;
 static int contended, joining;
-
-/* Print what failed and exit 1. */
-static void die(const char *what, int e)
-{
-	fprintf(stderr, "pt_lockbar: %s: %s\n", what, strerror(e));
-	exit(1);
-}
-
-/* CLOCK_MONOTONIC in ns. */
-static unsigned long long now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
-/* Stand-in for ms milliseconds of computation. */
-static void work(unsigned ms)
-{
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)(ms * MS) };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
 
 /* Lock m, adding the time the call took to *waited. */
 static void timed_lock(pthread_mutex_t *m, double *waited)

@@ -24,9 +24,9 @@
 #include <time.h>
 
 #include "lostcycles.h"
+#include "layer_wl.h"
 
 #define CYCLES 60
-#define MS 1000000ull
 
 struct wait {
 	unsigned long long from, to;
@@ -36,24 +36,6 @@ static pthread_mutex_t shared = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t start;
 static struct wait worker_waits[CYCLES], worker_pre;
 static unsigned long long phase_end;	/* when LC_PARALLEL_END ran */
-
-/* CLOCK_MONOTONIC in ns. */
-static unsigned long long now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
-/* Stand-in for ms milliseconds of computation. */
-static void work(unsigned ms)
-{
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)(ms * MS) };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
 
 /* One cycle: work, lock (the wait goes to *w), hold, unlock. */
 static void cycle(struct wait *w)

@@ -17,10 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#define LW_NAME "pt_waits"
+#include "layer_wl.h"
 
 #define CYCLES 12
 #define NPRIM 5			/* mutex, rwlock, spin, semaphore, condition */
-#define MS 1000000ull
 
 static pthread_mutex_t mtx = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
@@ -32,32 +33,6 @@ static int pred;			/* guarded by cmtx */
 static atomic_int held, done;		/* handshake: step numbers */
 static double waited;			/* the waiter's timed calls */
 static int nwaits;
-
-/* Print what failed and exit 1. */
-static void die(const char *what, int e)
-{
-	fprintf(stderr, "pt_waits: %s: %s\n", what, strerror(e));
-	exit(1);
-}
-
-/* CLOCK_MONOTONIC in ns. */
-static unsigned long long now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
-/* Sleep ns nanoseconds (the stand-in for computation, and the poll). */
-static void nap(unsigned long long ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
-			       .tv_nsec = (long)(ns % 1000000000ull) };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
 
 /* Poll until *a == v. */
 static void await(atomic_int *a, int v)

@@ -13,24 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static double compute(uint64_t ns)
-{
-	uint64_t end = now_ns() + ns;
-	double x = 1;
-
-	while (now_ns() < end)
-		for (int i = 0; i < 100; i++)
-			x = x * 1.0000001 + 1e-9;
-	return x;
-}
+#include "mpi_wl.h"
 
 int main(int argc, char **argv)
 {
