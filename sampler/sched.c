@@ -57,6 +57,12 @@ struct tidmap {
 	uint32_t thread;
 };
 
+/* A sleeping thread that no wake-up has reached is not read (its ring is
+ * a page of its own: a TLB miss per thread and tick, most of a tick's time
+ * per thread) except at every SLEEPER_EVERY-th tick (staggered by thread),
+ * in case its wake-up record was lost. */
+#define SLEEPER_EVERY 8u
+
 struct lc_sched {
 	enum lc_sched_source src;
 	enum lc_wake_source wsrc;
@@ -71,6 +77,7 @@ struct lc_sched {
 	struct slog *logs;	/* kept spans by profile thread, NULL: none */
 	size_t logs_cap;
 	int keep;
+	uint64_t ticks;		/* lc_sched_tick calls */
 	uint64_t failures;
 	long page;
 };
@@ -459,16 +466,29 @@ static void schedstat_woken(struct lc_sched *s, struct sthr *t, uint32_t thread,
 	t->pre_done = t->blk_done = 0;
 }
 
+/* Whether t (index thread) sleeps and no wake-up has reached it, so that
+ * nothing can be in its ring: its switch-in follows a wake-up. */
+static int asleep(const struct lc_sched *s, const struct sthr *t, uint32_t thread)
+{
+	return s->wsrc == LC_WAKE_TRACEPOINT && t->blocked && !t->since && !t->on &&
+	       !t->nwake && (s->ticks + thread) % SLEEPER_EVERY;
+}
+
 /* The view of t (index thread) over [last, now) from its switch records. */
 static void switch_read(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t last,
 			uint64_t now, struct lc_runq *out)
 {
 	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)t->ring;
-	uint8_t *data = t->ring + (pg->data_offset ? pg->data_offset : (uint64_t)t->ring_len / (1 + RING_PAGES));
-	uint64_t size = pg->data_size ? pg->data_size : t->ring_len - (t->ring_len / (1 + RING_PAGES));
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), tail = pg->data_tail;
-	uint64_t w;
+	uint64_t head, tail, size, w;
+	uint8_t *data;
 
+	out->known = 1;
+	if (asleep(s, t, thread))
+		return;
+	data = t->ring + (pg->data_offset ? pg->data_offset : (uint64_t)t->ring_len / (1 + RING_PAGES));
+	size = pg->data_size ? pg->data_size : t->ring_len - (t->ring_len / (1 + RING_PAGES));
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail;
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		struct perf_event_header h;
 		struct { uint32_t pid, tid; uint64_t time; } id;
@@ -497,7 +517,6 @@ static void switch_read(struct lc_sched *s, struct sthr *t, uint32_t thread, uin
 		overlap(&out->woken_ns, w, now, last, now);
 	if (s->wsrc == LC_WAKE_SCHEDSTAT)
 		schedstat_woken(s, t, thread, last, now, out);
-	out->known = 1;
 }
 
 /* The view of t for an interval of now - last from schedstat: the run
@@ -563,6 +582,7 @@ static void woke(void *arg, pid_t tid, uint64_t t)
 
 void lc_sched_tick(struct lc_sched *s)
 {
+	s->ticks++;
 	if (s->wake)
 		lc_wake_drain(s->wake, woke, s);
 }
@@ -625,7 +645,7 @@ void lc_sched_prefetch(const struct lc_sched *s, uint32_t thread)
 	if (s->src != LC_SCHED_SWITCH || thread >= s->cap)
 		return;
 	t = &s->thr[thread];
-	if (t->ring)
+	if (t->ring && !asleep(s, t, thread))
 		__builtin_prefetch(&((const struct perf_event_mmap_page *)t->ring)->data_head);
 }
 
