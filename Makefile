@@ -18,6 +18,7 @@ LIBDIR  ?= $(PREFIX)/lib
 INCDIR  ?= $(PREFIX)/include
 DATADIR ?= $(PREFIX)/share/lostcycles
 MANDIR  ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 
 # The versions come from the public header (tests/t_version.sh checks the
@@ -106,7 +107,7 @@ TOOL_SRC := $(wildcard util/*.c profile/*.c sampler/*.c postproc/*.c kmod-free-t
 TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o)
 TOOL_MAIN := $(B)/cli/lostcycles.o
 TOOL_LIB := $(B)/libtool.a
-TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -lm -lrt
+TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -ljson-c -ldw -lelf -lm -lrt
 
 # ---- tests, examples, benchmarks --------------------------------------------
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -246,8 +247,10 @@ bench: deps-bench
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
-		$(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+		$(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 lostcycles $(DESTDIR)$(BINDIR)/lostcycles
+	./lostcycles --completion bash >$(DESTDIR)$(BASHCOMPDIR)/lostcycles
 	install -m 755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf liblostcycles.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles.so
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
@@ -270,7 +273,8 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/liblostcycles.a \
 		$(DESTDIR)$(LIBDIR)/liblostcycles-mpi.so.$(ABI_MAJOR) $(DESTDIR)$(LIBDIR)/liblostcycles-mpi.so \
 		$(DESTDIR)$(LIBDIR)/lostcycles-pingpong \
-		$(DESTDIR)$(INCDIR)/lostcycles.h $(DESTDIR)$(LIBDIR)/pkgconfig/lostcycles.pc
+		$(DESTDIR)$(INCDIR)/lostcycles.h $(DESTDIR)$(LIBDIR)/pkgconfig/lostcycles.pc \
+		$(DESTDIR)$(BASHCOMPDIR)/lostcycles
 	for f in share/*; do rm -f $(DESTDIR)$(DATADIR)/$${f##*/}; done
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 	for f in docs/man/*.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$${f##*/}; done
@@ -389,7 +393,7 @@ $(FUZZ_B)/libparse.a: $(FUZZ_OBJ)
 $(FUZZ_B)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_B)/libparse.a
 	$(quiet) FUZZLD $@
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_B)/libparse.a \
-		-lgsl -lgslcblas -lm -pthread
+		-lgsl -lgslcblas -ljson-c -lm -pthread
 
 fuzz: deps-check
 	@$(MAKE) --no-print-directory fuzz-build

@@ -4,7 +4,6 @@
  * fix, or JSON for scripts.
  */
 #include <err.h>
-#include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -14,20 +13,20 @@
 
 #include "lc_check.h"
 #include "lc_cmd.h"
+#include "lc_opt.h"
 #include "lc_util.h"
 
 /* Tests point the shared-memory probes at another directory with this. */
 #define ENV_SHM_DIR "LOSTCYCLES_CHECK_SHM_DIR"
 
-static const char check_usage[] =
-	"usage: lostcycles check [--json] [--clean] [-C CPU]\n"
-	"Tell whether profiling works on this machine and how well: one line per\n"
-	"probe, OK / WARN / FAIL with the fix.  Exit status 0 when profiling works\n"
-	"(possibly degraded), 1 when it cannot.\n\n"
-	"  -j, --json     one JSON object on stdout instead of the table\n"
-	"      --clean    first remove the shared-memory segments of dead processes\n"
-	"  -C, --cpu=CPU  probe CPU as the sampler's (default: the one record takes)\n"
-	"  -h, --help     this text\n";
+static const char *const usage[] = {
+	"lostcycles check [--json] [--clean] [-C CPU]",
+	"",
+	"Tell whether profiling works on this machine and how well: one line per",
+	"probe, OK / WARN / FAIL with the fix.  Exit status 0 when profiling works",
+	"(possibly degraded), 1 when it cannot.",
+	NULL,
+};
 
 static const char *const level_names[] = { "OK", "WARN", "FAIL" };
 
@@ -93,48 +92,26 @@ static int clean(const char *dir, int quiet)
 
 int lc_cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "clean", no_argument, NULL, 'c' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lc_check_cfg cfg = { .cpu = -1, .shm_dir = getenv(ENV_SHM_DIR) };
 	struct lc_check_item *it = NULL;
 	enum lc_check_level worst;
-	int c, json = 0, do_clean = 0, cleaned = 0;
-	uint64_t v;
+	int json = 0, do_clean = 0, cleaned = 0, nrest;
+	char **rest;
 	size_t n;
+	const struct lc_opt opts[] = {
+		LC_OPT_FLAG("json", 'j', "one JSON object on stdout instead of the table", &json),
+		LC_OPT_FLAG("clean", 0, "first remove the shared-memory segments of dead processes",
+			    &do_clean),
+		LC_OPT_NUMBER("cpu", 'C', "CPU", "probe CPU as the sampler's (default: the one "
+			      "record takes)", &cfg.cpu, 0, CPU_SETSIZE - 1),
+		LC_OPT_END(),
+	};
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jC:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = 1;
-			break;
-		case 'c':
-			do_clean = 1;
-			break;
-		case 'C':
-			if (lc_parse_u64(optarg, 0, CPU_SETSIZE - 1, &v)) {
-				warnx("bad CPU '%s'", optarg);
-				return 2;
-			}
-			cfg.cpu = (int)v;
-			break;
-		case 'h':
-			fputs(check_usage, stdout);
-			return 0;
-		default:
-			warnx("unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs(check_usage, stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		warnx("unexpected argument '%s'", argv[optind]);
+	nrest = lc_opt_parse(argc, argv, opts, usage, &rest);
+	if (nrest < 0)
+		return LC_OPT_EXIT(nrest);
+	if (nrest > 0) {
+		warnx("unexpected argument '%s'", rest[0]);
 		return 2;
 	}
 	if (!cfg.shm_dir || !*cfg.shm_dir)

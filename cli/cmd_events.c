@@ -6,7 +6,6 @@
 #include <err.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,26 +13,24 @@
 
 #include "lc_check.h"
 #include "lc_cmd.h"
+#include "lc_opt.h"
 #include "lc_util.h"
 #include "counters.h"
 #include "lc_events.h"
 
-static const char events_usage[] =
-	"usage: lostcycles events [-P PMU | -a] [--available] [--json] [PATTERN...]\n"
-	"       lostcycles events -d EVENT\n"
-	"       lostcycles events [--json] EVENT...\n"
-	"List the event names libpfm4 knows (default: the generic perf events) and\n"
-	"whether each opens here, on this process and on another (as record opens\n"
-	"them on the program's threads), with the reason when not; describe one\n"
-	"event; or check the named events (exit status 1 when one does not open).\n"
-	"A PATTERN (with * ? or [) keeps the events whose name or PMU::name it\n"
-	"matches, ignoring case.\n\n"
-	"  -P, --pmu=PMU      the events of PMU (names as 'lostcycles check' lists them)\n"
-	"  -a, --all          the events of every PMU present\n"
-	"      --available    only the events that open here\n"
-	"      --json         one JSON array instead of the table\n"
-	"  -d, --describe=EV  description, unit masks, encoding and status of EV\n"
-	"  -h, --help         this text\n";
+static const char *const usage[] = {
+	"lostcycles events [-P PMU | -a] [--available] [--json] [PATTERN...]",
+	"lostcycles events -d EVENT",
+	"lostcycles events [--json] EVENT...",
+	"",
+	"List the event names libpfm4 knows (default: the generic perf events) and",
+	"whether each opens here, on this process and on another (as record opens",
+	"them on the program's threads), with the reason when not; describe one",
+	"event; or check the named events (exit status 1 when one does not open).",
+	"A PATTERN (with * ? or [) keeps the events whose name or PMU::name it",
+	"matches, ignoring case.",
+	NULL,
+};
 
 /* "opens" or "unavailable (ENOENT)". */
 static const char *status(const struct lc_event_info *e, int err, char *buf, size_t len)
@@ -196,62 +193,28 @@ static int probe(int argc, char **argv, int json)
 	return bad;
 }
 
+/* -a: the events of every PMU ("all" for lc_events). */
+static int set_all(const struct lc_opt *opt, const char *arg)
+{
+	*(const char **)opt->field = "all";
+	return 0;
+}
+
 /* Whether s is a pattern rather than an event name. */
 static int is_pattern(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
 }
 
-int lc_cmd_events(int argc, char **argv)
+/* Refuse operands and options that do not go together.  Returns 0 or 2. */
+static int check_mix(const char *pmu, const char *desc, int available, int json, int n,
+		     int npat)
 {
-	static const struct option opts[] = {
-		{ "pmu", required_argument, NULL, 'P' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "available", no_argument, NULL, 'A' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "describe", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *pmu = NULL, *desc = NULL;
-	char msg[256];
-	int c, available = 0, json = 0, npat = 0, rc;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "P:ad:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'P':
-			pmu = optarg;
-			break;
-		case 'a':
-			pmu = "all";
-			break;
-		case 'A':
-			available = 1;
-			break;
-		case 'J':
-			json = 1;
-			break;
-		case 'd':
-			desc = optarg;
-			break;
-		case 'h':
-			fputs(events_usage, stdout);
-			return 0;
-		default:
-			warnx("unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs(events_usage, stderr);
-			return 2;
-		}
-	}
-	for (int i = optind; i < argc; i++)
-		npat += is_pattern(argv[i]);
-	if (npat && npat != argc - optind) {
+	if (npat && npat != n) {
 		warnx("patterns and event names do not mix: list with patterns, or check names");
 		return 2;
 	}
-	if ((desc || pmu || available) && optind < argc && !npat) {
+	if ((desc || pmu || available) && n && !npat) {
 		warnx("event names do not combine with -P, -a, --available or -d");
 		return 2;
 	}
@@ -260,6 +223,32 @@ int lc_cmd_events(int argc, char **argv)
 		      "--json or patterns");
 		return 2;
 	}
+	return 0;
+}
+
+int lc_cmd_events(int argc, char **argv)
+{
+	const char *pmu = NULL, *desc = NULL;
+	char msg[256], **rest;
+	int available = 0, json = 0, npat = 0, n, rc;
+	const struct lc_opt opts[] = {
+		LC_OPT_STRING("pmu", 'P', "PMU", "the events of PMU (names as 'lostcycles check' "
+			      "lists them)", &pmu),
+		LC_OPT_CALLBACK("all", 'a', NULL, "the events of every PMU present", &pmu, set_all),
+		LC_OPT_FLAG("available", 0, "only the events that open here", &available),
+		LC_OPT_FLAG("json", 0, "one JSON array instead of the table", &json),
+		LC_OPT_STRING("describe", 'd', "EV", "description, unit masks, encoding and status "
+			      "of EV", &desc),
+		LC_OPT_END(),
+	};
+
+	n = lc_opt_parse(argc, argv, opts, usage, &rest);
+	if (n < 0)
+		return LC_OPT_EXIT(n);
+	for (int i = 0; i < n; i++)
+		npat += is_pattern(rest[i]);
+	if (check_mix(pmu, desc, available, json, n, npat))
+		return 2;
 	if (lc_events_init(msg, sizeof(msg))) {
 		warnx("%s", msg);
 		return 1;
@@ -267,10 +256,10 @@ int lc_cmd_events(int argc, char **argv)
 	lc_events_child_start();	/* without it, "another process" repeats "this" */
 	if (desc)
 		rc = describe(desc);
-	else if (optind < argc && !npat)
-		rc = probe(argc - optind, argv + optind, json);
+	else if (n && !npat)
+		rc = probe(n, rest, json);
 	else
-		rc = list(pmu, available, json, argv + optind, npat);
+		rc = list(pmu, available, json, rest, npat);
 	lc_events_child_stop();
 	return rc;
 }

@@ -14,7 +14,6 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,45 +25,24 @@
 
 #include "lc_abi.h"
 #include "lc_cmd.h"
+#include "lc_launch.h"
+#include "lc_opt.h"
 #include "lc_profile.h"
 #include "lc_util.h"
 #include "mpi_job.h"
 #include "session.h"
 #include "targets.h"
 
-#define EXEC_GRACE_NS 300000000u	/* no rank alive this long: the node is done */
-#define EXEC_FIRST_NS 5000000000u	/* how long to wait for the first segment */
 
-static const char usage[] =
-	"usage: mpiexec -n N lostcycles exec [-o PREFIX] [--force] [-i INTERVAL] [-w WINDOW]\n"
-	"                                    [--window-grow=N] [--loggp=FILE]\n"
-	"                                    [--] PROGRAM [ARGS...]\n"
-	"Run one rank of an MPI job: PROGRAM with the MPI layer, and on the first\n"
-	"rank of each node also that node's sampler, which writes PREFIX.<host>.data.\n"
-	"Combine the node files with 'lostcycles merge PREFIX.*.data -o job.data'.\n\n"
-	"  -o, --output=PREFIX  node files PREFIX.<host>.data (default lostcycles; a\n"
-	"                       previous default file is kept as FILE.old)\n"
-	"      --force          replace a node file that exists (else it is refused)\n"
-	"  -i, --interval=TIME  sampling interval (default 100us)\n"
-	"  -w, --window=TIME    timeline window: every window TIME long (default: 10ms,\n"
-	"                       or the interval when that is longer, doubling after\n"
-	"                       4096 windows; the same on all nodes)\n"
-	"      --window-grow=N  after the first N windows (N even), the window doubles\n"
-	"                       every N/2 windows; 0: fixed (default 4096 without -w,\n"
-	"                       0 with -w)\n"
-	"      --loggp=FILE     LogGP parameters (default: calibrate --mpi's file)\n"
-	"  -h, --help           this text\n"
-	"The host name is $LOSTCYCLES_HOST if set, else the machine's.\n";
-
-static const struct option opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, 'F' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "window", required_argument, NULL, 'w' },
-	{ "window-grow", required_argument, NULL, 'W' },
-	{ "loggp", required_argument, NULL, 'G' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const char *const usage[] = {
+	"mpiexec -n N lostcycles exec [-o PREFIX] [--force] [-i INTERVAL] [-w WINDOW]",
+	"                             [--window-grow=N] [--loggp=FILE] [--] PROGRAM [ARGS...]",
+	"",
+	"Run one rank of an MPI job: PROGRAM with the MPI layer, and on the first",
+	"rank of each node also that node's sampler, which writes PREFIX.<host>.data.",
+	"Combine the node files with 'lostcycles merge PREFIX.*.data -o job.data'.",
+	"The host name is $LOSTCYCLES_HOST if set, else the machine's.",
+	NULL,
 };
 
 struct exec_opts {
@@ -72,210 +50,47 @@ struct exec_opts {
 	const char *loggp;
 	uint64_t interval_ns, window_ns;
 	uint32_t window_grow;	/* lc_window_span's growth, 0 fixed */
-	int force, given;	/* --force; -o given (else rotate the default) */
+	int force;		/* --force */
 };
 
 /* Parse the options; the index of PROGRAM, or -1 after --help, -2 on error. */
 static int parse(int argc, char **argv, struct exec_opts *o)
 {
-	int c, window_given = 0, grow_given = 0;
+	const struct lc_opt opts[] = {
+		LC_OPT_STRING("output", 'o', "PREFIX", "node files PREFIX.<host>.data (default "
+			      "lostcycles; a\nprevious default file is kept as FILE.old)",
+			      &o->prefix),
+		LC_OPT_FLAG("force", 0, "replace a node file that exists (else it is refused)",
+			    &o->force),
+		LC_OPT_ROWS_TIMING(&o->interval_ns, &o->window_ns, &o->window_grow),
+		LC_OPT_FILENAME("loggp", 0, "FILE", "LogGP parameters (default: calibrate --mpi's "
+				"file)", &o->loggp),
+		LC_OPT_END_AT_OPERAND(),
+	};
+	char **rest;
+	int n;
 
 	*o = (struct exec_opts){ .prefix = "lostcycles", .interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS,
 				 .window_ns = LC_SESSION_DEFAULT_WINDOW_NS };
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:i:w:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->prefix = optarg;
-			o->given = 1;
-			break;
-		case 'F':
-			o->force = 1;
-			break;
-		case 'i':
-		case 'w':
-			window_given |= c == 'w';
-			if (lc_parse_duration(optarg, c == 'i' ? &o->interval_ns : &o->window_ns)) {
-				warnx("bad %s '%s' (try 100us, 10ms)",
-				      c == 'i' ? "interval" : "window", optarg);
-				return -2;
-			}
-			break;
-		case 'W':
-			grow_given = 1;
-			if (lc_opt_window_grow(optarg, &o->window_grow))
-				return -2;
-			break;
-		case 'G':
-			o->loggp = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return -1;
-		default:
-			warnx("unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs(usage, stderr);
-			return -2;
-		}
-	}
-	if (!window_given && o->window_ns < o->interval_ns)
-		o->window_ns = o->interval_ns;	/* the default follows a long interval */
-	/* as record: -w asks for that resolution over the whole run */
-	if (!grow_given)
-		o->window_grow = window_given ? 0 : LC_WINDOW_GROW_DEFAULT;
-	if (o->interval_ns < 1000 || o->interval_ns > 10000000000ull ||
-	    o->window_ns < o->interval_ns) {
-		warnx("the interval must be 1us..10s and the window not shorter");
+	n = lc_opt_parse(argc, argv, opts, usage, &rest);
+	if (n < 0)
+		return n;
+	if (lc_opt_windows(o->interval_ns, &o->window_ns, &o->window_grow))
+		return -2;
+	if (n == 0) {
+		warnx("no program given (see 'lostcycles exec --help')");
 		return -2;
 	}
-	if (optind >= argc) {
-		warnx("no program given");
-		fputs(usage, stderr);
-		return -2;
-	}
-	return optind;
+	return argc - n;
 }
 
-/* The node's host name: $LOSTCYCLES_HOST or the machine's, reduced to
- * [A-Za-z0-9_.-] (it goes into file and session names). */
-static void node_host(char *buf, size_t len)
+/* The node's session over reg (which it then owns), started.  NULL after
+ * a message. */
+static struct lc_session *node_session(const struct exec_opts *o, const char *session,
+				       const char *host, const char *out, const char *cmd,
+				       const struct lc_mpi_setup *m, struct lc_registry *reg)
 {
-	const char *e = getenv(LC_ENV_HOST);
-
-	if (e && *e)
-		snprintf(buf, len, "%s", e);
-	else if (gethostname(buf, len - 1))
-		snprintf(buf, len, "localhost");
-	buf[len - 1] = 0;
-	for (char *p = buf; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == '-'))
-			*p = '_';
-}
-
-/* Take the node lock of session name; 1 when this rank is the node's
- * sampler (the lock is held until the process exits). */
-static int take_lead(const char *name)
-{
-	char path[4096];
-	const char *tmp = getenv("TMPDIR");
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/lostcycles-exec.%s.lock", tmp && *tmp ? tmp : "/tmp",
-		 name);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return 0;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		close(fd);
-		return 0;
-	}
-	return 1;	/* fd stays open: the lock lives as long as we do */
-}
-
-/* Start the program as a child with the blocked signals restored. */
-static pid_t spawn(char **argv, const sigset_t *old)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, old, NULL);
-		execvp(argv[0], argv);
-		warn("%s", argv[0]);
-		_exit(127);
-	}
-	return pid;
-}
-
-static int shell_status(int ws)
-{
-	if (WIFEXITED(ws))
-		return WEXITSTATUS(ws);
-	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 1;
-}
-
-/* Wait for the child (forwarding SIGINT/SIGTERM/SIGHUP), then until no rank
- * of the node has been alive for EXEC_GRACE_NS.  Returns the child's status. */
-static int wait_node(pid_t child, struct lc_registry *reg, const sigset_t *set, int *sig)
-{
-	struct timespec ts = { 0, 10000000 };
-	uint64_t quiet = 0, done = 0;
-	int status = -1, ws;
-	siginfo_t si;
-
-	for (;;) {
-		int s = sigtimedwait(set, &si, &ts);
-		uint64_t now = lc_clock_ns();
-
-		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
-			if (status < 0)
-				kill(child, s);
-			*sig = s;
-		}
-		if (status < 0 && waitpid(child, &ws, WNOHANG) == child) {
-			status = shell_status(ws);
-			done = now;
-		}
-		if (status < 0)
-			continue;
-		if (*sig)
-			return status;
-		if (lc_registry_live(reg)) {
-			quiet = 0;
-		} else if (!lc_registry_seen(reg) && now - done > EXEC_FIRST_NS) {
-			return status;
-		} else if (lc_registry_seen(reg)) {
-			if (!quiet)
-				quiet = now;
-			else if (now - quiet > EXEC_GRACE_NS)
-				return status;
-		}
-	}
-}
-
-/* The node's sampler: record the session while the program runs as our
- * child, until the node's ranks are gone. */
-static int lead(const struct exec_opts *o, const char *session, const char *host,
-		const struct lc_mpi_setup *m, int argc, char **argv)
-{
-	char out[4096], msg[512], *cmd;
-	struct lc_session_opts so;
-	struct lc_session_result res;
-	struct lc_registry *reg;
-	struct lc_session *ses;
-	sigset_t set, old;
-	size_t len = 1;
-	pid_t child;
-	int e, sig = 0, status;
-
-	snprintf(out, sizeof(out), "%s.%s.data", o->prefix, host);
-	if (lc_out_prepare(out, o->force ? LC_OUT_FORCE : o->given ? LC_OUT_KEEP : LC_OUT_ROTATE,
-			   msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	cmd = calloc(1, len);
-	for (int i = 0; cmd && i < argc; i++) {
-		strcat(cmd, argv[i]);
-		if (i + 1 < argc)
-			strcat(cmd, " ");
-	}
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	reg = lc_registry_start(session, NULL, 0, &e);
-	if (!reg) {
-		warnx("cannot start discovery: %s", strerror(-e));
-		free(cmd);
-		return 1;
-	}
-	so = (struct lc_session_opts){
+	struct lc_session_opts so = {
 		.interval_ns = o->interval_ns, .window_ns = o->window_ns,
 		.window_grow = o->window_grow, .cpu = -1,
 		.out = out, .name = session, .command = cmd, .host = host,
@@ -283,20 +98,34 @@ static int lead(const struct exec_opts *o, const char *session, const char *host
 		.unavailable_why = LC_MPI_NO_LOGGP,
 		.sched = LC_SCHED_SWITCH,	/* as record: resource contention */
 	};
-	ses = lc_session_new(&so, reg);
-	if (!ses || lc_session_start(ses, msg, sizeof(msg))) {
-		warnx("%s", ses ? msg : "out of memory");
+	struct lc_session *ses = lc_session_new(&so, reg);
+	char msg[512];
+
+	if (!ses) {
+		lc_registry_stop(reg);
+		lc_registry_free(reg);
+		warnx("out of memory");
+		return NULL;
+	}
+	if (lc_session_start(ses, msg, sizeof(msg))) {
+		warnx("%s", msg);
 		lc_session_free(ses);
-		free(cmd);
-		return 1;
+		return NULL;
 	}
-	child = spawn(argv, &old);
-	if (child < 0) {
-		warn("fork");
-		status = 1;
-	} else {
-		status = wait_node(child, reg, &set, &sig);
-	}
+	return ses;
+}
+
+/* Run the program as our child under the node's session until the node's
+ * ranks are gone; the session's end.  Returns the exit status. */
+static int run_node(struct lc_launch *l, struct lc_session *ses, const char *out, char **argv)
+{
+	struct lc_session_result res;
+	int sig = 0, status;
+	pid_t child = lc_launch_spawn(l, argv);
+
+	if (child < 0)
+		warnx("%s: %s", argv[0], strerror((int)-child));
+	status = child < 0 ? 127 : lc_launch_wait_node(l, child, lc_session_registry(ses), &sig);
 	lc_session_finish(ses, status, sig ? "interrupted" : "node's ranks exited", &res);
 	for (const char *p = res.notes; *p;) {
 		const char *nl = strchr(p, '\n');
@@ -308,8 +137,35 @@ static int lead(const struct exec_opts *o, const char *session, const char *host
 	if (res.write_err)
 		warnx("%s: write failed: %s", out, strerror(-res.write_err));
 	lc_session_free(ses);
-	free(cmd);
 	return res.write_err ? 1 : status;
+}
+
+/* The node's sampler: record the session while the program runs as our
+ * child, until the node's ranks are gone. */
+static int lead(const struct exec_opts *o, const char *session, const char *host,
+		const struct lc_mpi_setup *m, int argc, char **argv)
+{
+	struct lc_launch l = { 0 };
+	struct lc_registry *reg;
+	struct lc_session *ses;
+	char out[4096], msg[512], *cmd;
+	int e;
+
+	snprintf(out, sizeof(out), "%s.%s.data", o->prefix, host);
+	if (lc_out_prepare(out, o->force ? LC_OUT_FORCE : lc_opt_given("output", 'o') ?
+			   LC_OUT_KEEP : LC_OUT_ROTATE, msg, sizeof(msg))) {
+		warnx("%s", msg);
+		return 1;
+	}
+	cmd = lc_launch_join(argc, argv);
+	lc_launch_begin(&l);
+	reg = lc_registry_start(session, NULL, 0, &e);
+	if (!reg)
+		warnx("cannot start discovery: %s", strerror(-e));
+	ses = reg ? node_session(o, session, host, out, cmd, m, reg) : NULL;
+	e = ses ? run_node(&l, ses, out, argv) : 1;
+	free(cmd);
+	return e;
 }
 
 int lc_cmd_exec(int argc, char **argv)
@@ -321,7 +177,7 @@ int lc_cmd_exec(int argc, char **argv)
 
 	if (first < 0)
 		return first == -1 ? 0 : 2;
-	node_host(host, sizeof(host));
+	lc_launch_node_host(host, sizeof(host));
 	/* the launcher's process on this node is the parent of all its ranks */
 	snprintf(session, sizeof(session), "lcx%d-%.40s", (int)getppid(), host);
 	if (lc_mpi_setup(&m, o.loggp, msg, sizeof(msg))) {
@@ -330,7 +186,7 @@ int lc_cmd_exec(int argc, char **argv)
 	}
 	setenv(LC_ENV_SESSION, session, 1);
 	setenv(LC_ENV_HOST, host, 1);
-	if (take_lead(session)) {
+	if (lc_launch_node_lock(session)) {
 		if (m.warning[0])
 			warnx("%s", m.warning);
 		return lead(&o, session, host, &m, argc - first, argv + first);

@@ -3,100 +3,74 @@
  * Extra-P's text or JSON-lines input format (postproc/extrap.c).
  */
 #include <err.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "extrap.h"
 #include "lc_cmd.h"
+#include "lc_opt.h"
 #include "lca_runs.h"
 #include "lc_util.h"
 
-static const char usage[] =
-	"usage: lostcycles export --extrap RUNS [--format text|jsonl] [-o FILE]\n"
-	"Write the runs of RUNS (a runs file of 'report -l' lines, or an Extra-P\n"
-	"file) in Extra-P's input formats: one metric per lost cycles category\n"
-	"(seconds summed over the processors), the variables every run gives a\n"
-	"number as parameters, runs with the same values as repetitions.  'fit -f'\n"
-	"reads both formats back.\n\n"
-	"  --extrap RUNS        the runs to export\n"
-	"  --format FMT         text (Extra-P's text format; default) or jsonl\n"
-	"                       (JSON lines); -o FILE ending in .jsonl picks jsonl\n"
-	"  -o, --output FILE    write to FILE instead of standard output (an existing\n"
-	"                       FILE is kept unless --force)\n"
-	"      --force          replace an existing FILE\n"
-	"  -h, --help           this text; see also lostcycles-export(1)\n";
+static const char *const usage[] = {
+	"lostcycles export --extrap RUNS [--format text|jsonl] [-o FILE] [--force]",
+	"",
+	"Write the runs of RUNS (a runs file of 'report -l' lines, or an Extra-P",
+	"file) in Extra-P's input formats: one metric per lost cycles category",
+	"(seconds summed over the processors), the variables every run gives a",
+	"number as parameters, runs with the same values as repetitions.  'fit -f'",
+	"reads both formats back.",
+	NULL,
+};
 
-static const struct option opts[] = {
-	{ "extrap", required_argument, NULL, 'x' },
-	{ "format", required_argument, NULL, 'F' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct lc_opt_word formats[] = {
+	{ "text", LC_FMT_TEXT }, { "jsonl", LC_FMT_JSONL }, { NULL, 0 },
 };
 
 /* What to export, from where, to where. */
 struct export_opts {
 	const char *runs, *out;
-	int jsonl;		/* -1 not given */
+	int format;		/* LC_FMT_TEXT or LC_FMT_JSONL, -1 not given */
 	int force;		/* --force */
 };
-
-/* A usage error: one line on stderr, status 2. */
-static int usage_error(const char *what, const char *arg)
-{
-	warnx("%s%s (see 'lostcycles export --help')", what, arg ? arg : "");
-	return 2;
-}
 
 /* Parse argv.  Returns -1 to go on, else an exit status. */
 static int parse(struct export_opts *o, int argc, char **argv)
 {
-	int c;
+	const struct lc_opt opts[] = {
+		LC_OPT_FILENAME("extrap", 0, "RUNS", "the runs to export", &o->runs),
+		LC_OPT_ENUM("format", 0, "FMT", "text (Extra-P's text format; default) or jsonl\n"
+			    "(JSON lines); -o FILE ending in .jsonl picks jsonl", &o->format,
+			    formats),
+		LC_OPT_FILENAME("output", 'o', "FILE", "write to FILE instead of standard output "
+				"(an existing\nFILE is kept unless --force)", &o->out),
+		LC_OPT_FLAG("force", 0, "replace an existing FILE", &o->force),
+		LC_OPT_END(),
+	};
+	char **rest;
+	int n = lc_opt_parse(argc, argv, opts, usage, &rest);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'x':
-			o->runs = optarg;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'f':
-			o->force = 1;
-			break;
-		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "jsonl"))
-				return usage_error("unknown format: ", optarg);
-			o->jsonl = !strcmp(optarg, "jsonl");
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		case ':':
-			return usage_error("option needs a value: ", argv[optind - 1]);
-		default:
-			return usage_error("unknown option: ", argv[optind - 1]);
-		}
+	if (n < 0)
+		return LC_OPT_EXIT(n);
+	if (n > 0) {
+		warnx("unexpected argument: %s (see 'lostcycles export --help')", rest[0]);
+		return 2;
 	}
-	if (optind < argc)
-		return usage_error("unexpected argument: ", argv[optind]);
-	if (!o->runs)
-		return usage_error("--extrap RUNS is required", NULL);
-	if (o->jsonl < 0) {
-		size_t n = o->out ? strlen(o->out) : 0;
+	if (!o->runs) {
+		warnx("--extrap RUNS is required (see 'lostcycles export --help')");
+		return 2;
+	}
+	if (o->format < 0) {
+		size_t len = o->out ? strlen(o->out) : 0;
 
-		o->jsonl = n > 6 && !strcmp(o->out + n - 6, ".jsonl");
+		o->format = len > 6 && !strcmp(o->out + len - 6, ".jsonl") ? LC_FMT_JSONL : LC_FMT_TEXT;
 	}
 	return -1;
 }
 
 int lc_cmd_export(int argc, char **argv)
 {
-	struct export_opts o = { .jsonl = -1 };
+	struct export_opts o = { .format = -1 };
 	struct lc_runs *r = NULL;
 	struct lc_runs_error e = { 0 };
 	FILE *out = stdout;
@@ -120,7 +94,7 @@ int lc_cmd_export(int argc, char **argv)
 		lc_runs_free(r);
 		return 1;
 	}
-	rc = lc_extrap_write(out, r, o.jsonl, &dropped, msg, sizeof(msg));
+	rc = lc_extrap_write(out, r, o.format == LC_FMT_JSONL, &dropped, msg, sizeof(msg));
 	if (rc)
 		warnx("%s: %s", o.runs, msg);
 	else if (dropped)

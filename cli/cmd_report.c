@@ -3,6 +3,7 @@
  * exit codes; the printing is postproc/report.c.
  */
 #include "lc_cmd.h"
+#include "lc_opt.h"
 #include "lc_util.h"
 #include "report.h"
 #include "report_insight.h"
@@ -11,53 +12,25 @@
 
 #include <err.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-	"usage: lostcycles report [-f FILE] [-t TAG | --tags] [--per-thread] [--per-rank]\n"
-	"                         [--timeline] [--counters] [--format text|csv|json]\n"
-	"                         [-l [NOTE]] [--sync] [--source sampled|trace]\n"
-	"                         [--max-windows N] [FILE]\n"
-	"\n"
-	"Print the predicate profile in FILE (default lostcycles.data): the time\n"
-	"lost to each overhead category, summed over the processors.\n"
-	"\n"
-	"  -f FILE            the profile to read\n"
-	"  -t TAG             only the time while fragment TAG was open; TAG is a\n"
-	"                     number, or FILE:LINE of an OpenMP construct (--omp)\n"
-	"  --tags             list the fragment tags (with names: FILE:LINE) and exit\n"
-	"  --sync             synchronization loss per synchronization object (locks,\n"
-	"                     barriers, conditions: LC_SYNC_BEGIN_ON, --pthread), largest\n"
-	"                     first, and exit\n"
-	"  --per-thread       a table of threads x categories\n"
-	"  --per-rank         MPI jobs: ranks x categories, and the late arrivers\n"
-	"  --timeline         one row per timeline window\n"
-	"  --counters         counter totals per event, thread and tag, IPC and\n"
-	"                     misses per 1000 instructions (with -t: that tag's)\n"
-	"  --format FMT       text (default), csv or json\n"
-	"  -l [NOTE]          one pp -l line for a runs file; NOTE is var=value pairs\n"
-	"                     (a key of the line itself, e.g. p=4, must agree)\n"
-	"  --source SRC       sampled (default) or trace (exact event log)\n"
-	"  --max-windows N    hold at most N timeline windows (default 8192), merging\n"
-	"                     neighbours pairwise in longer profiles; 0 holds every\n"
-	"                     window (memory then grows with the profile's length)\n"
-	"  --advise           the dominant categories, their evidence and likely fixes\n"
-	"                     (rules: share/advice.txt); --rules FILE other rules,\n"
-	"                     --model FILE [--at NAME=VALUE...] rank by predicted gain\n"
-	"  --pop              POP efficiency metrics (text or csv); with a runs file as\n"
-	"                     FILE: parallel efficiency, computation scalability per run\n"
-	"  --timeline --format perfetto\n"
-	"                     the timeline as Chrome trace JSON for ui.perfetto.dev\n"
-	"  --html OUT.html    one self-contained page: categories, a bar per thread,\n"
-	"                     the timeline, the advice; with --model its curves\n"
-	"  --plot OUT.png     the per-thread bars and the timeline as PNG (gnuplot;\n"
-	"                     OUT.gp and its data files beside it)\n"
-	"  --force            replace existing --html or --plot files (kept otherwise)\n"
-	"  --help             this text; see also lostcycles-report(1)\n";
+static const char *const usage[] = {
+	"lostcycles report [-f FILE] [-t TAG | --tags] [--per-thread] [--per-rank]",
+	"                  [--timeline] [--counters] [--format text|csv|json]",
+	"                  [-l [NOTE]] [--sync] [--source sampled|trace]",
+	"                  [--max-windows N] [FILE]",
+	"lostcycles report --advise [--rules FILE] [--model FILE [--at NAME=VALUE...]] [FILE]",
+	"lostcycles report --pop [FILE | RUNS]",
+	"lostcycles report --timeline --format perfetto [FILE]",
+	"lostcycles report (--html OUT.html | --plot OUT.png) [--force] [FILE]",
+	"",
+	"Print the predicate profile in FILE (default lostcycles.data): the time",
+	"lost to each overhead category, summed over the processors.",
+	NULL,
+};
 
 /* A usage error: one line on stderr, status 2. */
 static int usage_error(const char *fmt, const char *arg)
@@ -112,6 +85,9 @@ static int sync_only;
 /* --advise, --pop, --format perfetto (report_insight.c). */
 static struct lc_insight insight;
 
+/* --at NAME=VALUE...: insight's points, parsed here. */
+static struct lc_opt_at at;
+
 /* --max-windows: the most timeline windows held in memory. */
 static uint32_t max_windows = LC_REPORT_MAX_WINDOWS;
 
@@ -119,148 +95,77 @@ static uint32_t max_windows = LC_REPORT_MAX_WINDOWS;
  * given (then it was a bad note). */
 static const char *after_l;
 
-/* A whole signed decimal tag. */
-static int parse_tag(const char *s, int64_t *out)
+/* -f FILE, or the FILE operand. */
+static const char *file_opt;
+
+#define FMT_UNSET (-1)
+static const struct lc_opt_word formats[] = {
+	{ "text", LC_FMT_TEXT }, { "csv", LC_FMT_CSV }, { "json", LC_FMT_JSON },
+	{ "perfetto", LC_FMT_PERFETTO }, { NULL, 0 },
+};
+
+static const struct lc_opt_word sources[] = {
+	{ "sampled", LC_SRC_SAMPLED }, { "trace", LC_SRC_TRACE }, { NULL, 0 },
+};
+
+/* -t TAG: a whole signed decimal tag, or FILE:LINE resolved later. */
+static int opt_tag(const struct lc_opt *opt, const char *arg)
 {
+	struct lc_report_opts *o = opt->field;
 	char *end;
 	long long v;
 
+	o->have_tag = 1;
+	tag_text = NULL;
 	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/* Set the format or source from v.  Returns 0, or 2. */
-static int set_format(struct lc_report_opts *o, const char *v)
-{
-	if (!strcmp(v, "text"))
-		o->fmt = LC_REPORT_TEXT;
-	else if (!strcmp(v, "csv"))
-		o->fmt = LC_REPORT_CSV;
-	else if (!strcmp(v, "json"))
-		o->fmt = LC_REPORT_JSON;
-	else
-		return usage_error("unknown format '%s' (text, csv or json)", v);
-	o->format_set = 1;
-	return 0;
-}
-
-static int set_source(struct lc_report_opts *o, const char *v)
-{
-	if (!strcmp(v, "sampled"))
-		o->source = LC_SRC_SAMPLED;
-	else if (!strcmp(v, "trace"))
-		o->source = LC_SRC_TRACE;
-	else
-		return usage_error("unknown source '%s' (sampled or trace)", v);
-	o->source_set = 1;
-	return 0;
-}
-
-static const struct option long_opts[] = {
-	{ "file", required_argument, NULL, 'f' },
-	{ "tag", required_argument, NULL, 't' },
-	{ "tags", no_argument, NULL, 'L' },
-	{ "sync", no_argument, NULL, 'Y' },
-	{ "per-thread", no_argument, NULL, 'P' },
-	{ "per-rank", no_argument, NULL, 'R' },
-	{ "timeline", no_argument, NULL, 'T' },
-	{ "counters", no_argument, NULL, 'C' },
-	{ "format", required_argument, NULL, 'F' },
-	{ "source", required_argument, NULL, 'S' },
-	{ "max-windows", required_argument, NULL, 'W' },
-	{ "help", no_argument, NULL, 'h' },
-	LC_INSIGHT_LONG_OPTS,
-	{ NULL, 0, NULL, 0 },
-};
-
-/* -l takes an optional NOTE: the next argument when it is var=value pairs
- * rather than an option or the profile's name. */
-static void take_note(struct lc_report_opts *o, int argc, char **argv)
-{
-	o->lline = 1;
-	if (optind < argc && argv[optind][0] != '-' && strchr(argv[optind], '='))
-		o->note = argv[optind++];
-	else if (optind < argc && argv[optind][0] != '-')
-		after_l = argv[optind];	/* a FILE, unless -f gives one too */
-}
-
-/* A second FILE (first was given before): a usage error that names a word
- * after -l that is neither a note nor, since there is another, the file. */
-static int second_file(const char *first, const char *file)
-{
-	if (first == after_l || file == after_l)
-		return usage_error("-l: note '%s' is not var=value pairs", after_l);
-	return usage_error("more than one FILE (a second: '%s')", file);
-}
-
-/* Set option c (a getopt_long result) from optarg.  Returns -1 to go on, 0
- * after --help, or 2 after a usage error. */
-static int set_opt(struct lc_report_opts *o, int c, int argc, char **argv)
-{
-	int r = lc_insight_opt(&insight, c, optarg);
-
-	if (r != -2)
-		return r;
-	switch (c) {
-	case 'f':
-		if (o->file)
-			return second_file(o->file, optarg);
-		o->file = optarg;
-		return -1;
-	case 't':
-		o->have_tag = 1;
-		tag_text = NULL;
-		if (!parse_tag(optarg, &o->tag))
-			return -1;
-		if (!strchr(optarg, ':'))
-			return usage_error("bad tag '%s': not an integer or FILE:LINE", optarg);
-		tag_text = optarg;
-		return -1;
-	case 'L':
-		list_only = 1;
-		return -1;
-	case 'Y':
-		sync_only = 1;
-		return -1;
-	case 'P':
-		o->per_thread = 1;
-		return -1;
-	case 'T':
-		o->timeline = 1;
-		return -1;
-	case 'R':
-		o->per_rank = 1;
-		return -1;
-	case 'C':
-		o->counters = 1;
-		return -1;
-	case 'F':
-		return set_format(o, optarg) ? 2 : -1;
-	case 'S':
-		return set_source(o, optarg) ? 2 : -1;
-	case 'W': {
-		uint64_t v;
-
-		if (lc_parse_u64(optarg, 0, UINT32_MAX, &v) || v == 1)
-			return usage_error("bad --max-windows '%s' (0, or a whole number >= 2)",
-					   optarg);
-		max_windows = (uint32_t)v;
-		return -1;
-	}
-	case 'l':
-		take_note(o, argc, argv);
-		return -1;
-	case 'h':
-		fputs(usage_text, stdout);
+	v = strtoll(arg, &end, 10);
+	if (!errno && end != arg && !*end) {
+		o->tag = v;
 		return 0;
-	case ':':
-		return usage_error("option '%s' needs a value", argv[optind - 1]);
 	}
-	return usage_error("unknown option '%s'", argv[optind - 1]);
+	if (!strchr(arg, ':'))
+		return lc_opt_bad(opt, arg, "not an integer or FILE:LINE");
+	tag_text = arg;
+	return 0;
+}
+
+/* -l [NOTE]: the next word is the note when it is var=value pairs rather
+ * than an option or the profile's name. */
+static int opt_lline(const struct lc_opt *opt, const char *arg)
+{
+	struct lc_report_opts *o = opt->field;
+	const char *next = lc_opt_peek();
+
+	o->lline = 1;
+	if (next && next[0] != '-' && strchr(next, '=')) {
+		o->note = next;
+		lc_opt_take();
+	} else if (next && next[0] != '-') {
+		after_l = next;	/* a FILE, unless -f gives one too */
+	}
+	return 0;
+}
+
+/* -f FILE: only one. */
+static int opt_file(const struct lc_opt *opt, const char *arg)
+{
+	if (file_opt) {
+		warnx("more than one FILE (a second: '%s') (see 'lostcycles report --help')", arg);
+		return -1;
+	}
+	file_opt = arg;
+	return 0;
+}
+
+/* --max-windows N: 0 (all) or 2 or more. */
+static int opt_max_windows(const struct lc_opt *opt, const char *arg)
+{
+	uint64_t v;
+
+	if (lc_parse_u64(arg, 0, UINT32_MAX, &v) || v == 1)
+		return lc_opt_bad(opt, arg, "0, or a whole number >= 2");
+	max_windows = (uint32_t)v;
+	return 0;
 }
 
 /* Check the options against each other.  Returns -1 to go on, else 2. */
@@ -283,36 +188,109 @@ static int check_opts(struct lc_report_opts *o)
 				   "other option but -f, --format and --source");
 	if (o->per_rank && (o->have_tag || o->lline || o->fmt == LC_REPORT_JSON))
 		return usage_error("%s", "--per-rank does not combine with -t, -l or --format json");
-	if (!o->file)
-		o->file = "lostcycles.data";
 	return -1;
 }
+
+/* The FILE: -f or the one operand; a word after -l that was neither a note
+ * nor (there being another) the file is named as a bad note.  Returns -1
+ * to go on, else 2. */
+static int pick_file(struct lc_report_opts *o, int n, char **rest)
+{
+	const char *second = n > 1 ? rest[1] : n && file_opt ? rest[0] : NULL;
+
+	if (second) {
+		if (after_l && (after_l == second || after_l == rest[0]))
+			return usage_error("-l: note '%s' is not var=value pairs", after_l);
+		return usage_error("more than one FILE (a second: '%s')", second);
+	}
+	o->file = file_opt ? file_opt : n ? rest[0] : "lostcycles.data";
+	return -1;
+}
+
+/* Turn the parsed --format, --source and --at into o and insight. */
+static void apply(struct lc_report_opts *o, int fmt)
+{
+	if (fmt == LC_FMT_PERFETTO) {
+		insight.perfetto = 1;
+	} else if (fmt != FMT_UNSET) {
+		o->fmt = (enum lc_report_fmt)fmt;
+		o->format_set = 1;
+	}
+	o->source_set = lc_opt_given("source", 0);
+	insight.nat = at.n;
+	for (int i = 0; i < at.n; i++) {
+		insight.at_names[i] = at.names[i];
+		insight.at_vals[i] = at.vals[i];
+	}
+}
+
+/* The options, into these. */
+static struct lc_report_opts ropt = { .fmt = LC_REPORT_TEXT, .source = LC_SRC_SAMPLED };
+static int fmt_opt = FMT_UNSET, source_opt = LC_SRC_SAMPLED;
+
+static const struct lc_opt opts[] = {
+	LC_OPT_CALLBACK("file", 'f', "FILE", "the profile to read", NULL, opt_file),
+	LC_OPT_CALLBACK("tag", 't', "TAG", "only the time while fragment TAG was open; "
+			"TAG is a\nnumber, or FILE:LINE of an OpenMP construct (--omp)", &ropt,
+			opt_tag),
+	LC_OPT_FLAG("tags", 0, "list the fragment tags (with names: FILE:LINE) and exit",
+		    &list_only),
+	LC_OPT_FLAG("sync", 0, "synchronization loss per synchronization object (locks,\n"
+		    "barriers, conditions: LC_SYNC_BEGIN_ON, --pthread), largest\nfirst, "
+		    "and exit", &sync_only),
+	LC_OPT_FLAG("per-thread", 0, "a table of threads x categories", &ropt.per_thread),
+	LC_OPT_FLAG("per-rank", 0, "MPI jobs: ranks x categories, and the late arrivers",
+		    &ropt.per_rank),
+	LC_OPT_FLAG("timeline", 0, "one row per timeline window", &ropt.timeline),
+	LC_OPT_FLAG("counters", 0, "counter totals per event, thread and tag, IPC and\n"
+		    "misses per 1000 instructions (with -t: that tag's)", &ropt.counters),
+	LC_OPT_ENUM("format", 0, "FMT", "text (default), csv or json; perfetto: with "
+		    "--timeline,\nthe timeline as Chrome trace JSON for ui.perfetto.dev",
+		    &fmt_opt, formats),
+	LC_OPT_CALLBACK_PEEK(NULL, 'l', "NOTE", "one pp -l line for a runs file; NOTE is "
+			     "var=value pairs\n(a key of the line itself, e.g. p=4, must "
+			     "agree)", &ropt, opt_lline),
+	LC_OPT_ENUM("source", 0, "SRC", "sampled (default) or trace (exact event log)",
+		    &source_opt, sources),
+	LC_OPT_CALLBACK("max-windows", 0, "N", "hold at most N timeline windows (default "
+			"8192), merging\nneighbours pairwise in longer profiles; 0 holds "
+			"every\nwindow (memory then grows with the profile's length)", NULL,
+			opt_max_windows),
+	LC_OPT_FLAG("advise", 0, "the dominant categories, their evidence and likely fixes\n"
+		    "(rules: share/advice.txt)", &insight.advise),
+	LC_OPT_FILENAME("rules", 0, "FILE", "--advise with the rules of FILE", &insight.rules),
+	LC_OPT_FILENAME("model", 0, "FILE", "--advise, --html: rank by the gain a model "
+			"(fit --emit)\npredicts", &insight.model),
+	LC_OPT_CALLBACK("at", 0, "N=V...", "--model: the point to predict at",
+			&at, lc_opt_at),
+	LC_OPT_FLAG("pop", 0, "POP efficiency metrics (text or csv); with a runs file as\n"
+		    "FILE: parallel efficiency, computation scalability per run", &insight.pop),
+	LC_OPT_FILENAME("html", 0, "OUT.html", "one self-contained page: categories, a bar "
+			"per thread,\nthe timeline, the advice; with --model its curves",
+			&insight.html),
+	LC_OPT_FILENAME("plot", 0, "OUT.png", "the per-thread bars and the timeline as PNG "
+			"(gnuplot;\nOUT.gp and its data files beside it)", &insight.plot),
+	LC_OPT_FLAG("force", 0, "replace existing --html or --plot files (kept otherwise)",
+		    &insight.force),
+	LC_OPT_END(),
+};
 
 /* Parse argv into o: options and at most one FILE operand, in any order.
  * Returns -1 to go on, else an exit status. */
 static int parse_args(struct lc_report_opts *o, int argc, char **argv)
 {
-	int only_files = 0, r;
+	char **rest;
+	int n, r;
 
-	optind = 1;
-	opterr = 0;
-	while (optind < argc) {
-		int c = only_files ? -1 : getopt_long(argc, argv, "+:f:t:lh", long_opts, NULL);
-
-		if (c == -1) {
-			if (optind >= argc)
-				break;
-			only_files |= !strcmp(argv[optind - 1], "--");
-			if (o->file)
-				return second_file(o->file, argv[optind]);
-			o->file = argv[optind++];
-			continue;
-		}
-		r = set_opt(o, c, argc, argv);
-		if (r >= 0)
-			return r;
-	}
-	r = check_opts(o);
+	n = lc_opt_parse(argc, argv, opts, usage, &rest);
+	if (n < 0)
+		return LC_OPT_EXIT(n);
+	*o = ropt;
+	o->source = (enum lc_source)source_opt;
+	apply(o, fmt_opt);
+	r = pick_file(o, n, rest);
+	if (r < 0)
+		r = check_opts(o);
 	return r >= 0 ? r : lc_insight_check(&insight, o);
 }
 

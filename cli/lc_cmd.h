@@ -22,9 +22,6 @@ int lc_cmd_calibrate(int argc, char **argv);
 int lc_cmd_sweep(int argc, char **argv);
 int lc_cmd_exec(int argc, char **argv);
 int lc_cmd_merge(int argc, char **argv);
-/* "calibrate --mpi": the LogGP ping-pong (cmd_calibrate_mpi.c); lc_cmd_calibrate
- * hands its arguments over when --mpi is given. */
-int lc_cmd_calibrate_mpi(int argc, char **argv);
 int lc_cmd_compose(int argc, char **argv);
 int lc_cmd_export(int argc, char **argv);
 
@@ -32,9 +29,29 @@ int lc_cmd_export(int argc, char **argv);
  * into *out.  Returns 0, or -1 after a message. */
 int lc_opt_max_points(const char *arg, size_t *out);
 
-/* --window-grow N of record, attach and exec: 0 (fixed windows) or an even
- * count, 2 or more, of windows after which the window length doubles
- * (lc_window_span), into *out.  Returns 0, or -1 after a message. */
-int lc_opt_window_grow(const char *arg, uint32_t *out);
+struct lc_opt;
+
+/* Callback of --window-grow N (record, attach, exec): 0 (fixed windows) or
+ * an even count, 2 or more, of windows after which the window length
+ * doubles (lc_window_span), into the uint32_t opt->field. */
+int lc_opt_window_grow(const struct lc_opt *opt, const char *arg);
+
+/* After lc_opt_parse of the rows of LC_OPT_ROWS_TIMING: the default window
+ * follows a long interval, and grows (LC_WINDOW_GROW_DEFAULT) unless -w or
+ * --window-grow was given.  Returns 0, or -1 after a message when the window
+ * is shorter than the interval. */
+int lc_opt_windows(uint64_t interval_ns, uint64_t *window_ns, uint32_t *grow);
+
+/* The timing options of record, attach and exec: -i, -w, --window-grow into
+ * the uint64_t *I, *W (ns) and uint32_t *G. */
+#define LC_OPT_ROWS_TIMING(I, W, G) \
+	LC_OPT_DURATION("interval", 'i', "TIME", "sampling interval (default 100us; units ns " \
+			"us ms s)", I, 1000, 10000000000ull), \
+	LC_OPT_DURATION("window", 'w', "TIME", "timeline window: every window TIME long " \
+			"(default:\n10ms, or the interval when that is longer, doubling\n" \
+			"after 4096 windows, so that long runs stay small)", W, 1, UINT64_MAX), \
+	LC_OPT_CALLBACK("window-grow", 0, "N", "after the first N windows (N even), the " \
+			"window doubles\nevery N/2 windows; 0: fixed (default 4096 without " \
+			"-w,\n0 with -w)", G, lc_opt_window_grow)
 
 #endif

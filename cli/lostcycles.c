@@ -3,7 +3,9 @@
  * and the option parsers that several subcommands share.
  */
 #include "lc_cmd.h"
+#include "lc_opt.h"
 #include "lc_util.h"
+#include "lc_profile.h"
 
 #include <err.h>
 #include <errno.h>
@@ -36,6 +38,40 @@ static const struct command {
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* The bash completion: subcommands from --list-commands, their options
+ * and argument kinds from "lostcycles SUB --list-opts" (the option tables),
+ * asked when completing, so that it follows the installed program. */
+static const char completion_bash[] =
+	"# bash completion for lostcycles (lostcycles --completion bash)\n"
+	"_lostcycles()\n"
+	"{\n"
+	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+	"\tlocal lc=${COMP_WORDS[0]} sub=${COMP_WORDS[1]} long short arg kind hide\n"
+	"\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+	"\t\tCOMPREPLY=($(compgen -W \"$(\"$lc\" --list-commands 2>/dev/null) --help "
+	"--version\" -- \"$cur\"))\n"
+	"\t\treturn\n"
+	"\tfi\n"
+	"\twhile IFS=$'\\t' read -r long short arg kind hide; do\n"
+	"\t\t[ \"$prev\" = \"$long\" ] || [ \"$prev\" = \"$short\" ] || continue\n"
+	"\t\tcase $arg:$kind in\n"
+	"\t\t-:* | \\[*) ;;\n"
+	"\t\t*:file) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+	"\t\t*:enum:*) COMPREPLY=($(compgen -W \"$(echo \"${kind#enum:}\" | tr '|' ' ')\" "
+	"-- \"$cur\")); return ;;\n"
+	"\t\t*) return ;;\n"
+	"\t\tesac\n"
+	"\tdone < <(\"$lc\" \"$sub\" --list-opts 2>/dev/null)\n"
+	"\tif [[ $cur == -* ]]; then\n"
+	"\t\tCOMPREPLY=($(compgen -W \"$(\"$lc\" \"$sub\" --list-opts 2>/dev/null |\n"
+	"\t\t\tawk -F'\\t' '$5 != \"hidden\" { if ($1 != \"-\") print $1; "
+	"if ($2 != \"-\") print $2 }')\" -- \"$cur\"))\n"
+	"\t\treturn\n"
+	"\tfi\n"
+	"\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	"}\n"
+	"complete -F _lostcycles lostcycles\n";
+
 /* Print the usage text to f. */
 static void usage(FILE *f)
 {
@@ -44,7 +80,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'lostcycles COMMAND --help' describes a command; "
-		   "see also lostcycles(1).\n");
+		   "see also lostcycles(1).\n'lostcycles --completion bash' prints the bash "
+		   "completion.\n");
 }
 
 int main(int argc, char **argv)
@@ -61,6 +98,19 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
 		return 0;
+	}
+	if (!strcmp(name, "--list-commands")) {
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			printf("%s\n", commands[i].name);
+		return 0;
+	}
+	if (!strcmp(name, "--completion")) {
+		if (argc == 3 && !strcmp(argv[2], "bash")) {
+			fputs(completion_bash, stdout);
+			return 0;
+		}
+		fprintf(stderr, "lostcycles: --completion takes one shell: bash\n");
+		return 2;
 	}
 	if (!strcmp(name, "--version")) {
 		printf("lostcycles %s\n", LC_TOOL_VERSION);
@@ -94,17 +144,33 @@ int lc_opt_max_points(const char *arg, size_t *out)
 }
 
 /* --window-grow.  See lc_cmd.h. */
-int lc_opt_window_grow(const char *arg, uint32_t *out)
+int lc_opt_window_grow(const struct lc_opt *opt, const char *arg)
 {
 	uint64_t v;
 
 	/* the schedule doubles the length every N/2 windows after the first
 	 * N, so an odd N has no level boundary to double at */
-	if (lc_parse_u64(arg, 0, UINT32_MAX - 1, &v) || v == 1 || v % 2) {
-		warnx("bad --window-grow '%s' (0: fixed windows; else an even number of windows, "
-		      "2 or more, after which the window doubles)", arg);
-		return -1;
-	}
-	*out = (uint32_t)v;
+	if (lc_parse_u64(arg, 0, UINT32_MAX - 1, &v) || v == 1 || v % 2)
+		return lc_opt_bad(opt, arg, "0: fixed windows; else an even number of windows, "
+				  "2 or more, after which the window doubles");
+	*(uint32_t *)opt->field = (uint32_t)v;
 	return 0;
+}
+
+/* The windows after -i, -w, --window-grow.  See lc_cmd.h. */
+int lc_opt_windows(uint64_t interval_ns, uint64_t *window_ns, uint32_t *grow)
+{
+	int given = lc_opt_given("window", 'w');
+
+	if (!given && *window_ns < interval_ns)
+		*window_ns = interval_ns;	/* the default follows a long interval */
+	/* -w asks for that resolution over the whole run; without it the
+	 * windows grow, so that an hour's profile stays small */
+	if (!lc_opt_given("window-grow", 0))
+		*grow = given ? 0 : LC_WINDOW_GROW_DEFAULT;
+	if (*window_ns >= interval_ns)
+		return 0;
+	warnx("the window (-w) must not be shorter than the interval (the interval must be "
+	      "1us..10s)");
+	return -1;
 }

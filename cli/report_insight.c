@@ -1,20 +1,14 @@
 /*
  * report_insight.c — the insight options of "lostcycles report" (see
- * report_insight.h): parsing them, and calling advise, pop and perfetto.
+ * report_insight.h): their checks, the calls into postproc, the messages.
  */
 #include "report_insight.h"
 
 #include <err.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "advise.h"
-#include "html.h"
-#include "lca_model.h"
-#include "lca_runs.h"
+#include "insight.h"
 #include "perfetto.h"
 #include "pop.h"
 #include "report_plot.h"
@@ -27,73 +21,29 @@ static int usage(const char *what)
 	return 2;
 }
 
-/* --at "n=1000 m=3": NAME=VALUE pairs into in.  Returns -1, or 2. */
-static int parse_at(struct lc_insight *in, const char *arg)
-{
-	char *save = NULL, *tok;
-
-	snprintf(in->at_buf, sizeof(in->at_buf), "%s", arg);
-	in->nat = 0;
-	for (tok = strtok_r(in->at_buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-		char *eq = strchr(tok, '='), *end;
-		double v;
-
-		if (!eq || eq == tok || in->nat == LC_INSIGHT_MAXAT)
-			return usage("--at: expected NAME=VALUE pairs");
-		*eq = 0;
-		errno = 0;
-		v = strtod(eq + 1, &end);
-		if (end == eq + 1 || *end || errno || !isfinite(v))
-			return usage("--at: a value is not a number");
-		in->at_names[in->nat] = tok;
-		in->at_vals[in->nat++] = v;
-	}
-	return in->nat ? -1 : usage("--at: expected NAME=VALUE pairs");
-}
-
-int lc_insight_opt(struct lc_insight *in, int c, const char *arg)
-{
-	switch (c) {
-	case 'F':
-		if (strcmp(arg, "perfetto"))
-			return -2;
-		in->perfetto = 1;
-		return -1;
-	case LC_INS_ADVISE:
-		in->advise = 1;
-		return -1;
-	case LC_INS_POP:
-		in->pop = 1;
-		return -1;
-	case LC_INS_RULES:
-		in->rules = arg;
-		return -1;
-	case LC_INS_MODEL:
-		in->model = arg;
-		return -1;
-	case LC_INS_AT:
-		return parse_at(in, arg);
-	case LC_INS_HTML:
-		in->html = arg;
-		return -1;
-	case LC_INS_PLOT:
-		in->plot = arg;
-		return -1;
-	case LC_INS_FORCE:
-		in->force = 1;
-		return -1;
-	}
-	return -2;
-}
-
 int lc_insight_wanted(const struct lc_insight *in)
 {
 	return in->advise || in->pop || in->perfetto || in->html || in->plot;
 }
 
+/* The options that take no other: what they refuse, or NULL. */
+static const char *alone(const struct lc_insight *in, const struct lc_report_opts *o)
+{
+	if (o->lline || o->have_tag || o->per_thread || o->per_rank || o->counters ||
+	    (o->timeline && !in->perfetto))
+		return "--advise, --pop, --format perfetto, --html and --plot take no other "
+		       "report option but -f and --source";
+	if ((in->advise || in->html || in->plot) && o->format_set)
+		return "--advise, --html and --plot take no --format";
+	if (in->pop && o->format_set && o->fmt != LC_REPORT_TEXT && o->fmt != LC_REPORT_CSV)
+		return "--pop prints text or csv";
+	return NULL;
+}
+
 int lc_insight_check(const struct lc_insight *in, const struct lc_report_opts *o)
 {
 	int modes = in->advise + in->pop + in->perfetto + !!in->html + !!in->plot;
+	const char *why;
 
 	if ((in->rules || in->model || in->nat) && !in->advise && !in->html)
 		return usage("--rules, --model and --at go with --advise or --html");
@@ -104,134 +54,58 @@ int lc_insight_check(const struct lc_insight *in, const struct lc_report_opts *o
 	if (modes > 1)
 		return usage("--advise, --pop, --format perfetto, --html and --plot are separate "
 			     "reports: give one");
-	if (o->lline || o->have_tag || o->per_thread || o->per_rank || o->counters ||
-	    (o->timeline && !in->perfetto))
-		return usage("--advise, --pop, --format perfetto, --html and --plot take no other "
-			     "report option but -f and --source");
-	if ((in->advise || in->html || in->plot) && o->format_set)
-		return usage("--advise, --html and --plot take no --format");
-	if (in->pop && o->format_set && o->fmt != LC_REPORT_TEXT && o->fmt != LC_REPORT_CSV)
-		return usage("--pop prints text or csv");
-	return -1;
-}
-
-/* Whether path starts with the profile magic (a file that cannot be read
- * counts as a profile: the profile reader then says why). */
-static int is_profile(const char *path)
-{
-	char b[8] = { 0 };
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return 1;
-	n = fread(b, 1, sizeof(b), f);
-	fclose(f);
-	return n == sizeof(b) && !memcmp(b, "LCPROF01", 8);
+	return (why = alone(in, o)) ? usage(why) : -1;
 }
 
 int lc_insight_runs(const struct lc_insight *in, const struct lc_report_opts *o)
 {
-	struct lc_runs *r = NULL;
-	struct lc_runs_error e = { 0 };
-	char msg[256];
-	int rc;
+	char msg[1024];
 
-	if (!in->pop || is_profile(o->file))
+	if (!in->pop || lc_insight_is_profile(o->file))
 		return -1;
-	rc = lc_runs_read(o->file, &r, &e);
-	if (rc) {
-		if (e.line)
-			warnx("%s:%d: %s", o->file, e.line, e.msg);
-		else
-			warnx("%s: neither a profile nor a runs file: %s", o->file,
-			      e.msg[0] ? e.msg : strerror(-rc));
-		return 1;
-	}
-	rc = lc_pop_runs_print(stdout, r, o->fmt == LC_REPORT_CSV, msg, sizeof(msg));
-	if (rc)
-		warnx("%s: %s", o->file, msg);
-	lc_runs_free(r);
-	return rc;
+	if (!lc_insight_pop_runs(stdout, o->file, o->fmt == LC_REPORT_CSV, msg, sizeof(msg)))
+		return 0;
+	warnx("%s", msg);
+	return 1;
 }
 
-/* --advise: load the rules and the model, then advise to out. */
-static int advise(FILE *out, const struct lc_insight *in, const struct lc_profile *pr,
+/* A note of the page: one line on stderr. */
+static void note(void *arg, const char *text)
+{
+	(void)arg;
+	warnx("%s", text);
+}
+
+/* --advise or --html. */
+static int advice(const struct lc_insight *in, const struct lc_profile *pr,
 		  const struct lc_report_opts *o, const struct lc_tagnames *tn)
 {
-	struct lc_advise_opts ao = { .source = o->source, .tag_name = tn ? lc_tagnames_get : NULL,
-				     .tag_arg = tn, .model_name = in->model, .nat = in->nat,
-				     .at_names = in->at_names, .at_vals = in->at_vals };
-	struct lc_rules *rules = NULL;
-	struct lc_model *m = NULL;
-	char path[4096], msg[512];
-	int line = 0, rc = 1;
+	struct lc_insight_req rq = { .file = o->file, .source = o->source, .rules = in->rules,
+				     .model = in->model, .nat = in->nat, .at_names = in->at_names,
+				     .at_vals = in->at_vals, .tag_name = tn ? lc_tagnames_get : NULL,
+				     .tag_arg = tn, .note = note };
+	char msg[1024];
+	int rc = in->html ? lc_insight_html(in->html, in->force, pr, &rq, msg, sizeof(msg))
+			  : lc_insight_advise(stdout, pr, &rq, msg, sizeof(msg));
 
-	if (in->rules)
-		snprintf(path, sizeof(path), "%s", in->rules);
-	else if (lc_rules_path(path, sizeof(path))) {
-		warnx("cannot find advice.txt (set LOSTCYCLES_ADVICE or use --rules)");
-		return 1;
-	}
-	if (lc_rules_load(path, &rules, msg, sizeof(msg))) {
-		warnx("%s: %s", path, msg);
-		return 1;
-	}
-	if (in->model && lc_model_read(in->model, &m, &line, msg, sizeof(msg))) {
-		warnx("%s:%d: %s", in->model, line, msg);
-		goto out;
-	}
-	ao.rules_name = path;
-	ao.model = m;
-	rc = lc_advise_print(out, pr, rules, &ao, msg, sizeof(msg));
 	if (rc)
-		warnx("%s: %s", o->file, msg);
-out:
-	lc_model_free(m);
-	lc_rules_free(rules);
-	return rc;
+		warnx("%s", msg);
+	return rc ? 1 : 0;
 }
 
-/* --html: the page, with the advice when the rules can be read. */
-static int html(const struct lc_insight *in, const struct lc_profile *pr,
-		const struct lc_report_opts *o, const struct lc_tagnames *tn)
+/* --plot: the PNG charts. */
+static int plot(const struct lc_insight *in, const struct lc_profile *pr,
+		const struct lc_report_opts *o)
 {
-	struct lc_html_model hm = { .name = in->model, .nat = in->nat, .at_names = in->at_names,
-				    .at_vals = in->at_vals };
-	struct lc_model *m = NULL;
-	char *advice = NULL, msg[512];
-	size_t n = 0;
-	FILE *mem = open_memstream(&advice, &n), *out;
-	int rc, line = 0;
+	char msg[512];
+	int rc = lc_report_plot(pr, o->source, in->plot, in->force ? LC_OUT_FORCE : LC_OUT_KEEP,
+				msg, sizeof(msg));
 
-	if (!mem) {
-		warnx("out of memory");
-		return 1;
-	}
-	rc = advise(mem, in, pr, o, tn);
-	fclose(mem);
-	if (rc)
-		warnx("the page goes without the advice");
-	if (in->model && lc_model_read(in->model, &m, &line, msg, sizeof(msg)))
-		warnx("%s:%d: %s: the page goes without the model", in->model, line, msg);
-	hm.model = m;
-	out = lc_out_open(in->html, in->force ? LC_OUT_FORCE : LC_OUT_KEEP, msg, sizeof(msg));
-	if (!out) {
-		warnx("%s", msg);
-		lc_model_free(m);
-		free(advice);
-		return 1;
-	}
-	rc = lc_html_write(out, pr, o->source, o->file, rc ? NULL : advice, &hm, msg, sizeof(msg));
-	lc_model_free(m);
-	if (rc)
+	if (rc == -ENOENT)
+		warnx("gnuplot is not installed: wrote the data and the script, no PNG");
+	else if (rc)
 		warnx("%s: %s", o->file, msg);
-	if (fclose(out) && !rc) {
-		warn("%s", in->html);
-		rc = 1;
-	}
-	free(advice);
-	return rc;
+	return rc ? 1 : 0;
 }
 
 int lc_insight_run(const struct lc_insight *in, const struct lc_profile *pr,
@@ -240,19 +114,10 @@ int lc_insight_run(const struct lc_insight *in, const struct lc_profile *pr,
 	char msg[512];
 	int rc = 0;
 
-	if (in->advise)
-		return advise(stdout, in, pr, o, tn);
-	if (in->html)
-		return html(in, pr, o, tn);
-	if (in->plot) {
-		rc = lc_report_plot(pr, o->source, in->plot, in->force ? LC_OUT_FORCE : LC_OUT_KEEP,
-				    msg, sizeof(msg));
-		if (rc == -ENOENT)
-			warnx("gnuplot is not installed: wrote the data and the script, no PNG");
-		else if (rc)
-			warnx("%s: %s", o->file, msg);
-		return rc ? 1 : 0;
-	}
+	if (in->advise || in->html)
+		return advice(in, pr, o, tn);
+	if (in->plot)
+		return plot(in, pr, o);
 	if (in->pop)
 		rc = lc_pop_print(stdout, pr, o->source, o->fmt == LC_REPORT_CSV, msg, sizeof(msg));
 	else if (in->perfetto)

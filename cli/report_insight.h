@@ -1,13 +1,12 @@
 /*
  * report_insight.h — the insight options of "lostcycles report": --advise,
- * --pop, --timeline --format perfetto, --html and --plot.  cmd_report.c
- * hands them the options it does not know and, once the profile is read,
- * the run.
+ * --pop, --timeline --format perfetto, --html and --plot: their checks
+ * against the other options, and the calls into postproc (insight.c,
+ * pop.c, perfetto.c, report_plot.c) with their messages.  cmd_report.c's
+ * option table fills struct lc_insight.
  */
 #ifndef LC_REPORT_INSIGHT_H
 #define LC_REPORT_INSIGHT_H
-
-#include <getopt.h>
 
 #include "report.h"
 
@@ -28,30 +27,7 @@ struct lc_insight {
 	int nat;		/* --at NAME=VALUE ... */
 	const char *at_names[LC_INSIGHT_MAXAT];
 	double at_vals[LC_INSIGHT_MAXAT];
-	char at_buf[512];
 };
-
-/* getopt_long codes of the insight options. */
-enum {
-	LC_INS_ADVISE = 0x1100, LC_INS_POP, LC_INS_RULES, LC_INS_MODEL, LC_INS_AT,
-	LC_INS_HTML, LC_INS_PLOT, LC_INS_FORCE,
-};
-
-/* The rows of long_opts for them. */
-#define LC_INSIGHT_LONG_OPTS \
-	{ "advise", no_argument, NULL, LC_INS_ADVISE }, \
-	{ "pop", no_argument, NULL, LC_INS_POP }, \
-	{ "rules", required_argument, NULL, LC_INS_RULES }, \
-	{ "model", required_argument, NULL, LC_INS_MODEL }, \
-	{ "at", required_argument, NULL, LC_INS_AT }, \
-	{ "html", required_argument, NULL, LC_INS_HTML }, \
-	{ "plot", required_argument, NULL, LC_INS_PLOT }, \
-	{ "force", no_argument, NULL, LC_INS_FORCE }
-
-/* Take option c (with arg) when it is an insight option, or "--format
- * perfetto".  Returns -2 when it is not one, -1 when taken, 2 after a usage
- * message. */
-int lc_insight_opt(struct lc_insight *in, int c, const char *arg);
 
 /* Check the insight options against the others.  Returns -1 to go on, or 2
  * after a usage message. */

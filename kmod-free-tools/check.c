@@ -190,21 +190,12 @@ static void probe_paranoid(struct lc_check_item *it, size_t *n, int privileged)
 /* A child that waits (for the per-child probes); -errno on failure. */
 static pid_t idle_child(void)
 {
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		pause();
-		_exit(0);
-	}
-	return pid < 0 ? -errno : pid;
+	return lc_spawn(NULL, NULL);
 }
 
 static void end_child(pid_t pid)
 {
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
+	lc_spawn_end(pid);
 }
 
 static const struct { const char *name; uint64_t config; } hw_events[] = {

@@ -31,25 +31,18 @@ static pid_t child;
 
 int lc_events_child_start(void)
 {
-	pid_t p = fork();
+	struct lc_spawn_io io = { .die_with_parent = 1 };
+	pid_t p = lc_spawn(NULL, &io);
 
 	if (p < 0)
-		return -errno;
-	if (p == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		for (;;)
-			pause();
-	}
+		return p;
 	child = p;
 	return 0;
 }
 
 void lc_events_child_stop(void)
 {
-	if (child > 0) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-	}
+	lc_spawn_end(child);
 	child = 0;
 }
 

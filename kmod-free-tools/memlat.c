@@ -160,67 +160,26 @@ int lc_memlat_measure(int cpu_a, int cpu_b, uint64_t dram_bytes, struct lc_memla
 
 int lc_memlat_default_path(char *buf, size_t len)
 {
-	const char *f = getenv("LOSTCYCLES_MEMORY_FILE"), *x = getenv("XDG_CONFIG_HOME");
-	const char *h = getenv("HOME");
-
-	if (f && *f)
-		snprintf(buf, len, "%s", f);
-	else if (x && *x)
-		snprintf(buf, len, "%s/lostcycles/memory", x);
-	else if (h && *h)
-		snprintf(buf, len, "%s/.config/lostcycles/memory", h);
-	else
-		return -ENOENT;
-	return 0;
+	return lc_config_path("memory", "LOSTCYCLES_MEMORY_FILE", buf, len);
 }
 
-/* mkdir -p of the directory part of path. */
-static int make_dirs(const char *path)
+/* The file's text of m (lc_replace_file's writer). */
+static int write_memlat(FILE *f, void *arg)
 {
-	char d[4096];
+	const struct lc_memlat *m = arg;
+	char host[256] = "";
 
-	snprintf(d, sizeof(d), "%s", path);
-	for (char *s = d + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(d, 0755) && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
+	gethostname(host, sizeof(host) - 1);
+	fprintf(f, "# lostcycles memory latencies (lostcycles calibrate --memory)\n"
+		   "format=1\nhost=%s\ncpu_a=%d\ncpu_b=%d\ntransfer_ns=%.2f\ndram_ns=%.2f\n"
+		   "dram_bytes=%llu\n", host, m->cpu_a, m->cpu_b, m->transfer_ns, m->dram_ns,
+		(unsigned long long)m->dram_bytes);
 	return 0;
 }
 
 int lc_memlat_write(const char *path, const struct lc_memlat *m)
 {
-	char tmp[4200], host[256] = "";
-	FILE *f;
-	int e = make_dirs(path);
-
-	if (e)
-		return e;
-	gethostname(host, sizeof(host) - 1);
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	f = lc_out_fopen(tmp);	/* a new file, renamed over path when complete */
-	if (!f)
-		return -errno;
-	fprintf(f, "# lostcycles memory latencies (lostcycles calibrate --memory)\n"
-		   "format=1\nhost=%s\ncpu_a=%d\ncpu_b=%d\ntransfer_ns=%.2f\ndram_ns=%.2f\n"
-		   "dram_bytes=%llu\n", host, m->cpu_a, m->cpu_b, m->transfer_ns, m->dram_ns,
-		(unsigned long long)m->dram_bytes);
-	if (fflush(f) || fsync(fileno(f)) || ferror(f)) {
-		e = -errno;
-		fclose(f);
-		unlink(tmp);
-		return e ? e : -EIO;
-	}
-	fclose(f);
-	if (rename(tmp, path)) {
-		e = -errno;
-		unlink(tmp);
-		return e;
-	}
-	return 0;
+	return lc_replace_file(path, write_memlat, (void *)m);
 }
 
 int lc_memlat_read(const char *path, struct lc_memlat *m, char *why, size_t len)

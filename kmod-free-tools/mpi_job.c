@@ -20,15 +20,7 @@
 
 void lc_loggp_default_path(char *buf, size_t len)
 {
-	const char *e = getenv(LC_ENV_LOGGP), *x = getenv("XDG_CONFIG_HOME");
-
-	if (e && *e)
-		snprintf(buf, len, "%s", e);
-	else if (x && *x)
-		snprintf(buf, len, "%s/lostcycles/loggp", x);
-	else
-		snprintf(buf, len, "%s/.config/lostcycles/loggp",
-			 getenv("HOME") ? getenv("HOME") : ".");
+	lc_config_path("loggp", LC_ENV_LOGGP, buf, len);
 }
 
 double lc_loggp_time(const struct lc_loggp *lg, double k)
@@ -81,48 +73,36 @@ int lc_loggp_read(const char *path, struct lc_loggp *lg, char *msg, size_t len)
 	return 0;
 }
 
-/* mkdir -p of the folder of path. */
-static void make_folder(const char *path)
+/* What lc_loggp_write writes (lc_replace_file's writer). */
+struct loggp_text {
+	const struct lc_loggp *lg;
+	const char *note;
+};
+
+static int write_loggp(FILE *f, void *arg)
 {
-	char d[PATH_MAX];
+	const struct loggp_text *t = arg;
+	const struct lc_loggp *lg = t->lg;
 
-	snprintf(d, sizeof(d), "%s", path);
-	for (char *p = d + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		mkdir(d, 0755);
-		*p = '/';
-	}
-}
-
-int lc_loggp_write(const char *path, const struct lc_loggp *lg, const char *note, char *msg,
-		   size_t len)
-{
-	char tmp[4200];
-	FILE *f;
-
-	make_folder(path);
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	f = lc_out_fopen(tmp);	/* a new file, renamed over path when complete */
-	if (!f)
-		return lc_fail(msg, len, -errno, "%s: %s", tmp, strerror(errno));
 	fprintf(f, "# lostcycles LogGP parameters: a message of k bytes ideally takes "
 		   "L + o + k*G ns\n");
-	if (note && *note)
-		fprintf(f, "# %s\n", note);
+	if (t->note && *t->note)
+		fprintf(f, "# %s\n", t->note);
 	fprintf(f, "L %.10g\no %.10g\nG %.10g\n", lg->L, lg->o, lg->G);
 	if (lg->S > 0)
 		fprintf(f, "# from S bytes on (the MPI library's switch of protocol): "
 			   "Ls + o + k*Gs ns\nS %.10g\nLs %.10g\nGs %.10g\n", lg->S, lg->Ls,
 			lg->Gs);
-	if (fclose(f) || rename(tmp, path)) {
-		int e = errno;
-
-		unlink(tmp);
-		return lc_fail(msg, len, -e, "%s: %s", path, strerror(e));
-	}
 	return 0;
+}
+
+int lc_loggp_write(const char *path, const struct lc_loggp *lg, const char *note, char *msg,
+		   size_t len)
+{
+	struct loggp_text t = { lg, note };
+	int e = lc_replace_file(path, write_loggp, &t);
+
+	return e ? lc_fail(msg, len, e, "%s: %s", path, strerror(-e)) : 0;
 }
 
 /* Least squares of the relative errors (weights 1/t^2) of the line a + b k

@@ -37,18 +37,6 @@ const char *lc_self_exe(void)
 	return path;
 }
 
-/* Redirect fd to path (child side); exits 127 when it cannot. */
-static void redirect(int fd, const char *path)
-{
-	int f;
-
-	if (!path)
-		return;
-	f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (f < 0 || dup2(f, fd) < 0)
-		_exit(127);
-}
-
 /* Run time in ns of the thread of pid named name, or 0 when there is none. */
 static uint64_t thread_runtime(pid_t pid, const char *name)
 {
@@ -98,53 +86,28 @@ int lc_run_child_watch(char *const argv[], char *const env[], const char *out_pa
 {
 	struct timespec nap = { 0, 5000000 };
 	uint64_t t0 = lc_clock_ns();
+	struct lc_spawn_io io = { .out = out_path, .err = err_path, .env = env };
 	struct rusage ru;
-	int pfd[2], e = 0, ws;
-	pid_t pid;
+	int st;
+	pid_t pid = lc_spawn(argv, &io);
 
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		e = -errno;
-		close(pfd[0]);
-		close(pfd[1]);
-		return e;
-	}
-	if (pid == 0) {
-		for (int i = 0; env && env[i]; i++)
-			putenv(env[i]);
-		redirect(1, out_path);
-		redirect(2, err_path);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(pfd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pfd[1]);
-	if (read(pfd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-		close(pfd[0]);
-		waitpid(pid, NULL, 0);
-		return -e;
-	}
-	close(pfd[0]);
+	if (pid < 0)
+		return pid;
 	/* Blocking wait (polling when a thread is watched): a signal handler
 	 * installed without SA_RESTART interrupts it, and a set lc_runner_stop
 	 * then ends the child. */
 	res->thread_ns = 0;
 	for (int stopped = 0;;) {
-		pid_t w = wait4(pid, &ws, thread ? WNOHANG : 0, &ru);
-
-		if (w == pid)
+		st = lc_wait_status(pid, (thread ? WNOHANG : 0) | LC_WAIT_EINTR, &ru);
+		if (st >= 0)
 			break;
-		if (w < 0 && errno != EINTR)
-			return -errno;
+		if (st != -EINTR && st != -EAGAIN)
+			return st;
 		if (lc_runner_stop && !stopped) {
 			kill(pid, SIGTERM);
 			stopped = 1;
 		}
-		if (thread && w == 0) {
+		if (thread && st == -EAGAIN) {
 			uint64_t ns = thread_runtime(pid, thread);
 
 			if (ns > res->thread_ns)
@@ -155,6 +118,6 @@ int lc_run_child_watch(char *const argv[], char *const env[], const char *out_pa
 	res->wall_ns = lc_clock_ns() - t0;
 	res->cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
 		      (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
-	res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 1;
+	res->status = st;
 	return 0;
 }

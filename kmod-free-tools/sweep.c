@@ -359,12 +359,11 @@ void lc_sweep_done_free(struct lc_sweep_done *d)
 int lc_sweep_append(const char *path, const char *line)
 {
 	size_t n = strlen(line);
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-		      0644), e = 0;
+	int fd = lc_append_open(path), e = 0;
 	ssize_t w;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	w = write(fd, line, n);
 	if (w < 0)
 		e = -errno;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "lc_profile.h"
 #include "lc_util.h"
 
@@ -450,229 +452,208 @@ static int read_text(FILE *f, struct table *t, struct lc_runs_error *err)
 	return rc;
 }
 
-/* ---- JSON lines ---------------------------------------------------------------- */
+/* ---- JSON lines (json-c) ------------------------------------------------------ */
 
-static void skip_ws(const char **s)
+/* A JSON number, finite, into *v. */
+static int jnum(struct json_object *o, double *v)
 {
-	while (isspace((unsigned char)**s))
-		(*s)++;
+	if (!json_object_is_type(o, json_type_double) && !json_object_is_type(o, json_type_int))
+		return -EINVAL;
+	*v = json_object_get_double(o);
+	return isfinite(*v) ? 0 : -EINVAL;
 }
 
-/* A JSON string at *s (no escapes but \" and \\) into buf. */
-static int jstring(const char **s, char *buf, size_t len)
+/* The parameters of one line's "params" object into x: the first line
+ * names them, later lines must give the same.  NULL or a reason. */
+static const char *jparams(struct table *t, struct json_object *o, double *x, int first)
 {
-	size_t n = 0;
-
-	skip_ws(s);
-	if (**s != '"')
-		return -EINVAL;
-	for ((*s)++; **s && **s != '"'; (*s)++) {
-		if (**s == '\\' && (*s)[1])
-			(*s)++;
-		if (n + 1 >= len)
-			return -EINVAL;
-		buf[n++] = **s;
-	}
-	buf[n] = 0;
-	if (**s != '"')
-		return -EINVAL;
-	(*s)++;
-	return 0;
-}
-
-/* Expect character c at *s. */
-static int expect(const char **s, char c)
-{
-	skip_ws(s);
-	if (**s != c)
-		return -EINVAL;
-	(*s)++;
-	return 0;
-}
-
-/* "params": {"name": number, ...} into the table's parameters (the first
- * line names them; later lines must give the same) and x. */
-static int jparams(struct table *t, const char **s, double *x, int first)
-{
-	char name[NAMELEN];
 	int k = 0;
 
-	if (expect(s, '{'))
-		return -EINVAL;
-	skip_ws(s);
-	while (**s != '}') {
+	if (!json_object_is_type(o, json_type_object))
+		return "\"params\" is not an object of numbers";
+	json_object_object_foreach(o, name, v) {
 		int j;
 
-		if (jstring(s, name, sizeof(name)) || expect(s, ':'))
-			return -EINVAL;
-		skip_ws(s);
 		for (j = 0; j < t->npar && strcmp(t->par[j], name); j++)
 			;
-		if (j == t->npar) {
-			if (!first || t->npar == MAXPAR)
-				return -EINVAL;
+		if (j == t->npar && (!first || t->npar == MAXPAR || strlen(name) >= NAMELEN))
+			return first ? "too many parameters, or a name too long" :
+				       "a parameter the first line does not have";
+		if (j == t->npar)
 			snprintf(t->par[t->npar++], NAMELEN, "%s", name);
-		}
-		if (read_num(s, &x[j]))
-			return -EINVAL;
+		if (jnum(v, &x[j]))
+			return "a parameter's value is not a number";
 		k++;
-		skip_ws(s);
-		if (**s == ',')
-			(*s)++, skip_ws(s);
 	}
-	(*s)++;
-	return k == t->npar ? 0 : -EINVAL;
+	return k == t->npar ? NULL : "not the parameters of the first line";
 }
 
-/* "value": a number or [numbers] into v[], *n of them (at most max). */
-static int jvalues(const char **s, double *v, size_t *n, size_t max)
+/* "value": a number or a list of numbers, added to cell c. */
+static const char *jvalues(struct json_object *o, struct vals *c)
 {
-	int list;
-
-	*n = 0;
-	skip_ws(s);
-	list = **s == '[';
-	if (list)
-		(*s)++;
-	do {
-		skip_ws(s);
-		if (list && **s == ']')
-			break;
-		if (*n == max || read_num(s, &v[(*n)++]))
-			return -EINVAL;
-		skip_ws(s);
-	} while (list && **s == ',' && (*s)++);
-	return list ? expect(s, ']') : 0;
-}
-
-/* Skip a JSON value we do not use (a string or a number). */
-static int jskip(const char **s)
-{
-	char buf[4096];
+	size_t n = json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 1;
 	double v;
 
-	skip_ws(s);
-	return **s == '"' ? jstring(s, buf, sizeof(buf)) : read_num(s, &v);
+	if (!n)
+		return "\"value\" is an empty list";
+	for (size_t k = 0; k < n; k++) {
+		if (jnum(json_object_is_type(o, json_type_array) ? json_object_array_get_idx(o, k) : o,
+			 &v))
+			return "\"value\" is not a number or a list of numbers";
+		if (add_value(c, v))
+			return "out of memory";
+	}
+	return NULL;
 }
 
-/* The fields of one JSON line: params, value, metric, callpath. */
-struct jline {
-	double x[MAXPAR];
-	double v[256];
-	size_t nv;
-	char metric[NAMELEN], callpath[128];
-	int have_params;
-};
-
-static int jfields(struct table *t, const char *s, int first, struct jline *j)
+/* A string member key of o, or def when absent; NULL when not a string. */
+static const char *jstr(struct json_object *o, const char *key, const char *def)
 {
-	char key[64];
+	struct json_object *v;
 
-	if (expect(&s, '{'))
-		return -EINVAL;
-	skip_ws(&s);
-	while (*s != '}') {
-		int rc;
+	if (!json_object_object_get_ex(o, key, &v))
+		return def;
+	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
 
-		if (jstring(&s, key, sizeof(key)) || expect(&s, ':'))
-			return -EINVAL;
-		if (!strcmp(key, "params"))
-			rc = jparams(t, &s, j->x, first), j->have_params = !rc;
-		else if (!strcmp(key, "value"))
-			rc = jvalues(&s, j->v, &j->nv, sizeof(j->v) / sizeof(j->v[0]));
-		else if (!strcmp(key, "metric"))
-			rc = jstring(&s, j->metric, sizeof(j->metric));
-		else if (!strcmp(key, "callpath"))
-			rc = jstring(&s, j->callpath, sizeof(j->callpath));
-		else
-			rc = jskip(&s);
-		if (rc)
-			return rc;
-		skip_ws(&s);
-		if (*s == ',')
-			s++, skip_ws(&s);
-		else if (*s != '}')
-			return -EINVAL;
-	}
-	return j->have_params && j->nv ? 0 : -EINVAL;
+/* One line's object into the table; region holds '=' and the first
+ * line's callpath ("" before the first line).  NULL or a reason. */
+static const char *jline(struct table *t, struct json_object *o, char *region, size_t rlen)
+{
+	struct json_object *params, *value;
+	const char *met = jstr(o, "metric", "time"), *callpath = jstr(o, "callpath", "");
+	double x[MAXPAR] = { 0 };
+	const char *why;
+	long p;
+	int m;
+
+	if (!json_object_is_type(o, json_type_object))
+		return "a line is not a JSON object";
+	if (!json_object_object_get_ex(o, "params", &params) ||
+	    !json_object_object_get_ex(o, "value", &value))
+		return "expected {\"params\": {...}, \"value\": ...}";
+	if (!met || !callpath)
+		return "\"metric\" or \"callpath\" is not a string";
+	why = jparams(t, params, x, !t->npt);
+	if (why)
+		return why;
+	if (*region && strcmp(region + 1, callpath))
+		return "more than one callpath: export one region to fit it";
+	snprintf(region, rlen, "=%s", callpath);
+	m = metric(t, met, strlen(met));
+	p = m < 0 ? -1 : point(t, x);
+	if (m < 0 || p < 0)
+		return "too many metrics, a metric name too long, or out of memory";
+	return jvalues(value, cell(t, m, (size_t)p));
 }
 
 static int read_jsonl(FILE *f, struct table *t, struct lc_runs_error *err)
 {
-	char line[65536], region[128] = "";
-	int ln = 0;
+	char *line = NULL, region[128] = "", why[160];
+	struct json_tokener *tok = json_tokener_new();
+	size_t cap = 0;
+	int ln = 0, rc = tok ? 0 : -ENOMEM;
 
-	while (fgets(line, sizeof(line), f)) {
-		struct jline j;
-		long p;
-		int m;
+	while (!rc && getline(&line, &cap, f) >= 0) {
+		struct json_object *o;
+		const char *reason;
 
 		ln++;
 		if (!line[strspn(line, " \t\r\n")])
 			continue;
-		memset(&j, 0, sizeof(j));
-		if (jfields(t, line, !t->npt, &j))
-			return bad(err, ln, "expected {\"params\": {...}, \"value\": ...} with the "
-				   "parameters of the first line");
-		if (region[0] && strcmp(region, j.callpath))
-			return bad(err, ln, "more than one callpath: export one region to fit it");
-		snprintf(region, sizeof(region), "%s", j.callpath);
-		m = metric(t, j.metric[0] ? j.metric : "time", strlen(j.metric[0] ? j.metric : "time"));
-		p = point(t, j.x);
-		if (m < 0 || p < 0)
-			return bad(err, ln, "too many metrics, or out of memory");
-		for (size_t k = 0; k < j.nv; k++)
-			if (add_value(cell(t, m, (size_t)p), j.v[k]))
-				return -ENOMEM;
+		json_tokener_reset(tok);
+		o = json_tokener_parse_ex(tok, line, (int)strlen(line));
+		if (!o) {
+			snprintf(why, sizeof(why), "not JSON: %s",
+				 json_tokener_get_error(tok) == json_tokener_continue ?
+				 "the object does not end on its line" :
+				 json_tokener_error_desc(json_tokener_get_error(tok)));
+			rc = bad(err, ln, why);
+			break;
+		}
+		reason = jline(t, o, region, sizeof(region));
+		if (reason)
+			rc = bad(err, ln, reason);
+		json_object_put(o);
 	}
-	return 0;
+	if (tok)
+		json_tokener_free(tok);
+	free(line);
+	return rc;
 }
 
-/* The table as runs-file text: one line per point and repetition. */
-static void table_runs(struct table *t, FILE *out)
+/* ---- table to runs -------------------------------------------------------------- */
+
+/* The table as runs: one per point and repetition, its lines numbered
+ * from 1 in that order; a name that cannot be a runs-file name is
+ * refused. */
+static int table_runs(struct table *t, struct lc_runs *r, struct lc_runs_error *err)
 {
-	for (size_t p = 0; p < t->npt; p++) {
+	char why[160];
+	int rc = 0, line = 0;
+
+	for (size_t p = 0; !rc && p < t->npt; p++) {
 		size_t reps = 0;
 
 		for (int m = 0; m < t->nmet; m++)
 			reps = cell(t, m, p)->n > reps ? cell(t, m, p)->n : reps;
-		for (size_t k = 0; k < reps; k++) {
-			for (int j = 0; j < t->npar; j++)
-				fprintf(out, "%s%s=%.17g", j ? " " : "", t->par[j], t->pt[p * MAXPAR + j]);
-			for (int m = 0; m < t->nmet; m++)
+		for (size_t k = 0; !rc && k < reps; k++) {
+			rc = lc_runs_start(r, ++line);
+			for (int j = 0; !rc && j < t->npar; j++)
+				rc = lc_runs_add(r, t->par[j], t->pt[p * MAXPAR + j]);
+			for (int m = 0; !rc && m < t->nmet; m++)
 				if (k < cell(t, m, p)->n)
-					fprintf(out, " %s=%.17g", t->met[m], cell(t, m, p)->v[k]);
-			fputc('\n', out);
+					rc = lc_runs_add(r, t->met[m], cell(t, m, p)->v[k]);
 		}
 	}
+	if (rc == -EINVAL || rc == -EEXIST) {
+		snprintf(why, sizeof(why), "a parameter or metric name is not a runs-file name "
+			 "(a letter or '_', then letters, digits, '_' or '.'), or names one twice");
+		return bad(err, 0, why);
+	}
+	return rc;
 }
 
 int lc_extrap_parse(FILE *f, int format, struct lc_runs **out, struct lc_runs_error *err)
 {
 	struct table t;
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *mem = NULL;
 	int rc;
 
 	memset(&t, 0, sizeof(t));
 	*out = NULL;
+	if (err)
+		*err = (struct lc_runs_error){ 0 };
 	rc = grow_points(&t, 0);
 	if (!rc)
 		rc = format == 2 ? read_jsonl(f, &t, err) : read_text(f, &t, err);
 	if (!rc && !t.npt)
 		rc = bad(err, 0, "the Extra-P file holds no measurement");
-	if (!rc && !(mem = open_memstream(&buf, &n)))
+	if (!rc && !(*out = lc_runs_new()))
 		rc = -ENOMEM;
-	if (!rc) {
-		table_runs(&t, mem);
-		fclose(mem);
-		mem = fmemopen(buf, n, "r");
-		rc = mem ? lc_runs_parse(mem, out, err) : -ENOMEM;
-		if (mem)
-			fclose(mem);
+	if (!rc)
+		rc = table_runs(&t, *out, err);
+	if (rc) {
+		lc_runs_free(*out);
+		*out = NULL;
 	}
-	free(buf);
 	table_free(&t);
+	return rc;
+}
+
+/* Read any runs file.  See lca_runs.h. */
+int lc_runs_read(const char *path, struct lc_runs **out, struct lc_runs_error *err)
+{
+	FILE *f = fopen(path, "r");
+	int rc, fmt;
+
+	*out = NULL;
+	if (!f) {
+		if (err)
+			*err = (struct lc_runs_error){ 0 };
+		return -errno;
+	}
+	fmt = lc_extrap_sniff(f);
+	rc = fmt ? lc_extrap_parse(f, fmt, out, err) : lc_runs_parse(f, out, err);
+	fclose(f);
 	return rc;
 }

@@ -429,18 +429,6 @@ static void write_comment(FILE *f, const struct lc_formula *fm, const struct lc_
 	fprintf(f, "; R2 %.4f; %d points%s%s\n", fit->r2, fit->n, note ? "; " : "", note ? note : "");
 }
 
-/* Open path for appending, creating it; a symbolic link is refused
- * (O_NOFOLLOW), never followed.  NULL with errno set. */
-static FILE *open_append(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "a");
-
-	if (fd >= 0 && !f)
-		close(fd);
-	return f;
-}
-
 /* Append a fitted model.  See lca_model.h. */
 int lc_model_append(const char *path, const char *cat, const char *const *vars, int nvars,
 		    const struct lc_formula *fm, const struct lc_fit *fit, unsigned logflags,
@@ -456,7 +444,7 @@ int lc_model_append(const char *path, const char *cat, const char *const *vars, 
 	if (!text)
 		return -ENOMEM;
 	lc_formula_print(fm, fit->coef, vars, 10, text, (size_t)need + 1);
-	f = open_append(path);
+	f = lc_append_fopen(path);
 	if (!f) {
 		rc = -errno;
 		free(text);
@@ -498,7 +486,7 @@ int lc_model_append_cpus(const char *path, unsigned cpus)
 	lc_model_free(m);
 	if (said)
 		return 0;
-	f = fopen(path, "a");
+	f = lc_append_fopen(path);
 	if (!f)
 		return -errno;
 	fprintf(f, "%%cpus %u\n", cpus);

@@ -4,49 +4,48 @@
 #include "lca_plot.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
+#include "lc_emit.h"
+#include "lc_util.h"
 
 /* Run "gnuplot -e SETUP gp" with stdout and stderr to /dev/null.  Returns
  * 0, -ENOENT when there is no gnuplot, -EIO when it exited non-zero. */
 static int run_gnuplot(const char *setup, const char *gp)
 {
 	char *argv[] = { "gnuplot", "-e", (char *)setup, (char *)gp, NULL };
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int rc, status;
+	struct lc_spawn_io io = { .out = "/dev/null", .err = "/dev/null" };
+	pid_t pid = lc_spawn(argv, &io);
+	int st;
 
-	if (posix_spawn_file_actions_init(&fa))
-		return -ENOMEM;
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return rc == ENOENT ? -ENOENT : -rc;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	if (pid < 0)
+		return pid;
+	st = lc_wait_status(pid, 0, NULL);
+	return st < 0 ? st : st == 0 ? 0 : -EIO;
 }
 
 /* Run gnuplot for png with pngcairo, else the plain png terminal. */
 static int plot_tries(const char *gp, const char *png)
 {
-	char setup[4200];
-	int rc;
+	char setup[2][8500];
+	int rc = 0;
 
-	snprintf(setup, sizeof(setup), "set terminal pngcairo size 900,600; set output '%s'", png);
-	rc = run_gnuplot(setup, gp);
+	for (int i = 0; i < 2; i++) {	/* the output's name quoted for gnuplot */
+		FILE *m = fmemopen(setup[i], sizeof(setup[i]), "w");
+
+		if (!m)
+			return -errno;
+		fprintf(m, "set terminal %s size 900,600; set output ", i ? "png" : "pngcairo");
+		lc_emit_gnuplot_str(m, png);
+		rc = ferror(m);
+		if (fclose(m) || rc)
+			return -ENAMETOOLONG;
+	}
+	rc = run_gnuplot(setup[0], gp);
 	if (rc != -EIO)
 		return rc;
-	snprintf(setup, sizeof(setup), "set terminal png size 900,600; set output '%s'", png);
-	return run_gnuplot(setup, gp);
+	return run_gnuplot(setup[1], gp);
 }
 
 /* Prepare the files of a plot.  See lca_plot.h. */

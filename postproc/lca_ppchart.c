@@ -1,6 +1,7 @@
 /*
  * lca_ppchart.c — the stacked-bar predicate profile chart (see lca_ppchart.h).
  */
+#include "lc_emit.h"
 #include "lc_util.h"
 #include "lc_profile.h"
 #include "lca_ppchart.h"
@@ -144,29 +145,28 @@ static void table(const struct chart *c, FILE *f)
 	}
 }
 
-/* Colours of the overhead categories, in order. */
-static const char *const colours[] = {
-	"#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00", "#a65628", "#f781bf", "#999900",
-};
-#define NCOLOURS (sizeof(colours) / sizeof(colours[0]))
-
 /* Write the gnuplot script for the rowstacked histogram. */
 static int script(const struct chart *c, const char *gp, const char *data, const char *title)
 {
 	FILE *f = lc_out_fopen(gp);
+	char t[4200];
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# written by lostcycles predict --profile: the predicate profile\n"
-		   "set title \"predicate profile of %s\" noenhanced\n"
+	snprintf(t, sizeof(t), "predicate profile of %s", title);
+	fprintf(f, "# written by lostcycles predict --profile: the predicate profile\nset title ");
+	lc_emit_gnuplot_str(f, t);
+	fprintf(f, " noenhanced\n"
 		   "set xlabel \"processors (p)\"\nset ylabel \"seconds (summed over processors)\"\n"
 		   "set style data histograms\nset style histogram rowstacked\n"
 		   "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right\n"
-		   "set datafile missing 'na'\n", title);
-	for (int i = 0; i < c->ncat; i++)	/* a distinct colour per category, rt last */
+		   "set datafile missing 'na'\n");
+	for (int i = 0; i < c->ncat; i++)	/* each category in the colour of every chart */
 		fprintf(f, "set linetype %d lc rgb '%s'\n", i + 1,
-			!strcmp(c->cat[i], "rt") ? "#bbbbbb" : colours[i % NCOLOURS]);
-	fprintf(f, "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n", c->ncat + 1, data);
+			lc_cat_info(lc_key_lookup(c->cat[i]))->colour);
+	fprintf(f, "plot for [i=2:%d] ", c->ncat + 1);
+	lc_emit_gnuplot_str(f, data);
+	fprintf(f, " using i:xtic(1) title columnheader(i)\n");
 	return fclose(f) ? -errno : 0;
 }
 

@@ -143,29 +143,10 @@ static int only_tt(const struct lc_model *m)
 	return m->ncats == 1 && !strcmp(m->cats[0].cat, "tt");
 }
 
-/* What T(E) needs.  See lca_predict.h. */
-int lc_predict_needs(const struct lc_model *m, char *buf, size_t len)
-{
-	static const char *const need[] = { "rt", "li", "ip", "sl", "cl" };
-	size_t used = 0;
-	int n = 0;
-
-	if (len)
-		buf[0] = '\0';
-	if (only_tt(m))
-		return 0;
-	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
-		if (lc_model_cat(m, need[i]))
-			continue;
-		if (used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? " " : "", need[i]);
-		n++;
-	}
-	return n;
-}
-
-/* What T(E) leaves out.  See lca_predict.h. */
-int lc_predict_excluded(const struct lc_model *m, char *buf, size_t len)
+/* The categories (with needed: only those T(E) needs) that m has no model
+ * of, as "li sl" into buf, rt first; how many.  None for a model of tt
+ * alone. */
+static int missing_cats(const struct lc_model *m, int needed, char *buf, size_t len)
 {
 	size_t used = 0;
 	int n = 0;
@@ -174,16 +155,29 @@ int lc_predict_excluded(const struct lc_model *m, char *buf, size_t len)
 		buf[0] = '\0';
 	if (only_tt(m))
 		return 0;
-	for (int c = 0; c < LC_NCAT; c++) {
+	for (int i = 0; i < LC_NCAT; i++) {
+		int c = needed ? (i + LC_CAT_PC) % LC_NCAT : i;	/* rt first when needed */
 		const char *key = lc_cat_info(c)->key;
 
-		if (lc_model_cat(m, key))
+		if ((needed && !lc_cat_info(c)->needed) || lc_model_cat(m, key))
 			continue;
 		if (used < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? " " : "", key);
 		n++;
 	}
 	return n;
+}
+
+/* What T(E) needs.  See lca_predict.h. */
+int lc_predict_needs(const struct lc_model *m, char *buf, size_t len)
+{
+	return missing_cats(m, 1, buf, len);
+}
+
+/* What T(E) leaves out.  See lca_predict.h. */
+int lc_predict_excluded(const struct lc_model *m, char *buf, size_t len)
+{
+	return missing_cats(m, 0, buf, len);
 }
 
 /* Predict T(E).  See lca_predict.h. */

@@ -9,7 +9,6 @@
 #include "lca_runs.h"
 #include "lca_formula.h"
 #include "lca_models.h"
-#include "extrap.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -322,22 +321,29 @@ out:
 	return rc;
 }
 
-/* Read runs from the file at path.  See lca_runs.h. */
-int lc_runs_read(const char *path, struct lc_runs **out, struct lc_runs_error *err)
-{
-	FILE *f = fopen(path, "r");
-	int rc, fmt;
+/* ---- building runs one by one (readers of other formats) ---------------------- */
 
-	*out = NULL;
-	if (!f) {
-		if (err)
-			*err = (struct lc_runs_error){ 0 };
-		return -errno;
-	}
-	fmt = lc_extrap_sniff(f);
-	rc = fmt ? lc_extrap_parse(f, fmt, out, err) : lc_runs_parse(f, out, err);
-	fclose(f);
-	return rc;
+struct lc_runs *lc_runs_new(void)
+{
+	return calloc(1, sizeof(struct lc_runs));
+}
+
+int lc_runs_start(struct lc_runs *r, int line)
+{
+	return start_run(r, line);
+}
+
+int lc_runs_add(struct lc_runs *r, const char *name, double v)
+{
+	size_t len = strlen(name);
+	int key;
+
+	if (!r->nruns || !is_name(name, len) || isinf(v))
+		return -EINVAL;
+	key = intern_key(r, name, len);
+	if (key < 0)
+		return key;
+	return add_cell(r, key, isnan(v) ? LC_CELL_NA : LC_CELL_VALUE, v);
 }
 
 /* Counts and names.  See lca_runs.h. */

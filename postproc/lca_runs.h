@@ -38,12 +38,24 @@ struct lc_runs_error {
 };
 
 /* Read the file at path into *out: a runs file, or Extra-P's text or
- * JSON-lines format (extrap.h).  Returns 0, -errno from opening or
- * reading, -EINVAL for a malformed line (err says which and why), -ENOMEM. */
+ * JSON-lines format.  Returns 0, -errno from opening or reading, -EINVAL
+ * for a malformed line (err says which and why), -ENOMEM.  (Defined in
+ * extrap.c, which reads the other formats through the builder below, so
+ * that nothing here depends on them.) */
 int lc_runs_read(const char *path, struct lc_runs **out, struct lc_runs_error *err);
 
-/* The same from an open stream. */
+/* A runs file (not the other formats) from an open stream. */
 int lc_runs_parse(FILE *f, struct lc_runs **out, struct lc_runs_error *err);
+
+/* Building runs one by one, for readers of other formats: a new empty set
+ * (NULL: out of memory; lc_runs_free frees it), a run started for file
+ * line `line` (0 or -ENOMEM), and name=v added to the run started last:
+ * NaN is na.  lc_runs_add returns 0, -EEXIST when the run has name
+ * already, -EINVAL when no run was started, name is not a name (a letter
+ * or '_', then letters, digits, '_' or '.') or v is infinite, -ENOMEM. */
+struct lc_runs *lc_runs_new(void);
+int lc_runs_start(struct lc_runs *r, int line);
+int lc_runs_add(struct lc_runs *r, const char *name, double v);
 
 /* The number of runs, and the number of distinct names seen. */
 size_t lc_runs_count(const struct lc_runs *r);

@@ -7,24 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 #include "lca_runs.h"
 
-/* The categories that make up useful computation (pop.h). */
-static const int useful_cats[] = { LC_CAT_PC, LC_CAT_ML, LC_CAT_WC, LC_CAT_BL };
-#define NUSEFUL (sizeof(useful_cats) / sizeof(useful_cats[0]))
-
-static double sec(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
-
+/* Useful computation: the categories the table marks useful (pop.h). */
 static uint64_t useful(const uint64_t cat[LC_NCAT])
 {
 	uint64_t u = 0;
 
-	for (size_t i = 0; i < NUSEFUL; i++)
-		u += cat[useful_cats[i]];
+	for (int c = 0; c < LC_NCAT; c++)
+		if (lc_cat_info(c)->useful)
+			u += cat[c];
 	return u;
 }
 
@@ -59,32 +53,63 @@ int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_po
 	}
 	if (!total || !umax)
 		return lc_fail(msg, len, 1, "the profile holds no computation");
-	out->wall = sec(total) / pr->procs;
-	out->useful_avg = sec(useful(cat)) / pr->procs;
-	out->useful_max = sec(umax);
+	out->wall = lc_sec(total) / pr->procs;
+	out->useful_avg = lc_sec(useful(cat)) / pr->procs;
+	out->useful_max = lc_sec(umax);
 	out->lb = out->useful_avg / out->useful_max;
 	out->comm = out->useful_max / out->wall;
 	out->pe = out->useful_avg / out->wall;
 	out->have_transfer = loggp_split(pr);
 	if (out->have_transfer) {
-		out->te = (out->wall - sec(clmax)) / out->wall;
+		out->te = (out->wall - lc_sec(clmax)) / out->wall;
 		out->ser = out->te > 0 ? out->comm / out->te : NAN;
 	}
 	return 0;
 }
 
-/* One text line: name, value, what it is built from. */
-static void text_metric(FILE *out, const char *name, double v, const char *from)
+/* The metrics in text: name, value, what it is built from. */
+static const struct lc_col text_cols[] = {
+	{ .name = "metric", .kind = LC_COL_STR, .width = 28 },
+	{ .name = "value", .kind = LC_COL_PCT, .prec = 1, .width = 8 },
+	{ .name = "built from", .kind = LC_COL_STR, .gap = 3 },
+};
+
+/* ... and in CSV: one row. */
+static const struct lc_col csv_cols[] = {
+	{ .name = "wall", .kind = LC_COL_FLOAT, .prec = 9 },
+	{ .name = "useful_avg", .kind = LC_COL_FLOAT, .prec = 9 },
+	{ .name = "useful_max", .kind = LC_COL_FLOAT, .prec = 9 },
+	{ .name = "load_balance", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "communication_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "serialisation_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "transfer_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "parallel_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+};
+
+/* One text row: name, value (NaN: na), what it is built from. */
+static void text_metric(struct lc_emit *e, const char *name, double v, const char *from)
 {
-	if (isnan(v))
-		fprintf(out, "%-28s %8s   %s\n", name, "na", from);
-	else
-		fprintf(out, "%-28s %7.1f%%   %s\n", name, 100 * v, from);
+	lc_emit_str(e, name);
+	lc_emit_num(e, 100 * v);
+	lc_emit_str(e, from);
+	lc_emit_row(e);
+}
+
+static void csv_metrics(FILE *out, const struct lc_pop *m, double ser, double te)
+{
+	struct lc_emit *e = lc_emit_new(out, LC_EMIT_CSV, csv_cols, 8, 0);
+	const double v[] = { m->wall, m->useful_avg, m->useful_max, m->lb, m->comm, ser, te, m->pe };
+
+	for (int i = 0; i < 8; i++)
+		lc_emit_num(e, v[i]);
+	lc_emit_row(e);
+	lc_emit_end(e);
 }
 
 int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int csv,
 		 char *msg, size_t len)
 {
+	struct lc_emit *e;
 	struct lc_pop m;
 	double te, ser;
 
@@ -93,29 +118,24 @@ int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int
 	te = m.have_transfer ? m.te : NAN;
 	ser = m.have_transfer ? m.ser : NAN;
 	if (csv) {
-		fprintf(out, "wall,useful_avg,useful_max,load_balance,communication_efficiency,"
-			"serialisation_efficiency,transfer_efficiency,parallel_efficiency\n");
-		fprintf(out, "%.9f,%.9f,%.9f,%.6f,%.6f,", m.wall, m.useful_avg, m.useful_max, m.lb,
-			m.comm);
-		fprintf(out, isnan(ser) ? "na," : "%.6f,", ser);
-		fprintf(out, isnan(te) ? "na," : "%.6f,", te);
-		fprintf(out, "%.6f\n", m.pe);
+		csv_metrics(out, &m, ser, te);
 		return 0;
 	}
 	fprintf(out, "** POP efficiency metrics (useful computation U = rt + ml + wc + bl; "
 		"T = wall %.6f s; p = %u)\n", m.wall, pr->procs);
-	fprintf(out, "%-28s %8s   %s\n", "metric", "value", "built from");
-	text_metric(out, "parallel efficiency", m.pe, "avg U / T = 1 - (li+ip+sl+cl+rc)/tt");
-	text_metric(out, "  load balance", m.lb, "avg U / max U over threads (li, ip: idle "
+	e = lc_emit_new(out, LC_EMIT_TEXT, text_cols, 3, 0);
+	text_metric(e, "parallel efficiency", m.pe, "avg U / T = 1 - (li+ip+sl+cl+rc)/tt");
+	text_metric(e, "  load balance", m.lb, "avg U / max U over threads (li, ip: idle "
 		    "slots count as U = 0)");
-	text_metric(out, "  communication efficiency", m.comm, "max U / T (sl, cl, rc of the "
+	text_metric(e, "  communication efficiency", m.comm, "max U / T (sl, cl, rc of the "
 		    "busiest thread)");
-	text_metric(out, "    serialisation efficiency", ser, m.have_transfer ?
+	text_metric(e, "    serialisation efficiency", ser, m.have_transfer ?
 		    "CommE / TE: the waiting (sl) left on an ideal network" :
 		    "na: waits not split into transfer and waiting (MPI with LogGP, docs/mpi.md)");
-	text_metric(out, "    transfer efficiency", te, m.have_transfer ?
+	text_metric(e, "    transfer efficiency", te, m.have_transfer ?
 		    "(T - max cl) / T: cl is LogGP transfer time" :
 		    "na: as above");
+	lc_emit_end(e);
 	fprintf(out, "average useful %.6f s per processor, most useful %.6f s (one thread)\n",
 		m.useful_avg, m.useful_max);
 	return 0;
@@ -126,18 +146,19 @@ int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int
 /* Useful computation and total of run i, or -1 when it lacks p, tt or rt. */
 static double run_useful(const struct lc_runs *r, size_t i, int kp, double *p, double *tt)
 {
-	static const char *const keys[] = { "rt", "ml", "wc", "bl" };
 	double u = 0, v;
 
 	if (lc_runs_get(r, i, kp, p) != LC_CELL_VALUE ||
 	    lc_runs_get(r, i, lc_runs_find_key(r, "tt", 2), tt) != LC_CELL_VALUE || *tt <= 0)
 		return -1;
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		enum lc_cell c = lc_runs_get(r, i, lc_runs_find_key(r, keys[k], strlen(keys[k])), &v);
+	for (int c = 0; c < LC_NCAT; c++) {
+		const char *key = lc_cat_info(c)->key;
 
-		if (c == LC_CELL_VALUE)
+		if (!lc_cat_info(c)->useful)
+			continue;
+		if (lc_runs_get(r, i, lc_runs_find_key(r, key, strlen(key)), &v) == LC_CELL_VALUE)
 			u += v;
-		else if (!k)
+		else if (c == LC_CAT_PC)
 			return -1;	/* no rt; na ml stays in rt */
 	}
 	return u;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 
 /* What is printed: one acct finished for p, with its derived numbers. */
@@ -21,11 +22,6 @@ struct view {
 	double wall;		/* seconds: total / p */
 	double nobs;		/* tick observations behind it: 0 = not sampled */
 };
-
-static double sec(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
 
 static double pct(uint64_t ns, uint64_t total)
 {
@@ -40,7 +36,7 @@ static void make_view(const struct lc_profile *pr, const struct lc_acct *a, stru
 	v->total = 0;
 	for (int c = 0; c < LC_NCAT; c++)
 		v->total += v->cat[c];
-	v->wall = pr->procs ? sec(v->total) / pr->procs : sec(lc_acct_wall(a));
+	v->wall = pr->procs ? lc_sec(v->total) / pr->procs : lc_sec(lc_acct_wall(a));
 	v->nobs = 0;
 }
 
@@ -75,7 +71,7 @@ static double std_err(const struct view *v, uint64_t ns)
 	if (v->nobs <= 0 || !v->total)
 		return 0;
 	f = (double)ns / (double)v->total;
-	return sec(v->total) * sqrt(f * (1 - f) / v->nobs);
+	return lc_sec(v->total) * sqrt(f * (1 - f) / v->nobs);
 }
 
 static int unavailable(const struct lc_profile *pr, int c)
@@ -170,7 +166,7 @@ static void cut_note(const struct lc_profile *pr, const struct lc_prof_data *d,
 	if (pr->cut)
 		snprintf(buf, len, "profile cut at byte %" PRIu64 ": shows the first %u "
 			 "windows (%.6f s)", pr->cut_offset, d->nwindows,
-			 sec(lc_acct_wall(&d->total)));
+			 lc_sec(lc_acct_wall(&d->total)));
 }
 
 /* ---- the sampler's own run ---------------------------------------------- */
@@ -253,18 +249,6 @@ static void sampler_stats(const struct lc_profile *pr, struct samp *s)
 		     (s->missed && s->missed * 100 > s->ticks + s->missed);
 }
 
-/* A duration for a message: "29.6 s", "1.25 ms", "350 us". */
-static const char *dur(uint64_t ns, char *buf, size_t len)
-{
-	if (ns >= 1000000000u)
-		snprintf(buf, len, "%.3g s", (double)ns / 1e9);
-	else if (ns >= 1000000u)
-		snprintf(buf, len, "%.3g ms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.3g us", (double)ns / 1e3);
-	return buf;
-}
-
 /* The stall warning.  See report.h. */
 int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 {
@@ -286,34 +270,73 @@ int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 			 s.est_missed ? " (estimated from the windows' tick counts)" : "");
 	if (big)
 		snprintf(msg, len, "the sampler stalled for %s%s%s: times in a late tick's span "
-			 "are charged to the state seen at its end", dur(s.gap_ns, g, sizeof(g)),
+			 "are charged to the state seen at its end", lc_fmt_duration(s.gap_ns, 0, g, sizeof(g)),
 			 at, miss);
 	else
 		snprintf(msg, len, "the sampler fell behind (longest tick gap %s%s)%s: times in "
 			 "a late tick's span are charged to the state seen at its end",
-			 dur(s.gap_ns, g, sizeof(g)), at, miss);
+			 lc_fmt_duration(s.gap_ns, 0, g, sizeof(g)), at, miss);
 	return 1;
 }
 
 /* ---- text ---------------------------------------------------------------- */
 
+/* The pp table: a name, seconds, percent, and a note: the standard error
+ * for sampled data, or why a category was not measured. */
+static const struct lc_col pp_cols[] = {
+	{ .name = "", .kind = LC_COL_STR, .width = 24 },
+	{ .name = "seconds", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
+	{ .name = "percent", .kind = LC_COL_PCT, .prec = 2, .width = 9 },
+	{ .name = "note", .kind = LC_COL_STR, .gap = 2 },
+};
+
 /* One row: seconds, percent and, for sampled data, the standard error. */
-static void text_row(const char *fmt, const char *name, const struct view *v, uint64_t ns)
+static void pp_row(struct lc_emit *e, const char *name, const struct view *v, uint64_t ns)
 {
-	printf(fmt, name, sec(ns), pct(ns, v->total));
+	char se[64] = "";
+
+	lc_emit_str(e, name);
+	lc_emit_num(e, lc_sec(ns));
+	lc_emit_num(e, pct(ns, v->total));
 	if (v->nobs > 0)
-		printf("  \u00b1%.6f", std_err(v, ns));
-	printf("\n");
+		snprintf(se, sizeof(se), "\u00b1%.6f", std_err(v, ns));
+	lc_emit_str(e, se);
+	lc_emit_row(e);
 }
 
-static void text_line(const struct lc_profile *pr, const struct view *v, int c)
+static void pp_line(struct lc_emit *e, const struct lc_profile *pr, const struct view *v, int c)
 {
-	const char *name = lc_cat_info(c)->name;
+	char why[LC_PROF_TEXT_MAX + 8];
 
-	if (unavailable(pr, c))
-		printf("%-24s %12s            (%s)\n", name, "na", reason(pr, c));
-	else
-		text_row("%-24s %12.6f  %7.2f%%", name, v, v->cat[c]);
+	if (!unavailable(pr, c)) {
+		pp_row(e, lc_cat_info(c)->name, v, v->cat[c]);
+		return;
+	}
+	snprintf(why, sizeof(why), "(%s)", reason(pr, c));
+	lc_emit_str(e, lc_cat_info(c)->name);
+	lc_emit_na(e);
+	lc_emit_empty(e);
+	lc_emit_str(e, why);
+	lc_emit_row(e);
+}
+
+/* The categories, "of which queue empty", Total Time, then Parallel
+ * Computation, as the thesis's pp prints them. */
+static void pp_table(const struct lc_profile *pr, const struct view *v)
+{
+	struct lc_emit *e = lc_emit_new(stdout, LC_EMIT_TEXT, pp_cols, 4, LC_EMIT_NO_HEADER);
+
+	for (int c = 0; c < LC_CAT_PC; c++) {
+		pp_line(e, pr, v, c);
+		if (c == LC_CAT_LI && v->qempty && !unavailable(pr, c))
+			pp_row(e, "  of which queue empty", v, v->qempty);
+	}
+	lc_emit_str(e, "Total Time");
+	lc_emit_num(e, lc_sec(v->total));
+	lc_emit_num(e, v->total ? 100.0 : 0.0);
+	lc_emit_row(e);
+	pp_line(e, pr, v, LC_CAT_PC);
+	lc_emit_end(e);
 }
 
 /* The wall time, and beside it the sampler's own CPU time when recorded. */
@@ -325,9 +348,9 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 	sampler_stats(pr, &s);
 	if (pr->ended && pr->end.ext && pr->end.sampler_cpu_ns)
 		printf("; sampler CPU %.3f s (%.1f %% of the run's %.3f s)",
-		       sec(pr->end.sampler_cpu_ns),
+		       lc_sec(pr->end.sampler_cpu_ns),
 		       s.wall_ns ? 100.0 * (double)pr->end.sampler_cpu_ns / (double)s.wall_ns : 0.0,
-		       sec(s.wall_ns));
+		       lc_sec(s.wall_ns));
 	printf("\n");
 	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
 		printf("** note: the sampler shared CPU %d with the program (no spare CPU): its "
@@ -341,8 +364,11 @@ static void text_methods(const struct lc_profile *pr, const struct view *v)
 	char buf[LC_PROF_TEXT_MAX + 128];
 
 	for (int c = 0; c < LC_NCAT; c++)
-		if (method(pr, c, buf, sizeof(buf)))
-			printf("** %s: %s\n", lc_cat_info(c)->name, buf);
+		if (method(pr, c, buf, sizeof(buf))) {
+			printf("** %s: ", lc_cat_info(c)->name);
+			lc_emit_text_str(stdout, buf);
+			printf("\n");
+		}
 	if (v->nobs > 0)
 		printf("** \u00b1: one standard error of the tick sampling (binomial, %.0f slot "
 		       "observations)\n", v->nobs);
@@ -351,24 +377,22 @@ static void text_methods(const struct lc_profile *pr, const struct view *v)
 static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
 			 const struct view *v, const char *note)
 {
-	printf("lostcycles report %s: %s%s%s\n", LC_TOOL_VERSION, o->file,
-	       pr->info.command ? ": " : "", pr->info.command ? pr->info.command : "");
 	char why[200];
 
+	printf("lostcycles report %s: ", LC_TOOL_VERSION);
+	lc_emit_text_str(stdout, o->file);
+	printf("%s", pr->info.command ? ": " : "");
+	lc_emit_text_str(stdout, pr->info.command);
+	printf("\n");
 	printf("** processors: %s\n", procs_why(pr, why, sizeof(why)));
 	if (o->source == LC_SRC_TRACE)
 		printf("** source: trace mode (exact event log)\n");
-	if (o->have_tag && tag_name(o, o->tag))
-		printf("** fragment tag %" PRId64 ": %s\n", o->tag, tag_name(o, o->tag));
-	else if (o->have_tag)
-		printf("** fragment tag %" PRId64 "\n", o->tag);
-	for (int c = 0; c < LC_CAT_PC; c++) {
-		text_line(pr, v, c);
-		if (c == LC_CAT_LI && v->qempty && !unavailable(pr, c))
-			text_row("  %-22s %12.6f  %7.2f%%", "of which queue empty", v, v->qempty);
+	if (o->have_tag) {
+		printf("** fragment tag %" PRId64 "%s", o->tag, tag_name(o, o->tag) ? ": " : "");
+		lc_emit_text_str(stdout, tag_name(o, o->tag));
+		printf("\n");
 	}
-	printf("%-24s %12.6f  %7.2f%%\n", "Total Time", sec(v->total), v->total ? 100.0 : 0.0);
-	text_line(pr, v, LC_CAT_PC);
+	pp_table(pr, v);
 	text_wall(pr, v);
 	text_methods(pr, v);
 	if (pr->ended && pr->end.wasted_lost)
@@ -402,41 +426,78 @@ static uint64_t row_total(const uint64_t cat[LC_NCAT])
 	return t;
 }
 
-/* The category cells of one table row and its total: fixed-width text
- * columns, or CSV fields when csv is set.  na for what was not measured. */
-static void table_cells(const struct lc_profile *pr, const uint64_t cat[LC_NCAT], int csv)
+/* The emitter's format for o's. */
+static enum lc_emit_format emit_fmt(enum lc_report_fmt f)
+{
+	return f == LC_REPORT_CSV ? LC_EMIT_CSV : f == LC_REPORT_JSON ? LC_EMIT_JSON : LC_EMIT_TEXT;
+}
+
+/* Append a column to cols[*n]. */
+static void add_col(struct lc_col *cols, int *n, struct lc_col c)
+{
+	cols[(*n)++] = c;
+}
+
+/* The columns of a category table after the leading ones: each category's
+ * seconds and the row's total (or, with frac, each category's fraction). */
+static void cat_cols(struct lc_col *cols, int *n, int frac)
+{
+	for (int c = 0; c < LC_NCAT; c++)
+		add_col(cols, n, (struct lc_col){ .name = lc_cat_info(c)->key, .kind = LC_COL_FLOAT,
+						  .prec = frac ? 3 : 6, .data_prec = 9,
+						  .width = frac ? 6 : 10 });
+	if (!frac)
+		add_col(cols, n, (struct lc_col){ .name = "total", .kind = LC_COL_FLOAT, .prec = 6,
+						  .data_prec = 9, .width = 10 });
+}
+
+/* The category cells of one row and its total; na for what was not
+ * measured. */
+static void cat_cells(struct lc_emit *e, const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
 {
 	for (int c = 0; c < LC_NCAT; c++)
 		if (unavailable(pr, c))
-			printf(csv ? ",%s" : " %10s", "na");
+			lc_emit_na(e);
 		else
-			printf(csv ? ",%.9f" : " %10.6f", sec(cat[c]));
-	printf(csv ? ",%.9f\n" : " %10.6f\n", sec(row_total(cat)));
+			lc_emit_num(e, lc_sec(cat[c]));
+	lc_emit_num(e, lc_sec(row_total(cat)));
 }
 
-/* The header of such a table: lead, the category keys, "total". */
-static void table_header(const char *lead, int csv)
+/* Threads x categories, then the empty slots (text and CSV). */
+static void per_thread(const struct lc_profile *pr, const struct lc_prof_data *d,
+		       const struct view *v, enum lc_emit_format f)
 {
-	printf("%s", lead);
-	for (int c = 0; c < LC_NCAT; c++)
-		printf(csv ? ",%s" : " %10s", lc_cat_info(c)->key);
-	printf(csv ? ",%s\n" : " %10s\n", "total");
-}
-
-static void text_per_thread(const struct lc_profile *pr, const struct lc_prof_data *d,
-			    const struct view *v)
-{
+	struct lc_col cols[3 + LC_NCAT + 1];
 	uint64_t empty[LC_NCAT];
+	struct lc_emit *e;
+	int n = 0;
 
-	printf("\n** per thread (seconds)\n");
-	table_header("     pid      tid", 0);
+	if (f == LC_EMIT_CSV)
+		add_col(cols, &n, (struct lc_col){ .name = "thread", .kind = LC_COL_INT });
+	add_col(cols, &n, (struct lc_col){ .name = "pid", .kind = LC_COL_INT, .width = 8 });
+	add_col(cols, &n, (struct lc_col){ .name = "tid", .kind = LC_COL_INT, .width = 8 });
+	cat_cols(cols, &n, 0);
+	printf(f == LC_EMIT_CSV ? "\n" : "\n** per thread (seconds)\n");
+	e = lc_emit_new(stdout, f, cols, n, 0);
 	for (uint32_t i = 0; i < d->nthreads; i++) {
-		printf("%8d %8d", pr->threads[i].pid, pr->threads[i].tid);
-		table_cells(pr, d->threads[i].cat, 0);
+		if (f == LC_EMIT_CSV)
+			lc_emit_uint(e, i);
+		lc_emit_int(e, pr->threads[i].pid);
+		lc_emit_int(e, pr->threads[i].tid);
+		cat_cells(e, pr, d->threads[i].cat);
+		lc_emit_row(e);
 	}
 	empty_row(d, v, empty);
-	printf("%-17s", "(empty slots)");
-	table_cells(pr, empty, 0);
+	if (f == LC_EMIT_CSV) {
+		lc_emit_str(e, "empty");
+		lc_emit_empty(e);
+		lc_emit_empty(e);
+	} else {
+		lc_emit_span(e, 2, "(empty slots)");
+	}
+	cat_cells(e, pr, empty);
+	lc_emit_row(e);
+	lc_emit_end(e);
 }
 
 /* The acct a timeline row shows: the window's, or its row for the tag. */
@@ -460,19 +521,31 @@ static uint64_t merged_windows(const struct lc_prof_data *d)
 	return n;
 }
 
-static void text_timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
-			  const struct lc_report_opts *o)
+/* One row per window: its fraction of p x its wall time per category in
+ * text, its seconds in CSV. */
+static void timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
+		     const struct lc_report_opts *o, enum lc_emit_format f)
 {
+	int csv = f == LC_EMIT_CSV, n = 0;
 	uint64_t nfile = merged_windows(d);
+	struct lc_col cols[3 + LC_NCAT + 1];
+	struct lc_emit *e;
 
-	printf("\n** timeline (fraction of %u x window wall time)\n", pr->procs);
-	if (nfile > d->nwindows)
-		printf("(the profile's %" PRIu64 " windows shown as %u: neighbours merged "
-		       "pairwise; --max-windows 0 shows every one)\n", nfile, d->nwindows);
-	printf("%7s %10s %10s", "window", "start(s)", "wall(s)");
-	for (int c = 0; c < LC_NCAT; c++)
-		printf(" %6s", lc_cat_info(c)->key);
-	printf("\n");
+	add_col(cols, &n, (struct lc_col){ .name = "window", .kind = LC_COL_INT, .width = 7 });
+	add_col(cols, &n, (struct lc_col){ .name = csv ? "start" : "start(s)", .kind = LC_COL_FLOAT,
+					   .prec = 6, .data_prec = 9, .width = 10 });
+	add_col(cols, &n, (struct lc_col){ .name = csv ? "wall" : "wall(s)", .kind = LC_COL_FLOAT,
+					   .prec = 6, .data_prec = 9, .width = 10 });
+	cat_cols(cols, &n, !csv);
+	if (csv) {
+		printf("\n");
+	} else {
+		printf("\n** timeline (fraction of %u x window wall time)\n", pr->procs);
+		if (nfile > d->nwindows)
+			printf("(the profile's %" PRIu64 " windows shown as %u: neighbours merged "
+			       "pairwise; --max-windows 0 shows every one)\n", nfile, d->nwindows);
+	}
+	e = lc_emit_new(stdout, f, cols, n, 0);
 	for (uint32_t i = 0; i < d->nwindows; i++) {
 		const struct lc_prof_window *w = &d->windows[i];
 		const struct lc_acct *a = window_acct(w, o);
@@ -481,14 +554,19 @@ static void text_timeline(const struct lc_profile *pr, const struct lc_prof_data
 		if (!a)
 			continue;
 		make_view(pr, a, &v);
-		printf("%7u %10.6f %10.6f", w->index, sec(w->start_ns), v.wall);
-		for (int c = 0; c < LC_NCAT; c++)
+		lc_emit_uint(e, w->index);
+		lc_emit_num(e, lc_sec(w->start_ns));
+		lc_emit_num(e, v.wall);
+		if (csv)
+			cat_cells(e, pr, v.cat);
+		for (int c = 0; c < LC_NCAT && !csv; c++)
 			if (unavailable(pr, c))
-				printf(" %6s", "na");
+				lc_emit_na(e);
 			else
-				printf(" %6.3f", v.total ? (double)v.cat[c] / (double)v.total : 0.0);
-		printf("\n");
+				lc_emit_num(e, v.total ? (double)v.cat[c] / (double)v.total : 0.0);
+		lc_emit_row(e);
 	}
+	lc_emit_end(e);
 }
 
 /* ---- -l ------------------------------------------------------------------ */
@@ -518,10 +596,10 @@ static int lline_pairs(const struct lc_profile *pr, const struct view *v, struct
 		if (unavailable(pr, c))
 			snprintf(kv[n++].val, sizeof(kv->val), "na");
 		else
-			snprintf(kv[n++].val, sizeof(kv->val), "%.9g", sec(v->cat[c]));
+			snprintf(kv[n++].val, sizeof(kv->val), "%.9g", lc_sec(v->cat[c]));
 	}
 	kv[n].key = lc_cat_info(LC_KEY_TT)->key;
-	snprintf(kv[n++].val, sizeof(kv->val), "%.9g", sec(v->total));
+	snprintf(kv[n++].val, sizeof(kv->val), "%.9g", lc_sec(v->total));
 	return n;
 }
 
@@ -587,105 +665,89 @@ static int lline(const struct lc_profile *pr, const struct lc_report_opts *o, co
 
 /* ---- csv ----------------------------------------------------------------- */
 
-/* A CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_str(const char *s)
+/* The summary as CSV: one row per category, with the processors first
+ * and queue empty, total and wall time after. */
+static const struct lc_col sum_cols[] = {
+	{ .name = "key", .kind = LC_COL_STR },
+	{ .name = "name", .kind = LC_COL_STR },
+	{ .name = "seconds", .kind = LC_COL_FLOAT, .prec = 9 },
+	{ .name = "percent", .kind = LC_COL_PCT, .prec = 4 },
+	{ .name = "available", .kind = LC_COL_INT },
+	{ .name = "reason", .kind = LC_COL_STR },
+	{ .name = "se", .kind = LC_COL_FLOAT, .prec = 9 },
+	{ .name = "method", .kind = LC_COL_STR },
+};
+
+/* The first cells of a summary row: key, name, seconds and percent, and
+ * that the value is available. */
+static void sum_head(struct lc_emit *e, const char *key, const char *name, double s, double p)
 {
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
+	lc_emit_str(e, key);
+	lc_emit_str(e, name);
+	lc_emit_num(e, s);
+	if (isnan(p))
+		lc_emit_empty(e);
+	else
+		lc_emit_num(e, p);
+	lc_emit_int(e, 1);
 }
 
-/* The se and method fields that end a summary row: se only for sampled data. */
-static void csv_tail(const struct lc_profile *pr, const struct view *v, int c, uint64_t ns)
+/* The se and method cells that end a category's row: se only for sampled
+ * data. */
+static void sum_tail(struct lc_emit *e, const struct lc_profile *pr, const struct view *v, int c,
+		     uint64_t ns)
 {
 	char buf[LC_PROF_TEXT_MAX + 128];
+	const char *m = c >= 0 ? method(pr, c, buf, sizeof(buf)) : NULL;
 
 	if (v->nobs > 0 && (c < 0 || !unavailable(pr, c)))
-		printf(",%.9f,", std_err(v, ns));
+		lc_emit_num(e, std_err(v, ns));
 	else
-		printf(",,");
-	csv_str(c >= 0 ? method(pr, c, buf, sizeof(buf)) : NULL);
-	printf("\n");
+		lc_emit_empty(e);
+	if (m)
+		lc_emit_str(e, m);
+	else
+		lc_emit_empty(e);
+	lc_emit_row(e);
 }
 
 static void csv_summary(const struct lc_profile *pr, const struct view *v)
 {
-	printf("key,name,seconds,percent,available,reason,se,method\n");
-	printf("p,processors,%u,,1,", pr->procs);
-	csv_str(procs_from(pr->procs_from));
-	printf(",,\n");
+	struct lc_emit *e = lc_emit_new(stdout, LC_EMIT_CSV, sum_cols, 8, 0);
+
+	lc_emit_str(e, "p");
+	lc_emit_str(e, "processors");
+	lc_emit_uint(e, pr->procs);
+	lc_emit_empty(e);
+	lc_emit_int(e, 1);
+	lc_emit_str(e, procs_from(pr->procs_from));
+	lc_emit_row(e);
 	for (int c = 0; c < LC_NCAT; c++) {
-		printf("%s,%s,", lc_cat_info(c)->key, lc_cat_info(c)->name);
 		if (unavailable(pr, c)) {
-			printf(",,0,");
-			csv_str(reason(pr, c));
+			lc_emit_str(e, lc_cat_info(c)->key);
+			lc_emit_str(e, lc_cat_info(c)->name);
+			lc_emit_empty(e);
+			lc_emit_empty(e);
+			lc_emit_int(e, 0);
+			lc_emit_str(e, reason(pr, c));
 		} else {
-			printf("%.9f,%.4f,1,", sec(v->cat[c]), pct(v->cat[c], v->total));
+			sum_head(e, lc_cat_info(c)->key, lc_cat_info(c)->name, lc_sec(v->cat[c]),
+				 pct(v->cat[c], v->total));
+			lc_emit_empty(e);
 		}
-		csv_tail(pr, v, c, v->cat[c]);
+		sum_tail(e, pr, v, c, v->cat[c]);
 	}
-	printf("qe,of which queue empty,%.9f,%.4f,1,", sec(v->qempty), pct(v->qempty, v->total));
-	csv_tail(pr, v, -1, v->qempty);
-	printf("tt,Total Time,%.9f,%.4f,1,,,\n", sec(v->total), v->total ? 100.0 : 0.0);
-	printf("wall,Wall Time,%.9f,,1,,,\n", v->wall);
-}
-
-static void csv_per_thread(const struct lc_profile *pr, const struct lc_prof_data *d,
-			   const struct view *v)
-{
-	uint64_t empty[LC_NCAT];
-
-	printf("\n");
-	table_header("thread,pid,tid", 1);
-	for (uint32_t i = 0; i < d->nthreads; i++) {
-		printf("%u,%d,%d", i, pr->threads[i].pid, pr->threads[i].tid);
-		table_cells(pr, d->threads[i].cat, 1);
-	}
-	empty_row(d, v, empty);
-	printf("empty,,");
-	table_cells(pr, empty, 1);
-}
-
-static void csv_timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
-			 const struct lc_report_opts *o)
-{
-	printf("\n");
-	table_header("window,start,wall", 1);
-	for (uint32_t i = 0; i < d->nwindows; i++) {
-		const struct lc_acct *a = window_acct(&d->windows[i], o);
-		struct view v;
-
-		if (!a)
-			continue;
-		make_view(pr, a, &v);
-		printf("%u,%.9f,%.9f", d->windows[i].index, sec(d->windows[i].start_ns), v.wall);
-		table_cells(pr, v.cat, 1);
-	}
+	sum_head(e, "qe", "of which queue empty", lc_sec(v->qempty), pct(v->qempty, v->total));
+	lc_emit_empty(e);
+	sum_tail(e, pr, v, -1, v->qempty);
+	sum_head(e, "tt", "Total Time", lc_sec(v->total), v->total ? 100.0 : 0.0);
+	lc_emit_row(e);
+	sum_head(e, "wall", "Wall Time", v->wall, NAN);
+	lc_emit_row(e);
+	lc_emit_end(e);
 }
 
 /* ---- counters -------------------------------------------------------------- */
-
-/* What each counter role is called in reports. */
-static const char *role_name(uint32_t role)
-{
-	static const char *const names[LC_EVR_NROLES] = {
-		[LC_EVR_OTHER] = "other", [LC_EVR_CYCLES] = "cycles",
-		[LC_EVR_STALL] = "stall cycles", [LC_EVR_MISS] = "misses",
-		[LC_EVR_INSTR] = "instructions", [LC_EVR_MISS_STALL] = "miss stall cycles",
-	};
-
-	return role < LC_EVR_NROLES ? names[role] : "other";
-}
 
 /* The first event of the profile with role, or -1. */
 static int event_of(const struct lc_profile *pr, uint32_t role)
@@ -734,144 +796,121 @@ static const uint64_t *counts_of(const struct lc_profile *pr, const struct lc_pr
 	return t && d->ev_tag ? &d->ev_tag[(size_t)(t - d->tags) * pr->nevents] : NULL;
 }
 
-/* A column's width for event e: its name, at least 12. */
-static int ev_width(const struct lc_profile *pr, uint32_t e)
-{
-	size_t n = strlen(pr->events[e].name ? pr->events[e].name : "");
+/* The counters' table: each event's role and total (in CSV, then the
+ * derived ratios as rows). */
+static const struct lc_col ev_cols[] = {
+	{ .name = "event", .kind = LC_COL_STR, .width = 28 },
+	{ .name = "role", .kind = LC_COL_STR, .width = 18 },
+	{ .name = "total", .kind = LC_COL_FLOAT, .prec = 6, .width = 20, .csv_na = "" },
+};
 
-	return n > 12 ? (int)n : 12;
+static void events_table(const struct lc_profile *pr, const uint64_t *v, enum lc_emit_format f)
+{
+	struct lc_emit *e = lc_emit_new(stdout, f, ev_cols, 3, 0);
+
+	for (uint32_t i = 0; i < pr->nevents; i++) {
+		lc_emit_str(e, pr->events[i].name ? pr->events[i].name : "");
+		lc_emit_str(e, lc_ev_role_info(pr->events[i].role)->name);
+		lc_emit_uint(e, v[i]);
+		lc_emit_row(e);
+	}
+	if (f == LC_EMIT_CSV) {
+		lc_emit_str(e, "ipc");
+		lc_emit_str(e, "derived");
+		lc_emit_num(e, ipc(pr, v));
+		lc_emit_row(e);
+		lc_emit_str(e, "mpki");
+		lc_emit_str(e, "derived");
+		lc_emit_num(e, mpki(pr, v));
+		lc_emit_row(e);
+	}
+	lc_emit_end(e);
 }
 
-/* A number or "-" in a text column of width w with p decimals. */
-static void text_num(double x, int w, int p)
+/* Counts per thread (lead "thread") or per fragment tag (lead "tag"):
+ * each event, IPC and misses per 1000 instructions. */
+static void counts_table(const struct lc_profile *pr, const struct lc_prof_data *d,
+			 const char *lead, enum lc_emit_format f)
 {
-	if (isnan(x))
-		printf(" %*s", w, "-");
-	else
-		printf(" %*.*f", w, p, x);
+	int csv = f == LC_EMIT_CSV, tags = !strcmp(lead, "tag"), n = 0;
+	struct lc_col *cols = calloc(pr->nevents + 5, sizeof(*cols));
+	struct lc_emit *e;
+
+	if (!cols)
+		return;
+	if (tags)
+		add_col(cols, &n, (struct lc_col){ .name = "tag", .kind = LC_COL_INT, .width = 16 });
+	if (!tags && csv)
+		add_col(cols, &n, (struct lc_col){ .name = "thread", .kind = LC_COL_INT });
+	if (!tags) {
+		add_col(cols, &n, (struct lc_col){ .name = "pid", .kind = LC_COL_INT, .width = 8 });
+		add_col(cols, &n, (struct lc_col){ .name = "tid", .kind = LC_COL_INT, .width = 8 });
+	}
+	for (uint32_t i = 0; i < pr->nevents; i++)
+		add_col(cols, &n, (struct lc_col){ .name = pr->events[i].name ? pr->events[i].name : "",
+						   .kind = LC_COL_INT, .width = 12 });
+	add_col(cols, &n, (struct lc_col){ .name = "ipc", .kind = LC_COL_FLOAT, .prec = 3,
+					   .data_prec = 6, .width = 7, .na = "-", .csv_na = "" });
+	add_col(cols, &n, (struct lc_col){ .name = "mpki", .kind = LC_COL_FLOAT, .prec = 3,
+					   .data_prec = 6, .width = 9, .na = "-", .csv_na = "" });
+	e = lc_emit_new(stdout, f, cols, n, 0);
+	for (uint32_t i = 0; i < (tags ? d->ntags : d->nthreads); i++) {
+		const uint64_t *v = tags ? d->ev_tag : d->ev_thread;
+
+		if (!v)
+			break;
+		v += (size_t)i * pr->nevents;
+		if (tags)
+			lc_emit_int(e, d->tags[i].tag);
+		if (!tags && csv)
+			lc_emit_uint(e, i);
+		if (!tags) {
+			lc_emit_int(e, pr->threads[i].pid);
+			lc_emit_int(e, pr->threads[i].tid);
+		}
+		for (uint32_t k = 0; k < pr->nevents; k++)
+			lc_emit_uint(e, v[k]);
+		lc_emit_num(e, ipc(pr, v));
+		lc_emit_num(e, mpki(pr, v));
+		lc_emit_row(e);
+	}
+	lc_emit_end(e);
+	free(cols);
 }
 
-/* One text row of counts: each event, IPC and misses per 1000 instructions. */
-static void text_counts_row(const struct lc_profile *pr, const uint64_t *v)
-{
-	for (uint32_t e = 0; e < pr->nevents; e++)
-		printf(" %*" PRIu64, ev_width(pr, e), v[e]);
-	text_num(ipc(pr, v), 7, 3);
-	text_num(mpki(pr, v), 9, 3);
-	printf("\n");
-}
-
-/* The header of such rows after lead. */
-static void text_counts_header(const struct lc_profile *pr, const char *lead)
-{
-	printf("%s", lead);
-	for (uint32_t e = 0; e < pr->nevents; e++)
-		printf(" %*s", ev_width(pr, e), pr->events[e].name ? pr->events[e].name : "");
-	printf(" %7s %9s\n", "ipc", "mpki");
-}
-
-static void text_counters(const struct lc_profile *pr, const struct lc_prof_data *d,
-			  const struct lc_report_opts *o)
+/* The counters: totals per event (with -t: the tag's), then per thread and
+ * per tag (not with -t); text names the derived ratios in lines, CSV as
+ * rows of the events' table. */
+static void counters(const struct lc_profile *pr, const struct lc_prof_data *d,
+		     const struct lc_report_opts *o, enum lc_emit_format f)
 {
 	const uint64_t *v = counts_of(pr, d, o);
+	int csv = f == LC_EMIT_CSV;
 
 	if (!v) {
-		printf("\n** counters: no counters recorded\n");
+		printf(csv ? "\nevent,role,total\nno counters recorded,,\n" :
+			     "\n** counters: no counters recorded\n");
 		return;
 	}
-	if (o->have_tag)
+	if (csv)
+		printf("\n");
+	else if (o->have_tag)
 		printf("\n** counters while fragment tag %" PRId64 " was open\n", o->tag);
 	else
 		printf("\n** counters\n");
-	printf("%-28s %-18s %20s\n", "event", "role", "total");
-	for (uint32_t e = 0; e < pr->nevents; e++)
-		printf("%-28s %-18s %20" PRIu64 "\n", pr->events[e].name ? pr->events[e].name : "",
-		       role_name(pr->events[e].role), v[e]);
-	if (!isnan(ipc(pr, v)))
+	events_table(pr, v, f);
+	if (!csv && !isnan(ipc(pr, v)))
 		printf("** IPC %.3f (instructions / cycles)\n", ipc(pr, v));
-	if (!isnan(mpki(pr, v)))
+	if (!csv && !isnan(mpki(pr, v)))
 		printf("** %.3f misses per 1000 instructions\n", mpki(pr, v));
 	if (o->have_tag)
 		return;
-	printf("\n** counters per thread\n");
-	text_counts_header(pr, "     pid      tid");
-	for (uint32_t i = 0; i < d->nthreads && d->ev_thread; i++) {
-		printf("%8d %8d", pr->threads[i].pid, pr->threads[i].tid);
-		text_counts_row(pr, &d->ev_thread[(size_t)i * pr->nevents]);
-	}
+	printf(csv ? "\n" : "\n** counters per thread\n");
+	counts_table(pr, d, "thread", f);
 	if (!d->ntags || !d->ev_tag)
 		return;
-	printf("\n** counters per fragment tag\n");
-	text_counts_header(pr, "             tag");
-	for (uint32_t i = 0; i < d->ntags; i++) {
-		printf("%16" PRId64, d->tags[i].tag);
-		text_counts_row(pr, &d->ev_tag[(size_t)i * pr->nevents]);
-	}
-}
-
-/* A CSV number field, empty for NAN. */
-static void csv_num(double x)
-{
-	if (isnan(x))
-		printf(",");
-	else
-		printf(",%.6f", x);
-}
-
-static void csv_counts_row(const struct lc_profile *pr, const uint64_t *v)
-{
-	for (uint32_t e = 0; e < pr->nevents; e++)
-		printf(",%" PRIu64, v[e]);
-	csv_num(ipc(pr, v));
-	csv_num(mpki(pr, v));
-	printf("\n");
-}
-
-static void csv_counts_header(const struct lc_profile *pr, const char *lead)
-{
-	printf("\n%s", lead);
-	for (uint32_t e = 0; e < pr->nevents; e++) {
-		putchar(',');
-		csv_str(pr->events[e].name);
-	}
-	printf(",ipc,mpki\n");
-}
-
-/* The counters as CSV sections: events (with the derived ratios as rows),
- * then per thread and per tag (not with -t). */
-static void csv_counters(const struct lc_profile *pr, const struct lc_prof_data *d,
-			 const struct lc_report_opts *o)
-{
-	const uint64_t *v = counts_of(pr, d, o);
-
-	printf("\nevent,role,total\n");
-	if (!v) {
-		printf("no counters recorded,,\n");
-		return;
-	}
-	for (uint32_t e = 0; e < pr->nevents; e++) {
-		csv_str(pr->events[e].name);
-		printf(",%s,%" PRIu64 "\n", role_name(pr->events[e].role), v[e]);
-	}
-	printf("ipc,derived");
-	csv_num(ipc(pr, v));
-	printf("\nmpki,derived");
-	csv_num(mpki(pr, v));
-	printf("\n");
-	if (o->have_tag)
-		return;
-	csv_counts_header(pr, "thread,pid,tid");
-	for (uint32_t i = 0; i < d->nthreads && d->ev_thread; i++) {
-		printf("%u,%d,%d", i, pr->threads[i].pid, pr->threads[i].tid);
-		csv_counts_row(pr, &d->ev_thread[(size_t)i * pr->nevents]);
-	}
-	if (!d->ntags || !d->ev_tag)
-		return;
-	csv_counts_header(pr, "tag");
-	for (uint32_t i = 0; i < d->ntags; i++) {
-		printf("%" PRId64, d->tags[i].tag);
-		csv_counts_row(pr, &d->ev_tag[(size_t)i * pr->nevents]);
-	}
+	printf(csv ? "\n" : "\n** counters per fragment tag\n");
+	counts_table(pr, d, "tag", f);
 }
 
 /* ---- json ---------------------------------------------------------------- */
@@ -885,9 +924,9 @@ static void json_cats(const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
 		if (unavailable(pr, c))
 			printf("null, ");
 		else
-			printf("%.9f, ", sec(cat[c]));
+			printf("%.9f, ", lc_sec(cat[c]));
 	}
-	printf("\"total\": %.9f}", sec(row_total(cat)));
+	printf("\"total\": %.9f}", lc_sec(row_total(cat)));
 }
 
 static void json_head(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v)
@@ -910,8 +949,8 @@ static void json_head(const struct lc_profile *pr, const struct lc_report_opts *
 		printf(",\n  \"procs_rules\": {\"threads\": %u, \"runnable\": %u, "
 		       "\"affinity_cpus\": %u}", pr->end.max_threads, pr->end.max_runnable,
 		       pr->end.affinity_cpus);
-	printf(",\n  \"wall\": %.9f,\n  \"total\": %.9f,\n", v->wall, sec(v->total));
-	printf("  \"li_queue_empty\": %.9f,\n", sec(v->qempty));
+	printf(",\n  \"wall\": %.9f,\n  \"total\": %.9f,\n", v->wall, lc_sec(v->total));
+	printf("  \"li_queue_empty\": %.9f,\n", lc_sec(v->qempty));
 	printf("  \"wasted_lost\": %" PRIu64 ",\n  \"bad_reads\": %" PRIu64 ",\n",
 	       pr->end.wasted_lost, pr->end.bad_reads);
 }
@@ -925,19 +964,19 @@ static void json_sampler(const struct lc_profile *pr)
 	sampler_stats(pr, &s);
 	printf("  \"sampler\": {\"ticks\": %" PRIu64 ", \"max_gap_s\": ", s.ticks);
 	if (pr->ended)
-		printf("%.9f", sec(s.gap_ns));
+		printf("%.9f", lc_sec(s.gap_ns));
 	else
 		printf("null");
 	printf(", \"max_gap_at_s\": ");
 	if (s.gap_start >= 0)
-		printf("%.9f", sec((uint64_t)s.gap_start));
+		printf("%.9f", lc_sec((uint64_t)s.gap_start));
 	else
 		printf("null");
 	printf(", \"missed_ticks\": %" PRIu64 ", \"estimated\": %s, \"stalled\": %s, "
 	       "\"cpu_s\": ", s.missed, s.est_missed ? "true" : "false",
 	       s.stalled ? "true" : "false");
 	if (ext && pr->end.sampler_cpu_ns)
-		printf("%.9f", sec(pr->end.sampler_cpu_ns));
+		printf("%.9f", lc_sec(pr->end.sampler_cpu_ns));
 	else
 		printf("null");
 	printf(", \"shared_cpu\": ");
@@ -973,7 +1012,7 @@ static void json_categories(const struct lc_profile *pr, const struct view *v)
 			printf("null, \"percent\": null, \"available\": false, \"reason\": ");
 		else
 			printf("%.9f, \"percent\": %.4f, \"available\": true, \"reason\": ",
-			       sec(v->cat[c]), pct(v->cat[c], v->total));
+			       lc_sec(v->cat[c]), pct(v->cat[c], v->total));
 		lc_json_str(stdout, na ? reason(pr, c) : NULL);
 		printf(", \"se\": ");
 		if (!na && v->nobs > 0)
@@ -1018,21 +1057,12 @@ static void json_timeline(const struct lc_profile *pr, const struct lc_prof_data
 			continue;
 		make_view(pr, a, &v);
 		printf("%s\n    {\"window\": %u, \"start\": %.9f, \"wall\": %.9f, \"seconds\": ",
-		       first ? "" : ",", d->windows[i].index, sec(d->windows[i].start_ns), v.wall);
+		       first ? "" : ",", d->windows[i].index, lc_sec(d->windows[i].start_ns), v.wall);
 		json_cats(pr, v.cat);
 		printf("}");
 		first = 0;
 	}
 	printf("\n  ]");
-}
-
-/* A JSON number, null for NAN. */
-static void json_num(double x)
-{
-	if (isnan(x))
-		printf("null");
-	else
-		printf("%.6f", x);
 }
 
 /* "counts": [...], "ipc": x, "mpki": y of v[]. */
@@ -1042,9 +1072,9 @@ static void json_counts(const struct lc_profile *pr, const uint64_t *v)
 	for (uint32_t e = 0; e < pr->nevents; e++)
 		printf("%s%" PRIu64, e ? ", " : "", v[e]);
 	printf("], \"ipc\": ");
-	json_num(ipc(pr, v));
+	lc_emit_json_num(stdout, ipc(pr, v), 6);
 	printf(", \"mpki\": ");
-	json_num(mpki(pr, v));
+	lc_emit_json_num(stdout, mpki(pr, v), 6);
 }
 
 static void json_counters(const struct lc_profile *pr, const struct lc_prof_data *d,
@@ -1062,7 +1092,7 @@ static void json_counters(const struct lc_profile *pr, const struct lc_prof_data
 		printf("%s{\"name\": ", e ? ", " : "");
 		lc_json_str(stdout, pr->events[e].name);
 		printf(", \"role\": \"%s\", \"total\": %" PRIu64 "}",
-		       role_name(pr->events[e].role), v[e]);
+		       lc_ev_role_info(pr->events[e].role)->name, v[e]);
 	}
 	printf("],\n    ");
 	json_counts(pr, v);
@@ -1092,7 +1122,7 @@ static void json_report(const struct lc_profile *pr, const struct lc_report_opts
 	printf("  \"cut\": ");
 	if (pr->cut)
 		printf("{\"offset\": %" PRIu64 ", \"windows\": %u, \"seconds\": %.9f},\n",
-		       pr->cut_offset, d->nwindows, sec(lc_acct_wall(&d->total)));
+		       pr->cut_offset, d->nwindows, lc_sec(lc_acct_wall(&d->total)));
 	else
 		printf("null,\n");
 	json_sampler(pr);
@@ -1139,20 +1169,16 @@ int lc_report_print(const struct lc_profile *pr, const struct lc_report_opts *o,
 		json_report(pr, o, d, &v);
 	} else if (o->fmt == LC_REPORT_CSV) {
 		csv_summary(pr, &v);
-		if (o->per_thread)
-			csv_per_thread(pr, d, &v);
-		if (o->timeline)
-			csv_timeline(pr, d, o);
-		if (o->counters)
-			csv_counters(pr, d, o);
 	} else {
 		text_summary(pr, o, &v, note);
+	}
+	if (!o->lline && o->fmt != LC_REPORT_JSON) {
 		if (o->per_thread)
-			text_per_thread(pr, d, &v);
+			per_thread(pr, d, &v, emit_fmt(o->fmt));
 		if (o->timeline)
-			text_timeline(pr, d, o);
+			timeline(pr, d, o, emit_fmt(o->fmt));
 		if (o->counters)
-			text_counters(pr, d, o);
+			counters(pr, d, o, emit_fmt(o->fmt));
 	}
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

@@ -8,19 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 #include "lca_plot.h"
 
-/* One colour per category, in table order (shared with html.c). */
-static const char *const colour[LC_NCAT] = {
-	[LC_CAT_LI] = "#d62728", [LC_CAT_IP] = "#ff7f0e", [LC_CAT_SL] = "#9467bd",
-	[LC_CAT_CL] = "#8c564b", [LC_CAT_RC] = "#e377c2", [LC_CAT_ML] = "#7f7f7f",
-	[LC_CAT_BL] = "#bcbd22", [LC_CAT_WC] = "#17becf", [LC_CAT_PC] = "#2ca02c",
-};
-
+/* The colour of category c: the category table's.  See report_plot.h. */
 const char *lc_cat_colour(int c)
 {
-	return c >= 0 && c < LC_NCAT ? colour[c] : "#000000";
+	return c >= 0 && c < LC_NCAT ? lc_cat_info(c)->colour : "#000000";
 }
 
 /* The header row of a data file: the first column's name, then the keys. */
@@ -76,24 +71,29 @@ static int script(const struct lc_profile *pr, const struct lc_prof_data *d, con
 {
 	FILE *f = lc_out_fopen(gp);
 	uint32_t every = d->nwindows > 10 ? d->nwindows / 10 : 1;
+	char title[LC_PROF_TEXT_MAX + 64];
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# written by lostcycles report --plot\n"
-		   "set multiplot layout 2,1 title \"lost cycles of %s (p = %u)\" noenhanced\n"
-		   "set style data histograms\nset style histogram rowstacked\n"
-		   "set style fill solid 0.9 noborder\nset key outside right noenhanced\n",
-		pr->info.command ? pr->info.command : "?", pr->procs);
+	snprintf(title, sizeof(title), "lost cycles of %s (p = %u)",
+		 pr->info.command ? pr->info.command : "?", pr->procs);
+	fprintf(f, "# written by lostcycles report --plot\nset multiplot layout 2,1 title ");
+	lc_emit_gnuplot_str(f, title);
+	fprintf(f, " noenhanced\nset style data histograms\nset style histogram rowstacked\n"
+		   "set style fill solid 0.9 noborder\nset key outside right noenhanced\n");
 	for (int c = 0; c < LC_NCAT; c++)
-		fprintf(f, "set linetype %d lc rgb '%s'\n", c + 1, colour[c]);
+		fprintf(f, "set linetype %d lc rgb '%s'\n", c + 1, lc_cat_colour(c));
 	fprintf(f, "set title 'per thread'\nset xlabel 'thread'\nset ylabel 'seconds'\n"
 		   "set boxwidth 0.7\n"
-		   "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n", LC_NCAT + 1,
-		threads);
-	fprintf(f, "set title 'timeline'\nset xlabel 'window start (s)'\n"
+		   "plot for [i=2:%d] ", LC_NCAT + 1);
+	lc_emit_gnuplot_str(f, threads);
+	fprintf(f, " using i:xtic(1) title columnheader(i)\n"
+		   "set title 'timeline'\nset xlabel 'window start (s)'\n"
 		   "set ylabel 'processors'\nset boxwidth 1\nset xtics rotate by -45\n"
-		   "plot for [i=2:%d] '%s' using i:xtic(int($0) %% %u == 0 ? stringcolumn(1) : '') "
-		   "title columnheader(i)\nunset multiplot\n", LC_NCAT + 1, windows, every);
+		   "plot for [i=2:%d] ", LC_NCAT + 1);
+	lc_emit_gnuplot_str(f, windows);
+	fprintf(f, " using i:xtic(int($0) %% %u == 0 ? stringcolumn(1) : '') "
+		   "title columnheader(i)\nunset multiplot\n", every);
 	return fclose(f) ? -errno : 0;
 }
 

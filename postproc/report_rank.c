@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 
 /* One rank's sums. */
@@ -23,11 +24,6 @@ struct rank_row {
 	uint64_t last;		/* windows in which it waited least */
 	uint64_t caused;	/* the others' waiting beyond its own there, ns */
 };
-
-static double sec(uint64_t ns)
-{
-	return (double)ns / 1e9;
-}
 
 static int by_rank(const void *a, const void *b)
 {
@@ -142,99 +138,153 @@ static int unavailable(const struct lc_profile *pr, int c)
 	return (pr->info.unavailable >> c) & 1;
 }
 
+/* The host of a row: "?" in text, an empty field in CSV when unknown. */
+#define HOST_COL { .name = "host", .kind = LC_COL_STR, .width = 12, .flags = LC_COL_CLIP, \
+		   .na = "?", .csv_na = "" }
+
+/* Append the category columns (seconds) to cols[*n]. */
+static void cat_cols(struct lc_col *cols, int *n)
+{
+	for (int c = 0; c < LC_NCAT; c++)
+		cols[(*n)++] = (struct lc_col){ .name = lc_cat_info(c)->key, .kind = LC_COL_FLOAT,
+						.prec = 6, .data_prec = 9, .width = 10 };
+}
+
+/* The category cells of cat[] (na where not measured); returns their sum. */
+static uint64_t cat_cells(struct lc_emit *e, const struct lc_profile *pr, const uint64_t *cat)
+{
+	uint64_t t = 0;
+
+	for (int c = 0; c < LC_NCAT; c++) {
+		t += cat[c];
+		if (unavailable(pr, c))
+			lc_emit_na(e);
+		else
+			lc_emit_num(e, lc_sec(cat[c]));
+	}
+	return t;
+}
+
+/* Ranks x categories: in text with the rank's total and its share of SL,
+ * in CSV with the late-arriver counts. */
+static void ranks_table(const struct lc_profile *pr, struct rank_row *rows, uint32_t n,
+			enum lc_emit_format f)
+{
+	struct lc_col cols[3 + LC_NCAT + 2] = {
+		{ .name = "rank", .kind = LC_COL_INT, .width = 5 },
+		HOST_COL,
+		{ .name = "pid", .kind = LC_COL_INT, .width = 8 },
+	};
+	int k = 3, csv = f == LC_EMIT_CSV;
+	struct lc_emit *e;
+
+	cat_cols(cols, &k);
+	cols[k++] = csv ? (struct lc_col){ .name = "late_windows", .kind = LC_COL_INT } :
+			  (struct lc_col){ .name = "total", .kind = LC_COL_FLOAT, .prec = 6, .width = 10 };
+	cols[k++] = csv ? (struct lc_col){ .name = "others_wait", .kind = LC_COL_FLOAT, .prec = 9 } :
+			  (struct lc_col){ .name = "%sl", .kind = LC_COL_PCT, .prec = 1, .width = 6 };
+	e = lc_emit_new(stdout, f, cols, k, 0);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t t;
+
+		lc_emit_int(e, rows[i].rank);
+		lc_emit_str(e, rows[i].host);
+		lc_emit_int(e, rows[i].pid);
+		t = cat_cells(e, pr, rows[i].cat);
+		if (csv) {
+			lc_emit_uint(e, rows[i].last);
+			lc_emit_num(e, lc_sec(rows[i].caused));
+		} else {
+			lc_emit_num(e, lc_sec(t));
+			lc_emit_num(e, t ? 100.0 * (double)rows[i].cat[LC_CAT_SL] / (double)t : 0.0);
+		}
+		lc_emit_row(e);
+	}
+	lc_emit_end(e);
+}
+
+static const struct lc_col late_cols[] = {
+	{ .name = "rank", .kind = LC_COL_INT, .width = 5 },
+	HOST_COL,
+	{ .name = "last", .kind = LC_COL_INT, .width = 8 },
+	{ .name = "share", .kind = LC_COL_PCT, .prec = 1, .width = 8 },
+	{ .name = "others_wait(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 14 },
+};
+
+/* The ranks that arrived last, of nwin windows in which ranks waited. */
+static void late_table(struct rank_row *rows, uint32_t n, uint64_t nwin)
+{
+	struct lc_emit *e = lc_emit_new(stdout, LC_EMIT_TEXT, late_cols, 5, 0);
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (!rows[i].last)
+			continue;
+		lc_emit_int(e, rows[i].rank);
+		lc_emit_str(e, rows[i].host);
+		lc_emit_uint(e, rows[i].last);
+		lc_emit_num(e, 100.0 * (double)rows[i].last / (double)nwin);
+		lc_emit_num(e, lc_sec(rows[i].caused));
+		lc_emit_row(e);
+	}
+	lc_emit_end(e);
+}
+
 static void text_ranks(const struct lc_profile *pr, struct rank_row *rows, uint32_t n,
 		       uint64_t nwin)
 {
 	printf("\n** per rank (seconds; %%sl of the rank's time)\n");
-	printf("%5s %-12s %8s", "rank", "host", "pid");
-	for (int c = 0; c < LC_NCAT; c++)
-		printf(" %10s", lc_cat_info(c)->key);
-	printf(" %10s %6s\n", "total", "%sl");
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t t = 0;
-
-		for (int c = 0; c < LC_NCAT; c++)
-			t += rows[i].cat[c];
-		printf("%5d %-12.12s %8d", rows[i].rank, rows[i].host ? rows[i].host : "?",
-		       rows[i].pid);
-		for (int c = 0; c < LC_NCAT; c++)
-			if (unavailable(pr, c))
-				printf(" %10s", "na");
-			else
-				printf(" %10.6f", sec(rows[i].cat[c]));
-		printf(" %10.6f %5.1f%%\n", sec(t),
-		       t ? 100.0 * (double)rows[i].cat[LC_CAT_SL] / (double)t : 0.0);
-	}
+	ranks_table(pr, rows, n, LC_EMIT_TEXT);
 	printf("\n** late arrivers (of %" PRIu64 " windows in which ranks waited: the rank "
 	       "that waited least)\n", nwin);
-	printf("%5s %-12s %8s %8s %14s\n", "rank", "host", "last", "share", "others_wait(s)");
-	for (uint32_t i = 0; i < n; i++)
-		if (rows[i].last)
-			printf("%5d %-12.12s %8" PRIu64 " %7.1f%% %14.6f\n", rows[i].rank,
-			       rows[i].host ? rows[i].host : "?", rows[i].last,
-			       100.0 * (double)rows[i].last / (double)nwin, sec(rows[i].caused));
+	late_table(rows, n, nwin);
+}
+
+/* Whether rows a and b are of the same host (unknown hosts are one). */
+static int same_host(const struct rank_row *a, const struct rank_row *b)
+{
+	return !strcmp(a->host ? a->host : "?", b->host ? b->host : "?");
 }
 
 /* Per host: the ranks of each host summed (rows sorted by rank; hosts in
  * order of their first rank).  Only when the job spans several hosts. */
 static void text_hosts(const struct lc_profile *pr, const struct rank_row *rows, uint32_t n)
 {
-	int several = 0;
+	struct lc_col cols[2 + LC_NCAT + 1] = {
+		HOST_COL,
+		{ .name = "ranks", .kind = LC_COL_INT, .width = 5 },
+	};
+	int several = 0, k = 2;
+	struct lc_emit *e;
 
 	for (uint32_t i = 1; i < n; i++)
-		if (strcmp(rows[i].host ? rows[i].host : "?", rows[0].host ? rows[0].host : "?"))
-			several = 1;
+		several |= !same_host(&rows[i], &rows[0]);
 	if (!several)
 		return;
+	cat_cols(cols, &k);
+	cols[k++] = (struct lc_col){ .name = "total", .kind = LC_COL_FLOAT, .prec = 6, .width = 10 };
 	printf("\n** per host (seconds)\n");
-	printf("%-12s %5s", "host", "ranks");
-	for (int c = 0; c < LC_NCAT; c++)
-		printf(" %10s", lc_cat_info(c)->key);
-	printf(" %10s\n", "total");
+	e = lc_emit_new(stdout, LC_EMIT_TEXT, cols, k, 0);
 	for (uint32_t i = 0; i < n; i++) {
-		const char *h = rows[i].host ? rows[i].host : "?";
-		uint64_t cat[LC_NCAT] = { 0 }, t = 0;
-		uint32_t k = 0, j;
+		uint64_t cat[LC_NCAT] = { 0 };
+		uint32_t m = 0, j;
 
-		for (j = 0; j < i; j++)
-			if (!strcmp(rows[j].host ? rows[j].host : "?", h))
-				break;
+		for (j = 0; j < i && !same_host(&rows[j], &rows[i]); j++)
+			;
 		if (j < i)
-			continue;	/* printed with its first rank */
+			continue;	/* counted with its first rank */
 		for (j = i; j < n; j++) {
-			if (strcmp(rows[j].host ? rows[j].host : "?", h))
+			if (!same_host(&rows[j], &rows[i]))
 				continue;
-			k++;
+			m++;
 			for (int c = 0; c < LC_NCAT; c++)
 				cat[c] += rows[j].cat[c];
 		}
-		printf("%-12.12s %5u", h, k);
-		for (int c = 0; c < LC_NCAT; c++) {
-			t += cat[c];
-			if (unavailable(pr, c))
-				printf(" %10s", "na");
-			else
-				printf(" %10.6f", sec(cat[c]));
-		}
-		printf(" %10.6f\n", sec(t));
+		lc_emit_str(e, rows[i].host);
+		lc_emit_uint(e, m);
+		lc_emit_num(e, lc_sec(cat_cells(e, pr, cat)));
+		lc_emit_row(e);
 	}
-}
-
-static void csv_ranks(const struct lc_profile *pr, struct rank_row *rows, uint32_t n)
-{
-	printf("\nrank,host,pid");
-	for (int c = 0; c < LC_NCAT; c++)
-		printf(",%s", lc_cat_info(c)->key);
-	printf(",late_windows,others_wait\n");
-	for (uint32_t i = 0; i < n; i++) {
-		printf("%d,%s,%d", rows[i].rank, rows[i].host ? rows[i].host : "", rows[i].pid);
-		for (int c = 0; c < LC_NCAT; c++)
-			if (unavailable(pr, c))
-				printf(",na");
-			else
-				printf(",%.9f", sec(rows[i].cat[c]));
-		printf(",%" PRIu64 ",%.9f\n", rows[i].last, sec(rows[i].caused));
-	}
+	lc_emit_end(e);
 }
 
 int lc_report_ranks(const struct lc_profile *pr, const struct lc_report_opts *o, char *msg,
@@ -253,9 +303,10 @@ int lc_report_ranks(const struct lc_profile *pr, const struct lc_report_opts *o,
 		return lc_fail(msg, len, 1, "out of memory");
 	qsort(rows, n, sizeof(*rows), by_rank);
 	late_arrivers(pr, d, rows, n, &nwin);
-	if (o->fmt == LC_REPORT_CSV)
-		csv_ranks(pr, rows, n);
-	else {
+	if (o->fmt == LC_REPORT_CSV) {
+		printf("\n");
+		ranks_table(pr, rows, n, LC_EMIT_CSV);
+	} else {
 		text_ranks(pr, rows, n, nwin);
 		text_hosts(pr, rows, n);
 	}

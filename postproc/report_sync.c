@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 
 static int by_ns_desc(const void *a, const void *b)
@@ -17,18 +18,49 @@ static int by_ns_desc(const void *a, const void *b)
 	return (x->ns < y->ns) - (x->ns > y->ns);
 }
 
-/* name as a JSON or CSV string body: quotes and control characters out. */
-static void put_clean(FILE *out, const char *name)
+/* The table in text: largest first, with the share of all SL. */
+static const struct lc_col text_cols[] = {
+	{ .name = "seconds", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
+	{ .name = "%SL", .kind = LC_COL_PCT, .prec = 2, .width = 7 },
+	{ .name = "pid", .kind = LC_COL_INT, .width = 10 },
+	{ .name = "object", .kind = LC_COL_STR, .width = 18, .gap = 2 },
+	{ .name = "name", .kind = LC_COL_STR, .gap = 2, .na = "-" },
+};
+
+/* ... and in CSV and JSON. */
+static const struct lc_col data_cols[] = {
+	{ .name = "pid", .kind = LC_COL_INT },
+	{ .name = "object", .kind = LC_COL_STR },
+	{ .name = "name", .kind = LC_COL_STR, .csv_na = "" },
+	{ .name = "seconds", .kind = LC_COL_FLOAT, .prec = 9 },
+	{ .name = "percent_of_sl", .kind = LC_COL_PCT, .prec = 4 },
+};
+
+/* One object's row. */
+static void sync_row(struct lc_emit *e, int text, const struct lc_prof_sync *y, double pct)
 {
-	for (const char *p = name; *p; p++)
-		fputc(*p == '"' || *p == '\\' || *p == ',' || (unsigned char)*p < 0x20 ? '_' : *p,
-		      out);
+	char obj[32];
+
+	snprintf(obj, sizeof(obj), "0x%llx", (unsigned long long)y->obj);
+	if (text) {
+		lc_emit_num(e, (double)y->ns / 1e9);
+		lc_emit_num(e, pct);
+	}
+	lc_emit_int(e, y->pid);
+	lc_emit_str(e, obj);
+	lc_emit_str(e, y->name);
+	if (!text) {
+		lc_emit_num(e, (double)y->ns / 1e9);
+		lc_emit_num(e, pct);
+	}
+	lc_emit_row(e);
 }
 
 int lc_report_sync(FILE *out, const struct lc_profile *pr, enum lc_source src, int fmt,
 		   char *msg, size_t len)
 {
 	const struct lc_prof_sync **v;
+	struct lc_emit *e;
 	uint64_t cats[LC_NCAT], sl;
 	uint32_t n = 0;
 
@@ -52,40 +84,13 @@ int lc_report_sync(FILE *out, const struct lc_profile *pr, enum lc_source src, i
 	lc_profile_finish(pr, &pr->data[src].total, cats);
 	sl = cats[LC_CAT_SL];
 	if (fmt == 0)
-		fprintf(out, "** synchronization loss by object: %u object%s, %.6f s of SL in all\n"
-			     "     seconds    %%SL        pid  object              name\n",
+		fprintf(out, "** synchronization loss by object: %u object%s, %.6f s of SL in all\n",
 			n, n == 1 ? "" : "s", (double)sl / 1e9);
-	else if (fmt == 1)
-		fprintf(out, "pid,object,name,seconds,percent_of_sl\n");
-	else
-		fprintf(out, "[");
-	for (uint32_t i = 0; i < n; i++) {
-		const struct lc_prof_sync *y = v[i];
-		double pct = sl ? 100.0 * (double)y->ns / (double)sl : 0.0;
-
-		if (fmt == 0) {
-			fprintf(out, "%12.6f %6.2f%% %10d  0x%-16llx  %s\n", (double)y->ns / 1e9, pct,
-				(int)y->pid, (unsigned long long)y->obj, y->name ? y->name : "-");
-		} else if (fmt == 1) {
-			fprintf(out, "%d,0x%llx,", (int)y->pid, (unsigned long long)y->obj);
-			put_clean(out, y->name ? y->name : "");
-			fprintf(out, ",%.9f,%.4f\n", (double)y->ns / 1e9, pct);
-		} else {
-			fprintf(out, "%s{\"pid\":%d,\"object\":\"0x%llx\",\"name\":", i ? "," : "",
-				(int)y->pid, (unsigned long long)y->obj);
-			if (y->name) {
-				fputc('"', out);
-				put_clean(out, y->name);
-				fputc('"', out);
-			} else {
-				fputs("null", out);
-			}
-			fprintf(out, ",\"seconds\":%.9f,\"percent_of_sl\":%.4f}", (double)y->ns / 1e9,
-				pct);
-		}
-	}
-	if (fmt == 2)
-		fprintf(out, "]\n");
+	e = lc_emit_new(out, fmt == 0 ? LC_EMIT_TEXT : fmt == 1 ? LC_EMIT_CSV : LC_EMIT_JSON,
+			fmt == 0 ? text_cols : data_cols, 5, LC_EMIT_COMPACT);
+	for (uint32_t i = 0; i < n; i++)
+		sync_row(e, fmt == 0, v[i], sl ? 100.0 * (double)v[i]->ns / (double)sl : 0.0);
+	lc_emit_end(e);
 	free(v);
 	if (msg && len)
 		msg[0] = 0;

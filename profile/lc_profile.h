@@ -47,6 +47,12 @@ struct lc_cat_info {
 	const char *desc;	/* "load imbalance", ...: lower case, for prose */
 	enum lc_cat_source from;	/* what must be measured to have it */
 	const char *unmeasured;	/* the reason when that source is absent */
+	const char *colour;	/* "#rrggbb": its colour in every chart
+				 * (report --plot and --html, predict --profile) */
+	unsigned useful : 1;	/* POP: part of useful computation
+				 * (U = rt + ml + wc + bl) */
+	unsigned needed : 1;	/* predicting T(E) needs a model of it: rt and
+				 * the overheads the flags always measure */
 };
 
 /* The facts of category or key c (c < LC_NKEY), or NULL. */
@@ -251,6 +257,19 @@ enum lc_ev_role {
 				 * miss time, whose excess over the ideal is RC */
 	LC_EVR_NROLES
 };
+
+/* The facts of a counter role: its key in "record -e NAME=KEY" and its
+ * name in reports.  One const table in profile.c beside the categories'. */
+struct lc_ev_role_info {
+	const char *key;	/* "cycles", "stall", "miss", "instr", "miss-stall", "other" */
+	const char *name;	/* "stall cycles", ...: as report --counters names it */
+};
+
+/* The facts of role r; LC_EVR_OTHER's for a role out of range. */
+const struct lc_ev_role_info *lc_ev_role_info(uint32_t r);
+
+/* The role whose key is key, or -1. */
+int lc_ev_role_by_key(const char *key);
 
 /* One counter of the profile (an events block lists them all, once). */
 struct lc_prof_event {

@@ -10,21 +10,56 @@
 
 /* Report order; keys are the -l and lca names, names as pp prints them.
  * The reasons say what is missing when a source was not measured; the
- * sampler copies them into a profile that lacks the source. */
+ * sampler copies them into a profile that lacks the source.  The colours
+ * are every chart's; useful marks POP's useful computation; needed what
+ * predicting T(E) cannot do without. */
 static const struct lc_cat_info cat_table[LC_NKEY] = {
-	[LC_CAT_LI] = { "li", "Load Imbalance", "load imbalance", LC_FROM_FLAGS, NULL },
-	[LC_CAT_IP] = { "ip", "Insuff Parallelism", "insufficient parallelism", LC_FROM_FLAGS, NULL },
-	[LC_CAT_SL] = { "sl", "Synchronization Loss", "synchronization loss", LC_FROM_FLAGS, NULL },
-	[LC_CAT_CL] = { "cl", "Communication Loss", "communication loss", LC_FROM_FLAGS, NULL },
+	[LC_CAT_LI] = { "li", "Load Imbalance", "load imbalance", LC_FROM_FLAGS, NULL,
+			.colour = "#d62728", .needed = 1 },
+	[LC_CAT_IP] = { "ip", "Insuff Parallelism", "insufficient parallelism", LC_FROM_FLAGS, NULL,
+			.colour = "#ff7f0e", .needed = 1 },
+	[LC_CAT_SL] = { "sl", "Synchronization Loss", "synchronization loss", LC_FROM_FLAGS, NULL,
+			.colour = "#9467bd", .needed = 1 },
+	[LC_CAT_CL] = { "cl", "Communication Loss", "communication loss", LC_FROM_FLAGS, NULL,
+			.colour = "#8c564b", .needed = 1 },
 	[LC_CAT_RC] = { "rc", "Resource Contention", "resource contention", LC_FROM_SCHED,
-			"not measured: no run-queue data (record --sched=none, or none could be read)" },
+			"not measured: no run-queue data (record --sched=none, or none could be read)",
+			.colour = "#e377c2" },
 	[LC_CAT_ML] = { "ml", "Memory Loss", "memory loss", LC_FROM_COUNTERS,
-			"not measured: no hardware stall counters (record -e; docs/counters.md)" },
-	[LC_CAT_BL] = { "bl", "Braking Loss", "braking loss", LC_FROM_FLAGS, NULL },
-	[LC_CAT_WC] = { "wc", "Wasted Computation", "wasted computation", LC_FROM_FLAGS, NULL },
-	[LC_CAT_PC] = { "rt", "Remaining Time", "pure computation, remaining time", LC_FROM_FLAGS, NULL },
-	[LC_KEY_TT] = { "tt", "Total", "total time (p x wall)", LC_FROM_SUM, NULL },
+			"not measured: no hardware stall counters (record -e; docs/counters.md)",
+			.colour = "#7f7f7f", .useful = 1 },
+	[LC_CAT_BL] = { "bl", "Braking Loss", "braking loss", LC_FROM_FLAGS, NULL,
+			.colour = "#bcbd22", .useful = 1 },
+	[LC_CAT_WC] = { "wc", "Wasted Computation", "wasted computation", LC_FROM_FLAGS, NULL,
+			.colour = "#17becf", .useful = 1 },
+	[LC_CAT_PC] = { "rt", "Remaining Time", "pure computation, remaining time", LC_FROM_FLAGS,
+			NULL, .colour = "#2ca02c", .useful = 1, .needed = 1 },
+	[LC_KEY_TT] = { "tt", "Total", "total time (p x wall)", LC_FROM_SUM, NULL,
+			.colour = "#000000" },
 };
+
+/* The counter roles, by enum lc_ev_role. */
+static const struct lc_ev_role_info role_table[LC_EVR_NROLES] = {
+	[LC_EVR_OTHER] = { "other", "other" },
+	[LC_EVR_CYCLES] = { "cycles", "cycles" },
+	[LC_EVR_STALL] = { "stall", "stall cycles" },
+	[LC_EVR_MISS] = { "miss", "misses" },
+	[LC_EVR_INSTR] = { "instr", "instructions" },
+	[LC_EVR_MISS_STALL] = { "miss-stall", "miss stall cycles" },
+};
+
+const struct lc_ev_role_info *lc_ev_role_info(uint32_t r)
+{
+	return &role_table[r < LC_EVR_NROLES ? r : LC_EVR_OTHER];
+}
+
+int lc_ev_role_by_key(const char *key)
+{
+	for (int r = 0; key && r < LC_EVR_NROLES; r++)
+		if (!strcmp(role_table[r].key, key))
+			return r;
+	return -1;
+}
 
 const char *lc_sched_source_name(uint32_t src)
 {

@@ -64,10 +64,6 @@ struct lc_ctr {
 	size_t prevcap;
 };
 
-static const char *const role_names[LC_EVR_NROLES] = {
-	"other", "cycles", "stall", "miss", "instr", "miss-stall",
-};
-
 /* The role of an event named name when none is given. */
 static uint32_t guess_role(const char *name)
 {
@@ -136,12 +132,11 @@ static int add_event(struct lc_ctr *c, const char *spec, int exclude_kernel, cha
 	eq = strchr(name, '=');
 	if (eq) {
 		*eq++ = 0;
-		for (role = 0; role < LC_EVR_NROLES && strcmp(eq, role_names[role]); role++)
-			;
-		if (role == LC_EVR_NROLES)
+		if (lc_ev_role_by_key(eq) < 0)
 			return lc_fail(msg, len, -EINVAL,
 				       "event '%s': unknown role '%s' (cycles, stall, miss, instr, "
 				       "miss-stall or other)", name, eq);
+		role = (uint32_t)lc_ev_role_by_key(eq);
 	} else {
 		role = guess_role(name);
 	}

@@ -803,8 +803,8 @@ static uint32_t pidfd_budget(void)
 	return n < MAX_POLL - 1 ? (uint32_t)n : MAX_POLL - 1;
 }
 
-struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
-				      int *err)
+struct lc_registry *lc_registry_open(const char *session, const pid_t *pids, int npids,
+				     int *err)
 {
 	struct lc_registry *r = calloc(1, sizeof(*r));
 	int rc;
@@ -838,6 +838,17 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 	if (r->inotify >= 0)
 		inotify_add_watch(r->inotify, SHM_DIR, IN_CREATE | IN_MOVED_TO);
 	scan(r, 1);		/* what is already there is attached before t0 */
+	return r;
+}
+
+struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
+				      int *err)
+{
+	struct lc_registry *r = lc_registry_open(session, pids, npids, err);
+	int rc;
+
+	if (!r)
+		return NULL;
 	rc = lc_thread_start(&r->thread, discover, r);
 	if (rc) {
 		*err = rc;
@@ -847,6 +858,33 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 	}
 	r->running = 1;
 	return r;
+}
+
+/* Whether t's process has exited: its pidfd is readable (an exit not yet
+ * reaped counts), or without one, its pid is gone. */
+static int exited(const struct lc_target *t)
+{
+	struct pollfd p = { .fd = t->pidfd, .events = POLLIN };
+
+	if (t->pidfd < 0)
+		return kill(t->pid, 0) && errno == ESRCH;
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP));
+}
+
+int lc_registry_scan(struct lc_registry *r)
+{
+	struct lc_target *t, *tmp;
+
+	if (r->running)
+		return -EBUSY;
+	scan(r, 1);
+	pthread_mutex_lock(&r->lock);
+	cds_list_for_each_entry_safe(t, tmp, &r->list, node)
+		if (exited(t))
+			detach(r, t, 1);
+	drop_faulted(r);
+	pthread_mutex_unlock(&r->lock);
+	return 0;
 }
 
 void lc_registry_stop(struct lc_registry *r)

@@ -113,6 +113,20 @@ struct lc_registry;
 struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
 				      int *err);
 
+/* Like lc_registry_start, but no discovery thread runs: the caller drives
+ * discovery with lc_registry_scan, and so knows what each scan found (tests
+ * assert "not yet attached" without waiting).  Returns NULL with *err =
+ * -errno. */
+struct lc_registry *lc_registry_open(const char *session, const pid_t *pids, int npids,
+				     int *err);
+
+/* One round of discovery in the calling thread, on a registry from
+ * lc_registry_open: every wanted name in /dev/shm that is not done with is
+ * tried now (back-off ignored), targets whose process is gone are detached,
+ * faulted ones dropped.  Returns 0, or -EBUSY when a discovery thread runs
+ * (lc_registry_start). */
+int lc_registry_scan(struct lc_registry *r);
+
 /* Stop discovery, detach every target, and wait until all are unmapped.
  * Departures stay readable until lc_registry_free. */
 void lc_registry_stop(struct lc_registry *r);

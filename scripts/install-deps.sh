@@ -1,7 +1,9 @@
 #!/bin/sh
 # Install the Debian packages a step of lostcycles needs, but only those whose
-# header or tool is missing.  Runs apt-get non-interactively; does nothing
-# when all is there.
+# header or tool is missing.  Runs apt-get non-interactively, waiting for
+# the apt and dpkg locks while another install holds them (at most
+# LC_APT_LOCK_WAIT seconds, default 600) and saying what it does; does
+# nothing when all is there.
 #   install-deps.sh build   what building the tool and running the demo needs
 #   install-deps.sh check   that, plus what the tests need (cmocka, gnuplot,
 #                           MPICH, clang with LLVM's OpenMP runtime and its
@@ -34,6 +36,9 @@ else
 	need libpfm4-dev   /usr/include/perfmon/pfmlib_perf_event.h
 	need liburcu-dev   /usr/include/urcu.h /usr/include/$multi/urcu.h
 	need libgsl-dev    /usr/include/gsl/gsl_multifit.h
+	need libjson-c-dev /usr/include/json-c/json.h
+	need libelf-dev    /usr/include/gelf.h
+	need libdw-dev     /usr/include/elfutils/libdw.h
 	need make          /usr/bin/make
 	need gcc           /usr/bin/gcc
 	need binutils      /usr/bin/readelf
@@ -58,13 +63,47 @@ fi
 
 [ -z "$missing" ] && exit 0
 
-echo "installing missing Debian packages:$missing" >&2
+echo "install-deps: installing missing Debian packages:$missing" >&2
 if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 else
 	SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+# Another apt-get or dpkg (another user's install, unattended upgrades) may
+# hold the apt and dpkg locks: wait for them, up to LC_APT_LOCK_WAIT seconds
+# (default 600), saying so, instead of giving up at once.
+wait_max=${LC_APT_LOCK_WAIT:-600}
+case $wait_max in ''|*[!0-9]*) echo "install-deps: bad LC_APT_LOCK_WAIT '$wait_max'" >&2; exit 2 ;; esac
+log=$(mktemp "${TMPDIR:-/tmp}/install-deps.XXXXXX")
+trap 'rm -f "$log"' EXIT
+
+# apt ARGS...: apt-get ARGS, run again every 10 s while it fails for a lock
+# that another process holds, until wait_max seconds have passed; dpkg's
+# own lock is waited for inside apt-get (DPkg::Lock::Timeout).
+apt() {
+	start=$(date +%s)
+	while :; do
+		if $SUDO apt-get -o DPkg::Lock::Timeout="$wait_max" "$@" >"$log" 2>&1; then
+			grep -v '^$' "$log" | tail -n 3 | sed 's/^/install-deps:   /' >&2
+			return 0
+		fi
+		waited=$(( $(date +%s) - start ))
+		if ! grep -qi 'could not get lock\|unable to lock\|lock-frontend\|is another process using it' "$log" ||
+		   [ "$waited" -ge "$wait_max" ]; then
+			cat "$log" >&2
+			[ "$waited" -ge "$wait_max" ] &&
+				echo "install-deps: gave up waiting for the apt lock after $waited s (LC_APT_LOCK_WAIT=$wait_max)" >&2
+			return 1
+		fi
+		echo "install-deps: apt-get $1: another apt-get or dpkg holds the lock; waiting ($waited s of at most $wait_max s)" >&2
+		sleep 10
+	done
+}
+
+echo "install-deps: apt-get update" >&2
+apt update -q
+echo "install-deps: apt-get install$missing" >&2
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+apt install -y -q --no-install-recommends $missing
+echo "install-deps: installed$missing" >&2

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Run every cmocka test binary and every shell integration test given as
 # arguments; print each result and a closing "N passed, N failed, N skipped"
-# line.  A test that exits 77 could not run here: it is reported as SKIP with
-# the last line of its output as the reason, and counted apart.  Exits
+# line.  A test that exits 77 could not run here, or measured that the
+# machine was too busy to judge it (tests/lib.sh's skip, machine_busy): it
+# is reported as SKIP with the last line of its output as the reason, and
+# counted apart.  Exits
 # non-zero when any test failed.  Output of a failing test is shown; of a
 # passing one, its lines that start with "NOTE: " (e.g. a retried run).
 set -u
@@ -45,7 +47,8 @@ for t in "$@"; do
 	elif [ "$st" -eq 77 ]; then
 		skip=$((skip + 1))
 		why=$(sed '/^[[:space:]]*$/d' "$log/$name.out" | tail -n 1)
-		printf '  SKIP  %s  (reason: %s)\n' "$name" "${why:-none given}"
+		case $why in *": SKIP: "*) why=${why#*: SKIP: } ;; esac
+		printf '  SKIP  %-40s %3ss  (reason: %s)\n' "$name" "$secs" "${why:-none given}"
 	else
 		fail=$((fail + 1))
 		failed="$failed $name"

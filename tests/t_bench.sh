@@ -2,13 +2,13 @@
 # t_bench.sh — the benchmark programs of "make bench" run and bench_annot
 # prints well-formed table rows (briefly: nothing here is a timing, and no
 # number is asserted).  Run from the top of the tree (make check does).
+. tests/lib.sh
 set -eu
 b=build/bench
 for p in bench_annot syncwork manythreads genprofile; do
 	[ -x "$b/$p" ] || { echo "t_bench: $b/$p not built"; exit 1; }
 done
-tmp=$(mktemp -d /tmp/lc-t-bench.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+lc_tmpdir
 
 # item 1: raw lines for every op and thread count, then 7-field rows
 ANNOT_QUICK=1 "$b/bench_annot" > "$tmp/raw" 2> /dev/null

@@ -6,13 +6,13 @@
 # and exit status 1; stale segments of dead processes are counted and
 # --clean removes them but not a live process's; the tick probe gives a
 # finite interval.  Run from the top of the tree.
+. tests/lib.sh
 set -u
 LC=./lostcycles
 [ -x "$LC" ] || { echo "t_check: $LC missing (make all)" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "t_check: SKIP: no python3 to parse JSON"; exit 77; }
+command -v python3 >/dev/null || skip t_check "no python3 to parse JSON"
 
-tmp=$(mktemp -d /tmp/lc-t_check.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 nfail=0
 ok() { echo "ok    $*"; }
 fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; sed 's/^/      stderr: /' "$tmp/err" 2>/dev/null; }

@@ -11,17 +11,14 @@
 # must be within 75 % of the measurement on average (why, below).  Then
 # --critical-path over the case study's trace of the task-parallel program.
 # Run from the top of the tree with sh; exits non-zero on failure.
-case ${LC_SAN:-} in *thread*)
-	echo "t_compose: skipped under SAN=thread: the OpenMP FFT programs run on GCC's libgomp, which ThreadSanitizer cannot see into: it reports their pragmas' synchronization as races and the case study's timings lose their meaning (run it without SAN=thread)"
-	exit 77 ;;
-esac
+. tests/lib.sh
+skip_under_tsan t_compose "the OpenMP FFT programs run on GCC's libgomp, which ThreadSanitizer cannot see into: it reports their pragmas' synchronization as races and the case study's timings lose their meaning"
 set -u
 
 LC=./lostcycles
 D=tests/data/compose
 [ -x "$LC" ] || { echo "t_compose: $LC is missing (run make)" >&2; exit 1; }
-tmp=$(mktemp -d /tmp/lc-t_compose.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 nfail=0
 ntest=0
 
@@ -151,7 +148,9 @@ refuse "--compare neither" "neither a structure" -s "$tmp/one.lcm" --at "n=1 p=1
 # 10 to 53 % in 15 runs, and 111, 127 and 369 % in three, each with a point
 # predicted 4 to 7 times its measurement (median of the 18: 38 %).  So the
 # bound cannot be tighter, and a run above it is tried once more (noted)
-# before the test fails: a systematic error fails both.
+# before the test fails: a systematic error fails both (unless the machine
+# was measured too busy to judge them, lib.sh's machine_busy: then the test
+# skips with the reason).
 case_study() {
 	rm -rf "$tmp/fft"
 	NS="128 256 512" PS="1 2" K=8 REPEATS=3 sh examples/fft2d/case-study.sh "$tmp/fft" >"$tmp/cs.out" 2>&1
@@ -172,7 +171,9 @@ else
 	elif awk -v e="$err" 'BEGIN { exit !(e < 75) }'; then
 		ok "case study: the data-parallel program, composed from the task-parallel program's fragments alone, within $err % of its measurement (mean over 6 points, median of 3 runs each; limit 75 %)"
 	else
-		fail "case study: mean relative error $err % (limit 75 %)"; cat "$tmp/fft/dp-error.txt"
+		cat "$tmp/fft/dp-error.txt"
+		unjudged "case study: mean relative error $err % (limit 75 %)" ||
+			fail "case study: mean relative error $err % (limit 75 %)"
 	fi
 fi
 
@@ -193,11 +194,18 @@ if [ -f "$tmp/fft/tp.lcm" ] && [ -d "$tmp/fft/trace" ]; then
 	   grep -q "^ *path: init#1 " "$tmp/out" && [ -n "$tcp" ] && [ -n "$tpf" ] && close "$tcp" "$tpf" 0.25; then
 		ok "--critical-path on a recorded run: 32 instances, the path starts at init#1, T = $tcp s (pipeline rule $tpf s)"
 	else
-		fail "--critical-path on a recorded run (T $tcp, pipeline rule $tpf)"; sed 's/^/      /' "$tmp/out"
+		sed 's/^/      /' "$tmp/out"
+		# the two times come from different runs: on a busy machine only
+		# their agreement is not judged
+		{ grep -q "critical path over $tmp/fft/trace: 32 fragment instances of 2 tasks, [1-9][0-9]* waits*" "$tmp/out" &&
+		  grep -q "^ *path: init#1 " "$tmp/out" && [ -n "$tcp" ] && [ -n "$tpf" ] &&
+		  unjudged "--critical-path T $tcp s against the pipeline rule's $tpf s"; } ||
+			fail "--critical-path on a recorded run (T $tcp, pipeline rule $tpf)"
 	fi
 else
 	fail "--critical-path: the case study left no structure or trace"
 fi
 
 echo "$ntest tests, $nfail failed"
+end_unjudged t_compose
 [ "$nfail" -eq 0 ]

@@ -8,7 +8,9 @@
 # Each sampler's longest tick gap must stay below 500 ms over a 2 s run
 # (the starved one's was the whole run): the kernel's throttling of
 # real-time threads (50 ms of every second by default) stops both for up to
-# 50 ms, and on a busy machine other sessions' real-time threads add more.
+# 50 ms, and on a busy machine other sessions' real-time threads add more
+# (3 tries; then, on a machine measured too busy to judge, lib.sh's
+# machine_busy, the test skips with the reason).
 # Exits 77 without two CPUs or without SCHED_FIFO.
 SUB=cosample
 . tests/lib.sh
@@ -16,8 +18,7 @@ SUB=cosample
 # last one, and one of an older build there would starve both of these
 cpu=0
 if [ "$(nproc)" -lt 2 ]; then
-	echo "t_cosample: SKIP: one CPU"
-	exit 77
+	skip t_cosample "one CPU"
 fi
 
 # gap FILE: the profile's longest tick gap in ms
@@ -41,8 +42,7 @@ while :; do
 		break
 	fi
 	if grep -q "not allowed\|SCHED_FIFO" "$tmp/a.err" "$tmp/b.err"; then
-		echo "t_cosample: SKIP: no SCHED_FIFO here"
-		exit 77
+		skip t_cosample "no SCHED_FIFO here"
 	fi
 	ga=$(gap "$tmp/a.data")
 	gb=$(gap "$tmp/b.data")
@@ -52,7 +52,11 @@ while :; do
 		break
 	fi
 	if [ "$tries" -ge 3 ]; then
-		fail "two spinning samplers on CPU $cpu: longest tick gaps $ga ms and $gb ms (want < 500 ms)"
+		# other sessions' real-time samplers on a busy machine take the
+		# CPU too: judged by load and the others' CPU time, not by the
+		# gaps under test
+		unjudged "two spinning samplers on CPU $cpu: longest tick gaps $ga ms and $gb ms" ||
+			fail "two spinning samplers on CPU $cpu: longest tick gaps $ga ms and $gb ms (want < 500 ms)"
 		break
 	fi
 	echo "NOTE: try $tries: longest tick gaps $ga ms and $gb ms; once more"

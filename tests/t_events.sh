@@ -6,11 +6,11 @@
 # naming events checks them with exit status 1 when one does not open or is
 # unknown; a pattern filters the list; --json gives the same as one array;
 # -d describes an event with its encoding.  Run from the top.
+. tests/lib.sh
 set -u
 LC=./lostcycles
 [ -x "$LC" ] || { echo "t_events: $LC missing (make all)" >&2; exit 1; }
-tmp=$(mktemp -d /tmp/lc-t_events.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 nfail=0
 ok() { echo "ok    $*"; }
 fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }

@@ -8,15 +8,12 @@
 #     gap was 16 s);
 #   - a FIFO planted under a name for a live pid does not hang attach (it
 #     did, in its first scan): attach says there is no segment.
-case ${LC_SAN:-} in *thread*)
-	echo "t_forge: skipped under SAN=thread: it judges how long a garbage segment may stall the tick loop, which ThreadSanitizer, slowing the sampler 5-15x, stretches past any bound (test_registry covers the planted FIFO and forged owners under TSan)"
-	exit 77 ;;
-esac
 SUB=forge
 . tests/lib.sh
+skip_under_tsan t_forge "it judges how long a garbage segment may stall the tick loop, which ThreadSanitizer, slowing the sampler 5-15x, stretches past any bound (test_registry covers the planted FIFO and forged owners under TSan)"
 W=build/workloads/hostile
 [ -x "$W" ] || { echo "t_forge: $W is missing (run make workloads)" >&2; exit 1; }
-[ -d /proc/self/task ] || { echo "t_forge: no /proc here: thread ids cannot be checked"; exit 77; }
+[ -d /proc/self/task ] || skip t_forge "no /proc here: thread ids cannot be checked"
 
 run record --no-counters -o "$tmp/f.data" -- "$W" fakeslots 16 300
 run report -f "$tmp/f.data"

@@ -5,13 +5,12 @@
 # without it the test exits 77 (skipped) and says why.  The tmpfs (one page)
 # is smaller than the demo's profile (about 12 kB).
 set -u
-dir=$(mktemp -d /tmp/lostcycles-full.XXXXXX)
-cleanup() { umount "$dir" 2>/dev/null; rmdir "$dir"; }
-trap cleanup EXIT
-if ! mount -t tmpfs -o size=4k tmpfs "$dir" 2>/dev/null; then
-	echo "cannot mount a tmpfs here (needs root)"
-	exit 77
-fi
+. tests/lib.sh
+lc_tmpdir
+dir=$tmp/full
+mkdir "$dir" || exit 1
+trap 'umount "$dir" 2>/dev/null; rm -rf "$tmp"' EXIT
+mount -t tmpfs -o size=4k tmpfs "$dir" 2>/dev/null || skip t_fulldisk "cannot mount a tmpfs here (needs root)"
 fail() { echo "t_fulldisk: FAIL: $*"; exit 1; }
 
 ./lostcycles record -o "$dir/x.data" -- build/examples/demo >"$dir/../full.out.$$" 2>"$dir/../full.err.$$"

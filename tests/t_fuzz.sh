@@ -6,16 +6,15 @@
 # leak, no sanitizer report.  New inputs go to a scratch folder, never into
 # the kept corpus.  "make fuzz" runs them for minutes.  Skipped when clang's
 # libFuzzer is not installed (the targets were not built).
+. tests/lib.sh
 set -u
 SECS=${FUZZ_CHECK_SECONDS:-3}
 for t in profile runs formula model grid; do
 	[ -x "build/fuzz/fuzz_$t" ] || {
-		echo "t_fuzz: build/fuzz/fuzz_$t was not built: clang with libFuzzer (-fsanitize=fuzzer) is not installed"
-		exit 77
+		skip t_fuzz "build/fuzz/fuzz_$t was not built: clang with libFuzzer (-fsanitize=fuzzer) is not installed"
 	}
 done
-tmp=$(mktemp -d /tmp/lc-t_fuzz.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 nfail=0
 for t in profile runs formula model grid; do
 	mkdir "$tmp/$t"

@@ -3,13 +3,13 @@
 # C11 and C++, with and without -DLC_DISABLE; the programs link against
 # build/liblostcycles.so and run; every macro argument is evaluated exactly
 # once in every build.  Run from the top of the tree (make check does).
+. tests/lib.sh
 set -eu
 
 top=$(pwd)
 lib="$top/build"
 [ -f "$lib/liblostcycles.so" ] || { echo "t_header: $lib/liblostcycles.so missing (run make)"; exit 1; }
-tmp=$(mktemp -d /tmp/lc-t-header.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+lc_tmpdir
 
 cat >"$tmp/use.c" <<'EOF'
 /* Uses every macro of lostcycles.h; exits 0 when each argument with a side

@@ -15,12 +15,12 @@ SUB=report
 . tests/lib.sh
 DEMO=build/examples/demo
 [ -x "$DEMO" ] || { echo "t_html: $DEMO is missing (run make examples)" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+command -v python3 >/dev/null || skip t_html "python3 is not installed"
 if ! command -v chromium >/dev/null 2>&1; then
 	sh scripts/install-deps.sh chromium >"$tmp/deps" 2>&1 ||
-		{ tail -n 3 "$tmp/deps"; echo "chromium is not installed and could not be installed"; exit 77; }
+		{ tail -n 3 "$tmp/deps"; skip t_html "chromium is not installed and could not be installed: $(tail -n 1 "$tmp/deps")"; }
 fi
-command -v chromium >/dev/null 2>&1 || { echo "chromium could not be installed"; exit 77; }
+command -v chromium >/dev/null 2>&1 || skip t_html "chromium could not be installed"
 
 "$LC" record -q -o "$tmp/d.data" -- "$DEMO" >"$tmp/rec.out" 2>&1 ||
 	{ cat "$tmp/rec.out"; echo "t_html: record failed"; exit 1; }

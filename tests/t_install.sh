@@ -5,8 +5,9 @@
 set -u
 top=${LC_TOP:-$(pwd)}
 cd "$top" || exit 1
-d=$(mktemp -d /tmp/lc-install.XXXXXX)
-trap 'rm -rf "$d"' EXIT
+. tests/lib.sh
+lc_tmpdir
+d=$tmp
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 

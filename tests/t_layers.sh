@@ -13,6 +13,8 @@
 set -u
 top=${LC_TOP:-$(pwd)}
 cd "$top" || exit 1
+. tests/lib.sh
+lc_tmpdir
 
 # may FOLDER: the folders whose headers FOLDER may include, itself first.
 may() {
@@ -38,8 +40,7 @@ home() {
 	echo unknown
 }
 
-out=$(mktemp)
-trap 'rm -f "$out" "$out.c" "$out.o"' EXIT
+out=$tmp/out
 checked=0
 for d in flaglib util profile sampler postproc kmod-free-tools cli; do
 	[ -d "$d" ] || continue

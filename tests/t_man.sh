@@ -5,8 +5,10 @@
 # font-alternating macro (.BR, .IR, .BI, ...): such a sentence is set in
 # alternating fonts with its spaces eaten ("na.ACSVfile..."), which groff
 # does not warn about.  Names the page and line of each problem.  Exits 77 without groff.
+. tests/lib.sh
 set -u
-command -v groff >/dev/null 2>&1 || { echo "t_man: groff is not installed (apt-get install groff-base)"; exit 77; }
+command -v groff >/dev/null 2>&1 || skip t_man "groff is not installed (apt-get install groff-base)"
+lc_tmpdir
 nfail=0
 fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
 for f in docs/man/*.[1-8]; do
@@ -32,8 +34,7 @@ for f in docs/man/*.[1-8]; do
 			}
 			if (bad1) { printf "%s:%d: %s\n", f, FNR, $0; bad = 1 }
 		}
-		END { exit bad }' "$f" >"/tmp/t_man.$$" || fail "$(cat "/tmp/t_man.$$"): a sentence in alternating fonts"
-	rm -f "/tmp/t_man.$$"
+		END { exit bad }' "$f" >"$tmp/fonts" || fail "$(cat "$tmp/fonts"): a sentence in alternating fonts"
 done
 # every subcommand's --help is printed as written: no "%%" left from a
 # format string that was printed with fputs

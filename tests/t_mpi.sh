@@ -9,8 +9,11 @@
 # A try whose report fails prints report's reason and record's warning that
 # the sampler fell behind, if it gave one: a sampler whose CPU a real-time
 # thread of another program held for the whole job ticks no time of it and
-# sees no rank ("no rank information").
+# sees no rank ("no rank information").  A miss after 3 tries on a machine
+# measured too busy to judge it (lib.sh's machine_busy) is not judged: the
+# test skips with the reason.
 # Exits 77 when MPICH (mpiexec, mpicc) is absent.
+. tests/lib.sh
 set -u
 
 LC=./lostcycles
@@ -18,11 +21,9 @@ APP=build/mpi/imbalance
 LAYER=build/liblostcycles-mpi.so
 
 if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] || [ ! -e "$LAYER" ]; then
-	echo "t_mpi: MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
-	exit 77
+	skip t_mpi "MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
 fi
-tmp=$(mktemp -d /tmp/lc-t_mpi.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 export XDG_CONFIG_HOME="$tmp/config"	# no LogGP file
 unset LOSTCYCLES_LOGGP
 nfail=0
@@ -87,7 +88,8 @@ while :; do
 	fi
 	if [ "$tries" -ge 3 ]; then
 		cat "$tmp/res"
-		fail "SL per rank does not match the measured barrier waits"
+		unjudged "SL per rank against the measured barrier waits" "$tmp/err" ||
+			fail "SL per rank does not match the measured barrier waits"
 		break
 	fi
 	grep -v '^rank' "$tmp/res" | sed "s/^/NOTE: t_mpi try $tries: /"
@@ -122,5 +124,6 @@ fi
 	fail "a missing --loggp file accepted"
 grep -q "none" "$tmp/err3" || fail "a missing --loggp file: no reason given"
 
+end_unjudged t_mpi
 [ "$nfail" -eq 0 ] && echo "t_mpi: all passed"
 exit $((nfail > 0))

@@ -9,7 +9,10 @@
 # a factor 1.5 of the model (a single line through sizes on both sides of
 # MPICH's switch from eager to rendezvous at 16 KiB was off by 1.8; the fit
 # with the switch is within 1.15 on a quiet machine; a busy one may disturb
-# a size: up to 3 tries, each noted).  Exits 77 when MPICH is absent.
+# a size: up to 3 tries, each noted; a miss on a machine measured too busy
+# to judge it, lib.sh's machine_busy, is not judged and the test skips with
+# the reason).  Exits 77 when MPICH is absent.
+. tests/lib.sh
 set -u
 
 LC=./lostcycles
@@ -17,11 +20,9 @@ APP=build/mpi/exchange
 
 if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] ||
    [ ! -e build/liblostcycles-mpi.so ] || [ ! -x build/lostcycles-pingpong ]; then
-	echo "t_mpi_loggp: MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
-	exit 77
+	skip t_mpi_loggp "MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
 fi
-tmp=$(mktemp -d /tmp/lc-t_mpi_loggp.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 export XDG_CONFIG_HOME="$tmp/config"
 unset LOSTCYCLES_LOGGP
 nfail=0
@@ -89,7 +90,8 @@ cl() {
 		fi
 		if [ "$tries" -ge 3 ]; then
 			sed "s/^/$2: /" "$tmp/res"
-			fail "$2: CL does not follow the LogGP model, or SL + CL is not the time in MPI"
+			unjudged "$2: CL against the LogGP model, SL + CL against the time in MPI" "$tmp/err" ||
+				fail "$2: CL does not follow the LogGP model, or SL + CL is not the time in MPI"
 			break
 		fi
 		sed "s/^/NOTE: $2 try $tries: /" "$tmp/res"
@@ -103,7 +105,7 @@ FACTOR=1.5
 tries=0
 while :; do
 	tries=$((tries + 1))
-	if ! "$LC" calibrate --mpi -o "$tmp/cal" >"$tmp/calout" 2>&1; then
+	if ! "$LC" calibrate --mpi --force -o "$tmp/cal" >"$tmp/calout" 2>&1; then
 		fail "calibrate --mpi failed"
 		cat "$tmp/calout"
 		break
@@ -132,7 +134,8 @@ while :; do
 	fi
 	if [ "$tries" -ge 3 ]; then
 		cat "$tmp/calres" "$tmp/calout"
-		fail "calibrate --mpi: a size is off the model by more than a factor $FACTOR"
+		unjudged "calibrate --mpi: every size within a factor $FACTOR of the model" ||
+			fail "calibrate --mpi: a size is off the model by more than a factor $FACTOR"
 		break
 	fi
 	echo "NOTE: calibrate try $tries: $(cat "$tmp/calres")"
@@ -152,5 +155,6 @@ printf 'L fast\n' >"$tmp/bad"
 "$LC" record --mpi --loggp="$tmp/bad" -- true 2>"$tmp/err" && fail "a bad LogGP file accepted"
 grep -q "bad:1" "$tmp/err" || { fail "a bad LogGP file: no line number"; cat "$tmp/err"; }
 
+end_unjudged t_mpi_loggp
 [ "$nfail" -eq 0 ] && echo "t_mpi_loggp: all passed"
 exit $((nfail > 0))

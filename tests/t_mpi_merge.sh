@@ -6,18 +6,19 @@
 # every rank's SL matching the barrier time it measured (within 5 % of its
 # run time); a node file cut short merges with a note; files of different
 # jobs or format versions, or without ranks, are refused with the reason.
+# A per-rank miss after 3 tries on a machine measured too busy to judge it
+# (lib.sh's machine_busy) is not judged: the test skips with the reason.
 # Exits 77 when MPICH is absent.
+. tests/lib.sh
 set -u
 
 LC=$(pwd)/lostcycles
 APP=$(pwd)/build/mpi/imbalance
 
 if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] || [ ! -e build/liblostcycles-mpi.so ]; then
-	echo "t_mpi_merge: MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
-	exit 77
+	skip t_mpi_merge "MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
 fi
-tmp=$(mktemp -d /tmp/lc-t_mpi_merge.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 export XDG_CONFIG_HOME="$tmp/config"
 unset LOSTCYCLES_LOGGP
 export TMPDIR="$tmp"
@@ -94,7 +95,8 @@ while :; do
 		break
 	fi
 	if [ "$tries" -ge 3 ]; then
-		fail "per-rank SL of the merged job does not match the measured waits"
+		unjudged "per-rank SL of the merged job against the measured waits" err ||
+			fail "per-rank SL of the merged job does not match the measured waits"
 		break
 	fi
 done
@@ -167,5 +169,6 @@ grep -q "no rank records" perr || { fail "no ranks: unclear reason"; cat perr; }
 grep -q "both of host nodeA" serr || { fail "one host twice: unclear reason"; cat serr; }
 "$LC" merge 2>/dev/null; [ $? -eq 2 ] || fail "merge without files: not a usage error"
 
+end_unjudged t_mpi_merge
 [ "$nfail" -eq 0 ] && echo "t_mpi_merge: all passed"
 exit $((nfail > 0))

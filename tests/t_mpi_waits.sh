@@ -6,22 +6,20 @@
 # matches its own measured wait, each within 5 % of the thread's run time;
 # a rank killed by SIGKILL, or one that calls MPI_Abort, loses nothing
 # measured on its node: its computation and its partner's wait for it.
+# A miss after 3 tries on a machine measured too busy to judge it (lib.sh's
+# machine_busy) is not judged: the test skips with the reason.
 # Exits 77 when MPICH is absent.
-case ${LC_SAN:-} in *thread*)
-	echo "t_mpi_waits: skipped under SAN=thread: its sampled times are judged against the exact ones within tolerances that ThreadSanitizer, slowing the sampler and the program 5-15x, does not leave (run it without SAN=thread)"
-	exit 77 ;;
-esac
+. tests/lib.sh
+skip_under_tsan t_mpi_waits
 set -u
 
 LC=./lostcycles
 APP=build/mpi/waits
 
 if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] || [ ! -e build/liblostcycles-mpi.so ]; then
-	echo "t_mpi_waits: MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
-	exit 77
+	skip t_mpi_waits "MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
 fi
-tmp=$(mktemp -d /tmp/lc-t_mpi_waits.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 export XDG_CONFIG_HOME="$tmp/config"
 unset LOSTCYCLES_LOGGP
 nfail=0
@@ -69,7 +67,8 @@ for spec in "poll 2" "overlap 2" "threads 4"; do
 		grep "fell behind" "$tmp/err" | sed "s/^/NOTE: $1 try $tries: /"
 		if [ "$tries" -ge 3 ]; then
 			cat "$tmp/res"
-			fail "$1: SL does not match the measured waits"
+			unjudged "$1: SL against the measured waits" "$tmp/err" ||
+				fail "$1: SL does not match the measured waits"
 			break
 		fi
 	done
@@ -83,7 +82,7 @@ for mode in die abort; do
 	tries=0
 	while :; do
 		tries=$((tries + 1))
-		"$LC" record --mpi -o "$tmp/d.data" -- mpiexec -n 2 "$APP" "$mode" >"$tmp/out" 2>"$tmp/err"
+		"$LC" record --force --mpi -o "$tmp/d.data" -- mpiexec -n 2 "$APP" "$mode" >"$tmp/out" 2>"$tmp/err"
 		st=$?
 		if [ "$st" -eq 0 ]; then
 			fail "$mode: the job's failure was not passed on"
@@ -105,11 +104,12 @@ for mode in die abort; do
 			continue
 		fi
 		echo "$res"
-		fail "$mode: the dead rank's computation or rank 0's wait is lost"
-		cat "$tmp/err"
+		unjudged "$mode: the dead rank's computation and rank 0's wait" "$tmp/err" ||
+			{ fail "$mode: the dead rank's computation or rank 0's wait is lost"; cat "$tmp/err"; }
 		break
 	done
 done
 
+end_unjudged t_mpi_waits
 [ "$nfail" -eq 0 ] && echo "t_mpi_waits: all passed"
 exit $((nfail > 0))

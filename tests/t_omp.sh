@@ -30,10 +30,10 @@
 # case loads the tool through OMP_TOOL_LIBRARIES itself.
 # Exits 77 (skip) when clang or libomp is missing.  Run from the top of the
 # tree (make check does).
+. tests/lib.sh
 set -u
 if [ -n "${LC_SAN:-}" ]; then
-	echo "t_omp: under SAN=$LC_SAN the OpenMP programs and the OMPT tool are built by clang, whose sanitizer runtime cannot share a process with GCC's in liblostcycles"
-	exit 77
+	skip t_omp "under SAN=$LC_SAN the OpenMP programs and the OMPT tool are built by clang, whose sanitizer runtime cannot share a process with GCC's in liblostcycles"
 fi
 
 OMPLIB=$(pwd)/build/liblostcycles-omp.so
@@ -42,8 +42,7 @@ WL=build/layers/omp_skew
 MAC=build/layers/omp_macros
 
 if [ ! -f "$OMPLIB" ] || [ ! -x "$WL" ] || [ ! -x "$MAC" ]; then
-	echo "t_omp: SKIP: no OpenMP layer or test program (needs clang and libomp-dev)"
-	exit 77
+	skip t_omp "no OpenMP layer or test program (needs clang and libomp-dev)"
 fi
 . tests/layers/lib.sh
 
@@ -203,4 +202,5 @@ check "no session: the program runs normally" case_nosession
 check "record --omp warns about GCC's libgomp" case_gomp
 
 [ "$nfail" -eq 0 ] || { echo "t_omp: $nfail failed"; exit 1; }
+end_unjudged t_omp
 echo "t_omp: all passed"

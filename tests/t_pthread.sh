@@ -22,10 +22,8 @@
 #   - without a session the layer passes every call through.
 # Programs are recorded with "lostcycles record --pthread"; the no-session
 # case sets LD_PRELOAD itself.  Run from the top of the tree (make check does).
-case ${LC_SAN:-} in *thread*)
-	echo "t_pthread: skipped under SAN=thread: its ground truth (the programs' own waits against the exact and the sampled profiles) is judged within tolerances that ThreadSanitizer, slowing the programs and the sampler 5-15x, does not leave (run it without SAN=thread)"
-	exit 77 ;;
-esac
+. tests/lib.sh
+skip_under_tsan t_pthread "its ground truth (the programs' own waits against the exact and the sampled profiles) is judged within tolerances that ThreadSanitizer, slowing the programs and the sampler 5-15x, does not leave"
 set -u
 
 PTLIB=$(pwd)/build/liblostcycles-pthread.so
@@ -101,4 +99,5 @@ check "an instrumented program keeps its ground truth" case_instrumented
 check "no session: calls pass through" case_nosession
 
 [ "$nfail" -eq 0 ] || { echo "t_pthread: $nfail failed"; exit 1; }
+end_unjudged t_pthread
 echo "t_pthread: all passed"

@@ -5,10 +5,8 @@
 # signal leaves a readable profile and gives 128+sig, SIGINT/SIGTERM to
 # record write the profile and give 130/143, bad options are refused with a
 # message.  Run from the top of the tree with sh; exits non-zero on failure.
-case ${LC_SAN:-} in *thread*)
-	echo "t_record: skipped under SAN=thread: its sampled times are judged against the exact ones within tolerances that ThreadSanitizer, slowing the sampler and the program 5-15x, does not leave (run it without SAN=thread)"
-	exit 77 ;;
-esac
+. tests/lib.sh
+skip_under_tsan t_record
 set -u
 
 LC=./lostcycles
@@ -21,8 +19,7 @@ for f in "$LC" "$WL"; do
 	fi
 done
 
-tmp=$(mktemp -d /tmp/lc-t_record.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 nfail=0
 ntest=0
 
@@ -61,7 +58,10 @@ readable() {
 	fi
 	rt=$(sed -n 's/.* rt=\([0-9.]*\).*/\1/p' "$tmp/line")
 	if [ -z "$rt" ] || ! awk -v v="$rt" 'BEGIN { exit !(v > 0.05) }'; then
-		fail "$1: the profile has no pure computation: $(cat "$tmp/line")"
+		# a busy machine may give the workload less than 0.05 s of CPU
+		# before the signal
+		unjudged "$1: pure computation '$rt' s (want > 0.05 s)" ||
+			fail "$1: the profile has no pure computation: $(cat "$tmp/line")"
 		return
 	fi
 	ok "$1: profile readable, rt=$rt"
@@ -203,5 +203,6 @@ if ls -a . | grep -q '^lostcycles-trace\.'; then
 	fail "trace files left in $(pwd)"
 fi
 
-echo "t_record: $((ntest - nfail)) of $ntest passed"
+echo "t_record: $((ntest - nfail - nbusy)) of $ntest passed"
+end_unjudged t_record
 [ "$nfail" -eq 0 ]

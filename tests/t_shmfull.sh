@@ -5,23 +5,21 @@
 # its first flag store; under record the program's exit status comes
 # through and the sampler survives.  Runs in a private mount namespace with
 # a full 64 KiB tmpfs on /dev/shm (needs root and unshare); else exits 77.
+. tests/lib.sh
 set -u
 W=build/workloads/serial
 [ -x "$W" ] || { echo "t_shmfull: $W is missing (run make workloads)"; exit 1; }
 if [ "${1:-}" != inner ]; then
 	if ! command -v unshare >/dev/null 2>&1 ||
 	   ! unshare -m --propagation private true 2>/dev/null; then
-		echo "t_shmfull: cannot make a private mount namespace here (needs root and unshare)"
-		exit 77
+		skip t_shmfull "cannot make a private mount namespace here (needs root and unshare)"
 	fi
 	exec unshare -m --propagation private sh "$0" inner
 fi
 
-tmp=$(mktemp -d /tmp/lc-t_shmfull.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 if ! mount -t tmpfs -o size=64k tmpfs /dev/shm 2>/dev/null; then
-	echo "t_shmfull: cannot mount a tmpfs on /dev/shm in the namespace"
-	exit 77
+	skip t_shmfull "cannot mount a tmpfs on /dev/shm in the namespace"
 fi
 dd if=/dev/zero of=/dev/shm/fill bs=4096 >/dev/null 2>&1	# until ENOSPC
 nfail=0

@@ -9,13 +9,11 @@
 # worker shared a CPU with the sampler), each within 5 % of the workers'
 # busy time, and synchronization loss at most 5 % of the total.  The same
 # with idle pool threads instead of waiting helpers (load imbalance at most
-# 5 %).
-case ${LC_SAN:-} in *thread*)
-	echo "t_slots: skipped under SAN=thread: its sampled times are judged against the exact ones within tolerances that ThreadSanitizer, slowing the sampler and the program 5-15x, does not leave (run it without SAN=thread)"
-	exit 77 ;;
-esac
+# 5 %).  On a machine measured too busy to judge (lib.sh's machine_busy) a
+# miss is not judged: the test skips with the reason.
 SUB=slots
 . tests/lib.sh
+skip_under_tsan t_slots
 W=build/workloads/helpers
 [ -x "$W" ] || { echo "t_slots: $W is missing (run make workloads)" >&2; exit 1; }
 
@@ -42,7 +40,8 @@ for mode in sync idle; do
 	if judge "$mode helpers" "$tmp/$mode.out" "$tmp/$mode.csv" $c >"$tmp/j" 2>&1; then
 		ok "$mode helpers take no slot from the workers"
 	else
-		fail "$mode helpers take slots"; cat "$tmp/$mode.err"
+		unjudged "$mode helpers' slots" "$tmp/$mode.err" ||
+			{ fail "$mode helpers take slots"; cat "$tmp/$mode.err"; }
 	fi
 	cat "$tmp/j"
 done

@@ -9,8 +9,7 @@ SUB=record
 ncpu=$(grep -c '^processor' /proc/cpuinfo 2>/dev/null)
 allowed=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')
 if [ "$(nproc)" -lt 2 ]; then
-	echo "t_spare: skipped: this process may use $(nproc) CPU ($allowed of $ncpu): --spare-cpu needs two"
-	exit 77
+	skip t_spare "this process may use $(nproc) CPU ($allowed of $ncpu): --spare-cpu needs two"
 fi
 mask() { sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$1"; }
 # cpus_in LIST: the CPUs of a list like 0-2,5 one per line

@@ -8,14 +8,14 @@
 # failing run is recorded as a '# failed' comment with its exit status and
 # --fail-fast stops there; --suggest names unmeasured points where fitted
 # models are least sure.  Run from the top of the tree.
+. tests/lib.sh
 set -u
 LC=$(pwd)/lostcycles
 WL=$(pwd)/build/workloads/control	# 0.4 s, instrumented, takes no arguments
 for f in "$LC" "$WL"; do
 	[ -x "$f" ] || { echo "t_sweep: $f missing (make all workloads)" >&2; exit 1; }
 done
-tmp=$(mktemp -d /tmp/lc-t_sweep.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 cd "$tmp" || exit 1
 nfail=0
 ok() { echo "ok    $*"; }

@@ -5,14 +5,14 @@
 # and the ABI major is the SONAME major of build/liblostcycles.so.*; and
 # "lostcycles record" skips a target of another ABI major with one line that
 # names both versions.  Run from the top of the tree (make check does).
+. tests/lib.sh
 set -u
 
 top=$(pwd)
 lib="$top/build"
-command -v readelf >/dev/null 2>&1 || { echo "readelf not installed (Debian package binutils)"; exit 77; }
+command -v readelf >/dev/null 2>&1 || skip t_version "readelf not installed (Debian package binutils)"
 [ -f "$lib/liblostcycles.so" ] || { echo "t_version: $lib/liblostcycles.so missing (run make)"; exit 1; }
-tmp=$(mktemp -d /tmp/lc-t-version.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+lc_tmpdir
 fail=0
 
 # check WHAT GOT WANT : report a mismatch.

@@ -10,17 +10,16 @@
 # second node has coarser windows (-w 2ms) than the first file's is
 # refused with the reason; named first, the coarser file takes the other's
 # finer windows.  Exits 77 when MPICH is absent.
+. tests/lib.sh
 set -u
 
 LC=$(pwd)/lostcycles
 APP=$(pwd)/build/mpi/imbalance
 
 if ! command -v mpiexec >/dev/null 2>&1 || [ ! -x "$APP" ] || [ ! -e build/liblostcycles-mpi.so ]; then
-	echo "t_window_merge: MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
-	exit 77
+	skip t_window_merge "MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"
 fi
-tmp=$(mktemp -d /tmp/lc-t_window_merge.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+lc_tmpdir
 export XDG_CONFIG_HOME="$tmp/config"
 unset LOSTCYCLES_LOGGP
 export TMPDIR="$tmp"

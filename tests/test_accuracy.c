@@ -66,6 +66,11 @@ static const struct workload workloads[] = {
 static char tmpdir[] = "/tmp/lc-accuracy.XXXXXX";
 static int have_tmpdir;
 
+/* Workloads not judged because the machine was measured too busy, and the
+ * last one's reason (the whole run then ends with SKIP and that reason). */
+static int nbusy;
+static char busy_why[512];
+
 /* ---- running ---------------------------------------------------------------- */
 
 /* Run argv (argv[0] is a path) and wait for it.  Returns its wait status, or
@@ -307,6 +312,40 @@ out:
 	return nbad;
 }
 
+/* Whether the machine was measured too busy to judge the run at path, with
+ * the measures that say so in buf: the sampler fell behind (record's rule:
+ * a tick gap over 10 intervals, or over 1 % of the ticks missed), or the
+ * 1-minute load of /proc/loadavg was over the CPUs. */
+static int too_busy(const char *path, char *buf, size_t len)
+{
+	struct lc_profile *prof = NULL;
+	char err[256];
+	double load = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	FILE *f;
+
+	buf[0] = '\0';
+	if (!lc_profile_read(path, &prof, err, sizeof(err))) {
+		const struct lc_prof_end *e = &prof->end;
+		uint64_t all = e->ticks + e->missed_ticks;
+
+		if (e->max_gap_ns > 10 * prof->info.interval_ns || e->missed_ticks * 100 > all)
+			snprintf(buf, len, "missed ticks: the sampler fell behind (longest tick gap "
+				 "%.1f ms, %llu of %llu ticks missed); ", e->max_gap_ns / 1e6,
+				 (unsigned long long)e->missed_ticks, (unsigned long long)all);
+		lc_profile_free(prof);
+	}
+	f = fopen("/proc/loadavg", "r");
+	if (f && fscanf(f, "%lf", &load) == 1 && ncpu > 0 && load > (double)ncpu)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 "load: %.2f runnable on %ld CPUs (/proc/loadavg); ", load, ncpu);
+	if (f)
+		fclose(f);
+	if (strlen(buf) >= 2)
+		buf[strlen(buf) - 2] = '\0';	/* the last "; " */
+	return buf[0] != '\0';
+}
+
 /* ---- the tests ----------------------------------------------------------------- */
 
 /* Print, as NOTE lines that scripts/run-tests.sh shows even when the test
@@ -328,7 +367,9 @@ static void note_retry(const char *name, const char *why)
 /* Profile workload w and check it.  Timing noise on a small VM is allowed
  * one retry, and it is never silent: a failing first run is printed and run
  * once more; a pass on the second run is reported with the first run's
- * reasons (note_retry); a second failure prints both reports and fails. */
+ * reasons (note_retry); a second failure prints both reports and fails,
+ * unless the machine was measured too busy to judge it (too_busy): then the
+ * workload is skipped, and the run ends with SKIP and the reason. */
 static void test_workload(void **state)
 {
 	const struct workload *w = *state;
@@ -351,6 +392,12 @@ static void test_workload(void **state)
 			printf("%s: running it once more (timing noise is allowed one retry)\n",
 			       w->name);
 		}
+	}
+	if (bad && too_busy(path, busy_why, sizeof(busy_why))) {
+		printf("%s: not judged, the machine was too busy: %s\n", w->name, busy_why);
+		nbusy++;
+		unlink(path);
+		skip();
 	}
 	if (bad) {
 		print_reports(path);
@@ -411,6 +458,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = { WL(0), WL(1), WL(2), WL(3), WL(4), WL(5) };
 	const char *san = getenv("LC_SAN");
+	int rc;
 
 	if (san && strstr(san, "thread")) {
 		printf("test_accuracy: skipped under SAN=thread: the sampled profiles are judged "
@@ -420,5 +468,11 @@ int main(void)
 	}
 
 	_Static_assert(sizeof(workloads) / sizeof(workloads[0]) == 6, "one test per workload");
-	return cmocka_run_group_tests_name("accuracy", tests, setup, teardown);
+	rc = cmocka_run_group_tests_name("accuracy", tests, setup, teardown);
+	if (!rc && nbusy) {
+		printf("test_accuracy: SKIP: the machine was too busy to judge %d workload(s): %s\n",
+		       nbusy, busy_why);
+		return 77;
+	}
+	return rc;
 }

@@ -43,8 +43,17 @@ static void test_noisy_machine(void **state)
 	assert_int_equal(rec.why, LC_CALIB_NOISY);
 	assert_true(fabs(rec.noise - 8.2) < 1e-9);	/* the least noise seen */
 	assert_int_equal(rec.busy_skipped, 0);		/* 10 us was noisy too */
-	/* the old rule (first median <= budget) would have taken 10 us */
-	assert_true(r[0].overhead <= 1.0);
+	/* the old rule (first median <= budget) would have taken 10 us; the
+	 * rule refuses it for its noise, busy waiting allowed or not ... */
+	lc_calib_recommend(r, 6, 2.0, 3, 1.0, 1, &rec);
+	assert_int_equal(rec.index, -1);
+	assert_int_equal(rec.why, LC_CALIB_NOISY);
+	/* ... and takes it once its runs agree (noise 2.0 from the baseline:
+	 * bound -8.6 + 1.0 within a budget of 2) */
+	r[0].spread = 0.5;
+	lc_calib_recommend(r, 6, 2.0, 3, 2.0, 1, &rec);
+	assert_int_equal(rec.index, 0);
+	assert_true(fabs(rec.bound - (-7.6)) < 1e-9);
 }
 
 /* A quiet machine: the smallest interval whose bound is within budget. */

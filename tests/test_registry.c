@@ -146,12 +146,15 @@ static void test_publication(void **state)
 
 	new_session();
 	h = make_segment(getpid(), 1, 8, 0, 0);
-	r = lc_registry_start(session, NULL, 0, &e);
+	r = lc_registry_open(session, NULL, 0, &e);	/* scans once */
 	assert_non_null(r);
-	usleep(30000);
-	assert_int_equal(lc_registry_seen(r), 0);
+	assert_int_equal(lc_registry_scan(r), 0);	/* and again, unpublished */
+	assert_int_equal(lc_registry_tries(r), 2);	/* the name was tried, */
+	assert_int_equal(lc_registry_seen(r), 0);	/* and not attached */
+	assert_int_equal(lc_registry_rejected(r), 0);
 	__atomic_store_n(&h->magic, LC_SEG_MAGIC, __ATOMIC_RELEASE);
-	assert_true(wait_for(r, seen_is, 1));
+	assert_int_equal(lc_registry_scan(r), 0);
+	assert_int_equal(lc_registry_seen(r), 1);
 	assert_int_equal(lc_registry_live(r), 1);
 	lc_registry_stop(r);
 	assert_int_equal(lc_registry_live(r), 0);
@@ -210,10 +213,13 @@ static void test_abi_mismatch(void **state)
 
 	new_session();
 	make_segment(getpid(), 9, 4, 1, 5);
-	r = lc_registry_start(session, NULL, 0, &e);
+	r = lc_registry_open(session, NULL, 0, &e);	/* scans once */
 	assert_non_null(r);
-	assert_true(wait_for(r, rejected_is, 1));
-	usleep(50000);		/* several rescans: still one rejection */
+	assert_int_equal(lc_registry_rejected(r), 1);
+	assert_int_equal(lc_registry_tries(r), 1);
+	for (int i = 0; i < 3; i++)		/* rescans neither try nor reject it again */
+		assert_int_equal(lc_registry_scan(r), 0);
+	assert_int_equal(lc_registry_tries(r), 1);
 	assert_int_equal(lc_registry_rejected(r), 1);
 	assert_int_equal(lc_registry_seen(r), 0);
 	assert_int_equal(lc_registry_rejections(r, rej, 1), 1);

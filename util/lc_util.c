@@ -251,25 +251,28 @@ int lc_share_file(const char *name, const char *env, char *buf, size_t len)
 	return access(buf, R_OK) ? -ENOENT : 0;
 }
 
-/* A JSON string.  See lc_util.h. */
-void lc_json_str(FILE *out, const char *s)
+double lc_sec(uint64_t ns)
 {
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	return (double)ns / 1e9;
+}
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+const char *lc_fmt_duration(uint64_t ns, int exact, char *buf, size_t len)
+{
+	if (exact && ns % 1000000000u == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ns / 1000000000u));
+	else if (exact && ns % 1000000u == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(ns / 1000000u));
+	else if (exact && ns % 1000u == 0)
+		snprintf(buf, len, "%lluus", (unsigned long long)(ns / 1000u));
+	else if (exact)
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	else if (ns >= 1000000000u)
+		snprintf(buf, len, "%.3g s", (double)ns / 1e9);
+	else if (ns >= 1000000u)
+		snprintf(buf, len, "%.3g ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3g us", (double)ns / 1e3);
+	return buf;
 }
 
 /* PATH.old for rotation into buf; -ENAMETOOLONG when it does not fit. */
@@ -339,16 +342,15 @@ int lc_out_create(const char *path, int mode)
 	return fd;
 }
 
-FILE *lc_out_fopen(const char *path)
+FILE *lc_fd_stream(int fd, const char *mode)
 {
-	int fd = lc_out_create(path, 0644);
 	FILE *f;
 
 	if (fd < 0) {
 		errno = -fd;
 		return NULL;
 	}
-	f = fdopen(fd, "w");
+	f = fdopen(fd, mode);
 	if (!f) {
 		int e = errno;
 
@@ -356,6 +358,11 @@ FILE *lc_out_fopen(const char *path)
 		errno = e;
 	}
 	return f;
+}
+
+FILE *lc_out_fopen(const char *path)
+{
+	return lc_fd_stream(lc_out_create(path, 0644), "w");
 }
 
 FILE *lc_out_open(const char *path, enum lc_out_mode how, char *msg, size_t len)

@@ -12,7 +12,16 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
-#include <stdio.h>
+#include <sys/types.h>
+
+/* ns in seconds. */
+double lc_sec(uint64_t ns);
+
+/* A duration for people, three significant digits in the largest unit
+ * that keeps it at least 1 ("29.6 s", "1.25 ms", "350 us"), or with exact
+ * set the form lc_parse_duration reads back to the nanosecond ("2ms",
+ * "250us", "1500ns").  Writes it into buf[len] and returns buf. */
+const char *lc_fmt_duration(uint64_t ns, int exact, char *buf, size_t len);
 
 /* Parse a duration such as "100us", "2ms", "1.5s", "250ns" or "100" (no unit
  * means microseconds) into nanoseconds.  Returns 0 on success, -EINVAL when the
@@ -71,8 +80,9 @@ int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
  * Returns 0, or -ENOENT with the last path tried in buf. */
 int lc_share_file(const char *name, const char *env, char *buf, size_t len);
 
-/* Write s to out as a JSON string, quoted, with '"', '\\' and control
- * characters escaped; NULL writes null. */
+/* Write s to out as a JSON string: lc_emit_json_str of lc_emit.h, the
+ * one escaping ('"', '\\', control characters; invalid UTF-8 as U+FFFD);
+ * NULL writes null. */
 void lc_json_str(FILE *out, const char *s);
 
 /* Read the decimal number a file begins with (a /proc/sys setting) into
@@ -106,11 +116,76 @@ int lc_out_prepare(const char *path, enum lc_out_mode how, char *msg, size_t len
  * is opened as it is.  Returns the descriptor (close-on-exec) or -errno. */
 int lc_out_create(const char *path, int mode);
 
+/* The descriptor fd (or -errno, passed through) as a stdio stream of mode;
+ * NULL with errno set (fd is then closed). */
+FILE *lc_fd_stream(int fd, const char *mode);
+
 /* lc_out_create as a stdio stream for writing; NULL with errno set. */
 FILE *lc_out_fopen(const char *path);
 
 /* lc_out_prepare, then lc_out_fopen: the one call for a command's output
  * file.  NULL with the reason in msg[len]. */
 FILE *lc_out_open(const char *path, enum lc_out_mode how, char *msg, size_t len);
+
+/* ---- files and processes (lc_sys.c) ---------------------------------------- */
+
+struct rusage;
+
+/* The path of the tool's configuration file name ("memory", "loggp") into
+ * buf: the file environment variable env names when set (NULL: none), else
+ * $XDG_CONFIG_HOME/lostcycles/NAME, else $HOME/.config/lostcycles/NAME.
+ * Returns 0; -ENOENT when neither XDG_CONFIG_HOME nor HOME is set (buf
+ * then holds ./.config/lostcycles/NAME); -ENAMETOOLONG. */
+int lc_config_path(const char *name, const char *env, char *buf, size_t len);
+
+/* mkdir -p: make path and every folder above it that is missing, with
+ * mode.  Returns 0 (also when it exists) or -errno. */
+int lc_mkdir_p(const char *path, int mode);
+
+/* Replace the file path atomically with what write_fn(f, arg) writes
+ * (write_fn returns 0 or -errno): its folder is made (mkdir -p), the text
+ * goes to a new file PATH.tmpPID (lc_out_fopen: never through a link),
+ * is flushed and synced, then renamed over path.  On failure the
+ * temporary is removed and path is as it was.  Returns 0 or -errno. */
+int lc_replace_file(const char *path, int (*write_fn)(FILE *f, void *arg), void *arg);
+
+/* Open path for appending, creating it (0644); a symbolic link is refused
+ * (O_NOFOLLOW), never followed.  The descriptor (close-on-exec) or -errno. */
+int lc_append_open(const char *path);
+
+/* lc_append_open as a stdio stream; NULL with errno set. */
+FILE *lc_append_fopen(const char *path);
+
+/* How lc_spawn sets up the child.  Zeroed fields change nothing. */
+struct lc_spawn_io {
+	const char *out;	/* stdout to this file (created or truncated,
+				 * never through a link) */
+	const char *err;	/* stderr likewise */
+	int out_fd;		/* > 0: stdout to this descriptor (a pipe) */
+	char *const *env;	/* NAME=VALUE strings added to its environment,
+				 * NULL-terminated */
+	int die_with_parent;	/* killed (SIGKILL) when this process ends */
+};
+
+/* Start argv[0] (searched in PATH) with argv, set up as io says (NULL:
+ * inherit everything); argv NULL starts a child that only waits to be
+ * killed (a target for per-process probes).  Returns the child's pid, or
+ * -errno: of fork, or of the exec or redirection in the child (-ENOENT:
+ * no such program), which has then been reaped. */
+pid_t lc_spawn(char *const argv[], const struct lc_spawn_io *io);
+
+/* lc_wait_status flag: return -EINTR when a signal interrupts the wait
+ * (else the wait is resumed). */
+#define LC_WAIT_EINTR 0x40000000
+
+/* Wait for child pid (flags: 0, WNOHANG, LC_WAIT_EINTR) and say how it
+ * ended, as a shell does: its exit status 0..255, or 128 + the signal
+ * that killed it.  -EAGAIN when WNOHANG and it still runs, -EINTR (with
+ * LC_WAIT_EINTR), or -errno.  ru (NULL: not wanted) gets its resource
+ * use. */
+int lc_wait_status(pid_t pid, int flags, struct rusage *ru);
+
+/* Kill child pid (SIGKILL) and reap it; pid <= 0 does nothing. */
+void lc_spawn_end(pid_t pid);
 
 #endif

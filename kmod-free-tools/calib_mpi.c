@@ -1,0 +1,118 @@
+/*
+ * calib_mpi.c — the ping-pong of "lostcycles calibrate --mpi" (see
+ * lc_calib_mpi.h).
+ */
+#include "lc_calib_mpi.h"
+
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lc_util.h"
+
+char **lc_pingpong_argv(char **launcher, int n, const char *prog, const char *max)
+{
+	static char *const deflt[] = { "mpiexec", "-n", "2" };
+	char **argv = calloc((size_t)(n > 3 ? n : 3) + 3, sizeof(*argv));
+	int k = 0;
+
+	if (!argv)
+		return NULL;
+	for (int i = 0; i < (n ? n : 3); i++)
+		argv[k++] = n ? launcher[i] : deflt[i];
+	argv[k++] = (char *)prog;
+	argv[k++] = (char *)max;
+	return argv;
+}
+
+/* Take one line of the ping-pong's output into p. */
+static void take_line(const char *line, struct lc_pingpong *p)
+{
+	double a, b;
+
+	if (sscanf(line, "overhead_ns %lf", &a) == 1) {
+		p->o = a;
+		p->have_o = 1;
+	} else if (sscanf(line, "size %lf oneway_ns %lf", &a, &b) == 2 && p->n < LC_PINGPONG_MAX) {
+		p->bytes[p->n] = a;
+		p->t[p->n++] = b;
+	}
+}
+
+/* Read the lines of fd (closing it) into p. */
+static void read_lines(int fd, struct lc_pingpong *p)
+{
+	FILE *f = fdopen(fd, "r");
+	char line[256];
+
+	if (!f) {
+		close(fd);
+		return;
+	}
+	while (fgets(line, sizeof(line), f))
+		take_line(line, p);
+	fclose(f);
+}
+
+/* In the child: stdout into fd[1], then run argv. */
+static void child(char **argv, const int *fd)
+{
+	dup2(fd[1], 1);
+	close(fd[0]);
+	close(fd[1]);
+	execvp(argv[0], argv);
+	warn("%s", argv[0]);	/* the child's stderr, as a shell says it */
+	_exit(127);
+}
+
+int lc_pingpong_run(char **argv, struct lc_pingpong *p)
+{
+	int fd[2], ws;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		child(argv, fd);
+	close(fd[1]);
+	read_lines(fd[0], p);
+	if (waitpid(pid, &ws, 0) != pid)
+		return -errno;
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+int lc_pingpong_fit(const struct lc_pingpong *p, struct lc_loggp *lg, int *clamped, char *msg,
+		    size_t len)
+{
+	if (!p->have_o)
+		return lc_fail(msg, len, -ENODATA, "the ping-pong printed no measurement");
+	return lc_loggp_fit(p->bytes, p->t, p->n, p->o, lg, clamped, msg, len);
+}
+
+void lc_pingpong_print(FILE *out, const struct lc_pingpong *p, const struct lc_loggp *lg,
+		       const char *path)
+{
+	double worst = 0;
+
+	fprintf(out, "%12s %14s %14s %8s\n", "bytes", "measured(us)", "model(us)", "ratio");
+	for (int i = 0; i < p->n; i++) {
+		double m = lc_loggp_time(lg, p->bytes[i]), r = p->t[i] > 0 ? m / p->t[i] : 1;
+
+		fprintf(out, "%12.0f %14.3f %14.3f %8.3f\n", p->bytes[i], p->t[i] / 1e3, m / 1e3, r);
+		r = r < 1 ? 1 / r : r;
+		if (r > worst)
+			worst = r;
+	}
+	fprintf(out, "L = %.1f ns, o = %.1f ns, G = %.4f ns/byte (%.2f GB/s)", lg->L, lg->o, lg->G,
+		lg->G > 0 ? 1 / lg->G : 0.0);
+	if (lg->S > 0)
+		fprintf(out, "; from %.0f bytes on (protocol switch): Ls = %.1f ns, Gs = %.4f ns/byte "
+			"(%.2f GB/s)", lg->S, lg->Ls, lg->Gs, lg->Gs > 0 ? 1 / lg->Gs : 0.0);
+	fprintf(out, "\nworst size off the model by a factor %.2f; written to %s\n", worst, path);
+}

@@ -1,0 +1,382 @@
+/*
+ * launch.c — starting and watching what a recording session profiles.
+ * See lc_launch.h.
+ */
+#include "lc_launch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lc_abi.h"
+#include "lc_calib.h"
+#include "lc_util.h"
+#include "mpi_job.h"
+#include "tick.h"
+
+#define NODE_GRACE_NS 300000000u	/* no rank alive this long: the node is done */
+#define NODE_FIRST_NS 5000000000u	/* how long to wait for the first segment */
+
+int lc_launch_trace(struct lc_launch *l, char *msg, size_t len)
+{
+	const char *env = getenv(LC_ENV_TRACE), *dir = getenv(LC_ENV_TRACE_DIR);
+	const char *tmp = getenv("TMPDIR");
+
+	if (env && !strcmp(env, "1"))
+		l->trace = 1;
+	if (!l->trace)
+		return 0;
+	if (dir && *dir) {
+		snprintf(l->trace_dir, sizeof(l->trace_dir), "%s", dir);
+		return 0;
+	}
+	snprintf(l->trace_dir, sizeof(l->trace_dir), "%s/lostcycles-trace.XXXXXX",
+		 tmp ? tmp : "/tmp");
+	if (!mkdtemp(l->trace_dir))
+		return lc_fail(msg, len, -errno, "cannot create a trace directory: %s",
+			       strerror(errno));
+	l->own_trace_dir = 1;
+	return 0;
+}
+
+int lc_launch_layer(const char *name, const char *env, char *out, size_t len, char *msg,
+		    size_t mlen)
+{
+	char file[256];
+
+	snprintf(file, sizeof(file), "%s.so.%u", name, (unsigned)LC_ABI_MAJOR);
+	if (!lc_mpi_find(file, env, out, len, msg, mlen))
+		return 0;
+	snprintf(out, len, "%s", file);
+	return -ENOENT;
+}
+
+int lc_launch_spare_cpus(struct lc_launch *l, int cpu, char *msg, size_t len)
+{
+	if (cpu < 0)
+		cpu = lc_sampler_spare_cpu();
+	if (sched_getaffinity(0, sizeof(l->cpus), &l->cpus))
+		return lc_fail(msg, len, -errno, "cannot read the allowed CPUs: %s",
+			       strerror(errno));
+	if (cpu >= 0 && cpu < CPU_SETSIZE)
+		CPU_CLR(cpu, &l->cpus);
+	if (cpu < 0 || !CPU_COUNT(&l->cpus))
+		return lc_fail(msg, len, -ENOSPC, "no CPU is left for the command besides the "
+			       "sampler's (this process may use one CPU only)");
+	l->pin = 1;
+	return 0;
+}
+
+void lc_launch_begin(struct lc_launch *l)
+{
+	struct rlimit rl;
+
+	sigemptyset(&l->waitset);
+	sigaddset(&l->waitset, SIGINT);
+	sigaddset(&l->waitset, SIGTERM);
+	sigaddset(&l->waitset, SIGHUP);
+	sigaddset(&l->waitset, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &l->waitset, &l->oldmask);
+	if (getrlimit(RLIMIT_NOFILE, &l->nofile)) {
+		l->nofile.rlim_cur = l->nofile.rlim_max = RLIM_INFINITY;	/* the child keeps its own */
+		return;
+	}
+	rl = l->nofile;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+/* Put path first in the colon-separated list of environment variable var
+ * (in the child, before exec; on failure the variable is left alone). */
+static void env_prepend(const char *var, const char *path)
+{
+	const char *old = getenv(var);
+	char *v;
+
+	if (!old || !*old) {
+		setenv(var, path, 1);
+		return;
+	}
+	if (asprintf(&v, "%s:%s", path, old) < 0)
+		return;
+	setenv(var, v, 1);
+	free(v);
+}
+
+/* In the child: the environment, mask, limit and CPUs of l, then exec.
+ * Returns errno when the exec (or the pinning) failed. */
+static int child_exec(const struct lc_launch *l, char **argv)
+{
+	if (l->session[0])
+		setenv(LC_ENV_SESSION, l->session, 1);
+	if (l->trace) {
+		setenv(LC_ENV_TRACE, "1", 1);
+		setenv(LC_ENV_TRACE_DIR, l->trace_dir, 1);
+	}
+	if (l->omp_lib[0])
+		env_prepend("OMP_TOOL_LIBRARIES", l->omp_lib);
+	if (l->pthread_lib[0])
+		env_prepend("LD_PRELOAD", l->pthread_lib);
+	sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
+	setrlimit(RLIMIT_NOFILE, &l->nofile);
+	if (!l->pin || !sched_setaffinity(0, sizeof(l->cpus), &l->cpus))
+		execvp(argv[0], argv);
+	return errno;
+}
+
+pid_t lc_launch_spawn(const struct lc_launch *l, char **argv)
+{
+	int pfd[2], e = 0;
+	pid_t pid;
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		e = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return e;
+	}
+	if (pid == 0) {
+		e = child_exec(l, argv);
+		if (write(pfd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], &e, sizeof(e));
+	close(pfd[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		return -e;
+	}
+	return pid;
+}
+
+int lc_launch_status(int ws)
+{
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	if (WIFSIGNALED(ws))
+		return 128 + WTERMSIG(ws);
+	return 1;
+}
+
+/* Wait for the child until the monotonic time deadline (0: for ever) or
+ * until SIGINT, SIGTERM or SIGHUP.  Returns the child's shell-style status,
+ * or -1 with the signal in *sig, or -1 with *sig 0 at the deadline. */
+static int wait_until(const struct lc_launch *l, pid_t child, uint64_t deadline, int *sig)
+{
+	struct timespec ts = { 0, 20000000 };
+	siginfo_t si;
+	int ws;
+
+	*sig = 0;
+	for (;;) {
+		int s = sigtimedwait(&l->waitset, &si, &ts);
+
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+			*sig = s;
+			return -1;
+		}
+		if (waitpid(child, &ws, WNOHANG) == child)
+			return lc_launch_status(ws);
+		if (deadline && lc_clock_ns() >= deadline)
+			return -1;
+	}
+}
+
+int lc_launch_wait_child(const struct lc_launch *l, pid_t child, uint64_t term_ns, int *sig)
+{
+	int st = wait_until(l, child, 0, sig), again;
+
+	if (!*sig)
+		return st;
+	kill(child, *sig);
+	st = wait_until(l, child, lc_clock_ns() + term_ns, &again);
+	return st < 0 ? 128 + *sig : st;
+}
+
+int lc_launch_wait_targets(const struct lc_launch *l, struct lc_registry *reg, int started,
+			   uint64_t first_ns)
+{
+	struct timespec ts = { 0, 5000000 };
+	uint64_t start = lc_clock_ns();
+	siginfo_t si;
+
+	for (;;) {
+		int s = sigtimedwait(&l->waitset, &si, &ts);
+
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP)
+			return s;
+		if (!started && lc_registry_seen(reg))
+			return 0;
+		if (started && !lc_registry_live(reg))
+			return 0;
+		if (!lc_registry_seen(reg) && lc_clock_ns() - start > first_ns)
+			return -ENOENT;
+	}
+}
+
+char *lc_launch_join(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int lc_launch_miss_latency(double *ns, char *from, size_t len, char *why, size_t wlen)
+{
+	char path[4096];
+	struct lc_memlat m;
+	int e;
+
+	*ns = 0;
+	if (lc_memlat_default_path(path, sizeof(path))) {
+		snprintf(from, len, "no --miss-latency, and no memory file (neither "
+			 "LOSTCYCLES_MEMORY_FILE nor HOME is set)");
+		return 1;
+	}
+	e = lc_memlat_read(path, &m, why, wlen);
+	if (e == -ENOENT) {
+		snprintf(from, len, "no --miss-latency, and no memory file %s (run lostcycles "
+			 "calibrate --memory)", path);
+		return 1;
+	}
+	if (!e && !(m.transfer_ns > 0 && m.transfer_ns < 1e6))
+		e = lc_fail(why, wlen, -EINVAL, "%s: transfer_ns %g is not a latency", path,
+			    m.transfer_ns);
+	if (e) {
+		snprintf(from, len, "no --miss-latency, and %s", why);
+		return e;
+	}
+	*ns = m.transfer_ns;
+	snprintf(from, len, "%s (transfer_ns, lostcycles calibrate --memory)", path);
+	return 0;
+}
+
+void lc_launch_node_host(char *buf, size_t len)
+{
+	const char *e = getenv(LC_ENV_HOST);
+
+	if (e && *e)
+		snprintf(buf, len, "%s", e);
+	else if (gethostname(buf, len - 1))
+		snprintf(buf, len, "localhost");
+	buf[len - 1] = 0;
+	for (char *p = buf; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == '-'))
+			*p = '_';
+}
+
+int lc_launch_node_lock(const char *name)
+{
+	char path[4096];
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/lostcycles-exec.%s.lock", tmp && *tmp ? tmp : "/tmp",
+		 name);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return 0;
+	}
+	return 1;	/* fd stays open: the lock lives as long as we do */
+}
+
+int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_registry *reg,
+			int *sig)
+{
+	struct timespec ts = { 0, 10000000 };
+	uint64_t quiet = 0, done = 0;
+	int status = -1, ws;
+	siginfo_t si;
+
+	for (;;) {
+		int s = sigtimedwait(&l->waitset, &si, &ts);
+		uint64_t now = lc_clock_ns();
+
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+			if (status < 0)
+				kill(child, s);
+			*sig = s;
+		}
+		if (status < 0 && waitpid(child, &ws, WNOHANG) == child) {
+			status = lc_launch_status(ws);
+			done = now;
+		}
+		if (status < 0)
+			continue;
+		if (*sig || (!lc_registry_live(reg) && !lc_registry_seen(reg) &&
+			     now - done > NODE_FIRST_NS))
+			return status;
+		if (lc_registry_live(reg))
+			quiet = 0;
+		else if (lc_registry_seen(reg) && !quiet)
+			quiet = now;
+		else if (lc_registry_seen(reg) && now - quiet > NODE_GRACE_NS)
+			return status;
+	}
+}
+
+int lc_launch_is_mpi_launcher(const char *prog)
+{
+	const char *b = prog ? strrchr(prog, '/') : NULL;
+
+	b = b ? b + 1 : prog;
+	return b && (!strncmp(b, "mpiexec", 7) || !strncmp(b, "mpirun", 6) ||
+		     !strcmp(b, "srun") || !strcmp(b, "orterun") || !strcmp(b, "prun"));
+}
+
+int lc_launch_spare_hint(int cpu, const struct lc_session_result *res)
+{
+	cpu_set_t set;
+
+	if (!res->procs || res->shared_cpu >= 0 || (cpu < 0 && lc_sampler_spare_cpu() < 0) ||
+	    sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	return res->procs < (uint32_t)CPU_COUNT(&set) && res->sampler_cpu_ns * 20 > res->wall_ns;
+}
+
+int lc_launch_pids(int argc, char **argv, pid_t **pids, char *msg, size_t len)
+{
+	uint64_t v;
+
+	*pids = calloc((size_t)argc, sizeof(**pids));
+	if (!*pids)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	for (int i = 0; i < argc; i++) {
+		if (lc_parse_u64(argv[i], 1, INT32_MAX, &v))
+			return lc_fail(msg, len, -EINVAL, "'%s' is not a process id", argv[i]);
+		if (kill((pid_t)v, 0) && errno == ESRCH)
+			return lc_fail(msg, len, -ESRCH, "no process %s", argv[i]);
+		if (kill((pid_t)v, 0) && errno == EPERM)
+			return lc_fail(msg, len, -EPERM, "process %s: permission denied (it is another "
+				       "user's; only its owner or root may attach to it)", argv[i]);
+		(*pids)[i] = (pid_t)v;
+	}
+	return 0;
+}

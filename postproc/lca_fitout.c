@@ -1,0 +1,660 @@
+/*
+ * lca_fitout.c — the outputs of a fit (see lca_fitrun.h): the ranked table
+ * as text (lca's layout with more columns), JSON, CSV or one formula; the
+ * gnuplot files of -g; the model-file line of --emit and the lcm: comment
+ * of --emit-comment.  These print: that is their job.
+ */
+#include "lca_fitrun.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lc_profile.h"
+#include "lc_util.h"
+#include "lca_model.h"
+#include "lca_plot.h"
+#include "lca_runs.h"
+
+#define PROG "lostcycles fit"
+
+/* Print every run skipped for lacking a value, as file:line and the key, to
+ * f. */
+static void print_skipped(const struct lc_fitrun *fr, FILE *f, const char *pre)
+{
+	const struct lc_points *p = &fr->pts;
+
+	for (size_t i = 0; i < p->missing; i++)
+		fprintf(f, "%sskipped %s:%d: no value for %s\n", pre,
+			fr->o.runs, p->skip_line[i], lc_runs_keyname(fr->runs, p->skip_key[i]));
+}
+
+/* The variables' values at point k as "n=256 p=4", into buf. */
+static void point_text(const struct lc_fitrun *fr, size_t k, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int v = 0; v < fr->nvars && used < len; v++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%g", v ? " " : "",
+					 fr->vars[v], fr->pts.x[k * (size_t)fr->nvars + (size_t)v]);
+}
+
+/* Print the repeats far from their point's other repeats, to f. */
+static void print_outliers(const struct lc_fitrun *fr, FILE *f, const char *pre)
+{
+	const struct lc_points *p = &fr->pts;
+	int kept = 0;
+	char at[160];
+
+	for (size_t i = 0; i < p->nout; i++) {
+		const struct lc_outlier *o = &p->out[i];
+
+		point_text(fr, o->point, at, sizeof(at));
+		fprintf(f, "%soutlier%s %s:%d: %s=%g at %s, where its repeats' median is %g: %.3g "
+			"times the runs' noise (%.3g %%)%s\n", pre, o->dropped ? " left out" : "",
+			fr->o.runs, o->line, fr->cat->key, o->y, at, o->median, o->dev,
+			100 * p->noise, o->paired ? "; of two repeats, which is wrong cannot be told" : "");
+		kept |= !o->dropped && !o->paired;
+	}
+	if (kept && !fr->o.drop_outliers)
+		fprintf(f, "%soutliers are averaged in; --drop-outliers leaves them out\n", pre);
+	else if (kept)
+		fprintf(f, "%soutliers are kept where half or more of a point's repeats are outliers\n",
+			pre);
+}
+
+
+/* Print the fitted points (-d). */
+static void print_points(const struct lc_fitrun *fr, FILE *out)
+{
+	const struct lc_points *p = &fr->pts;
+
+	fprintf(out, "points:");
+	for (int v = 0; v < fr->nvars; v++)
+		fprintf(out, " %10s", fr->vars[v]);
+	fprintf(out, " %12s %12s %5s\n", fr->cat->key, "spread", "runs");
+	for (size_t i = 0; i < p->n; i++) {
+		fprintf(out, "       ");
+		for (int v = 0; v < fr->nvars; v++)
+			fprintf(out, " %10g", p->x[i * (size_t)fr->nvars + (size_t)v]);
+		fprintf(out, " %12.6g %12.4g %5d\n", p->y[i], p->sd[i], p->count[i]);
+	}
+}
+
+/* The line of points and runs: how many, which were left out, and the
+ * weights. */
+static void print_counts(const struct lc_fitrun *fr, FILE *out)
+{
+	const struct lc_points *p = &fr->pts;
+	int weighted = fr->cands[0].fit.weighted;
+
+	fprintf(out, "%zu point%s from %zu run%s", p->n, p->n == 1 ? "" : "s", p->used,
+	       p->used == 1 ? "" : "s");
+	if (p->used > p->n)
+		fprintf(out, " (repeats averaged%s)", weighted == 1 ? ", weighted by count/spread^2" : "");
+	if (p->na)
+		fprintf(out, "; %zu run%s with %s=na skipped", p->na, p->na == 1 ? "" : "s", fr->cat->key);
+	if (p->missing)
+		fprintf(out, "; %zu run%s lacking a value skipped (below)", p->missing,
+		       p->missing == 1 ? "" : "s");
+	if (p->excluded)
+		fprintf(out, "; %zu not selected by -x", p->excluded);
+	fprintf(out, "%s\n", weighted == 2 ? "; relative errors (weights 1/y^2)" :
+		       weighted == 1 ? "" : fr->o.absolute ? "; plain least squares" :
+		       "; plain least squares (a value is 0)");
+}
+
+/* Print the header lines: what was fitted to what. */
+static void print_header(const struct lc_fitrun *fr, FILE *out)
+{
+	fprintf(out, "lostcycles fit %s\n", LC_TOOL_VERSION);
+	fprintf(out, "Datafile: %s, Variable%s: %s, Category: %s (%s), Constraints: %s\n",
+		fr->o.runs, fr->nvars > 1 ? "s" : "", fr->o.varlist, fr->cat->key, fr->cat->desc,
+		fr->o.extract ? fr->o.extract : "none");
+	print_counts(fr, out);
+	print_skipped(fr, out, "");
+	print_outliers(fr, out, "");
+}
+
+/* True when some candidate has a finite AICc. */
+static int any_aicc(const struct lc_fitrun *fr)
+{
+	for (int i = 0; i < fr->ncands; i++)
+		if (isfinite(fr->cands[i].fit.aicc))
+			return 1;
+	return 0;
+}
+
+/* The search's line: how many hypotheses of which shape. */
+static void print_search(const struct lc_fitrun *fr, FILE *out)
+{
+	const char *lo = lc_fitrun_negative_ok(fr) ? "-2" : "0";
+
+	if (fr->nvars == 1)
+		fprintf(out, "search: %d hypotheses: c0, and c0 + c1*f and c1*f for f = "
+			"%s^i*log2(%s)^j, i in %s..3, j in 0..2\n", fr->ncands, fr->vars[0],
+			fr->vars[0], lo);
+	else
+		fprintf(out, "search: %d hypotheses: sums of up to two products of the best %d "
+			"factors v^i*log2(v)^j (i in %s..3) of each variable, found along lines of "
+			"the others\n", fr->ncands, fr->search.kept[0], lo);
+}
+
+/* The notes of forms left out as undefined at some point. */
+static void print_undefined(const struct lc_fitrun *fr, FILE *out)
+{
+	if (fr->search.undefined)
+		fprintf(out, "note: %d factor%s v^i*log2(v)^j undefined at %s (log of 0, or a "
+			"negative power of 0) left out\n", fr->search.undefined,
+			fr->search.undefined == 1 ? "" : "s", fr->search.undefined_at);
+	if (fr->nundef)
+		fprintf(out, "note: %d form%s undefined at %s (log of 0, or a negative power of 0) "
+			"left out\n", fr->nundef, fr->nundef == 1 ? "" : "s", fr->undef_at);
+}
+
+/* Print what was tried and how it was ranked. */
+static void print_rule(const struct lc_fitrun *fr, FILE *out)
+{
+	static const char *const crit[] = {
+		[LC_CRIT_LOO] = "leave-one-out SMAPE",
+		[LC_CRIT_AICC] = "AICc (too few points to leave one out)",
+		[LC_CRIT_R2] = "R2 (too few points for leave-one-out or AICc)",
+	};
+
+	if (fr->o.search)
+		print_search(fr, out);
+	print_undefined(fr, out);
+	if (fr->sel.crit == LC_CRIT_LOO)
+		fprintf(out, "ranked by leave-one-out SMAPE over the %d best by %s; '?' and '!' "
+			"models last; the simplest within one standard error first\n",
+			fr->sel.shortlist, any_aicc(fr) ? "AICc (then R2)" :
+			"R2 (too few points for AICc)");
+	else
+		fprintf(out, "ranked by %s; '?' and '!' models last%s\n", crit[fr->sel.crit],
+			fr->sel.crit == LC_CRIT_AICC ? "; the simplest within 2 of the best first" :
+			"");
+	if (fr->sel.promoted >= 0)
+		fprintf(out, "note: model 1 has fewer parameters or simpler terms than model 2 and "
+			"is within one standard error of it\n");
+}
+
+/* The width of the model column: the longest shown model, 20 to 72. */
+static int model_width(const struct lc_fitrun *fr, int n)
+{
+	char text[1024];
+	int width = 20;
+
+	for (int i = 0; i < n; i++) {
+		lc_fitrun_model_text(fr, &fr->cands[i], text, sizeof(text));
+		if ((int)strlen(text) > width)
+			width = (int)strlen(text) < 72 ? (int)strlen(text) : 72;
+	}
+	return width;
+}
+
+/* Print row i of the ranked models, lca style, with the extra columns. */
+static void model_row(const struct lc_fitrun *fr, int i, int width, FILE *out)
+{
+	const struct lc_fitcand *c = &fr->cands[i];
+	const struct lc_fit *f = &c->fit;
+	char text[1024];
+
+	lc_fitrun_model_text(fr, c, text, sizeof(text));
+	fprintf(out, "%2d. %-*s  R2 : %.4f  adjR2 : %.4f  AICc : ", i + 1, width, text, f->r2,
+		f->adjr2);
+	if (isfinite(f->aicc))
+		fprintf(out, "%9.3f", f->aicc);
+	else
+		fprintf(out, "%9s", "-");
+	fprintf(out, "  LOO-SMAPE : ");
+	if (isnan(f->smape))
+		fprintf(out, "   -");
+	else
+		fprintf(out, "%.3g%%", f->smape);
+	fprintf(out, "  in-sample SMAPE : %.3g%%%s\n", f->smape_in, f->lof ? "  !" : "");
+	if (c->ndropped)
+		fprintf(out, "    pruned from '%s': dropped %s\n", c->text, c->dropped);
+	if (c->also[0])
+		fprintf(out, "    also what pruning left of %s\n", c->also);
+}
+
+/* Print the legend of the marks that the n shown rows carry. */
+static void legend(const struct lc_fitrun *fr, int n, FILE *out)
+{
+	int anyflag = 0, anylof = 0, anyinf = 0;
+
+	for (int i = 0; i < n; i++) {
+		anyflag |= fr->cands[i].fit.nflagged > 0;
+		anylof |= fr->cands[i].fit.lof;
+		anyinf |= !isfinite(fr->cands[i].fit.aicc);
+	}
+	if (anyflag)
+		fprintf(out, "? the 90%% interval contains zero: the term cannot be told from zero; "
+			"drop it (--prune)\n");
+	if (anylof)
+		fprintf(out, "! lack of fit: the misfit exceeds the spread of the repeated runs "
+			"(F test, p < %g)\n", LC_LOF_LEVEL);
+	if (anyinf)
+		fprintf(out, "AICc - : too few points (AICc needs more points than the coefficients "
+			"plus the variance, plus one)\n");
+}
+
+/* --format text: the header, the rule, the ranked models, the legend. */
+static void text_table(const struct lc_fitrun *fr, FILE *out)
+{
+	int n = lc_fitrun_shown(fr), width = model_width(fr, n);
+
+	print_header(fr, out);
+	if (fr->o.debug)
+		print_points(fr, out);
+	print_rule(fr, out);
+	for (int i = 0; i < n; i++)
+		model_row(fr, i, width, out);
+	legend(fr, n, out);
+}
+
+/* Print a JSON number, null when not finite. */
+static void json_num(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.10g", v);
+	else
+		fprintf(out, "null");
+}
+
+/* The name of the ranking criterion, for json and csv. */
+static const char *crit_name(enum lc_crit c)
+{
+	return c == LC_CRIT_LOO ? "loo_smape" : c == LC_CRIT_AICC ? "aicc" : "r2";
+}
+
+/* The terms of c as JSON objects: term, coefficient, 90% interval. */
+static void json_terms(const struct lc_fitrun *fr, const struct lc_fitcand *c, FILE *out)
+{
+	const struct lc_fit *f = &c->fit;
+	char text[2048];
+
+	for (int t = 0; t < c->f->nterms; t++) {
+		lc_expr_print(c->f->term[t], (const char *const *)fr->vars, 10, text, sizeof(text));
+		fprintf(out, "%s{\"term\": ", t ? ", " : "");
+		lc_json_str(out, text);
+		fprintf(out, ", \"coef\": ");
+		json_num(out, f->coef[t]);
+		fprintf(out, ", \"interval90\": [");
+		json_num(out, f->coef[t] - f->half[t]);
+		fprintf(out, ", ");
+		json_num(out, f->coef[t] + f->half[t]);
+		fprintf(out, "], \"contains_zero\": %s, \"held_at_zero\": %s}",
+			f->flagged[t] ? "true" : "false", f->zero[t] ? "true" : "false");
+	}
+}
+
+/* One model as a JSON object. */
+static void json_model(const struct lc_fitrun *fr, const struct lc_fitcand *c, int rank,
+		       FILE *out)
+{
+	const struct lc_fit *f = &c->fit;
+	const struct { const char *key; double v; } num[] = {
+		{ "threshold", c->f->is_max ? f->threshold : NAN }, { "r2", f->r2 },
+		{ "adj_r2", f->adjr2 }, { "aicc", f->aicc }, { "loo_smape_percent", f->smape },
+		{ "loo_smape_se", f->smape_se }, { "insample_smape_percent", f->smape_in },
+		{ "lack_of_fit_p", f->lof_p },
+	};
+	char text[2048];
+
+	lc_fitrun_formula(fr, c, text, sizeof(text));
+	fprintf(out, "    {\"rank\": %d, \"formula\": ", rank);
+	lc_json_str(out, text);
+	fprintf(out, ", \"terms\": [");
+	json_terms(fr, c, out);
+	fprintf(out, "],\n     ");
+	for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
+		fprintf(out, "%s\"%s\": ", i ? ", " : "", num[i].key);
+		json_num(out, num[i].v);
+	}
+	fprintf(out, ", \"lack_of_fit\": %s", f->lof ? "true" : "false");
+	fprintf(out, ", \"dof\": %d}", f->dof);
+}
+
+/* The JSON header of what was fitted to what. */
+static void json_data(const struct lc_fitrun *fr, FILE *out)
+{
+	fprintf(out, "{\"file\": ");
+	lc_json_str(out, fr->o.runs);
+	fprintf(out, ", \"category\": ");
+	lc_json_str(out, fr->cat->key);
+	fprintf(out, ", \"variables\": [");
+	for (int v = 0; v < fr->nvars; v++) {
+		fprintf(out, "%s", v ? ", " : "");
+		lc_json_str(out, fr->vars[v]);
+	}
+	fprintf(out, "], \"extract\": ");
+	if (fr->o.extract)
+		lc_json_str(out, fr->o.extract);
+	else
+		fprintf(out, "null");
+}
+
+/* --format json: the data, the rule and the shown models. */
+static void report_json(const struct lc_fitrun *fr, FILE *out)
+{
+	const struct lc_points *p = &fr->pts;
+	int n = lc_fitrun_shown(fr), w = fr->cands[0].fit.weighted;
+
+	json_data(fr, out);
+	fprintf(out, ",\n  \"points\": %zu, \"runs\": %zu, \"runs_na\": %zu, \"runs_missing\": "
+		"%zu, \"weights\": \"%s\", \"hypotheses\": %d, \"undefined_left_out\": %d,\n",
+		p->n, p->used, p->na, p->missing, w == 2 ? "relative" : w == 1 ? "spread" : "none",
+		fr->ncands, fr->nundef + fr->search.undefined);
+	fprintf(out, "  \"ranked_by\": \"%s\", \"cross_validated\": %d, \"simpler_promoted\": "
+		"%s,\n", crit_name(fr->sel.crit), fr->sel.shortlist,
+		fr->sel.promoted >= 0 ? "true" : "false");
+	fprintf(out, "  \"models\": [\n");
+	for (int i = 0; i < n; i++) {
+		json_model(fr, &fr->cands[i], i + 1, out);
+		fprintf(out, "%s\n", i + 1 < n ? "," : "");
+	}
+	fprintf(out, "  ]}\n");
+}
+
+/* Print a CSV number (empty when not finite). */
+static void csv_num(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, ",%.10g", v);
+	else
+		fprintf(out, ",");
+}
+
+/* --format csv: one row per shown model. */
+static void report_csv(const struct lc_fitrun *fr, FILE *out)
+{
+	int n = lc_fitrun_shown(fr);
+	char text[2048];
+
+	fprintf(out, "rank,formula,r2,adj_r2,aicc,loo_smape_percent,loo_smape_se,insample_smape_percent,"
+	       "contains_zero,lack_of_fit_p,ranked_by\n");
+	for (int i = 0; i < n; i++) {
+		const struct lc_fit *f = &fr->cands[i].fit;
+
+		lc_fitrun_formula(fr, &fr->cands[i], text, sizeof(text));
+		fprintf(out, "%d,\"%s\"", i + 1, text);
+		csv_num(out, f->r2);
+		csv_num(out, f->adjr2);
+		csv_num(out, f->aicc);
+		csv_num(out, f->smape);
+		csv_num(out, f->smape_se);
+		csv_num(out, f->smape_in);
+		fprintf(out, ",%d", f->nflagged);
+		csv_num(out, f->lof_p);
+		fprintf(out, ",%s\n", crit_name(fr->sel.crit));
+	}
+}
+
+/* Notes for the machine formats go to err, one line each. */
+static void notes_err(const struct lc_fitrun *fr, FILE *err)
+{
+	if (fr->search.undefined)
+		fprintf(err, PROG ": note: %d factor%s undefined at %s left out\n",
+			fr->search.undefined, fr->search.undefined == 1 ? "" : "s",
+			fr->search.undefined_at);
+	if (fr->nundef)
+		fprintf(err, PROG ": note: %d form%s undefined at %s left out\n", fr->nundef,
+			fr->nundef == 1 ? "" : "s", fr->undef_at);
+}
+
+/* The candidate of o.pick (default 1), or NULL when fewer fitted. */
+static const struct lc_fitcand *picked(const struct lc_fitrun *fr)
+{
+	int pick = fr->o.pick ? fr->o.pick : 1;
+
+	return pick <= lc_fitrun_fitted(fr) ? &fr->cands[pick - 1] : NULL;
+}
+
+void lc_fitrun_print(const struct lc_fitrun *fr, FILE *out, FILE *err)
+{
+	char text[2048];
+
+	if (fr->o.format == LC_FITFMT_TEXT) {
+		text_table(fr, out);
+		return;
+	}
+	notes_err(fr, err);
+	print_skipped(fr, err, PROG ": ");
+	print_outliers(fr, err, PROG ": ");
+	if (fr->o.format == LC_FITFMT_JSON) {
+		report_json(fr, out);
+	} else if (fr->o.format == LC_FITFMT_CSV) {
+		report_csv(fr, out);
+	} else if (picked(fr)) {
+		lc_fitrun_formula(fr, picked(fr), text, sizeof(text));
+		fprintf(out, "%s\n", text);
+	}
+}
+
+/* The second block of the data file: the n best models sampled at 201
+ * values of the variable from lo to hi. */
+static void plot_models(const struct lc_fitrun *fr, FILE *f, double lo, double hi, int n)
+{
+	fprintf(f, "\n\n# %s and the models in rank order\n", fr->vars[0]);
+	for (int s = 0; s <= 200; s++) {
+		double x = lo + (hi - lo) * s / 200;
+
+		fprintf(f, "%.10g", x);
+		for (int i = 0; i < n; i++)
+			fprintf(f, " %.10g", lc_fit_eval(fr->cands[i].f, fr->cands[i].fit.coef, &x));
+		fprintf(f, "\n");
+	}
+}
+
+/* Write the gnuplot data file: the points, then every shown model sampled
+ * over the range of the variable. */
+static int plot_data(const struct lc_fitrun *fr, const char *path, int n)
+{
+	const struct lc_points *p = &fr->pts;
+	double lo = INFINITY, hi = -INFINITY;
+	FILE *f = lc_out_fopen(path);
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# %s %s spread runs\n", fr->vars[0], fr->cat->key);
+	for (size_t i = 0; i < p->n; i++) {
+		fprintf(f, "%.10g %.10g %.10g %d\n", p->x[i], p->y[i], p->sd[i], p->count[i]);
+		lo = fmin(lo, p->x[i]);
+		hi = fmax(hi, p->x[i]);
+	}
+	plot_models(fr, f, lo, hi, n);
+	return fclose(f) ? -errno : 0;
+}
+
+/* Write the gnuplot script for the data file dpath. */
+static int plot_script(const struct lc_fitrun *fr, const char *path, const char *dpath, int n)
+{
+	char text[1024];
+	FILE *f = lc_out_fopen(path);
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# written by lostcycles fit; in gnuplot, load '%s' shows the fits\n", path);
+	fprintf(f, "set title \"%s over %s (%s)\" noenhanced\n", fr->cat->key, fr->vars[0], fr->o.runs);
+	fprintf(f, "set xlabel \"%s\"\nset ylabel \"%s (seconds)\"\nset key left top noenhanced\n",
+		fr->vars[0], fr->cat->key);
+	fprintf(f, "plot '%s' index 0 using 1:2:3 with yerrorbars pt 7 title 'measured'", dpath);
+	for (int i = 0; i < n; i++) {
+		lc_fitrun_model_text(fr, &fr->cands[i], text, sizeof(text));
+		for (char *q = text; *q; q++)
+			if (*q == '\'' || *q == '"')
+				*q = ' ';
+		fprintf(f, ", \\\n     '%s' index 1 using 1:%d with lines title '%d: %s'", dpath, i + 2,
+			i + 1, text);
+	}
+	fprintf(f, "\n");
+	return fclose(f) ? -errno : 0;
+}
+
+/* A warning that does not stop the output, through the note callback. */
+static void say(const struct lc_fitrun *fr, const char *text)
+{
+	if (fr->note)
+		fr->note(fr->note_arg, text);
+}
+
+/* The file names of -g NAME. */
+struct plot_files {
+	char gp[4096], data[4096], png[4096];
+};
+
+/* Write the data and the script of -g for the n best models. */
+static int plot_write(const struct lc_fitrun *fr, const struct plot_files *pf, int n, char *msg,
+		      size_t len)
+{
+	int rc = plot_data(fr, pf->data, n);
+
+	if (!rc)
+		rc = plot_script(fr, pf->gp, pf->data, n);
+	return rc ? lc_fail(msg, len, rc, "-g %s: %s", fr->o.plot, strerror(-rc)) : 0;
+}
+
+/* Run gnuplot for the PNG and say what was written; a failure is a
+ * note. */
+static void plot_png(const struct lc_fitrun *fr, const struct plot_files *pf, FILE *out)
+{
+	char why[13000];
+	int rc = lc_plot_png(pf->gp, pf->png);
+
+	if (rc == -ENOENT) {
+		fprintf(out, "wrote %s and %s (gnuplot not installed: no PNG)\n", pf->gp, pf->data);
+	} else if (rc) {
+		snprintf(why, sizeof(why), "gnuplot failed on %s; %s and %s are there", pf->gp,
+			 pf->gp, pf->data);
+		say(fr, why);
+	} else {
+		fprintf(out, "wrote %s, %s and %s\n", pf->gp, pf->data, pf->png);
+	}
+}
+
+int lc_fitrun_plot(const struct lc_fitrun *fr, FILE *out, char *msg, size_t len)
+{
+	struct plot_files pf;
+	char why[4400];
+	int n = lc_fitrun_shown(fr), rc;
+
+	if (!fr->o.plot)
+		return 0;
+	if (fr->nvars != 1) {
+		say(fr, "-g plots single-variable fits only; skipped");
+		return 0;
+	}
+	snprintf(pf.gp, sizeof(pf.gp), "%s.gp", fr->o.plot);
+	snprintf(pf.data, sizeof(pf.data), "%s.data", fr->o.plot);
+	snprintf(pf.png, sizeof(pf.png), "%s.png", fr->o.plot);
+	if ((rc = lc_plot_prepare(pf.gp, pf.data, pf.png, fr->o.force ? LC_OUT_FORCE : LC_OUT_KEEP,
+				  why, sizeof(why))))
+		return lc_fail(msg, len, rc < 0 ? rc : -EEXIST, "-g: %s", why);
+	if ((rc = plot_write(fr, &pf, n > 12 ? 12 : n, msg, len)))
+		return rc;
+	plot_png(fr, &pf, out);
+	return 0;
+}
+
+/* The most CPUs a run in the file was measured on ("cpus=" of report -l),
+ * or 0 when no run says. */
+static unsigned runs_cpus(const struct lc_fitrun *fr)
+{
+	int key = lc_runs_find_key(fr->runs, "cpus", 4);
+	double v, most = 0;
+
+	for (size_t i = 0; key >= 0 && i < lc_runs_count(fr->runs); i++)
+		if (lc_runs_get(fr->runs, i, key, &v) == LC_CELL_VALUE && v > most && v < 1 << 24)
+			most = v;
+	return (unsigned)most;
+}
+
+/* The reason --pick names no fitted model. */
+static int no_pick(const struct lc_fitrun *fr, char *msg, size_t len)
+{
+	int n = lc_fitrun_fitted(fr);
+
+	return lc_fail(msg, len, -ERANGE, "--pick %d: only %d model%s fitted",
+		       fr->o.pick ? fr->o.pick : 1, n, n == 1 ? "" : "s");
+}
+
+/* Append model c to the model file path with note (NULL: none). */
+static int append(const struct lc_fitrun *fr, const struct lc_fitcand *c, const char *path,
+		  const char *note)
+{
+	return lc_model_append(path, fr->cat->key, (const char *const *)fr->vars, fr->nvars, c->f,
+			       &c->fit, LC_EXPR_LOG2, note);
+}
+
+int lc_fitrun_emit(const struct lc_fitrun *fr, FILE *out, FILE *err, char *msg, size_t len)
+{
+	const struct lc_fitcand *c = picked(fr);
+	char note[512];
+	int rc;
+
+	if (!fr->o.emit)
+		return 0;
+	if (!c)
+		return no_pick(fr, msg, len);
+	snprintf(note, sizeof(note), "from %s%s%s", fr->o.runs, fr->o.extract ? " where " : "",
+		 fr->o.extract ? fr->o.extract : "");
+	rc = append(fr, c, fr->o.emit, note);
+	if (!rc && runs_cpus(fr))
+		rc = lc_model_append_cpus(fr->o.emit, runs_cpus(fr));
+	if (rc)
+		return lc_fail(msg, len, rc, "--emit %s: %s", fr->o.emit, strerror(-rc));
+	fprintf(fr->o.format == LC_FITFMT_TEXT ? out : err, "appended model %d to %s\n",
+		(int)(c - fr->cands) + 1, fr->o.emit);
+	return 0;
+}
+
+/* Copy the model lines of model file f to out as the lines of a C
+ * comment, "lcm: model: " before each. */
+static void comment_lines(FILE *f, FILE *out)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int first = 1;
+
+	while (getline(&line, &cap, f) >= 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#' && line[1] != ':')
+			continue;	/* the file's header */
+		fprintf(out, "%s lcm: model: %s\n", first ? "/*" : " *", line);
+		first = 0;
+	}
+	fprintf(out, " */\n");
+	free(line);
+}
+
+/* The comment goes through a scratch model file, so that the text is
+ * exactly what --emit appends. */
+int lc_fitrun_comment(const struct lc_fitrun *fr, FILE *out, char *msg, size_t len)
+{
+	const struct lc_fitcand *c = picked(fr);
+	char path[] = "/tmp/lostcycles-fit.XXXXXX";
+	int fd, rc;
+	FILE *f;
+
+	if (!fr->o.emit_comment)
+		return 0;
+	if (!c)
+		return no_pick(fr, msg, len);
+	if ((fd = mkstemp(path)) < 0)
+		return lc_fail(msg, len, -errno, "--emit-comment: %s", strerror(errno));
+	close(fd);
+	rc = append(fr, c, path, NULL);
+	f = rc ? NULL : fopen(path, "r");
+	rc = rc ? rc : f ? 0 : -errno;
+	unlink(path);
+	if (!f)
+		return lc_fail(msg, len, rc, "--emit-comment: %s", strerror(-rc));
+	comment_lines(f, out);
+	fclose(f);
+	return 0;
+}

@@ -1,0 +1,651 @@
+/*
+ * lca_fitrun.c — one fit of "lostcycles fit" (see lca_fitrun.h): the runs,
+ * the points, the candidates, their fits and their ranking.
+ */
+#include "lca_fitrun.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_profile.h"
+#include "lc_util.h"
+#include "lca_models.h"
+#include "lca_runs.h"
+
+/* The variable names as the formula printers want them. */
+static const char *const *names_of(const struct lc_fitrun *fr)
+{
+	return (const char *const *)fr->vars;
+}
+
+/* Give a reason that does not stop the fit to the note callback. */
+static void note(const struct lc_fitrun *fr, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	if (!fr->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fr->note(fr->note_arg, text);
+}
+
+/* A parse error of text (what it is) as the reason: the column, then the
+ * text and a caret under the column on two more lines. */
+static int parse_fail(char *msg, size_t len, const char *what, const char *text,
+		      const struct lc_parse_error *pe)
+{
+	return lc_fail(msg, len, -EINVAL, "%s '%s': column %d: %s\n    %s\n    %*s^", what, text,
+		       pe->column, pe->msg, text, pe->column - 1, "");
+}
+
+int lc_fitrun_cat(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	char keys[64];
+
+	fr->cat = lc_cat_info(lc_key_lookup(fr->o.cat));
+	if (fr->cat)
+		return 0;
+	return lc_fail(msg, len, -ENOENT, "unknown category '%s' (known: %s)", fr->o.cat,
+		       lc_key_list(keys, sizeof(keys)));
+}
+
+/* Split the -v list into fr->vars. */
+static int split_vars(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	const char *s = fr->o.varlist, *w;
+	size_t n;
+
+	while ((w = lc_next_word(&s, NULL, ",", &n))) {
+		if (fr->nvars == LC_FITRUN_MAXVARS)
+			return lc_fail(msg, len, -E2BIG, "at most %d variables", LC_FITRUN_MAXVARS);
+		fr->vars[fr->nvars] = strndup(w, n);
+		if (!fr->vars[fr->nvars])
+			return lc_fail(msg, len, -ENOMEM, "out of memory");
+		fr->nvars++;
+	}
+	if (!fr->nvars)
+		return lc_fail(msg, len, -EINVAL, "-v names no variable");
+	return 0;
+}
+
+/* Resolve a formula identifier: a -v variable's name or x<i>. */
+static int resolve_var(void *ctx, const char *name, size_t len)
+{
+	const struct lc_fitrun *fr = ctx;
+	char *end;
+	long i;
+
+	for (int v = 0; v < fr->nvars; v++)
+		if (strlen(fr->vars[v]) == len && !strncmp(fr->vars[v], name, len))
+			return v;
+	if (len >= 2 && name[0] == 'x' && isdigit((unsigned char)name[1])) {
+		i = strtol(name + 1, &end, 10);
+		if (end == name + len && i < fr->nvars)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Resolve an extraction identifier: any name in the runs file. */
+static int resolve_key(void *ctx, const char *name, size_t len)
+{
+	return lc_runs_find_key(ctx, name, len);
+}
+
+/* -EINVAL with the place when some run has a negative value of the
+ * category, else 0. */
+static int negative_value(const struct lc_fitrun *fr, char *msg, size_t len)
+{
+	for (size_t i = 0; i < lc_runs_count(fr->runs); i++) {
+		double v;
+
+		if (lc_runs_get(fr->runs, i, fr->ykey, &v) != LC_CELL_VALUE || v >= 0)
+			continue;
+		return lc_fail(msg, len, -EINVAL, "%s:%d: %s=%g is negative: a time cannot be "
+			       "(--allow-negative-values fits it anyway)", fr->o.runs,
+			       lc_runs_line(fr->runs, i), fr->cat->key, v);
+	}
+	return 0;
+}
+
+/* Read the runs file. */
+static int read_runs(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	struct lc_runs_error re;
+	int rc = lc_runs_read(fr->o.runs, &fr->runs, &re);
+
+	if (rc == -EINVAL)
+		return lc_fail(msg, len, rc, "%s:%d: %s: '%s'", fr->o.runs, re.line, re.msg, re.token);
+	if (rc)
+		return lc_fail(msg, len, rc, "%s: %s", fr->o.runs, strerror(-rc));
+	if (lc_runs_count(fr->runs) == 0)
+		return lc_fail(msg, len, -ENODATA, "%s: no runs: the file is empty or holds only "
+			       "comments and blank lines", fr->o.runs);
+	return 0;
+}
+
+/* Find the variables, the category and the extraction in the runs. */
+static int find_keys(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	struct lc_parse_error pe;
+
+	for (int v = 0; v < fr->nvars; v++) {
+		fr->varkey[v] = lc_runs_find_key(fr->runs, fr->vars[v], strlen(fr->vars[v]));
+		if (fr->varkey[v] < 0)
+			return lc_fail(msg, len, -ENOENT, "unknown variable '%s': no run in %s has it",
+				       fr->vars[v], fr->o.runs);
+	}
+	fr->ykey = lc_runs_find_key(fr->runs, fr->cat->key, strlen(fr->cat->key));
+	if (fr->ykey < 0)
+		return lc_fail(msg, len, -ENOENT, "category '%s' does not appear in %s",
+			       fr->cat->key, fr->o.runs);
+	if (!fr->o.negvalues && negative_value(fr, msg, len))
+		return -EINVAL;
+	if (fr->o.extract &&
+	    lc_expr_parse_cond(fr->o.extract, 0, resolve_key, fr->runs, &fr->cond, &pe))
+		return parse_fail(msg, len, "extraction", fr->o.extract, &pe);
+	return 0;
+}
+
+/* Why no point is left to fit. */
+static int no_points(const struct lc_fitrun *fr, char *msg, size_t len)
+{
+	const struct lc_points *p = &fr->pts;
+	char first[160] = "";
+
+	if (p->na > 0 && p->missing == 0)
+		return lc_fail(msg, len, -ENODATA, "%s is 'na' in all %zu selected runs of %s "
+			       "(not measured on that machine); nothing to fit",
+			       fr->cat->key, p->na, fr->o.runs);
+	if (p->excluded && !p->na && !p->missing)
+		return lc_fail(msg, len, -ENODATA, "-x '%s' selects none of the %zu runs in %s",
+			       fr->o.extract, p->excluded, fr->o.runs);
+	if (p->missing)
+		snprintf(first, sizeof(first), " (first %s:%d: no value for %s)", fr->o.runs,
+			 p->skip_line[0], lc_runs_keyname(fr->runs, p->skip_key[0]));
+	return lc_fail(msg, len, -ENODATA, "no run in %s has %s and all of -v \"%s\" "
+		       "(%zu with %s 'na', %zu lacking a value%s, %zu not selected)",
+		       fr->o.runs, fr->cat->key, fr->o.varlist, p->na, fr->cat->key,
+		       p->missing, first, p->excluded);
+}
+
+/* Build the points; fail with the reason when none are left. */
+static int build_points(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	if (lc_points_build(fr->runs, fr->varkey, fr->nvars, fr->ykey, fr->cond,
+			    fr->o.drop_outliers ? LC_POINTS_DROP_OUTLIERS : 0, &fr->pts))
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	return fr->pts.n > 0 ? 0 : no_points(fr, msg, len);
+}
+
+/* The fit flags from the options. */
+static unsigned fit_flags(const struct lc_fitrun *fr)
+{
+	return (fr->o.nonneg ? LC_FIT_NONNEG : 0) | (fr->o.weights ? LC_FIT_WEIGHTS : 0) |
+	       (fr->o.absolute ? 0 : LC_FIT_RELATIVE);
+}
+
+/* Add a candidate with formula text (a copy is kept, trimmed). */
+static int add_cand(struct lc_fitrun *fr, const char *text, size_t n, int user, char *msg,
+		    size_t len)
+{
+	struct lc_fitcand *c;
+
+	while (n && isspace((unsigned char)*text)) {
+		text++;
+		n--;
+	}
+	while (n && isspace((unsigned char)text[n - 1]))
+		n--;
+	if (!n)
+		return 0;
+	if (fr->ncands == LC_FITRUN_MAXCANDS)
+		return lc_fail(msg, len, -E2BIG, "more than %d models", LC_FITRUN_MAXCANDS);
+	c = &fr->cands[fr->ncands];
+	*c = (struct lc_fitcand){ .user = user };
+	c->text = strndup(text, n);
+	if (!c->text)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	fr->ncands++;
+	return 0;
+}
+
+/* Add the formulae in one argument, split at top-level ',' and ';'. */
+static int add_user_forms(struct lc_fitrun *fr, const char *s, char *msg, size_t len)
+{
+	int depth = 0;
+	const char *start = s;
+
+	for (;; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')')
+			depth--;
+		if (*s && !(depth <= 0 && (*s == ',' || *s == ';')))
+			continue;
+		if (add_cand(fr, start, (size_t)(s - start), 1, msg, len))
+			return -EINVAL;
+		if (!*s)
+			return 0;
+		start = s + 1;
+	}
+}
+
+/* Add each of the n strings of v as a candidate that is not the user's. */
+static int add_strv(struct lc_fitrun *fr, char **v, int n, char *msg, size_t len)
+{
+	int rc = 0;
+
+	for (int i = 0; i < n && !rc; i++)
+		rc = add_cand(fr, v[i], strlen(v[i]), 0, msg, len);
+	lc_strv_free(v, n);
+	return rc;
+}
+
+/* Add the default forms for the category and variables. */
+static int add_defaults(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	char path[4096], **forms;
+	int n, line, rc;
+
+	if (fr->o.models)
+		snprintf(path, sizeof(path), "%s", fr->o.models);
+	else if (lc_models_path(path, sizeof(path)))
+		return lc_fail(msg, len, -ENOENT, "cannot find models.txt "
+			       "(set LOSTCYCLES_MODELS or use --models)");
+	rc = lc_models_load(path, fr->cat->key, names_of(fr), fr->nvars, &forms, &n, &line);
+	if (rc == -EINVAL)
+		return lc_fail(msg, len, rc, "%s:%d: expected 'CATEGORY VARIABLE... : FORMULA'",
+			       path, line);
+	if (rc)
+		return lc_fail(msg, len, rc, "%s: %s", path, strerror(-rc));
+	if ((rc = add_strv(fr, forms, n, msg, len)))
+		return rc;
+	if (n == 0 && fr->ncands == 0)
+		return lc_fail(msg, len, -ENOENT, "no default models for %s over \"%s\" in %s; "
+			       "give formulae or use --search", fr->cat->key, fr->o.varlist, path);
+	return 0;
+}
+
+int lc_fitrun_negative_ok(const struct lc_fitrun *fr)
+{
+	return fr->o.negative || !strcmp(fr->cat->key, "rt");
+}
+
+/* Add the --search hypotheses. */
+static int add_search(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	char **h;
+	int n, rc = lc_search_hypotheses(names_of(fr), fr->nvars, &fr->pts,
+					 lc_fitrun_negative_ok(fr) ? LC_SEARCH_NEGATIVE : 0,
+					 fit_flags(fr), &h, &n, &fr->search);
+
+	if (rc == -E2BIG)
+		return lc_fail(msg, len, rc, "--search handles one to three variables");
+	if (rc == -EDOM)
+		return lc_fail(msg, len, rc, "--search: no form is defined at every point (%s)",
+			       fr->search.undefined_at);
+	if (rc)
+		return lc_fail(msg, len, rc, "out of memory");
+	return add_strv(fr, h, n, msg, len);
+}
+
+/* Collect every candidate: the user's formulae, then defaults or search. */
+static int collect(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	fr->cands = calloc(LC_FITRUN_MAXCANDS, sizeof(*fr->cands));
+	if (!fr->cands)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	for (int i = 0; i < fr->o.nforms; i++)
+		if (add_user_forms(fr, fr->o.forms[i], msg, len))
+			return -EINVAL;
+	if (fr->o.search)
+		return add_search(fr, msg, len);
+	if (fr->o.nforms == 0)
+		return add_defaults(fr, msg, len);
+	return 0;
+}
+
+/* Parse every candidate; a syntax error in any formula is fatal. */
+static int parse_cands(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	for (int i = 0; i < fr->ncands; i++) {
+		struct lc_fitcand *c = &fr->cands[i];
+		struct lc_parse_error pe;
+		int rc = lc_formula_parse(c->text, LC_EXPR_LOG2, resolve_var, fr, &c->f, &pe);
+
+		if (rc == -ENOMEM)
+			return lc_fail(msg, len, rc, "out of memory");
+		if (rc)
+			return parse_fail(msg, len, c->user ? "formula" : "default formula", c->text,
+					  &pe);
+	}
+	return 0;
+}
+
+/* Note the terms of f that pruning dropped into c->dropped. */
+static void note_dropped(struct lc_fitcand *c, const struct lc_formula *f, const int *dropped,
+			 const char *const *names)
+{
+	size_t used = 0;
+
+	for (int t = 0; t < f->nterms; t++) {
+		if (!dropped[t] || used >= sizeof(c->dropped))
+			continue;
+		if (used)
+			used += (size_t)snprintf(c->dropped + used, sizeof(c->dropped) - used, ", ");
+		if (used < sizeof(c->dropped))
+			used += (size_t)lc_expr_print(f->term[t], names, 6, c->dropped + used,
+						      sizeof(c->dropped) - used);
+		c->ndropped++;
+	}
+}
+
+/* Fit one candidate (pruning it with --prune).  0, or -ENOMEM. */
+static int fit_cand(struct lc_fitrun *fr, struct lc_fitcand *c)
+{
+	int rc, dropped[LC_LSQ_MAXK];
+	unsigned flags = fit_flags(fr) | LC_FIT_NOLOO;
+	struct lc_formula *g = NULL;
+
+	if (!fr->o.prune)
+		rc = lc_fit_formula(c->f, &fr->pts, flags, names_of(fr), &c->fit, c->why,
+				    sizeof(c->why));
+	else
+		rc = lc_fit_prune(c->f, &fr->pts, flags, names_of(fr), &g, dropped, &c->fit,
+				  c->why, sizeof(c->why));
+	if (fr->o.prune && g != c->f) {
+		note_dropped(c, c->f, dropped, names_of(fr));
+		lc_formula_free(c->f);
+		c->f = g;
+	}
+	c->ok = rc == 0;
+	return rc == -ENOMEM ? rc : 0;
+}
+
+/* Scratch arrays of the ranking. */
+struct rank_tmp {
+	int *order, *idx;
+	const struct lc_formula **f;
+	struct lc_fit **fit;
+	struct lc_fitcand *sorted;
+};
+
+/* Allocate the scratch arrays for n candidates.  0 or -ENOMEM. */
+static int rank_alloc(struct rank_tmp *t, int n)
+{
+	size_t k = (size_t)n + 1;
+
+	t->order = malloc(sizeof(int) * k);
+	t->idx = malloc(sizeof(int) * k);
+	t->f = malloc(sizeof(*t->f) * k);
+	t->fit = malloc(sizeof(*t->fit) * k);
+	t->sorted = malloc(sizeof(*t->sorted) * k);
+	return t->order && t->idx && t->f && t->fit && t->sorted ? 0 : -ENOMEM;
+}
+
+/* Free the scratch arrays. */
+static void rank_free(struct rank_tmp *t)
+{
+	free(t->order);
+	free(t->idx);
+	free(t->f);
+	free(t->fit);
+	free(t->sorted);
+}
+
+/* Put the fitted candidates in the order of lc_fit_select, refused ones
+ * last.  0 or -ENOMEM. */
+static int rank(struct lc_fitrun *fr)
+{
+	struct rank_tmp t;
+	int n = 0, m = 0, rc = rank_alloc(&t, fr->ncands);
+
+	for (int i = 0; !rc && i < fr->ncands; i++)
+		if (fr->cands[i].ok) {
+			t.idx[n] = i;
+			t.f[n] = fr->cands[i].f;
+			t.fit[n++] = &fr->cands[i].fit;
+		}
+	if (!rc && lc_fit_select(t.f, t.fit, n, &fr->pts, fit_flags(fr), names_of(fr), t.order,
+				 &fr->sel))
+		rc = -ENOMEM;
+	for (int i = 0; !rc && i < n; i++)
+		t.sorted[m++] = fr->cands[t.idx[t.order[i]]];
+	for (int i = 0; !rc && i < fr->ncands; i++)
+		if (!fr->cands[i].ok)
+			t.sorted[m++] = fr->cands[i];
+	if (!rc && fr->sel.promoted >= 0) {	/* the rule moved model 2 of the order to the top */
+		fr->sel.promoted = 0;
+		fr->sel.promoted_over = 1;
+	}
+	if (!rc)
+		memcpy(fr->cands, t.sorted, sizeof(*t.sorted) * (size_t)m);
+	rank_free(&t);
+	return rc;
+}
+
+/* The index of an earlier fitted candidate of cands[0..n) whose formula
+ * prints as text, or -1. */
+static int same_as(const struct lc_fitrun *fr, int n, const char *text)
+{
+	char b[512];
+
+	for (int j = 0; j < n; j++) {
+		lc_formula_print(fr->cands[j].f, NULL, names_of(fr), 6, b, sizeof(b));
+		if (fr->cands[j].ok && !strcmp(text, b))
+			return j;
+	}
+	return -1;
+}
+
+/* Fold candidate c into k, which prints the same: note it, free it. */
+static void fold(struct lc_fitcand *k, struct lc_fitcand *c)
+{
+	size_t used = strlen(k->also);
+
+	if (c->ndropped && used < sizeof(k->also))
+		snprintf(k->also + used, sizeof(k->also) - used, "%s'%s' (dropped %s)",
+			 used ? ", " : "", c->text, c->dropped);
+	lc_formula_free(c->f);
+	free(c->text);
+}
+
+/* Remove later candidates whose fitted formula prints the same as an
+ * earlier one (pruning can make two candidates equal). */
+static void dedupe(struct lc_fitrun *fr)
+{
+	char a[512];
+	int n = 0, j;
+
+	for (int i = 0; i < fr->ncands; i++) {
+		lc_formula_print(fr->cands[i].f, NULL, names_of(fr), 6, a, sizeof(a));
+		j = fr->cands[i].ok ? same_as(fr, n, a) : -1;
+		if (j >= 0)
+			fold(&fr->cands[j], &fr->cands[i]);
+		else
+			fr->cands[n++] = fr->cands[i];
+	}
+	fr->ncands = n;
+}
+
+/* True when some term of c is not finite at some point; the first such
+ * point goes to fr->undef_at. */
+static int undefined(struct lc_fitrun *fr, const struct lc_fitcand *c)
+{
+	const struct lc_points *p = &fr->pts;
+
+	for (size_t i = 0; i < p->n; i++)
+		for (int t = 0; t < c->f->nterms; t++) {
+			const double *x = &p->x[i * (size_t)p->nvars];
+			size_t used = 0;
+
+			if (isfinite(lc_expr_eval(c->f->term[t], x)))
+				continue;
+			for (int v = 0; v < fr->nvars && !fr->undef_at[0]; v++)
+				used += (size_t)snprintf(fr->undef_at + used, sizeof(fr->undef_at) - used,
+							 "%s%s=%g", v ? " " : "", fr->vars[v], x[v]);
+			return 1;
+		}
+	return 0;
+}
+
+/* Fit every candidate, noting refusals; default and search forms that are
+ * not defined at every point are left out (and counted).  Returns the
+ * number fitted, or -ENOMEM. */
+static int fit_each(struct lc_fitrun *fr)
+{
+	int nok = 0;
+
+	for (int i = 0; i < fr->ncands; i++) {
+		struct lc_fitcand *c = &fr->cands[i];
+
+		if (!c->user && undefined(fr, c)) {
+			c->undefined = 1;
+			fr->nundef++;
+			continue;
+		}
+		if (fit_cand(fr, c))
+			return -ENOMEM;
+		nok += c->ok;
+		if (!c->ok && (c->user || !fr->o.search))
+			note(fr, "model '%s' refused: %s", c->text, c->why);
+		fr->user_refused |= !c->ok && c->user;
+	}
+	return nok;
+}
+
+/* Fit all candidates, then rank them. */
+static int fit_all(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	int nok = fit_each(fr);
+
+	if (nok < 0)
+		return lc_fail(msg, len, nok, "out of memory");
+	if (!nok && (fr->nundef || fr->search.undefined) && !fr->o.nforms)
+		return lc_fail(msg, len, -EDOM, "every form is undefined at some point (%s)",
+			       fr->undef_at);
+	if (!nok && fr->o.search)
+		return lc_fail(msg, len, -EDOM, "no model could be fitted to the %zu points",
+			       fr->pts.n);
+	if (!nok)	/* each refusal was noted */
+		return lc_fail(msg, len, -EDOM, "%s", "");
+	if (fr->o.prune)
+		dedupe(fr);
+	return rank(fr) ? lc_fail(msg, len, -ENOMEM, "out of memory") : 0;
+}
+
+int lc_fitrun_run(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	int rc;
+
+	if ((rc = split_vars(fr, msg, len)) || (rc = read_runs(fr, msg, len)) ||
+	    (rc = find_keys(fr, msg, len)) || (rc = build_points(fr, msg, len)) ||
+	    (rc = collect(fr, msg, len)) || (rc = parse_cands(fr, msg, len)))
+		return rc;
+	return fit_all(fr, msg, len);
+}
+
+void lc_fitrun_free(struct lc_fitrun *fr)
+{
+	for (int i = 0; i < fr->ncands; i++) {
+		free(fr->cands[i].text);
+		lc_formula_free(fr->cands[i].f);
+	}
+	free(fr->cands);
+	for (int v = 0; v < fr->nvars; v++)
+		free(fr->vars[v]);
+	lc_points_free(&fr->pts);
+	lc_expr_free(fr->cond);
+	lc_runs_free(fr->runs);
+}
+
+int lc_fitrun_shown(const struct lc_fitrun *fr)
+{
+	int n = 0, top = fr->o.top ? fr->o.top : fr->o.search ? 10 : LC_FITRUN_MAXCANDS;
+
+	while (n < fr->ncands && fr->cands[n].ok && n < top)
+		n++;
+	return n;
+}
+
+int lc_fitrun_fitted(const struct lc_fitrun *fr)
+{
+	int n = 0;
+
+	while (n < fr->ncands && fr->cands[n].ok)
+		n++;
+	return n;
+}
+
+/* Write the coefficient terms [from, to) of a fit as "(c +/- h) * term"
+ * joined by " + " into the buffer at *used. */
+static void model_sum(const struct lc_fitcand *c, int from, int to, const char *const *names,
+		      char *buf, size_t len, size_t *used)
+{
+	const struct lc_fit *fit = &c->fit;
+
+	if (from == to && *used < len)
+		*used += (size_t)snprintf(buf + *used, len - *used, "0");
+	for (int t = from; t < to && *used < len; t++) {
+		char term[256];
+		int one;
+
+		lc_expr_print(c->f->term[t], names, 6, term, sizeof(term));
+		one = !strcmp(term, "1");
+		if (fit->zero[t])
+			*used += (size_t)snprintf(buf + *used, len - *used, "%s(0, held)%s%s",
+						  t > from ? " + " : "", one ? "" : " * ", one ? "" : term);
+		else
+			*used += (size_t)snprintf(buf + *used, len - *used, "%s(%.4g +/- %.4g)%s%s%s",
+						  t > from ? " + " : "", fit->coef[t], fit->half[t],
+						  fit->flagged[t] ? "?" : "", one ? "" : " * ",
+						  one ? "" : term);
+	}
+}
+
+void lc_fitrun_model_text(const struct lc_fitrun *fr, const struct lc_fitcand *c, char *buf,
+			  size_t len)
+{
+	const char *const *names = names_of(fr);
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!c->f->is_max) {
+		model_sum(c, 0, c->f->nterms, names, buf, len, &used);
+		return;
+	}
+	used = (size_t)snprintf(buf, len, "max(");
+	model_sum(c, 0, c->f->na, names, buf, len, &used);
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, ", ");
+	model_sum(c, c->f->na, c->f->nterms, names, buf, len, &used);
+	if (used < len)
+		snprintf(buf + used, len - used, ")  [threshold %s ~ %.4g]", names[0], c->fit.threshold);
+}
+
+void lc_fitrun_formula(const struct lc_fitrun *fr, const struct lc_fitcand *c, char *buf,
+		       size_t len)
+{
+	char tmp[2048];
+	size_t used = 0;
+
+	lc_formula_print(c->f, c->fit.coef, names_of(fr), 10, tmp, sizeof(tmp));
+	for (const char *q = tmp; *q && used + 3 < len; q++) {
+		if (*q == '^') {
+			buf[used++] = '*';
+			buf[used++] = '*';
+		} else {
+			buf[used++] = *q;
+		}
+	}
+	buf[used] = '\0';
+}

@@ -1,0 +1,133 @@
+/*
+ * lca_fitrun.h — one fit of "lostcycles fit" (the thesis's lca): read the
+ * runs, build the points, collect the candidate models (the user's
+ * formulae, the default forms of models.txt, or an Extra-P style search
+ * space), fit, prune and rank them (lca_fitrun.c); and the outputs of the
+ * result: the ranked table as text, JSON, CSV or a bare formula, the
+ * gnuplot files, the model-file line of --emit and the lcm: comment of
+ * --emit-comment (lca_fitout.c).
+ *
+ * The fit returns 0 or -errno with a one-line reason (lc_fail) and never
+ * prints; reasons that do not stop the fit (a formula refused) go to the
+ * note callback.  The outputs print the result tables, their job.
+ */
+#ifndef LCA_FITRUN_H
+#define LCA_FITRUN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lca_formula.h"
+#include "lca_lsq.h"
+#include "lca_search.h"
+
+#define LC_FITRUN_MAXVARS 8
+#define LC_FITRUN_MAXCANDS 8192
+#define LC_FITRUN_MAXFORMS 64
+
+/* Output formats (--format). */
+enum lc_fitrun_format { LC_FITFMT_TEXT, LC_FITFMT_FORMULA, LC_FITFMT_JSON, LC_FITFMT_CSV };
+
+/* What to fit and how (the options of "lostcycles fit"). */
+struct lc_fitrun_opts {
+	const char *cat, *varlist, *runs, *extract, *plot, *emit, *models;
+	int format;			/* enum lc_fitrun_format */
+	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative, negvalues;
+	int emit_comment, drop_outliers, force;
+	const char *forms[LC_FITRUN_MAXFORMS];	/* the user's formula arguments */
+	int nforms;
+};
+
+/* One candidate model and its fit. */
+struct lc_fitcand {
+	char *text;			/* as given */
+	struct lc_formula *f;		/* what was fitted (after pruning) */
+	struct lc_fit fit;
+	int ok, user, undefined;
+	int ndropped;
+	char dropped[256];		/* terms pruned away, as text */
+	char also[384];			/* other candidates pruning made equal to this one */
+	char why[256];			/* why the fit was refused */
+};
+
+struct lc_runs;
+struct lc_expr;
+
+/* A fit and its result; zero it, fill o (and note), then lc_fitrun_cat
+ * and lc_fitrun_run; free with lc_fitrun_free. */
+struct lc_fitrun {
+	struct lc_fitrun_opts o;
+	void (*note)(void *arg, const char *text);	/* a reason that does not stop
+							 * the fit; NULL: dropped */
+	void *note_arg;
+	const struct lc_cat_info *cat;
+	char *vars[LC_FITRUN_MAXVARS];
+	int nvars;
+	struct lc_runs *runs;
+	int varkey[LC_FITRUN_MAXVARS], ykey;
+	struct lc_expr *cond;
+	struct lc_points pts;
+	struct lc_fitcand *cands;	/* ranked: fitted ones first, refused ones last */
+	int ncands;
+	int user_refused;		/* a formula the user gave was refused */
+	struct lc_select sel;
+	struct lc_search_info search;
+	int nundef;			/* default or search forms left out as undefined */
+	char undef_at[64];		/* a point where one is undefined */
+};
+
+/* Look up o.cat in the category table.  0, or -ENOENT with the reason. */
+int lc_fitrun_cat(struct lc_fitrun *fr, char *msg, size_t len);
+
+/* Read the runs, build the points, collect, parse, fit and rank the
+ * candidates.  0, or -errno with the reason (a formula's syntax error
+ * comes with the formula and a caret under the column, on two more
+ * lines). */
+int lc_fitrun_run(struct lc_fitrun *fr, char *msg, size_t len);
+
+/* Free what fr holds (not fr); accepts a zeroed fr. */
+void lc_fitrun_free(struct lc_fitrun *fr);
+
+/* How many candidates the table shows: o.top, else all (10 with
+ * o.search). */
+int lc_fitrun_shown(const struct lc_fitrun *fr);
+
+/* True when negative exponents are searched: --allow-negative, or a
+ * category that can shrink as a variable grows (rt, the work each
+ * processor does). */
+int lc_fitrun_negative_ok(const struct lc_fitrun *fr);
+
+/* The number of candidates that fitted. */
+int lc_fitrun_fitted(const struct lc_fitrun *fr);
+
+/* The fitted model c as lca printed it ("(c +/- h) * term + ...") into
+ * buf. */
+void lc_fitrun_model_text(const struct lc_fitrun *fr, const struct lc_fitcand *c, char *buf,
+			  size_t len);
+
+/* The fitted model c as an expression predict and Python both evaluate
+ * (coefficients with 10 digits, ** for powers) into buf. */
+void lc_fitrun_formula(const struct lc_fitrun *fr, const struct lc_fitcand *c, char *buf,
+		       size_t len);
+
+/* ---- outputs (lca_fitout.c) ------------------------------------------------ */
+
+/* Print the result in o.format to out; for the machine formats the notes,
+ * skipped runs and outliers go to err, one line each. */
+void lc_fitrun_print(const struct lc_fitrun *fr, FILE *out, FILE *err);
+
+/* -g NAME (o.plot): write NAME.data and NAME.gp, and NAME.png when gnuplot
+ * exists, saying so on out.  0, or -errno with the reason. */
+int lc_fitrun_plot(const struct lc_fitrun *fr, FILE *out, char *msg, size_t len);
+
+/* --emit FILE (o.emit): append the best (or o.pick) model to the model
+ * file, saying so on out (text) or err (the machine formats).  0, or
+ * -errno with the reason. */
+int lc_fitrun_emit(const struct lc_fitrun *fr, FILE *out, FILE *err, char *msg, size_t len);
+
+/* --emit-comment: print the best (or o.pick) model to out as the lcm:
+ * lines of a C comment, exactly what --emit appends.  0, or -errno with
+ * the reason. */
+int lc_fitrun_comment(const struct lc_fitrun *fr, FILE *out, char *msg, size_t len);
+
+#endif /* LCA_FITRUN_H */

@@ -1,0 +1,61 @@
+/*
+ * lca_predrun.h — one run of "lostcycles predict": evaluate a model file
+ * (from "lostcycles fit --emit" or written by hand) at a point or over a
+ * grid: per-category lost cycles, T(E) = sum C(E)/p with a prediction
+ * interval, speedup, efficiency and scaling factor; what-if scenarios;
+ * comparison with a second model and its crossover points; the plot of T
+ * or speedup.
+ *
+ * Loading returns 0 or -errno with a one-line reason (lc_fail) and never
+ * prints; the tables print, their job.
+ */
+#ifndef LCA_PREDRUN_H
+#define LCA_PREDRUN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lca_grid.h"
+#include "lca_predict.h"
+
+/* What to predict (the options of "lostcycles predict"). */
+struct lc_predrun_opts {
+	const char *model, *at, *grid, *compare, *plot, *profile, *extract;
+	const char *whatif[LC_WHATIF_MAX];
+	int nwhatif, speedup, force;
+	size_t max_points;		/* --max-points */
+};
+
+/* A prediction; zero it (pax -1), fill o, lc_predrun_load, then print;
+ * free with lc_predrun_free. */
+struct lc_predrun {
+	struct lc_predrun_opts o;
+	struct lc_model *a, *b;
+	struct lc_grid g;
+	struct lc_whatif w[LC_WHATIF_MAX];
+	const char *names[LC_GRID_MAXAXES];
+	double vals[LC_GRID_MAXAXES];
+	struct lc_env env;
+	int pax;		/* the grid axis of p, or -1 */
+	int has_t;		/* the model has every category T(E) needs, and p is given */
+	char lacks[128];	/* the categories T(E) needs that the model lacks */
+};
+
+/* Read the model files, parse --at/--grid and the what-ifs, check that the
+ * model has what the options need.  0, or -errno with the reason. */
+int lc_predrun_load(struct lc_predrun *pr, char *msg, size_t len);
+
+/* Print the point's table (--at) or the grid table with the crossovers of
+ * --compare (--grid) to out.  0, or -errno with the reason (after what was
+ * printed). */
+int lc_predrun_print(struct lc_predrun *pr, FILE *out, char *msg, size_t len);
+
+/* --plot: T or speedup over the first grid variable, one curve per value
+ * of the second: FILE.data, FILE.gp and the PNG when gnuplot is there,
+ * saying on out what was written.  0, or -errno with the reason. */
+int lc_predrun_plot(struct lc_predrun *pr, FILE *out, char *msg, size_t len);
+
+/* Free what pr holds (not pr); accepts a zeroed pr. */
+void lc_predrun_free(struct lc_predrun *pr);
+
+#endif /* LCA_PREDRUN_H */

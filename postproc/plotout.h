@@ -1,0 +1,27 @@
+/*
+ * plotout.h — the --plot FILE.png files of predict and compose: the names
+ * of the data and script beside the PNG, making room for them, and running
+ * gnuplot with the line that says what was written.
+ */
+#ifndef LC_PLOTOUT_H
+#define LC_PLOTOUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The files of one plot. */
+struct lc_plotout {
+	const char *png;		/* FILE.png as given */
+	char gp[4200], data[4200];	/* FILE.gp, FILE.data (".png" left off) */
+};
+
+/* Name the files of png and make room for them (an existing one only with
+ * force).  0, or -errno with the reason ("--plot: ..."). */
+int lc_plotout_open(struct lc_plotout *po, const char *png, int force, char *msg, size_t len);
+
+/* Run gnuplot on the script for the PNG, saying on out what was written
+ * (without gnuplot: the data and the script).  0, or -errno with the
+ * reason when gnuplot failed. */
+int lc_plotout_finish(const struct lc_plotout *po, FILE *out, char *msg, size_t len);
+
+#endif /* LC_PLOTOUT_H */

@@ -1,0 +1,176 @@
+/*
+ * tagname.c — names for the OpenMP tool's fragment tags (see tagname.h):
+ * find the program from the profile's command line, read the source lines
+ * of its tags from its debug information (libdw), fall back to raw names.
+ */
+#include "tagname.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_program.h"
+
+struct entry {
+	int64_t tag;
+	char *name;		/* NULL: no name */
+};
+
+struct lc_tagnames {
+	uint32_t n;
+	struct entry *e;
+};
+
+/* The program's word of a command line: the first word, or for "env" the
+ * first word after its options and VAR=VALUE assignments.  Copies it into
+ * out; returns 0, or -1 when there is none. */
+static int program_word(const char *command, char *out, size_t len)
+{
+	char buf[PATH_MAX * 2], *save = NULL, *w;
+	int env = 0, skip = 0;
+
+	snprintf(buf, sizeof(buf), "%s", command);
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		const char *base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+
+		if (skip) {
+			skip = 0;
+			continue;
+		}
+		if (!env && !strcmp(base, "env")) {
+			env = 1;
+			continue;
+		}
+		if (env && (w[0] == '-' || strchr(w, '='))) {
+			skip = !strcmp(w, "-u") || !strcmp(w, "--unset") || !strcmp(w, "-C");
+			continue;
+		}
+		snprintf(out, len, "%s", w);
+		return 0;
+	}
+	return -1;
+}
+
+/* The raw name of OpenMP tag t. */
+static char *raw_name(int64_t t)
+{
+	char buf[64];
+
+	if (LC_TAGN_MODULE(t) == LC_TAGN_MODULE_MAIN)
+		snprintf(buf, sizeof(buf), "omp:main+0x%" PRIx64, LC_TAGN_VADDR(t));
+	else
+		snprintf(buf, sizeof(buf), "omp:%04" PRIx32 "+0x%" PRIx64, LC_TAGN_MODULE(t),
+			 LC_TAGN_VADDR(t));
+	return strdup(buf);
+}
+
+/* "file.c:LINE (function)" of a source line, or NULL when it says
+ * nothing.  The file is shown by its base name; compiler-made functions
+ * (".omp_outlined...") are left out. */
+static char *pretty(const char *file, int line, const char *func)
+{
+	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	char buf[PATH_MAX + 300];
+
+	if (line <= 0 || !base[0])
+		return NULL;
+	if (func[0] && func[0] != '.')
+		snprintf(buf, sizeof(buf), "%s:%d (%s)", base, line, func);
+	else
+		snprintf(buf, sizeof(buf), "%s:%d", base, line);
+	return strdup(buf);
+}
+
+/* Whether tag t is an OpenMP tag of the main program with an address. */
+static int main_omp_tag(int64_t t)
+{
+	return LC_TAGN_KIND(t) == LC_TAGN_KIND_OMP && LC_TAGN_VADDR(t) != 0 &&
+	       LC_TAGN_MODULE(t) == LC_TAGN_MODULE_MAIN;
+}
+
+/* Name the main program's OpenMP tags of tn from exe's debug information;
+ * tags it cannot name keep their NULL name. */
+static void resolve(struct lc_tagnames *tn, const char *exe)
+{
+	struct lc_program_dbg *d = NULL;
+	char file[PATH_MAX], func[256];
+	int line;
+
+	for (uint32_t i = 0; i < tn->n; i++) {
+		if (!main_omp_tag(tn->e[i].tag))
+			continue;
+		if (!d && !(d = lc_program_dbg_open(exe)))
+			return;
+		if (!lc_program_srcline(d, LC_TAGN_VADDR(tn->e[i].tag) - 1, file, sizeof(file),
+					&line, func, sizeof(func)))
+			tn->e[i].name = pretty(file, line, func);
+	}
+	lc_program_dbg_close(d);
+}
+
+struct lc_tagnames *lc_tagnames_new(const char *command, const int64_t *tags, uint32_t n)
+{
+	struct lc_tagnames *tn = calloc(1, sizeof(*tn));
+	char word[PATH_MAX], exe[PATH_MAX];
+
+	if (!tn || !(tn->e = calloc(n + 1, sizeof(*tn->e)))) {
+		free(tn);
+		return NULL;
+	}
+	tn->n = n;
+	for (uint32_t i = 0; i < n; i++)
+		tn->e[i].tag = tags[i];
+	if (command && !program_word(command, word, sizeof(word)) &&
+	    !lc_program_find(word, exe, sizeof(exe)))
+		resolve(tn, exe);
+	for (uint32_t i = 0; i < n; i++)
+		if (!tn->e[i].name && LC_TAGN_KIND(tags[i]) == LC_TAGN_KIND_OMP)
+			tn->e[i].name = raw_name(tags[i]);
+	return tn;
+}
+
+const char *lc_tagnames_get(const void *arg, int64_t tag)
+{
+	const struct lc_tagnames *tn = arg;
+
+	for (uint32_t i = 0; tn && i < tn->n; i++)
+		if (tn->e[i].tag == tag)
+			return tn->e[i].name;
+	return NULL;
+}
+
+/* Nonzero when name designates full, a "file:line (function)" name: equal
+ * to it, or to its part before " (". */
+static int name_matches(const char *full, const char *name)
+{
+	const char *paren = strstr(full, " (");
+	size_t n = paren ? (size_t)(paren - full) : strlen(full);
+
+	return !strcmp(full, name) || (strlen(name) == n && !strncmp(full, name, n));
+}
+
+int lc_tagnames_find(const struct lc_tagnames *tn, const char *name, int64_t *tag)
+{
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+
+	for (uint32_t i = 0; tn && i < tn->n; i++) {
+		if (tn->e[i].name && name_matches(tn->e[i].name, base)) {
+			*tag = tn->e[i].tag;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void lc_tagnames_free(struct lc_tagnames *tn)
+{
+	if (!tn)
+		return;
+	for (uint32_t i = 0; i < tn->n; i++)
+		free(tn->e[i].name);
+	free(tn->e);
+	free(tn);
+}

@@ -1,0 +1,241 @@
+/*
+ * test_emit.c — the one table emitter (util/lc_emit.h): aligned text, CSV
+ * and JSON of the same table, and hostile strings (comma, quote, newline,
+ * ESC, invalid UTF-8) in each.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lc_emit.h"
+
+/* What one table of two columns (a host name, a number) looks like. */
+static const struct lc_col cols[] = {
+	{ .name = "host", .kind = LC_COL_STR, .width = 6, .flags = LC_COL_CLIP },
+	{ .name = "sec", .kind = LC_COL_FLOAT, .prec = 2, .data_prec = 4, .width = 6 },
+	{ .name = "share", .kind = LC_COL_PCT, .prec = 1, .width = 6 },
+};
+
+/* The table of rows of (host, seconds, share) written as fmt, as a string
+ * (the caller frees it). */
+static char *render(enum lc_emit_format fmt, const char *const *hosts, int n, unsigned flags)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct lc_emit *e;
+
+	assert_non_null(f);
+	e = lc_emit_new(f, fmt, cols, 3, flags);
+	assert_non_null(e);
+	for (int i = 0; i < n; i++) {
+		lc_emit_str(e, hosts[i]);
+		lc_emit_num(e, i ? 1.5 * i : NAN);
+		lc_emit_num(e, 12.25 * i);
+		lc_emit_row(e);
+	}
+	assert_int_equal(lc_emit_end(e), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_text(void **state)
+{
+	const char *hosts[] = { "a", "longhostname", "b" };
+	char *s;
+
+	(void)state;
+	s = render(LC_EMIT_TEXT, hosts, 3, 0);
+	assert_string_equal(s, "host      sec  share\n"
+			       "a          na   0.0%\n"
+			       "longho   1.50  12.2%\n"
+			       "b        3.00  24.5%\n");
+	free(s);
+	s = render(LC_EMIT_TEXT, hosts, 1, LC_EMIT_NO_HEADER);
+	assert_string_equal(s, "a          na   0.0%\n");
+	free(s);
+}
+
+static void test_csv(void **state)
+{
+	const char *hosts[] = { "plain", "a,b", "say \"hi\"", "two\nlines", "cr\rx" };
+	char *s;
+
+	(void)state;
+	s = render(LC_EMIT_CSV, hosts, 5, 0);
+	assert_string_equal(s, "host,sec,share\n"
+			       "plain,na,0.0\n"
+			       "\"a,b\",1.5000,12.2\n"
+			       "\"say \"\"hi\"\"\",3.0000,24.5\n"
+			       "\"two\nlines\",4.5000,36.8\n"
+			       "\"cr\rx\",6.0000,49.0\n");
+	free(s);
+}
+
+static void test_json(void **state)
+{
+	const char *hosts[] = { "q\"\\", "esc\x1b[2J", "bad\xff\xc3(", "caf\xc3\xa9" };
+	char *s;
+
+	(void)state;
+	s = render(LC_EMIT_JSON, hosts, 4, 0);
+	assert_string_equal(s, "[\n"
+			       "  {\"host\": \"q\\\"\\\\\", \"sec\": null, \"share\": 0.0},\n"
+			       "  {\"host\": \"esc\\u001b[2J\", \"sec\": 1.5000, \"share\": 12.2},\n"
+			       "  {\"host\": \"bad\\ufffd\\ufffd(\", \"sec\": 3.0000, \"share\": 24.5},\n"
+			       "  {\"host\": \"caf\xc3\xa9\", \"sec\": 4.5000, \"share\": 36.8}\n"
+			       "]\n");
+	free(s);
+}
+
+/* Nothing that could steer a terminal reaches text: ESC, CR, LF, C1 as
+ * UTF-8, invalid bytes all become '?', and widths count characters. */
+static void test_text_hostile(void **state)
+{
+	const char *hosts[] = { "\x1b[2J", "a\nb", "\xc2\x9b" "1m", "\xff\xfe", "\xc3\xa9t\xc3\xa9" };
+	char *s;
+
+	(void)state;
+	s = render(LC_EMIT_TEXT, hosts, 5, LC_EMIT_NO_HEADER);
+	assert_string_equal(s, "?[2J       na   0.0%\n"
+			       "a?b      1.50  12.2%\n"
+			       "?1m      3.00  24.5%\n"
+			       "??       4.50  36.8%\n"
+			       "\xc3\xa9t\xc3\xa9      6.00  49.0%\n");
+	assert_null(strchr(s, '\x1b'));
+	free(s);
+}
+
+/* Auto widths, spans, empty cells, unsigned and signed integers, the
+ * missing-value texts. */
+static void test_layout(void **state)
+{
+	static const struct lc_col c[] = {
+		{ .name = "pid", .kind = LC_COL_INT, .width = 4 },
+		{ .name = "tid", .kind = LC_COL_INT, .width = 4 },
+		{ .name = "x", .kind = LC_COL_FLOAT, .prec = 1, .na = "-", .csv_na = "" },
+		{ .name = "name", .kind = LC_COL_STR },
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct lc_emit *e = lc_emit_new(f, LC_EMIT_TEXT, c, 4, 0);
+
+	(void)state;
+	lc_emit_int(e, -12);
+	lc_emit_uint(e, 18446744073709551615ull);
+	lc_emit_num(e, 2.25);
+	lc_emit_str(e, "wide name");
+	lc_emit_row(e);
+	lc_emit_span(e, 2, "(empty)");
+	lc_emit_na(e);
+	lc_emit_empty(e);
+	lc_emit_row(e);
+	lc_emit_int(e, 1);	/* a short row: the rest empty */
+	assert_int_equal(lc_emit_end(e), 0);
+	fclose(f);
+	assert_string_equal(buf, " pid  tid   x name\n"
+				 " -12 18446744073709551615 2.2 wide name\n"
+				 "(empty)     -\n"
+				 "   1\n");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	e = lc_emit_new(f, LC_EMIT_CSV, c, 4, 0);
+	lc_emit_span(e, 2, "(empty)");
+	lc_emit_na(e);
+	lc_emit_empty(e);
+	lc_emit_row(e);
+	assert_int_equal(lc_emit_end(e), 0);
+	fclose(f);
+	assert_string_equal(buf, "pid,tid,x,name\n(empty),,,\n");
+	free(buf);
+}
+
+/* A wider gap before a column, and compact JSON. */
+static void test_gap_compact(void **state)
+{
+	static const struct lc_col c[] = {
+		{ .name = "a", .kind = LC_COL_INT, .width = 3 },
+		{ .name = "b", .kind = LC_COL_STR, .width = 2, .gap = 3 },
+		{ .name = "c", .kind = LC_COL_STR, .gap = 2 },
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct lc_emit *e = lc_emit_new(f, LC_EMIT_TEXT, c, 3, 0);
+
+	(void)state;
+	lc_emit_int(e, 7);
+	lc_emit_str(e, "x");
+	lc_emit_str(e, "y");
+	lc_emit_row(e);
+	lc_emit_span(e, 2, "spanned");
+	lc_emit_str(e, "z");
+	lc_emit_row(e);
+	assert_int_equal(lc_emit_end(e), 0);
+	fclose(f);
+	assert_string_equal(buf, "  a   b   c\n  7   x   y\nspanned   z\n");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	e = lc_emit_new(f, LC_EMIT_JSON, c, 3, LC_EMIT_COMPACT);
+	lc_emit_int(e, 7);
+	lc_emit_str(e, "x");
+	lc_emit_na(e);
+	lc_emit_row(e);
+	lc_emit_int(e, 8);
+	lc_emit_row(e);
+	assert_int_equal(lc_emit_end(e), 0);
+	fclose(f);
+	assert_string_equal(buf, "[{\"a\":7,\"b\":\"x\",\"c\":null},{\"a\":8,\"b\":null,\"c\":null}]\n");
+	free(buf);
+}
+
+/* The escaping functions for documents that are not tables. */
+static void test_escapes(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	lc_emit_json_str(f, NULL);
+	fputc(' ', f);
+	lc_emit_json_str(f, "\t\x7f\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82");	/* surrogate, > U+10FFFF, cut */
+	fputc(' ', f);
+	lc_emit_json_num(f, INFINITY, 3);
+	fputc(' ', f);
+	lc_emit_json_num(f, 0.5, 3);
+	fputc(' ', f);
+	lc_emit_csv_str(f, "x\"");
+	fputc(' ', f);
+	lc_emit_text_str(f, "ok\x07");
+	fputc(' ', f);
+	lc_emit_gnuplot_str(f, "it's\"; system(\"x\")\n");
+	fputc(' ', f);
+	lc_emit_gnuplot_str(f, NULL);
+	fclose(f);
+	assert_string_equal(buf, "null \"\\u0009\\u007f\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
+				 "\\ufffd\\ufffd\" null 0.500 \"x\"\"\" ok? "
+				 "'it''s\"; system(\"x\")?' ''");
+	free(buf);
+	assert_int_equal(lc_emit_end(NULL), 0);
+	assert_null(lc_emit_new(stdout, LC_EMIT_TEXT, cols, 0, 0));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text),	     cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),	     cmocka_unit_test(test_text_hostile),
+		cmocka_unit_test(test_layout),	     cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_gap_compact),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

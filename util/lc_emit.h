@@ -1,0 +1,125 @@
+/*
+ * lc_emit.h — the one table emitter: columns and rows in, aligned text, CSV
+ * (RFC 4180) or JSON out.  It alone escapes what it writes:
+ *
+ *   text  control characters (C0, DEL, C1) and bytes that are not UTF-8
+ *         become '?', so nothing from a profile reaches a terminal as a
+ *         command; widths count characters, not bytes; columns are
+ *         separated by one blank and no line ends in blanks;
+ *   CSV   a field holding a comma, a double quote, CR or LF is quoted and
+ *         its quotes doubled; everything else is written as it is, so a
+ *         field reads back byte for byte;
+ *   JSON  '"', '\\' and control characters are escaped, bytes that are not
+ *         UTF-8 become U+FFFD; NaN and infinities are null.
+ *
+ * Use: lc_emit_new with the columns, one cell call per column and
+ * lc_emit_row per row, lc_emit_end to write the table and free it.  The
+ * table is written at lc_emit_end (text widths may depend on every row), so
+ * the caller writes nothing to the same stream in between.  An emitter is
+ * used by one thread.
+ */
+#ifndef LC_EMIT_H
+#define LC_EMIT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum lc_emit_format {
+	LC_EMIT_TEXT,		/* aligned columns under a header line */
+	LC_EMIT_CSV,		/* a header line, then one line per row */
+	LC_EMIT_JSON,		/* an array of objects keyed by column name */
+};
+
+enum lc_col_kind {
+	LC_COL_STR,		/* a string */
+	LC_COL_INT,		/* a signed or unsigned integer */
+	LC_COL_FLOAT,		/* a number with prec digits after the point */
+	LC_COL_PCT,		/* a percentage: text appends '%', CSV/JSON the number */
+};
+
+enum lc_col_align {
+	LC_ALIGN_AUTO,		/* strings left, numbers right */
+	LC_ALIGN_LEFT,
+	LC_ALIGN_RIGHT,
+};
+
+/* Column flags. */
+#define LC_COL_CLIP	1u	/* text: cut a longer cell to width characters */
+
+/* data_prec: digits in CSV and JSON; 0 means "as prec", LC_PREC_ZERO none. */
+#define LC_PREC_ZERO	(-1)
+
+/* One column.  Tables are usually const arrays of these. */
+struct lc_col {
+	const char *name;	/* header in text and CSV, key in JSON */
+	enum lc_col_kind kind;
+	int prec;		/* FLOAT, PCT: digits after the point in text */
+	int data_prec;		/* FLOAT, PCT: the same in CSV and JSON (see above) */
+	int width;		/* text: this many characters (or the header's,
+				 * when wider); a longer cell overflows its
+				 * row, as printf's width does; 0: fit the
+				 * widest cell */
+	enum lc_col_align align;
+	unsigned flags;		/* LC_COL_* */
+	const char *na;		/* text of a missing value (NULL: "na") */
+	const char *csv_na;	/* CSV field of a missing value (NULL: "na");
+				 * JSON writes null */
+	int gap;		/* text: blanks before this column (0: one) */
+};
+
+/* Table flags. */
+#define LC_EMIT_NO_HEADER 1u	/* text and CSV: no header line */
+#define LC_EMIT_COMPACT	  2u	/* JSON: no blanks or line breaks but the last */
+
+struct lc_emit;
+
+/* A new table of ncols columns (cols is used until lc_emit_end, not
+ * copied) to be written to out as fmt.  NULL when out of memory. */
+struct lc_emit *lc_emit_new(FILE *out, enum lc_emit_format fmt, const struct lc_col *cols,
+			    int ncols, unsigned flags);
+
+/* The next cell of the current row.  A cell beyond the last column is
+ * ignored; a row ended early ends in empty cells.  s NULL and v NaN are
+ * missing values (the column's na). */
+void lc_emit_str(struct lc_emit *e, const char *s);
+void lc_emit_int(struct lc_emit *e, int64_t v);
+void lc_emit_uint(struct lc_emit *e, uint64_t v);
+void lc_emit_num(struct lc_emit *e, double v);
+void lc_emit_na(struct lc_emit *e);
+/* An empty cell: text blanks, CSV an empty field, JSON null. */
+void lc_emit_empty(struct lc_emit *e);
+
+/* One string over the next n columns: text writes it left-aligned across
+ * their widths and separators; CSV and JSON put it in the first and leave
+ * the others empty (null). */
+void lc_emit_span(struct lc_emit *e, int n, const char *s);
+
+/* End the current row. */
+void lc_emit_row(struct lc_emit *e);
+
+/* Write the table and free e (NULL: nothing).  Returns 0, -ENOMEM when a
+ * cell could not be stored, or -EIO when out reported a write error. */
+int lc_emit_end(struct lc_emit *e);
+
+/* The escaping, for documents that are not tables (the report's JSON, the
+ * HTML page's data): s as a JSON string, quoted; NULL writes null. */
+void lc_emit_json_str(FILE *out, const char *s);
+
+/* A JSON number with prec digits after the point; NaN and infinities
+ * write null. */
+void lc_emit_json_num(FILE *out, double v, int prec);
+
+/* s as one CSV field (quoted when it needs to be); NULL writes nothing. */
+void lc_emit_csv_str(FILE *out, const char *s);
+
+/* s for a terminal: control characters and bytes that are not UTF-8
+ * written as '?'. */
+void lc_emit_text_str(FILE *out, const char *s);
+
+/* s as a gnuplot string, single-quoted: a quote doubled (gnuplot reads
+ * nothing else inside such a string), control characters and bytes that
+ * are not UTF-8 as '?', so no string ends a gnuplot command early or
+ * starts one.  NULL writes ''. */
+void lc_emit_gnuplot_str(FILE *out, const char *s);
+
+#endif

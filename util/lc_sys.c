@@ -1,0 +1,198 @@
+/*
+ * lc_sys.c — files and processes: configuration paths, mkdir -p, atomic
+ * replacement, append-opens, starting and reaping children.  See
+ * lc_util.h.
+ */
+#include "lc_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- files ---------------------------------------------------------------- */
+
+int lc_config_path(const char *name, const char *env, char *buf, size_t len)
+{
+	const char *e = env ? getenv(env) : NULL, *x = getenv("XDG_CONFIG_HOME");
+	const char *h = getenv("HOME");
+	int n;
+
+	if (e && *e)
+		n = snprintf(buf, len, "%s", e);
+	else if (x && *x)
+		n = snprintf(buf, len, "%s/lostcycles/%s", x, name);
+	else
+		n = snprintf(buf, len, "%s/.config/lostcycles/%s", h && *h ? h : ".", name);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return (e && *e) || (x && *x) || (h && *h) ? 0 : -ENOENT;
+}
+
+int lc_mkdir_p(const char *path, int mode)
+{
+	char d[PATH_MAX];
+	int n = snprintf(d, sizeof(d), "%s", path);
+
+	if (n < 0 || (size_t)n >= sizeof(d))
+		return -ENAMETOOLONG;
+	for (char *s = d + 1;; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+
+		*s = 0;
+		if (mkdir(d, (mode_t)mode) && errno != EEXIST)
+			return -errno;
+		if (!c)
+			return 0;
+		*s = c;
+	}
+}
+
+/* The folder of path made (as mkdir -p); 0 when path has none. */
+static int make_folder(const char *path)
+{
+	char d[PATH_MAX];
+	char *slash;
+
+	snprintf(d, sizeof(d), "%s", path);
+	slash = strrchr(d, '/');
+	if (!slash || slash == d)
+		return 0;
+	*slash = 0;
+	return lc_mkdir_p(d, 0755);
+}
+
+int lc_replace_file(const char *path, int (*write_fn)(FILE *f, void *arg), void *arg)
+{
+	char tmp[PATH_MAX + 32];
+	FILE *f;
+	int e = make_folder(path);
+
+	if (e)
+		return e;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = lc_out_fopen(tmp);	/* a new file, renamed over path when complete */
+	if (!f)
+		return -errno;
+	e = write_fn(f, arg);
+	if (!e && (fflush(f) || fsync(fileno(f)) || ferror(f)))
+		e = errno ? -errno : -EIO;
+	if (fclose(f) && !e)
+		e = -errno;
+	if (!e && rename(tmp, path))
+		e = -errno;
+	if (e)
+		unlink(tmp);
+	return e;
+}
+
+int lc_append_open(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	return fd < 0 ? -errno : fd;
+}
+
+FILE *lc_append_fopen(const char *path)
+{
+	return lc_fd_stream(lc_append_open(path), "a");
+}
+
+/* ---- processes ------------------------------------------------------------ */
+
+/* Child side: fd to path (created or truncated, never through a link). */
+static int child_redirect(int fd, const char *path)
+{
+	int f;
+
+	if (!path)
+		return 0;
+	f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	return f < 0 || dup2(f, fd) < 0 ? -1 : 0;
+}
+
+/* Child side: set up as io says and run argv (or wait to be killed when
+ * argv is NULL); the errno of a failure goes to report, then _exit(127). */
+static void child(char *const argv[], const struct lc_spawn_io *io, int report)
+{
+	int e;
+
+	if (io && io->die_with_parent)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (!argv) {
+		close(report);	/* nothing to report: the parent reads EOF */
+		for (;;)
+			pause();
+	}
+	for (int i = 0; io && io->env && io->env[i]; i++)
+		putenv(io->env[i]);
+	if (io && ((io->out_fd > 0 && dup2(io->out_fd, 1) < 0) ||
+		   child_redirect(1, io->out) || child_redirect(2, io->err))) {
+		e = errno;
+	} else {
+		execvp(argv[0], argv);
+		e = errno;
+	}
+	if (write(report, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+pid_t lc_spawn(char *const argv[], const struct lc_spawn_io *io)
+{
+	int pfd[2], e = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid == 0)
+		child(argv, io, pfd[1]);
+	if (pid < 0)
+		e = -errno;
+	close(pfd[1]);
+	if (pid > 0 && read(pfd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		e = e > 0 ? -e : -ECHILD;
+	} else if (pid > 0) {
+		e = 0;
+	}
+	close(pfd[0]);
+	return e ? e : pid;
+}
+
+int lc_wait_status(pid_t pid, int flags, struct rusage *ru)
+{
+	int ws = 0;
+	pid_t w;
+
+	do
+		w = wait4(pid, &ws, flags & WNOHANG, ru);
+	while (w < 0 && errno == EINTR && !(flags & LC_WAIT_EINTR));
+	if (w < 0)
+		return -errno;
+	if (w == 0)
+		return -EAGAIN;
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 1;
+}
+
+void lc_spawn_end(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	lc_wait_status(pid, 0, NULL);
+}
