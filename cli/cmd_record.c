@@ -25,6 +25,7 @@
 #include "tick.h"
 
 #define ATTACH_WAIT_NS 1000000000u	/* how long attach waits for segments */
+#define LC_GONE_NS 50000000u	/* how long the command's end may take to be seen */
 #define LC_TERM_WAIT_NS 5000000000ull	/* how long record waits for its command
 					 * after passing a signal on */
 
@@ -51,6 +52,7 @@ struct opts {
 	int force;		/* --force: replace an existing -o FILE */
 	uint32_t window_grow;	/* the windows' growth (lc_window_span), 0 fixed */
 	int spare_cpu;		/* --spare-cpu: keep the command off the sampler's CPU */
+	int no_wait;		/* --no-wait: end with the command, leaving its live processes */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -68,7 +70,7 @@ static const char *const record_usage[] = {
 	"lostcycles record [-i INTERVAL] [-w WINDOW] [--window-grow=N] [-C CPU]",
 	"                  [--spare-cpu] [-p PROCS] [-o FILE] [--force] [-e EVENTS]",
 	"                  [--sched=SOURCE] [--jitter=PCT] [--trace] [--omp] [--pthread]",
-	"                  [--mpi [--loggp=FILE]] [-q] [--] CMD [ARGS...]",
+	"                  [--mpi [--loggp=FILE]] [--no-wait] [-q] [--] CMD [ARGS...]",
 	"",
 	"Run CMD in a new profiling session, sample its flags every INTERVAL, write",
 	"the predicate profile to FILE, and exit with CMD's exit status.",
@@ -138,6 +140,8 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 		LC_OPT_FILENAME("counter-replay", 0, "FILE", "take the counts from FILE instead of "
 				"the kernel (tests)", &o->counter_replay),
 		LC_OPT_FLAG("no-counters", 0, "no counters (memory loss is na)", &o->no_counters),
+		LC_OPT_FLAG("no-wait", 0, REC("end when CMD ends (say how many processes of the "
+			    "session\nit left running) instead of waiting for them"), &o->no_wait),
 		LC_OPT_FLAG("quiet", 'q', "no summary line on stderr", &o->quiet),
 		LC_OPT_END_AT_OPERAND(),
 	};
@@ -455,6 +459,36 @@ static const char *end_reason(int sig, int status)
 	return status > 128 ? "command killed by a signal" : "command exited";
 }
 
+/* After the command: the session's processes still alive (a daemon, a
+ * background child) are waited for until they exit or a signal arrives,
+ * saying so; with --no-wait, counted and left.  Returns the signal that
+ * ended the wait, or 0. */
+static int wait_session(const struct run *r, struct lc_registry *reg)
+{
+	uint32_t n;
+	int sig;
+
+	n = lc_launch_settle(&r->l, reg, LC_GONE_NS, &sig);
+	if (sig || !n)
+		return sig;
+	if (r->o.no_wait) {
+		warnx("--no-wait: left %u process%s of the session running: %s work from now "
+		      "on is not in the profile", n, n == 1 ? "" : "es", n == 1 ? "its" : "their");
+		return 0;
+	}
+	if (!r->o.quiet)
+		warnx("the command ended; waiting for %u process%s of the session still running "
+		      "(a daemon or background child; --no-wait ends with the command)", n,
+		      n == 1 ? "" : "es");
+	sig = lc_launch_wait_session(&r->l, reg);
+	if (sig) {
+		n = lc_registry_live(reg);
+		warnx("stopped waiting: left %u process%s of the session running", n,
+		      n == 1 ? "" : "es");
+	}
+	return sig;
+}
+
 int lc_cmd_record(int argc, char **argv)
 {
 	struct run r = { 0 };
@@ -484,6 +518,7 @@ int lc_cmd_record(int argc, char **argv)
 		finish_run(&r, "record", -1, "could not start");
 		return 1;
 	}
+	lc_launch_subreaper();
 	child = lc_launch_spawn(&r.l, cmd);
 	if (child < 0) {
 		warnx("%s: %s", cmd[0], strerror((int)-child));
@@ -492,6 +527,8 @@ int lc_cmd_record(int argc, char **argv)
 		return 127;
 	}
 	status = lc_launch_wait_child(&r.l, child, LC_TERM_WAIT_NS, &sig);
+	if (!sig)
+		sig = wait_session(&r, reg);
 	if (finish_run(&r, "record", status, end_reason(sig, status)))
 		return 1;
 	return status;

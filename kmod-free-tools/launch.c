@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -119,8 +120,10 @@ static int child_exec(const struct lc_launch *l, char **argv)
 		setenv(LC_ENV_TRACE, "1", 1);
 		setenv(LC_ENV_TRACE_DIR, l->trace_dir, 1);
 	}
-	if (l->omp_lib[0])
+	if (l->omp_lib[0]) {	/* preloaded too: the main thread BUSY from the start */
 		env_prepend("OMP_TOOL_LIBRARIES", l->omp_lib);
+		env_prepend("LD_PRELOAD", l->omp_lib);
+	}
 	if (l->pthread_lib[0])
 		env_prepend("LD_PRELOAD", l->pthread_lib);
 	sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
@@ -224,6 +227,57 @@ int lc_launch_wait_targets(const struct lc_launch *l, struct lc_registry *reg, i
 		if (!lc_registry_seen(reg) && lc_clock_ns() - start > first_ns)
 			return -ENOENT;
 	}
+}
+
+void lc_launch_subreaper(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/* Reap the orphans of the command (this process is their subreaper); 1
+ * while some are still running. */
+static int orphans(void)
+{
+	pid_t p;
+
+	while ((p = waitpid(-1, NULL, WNOHANG)) > 0)
+		;
+	return p == 0;
+}
+
+/* Wait up to ns (< 1 s) for a signal of l->waitset: the signal to stop
+ * for, or 0. */
+static int pause_ns(const struct lc_launch *l, long ns)
+{
+	siginfo_t si;
+	int s = sigtimedwait(&l->waitset, &si, &(struct timespec){ 0, ns });
+
+	return s == SIGINT || s == SIGTERM || s == SIGHUP ? s : 0;
+}
+
+uint32_t lc_launch_settle(const struct lc_launch *l, struct lc_registry *reg, uint64_t grace_ns,
+			  int *sig)
+{
+	uint64_t until = lc_clock_ns() + grace_ns;
+
+	*sig = 0;
+	while ((orphans() || lc_registry_live(reg)) && lc_clock_ns() < until)
+		if ((*sig = pause_ns(l, 1000000)))
+			break;
+	return lc_registry_live(reg);
+}
+
+int lc_launch_wait_session(const struct lc_launch *l, struct lc_registry *reg)
+{
+	int s;
+
+	while (lc_registry_live(reg)) {
+		orphans();
+		if ((s = pause_ns(l, 5000000)))
+			return s;
+	}
+	orphans();
+	return 0;
 }
 
 char *lc_launch_join(int argc, char **argv)

@@ -76,6 +76,24 @@ int lc_launch_wait_child(const struct lc_launch *l, pid_t child, uint64_t term_n
 int lc_launch_wait_targets(const struct lc_launch *l, struct lc_registry *reg, int started,
 			   uint64_t first_ns);
 
+/* record: make this process the subreaper of the command's processes, so
+ * that a daemon or background child the command leaves becomes its child
+ * (lc_launch_settle and lc_launch_wait_session reap them). */
+void lc_launch_subreaper(void);
+
+/* After the command ended: wait up to grace_ns while the registry still
+ * counts a live target or an orphan of the command still runs (the
+ * command's own process to be seen gone, a segment an orphan made as the
+ * command ended to be found; no wait when there is neither).  Returns the
+ * live targets then, and sets *sig to a signal of l->waitset that arrived
+ * (0 none). */
+uint32_t lc_launch_settle(const struct lc_launch *l, struct lc_registry *reg, uint64_t grace_ns,
+			  int *sig);
+
+/* Wait until every target of reg has left, reaping orphans.  Returns 0,
+ * or the signal of l->waitset that arrived. */
+int lc_launch_wait_session(const struct lc_launch *l, struct lc_registry *reg);
+
 /* The shell-style status (exit code, or 128 + signal) of a wait status. */
 int lc_launch_status(int ws);
 

@@ -11,6 +11,7 @@
 #include "report_plot.h"
 #include "lca_model.h"
 #include "lca_predict.h"
+#include "report.h"
 
 #define W 860		/* chart width, px */
 #define LABEL 150	/* room for the row labels of the thread chart */
@@ -47,7 +48,8 @@ static void head(FILE *out, const struct lc_profile *pr, const char *name)
 	      "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:right}"
 	      "td:first-child,th:first-child{text-align:left}\ntr:nth-child(even){background:#f4f4f4}\n"
 	      ".sw{display:inline-block;width:.9em;height:.9em;margin-right:.4em;vertical-align:middle}\n"
-	      "pre{background:#f8f8f8;padding:1em;white-space:pre-wrap}\n</style></head><body>\n",
+	      "pre{background:#f8f8f8;padding:1em;white-space:pre-wrap}\n"
+	      ".warn{background:#fff3cd;padding:.5em}\n</style></head><body>\n",
 	      out);
 	fputs("<h1>Lost cycles of <code>", out);
 	esc(out, pr->info.command ? pr->info.command : name);
@@ -55,6 +57,23 @@ static void head(FILE *out, const struct lc_profile *pr, const char *name)
 	esc(out, name);
 	fprintf(out, "</code> on %s: p = %u processors.</p>\n",
 		pr->info.hostname ? pr->info.hostname : "?", pr->procs);
+}
+
+/* What the text report warns about: a sampler that fell behind (missed
+ * ticks), and a sampler that shared a CPU with the program. */
+static void warnings(FILE *out, const struct lc_profile *pr)
+{
+	char msg[512];
+
+	if (lc_report_stall(pr, msg, sizeof(msg))) {
+		fputs("<p class=\"warn\" id=\"stall\">Warning: ", out);
+		esc(out, msg);
+		fputs(".</p>\n", out);
+	}
+	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
+		fprintf(out, "<p class=\"warn\" id=\"shared-cpu\">Note: the sampler shared CPU %d "
+			"with the program (no spare CPU): its ticks took CPU time from the "
+			"program.</p>\n", (int)pr->end.shared_cpu);
 }
 
 /* The category table with shares. */
@@ -260,6 +279,7 @@ int lc_html_write(FILE *out, const struct lc_profile *pr, enum lc_source src, co
 	for (int c = 0; c < LC_NCAT; c++)
 		total += cat[c];
 	head(out, pr, name);
+	warnings(out, pr);
 	table(out, pr, cat, total);
 	thread_bars(out, pr, d);
 	timeline(out, pr, d);

@@ -153,7 +153,8 @@ static void thread_track(struct pf *f, const struct lc_profile *pr, const struct
 		slice(f, pid, tid, lc_cat_info(r.cat)->name, lc_cat_info(r.cat)->key, r.start, r.end);
 }
 
-/* The counter track: processors in each category, per window. */
+/* The counter track: processors in each category, per window; a category
+ * not measured (na, e.g. memory loss without counters) is left out. */
 static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d)
 {
 	uint64_t end = 0;
@@ -169,9 +170,10 @@ static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_
 		fputs(",\"name\":\"processors\",\"ts\":", f->out);
 		us(f->out, w->start_ns);
 		fputs(",\"args\":{", f->out);
-		for (int c = 0; c < LC_NCAT; c++)
-			fprintf(f->out, "%s\"%s\":%.6f", c ? "," : "", lc_cat_info(c)->key,
-				(double)cat[c] / (double)wall);
+		for (int c = 0, n = 0; c < LC_NCAT; c++)
+			if (!((pr->info.unavailable >> c) & 1))	/* na: omitted, not 0 */
+				fprintf(f->out, "%s\"%s\":%.6f", n++ ? "," : "", lc_cat_info(c)->key,
+					(double)cat[c] / (double)wall);
 		fputs("}}", f->out);
 		end = w->start_ns + wall;
 	}
@@ -181,8 +183,9 @@ static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_
 	fputs(",\"name\":\"processors\",\"ts\":", f->out);
 	us(f->out, end);
 	fputs(",\"args\":{", f->out);
-	for (int c = 0; c < LC_NCAT; c++)
-		fprintf(f->out, "%s\"%s\":0", c ? "," : "", lc_cat_info(c)->key);
+	for (int c = 0, n = 0; c < LC_NCAT; c++)
+		if (!((pr->info.unavailable >> c) & 1))
+			fprintf(f->out, "%s\"%s\":0", n++ ? "," : "", lc_cat_info(c)->key);
 	fputs("}}", f->out);
 }
 

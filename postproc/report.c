@@ -357,6 +357,26 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 		       "ticks took CPU time from the program\n", pr->end.shared_cpu);
 }
 
+/* For the ± line: what it leaves out when ticks were missed (the time of
+ * a gap went to the state seen at its end, whatever the threads did in
+ * it), or "". */
+static const char *missed_note(const struct lc_profile *pr, char *buf, size_t len)
+{
+	struct samp s;
+	double t;
+
+	sampler_stats(pr, &s);
+	*buf = 0;
+	if (!s.missed)
+		return buf;
+	t = (double)s.missed * (double)pr->info.interval_ns * pr->procs / 1e9;
+	snprintf(buf, len, "; it excludes the %" PRIu64 " missed ticks%s: their %.6f s "
+		 "(missed ticks x interval x p) went to the state seen at the end of each "
+		 "gap and may belong to other categories", s.missed,
+		 s.est_missed ? " (estimated)" : "", t);
+	return buf;
+}
+
 /* Under the table: how each counter- or scheduler-derived category was
  * measured, once each, and what the ± column means. */
 static void text_methods(const struct lc_profile *pr, const struct view *v)
@@ -371,7 +391,18 @@ static void text_methods(const struct lc_profile *pr, const struct view *v)
 		}
 	if (v->nobs > 0)
 		printf("** \u00b1: one standard error of the tick sampling (binomial, %.0f slot "
-		       "observations)\n", v->nobs);
+		       "observations)%s\n", v->nobs, missed_note(pr, buf, sizeof(buf)));
+}
+
+/* Whether the profile holds a tag of the OpenMP tool (kind byte 0x4f, 'O',
+ * in the top byte: docs/shm-abi.md, fragment tags). */
+static int omp_tags(const struct lc_profile *pr)
+{
+	for (int s = 0; s < LC_NSRC; s++)
+		for (uint32_t i = 0; i < pr->data[s].ntags; i++)
+			if ((uint64_t)pr->data[s].tags[i].tag >> 56 == 0x4f)
+				return 1;
+	return 0;
 }
 
 static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
@@ -401,6 +432,10 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	if (pr->ended && pr->end.bad_reads)
 		printf("** note: %" PRIu64 " invalid value(s) read from shared memory were "
 		       "ignored\n", pr->end.bad_reads);
+	if (omp_tags(pr))
+		printf("** note: OpenMP: a thread spinning on a flush or an atomic variable "
+		       "(no OpenMP wait construct) is computation: the tool cannot see such "
+		       "waits (docs/openmp-pthreads.md, Limits)\n");
 	if (*note)
 		printf("** %s\n", note);
 }
