@@ -836,36 +836,16 @@ static uint32_t runnable_p(const struct lc_accum *a)
 	return p ? p : 1;
 }
 
-/* The processors the MPI ranks of o declare (the ranks on the node): each
- * rank its team, else its live threads; 0 without ranks. */
-static uint32_t ranks_team(const struct lc_obs *o)
-{
-	uint32_t sum = 0;
-
-	for (uint32_t i = 0; i < o->nprocs; i++) {
-		uint32_t n = 0;
-
-		if (!o->procs[i].rank)
-			continue;
-		for (uint32_t k = 0; k < o->nthreads; k++)
-			n += o->threads[k].proc == i;
-		sum += o->procs[i].team ? o->procs[i].team : n ? n : 1;
-	}
-	return sum;
-}
-
 int lc_accum_charge(struct lc_accum *a, uint64_t t, uint64_t dt, const struct lc_obs *o)
 {
 	int we_any = 0;
-	uint32_t p, r = runnable_of(a, o), ranks = ranks_team(o);
+	uint32_t p, r = runnable_of(a, o);
 
 	for (uint32_t i = 0; i < o->nprocs; i++) {
 		we_any |= o->procs[i].we;
 		if (o->procs[i].team > a->team_max)
 			a->team_max = o->procs[i].team;
 	}
-	if (ranks > a->team_max)
-		a->team_max = ranks;
 	if (o->nthreads > a->max_n_all)
 		a->max_n_all = o->nthreads;
 	if (r > a->max_runnable)

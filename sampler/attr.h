@@ -25,9 +25,6 @@ struct lc_obs_proc {
 	int we;			/* work_exists > 0 */
 	int sf;			/* solution_found */
 	uint32_t team;		/* LC_TEAM, 0 = none */
-	int rank;		/* an MPI rank (its job layer said so): the
-				 * ranks on the node declare p as a team does
-				 * (each its team, else its live threads) */
 	uint32_t ntags;		/* open fragment tags */
 	const int64_t *tags;
 };

@@ -687,7 +687,7 @@ static void observe(struct lc_sampler *s, struct lc_target *t, uint64_t now, uin
 		.uid = t->uid,
 		.we = __atomic_load_n(&h->work_exists, __ATOMIC_ACQUIRE) > 0,
 		.sf = __atomic_load_n(&h->solution_found, __ATOMIC_ACQUIRE) != 0,
-		.team = team, .ntags = t->ntags, .tags = t->tags, .rank = t->job_announced,
+		.team = team, .ntags = t->ntags, .tags = t->tags,
 	};
 	read_slots(s, t, s->nprocs, &s->nthreads, now, dt);
 	s->nprocs++;

@@ -344,22 +344,6 @@ static void test_procs_from(void **state)
 	assert_int_equal(run, 5);
 	assert_int_equal(cpus, 2);
 	lc_accum_free(a);
-	/* MPI ranks on the node declare p: each its team, else its threads */
-	{
-		struct lc_obs_proc rk[2] = { { .uid = 1, .rank = 1 }, { .uid = 2, .rank = 1 } };
-		struct lc_obs_thread rt[3] = { { .thread = 0, .proc = 0 }, { .thread = 1, .proc = 1 },
-					       { .thread = 2, .proc = 1 } };
-		struct lc_obs ro = { 2, rk, 3, rt };
-
-		a = lc_accum_new(NULL, LC_SRC_SAMPLED, 1000 * MS, 0);
-		lc_accum_charge(a, 0, 1 * MS, &ro);
-		assert_int_equal(lc_accum_procs(a, &from), 3);
-		assert_int_equal(from, LC_PROCS_TEAM);
-		rk[1].team = 4;
-		lc_accum_charge(a, 1 * MS, 1 * MS, &ro);
-		assert_int_equal(lc_accum_procs(a, &from), 5);
-	}
-	lc_accum_free(a);
 	a = lc_accum_new(NULL, LC_SRC_SAMPLED, 1000 * MS, 0);
 	pr.team = 8;
 	lc_accum_charge(a, 1 * MS, 1 * MS, &o);
