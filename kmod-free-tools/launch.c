@@ -17,6 +17,7 @@
 
 #include "lc_abi.h"
 #include "lc_calib.h"
+#include "lc_program.h"
 #include "lc_util.h"
 #include "mpi_job.h"
 #include "tick.h"
@@ -110,10 +111,12 @@ static void env_prepend(const char *var, const char *path)
 	free(v);
 }
 
-/* In the child: the environment, mask, limit and CPUs of l, then exec.
- * Returns errno when the exec (or the pinning) failed. */
-static int child_exec(const struct lc_launch *l, char **argv)
+/* In the child (lc_spawn's hook): the environment, limit and CPUs of l.
+ * 0, or -errno when the pinning failed. */
+static int child_prepare(void *arg)
 {
+	const struct lc_launch *l = arg;
+
 	if (l->session[0])
 		setenv(LC_ENV_SESSION, l->session, 1);
 	if (l->trace) {
@@ -126,51 +129,18 @@ static int child_exec(const struct lc_launch *l, char **argv)
 	}
 	if (l->pthread_lib[0])
 		env_prepend("LD_PRELOAD", l->pthread_lib);
-	sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
 	setrlimit(RLIMIT_NOFILE, &l->nofile);
-	if (!l->pin || !sched_setaffinity(0, sizeof(l->cpus), &l->cpus))
-		execvp(argv[0], argv);
-	return errno;
+	if (l->pin && sched_setaffinity(0, sizeof(l->cpus), &l->cpus))
+		return -errno;
+	return 0;
 }
 
 pid_t lc_launch_spawn(const struct lc_launch *l, char **argv)
 {
-	int pfd[2], e = 0;
-	pid_t pid;
-	ssize_t n;
+	struct lc_spawn_io io = { .sigmask = &l->oldmask, .prepare = child_prepare,
+				  .arg = (void *)l };
 
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		e = -errno;
-		close(pfd[0]);
-		close(pfd[1]);
-		return e;
-	}
-	if (pid == 0) {
-		e = child_exec(l, argv);
-		if (write(pfd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pfd[1]);
-	n = read(pfd[0], &e, sizeof(e));
-	close(pfd[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		return -e;
-	}
-	return pid;
-}
-
-int lc_launch_status(int ws)
-{
-	if (WIFEXITED(ws))
-		return WEXITSTATUS(ws);
-	if (WIFSIGNALED(ws))
-		return 128 + WTERMSIG(ws);
-	return 1;
+	return lc_spawn(argv, &io);
 }
 
 /* Wait for the child until the monotonic time deadline (0: for ever) or
@@ -180,7 +150,7 @@ static int wait_until(const struct lc_launch *l, pid_t child, uint64_t deadline,
 {
 	struct timespec ts = { 0, 20000000 };
 	siginfo_t si;
-	int ws;
+	int st;
 
 	*sig = 0;
 	for (;;) {
@@ -190,8 +160,8 @@ static int wait_until(const struct lc_launch *l, pid_t child, uint64_t deadline,
 			*sig = s;
 			return -1;
 		}
-		if (waitpid(child, &ws, WNOHANG) == child)
-			return lc_launch_status(ws);
+		if ((st = lc_wait_status(child, WNOHANG, NULL)) >= 0)
+			return st;
 		if (deadline && lc_clock_ns() >= deadline)
 			return -1;
 	}
@@ -366,7 +336,7 @@ int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_regist
 {
 	struct timespec ts = { 0, 10000000 };
 	uint64_t quiet = 0, done = 0;
-	int status = -1, ws;
+	int status = -1;
 	siginfo_t si;
 
 	for (;;) {
@@ -378,10 +348,10 @@ int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_regist
 				kill(child, s);
 			*sig = s;
 		}
-		if (status < 0 && waitpid(child, &ws, WNOHANG) == child) {
-			status = lc_launch_status(ws);
+		if (status < 0 && (status = lc_wait_status(child, WNOHANG, NULL)) >= 0)
 			done = now;
-		}
+		else if (status < 0)
+			status = -1;
 		if (status < 0)
 			continue;
 		if (*sig || (!lc_registry_live(reg) && !lc_registry_seen(reg) &&
@@ -433,4 +403,23 @@ int lc_launch_pids(int argc, char **argv, pid_t **pids, char *msg, size_t len)
 		(*pids)[i] = (pid_t)v;
 	}
 	return 0;
+}
+
+char *lc_launch_command_line(int omp, int argc, char **argv)
+{
+	char path[PATH_MAX], real[PATH_MAX], *first = argv[0], *s;
+
+	if (omp && !lc_program_find(argv[0], path, sizeof(path)) && realpath(path, real))
+		argv[0] = real;
+	s = lc_launch_join(argc, argv);
+	argv[0] = first;
+	return s;
+}
+
+int lc_launch_uses_libgomp(const char *program)
+{
+	char path[PATH_MAX];
+
+	return !lc_program_find(program, path, sizeof(path)) &&
+	       lc_program_needs(path, "libgomp.so") == 1;
 }

@@ -32,6 +32,7 @@ enum {
 	LC_PF_COUNTS = 10,	/* minor 2 */
 	LC_PF_SYNC = 11,	/* minor 2 */
 	LC_PF_VWINDOW = 12,	/* minor 3: a window in varints (written instead of 4) */
+	LC_PF_MACHINE = 13,	/* minor 4: the machine's share of the program's CPUs */
 };
 
 /* Longest unsigned LEB128 varint: 64 bits in 7-bit groups. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_waitcpu.sh — waiting for a CPU is resource contention, and p is the most
 # threads that could run at once, on unmodified programs:
-#   - a balanced OpenMP program (tests/layers/omp_balanced.c: equal
+#   - a balanced OpenMP program (tests/layers/omp_waitcpu.c: equal
 #     iterations per thread, a barrier per region; record --omp) beside two
 #     CPU-bound processes this test starts: load imbalance + synchronization
 #     loss stay within 10 % of the total time, and resource contention
@@ -32,7 +32,7 @@ esac
 set -u
 SUB=waitcpu
 . tests/lib.sh
-OMP=build/layers/omp_balanced
+OMP=build/layers/omp_waitcpu
 PIGZ=build/layers/pt_pigz
 h1= h2=
 trap 'for h in $h1 $h2; do kill "$h" 2>/dev/null; done; rm -rf "$tmp"' EXIT INT TERM

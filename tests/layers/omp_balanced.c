@@ -1,27 +1,19 @@
 /*
  * omp_balanced — an unmodified, balanced OpenMP program (no lostcycles
- * macros) for the test of resource contention on a busy machine
- * (t_busy.sh): REGIONS parallel loops, each giving every thread the same
- * number of iterations of the same CPU-bound work (schedule(static)), each
- * ending at the loop's implicit barrier.  Alone on its CPUs it loses almost
- * nothing; beside other programs, what it loses is waiting for a CPU.
+ * macros), the balanced control of the advice tests: ROUNDS parallel
+ * regions, each a schedule(static) loop whose iterations all cost the same,
+ * so that every thread gets the same work, then the region's barrier.
  *
- *   omp_balanced REGIONS ITERS_PER_THREAD
+ *   omp_balanced [ROUNDS [ITERS]]   (defaults 40, 20000000 iterations a round)
  *
- * Prints, in seconds summed over its threads:
- *   truth p=P cpu=THREADS'_CPU_TIME_IN_REGIONS wall=MAIN_DURATION
+ * Prints "truth p=THREADS cpu=CPU_SECONDS wall=SECONDS".
  */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-#define MAXT 64
-
-static double cpu_of[MAXT];
-
-/* A clock in seconds. */
-static double secs(clockid_t c)
+static double now(clockid_t c)
 {
 	struct timespec ts;
 
@@ -29,42 +21,32 @@ static double secs(clockid_t c)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* One iteration: a fixed amount of arithmetic (~0.2 ms). */
-static double work(double x)
-{
-	for (int i = 0; i < 200000; i++)
-		x = x * 1.0000001 + 1e-9;
-	return x;
-}
-
 int main(int argc, char **argv)
 {
-	int regions = argc > 1 ? atoi(argv[1]) : 20;
-	int iters = argc > 2 ? atoi(argv[2]) : 100, p = 1;
-	double t0 = secs(CLOCK_MONOTONIC), sink = 0, cpu = 0;
+	long rounds = argc > 1 ? strtol(argv[1], NULL, 10) : 40;
+	long iters = argc > 2 ? strtol(argv[2], NULL, 10) : 20000000;
+	double w0 = now(CLOCK_MONOTONIC), sum = 0;
+	int p = 1;
 
-	if (regions <= 0 || iters <= 0) {
-		fprintf(stderr, "usage: omp_balanced REGIONS ITERS_PER_THREAD\n");
+	if (rounds < 1 || iters < 1) {
+		fprintf(stderr, "usage: omp_balanced [ROUNDS [ITERS]]\n");
 		return 2;
 	}
-	for (int r = 0; r < regions; r++) {
-#pragma omp parallel reduction(+ : sink)
+	for (long r = 0; r < rounds; r++) {
+#pragma omp parallel reduction(+ : sum)
 		{
-			int t = omp_get_thread_num(), n = omp_get_num_threads();
-			double c0 = secs(CLOCK_THREAD_CPUTIME_ID);
+			long nt = omp_get_num_threads(), me = omp_get_thread_num();
+			double x = 1.0;
 
-#pragma omp for schedule(static)
-			for (int i = 0; i < iters * n; i++)
-				sink += work((double)i);
-			if (t < MAXT)
-				cpu_of[t] += secs(CLOCK_THREAD_CPUTIME_ID) - c0;
-#pragma omp single nowait
-			p = n;
+			if (!me)
+				p = (int)nt;
+			/* the same share of iterations for every thread */
+			for (long i = me; i < iters; i += nt)
+				x = x * 1.0000001 + 1e-9;
+			sum += x;
 		}
 	}
-	for (int t = 0; t < p && t < MAXT; t++)
-		cpu += cpu_of[t];
-	printf("truth p=%d cpu=%.6f wall=%.6f sink=%g\n", p, cpu, secs(CLOCK_MONOTONIC) - t0,
-	       sink > 0 ? 1.0 : 0.0);
+	printf("truth p=%d cpu=%.6f wall=%.6f sum=%g\n", p, now(CLOCK_PROCESS_CPUTIME_ID),
+	       now(CLOCK_MONOTONIC) - w0, sum);
 	return 0;
 }
