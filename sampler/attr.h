@@ -25,6 +25,8 @@ struct lc_obs_proc {
 	int we;			/* work_exists > 0 */
 	int sf;			/* solution_found */
 	uint32_t team;		/* LC_TEAM, 0 = none */
+	int rank;		/* an MPI rank (its job layer said so): its
+				 * threads wait for partners in other processes */
 	uint32_t ntags;		/* open fragment tags */
 	const int64_t *tags;
 };

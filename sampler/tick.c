@@ -46,6 +46,7 @@ struct proc_wait {
 	uint64_t first, second;		/* the two earliest waited_at */
 	uint32_t who;			/* the thread (index in threads[]) of first */
 	uint32_t n;			/* its threads at this tick */
+	int remote;			/* an MPI rank: its waits are for other processes */
 };
 
 /* A wasted-task declaration read during a tick, applied after charging it. */
@@ -370,7 +371,8 @@ static int proc_waits(struct lc_sampler *s)
 	    lc_grow((void **)&s->pw, &s->pw_cap, s->nprocs, sizeof(*s->pw)))
 		return -ENOMEM;
 	for (uint32_t p = 0; p < s->nprocs; p++)
-		s->pw[p] = (struct proc_wait){ UINT64_MAX, UINT64_MAX, UINT32_MAX, 0 };
+		s->pw[p] = (struct proc_wait){ UINT64_MAX, UINT64_MAX, UINT32_MAX, 0,
+					       s->procs[p].rank };
 	for (uint32_t i = 0; i < s->nthreads; i++) {
 		struct proc_wait *w = &s->pw[s->threads[i].proc];
 		uint64_t at = s->waited_at[s->threads[i].thread];
@@ -390,14 +392,14 @@ static int proc_waits(struct lc_sampler *s)
 /* Whether the event that waiting thread i waits for has happened, as far
  * as the flags show: every other thread of its process has been seen
  * waiting since i began to wait (all arrived at the barrier, or nobody is
- * left working toward what i waits for).  A process of one thread waits
- * for someone outside it: never. */
+ * left working toward what i waits for).  A process of one thread, or an
+ * MPI rank, waits for someone outside it: never. */
 static int wait_over(const struct lc_sampler *s, uint32_t i)
 {
 	const struct proc_wait *w = &s->pw[s->threads[i].proc];
 	uint64_t others = w->who == i ? w->second : w->first;
 
-	return w->n > 1 && others >= s->wait_since[s->threads[i].thread];
+	return !w->remote && w->n > 1 && others >= s->wait_since[s->threads[i].thread];
 }
 
 /* Thread i's run-queue time that is resource contention: all of it while
@@ -690,7 +692,7 @@ static void observe(struct lc_sampler *s, struct lc_target *t, uint64_t now, uin
 		.uid = t->uid,
 		.we = __atomic_load_n(&h->work_exists, __ATOMIC_ACQUIRE) > 0,
 		.sf = __atomic_load_n(&h->solution_found, __ATOMIC_ACQUIRE) != 0,
-		.team = team, .ntags = t->ntags, .tags = t->tags,
+		.team = team, .rank = t->job_announced, .ntags = t->ntags, .tags = t->tags,
 	};
 	read_slots(s, t, s->nprocs, &s->nthreads, now, dt);
 	s->nprocs++;
