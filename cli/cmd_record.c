@@ -19,12 +19,12 @@
 #include "lc_profile.h"
 #include "lc_util.h"
 #include "mpi_job.h"
-#include "lc_program.h"
 #include "session.h"
 #include "targets.h"
 #include "tick.h"
 
 #define ATTACH_WAIT_NS 1000000000u	/* how long attach waits for segments */
+#define LC_GONE_NS 50000000u	/* how long the command's end may take to be seen */
 #define LC_TERM_WAIT_NS 5000000000ull	/* how long record waits for its command
 					 * after passing a signal on */
 
@@ -51,6 +51,7 @@ struct opts {
 	int force;		/* --force: replace an existing -o FILE */
 	uint32_t window_grow;	/* the windows' growth (lc_window_span), 0 fixed */
 	int spare_cpu;		/* --spare-cpu: keep the command off the sampler's CPU */
+	int no_wait;		/* --no-wait: end with the command, leaving its live processes */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -68,7 +69,7 @@ static const char *const record_usage[] = {
 	"lostcycles record [-i INTERVAL] [-w WINDOW] [--window-grow=N] [-C CPU]",
 	"                  [--spare-cpu] [-p PROCS] [-o FILE] [--force] [-e EVENTS]",
 	"                  [--sched=SOURCE] [--jitter=PCT] [--trace] [--omp] [--pthread]",
-	"                  [--mpi [--loggp=FILE]] [-q] [--] CMD [ARGS...]",
+	"                  [--mpi [--loggp=FILE]] [--no-wait] [-q] [--] CMD [ARGS...]",
 	"",
 	"Run CMD in a new profiling session, sample its flags every INTERVAL, write",
 	"the predicate profile to FILE, and exit with CMD's exit status.",
@@ -90,8 +91,15 @@ static const struct lc_opt_word sched_words[] = {
 	{ "schedstat", LC_SCHED_SCHEDSTAT }, { "none", LC_SCHED_NONE }, { NULL, 0 },
 };
 
-/* Parse the options of record (attach 0) or attach into o: the operands in
- * *rest; returns their count, or LC_OPT_HELP / LC_OPT_USAGE. */
+/* The options' defaults. */
+static const struct opts defaults = {
+	.interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS, .window_ns = LC_SESSION_DEFAULT_WINDOW_NS,
+	.cpu = -1, .out = "lostcycles.data", .sched = LC_SCHED_SWITCH, .jitter_pct = 10,
+};
+
+/* Parse the options of record (attach 0) or attach into o (which holds
+ * the defaults): the operands in *rest; returns their count, or
+ * LC_OPT_HELP / LC_OPT_USAGE. */
 static int parse_opts(int attach, int argc, char **argv, struct opts *o, char ***rest)
 {
 	/* record's own options: hidden for attach, which refuses them */
@@ -137,16 +145,14 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 		LC_OPT_FILENAME("counter-replay", 0, "FILE", "take the counts from FILE instead of "
 				"the kernel (tests)", &o->counter_replay),
 		LC_OPT_FLAG("no-counters", 0, "no counters (memory loss is na)", &o->no_counters),
+		LC_OPT_FLAG("no-wait", 0, REC("end when CMD ends (say how many processes of the "
+			    "session\nit left running) instead of waiting for them"), &o->no_wait),
 		LC_OPT_FLAG("quiet", 'q', "no summary line on stderr", &o->quiet),
 		LC_OPT_END_AT_OPERAND(),
 	};
 #undef REC
-	int n;
+	int n = lc_opt_parse(argc, argv, opts, attach ? attach_usage : record_usage, rest);
 
-	*o = (struct opts){ .interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS,
-			    .window_ns = LC_SESSION_DEFAULT_WINDOW_NS, .cpu = -1,
-			    .out = "lostcycles.data", .sched = LC_SCHED_SWITCH, .jitter_pct = 10 };
-	n = lc_opt_parse(argc, argv, opts, attach ? attach_usage : record_usage, rest);
 	if (n < 0)
 		return n;
 	return lc_opt_windows(o->interval_ns, &o->window_ns, &o->window_grow) ? LC_OPT_USAGE : n;
@@ -371,21 +377,6 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 	return rc;
 }
 
-/* The command line for the profile: argv joined; with --omp the program's
- * word becomes its absolute path, so that report can find its debug
- * information from any directory to name the OpenMP tool's tags.  NULL on
- * ENOMEM. */
-static char *command_line(const struct run *r, int argc, char **argv)
-{
-	char path[PATH_MAX], real[PATH_MAX], *first = argv[0], *s;
-
-	if (r->o.omp && !lc_program_find(argv[0], path, sizeof(path)) && realpath(path, real))
-		argv[0] = real;
-	s = lc_launch_join(argc, argv);
-	argv[0] = first;
-	return s;
-}
-
 /* The library of a layer, with a warning when it was not found. */
 static void find_layer(const char *name, const char *env, char *out, size_t len)
 {
@@ -399,13 +390,10 @@ static void find_layer(const char *name, const char *env, char *out, size_t len)
  * can be read) uses GCC's libgomp, which has no OMPT interface. */
 static void setup_layers(struct run *r, const char *program)
 {
-	char path[PATH_MAX];
-
 	if (r->o.omp) {
 		find_layer("liblostcycles-omp", "LOSTCYCLES_OMP_LIB", r->l.omp_lib,
 			   sizeof(r->l.omp_lib));
-		if (!lc_program_find(program, path, sizeof(path)) &&
-		    lc_program_needs(path, "libgomp.so") == 1)
+		if (lc_launch_uses_libgomp(program))
 			warnx("%s uses GCC's libgomp, which has no OMPT interface: --omp sees "
 			      "none of its parallel regions (build it with clang -fopenmp, or "
 			      "use the flag macros)", program);
@@ -436,7 +424,7 @@ static int record_setup(struct run *r, int argc, char **argv)
 	if (r->o.mpi && mpi_setup(r))
 		return 1;
 	lc_session_name(r->l.session, sizeof(r->l.session));
-	r->command = command_line(r, argc, argv);
+	r->command = lc_launch_command_line(r->o.omp, argc, argv);
 	r->prog = argv[0];
 	return 0;
 }
@@ -450,9 +438,39 @@ static const char *end_reason(int sig, int status)
 	return status > 128 ? "command killed by a signal" : "command exited";
 }
 
+/* After the command: the session's processes still alive (a daemon, a
+ * background child) are waited for until they exit or a signal arrives,
+ * saying so; with --no-wait, counted and left.  Returns the signal that
+ * ended the wait, or 0. */
+static int wait_session(const struct run *r, struct lc_registry *reg)
+{
+	uint32_t n;
+	int sig;
+
+	n = lc_launch_settle(&r->l, reg, LC_GONE_NS, &sig);
+	if (sig || !n)
+		return sig;
+	if (r->o.no_wait) {
+		warnx("--no-wait: left %u process%s of the session running: %s work from now "
+		      "on is not in the profile", n, n == 1 ? "" : "es", n == 1 ? "its" : "their");
+		return 0;
+	}
+	if (!r->o.quiet)
+		warnx("the command ended; waiting for %u process%s of the session still running "
+		      "(a daemon or background child; --no-wait ends with the command)", n,
+		      n == 1 ? "" : "es");
+	sig = lc_launch_wait_session(&r->l, reg);
+	if (sig) {
+		n = lc_registry_live(reg);
+		warnx("stopped waiting: left %u process%s of the session running", n,
+		      n == 1 ? "" : "es");
+	}
+	return sig;
+}
+
 int lc_cmd_record(int argc, char **argv)
 {
-	struct run r = { 0 };
+	struct run r = { .o = defaults };
 	struct lc_registry *reg;
 	int n, status, sig = 0, rc;
 	char **cmd;
@@ -479,6 +497,7 @@ int lc_cmd_record(int argc, char **argv)
 		finish_run(&r, "record", -1, "could not start");
 		return 1;
 	}
+	lc_launch_subreaper();
 	child = lc_launch_spawn(&r.l, cmd);
 	if (child < 0) {
 		warnx("%s: %s", cmd[0], strerror((int)-child));
@@ -487,6 +506,8 @@ int lc_cmd_record(int argc, char **argv)
 		return 127;
 	}
 	status = lc_launch_wait_child(&r.l, child, LC_TERM_WAIT_NS, &sig);
+	if (!sig)
+		sig = wait_session(&r, reg);
 	if (finish_run(&r, "record", status, end_reason(sig, status)))
 		return 1;
 	return status;
@@ -555,7 +576,7 @@ static int attach_setup(struct run *r, int argc, char **argv, struct lc_registry
 
 int lc_cmd_attach(int argc, char **argv)
 {
-	struct run r = { 0 };
+	struct run r = { .o = defaults };
 	struct lc_registry *reg = NULL;
 	int rc, sig;
 

@@ -25,6 +25,11 @@ int lc_cmd_merge(int argc, char **argv);
 int lc_cmd_compose(int argc, char **argv);
 int lc_cmd_export(int argc, char **argv);
 
+/* Run the tool again without the caller's LD_PRELOAD (preload.c), which
+ * then stays in the environment for the commands it starts.  Call first
+ * thing in main (argv: main's). */
+void lc_preload_strip(char **argv);
+
 /* --max-points N of predict and compose: a count of grid points, 1 or more,
  * into *out.  Returns 0, or -1 after a message. */
 int lc_opt_max_points(const char *arg, size_t *out);

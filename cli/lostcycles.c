@@ -88,6 +88,7 @@ int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
 
+	lc_preload_strip(argv);
 	/* GSL's default handler aborts the process on a domain error; every
 	 * GSL call here checks its result (NaN or a status) instead. */
 	gsl_set_error_handler_off();

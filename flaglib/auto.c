@@ -29,6 +29,7 @@ static __thread struct lc_auto_thr lc_auto_thr;
 static pthread_mutex_t auto_lock = PTHREAD_MUTEX_INITIALIZER;
 static int64_t auto_work;	/* what the layers added to work_exists */
 static uint32_t auto_team;	/* largest team the layers declared */
+static uint32_t auto_ranks;	/* ranks of the process's job on this node, 0 = none */
 static int prog_parallel;	/* the program used LC_PARALLEL_* */
 static int prog_team;		/* the program used LC_TEAM */
 static int refs_known;		/* refs_* are set (also read without the lock) */
@@ -133,6 +134,13 @@ LC_API void lc_auto_set(uint32_t state)
 	put(a, state);
 }
 
+/* See lc_auto.h: the base state of a thread no layer has shown yet. */
+LC_API void lc_auto_start(uint32_t state)
+{
+	if (lc_auto_thr.cur == LC_ST_NONE && lc_auto_thr.depth == 0)
+		lc_auto_set(state);
+}
+
 /* See lc_auto.h: remember the current layer state, show state. */
 LC_API void lc_auto_enter(uint32_t state)
 {
@@ -184,6 +192,20 @@ LC_API void lc_auto_parallel(int d)
 	pthread_mutex_unlock(&auto_lock);
 }
 
+/* Store the layers' team: the largest thread team declared, times the
+ * job's ranks on this node when a message-passing layer named them.  A
+ * rank without a thread team declares nothing (p then comes from its
+ * threads: an MPI_THREAD_MULTIPLE rank may run several).  Caller holds
+ * auto_lock. */
+static void team_store(void)
+{
+	uint32_t t = auto_team, n = auto_ranks ? auto_ranks : 1;
+
+	if (prog_team || refs_team || !auto_team)
+		return;
+	lc_priv_team_set(t > LC_SLOTS_MAX / n ? LC_SLOTS_MAX : t * n);
+}
+
 /* See lc_auto.h: the largest team the layers saw, unless the program
  * calls LC_TEAM (found in its symbols), and until its first call. */
 LC_API void lc_auto_team(uint32_t p)
@@ -191,11 +213,29 @@ LC_API void lc_auto_team(uint32_t p)
 	if (!lc_auto_active())
 		return;
 	pthread_mutex_lock(&auto_lock);
-	if (!prog_team && !refs_team && p > auto_team) {
+	if (p > auto_team) {
 		auto_team = p;
-		lc_priv_team_set(p);
+		team_store();
 	}
 	pthread_mutex_unlock(&auto_lock);
+}
+
+/* See lc_auto.h: a hybrid job's processors on this node are its ranks
+ * here times each rank's thread team. */
+LC_API void lc_auto_ranks(uint32_t n)
+{
+	if (!lc_auto_active() || n == 0)
+		return;
+	pthread_mutex_lock(&auto_lock);
+	auto_ranks = n;
+	team_store();
+	pthread_mutex_unlock(&auto_lock);
+}
+
+/* See lc_auto.h. */
+LC_API int lc_auto_program_calls(const char *const *names, int n)
+{
+	return n > 0 && lc_priv_program_refers(names, n);
 }
 
 /* The program's first LC_PARALLEL_*: withdraw the layers' share of
@@ -231,6 +271,7 @@ void lc_priv_auto_forget(void)
 	pthread_mutex_lock(&auto_lock);
 	auto_work = 0;
 	auto_team = 0;
+	auto_ranks = 0;
 	prog_parallel = 0;
 	prog_team = 0;
 	__atomic_store_n(&refs_known, 0, __ATOMIC_RELEASE);

@@ -55,6 +55,12 @@ LC_API int lc_auto_active(void);
  * saved states: the state of a thread when a layer first sees it. */
 LC_API void lc_auto_set(uint32_t state);
 
+/* Set the calling thread's base state (LC_ST_*) unless a layer has shown a
+ * state for it already: the first word of a layer that does not know
+ * whether another layer saw the thread first (MPI calls from an OpenMP
+ * thread). */
+LC_API void lc_auto_start(uint32_t state);
+
 /* Enter state (LC_ST_*) for the calling thread, remembering the current
  * layer state for lc_auto_leave(). */
 LC_API void lc_auto_enter(uint32_t state);
@@ -71,9 +77,24 @@ LC_API void lc_auto_leave(void);
  * share never goes below 0. */
 LC_API void lc_auto_parallel(int d);
 
-/* Declare a team of p processors on the layers' behalf: the team becomes
- * the largest p declared so far. */
+/* Declare a team of p threads on the layers' behalf (the OpenMP team):
+ * the layers' team becomes the largest p declared so far, times the ranks
+ * of lc_auto_ranks(). */
 LC_API void lc_auto_team(uint32_t p);
+
+/* The process is one of n ranks of a message-passing job that run on this
+ * node (the MPI layer): once lc_auto_team declares a thread team t (a
+ * hybrid MPI + OpenMP job), the processors of the job here are n x t, so
+ * 2 ranks x 2 OpenMP threads on one node have p = 4.  Each rank declares
+ * the same product in its segment; the sampler takes the largest team of
+ * the node's processes.  Without a thread team nothing is declared. */
+LC_API void lc_auto_ranks(uint32_t n);
+
+/* 1 if a loaded object (the main program or a shared library) calls one
+ * of names[0..n) without defining it, else 0: whether the process is the
+ * program a layer is for (an MPI program calls MPI_Init), read once from
+ * the objects' files.  A layer asks it at load time. */
+LC_API int lc_auto_program_calls(const char *const *names, int n);
 
 #ifdef __cplusplus
 }

@@ -68,6 +68,9 @@ struct lc_global {
 	pthread_mutex_t write_lock;	/* one write() batch at a time */
 	struct lc_tbuf *tbufs;	/* head of the list */
 	pthread_key_t key;	/* thread-exit destructor */
+	uint32_t adopt_slot;	/* after exec: the main thread's slot in the segment
+				 * taken over from the previous image (atomic),
+				 * LC_NO_SLOT when none */
 };
 
 extern struct lc_global lc_priv_g;
@@ -75,6 +78,13 @@ extern struct lc_global lc_priv_g;
 /* segment.c */
 void lc_priv_init(void);
 void lc_priv_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* shmscan.c: in setup, look through /dev/shm: remove the names of
+ * processes that are gone, and take over this process's own segment of
+ * its image before exec (not in trace mode), setting hdr, shm_name,
+ * seg_size, nslots and adopt_slot.  start: this process's start time
+ * (proc_start).  Returns 1 when a segment was taken over, else 0. */
+int lc_priv_shm_scan(uint64_t start);
 
 /* process.c */
 void lc_priv_parallel(int d);

@@ -1,6 +1,7 @@
 /*
  * segment.c — liblostcycles set-up: read the environment, create and publish
- * the process's shared-memory segment, give a forked child its own segment,
+ * the process's shared-memory segment (or go on in the one of the process's
+ * image before exec, shmscan.c), give a forked child its own segment,
  * unlink the segment name at exit.
  */
 #include <errno.h>
@@ -23,6 +24,7 @@ struct lc_global lc_priv_g = {
 	.plock = PTHREAD_MUTEX_INITIALIZER,
 	.list_lock = PTHREAD_MUTEX_INITIALIZER,
 	.write_lock = PTHREAD_MUTEX_INITIALIZER,
+	.adopt_slot = LC_NO_SLOT,
 };
 
 static pthread_once_t lc_once = PTHREAD_ONCE_INIT;
@@ -271,6 +273,14 @@ static int setup(void)
 	strcpy(lc_priv_g.session, s);
 	lc_priv_g.nslots = parse_slots();
 	lc_priv_g.trace = t && strcmp(t, "1") == 0;
+	/* an exec'd image goes on in its process's segment: one process, its
+	 * main thread one thread of the profile */
+	if (lc_priv_shm_scan(proc_start())) {
+		if (prctl(PR_GET_NAME, lc_priv_g.hdr->comm) != 0)
+			lc_priv_g.hdr->comm[0] = 0;
+		lc_priv_g.hdr->comm[sizeof(lc_priv_g.hdr->comm) - 1] = 0;
+		return 0;
+	}
 	r = seg_create(NULL);
 	if (r < 0) {
 		warn_unprofiled(r);
@@ -331,6 +341,7 @@ static void atfork_child(void)
 	if (!parent)
 		return;
 	lc_priv_g.hdr = NULL;
+	lc_priv_g.adopt_slot = LC_NO_SLOT;
 	lc_priv_g.trace = (parent->flags & LC_SEG_TRACE) != 0;
 	r = seg_create(parent);
 	if (r < 0) {

@@ -110,6 +110,21 @@ static void use_dummy(struct lc_thr *t, enum lc_thr_state st)
 	lc_self = &lc_dummy;
 }
 
+/* After exec: the main thread's slot of the segment the process had
+ * before, still claimed by its tid, if tid is that thread's.  Returns the
+ * slot index (once) or LC_NO_SLOT. */
+static uint32_t adopt_take(struct lc_seg_hdr *h, uint32_t tid)
+{
+	uint32_t i = __atomic_load_n(&lc_priv_g.adopt_slot, __ATOMIC_ACQUIRE);
+
+	if (i == LC_NO_SLOT || i >= h->nslots ||
+	    __atomic_load_n(&lc_seg_slot(h, i)->tid, __ATOMIC_RELAXED) != tid ||
+	    !__atomic_compare_exchange_n(&lc_priv_g.adopt_slot, &i, LC_NO_SLOT, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return LC_NO_SLOT;
+	return i;
+}
+
 /* First macro of a thread: claim a slot of the session's segment, or fall
  * back to the private slot (no session, no free slot). */
 static void thread_register(struct lc_thr *t)
@@ -123,7 +138,9 @@ static void thread_register(struct lc_thr *t)
 		return;
 	}
 	t->tid = (uint32_t)gettid();
-	i = slot_claim(h, t->tid);
+	i = adopt_take(h, t->tid);
+	if (i == LC_NO_SLOT)
+		i = slot_claim(h, t->tid);
 	if (i == LC_NO_SLOT) {
 		lc_priv_debug("thread %u: no free slot of %u", t->tid, lc_priv_g.nslots);
 		use_dummy(t, LC_T_DUMMY);

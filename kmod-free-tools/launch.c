@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "lc_abi.h"
 #include "lc_calib.h"
+#include "lc_program.h"
 #include "lc_util.h"
 #include "mpi_job.h"
 #include "tick.h"
@@ -109,65 +111,36 @@ static void env_prepend(const char *var, const char *path)
 	free(v);
 }
 
-/* In the child: the environment, mask, limit and CPUs of l, then exec.
- * Returns errno when the exec (or the pinning) failed. */
-static int child_exec(const struct lc_launch *l, char **argv)
+/* In the child (lc_spawn's hook): the environment, limit and CPUs of l.
+ * 0, or -errno when the pinning failed. */
+static int child_prepare(void *arg)
 {
+	const struct lc_launch *l = arg;
+
 	if (l->session[0])
 		setenv(LC_ENV_SESSION, l->session, 1);
 	if (l->trace) {
 		setenv(LC_ENV_TRACE, "1", 1);
 		setenv(LC_ENV_TRACE_DIR, l->trace_dir, 1);
 	}
-	if (l->omp_lib[0])
+	if (l->omp_lib[0]) {	/* preloaded too: the main thread BUSY from the start */
 		env_prepend("OMP_TOOL_LIBRARIES", l->omp_lib);
+		env_prepend("LD_PRELOAD", l->omp_lib);
+	}
 	if (l->pthread_lib[0])
 		env_prepend("LD_PRELOAD", l->pthread_lib);
-	sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
 	setrlimit(RLIMIT_NOFILE, &l->nofile);
-	if (!l->pin || !sched_setaffinity(0, sizeof(l->cpus), &l->cpus))
-		execvp(argv[0], argv);
-	return errno;
+	if (l->pin && sched_setaffinity(0, sizeof(l->cpus), &l->cpus))
+		return -errno;
+	return 0;
 }
 
 pid_t lc_launch_spawn(const struct lc_launch *l, char **argv)
 {
-	int pfd[2], e = 0;
-	pid_t pid;
-	ssize_t n;
+	struct lc_spawn_io io = { .sigmask = &l->oldmask, .prepare = child_prepare,
+				  .arg = (void *)l };
 
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		e = -errno;
-		close(pfd[0]);
-		close(pfd[1]);
-		return e;
-	}
-	if (pid == 0) {
-		e = child_exec(l, argv);
-		if (write(pfd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pfd[1]);
-	n = read(pfd[0], &e, sizeof(e));
-	close(pfd[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		return -e;
-	}
-	return pid;
-}
-
-int lc_launch_status(int ws)
-{
-	if (WIFEXITED(ws))
-		return WEXITSTATUS(ws);
-	if (WIFSIGNALED(ws))
-		return 128 + WTERMSIG(ws);
-	return 1;
+	return lc_spawn(argv, &io);
 }
 
 /* Wait for the child until the monotonic time deadline (0: for ever) or
@@ -177,7 +150,7 @@ static int wait_until(const struct lc_launch *l, pid_t child, uint64_t deadline,
 {
 	struct timespec ts = { 0, 20000000 };
 	siginfo_t si;
-	int ws;
+	int st;
 
 	*sig = 0;
 	for (;;) {
@@ -187,8 +160,8 @@ static int wait_until(const struct lc_launch *l, pid_t child, uint64_t deadline,
 			*sig = s;
 			return -1;
 		}
-		if (waitpid(child, &ws, WNOHANG) == child)
-			return lc_launch_status(ws);
+		if ((st = lc_wait_status(child, WNOHANG, NULL)) >= 0)
+			return st;
 		if (deadline && lc_clock_ns() >= deadline)
 			return -1;
 	}
@@ -224,6 +197,57 @@ int lc_launch_wait_targets(const struct lc_launch *l, struct lc_registry *reg, i
 		if (!lc_registry_seen(reg) && lc_clock_ns() - start > first_ns)
 			return -ENOENT;
 	}
+}
+
+void lc_launch_subreaper(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/* Reap the orphans of the command (this process is their subreaper); 1
+ * while some are still running. */
+static int orphans(void)
+{
+	pid_t p;
+
+	while ((p = waitpid(-1, NULL, WNOHANG)) > 0)
+		;
+	return p == 0;
+}
+
+/* Wait up to ns (< 1 s) for a signal of l->waitset: the signal to stop
+ * for, or 0. */
+static int pause_ns(const struct lc_launch *l, long ns)
+{
+	siginfo_t si;
+	int s = sigtimedwait(&l->waitset, &si, &(struct timespec){ 0, ns });
+
+	return s == SIGINT || s == SIGTERM || s == SIGHUP ? s : 0;
+}
+
+uint32_t lc_launch_settle(const struct lc_launch *l, struct lc_registry *reg, uint64_t grace_ns,
+			  int *sig)
+{
+	uint64_t until = lc_clock_ns() + grace_ns;
+
+	*sig = 0;
+	while ((orphans() || lc_registry_live(reg)) && lc_clock_ns() < until)
+		if ((*sig = pause_ns(l, 1000000)))
+			break;
+	return lc_registry_live(reg);
+}
+
+int lc_launch_wait_session(const struct lc_launch *l, struct lc_registry *reg)
+{
+	int s;
+
+	while (lc_registry_live(reg)) {
+		orphans();
+		if ((s = pause_ns(l, 5000000)))
+			return s;
+	}
+	orphans();
+	return 0;
 }
 
 char *lc_launch_join(int argc, char **argv)
@@ -312,7 +336,7 @@ int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_regist
 {
 	struct timespec ts = { 0, 10000000 };
 	uint64_t quiet = 0, done = 0;
-	int status = -1, ws;
+	int status = -1;
 	siginfo_t si;
 
 	for (;;) {
@@ -324,10 +348,10 @@ int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_regist
 				kill(child, s);
 			*sig = s;
 		}
-		if (status < 0 && waitpid(child, &ws, WNOHANG) == child) {
-			status = lc_launch_status(ws);
+		if (status < 0 && (status = lc_wait_status(child, WNOHANG, NULL)) >= 0)
 			done = now;
-		}
+		else if (status < 0)
+			status = -1;
 		if (status < 0)
 			continue;
 		if (*sig || (!lc_registry_live(reg) && !lc_registry_seen(reg) &&
@@ -379,4 +403,23 @@ int lc_launch_pids(int argc, char **argv, pid_t **pids, char *msg, size_t len)
 		(*pids)[i] = (pid_t)v;
 	}
 	return 0;
+}
+
+char *lc_launch_command_line(int omp, int argc, char **argv)
+{
+	char path[PATH_MAX], real[PATH_MAX], *first = argv[0], *s;
+
+	if (omp && !lc_program_find(argv[0], path, sizeof(path)) && realpath(path, real))
+		argv[0] = real;
+	s = lc_launch_join(argc, argv);
+	argv[0] = first;
+	return s;
+}
+
+int lc_launch_uses_libgomp(const char *program)
+{
+	char path[PATH_MAX];
+
+	return !lc_program_find(program, path, sizeof(path)) &&
+	       lc_program_needs(path, "libgomp.so") == 1;
 }

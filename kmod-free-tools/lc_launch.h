@@ -76,11 +76,36 @@ int lc_launch_wait_child(const struct lc_launch *l, pid_t child, uint64_t term_n
 int lc_launch_wait_targets(const struct lc_launch *l, struct lc_registry *reg, int started,
 			   uint64_t first_ns);
 
-/* The shell-style status (exit code, or 128 + signal) of a wait status. */
-int lc_launch_status(int ws);
+/* record: make this process the subreaper of the command's processes, so
+ * that a daemon or background child the command leaves becomes its child
+ * (lc_launch_settle and lc_launch_wait_session reap them). */
+void lc_launch_subreaper(void);
+
+/* After the command ended: wait up to grace_ns while the registry still
+ * counts a live target or an orphan of the command still runs (the
+ * command's own process to be seen gone, a segment an orphan made as the
+ * command ended to be found; no wait when there is neither).  Returns the
+ * live targets then, and sets *sig to a signal of l->waitset that arrived
+ * (0 none). */
+uint32_t lc_launch_settle(const struct lc_launch *l, struct lc_registry *reg, uint64_t grace_ns,
+			  int *sig);
+
+/* Wait until every target of reg has left, reaping orphans.  Returns 0,
+ * or the signal of l->waitset that arrived. */
+int lc_launch_wait_session(const struct lc_launch *l, struct lc_registry *reg);
 
 /* argv joined by spaces (NULL when out of memory), for the profile. */
 char *lc_launch_join(int argc, char **argv);
+
+/* The command line for the profile: argv joined; with omp the program's
+ * word becomes its absolute path, so that report can find its debug
+ * information from any directory to name the OpenMP tool's tags.  NULL
+ * when out of memory. */
+char *lc_launch_command_line(int omp, int argc, char **argv);
+
+/* Whether program (as the command names it) can be read and needs GCC's
+ * libgomp, which has no OMPT interface for --omp. */
+int lc_launch_uses_libgomp(const char *program);
 
 /* The ideal latency of one miss from the per-machine file of "calibrate
  * --memory" (transfer_ns), into *ns, and where it came from into from[len].

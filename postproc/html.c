@@ -11,6 +11,7 @@
 #include "report_plot.h"
 #include "lca_model.h"
 #include "lca_predict.h"
+#include "report.h"
 
 #define W 860		/* chart width, px */
 #define LABEL 150	/* room for the row labels of the thread chart */
@@ -38,6 +39,25 @@ static int measured(const struct lc_profile *pr, int c)
 	return !((pr->info.unavailable >> c) & 1);
 }
 
+/* The machine's share of the program's CPUs, and a warning when its load
+ * distorts categories (marked * in the table). */
+static void machine(FILE *out, const struct lc_profile *pr)
+{
+	const struct lc_prof_machine *m = &pr->machine_total;
+
+	if (!pr->nmachine || !m->total_ns)
+		return;
+	fprintf(out, "<p id=\"machine\">The machine: other processes %.1f %%, steal %.1f %%, "
+		"the sampler %.1f %% of the %u CPUs the program could use.</p>\n",
+		lc_machine_pct(m, LC_SHARE_OTHER), lc_machine_pct(m, LC_SHARE_STEAL),
+		lc_machine_pct(m, LC_SHARE_SAMPLER), m->ncpus);
+	if (lc_machine_distorts(pr))
+		fprintf(out, "<p class=\"warning\" id=\"load\"><strong>Warning:</strong> other "
+			"processes and the hypervisor held %.1f %% of the program's CPUs (above "
+			"%.0f %%): the categories marked * are distorted by that load.</p>\n",
+			lc_machine_pct(m, LC_SHARE_LOAD), LC_MACHINE_LOAD_PCT);
+}
+
 static void head(FILE *out, const struct lc_profile *pr, const char *name)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>lostcycles: ",
@@ -47,7 +67,8 @@ static void head(FILE *out, const struct lc_profile *pr, const char *name)
 	      "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:right}"
 	      "td:first-child,th:first-child{text-align:left}\ntr:nth-child(even){background:#f4f4f4}\n"
 	      ".sw{display:inline-block;width:.9em;height:.9em;margin-right:.4em;vertical-align:middle}\n"
-	      "pre{background:#f8f8f8;padding:1em;white-space:pre-wrap}\n</style></head><body>\n",
+	      "pre{background:#f8f8f8;padding:1em;white-space:pre-wrap}\n"
+	      ".warn{background:#fff3cd;padding:.5em}\n</style></head><body>\n",
 	      out);
 	fputs("<h1>Lost cycles of <code>", out);
 	esc(out, pr->info.command ? pr->info.command : name);
@@ -55,6 +76,24 @@ static void head(FILE *out, const struct lc_profile *pr, const char *name)
 	esc(out, name);
 	fprintf(out, "</code> on %s: p = %u processors.</p>\n",
 		pr->info.hostname ? pr->info.hostname : "?", pr->procs);
+	machine(out, pr);
+}
+
+/* What the text report warns about: a sampler that fell behind (missed
+ * ticks), and a sampler that shared a CPU with the program. */
+static void warnings(FILE *out, const struct lc_profile *pr)
+{
+	char msg[512];
+
+	if (lc_report_stall(pr, msg, sizeof(msg))) {
+		fputs("<p class=\"warn\" id=\"stall\">Warning: ", out);
+		esc(out, msg);
+		fputs(".</p>\n", out);
+	}
+	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
+		fprintf(out, "<p class=\"warn\" id=\"shared-cpu\">Note: the sampler shared CPU %d "
+			"with the program (no spare CPU): its ticks took CPU time from the "
+			"program.</p>\n", (int)pr->end.shared_cpu);
 }
 
 /* The category table with shares. */
@@ -64,8 +103,9 @@ static void table(FILE *out, const struct lc_profile *pr, const uint64_t cat[LC_
 	fputs("<h2>Categories</h2>\n<table id=\"categories\"><tr><th>category</th><th>seconds</th>"
 	      "<th>share</th></tr>\n", out);
 	for (int c = 0; c < LC_NCAT; c++) {
-		fprintf(out, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>%s (%s)</td>",
-			lc_cat_colour(c), lc_cat_info(c)->name, lc_cat_info(c)->key);
+		fprintf(out, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>%s (%s)%s</td>",
+			lc_cat_colour(c), lc_cat_info(c)->name, lc_cat_info(c)->key,
+			(lc_machine_distorts(pr) >> c) & 1 ? " *" : "");
 		if (measured(pr, c))
 			fprintf(out, "<td>%.6f</td><td>%.1f %%</td></tr>\n", sec(cat[c]),
 				total ? 100.0 * (double)cat[c] / (double)total : 0.0);
@@ -260,6 +300,7 @@ int lc_html_write(FILE *out, const struct lc_profile *pr, enum lc_source src, co
 	for (int c = 0; c < LC_NCAT; c++)
 		total += cat[c];
 	head(out, pr, name);
+	warnings(out, pr);
 	table(out, pr, cat, total);
 	thread_bars(out, pr, d);
 	timeline(out, pr, d);

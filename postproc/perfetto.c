@@ -153,7 +153,8 @@ static void thread_track(struct pf *f, const struct lc_profile *pr, const struct
 		slice(f, pid, tid, lc_cat_info(r.cat)->name, lc_cat_info(r.cat)->key, r.start, r.end);
 }
 
-/* The counter track: processors in each category, per window. */
+/* The counter track: processors in each category, per window; a category
+ * not measured (na, e.g. memory loss without counters) is left out. */
 static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d)
 {
 	uint64_t end = 0;
@@ -169,9 +170,10 @@ static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_
 		fputs(",\"name\":\"processors\",\"ts\":", f->out);
 		us(f->out, w->start_ns);
 		fputs(",\"args\":{", f->out);
-		for (int c = 0; c < LC_NCAT; c++)
-			fprintf(f->out, "%s\"%s\":%.6f", c ? "," : "", lc_cat_info(c)->key,
-				(double)cat[c] / (double)wall);
+		for (int c = 0, n = 0; c < LC_NCAT; c++)
+			if (!((pr->info.unavailable >> c) & 1))	/* na: omitted, not 0 */
+				fprintf(f->out, "%s\"%s\":%.6f", n++ ? "," : "", lc_cat_info(c)->key,
+					(double)cat[c] / (double)wall);
 		fputs("}}", f->out);
 		end = w->start_ns + wall;
 	}
@@ -181,9 +183,37 @@ static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_
 	fputs(",\"name\":\"processors\",\"ts\":", f->out);
 	us(f->out, end);
 	fputs(",\"args\":{", f->out);
-	for (int c = 0; c < LC_NCAT; c++)
-		fprintf(f->out, "%s\"%s\":0", c ? "," : "", lc_cat_info(c)->key);
+	for (int c = 0, n = 0; c < LC_NCAT; c++)
+		if (!((pr->info.unavailable >> c) & 1))
+			fprintf(f->out, "%s\"%s\":0", n++ ? "," : "", lc_cat_info(c)->key);
 	fputs("}}", f->out);
+}
+
+/* The machine's counter track: the share of the program's CPUs (in CPUs)
+ * that other processes, the hypervisor and the sampler took, per span. */
+static void machine_track(struct pf *f, const struct lc_profile *pr)
+{
+	uint64_t end = 0;
+
+	for (uint32_t i = 0; i < pr->nmachine; i++) {
+		const struct lc_prof_machine *m = &pr->machine[i];
+		double cpus = m->len_ns ? (double)m->total_ns / (double)m->len_ns : 0;
+
+		ev_open(f, "C", PID_TOOL, 0);
+		fputs(",\"name\":\"machine (CPUs)\",\"ts\":", f->out);
+		us(f->out, m->start_ns);
+		fprintf(f->out, ",\"args\":{\"other\":%.6f,\"steal\":%.6f,\"sampler\":%.6f}}",
+			cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100,
+			cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100,
+			cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100);
+		end = m->start_ns + m->len_ns;
+	}
+	if (!end)
+		return;
+	ev_open(f, "C", PID_TOOL, 0);
+	fputs(",\"name\":\"machine (CPUs)\",\"ts\":", f->out);
+	us(f->out, end);
+	fputs(",\"args\":{\"other\":0,\"steal\":0,\"sampler\":0}}", f->out);
 }
 
 /* One track per fragment tag: a slice while it was open. */
@@ -241,6 +271,7 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 	for (uint32_t t = 0; t < pr->nthreads; t++)
 		thread_track(&f, pr, d, t);
 	counters(&f, pr, d);
+	machine_track(&f, pr);
 	tag_tracks(&f, d, tag_name, tag_arg);
 	fputs("\n]}\n", out);
 	return 0;

@@ -3,6 +3,7 @@
  */
 #include "pop.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +32,102 @@ static int loggp_split(const struct lc_profile *pr)
 	return 0;
 }
 
+/* The MPI rank of process pid, or -1. */
+static int32_t rank_of(const struct lc_profile *pr, int32_t pid)
+{
+	for (uint32_t i = 0; i < pr->nranks; i++)
+		if (pr->ranks[i].pid == pid)
+			return pr->ranks[i].rank;
+	return -1;
+}
+
+/* The entry of process pid in r[0..*n), added when new (r has room for
+ * every thread). */
+static struct lc_pop_rank *rank_entry(const struct lc_profile *pr, struct lc_pop_rank *r,
+				      uint32_t *n, int32_t pid)
+{
+	for (uint32_t i = 0; i < *n; i++)
+		if (r[i].pid == pid)
+			return &r[i];
+	r[*n] = (struct lc_pop_rank){ .pid = pid, .rank = rank_of(pr, pid) };
+	return &r[(*n)++];
+}
+
+int lc_pop_ranks(const struct lc_profile *pr, enum lc_source src, uint32_t p,
+		 struct lc_pop_rank **out, uint32_t *n)
+{
+	const struct lc_prof_data *d = &pr->data[src];
+	struct lc_pop_rank *r = calloc(d->nthreads ? d->nthreads : 1, sizeof(*r));
+	uint32_t nt = 0;
+
+	*n = 0;
+	*out = r;
+	if (!r)
+		return -ENOMEM;
+	for (uint32_t t = 0; t < d->nthreads; t++) {
+		double u = lc_sec(useful(d->threads[t].cat));
+		struct lc_pop_rank *e;
+
+		if (u <= 0)
+			continue;
+		e = rank_entry(pr, r, n, t < pr->nthreads ? pr->threads[t].pid : -1);
+		e->nthreads++;
+		e->useful += u;
+		if (u > e->busiest)
+			e->busiest = u;
+	}
+	for (uint32_t i = 0; i < *n; i++)
+		nt += r[i].nthreads;
+	for (uint32_t i = 0; i < *n; i++) {
+		r[i].procs = (double)p * r[i].nthreads / nt;
+		if (r[i].useful / r[i].procs > r[i].busiest)
+			r[i].busiest = r[i].useful / r[i].procs;
+	}
+	return 0;
+}
+
+/* The hybrid model's sums over the ranks of pr (pop.h): sum U_r, sum p_r
+ * M_r and the busiest M_r into out; its rank and the number of ranks.
+ * Returns 0, or 1 with the reason. */
+static int hybrid_sums(const struct lc_profile *pr, enum lc_source src, struct lc_pop *out,
+		       double *sum_u, double *sum_pm, char *msg, size_t len)
+{
+	struct lc_pop_rank *r;
+	uint32_t n, worst = 0;
+
+	if (lc_pop_ranks(pr, src, pr->procs, &r, &n))
+		return lc_fail(msg, len, 1, "out of memory");
+	*sum_u = *sum_pm = 0;
+	out->useful_max = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		*sum_u += r[i].useful;
+		*sum_pm += r[i].procs * r[i].busiest;
+		if (r[i].busiest > out->useful_max) {
+			out->useful_max = r[i].busiest;
+			worst = i;
+		}
+		if (r[i].nthreads >= 2 && n >= 2)
+			out->hybrid = 1;
+	}
+	out->nranks = n;
+	if (n && out->useful_max > out->wall * (1 + 1e-6)) {
+		lc_fail(msg, len, 1, "p = %u is fewer than the processors process %d computed on "
+			"at once (%.6f s of computation on its %.2f processors in %.6f s): record "
+			"with --procs or LC_TEAM", pr->procs, (int)r[worst].pid, r[worst].useful,
+			r[worst].procs, out->wall);
+		free(r);
+		return 1;
+	}
+	free(r);
+	return 0;
+}
+
 int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_pop *out,
 		   char *msg, size_t len)
 {
 	const struct lc_prof_data *d = &pr->data[src];
-	uint64_t cat[LC_NCAT], total = 0, umax = 0, clmax = 0;
+	uint64_t cat[LC_NCAT], total = 0, clmax = 0;
+	double sum_u = 0, sum_pm = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!d->present || !pr->procs)
@@ -44,21 +136,23 @@ int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_po
 	lc_profile_finish(pr, &d->total, cat);
 	for (int c = 0; c < LC_NCAT; c++)
 		total += cat[c];
-	for (uint32_t t = 0; t < d->nthreads; t++) {
-		uint64_t u = useful(d->threads[t].cat);
-
-		umax = u > umax ? u : umax;
+	for (uint32_t t = 0; t < d->nthreads; t++)
 		if (d->threads[t].cat[LC_CAT_CL] > clmax)
 			clmax = d->threads[t].cat[LC_CAT_CL];
-	}
-	if (!total || !umax)
+	if (!total)
 		return lc_fail(msg, len, 1, "the profile holds no computation");
 	out->wall = lc_sec(total) / pr->procs;
+	if (hybrid_sums(pr, src, out, &sum_u, &sum_pm, msg, len))
+		return 1;
+	if (out->useful_max <= 0)
+		return lc_fail(msg, len, 1, "the profile holds no computation");
 	out->useful_avg = lc_sec(useful(cat)) / pr->procs;
-	out->useful_max = lc_sec(umax);
 	out->lb = out->useful_avg / out->useful_max;
 	out->comm = out->useful_max / out->wall;
 	out->pe = out->useful_avg / out->wall;
+	out->omp_pe = sum_pm > 0 ? sum_u / sum_pm : NAN;
+	out->mpi_lb = sum_pm / (pr->procs * out->useful_max);
+	out->mpi_pe = out->mpi_lb * out->comm;
 	out->have_transfer = loggp_split(pr);
 	if (out->have_transfer) {
 		out->te = (out->wall - lc_sec(clmax)) / out->wall;
@@ -74,7 +168,7 @@ static const struct lc_col text_cols[] = {
 	{ .name = "built from", .kind = LC_COL_STR, .gap = 3 },
 };
 
-/* ... and in CSV: one row. */
+/* ... and in CSV: one row (the last four columns for hybrid jobs only). */
 static const struct lc_col csv_cols[] = {
 	{ .name = "wall", .kind = LC_COL_FLOAT, .prec = 9 },
 	{ .name = "useful_avg", .kind = LC_COL_FLOAT, .prec = 9 },
@@ -84,6 +178,22 @@ static const struct lc_col csv_cols[] = {
 	{ .name = "serialisation_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
 	{ .name = "transfer_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
 	{ .name = "parallel_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "mpi_parallel_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "mpi_load_balance", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "openmp_parallel_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "ranks", .kind = LC_COL_INT },
+};
+
+/* The hybrid model's row per rank. */
+static const struct lc_col rank_cols[] = {
+	{ .name = "rank", .kind = LC_COL_STR, .width = 6, .align = LC_ALIGN_RIGHT },
+	{ .name = "pid", .kind = LC_COL_INT, .width = 8 },
+	{ .name = "threads", .kind = LC_COL_INT, .width = 8 },
+	{ .name = "procs", .kind = LC_COL_FLOAT, .prec = 2, .width = 6 },
+	{ .name = "U(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
+	{ .name = "M(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
+	{ .name = "OpenMP", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+	{ .name = "M/maxM", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
 };
 
 /* One text row: name, value (NaN: na), what it is built from. */
@@ -97,13 +207,65 @@ static void text_metric(struct lc_emit *e, const char *name, double v, const cha
 
 static void csv_metrics(FILE *out, const struct lc_pop *m, double ser, double te)
 {
-	struct lc_emit *e = lc_emit_new(out, LC_EMIT_CSV, csv_cols, 8, 0);
-	const double v[] = { m->wall, m->useful_avg, m->useful_max, m->lb, m->comm, ser, te, m->pe };
+	int n = m->hybrid ? 12 : 8;
+	struct lc_emit *e = lc_emit_new(out, LC_EMIT_CSV, csv_cols, n, 0);
+	const double v[] = { m->wall, m->useful_avg, m->useful_max, m->lb, m->comm, ser, te, m->pe,
+			     m->mpi_pe, m->mpi_lb, m->omp_pe };
 
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < n && i < 11; i++)
 		lc_emit_num(e, v[i]);
+	if (m->hybrid)
+		lc_emit_uint(e, m->nranks);
 	lc_emit_row(e);
 	lc_emit_end(e);
+}
+
+/* The rows of the ranks of the hybrid model. */
+static void rank_rows(FILE *out, const struct lc_profile *pr, enum lc_source src,
+		      const struct lc_pop *m)
+{
+	struct lc_emit *e;
+	struct lc_pop_rank *r;
+	char rank[16];
+	uint32_t n;
+
+	if (lc_pop_ranks(pr, src, pr->procs, &r, &n))
+		return;
+	e = lc_emit_new(out, LC_EMIT_TEXT, rank_cols, 8, 0);
+	for (uint32_t i = 0; i < n; i++) {
+		snprintf(rank, sizeof(rank), r[i].rank >= 0 ? "%d" : "-", (int)r[i].rank);
+		lc_emit_str(e, rank);
+		lc_emit_int(e, r[i].pid);
+		lc_emit_uint(e, r[i].nthreads);
+		lc_emit_num(e, r[i].procs);
+		lc_emit_num(e, r[i].useful);
+		lc_emit_num(e, r[i].busiest);
+		lc_emit_num(e, 100 * r[i].useful / (r[i].procs * r[i].busiest));
+		lc_emit_num(e, 100 * r[i].busiest / m->useful_max);
+		lc_emit_row(e);
+	}
+	lc_emit_end(e);
+	free(r);
+}
+
+/* The hybrid block of the text output: the two levels and a row per
+ * rank. */
+static void hybrid_print(FILE *out, const struct lc_profile *pr, enum lc_source src,
+			 const struct lc_pop *m)
+{
+	struct lc_emit *e;
+
+	fprintf(out, "** hybrid MPI + OpenMP (%u ranks; POP's multiplicative model: "
+		"parallel efficiency = MPI PE x OpenMP PE)\n", m->nranks);
+	e = lc_emit_new(out, LC_EMIT_TEXT, text_cols, 3, LC_EMIT_NO_HEADER);
+	text_metric(e, "MPI parallel efficiency", m->mpi_pe, "sum p_r M_r / (p T): M_r the "
+		    "busiest processor of rank r");
+	text_metric(e, "  MPI load balance", m->mpi_lb, "avg M_r / max M_r");
+	text_metric(e, "  MPI communication eff.", m->comm, "max M_r / T");
+	text_metric(e, "OpenMP parallel efficiency", m->omp_pe, "sum U_r / sum p_r M_r: "
+		    "threads against their rank's busiest");
+	lc_emit_end(e);
+	rank_rows(out, pr, src, m);
 }
 
 int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int csv,
@@ -125,10 +287,10 @@ int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int
 		"T = wall %.6f s; p = %u)\n", m.wall, pr->procs);
 	e = lc_emit_new(out, LC_EMIT_TEXT, text_cols, 3, 0);
 	text_metric(e, "parallel efficiency", m.pe, "avg U / T = 1 - (li+ip+sl+cl+rc)/tt");
-	text_metric(e, "  load balance", m.lb, "avg U / max U over threads (li, ip: idle "
+	text_metric(e, "  load balance", m.lb, "avg U / max U of a processor (li, ip: idle "
 		    "slots count as U = 0)");
 	text_metric(e, "  communication efficiency", m.comm, "max U / T (sl, cl, rc of the "
-		    "busiest thread)");
+		    "busiest processor)");
 	text_metric(e, "    serialisation efficiency", ser, m.have_transfer ?
 		    "CommE / TE: the waiting (sl) left on an ideal network" :
 		    "na: waits not split into transfer and waiting (MPI with LogGP, docs/mpi.md)");
@@ -136,8 +298,10 @@ int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int
 		    "(T - max cl) / T: cl is LogGP transfer time" :
 		    "na: as above");
 	lc_emit_end(e);
-	fprintf(out, "average useful %.6f s per processor, most useful %.6f s (one thread)\n",
+	fprintf(out, "average useful %.6f s per processor, most useful %.6f s (one processor)\n",
 		m.useful_avg, m.useful_max);
+	if (m.hybrid)
+		hybrid_print(out, pr, src, &m);
 	return 0;
 }
 
@@ -200,37 +364,58 @@ static double reference(const struct lc_runs *r, size_t i, int kp)
 	return k ? sum / k : NAN;
 }
 
+/* Across runs in text: percentages. */
+static const struct lc_col runs_text[] = {
+	{ .name = "line", .kind = LC_COL_INT, .width = 6 },
+	{ .name = "p", .kind = LC_COL_SIG, .width = 6 },
+	{ .name = "U(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
+	{ .name = "tt(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
+	{ .name = "PE", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+	{ .name = "CompScal", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+	{ .name = "GE", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+};
+
+/* ... and in CSV: fractions. */
+static const struct lc_col runs_csv[] = {
+	{ .name = "line", .kind = LC_COL_INT },
+	{ .name = "p", .kind = LC_COL_SIG },
+	{ .name = "useful", .kind = LC_COL_SIG, .prec = 9 },
+	{ .name = "tt", .kind = LC_COL_SIG, .prec = 9 },
+	{ .name = "parallel_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "computation_scalability", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "global_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+};
+
 int lc_pop_runs_print(FILE *out, const struct lc_runs *r, int csv, char *msg, size_t len)
 {
 	int kp = lc_runs_find_key(r, "p", 1), printed = 0;
+	double scale = csv ? 1 : 100;
+	struct lc_emit *e;
 
 	if (kp < 0)
 		return lc_fail(msg, len, 1, "the runs have no variable p");
-	if (csv)
-		fprintf(out, "line,p,useful,tt,parallel_efficiency,computation_scalability,"
-			"global_efficiency\n");
-	else
+	if (!csv)
 		fprintf(out, "** POP efficiency across runs (U = rt + ml + wc + bl summed over the "
 			"processors; reference: the run with the fewest p of the same other "
-			"variables)\n%6s %6s %12s %12s %9s %9s %9s\n", "line", "p", "U(s)", "tt(s)",
-			"PE", "CompScal", "GE");
+			"variables)\n");
+	e = lc_emit_new(out, csv ? LC_EMIT_CSV : LC_EMIT_TEXT, csv ? runs_csv : runs_text, 7, 0);
 	for (size_t i = 0; i < lc_runs_count(r); i++) {
-		double p, tt, u = run_useful(r, i, kp, &p, &tt), ref, pe, cs;
+		double p, tt, u = run_useful(r, i, kp, &p, &tt), pe, cs;
 
 		if (u < 0)
 			continue;
-		ref = reference(r, i, kp);
 		pe = u / tt;
-		cs = u > 0 ? ref / u : NAN;
-		if (csv)
-			fprintf(out, "%d,%g,%.9g,%.9g,%.6f,%.6f,%.6f\n", lc_runs_line(r, i), p, u, tt,
-				pe, cs, pe * cs);
-		else
-			fprintf(out, "%6d %6g %12.6f %12.6f %8.1f%% %8.1f%% %8.1f%%\n",
-				lc_runs_line(r, i), p, u, tt, 100 * pe, 100 * cs, 100 * pe * cs);
+		cs = u > 0 ? reference(r, i, kp) / u : NAN;
+		lc_emit_int(e, lc_runs_line(r, i));
+		lc_emit_num(e, p);
+		lc_emit_num(e, u);
+		lc_emit_num(e, tt);
+		lc_emit_num(e, scale * pe);
+		lc_emit_num(e, scale * cs);
+		lc_emit_num(e, scale * pe * cs);
+		lc_emit_row(e);
 		printed++;
 	}
-	if (!printed)
-		return lc_fail(msg, len, 1, "no run has p, tt and rt");
-	return 0;
+	lc_emit_end(e);
+	return printed ? 0 : lc_fail(msg, len, 1, "no run has p, tt and rt");
 }

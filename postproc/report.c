@@ -287,8 +287,10 @@ static const struct lc_col pp_cols[] = {
 	{ .name = "note", .kind = LC_COL_STR, .gap = 2 },
 };
 
-/* One row: seconds, percent and, for sampled data, the standard error. */
-static void pp_row(struct lc_emit *e, const char *name, const struct view *v, uint64_t ns)
+/* One row: seconds, percent and, for sampled data, the standard error;
+ * mark ends it (" *": distorted by the machine's load). */
+static void pp_row(struct lc_emit *e, const char *name, const struct view *v, uint64_t ns,
+		   const char *mark)
 {
 	char se[64] = "";
 
@@ -296,7 +298,9 @@ static void pp_row(struct lc_emit *e, const char *name, const struct view *v, ui
 	lc_emit_num(e, lc_sec(ns));
 	lc_emit_num(e, pct(ns, v->total));
 	if (v->nobs > 0)
-		snprintf(se, sizeof(se), "\u00b1%.6f", std_err(v, ns));
+		snprintf(se, sizeof(se), "\u00b1%.6f%s", std_err(v, ns), mark);
+	else
+		snprintf(se, sizeof(se), "%s", *mark ? mark + 1 : "");
 	lc_emit_str(e, se);
 	lc_emit_row(e);
 }
@@ -306,7 +310,7 @@ static void pp_line(struct lc_emit *e, const struct lc_profile *pr, const struct
 	char why[LC_PROF_TEXT_MAX + 8];
 
 	if (!unavailable(pr, c)) {
-		pp_row(e, lc_cat_info(c)->name, v, v->cat[c]);
+		pp_row(e, lc_cat_info(c)->name, v, v->cat[c], lc_report_mark(pr, c));
 		return;
 	}
 	snprintf(why, sizeof(why), "(%s)", reason(pr, c));
@@ -326,7 +330,7 @@ static void pp_table(const struct lc_profile *pr, const struct view *v)
 	for (int c = 0; c < LC_CAT_PC; c++) {
 		pp_line(e, pr, v, c);
 		if (c == LC_CAT_LI && v->qempty && !unavailable(pr, c))
-			pp_row(e, "  of which queue empty", v, v->qempty);
+			pp_row(e, "  of which queue empty", v, v->qempty, "");
 	}
 	lc_emit_str(e, "Total Time");
 	lc_emit_num(e, lc_sec(v->total));
@@ -354,6 +358,26 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 		       "ticks took CPU time from the program\n", pr->end.shared_cpu);
 }
 
+/* For the ± line: what it leaves out when ticks were missed (the time of
+ * a gap went to the state seen at its end, whatever the threads did in
+ * it), or "". */
+static const char *missed_note(const struct lc_profile *pr, char *buf, size_t len)
+{
+	struct samp s;
+	double t;
+
+	sampler_stats(pr, &s);
+	*buf = 0;
+	if (!s.missed)
+		return buf;
+	t = (double)s.missed * (double)pr->info.interval_ns * pr->procs / 1e9;
+	snprintf(buf, len, "; it excludes the %" PRIu64 " missed ticks%s: their %.6f s "
+		 "(missed ticks x interval x p) went to the state seen at the end of each "
+		 "gap and may belong to other categories", s.missed,
+		 s.est_missed ? " (estimated)" : "", t);
+	return buf;
+}
+
 /* Under the table: how each counter- or scheduler-derived category was
  * measured, once each, and what the ± column means. */
 static void text_methods(const struct lc_profile *pr, const struct view *v)
@@ -368,7 +392,18 @@ static void text_methods(const struct lc_profile *pr, const struct view *v)
 		}
 	if (v->nobs > 0)
 		printf("** \u00b1: one standard error of the tick sampling (binomial, %.0f slot "
-		       "observations)\n", v->nobs);
+		       "observations)%s\n", v->nobs, missed_note(pr, buf, sizeof(buf)));
+}
+
+/* Whether the profile holds a tag of the OpenMP tool (kind byte 0x4f, 'O',
+ * in the top byte: docs/shm-abi.md, fragment tags). */
+static int omp_tags(const struct lc_profile *pr)
+{
+	for (int s = 0; s < LC_NSRC; s++)
+		for (uint32_t i = 0; i < pr->data[s].ntags; i++)
+			if ((uint64_t)pr->data[s].tags[i].tag >> 56 == 0x4f)
+				return 1;
+	return 0;
 }
 
 static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
@@ -380,6 +415,7 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	lc_emit_text_str(stdout, pr->info.command);
 	printf("\n");
 	printf("** processors: %u (%s)\n", pr->procs, procs_from(pr->procs_from));
+	lc_report_machine_text(stdout, pr);
 	if (o->source == LC_SRC_TRACE)
 		printf("** source: trace mode (exact event log)\n");
 	if (o->have_tag) {
@@ -396,6 +432,10 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	if (pr->ended && pr->end.bad_reads)
 		printf("** note: %" PRIu64 " invalid value(s) read from shared memory were "
 		       "ignored\n", pr->end.bad_reads);
+	if (omp_tags(pr))
+		printf("** note: OpenMP: a thread spinning on a flush or an atomic variable "
+		       "(no OpenMP wait construct) is computation: the tool cannot see such "
+		       "waits (docs/openmp-pthreads.md, Limits)\n");
 	if (*note)
 		printf("** %s\n", note);
 }
@@ -1117,6 +1157,7 @@ static void json_report(const struct lc_profile *pr, const struct lc_report_opts
 	else
 		printf("null,\n");
 	json_sampler(pr);
+	lc_report_machine_json(stdout, pr, o->timeline);
 	json_categories(pr, v);
 	if (o->per_thread)
 		json_per_thread(pr, d, v);

@@ -122,6 +122,19 @@ static int child_redirect(int fd, const char *path)
 	return f < 0 || dup2(f, fd) < 0 ? -1 : 0;
 }
 
+/* Child side: io's descriptors, environment and hook; 0 or -errno. */
+static int child_setup(const struct lc_spawn_io *io)
+{
+	if (io->sigmask && sigprocmask(SIG_SETMASK, io->sigmask, NULL))
+		return -errno;
+	for (int i = 0; io->env && io->env[i]; i++)
+		putenv(io->env[i]);
+	if ((io->out_fd > 0 && dup2(io->out_fd, 1) < 0) || child_redirect(1, io->out) ||
+	    child_redirect(2, io->err))
+		return -errno;
+	return io->prepare ? io->prepare(io->arg) : 0;
+}
+
 /* Child side: set up as io says and run argv (or wait to be killed when
  * argv is NULL); the errno of a failure goes to report, then _exit(127). */
 static void child(char *const argv[], const struct lc_spawn_io *io, int report)
@@ -135,12 +148,8 @@ static void child(char *const argv[], const struct lc_spawn_io *io, int report)
 		for (;;)
 			pause();
 	}
-	for (int i = 0; io && io->env && io->env[i]; i++)
-		putenv(io->env[i]);
-	if (io && ((io->out_fd > 0 && dup2(io->out_fd, 1) < 0) ||
-		   child_redirect(1, io->out) || child_redirect(2, io->err))) {
-		e = errno;
-	} else {
+	e = io ? -child_setup(io) : 0;
+	if (!e) {
 		execvp(argv[0], argv);
 		e = errno;
 	}

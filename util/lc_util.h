@@ -8,6 +8,7 @@
 #define LC_UTIL_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -165,6 +166,10 @@ struct lc_spawn_io {
 	char *const *env;	/* NAME=VALUE strings added to its environment,
 				 * NULL-terminated */
 	int die_with_parent;	/* killed (SIGKILL) when this process ends */
+	const sigset_t *sigmask; /* the child's signal mask (NULL: this one's) */
+	int (*prepare)(void *arg); /* run in the child after the above, before
+				    * the exec: 0, or -errno to fail with */
+	void *arg;		/* prepare's argument */
 };
 
 /* Start argv[0] (searched in PATH) with argv, set up as io says (NULL:

@@ -24,7 +24,13 @@
  * broadcasts its clock).  Without LOSTCYCLES_SESSION the wrappers only
  * forward to PMPI.
  *
- * This file uses only the public header lostcycles.h and mpi.h.
+ * The states go through the layers' interface (lc_auto.h), as the OpenMP
+ * tool's do, so that both layers share a thread's nesting in a hybrid
+ * MPI + OpenMP program, and the program's own macros win over either.  The
+ * main thread of an MPI program is BUSY from its start (the constructor),
+ * not only from MPI_Init, and each rank tells the library the job's ranks
+ * on its node (lc_auto_ranks): with the OpenMP layer as well, p is those
+ * ranks times a rank's OpenMP team.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -39,6 +45,7 @@
 
 #include <mpi.h>
 
+#include "lc_auto.h"
 #include "lostcycles.h"
 
 #define LC_MPI_POLL_FAILS 3		/* failed tests in a row that make a poll loop */
@@ -131,7 +138,7 @@ static void credit(double ns)
 		return;
 	if (!t_seen) {
 		t_seen = 1;
-		LC_BUSY();
+		lc_auto_start(LC_ST_BUSY);
 	}
 	lc_comm_ideal((uint64_t)ns);
 }
@@ -209,17 +216,18 @@ static void poll_end(void)
 	t_fails = 0;
 	if (t_polling) {
 		t_polling = 0;
-		LC_SYNC_END();
+		lc_auto_leave();
 	}
 }
 
-/* Every wrapper starts here: the thread becomes BUSY on its first MPI call
- * after MPI_Init, and any call but a failing test ends a poll loop. */
+/* Every wrapper starts here: a thread no layer has seen yet becomes BUSY
+ * on its first MPI call after MPI_Init, and any call but a failing test
+ * ends a poll loop. */
 static void enter(void)
 {
 	if (!t_seen) {
 		t_seen = 1;
-		LC_BUSY();
+		lc_auto_start(LC_ST_BUSY);
 	}
 	poll_end();
 }
@@ -239,7 +247,7 @@ static void tested(int flag)
 	t_last_fail = t;
 	if (++t_fails >= LC_MPI_POLL_FAILS && !t_polling) {
 		t_polling = 1;
-		LC_SYNC_BEGIN();
+		lc_auto_enter(LC_ST_SYNC);
 	}
 }
 
@@ -250,9 +258,9 @@ static void tested(int flag)
 		if (!g.on)                                              \
 			return call;                                    \
 		enter();                                                \
-		LC_SYNC_BEGIN();                                        \
+		lc_auto_enter(LC_ST_SYNC);                              \
 		lc_rc_ = call;                                          \
-		LC_SYNC_END();                                          \
+		lc_auto_leave();                                        \
 		return lc_rc_;                                          \
 	} while (0)
 
@@ -293,6 +301,42 @@ static int64_t clock_offset(int rank, uint64_t *job_id)
 	return rank == 0 ? 0 : mine - v[0];
 }
 
+/* FNV-1a of a host name. */
+static uint64_t host_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* The ranks of MPI_COMM_WORLD on this rank's node, by the host name the
+ * profile records (LOSTCYCLES_HOST, else the host's name): one gather of
+ * the names' hashes.  1 when MPI cannot say. */
+static uint32_t node_ranks(int size)
+{
+	const char *env = getenv("LOSTCYCLES_HOST");
+	char name[256] = "";
+	uint64_t mine, *all;
+	uint32_t n = 0;
+
+	if (env && *env)
+		snprintf(name, sizeof(name), "%s", env);
+	else if (gethostname(name, sizeof(name) - 1))
+		name[0] = 0;
+	mine = host_hash(name);
+	all = size > 0 ? calloc((size_t)size, sizeof(*all)) : NULL;
+	if (!all)
+		return 1;
+	if (PMPI_Allgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, MPI_COMM_WORLD) ==
+	    MPI_SUCCESS)
+		for (int i = 0; i < size; i++)
+			n += all[i] == mine;
+	free(all);
+	return n ? n : 1;
+}
+
 /* After a successful PMPI_Init: record the job, start the work. */
 static void started(void)
 {
@@ -307,10 +351,28 @@ static void started(void)
 	g.have_loggp = loggp_read(getenv("LOSTCYCLES_LOGGP"));
 	off = clock_offset(rank, &job);
 	lc_job(rank, (uint32_t)g.size, job, off, g.have_loggp ? LC_JOB_LOGGP : 0, NULL);
-	LC_PARALLEL_BEGIN();
+	lc_auto_ranks(node_ranks(g.size));
+	lc_auto_parallel(1);
 	t_seen = 1;
-	LC_BUSY();
+	lc_auto_start(LC_ST_BUSY);
 	g.on = 1;
+}
+
+/* Load time (the layer is preloaded, or linked before the MPI library):
+ * the main thread of an MPI program is BUSY from its start, so that what it
+ * computes before MPI_Init is computation.  Processes of the job that are
+ * not MPI programs (mpiexec, its proxies, a launch script) do not call
+ * MPI_Init and are left alone. */
+__attribute__((constructor)) static void mpi_layer_init(void)
+{
+	static const char *const init[] = { "MPI_Init", "MPI_Init_thread", "mpi_init_",
+					    "mpi_init_thread_", "mpi_init__", "MPI_INIT" };
+
+	if (!getenv("LOSTCYCLES_SESSION") || gettid() != getpid() || !lc_auto_active() ||
+	    !lc_auto_program_calls(init, (int)(sizeof(init) / sizeof(init[0]))))
+		return;
+	t_seen = 1;
+	lc_auto_set(LC_ST_BUSY);
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -339,8 +401,8 @@ int MPI_Finalize(void)
 		return PMPI_Finalize();
 	/* the job ends here: what MPI_Finalize takes is outside it */
 	poll_end();
-	LC_IDLE();
-	LC_PARALLEL_END();
+	lc_auto_set(LC_ST_IDLE);
+	lc_auto_parallel(-1);
 	g.on = 0;
 	rc = PMPI_Finalize();
 	return rc;

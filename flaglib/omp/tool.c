@@ -19,8 +19,11 @@
  * in the previous region's join barrier (libomp ends that wait only when
  * the next region starts): IDLE either way, so IP while no work exists.
  */
+#include <link.h>
 #include <omp-tools.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "lc_abi.h"
 #include "lc_auto.h"
@@ -276,6 +279,37 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
 static void tool_finalize(ompt_data_t *tool_data)
 {
 	(void)tool_data;
+}
+
+/* ---- start-up ------------------------------------------------------------------ */
+
+/* dl_iterate_phdr callback: stop (1) at LLVM's OpenMP runtime. */
+static int is_libomp(struct dl_phdr_info *info, size_t size, void *unused)
+{
+	const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+
+	(void)size;
+	(void)unused;
+	base = base ? base + 1 : info->dlpi_name;
+	return base && (!strncmp(base, "libomp.so", 9) || !strncmp(base, "libomp5.so", 10) ||
+			!strncmp(base, "libiomp5.so", 11));
+}
+
+/*
+ * Load time.  record --omp preloads the tool, so this runs on the main
+ * thread before main(), long before the runtime starts the tool at the
+ * program's first OpenMP call: an OpenMP program's main thread is BUSY from
+ * its start, and its serial set-up is computation of one processor (and
+ * insufficient parallelism of the others), as the thread_begin callback
+ * would say had the runtime started then.  Other processes of the command
+ * (a shell, a launcher), which do not load libomp, are left alone.
+ */
+__attribute__((constructor)) static void omp_layer_init(void)
+{
+	if (!getenv(LC_ENV_SESSION) || gettid() != getpid() ||
+	    !dl_iterate_phdr(is_libomp, NULL) || !lc_auto_active())
+		return;
+	lc_auto_set(LC_ST_BUSY);
 }
 
 /*

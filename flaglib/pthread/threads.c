@@ -241,8 +241,23 @@ static void atfork_child(void)
 	}
 }
 
+/* Whether the process is a threaded program: a loaded object calls a
+ * function the layer wraps (shells, env and launchers call none). */
+static int threaded_program(void)
+{
+	static const char *const names[] = {
+		"pthread_create", "pthread_join", "pthread_mutex_lock", "pthread_cond_wait",
+		"pthread_cond_timedwait", "pthread_barrier_wait", "pthread_rwlock_rdlock",
+		"pthread_rwlock_wrlock", "pthread_spin_lock", "sem_wait",
+	};
+
+	return lc_auto_program_calls(names, (int)(sizeof(names) / sizeof(names[0])));
+}
+
 /* Load time: find libc's functions, and with a session active, mark the
- * main thread BUSY. */
+ * main thread of a threaded program BUSY from its start (a shell that
+ * starts or execs the program is left alone: it would be a thread
+ * computing while it waits). */
 __attribute__((constructor)) static void pt_init(void)
 {
 	lc_pt_resolve();
@@ -251,5 +266,6 @@ __attribute__((constructor)) static void pt_init(void)
 	lc_pt_find_runtime();
 	pthread_atfork(NULL, NULL, atfork_child);
 	lc_pt_on = 1;
-	base_state(LC_ST_BUSY);
+	if (threaded_program())
+		base_state(LC_ST_BUSY);
 }
