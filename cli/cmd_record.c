@@ -111,8 +111,9 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 		LC_OPT_FLAG("spare-cpu", 0, REC("run CMD on the other CPUs only, so that the "
 			    "sampler\nhas its CPU to itself (for programs with fewer threads\n"
 			    "than CPUs: the kernel may otherwise place one on it)"), &o->spare_cpu),
-		LC_OPT_NUMBER("procs", 'p', "P", "processor slots (default: LC_TEAM, else most "
-			      "threads)", &o->procs, 1, LC_SLOTS_MAX),
+		LC_OPT_NUMBER("procs", 'p', "P", "processor slots (default: the team declared, "
+			      "else most threads runnable at once, capped by their affinity)",
+			      &o->procs, 1, LC_SLOTS_MAX),
 		LC_OPT_FILENAME("output", 'o', "FILE", "profile file (default lostcycles.data, whose "
 				"previous\nfile is kept as lostcycles.data.old)", &o->out),
 		LC_OPT_FLAG("force", 0, "replace FILE when it exists (else it is refused)",
@@ -317,11 +318,15 @@ static void unseen_note(const struct run *r, const char *cmd)
 /* The summary line on stderr, and the notes and hints after it. */
 static void summary(const struct run *r, const char *cmd, const struct lc_session_result *res)
 {
+	char why[200];
+
 	if (r->o.quiet)
 		return;
-	fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %u\n", cmd,
+	lc_procs_text(why, sizeof(why), res->procs, res->procs_from, res->max_threads,
+		      res->max_runnable, res->affinity_cpus);
+	fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %s\n", cmd,
 		r->o.out, (double)res->wall_ns / 1e9, (unsigned long long)res->ticks, res->seen,
-		res->seen == 1 ? "" : "es", res->procs);
+		res->seen == 1 ? "" : "es", why);
 	cpu_notes(r, cmd, res);
 	gap_note(r, cmd, res);
 	if (!res->seen)

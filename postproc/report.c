@@ -108,16 +108,19 @@ static const char *method(const struct lc_profile *pr, int c, char *buf, size_t 
 
 static const char *procs_from(uint32_t from)
 {
-	switch (from) {
-	case LC_PROCS_OPTION:
-		return "--procs";
-	case LC_PROCS_TEAM:
-		return "LC_TEAM";
-	case LC_PROCS_THREADS:
-		return "most threads alive at once";
-	default:
-		return "unknown";
-	}
+	return lc_procs_from_name(from);
+}
+
+/* p, the rule that chose it and what the others give (profiles of format
+ * minor 4 say), else the rule alone. */
+static const char *procs_why(const struct lc_profile *pr, char *buf, size_t len)
+{
+	if (!pr->ended || !pr->end.p_rules)
+		snprintf(buf, len, "%u (%s)", pr->procs, procs_from(pr->procs_from));
+	else
+		lc_procs_text(buf, len, pr->procs, pr->procs_from, pr->end.max_threads,
+			      pr->end.max_runnable, pr->end.affinity_cpus);
+	return buf;
 }
 
 /* The tag row of d for tag, or NULL. */
@@ -409,12 +412,14 @@ static int omp_tags(const struct lc_profile *pr)
 static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
 			 const struct view *v, const char *note)
 {
+	char why[200];
+
 	printf("lostcycles report %s: ", LC_TOOL_VERSION);
 	lc_emit_text_str(stdout, o->file);
 	printf("%s", pr->info.command ? ": " : "");
 	lc_emit_text_str(stdout, pr->info.command);
 	printf("\n");
-	printf("** processors: %u (%s)\n", pr->procs, procs_from(pr->procs_from));
+	printf("** processors: %s\n", procs_why(pr, why, sizeof(why)));
 	lc_report_machine_text(stdout, pr);
 	if (o->source == LC_SRC_TRACE)
 		printf("** source: trace mode (exact event log)\n");
@@ -980,6 +985,10 @@ static void json_head(const struct lc_profile *pr, const struct lc_report_opts *
 	}
 	printf("  \"procs\": %u,\n  \"procs_from\": ", pr->procs);
 	lc_json_str(stdout, procs_from(pr->procs_from));
+	if (pr->ended && pr->end.p_rules)
+		printf(",\n  \"procs_rules\": {\"threads\": %u, \"runnable\": %u, "
+		       "\"affinity_cpus\": %u}", pr->end.max_threads, pr->end.max_runnable,
+		       pr->end.affinity_cpus);
 	printf(",\n  \"wall\": %.9f,\n  \"total\": %.9f,\n", v->wall, lc_sec(v->total));
 	printf("  \"li_queue_empty\": %.9f,\n", lc_sec(v->qempty));
 	printf("  \"wasted_lost\": %" PRIu64 ",\n  \"bad_reads\": %" PRIu64 ",\n",

@@ -107,8 +107,20 @@ enum lc_source { LC_SRC_SAMPLED = 0, LC_SRC_TRACE = 1, LC_NSRC };
 enum lc_procs_from {
 	LC_PROCS_OPTION = 1,	/* --procs */
 	LC_PROCS_TEAM = 2,	/* LC_TEAM(p) of the program */
-	LC_PROCS_THREADS = 3,	/* most threads alive at once */
+	LC_PROCS_THREADS = 3,	/* most threads alive at once (older profiles) */
+	LC_PROCS_RUNNABLE = 4,	/* most threads runnable at once, capped by the
+				 * CPUs their affinity allows */
 };
+
+/* The name of the rule that chose p ("--procs", "most runnable at once"). */
+const char *lc_procs_from_name(uint32_t from);
+
+/* p, the rule that chose it, and what the others give, for "p = ..." and
+ * "processors: ...": "2 (most runnable at once, capped by affinity); 4
+ * threads existed; affinity allows 2".  threads, runnable and cpus as in
+ * lc_prof_end (cpus 0: not said).  Returns what snprintf returns. */
+int lc_procs_text(char *buf, size_t len, uint32_t p, uint32_t from, uint32_t threads,
+		  uint32_t runnable, uint32_t cpus);
 
 #define LC_PROF_TEXT_MAX 4096	/* longest string in a profile */
 
@@ -378,6 +390,12 @@ struct lc_prof_end {
 	char *reason_na[LC_NCAT];	/* why category c is unavailable */
 	char *method[LC_NCAT];		/* how category c was measured, or NULL */
 	uint32_t ncpus;			/* CPUs the machine had online */
+	/* appended in format minor 4 for p's rules (p_rules = 1 when
+	 * present): what each rule for p gave, whichever chose it */
+	int p_rules;
+	uint32_t max_threads;		/* most threads alive at once */
+	uint32_t max_runnable;		/* most threads runnable at once */
+	uint32_t affinity_cpus;		/* CPUs their affinity allowed, 0 unknown */
 };
 
 /* ---- the writer ------------------------------------------------------------

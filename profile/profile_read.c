@@ -1184,6 +1184,14 @@ static void parse_end_ext(struct cur *c, struct lc_prof_end *e, int *oom)
 	e->ncpus = get32(c);
 	if (!c->why)
 		e->ext = 1;
+	/* minor 4: p's rules */
+	if (c->why || c->off == c->n)
+		return;
+	e->max_threads = get32(c);
+	e->max_runnable = get32(c);
+	e->affinity_cpus = get32(c);
+	if (!c->why)
+		e->p_rules = 1;
 }
 
 static int parse_end(struct rstate *s, struct cur *c)

@@ -542,6 +542,10 @@ int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e)
 	for (int c = 0; c < LC_NCAT; c++)
 		putstr(w, e->method[c]);
 	put32(w, e->ncpus);
+	/* minor 4: p's rules */
+	put32(w, e->max_threads);
+	put32(w, e->max_runnable);
+	put32(w, e->affinity_cpus);
 	return finish(w, 0);
 }
 

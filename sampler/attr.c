@@ -144,6 +144,10 @@ struct lc_accum {
 	uint32_t procs_opt;
 	uint32_t team_max;
 	uint32_t max_n_all;
+	uint32_t max_runnable;	/* most threads runnable at once */
+	uint32_t cpus;		/* CPUs the threads' affinity allows, 0 unknown */
+	int run_known;		/* lc_accum_runnable was told of this interval */
+	uint32_t run_next;	/* ... and what it said */
 	uint64_t ticks;
 	uint64_t wasted_lost;
 	uint64_t charge_dt;	/* the interval lc_accum_charge is charging */
@@ -660,10 +664,12 @@ static void write_sync(struct lc_accum *a)
 	free(out);
 }
 
-/* The claim tiers of processor slots (docs/attribution.md): a tick's p
- * slots go first to threads that are running, then to BUSY threads that are
- * runnable but not running (RC), then to threads in COMM, SYNC and IDLE, in
- * that order; each tier shares what is left in proportion to its demand. */
+/* The claim tiers of processor slots (lostcycles(1), "Processor slots"):
+ * a tick's p slots go first to threads that are running (BUSY), then to
+ * threads that wait for a processor (RC: runnable but not running, and
+ * BUSY, woken, or a waiter whose event happened; the sampler says how
+ * long), then to threads in COMM, SYNC and IDLE, in that order; each tier
+ * shares what is left in proportion to its demand. */
 enum { TIER_RUN, TIER_RQ, TIER_COMM, TIER_SYNC, TIER_IDLE, NTIERS };
 
 /* The tier of a thread's time in state st other than its run-queue part. */
@@ -678,7 +684,7 @@ static uint64_t runq_part(const struct lc_obs_thread *th, uint64_t part, uint64_
 {
 	uint64_t q;
 
-	if (th->state != LC_ST_BUSY || !th->runq_ns || !dt)
+	if (!th->runq_ns || !dt)
 		return 0;
 	q = th->runq_ns >= dt ? part : (uint64_t)((unsigned __int128)th->runq_ns * part / dt);
 	return q < part ? q : part;
@@ -796,19 +802,57 @@ static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *
 	}
 }
 
+void lc_accum_runnable(struct lc_accum *a, uint32_t runnable, uint32_t cpus)
+{
+	a->run_known = 1;
+	a->run_next = runnable;
+	if (cpus > a->cpus)
+		a->cpus = cpus;
+}
+
+/* Threads runnable at once over the interval of o: the scheduler's count,
+ * else the threads whose flags say they compute or communicate. */
+static uint32_t runnable_of(struct lc_accum *a, const struct lc_obs *o)
+{
+	uint32_t n = 0;
+
+	if (a->run_known) {
+		a->run_known = 0;
+		return a->run_next;
+	}
+	for (uint32_t i = 0; i < o->nthreads; i++)
+		n += o->threads[i].state == LC_ST_BUSY || o->threads[i].state == LC_ST_COMM;
+	return n;
+}
+
+/* p by the rule of the most threads runnable at once, capped by the CPUs
+ * the threads may run on; at least 1. */
+static uint32_t runnable_p(const struct lc_accum *a)
+{
+	uint32_t p = a->max_runnable;
+
+	if (a->cpus && p > a->cpus)
+		p = a->cpus;
+	return p ? p : 1;
+}
+
 int lc_accum_charge(struct lc_accum *a, uint64_t t, uint64_t dt, const struct lc_obs *o)
 {
 	int we_any = 0;
-	uint32_t p;
+	uint32_t p, r = runnable_of(a, o);
 
 	for (uint32_t i = 0; i < o->nprocs; i++) {
 		we_any |= o->procs[i].we;
 		if (o->procs[i].team > a->team_max)
 			a->team_max = o->procs[i].team;
 	}
-	p = a->procs_opt ? a->procs_opt : a->team_max;
 	if (o->nthreads > a->max_n_all)
 		a->max_n_all = o->nthreads;
+	if (r > a->max_runnable)
+		a->max_runnable = r;
+	/* p so far: a tick charged before p grew leaves the slots it did not
+	 * know of empty, and the reader charges them as IDLE */
+	p = a->procs_opt ? a->procs_opt : a->team_max ? a->team_max : runnable_p(a);
 	collect_tags(a, o);
 	a->charge_dt = dt;
 	while (dt > 0) {
@@ -854,7 +898,7 @@ int lc_accum_flush(struct lc_accum *a)
 
 uint32_t lc_accum_procs(const struct lc_accum *a, uint32_t *from)
 {
-	uint32_t f = LC_PROCS_THREADS, p = a->max_n_all;
+	uint32_t f = LC_PROCS_RUNNABLE, p = runnable_p(a);
 
 	if (a->procs_opt) {
 		f = LC_PROCS_OPTION;
@@ -866,6 +910,14 @@ uint32_t lc_accum_procs(const struct lc_accum *a, uint32_t *from)
 	if (from)
 		*from = f;
 	return p ? p : 1;
+}
+
+void lc_accum_procs_rules(const struct lc_accum *a, uint32_t *threads, uint32_t *runnable,
+			  uint32_t *cpus)
+{
+	*threads = a->max_n_all;
+	*runnable = a->max_runnable;
+	*cpus = a->cpus;
 }
 
 uint32_t lc_accum_max_threads(const struct lc_accum *a)

@@ -25,6 +25,8 @@ struct lc_obs_proc {
 	int we;			/* work_exists > 0 */
 	int sf;			/* solution_found */
 	uint32_t team;		/* LC_TEAM, 0 = none */
+	int rank;		/* an MPI rank (its job layer said so): its
+				 * threads wait for partners in other processes */
 	uint32_t ntags;		/* open fragment tags */
 	const int64_t *tags;
 };
@@ -39,9 +41,11 @@ struct lc_obs_thread {
 	uint64_t xfer_ns;	/* ideal transfer time to move from SL to CL */
 	uint32_t sync;		/* while SYNC: index + 1 of the synchronization
 				 * object in its process's table, 0 none */
-	uint64_t runq_ns;	/* of the interval, the time the thread was
-				 * runnable but not running (scheduler source;
-				 * charged to RC while it is BUSY) */
+	uint64_t runq_ns;	/* of the interval, the time the thread waited
+				 * for a processor (runnable but not running,
+				 * and BUSY, or woken, or a waiter whose event
+				 * had happened: the sampler decides), charged
+				 * to RC whatever its state */
 };
 
 struct lc_obs {
@@ -70,7 +74,10 @@ struct lc_accum;
 
 /* An accumulator for one source writing windows of window_ns to w (fixed
  * windows until lc_accum_window_grow says otherwise), with p processor
- * slots if procs > 0 (else p is settled at the end).  NULL on ENOMEM. */
+ * slots if procs > 0 (else p is settled at the end: a tick is charged with
+ * the p known so far, and the slots it could not know of are the empty
+ * slots a reader adds, so the categories still sum to p x wall time).
+ * NULL on ENOMEM. */
 struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t window_ns,
 			      uint32_t procs);
 void lc_accum_free(struct lc_accum *a);
@@ -80,6 +87,12 @@ void lc_accum_free(struct lc_accum *a);
  * least 2).  Call before the first charge.  Returns 0, -EINVAL for a growth
  * the schedule does not define, -EBUSY once charging has begun. */
 int lc_accum_window_grow(struct lc_accum *a, uint32_t grow);
+
+/* What the scheduler says of the interval the next lc_accum_charge charges:
+ * runnable threads were runnable at once (running or in a run queue), and
+ * their affinity masks allow cpus CPUs (0: not known).  Without it, that
+ * charge counts the threads whose flags say BUSY or COMM as runnable. */
+void lc_accum_runnable(struct lc_accum *a, uint32_t runnable, uint32_t cpus);
 
 /* Charge the interval [t, t + dt) (ns relative to t0) to the state in o.
  * Returns 0 or the writer's -errno (charging goes on after a write error). */
@@ -121,8 +134,15 @@ void lc_accum_sync_name(struct lc_accum *a, uint32_t uid, int32_t pid, uint32_t 
  * -errno. */
 int lc_accum_flush(struct lc_accum *a);
 
-/* The p the accumulator settles on and where it came from. */
+/* The p the accumulator settles on and where it came from: --procs, else
+ * the team the program declared, else the most threads runnable at once,
+ * capped by the CPUs their affinity allows (LC_PROCS_RUNNABLE). */
 uint32_t lc_accum_procs(const struct lc_accum *a, uint32_t *from);
+
+/* What each rule for p gives: most threads alive at once, most runnable
+ * at once, CPUs their affinity allows (0: not known). */
+void lc_accum_procs_rules(const struct lc_accum *a, uint32_t *threads, uint32_t *runnable,
+			  uint32_t *cpus);
 
 /* Most live threads at one tick so far. */
 uint32_t lc_accum_max_threads(const struct lc_accum *a);

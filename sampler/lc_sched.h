@@ -1,21 +1,30 @@
 /*
- * lc_sched.h — the scheduler's view of the target threads: for each tick, how
- * long each thread was runnable but not running (waiting in a run queue).
- * Resource contention is that time while the thread is BUSY
- * (docs/counters.md, "Resource contention from the scheduler").
+ * lc_sched.h — the scheduler's view of the target threads: for each tick,
+ * how long each thread ran, how long it was runnable but not running
+ * (waiting in a run queue) and why it was waiting: preempted, or woken from
+ * a wait that was over (docs/counters.md, "Resource contention from the
+ * scheduler").  A woken thread waits for a processor whatever its flag
+ * says, so its run-queue time is resource contention; a preempted one's is
+ * when it was BUSY, or a waiter whose event has happened (tick.c decides).
  *
  * Sources, best first:
  *   switch     perf context-switch records (a dummy software event with
  *              context_switch = 1, one ring buffer per thread, read without
- *              interrupting the thread): exact preempted-to-switch-in spans;
- *   schedstat  /proc/PID/task/TID/schedstat run delay, read with pread on a
- *              kept-open descriptor; the kernel adds a wait when the thread
- *              gets the CPU, so the time is charged from then on (a credit);
+ *              interrupting the thread): exact on-CPU and preempted spans;
+ *              the end of a sleep (the wake-up) from the sched:sched_wakeup
+ *              tracepoint (wake.h), else from the thread's schedstat run
+ *              delay at its switch-in (lc_sched_wake_source says which, and
+ *              why the tracepoint could not be used);
+ *   schedstat  /proc/PID/task/TID/schedstat run time and run delay, read
+ *              with pread on a kept-open descriptor; the kernel adds a wait
+ *              when the thread gets the CPU, so the time is charged from then
+ *              on (a credit), and preempted and woken waits are not told
+ *              apart (both are reported as woken);
  *   none       not measured.
  *
- * Threads: lc_sched_new and lc_sched_free on the session's thread before the
- * sampler starts and after it stopped; everything else on the sampling
- * thread.  Nothing here prints.
+ * Threads: lc_sched_new, lc_sched_keep_spans, lc_sched_spans and
+ * lc_sched_free on the session's thread before the sampler starts and after
+ * it stopped; everything else on the sampling thread.  Nothing here prints.
  */
 #ifndef LC_SCHED_H
 #define LC_SCHED_H
@@ -35,11 +44,47 @@ struct lc_sched;
 struct lc_sched *lc_sched_new(enum lc_sched_source want, char *why, size_t len);
 enum lc_sched_source lc_sched_source(const struct lc_sched *s);
 
-/* The run-queue time of thread (profile index; pid, tid its kernel ids)
- * within [last, now) (CLOCK_MONOTONIC ns).  The first call for a thread
- * starts watching it (and returns 0). */
-uint64_t lc_sched_runq(struct lc_sched *s, uint32_t thread, pid_t pid, pid_t tid,
-		       uint64_t last, uint64_t now);
+/* Where the ends of sleeps come from under the switch source. */
+enum lc_wake_source {
+	LC_WAKE_NONE = 0,	/* not measured (source is not switch) */
+	LC_WAKE_TRACEPOINT = 1,	/* sched:sched_wakeup through perf */
+	LC_WAKE_SCHEDSTAT = 2,	/* schedstat run delay at the switch-in */
+};
+
+/* The wake-up source; when it is not the tracepoint, why says why (else ""). */
+enum lc_wake_source lc_sched_wake_source(const struct lc_sched *s, const char **why);
+
+/* What the scheduler says of one thread over [last, now). */
+struct lc_runq {
+	uint64_t preempt_ns;	/* runnable, not running, since it was preempted */
+	uint64_t woken_ns;	/* runnable, not running, since it was woken */
+	uint64_t run_ns;	/* running */
+	int known;		/* the source measured run_ns (the thread is
+				 * watched and the source is not none) */
+};
+
+/* Read the wake-ups since the previous tick: call once per tick, before
+ * lc_sched_read of the tick's threads. */
+void lc_sched_tick(struct lc_sched *s);
+
+/* The scheduler's view of thread (profile index; pid, tid its kernel ids)
+ * within [last, now) (CLOCK_MONOTONIC ns) into *out.  The first call for a
+ * thread starts watching it (and reports nothing known). */
+void lc_sched_read(struct lc_sched *s, uint32_t thread, pid_t pid, pid_t tid,
+		   uint64_t last, uint64_t now, struct lc_runq *out);
+
+/* A span of run-queue time of a thread, kept for the trace replay. */
+enum lc_rq_kind { LC_RQ_PREEMPT = 1, LC_RQ_WOKEN = 2 };
+struct lc_rq_span {
+	uint64_t start, end;	/* CLOCK_MONOTONIC ns */
+	uint32_t kind;		/* enum lc_rq_kind */
+};
+
+/* Keep every run-queue span from now on (trace mode replays them). */
+void lc_sched_keep_spans(struct lc_sched *s);
+
+/* The kept spans of thread, in time order; their count in *n (0: none). */
+const struct lc_rq_span *lc_sched_spans(const struct lc_sched *s, uint32_t thread, size_t *n);
 
 /* Whether lc_sched_runq has started watching thread (or has nothing to
  * start): the first call opens the thread's source, which costs ~20 us of

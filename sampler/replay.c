@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lc_util.h"
+
 #define OP_END 0xffff		/* synthetic: the process left */
 
 /* One slot of a traced process. */
@@ -170,6 +172,14 @@ struct replay {
 	struct lc_threads *names;
 	uint64_t t0;
 	uint64_t bad;
+	/* the sampler's run-queue spans (NULL: none), and by profile thread
+	 * the first span not yet passed and the thread's waits as in
+	 * tick.c: since when it waits (0: not), when it last waited */
+	const struct lc_sched *sched;
+	size_t *span_at;
+	uint64_t *wait_since, *waited_at;
+	uint32_t *wait_key;
+	size_t wcap;
 };
 
 /* Build the observation of the current state into r's buffers. */
@@ -205,7 +215,7 @@ static int observe(struct replay *r, struct lc_obs *o)
 		}
 		np++;
 	}
-	*o = (struct lc_obs){ np, r->procs, nt, r->threads };
+	*o = (struct lc_obs){ .nprocs = np, .procs = r->procs, .nthreads = nt, .threads = r->threads };
 	return 0;
 }
 
@@ -352,6 +362,94 @@ static struct event *merge(struct replay *r, uint64_t *n)
 	return ev;
 }
 
+/* The run-queue time of thread th over [a, b) from the sampler's spans of
+ * the kinds in mask (1 << LC_RQ_*), passing the spans that end by a. */
+static uint64_t span_time(struct replay *r, uint32_t th, uint64_t a, uint64_t b, uint32_t mask)
+{
+	size_t n, i;
+	const struct lc_rq_span *v = lc_sched_spans(r->sched, th, &n);
+	uint64_t acc = 0;
+
+	for (i = r->span_at[th]; i < n && v[i].end <= a; i++)
+		;
+	r->span_at[th] = i;
+	for (; i < n && v[i].start < b; i++) {
+		uint64_t x = v[i].start > a ? v[i].start : a, y = v[i].end < b ? v[i].end : b;
+
+		if (y > x && (mask & (1u << v[i].kind)))
+			acc += y - x;
+	}
+	return acc;
+}
+
+/* Note the waits of o's threads at t; 0 or -ENOMEM. */
+static int note_waits(struct replay *r, const struct lc_obs *o, uint64_t t)
+{
+	for (uint32_t i = 0; i < o->nthreads; i++) {
+		uint32_t th = o->threads[i].thread, st = o->threads[i].state;
+		uint32_t key = st | (uint32_t)o->procs[o->threads[i].proc].we << 8;
+
+		if (th >= r->wcap) {
+			size_t c1 = r->wcap, c2 = r->wcap, c3 = r->wcap;
+
+			if (lc_grow((void **)&r->span_at, &c1, (size_t)th + 1, sizeof(size_t)) ||
+			    lc_grow((void **)&r->wait_since, &c2, c1, sizeof(uint64_t)) ||
+			    lc_grow((void **)&r->wait_key, &c3, c1, sizeof(uint32_t)) ||
+			    lc_grow((void **)&r->waited_at, &r->wcap, c1, sizeof(uint64_t)))
+				return -ENOMEM;
+		}
+		if (st != LC_ST_SYNC && st != LC_ST_IDLE) {
+			r->wait_since[th] = 0;
+			continue;
+		}
+		if (!r->wait_since[th] || r->wait_key[th] != key)
+			r->wait_since[th] = t;
+		r->wait_key[th] = key;
+		r->waited_at[th] = t;
+	}
+	return 0;
+}
+
+/* Whether the event waiting thread i of o waits for has happened: every
+ * other thread of its process has waited since i began to (as tick.c). */
+static int wait_over(const struct replay *r, const struct lc_obs *o, uint32_t i)
+{
+	const struct lc_obs_thread *th = o->threads;
+	uint64_t since = r->wait_since[th[i].thread];
+	int others = 0;
+
+	for (uint32_t k = 0; k < o->nthreads; k++) {
+		if (k == i || th[k].proc != th[i].proc)
+			continue;
+		if (r->waited_at[th[k].thread] < since)
+			return 0;
+		others = 1;
+	}
+	return others;
+}
+
+/* Set the run-queue time that is resource contention of every thread of o
+ * over [a, b) from the sampler's spans, by the sampler's rules: preempted
+ * time while BUSY or once a waiter's event happened, woken time always. */
+static int add_runq(struct replay *r, struct lc_obs *o, uint64_t a, uint64_t b)
+{
+	struct lc_obs_thread *th = r->threads;	/* o->threads, writable */
+
+	if (!r->sched)
+		return 0;
+	if (note_waits(r, o, a))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < o->nthreads; i++) {
+		uint32_t mask = 1u << LC_RQ_WOKEN, st = th[i].state;
+
+		if (st == LC_ST_BUSY ||
+		    ((st == LC_ST_SYNC || st == LC_ST_IDLE) && wait_over(r, o, i)))
+			mask |= 1u << LC_RQ_PREEMPT;
+		th[i].runq_ns = span_time(r, th[i].thread, a, b, mask);
+	}
+	return 0;
+}
+
 /* Charge [*cur, until) (clamped to the window) with the current state. */
 static int charge_to(struct replay *r, uint64_t *cur, uint64_t until, uint64_t t_end)
 {
@@ -363,6 +461,8 @@ static int charge_to(struct replay *r, uint64_t *cur, uint64_t until, uint64_t t
 	if (until <= *cur)
 		return 0;
 	rc = observe(r, &o);
+	if (!rc)
+		rc = add_runq(r, &o, *cur, until);
 	if (rc)
 		return rc;
 	lc_accum_charge(r->acc, *cur - r->t0, until - *cur, &o);
@@ -372,9 +472,11 @@ static int charge_to(struct replay *r, uint64_t *cur, uint64_t until, uint64_t t
 
 int lc_replay(const char *dir, const char *session, uint64_t t0, uint64_t t_end,
 	      const struct lc_departure *dep, uint32_t ndep, struct lc_accum *acc,
-	      struct lc_threads *threads, struct lc_replay_stats *st, char *err, size_t errlen)
+	      struct lc_threads *threads, const struct lc_sched *sched, struct lc_replay_stats *st,
+	      char *err, size_t errlen)
 {
-	struct replay r = { .acc = acc, .names = threads, .t0 = t0 };
+	struct replay r = { .acc = acc, .names = threads, .t0 = t0,
+			    .sched = sched && lc_sched_source(sched) != LC_SCHED_NONE ? sched : NULL };
 	struct event *ev = NULL;
 	uint64_t n = 0, cur = t0;
 	int rc;
@@ -408,6 +510,10 @@ out:
 	free(r.files);
 	free(r.procs);
 	free(r.threads);
+	free(r.span_at);
+	free(r.wait_since);
+	free(r.waited_at);
+	free(r.wait_key);
 	free(ev);
 	return rc;
 }

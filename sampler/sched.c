@@ -15,27 +15,69 @@
 #include <unistd.h>
 
 #include "lc_util.h"
+#include "wake.h"
 
 #define RING_PAGES 8u	/* data pages of each thread's switch-record ring */
+
+#define WAKE_Q 8u	/* wake-ups of a thread kept until its switch-in */
 
 /* One watched thread.  Everything is the sampling thread's. */
 struct sthr {
 	int used;
 	pid_t pid, tid;
 	int fd;			/* perf event or schedstat file, -1 none */
+	int ss_fd;		/* switch source with schedstat wake-ups: the
+				 * thread's schedstat file, -1 none */
 	uint8_t *ring;		/* switch records: the mmap'd ring */
 	size_t ring_len;
 	uint64_t since;		/* preempted since (monotonic ns), 0: not */
+	uint64_t blocked;	/* switched out asleep since, 0: not */
+	uint64_t on;		/* switched in since, 0: not running */
+	uint64_t wake[WAKE_Q];	/* wake-ups not yet matched, ascending */
+	uint32_t nwake;
+	uint64_t last_now;	/* end of the last interval read */
 	uint64_t wait_seen;	/* schedstat: run delay when last read */
+	uint64_t run_seen;	/* schedstat: run time when last read */
 	uint64_t credit;	/* schedstat: run delay not yet charged */
+	uint64_t pre_done;	/* schedstat wake-ups: preempted waits ended
+				 * since the run delay was last read */
+	uint64_t blk_done;	/* ... and sleeps ended (asleep + woken) */
+	uint64_t blk_in;	/* ... and the last such switch-in */
 };
+
+/* The kept run-queue spans of one thread. */
+struct slog {
+	struct lc_rq_span *v;
+	size_t n, cap;
+};
+
+/* A watched thread by kernel id, for the wake-ups. */
+struct tidmap {
+	pid_t tid;
+	uint32_t thread;
+};
+
+/* A sleeping thread that no wake-up has reached is not read (its ring is
+ * a page of its own: a TLB miss per thread and tick, most of a tick's time
+ * per thread) except at every SLEEPER_EVERY-th tick (staggered by thread),
+ * in case its wake-up record was lost. */
+#define SLEEPER_EVERY 8u
 
 struct lc_sched {
 	enum lc_sched_source src;
+	enum lc_wake_source wsrc;
+	char wake_why[200];
+	struct lc_wake *wake;	/* the tracepoint's rings, NULL none */
 	struct sthr *thr;	/* indexed by profile thread */
 	size_t cap;
 	uint32_t *active;	/* indices of watched threads */
 	size_t nactive, active_cap;
+	struct tidmap *tids;	/* watched threads by tid, ascending */
+	size_t ntids, tids_cap;
+	struct slog *logs;	/* kept spans by profile thread, NULL: none */
+	size_t logs_cap;
+	int keep;
+	uint64_t ticks;		/* lc_sched_tick calls */
 	uint64_t failures;
 	long page;
 };
@@ -88,19 +130,61 @@ static int open_schedstat(pid_t pid, pid_t tid)
 	return fd < 0 ? -errno : fd;
 }
 
-/* The run delay of the thread behind fd, or UINT64_MAX. */
-static uint64_t read_run_delay(int fd)
+/* The run time and run delay of the thread behind fd; 0, or -1 when
+ * unreadable. */
+static int read_schedstat(int fd, uint64_t *run, uint64_t *wait)
 {
 	char buf[128];
-	unsigned long long run, wait;
+	unsigned long long r, w;
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 
 	if (n <= 0)
-		return UINT64_MAX;
+		return -1;
 	buf[n] = 0;
-	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
-		return UINT64_MAX;
-	return wait;
+	if (sscanf(buf, "%llu %llu", &r, &w) != 2)
+		return -1;
+	*run = r;
+	*wait = w;
+	return 0;
+}
+
+/* The run delay of the thread behind fd, or UINT64_MAX. */
+static uint64_t read_run_delay(int fd)
+{
+	uint64_t r, w;
+
+	return read_schedstat(fd, &r, &w) ? UINT64_MAX : w;
+}
+
+/* Whether thread tid of pid is runnable now (state R in its stat file);
+ * -1 when unreadable. */
+static int is_runnable(pid_t pid, pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] == 'R' : -1;
+}
+/* Choose where wake-ups come from under the switch source. */
+static void choose_wake(struct lc_sched *s)
+{
+	s->wake = lc_wake_open(s->wake_why, sizeof(s->wake_why));
+	if (s->wake) {
+		s->wsrc = LC_WAKE_TRACEPOINT;
+		return;
+	}
+	s->wsrc = LC_WAKE_SCHEDSTAT;
 }
 
 struct lc_sched *lc_sched_new(enum lc_sched_source want, char *why, size_t len)
@@ -119,6 +203,7 @@ struct lc_sched *lc_sched_new(enum lc_sched_source want, char *why, size_t len)
 		e = probe_switch(s->page);
 		if (!e) {
 			s->src = LC_SCHED_SWITCH;
+			choose_wake(s);
 			return s;
 		}
 		want = LC_SCHED_SCHEDSTAT;
@@ -146,12 +231,63 @@ enum lc_sched_source lc_sched_source(const struct lc_sched *s)
 	return s->src;
 }
 
-/* Start watching thread t; 0 or -errno. */
-static int watch(struct lc_sched *s, struct sthr *t)
+enum lc_wake_source lc_sched_wake_source(const struct lc_sched *s, const char **why)
+{
+	if (why)
+		*why = s->wsrc == LC_WAKE_SCHEDSTAT ? s->wake_why : "";
+	return s->wsrc;
+}
+
+/* The index in s->tids of the first entry with tid >= tid. */
+static size_t tid_pos(const struct lc_sched *s, pid_t tid)
+{
+	size_t lo = 0, hi = s->ntids;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->tids[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* List thread under tid for the wake-ups (a tid listed twice keeps the
+ * newest thread). */
+static void tid_add(struct lc_sched *s, pid_t tid, uint32_t thread)
+{
+	size_t i = tid_pos(s, tid);
+
+	if (i < s->ntids && s->tids[i].tid == tid) {
+		s->tids[i].thread = thread;
+		return;
+	}
+	if (lc_grow((void **)&s->tids, &s->tids_cap, s->ntids + 1, sizeof(*s->tids)))
+		return;
+	memmove(&s->tids[i + 1], &s->tids[i], (s->ntids - i) * sizeof(*s->tids));
+	s->tids[i] = (struct tidmap){ tid, thread };
+	s->ntids++;
+}
+
+static void tid_del(struct lc_sched *s, pid_t tid, uint32_t thread)
+{
+	size_t i = tid_pos(s, tid);
+
+	if (i >= s->ntids || s->tids[i].tid != tid || s->tids[i].thread != thread)
+		return;
+	memmove(&s->tids[i], &s->tids[i + 1], (s->ntids - i - 1) * sizeof(*s->tids));
+	s->ntids--;
+}
+
+/* Start watching thread t (index thread) at now; 0 or -errno. */
+static int watch(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t now)
 {
 	t->fd = -1;
+	t->ss_fd = -1;
 	if (s->src == LC_SCHED_SWITCH) {
-		int fd = open_switch(t->tid);
+		int fd = open_switch(t->tid), r;
 
 		if (fd < 0)
 			return fd;
@@ -163,25 +299,84 @@ static int watch(struct lc_sched *s, struct sthr *t)
 			return -errno;
 		}
 		t->fd = fd;
+		/* the state it is in before its first record */
+		r = is_runnable(t->pid, t->tid);
+		if (r > 0)
+			t->on = now;
+		else if (r == 0)
+			t->blocked = now;
+		if (s->wsrc == LC_WAKE_SCHEDSTAT && (t->ss_fd = open_schedstat(t->pid, t->tid)) >= 0)
+			t->wait_seen = read_run_delay(t->ss_fd);
+		tid_add(s, t->tid, thread);
 		return 0;
 	}
 	if (s->src == LC_SCHED_SCHEDSTAT) {
 		t->fd = open_schedstat(t->pid, t->tid);
 		if (t->fd < 0)
 			return t->fd;
-		t->wait_seen = read_run_delay(t->fd);
+		if (read_schedstat(t->fd, &t->run_seen, &t->wait_seen))
+			t->wait_seen = t->run_seen = 0;
 		return 0;
 	}
 	return -ENOENT;
 }
 
-static void unwatch(struct sthr *t)
+/* Keep span [a, b) of kind of thread when spans are kept. */
+static void log_span(struct lc_sched *s, uint32_t thread, uint64_t a, uint64_t b, uint32_t kind)
 {
+	struct slog *l;
+
+	if (!s->keep || b <= a)
+		return;
+	if (thread >= s->logs_cap &&
+	    lc_grow((void **)&s->logs, &s->logs_cap, (size_t)thread + 1, sizeof(*s->logs)))
+		return;
+	l = &s->logs[thread];
+	if (l->n && l->v[l->n - 1].kind == kind && l->v[l->n - 1].end == a) {
+		l->v[l->n - 1].end = b;
+		return;
+	}
+	if (lc_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
+		return;
+	l->v[l->n++] = (struct lc_rq_span){ a, b, kind };
+}
+
+/* The first wake-up of t at or after from and at or before to, 0 none. */
+static uint64_t first_wake(const struct sthr *t, uint64_t from, uint64_t to)
+{
+	for (uint32_t i = 0; i < t->nwake; i++)
+		if (t->wake[i] >= from && t->wake[i] <= to)
+			return t->wake[i];
+	return 0;
+}
+
+/* Drop the wake-ups of t up to time to. */
+static void pop_wakes(struct sthr *t, uint64_t to)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < t->nwake; i++)
+		if (t->wake[i] > to)
+			t->wake[k++] = t->wake[i];
+	t->nwake = k;
+}
+
+static void unwatch(struct lc_sched *s, struct sthr *t, uint32_t thread)
+{
+	/* what was waiting at the last read ends there, for the replay */
+	if (t->since)
+		log_span(s, thread, t->since, t->last_now, LC_RQ_PREEMPT);
+	if (t->blocked && first_wake(t, t->blocked, t->last_now))
+		log_span(s, thread, first_wake(t, t->blocked, t->last_now), t->last_now, LC_RQ_WOKEN);
+	if (t->used && s->src == LC_SCHED_SWITCH)
+		tid_del(s, t->tid, thread);
 	if (t->ring)
 		munmap(t->ring, t->ring_len);
 	if (t->fd >= 0)
 		close(t->fd);
-	*t = (struct sthr){ .fd = -1 };
+	if (t->ss_fd >= 0)
+		close(t->ss_fd);
+	*t = (struct sthr){ .fd = -1, .ss_fd = -1 };
 }
 
 /* Copy n bytes of the ring's data area from offset off (wrapping). */
@@ -205,15 +400,95 @@ static void overlap(uint64_t *acc, uint64_t a, uint64_t b, uint64_t last, uint64
 		*acc += b - a;
 }
 
-/* Run-queue time of t in [last, now) from its switch records. */
-static uint64_t switch_runq(struct sthr *t, uint64_t last, uint64_t now)
+/* Thread t was switched out at time; preempted says it stayed runnable. */
+static void switched_out(struct sthr *t, uint64_t time, int preempted, uint64_t last, uint64_t now,
+			 struct lc_runq *out)
+{
+	if (t->on)
+		overlap(&out->run_ns, t->on, time, last, now);
+	t->on = 0;
+	if (preempted) {
+		if (!t->since)
+			t->since = time;
+		t->blocked = 0;
+	} else {
+		t->since = 0;
+		t->blocked = time;
+	}
+}
+
+/* Thread t (index thread) was switched in at time: a preemption or a
+ * sleep ends here. */
+static void switched_in(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t time,
+			uint64_t last, uint64_t now, struct lc_runq *out)
+{
+	if (t->since) {
+		overlap(&out->preempt_ns, t->since, time, last, now);
+		log_span(s, thread, t->since, time, LC_RQ_PREEMPT);
+		t->pre_done += time - t->since;
+		t->since = 0;
+	}
+	if (t->blocked) {
+		uint64_t w = first_wake(t, t->blocked, time);
+
+		if (w) {
+			overlap(&out->woken_ns, w, time, last, now);
+			log_span(s, thread, w, time, LC_RQ_WOKEN);
+		}
+		t->blk_done += time - t->blocked;
+		t->blk_in = time;
+		t->blocked = 0;
+	}
+	pop_wakes(t, time);
+	t->on = time;
+}
+
+/* Switch source without the tracepoint: the woken waits that ended in
+ * [last, now), from the run delay the kernel added at the switch-ins
+ * (less the preempted waits, whose spans are known), placed just before
+ * the last switch-in that ended a sleep. */
+static void schedstat_woken(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t last,
+			    uint64_t now, struct lc_runq *out)
+{
+	uint64_t rd, w;
+
+	if (t->ss_fd < 0 || !t->blk_done || (rd = read_run_delay(t->ss_fd)) == UINT64_MAX)
+		return;
+	w = rd > t->wait_seen ? rd - t->wait_seen : 0;
+	w = w > t->pre_done ? w - t->pre_done : 0;
+	if (w > t->blk_done)
+		w = t->blk_done;
+	if (w > t->blk_in)
+		w = t->blk_in;
+	overlap(&out->woken_ns, t->blk_in - w, t->blk_in, last, now);
+	log_span(s, thread, t->blk_in - w, t->blk_in, LC_RQ_WOKEN);
+	t->wait_seen = rd;
+	t->pre_done = t->blk_done = 0;
+}
+
+/* Whether t (index thread) sleeps and no wake-up has reached it, so that
+ * nothing can be in its ring: its switch-in follows a wake-up. */
+static int asleep(const struct lc_sched *s, const struct sthr *t, uint32_t thread)
+{
+	return s->wsrc == LC_WAKE_TRACEPOINT && t->blocked && !t->since && !t->on &&
+	       !t->nwake && (s->ticks + thread) % SLEEPER_EVERY;
+}
+
+/* The view of t (index thread) over [last, now) from its switch records. */
+static void switch_read(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t last,
+			uint64_t now, struct lc_runq *out)
 {
 	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)t->ring;
-	uint8_t *data = t->ring + (pg->data_offset ? pg->data_offset : (uint64_t)t->ring_len / (1 + RING_PAGES));
-	uint64_t size = pg->data_size ? pg->data_size : t->ring_len - (t->ring_len / (1 + RING_PAGES));
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), tail = pg->data_tail;
-	uint64_t acc = 0;
+	uint64_t head, tail, size, w;
+	uint8_t *data;
 
+	out->known = 1;
+	if (asleep(s, t, thread))
+		return;
+	data = t->ring + (pg->data_offset ? pg->data_offset : (uint64_t)t->ring_len / (1 + RING_PAGES));
+	size = pg->data_size ? pg->data_size : t->ring_len - (t->ring_len / (1 + RING_PAGES));
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail;
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		struct perf_event_header h;
 		struct { uint32_t pid, tid; uint64_t time; } id;
@@ -225,36 +500,49 @@ static uint64_t switch_runq(struct sthr *t, uint64_t last, uint64_t now)
 			ring_copy(data, size, tail + sizeof(h), &id, sizeof(id));
 			if (id.time >= now)
 				break;	/* the next tick's */
-			if (h.misc & PERF_RECORD_MISC_SWITCH_OUT) {
-				if (t->since)
-					overlap(&acc, t->since, id.time, last, now);
-				t->since = (h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? id.time : 0;
-			} else if (t->since) {
-				overlap(&acc, t->since, id.time, last, now);
-				t->since = 0;
-			}
+			if (h.misc & PERF_RECORD_MISC_SWITCH_OUT)
+				switched_out(t, id.time, !!(h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT),
+					     last, now, out);
+			else
+				switched_in(s, t, thread, id.time, last, now, out);
 		}
 		tail += h.size;
 	}
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 	if (t->since)
-		overlap(&acc, t->since, now, last, now);
-	return acc;
+		overlap(&out->preempt_ns, t->since, now, last, now);
+	if (t->on)
+		overlap(&out->run_ns, t->on, now, last, now);
+	if (t->blocked && (w = first_wake(t, t->blocked, now)))
+		overlap(&out->woken_ns, w, now, last, now);
+	if (s->wsrc == LC_WAKE_SCHEDSTAT)
+		schedstat_woken(s, t, thread, last, now, out);
 }
 
-/* Run-queue time of t for an interval of now - last from schedstat: the
- * delay the kernel added since the last read, charged up to the interval. */
-static uint64_t schedstat_runq(struct sthr *t, uint64_t last, uint64_t now)
+/* The view of t for an interval of now - last from schedstat: the run
+ * time and the delay the kernel added since the last read, the delay
+ * charged up to the interval (and reported as woken: schedstat does not
+ * say why a thread waited). */
+static void schedstat_read(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t last,
+			   uint64_t now, struct lc_runq *out)
 {
-	uint64_t w = read_run_delay(t->fd), take;
+	uint64_t r, w, take;
 
-	if (w != UINT64_MAX && w >= t->wait_seen) {
-		t->credit += w - t->wait_seen;
-		t->wait_seen = w;
+	if (!read_schedstat(t->fd, &r, &w)) {
+		if (w >= t->wait_seen) {
+			t->credit += w - t->wait_seen;
+			t->wait_seen = w;
+		}
+		out->run_ns = r > t->run_seen ? r - t->run_seen : 0;
+		if (out->run_ns > now - last)
+			out->run_ns = now - last;
+		t->run_seen = r;
 	}
 	take = t->credit < now - last ? t->credit : now - last;
 	t->credit -= take;
-	return take;
+	out->woken_ns = take;
+	log_span(s, thread, now - take, now, LC_RQ_WOKEN);
+	out->known = 1;
 }
 
 /* The record of thread, grown as needed; NULL on ENOMEM. */
@@ -266,36 +554,83 @@ static struct sthr *slot_of(struct lc_sched *s, uint32_t thread)
 		if (lc_grow((void **)&s->thr, &s->cap, (size_t)thread + 1, sizeof(*s->thr)))
 			return NULL;
 		for (size_t i = old; i < s->cap; i++)
-			s->thr[i] = (struct sthr){ .fd = -1 };
+			s->thr[i] = (struct sthr){ .fd = -1, .ss_fd = -1 };
 	}
 	return &s->thr[thread];
 }
 
-uint64_t lc_sched_runq(struct lc_sched *s, uint32_t thread, pid_t pid, pid_t tid,
-		       uint64_t last, uint64_t now)
+/* A wake-up of tid at t: queue it on its thread when watched. */
+static void woke(void *arg, pid_t tid, uint64_t t)
+{
+	struct lc_sched *s = arg;
+	size_t i = tid_pos(s, tid);
+	struct sthr *th;
+	uint32_t k;
+
+	if (i >= s->ntids || s->tids[i].tid != tid)
+		return;
+	th = &s->thr[s->tids[i].thread];
+	if (th->nwake == WAKE_Q) {	/* keep the newest */
+		memmove(th->wake, th->wake + 1, (WAKE_Q - 1) * sizeof(th->wake[0]));
+		th->nwake--;
+	}
+	for (k = th->nwake; k > 0 && th->wake[k - 1] > t; k--)
+		th->wake[k] = th->wake[k - 1];
+	th->wake[k] = t;
+	th->nwake++;
+}
+
+void lc_sched_tick(struct lc_sched *s)
+{
+	s->ticks++;
+	if (s->wake)
+		lc_wake_drain(s->wake, woke, s);
+}
+
+void lc_sched_read(struct lc_sched *s, uint32_t thread, pid_t pid, pid_t tid,
+		   uint64_t last, uint64_t now, struct lc_runq *out)
 {
 	struct sthr *t;
 
+	*out = (struct lc_runq){ 0 };
 	if (s->src == LC_SCHED_NONE || !(t = slot_of(s, thread)))
-		return 0;
+		return;
 	if (t->used && t->tid != tid)
-		unwatch(t);
+		unwatch(s, t, thread);
 	if (!t->used) {
 		if (lc_grow((void **)&s->active, &s->active_cap, s->nactive + 1, sizeof(uint32_t)))
-			return 0;
+			return;
 		t->used = 1;
 		t->pid = pid;
 		t->tid = tid;
-		if (watch(s, t))
+		t->last_now = now;
+		if (watch(s, t, thread, now))
 			s->failures++;
 		s->active[s->nactive++] = thread;
-		return 0;
+		return;
 	}
 	if (t->fd < 0)
-		return 0;
+		return;
+	t->last_now = now;
 	if (s->src == LC_SCHED_SWITCH)
-		return switch_runq(t, last, now);
-	return schedstat_runq(t, last, now);
+		switch_read(s, t, thread, last, now, out);
+	else
+		schedstat_read(s, t, thread, last, now, out);
+}
+
+void lc_sched_keep_spans(struct lc_sched *s)
+{
+	s->keep = 1;
+}
+
+const struct lc_rq_span *lc_sched_spans(const struct lc_sched *s, uint32_t thread, size_t *n)
+{
+	if (thread >= s->logs_cap || !s->logs[thread].n) {
+		*n = 0;
+		return NULL;
+	}
+	*n = s->logs[thread].n;
+	return s->logs[thread].v;
 }
 
 int lc_sched_watching(const struct lc_sched *s, uint32_t thread)
@@ -310,7 +645,7 @@ void lc_sched_prefetch(const struct lc_sched *s, uint32_t thread)
 	if (s->src != LC_SCHED_SWITCH || thread >= s->cap)
 		return;
 	t = &s->thr[thread];
-	if (t->ring)
+	if (t->ring && !asleep(s, t, thread))
 		__builtin_prefetch(&((const struct perf_event_mmap_page *)t->ring)->data_head);
 }
 
@@ -320,7 +655,7 @@ void lc_sched_forget(struct lc_sched *s, uint32_t thread)
 
 	if (thread >= s->cap || !s->thr[thread].used)
 		return;
-	unwatch(&s->thr[thread]);
+	unwatch(s, &s->thr[thread], thread);
 	for (size_t i = 0; i < s->nactive; i++)
 		if (s->active[i] != thread)
 			s->active[k++] = s->active[i];
@@ -337,7 +672,12 @@ void lc_sched_free(struct lc_sched *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->nactive; i++)
-		unwatch(&s->thr[s->active[i]]);
+		unwatch(s, &s->thr[s->active[i]], s->active[i]);
+	for (size_t i = 0; i < s->logs_cap; i++)
+		free(s->logs[i].v);
+	lc_wake_close(s->wake);
+	free(s->logs);
+	free(s->tids);
 	free(s->thr);
 	free(s->active);
 	free(s);

@@ -114,10 +114,18 @@ static void mark_unmeasured(struct lc_session *s)
 		if (ci->from == LC_FROM_SCHED && lc_sched_source(s->sched) != LC_SCHED_NONE) {
 			const char *m = lc_ctr_method(s->ctr, c);
 
+			const char *ww = "";
+			enum lc_wake_source ws = lc_sched_wake_source(s->sched, &ww);
+
 			snprintf(s->rc_method, sizeof(s->rc_method),
-				 "time a BUSY thread was runnable but not running, from %s%s%s",
-				 lc_sched_source_name(lc_sched_source(s->sched)), m ? "; and " : "",
-				 m ? m : "");
+				 "time a thread waited for a CPU (runnable but not running: BUSY, "
+				 "woken from a wait, or a waiter whose event had happened), from %s%s%s%s%s%s",
+				 lc_sched_source_name(lc_sched_source(s->sched)),
+				 ws == LC_WAKE_TRACEPOINT ? " and sched:sched_wakeup tracepoints" :
+				 ws == LC_WAKE_SCHEDSTAT ? " and schedstat run delay for wake-ups (the "
+				 "sched_wakeup tracepoint: " : "",
+				 ws == LC_WAKE_SCHEDSTAT ? ww : "", ws == LC_WAKE_SCHEDSTAT ? ")" : "",
+				 m ? "; and " : "", m ? m : "");
 			s->method[c] = s->rc_method;
 			continue;
 		}
@@ -218,6 +226,8 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 	s->sched = lc_sched_new(s->o.sched, s->sched_why, sizeof(s->sched_why));
 	if (!s->sched)
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	if (s->o.trace)
+		lc_sched_keep_spans(s->sched);	/* the replay's run-queue time */
 	e = open_counters(s, msg, len);
 	if (e)
 		return e;
@@ -261,17 +271,19 @@ static void note_trace_cuts(const struct lc_departure *dep, uint32_t ndep,
 				       "its last transitions", (int)dep[i].pid);
 }
 
-/* Replay the trace files into the profile's second source; raise *procs to
- * the trace's thread count when p was taken from the threads seen. */
+/* Replay the trace files into the profile's second source, with the
+ * sampled source's p (*procs) and its run-queue spans. */
 static void add_trace(struct lc_session *s, uint32_t *procs, struct lc_session_result *res)
 {
 	struct lc_replay_stats rs;
 	const struct lc_departure *dep;
 	struct lc_accum *acc;
-	uint32_t ndep, p, from;
+	uint32_t ndep;
 	char why[512] = "";
 
-	acc = lc_accum_new(s->w, LC_SRC_TRACE, s->o.window_ns, s->o.procs);
+	/* the trace source has the sampled source's p, so that both sum to
+	 * the same p x wall time */
+	acc = lc_accum_new(s->w, LC_SRC_TRACE, s->o.window_ns, *procs);
 	/* the sampled source's schedule, so that the windows of both line up
 	 * (its growth was accepted at the start) */
 	if (acc)
@@ -282,7 +294,7 @@ static void add_trace(struct lc_session *s, uint32_t *procs, struct lc_session_r
 	}
 	dep = lc_registry_departures(s->reg, &ndep);
 	if (lc_replay(s->o.trace_dir, s->o.name, s->t0, s->st.t_end, dep, ndep, acc, s->threads,
-		      &rs, why, sizeof(why)))
+		      s->sched, &rs, why, sizeof(why)))
 		lc_append_line(res->notes, sizeof(res->notes), "trace: %s", why);
 	else if (!rs.files)
 		lc_append_line(res->notes, sizeof(res->notes), "trace mode: no trace file appeared in %s", s->o.trace_dir);
@@ -290,9 +302,6 @@ static void add_trace(struct lc_session *s, uint32_t *procs, struct lc_session_r
 		lc_append_line(res->notes, sizeof(res->notes), "trace: %llu invalid records or files ignored", (unsigned long long)rs.bad);
 	note_trace_cuts(dep, ndep, res);
 	lc_accum_flush(acc);
-	p = lc_accum_procs(acc, &from);
-	if (from == LC_PROCS_THREADS && p > *procs)
-		*procs = p;
 	lc_accum_free(acc);
 	if (s->o.own_trace_dir) {
 		lc_replay_cleanup(s->o.trace_dir, s->o.name);
@@ -347,6 +356,11 @@ static void write_end(struct lc_session *s, int status, const char *reason,
 		add_trace(s, &end.procs, res);
 	end.end_ns = s->st.t_end - s->t0;
 	end.procs_from = from;
+	lc_accum_procs_rules(s->acc, &end.max_threads, &end.max_runnable, &end.affinity_cpus);
+	res->max_threads = end.max_threads;
+	res->max_runnable = end.max_runnable;
+	res->affinity_cpus = end.affinity_cpus;
+	res->procs_from = from;
 	end.exit_status = status;
 	end.ticks = (uint32_t)s->st.ticks;
 	end.max_gap_ns = s->st.max_gap_ns;

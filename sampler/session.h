@@ -63,6 +63,10 @@ struct lc_session_result {
 	uint64_t wall_ns;	/* from t0 to the last tick */
 	uint64_t ticks;
 	uint32_t procs;		/* p of the profile */
+	uint32_t procs_from;	/* enum lc_procs_from */
+	uint32_t max_threads;	/* what p's other rules give (lc_procs_text) */
+	uint32_t max_runnable;
+	uint32_t affinity_cpus;
 	uint32_t seen;		/* processes that appeared */
 	uint32_t rejected;	/* invalid segments ignored */
 	uint32_t untracked;	/* processes that could not be tracked for want

@@ -35,19 +35,18 @@
  * source is charged no run-queue time meanwhile, as on its first tick. */
 #define OPEN_PER_NS 25000u
 
-/* Run-queue time counts only for a BUSY thread (attr.c), so the source of
- * a thread in another state is read every RUNQ_IDLE_EVERY ticks only (a
- * power of two; threads staggered), which keeps its ring drained (8 pages,
- * some 800 switch records) and its last state known; what is read then is
- * clipped to the tick, so a thread that turns BUSY is charged exactly.
- * Each ring is a page of its own: reading it costs a TLB miss at every
- * tick, most of the tick loop's time per thread. */
-#define RUNQ_IDLE_EVERY 8u
-
 /* The kernel's ids of a thread observed in this tick (beside its
  * observation, for its run-queue source). */
 struct kid {
 	pid_t pid, tid;
+};
+
+/* The waits of one process's threads at a tick (proc_waits). */
+struct proc_wait {
+	uint64_t first, second;		/* the two earliest waited_at */
+	uint32_t who;			/* the thread (index in threads[]) of first */
+	uint32_t n;			/* its threads at this tick */
+	int remote;			/* an MPI rank: its waits are for other processes */
 };
 
 /* A wasted-task declaration read during a tick, applied after charging it. */
@@ -108,6 +107,21 @@ struct lc_sampler {
 	size_t live_cap;
 	uint64_t *seen;
 	size_t seen_cap;
+	/* the waits of the threads, for the preempted waiters (runq_all):
+	 * by profile thread, the tick number + 1 at which its current wait
+	 * (SYNC or IDLE) began (0: not waiting), and at which it was last
+	 * seen waiting */
+	uint64_t *wait_since, *waited_at;
+	uint32_t *wait_key;		/* state and work_exists of that wait */
+	size_t wait_cap;
+	/* what the scheduler said of each thread observed in this tick
+	 * (beside threads[]), and the CPUs the threads may run on (the
+	 * union of their affinity masks, read when each is new) */
+	struct lc_runq *rq;
+	size_t rq_cap;
+	cpu_set_t aff;
+	struct proc_wait *pw;		/* by process of this tick (proc_waits) */
+	size_t pw_cap;
 	uint64_t gen;			/* tick number */
 	uint64_t rng;			/* jitter's random state */
 	uint64_t ctr_opens;		/* counters this tick may still open */
@@ -278,10 +292,12 @@ static void thread_seen(struct lc_sampler *s, uint32_t thread, int fresh, pid_t 
 {
 	if (fresh) {
 		cpu_set_t set;
+		int e = sched_getaffinity(tid, sizeof(set), &set);
 
-		if (s->cpu >= 0 && !s->st.cpu_used &&
-		    (sched_getaffinity(tid, sizeof(set), &set) || CPU_ISSET(s->cpu, &set)))
+		if (s->cpu >= 0 && !s->st.cpu_used && (e || CPU_ISSET(s->cpu, &set)))
 			s->st.cpu_used = 1;
+		if (!e)
+			CPU_OR(&s->aff, &s->aff, &set);
 	}
 	/* Opening a thread's counters costs ~20 us (perf_event_open of each
 	 * event), so a tick opens at most its budget of them (one per
@@ -306,42 +322,168 @@ static uint64_t open_budget(const struct lc_sampler *s)
 	return s->cfg.interval_ns / OPEN_PER_NS ? s->cfg.interval_ns / OPEN_PER_NS : 1;
 }
 
-/* Whether the run-queue source of observed thread th is read at this tick. */
-static int runq_due(const struct lc_sampler *s, const struct lc_obs_thread *th)
+/* Whether st is a waiting state (its thread spins or sleeps until an
+ * event: a partner's arrival, a lock, a condition, the end of the work). */
+static int waiting(uint32_t st)
 {
-	return th->state == LC_ST_BUSY || !((s->gen + th->thread) & (RUNQ_IDLE_EVERY - 1));
+	return st == LC_ST_SYNC || st == LC_ST_IDLE;
 }
 
-/* The run-queue time over [last, now) of every thread observed in this
+/* Note the waits of this tick's threads (wait_since, waited_at).  0, or
+ * -ENOMEM (the waiters' rule is then off for this tick). */
+static int note_waits(struct lc_sampler *s)
+{
+	uint64_t now = s->gen + 1;
+
+	for (uint32_t i = 0; i < s->nthreads; i++) {
+		uint32_t th = s->threads[i].thread;
+		uint32_t key = s->threads[i].state | (uint32_t)s->procs[s->threads[i].proc].we << 8;
+
+		if (th >= s->wait_cap) {
+			size_t c1 = s->wait_cap, c2 = s->wait_cap;
+
+			if (lc_grow((void **)&s->wait_since, &c1, (size_t)th + 1, sizeof(uint64_t)) ||
+			    lc_grow((void **)&s->wait_key, &c2, c1, sizeof(uint32_t)) ||
+			    lc_grow((void **)&s->waited_at, &s->wait_cap, c1, sizeof(uint64_t)))
+				return -ENOMEM;
+		}
+		if (!waiting(s->threads[i].state)) {
+			s->wait_since[th] = 0;
+			continue;
+		}
+		/* a wait in another state, or after work began or ended (a
+		 * worker idle at a loop's end, then between regions), waits
+		 * for another event */
+		if (!s->wait_since[th] || s->wait_key[th] != key)
+			s->wait_since[th] = now;
+		s->wait_key[th] = key;
+		s->waited_at[th] = now;
+	}
+	return 0;
+}
+
+/* Per process of this tick, the two earliest "last seen waiting" of its
+ * threads (0: a thread not seen waiting yet) and which thread has the
+ * first: the threads' waits as wait_over needs them, found once a tick. */
+static int proc_waits(struct lc_sampler *s)
+{
+	if (s->nprocs > s->pw_cap &&
+	    lc_grow((void **)&s->pw, &s->pw_cap, s->nprocs, sizeof(*s->pw)))
+		return -ENOMEM;
+	for (uint32_t p = 0; p < s->nprocs; p++)
+		s->pw[p] = (struct proc_wait){ UINT64_MAX, UINT64_MAX, UINT32_MAX, 0,
+					       s->procs[p].rank };
+	for (uint32_t i = 0; i < s->nthreads; i++) {
+		struct proc_wait *w = &s->pw[s->threads[i].proc];
+		uint64_t at = s->waited_at[s->threads[i].thread];
+
+		w->n++;
+		if (at < w->first) {
+			w->second = w->first;
+			w->first = at;
+			w->who = i;
+		} else if (at < w->second) {
+			w->second = at;
+		}
+	}
+	return 0;
+}
+
+/* Whether the event that waiting thread i waits for has happened, as far
+ * as the flags show: every other thread of its process has been seen
+ * waiting since i began to wait (all arrived at the barrier, or nobody is
+ * left working toward what i waits for).  A process of one thread, or an
+ * MPI rank, waits for someone outside it: never. */
+static int wait_over(const struct lc_sampler *s, uint32_t i)
+{
+	const struct proc_wait *w = &s->pw[s->threads[i].proc];
+	uint64_t others = w->who == i ? w->second : w->first;
+
+	return !w->remote && w->n > 1 && others >= s->wait_since[s->threads[i].thread];
+}
+
+/* Thread i's run-queue time that is resource contention: all of it while
+ * BUSY; while it waits or communicates, the time after a wake-up (its wait
+ * was over), and the time it was preempted when the event it waits for has
+ * happened (docs/openmp-pthreads.md, "Waiting for a CPU"). */
+static uint64_t rc_of(const struct lc_sampler *s, uint32_t i, int waits_known)
+{
+	const struct lc_runq *q = &s->rq[i];
+	uint32_t st = s->threads[i].state;
+
+	if (st == LC_ST_BUSY || (q->preempt_ns && waits_known && waiting(st) && wait_over(s, i)))
+		return q->preempt_ns + q->woken_ns;
+	return q->woken_ns;
+}
+
+/* How many threads were runnable at once over an interval of dt (their
+ * time over dt, rounded): a thread whose flag says it computes or
+ * communicates for all of it (its blocking calls, I/O or a sleep, are its
+ * work), any other for the time the scheduler saw it running or in a run
+ * queue (a spinning waiter, a woken one). */
+static uint32_t runnable_at_once(const struct lc_sampler *s, uint64_t dt)
+{
+	unsigned __int128 sum = 0;
+
+	if (!dt)
+		return 0;
+	for (uint32_t i = 0; i < s->nthreads; i++) {
+		const struct lc_runq *q = &s->rq[i];
+		uint32_t st = s->threads[i].state;
+
+		if (st == LC_ST_BUSY || st == LC_ST_COMM)
+			sum += dt;
+		else if (q->known)
+			sum += q->run_ns + q->preempt_ns + q->woken_ns;
+	}
+	return (uint32_t)((sum + dt / 2) / dt);
+}
+
+/* Without a scheduler source: the threads whose flags say they compute or
+ * communicate count as runnable. */
+static uint32_t flagged_runnable(const struct lc_sampler *s)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < s->nthreads; i++)
+		n += s->threads[i].state == LC_ST_BUSY || s->threads[i].state == LC_ST_COMM;
+	return n;
+}
+
+/* The scheduler's view over [last, now) of every thread observed in this
  * tick, read after all slots were: each thread's switch-record ring head is
  * prefetched RUNQ_AHEAD threads before it is read.  New threads' sources are
- * opened within the budget of OPEN_PER_NS. */
+ * opened within the budget of OPEN_PER_NS.  Sets each thread's run-queue
+ * time that is resource contention, and tells the accumulator how many
+ * threads were runnable at once. */
 static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
 {
 	struct lc_obs_thread *th = s->threads;
 	uint32_t n = s->nthreads;
 	uint64_t opens = open_budget(s);
+	int waits_known;
 
+	if (n > s->rq_cap && lc_grow((void **)&s->rq, &s->rq_cap, n, sizeof(*s->rq)))
+		return;
+	lc_sched_tick(s->cfg.sched);
 	for (uint32_t i = 0; i < n && i < RUNQ_AHEAD; i++)
-		if (runq_due(s, &th[i]))
-			lc_sched_prefetch(s->cfg.sched, th[i].thread);
+		lc_sched_prefetch(s->cfg.sched, th[i].thread);
 	for (uint32_t i = 0; i < n; i++) {
-		if (i + RUNQ_AHEAD < n && runq_due(s, &th[i + RUNQ_AHEAD]))
+		if (i + RUNQ_AHEAD < n)
 			lc_sched_prefetch(s->cfg.sched, th[i + RUNQ_AHEAD].thread);
-		if (!runq_due(s, &th[i])) {
-			th[i].runq_ns = 0;
-			continue;
-		}
+		s->rq[i] = (struct lc_runq){ 0 };
 		if (!lc_sched_watching(s->cfg.sched, th[i].thread)) {
-			if (!opens) {
-				th[i].runq_ns = 0;
+			if (!opens)
 				continue;
-			}
 			opens--;
 		}
-		th[i].runq_ns = lc_sched_runq(s->cfg.sched, th[i].thread, s->kids[i].pid,
-					      s->kids[i].tid, last, now);
+		lc_sched_read(s->cfg.sched, th[i].thread, s->kids[i].pid, s->kids[i].tid, last, now,
+			      &s->rq[i]);
 	}
+	waits_known = !note_waits(s) && !proc_waits(s);
+	for (uint32_t i = 0; i < n; i++)
+		th[i].runq_ns = rc_of(s, i, waits_known);
+	lc_accum_runnable(s->cfg.acc, runnable_at_once(s, now - last), (uint32_t)CPU_COUNT(&s->aff));
 }
 
 /* A counter read of thread: its deltas, and the parts of its pure
@@ -550,7 +692,7 @@ static void observe(struct lc_sampler *s, struct lc_target *t, uint64_t now, uin
 		.uid = t->uid,
 		.we = __atomic_load_n(&h->work_exists, __ATOMIC_ACQUIRE) > 0,
 		.sf = __atomic_load_n(&h->solution_found, __ATOMIC_ACQUIRE) != 0,
-		.team = team, .ntags = t->ntags, .tags = t->tags,
+		.team = team, .rank = t->job_announced, .ntags = t->ntags, .tags = t->tags,
 	};
 	read_slots(s, t, s->nprocs, &s->nthreads, now, dt);
 	s->nprocs++;
@@ -600,9 +742,12 @@ static void tick(struct lc_sampler *s)
 			break;
 		observe_guarded(s, t, now, dt);
 	}
+	obs = (struct lc_obs){ .nprocs = s->nprocs, .procs = s->procs, .nthreads = s->nthreads,
+			      .threads = s->threads };
 	if (s->cfg.sched)
 		runq_all(s, s->last, now);
-	obs = (struct lc_obs){ s->nprocs, s->procs, s->nthreads, s->threads };
+	else
+		lc_accum_runnable(s->cfg.acc, flagged_runnable(s), (uint32_t)CPU_COUNT(&s->aff));
 	lc_accum_charge(s->cfg.acc, s->last - s->cfg.t0, dt, &obs);
 	urcu_memb_read_unlock();
 	threads_left(s);
@@ -986,5 +1131,10 @@ void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
 	free(s->wasted);
 	free(s->live);
 	free(s->seen);
+	free(s->wait_since);
+	free(s->waited_at);
+	free(s->wait_key);
+	free(s->pw);
+	free(s->rq);
 	free(s);
 }

@@ -115,8 +115,9 @@ machine_busy() {
 			split(a, c, " "); all = n * s * hz
 			others = (c[3] - c[1] - c[4] + c[2]) / hz - (o1 - o0) / 100
 			steal = (c[4] - c[2]) / all
+			# jiffies are coarse over a short span: no more than n CPUs
 			if (others > 0.25 * n * s)
-				printf "others: other processes used %.1f of %d CPUs over the test'"'"'s %.0f s (/proc/stat); ", others / s, n, s
+				printf "others: other processes used %.1f of %d CPUs over the test'"'"'s %.0f s (/proc/stat); ", (others / s > n ? n : others / s), n, s
 			if (steal > 0.05)
 				printf "steal: the hypervisor took %.0f %% of the CPUs over the test'"'"'s %.0f s (/proc/stat); ", 100 * steal, s
 		}')

@@ -103,7 +103,8 @@ static int sample_write(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
 				 .wasted_lost = 1, .bad_reads = 2, .reason = sample_endr,
 				 .sampler_cpu_ns = 7000000, .max_gap_at_ns = 15000000,
 				 .missed_ticks = 2, .sched_source = LC_SCHED_NONE,
-				 .shared_cpu = -1, .unavailable = in.unavailable, .ncpus = 2 };
+				 .shared_cpu = -1, .unavailable = in.unavailable, .ncpus = 2,
+				 .max_threads = 4, .max_runnable = 3, .affinity_cpus = 2 };
 	struct lc_pwriter *w;
 	int err = 0, k = 0, r = 0;
 

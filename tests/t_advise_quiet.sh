@@ -19,8 +19,7 @@ c0=$(cpu_line)
 sleep 1
 busy=$(load_pct "$c0" "$(cpu_line)")
 if awk -v b="$busy" 'BEGIN { exit !(b >= 10) }'; then
-	echo "t_advise_quiet: SKIP: the machine is busy: other processes held $busy % of the CPUs over the second before the test"
-	exit 77
+	skip t_advise_quiet "the machine is busy: other processes held $busy % of the CPUs over the second before the test"
 fi
 
 # quiet NAME: NAME's report measured little load and its advice is silent on it
@@ -28,8 +27,7 @@ quiet() {
 	o=$(machine_pct "$1" other)
 	l=$(awk -v o="${o:-100}" -v s="$(machine_pct "$1" steal)" 'BEGIN { printf "%.1f", o + s }')
 	if awk -v l="$l" 'BEGIN { exit !(l >= 10) }'; then
-		echo "t_advise_quiet: SKIP: the machine became busy: other processes held $l % of the program's CPUs during $1"
-		exit 77
+		skip t_advise_quiet "the machine became busy: other processes held $l % of the program's CPUs during $1"
 	fi
 	if grep -q "the machine's load\|fix \[load\]\|fix \[rc-load\]" "$tmp/$1.adv"; then
 		fail "$1: the advice mentions load at $l %"; sed 's/^/      /' "$tmp/$1.adv"

@@ -37,12 +37,18 @@ check() {
 		}' FS='[ ]' "$tmp/out" FS=',' "$tmp/csv"
 }
 
+# threads: 2 ranks of 2 threads each, and each rank's main thread, BUSY
+# while it joins them (without --pthread no layer sees the join); the MPI
+# layer declares the ranks on the node (2) as p, so --procs 6 gives each
+# thread its processor, and each waiting thread's waits are its SL
 for spec in "poll 2" "overlap 2" "threads 4"; do
 	set -- $spec
+	procs=
+	[ "$1" = threads ] && procs="--procs 6"
 	tries=0
 	while :; do
 		tries=$((tries + 1))
-		if ! "$LC" record --force --mpi -o "$tmp/w.data" -- mpiexec -n 2 "$APP" "$1" \
+		if ! "$LC" record --force --mpi $procs -o "$tmp/w.data" -- mpiexec -n 2 "$APP" "$1" \
 			>"$tmp/out" 2>"$tmp/err"; then
 			fail "$1: record --mpi exited non-zero"
 			cat "$tmp/err"

@@ -207,7 +207,9 @@ static void test_tiers(void **state)
 	t[2].state = LC_ST_SYNC;
 	t[2].runq_ns = 0;
 	assert_int_equal(lc_accum_charge(a, MS, MS, &o), 0);
-	/* now 0.5 ms running (thread 0), 0.5 ms run queue, and 1 ms left that
+	/* now 0.5 ms running (thread 0), 0.5 ms run queue of thread 0 and
+	 * 0.5 ms of thread 1, which is IDLE but was woken (the sampler says
+	 * so by its runq_ns: RC whatever the state), and 0.5 ms left that
 	 * threads 2 and 3 (SYNC) share before thread 4 (IDLE) gets any */
 	t[1].state = LC_ST_IDLE;
 	assert_int_equal(lc_accum_charge(a, 2 * MS, MS, &o), 0);
@@ -215,11 +217,11 @@ static void test_tiers(void **state)
 	cats(prof, out);
 	assert_int_equal(sum(out), 2 * 3 * MS);
 	assert_int_equal(out[LC_CAT_PC], 2 * MS + MS + MS / 2);
-	assert_int_equal(out[LC_CAT_RC], 0 + MS + MS / 2);
-	assert_int_equal(out[LC_CAT_SL], MS);
+	assert_int_equal(out[LC_CAT_RC], 0 + MS + MS);
+	assert_int_equal(out[LC_CAT_SL], MS / 2);
 	assert_int_equal(out[LC_CAT_LI], 0);
-	assert_int_equal(prof->data[0].threads[3].cat[LC_CAT_SL], MS / 2);
-	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_RC], MS / 2);
+	assert_int_equal(prof->data[0].threads[3].cat[LC_CAT_SL], MS / 4);
+	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_RC], MS);
 	lc_profile_free(prof);
 	lc_accum_free(a);
 	lc_threads_free(th);
@@ -310,19 +312,39 @@ static void test_wasted(void **state)
 	lc_threads_free(th);
 }
 
-/* p comes from the option, else the team, else the most live threads. */
+/* p comes from the option, else the team, else the most threads runnable
+ * at once (the scheduler's count, else the BUSY and COMM flags), capped by
+ * the CPUs the threads' affinity allows. */
 static void test_procs_from(void **state)
 {
 	struct lc_obs_proc pr = { .uid = 1 };
-	struct lc_obs_thread t[3] = { { .thread = 0 }, { .thread = 1 }, { .thread = 2 } };
+	struct lc_obs_thread t[3] = { { .thread = 0, .state = LC_ST_BUSY },
+				      { .thread = 1, .state = LC_ST_COMM },
+				      { .thread = 2, .state = LC_ST_SYNC } };
 	struct lc_obs o = { 1, &pr, 3, t };
 	struct lc_accum *a;
-	uint32_t from;
+	uint32_t from, th, run, cpus;
 
 	a = lc_accum_new(NULL, LC_SRC_SAMPLED, 1000 * MS, 0);
 	lc_accum_charge(a, 0, 1 * MS, &o);
+	assert_int_equal(lc_accum_procs(a, &from), 2);	/* BUSY and COMM */
+	assert_int_equal(from, LC_PROCS_RUNNABLE);
+	lc_accum_runnable(a, 3, 0);
+	lc_accum_charge(a, 1 * MS, 1 * MS, &o);
 	assert_int_equal(lc_accum_procs(a, &from), 3);
-	assert_int_equal(from, LC_PROCS_THREADS);
+	lc_accum_runnable(a, 1, 0);			/* the most at once stays */
+	lc_accum_charge(a, 2 * MS, 1 * MS, &o);
+	assert_int_equal(lc_accum_procs(a, &from), 3);
+	lc_accum_runnable(a, 5, 2);			/* capped by the affinity */
+	lc_accum_charge(a, 3 * MS, 1 * MS, &o);
+	assert_int_equal(lc_accum_procs(a, &from), 2);
+	assert_int_equal(from, LC_PROCS_RUNNABLE);
+	lc_accum_procs_rules(a, &th, &run, &cpus);
+	assert_int_equal(th, 3);
+	assert_int_equal(run, 5);
+	assert_int_equal(cpus, 2);
+	lc_accum_free(a);
+	a = lc_accum_new(NULL, LC_SRC_SAMPLED, 1000 * MS, 0);
 	pr.team = 8;
 	lc_accum_charge(a, 1 * MS, 1 * MS, &o);
 	assert_int_equal(lc_accum_procs(a, &from), 8);

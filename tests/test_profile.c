@@ -301,6 +301,11 @@ static void check_sample(const struct lc_profile *pr)
 	assert_int_equal(pr->end.missed_ticks, 2);
 	assert_int_equal(pr->end.shared_cpu, -1);
 	assert_int_equal(pr->end.ncpus, 2);
+	/* minor 4: what each rule for p gave */
+	assert_int_equal(pr->end.p_rules, 1);
+	assert_int_equal(pr->end.max_threads, 4);
+	assert_int_equal(pr->end.max_runnable, 3);
+	assert_int_equal(pr->end.affinity_cpus, 2);
 }
 
 static void test_round_trip(void **state)
