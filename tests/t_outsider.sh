@@ -44,7 +44,7 @@ ist=$?
 wait "$rpid"
 st=$?
 [ "$ist" -eq 0 ] || { fail "the second user's process failed ($ist)"; cat "$tmp/in.out"; }
-if [ "$st" -eq 0 ] && grep -q ", 1 process, p = 2$" "$tmp/rec.err"; then
+if [ "$st" -eq 0 ] && grep -Eq ", 1 process, p = 2( |$)" "$tmp/rec.err"; then
 	ok "a second user's process with the session's name: 1 process, p = 2"
 else
 	fail "a second user's process with the session's name joined (exit status $st):"

@@ -16,7 +16,7 @@ await_session "$rpid" "$tmp/rec.err"
 LOSTCYCLES_SESSION="$ses" "$W" 4 0 800 >"$tmp/in.out" 2>&1
 wait "$rpid"
 st=$?
-if [ "$st" -eq 0 ] && grep -q ", 1 process, p = 2$" "$tmp/rec.err"; then
+if [ "$st" -eq 0 ] && grep -Eq ", 1 process, p = 2( |$)" "$tmp/rec.err"; then
 	ok "a process outside the command's tree with the session's name: 1 process, p = 2"
 else
 	fail "a process outside the command's tree joined (exit status $st):"
