@@ -58,6 +58,30 @@ int lc_mkdir_p(const char *path, int mode)
 	}
 }
 
+int lc_safe_dir(const char *path, int mode, char *msg, size_t len)
+{
+	struct stat st;
+
+	if (mkdir(path, (mode_t)mode) && errno != EEXIST)
+		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+	if (lstat(path, &st))
+		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return lc_fail(msg, len, -EPERM, "%s is a symbolic link: refused (name a "
+			       "directory of your own)", path);
+	if (!S_ISDIR(st.st_mode))
+		return lc_fail(msg, len, -ENOTDIR, "%s is not a directory", path);
+	if (st.st_uid != geteuid() && st.st_uid != 0)
+		return lc_fail(msg, len, -EPERM, "%s belongs to another user (uid %u): refused "
+			       "(its owner could read, swap or delete what is put there)", path,
+			       (unsigned)st.st_uid);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return lc_fail(msg, len, -EPERM, "%s is writable by %s without the sticky bit: "
+			       "refused (others could swap or delete what is put there)", path,
+			       st.st_mode & S_IWOTH ? "everyone" : "its group");
+	return 0;
+}
+
 /* The folder of path made (as mkdir -p); 0 when path has none. */
 static int make_folder(const char *path)
 {

@@ -142,6 +142,13 @@ int lc_config_path(const char *name, const char *env, char *buf, size_t len);
  * mode.  Returns 0 (also when it exists) or -errno. */
 int lc_mkdir_p(const char *path, int mode);
 
+/* Make the directory path (mode) when it is missing, and accept it only
+ * when files put there can be read back as written: a directory itself
+ * (not a symbolic link), owned by the caller or root, and not writable by
+ * its group or everyone unless sticky.  Returns 0, or -errno with a
+ * one-line reason (-EPERM: refused). */
+int lc_safe_dir(const char *path, int mode, char *msg, size_t len);
+
 /* Replace the file path atomically with what write_fn(f, arg) writes
  * (write_fn returns 0 or -errno): its folder is made (mkdir -p), the text
  * goes to a new file PATH.tmpPID (lc_out_fopen: never through a link),
