@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,75 +94,161 @@ void lc_launch_begin(struct lc_launch *l)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-/* Put path first in the colon-separated list of environment variable var
- * (in the child, before exec; on failure the variable is left alone). */
-static void env_prepend(const char *var, const char *path)
-{
-	const char *old = getenv(var);
-	char *v;
+/* The command's environment, built in this process before the fork: the
+ * child of a threaded process may not call setenv or malloc (another
+ * thread may hold the allocator's lock at the fork), so it only execs. */
+struct envp {
+	char **v;		/* NULL-terminated, for execvpe */
+	size_t n, cap;
+	char *own[6];		/* the strings made here */
+	int nown;
+};
 
-	if (!old || !*old) {
-		setenv(var, path, 1);
-		return;
-	}
-	if (asprintf(&v, "%s:%s", path, old) < 0)
-		return;
-	setenv(var, v, 1);
-	free(v);
+/* The value of var in e, or NULL. */
+static const char *env_get(const struct envp *e, const char *var)
+{
+	size_t k = strlen(var);
+
+	for (size_t i = 0; i < e->n; i++)
+		if (!strncmp(e->v[i], var, k) && e->v[i][k] == '=')
+			return e->v[i] + k + 1;
+	return NULL;
 }
 
-/* In the child: the environment, mask, limit and CPUs of l, then exec.
- * Returns errno when the exec (or the pinning) failed. */
-static int child_exec(const struct lc_launch *l, char **argv)
+/* Set var to val in e (replacing it where it was), or to val:OLD when
+ * prepend and var is set and not empty.  Returns 0 or -ENOMEM. */
+static int env_put(struct envp *e, const char *var, const char *val, int prepend)
 {
+	const char *old = prepend ? env_get(e, var) : NULL;
+	size_t k = strlen(var), i;
+	char *s;
+
+	if (e->nown == (int)(sizeof(e->own) / sizeof(e->own[0])))
+		return -ENOMEM;
+	if ((old && *old ? asprintf(&s, "%s=%s:%s", var, val, old) :
+			   asprintf(&s, "%s=%s", var, val)) < 0)
+		return -ENOMEM;
+	e->own[e->nown++] = s;
+	for (i = 0; i < e->n; i++)
+		if (!strncmp(e->v[i], var, k) && e->v[i][k] == '=')
+			break;
+	if (i == e->n && lc_grow((void **)&e->v, &e->cap, e->n + 2, sizeof(*e->v)))
+		return -ENOMEM;
+	e->v[i] = s;
+	if (i == e->n)
+		e->v[++e->n] = NULL;
+	return 0;
+}
+
+static void env_free(struct envp *e)
+{
+	for (int i = 0; i < e->nown; i++)
+		free(e->own[i]);
+	free(e->v);
+}
+
+/* l's environment for the command: this process's, with the session, trace
+ * mode and layers of l.  Returns 0 or -ENOMEM. */
+static int env_build(const struct lc_launch *l, struct envp *e)
+{
+	extern char **environ;
+	size_t n = 0;
+	int r = 0;
+
+	*e = (struct envp){ 0 };
+	while (environ && environ[n])
+		n++;
+	if (lc_grow((void **)&e->v, &e->cap, n + 1, sizeof(*e->v)))
+		return -ENOMEM;
+	for (e->n = 0; e->n < n; e->n++)
+		e->v[e->n] = environ[e->n];
+	e->v[n] = NULL;
 	if (l->session[0])
-		setenv(LC_ENV_SESSION, l->session, 1);
-	if (l->trace) {
-		setenv(LC_ENV_TRACE, "1", 1);
-		setenv(LC_ENV_TRACE_DIR, l->trace_dir, 1);
-	}
-	if (l->omp_lib[0]) {	/* preloaded too: the main thread BUSY from the start */
-		env_prepend("OMP_TOOL_LIBRARIES", l->omp_lib);
-		env_prepend("LD_PRELOAD", l->omp_lib);
-	}
-	if (l->pthread_lib[0])
-		env_prepend("LD_PRELOAD", l->pthread_lib);
+		r = env_put(e, LC_ENV_SESSION, l->session, 0);
+	if (!r && l->trace && !(r = env_put(e, LC_ENV_TRACE, "1", 0)))
+		r = env_put(e, LC_ENV_TRACE_DIR, l->trace_dir, 0);
+	if (!r && l->omp_lib[0] &&	/* preloaded too: the main thread BUSY from the start */
+	    !(r = env_put(e, "OMP_TOOL_LIBRARIES", l->omp_lib, 1)))
+		r = env_put(e, "LD_PRELOAD", l->omp_lib, 1);
+	if (!r && l->pthread_lib[0])
+		r = env_put(e, "LD_PRELOAD", l->pthread_lib, 1);
+	return r;
+}
+
+/* In the child: the mask, limit and CPUs of l, then exec with envp; only
+ * system calls (async-signal-safe).  Returns errno when the exec (or the
+ * pinning) failed. */
+static int child_exec(const struct lc_launch *l, char **argv, char **envp, int stall)
+{
+	while (stall)		/* LOSTCYCLES_TEST_STALL_CHILD: a child stuck before exec */
+		pause();
 	sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
 	setrlimit(RLIMIT_NOFILE, &l->nofile);
 	if (!l->pin || !sched_setaffinity(0, sizeof(l->cpus), &l->cpus))
-		execvp(argv[0], argv);
+		execvpe(argv[0], argv, envp);
 	return errno;
 }
 
-pid_t lc_launch_spawn(const struct lc_launch *l, char **argv)
+/* Wait for the child's exec: its errno on the pipe pfd (the exec failed),
+ * or the pipe closed by the exec.  A signal of l->waitset first kills the
+ * child (stuck before its exec) and is returned in *sig, with -EINTR. */
+static int wait_exec(const struct lc_launch *l, pid_t pid, int pfd, int *sig)
 {
-	int pfd[2], e = 0;
-	pid_t pid;
-	ssize_t n;
+	struct pollfd pf = { .fd = pfd, .events = POLLIN };
+	siginfo_t si;
+	int e = 0;
 
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
+	for (;;) {
+		int s = sigtimedwait(&l->waitset, &si, &(struct timespec){ 0, 0 }), k;
+
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+			*sig = s;
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return -EINTR;
+		}
+		k = poll(&pf, 1, 20);
+		if (k > 0 || (k < 0 && errno != EINTR))
+			break;
+	}
+	if (read(pfd, &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		return -e;
+	}
+	return 0;
+}
+
+pid_t lc_launch_spawn(const struct lc_launch *l, char **argv, int *sig)
+{
+	const char *stall = getenv("LOSTCYCLES_TEST_STALL_CHILD");
+	struct envp env;
+	int pfd[2], e;
+	pid_t pid;
+
+	*sig = 0;
+	if (env_build(l, &env)) {
+		env_free(&env);
+		return -ENOMEM;
+	}
+	if (pipe2(pfd, O_CLOEXEC)) {
 		e = -errno;
-		close(pfd[0]);
-		close(pfd[1]);
+		env_free(&env);
 		return e;
 	}
+	pid = fork();
 	if (pid == 0) {
-		e = child_exec(l, argv);
+		e = child_exec(l, argv, env.v, stall && !strcmp(stall, "1"));
 		if (write(pfd[1], &e, sizeof(e)) < 0)
 			_exit(127);
 		_exit(127);
 	}
+	e = pid < 0 ? -errno : 0;
 	close(pfd[1]);
-	n = read(pfd[0], &e, sizeof(e));
+	env_free(&env);
+	if (!e)
+		e = wait_exec(l, pid, pfd[0], sig);
 	close(pfd[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		return -e;
-	}
-	return pid;
+	return e ? e : pid;
 }
 
 int lc_launch_status(int ws)
