@@ -224,14 +224,22 @@ static int write_source(const struct job *jb, int src, struct lc_pwriter *w)
 	return r;
 }
 
-/* The clock offset of file f's node: that of its lowest rank. */
-static int64_t node_offset(const struct lc_profile *pr)
+/* The lowest rank of pr (NULL: none): its clock offset is the node's. */
+static const struct lc_prof_rank *node_rank(const struct lc_profile *pr)
 {
 	const struct lc_prof_rank *best = NULL;
 
 	for (uint32_t i = 0; i < pr->nranks; i++)
 		if (!best || pr->ranks[i].rank < best->rank)
 			best = &pr->ranks[i];
+	return best;
+}
+
+/* The clock offset of file f's node: that of its lowest rank. */
+static int64_t node_offset(const struct lc_profile *pr)
+{
+	const struct lc_prof_rank *best = node_rank(pr);
+
 	return best ? best->clock_offset_ns : 0;
 }
 
@@ -314,8 +322,8 @@ static int check_ranks(struct lc_profile *const *pr, const char *const *names, i
 	for (size_t i = 1; i < total && !r; i++)
 		if (all[i].rank == all[i - 1].rank)
 			r = lc_fail(msg, len, -EINVAL, "%s: rank %d is also in %s: refused",
-				    names[all[i].f], all[i].rank, names[all[i - 1].f] == names[all[i].f]
-				    ? "this file" : names[all[i - 1].f]);
+				    names[all[i].f], all[i].rank,
+				    all[i - 1].f == all[i].f ? "this file" : names[all[i - 1].f]);
 	free(all);
 	return r;
 }
@@ -329,7 +337,7 @@ static int node_start(const struct lc_profile *pr, const char *name, int64_t *s,
 
 	if (pr->info.t0_ns > INT64_MAX || __builtin_sub_overflow((int64_t)pr->info.t0_ns, off, s))
 		return lc_fail(msg, len, -EINVAL, "%s: rank %d's clock offset of %lld ns is out "
-			       "of range: refused", name, pr->nranks ? pr->ranks[0].rank : 0,
+			       "of range: refused", name, pr->nranks ? node_rank(pr)->rank : 0,
 			       (long long)off);
 	return 0;
 }
@@ -413,7 +421,7 @@ static int align(struct job *jb, char *const *paths, char *msg, size_t len)
 		if (jb->off[f] / jb->base > MAX_SHIFT_WINDOWS)
 			r = lc_fail(msg, len, -EINVAL, "%s: rank %d's clock offset puts its "
 				    "start %.1f s after another node's: not one job", paths[f],
-				    jb->pr[f]->ranks[0].rank, (double)s / 1e9);
+				    node_rank(jb->pr[f])->rank, (double)s / 1e9);
 	}
 	free(st);
 	return r;
