@@ -148,7 +148,7 @@ static int child_redirect(int fd, const char *path)
 
 /* Child side: set up as io says and run argv (or wait to be killed when
  * argv is NULL); the errno of a failure goes to report, then _exit(127). */
-static void child(char *const argv[], const struct lc_spawn_io *io, int report)
+static void child(char *const argv[], char **envp, const struct lc_spawn_io *io, int report)
 {
 	int e;
 
@@ -159,13 +159,11 @@ static void child(char *const argv[], const struct lc_spawn_io *io, int report)
 		for (;;)
 			pause();
 	}
-	for (int i = 0; io && io->env && io->env[i]; i++)
-		putenv(io->env[i]);
 	if (io && ((io->out_fd > 0 && dup2(io->out_fd, 1) < 0) ||
 		   child_redirect(1, io->out) || child_redirect(2, io->err))) {
 		e = errno;
 	} else {
-		execvp(argv[0], argv);
+		execvpe(argv[0], argv, envp);
 		e = errno;
 	}
 	if (write(report, &e, sizeof(e)) < 0)
@@ -173,18 +171,58 @@ static void child(char *const argv[], const struct lc_spawn_io *io, int report)
 	_exit(127);
 }
 
+/* This process's environment with the NAME=VALUE strings of add (NULL:
+ * none) set over it, as a new array of the same strings: built before the
+ * fork, as the child of a threaded process may not call putenv or malloc.
+ * NULL when out of memory. */
+static char **spawn_env(char *const *add)
+{
+	extern char **environ;
+	size_t n = 0, k = 0, m = 0;
+	char **v;
+
+	while (environ && environ[n])
+		n++;
+	while (add && add[m])
+		m++;
+	v = malloc((n + m + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+		size_t j;
+
+		for (j = 0; j < m && (strncmp(add[j], environ[i], len) || add[j][len] != '='); j++)
+			;
+		if (j == m)
+			v[k++] = environ[i];
+	}
+	for (size_t j = 0; j < m; j++)
+		v[k++] = add[j];
+	v[k] = NULL;
+	return v;
+}
+
 pid_t lc_spawn(char *const argv[], const struct lc_spawn_io *io)
 {
+	char **envp = spawn_env(io ? io->env : NULL);
 	int pfd[2], e = 0;
 	pid_t pid;
 
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
+	if (!envp)
+		return -ENOMEM;
+	if (pipe2(pfd, O_CLOEXEC)) {
+		e = -errno;
+		free(envp);
+		return e;
+	}
 	pid = fork();
 	if (pid == 0)
-		child(argv, io, pfd[1]);
+		child(argv, envp, io, pfd[1]);
 	if (pid < 0)
 		e = -errno;
+	free(envp);
 	close(pfd[1]);
 	if (pid > 0 && read(pfd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
 		waitpid(pid, NULL, 0);

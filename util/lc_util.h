@@ -178,7 +178,9 @@ struct lc_spawn_io {
  * inherit everything); argv NULL starts a child that only waits to be
  * killed (a target for per-process probes).  Returns the child's pid, or
  * -errno: of fork, or of the exec or redirection in the child (-ENOENT:
- * no such program), which has then been reaped. */
+ * no such program), which has then been reaped.  The environment is built
+ * before the fork: the child makes system calls only, as the child of a
+ * threaded process must. */
 pid_t lc_spawn(char *const argv[], const struct lc_spawn_io *io);
 
 /* lc_wait_status flag: return -EINTR when a signal interrupts the wait
