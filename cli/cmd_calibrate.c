@@ -238,26 +238,32 @@ static void note(void *arg, const char *text)
 	warnx("%s", text);
 }
 
-/* Progress: a bar on a terminal, a line per run otherwise. */
-static void progress(void *arg, const struct lc_calib_run *c, const char *what)
+/* The progress bar on a terminal, with the time left at this pace. */
+static void bar(const struct lc_calib_run *c, const char *what)
 {
-	const struct ui *ui = arg;
 	double el = (double)(lc_clock_ns() - c->t_start) / 1e9;
 	double left = c->done ? el / (double)c->done * (double)(c->total - c->done) : NAN;
 	int w = 30, k = (int)(w * c->done / (c->total ? c->total : 1));
 
-	if (ui->quiet)
-		return;
-	if (!ui->tty) {
-		fprintf(stderr, "lostcycles calibrate: run %zu/%zu: %s\n", c->done, c->total, what);
-		return;
-	}
 	fprintf(stderr, "\r[%.*s%*s] %zu/%zu %-24s", k, "##############################", w - k, "",
 		c->done, c->total, what);
 	if (isfinite(left))
 		fprintf(stderr, " %3.0f s left", left);
 	if (c->done == c->total)
 		fputc('\n', stderr);
+}
+
+/* Progress: a bar on a terminal, a line per run otherwise. */
+static void progress(void *arg, const struct lc_calib_run *c, const char *what)
+{
+	const struct ui *ui = arg;
+
+	if (ui->quiet)
+		return;
+	if (ui->tty)
+		bar(c, what);
+	else
+		fprintf(stderr, "lostcycles calibrate: run %zu/%zu: %s\n", c->done, c->total, what);
 }
 
 /* What the calibration runs: CMD, or the built-in workload.  0, or the
@@ -336,11 +342,11 @@ static int measure(const struct calopts *o, const char *prog, struct lc_pingpong
 	snprintf(max, sizeof(max), "%llu", (unsigned long long)o->max);
 	cmd = lc_pingpong_argv(o->cmd, o->ncmd, prog, max);
 	st = cmd ? lc_pingpong_run(cmd, p) : -ENOMEM;
-
+	if (st < 0)
+		warnx("the ping-pong failed: cannot run %s: %s", cmd ? cmd[0] : "it", strerror(-st));
+	else if (st)
+		warnx("the ping-pong failed (exit status %d)", st);
 	free(cmd);
-	if (st != 0)
-		warnx("the ping-pong failed (%s %d)", st < 0 ? "could not run:" : "exit status",
-		      st < 0 ? -st : st);
 	return st ? -1 : 0;
 }
 

@@ -41,6 +41,21 @@ static int opt_max_points(const struct lc_opt *opt, const char *arg)
 	return lc_opt_max_points(arg, opt->field);
 }
 
+/* A structure or sources to extract one from: -1 to go on, else 2 after
+ * a message. */
+static int need_input(const struct lc_compose_opts *o)
+{
+	if (o->extract && !o->nsrc) {
+		warnx("--extract needs SOURCE files");
+		return 2;
+	}
+	if (!o->extract && !o->structure) {
+		warnx("-s STRUCTURE (or --extract SOURCE...) is required; see '" PROG " --help'");
+		return 2;
+	}
+	return -1;
+}
+
 /* The SOURCE operands of --extract into o.  -1 to go on, or 2 after a
  * message. */
 static int take_sources(struct lc_compose_opts *o, char **src, int n)
@@ -55,15 +70,7 @@ static int take_sources(struct lc_compose_opts *o, char **src, int n)
 	}
 	for (o->nsrc = 0; o->nsrc < n; o->nsrc++)
 		o->src[o->nsrc] = src[o->nsrc];
-	if (o->extract && !o->nsrc) {
-		warnx("--extract needs SOURCE files");
-		return 2;
-	}
-	if (!o->extract && !o->structure) {
-		warnx("-s STRUCTURE (or --extract SOURCE...) is required; see '" PROG " --help'");
-		return 2;
-	}
-	return -1;
+	return need_input(o);
 }
 
 /* The options, into these (file-scope data, as perf's builtins have it). */

@@ -19,7 +19,6 @@
 #include "lc_profile.h"
 #include "lc_util.h"
 #include "mpi_job.h"
-#include "lc_program.h"
 #include "session.h"
 #include "targets.h"
 #include "tick.h"
@@ -92,8 +91,15 @@ static const struct lc_opt_word sched_words[] = {
 	{ "schedstat", LC_SCHED_SCHEDSTAT }, { "none", LC_SCHED_NONE }, { NULL, 0 },
 };
 
-/* Parse the options of record (attach 0) or attach into o: the operands in
- * *rest; returns their count, or LC_OPT_HELP / LC_OPT_USAGE. */
+/* The options' defaults. */
+static const struct opts defaults = {
+	.interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS, .window_ns = LC_SESSION_DEFAULT_WINDOW_NS,
+	.cpu = -1, .out = "lostcycles.data", .sched = LC_SCHED_SWITCH, .jitter_pct = 10,
+};
+
+/* Parse the options of record (attach 0) or attach into o (which holds
+ * the defaults): the operands in *rest; returns their count, or
+ * LC_OPT_HELP / LC_OPT_USAGE. */
 static int parse_opts(int attach, int argc, char **argv, struct opts *o, char ***rest)
 {
 	/* record's own options: hidden for attach, which refuses them */
@@ -145,12 +151,8 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 		LC_OPT_END_AT_OPERAND(),
 	};
 #undef REC
-	int n;
+	int n = lc_opt_parse(argc, argv, opts, attach ? attach_usage : record_usage, rest);
 
-	*o = (struct opts){ .interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS,
-			    .window_ns = LC_SESSION_DEFAULT_WINDOW_NS, .cpu = -1,
-			    .out = "lostcycles.data", .sched = LC_SCHED_SWITCH, .jitter_pct = 10 };
-	n = lc_opt_parse(argc, argv, opts, attach ? attach_usage : record_usage, rest);
 	if (n < 0)
 		return n;
 	return lc_opt_windows(o->interval_ns, &o->window_ns, &o->window_grow) ? LC_OPT_USAGE : n;
@@ -375,21 +377,6 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 	return rc;
 }
 
-/* The command line for the profile: argv joined; with --omp the program's
- * word becomes its absolute path, so that report can find its debug
- * information from any directory to name the OpenMP tool's tags.  NULL on
- * ENOMEM. */
-static char *command_line(const struct run *r, int argc, char **argv)
-{
-	char path[PATH_MAX], real[PATH_MAX], *first = argv[0], *s;
-
-	if (r->o.omp && !lc_program_find(argv[0], path, sizeof(path)) && realpath(path, real))
-		argv[0] = real;
-	s = lc_launch_join(argc, argv);
-	argv[0] = first;
-	return s;
-}
-
 /* The library of a layer, with a warning when it was not found. */
 static void find_layer(const char *name, const char *env, char *out, size_t len)
 {
@@ -403,13 +390,10 @@ static void find_layer(const char *name, const char *env, char *out, size_t len)
  * can be read) uses GCC's libgomp, which has no OMPT interface. */
 static void setup_layers(struct run *r, const char *program)
 {
-	char path[PATH_MAX];
-
 	if (r->o.omp) {
 		find_layer("liblostcycles-omp", "LOSTCYCLES_OMP_LIB", r->l.omp_lib,
 			   sizeof(r->l.omp_lib));
-		if (!lc_program_find(program, path, sizeof(path)) &&
-		    lc_program_needs(path, "libgomp.so") == 1)
+		if (lc_launch_uses_libgomp(program))
 			warnx("%s uses GCC's libgomp, which has no OMPT interface: --omp sees "
 			      "none of its parallel regions (build it with clang -fopenmp, or "
 			      "use the flag macros)", program);
@@ -440,7 +424,7 @@ static int record_setup(struct run *r, int argc, char **argv)
 	if (r->o.mpi && mpi_setup(r))
 		return 1;
 	lc_session_name(r->l.session, sizeof(r->l.session));
-	r->command = command_line(r, argc, argv);
+	r->command = lc_launch_command_line(r->o.omp, argc, argv);
 	r->prog = argv[0];
 	return 0;
 }
@@ -486,7 +470,7 @@ static int wait_session(const struct run *r, struct lc_registry *reg)
 
 int lc_cmd_record(int argc, char **argv)
 {
-	struct run r = { 0 };
+	struct run r = { .o = defaults };
 	struct lc_registry *reg;
 	int n, status, sig = 0, rc;
 	char **cmd;
@@ -596,7 +580,7 @@ static int attach_setup(struct run *r, int argc, char **argv, struct lc_registry
 
 int lc_cmd_attach(int argc, char **argv)
 {
-	struct run r = { 0 };
+	struct run r = { .o = defaults };
 	struct lc_registry *reg = NULL;
 	int rc, sig;
 

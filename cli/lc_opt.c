@@ -31,12 +31,18 @@ static struct {
 	int nseen;
 	int argc;
 	char **argv;
+	char name[64];		/* the subcommand's, for messages */
 } cur;
 
-/* The subcommand's name for messages (argv[0] of the latest parse). */
-static const char *cmd_name(void)
+/* The subcommand's name for messages: argv[0] of the latest parse, else the
+ * word after "lostcycles " in usage's first line (may be NULL). */
+static const char *cmd_name(const char *const *usage)
 {
-	return cur.argv && cur.argv[0] ? cur.argv[0] : "?";
+	const char *u = usage && usage[0] ? strstr(usage[0], "lostcycles ") : NULL;
+
+	if (!cur.name[0] && u)
+		snprintf(cur.name, sizeof(cur.name), "%.*s", (int)strcspn(u + 11, " "), u + 11);
+	return cur.name[0] ? cur.name : "?";
 }
 
 const char *lc_opt_name(const struct lc_opt *opt)
@@ -58,7 +64,7 @@ static int usage_error(const char *fmt, const char *a, const char *b)
 	char msg[512];
 
 	snprintf(msg, sizeof(msg), fmt, a, b);
-	warnx("%s (see 'lostcycles %s --help')", msg, cmd_name());
+	warnx("%s (see 'lostcycles %s --help')", msg, cmd_name(NULL));
 	return LC_OPT_USAGE;
 }
 
@@ -330,6 +336,7 @@ int lc_opt_parse(int argc, char **argv, const struct lc_opt *table,
 	cur.nseen = 0;
 	cur.argc = argc;
 	cur.argv = argv;
+	snprintf(cur.name, sizeof(cur.name), "%s", argc > 0 && argv[0] ? argv[0] : "");
 	optind = 0;	/* a full reset of getopt_long (glibc) */
 	opterr = 0;
 	for (;;) {
@@ -443,7 +450,7 @@ void lc_opt_help(FILE *f, const struct lc_opt *table, const char *const *usage)
 	label(&help, lab, sizeof(lab));
 	if (uses_short(table, 'h'))
 		snprintf(lab, sizeof(lab), "    --help");
-	snprintf(more, sizeof(more), "this text; see also lostcycles-%s(1)", cmd_name());
+	snprintf(more, sizeof(more), "this text; see also lostcycles-%s(1)", cmd_name(usage));
 	help_row(f, lab, more, col);
 }
 
@@ -525,7 +532,3 @@ int lc_opt_at(const struct lc_opt *opt, const char *arg)
 	lc_grid_free(&g);
 	return rc;
 }
-
-const struct lc_opt_word lc_opt_fmt_text_csv_json[] = {
-	{ "text", LC_FMT_TEXT }, { "csv", LC_FMT_CSV }, { "json", LC_FMT_JSON }, { NULL, 0 },
-};

@@ -216,8 +216,8 @@ struct lc_opt_at {
 /* Callback of --at: field is a struct lc_opt_at (a second --at replaces it). */
 int lc_opt_at(const struct lc_opt *opt, const char *arg);
 
-/* The words of --format for table outputs. */
+/* The values of the words of every --format (an LC_OPT_ENUM whose word
+ * table lists the formats the command writes). */
 enum { LC_FMT_TEXT, LC_FMT_CSV, LC_FMT_JSON, LC_FMT_JSONL, LC_FMT_FORMULA, LC_FMT_PERFETTO };
-extern const struct lc_opt_word lc_opt_fmt_text_csv_json[];	/* text, csv, json */
 
 #endif

@@ -4,11 +4,10 @@
  */
 #include "lc_calib_mpi.h"
 
-#include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lc_util.h"
@@ -57,34 +56,23 @@ static void read_lines(int fd, struct lc_pingpong *p)
 	fclose(f);
 }
 
-/* In the child: stdout into fd[1], then run argv. */
-static void child(char **argv, const int *fd)
-{
-	dup2(fd[1], 1);
-	close(fd[0]);
-	close(fd[1]);
-	execvp(argv[0], argv);
-	warn("%s", argv[0]);	/* the child's stderr, as a shell says it */
-	_exit(127);
-}
-
 int lc_pingpong_run(char **argv, struct lc_pingpong *p)
 {
-	int fd[2], ws;
+	struct lc_spawn_io io = { 0 };
+	int fd[2];
 	pid_t pid;
 
-	if (pipe(fd))
+	if (pipe2(fd, O_CLOEXEC))
 		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0)
-		child(argv, fd);
+	io.out_fd = fd[1];
+	pid = lc_spawn(argv, &io);
 	close(fd[1]);
+	if (pid < 0) {
+		close(fd[0]);
+		return pid;
+	}
 	read_lines(fd[0], p);
-	if (waitpid(pid, &ws, 0) != pid)
-		return -errno;
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	return lc_wait_status(pid, 0, NULL);
 }
 
 int lc_pingpong_fit(const struct lc_pingpong *p, struct lc_loggp *lg, int *clamped, char *msg,

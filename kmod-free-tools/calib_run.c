@@ -135,15 +135,6 @@ void lc_calib_close(struct lc_calib_run *c)
 		remove_dir(c->dir);
 }
 
-/* An interval as "25us" or "1ms". */
-static void fmt_interval(uint64_t ns, char *buf, size_t len)
-{
-	if (ns % 1000000 == 0)
-		snprintf(buf, len, "%llums", (unsigned long long)(ns / 1000000));
-	else
-		snprintf(buf, len, "%lluus", (unsigned long long)(ns / 1000));
-}
-
 /* The command line of "record" for one run. */
 struct rec_argv {
 	char ibuf[32], obuf[4200];
@@ -235,7 +226,7 @@ static int run_record(struct lc_calib_run *c, struct lc_calib_point *p, int trac
 	char iv[32];
 	int e;
 
-	fmt_interval(p->interval_ns, iv, sizeof(iv));
+	lc_fmt_duration(p->interval_ns, 1, iv, sizeof(iv));
 	e = lc_run_child_watch(record_argv(c, &ra, p->interval_ns, trace, out), NULL,
 			       c->builtin ? NULL : "/dev/null", NULL,
 			       trace ? NULL : LC_SAMPLER_THREAD_NAME, r);
@@ -258,7 +249,7 @@ static int run_sampled(struct lc_calib_run *c, struct lc_calib_point *p, int tra
 	struct lc_profile *prof = NULL;
 	int e;
 
-	fmt_interval(p->interval_ns, iv, sizeof(iv));
+	lc_fmt_duration(p->interval_ns, 1, iv, sizeof(iv));
 	snprintf(out, sizeof(out), "%s/%s-%s-%d.data", c->dir, trace ? "acc" : "time", iv, round);
 	if ((e = run_record(c, p, trace, out, &r, msg, len)) <= 0)
 		return e;
@@ -278,7 +269,7 @@ static int round_at(struct lc_calib_run *c, size_t i, int round, char *msg, size
 	char what[64], iv[32];
 	int rc;
 
-	fmt_interval(c->pts[i].interval_ns, iv, sizeof(iv));
+	lc_fmt_duration(c->pts[i].interval_ns, 1, iv, sizeof(iv));
 	for (int trace = 0; trace < 2 && !lc_runner_stop; trace++) {
 		snprintf(what, sizeof(what), "%s %s", iv, trace ? "accuracy" : "timing");
 		progress(c, what);

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 
 #include "lc_abi.h"
 #include "lc_calib.h"
+#include "lc_program.h"
 #include "lc_util.h"
 #include "mpi_job.h"
 #include "tick.h"
@@ -94,170 +94,109 @@ void lc_launch_begin(struct lc_launch *l)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-/* The command's environment, built in this process before the fork: the
- * child of a threaded process may not call setenv or malloc (another
- * thread may hold the allocator's lock at the fork), so it only execs. */
-struct envp {
-	char **v;		/* NULL-terminated, for execvpe */
-	size_t n, cap;
-	char *own[6];		/* the strings made here */
-	int nown;
+/* The variables the command gets from l, made before the fork: the child
+ * of a threaded process may not call setenv or malloc (another thread may
+ * hold the allocator's lock at the fork). */
+struct envadd {
+	char *v[6];		/* NAME=VALUE, NULL-terminated */
+	int n;
 };
 
-/* The value of var in e, or NULL. */
-static const char *env_get(const struct envp *e, const char *var)
+/* The value var has for the command so far: set in e, or inherited. */
+static const char *env_now(const struct envadd *e, const char *var)
 {
 	size_t k = strlen(var);
 
-	for (size_t i = 0; i < e->n; i++)
+	for (int i = e->n - 1; i >= 0; i--)
 		if (!strncmp(e->v[i], var, k) && e->v[i][k] == '=')
 			return e->v[i] + k + 1;
-	return NULL;
+	return getenv(var);
 }
 
-/* Set var to val in e (replacing it where it was), or to val:OLD when
- * prepend and var is set and not empty.  Returns 0 or -ENOMEM. */
-static int env_put(struct envp *e, const char *var, const char *val, int prepend)
+/* Set var to val, or to val:OLD when prepend and it has a value OLD.
+ * Returns 0 or -ENOMEM. */
+static int env_add(struct envadd *e, const char *var, const char *val, int prepend)
 {
-	const char *old = prepend ? env_get(e, var) : NULL;
-	size_t k = strlen(var), i;
+	const char *old = prepend ? env_now(e, var) : NULL;
+	size_t k = strlen(var);
 	char *s;
 
-	if (e->nown == (int)(sizeof(e->own) / sizeof(e->own[0])))
+	if (e->n + 1 >= (int)(sizeof(e->v) / sizeof(e->v[0])))
 		return -ENOMEM;
 	if ((old && *old ? asprintf(&s, "%s=%s:%s", var, val, old) :
 			   asprintf(&s, "%s=%s", var, val)) < 0)
 		return -ENOMEM;
-	e->own[e->nown++] = s;
-	for (i = 0; i < e->n; i++)
-		if (!strncmp(e->v[i], var, k) && e->v[i][k] == '=')
-			break;
-	if (i == e->n && lc_grow((void **)&e->v, &e->cap, e->n + 2, sizeof(*e->v)))
-		return -ENOMEM;
-	e->v[i] = s;
-	if (i == e->n)
-		e->v[++e->n] = NULL;
+	for (int i = 0; i < e->n; i++)	/* a second value replaces the first */
+		if (!strncmp(e->v[i], var, k) && e->v[i][k] == '=') {
+			free(e->v[i]);
+			e->v[i] = s;
+			return 0;
+		}
+	e->v[e->n++] = s;
+	e->v[e->n] = NULL;
 	return 0;
 }
 
-static void env_free(struct envp *e)
+static void env_free(struct envadd *e)
 {
-	for (int i = 0; i < e->nown; i++)
-		free(e->own[i]);
-	free(e->v);
+	for (int i = 0; i < e->n; i++)
+		free(e->v[i]);
 }
 
-/* l's environment for the command: this process's, with the session, trace
- * mode and layers of l.  Returns 0 or -ENOMEM. */
-static int env_build(const struct lc_launch *l, struct envp *e)
+/* l's session, trace mode and layers as variables.  0 or -ENOMEM. */
+static int env_build(const struct lc_launch *l, struct envadd *e)
 {
-	extern char **environ;
-	size_t n = 0;
 	int r = 0;
 
-	*e = (struct envp){ 0 };
-	while (environ && environ[n])
-		n++;
-	if (lc_grow((void **)&e->v, &e->cap, n + 1, sizeof(*e->v)))
-		return -ENOMEM;
-	for (e->n = 0; e->n < n; e->n++)
-		e->v[e->n] = environ[e->n];
-	e->v[n] = NULL;
+	*e = (struct envadd){ 0 };
 	if (l->session[0])
-		r = env_put(e, LC_ENV_SESSION, l->session, 0);
-	if (!r && l->trace && !(r = env_put(e, LC_ENV_TRACE, "1", 0)))
-		r = env_put(e, LC_ENV_TRACE_DIR, l->trace_dir, 0);
+		r = env_add(e, LC_ENV_SESSION, l->session, 0);
+	if (!r && l->trace && !(r = env_add(e, LC_ENV_TRACE, "1", 0)))
+		r = env_add(e, LC_ENV_TRACE_DIR, l->trace_dir, 0);
 	if (!r && l->omp_lib[0] &&	/* preloaded too: the main thread BUSY from the start */
-	    !(r = env_put(e, "OMP_TOOL_LIBRARIES", l->omp_lib, 1)))
-		r = env_put(e, "LD_PRELOAD", l->omp_lib, 1);
+	    !(r = env_add(e, "OMP_TOOL_LIBRARIES", l->omp_lib, 1)))
+		r = env_add(e, "LD_PRELOAD", l->omp_lib, 1);
 	if (!r && l->pthread_lib[0])
-		r = env_put(e, "LD_PRELOAD", l->pthread_lib, 1);
+		r = env_add(e, "LD_PRELOAD", l->pthread_lib, 1);
 	return r;
 }
 
-/* In the child: the mask, limit and CPUs of l, then exec with envp; only
- * system calls (async-signal-safe).  Returns errno when the exec (or the
- * pinning) failed. */
-static int child_exec(const struct lc_launch *l, char **argv, char **envp, int stall)
+/* LOSTCYCLES_TEST_STALL_CHILD=1 (for the tests): the child stops before
+ * its exec, as a deadlocked one would. */
+static int test_stall;
+
+/* In the child (lc_spawn's hook): the limit and CPUs of l, system calls
+ * only.  0, or -errno when the pinning failed. */
+static int child_prepare(void *arg)
 {
-	while (stall)		/* LOSTCYCLES_TEST_STALL_CHILD: a child stuck before exec */
+	const struct lc_launch *l = arg;
+
+	while (test_stall)	/* LOSTCYCLES_TEST_STALL_CHILD: stuck before the exec */
 		pause();
-	sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
 	setrlimit(RLIMIT_NOFILE, &l->nofile);
-	if (!l->pin || !sched_setaffinity(0, sizeof(l->cpus), &l->cpus))
-		execvpe(argv[0], argv, envp);
-	return errno;
-}
-
-/* Wait for the child's exec: its errno on the pipe pfd (the exec failed),
- * or the pipe closed by the exec.  A signal of l->waitset first kills the
- * child (stuck before its exec) and is returned in *sig, with -EINTR. */
-static int wait_exec(const struct lc_launch *l, pid_t pid, int pfd, int *sig)
-{
-	struct pollfd pf = { .fd = pfd, .events = POLLIN };
-	siginfo_t si;
-	int e = 0;
-
-	for (;;) {
-		int s = sigtimedwait(&l->waitset, &si, &(struct timespec){ 0, 0 }), k;
-
-		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
-			*sig = s;
-			kill(pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-			return -EINTR;
-		}
-		k = poll(&pf, 1, 20);
-		if (k > 0 || (k < 0 && errno != EINTR))
-			break;
-	}
-	if (read(pfd, &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		return -e;
-	}
+	if (l->pin && sched_setaffinity(0, sizeof(l->cpus), &l->cpus))
+		return -errno;
 	return 0;
 }
 
 pid_t lc_launch_spawn(const struct lc_launch *l, char **argv, int *sig)
 {
 	const char *stall = getenv("LOSTCYCLES_TEST_STALL_CHILD");
-	struct envp env;
-	int pfd[2], e;
+	struct envadd env;
+	struct lc_spawn_io io = { .sigmask = &l->oldmask, .prepare = child_prepare,
+				  .arg = (void *)l, .stopset = &l->waitset, .stopsig = sig };
 	pid_t pid;
 
 	*sig = 0;
+	test_stall = stall && !strcmp(stall, "1");
 	if (env_build(l, &env)) {
 		env_free(&env);
 		return -ENOMEM;
 	}
-	if (pipe2(pfd, O_CLOEXEC)) {
-		e = -errno;
-		env_free(&env);
-		return e;
-	}
-	pid = fork();
-	if (pid == 0) {
-		e = child_exec(l, argv, env.v, stall && !strcmp(stall, "1"));
-		if (write(pfd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	e = pid < 0 ? -errno : 0;
-	close(pfd[1]);
+	io.env = env.v;
+	pid = lc_spawn(argv, &io);
 	env_free(&env);
-	if (!e)
-		e = wait_exec(l, pid, pfd[0], sig);
-	close(pfd[0]);
-	return e ? e : pid;
-}
-
-int lc_launch_status(int ws)
-{
-	if (WIFEXITED(ws))
-		return WEXITSTATUS(ws);
-	if (WIFSIGNALED(ws))
-		return 128 + WTERMSIG(ws);
-	return 1;
+	return pid;
 }
 
 /* Wait for the child until the monotonic time deadline (0: for ever) or
@@ -267,7 +206,7 @@ static int wait_until(const struct lc_launch *l, pid_t child, uint64_t deadline,
 {
 	struct timespec ts = { 0, 20000000 };
 	siginfo_t si;
-	int ws;
+	int st;
 
 	*sig = 0;
 	for (;;) {
@@ -277,8 +216,8 @@ static int wait_until(const struct lc_launch *l, pid_t child, uint64_t deadline,
 			*sig = s;
 			return -1;
 		}
-		if (waitpid(child, &ws, WNOHANG) == child)
-			return lc_launch_status(ws);
+		if ((st = lc_wait_status(child, WNOHANG, NULL)) >= 0)
+			return st;
 		if (deadline && lc_clock_ns() >= deadline)
 			return -1;
 	}
@@ -453,7 +392,7 @@ int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_regist
 {
 	struct timespec ts = { 0, 10000000 };
 	uint64_t quiet = 0, done = 0;
-	int status = -1, ws;
+	int status = -1;
 	siginfo_t si;
 
 	for (;;) {
@@ -465,10 +404,10 @@ int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_regist
 				kill(child, s);
 			*sig = s;
 		}
-		if (status < 0 && waitpid(child, &ws, WNOHANG) == child) {
-			status = lc_launch_status(ws);
+		if (status < 0 && (status = lc_wait_status(child, WNOHANG, NULL)) >= 0)
 			done = now;
-		}
+		else if (status < 0)
+			status = -1;
 		if (status < 0)
 			continue;
 		if (*sig || (!lc_registry_live(reg) && !lc_registry_seen(reg) &&
@@ -520,4 +459,23 @@ int lc_launch_pids(int argc, char **argv, pid_t **pids, char *msg, size_t len)
 		(*pids)[i] = (pid_t)v;
 	}
 	return 0;
+}
+
+char *lc_launch_command_line(int omp, int argc, char **argv)
+{
+	char path[PATH_MAX], real[PATH_MAX], *first = argv[0], *s;
+
+	if (omp && !lc_program_find(argv[0], path, sizeof(path)) && realpath(path, real))
+		argv[0] = real;
+	s = lc_launch_join(argc, argv);
+	argv[0] = first;
+	return s;
+}
+
+int lc_launch_uses_libgomp(const char *program)
+{
+	char path[PATH_MAX];
+
+	return !lc_program_find(program, path, sizeof(path)) &&
+	       lc_program_needs(path, "libgomp.so") == 1;
 }

@@ -29,8 +29,8 @@ char **lc_pingpong_argv(char **launcher, int n, const char *prog, const char *ma
 
 /* Run argv with its stdout into a pipe and read the ping-pong's lines
  * ("overhead_ns O", "size B oneway_ns T") into *p.  Returns the command's
- * status as a shell reports it, or -errno when it could not run (a
- * program that cannot be started says why on its stderr and exits 127). */
+ * status as a shell reports it, or -errno when it could not run (-ENOENT:
+ * no such program). */
 int lc_pingpong_run(char **argv, struct lc_pingpong *p);
 
 /* Fit lg to p (lc_loggp_fit); *clamped as there.  0, or -errno with the

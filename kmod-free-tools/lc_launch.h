@@ -99,11 +99,18 @@ uint32_t lc_launch_settle(const struct lc_launch *l, struct lc_registry *reg, ui
  * or the signal of l->waitset that arrived. */
 int lc_launch_wait_session(const struct lc_launch *l, struct lc_registry *reg);
 
-/* The shell-style status (exit code, or 128 + signal) of a wait status. */
-int lc_launch_status(int ws);
-
 /* argv joined by spaces (NULL when out of memory), for the profile. */
 char *lc_launch_join(int argc, char **argv);
+
+/* The command line for the profile: argv joined; with omp the program's
+ * word becomes its absolute path, so that report can find its debug
+ * information from any directory to name the OpenMP tool's tags.  NULL
+ * when out of memory. */
+char *lc_launch_command_line(int omp, int argc, char **argv);
+
+/* Whether program (as the command names it) can be read and needs GCC's
+ * libgomp, which has no OMPT interface for --omp. */
+int lc_launch_uses_libgomp(const char *program);
 
 /* The ideal latency of one miss from the per-machine file of "calibrate
  * --memory" (transfer_ns), into *ns, and where it came from into from[len].

@@ -11,19 +11,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "lc_util.h"
 #include "lca_model.h"
 #include "lca_predict.h"
 #include "report.h"
 
-enum detector { D_TREND, D_TAG, D_PHASES, D_LATE, D_RUNQ, D_COUNTERS, D_SHARE, D_OTHERWISE,
-		D_N };
+enum detector { D_TREND, D_TAG, D_PHASES, D_LATE, D_RUNQ, D_LOAD, D_COUNTERS, D_SHARE,
+		D_OTHERWISE, D_N };
+
+/* Evidence that names a culprit (a thread index, a tag, a rank) must beat
+ * chance at this significance (one-sided): a trend's Pearson r, a late
+ * rank's count of windows (Bonferroni over the ranks). */
+#define ALPHA 0.01
+
+/* A late rank is named only when the others' waiting for it is at least
+ * this share of the category (SL): else it explains little of the loss. */
+#define LATE_MIN_SHARE 0.25
+
+/* ... and when it computed at least this much more (a fraction) than the
+ * median of the other ranks: else it was late for want of a CPU (the
+ * scheduler, other programs), not for its work. */
+#define LATE_MIN_EXCESS 0.05
 
 struct ctx;
 struct rule;
 
 /* A detector: its name in the rules file and the function that looks for
- * its evidence (NULL for share and otherwise, which need none).  The
+ * its evidence (NULL for share and otherwise, which need none).  It
+ * returns 1 with the evidence in ev, or 0; a detector that names culprits
+ * and found none beyond chance returns 0 with why in ev ("no rank is
+ * systematically late: ..."), which the advice prints without a fix.  The
  * table is defined after the functions. */
 struct detector_def {
 	const char *name;
@@ -216,11 +235,24 @@ static double trend_r(const double *y, uint32_t n)
 	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
 }
 
+/* One-sided p-value of |r| over n points against no correlation (Student's
+ * t with n - 2 degrees of freedom); 0 for a perfect fit. */
+static double trend_p(double r, uint32_t n)
+{
+	double a = fabs(r);
+
+	if (n < 3)
+		return 1;
+	if (a >= 1)
+		return 0;
+	return gsl_cdf_tdist_Q(a * sqrt((n - 2) / (1 - a * a)), n - 2);
+}
+
 /* trend: per-thread totals of c against the thread index. */
 static int ev_trend(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
 {
 	const struct lc_prof_data *d = x->d;
-	double y[4096], lo = INFINITY, hi = 0, r;
+	double y[4096], lo = INFINITY, hi = 0, r, pv;
 	uint32_t n = 0, first = 0, last = 0;
 
 	for (uint32_t t = 0; t < d->nthreads && n < 4096; t++) {
@@ -241,20 +273,38 @@ static int ev_trend(const struct ctx *x, const struct rule *ru, char *ev, size_t
 	if (n < 3 || hi <= 0 || (hi - lo) < 0.3 * hi)
 		return 0;
 	r = trend_r(y, n);
-	if (fabs(r) < ru->param)
+	pv = trend_p(r, n);
+	if (fabs(r) < ru->param || pv > ALPHA) {
+		snprintf(ev, len, "no thread index is systematically %s: r = %+.2f over %u "
+			 "threads (p = %.2g, above %.2g)", r > 0 ? "behind" : "ahead", r, n, pv,
+			 ALPHA);
 		return 0;
-	snprintf(ev, len, "per-thread %s %s with the thread index (r = %+.2f over %u threads: "
-		 "thread %u %.3f s ... thread %u %.3f s)", lc_cat_info(ru->cat)->key,
-		 r > 0 ? "rises" : "falls", r, n, first, y[0], last, y[n - 1]);
+	}
+	snprintf(ev, len, "per-thread %s %s with the thread index (r = %+.2f over %u threads, "
+		 "p = %.2g: thread %u %.3f s ... thread %u %.3f s)", lc_cat_info(ru->cat)->key,
+		 r > 0 ? "rises" : "falls", r, n, pv, first, y[0], last, y[n - 1]);
 	return 1;
 }
 
-/* tag: the fragment tag holding most of c. */
+/* The share of the run's time (p x wall) that tag was open: where a
+ * category spread evenly over time would put that share of it. */
+static double tag_time(const struct ctx *x, int64_t tag)
+{
+	for (uint32_t i = 0; i < x->d->ntags; i++)
+		if (x->d->tags[i].tag == tag)
+			return x->total ? fmin(1.0, (double)x->pr->procs *
+					       (double)lc_acct_wall(&x->d->tags[i].acct) /
+					       (double)x->total) : 0;
+	return 0;
+}
+
+/* tag: the fragment tag holding most of c, beyond its share of the time. */
 static int ev_tag(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
 {
 	const struct lc_prof_data *d = x->d;
 	uint64_t best = 0, tc[LC_NCAT];
 	int64_t tag = 0;
+	double share, open;
 	const char *name;
 
 	if (!x->cat[ru->cat])
@@ -264,13 +314,20 @@ static int ev_tag(const struct ctx *x, const struct rule *ru, char *ev, size_t l
 		if (tc[ru->cat] > best)
 			best = tc[ru->cat], tag = d->tags[i].tag;
 	}
-	if (!best || (double)best < ru->param * (double)x->cat[ru->cat])
+	if (!best)
 		return 0;
+	share = (double)best / (double)x->cat[ru->cat];
+	open = tag_time(x, tag);
 	name = x->o->tag_name ? x->o->tag_name(x->o->tag_arg, tag) : NULL;
-	snprintf(ev, len, "fragment tag %" PRId64 "%s%s%s holds %.0f %% of %s (%.3f s)", tag,
-		 name ? " (" : "", name ? name : "", name ? ")" : "",
-		 100.0 * (double)best / (double)x->cat[ru->cat], lc_cat_info(ru->cat)->key,
-		 sec(best));
+	if (share < ru->param || share < open + (1 - open) / 2 || share - open < 0.2) {
+		snprintf(ev, len, "no fragment stands out: tag %" PRId64 " holds %.0f %% of %s "
+			 "while open %.0f %% of the time", tag, 100 * share,
+			 lc_cat_info(ru->cat)->key, 100 * open);
+		return 0;
+	}
+	snprintf(ev, len, "fragment tag %" PRId64 "%s%s%s holds %.0f %% of %s (%.3f s) while "
+		 "open %.0f %% of the time", tag, name ? " (" : "", name ? name : "",
+		 name ? ")" : "", 100 * share, lc_cat_info(ru->cat)->key, sec(best), 100 * open);
 	return 1;
 }
 
@@ -325,8 +382,10 @@ static int ev_phases(const struct ctx *x, const struct rule *ru, char *ev, size_
 			open = 0;
 		}
 	}
-	if (!nspan || !x->cat[ru->cat] || 2 * held < x->cat[ru->cat])
+	if (!nspan || !x->cat[ru->cat] || 2 * held < x->cat[ru->cat]) {
+		ev[0] = 0;
 		return 0;
+	}
 	if (nspan > 4 && off < len)
 		off += (size_t)snprintf(ev + off, len - off, " and %u more spans", nspan - 4);
 	if (off < len)
@@ -335,17 +394,74 @@ static int ev_phases(const struct ctx *x, const struct rule *ru, char *ev, size_
 	return 1;
 }
 
-/* late-rank: one rank arrives last at group synchronization. */
+/* One-sided binomial p-value: P(X >= k) for X ~ Bin(n, q). */
+static double binom_p(uint64_t k, uint64_t n, double q)
+{
+	return k ? gsl_cdf_binomial_Q((unsigned)(k - 1), q, (unsigned)n) : 1;
+}
+
+/* late-rank: one rank arrives last at group synchronization more often
+ * than chance (1/P of the windows, significance PARAM / P), the machine's
+ * load does not distort c (other programs make ranks late too, and under
+ * heavy load even their measured computation varies by tens of percent),
+ * the job does not oversubscribe its CPUs (nor do its own ranks),
+ * the others' wait for it is a real share of c, and it computed more than
+ * the others (else the scheduler made it late, not its work). */
 static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
 {
 	struct lc_late l;
+	double q, pv, alpha;
+	uint32_t cpus;
 
-	if (lc_report_late(x->pr, x->o->source, &l) || l.nwin < 2 ||
-	    (double)l.last < ru->param * (double)l.nwin)
+
+	if (lc_report_late(x->pr, x->o->source, &l) || l.nwin < 2 || l.nranks < 2 ||
+	    l.nwin > UINT32_MAX)
 		return 0;
+	q = 1.0 / l.nranks;
+	alpha = (ru->param > 0 ? ru->param : ALPHA) / l.nranks;
+	pv = binom_p(l.last, l.nwin, q);
+	if (pv > alpha) {
+		snprintf(ev, len, "no rank is systematically late: rank %d arrived last in %" PRIu64
+			 " of the %" PRIu64 " windows where ranks waited, as often as chance gives "
+			 "with %u ranks (p = %.2g, above %.2g)", l.rank, l.last, l.nwin, l.nranks,
+			 pv, alpha);
+		return 0;
+	}
+	if ((lc_machine_distorts(x->pr) >> ru->cat) & 1) {
+		snprintf(ev, len, "no rank can be named as late from this run: one arrived last "
+			 "more often than chance gives, but the machine's load (%.1f %% of the "
+			 "program's CPUs) makes ranks late as well as their work does",
+			 lc_machine_pct(&x->pr->machine_total, LC_SHARE_LOAD));
+		return 0;
+	}
+	cpus = x->pr->machine_total.ncpus ? x->pr->machine_total.ncpus : x->pr->end.ncpus;
+	if (cpus && x->pr->procs > cpus) {
+		snprintf(ev, len, "no rank can be named as late from this run: one arrived last "
+			 "more often than chance gives, but its p = %u processors share %u CPUs, so "
+			 "ranks wait for CPUs their siblings hold as well as for their work",
+			 x->pr->procs, cpus);
+		return 0;
+	}
+	if ((double)l.caused < LATE_MIN_SHARE * (double)x->cat[ru->cat]) {
+		snprintf(ev, len, "no rank is systematically late: rank %d arrived last in %" PRIu64
+			 " of %" PRIu64 " windows, but the others' wait for it (%.3f s) is under "
+			 "%.0f %% of %s", l.rank, l.last, l.nwin, sec(l.caused),
+			 100 * LATE_MIN_SHARE, lc_cat_info(ru->cat)->key);
+		return 0;
+	}
+	if ((double)l.pc < (1 + LATE_MIN_EXCESS) * l.pc_others) {
+		snprintf(ev, len, "no rank is systematically late from its work: rank %d arrived "
+			 "last in %" PRIu64 " of %" PRIu64 " windows, but computed %.3f s against "
+			 "the others' %.3f s (median): it waited for a CPU, not for its work", l.rank, l.last,
+			 l.nwin, sec(l.pc), l.pc_others / 1e9);
+		return 0;
+	}
 	snprintf(ev, len, "rank %d (%s) arrived last in %" PRIu64 " of the %" PRIu64
-		 " windows where ranks waited; the others waited %.3f s for it", l.rank,
-		 l.host ? l.host : "?", l.last, l.nwin, sec(l.caused));
+		 " windows where ranks waited (chance: 1 in %u, p = %.2g); the others waited "
+		 "%.3f s for it (%.0f %% of %s); it computed %.3f s, the others %.3f s (median)",
+		 l.rank, l.host ? l.host : "?", l.last, l.nwin, l.nranks, pv, sec(l.caused),
+		 100.0 * (double)l.caused / (double)x->cat[ru->cat], lc_cat_info(ru->cat)->key,
+		 sec(l.pc), l.pc_others / 1e9);
 	return 1;
 }
 
@@ -354,15 +470,35 @@ static int ev_runq(const struct ctx *x, const struct rule *ru, char *ev, size_t 
 {
 	const struct lc_profile *pr = x->pr;
 	const char *src;
+	uint32_t cpus;
 
 	if (!measured(pr, ru->cat) || !pr->ended || !pr->end.ext)
 		return 0;
 	src = lc_sched_source_name(pr->end.sched_source);
-	if (!src || !x->cat[ru->cat])
+	cpus = pr->machine_total.ncpus ? pr->machine_total.ncpus : pr->end.ncpus;
+	if (!src || !x->cat[ru->cat] || !cpus)
 		return 0;
-	snprintf(ev, len, "%s is run-queue wait (from %s): up to %u threads were live for "
-		 "%u processors, on a machine with %u CPUs online", lc_cat_info(ru->cat)->key, src,
-		 x->d->max_n, pr->procs, pr->end.ncpus);
+	if (pr->procs <= cpus) {
+		snprintf(ev, len, "%s is run-queue wait (from %s), but p = %u processors fit the "
+			 "%u CPUs the program could use: the program did not oversubscribe them",
+			 lc_cat_info(ru->cat)->key, src, pr->procs, cpus);
+		return 0;
+	}
+	snprintf(ev, len, "%s is run-queue wait (from %s): p = %u processors for %u CPUs the "
+		 "program could use", lc_cat_info(ru->cat)->key, src, pr->procs, cpus);
+	return 1;
+}
+
+/* load: other processes and the hypervisor held the program's CPUs. */
+static int ev_load(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
+{
+	const struct lc_prof_machine *m = &x->pr->machine_total;
+	double load = lc_machine_pct(m, LC_SHARE_LOAD);
+
+	if (load < (ru->param > 0 ? ru->param : LC_MACHINE_LOAD_PCT))
+		return 0;
+	snprintf(ev, len, "other processes and the hypervisor held %.1f %% of the %u CPUs the "
+		 "program could use (/proc/stat over %.3f s)", load, m->ncpus, sec(m->len_ns));
 	return 1;
 }
 
@@ -385,6 +521,7 @@ static const struct detector_def detectors[D_N] = {
 	[D_PHASES] = { "phases", ev_phases },
 	[D_LATE] = { "late-rank", ev_late },
 	[D_RUNQ] = { "run-queue", ev_runq },
+	[D_LOAD] = { "load", ev_load },
 	[D_COUNTERS] = { "counters", ev_counters },
 	[D_SHARE] = { "share", NULL },
 	[D_OTHERWISE] = { "otherwise", NULL },
@@ -404,6 +541,8 @@ static int evidence(const struct ctx *x, const struct rule *ru, const int *fired
 		return detectors[ru->det].find(x, ru, ev, len);
 	if (ru->det == D_OTHERWISE && fired[ru->cat])
 		return 0;
+	if (ru->det == D_OTHERWISE && (lc_machine_distorts(x->pr) >> ru->cat) & 1)
+		return 0;	/* no evidence of its own: the load may be all of it */
 	snprintf(ev, len, "%s is %.1f %% of the total time", lc_cat_info(ru->cat)->key, share);
 	return 1;
 }
@@ -470,21 +609,27 @@ static void print_fixes(FILE *out, const struct ctx *x, const struct lc_rules *r
 	for (int i = 0; i < r->n; i++) {
 		const struct rule *ru = &r->v[i];
 
-		if (ru->cat != c || !evidence(x, ru, fired, ev, sizeof(ev)))
+		if (ru->cat != c)
 			continue;
+		if (!evidence(x, ru, fired, ev, sizeof(ev))) {
+			if (ev[0])	/* a culprit rule that found none beyond chance */
+				fprintf(out, "     evidence: %s\n", ev);
+			continue;
+		}
 		fired[c] = 1;
 		fprintf(out, "     evidence: %s\n     fix [%s]: %s\n", ev, ru->name, ru->fix);
 	}
 }
 
-/* Whether some rule of category c finds its evidence. */
+/* Whether some rule of category c finds its evidence, or a rule that
+ * names culprits says why it names none (which the advice shows). */
 static int any_rule(const struct ctx *x, const struct lc_rules *r, int c)
 {
 	int fired[LC_NCAT] = { 0 };
 	char ev[1024];
 
 	for (int i = 0; i < r->n; i++)
-		if (r->v[i].cat == c && evidence(x, &r->v[i], fired, ev, sizeof(ev)))
+		if (r->v[i].cat == c && (evidence(x, &r->v[i], fired, ev, sizeof(ev)) || ev[0]))
 			return 1;
 	return 0;
 }
@@ -516,6 +661,34 @@ static void print_head(FILE *out, const struct ctx *x, int modelled)
 			"halving a category saves half its share of the run's time\n");
 }
 
+/* The first item when the machine's load distorts the profile: how much
+ * of the program's CPUs other processes and the hypervisor took, and which
+ * categories carry it.  Returns 1 when printed. */
+static int print_load(FILE *out, const struct lc_profile *pr)
+{
+	const struct lc_prof_machine *m = &pr->machine_total;
+	uint32_t dis = lc_machine_distorts(pr);
+	int first = 1;
+
+	if (!dis)
+		return 0;
+	fprintf(out, " 1. the machine's load: other processes took %.1f %% and the hypervisor "
+		"(steal) %.1f %% of the %u CPUs the program could use (above %.0f %%)\n",
+		lc_machine_pct(m, LC_SHARE_OTHER), lc_machine_pct(m, LC_SHARE_STEAL), m->ncpus,
+		LC_MACHINE_LOAD_PCT);
+	fprintf(out, "     evidence: /proc/stat over %.3f s of the run; the sampler took %.1f %% "
+		"more\n     distorted:", sec(m->len_ns), lc_machine_pct(m, LC_SHARE_SAMPLER));
+	for (int c = 0; c < LC_NCAT; c++)
+		if ((dis >> c) & 1) {
+			fprintf(out, "%s %s", first ? "" : ",", lc_cat_info(c)->key);
+			first = 0;
+		}
+	fprintf(out, " (threads wait for CPUs the others hold, or for partners that are off "
+		"theirs)\n     fix [load]: measure again on a quiet machine or on CPUs of the "
+		"program's own before acting on the items below\n");
+	return 1;
+}
+
 int lc_advise_print(FILE *out, const struct lc_profile *pr, const struct lc_rules *r,
 		    const struct lc_advise_opts *o, char *msg, size_t len)
 {
@@ -545,6 +718,7 @@ int lc_advise_print(FILE *out, const struct lc_profile *pr, const struct lc_rule
 		modelled |= it[i].modelled;
 	qsort(it, (size_t)n, sizeof(*it), by_gain);
 	print_head(out, &x, modelled);
+	k = print_load(out, pr);
 	if (!n)
 		fprintf(out, "no rule found its evidence: no lost cycles category stands out\n");
 	for (int i = 0; i < n; i++) {

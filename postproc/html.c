@@ -39,6 +39,25 @@ static int measured(const struct lc_profile *pr, int c)
 	return !((pr->info.unavailable >> c) & 1);
 }
 
+/* The machine's share of the program's CPUs, and a warning when its load
+ * distorts categories (marked * in the table). */
+static void machine(FILE *out, const struct lc_profile *pr)
+{
+	const struct lc_prof_machine *m = &pr->machine_total;
+
+	if (!pr->nmachine || !m->total_ns)
+		return;
+	fprintf(out, "<p id=\"machine\">The machine: other processes %.1f %%, steal %.1f %%, "
+		"the sampler %.1f %% of the %u CPUs the program could use.</p>\n",
+		lc_machine_pct(m, LC_SHARE_OTHER), lc_machine_pct(m, LC_SHARE_STEAL),
+		lc_machine_pct(m, LC_SHARE_SAMPLER), m->ncpus);
+	if (lc_machine_distorts(pr))
+		fprintf(out, "<p class=\"warning\" id=\"load\"><strong>Warning:</strong> other "
+			"processes and the hypervisor held %.1f %% of the program's CPUs (above "
+			"%.0f %%): the categories marked * are distorted by that load.</p>\n",
+			lc_machine_pct(m, LC_SHARE_LOAD), LC_MACHINE_LOAD_PCT);
+}
+
 static void head(FILE *out, const struct lc_profile *pr, const char *name)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>lostcycles: ",
@@ -57,6 +76,7 @@ static void head(FILE *out, const struct lc_profile *pr, const char *name)
 	esc(out, name);
 	fprintf(out, "</code> on %s: p = %u processors.</p>\n",
 		pr->info.hostname ? pr->info.hostname : "?", pr->procs);
+	machine(out, pr);
 }
 
 /* What the text report warns about: a sampler that fell behind (missed
@@ -83,8 +103,9 @@ static void table(FILE *out, const struct lc_profile *pr, const uint64_t cat[LC_
 	fputs("<h2>Categories</h2>\n<table id=\"categories\"><tr><th>category</th><th>seconds</th>"
 	      "<th>share</th></tr>\n", out);
 	for (int c = 0; c < LC_NCAT; c++) {
-		fprintf(out, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>%s (%s)</td>",
-			lc_cat_colour(c), lc_cat_info(c)->name, lc_cat_info(c)->key);
+		fprintf(out, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>%s (%s)%s</td>",
+			lc_cat_colour(c), lc_cat_info(c)->name, lc_cat_info(c)->key,
+			(lc_machine_distorts(pr) >> c) & 1 ? " *" : "");
 		if (measured(pr, c))
 			fprintf(out, "<td>%.6f</td><td>%.1f %%</td></tr>\n", sec(cat[c]),
 				total ? 100.0 * (double)cat[c] / (double)total : 0.0);

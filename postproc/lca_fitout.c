@@ -13,11 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lc_emit.h"
 #include "lc_profile.h"
 #include "lc_util.h"
 #include "lca_model.h"
 #include "lca_plot.h"
 #include "lca_runs.h"
+#include "plotout.h"
 
 #define PROG "lostcycles fit"
 
@@ -43,22 +45,28 @@ static void point_text(const struct lc_fitrun *fr, size_t k, char *buf, size_t l
 					 fr->vars[v], fr->pts.x[k * (size_t)fr->nvars + (size_t)v]);
 }
 
+/* The line of one outlier, to f. */
+static void outlier_line(const struct lc_fitrun *fr, const struct lc_outlier *o, FILE *f,
+			 const char *pre)
+{
+	char at[160];
+
+	point_text(fr, o->point, at, sizeof(at));
+	fprintf(f, "%soutlier%s %s:%d: %s=%g at %s, where its repeats' median is %g: %.3g "
+		"times the runs' noise (%.3g %%)%s\n", pre, o->dropped ? " left out" : "",
+		fr->o.runs, o->line, fr->cat->key, o->y, at, o->median, o->dev,
+		100 * fr->pts.noise, o->paired ? "; of two repeats, which is wrong cannot be told" : "");
+}
+
 /* Print the repeats far from their point's other repeats, to f. */
 static void print_outliers(const struct lc_fitrun *fr, FILE *f, const char *pre)
 {
 	const struct lc_points *p = &fr->pts;
 	int kept = 0;
-	char at[160];
 
 	for (size_t i = 0; i < p->nout; i++) {
-		const struct lc_outlier *o = &p->out[i];
-
-		point_text(fr, o->point, at, sizeof(at));
-		fprintf(f, "%soutlier%s %s:%d: %s=%g at %s, where its repeats' median is %g: %.3g "
-			"times the runs' noise (%.3g %%)%s\n", pre, o->dropped ? " left out" : "",
-			fr->o.runs, o->line, fr->cat->key, o->y, at, o->median, o->dev,
-			100 * p->noise, o->paired ? "; of two repeats, which is wrong cannot be told" : "");
-		kept |= !o->dropped && !o->paired;
+		outlier_line(fr, &p->out[i], f, pre);
+		kept |= !p->out[i].dropped && !p->out[i].paired;
 	}
 	if (kept && !fr->o.drop_outliers)
 		fprintf(f, "%soutliers are averaged in; --drop-outliers leaves them out\n", pre);
@@ -361,38 +369,47 @@ static void report_json(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "  ]}\n");
 }
 
-/* Print a CSV number (empty when not finite). */
-static void csv_num(FILE *out, double v)
+/* The columns of --format csv: numbers with 10 significant digits, empty
+ * when not finite. */
+#define SIG10(n) { .name = (n), .kind = LC_COL_SIG, .prec = 10, .data_prec = 10, .csv_na = "" }
+static const struct lc_col csv_cols[] = {
+	{ .name = "rank", .kind = LC_COL_INT }, { .name = "formula", .kind = LC_COL_STR },
+	SIG10("r2"), SIG10("adj_r2"), SIG10("aicc"), SIG10("loo_smape_percent"),
+	SIG10("loo_smape_se"), SIG10("insample_smape_percent"),
+	{ .name = "contains_zero", .kind = LC_COL_INT }, SIG10("lack_of_fit_p"),
+	{ .name = "ranked_by", .kind = LC_COL_STR },
+};
+#undef SIG10
+
+/* One CSV row: model c ranked i + 1. */
+static void csv_row(const struct lc_fitrun *fr, const struct lc_fitcand *c, int i,
+		    struct lc_emit *e)
 {
-	if (isfinite(v))
-		fprintf(out, ",%.10g", v);
-	else
-		fprintf(out, ",");
+	const struct lc_fit *f = &c->fit;
+	const double num[] = { f->r2, f->adjr2, f->aicc, f->smape, f->smape_se, f->smape_in };
+	char text[2048];
+
+	lc_fitrun_formula(fr, c, text, sizeof(text));
+	lc_emit_int(e, i + 1);
+	lc_emit_str(e, text);
+	for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++)
+		lc_emit_num(e, isfinite(num[k]) ? num[k] : NAN);
+	lc_emit_int(e, f->nflagged);
+	lc_emit_num(e, isfinite(f->lof_p) ? f->lof_p : NAN);
+	lc_emit_str(e, crit_name(fr->sel.crit));
+	lc_emit_row(e);
 }
 
-/* --format csv: one row per shown model. */
+/* --format csv: one row per shown model, through the table emitter. */
 static void report_csv(const struct lc_fitrun *fr, FILE *out)
 {
 	int n = lc_fitrun_shown(fr);
-	char text[2048];
+	struct lc_emit *e = lc_emit_new(out, LC_EMIT_CSV, csv_cols,
+					(int)(sizeof(csv_cols) / sizeof(csv_cols[0])), 0);
 
-	fprintf(out, "rank,formula,r2,adj_r2,aicc,loo_smape_percent,loo_smape_se,insample_smape_percent,"
-	       "contains_zero,lack_of_fit_p,ranked_by\n");
-	for (int i = 0; i < n; i++) {
-		const struct lc_fit *f = &fr->cands[i].fit;
-
-		lc_fitrun_formula(fr, &fr->cands[i], text, sizeof(text));
-		fprintf(out, "%d,\"%s\"", i + 1, text);
-		csv_num(out, f->r2);
-		csv_num(out, f->adjr2);
-		csv_num(out, f->aicc);
-		csv_num(out, f->smape);
-		csv_num(out, f->smape_se);
-		csv_num(out, f->smape_in);
-		fprintf(out, ",%d", f->nflagged);
-		csv_num(out, f->lof_p);
-		fprintf(out, ",%s\n", crit_name(fr->sel.crit));
-	}
+	for (int i = 0; e && i < n; i++)
+		csv_row(fr, &fr->cands[i], i, e);
+	lc_emit_end(e);
 }
 
 /* Notes for the machine formats go to err, one line each. */
@@ -479,18 +496,21 @@ static int plot_script(const struct lc_fitrun *fr, const char *path, const char 
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# written by lostcycles fit; in gnuplot, load '%s' shows the fits\n", path);
-	fprintf(f, "set title \"%s over %s (%s)\" noenhanced\n", fr->cat->key, fr->vars[0], fr->o.runs);
-	fprintf(f, "set xlabel \"%s\"\nset ylabel \"%s (seconds)\"\nset key left top noenhanced\n",
-		fr->vars[0], fr->cat->key);
-	fprintf(f, "plot '%s' index 0 using 1:2:3 with yerrorbars pt 7 title 'measured'", dpath);
+	fprintf(f, "# written by lostcycles fit; in gnuplot, load it to show the fits\nset title ");
+	lc_plotout_str(f, "%s over %s (%s)", fr->cat->key, fr->vars[0], fr->o.runs);
+	fprintf(f, " noenhanced\nset xlabel ");
+	lc_plotout_str(f, "%s", fr->vars[0]);
+	fprintf(f, "\nset ylabel ");
+	lc_plotout_str(f, "%s (seconds)", fr->cat->key);
+	fprintf(f, "\nset key left top noenhanced\nplot ");
+	lc_plotout_str(f, "%s", dpath);
+	fprintf(f, " index 0 using 1:2:3 with yerrorbars pt 7 title 'measured'");
 	for (int i = 0; i < n; i++) {
 		lc_fitrun_model_text(fr, &fr->cands[i], text, sizeof(text));
-		for (char *q = text; *q; q++)
-			if (*q == '\'' || *q == '"')
-				*q = ' ';
-		fprintf(f, ", \\\n     '%s' index 1 using 1:%d with lines title '%d: %s'", dpath, i + 2,
-			i + 1, text);
+		fprintf(f, ", \\\n     ");
+		lc_plotout_str(f, "%s", dpath);
+		fprintf(f, " index 1 using 1:%d with lines title ", i + 2);
+		lc_plotout_str(f, "%d: %s", i + 1, text);
 	}
 	fprintf(f, "\n");
 	return fclose(f) ? -errno : 0;

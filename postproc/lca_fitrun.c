@@ -193,19 +193,25 @@ static unsigned fit_flags(const struct lc_fitrun *fr)
 	       (fr->o.absolute ? 0 : LC_FIT_RELATIVE);
 }
 
+/* Trim the blanks around text[0..n): moves *text, returns the length. */
+static size_t trim(const char **text, size_t n)
+{
+	while (n && isspace((unsigned char)**text)) {
+		(*text)++;
+		n--;
+	}
+	while (n && isspace((unsigned char)(*text)[n - 1]))
+		n--;
+	return n;
+}
+
 /* Add a candidate with formula text (a copy is kept, trimmed). */
 static int add_cand(struct lc_fitrun *fr, const char *text, size_t n, int user, char *msg,
 		    size_t len)
 {
 	struct lc_fitcand *c;
 
-	while (n && isspace((unsigned char)*text)) {
-		text++;
-		n--;
-	}
-	while (n && isspace((unsigned char)text[n - 1]))
-		n--;
-	if (!n)
+	if (!(n = trim(&text, n)))
 		return 0;
 	if (fr->ncands == LC_FITRUN_MAXCANDS)
 		return lc_fail(msg, len, -E2BIG, "more than %d models", LC_FITRUN_MAXCANDS);
@@ -250,17 +256,26 @@ static int add_strv(struct lc_fitrun *fr, char **v, int n, char *msg, size_t len
 	return rc;
 }
 
+/* The file of default forms: --models, else models.txt. */
+static int models_file(const struct lc_fitrun *fr, char *path, size_t plen, char *msg,
+		       size_t len)
+{
+	if (fr->o.models)
+		snprintf(path, plen, "%s", fr->o.models);
+	else if (lc_models_path(path, plen))
+		return lc_fail(msg, len, -ENOENT, "cannot find models.txt "
+			       "(set LOSTCYCLES_MODELS or use --models)");
+	return 0;
+}
+
 /* Add the default forms for the category and variables. */
 static int add_defaults(struct lc_fitrun *fr, char *msg, size_t len)
 {
 	char path[4096], **forms;
 	int n, line, rc;
 
-	if (fr->o.models)
-		snprintf(path, sizeof(path), "%s", fr->o.models);
-	else if (lc_models_path(path, sizeof(path)))
-		return lc_fail(msg, len, -ENOENT, "cannot find models.txt "
-			       "(set LOSTCYCLES_MODELS or use --models)");
+	if ((rc = models_file(fr, path, sizeof(path), msg, len)))
+		return rc;
 	rc = lc_models_load(path, fr->cat->key, names_of(fr), fr->nvars, &forms, &n, &line);
 	if (rc == -EINVAL)
 		return lc_fail(msg, len, rc, "%s:%d: expected 'CATEGORY VARIABLE... : FORMULA'",

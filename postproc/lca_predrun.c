@@ -511,11 +511,16 @@ static void plot_lines(const struct lc_predrun *pr, FILE *f, const char *data, i
 
 	if (pr->g.naxes > 1)
 		snprintf(label, sizeof(label), "%s=%g", pr->names[1], pr->g.axis[1].v[b]);
-	fprintf(f, "%s '%s' index %d using 1:2 with linespoints lw 2 title '%s%s'",
-		b ? ", \\\n    " : "", data, b, pr->b ? "A " : "", label);
-	if (pr->b)
-		fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 title 'B %s'",
-			data, b, label);
+	fprintf(f, "%s ", b ? ", \\\n    " : "");
+	lc_plotout_str(f, "%s", data);
+	fprintf(f, " index %d using 1:2 with linespoints lw 2 title ", b);
+	lc_plotout_str(f, "%s%s", pr->b ? "A " : "", label);
+	if (!pr->b)
+		return;
+	fprintf(f, ", \\\n     ");
+	lc_plotout_str(f, "%s", data);
+	fprintf(f, " index %d using 1:4 with linespoints dt 2 title ", b);
+	lc_plotout_str(f, "B %s", label);
 }
 
 /* Write the plot script for the data file. */
@@ -526,10 +531,12 @@ static int plot_script(const struct lc_predrun *pr, const char *path, const char
 
 	if (!f)
 		return lc_fail(msg, len, -errno, "--plot %s: %s", pr->o.plot, strerror(errno));
-	fprintf(f, "# written by lostcycles predict\nset xlabel \"%s\"\nset ylabel \"%s\"\n",
-		pr->names[0], pr->o.speedup ? "speedup" : "predicted T(E) (seconds)");
-	fprintf(f, "set title \"%s\" noenhanced\nset key left top noenhanced\n", pr->o.model);
-	fprintf(f, "plot");
+	fprintf(f, "# written by lostcycles predict\nset xlabel ");
+	lc_plotout_str(f, "%s", pr->names[0]);
+	fprintf(f, "\nset ylabel \"%s\"\nset title ", pr->o.speedup ? "speedup" :
+		"predicted T(E) (seconds)");
+	lc_plotout_str(f, "%s", pr->o.model);
+	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
 	for (int b = 0; b < nb; b++)
 		plot_lines(pr, f, data, b);
 	fprintf(f, "\n");

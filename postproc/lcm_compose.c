@@ -636,14 +636,22 @@ static void plot_lines(const struct lc_compose *c, FILE *f, const char *data, in
 
 	if (c->g.naxes > 1)
 		snprintf(label, sizeof(label), " %s=%g", c->names[1], c->g.axis[1].v[b]);
-	fprintf(f, "%s '%s' index %d using 1:2:3 with yerrorlines lw 2 title '%s predicted%s'",
-		b ? ", \\\n    " : "", data, b, na, label);
-	if (c->o.compare)
-		fprintf(f, ", \\\n     '%s' index %d using 1:4 with linespoints dt 2 title "
-			"'%s predicted%s'", data, b, nbn, label);
-	if (c->runs)
-		fprintf(f, ", \\\n     '%s' index %d using 1:5 with points pt 7 ps 1.5 title "
-			"'%s measured%s'", data, b, na, label);
+	fprintf(f, "%s ", b ? ", \\\n    " : "");
+	lc_plotout_str(f, "%s", data);
+	fprintf(f, " index %d using 1:2:3 with yerrorlines lw 2 title ", b);
+	lc_plotout_str(f, "%s predicted%s", na, label);
+	if (c->o.compare) {
+		fprintf(f, ", \\\n     ");
+		lc_plotout_str(f, "%s", data);
+		fprintf(f, " index %d using 1:4 with linespoints dt 2 title ", b);
+		lc_plotout_str(f, "%s predicted%s", nbn, label);
+	}
+	if (c->runs) {
+		fprintf(f, ", \\\n     ");
+		lc_plotout_str(f, "%s", data);
+		fprintf(f, " index %d using 1:5 with points pt 7 ps 1.5 title ", b);
+		lc_plotout_str(f, "%s measured%s", na, label);
+	}
 }
 
 /* Write the gnuplot script for the data file: the prediction with its
@@ -655,10 +663,11 @@ static int plot_script(const struct lc_compose *c, const char *gp, const char *d
 
 	if (!f)
 		return lc_fail(msg, len, -errno, "--plot %s: %s", c->o.plot, strerror(errno));
-	fprintf(f, "# written by lostcycles compose\nset xlabel \"%s\"\nset ylabel \"T "
-		"(seconds)\"\n", c->names[0]);
-	fprintf(f, "set logscale y\nset title \"%s\" noenhanced\nset key left top "
-		"noenhanced\nplot", a_name(c));
+	fprintf(f, "# written by lostcycles compose\nset xlabel ");
+	lc_plotout_str(f, "%s", c->names[0]);
+	fprintf(f, "\nset ylabel \"T (seconds)\"\nset logscale y\nset title ");
+	lc_plotout_str(f, "%s", a_name(c));
+	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
 	for (int b = 0; b < nb; b++)
 		plot_lines(c, f, data, b);
 	fprintf(f, "\n");

@@ -189,6 +189,33 @@ static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_
 	fputs("}}", f->out);
 }
 
+/* The machine's counter track: the share of the program's CPUs (in CPUs)
+ * that other processes, the hypervisor and the sampler took, per span. */
+static void machine_track(struct pf *f, const struct lc_profile *pr)
+{
+	uint64_t end = 0;
+
+	for (uint32_t i = 0; i < pr->nmachine; i++) {
+		const struct lc_prof_machine *m = &pr->machine[i];
+		double cpus = m->len_ns ? (double)m->total_ns / (double)m->len_ns : 0;
+
+		ev_open(f, "C", PID_TOOL, 0);
+		fputs(",\"name\":\"machine (CPUs)\",\"ts\":", f->out);
+		us(f->out, m->start_ns);
+		fprintf(f->out, ",\"args\":{\"other\":%.6f,\"steal\":%.6f,\"sampler\":%.6f}}",
+			cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100,
+			cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100,
+			cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100);
+		end = m->start_ns + m->len_ns;
+	}
+	if (!end)
+		return;
+	ev_open(f, "C", PID_TOOL, 0);
+	fputs(",\"name\":\"machine (CPUs)\",\"ts\":", f->out);
+	us(f->out, end);
+	fputs(",\"args\":{\"other\":0,\"steal\":0,\"sampler\":0}}", f->out);
+}
+
 /* One track per fragment tag: a slice while it was open. */
 static void tag_tracks(struct pf *f, const struct lc_prof_data *d,
 		       const char *(*tag_name)(const void *, int64_t), const void *tag_arg)
@@ -244,6 +271,7 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 	for (uint32_t t = 0; t < pr->nthreads; t++)
 		thread_track(&f, pr, d, t);
 	counters(&f, pr, d);
+	machine_track(&f, pr);
 	tag_tracks(&f, d, tag_name, tag_arg);
 	fputs("\n]}\n", out);
 	return 0;

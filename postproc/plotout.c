@@ -5,9 +5,11 @@
 #include "plotout.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 #include "lca_plot.h"
 
@@ -38,4 +40,15 @@ int lc_plotout_finish(const struct lc_plotout *po, FILE *out, char *msg, size_t 
 	else
 		fprintf(out, "wrote %s (and %s, %s)\n", po->png, po->gp, po->data);
 	return 0;
+}
+
+void lc_plotout_str(FILE *f, const char *fmt, ...)
+{
+	char text[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	lc_emit_gnuplot_str(f, text);
 }

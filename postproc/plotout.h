@@ -1,7 +1,8 @@
 /*
  * plotout.h — the --plot FILE.png files of predict and compose: the names
  * of the data and script beside the PNG, making room for them, and running
- * gnuplot with the line that says what was written.
+ * gnuplot with the line that says what was written; and the quoting of
+ * every string the gnuplot scripts of fit, predict and compose write.
  */
 #ifndef LC_PLOTOUT_H
 #define LC_PLOTOUT_H
@@ -23,5 +24,10 @@ int lc_plotout_open(struct lc_plotout *po, const char *png, int force, char *msg
  * (without gnuplot: the data and the script).  0, or -errno with the
  * reason when gnuplot failed. */
 int lc_plotout_finish(const struct lc_plotout *po, FILE *out, char *msg, size_t len);
+
+/* Write the text of fmt to f as one gnuplot string, quoted through the
+ * emitter (lc_emit_gnuplot_str): no file name, path or label ends the
+ * string and reaches gnuplot's command language. */
+void lc_plotout_str(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* LC_PLOTOUT_H */

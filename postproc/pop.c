@@ -364,37 +364,58 @@ static double reference(const struct lc_runs *r, size_t i, int kp)
 	return k ? sum / k : NAN;
 }
 
+/* Across runs in text: percentages. */
+static const struct lc_col runs_text[] = {
+	{ .name = "line", .kind = LC_COL_INT, .width = 6 },
+	{ .name = "p", .kind = LC_COL_SIG, .width = 6 },
+	{ .name = "U(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
+	{ .name = "tt(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
+	{ .name = "PE", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+	{ .name = "CompScal", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+	{ .name = "GE", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+};
+
+/* ... and in CSV: fractions. */
+static const struct lc_col runs_csv[] = {
+	{ .name = "line", .kind = LC_COL_INT },
+	{ .name = "p", .kind = LC_COL_SIG },
+	{ .name = "useful", .kind = LC_COL_SIG, .prec = 9 },
+	{ .name = "tt", .kind = LC_COL_SIG, .prec = 9 },
+	{ .name = "parallel_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "computation_scalability", .kind = LC_COL_FLOAT, .prec = 6 },
+	{ .name = "global_efficiency", .kind = LC_COL_FLOAT, .prec = 6 },
+};
+
 int lc_pop_runs_print(FILE *out, const struct lc_runs *r, int csv, char *msg, size_t len)
 {
 	int kp = lc_runs_find_key(r, "p", 1), printed = 0;
+	double scale = csv ? 1 : 100;
+	struct lc_emit *e;
 
 	if (kp < 0)
 		return lc_fail(msg, len, 1, "the runs have no variable p");
-	if (csv)
-		fprintf(out, "line,p,useful,tt,parallel_efficiency,computation_scalability,"
-			"global_efficiency\n");
-	else
+	if (!csv)
 		fprintf(out, "** POP efficiency across runs (U = rt + ml + wc + bl summed over the "
 			"processors; reference: the run with the fewest p of the same other "
-			"variables)\n%6s %6s %12s %12s %9s %9s %9s\n", "line", "p", "U(s)", "tt(s)",
-			"PE", "CompScal", "GE");
+			"variables)\n");
+	e = lc_emit_new(out, csv ? LC_EMIT_CSV : LC_EMIT_TEXT, csv ? runs_csv : runs_text, 7, 0);
 	for (size_t i = 0; i < lc_runs_count(r); i++) {
-		double p, tt, u = run_useful(r, i, kp, &p, &tt), ref, pe, cs;
+		double p, tt, u = run_useful(r, i, kp, &p, &tt), pe, cs;
 
 		if (u < 0)
 			continue;
-		ref = reference(r, i, kp);
 		pe = u / tt;
-		cs = u > 0 ? ref / u : NAN;
-		if (csv)
-			fprintf(out, "%d,%g,%.9g,%.9g,%.6f,%.6f,%.6f\n", lc_runs_line(r, i), p, u, tt,
-				pe, cs, pe * cs);
-		else
-			fprintf(out, "%6d %6g %12.6f %12.6f %8.1f%% %8.1f%% %8.1f%%\n",
-				lc_runs_line(r, i), p, u, tt, 100 * pe, 100 * cs, 100 * pe * cs);
+		cs = u > 0 ? reference(r, i, kp) / u : NAN;
+		lc_emit_int(e, lc_runs_line(r, i));
+		lc_emit_num(e, p);
+		lc_emit_num(e, u);
+		lc_emit_num(e, tt);
+		lc_emit_num(e, scale * pe);
+		lc_emit_num(e, scale * cs);
+		lc_emit_num(e, scale * pe * cs);
+		lc_emit_row(e);
 		printed++;
 	}
-	if (!printed)
-		return lc_fail(msg, len, 1, "no run has p, tt and rt");
-	return 0;
+	lc_emit_end(e);
+	return printed ? 0 : lc_fail(msg, len, 1, "no run has p, tt and rt");
 }

@@ -287,8 +287,10 @@ static const struct lc_col pp_cols[] = {
 	{ .name = "note", .kind = LC_COL_STR, .gap = 2 },
 };
 
-/* One row: seconds, percent and, for sampled data, the standard error. */
-static void pp_row(struct lc_emit *e, const char *name, const struct view *v, uint64_t ns)
+/* One row: seconds, percent and, for sampled data, the standard error;
+ * mark ends it (" *": distorted by the machine's load). */
+static void pp_row(struct lc_emit *e, const char *name, const struct view *v, uint64_t ns,
+		   const char *mark)
 {
 	char se[64] = "";
 
@@ -296,7 +298,9 @@ static void pp_row(struct lc_emit *e, const char *name, const struct view *v, ui
 	lc_emit_num(e, lc_sec(ns));
 	lc_emit_num(e, pct(ns, v->total));
 	if (v->nobs > 0)
-		snprintf(se, sizeof(se), "\u00b1%.6f", std_err(v, ns));
+		snprintf(se, sizeof(se), "\u00b1%.6f%s", std_err(v, ns), mark);
+	else
+		snprintf(se, sizeof(se), "%s", *mark ? mark + 1 : "");
 	lc_emit_str(e, se);
 	lc_emit_row(e);
 }
@@ -306,7 +310,7 @@ static void pp_line(struct lc_emit *e, const struct lc_profile *pr, const struct
 	char why[LC_PROF_TEXT_MAX + 8];
 
 	if (!unavailable(pr, c)) {
-		pp_row(e, lc_cat_info(c)->name, v, v->cat[c]);
+		pp_row(e, lc_cat_info(c)->name, v, v->cat[c], lc_report_mark(pr, c));
 		return;
 	}
 	snprintf(why, sizeof(why), "(%s)", reason(pr, c));
@@ -326,7 +330,7 @@ static void pp_table(const struct lc_profile *pr, const struct view *v)
 	for (int c = 0; c < LC_CAT_PC; c++) {
 		pp_line(e, pr, v, c);
 		if (c == LC_CAT_LI && v->qempty && !unavailable(pr, c))
-			pp_row(e, "  of which queue empty", v, v->qempty);
+			pp_row(e, "  of which queue empty", v, v->qempty, "");
 	}
 	lc_emit_str(e, "Total Time");
 	lc_emit_num(e, lc_sec(v->total));
@@ -411,6 +415,7 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	lc_emit_text_str(stdout, pr->info.command);
 	printf("\n");
 	printf("** processors: %u (%s)\n", pr->procs, procs_from(pr->procs_from));
+	lc_report_machine_text(stdout, pr);
 	if (o->source == LC_SRC_TRACE)
 		printf("** source: trace mode (exact event log)\n");
 	if (o->have_tag) {
@@ -1152,6 +1157,7 @@ static void json_report(const struct lc_profile *pr, const struct lc_report_opts
 	else
 		printf("null,\n");
 	json_sampler(pr);
+	lc_report_machine_json(stdout, pr, o->timeline);
 	json_categories(pr, v);
 	if (o->per_thread)
 		json_per_thread(pr, d, v);

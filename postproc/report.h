@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "lc_profile.h"
 
@@ -70,10 +71,25 @@ struct lc_late {
 	uint64_t last;		/* windows in which it arrived last */
 	uint64_t nwin;		/* windows in which ranks waited */
 	uint64_t caused;	/* the others' waiting beyond its own there, ns */
+	uint32_t nranks;	/* ranks with threads in the source */
+	uint64_t pc;		/* its computation (PC), ns */
+	double pc_others;	/* the other ranks' median PC, ns */
 };
 
 /* Fill *out from source src of pr.  Returns 0, -ENOENT when the profile has
  * no rank records or no window in which ranks waited, or -ENOMEM. */
 int lc_report_late(const struct lc_profile *pr, enum lc_source src, struct lc_late *out);
+
+/* The machine's share of the program's CPUs (report_machine.c): a header
+ * line, and a note when its load distorts categories.  Returns 1 when it
+ * printed, 0 when the profile holds no machine block (format < 1.4). */
+int lc_report_machine_text(FILE *out, const struct lc_profile *pr);
+
+/* "  \"machine\": {...},\n" (null without machine blocks), with every span
+ * when spans is set. */
+void lc_report_machine_json(FILE *out, const struct lc_profile *pr, int spans);
+
+/* " *" when the machine's load distorts category c of pr, else "". */
+const char *lc_report_mark(const struct lc_profile *pr, int c);
 
 #endif /* LC_REPORT_H */

@@ -25,6 +25,13 @@ struct rank_row {
 	uint64_t caused;	/* the others' waiting beyond its own there, ns */
 };
 
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 static int by_rank(const void *a, const void *b)
 {
 	const struct rank_row *x = a, *y = b;
@@ -332,10 +339,27 @@ int lc_report_late(const struct lc_profile *pr, enum lc_source src, struct lc_la
 		if (rows[i].last > rows[best].last)
 			best = i;
 	if (n && out->nwin) {
+		uint64_t *pc = calloc(n, sizeof(*pc));
+		uint32_t k = 0;
+
 		out->rank = rows[best].rank;
 		out->host = rows[best].host;
 		out->last = rows[best].last;
 		out->caused = rows[best].caused;
+		for (uint32_t i = 0; i < n; i++) {
+			if (!rows[i].nthreads)
+				continue;
+			out->nranks++;
+			if (i != best && pc)
+				pc[k++] = rows[i].cat[LC_CAT_PC];
+		}
+		out->pc = rows[best].cat[LC_CAT_PC];
+		if (k) {
+			qsort(pc, k, sizeof(*pc), by_u64);
+			out->pc_others = k % 2 ? (double)pc[k / 2] :
+				((double)pc[k / 2 - 1] + (double)pc[k / 2]) / 2;
+		}
+		free(pc);
 	}
 	free(rows);
 	return n && out->nwin ? 0 : -ENOENT;

@@ -300,6 +300,61 @@ enum lc_sched_source {
  * none or an unknown value. */
 const char *lc_sched_source_name(uint32_t src);
 
+/* The machine's share of the CPUs the program could use (its affinity
+ * mask) over one measuring span (a machine block, format minor 4): the
+ * sampler reads /proc/stat's per-CPU lines, the program's processes' CPU
+ * time and its own at window ends, at most every LC_MACHINE_EVERY_NS.
+ * All times are CPU time in ns, summed over the mask's CPUs;
+ * program + sampler + other + steal <= total. */
+struct lc_prof_machine {
+	uint64_t start_ns;	/* relative to t0 */
+	uint64_t len_ns;	/* the span is [start_ns, start_ns + len_ns) */
+	uint32_t ncpus;		/* CPUs in the program's affinity mask */
+	uint32_t flags;		/* LC_MACH_* */
+	uint64_t total_ns;	/* all time of those CPUs (busy, idle, steal) */
+	uint64_t program_ns;	/* the program's processes */
+	uint64_t sampler_ns;	/* the sampler's threads there */
+	uint64_t other_ns;	/* busy, and neither the program nor the sampler */
+	uint64_t steal_ns;	/* taken by the hypervisor */
+};
+
+/* A program process ended inside the span: its CPU time after the previous
+ * span is unknown (counted in other_ns), so totals leave the span out. */
+#define LC_MACH_PARTIAL 1u
+
+/* Shortest measuring span of the machine's share. */
+#define LC_MACHINE_EVERY_NS 100000000ull	/* 100 ms */
+
+/* Other processes' and the hypervisor's share (other + steal) of the
+ * program's CPUs above which report marks the categories it distorts and
+ * advise says so first, in %. */
+#define LC_MACHINE_LOAD_PCT 10.0
+
+struct lc_profile;
+
+/* What a machine share measures (lc_machine_pct). */
+enum lc_share {
+	LC_SHARE_OTHER,		/* other processes */
+	LC_SHARE_SAMPLER,	/* the sampler itself */
+	LC_SHARE_STEAL,		/* the hypervisor */
+	LC_SHARE_LOAD,		/* other + steal: the load that is not ours */
+	LC_SHARE_PROGRAM,	/* the program */
+	LC_NSHARE
+};
+
+/* Percent of the CPU time of m's CPUs that went to what; -1 when m
+ * measured nothing. */
+double lc_machine_pct(const struct lc_prof_machine *m, enum lc_share what);
+
+/* The categories (bit c: category c) that the machine's load distorts in
+ * profile pr: none when pr holds no machine span or the load (other +
+ * steal) is below LC_MACHINE_LOAD_PCT; else RC (the program's threads wait
+ * for CPUs the others hold), SL and LI (threads wait for a partner that is
+ * off its CPU), IP (a serial phase whose one thread is off its CPU leaves
+ * the other slots idle longer), and PC when run-queue time was not
+ * measured (a preempted BUSY thread then counts as computing). */
+uint32_t lc_machine_distorts(const struct lc_profile *pr);
+
 /* Written once when a profile ends normally or by signal. */
 struct lc_prof_end {
 	uint64_t end_ns;	/* relative to t0 */
@@ -362,6 +417,8 @@ int lc_pwriter_events(struct lc_pwriter *w, uint32_t n, const struct lc_prof_eve
 int lc_pwriter_counts(struct lc_pwriter *w, const struct lc_prof_counts *c);
 int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e);
 int lc_pwriter_rank(struct lc_pwriter *w, const struct lc_prof_rank *r);
+/* A machine block (format minor 4). */
+int lc_pwriter_machine(struct lc_pwriter *w, const struct lc_prof_machine *m);
 /* From now on, hand each finished block to a background thread that writes
  * it (still with one write(2) per block, in order), so that the owner never
  * waits for the disk: a write throttled by the kernel's dirty-page limits or
@@ -409,6 +466,11 @@ struct lc_profile {
 	struct lc_prof_event *events;
 	uint32_t nsync;			/* synchronization objects (sync blocks) */
 	struct lc_prof_sync *sync;
+	uint32_t nmachine;		/* machine blocks (minor 4), in file order */
+	struct lc_prof_machine *machine;
+	struct lc_prof_machine machine_total;	/* their sum, spans without
+						 * LC_MACH_PARTIAL only
+						 * (len_ns: the spans' sum) */
 	int ended;			/* an end block was read */
 	struct lc_prof_end end;
 	int cut;			/* the file ends inside a block or lacks the end */

@@ -12,7 +12,7 @@
 
 #define LC_PF_MAGIC		0x3130464f5250434cULL	/* "LCPROF01" read as LE u64 */
 #define LC_PF_MAJOR		1	/* incompatible changes bump this */
-#define LC_PF_MINOR		3	/* fields appended or block types added bump this */
+#define LC_PF_MINOR		4	/* fields appended or block types added bump this */
 #define LC_PF_HDR_SIZE		24	/* magic, major, minor, size, flags, crc */
 #define LC_PF_BLK_HDR		8	/* block header: type u16, flags u16, length u32 */
 #define LC_PF_BLK_CRC		4	/* CRC-32 after each payload */
@@ -32,6 +32,7 @@ enum {
 	LC_PF_COUNTS = 10,	/* minor 2 */
 	LC_PF_SYNC = 11,	/* minor 2 */
 	LC_PF_VWINDOW = 12,	/* minor 3: a window in varints (written instead of 4) */
+	LC_PF_MACHINE = 13,	/* minor 4: the machine's share of the program's CPUs */
 };
 
 /* Longest unsigned LEB128 varint: 64 bits in 7-bit groups. */

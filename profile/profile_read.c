@@ -66,7 +66,7 @@ struct rstate {
 	struct slot scratch;	/* the window being parsed */
 	uint32_t *map;		/* thread -> its row's position + 1 (merging) */
 	size_t mapcap;
-	size_t pcap, tcap, rcap;
+	size_t pcap, tcap, rcap, mcap;
 	int have_info;
 };
 
@@ -332,6 +332,57 @@ static int parse_rank(struct rstate *s, struct cur *c)
 		return oom || !c->why ? -ENOMEM : 0;
 	}
 	pr->ranks[pr->nranks++] = r;
+	return 0;
+}
+
+/* Whether the parts of machine span m fit its total, for 1 to 65536 CPUs. */
+static int machine_ok(const struct lc_prof_machine *m)
+{
+	uint64_t parts = 0;
+	const uint64_t v[4] = { m->program_ns, m->sampler_ns, m->other_ns, m->steal_ns };
+
+	for (int i = 0; i < 4; i++) {
+		if (v[i] > m->total_ns || parts > UINT64_MAX - v[i])
+			return 0;
+		parts += v[i];
+	}
+	return parts <= m->total_ns && m->ncpus > 0 && m->ncpus <= 1u << 16 &&
+	       m->start_ns <= UINT64_MAX - m->len_ns;
+}
+
+/* A machine block (minor 4): one span of the machine's share. */
+static int parse_machine(struct rstate *s, struct cur *c)
+{
+	struct lc_profile *pr = s->prof;
+	struct lc_prof_machine m = { 0 }, *t = &pr->machine_total;
+
+	m.start_ns = get64(c);
+	m.len_ns = get64(c);
+	m.ncpus = get32(c);
+	m.flags = get32(c);
+	m.total_ns = get64(c);
+	m.program_ns = get64(c);
+	m.sampler_ns = get64(c);
+	m.other_ns = get64(c);
+	m.steal_ns = get64(c);
+	if (c->why)
+		return 0;
+	if (!machine_ok(&m))
+		return bad(c, "machine span: its parts exceed its total, or no CPU");
+	if (lc_grow((void **)&pr->machine, &s->mcap, (size_t)pr->nmachine + 1, sizeof(m)))
+		return -ENOMEM;
+	pr->machine[pr->nmachine++] = m;
+	if (m.flags & LC_MACH_PARTIAL || t->total_ns > UINT64_MAX / 2 ||
+	    t->len_ns > UINT64_MAX / 2 || m.total_ns > UINT64_MAX / 4)
+		return 0;
+	if (m.ncpus > t->ncpus)
+		t->ncpus = m.ncpus;
+	t->len_ns += m.len_ns;
+	t->total_ns += m.total_ns;
+	t->program_ns += m.program_ns;
+	t->sampler_ns += m.sampler_ns;
+	t->other_ns += m.other_ns;
+	t->steal_ns += m.steal_ns;
 	return 0;
 }
 
@@ -1188,6 +1239,8 @@ static int parse_block(struct rstate *s, uint16_t type, struct cur *c)
 		return parse_sync(s, c);
 	case LC_PF_VWINDOW:
 		return parse_vwindow(s, c);
+	case LC_PF_MACHINE:
+		return parse_machine(s, c);
 	default:
 		return 0;	/* a newer minor version's block: skip it */
 	}
@@ -1277,7 +1330,7 @@ static const char *block_name(uint16_t type)
 {
 	static const char *const names[] = { "?", "info", "process", "thread",
 					      "window", "wasted", "end", "rank", "move",
-					      "events", "counts", "sync", "window" };
+					      "events", "counts", "sync", "window", "machine" };
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }
@@ -1546,6 +1599,7 @@ void lc_profile_free(struct lc_profile *prof)
 		free(prof->events[i].name);
 	free(prof->events);
 	free_sync(prof);
+	free(prof->machine);
 	for (int c = 0; c < LC_NCAT; c++) {
 		free(prof->end.reason_na[c]);
 		free(prof->end.method[c]);

@@ -315,6 +315,21 @@ int lc_pwriter_rank(struct lc_pwriter *w, const struct lc_prof_rank *r)
 	return finish(w, 0);
 }
 
+int lc_pwriter_machine(struct lc_pwriter *w, const struct lc_prof_machine *m)
+{
+	begin(w, LC_PF_MACHINE);
+	put64(w, m->start_ns);
+	put64(w, m->len_ns);
+	put32(w, m->ncpus);
+	put32(w, m->flags);
+	put64(w, m->total_ns);
+	put64(w, m->program_ns);
+	put64(w, m->sampler_ns);
+	put64(w, m->other_ns);
+	put64(w, m->steal_ns);
+	return finish(w, 0);
+}
+
 /* The info payload. */
 static void put_info(struct lc_pwriter *w, const struct lc_prof_info *in)
 {

@@ -34,6 +34,7 @@ struct lc_session {
 	struct lc_sampler_stats st;
 	int started;
 	struct lc_sched *sched;
+	struct lc_machine *mach;		/* the machine's share */
 	/* what the profile measures: the info block's word, and the end's */
 	uint32_t unavailable;
 	const char *reason[LC_NCAT];
@@ -226,7 +227,8 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 		return e;
 	s->threads = lc_threads_new(s->w);
 	s->acc = lc_accum_new(s->w, LC_SRC_SAMPLED, s->o.window_ns, s->o.procs);
-	if (!s->threads || !s->acc)
+	s->mach = lc_machine_new(s->w, s->reg, s->t0, s->o.window_ns, s->o.window_grow, cpu);
+	if (!s->threads || !s->acc || !s->mach)
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
 	lc_accum_window_grow(s->acc, s->o.window_grow);	/* checked above */
 	{
@@ -240,7 +242,7 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 				       .t0 = s->t0, .reg = s->reg, .acc = s->acc,
 				       .threads = s->threads, .w = s->w, .sched = s->sched,
 				       .ctr = counting(s) ? s->ctr : NULL,
-				       .jitter_ns = s->o.jitter_ns };
+				       .jitter_ns = s->o.jitter_ns, .mach = s->mach };
 	lc_sampler_go(s->smp, &cfg);
 	s->started = 1;
 	return 0;
@@ -402,6 +404,7 @@ void lc_session_free(struct lc_session *s)
 	lc_accum_free(s->acc);
 	lc_threads_free(s->threads);
 	lc_sched_free(s->sched);
+	lc_machine_free(s->mach);
 	lc_ctr_close(s->ctr);
 	lc_registry_stop(s->reg);
 	lc_registry_free(s->reg);

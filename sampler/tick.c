@@ -613,6 +613,8 @@ static void tick(struct lc_sampler *s)
 	}
 	if (dt >= 2 * s->cfg.interval_ns + s->cfg.jitter_ns)
 		s->st.missed_ticks += dt / s->cfg.interval_ns - 1;
+	if (s->cfg.mach)	/* the last tick (stop set) closes the last span */
+		lc_machine_tick(s->cfg.mach, now, __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE));
 	s->st.ticks++;
 	s->last = now;
 }

@@ -11,6 +11,7 @@
 #include "attr.h"
 #include "counters.h"
 #include "lc_sched.h"
+#include "machine.h"
 #include "targets.h"
 
 /* The sampling thread's name (/proc/PID/task/TID/comm), so that tools can
@@ -35,6 +36,7 @@ struct lc_sampler_cfg {
 	struct lc_ctr *ctr;		/* counters, NULL: none */
 	uint64_t jitter_ns;		/* each tick lands up to this far either
 					 * side of its nominal time */
+	struct lc_machine *mach;	/* the machine's share, NULL: not measured */
 };
 
 struct lc_sampler_stats {

@@ -5,7 +5,8 @@
 # a named track in a named process; on every track the slices are ordered
 # and do not overlap; each thread's slice time per category equals the
 # report's --per-thread seconds (to the nanosecond); the counter track has
-# one sample per window; the five fragment tags have tracks of their own.
+# one sample per window, the machine track (other, steal, sampler) one per
+# measuring span; the five fragment tags have tracks of their own.
 # Options that do not combine are refused.
 SUB=report
 . tests/lib.sh
@@ -58,7 +59,11 @@ for r in rows[hdr + 1:]:
             bad.append("thread %s %s: slices %d ns, report %d ns" % (r[0], k, got[k], want))
 tags = [k for k in tracks if k[0] == 0]
 nwin = sum(1 for r in csv.reader(open(sys.argv[3])) if r and r[0].isdigit())
-ncount = sum(1 for e in ev if e["ph"] == "C")
+ncount = sum(1 for e in ev if e["ph"] == "C" and e["name"] == "processors")
+nmach = sum(1 for e in ev if e["ph"] == "C" and e["name"] == "machine (CPUs)")
+if nmach < 2 or any(set(e["args"]) != {"other", "steal", "sampler"}
+                    for e in ev if e["ph"] == "C" and e["name"] == "machine (CPUs)"):
+    bad.append("%d machine counter samples, or without other, steal and sampler" % nmach)
 if nthreads != 4: bad.append("%d threads in the report, want 4" % nthreads)
 if len(tags) != 5: bad.append("%d tag tracks, want 5" % len(tags))
 if ncount != nwin + 1: bad.append("%d counter samples for %d windows" % (ncount, nwin))

@@ -22,6 +22,30 @@ static const struct lc_col cols[] = {
 	{ .name = "share", .kind = LC_COL_PCT, .prec = 1, .width = 6 },
 };
 
+/* An output captured in memory. */
+struct cap {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *cap_open(struct cap *c)
+{
+	*c = (struct cap){ 0 };
+	c->f = open_memstream(&c->buf, &c->len);
+	assert_non_null(c->f);
+	return c->f;
+}
+
+/* End table e (NULL: none, which lc_emit_end accepts), then compare what was written with want. */
+static void cap_check(struct cap *c, struct lc_emit *e, const char *want)
+{
+	assert_int_equal(lc_emit_end(e), 0);
+	fclose(c->f);
+	assert_string_equal(c->buf, want);
+	free(c->buf);
+}
+
 /* The table of rows of (host, seconds, share) written as fmt, as a string
  * (the caller frees it). */
 static char *render(enum lc_emit_format fmt, const char *const *hosts, int n, unsigned flags)
@@ -122,10 +146,8 @@ static void test_layout(void **state)
 		{ .name = "x", .kind = LC_COL_FLOAT, .prec = 1, .na = "-", .csv_na = "" },
 		{ .name = "name", .kind = LC_COL_STR },
 	};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct lc_emit *e = lc_emit_new(f, LC_EMIT_TEXT, c, 4, 0);
+	struct cap out;
+	struct lc_emit *e = lc_emit_new(cap_open(&out), LC_EMIT_TEXT, c, 4, 0);
 
 	(void)state;
 	lc_emit_int(e, -12);
@@ -138,23 +160,16 @@ static void test_layout(void **state)
 	lc_emit_empty(e);
 	lc_emit_row(e);
 	lc_emit_int(e, 1);	/* a short row: the rest empty */
-	assert_int_equal(lc_emit_end(e), 0);
-	fclose(f);
-	assert_string_equal(buf, " pid  tid   x name\n"
-				 " -12 18446744073709551615 2.2 wide name\n"
-				 "(empty)     -\n"
-				 "   1\n");
-	free(buf);
-	f = open_memstream(&buf, &len);
-	e = lc_emit_new(f, LC_EMIT_CSV, c, 4, 0);
+	cap_check(&out, e, " pid  tid   x name\n"
+			   " -12 18446744073709551615 2.2 wide name\n"
+			   "(empty)     -\n"
+			   "   1\n");
+	e = lc_emit_new(cap_open(&out), LC_EMIT_CSV, c, 4, 0);
 	lc_emit_span(e, 2, "(empty)");
 	lc_emit_na(e);
 	lc_emit_empty(e);
 	lc_emit_row(e);
-	assert_int_equal(lc_emit_end(e), 0);
-	fclose(f);
-	assert_string_equal(buf, "pid,tid,x,name\n(empty),,,\n");
-	free(buf);
+	cap_check(&out, e, "pid,tid,x,name\n(empty),,,\n");
 }
 
 /* A wider gap before a column, and compact JSON. */
@@ -163,12 +178,10 @@ static void test_gap_compact(void **state)
 	static const struct lc_col c[] = {
 		{ .name = "a", .kind = LC_COL_INT, .width = 3 },
 		{ .name = "b", .kind = LC_COL_STR, .width = 2, .gap = 3 },
-		{ .name = "c", .kind = LC_COL_STR, .gap = 2 },
+		{ .name = "c", .kind = LC_COL_SIG, .data_prec = 9, .gap = 2 },
 	};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct lc_emit *e = lc_emit_new(f, LC_EMIT_TEXT, c, 3, 0);
+	struct cap out;
+	struct lc_emit *e = lc_emit_new(cap_open(&out), LC_EMIT_TEXT, c, 3, 0);
 
 	(void)state;
 	lc_emit_int(e, 7);
@@ -176,32 +189,27 @@ static void test_gap_compact(void **state)
 	lc_emit_str(e, "y");
 	lc_emit_row(e);
 	lc_emit_span(e, 2, "spanned");
-	lc_emit_str(e, "z");
+	lc_emit_num(e, 1.0 / 3);
 	lc_emit_row(e);
-	assert_int_equal(lc_emit_end(e), 0);
-	fclose(f);
-	assert_string_equal(buf, "  a   b   c\n  7   x   y\nspanned   z\n");
-	free(buf);
-	f = open_memstream(&buf, &len);
-	e = lc_emit_new(f, LC_EMIT_JSON, c, 3, LC_EMIT_COMPACT);
+	cap_check(&out, e, "  a   b          c\n  7   x          y\nspanned   0.333333\n");
+	e = lc_emit_new(cap_open(&out), LC_EMIT_JSON, c, 3, LC_EMIT_COMPACT);
 	lc_emit_int(e, 7);
 	lc_emit_str(e, "x");
 	lc_emit_na(e);
 	lc_emit_row(e);
 	lc_emit_int(e, 8);
+	lc_emit_empty(e);
+	lc_emit_num(e, 2.0 / 3);
 	lc_emit_row(e);
-	assert_int_equal(lc_emit_end(e), 0);
-	fclose(f);
-	assert_string_equal(buf, "[{\"a\":7,\"b\":\"x\",\"c\":null},{\"a\":8,\"b\":null,\"c\":null}]\n");
-	free(buf);
+	cap_check(&out, e, "[{\"a\":7,\"b\":\"x\",\"c\":null},"
+			   "{\"a\":8,\"b\":null,\"c\":0.666666667}]\n");
 }
 
 /* The escaping functions for documents that are not tables. */
 static void test_escapes(void **state)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct cap out;
+	FILE *f = cap_open(&out);
 
 	(void)state;
 	lc_emit_json_str(f, NULL);
@@ -219,12 +227,9 @@ static void test_escapes(void **state)
 	lc_emit_gnuplot_str(f, "it's\"; system(\"x\")\n");
 	fputc(' ', f);
 	lc_emit_gnuplot_str(f, NULL);
-	fclose(f);
-	assert_string_equal(buf, "null \"\\u0009\\u007f\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
-				 "\\ufffd\\ufffd\" null 0.500 \"x\"\"\" ok? "
-				 "'it''s\"; system(\"x\")?' ''");
-	free(buf);
-	assert_int_equal(lc_emit_end(NULL), 0);
+	cap_check(&out, NULL, "null \"\\u0009\\u007f\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
+			      "\\ufffd\\ufffd\" null 0.500 \"x\"\"\" ok? "
+			      "'it''s\"; system(\"x\")?' ''");
 	assert_null(lc_emit_new(stdout, LC_EMIT_TEXT, cols, 0, 0));
 }
 

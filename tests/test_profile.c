@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -508,6 +509,90 @@ static void test_crafted(void **state)
 	free(b);
 }
 
+/* Machine blocks (minor 4): read back, summed without partial spans, the
+ * shares and the categories they distort; a profile without them reads
+ * as unmeasured; a block whose parts exceed its total, that names no CPU
+ * or that is short, is corrupt. */
+static void test_machine_blocks(void **state)
+{
+	struct lc_prof_info in = sample_info();
+	struct lc_prof_machine m[3] = {
+		{ .start_ns = 0, .len_ns = 100000000, .ncpus = 2, .total_ns = 200000000,
+		  .program_ns = 100000000, .sampler_ns = 10000000, .other_ns = 60000000,
+		  .steal_ns = 10000000 },
+		{ .start_ns = 100000000, .len_ns = 100000000, .ncpus = 2, .total_ns = 200000000,
+		  .program_ns = 180000000, .sampler_ns = 10000000, .other_ns = 10000000 },
+		{ .start_ns = 200000000, .len_ns = 50000000, .ncpus = 2, .total_ns = 100000000,
+		  .other_ns = 100000000, .flags = LC_MACH_PARTIAL },
+	};
+	struct lc_prof_end e = { .end_ns = 250000000, .procs = 2, .procs_from = LC_PROCS_THREADS,
+				 .sched_source = LC_SCHED_SWITCH, .ext = 1, .shared_cpu = -1 };
+	struct lc_profile *pr = NULL;
+	struct lc_pwriter *w;
+	uint64_t bounds[SAMPLE_NBLOCKS];
+	uint8_t pl[72] = { 0 };
+	int rc = 0;
+
+	(void)state;
+	unlink(path);
+	w = lc_pwriter_open(path, &in, &rc);
+	assert_non_null(w);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(lc_pwriter_machine(w, &m[i]), 0);
+	assert_int_equal(lc_pwriter_end(w, &e), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr->nmachine, 3);
+	assert_memory_equal(&pr->machine[1], &m[1], sizeof(m[1]));
+	assert_int_equal(pr->machine_total.len_ns, 200000000);
+	assert_int_equal(pr->machine_total.total_ns, 400000000);
+	assert_int_equal(pr->machine_total.other_ns, 70000000);
+	assert_int_equal(pr->machine_total.ncpus, 2);
+	assert_true(fabs(lc_machine_pct(&pr->machine_total, LC_SHARE_OTHER) - 17.5) < 1e-9);
+	assert_true(fabs(lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD) - 20.0) < 1e-9);
+	assert_true(fabs(lc_machine_pct(&pr->machine_total, LC_SHARE_SAMPLER) - 5.0) < 1e-9);
+	assert_true(lc_machine_pct(&pr->machine_total, LC_NSHARE) < 0);
+	assert_true(lc_machine_pct(NULL, LC_SHARE_OTHER) < 0);
+	assert_int_equal(lc_machine_distorts(pr), 1u << LC_CAT_RC | 1u << LC_CAT_SL |
+					       1u << LC_CAT_LI | 1u << LC_CAT_IP);
+	lc_profile_free(pr);
+
+	/* below the threshold: nothing distorted; without blocks: unmeasured */
+	assert_int_equal(sample_write(path, bounds), 0);
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr->nmachine, 0);
+	assert_true(lc_machine_pct(&pr->machine_total, LC_SHARE_OTHER) < 0);
+	assert_int_equal(lc_machine_distorts(pr), 0);
+	lc_profile_free(pr);
+
+	/* parts above the total; no CPU; too short */
+	lc_pf_put64(pl + 0, 0);
+	lc_pf_put64(pl + 8, 100);
+	lc_pf_put32(pl + 16, 1);
+	lc_pf_put64(pl + 24, 100);		/* total */
+	lc_pf_put64(pl + 32, 60);		/* program */
+	lc_pf_put64(pl + 48, 60);		/* other */
+	append_block(path, LC_PF_MACHINE, pl, 64);
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "machine"));
+	assert_int_equal(sample_write(path, bounds), 0);
+	lc_pf_put64(pl + 48, 40);
+	lc_pf_put32(pl + 16, 0);
+	append_block(path, LC_PF_MACHINE, pl, 64);
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
+	assert_int_equal(sample_write(path, bounds), 0);
+	lc_pf_put32(pl + 16, 1);
+	append_block(path, LC_PF_MACHINE, pl, 63);
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "short"));
+	assert_int_equal(sample_write(path, bounds), 0);
+	lc_pf_put64(pl + 32, UINT64_MAX);	/* overflowing parts */
+	lc_pf_put64(pl + 24, UINT64_MAX);
+	lc_pf_put64(pl + 40, UINT64_MAX);
+	append_block(path, LC_PF_MACHINE, pl, 72);	/* longer: the rest ignored */
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
+}
+
 /* Write errors reach the caller and stick. */
 static void test_write_errors(void **state)
 {
@@ -692,9 +777,9 @@ static void test_vwindow_round_trip(void **state)
 	assert_int_equal(lc_pwriter_window(w, &w0), 0);
 	assert_int_equal(lc_pwriter_window(w, &w1), 0);
 	assert_int_equal(lc_pwriter_close(w), 0);
-	/* the header says minor 3, the window blocks are type 12 */
+	/* the header says minor 4 (3 brought the type 12 windows), the window blocks are type 12 */
 	b = load(path, &n);
-	assert_int_equal(lc_pf_get16(b + 10), 3);
+	assert_int_equal(lc_pf_get16(b + 10), 4);
 	{
 		uint32_t len, off = LC_PF_HDR_SIZE;
 
@@ -1428,6 +1513,7 @@ int main(void)
 		cmocka_unit_test(test_coalescing),
 		cmocka_unit_test(test_corrupt_varints),
 		cmocka_unit_test(test_window_schedule),
+		cmocka_unit_test(test_machine_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -122,6 +122,41 @@ static void test_files(void **state)
 	assert_int_equal(errno, ELOOP);
 }
 
+/* lc_spawn's hooks: a refusal, a change of folder. */
+static int refuse(void *arg)
+{
+	(void)arg;
+	return -EACCES;
+}
+
+static int go_to(void *arg)
+{
+	return chdir(arg) ? -errno : 0;
+}
+
+static void test_spawn_hooks(void **state)
+{
+	char out[128], buf[256], want[128];
+	char *pwd[] = { "sh", "-c", "pwd; kill -USR1 $$; echo survived", NULL };
+	sigset_t mask, old;
+	struct lc_spawn_io io = { .out = out, .prepare = go_to, .arg = dir, .sigmask = &mask };
+	pid_t pid;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/pwd", dir);
+	snprintf(want, sizeof(want), "%s\nsurvived\n", dir);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);	/* blocked in the child only */
+	sigprocmask(SIG_SETMASK, NULL, &old);
+	pid = lc_spawn(pwd, &io);
+	assert_true(pid > 0);
+	assert_int_equal(lc_wait_status(pid, 0, NULL), 0);
+	assert_string_equal(slurp(out, buf, sizeof(buf)), want);
+	assert_false(sigismember(&old, SIGUSR1));
+	io.prepare = refuse;
+	assert_int_equal(lc_spawn(pwd, &io), -EACCES);
+}
+
 static void test_spawn(void **state)
 {
 	char out[128], buf[256];
@@ -182,7 +217,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_path), cmocka_unit_test(test_files),
-		cmocka_unit_test(test_spawn),	    cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_spawn),	    cmocka_unit_test(test_spawn_hooks),
+		cmocka_unit_test(test_durations),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -292,8 +292,13 @@ void lc_emit_num(struct lc_emit *e, double v)
 		return;
 	}
 	dp = col->data_prec == 0 ? col->prec : col->data_prec < 0 ? 0 : col->data_prec;
-	snprintf(t, sizeof(t), "%.*f%s", col->prec, v, col->kind == LC_COL_PCT ? "%" : "");
-	snprintf(d, sizeof(d), "%.*f", dp, v);
+	if (col->kind == LC_COL_SIG) {
+		snprintf(t, sizeof(t), "%.*g", col->prec ? col->prec : 6, v);
+		snprintf(d, sizeof(d), "%.*g", dp ? dp : 6, v);
+	} else {
+		snprintf(t, sizeof(t), "%.*f%s", col->prec, v, col->kind == LC_COL_PCT ? "%" : "");
+		snprintf(d, sizeof(d), "%.*f", dp, v);
+	}
 	put_num(e, t, d);
 }
 

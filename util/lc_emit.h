@@ -35,6 +35,7 @@ enum lc_col_kind {
 	LC_COL_INT,		/* a signed or unsigned integer */
 	LC_COL_FLOAT,		/* a number with prec digits after the point */
 	LC_COL_PCT,		/* a percentage: text appends '%', CSV/JSON the number */
+	LC_COL_SIG,		/* a number with prec significant digits (%g) */
 };
 
 enum lc_col_align {
@@ -53,8 +54,9 @@ enum lc_col_align {
 struct lc_col {
 	const char *name;	/* header in text and CSV, key in JSON */
 	enum lc_col_kind kind;
-	int prec;		/* FLOAT, PCT: digits after the point in text */
-	int data_prec;		/* FLOAT, PCT: the same in CSV and JSON (see above) */
+	int prec;		/* FLOAT, PCT: digits after the point in text;
+				 * SIG: significant digits (0: 6) */
+	int data_prec;		/* the same in CSV and JSON (see above) */
 	int width;		/* text: this many characters (or the header's,
 				 * when wider); a longer cell overflows its
 				 * row, as printf's width does; 0: fit the

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,8 +147,21 @@ static int child_redirect(int fd, const char *path)
 	return f < 0 || dup2(f, fd) < 0 ? -1 : 0;
 }
 
-/* Child side: set up as io says and run argv (or wait to be killed when
- * argv is NULL); the errno of a failure goes to report, then _exit(127). */
+/* Child side: io's mask, descriptors and hook; 0 or -errno.  System calls
+ * only (and the hook's, which must keep to them too). */
+static int child_setup(const struct lc_spawn_io *io)
+{
+	if (io->sigmask && sigprocmask(SIG_SETMASK, io->sigmask, NULL))
+		return -errno;
+	if ((io->out_fd > 0 && dup2(io->out_fd, 1) < 0) || child_redirect(1, io->out) ||
+	    child_redirect(2, io->err))
+		return -errno;
+	return io->prepare ? io->prepare(io->arg) : 0;
+}
+
+/* Child side: set up as io says and run argv with envp (or wait to be
+ * killed when argv is NULL); the errno of a failure goes to report, then
+ * _exit(127). */
 static void child(char *const argv[], char **envp, const struct lc_spawn_io *io, int report)
 {
 	int e;
@@ -159,10 +173,8 @@ static void child(char *const argv[], char **envp, const struct lc_spawn_io *io,
 		for (;;)
 			pause();
 	}
-	if (io && ((io->out_fd > 0 && dup2(io->out_fd, 1) < 0) ||
-		   child_redirect(1, io->out) || child_redirect(2, io->err))) {
-		e = errno;
-	} else {
+	e = io ? -child_setup(io) : 0;
+	if (!e) {
 		execvpe(argv[0], argv, envp);
 		e = errno;
 	}
@@ -204,6 +216,35 @@ static char **spawn_env(char *const *add)
 	return v;
 }
 
+/* Parent side: wait for the child's exec (the pipe closed by it) or its
+ * errno on the pipe.  A signal of io->stopset first kills the child and
+ * returns -EINTR with the signal in *io->stopsig.  0 or -errno. */
+static int wait_exec(pid_t pid, int fd, const struct lc_spawn_io *io)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	siginfo_t si;
+	int e = 0;
+
+	while (io && io->stopset) {
+		int s = sigtimedwait(io->stopset, &si, &(struct timespec){ 0, 0 }), k;
+
+		if (s > 0 && s != SIGCHLD) {
+			if (io->stopsig)
+				*io->stopsig = s;
+			lc_spawn_end(pid);
+			return -EINTR;
+		}
+		k = poll(&pf, 1, 20);
+		if (k > 0 || (k < 0 && errno != EINTR))
+			break;
+	}
+	if (read(fd, &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		return e > 0 ? -e : -ECHILD;
+	}
+	return 0;
+}
+
 pid_t lc_spawn(char *const argv[], const struct lc_spawn_io *io)
 {
 	char **envp = spawn_env(io ? io->env : NULL);
@@ -224,12 +265,8 @@ pid_t lc_spawn(char *const argv[], const struct lc_spawn_io *io)
 		e = -errno;
 	free(envp);
 	close(pfd[1]);
-	if (pid > 0 && read(pfd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		e = e > 0 ? -e : -ECHILD;
-	} else if (pid > 0) {
-		e = 0;
-	}
+	if (pid > 0)
+		e = wait_exec(pid, pfd[0], io);
 	close(pfd[0]);
 	return e ? e : pid;
 }

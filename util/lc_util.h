@@ -8,6 +8,7 @@
 #define LC_UTIL_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -172,15 +173,24 @@ struct lc_spawn_io {
 	char *const *env;	/* NAME=VALUE strings added to its environment,
 				 * NULL-terminated */
 	int die_with_parent;	/* killed (SIGKILL) when this process ends */
+	const sigset_t *sigmask; /* the child's signal mask (NULL: this one's) */
+	int (*prepare)(void *arg); /* run in the child after the above, before
+				    * the exec: 0, or -errno to fail with;
+				    * system calls only (no malloc, setenv) */
+	void *arg;		/* prepare's argument */
+	const sigset_t *stopset; /* blocked signals that, arriving before the
+				  * exec, kill the child: -EINTR */
+	int *stopsig;		/* where to put that signal */
 };
 
 /* Start argv[0] (searched in PATH) with argv, set up as io says (NULL:
  * inherit everything); argv NULL starts a child that only waits to be
  * killed (a target for per-process probes).  Returns the child's pid, or
  * -errno: of fork, or of the exec or redirection in the child (-ENOENT:
- * no such program), which has then been reaped.  The environment is built
- * before the fork: the child makes system calls only, as the child of a
- * threaded process must. */
+ * no such program), which has then been reaped; -EINTR when a signal of
+ * io->stopset arrived before the exec.  The environment is built before
+ * the fork: the child makes system calls only, as the child of a threaded
+ * process must. */
 pid_t lc_spawn(char *const argv[], const struct lc_spawn_io *io);
 
 /* lc_wait_status flag: return -EINTR when a signal interrupts the wait

@@ -1,7 +1,8 @@
 /* fuzz_profile — the profile reader (lc_profile_parse) on any bytes, once
  * keeping everything and once with options (rows folded into the totals,
  * windows merged), which must agree on whether the bytes are a profile and
- * where it ends, and whose merged windows must add up. */
+ * where it ends, and whose merged windows must add up; machine spans fit
+ * their totals and sum to the profile's share. */
 #include "lc_profile.h"
 
 #include <stddef.h>
@@ -31,6 +32,28 @@ static void check_lean(const struct lc_profile *all, const struct lc_profile *p,
 	}
 }
 
+/* The machine spans a reading kept fit their totals, and the profile's
+ * share is the sum of those without the partial flag. */
+static void check_machine(const struct lc_profile *p)
+{
+	struct lc_prof_machine t = { 0 };
+
+	for (uint32_t i = 0; i < p->nmachine; i++) {
+		const struct lc_prof_machine *m = &p->machine[i];
+
+		if (m->program_ns + m->sampler_ns + m->other_ns + m->steal_ns > m->total_ns ||
+		    !m->ncpus || lc_machine_pct(m, LC_SHARE_LOAD) > 100.0 + 1e-9)
+			__builtin_trap();
+		if (m->flags & LC_MACH_PARTIAL || t.total_ns > UINT64_MAX / 2 ||
+		    t.len_ns > UINT64_MAX / 2 || m->total_ns > UINT64_MAX / 4)
+			continue;
+		t.total_ns += m->total_ns;
+		t.other_ns += m->other_ns;
+	}
+	if (t.total_ns != p->machine_total.total_ns || t.other_ns != p->machine_total.other_ns)
+		__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
 	static const struct lc_read_opts opts[2] = { { .no_rows = 1, .max_windows = 3 },
@@ -38,6 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	struct lc_profile *all = NULL, *p = NULL;
 	char err[256];
 	int r = lc_profile_parse(data, n, &all, err, sizeof(err));
+
+	if (!r)
+		check_machine(all);
 
 	for (int k = 0; k < 2; k++) {
 		int r2 = lc_profile_parse_opts(data, n, &opts[k], &p, err, sizeof(err));

@@ -1,0 +1,305 @@
+/*
+ * machine.c — the machine's share of the program's CPUs (see machine.h).
+ *
+ * At the end of a span the meter reads /proc/stat's per-CPU lines for the
+ * CPUs of the program's affinity mask (the union over its processes), each
+ * program process's CPU time (/proc/PID/stat, all its threads, live and
+ * exited) and the sampler's own (its process's CPU clock, less the
+ * sampling thread's when that thread is pinned outside the mask).  Over
+ * the span, of those CPUs' time: busy minus the program and the sampler
+ * is other processes', and steal is the hypervisor's.  A read costs about
+ * 7 us for /proc/stat and 3 us per process, once per 100 ms or more.
+ */
+#include "machine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lc_util.h"
+
+/* A program process and its CPU time at the last read. */
+struct mproc {
+	int32_t pid;
+	uint64_t cpu_ns;
+	uint64_t gen;		/* the read that last saw it */
+};
+
+/* The CPU counters of the mask's CPUs, summed. */
+struct cpus {
+	uint32_t n;
+	uint64_t busy, total, steal;	/* ns */
+};
+
+struct lc_machine {
+	struct lc_pwriter *w;
+	struct lc_registry *reg;
+	uint64_t t0, window_ns;
+	uint32_t grow;
+	int sampler_cpu;
+	int stat_fd;			/* /proc/stat, kept open */
+	uint64_t tick_ns;		/* ns per clock tick (USER_HZ) */
+	uint64_t gen;			/* reads taken; 0: no baseline yet */
+	uint64_t last;			/* CLOCK_MONOTONIC of the last read */
+	uint64_t last_boot;		/* CLOCK_BOOTTIME of the last read */
+	uint64_t *cpu_busy, *cpu_total, *cpu_steal;	/* [CPU_SETSIZE], at the last read */
+	uint64_t self_ns, thread_ns;	/* the sampler's clocks at the last read */
+	struct mproc *procs;
+	size_t nprocs, procs_cap;
+	int partial;			/* this span lost a process's time */
+	char stat_buf[1 << 16];		/* /proc/stat as read */
+};
+
+static uint64_t clock_of(clockid_t id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+struct lc_machine *lc_machine_new(struct lc_pwriter *w, struct lc_registry *reg, uint64_t t0,
+				  uint64_t window_ns, uint32_t grow, int sampler_cpu)
+{
+	struct lc_machine *m = calloc(1, sizeof(*m));
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (!m)
+		return NULL;
+	m->cpu_busy = calloc(3 * (size_t)CPU_SETSIZE, sizeof(uint64_t));
+	if (!m->cpu_busy) {
+		free(m);
+		return NULL;
+	}
+	m->cpu_total = m->cpu_busy + CPU_SETSIZE;
+	m->cpu_steal = m->cpu_total + CPU_SETSIZE;
+	m->w = w;
+	m->reg = reg;
+	m->t0 = t0;
+	m->window_ns = window_ns ? window_ns : 10000000u;
+	m->grow = grow;
+	m->sampler_cpu = sampler_cpu;
+	m->tick_ns = hz > 0 ? 1000000000u / (uint64_t)hz : 10000000u;
+	m->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	return m;
+}
+
+void lc_machine_free(struct lc_machine *m)
+{
+	if (!m)
+		return;
+	if (m->stat_fd >= 0)
+		close(m->stat_fd);
+	free(m->cpu_busy);
+	free(m->procs);
+	free(m);
+}
+
+/* Parse the "cpuN ..." lines of /proc/stat into the per-CPU arrays (ns).
+ * Returns 0 or -errno. */
+static int read_stat(struct lc_machine *m)
+{
+	char *buf = m->stat_buf, *s = buf;
+	ssize_t n = m->stat_fd >= 0 ? pread(m->stat_fd, buf, sizeof(m->stat_buf) - 1, 0) : -1;
+
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	while ((s = strstr(s, "\ncpu"))) {
+		unsigned long long v[10] = { 0 };
+		int cpu, k;
+
+		s += 4;
+		k = sscanf(s, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		if (k < 8 || cpu < 0 || cpu >= CPU_SETSIZE)
+			continue;
+		/* user nice system idle iowait irq softirq steal (guest is in user) */
+		m->cpu_busy[cpu] = (v[0] + v[1] + v[2] + v[5] + v[6]) * m->tick_ns;
+		m->cpu_steal[cpu] = v[7] * m->tick_ns;
+		m->cpu_total[cpu] = m->cpu_busy[cpu] + (v[3] + v[4]) * m->tick_ns + m->cpu_steal[cpu];
+	}
+	return 0;
+}
+
+/* The CPU counters of the CPUs in mask, summed. */
+static struct cpus sum_cpus(const struct lc_machine *m, const cpu_set_t *mask)
+{
+	struct cpus c = { 0 };
+
+	for (int i = 0; i < CPU_SETSIZE; i++) {
+		if (!CPU_ISSET(i, mask))
+			continue;
+		c.n++;
+		c.busy += m->cpu_busy[i];
+		c.total += m->cpu_total[i];
+		c.steal += m->cpu_steal[i];
+	}
+	return c;
+}
+
+/* CPU time of process pid (all its threads) and when it started (boot
+ * clock, ns); -errno when it cannot be read (gone). */
+static int proc_cpu(const struct lc_machine *m, int32_t pid, uint64_t *cpu, uint64_t *start)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st, sv;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	p = strrchr(buf, ')');	/* the command name may hold anything */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu "
+			 "%*d %*d %*d %*d %*d %*d %llu", &ut, &st, &sv) != 3)
+		return -EIO;
+	*cpu = (ut + st) * m->tick_ns;
+	*start = sv * m->tick_ns;
+	return 0;
+}
+
+/* The entry of pid, created when new (cpu_ns = UINT64_MAX); NULL on ENOMEM. */
+static struct mproc *proc_entry(struct lc_machine *m, int32_t pid)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].pid == pid)
+			return &m->procs[i];
+	if (lc_grow((void **)&m->procs, &m->procs_cap, m->nprocs + 1, sizeof(*m->procs)))
+		return NULL;
+	m->procs[m->nprocs] = (struct mproc){ .pid = pid, .cpu_ns = UINT64_MAX };
+	return &m->procs[m->nprocs++];
+}
+
+/* CPU time program process pid used since the last read; adds its CPUs
+ * to mask.  A process seen for the first time counts from its start when
+ * it started after the last read, else from now (the span is partial). */
+static uint64_t proc_delta(struct lc_machine *m, int32_t pid, cpu_set_t *mask)
+{
+	struct mproc *e = proc_entry(m, pid);
+	uint64_t cpu = 0, start = 0, d = 0;
+	cpu_set_t set;
+
+	if (!e || proc_cpu(m, pid, &cpu, &start))
+		return 0;	/* gone since the list was read: noticed below */
+	if (!sched_getaffinity(pid, sizeof(set), &set))
+		CPU_OR(mask, mask, &set);
+	if (e->cpu_ns != UINT64_MAX)
+		d = cpu > e->cpu_ns ? cpu - e->cpu_ns : 0;
+	else if (m->gen > 1 && start + m->tick_ns >= m->last_boot)
+		d = cpu;
+	else if (m->gen > 1)
+		m->partial = 1;
+	e->cpu_ns = cpu;
+	e->gen = m->gen;
+	return d;
+}
+
+/* The program's CPU time since the last read, over its processes in the
+ * registry; their CPUs into mask.  Forgets processes no longer listed
+ * (the span is partial: their last CPU time is unknown). */
+static uint64_t program_delta(struct lc_machine *m, cpu_set_t *mask)
+{
+	struct lc_target *t;
+	uint64_t sum = 0;
+	size_t k = 0;
+
+	CPU_ZERO(mask);
+	urcu_memb_read_lock();
+	cds_list_for_each_entry_rcu(t, lc_registry_list(m->reg), node)
+		sum += proc_delta(m, t->pid, mask);	/* gone: still readable until reaped */
+	urcu_memb_read_unlock();
+	for (size_t i = 0; i < m->nprocs; i++) {
+		if (m->procs[i].gen == m->gen)
+			m->procs[k++] = m->procs[i];
+		else
+			m->partial = 1;
+	}
+	m->nprocs = k;
+	return sum;
+}
+
+/* The sampler's CPU time on the program's CPUs since the last read. */
+static uint64_t sampler_delta(struct lc_machine *m, const cpu_set_t *mask)
+{
+	uint64_t self = clock_of(CLOCK_PROCESS_CPUTIME_ID), th = clock_of(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t d = self - m->self_ns;
+	int outside = m->sampler_cpu >= 0 && m->sampler_cpu < CPU_SETSIZE &&
+		      !CPU_ISSET(m->sampler_cpu, mask);
+
+	if (outside)
+		d = d > th - m->thread_ns ? d - (th - m->thread_ns) : 0;
+	m->self_ns = self;
+	m->thread_ns = th;
+	return d;
+}
+
+/* Measure the span since the last read and write it (not at the baseline):
+ * the CPUs are the program's now (its processes' affinity masks; before
+ * any process is known, this process's). */
+static int measure(struct lc_machine *m, uint64_t now)
+{
+	struct lc_prof_machine x = { 0 };
+	uint64_t prog, self, busy;
+	struct cpus c, d;
+	cpu_set_t mask;
+
+	m->gen++;
+	m->partial = 0;
+	prog = program_delta(m, &mask);
+	if (!CPU_COUNT(&mask) && sched_getaffinity(getpid(), sizeof(mask), &mask))
+		CPU_ZERO(&mask);
+	self = sampler_delta(m, &mask);
+	c = sum_cpus(m, &mask);		/* the arrays still hold the last read's */
+	if (read_stat(m) || !c.n || m->gen == 1)
+		goto out;
+	d = sum_cpus(m, &mask);
+	if (d.total <= c.total)
+		goto out;
+	x.total_ns = d.total - c.total;
+	busy = d.busy > c.busy ? d.busy - c.busy : 0;
+	busy = busy < x.total_ns ? busy : x.total_ns;
+	x.steal_ns = d.steal > c.steal ? d.steal - c.steal : 0;
+	if (x.steal_ns > x.total_ns - busy)
+		x.steal_ns = x.total_ns - busy;
+	x.program_ns = prog < busy ? prog : busy;
+	x.sampler_ns = self < busy - x.program_ns ? self : busy - x.program_ns;
+	x.other_ns = busy - x.program_ns - x.sampler_ns;
+	x.start_ns = m->last - m->t0;
+	x.len_ns = now - m->last;
+	x.ncpus = c.n;
+	x.flags = m->partial ? LC_MACH_PARTIAL : 0;
+out:
+	m->last = now;
+	m->last_boot = clock_of(CLOCK_BOOTTIME);
+	return x.total_ns ? lc_pwriter_machine(m->w, &x) : 0;
+}
+
+int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
+{
+	uint64_t a, b;
+
+	if (m->gen && !last) {
+		if (now - m->last < LC_MACHINE_EVERY_NS)
+			return 0;
+		a = lc_window_at(m->window_ns, m->grow, m->last - m->t0);
+		b = lc_window_at(m->window_ns, m->grow, now - m->t0);
+		if (a == b)
+			return 0;	/* measure at window ends */
+	}
+	if (m->gen && now == m->last)
+		return 0;
+	return measure(m, now);
+}
