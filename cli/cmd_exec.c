@@ -160,7 +160,13 @@ static int lead(const struct exec_opts *o, const char *session, const char *host
 	}
 	cmd = lc_launch_join(argc, argv);
 	lc_launch_begin(&l);
-	reg = lc_registry_start(session, NULL, 0, &e);
+	/* the ranks are children of the launcher's process on this node */
+	reg = lc_registry_start_lineage(session, &e);
+	if (reg && (e = lc_registry_set_roots(reg, &(pid_t){ getppid() }, 1))) {
+		lc_registry_stop(reg);
+		lc_registry_free(reg);
+		reg = NULL;
+	}
 	if (!reg)
 		warnx("cannot start discovery: %s", strerror(-e));
 	ses = reg ? node_session(o, session, host, out, cmd, m, reg) : NULL;

@@ -352,6 +352,18 @@ static void end_warnings(const struct lc_session_result *res)
 		warnx("%u invalid shared-memory segments ignored in all", res->rejected);
 }
 
+/* Say how many processes joined the session's name from outside the
+ * command's tree and were refused (their reasons are among the notes). */
+static void outsiders(struct run *r)
+{
+	uint32_t n = lc_registry_outsiders(lc_session_registry(r->ses));
+
+	if (n)
+		warnx("%u process%s refused: not started by the recorded command (%s the "
+		      "session's name from outside it)", n, n == 1 ? "" : "es",
+		      n == 1 ? "it used" : "they used");
+}
+
 /* Finish the session: write the rest of the profile, say what happened,
  * release everything.  Returns 0, or 1 when the profile is incomplete. */
 static int finish_run(struct run *r, const char *cmd, int status, const char *reason)
@@ -370,6 +382,7 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 			summary(r, cmd, &res);
 		}
 		end_warnings(&res);
+		outsiders(r);
 	}
 	lc_session_free(r->ses);
 	r->ses = NULL;
@@ -488,7 +501,7 @@ int lc_cmd_record(int argc, char **argv)
 	if (rc)
 		return rc;
 	lc_launch_begin(&r.l);
-	reg = lc_registry_start(r.l.session, NULL, 0, &rc);
+	reg = lc_registry_start_lineage(r.l.session, &rc);	/* the command's tree only */
 	if (!reg) {
 		warnx("cannot start discovery: %s", strerror(-rc));
 		return 1;
@@ -509,6 +522,8 @@ int lc_cmd_record(int argc, char **argv)
 		finish_run(&r, "record", 127, "command could not be started");
 		return 127;
 	}
+	/* the command, and this process, whose children its orphans become */
+	lc_registry_set_roots(reg, (pid_t[]){ child, getpid() }, 2);
 	status = lc_launch_wait_child(&r.l, child, LC_TERM_WAIT_NS, &sig);
 	if (!sig)
 		sig = wait_session(&r, reg);

@@ -57,6 +57,10 @@
 
 /* Flags in lc_seg_hdr.flags. */
 #define LC_SEG_TRACE     1u	/* the process runs in trace mode */
+#define LC_SEG_TRACE_CUT 2u	/* its trace stopped early: the program took
+				 * over the trace descriptor and the file could
+				 * not be opened again (set, with release, after
+				 * publication: the one flag that changes) */
 
 #define LC_MAX_SYNC      48u	/* named synchronization objects per process */
 

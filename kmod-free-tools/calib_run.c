@@ -4,6 +4,7 @@
  * the --memory probe's output.
  */
 #include "lc_calib_run.h"
+#include "lc_emit.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -482,9 +483,11 @@ static int graph_script(const char *gp, const char *dat, char *msg, size_t len)
 	fprintf(f, "set title 'Sampling interval: overhead against accuracy'\n"
 		   "set logscale x\nset xlabel 'interval (us)'\nset ylabel '%% increase / %% error'\n"
 		   "set grid\nset key top center\n"
-		   "plot '%s' using 1:2 with linespoints title 'running-time increase (%%)', \\\n"
-		   "     '%s' using 1:3 with linespoints title 'largest category error (%%)'\n",
-		dat, dat);
+		   "plot ");
+	lc_emit_gnuplot_str(f, dat);	/* the directory is the user's: a quoted string */
+	fprintf(f, " using 1:2 with linespoints title 'running-time increase (%%)', \\\n     ");
+	lc_emit_gnuplot_str(f, dat);
+	fprintf(f, " using 1:3 with linespoints title 'largest category error (%%)'\n");
 	fclose(f);
 	return 0;
 }

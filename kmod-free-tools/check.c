@@ -572,8 +572,8 @@ int lc_check_tick_probe(uint64_t probe_ns, int cpu, double *mean_ns, double *max
 	close(fd);
 	unlink(path);	/* a unique name; the profile writer creates it anew */
 	snprintf(session, sizeof(session), "lccheck%d", (int)getpid());
-	reg = lc_registry_start(session, NULL, 0, &e);
-	if (!reg)
+	reg = lc_registry_start_lineage(session, &e);	/* nothing but our own */
+	if (!reg || (e = lc_registry_set_roots(reg, &(pid_t){ getpid() }, 1)))
 		goto out;
 	w = lc_pwriter_open(path, &info, &e);
 	if (!w)

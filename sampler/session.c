@@ -248,6 +248,19 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 	return 0;
 }
 
+/* Name each process whose trace stopped early (its program took over the
+ * trace descriptor and the file could not be opened again). */
+static void note_trace_cuts(const struct lc_departure *dep, uint32_t ndep,
+			    struct lc_session_result *res)
+{
+	for (uint32_t i = 0; i < ndep; i++)
+		if (dep[i].seg_flags & LC_SEG_TRACE_CUT)
+			lc_append_line(res->notes, sizeof(res->notes), "trace: process %d: its "
+				       "trace was cut (the program closed the trace file's descriptor "
+				       "and it could not be opened again): the trace profile lacks "
+				       "its last transitions", (int)dep[i].pid);
+}
+
 /* Replay the trace files into the profile's second source; raise *procs to
  * the trace's thread count when p was taken from the threads seen. */
 static void add_trace(struct lc_session *s, uint32_t *procs, struct lc_session_result *res)
@@ -275,6 +288,7 @@ static void add_trace(struct lc_session *s, uint32_t *procs, struct lc_session_r
 		lc_append_line(res->notes, sizeof(res->notes), "trace mode: no trace file appeared in %s", s->o.trace_dir);
 	if (rs.bad)
 		lc_append_line(res->notes, sizeof(res->notes), "trace: %llu invalid records or files ignored", (unsigned long long)rs.bad);
+	note_trace_cuts(dep, ndep, res);
 	lc_accum_flush(acc);
 	p = lc_accum_procs(acc, &from);
 	if (from == LC_PROCS_THREADS && p > *procs)

@@ -22,7 +22,9 @@
 
 #include "guard.h"
 #include "lc_util.h"
+#include "lineage.h"
 #include "nametab.h"
+#include "slotsweep.h"
 
 #define SHM_DIR "/dev/shm"
 #define POLL_NS 20000000	/* rescan period when nothing is pending */
@@ -87,7 +89,18 @@ struct lc_registry {
 	struct lc_rejection *lost;
 	uint32_t nlost, untracked;
 	size_t lostcap;
+	/* Lineage (lineage.h): set by open before any scan; roots, nroots and
+	 * lineage (LINEAGE_SET) then under lock by lc_registry_set_roots;
+	 * outsiders under lock, read relaxed. */
+	int lineage;			/* LINEAGE_* */
+	struct lc_root *roots;
+	int nroots;
+	uint32_t outsiders;		/* segments refused: not of the roots' tree */
 };
+
+#define LINEAGE_ANY 0		/* every process of the session (pid mode, tests) */
+#define LINEAGE_WAIT 1		/* only descendants of roots not yet given */
+#define LINEAGE_SET 2		/* only descendants of roots[0..nroots) */
 
 /* Split an shm name "lostcycles.S.PID.NONCE" into its parts.  Returns 0 or
  * -EINVAL when name is not one of ours. */
@@ -154,7 +167,25 @@ static void free_target(struct rcu_head *head)
 
 	munmap((void *)t->hdr, t->len);
 	free(t->cache);
+	lc_slotsweep_free(t);
 	free(t);
+}
+
+/* The flags word of t's segment, read under the guard (the file may have
+ * shrunk); 0 when the read faults or the tick loop saw it fault. */
+static uint32_t seg_flags(const struct lc_target *t)
+{
+	struct lc_guard g;
+	uint32_t f;
+
+	if (__atomic_load_n(&t->fault, __ATOMIC_ACQUIRE))
+		return 0;
+	if (sigsetjmp(g.env, 0))
+		return 0;
+	lc_guard_arm(&g, t->hdr, t->len);
+	f = __atomic_load_n(&t->hdr->flags, __ATOMIC_ACQUIRE);
+	lc_guard_disarm();
+	return f;
 }
 
 /* Remove t from the list (caller holds the lock), record its departure, and
@@ -164,7 +195,8 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 	__atomic_store_n(&t->gone, 1, __ATOMIC_RELEASE);
 	cds_list_del_rcu(&t->node);
 	if (!lc_grow((void **)&r->dep, &r->depcap, r->ndep + 1, sizeof(*r->dep)))
-		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce, lc_clock_ns() };
+		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce, lc_clock_ns(),
+							   seg_flags(t) };
 	/* the departure is recorded before the count says the target left */
 	__atomic_store_n(&r->live, r->live - 1, __ATOMIC_RELEASE);
 	if (t->pidfd >= 0) {
@@ -525,6 +557,31 @@ static int publish(struct lc_registry *r, struct lc_target *t, char *why, size_t
 	return 0;
 }
 
+/* Whether the process of t may join the recording (caller holds the lock):
+ * with roots, only a root or a descendant of one (lineage.h).  Returns 0,
+ * -EACCES with the reason (counted as an outsider), -ESRCH when the
+ * process is gone, or -EAGAIN when its parent chain could not be read. */
+static int lineage_ok(struct lc_registry *r, const struct lc_target *t, uid_t owner,
+		      char *why, size_t wl)
+{
+	int rc;
+
+	if (r->lineage != LINEAGE_SET)
+		return 0;
+	rc = lc_lineage_descends(t->pid, r->roots, r->nroots, NULL);
+	if (rc == 1)
+		return 0;
+	if (rc == -ENOENT)
+		return lc_fail(why, wl, -ESRCH, "target %d: exited before it was attached", (int)t->pid);
+	if (rc < 0)
+		return lc_fail(why, wl, -EAGAIN, "target %d: its parents cannot be read (%s)",
+			       (int)t->pid, strerror(-rc));
+	__atomic_store_n(&r->outsiders, r->outsiders + 1, __ATOMIC_RELAXED);
+	return lc_fail(why, wl, -EACCES, "target %d (uid %u, %s): not started by the recorded "
+		       "command (it does not descend from it): refused", (int)t->pid,
+		       (unsigned)owner, t->comm);
+}
+
 /* Release what attach() opened and did not hand to a target. */
 static void seg_close(struct seg_open *o)
 {
@@ -549,6 +606,9 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 	struct seg_snap s;
 	int rc;
 
+	if (r->lineage == LINEAGE_WAIT)	/* the command is being started */
+		return lc_fail(why, wl, -EINPROGRESS, "target %d: waiting for the command's pid",
+			       (int)pid);
 	rc = seg_open(&o, name, pid, why, wl);
 	if (!rc)
 		rc = validate(&o, name, pid, nonce, &s, why, wl);
@@ -556,6 +616,8 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 		rc = map_target(r, &o, &s, name, &t, why, wl);
 	if (!rc)
 		rc = verify(t, o.owner, &s, why, wl);
+	if (!rc)
+		rc = lineage_ok(r, t, o.owner, why, wl);
 	if (rc == -ESRCH && t)
 		shm_unlink(name);	/* stale: its process is gone */
 	if (rc && t) {
@@ -665,6 +727,11 @@ static void try_name(struct lc_registry *r, const char *name, pid_t pid, uint64_
 		return;
 	}
 	n->state = LC_NAME_WAIT;
+	if (rc == -EINPROGRESS) {	/* no backoff: the roots come at once */
+		n->next_ns = now + RETRY_MIN_NS;
+		due(r, n->next_ns);
+		return;
+	}
 	n->next_ns = now + (n->tries < 15 ? (uint64_t)RETRY_MIN_NS << n->tries : RETRY_MAX_NS);
 	if (n->next_ns > now + RETRY_MAX_NS)
 		n->next_ns = now + RETRY_MAX_NS;
@@ -803,8 +870,9 @@ static uint32_t pidfd_budget(void)
 	return n < MAX_POLL - 1 ? (uint32_t)n : MAX_POLL - 1;
 }
 
-struct lc_registry *lc_registry_open(const char *session, const pid_t *pids, int npids,
-				     int *err)
+/* lc_registry_open, with lineage LINEAGE_ANY or LINEAGE_WAIT. */
+static struct lc_registry *registry_open(const char *session, const pid_t *pids, int npids,
+					 int lineage, int *err)
 {
 	struct lc_registry *r = calloc(1, sizeof(*r));
 	int rc;
@@ -833,6 +901,7 @@ struct lc_registry *lc_registry_open(const char *session, const pid_t *pids, int
 		memcpy(r->pids, pids, (size_t)npids * sizeof(*pids));
 		r->npids = npids;
 	}
+	r->lineage = lineage;
 	r->pidfd_max = pidfd_budget();
 	r->inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (r->inotify >= 0)
@@ -841,10 +910,17 @@ struct lc_registry *lc_registry_open(const char *session, const pid_t *pids, int
 	return r;
 }
 
-struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
-				      int *err)
+struct lc_registry *lc_registry_open(const char *session, const pid_t *pids, int npids,
+				     int *err)
 {
-	struct lc_registry *r = lc_registry_open(session, pids, npids, err);
+	return registry_open(session, pids, npids, LINEAGE_ANY, err);
+}
+
+/* lc_registry_start, with lineage LINEAGE_ANY or LINEAGE_WAIT. */
+static struct lc_registry *registry_start(const char *session, const pid_t *pids, int npids,
+					  int lineage, int *err)
+{
+	struct lc_registry *r = registry_open(session, pids, npids, lineage, err);
 	int rc;
 
 	if (!r)
@@ -858,6 +934,44 @@ struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, in
 	}
 	r->running = 1;
 	return r;
+}
+
+struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
+				      int *err)
+{
+	return registry_start(session, pids, npids, LINEAGE_ANY, err);
+}
+
+struct lc_registry *lc_registry_start_lineage(const char *session, int *err)
+{
+	return registry_start(session, NULL, 0, LINEAGE_WAIT, err);
+}
+
+int lc_registry_set_roots(struct lc_registry *r, const pid_t *pids, int n)
+{
+	struct lc_root *roots = n > 0 ? calloc((size_t)n, sizeof(*roots)) : NULL;
+	int rc = 0;
+
+	if (n > 0 && !roots)
+		return -ENOMEM;
+	for (int i = 0; i < n && !rc; i++)
+		rc = lc_root_take(pids[i], &roots[i]);
+	if (rc) {
+		free(roots);
+		return rc;
+	}
+	pthread_mutex_lock(&r->lock);
+	free(r->roots);
+	r->roots = roots;
+	r->nroots = n;
+	r->lineage = LINEAGE_SET;
+	pthread_mutex_unlock(&r->lock);
+	return 0;
+}
+
+uint32_t lc_registry_outsiders(struct lc_registry *r)
+{
+	return __atomic_load_n(&r->outsiders, __ATOMIC_RELAXED);
 }
 
 /* Whether t's process has exited: its pidfd is readable (an exit not yet
@@ -917,6 +1031,7 @@ void lc_registry_free(struct lc_registry *r)
 	free(r->dep);
 	free(r->bad);
 	free(r->lost);
+	free(r->roots);
 	lc_nametab_free(&r->names);
 	free(r->pids);
 	free(r);

@@ -86,6 +86,12 @@ struct lc_target {
 	uint64_t sync_told;	/* bit i: sync object i described to the
 				 * accumulator; */
 	uint64_t sync_named;	/* bit i: with its name */
+	/* which slots are read at a tick (slotsweep.h) */
+	uint32_t *active;	/* slots holding an accepted thread */
+	uint32_t nactive;
+	size_t active_cap;
+	uint8_t *listed;	/* per slot: in active[] (nslots bytes) */
+	uint32_t cursor;	/* where the window over the others goes on */
 };
 
 /* A target that left the run, for the trace replay. */
@@ -93,6 +99,8 @@ struct lc_departure {
 	int32_t pid;
 	uint64_t nonce;
 	uint64_t t_ns;		/* CLOCK_MONOTONIC when it left */
+	uint32_t seg_flags;	/* LC_SEG_* of its segment then (LC_SEG_TRACE_CUT:
+				 * its trace stopped early) */
 };
 
 /* A segment refused as invalid, with a one-line reason such as "target 1234
@@ -112,6 +120,23 @@ struct lc_registry;
  * with *err = -errno. */
 struct lc_registry *lc_registry_start(const char *session, const pid_t *pids, int npids,
 				      int *err);
+
+/* As lc_registry_start for a session, but a segment is accepted only when
+ * its process is one of the roots given by lc_registry_set_roots, or
+ * descends from one (lineage.h): another user's process started with the
+ * session's name in its environment is refused.  Until the roots are
+ * given, segments wait (the command is being started). */
+struct lc_registry *lc_registry_start_lineage(const char *session, int *err);
+
+/* Give the roots of a registry started with lc_registry_start_lineage: the
+ * n processes in pids (the recorded command), taken with their start time
+ * now.  Any thread.  Returns 0 or -errno (-ENOENT: a pid is gone); on an
+ * error the segments keep waiting. */
+int lc_registry_set_roots(struct lc_registry *r, const pid_t *pids, int n);
+
+/* Segments refused because their process does not descend from the roots
+ * (any thread, any time); each is also a rejection, with its reason. */
+uint32_t lc_registry_outsiders(struct lc_registry *r);
 
 /* Like lc_registry_start, but no discovery thread runs: the caller drives
  * discovery with lc_registry_scan, and so knows what each scan found (tests

@@ -19,6 +19,7 @@
 
 #include "guard.h"
 #include "lc_util.h"
+#include "slotsweep.h"
 
 /* How many slots, and how many threads' run-queue sources, a tick asks the
  * memory for ahead of the one it reads: each is a line that another CPU
@@ -424,13 +425,15 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		       uint32_t *nthreads, uint64_t now, uint64_t dt)
 {
 	struct lc_seg_hdr *h = (struct lc_seg_hdr *)t->hdr;
-	uint32_t hwm = __atomic_load_n(&h->slot_hwm, __ATOMIC_ACQUIRE);
+	uint32_t hwm = __atomic_load_n(&h->slot_hwm, __ATOMIC_ACQUIRE), i;
+	struct lc_slotsweep_it it;
 
 	if (hwm > t->nslots) {
 		bad_read(s, t);
 		hwm = t->nslots;
 	}
-	for (uint32_t i = 0; i < hwm; i++) {
+	/* the slots of the threads found, and a window of the others */
+	for (lc_slotsweep_begin(&it, t, hwm); lc_slotsweep_next(&it, &i);) {
 		const struct lc_slot *sl = lc_seg_slot(h, i);
 		struct lc_slot_cache *c = &t->cache[i];
 		uint32_t tid, gen, st, flags;

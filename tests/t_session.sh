@@ -101,6 +101,7 @@ pid=$(cat "$tmp/n.pid" 2>/dev/null)
 
 # 4. a process killed by SIGKILL leaves its name; the next one removes it
 if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+	alive=$(ls /dev/shm | grep -c "^lostcycles\..*\.$pid\.")
 	kill -9 "$pid"
 	sleep 0.2
 	before=$(ls /dev/shm | grep -c "^lostcycles\..*\.$pid\.")
@@ -109,6 +110,10 @@ if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
 	echo "      names of the killed process $pid: $before before, $after after the next session"
 	if [ "$before" -ge 1 ] && [ "$after" -eq 0 ]; then
 		ok "the name a killed process left is removed"
+	elif [ "$alive" -ge 1 ] && [ "$before" -eq 0 ]; then
+		# another session started on this machine in those 0.2 s and
+		# removed it first: that is the rule at work, but not this test's
+		echo "NOTE: t_session: another session on this machine removed the killed process's name first: the stale-name check is left out"
 	else
 		fail "the name a killed process left is still there ($before before, $after after)"
 	fi

@@ -21,6 +21,11 @@
  *	hostile garbage MS
  *		BUSY, then for MS writes random bytes over its segment (all but
  *		the identity line), as fast as it can
+ *	hostile wideslots N MS
+ *		N children, each BUSY for MS with the high-water mark of its
+ *		segment raised to all its slots, every other one free (run
+ *		with LOSTCYCLES_SLOTS=65536: the sampler's work per tick must
+ *		follow the threads, not the slots)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -214,6 +219,35 @@ static int do_truncate(long ms)
 	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 1;
 }
 
+/* wideslots N MS: see the top of the file. */
+static int do_wideslots(int n, long ms)
+{
+	int bad = 0, ws;
+
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return 1;
+		if (pid == 0) {
+			struct lc_seg_hdr *h;
+			size_t len;
+
+			LC_BUSY();
+			h = (struct lc_seg_hdr *)own_segment(&len);
+			if (!h)
+				_exit(3);
+			__atomic_store_n(&h->slot_hwm, h->nslots, __ATOMIC_RELEASE);
+			sleep_ms(ms);
+			LC_IDLE();
+			_exit(0);
+		}
+	}
+	while (wait(&ws) > 0)
+		bad += !WIFEXITED(ws) || WEXITSTATUS(ws);
+	return bad ? 1 : 0;
+}
+
 /* children N MS: see the top of the file. */
 static int do_children(int n, long ms)
 {
@@ -250,7 +284,9 @@ int main(int argc, char **argv)
 		return do_children(atoi(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "sigterm"))
 		return do_sigterm(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "wideslots"))
+		return do_wideslots(atoi(argv[2]), atol(argv[3]));
 	fprintf(stderr, "usage: hostile sigterm MS | children N MS | truncate MS | fakeslots N MS | "
-			"garbage MS\n");
+			"garbage MS | wideslots N MS\n");
 	return 2;
 }

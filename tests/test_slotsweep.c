@@ -1,0 +1,216 @@
+/*
+ * test_slotsweep.c — the slots the tick loop reads per tick (sampler/slotsweep.c):
+ * a 65536-slot segment of free slots costs LC_SLOTSWEEP_MIN reads per tick, not
+ * 65536; every slot holding an accepted thread is read at every tick, once;
+ * a new thread anywhere below the mark is found within mark / window
+ * ticks; below the window every slot is read at every tick, in order; and
+ * the lineage of a process (sampler/lineage.c) is followed to its roots.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "lineage.h"
+#include "slotsweep.h"
+
+#define NSLOTS 65536u
+
+/* A target of n slots, none holding a thread yet. */
+static struct lc_target *new_target(uint32_t n)
+{
+	struct lc_target *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	t->nslots = n;
+	t->cache = calloc(n, sizeof(*t->cache));
+	assert_non_null(t->cache);
+	for (uint32_t i = 0; i < n; i++)
+		t->cache[i].thread = -1;
+	return t;
+}
+
+static void free_target(struct lc_target *t)
+{
+	lc_slotsweep_free(t);
+	free(t->cache);
+	free(t);
+}
+
+/* One tick over t below hwm, where holds[i] says slot i holds an accepted
+ * thread: reads are counted in reads[i] (cleared first); returns how many
+ * slots were read. */
+static uint32_t tick(struct lc_target *t, uint32_t hwm, const uint8_t *holds, uint8_t *reads)
+{
+	struct lc_slotsweep_it it;
+	uint32_t i, n = 0;
+
+	memset(reads, 0, t->nslots);
+	for (lc_slotsweep_begin(&it, t, hwm); lc_slotsweep_next(&it, &i);) {
+		assert_true(i < hwm);
+		reads[i]++;
+		n++;
+		t->cache[i].thread = holds[i] ? (int64_t)i : -1;
+	}
+	return n;
+}
+
+/* A 65536-slot segment, all free: LC_SLOTSWEEP_MIN reads per tick, and the
+ * window covers every slot in NSLOTS / LC_SLOTSWEEP_MIN ticks. */
+static void test_free_segment(void **state)
+{
+	struct lc_target *t = new_target(NSLOTS);
+	uint8_t *holds = calloc(NSLOTS, 1), *reads = calloc(NSLOTS, 1), *seen = calloc(NSLOTS, 1);
+
+	(void)state;
+	for (uint32_t k = 0; k < NSLOTS / LC_SLOTSWEEP_MIN; k++) {
+		assert_int_equal(tick(t, NSLOTS, holds, reads), LC_SLOTSWEEP_MIN);
+		for (uint32_t i = 0; i < NSLOTS; i++) {
+			assert_true(reads[i] <= 1);
+			seen[i] |= reads[i];
+		}
+	}
+	for (uint32_t i = 0; i < NSLOTS; i++)
+		assert_int_equal(seen[i], 1);
+	free(holds);
+	free(reads);
+	free(seen);
+	free_target(t);
+}
+
+/* Threads in slots 3, 40000 and 65535 of a 65536-slot segment: each is
+ * found within NSLOTS / LC_SLOTSWEEP_MIN ticks, then read at every tick, once;
+ * a tick reads at most the threads plus the window. */
+static void test_threads_found(void **state)
+{
+	static const uint32_t at[] = { 3, 40000, 65535 };
+	struct lc_target *t = new_target(NSLOTS);
+	uint8_t *holds = calloc(NSLOTS, 1), *reads = calloc(NSLOTS, 1);
+
+	(void)state;
+	for (size_t j = 0; j < 3; j++)
+		holds[at[j]] = 1;
+	for (uint32_t k = 0; k < NSLOTS / LC_SLOTSWEEP_MIN; k++)
+		assert_true(tick(t, NSLOTS, holds, reads) <= LC_SLOTSWEEP_MIN + 3);
+	assert_int_equal(t->nactive, 3);
+	for (uint32_t k = 0; k < 10; k++) {
+		assert_true(tick(t, NSLOTS, holds, reads) <= LC_SLOTSWEEP_MIN + 3);
+		for (size_t j = 0; j < 3; j++)
+			assert_int_equal(reads[at[j]], 1);
+		for (uint32_t i = 0; i < NSLOTS; i++)
+			assert_true(reads[i] <= 1);
+	}
+	holds[40000] = 0;	/* its thread left: read once more, then unlisted */
+	tick(t, NSLOTS, holds, reads);
+	assert_int_equal(reads[40000], 1);
+	assert_int_equal(t->nactive, 2);
+	free(holds);
+	free(reads);
+	free_target(t);
+}
+
+/* Below the window, every slot at every tick, in order, as before. */
+static void test_small_full(void **state)
+{
+	struct lc_target *t = new_target(NSLOTS);
+	uint8_t *holds = calloc(NSLOTS, 1), *reads = calloc(NSLOTS, 1);
+	struct lc_slotsweep_it it;
+	uint32_t i, next = 0;
+
+	(void)state;
+	holds[5] = holds[100] = 1;
+	for (uint32_t k = 0; k < 3; k++) {
+		assert_int_equal(tick(t, 200, holds, reads), 200);
+		for (uint32_t j = 0; j < 200; j++)
+			assert_int_equal(reads[j], 1);
+	}
+	for (lc_slotsweep_begin(&it, t, 200); lc_slotsweep_next(&it, &i); next++)
+		assert_int_equal(i, next);
+	free(holds);
+	free(reads);
+	free_target(t);
+}
+
+/* The window grows with the threads found: 1000 threads in a 65536-slot
+ * segment are read at every tick, and the window is 4000 slots. */
+static void test_window_grows(void **state)
+{
+	struct lc_target *t = new_target(NSLOTS);
+	uint8_t *holds = calloc(NSLOTS, 1), *reads = calloc(NSLOTS, 1);
+	uint32_t n;
+
+	(void)state;
+	for (uint32_t i = 0; i < 1000; i++)
+		holds[i * 64] = 1;
+	for (uint32_t k = 0; k < NSLOTS / LC_SLOTSWEEP_MIN; k++)
+		tick(t, NSLOTS, holds, reads);
+	assert_int_equal(t->nactive, 1000);
+	n = tick(t, NSLOTS, holds, reads);
+	assert_true(n <= 1000 + LC_SLOTSWEEP_PER_THREAD * 1000);
+	for (uint32_t i = 0; i < 1000; i++)
+		assert_int_equal(reads[i * 64], 1);
+	free(holds);
+	free(reads);
+	free_target(t);
+}
+
+/* Lineage: a child and a grandchild descend from this process; this process
+ * does not descend from its child; init descends from nothing here. */
+static void test_lineage(void **state)
+{
+	struct lc_root self, kid;
+	int fds[2], depth = -1;
+	pid_t child, grand = 0;
+
+	(void)state;
+	assert_int_equal(lc_root_take(getpid(), &self), 0);
+	assert_int_equal(pipe(fds), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {	/* fork a grandchild, tell its pid, wait */
+		pid_t g = fork();
+
+		if (g == 0) {
+			pause();
+			_exit(0);
+		}
+		if (write(fds[1], &g, sizeof(g)) != sizeof(g))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	assert_int_equal(read(fds[0], &grand, sizeof(grand)), sizeof(grand));
+	assert_int_equal(lc_lineage_descends(child, &self, 1, NULL), 1);
+	assert_int_equal(lc_lineage_descends(grand, &self, 1, &depth), 1);
+	assert_int_equal(depth, 2);
+	assert_int_equal(lc_root_take(child, &kid), 0);
+	assert_int_equal(lc_lineage_descends(getpid(), &kid, 1, NULL), 0);
+	assert_int_equal(lc_lineage_descends(1, &self, 1, NULL), 0);
+	self.start++;	/* another process of the same pid: not a root */
+	assert_int_equal(lc_lineage_descends(grand, &self, 1, NULL), 0);
+	kill(grand, SIGKILL);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_free_segment),
+		cmocka_unit_test(test_threads_found),
+		cmocka_unit_test(test_small_full),
+		cmocka_unit_test(test_window_grows),
+		cmocka_unit_test(test_lineage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
