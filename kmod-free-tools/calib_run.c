@@ -29,20 +29,6 @@
 
 #define DEFAULT_DRAM_BYTES (256ull << 20)
 
-/* Give a reason that does not stop the calibration to the note callback. */
-static void note(const struct lc_calib_run *c, const char *fmt, ...)
-{
-	char text[600];
-	va_list ap;
-
-	if (!c->note)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	c->note(c->arg, text);
-}
-
 /* Tell the progress callback what runs now. */
 static void progress(const struct lc_calib_run *c, const char *what)
 {
@@ -183,7 +169,7 @@ static int run_baseline(struct lc_calib_run *c, char *msg, size_t len)
 	if (lc_runner_stop)
 		return 0;
 	if (r.status)
-		note(c, "warning: the baseline run exited with status %d", r.status);
+		lc_note(c->note, c->arg, "warning: the baseline run exited with status %d", r.status);
 	c->base_wall[c->nbase++] = (double)r.wall_ns;
 	return 0;
 }
@@ -197,7 +183,7 @@ static void take_accuracy(const struct lc_calib_run *c, struct lc_calib_point *p
 	size_t k;
 
 	if (lc_calib_accuracy(prof, &a, why, sizeof(why))) {
-		note(c, "%s: %s", out, why);
+		lc_note(c->note, c->arg, "%s: %s", out, why);
 		return;
 	}
 	k = p->nacc++;
@@ -236,7 +222,7 @@ static int run_record(struct lc_calib_run *c, struct lc_calib_point *p, int trac
 	if (lc_runner_stop)
 		return 0;
 	if (r->status)
-		note(c, "warning: a %s run at %s exited with status %d; left out",
+		lc_note(c->note, c->arg, "warning: a %s run at %s exited with status %d; left out",
 		     trace ? "accuracy" : "timing", iv, r->status);
 	return r->status ? 0 : 1;
 }
@@ -503,12 +489,12 @@ static void write_graph(const struct lc_calib_run *c, const struct row *rows, si
 	snprintf(gp, sizeof(gp), "%s/calibrate.gp", c->dir);
 	if (graph_data(c, rows, n, dat, msg, sizeof(msg)) ||
 	    graph_script(gp, dat, msg, sizeof(msg))) {
-		note(c, "%s", msg);
+		lc_note(c->note, c->arg, "%s", msg);
 		return;
 	}
 	e = lc_plot_png(gp, c->graph);
 	if (e)
-		note(c, "%s: %s", c->graph, e == -ENOENT ? "gnuplot is not installed" :
+		lc_note(c->note, c->arg, "%s: %s", c->graph, e == -ENOENT ? "gnuplot is not installed" :
 		     "gnuplot failed");
 }
 

@@ -17,20 +17,6 @@
 #include "lca_runs.h"
 #include "pop.h"
 
-/* Give a reason that does not stop the output to the note callback. */
-static void note(const struct lc_insight_req *rq, const char *fmt, ...)
-{
-	char text[600];
-	va_list ap;
-
-	if (!rq->note)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	rq->note(rq->note_arg, text);
-}
-
 /* Read the rules file of rq into *rules; its path into path. */
 static int load_rules(const struct lc_insight_req *rq, struct lc_rules **rules, char *path,
 		      size_t plen, char *msg, size_t len)
@@ -104,15 +90,15 @@ static char *advice_text(const struct lc_profile *pr, const struct lc_insight_re
 	int rc;
 
 	if (!mem) {
-		note(rq, "out of memory");
+		lc_note(rq->note, rq->note_arg, "out of memory");
 		return NULL;
 	}
 	rc = lc_insight_advise(mem, pr, rq, msg, sizeof(msg));
 	fclose(mem);
 	if (!rc)
 		return advice;
-	note(rq, "%s", msg);
-	note(rq, "the page goes without the advice");
+	lc_note(rq->note, rq->note_arg, "%s", msg);
+	lc_note(rq->note, rq->note_arg, "the page goes without the advice");
 	free(advice);
 	return NULL;
 }
@@ -128,7 +114,7 @@ static int write_page(FILE *out, const struct lc_profile *pr, const struct lc_in
 	int rc;
 
 	if (load_model(rq, &m, why, sizeof(why)))
-		note(rq, "%s: the page goes without the model", why);
+		lc_note(rq->note, rq->note_arg, "%s: the page goes without the model", why);
 	hm.model = m;
 	rc = lc_html_write(out, pr, rq->source, rq->file, advice, &hm, why, sizeof(why));
 	lc_model_free(m);

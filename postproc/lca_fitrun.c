@@ -23,20 +23,6 @@ static const char *const *names_of(const struct lc_fitrun *fr)
 	return (const char *const *)fr->vars;
 }
 
-/* Give a reason that does not stop the fit to the note callback. */
-static void note(const struct lc_fitrun *fr, const char *fmt, ...)
-{
-	char text[512];
-	va_list ap;
-
-	if (!fr->note)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	fr->note(fr->note_arg, text);
-}
-
 /* A parse error of text (what it is) as the reason: the column, then the
  * text and a caret under the column on two more lines. */
 static int parse_fail(char *msg, size_t len, const char *what, const char *text,
@@ -532,7 +518,7 @@ static int fit_each(struct lc_fitrun *fr)
 			return -ENOMEM;
 		nok += c->ok;
 		if (!c->ok && (c->user || !fr->o.search))
-			note(fr, "model '%s' refused: %s", c->text, c->why);
+			lc_note(fr->note, fr->note_arg, "model '%s' refused: %s", c->text, c->why);
 		fr->user_refused |= !c->ok && c->user;
 	}
 	return nok;

@@ -106,6 +106,19 @@ int lc_fail(char *msg, size_t len, int err, const char *fmt, ...)
 	return err;
 }
 
+void lc_note(lc_note_fn *fn, void *arg, const char *fmt, ...)
+{
+	char text[600];
+	va_list ap;
+
+	if (!fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fn(arg, text);
+}
+
 void lc_append_line(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t at = strnlen(buf, len);

@@ -50,6 +50,15 @@ int lc_fail(char *msg, size_t len, int err, const char *fmt, ...)
 int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
+/* The callback type of a library call's notes: a reason that does not stop
+ * the call (the command prints it; NULL drops it). */
+typedef void lc_note_fn(void *arg, const char *text);
+
+/* Format a note and hand it to fn(arg, text); nothing when fn is NULL.
+ * Notes longer than 600 bytes are cut. */
+void lc_note(lc_note_fn *fn, void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Append a formatted line (a newline is added) to the text in buf[len],
  * dropping what does not fit.  For lists of notes. */
 void lc_append_line(char *buf, size_t len, const char *fmt, ...)
