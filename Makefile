@@ -360,15 +360,16 @@ FORCE:
 
 # ---- fuzzing: libFuzzer targets (tests/fuzz/) ------------------------------
 # The parsers of untrusted files (profile, runs, formula, model, grid) and
-# the gnuplot string writer of the plot scripts (gpquote) are
-# built with clang's libFuzzer, ASan and UBSan.  "make fuzz" runs each for
-# FUZZ_SECONDS on its kept corpus (tests/fuzz/corpus/NAME, seeded from real
-# files) plus what it finds (build/fuzz/found-NAME); "make check" runs each
-# a few seconds (tests/t_fuzz.sh).  A crash is kept as a regression input in
-# the corpus once fixed.
+# merge's node-file checks and the gnuplot string writer of the plot
+# scripts (gpquote) are built with clang's libFuzzer, ASan and UBSan.
+# "make fuzz" runs each for FUZZ_SECONDS on its kept corpus
+# (tests/fuzz/corpus/NAME, seeded from real files) plus what it finds
+# (build/fuzz/found-NAME); "make check" runs each a few seconds
+# (tests/t_fuzz.sh).  A crash is kept as a regression input in the corpus
+# once fixed.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 120
-FUZZ_NAMES := profile runs formula model grid gpquote
+FUZZ_NAMES := profile runs formula model grid merge gpquote
 HAVE_FUZZ := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}' | \
 	$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null && echo 1)
 FUZZ_B := $(B)/fuzz

@@ -121,11 +121,12 @@ static int run_node(struct lc_launch *l, struct lc_session *ses, const char *out
 {
 	struct lc_session_result res;
 	int sig = 0, status;
-	pid_t child = lc_launch_spawn(l, argv);
+	pid_t child = lc_launch_spawn(l, argv, &sig);
 
-	if (child < 0)
+	if (child < 0 && !sig)
 		warnx("%s: %s", argv[0], strerror((int)-child));
-	status = child < 0 ? 127 : lc_launch_wait_node(l, child, lc_session_registry(ses), &sig);
+	status = sig ? 128 + sig : child < 0 ? 127 :
+		 lc_launch_wait_node(l, child, lc_session_registry(ses), &sig);
 	lc_session_finish(ses, status, sig ? "interrupted" : "node's ranks exited", &res);
 	for (const char *p = res.notes; *p;) {
 		const char *nl = strchr(p, '\n');

@@ -516,7 +516,11 @@ int lc_cmd_record(int argc, char **argv)
 		return 1;
 	}
 	lc_launch_subreaper();
-	child = lc_launch_spawn(&r.l, cmd);
+	child = lc_launch_spawn(&r.l, cmd, &sig);
+	if (child < 0 && sig) {
+		finish_run(&r, "record", 128 + sig, end_reason(sig, 128 + sig));
+		return 128 + sig;
+	}
 	if (child < 0) {
 		warnx("%s: %s", cmd[0], strerror((int)-child));
 		r.o.quiet = 1;	/* the reason was just given */

@@ -317,14 +317,16 @@ static int load(struct sweep *s)
  * or 1 after a message. */
 static int start(struct sweep *s)
 {
+	char msg[4400];
+
 	s->total = s->npts * (size_t)s->repeats;
 	for (int rep = 1; rep <= s->repeats; rep++)
 		for (size_t p = 0; p < s->npts; p++)
 			s->todo += !lc_sweep_done_has(s->done, s->pts + p * (size_t)s->nvars, rep);
 	snprintf(s->profdir, sizeof(s->profdir), "%s.profiles", s->runs);
 	s->sp.profdir = s->profdir;
-	if (!s->dry && mkdir(s->profdir, 0755) && errno != EEXIST) {
-		warnx("%s: %s", s->profdir, strerror(errno));
+	if (!s->dry && lc_safe_dir(s->profdir, 0755, msg, sizeof(msg))) {
+		warnx("%s", msg);
 		return 1;
 	}
 	s->tty = isatty(2);

@@ -92,9 +92,7 @@ int lc_calib_open(struct lc_calib_run *c, char *msg, size_t len)
 	snprintf(c->session, sizeof(c->session), "lccal%d", (int)getpid());
 	if (c->keep) {
 		snprintf(c->dir, sizeof(c->dir), "%s", c->keep);
-		if (mkdir(c->dir, 0755) && errno != EEXIST)
-			return lc_fail(msg, len, -errno, "%s: %s", c->dir, strerror(errno));
-		return 0;
+		return lc_safe_dir(c->dir, 0755, msg, len);
 	}
 	snprintf(c->dir, sizeof(c->dir), "%s/lostcycles-calibrate.XXXXXX", tmp ? tmp : "/tmp");
 	if (!mkdtemp(c->dir))

@@ -94,53 +94,109 @@ void lc_launch_begin(struct lc_launch *l)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-/* Put path first in the colon-separated list of environment variable var
- * (in the child, before exec; on failure the variable is left alone). */
-static void env_prepend(const char *var, const char *path)
-{
-	const char *old = getenv(var);
-	char *v;
+/* The variables the command gets from l, made before the fork: the child
+ * of a threaded process may not call setenv or malloc (another thread may
+ * hold the allocator's lock at the fork). */
+struct envadd {
+	char *v[6];		/* NAME=VALUE, NULL-terminated */
+	int n;
+};
 
-	if (!old || !*old) {
-		setenv(var, path, 1);
-		return;
-	}
-	if (asprintf(&v, "%s:%s", path, old) < 0)
-		return;
-	setenv(var, v, 1);
-	free(v);
+/* The value var has for the command so far: set in e, or inherited. */
+static const char *env_now(const struct envadd *e, const char *var)
+{
+	size_t k = strlen(var);
+
+	for (int i = e->n - 1; i >= 0; i--)
+		if (!strncmp(e->v[i], var, k) && e->v[i][k] == '=')
+			return e->v[i] + k + 1;
+	return getenv(var);
 }
 
-/* In the child (lc_spawn's hook): the environment, limit and CPUs of l.
- * 0, or -errno when the pinning failed. */
+/* Set var to val, or to val:OLD when prepend and it has a value OLD.
+ * Returns 0 or -ENOMEM. */
+static int env_add(struct envadd *e, const char *var, const char *val, int prepend)
+{
+	const char *old = prepend ? env_now(e, var) : NULL;
+	size_t k = strlen(var);
+	char *s;
+
+	if (e->n + 1 >= (int)(sizeof(e->v) / sizeof(e->v[0])))
+		return -ENOMEM;
+	if ((old && *old ? asprintf(&s, "%s=%s:%s", var, val, old) :
+			   asprintf(&s, "%s=%s", var, val)) < 0)
+		return -ENOMEM;
+	for (int i = 0; i < e->n; i++)	/* a second value replaces the first */
+		if (!strncmp(e->v[i], var, k) && e->v[i][k] == '=') {
+			free(e->v[i]);
+			e->v[i] = s;
+			return 0;
+		}
+	e->v[e->n++] = s;
+	e->v[e->n] = NULL;
+	return 0;
+}
+
+static void env_free(struct envadd *e)
+{
+	for (int i = 0; i < e->n; i++)
+		free(e->v[i]);
+}
+
+/* l's session, trace mode and layers as variables.  0 or -ENOMEM. */
+static int env_build(const struct lc_launch *l, struct envadd *e)
+{
+	int r = 0;
+
+	*e = (struct envadd){ 0 };
+	if (l->session[0])
+		r = env_add(e, LC_ENV_SESSION, l->session, 0);
+	if (!r && l->trace && !(r = env_add(e, LC_ENV_TRACE, "1", 0)))
+		r = env_add(e, LC_ENV_TRACE_DIR, l->trace_dir, 0);
+	if (!r && l->omp_lib[0] &&	/* preloaded too: the main thread BUSY from the start */
+	    !(r = env_add(e, "OMP_TOOL_LIBRARIES", l->omp_lib, 1)))
+		r = env_add(e, "LD_PRELOAD", l->omp_lib, 1);
+	if (!r && l->pthread_lib[0])
+		r = env_add(e, "LD_PRELOAD", l->pthread_lib, 1);
+	return r;
+}
+
+/* LOSTCYCLES_TEST_STALL_CHILD=1 (for the tests): the child stops before
+ * its exec, as a deadlocked one would. */
+static int test_stall;
+
+/* In the child (lc_spawn's hook): the limit and CPUs of l, system calls
+ * only.  0, or -errno when the pinning failed. */
 static int child_prepare(void *arg)
 {
 	const struct lc_launch *l = arg;
 
-	if (l->session[0])
-		setenv(LC_ENV_SESSION, l->session, 1);
-	if (l->trace) {
-		setenv(LC_ENV_TRACE, "1", 1);
-		setenv(LC_ENV_TRACE_DIR, l->trace_dir, 1);
-	}
-	if (l->omp_lib[0]) {	/* preloaded too: the main thread BUSY from the start */
-		env_prepend("OMP_TOOL_LIBRARIES", l->omp_lib);
-		env_prepend("LD_PRELOAD", l->omp_lib);
-	}
-	if (l->pthread_lib[0])
-		env_prepend("LD_PRELOAD", l->pthread_lib);
+	while (test_stall)	/* LOSTCYCLES_TEST_STALL_CHILD: stuck before the exec */
+		pause();
 	setrlimit(RLIMIT_NOFILE, &l->nofile);
 	if (l->pin && sched_setaffinity(0, sizeof(l->cpus), &l->cpus))
 		return -errno;
 	return 0;
 }
 
-pid_t lc_launch_spawn(const struct lc_launch *l, char **argv)
+pid_t lc_launch_spawn(const struct lc_launch *l, char **argv, int *sig)
 {
+	const char *stall = getenv("LOSTCYCLES_TEST_STALL_CHILD");
+	struct envadd env;
 	struct lc_spawn_io io = { .sigmask = &l->oldmask, .prepare = child_prepare,
-				  .arg = (void *)l };
+				  .arg = (void *)l, .stopset = &l->waitset, .stopsig = sig };
+	pid_t pid;
 
-	return lc_spawn(argv, &io);
+	*sig = 0;
+	test_stall = stall && !strcmp(stall, "1");
+	if (env_build(l, &env)) {
+		env_free(&env);
+		return -ENOMEM;
+	}
+	io.env = env.v;
+	pid = lc_spawn(argv, &io);
+	env_free(&env);
+	return pid;
 }
 
 /* Wait for the child until the monotonic time deadline (0: for ever) or

@@ -60,9 +60,14 @@ int lc_launch_spare_cpus(struct lc_launch *l, int cpu, char *msg, size_t len);
 void lc_launch_begin(struct lc_launch *l);
 
 /* Fork and exec argv (searched in PATH) with l's environment, mask, file
- * limit and CPUs.  Returns the child's pid, or -errno of a failed fork or
- * exec (the child, if any, reaped). */
-pid_t lc_launch_spawn(const struct lc_launch *l, char **argv);
+ * limit and CPUs.  The environment is built before the fork: the child
+ * makes system calls only (no setenv, no malloc), as the child of a
+ * threaded process must.  Until the exec, a signal of l->waitset kills the
+ * child and returns -EINTR with the signal in *sig (else *sig is 0).
+ * Returns the child's pid, or -errno of a failed fork or exec (the child,
+ * if any, reaped).  LOSTCYCLES_TEST_STALL_CHILD=1 (for the tests) stops
+ * the child before its exec, as a deadlocked one would. */
+pid_t lc_launch_spawn(const struct lc_launch *l, char **argv, int *sig);
 
 /* Wait for the child or a signal of l->waitset.  A signal is passed on to
  * the child, which then has term_ns to end (a second signal stops the

@@ -224,70 +224,207 @@ static int write_source(const struct job *jb, int src, struct lc_pwriter *w)
 	return r;
 }
 
-/* The clock offset of file f's node: that of its lowest rank. */
-static int64_t node_offset(const struct lc_profile *pr)
+/* The lowest rank of pr (NULL: none): its clock offset is the node's. */
+static const struct lc_prof_rank *node_rank(const struct lc_profile *pr)
 {
 	const struct lc_prof_rank *best = NULL;
 
 	for (uint32_t i = 0; i < pr->nranks; i++)
 		if (!best || pr->ranks[i].rank < best->rank)
 			best = &pr->ranks[i];
+	return best;
+}
+
+/* The clock offset of file f's node: that of its lowest rank. */
+static int64_t node_offset(const struct lc_profile *pr)
+{
+	const struct lc_prof_rank *best = node_rank(pr);
+
 	return best ? best->clock_offset_ns : 0;
+}
+
+/* A rank of the job and the file that holds it. */
+struct rankat {
+	int32_t rank;
+	int f;
+	uint32_t i;
+};
+
+static int cmp_rankat(const void *a, const void *b)
+{
+	const struct rankat *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->f != y->f ? (x->f < y->f ? -1 : 1) : (x->i > y->i) - (x->i < y->i);
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every rank of file f names one of that file's processes.  Returns 0,
+ * -EINVAL or -ENOMEM with why. */
+static int check_pids(const struct lc_profile *pr, const char *name, char *msg, size_t len)
+{
+	int32_t *pid = malloc(((size_t)pr->nprocesses + 1) * sizeof(*pid));
+	int r = 0;
+
+	if (!pid)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < pr->nprocesses; i++)
+		pid[i] = pr->processes[i].pid;
+	qsort(pid, pr->nprocesses, sizeof(*pid), cmp_pid);
+	for (uint32_t i = 0; i < pr->nranks && !r; i++)
+		if (!bsearch(&pr->ranks[i].pid, pid, pr->nprocesses, sizeof(*pid), cmp_pid))
+			r = lc_fail(msg, len, -EINVAL, "%s: rank %d names pid %d, which is not one "
+				    "of this file's processes: refused", name, pr->ranks[i].rank,
+				    pr->ranks[i].pid);
+	free(pid);
+	return r;
+}
+
+/* Every rank of every file agrees on the job's size, lies below it and is
+ * in one file once.  Returns 0, -EINVAL or -ENOMEM with why. */
+static int check_ranks(struct lc_profile *const *pr, const char *const *names, int n, char *msg,
+		       size_t len)
+{
+	uint32_t size = pr[0]->ranks[0].size;
+	size_t total = 0, k = 0;
+	struct rankat *all;
+	int r = 0;
+
+	for (int f = 0; f < n; f++) {
+		total += pr[f]->nranks;
+		for (uint32_t i = 0; i < pr[f]->nranks; i++) {
+			const struct lc_prof_rank *rk = &pr[f]->ranks[i];
+
+			if (rk->size != size)
+				return lc_fail(msg, len, -EINVAL, "%s: rank %d says the job has %u "
+					       "ranks, %s's rank %d says %u: refused", names[f],
+					       rk->rank, rk->size, names[0], pr[0]->ranks[0].rank,
+					       size);
+			if (rk->rank < 0 || (uint32_t)rk->rank >= size)
+				return lc_fail(msg, len, -EINVAL, "%s: rank %d is outside the "
+					       "job's %u ranks: refused", names[f], rk->rank, size);
+		}
+	}
+	all = malloc((total ? total : 1) * sizeof(*all));
+	if (!all)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	for (int f = 0; f < n; f++)
+		for (uint32_t i = 0; i < pr[f]->nranks; i++)
+			all[k++] = (struct rankat){ pr[f]->ranks[i].rank, f, i };
+	qsort(all, total, sizeof(*all), cmp_rankat);
+	for (size_t i = 1; i < total && !r; i++)
+		if (all[i].rank == all[i - 1].rank)
+			r = lc_fail(msg, len, -EINVAL, "%s: rank %d is also in %s: refused",
+				    names[all[i].f], all[i].rank,
+				    all[i - 1].f == all[i].f ? "this file" : names[all[i - 1].f]);
+	free(all);
+	return r;
+}
+
+/* Where node f starts on rank 0's clock: t0 minus its clock offset, or
+ * -EINVAL with why when that is out of range (a hostile offset). */
+static int node_start(const struct lc_profile *pr, const char *name, int64_t *s, char *msg,
+		      size_t len)
+{
+	int64_t off = node_offset(pr);
+
+	if (pr->info.t0_ns > INT64_MAX || __builtin_sub_overflow((int64_t)pr->info.t0_ns, off, s))
+		return lc_fail(msg, len, -EINVAL, "%s: rank %d's clock offset of %lld ns is out "
+			       "of range: refused", name, pr->nranks ? node_rank(pr)->rank : 0,
+			       (long long)off);
+	return 0;
+}
+
+int lc_merge_check(struct lc_profile *const *pr, const char *const *names, int n, char *msg,
+		   size_t len)
+{
+	uint64_t job;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, d;
+	int r;
+
+	if (n < 1)
+		return lc_fail(msg, len, -EINVAL, "no node files");
+	job = pr[0]->nranks ? pr[0]->ranks[0].job_id : 0;
+	for (int f = 0; f < n; f++) {
+		int64_t s;
+
+		if (!pr[f]->nranks)
+			return lc_fail(msg, len, -EINVAL, "%s has no rank records: not a node "
+				       "file of an MPI job (lostcycles exec)", names[f]);
+		for (uint32_t i = 0; i < pr[f]->nranks; i++)
+			if (pr[f]->ranks[i].job_id != job)
+				return lc_fail(msg, len, -EINVAL, "%s and %s are of different "
+					       "jobs (job ids %016llx and %016llx)", names[0],
+					       names[f], (unsigned long long)job,
+					       (unsigned long long)pr[f]->ranks[i].job_id);
+		for (int g = 0; g < f; g++)
+			if (pr[f]->info.hostname && pr[g]->info.hostname &&
+			    !strcmp(pr[f]->info.hostname, pr[g]->info.hostname))
+				return lc_fail(msg, len, -EINVAL, "%s and %s are both of host %s",
+					       names[g], names[f], pr[f]->info.hostname);
+		if ((r = check_pids(pr[f], names[f], msg, len)) ||
+		    (r = node_start(pr[f], names[f], &s, msg, len)))
+			return r;
+		if (s < lo)
+			lo = s;
+		if (s > hi)
+			hi = s;
+	}
+	if (__builtin_sub_overflow(hi, lo, &d))
+		return lc_fail(msg, len, -EINVAL, "the nodes' clock offsets put their starts "
+			       "more than 292 years apart: not one job");
+	return check_ranks(pr, names, n, msg, len);
 }
 
 /* Check that the files can be one job.  Returns 0 or -EINVAL with why. */
 static int check(const struct job *jb, char *const *paths, char *msg, size_t len)
 {
 	int m0 = file_minor(paths[0]);
-	uint64_t job = jb->pr[0]->nranks ? jb->pr[0]->ranks[0].job_id : 0;
 
 	for (int f = 0; f < jb->n; f++) {
-		const struct lc_profile *pr = jb->pr[f];
 		int m = file_minor(paths[f]);
 
 		if (m != m0)
 			return lc_fail(msg, len, -EINVAL, "%s is format 1.%d, %s is 1.%d: record "
 				       "all nodes with the same lostcycles", paths[0], m0,
 				       paths[f], m);
-		if (!pr->nranks)
-			return lc_fail(msg, len, -EINVAL, "%s has no rank records: not a node "
-				       "file of an MPI job (lostcycles exec)", paths[f]);
-		for (uint32_t i = 0; i < pr->nranks; i++)
-			if (pr->ranks[i].job_id != job)
-				return lc_fail(msg, len, -EINVAL, "%s and %s are of different "
-					       "jobs (job ids %016llx and %016llx)", paths[0],
-					       paths[f], (unsigned long long)job,
-					       (unsigned long long)pr->ranks[i].job_id);
-		for (int g = 0; g < f; g++)
-			if (pr->info.hostname && jb->pr[g]->info.hostname &&
-			    !strcmp(pr->info.hostname, jb->pr[g]->info.hostname))
-				return lc_fail(msg, len, -EINVAL, "%s and %s are both of host %s",
-					       paths[g], paths[f], pr->info.hostname);
 	}
-	return 0;
+	return lc_merge_check(jb->pr, (const char *const *)paths, jb->n, msg, len);
 }
 
 /* Where each node's t0 lies on the job's timeline (rank 0's clock, from
  * the earliest node's t0). */
-static int align(struct job *jb, char *msg, size_t len)
+static int align(struct job *jb, char *const *paths, char *msg, size_t len)
 {
-	int64_t t0 = INT64_MAX;
+	int64_t t0 = INT64_MAX, *st = calloc((size_t)jb->n, sizeof(*st));
+	int r = 0;
 
+	if (!st)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
 	for (int f = 0; f < jb->n; f++) {
-		int64_t s = (int64_t)jb->pr[f]->info.t0_ns - node_offset(jb->pr[f]);
-
-		if (s < t0)
-			t0 = s;
+		/* checked by lc_merge_check: no overflow here or below */
+		node_start(jb->pr[f], "", &st[f], msg, len);
+		if (st[f] < t0)
+			t0 = st[f];
 	}
-	for (int f = 0; f < jb->n; f++) {
-		int64_t s = (int64_t)jb->pr[f]->info.t0_ns - node_offset(jb->pr[f]) - t0;
+	for (int f = 0; f < jb->n && !r; f++) {
+		int64_t s = st[f] - t0;
 
 		jb->off[f] = (uint64_t)s;
 		if (jb->off[f] / jb->base > MAX_SHIFT_WINDOWS)
-			return lc_fail(msg, len, -EINVAL, "the nodes started %.1f s apart: not "
-				       "one job", (double)s / 1e9);
+			r = lc_fail(msg, len, -EINVAL, "%s: rank %d's clock offset puts its "
+				    "start %.1f s after another node's: not one job", paths[f],
+				    node_rank(jb->pr[f])->rank, (double)s / 1e9);
 	}
-	return 0;
+	free(st);
+	return r;
 }
 
 /* The nominal length of window w of pr (files of format minor 2 and
@@ -510,7 +647,7 @@ int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *
 		goto out;
 	jb.base = jb.pr[0]->info.window_ns ? jb.pr[0]->info.window_ns : 1;
 	jb.grow = jb.pr[0]->info.window_grow;
-	if ((r = align(&jb, msg, len)) || (r = place(&jb, paths, msg, len)))
+	if ((r = align(&jb, paths, msg, len)) || (r = place(&jb, paths, msg, len)))
 		goto out;
 	number(&jb);
 	for (int f = 0; f < n; f++) {

@@ -22,10 +22,23 @@ struct lc_merge_stats {
 
 /* Merge the n profiles at paths into out.  Refused with the reason: a file
  * that cannot be read, files of different format versions, of different
- * jobs (job ids), without rank records, two files of one host, clocks too
+ * jobs (job ids), without rank records, two files of one host, ranks that
+ * disagree on the job's size, repeat or name another file's process (see
+ * lc_merge_check), clocks too
  * far apart to align, a node window longer than the job window it would go
  * into (windows coarser than the first file's there).  A cut file is
  * merged with a note. */
+/* The checks of lc_merge on profiles already read (names[f] names pr[f] in
+ * the reason), all but the format versions: every file has rank records of
+ * one job (job id) and one host; every rank agrees on the job's size, lies
+ * below it, is in one file once and names one of its own file's
+ * processes; the clock offsets put every node's start within range.
+ * Returns 0, or -EINVAL / -ENOMEM with a one-line reason naming the file
+ * and the rank.  A node file is untrusted input (docs/security.md). */
+struct lc_profile;
+int lc_merge_check(struct lc_profile *const *pr, const char *const *names, int n, char *msg,
+		   size_t len);
+
 int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *st, char *msg,
 	     size_t len);
 

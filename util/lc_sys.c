@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,30 @@ int lc_mkdir_p(const char *path, int mode)
 			return 0;
 		*s = c;
 	}
+}
+
+int lc_safe_dir(const char *path, int mode, char *msg, size_t len)
+{
+	struct stat st;
+
+	if (mkdir(path, (mode_t)mode) && errno != EEXIST)
+		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+	if (lstat(path, &st))
+		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return lc_fail(msg, len, -EPERM, "%s is a symbolic link: refused (name a "
+			       "directory of your own)", path);
+	if (!S_ISDIR(st.st_mode))
+		return lc_fail(msg, len, -ENOTDIR, "%s is not a directory", path);
+	if (st.st_uid != geteuid() && st.st_uid != 0)
+		return lc_fail(msg, len, -EPERM, "%s belongs to another user (uid %u): refused "
+			       "(its owner could read, swap or delete what is put there)", path,
+			       (unsigned)st.st_uid);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return lc_fail(msg, len, -EPERM, "%s is writable by %s without the sticky bit: "
+			       "refused (others could swap or delete what is put there)", path,
+			       st.st_mode & S_IWOTH ? "everyone" : "its group");
+	return 0;
 }
 
 /* The folder of path made (as mkdir -p); 0 when path has none. */
@@ -122,22 +147,22 @@ static int child_redirect(int fd, const char *path)
 	return f < 0 || dup2(f, fd) < 0 ? -1 : 0;
 }
 
-/* Child side: io's descriptors, environment and hook; 0 or -errno. */
+/* Child side: io's mask, descriptors and hook; 0 or -errno.  System calls
+ * only (and the hook's, which must keep to them too). */
 static int child_setup(const struct lc_spawn_io *io)
 {
 	if (io->sigmask && sigprocmask(SIG_SETMASK, io->sigmask, NULL))
 		return -errno;
-	for (int i = 0; io->env && io->env[i]; i++)
-		putenv(io->env[i]);
 	if ((io->out_fd > 0 && dup2(io->out_fd, 1) < 0) || child_redirect(1, io->out) ||
 	    child_redirect(2, io->err))
 		return -errno;
 	return io->prepare ? io->prepare(io->arg) : 0;
 }
 
-/* Child side: set up as io says and run argv (or wait to be killed when
- * argv is NULL); the errno of a failure goes to report, then _exit(127). */
-static void child(char *const argv[], const struct lc_spawn_io *io, int report)
+/* Child side: set up as io says and run argv with envp (or wait to be
+ * killed when argv is NULL); the errno of a failure goes to report, then
+ * _exit(127). */
+static void child(char *const argv[], char **envp, const struct lc_spawn_io *io, int report)
 {
 	int e;
 
@@ -150,7 +175,7 @@ static void child(char *const argv[], const struct lc_spawn_io *io, int report)
 	}
 	e = io ? -child_setup(io) : 0;
 	if (!e) {
-		execvp(argv[0], argv);
+		execvpe(argv[0], argv, envp);
 		e = errno;
 	}
 	if (write(report, &e, sizeof(e)) < 0)
@@ -158,25 +183,90 @@ static void child(char *const argv[], const struct lc_spawn_io *io, int report)
 	_exit(127);
 }
 
+/* This process's environment with the NAME=VALUE strings of add (NULL:
+ * none) set over it, as a new array of the same strings: built before the
+ * fork, as the child of a threaded process may not call putenv or malloc.
+ * NULL when out of memory. */
+static char **spawn_env(char *const *add)
+{
+	extern char **environ;
+	size_t n = 0, k = 0, m = 0;
+	char **v;
+
+	while (environ && environ[n])
+		n++;
+	while (add && add[m])
+		m++;
+	v = malloc((n + m + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+		size_t j;
+
+		for (j = 0; j < m && (strncmp(add[j], environ[i], len) || add[j][len] != '='); j++)
+			;
+		if (j == m)
+			v[k++] = environ[i];
+	}
+	for (size_t j = 0; j < m; j++)
+		v[k++] = add[j];
+	v[k] = NULL;
+	return v;
+}
+
+/* Parent side: wait for the child's exec (the pipe closed by it) or its
+ * errno on the pipe.  A signal of io->stopset first kills the child and
+ * returns -EINTR with the signal in *io->stopsig.  0 or -errno. */
+static int wait_exec(pid_t pid, int fd, const struct lc_spawn_io *io)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	siginfo_t si;
+	int e = 0;
+
+	while (io && io->stopset) {
+		int s = sigtimedwait(io->stopset, &si, &(struct timespec){ 0, 0 }), k;
+
+		if (s > 0 && s != SIGCHLD) {
+			if (io->stopsig)
+				*io->stopsig = s;
+			lc_spawn_end(pid);
+			return -EINTR;
+		}
+		k = poll(&pf, 1, 20);
+		if (k > 0 || (k < 0 && errno != EINTR))
+			break;
+	}
+	if (read(fd, &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		return e > 0 ? -e : -ECHILD;
+	}
+	return 0;
+}
+
 pid_t lc_spawn(char *const argv[], const struct lc_spawn_io *io)
 {
+	char **envp = spawn_env(io ? io->env : NULL);
 	int pfd[2], e = 0;
 	pid_t pid;
 
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
+	if (!envp)
+		return -ENOMEM;
+	if (pipe2(pfd, O_CLOEXEC)) {
+		e = -errno;
+		free(envp);
+		return e;
+	}
 	pid = fork();
 	if (pid == 0)
-		child(argv, io, pfd[1]);
+		child(argv, envp, io, pfd[1]);
 	if (pid < 0)
 		e = -errno;
+	free(envp);
 	close(pfd[1]);
-	if (pid > 0 && read(pfd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-		waitpid(pid, NULL, 0);
-		e = e > 0 ? -e : -ECHILD;
-	} else if (pid > 0) {
-		e = 0;
-	}
+	if (pid > 0)
+		e = wait_exec(pid, pfd[0], io);
 	close(pfd[0]);
 	return e ? e : pid;
 }

@@ -152,6 +152,13 @@ int lc_config_path(const char *name, const char *env, char *buf, size_t len);
  * mode.  Returns 0 (also when it exists) or -errno. */
 int lc_mkdir_p(const char *path, int mode);
 
+/* Make the directory path (mode) when it is missing, and accept it only
+ * when files put there can be read back as written: a directory itself
+ * (not a symbolic link), owned by the caller or root, and not writable by
+ * its group or everyone unless sticky.  Returns 0, or -errno with a
+ * one-line reason (-EPERM: refused). */
+int lc_safe_dir(const char *path, int mode, char *msg, size_t len);
+
 /* Replace the file path atomically with what write_fn(f, arg) writes
  * (write_fn returns 0 or -errno): its folder is made (mkdir -p), the text
  * goes to a new file PATH.tmpPID (lc_out_fopen: never through a link),
@@ -177,15 +184,22 @@ struct lc_spawn_io {
 	int die_with_parent;	/* killed (SIGKILL) when this process ends */
 	const sigset_t *sigmask; /* the child's signal mask (NULL: this one's) */
 	int (*prepare)(void *arg); /* run in the child after the above, before
-				    * the exec: 0, or -errno to fail with */
+				    * the exec: 0, or -errno to fail with;
+				    * system calls only (no malloc, setenv) */
 	void *arg;		/* prepare's argument */
+	const sigset_t *stopset; /* blocked signals that, arriving before the
+				  * exec, kill the child: -EINTR */
+	int *stopsig;		/* where to put that signal */
 };
 
 /* Start argv[0] (searched in PATH) with argv, set up as io says (NULL:
  * inherit everything); argv NULL starts a child that only waits to be
  * killed (a target for per-process probes).  Returns the child's pid, or
  * -errno: of fork, or of the exec or redirection in the child (-ENOENT:
- * no such program), which has then been reaped. */
+ * no such program), which has then been reaped; -EINTR when a signal of
+ * io->stopset arrived before the exec.  The environment is built before
+ * the fork: the child makes system calls only, as the child of a threaded
+ * process must. */
 pid_t lc_spawn(char *const argv[], const struct lc_spawn_io *io);
 
 /* lc_wait_status flag: return -EINTR when a signal interrupts the wait

@@ -1,0 +1,230 @@
+/*
+ * test_merge_trust.c — "lostcycles merge" checks node files like any
+ * untrusted input: forged files whose ranks repeat (0, 0, 1, 1), whose
+ * ranks disagree on the job's size (5 against 4, 0xffffffff against 4),
+ * whose rank block names another node's pid, or whose clock offset is
+ * hostile (INT64_MIN, INT64_MAX) are refused with a one-line reason naming
+ * the file and the rank, leaving no job profile behind; two honest node
+ * files still merge.  With an argument DIR, it leaves a pair of honest
+ * node files there (DIR/a.data, DIR/b.data) and exits: the seeds of the
+ * fuzz target's corpus.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "attr.h"
+#include "lostcycles.h"
+#include "merge.h"
+
+/* One rank block of a forged node file. */
+struct frank {
+	int32_t pid, rank;
+	uint32_t size;
+	int64_t offset;
+};
+
+static char dir[256], npath[2][300], jpath[300];
+
+/* Write node file k (host "node<k>") with nproc processes (pids
+ * 100 + 10 k, ...) and the ranks rk[0..nr), one busy thread for 10 ms. */
+static void node_file(const char *path, int k, int nproc, const struct frank *rk, int nr)
+{
+	struct lc_prof_info info = { .t0_ns = 1000000000000ull, .interval_ns = 100000,
+				     .window_ns = 1000000, .procs_option = 1, .sampler_cpu = -1,
+				     .hostname = k ? "node1" : "node0", .command = "c",
+				     .session = "s" };
+	struct lc_prof_end end = { .reason = "test", .procs = 1, .procs_from = LC_PROCS_OPTION };
+	struct lc_obs_proc op = { .uid = 1, .we = 1 };
+	struct lc_obs_thread th = { .thread = 0, .state = LC_ST_BUSY };
+	struct lc_obs o = { 1, &op, 1, &th };
+	struct lc_pwriter *w;
+	struct lc_threads *ts;
+	struct lc_accum *a;
+	int e = 0;
+
+	unlink(path);
+	w = lc_pwriter_open(path, &info, &e);
+	assert_non_null(w);
+	for (int i = 0; i < nproc; i++) {
+		struct lc_prof_process pr = { .pid = 100 + 10 * k + i, .comm = "app" };
+
+		assert_int_equal(lc_pwriter_process(w, &pr), 0);
+	}
+	for (int i = 0; i < nr; i++) {
+		struct lc_prof_rank r = { .pid = rk[i].pid, .rank = rk[i].rank, .size = rk[i].size,
+					  .clock_offset_ns = rk[i].offset, .job_id = 42,
+					  .host = info.hostname };
+
+		assert_int_equal(lc_pwriter_rank(w, &r), 0);
+	}
+	ts = lc_threads_new(w);
+	a = lc_accum_new(w, LC_SRC_SAMPLED, info.window_ns, 1);
+	assert_int_equal(lc_threads_id(ts, 100 + 10 * k, 1, 0, 1, 100 + 10 * k, 0), 0);
+	for (uint64_t t = 0; t < 10000000; t += 100000)
+		assert_int_equal(lc_accum_charge(a, t, 100000, &o), 0);
+	assert_int_equal(lc_accum_flush(a), 0);
+	assert_int_equal(lc_pwriter_end(w, &end), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	lc_accum_free(a);
+	lc_threads_free(ts);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/lc-test-merge-trust.%d", (int)getpid());
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(npath[0], sizeof(npath[0]), "%s/A.data", dir);
+	snprintf(npath[1], sizeof(npath[1]), "%s/B.data", dir);
+	snprintf(jpath, sizeof(jpath), "%s/J.data", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(npath[0]);
+	unlink(npath[1]);
+	unlink(jpath);
+	rmdir(dir);
+	return 0;
+}
+
+/* Merge A and B (written from a[na], b[nb]); 0 or the error, msg set. */
+static int merge(const struct frank *a, int na, const struct frank *b, int nb, char *msg,
+		 size_t len)
+{
+	char *paths[2] = { npath[0], npath[1] };
+	struct lc_merge_stats st;
+	int r;
+
+	node_file(npath[0], 0, 2, a, na);
+	node_file(npath[1], 1, 2, b, nb);
+	unlink(jpath);
+	msg[0] = 0;
+	r = lc_merge(paths, 2, jpath, &st, msg, len);
+	if (r)
+		print_message("      refused: %s\n", msg);
+	return r;
+}
+
+/* A refusal: -EINVAL, one line naming the file and "rank N", no output. */
+static void refused(int r, const char *msg, const char *file, const char *rank)
+{
+	assert_int_equal(r, -EINVAL);
+	assert_null(strchr(msg, '\n'));
+	if (file)
+		assert_non_null(strstr(msg, file));
+	if (rank)
+		assert_non_null(strstr(msg, rank));
+	assert_int_equal(access(jpath, F_OK), -1);
+}
+
+static void test_honest(void **state)
+{
+	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
+	const struct frank b[] = { { 110, 2, 4, 5000 }, { 111, 3, 4, 5000 } };
+	struct lc_profile *prof = NULL;
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(merge(a, 2, b, 2, msg, sizeof(msg)), 0);
+	assert_int_equal(lc_profile_read(jpath, &prof, msg, sizeof(msg)), 0);
+	assert_int_equal(prof->nranks, 4);
+	lc_profile_free(prof);
+}
+
+static void test_duplicate_ranks(void **state)
+{
+	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
+	const struct frank b[] = { { 110, 0, 4, 0 }, { 111, 1, 4, 0 } };
+	const struct frank c[] = { { 110, 2, 4, 0 }, { 111, 2, 4, 0 } };
+	char msg[512];
+
+	(void)state;
+	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 0");
+	assert_non_null(strstr(msg, "A.data"));
+	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
+}
+
+static void test_sizes(void **state)
+{
+	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
+	const struct frank b[] = { { 110, 2, 5, 0 }, { 111, 3, 5, 0 } };
+	const struct frank c[] = { { 110, 2, 0xffffffffu, 0 }, { 111, 3, 4, 0 } };
+	const struct frank d[] = { { 100, 0, 0xffffffffu, 0 }, { 101, 1, 0xffffffffu, 0 } };
+	const struct frank e[] = { { 110, 2, 4, 0 }, { 111, 3, 4, 0 } };
+	char msg[512];
+
+	(void)state;
+	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
+	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
+	refused(merge(d, 2, e, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
+}
+
+static void test_foreign_pid(void **state)
+{
+	/* B's rank 3 names node A's pid 100 (whose rank 0 it would relabel) */
+	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
+	const struct frank b[] = { { 110, 2, 4, 0 }, { 100, 3, 4, 0 } };
+	const struct frank c[] = { { 110, 2, 4, 0 }, { 999, 3, 4, 0 } };
+	char msg[512];
+
+	(void)state;
+	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 3");
+	assert_non_null(strstr(msg, "pid 100"));
+	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "B.data", "rank 3");
+}
+
+static void test_clock_offset(void **state)
+{
+	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
+	const struct frank b[] = { { 110, 2, 4, INT64_MIN }, { 111, 3, 4, INT64_MIN } };
+	const struct frank c[] = { { 110, 2, 4, INT64_MAX }, { 111, 3, 4, INT64_MAX } };
+	char msg[512];
+
+	(void)state;
+	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
+	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "A.data", "rank 0");
+}
+
+/* Leave an honest pair in d for the fuzz corpus. */
+static void seeds(void **state)
+{
+	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
+	const struct frank b[] = { { 110, 2, 4, 5000 }, { 111, 3, 4, 5000 } };
+	char p[300];
+
+	snprintf(p, sizeof(p), "%s/a.data", (const char *)*state);
+	node_file(p, 0, 2, a, 2);
+	snprintf(p, sizeof(p), "%s/b.data", (const char *)*state);
+	node_file(p, 1, 2, b, 2);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_honest),
+		cmocka_unit_test(test_duplicate_ranks),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_foreign_pid),
+		cmocka_unit_test(test_clock_offset),
+	};
+
+	if (argc == 2) {
+		const struct CMUnitTest s[] = { cmocka_unit_test_prestate(seeds, argv[1]) };
+
+		return cmocka_run_group_tests(s, NULL, NULL);
+	}
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
