@@ -98,7 +98,7 @@ void lc_launch_begin(struct lc_launch *l)
  * of a threaded process may not call setenv or malloc (another thread may
  * hold the allocator's lock at the fork). */
 struct envadd {
-	char *v[6];		/* NAME=VALUE, NULL-terminated */
+	char *v[8];		/* NAME=VALUE, NULL-terminated */
 	int n;
 };
 
@@ -121,8 +121,6 @@ static int env_add(struct envadd *e, const char *var, const char *val, int prepe
 	size_t k = strlen(var);
 	char *s;
 
-	if (e->n + 1 >= (int)(sizeof(e->v) / sizeof(e->v[0])))
-		return -ENOMEM;
 	if ((old && *old ? asprintf(&s, "%s=%s:%s", var, val, old) :
 			   asprintf(&s, "%s=%s", var, val)) < 0)
 		return -ENOMEM;
@@ -132,6 +130,10 @@ static int env_add(struct envadd *e, const char *var, const char *val, int prepe
 			e->v[i] = s;
 			return 0;
 		}
+	if (e->n + 1 >= (int)(sizeof(e->v) / sizeof(e->v[0]))) {
+		free(s);
+		return -ENOMEM;
+	}
 	e->v[e->n++] = s;
 	e->v[e->n] = NULL;
 	return 0;
