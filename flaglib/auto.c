@@ -193,15 +193,15 @@ LC_API void lc_auto_parallel(int d)
 }
 
 /* Store the layers' team: the largest thread team declared, times the
- * job's ranks on this node when a message-passing layer named them.  A
- * rank without a thread team declares nothing (p then comes from its
- * threads: an MPI_THREAD_MULTIPLE rank may run several).  Caller holds
- * auto_lock. */
+ * job's ranks on this node when a message-passing layer named them (a
+ * rank without a thread team counts as one processor: the ranks on the
+ * node are p, as docs/mpi.md says; an MPI_THREAD_MULTIPLE rank's extra
+ * threads need --procs or LC_TEAM).  Caller holds auto_lock. */
 static void team_store(void)
 {
-	uint32_t t = auto_team, n = auto_ranks ? auto_ranks : 1;
+	uint32_t t = auto_team ? auto_team : 1, n = auto_ranks ? auto_ranks : 1;
 
-	if (prog_team || refs_team || !auto_team)
+	if (prog_team || refs_team || (!auto_team && !auto_ranks))
 		return;
 	lc_priv_team_set(t > LC_SLOTS_MAX / n ? LC_SLOTS_MAX : t * n);
 }

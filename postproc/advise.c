@@ -32,7 +32,11 @@ enum detector { D_TREND, D_TAG, D_PHASES, D_LATE, D_RUNQ, D_LOAD, D_COUNTERS, D_
 
 /* ... and when it computed at least this much more (a fraction) than the
  * median of the other ranks: else it was late for want of a CPU (the
- * scheduler, other programs), not for its work. */
+ * scheduler, other programs), not for its work.  A sampler that shares the
+ * program's CPUs may sit on one rank's CPU and slow it by about twice its
+ * CPU time there (its ticks and the cache it evicts: 17-20 % for a
+ * compute-bound thread beside a sampler at 100 us), so the excess must
+ * pass that as well (late_min_excess). */
 #define LATE_MIN_EXCESS 0.05
 
 struct ctx;
@@ -407,6 +411,16 @@ static double binom_p(uint64_t k, uint64_t n, double q)
  * the job does not oversubscribe its CPUs (nor do its own ranks),
  * the others' wait for it is a real share of c, and it computed more than
  * the others (else the scheduler made it late, not its work). */
+/* The excess computation a late rank needs: LATE_MIN_EXCESS, plus twice
+ * the share of one CPU the sampler took when it shared the program's. */
+static double late_min_excess(const struct lc_profile *pr)
+{
+	const struct lc_prof_machine *m = &pr->machine_total;
+	double one = m->ncpus ? lc_machine_pct(m, LC_SHARE_SAMPLER) / 100 * m->ncpus : 0;
+
+	return LATE_MIN_EXCESS + 2 * (one > 1 ? 1 : one);
+}
+
 static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
 {
 	struct lc_late l;
@@ -449,11 +463,12 @@ static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t 
 			 100 * LATE_MIN_SHARE, lc_cat_info(ru->cat)->key);
 		return 0;
 	}
-	if ((double)l.pc < (1 + LATE_MIN_EXCESS) * l.pc_others) {
+	if ((double)l.pc < (1 + late_min_excess(x->pr)) * l.pc_others) {
 		snprintf(ev, len, "no rank is systematically late from its work: rank %d arrived "
 			 "last in %" PRIu64 " of %" PRIu64 " windows, but computed %.3f s against "
-			 "the others' %.3f s (median): it waited for a CPU, not for its work", l.rank, l.last,
-			 l.nwin, sec(l.pc), l.pc_others / 1e9);
+			 "the others' %.3f s (median), within %.0f %% (the sampler's share of a CPU "
+			 "counted): it waited for a CPU, not for its work", l.rank, l.last,
+			 l.nwin, sec(l.pc), l.pc_others / 1e9, 100 * late_min_excess(x->pr));
 		return 0;
 	}
 	snprintf(ev, len, "rank %d (%s) arrived last in %" PRIu64 " of the %" PRIu64
