@@ -531,12 +531,8 @@ static int plot_script(const struct lc_predrun *pr, const char *path, const char
 
 	if (!f)
 		return lc_fail(msg, len, -errno, "--plot %s: %s", pr->o.plot, strerror(errno));
-	fprintf(f, "# written by lostcycles predict\nset xlabel ");
-	lc_plotout_str(f, "%s", pr->names[0]);
-	fprintf(f, "\nset ylabel \"%s\"\nset title ", pr->o.speedup ? "speedup" :
-		"predicted T(E) (seconds)");
-	lc_plotout_str(f, "%s", pr->o.model);
-	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
+	lc_plotout_head(f, "predict", pr->names[0], pr->o.speedup ? "set ylabel \"speedup\"" :
+			"set ylabel \"predicted T(E) (seconds)\"", pr->o.model);
 	for (int b = 0; b < nb; b++)
 		plot_lines(pr, f, data, b);
 	fprintf(f, "\n");

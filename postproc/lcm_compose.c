@@ -663,11 +663,8 @@ static int plot_script(const struct lc_compose *c, const char *gp, const char *d
 
 	if (!f)
 		return lc_fail(msg, len, -errno, "--plot %s: %s", c->o.plot, strerror(errno));
-	fprintf(f, "# written by lostcycles compose\nset xlabel ");
-	lc_plotout_str(f, "%s", c->names[0]);
-	fprintf(f, "\nset ylabel \"T (seconds)\"\nset logscale y\nset title ");
-	lc_plotout_str(f, "%s", a_name(c));
-	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
+	lc_plotout_head(f, "compose", c->names[0], "set ylabel \"T (seconds)\"\nset logscale y",
+			a_name(c));
 	for (int b = 0; b < nb; b++)
 		plot_lines(c, f, data, b);
 	fprintf(f, "\n");

@@ -52,3 +52,13 @@ void lc_plotout_str(FILE *f, const char *fmt, ...)
 	va_end(ap);
 	lc_emit_gnuplot_str(f, text);
 }
+
+void lc_plotout_head(FILE *f, const char *who, const char *xlabel, const char *yaxis,
+		     const char *title)
+{
+	fprintf(f, "# written by lostcycles %s\nset xlabel ", who);
+	lc_plotout_str(f, "%s", xlabel);
+	fprintf(f, "\n%s\nset title ", yaxis);
+	lc_plotout_str(f, "%s", title);
+	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
+}

@@ -30,4 +30,11 @@ int lc_plotout_finish(const struct lc_plotout *po, FILE *out, char *msg, size_t 
  * string and reaches gnuplot's command language. */
 void lc_plotout_str(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Write the head of a --plot script to f, up to its "plot" command: who
+ * wrote it (the subcommand), the x label, the y axis (gnuplot commands of
+ * the caller's own, without untrusted text) and the title, the labels
+ * quoted as lc_plotout_str does. */
+void lc_plotout_head(FILE *f, const char *who, const char *xlabel, const char *yaxis,
+		     const char *title);
+
 #endif /* LC_PLOTOUT_H */

@@ -432,19 +432,11 @@ static int map_target(struct lc_registry *r, struct seg_open *o, const struct se
 static int proc_read(pid_t pid, const char *what, char *buf, size_t len)
 {
 	char path[64];
-	ssize_t n;
-	int fd;
+	int e;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, what);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
-	return 0;
+	e = lc_read_text(path, buf, len);
+	return e == -ENODATA ? -EIO : e;
 }
 
 /* The start time of process pid (field 22 of /proc/PID/stat, clock ticks

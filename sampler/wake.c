@@ -38,19 +38,9 @@ struct lc_wake {
 static int read_text(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[256];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s%s%s", dir, EVENT_DIR, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -ENODATA;
-	buf[n] = 0;
-	return 0;
+	return lc_read_text(path, buf, len);
 }
 
 /* The event's id and the offset of its "pid_t pid" field, from tracefs

@@ -151,6 +151,24 @@ static void test_read_num(void **state)
 	assert_int_equal(lc_read_num(path, &v), -ENOENT);
 }
 
+/* lc_read_text: the start of a file, cut to the buffer and terminated;
+ * -ENODATA when empty, -errno when missing. */
+static void test_read_text(void **state)
+{
+	char path[] = "/tmp/lc-test-text.XXXXXX", buf[5];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(lc_read_text(path, buf, sizeof(buf)), -ENODATA);
+	assert_int_equal(write(fd, "123456789", 9), 9);
+	assert_int_equal(lc_read_text(path, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1234");
+	close(fd);
+	unlink(path);
+	assert_int_equal(lc_read_text(path, buf, sizeof(buf)), -ENOENT);
+}
+
 static void test_write_all(void **state)
 {
 	int fd[2];
@@ -173,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_grow),      cmocka_unit_test(test_words),
 		cmocka_unit_test(test_strv),      cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_write_all), cmocka_unit_test(test_read_num),
+		cmocka_unit_test(test_read_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

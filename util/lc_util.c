@@ -146,6 +146,23 @@ int lc_read_num(const char *path, long long *v)
 	return r;
 }
 
+int lc_read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = len > 1 ? read(fd, buf, len - 1) : 0;
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? (int)n : -ENODATA;
+	buf[n] = 0;
+	return 0;
+}
+
 int lc_write_all(int fd, const void *p, size_t n)
 {
 	const char *b = p;

@@ -100,6 +100,11 @@ void lc_json_str(FILE *out, const char *s);
  * it does not begin with a number. */
 int lc_read_num(const char *path, long long *v);
 
+/* Read the start of the small text file path (a /proc or tracefs file)
+ * into buf[len], NUL-terminated.  Returns 0, -errno when it cannot be
+ * opened or read, or -ENODATA when it is empty. */
+int lc_read_text(const char *path, char *buf, size_t len);
+
 /* Write all n bytes of p to fd, retrying short writes and EINTR.  Returns
  * 0 or -errno. */
 int lc_write_all(int fd, const void *p, size_t n);
