@@ -219,6 +219,30 @@ static inline uint32_t lc_tag_module_hash(const char *path)
 	return (h ^ (h >> 16)) % 0xfffeu + 1u;
 }
 
+/* ---- places (ABI 1.4; docs/where.md) ------------------------------------------
+ * A segment with LC_SEG_PLACES in its flags has, after its last slot, one
+ * 64-bit place cell per slot (uint64_t place[nslots]; seg_size counts them).
+ * A thread's layers store the innermost place the thread is in with one
+ * relaxed store (0 when it is in none); the sampler reads it with the slot.
+ * The place word:
+ *   bits 56-63  kind: LC_PLACE_OMP_REGION, LC_PLACE_OMP_WORK, LC_PLACE_MPI,
+ *               LC_PLACE_SYNC; 0 = no place
+ *   OpenMP:     bits 40-55 module, bits 0-39 link-time address of the
+ *               construct's codeptr_ra (as the tags above)
+ *   MPI, sync:  bits 48-55 what (MPI function index in the MPI layer's
+ *               table, or enum lc_place_wait), bits 32-47 module, bits 0-31
+ *               link-time address of the call site's return address
+ *               (LC_PLACE_NOADDR when unknown or above 4 GiB)
+ */
+#define LC_SEG_PLACES		4u
+#define LC_PLACE_OMP_REGION	0x4fu	/* 'O', the same kind as LC_TAG_OMP */
+#define LC_PLACE_OMP_WORK	0x57u	/* 'W' */
+#define LC_PLACE_MPI		0x4du	/* 'M' */
+#define LC_PLACE_SYNC		0x53u	/* 'S' */
+#define LC_PLACE_KIND(w)	((uint32_t)((uint64_t)(w) >> 56))
+#define LC_PLACE_WHAT(w)	((uint32_t)(((uint64_t)(w) >> 48) & 0xffu))
+#define LC_PLACE_NOADDR		0xffffffffu
+
 /* ---- trace files -------------------------------------------------------------
  * [ lc_trace_hdr ][ lc_trace_rec ]...   Records are appended in batches by
  * each thread, so they are ordered per thread, not globally: readers sort by

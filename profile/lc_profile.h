@@ -300,6 +300,40 @@ struct lc_prof_sync {
 	char *name;		/* LC_NAME's, or NULL */
 };
 
+/* ---- places (format minor 5; docs/where.md) ---------------------------------
+ * A place is where a thread was when a tick charged it: an OpenMP region or
+ * worksharing construct, an MPI call at a call site, a synchronization wait
+ * at a call site, or nowhere known (place word 0, "(elsewhere)").  The place
+ * word is the one a layer stores in the thread's place cell (flaglib/lc_abi.h,
+ * LC_PLACE_*).  Rows are exclusive: every ns a window charges to a thread
+ * row is charged to exactly one of that thread's place rows of the window,
+ * so a thread's place rows add up to its thread row, category by category
+ * (corrections of wasted and move blocks are spread over the thread's place
+ * rows of that window in proportion to each row's `from` time). */
+struct lc_prof_place {
+	uint8_t source;		/* enum lc_source */
+	uint32_t window;	/* window index of that source */
+	uint32_t thread;	/* lc_prof_thread.idx; UINT32_MAX: processor
+				 * slots of process pid without a thread */
+	int32_t pid;
+	uint64_t place;		/* place word; 0 = elsewhere */
+	uint64_t obj;		/* the synchronization object of an
+				 * LC_PLACE_SYNC place, else 0 */
+	uint64_t cat[LC_NCAT];
+};
+
+/* A module (executable or shared object) of a process, for naming the
+ * addresses of its place words after the run: hash is the module field of
+ * place words (0: the main program, else lc_tag_module_hash of path). */
+struct lc_prof_module {
+	int32_t pid;
+	uint32_t hash;
+	char *path;		/* real path when recorded */
+	char *build_id;		/* hex of NT_GNU_BUILD_ID, or NULL */
+	uint64_t size;		/* st_size when recorded */
+	uint64_t mtime_ns;	/* st_mtime when recorded */
+};
+
 /* Where resource contention's run-queue time came from. */
 enum lc_sched_source {
 	LC_SCHED_NONE = 0,	/* not measured */
@@ -437,6 +471,12 @@ int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e);
 int lc_pwriter_rank(struct lc_pwriter *w, const struct lc_prof_rank *r);
 /* A machine block (format minor 4). */
 int lc_pwriter_machine(struct lc_pwriter *w, const struct lc_prof_machine *m);
+/* A place block (format minor 5): the place rows of one window of one
+ * source, written after that window's block. */
+int lc_pwriter_places(struct lc_pwriter *w, uint32_t n, const struct lc_prof_place *pl);
+/* A module block (format minor 5): modules of place words, written before
+ * the end block (a later one of the same pid and hash replaces it). */
+int lc_pwriter_module(struct lc_pwriter *w, const struct lc_prof_module *m);
 /* From now on, hand each finished block to a background thread that writes
  * it (still with one write(2) per block, in order), so that the owner never
  * waits for the disk: a write throttled by the kernel's dirty-page limits or
@@ -468,6 +508,11 @@ struct lc_prof_data {
 	uint64_t *ev_window;		/* [window index in windows[]][event] */
 	uint64_t *ev_thread;		/* [thread][event] */
 	uint64_t *ev_tag;		/* [index in tags[]][event] */
+	/* place rows (format minor 5), summed over windows: one row per
+	 * (thread, pid, place, obj), corrections applied; sorted by thread,
+	 * then place, then obj */
+	uint32_t nplaces;
+	struct lc_prof_place *places;	/* window = UINT32_MAX in totals */
 };
 
 struct lc_profile {
@@ -482,6 +527,8 @@ struct lc_profile {
 	struct lc_prof_data data[LC_NSRC];
 	uint32_t nevents;		/* counters recorded (events block) */
 	struct lc_prof_event *events;
+	uint32_t nmodules;		/* module blocks (minor 5) */
+	struct lc_prof_module *modules;
 	uint32_t nsync;			/* synchronization objects (sync blocks) */
 	struct lc_prof_sync *sync;
 	uint32_t nmachine;		/* machine blocks (minor 4), in file order */
