@@ -18,7 +18,10 @@ LIBDIR  ?= $(PREFIX)/lib
 INCDIR  ?= $(PREFIX)/include
 DATADIR ?= $(PREFIX)/share/lostcycles
 MANDIR  ?= $(PREFIX)/share/man
-BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# bash-completion's own folder for completions, under our PREFIX
+# (pkg-config's completionsdir with its prefix ours), else the usual one
+BASHCOMPDIR ?= $(or $(shell pkg-config --define-variable=prefix='$(PREFIX)' \
+	--variable=completionsdir bash-completion 2>/dev/null),$(PREFIX)/share/bash-completion/completions)
 DESTDIR ?=
 
 # The versions come from the public header (tests/t_version.sh checks the
