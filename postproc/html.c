@@ -3,8 +3,10 @@
  */
 #include "html.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lc_util.h"
@@ -176,14 +178,28 @@ static void thread_bars(FILE *out, const struct lc_profile *pr, const struct lc_
 #define TL_LANE 16	/* one thread's lane */
 #define TL_GAP 4
 #define TL_MAXLANES 64	/* threads drawn; the others are said */
+#define TL_COLS 340	/* columns the windows are gathered into (2 px each) */
 
-/* Where the timeline's parts go: x of time t, y of the rows. */
+/* The windows gathered into one column of the picture. */
+struct tl_col {
+	uint64_t start, end;	/* ns after t0: their first start, their last end */
+	uint64_t wall;		/* their wall time */
+	uint64_t missed;	/* the ticks they missed */
+	uint64_t cat[LC_NCAT];	/* their processor time per category */
+};
+
+/* The timeline: where its parts go (x of a time, y of the rows) and the
+ * windows gathered into columns. */
 struct tl {
 	uint64_t end;		/* the run's end, ns after t0 (> 0) */
 	uint32_t procs;		/* the band's scale */
 	uint32_t lanes;		/* thread lanes drawn */
 	int lanes_y;		/* top of the first lane */
 	int axis_y;		/* the time axis */
+	uint32_t ncols;
+	struct tl_col *cols;
+	uint64_t (*lane)[LC_NCAT];	/* [col * lanes + thread]: a thread's time */
+	uint32_t nmissed;	/* windows that missed ticks */
 };
 
 static double tl_x(const struct tl *t, uint64_t ns)
@@ -260,65 +276,6 @@ static void procs_axis(FILE *out, const struct tl *t)
 	fprintf(out, "<text x=\"0\" y=\"%d\">processors</text></g>\n", TL_TOP + TL_H / 2);
 }
 
-/* Per window, the processors in each category, stacked in the band. */
-static void procs_band(FILE *out, const struct lc_profile *pr, const struct lc_prof_data *d,
-		       const struct tl *t)
-{
-	for (uint32_t i = 0; i < d->nwindows; i++) {
-		const struct lc_prof_window *w = &d->windows[i];
-		uint64_t cat[LC_NCAT], wall = lc_acct_wall(&w->acct), tot = 0;
-		double x = tl_x(t, w->start_ns), wd = tl_x(t, w->start_ns + wall) - x;
-		double y = TL_TOP + TL_H;
-		char what[64];
-
-		if (!wall)
-			continue;
-		lc_profile_finish(pr, &w->acct, cat);
-		for (int c = 0; c < LC_NCAT; c++)
-			tot += cat[c];
-		snprintf(what, sizeof(what), "%.3f s", sec(w->start_ns));
-		for (int c = 0; c < LC_NCAT && tot; c++) {
-			double hh = (double)TL_H * (double)cat[c] / (double)wall / t->procs;
-
-			y -= hh;
-			rect(out, x, y, wd, hh, c, what, sec(cat[c]));
-		}
-	}
-}
-
-/* Thread row r of window w in its lane: the thread's categories stacked,
- * each as tall as its share of the window. */
-static void lane_cell(FILE *out, const struct lc_prof_window *w, const struct lc_prof_trow *r,
-		      const struct tl *t)
-{
-	uint64_t wall = lc_acct_wall(&w->acct);
-	double x = tl_x(t, w->start_ns), wd = tl_x(t, w->start_ns + wall) - x;
-	double y = lane_y(t, r->thread) + TL_LANE;
-	char what[64];
-
-	snprintf(what, sizeof(what), "thread %u at %.3f s", r->thread, sec(w->start_ns));
-	for (int c = 0; c < LC_NCAT && wall; c++) {
-		double hh = (double)TL_LANE * (double)r->cat[c] / (double)wall;
-
-		y -= hh;
-		if (hh >= 0.2)
-			rect(out, x, y, wd, hh, c, what, sec(r->cat[c]));
-	}
-}
-
-/* One lane per thread (the first TL_MAXLANES), labelled. */
-static void thread_lanes(FILE *out, const struct lc_profile *pr, const struct lc_prof_data *d,
-			 const struct tl *t)
-{
-	for (uint32_t k = 0; k < t->lanes; k++)
-		fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"12\">thread %u (tid %d)</text>\n",
-			lane_y(t, k) + 12, k, k < pr->nthreads ? pr->threads[k].tid : 0);
-	for (uint32_t i = 0; i < d->nwindows; i++)
-		for (uint32_t j = 0; j < d->windows[i].nthreads; j++)
-			if (d->windows[i].threads[j].thread < t->lanes)
-				lane_cell(out, &d->windows[i], &d->windows[i].threads[j], t);
-}
-
 /* The ticks window w lacks at the nominal interval (one of slack: where
  * the first tick falls is not recorded). */
 static uint64_t missed_in(const struct lc_prof_window *w, uint64_t interval)
@@ -328,31 +285,118 @@ static uint64_t missed_in(const struct lc_prof_window *w, uint64_t interval)
 	return want > (uint64_t)w->ticks + 1 ? want - w->ticks - 1 : 0;
 }
 
-/* Red marks above the windows that missed ticks; how many windows did. */
-static uint32_t missed_marks(FILE *out, const struct lc_profile *pr,
-			     const struct lc_prof_data *d, const struct tl *t)
+/* The column of the picture that window w goes into. */
+static uint32_t col_of(const struct tl *t, const struct lc_prof_window *w)
 {
-	uint32_t n = 0;
+	uint64_t c = (uint64_t)((double)w->start_ns / (double)t->end * t->ncols);
 
-	if (d != &pr->data[LC_SRC_SAMPLED])
-		return 0;
-	for (uint32_t i = 0; i < d->nwindows; i++) {
-		const struct lc_prof_window *w = &d->windows[i];
-		uint64_t m = missed_in(w, pr->info.interval_ns);
-		double x = tl_x(t, w->start_ns), wd = tl_x(t, w->start_ns + lc_acct_wall(&w->acct)) - x;
+	return c < t->ncols ? (uint32_t)c : t->ncols - 1;
+}
 
-		if (!m)
-			continue;
-		n++;
-		fprintf(out, "<rect class=\"missed\" x=\"%.2f\" y=\"2\" width=\"%.2f\" height=\"10\" "
-			"fill=\"#000000\"><title>%.3f s: %" PRIu64 " ticks missed: their time went "
-			"to the state seen at the end of the gap</title></rect>\n", x,
-			wd < 1 ? 1 : wd, sec(w->start_ns), m);
+/* Window w (with wall time) into its column: its span, its processor time
+ * per category, its missed ticks (sampled windows) and its thread rows. */
+static void gather_window(struct tl *t, const struct lc_profile *pr,
+			  const struct lc_prof_window *w, int sampled)
+{
+	uint64_t wall = lc_acct_wall(&w->acct), cat[LC_NCAT], m;
+	uint32_t c = col_of(t, w);
+	struct tl_col *col = &t->cols[c];
+
+	if (!col->wall || w->start_ns < col->start)
+		col->start = w->start_ns;
+	if (w->start_ns + wall > col->end)
+		col->end = w->start_ns + wall;
+	col->wall += wall;
+	lc_profile_finish(pr, &w->acct, cat);
+	for (int k = 0; k < LC_NCAT; k++)
+		col->cat[k] += cat[k];
+	m = sampled ? missed_in(w, pr->info.interval_ns) : 0;
+	col->missed += m;
+	t->nmissed += m > 0;
+	for (uint32_t j = 0; j < w->nthreads; j++)
+		if (w->threads[j].thread < t->lanes)
+			for (int k = 0; k < LC_NCAT; k++)
+				t->lane[(size_t)c * t->lanes + w->threads[j].thread][k] +=
+					w->threads[j].cat[k];
+}
+
+/* Gather d's windows into at most TL_COLS columns of the picture (a run
+ * of thousands of windows draws no more).  0 or -ENOMEM. */
+static int gather(struct tl *t, const struct lc_profile *pr, const struct lc_prof_data *d)
+{
+	t->ncols = d->nwindows < TL_COLS ? d->nwindows : TL_COLS;
+	t->cols = calloc(t->ncols ? t->ncols : 1, sizeof(*t->cols));
+	t->lane = calloc((size_t)(t->ncols ? t->ncols : 1) * (t->lanes ? t->lanes : 1),
+			 sizeof(*t->lane));
+	if (!t->cols || !t->lane)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		if (lc_acct_wall(&d->windows[i].acct))
+			gather_window(t, pr, &d->windows[i], d == &pr->data[LC_SRC_SAMPLED]);
+	return 0;
+}
+
+/* The categories of one column, stacked upwards from y0 in rectangles as
+ * tall as scale times each category's ns. */
+static void stack(FILE *out, const struct tl *t, const struct tl_col *col,
+		  const uint64_t cat[LC_NCAT], double y0, double scale, const char *who)
+{
+	double x = tl_x(t, col->start), wd = tl_x(t, col->end) - x, y = y0;
+	char what[96];
+
+	snprintf(what, sizeof(what), "%s%.3f s to %.3f s", who, sec(col->start), sec(col->end));
+	for (int c = 0; c < LC_NCAT; c++) {
+		double hh = scale * (double)cat[c];
+
+		y -= hh;
+		if (hh >= 0.2)
+			rect(out, x, y, wd, hh, c, what, sec(cat[c]));
 	}
-	if (n)
-		fputs("<text x=\"0\" y=\"11\" font-size=\"12\">missed ticks</text>\n",
-		      out);
-	return n;
+}
+
+/* The processors in each category per column, stacked in the band. */
+static void procs_band(FILE *out, const struct tl *t)
+{
+	for (uint32_t i = 0; i < t->ncols; i++)
+		if (t->cols[i].wall)
+			stack(out, t, &t->cols[i], t->cols[i].cat, TL_TOP + TL_H,
+			      (double)TL_H / (double)t->cols[i].wall / t->procs, "");
+}
+
+/* One lane per thread (the first t->lanes), labelled: the thread's
+ * categories per column, each as tall as its share of the column's time. */
+static void thread_lanes(FILE *out, const struct lc_profile *pr, const struct tl *t)
+{
+	char who[40];
+
+	for (uint32_t k = 0; k < t->lanes; k++) {
+		fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"12\">thread %u (tid %d)</text>\n",
+			lane_y(t, k) + 12, k, k < pr->nthreads ? pr->threads[k].tid : 0);
+		snprintf(who, sizeof(who), "thread %u, ", k);
+		for (uint32_t i = 0; i < t->ncols; i++)
+			if (t->cols[i].wall)
+				stack(out, t, &t->cols[i], t->lane[(size_t)i * t->lanes + k],
+				      lane_y(t, k) + TL_LANE, (double)TL_LANE / (double)t->cols[i].wall,
+				      who);
+	}
+}
+
+/* Black marks above the columns whose windows missed ticks. */
+static void missed_marks(FILE *out, const struct tl *t)
+{
+	for (uint32_t i = 0; i < t->ncols; i++) {
+		const struct tl_col *col = &t->cols[i];
+		double x = tl_x(t, col->start), wd = tl_x(t, col->end) - x;
+
+		if (col->missed)
+			fprintf(out, "<rect class=\"missed\" x=\"%.2f\" y=\"2\" width=\"%.2f\" "
+				"height=\"10\" fill=\"#000000\"><title>%.3f s to %.3f s: %" PRIu64
+				" ticks missed: their time went to the state seen at the end of each "
+				"gap</title></rect>\n", x, wd < 1 ? 1 : wd, sec(col->start),
+				sec(col->end), col->missed);
+	}
+	if (t->nmissed)
+		fputs("<text x=\"0\" y=\"11\" font-size=\"12\">missed ticks</text>\n", out);
 }
 
 /* Grey marks in their strip over the spans in which other processes and
@@ -411,7 +455,7 @@ static void timeline_notes(FILE *out, const struct lc_profile *pr, uint32_t nmis
 static void timeline(FILE *out, const struct lc_profile *pr, const struct lc_prof_data *d)
 {
 	struct tl t = { .end = 1, .procs = pr->procs ? pr->procs : 1 };
-	uint32_t nmissed, nload;
+	uint32_t nload;
 
 	for (uint32_t i = 0; i < d->nwindows; i++) {
 		uint64_t e = d->windows[i].start_ns + lc_acct_wall(&d->windows[i].acct);
@@ -422,18 +466,26 @@ static void timeline(FILE *out, const struct lc_profile *pr, const struct lc_pro
 	t.lanes_y = TL_TOP + TL_H + 14;
 	t.axis_y = lane_y(&t, t.lanes) + 4;
 	fprintf(out, "<h2>Timeline</h2>\n<p>The run's %.3f s: on top the processors in each "
-		"category per window (p = %u), below each thread's categories per window (a "
-		"lane is full while the thread lived).</p>\n<svg id=\"timeline\" width=\"%d\" "
-		"height=\"%d\" role=\"img\" aria-label=\"timeline: time on x, processors and "
-		"threads on y\">\n", sec(t.end), pr->procs, W, t.axis_y + 44);
-	procs_band(out, pr, d, &t);
-	thread_lanes(out, pr, d, &t);
+		"category over time (p = %u), below each thread's categories (a lane is full "
+		"while the thread lived).</p>\n", sec(t.end), pr->procs);
+	if (gather(&t, pr, d)) {
+		fputs("<p class=\"warn\">The timeline is left out: out of memory.</p>\n", out);
+		goto out;
+	}
+	fprintf(out, "<svg id=\"timeline\" width=\"%d\" height=\"%d\" role=\"img\" "
+		"aria-label=\"timeline: time on x, processors and threads on y\">\n", W,
+		t.axis_y + 44);
+	procs_band(out, &t);
+	thread_lanes(out, pr, &t);
 	nload = load_bands(out, pr, &t);
-	nmissed = missed_marks(out, pr, d, &t);
+	missed_marks(out, &t);
 	procs_axis(out, &t);
 	time_axis(out, &t);
 	fputs("</svg>\n", out);
-	timeline_notes(out, pr, nmissed, nload, d->nthreads, &t);
+	timeline_notes(out, pr, t.nmissed, nload, d->nthreads, &t);
+out:
+	free(t.cols);
+	free(t.lane);
 }
 
 #define MODEL_PTS 64
