@@ -5,7 +5,8 @@
 # no cgroups; the node is called lcnode0, not the machine's name) and runs
 # a 2-rank MPI program twice under "lostcycles exec" with nothing else set:
 # through srun inside salloc (srun --mpi=pmi2 when Slurm has it), and
-# through MPICH's mpiexec inside salloc.  Each time the node file is named
+# through MPICH's mpiexec inside salloc, and the batch script of
+# docs/mpi.md under sbatch.  Each time the node file is named
 # by Slurm's node name (PREFIX.lcnode0.data), "merge --job ID" finds it by
 # Slurm's job id and merges 2 ranks of that job on lcnode0, and another id
 # finds nothing.  The daemons are stopped by their pids at the end.  Exits
@@ -143,5 +144,23 @@ job() {
 }
 job "srun $mpi" S srun $mpi -n 2
 job "mpiexec in salloc" M mpiexec -n 2
+
+# the batch script of docs/mpi.md, on this one node: sbatch --wait runs it,
+# and its own merge --job "$SLURM_JOB_ID" and report --per-rank work
+cat >batch.sh <<END
+#!/bin/sh
+#SBATCH --ntasks=2
+#SBATCH --output=batch.out
+srun $mpi lostcycles exec -o run -- "$APP" 5 20
+lostcycles merge --job "\$SLURM_JOB_ID" -o "run-\$SLURM_JOB_ID.data" run.*.data
+lostcycles report --per-rank "run-\$SLURM_JOB_ID.data"
+END
+if PATH=$(dirname "$LC"):$PATH timeout 300 sbatch --wait -Q batch.sh >sb.out 2>&1 &&
+   ls run-*.data >/dev/null 2>&1 && grep -q "2 ranks, p = 2, job [0-9]" batch.out &&
+   grep -q "^ *1 lcnode0 " batch.out; then
+	ok "the batch script of docs/mpi.md: $(ls run-*.data), $(grep -o '2 ranks, p = 2, job [0-9]*' batch.out)"
+else
+	fail "sbatch --wait batch.sh:"; sed 's/^/      /' sb.out batch.out 2>/dev/null
+fi
 [ "$nfail" -eq 0 ] && echo "t_slurm: MPI jobs under Slurm merge by their job id"
 exit $((nfail > 0))
