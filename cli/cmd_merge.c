@@ -55,7 +55,8 @@ static int job_files(uint64_t job, const char *out, int n, char ***files, char *
 			(*owned)[i--] = (*owned)[--k];
 		}
 	if (!k)
-		warnx("no node file of job %llu but %s", (unsigned long long)job, out);
+		warnx("no node file of job %llu: only the output %s is of it",
+		      (unsigned long long)job, out);
 	*files = *owned;
 	return k ? k : -1;
 }

@@ -11,10 +11,12 @@
 
 #include "lc_internal.h"
 
-/* The decimal number in environment variable var, else dflt. */
+/* The nonzero decimal number in environment variable var, else dflt; the
+ * caller's errno is kept. */
 static uint64_t env_u64(const char *var, uint64_t dflt)
 {
 	const char *v = getenv(var);
+	int saved = errno, bad;
 	char *end;
 	unsigned long long n;
 
@@ -22,7 +24,9 @@ static uint64_t env_u64(const char *var, uint64_t dflt)
 		return dflt;
 	errno = 0;
 	n = strtoull(v, &end, 10);
-	return *end || errno || !n ? dflt : (uint64_t)n;
+	bad = *end || errno || !n;
+	errno = saved;
+	return bad ? dflt : (uint64_t)n;
 }
 
 LC_API void lc_job(int32_t rank, uint32_t size, uint64_t job_id, int64_t clock_offset_ns,
