@@ -5,7 +5,8 @@
 # for lostcycles when the installed file is sourced (complete -p), it
 # completes a subcommand ("lostcycles rep<TAB>": report) and an option
 # ("report --fo<TAB>": --format and --force) from the option tables, and make
-# uninstall removes it.  Exits 77 without bash.
+# uninstall removes it; with zsh, "lostcycles --completion zsh" completes the
+# same in a real interactive zsh.  Exits 77 without bash.
 . tests/lib.sh
 set -u
 command -v bash >/dev/null 2>&1 || skip t_completion "bash is not installed"
@@ -57,8 +58,44 @@ got=$(complete_words lostcycles report --format j)
 [ "$got" = json ] && ok "lostcycles report --format j<TAB> gives json" ||
 	fail "lostcycles report --format j<TAB> gives '$got', not json"
 
+# zsh: the same function through bashcompinit ("lostcycles --completion zsh"
+# in ~/.zshrc), driven for real: an interactive zsh on a pseudo-terminal
+# (zpty) is sent the line and a TAB, and what it then shows is read
+cat >"$tmp/tab.zsh" <<'EOF'
+# tab.zsh LINE WANT DIR: what an interactive zsh shows after LINE<TAB>,
+# read until WANT shows (at most 20 s)
+zmodload zsh/zpty || exit 3
+zpty z zsh -f -i
+zpty -w z "PS1='> '; autoload -U compinit; compinit -u -d $3/zcompdump; eval \"\$(lostcycles --completion zsh)\"; print LC_READY"
+out=
+for i in {1..200}; do
+	zpty -r -t z line && out+=$line || sleep 0.1
+	[[ $out == *LC_READY*LC_READY* ]] && break
+done
+zpty -w -n z "$1"$'\t'
+out=
+for i in {1..200}; do
+	zpty -r -t z line && out+=$line || sleep 0.1
+	[[ $out == *"$2"* ]] && break
+done
+zpty -d z
+print -r -- "${out//$'\e'\[[0-9;]#[A-Za-z]/}"
+EOF
+if command -v zsh >/dev/null 2>&1; then
+	for c in "lostcycles rep|lostcycles report" "lostcycles report --form|report --format"; do
+		line=${c%%|*} want=${c#*|}
+		got=$(PATH=$(pwd):$PATH timeout 60 zsh -f "$tmp/tab.zsh" "$line" "$want" "$tmp" 2>&1)
+		case $got in
+		*"$want"*) ok "zsh: $line<TAB> gives ${want##* }" ;;
+		*) fail "zsh: $line<TAB> does not give ${want##* }: $(printf '%s' "$got" | tr -cd '[:print:]' | tail -c 200)" ;;
+		esac
+	done
+else
+	echo "NOTE: t_completion: zsh is not installed: its completion is not checked"
+fi
+
 make -s --no-print-directory uninstall DESTDIR="$tmp/root" PREFIX=/usr >/dev/null 2>&1 ||
 	fail "make uninstall"
 [ -e "$f" ] && fail "make uninstall left ${dir}/lostcycles" || ok "make uninstall removed it"
-[ "$nfail" -eq 0 ] && echo "t_completion: the installed bash completion works"
+[ "$nfail" -eq 0 ] && echo "t_completion: the installed bash completion (and zsh's) works"
 exit $((nfail > 0))
