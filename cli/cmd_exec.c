@@ -210,6 +210,10 @@ int lc_cmd_exec(int argc, char **argv)
 	setenv(LC_ENV_SESSION, session, 1);
 	setenv(LC_ENV_HOST, host, 1);
 	export_job_id();
+	if (lc_launch_srun_without_pmi() && lc_launch_rank() == 0)
+		warnx("srun started %u tasks without an MPI process manager: each MPI rank will "
+		      "see a job of one (srun --mpi=pmi2 for MPICH, --mpi=pmix for Open MPI; "
+		      "'srun --mpi=list' says what this Slurm has)", lc_launch_srun_without_pmi());
 	if (lc_launch_node_lock(session)) {
 		/* once a job, where the launcher says which rank is first */
 		if (m.warning[0] && lc_launch_rank() <= 0)

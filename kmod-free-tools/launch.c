@@ -411,6 +411,18 @@ int lc_launch_rank(void)
 	return -1;
 }
 
+unsigned lc_launch_srun_without_pmi(void)
+{
+	static const char *const pmi[] = { "PMI_RANK", "PMI_FD", "PMIX_RANK",
+					   "OMPI_COMM_WORLD_RANK" };
+	uint64_t n = env_number("SLURM_STEP_NUM_TASKS");
+
+	for (size_t i = 0; i < sizeof(pmi) / sizeof(pmi[0]); i++)
+		if (getenv(pmi[i]))
+			return 0;
+	return n > 1 && n <= UINT32_MAX ? (unsigned)n : 0;
+}
+
 int lc_launch_node_lock(const char *name)
 {
 	char path[4096];

@@ -135,6 +135,13 @@ uint64_t lc_launch_job_id(void);
  * its ranks under a Slurm step of its own), or -1 when none does. */
 int lc_launch_rank(void);
 
+/* exec: the tasks of the Slurm step this process belongs to when srun
+ * started more than one without an MPI process-management interface (no
+ * PMI_RANK, PMI_FD, PMIX_RANK or OMPI_COMM_WORLD_RANK: srun without
+ * --mpi=pmi2 or --mpi=pmix), whose MPI ranks would each see a job of one;
+ * else 0. */
+unsigned lc_launch_srun_without_pmi(void);
+
 /* exec: take the node lock of session name ($TMPDIR or /tmp); 1 when this
  * rank is the node's sampler (the lock is held until the process exits). */
 int lc_launch_node_lock(const char *name);

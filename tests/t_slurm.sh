@@ -6,7 +6,7 @@
 # a 2-rank MPI program twice under "lostcycles exec" with nothing else set:
 # through srun inside salloc (srun --mpi=pmi2 when Slurm has it), and
 # through MPICH's mpiexec inside salloc, and the batch script of
-# docs/mpi.md under sbatch.  Each time the node file is named
+# docs/mpi.md under sbatch (and srun --mpi=none is warned of).  Each time the node file is named
 # by Slurm's node name (PREFIX.lcnode0.data), "merge --job ID" finds it by
 # Slurm's job id and merges 2 ranks of that job on lcnode0, and another id
 # finds nothing.  The daemons are stopped by their pids at the end.  Exits
@@ -144,6 +144,15 @@ job() {
 }
 job "srun $mpi" S srun $mpi -n 2
 job "mpiexec in salloc" M mpiexec -n 2
+
+# srun without an MPI process manager: every rank would be a job of one;
+# exec says so once, with the remedy
+timeout 300 salloc -Q -n 2 srun --mpi=none -n 2 "$LC" exec -o N -- "$APP" 1 2 >N.out 2>N.err
+if [ "$(grep -c "srun started 2 tasks without an MPI process manager.*--mpi=pmi2" N.err)" -eq 1 ]; then
+	ok "srun --mpi=none: exec warns once that the ranks would be jobs of one"
+else
+	fail "srun --mpi=none: no single warning about the process manager:"; sed 's/^/      /' N.err
+fi
 
 # the batch script of docs/mpi.md, on this one node: sbatch --wait runs it,
 # and its own merge --job "$SLURM_JOB_ID" and report --per-rank work
