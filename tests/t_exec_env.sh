@@ -9,12 +9,10 @@
 # under a real Slurm.  Exits 77 without MPICH.
 . tests/lib.sh
 set -u
-LC=$(pwd)/lostcycles
-APP=$(pwd)/build/mpi/imbalance
-need_mpi t_exec_env "" "$APP"
-export TMPDIR="$tmp"
-cd "$tmp" || exit 1
-nfail=0
+need_mpi t_exec_env "" build/mpi/imbalance
+top=$(pwd)
+LC=$top/lostcycles APP=$top/build/mpi/imbalance nfail=0
+cd "$tmp" && export TMPDIR="$tmp" || exit 1
 ok() { echo "ok    $*"; }
 unset SLURM_JOB_ID SLURMD_NODENAME PBS_JOBID LSB_JOBID LOSTCYCLES_JOB_ID LOSTCYCLES_HOST
 
