@@ -5,6 +5,7 @@
 #include "perfetto.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,10 +27,55 @@ struct pf {
 	int first;		/* no event written yet */
 };
 
-/* ns as microseconds with three decimals. */
+/* ns as microseconds with three decimals (exact ns). */
 static void us(FILE *out, uint64_t ns)
 {
 	fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+/* The double a JSON reader gets from us(ns): the decimal, correctly
+ * rounded (as strtod, JavaScript's Number and Python's float do). */
+static double us_parsed(uint64_t ns)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	return strtod(buf, NULL);
+}
+
+/* The duration d for which a reader's t + d is exactly tn, the parsed end:
+ * readers sum ts and dur in doubles, and a decimal duration (48206.233
+ * after 201015.567) may sum to one unit in the last place past the next
+ * slice's ts, which Chrome's trace parser then drops as overlapping.  tn - t
+ * is exact when t >= tn / 2 (Sterbenz); else the nearest double that sums
+ * to tn is searched for, one unit in the last place at a time. */
+static double meet(double t, double tn)
+{
+	double d = tn - t;
+
+	for (int i = 0; i < 64 && t + d != tn; i++)
+		d = nextafter(d, t + d < tn ? HUGE_VAL : 0);
+	return d;
+}
+
+/* The duration of a slice from start to end (ns after t0): the exact
+ * decimal when it sums to the end as parsed, else the shortest decimal of
+ * meet()'s double (it differs from the exact one by far less than 1 ns). */
+static void dur(FILE *out, uint64_t start, uint64_t end)
+{
+	double d = meet(us_parsed(start), us_parsed(end));
+	char buf[40];
+
+	if (d == us_parsed(end - start)) {
+		us(out, end - start);
+		return;
+	}
+	for (int prec = 9; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	fputs(buf, out);
 }
 
 /* Start an event: the separator and its fixed fields. */
@@ -61,7 +107,7 @@ static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, cons
 	fputs(",\"ts\":", f->out);
 	us(f->out, start);
 	fputs(",\"dur\":", f->out);
-	us(f->out, end - start);
+	dur(f->out, start, end);
 	fputc('}', f->out);
 }
 

@@ -11,7 +11,11 @@
  * window, not the order of states inside a window: a thread's slices of a
  * window are laid end to end from the window's start, the category of the
  * previous window's last slice first, so that a run spanning windows is one
- * slice.  Timestamps are microseconds with three decimals (exact ns).
+ * slice.  Timestamps are microseconds with three decimals (exact ns); a
+ * slice's duration is the double that, added to its ts as a reader parses
+ * both, gives exactly the ts of the slice that follows it (within far less
+ * than 1 ns of the exact duration), so that readers that sum in doubles
+ * (Chrome's trace parser) see slices meet instead of overlap.
  */
 #ifndef LC_PERFETTO_H
 #define LC_PERFETTO_H

@@ -3,9 +3,12 @@
 # (examples/demo.c: four threads, five tagged phases) is recorded, and its
 # Chrome trace JSON is parsed with python3's json module.  Every thread has
 # a named track in a named process; on every track the slices are ordered
-# and do not overlap; each thread's slice time per category equals the
-# report's --per-thread seconds (to the nanosecond); the counter track has
-# one sample per window, the machine track (other, steal, sampler) one per
+# and do not overlap as a reader's doubles sum them (ts + dur of a slice is
+# at most the next ts, and exactly it where the slices meet: Chrome's parser
+# drops a slice that overlaps by a rounding error); each thread's slice time
+# per category equals the report's --per-thread seconds (to the
+# nanosecond); the counter track has one sample per window and no value
+# for a category the report calls na (not measured), the machine track (other, steal, sampler) one per
 # measuring span; the five fragment tags have tracks of their own.
 # Options that do not combine are refused.
 SUB=report
@@ -41,6 +44,12 @@ for k, sl in tracks.items():
     for a, b in zip(sl, sl[1:]):
         if ns(b["ts"]) < ns(a["ts"]) + ns(a["dur"]):
             bad.append("track %s: slice at %s overlaps or precedes the one at %s" % (k, b["ts"], a["ts"]))
+        elif b["ts"] < a["ts"] + a["dur"]:
+            bad.append("track %s: slice at %s overlaps the one at %s by %g us as parsed" %
+                       (k, b["ts"], a["ts"], a["ts"] + a["dur"] - b["ts"]))
+        elif ns(b["ts"]) == ns(a["ts"]) + ns(a["dur"]) and b["ts"] != a["ts"] + a["dur"]:
+            bad.append("track %s: slices at %s and %s meet in ns but leave a gap of %g us as parsed" %
+                       (k, a["ts"], b["ts"], b["ts"] - a["ts"] - a["dur"]))
 # per-thread totals against the report (seconds with 9 decimals = ns)
 rows = [r for r in csv.reader(open(sys.argv[2])) if r]
 hdr = next(i for i, r in enumerate(rows) if r[0] == "thread")
@@ -57,6 +66,11 @@ for r in rows[hdr + 1:]:
         want = 0 if v == "na" else round(float(v) * 1e9)
         if got[k] != want:
             bad.append("thread %s %s: slices %d ns, report %d ns" % (r[0], k, got[k], want))
+na = {k for r in rows[hdr + 1:] if r[0].isdigit() for k, v in zip(keys, r[3:-1]) if v == "na"}
+for e in ev:
+    if e["ph"] == "C" and e["name"] == "processors" and na & set(e["args"]):
+        bad.append("counter at %s has a value for %s, not measured" % (e["ts"], ",".join(sorted(na & set(e["args"])))))
+        break
 tags = [k for k in tracks if k[0] == 0]
 nwin = sum(1 for r in csv.reader(open(sys.argv[3])) if r and r[0].isdigit())
 ncount = sum(1 for e in ev if e["ph"] == "C" and e["name"] == "processors")
