@@ -7,7 +7,8 @@
 #   install-deps.sh build   what building the tool and running the demo needs
 #   install-deps.sh check   that, plus what the tests need (cmocka, gnuplot,
 #                           MPICH, clang with LLVM's OpenMP runtime and its
-#                           libFuzzer and sanitizer runtimes)
+#                           libFuzzer and sanitizer runtimes, the OTF2
+#                           library and otf2-print for export --otf2)
 #   install-deps.sh bench   build's, plus the peers "make bench" measures
 #                           beside the tool (LIKWID, PAPI, perf)
 #   install-deps.sh chromium  the headless browser of the HTML report's test
@@ -53,6 +54,9 @@ else
 		# libFuzzer and the sanitizers' runtimes (t_fuzz.sh, make fuzz,
 		# SAN=): only recommended by clang, so asked for by name
 		need libclang-rt-dev /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a
+		# export --otf2 (optional at build time) and its reader (t_otf2.sh)
+		need libopen-trace-format2-dev /usr/include/otf2/otf2.h
+		need otf2-tools    /usr/bin/otf2-print
 	fi
 	if [ "$step" = bench ]; then
 		need likwid        /usr/include/likwid-marker.h /usr/include/likwid/likwid-marker.h
