@@ -96,6 +96,11 @@ void lc_emit_empty(struct lc_emit *e);
  * the others empty (null). */
 void lc_emit_span(struct lc_emit *e, int n, const char *s);
 
+/* The next cell's colour ("#rrggbb", used until lc_emit_end): text only,
+ * and only where lc_color gives out colour (a terminal; lc_color.h); the
+ * width of the cell is that of its text. */
+void lc_emit_color(struct lc_emit *e, const char *hex);
+
 /* End the current row. */
 void lc_emit_row(struct lc_emit *e);
 
