@@ -8,7 +8,8 @@
 #   install-deps.sh check   that, plus what the tests need (cmocka, gnuplot,
 #                           MPICH, clang with LLVM's OpenMP runtime and its
 #                           libFuzzer and sanitizer runtimes, the OTF2
-#                           library and otf2-print for export --otf2)
+#                           library, otf2-print and its Python bindings
+#                           for export --otf2)
 #   install-deps.sh bench   build's, plus the peers "make bench" measures
 #                           beside the tool (LIKWID, PAPI, perf)
 #   install-deps.sh chromium  the headless browser of the HTML report's test
@@ -57,6 +58,7 @@ else
 		# export --otf2 (optional at build time) and its reader (t_otf2.sh)
 		need libopen-trace-format2-dev /usr/include/otf2/otf2.h
 		need otf2-tools    /usr/bin/otf2-print
+		need python3-otf2  /usr/lib/python3/dist-packages/otf2/__init__.py
 	fi
 	if [ "$step" = bench ]; then
 		need likwid        /usr/include/likwid-marker.h /usr/include/likwid/likwid-marker.h

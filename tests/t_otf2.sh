@@ -2,7 +2,8 @@
 # t_otf2.sh — "export --otf2 DIR": the demo program (examples/demo.c: four
 # threads) is recorded and its timeline exported as an OTF2 archive, which
 # Debian's otf2-print (otf2-tools, the OTF2 library's own reader) reads
-# back: it must validate the archive; the clock properties say ns (1e9
+# back (and OTF2's Python bindings, python3-otf2, when installed): it must
+# validate the archive; the clock properties say ns (1e9
 # ticks per second) with every event inside [global offset, offset +
 # length]; there is one region per category (canonical name its key), one
 # location per thread in the process's location group; on every location
@@ -126,6 +127,47 @@ judge() {
 }
 judge "otf2-print reads the archive; per-thread time per region equals the report's to the ns" \
 	"$tmp/d.data" "$tmp/o" 4 0
+
+# the same with OTF2's Python bindings (Debian's python3-otf2, for the
+# system's python3) when they are installed
+PYOTF2=/usr/bin/python3
+if [ -x "$PYOTF2" ] && "$PYOTF2" -c 'import otf2' 2>/dev/null; then
+	"$LC" report -f "$tmp/d.data" --per-thread --format csv >"$tmp/pt.csv" 2>"$tmp/err"
+	"$PYOTF2" - "$tmp/o/traces.otf2" "$tmp/pt.csv" >"$tmp/py" 2>&1 <<'PY'
+import collections, csv, re, sys
+import otf2
+bad = []
+spent = collections.defaultdict(collections.Counter)
+with otf2.reader.open(sys.argv[1]) as tr:
+    cp = tr.definitions.clock_properties
+    if cp.timer_resolution != 10**9: bad.append("timer resolution %d" % cp.timer_resolution)
+    tids = {l.name: int(re.search(r"tid (\d+)", l.name).group(1)) for l in tr.definitions.locations}
+    entered = {}
+    for loc, ev in tr.events:
+        tid = tids[loc.name]
+        if isinstance(ev, otf2.events.Enter):
+            entered[tid] = ev.time
+        elif isinstance(ev, otf2.events.Leave):
+            spent[tid][ev.region.canonical_name] += ev.time - entered.pop(tid)
+rows = [r for r in csv.reader(open(sys.argv[2])) if r]
+hdr = next(i for i, r in enumerate(rows) if r[0] == "thread")
+keys = rows[hdr][3:-1]
+n = 0
+for r in rows[hdr + 1:]:
+    if not r[0].isdigit(): continue
+    n += 1
+    for k, v in zip(keys, r[3:-1]):
+        want = 0 if v == "na" else round(float(v) * 1e9)
+        if spent[int(r[2])][k] != want:
+            bad.append("thread %s %s: OTF2 %d ns, report %d ns" % (r[0], k, spent[int(r[2])][k], want))
+print("%d threads read with the otf2 module" % n)
+for b in bad[:20]: print("  " + b)
+sys.exit(1 if bad or n < 4 else 0)
+PY
+	verdict "OTF2's Python bindings read the same per-thread times" $? "$tmp/py"
+else
+	echo "note  OTF2's Python bindings (python3-otf2) are not installed: that reader is not run"
+fi
 
 refuse "an archive already in DIR is kept" 1 "already holds an OTF2 archive" --otf2 "$tmp/o" "$tmp/d.data"
 refuse "no trace data" 1 "holds no trace data" --otf2 "$tmp/o2" --source trace "$tmp/d.data"
