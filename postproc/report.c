@@ -488,7 +488,8 @@ static void cat_cols(struct lc_col *cols, int *n, int frac)
 	for (int c = 0; c < LC_NCAT; c++)
 		add_col(cols, n, (struct lc_col){ .name = lc_cat_info(c)->key, .kind = LC_COL_FLOAT,
 						  .prec = frac ? 3 : 6, .data_prec = 9,
-						  .width = frac ? 6 : 10 });
+						  .width = frac ? 6 : 10,
+						  .hex = lc_cat_info(c)->colour });
 	if (!frac)
 		add_col(cols, n, (struct lc_col){ .name = "total", .kind = LC_COL_FLOAT, .prec = 6,
 						  .data_prec = 9, .width = 10 });

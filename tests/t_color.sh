@@ -1,6 +1,7 @@
 #!/bin/sh
 # t_color.sh — colour in terminal output (util/lc_color.h): report run in a
-# pseudo-terminal (python3's pty) shows the category names in the colour
+# pseudo-terminal (python3's pty) shows the category names (and the keys
+# over the columns of --per-thread) in the colour
 # of the category table (Load Imbalance #d62728: red, 31, with 16 colours;
 # 160 of the 256-colour cube with TERM=xterm-256color) and the word
 # "warning" in colour; in a pipe it shows no escape sequence at all;
@@ -66,6 +67,10 @@ check "--color=always into a pipe, with NO_COLOR: colour" "grep -qF \"\$red\" \"
 TERM=xterm "$LC" report --color "$tmp/d.data" >"$tmp/bare" 2>&1
 st=$?
 check "--color alone is always" "grep -qF \"\$red\" \"\$tmp/bare\""
+TERM=xterm "$LC" report --color=always --per-thread "$tmp/d.data" >"$tmp/pt" 2>/dev/null
+st=$?
+check "--per-thread: the category keys over the columns in colour" \
+	"grep -qF \"\${ESC}[31mli\${ESC}[m\" \"\$tmp/pt\""
 TERM=xterm "$LC" report --color=always --format csv "$tmp/d.data" >"$tmp/csv" 2>/dev/null
 st=$?
 check "--color=always leaves CSV alone" "! grep -q \"\$ESC\" \"\$tmp/csv\""

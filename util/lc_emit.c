@@ -454,7 +454,9 @@ static void text_header(const struct lc_emit *e, FILE *out, const size_t *w)
 {
 	for (int j = 0; j < e->ncols; j++) {
 		text_gap(e, out, j);
-		text_cell(out, e->cols[j].name, w[j], left_aligned(&e->cols[j]), 0, "", "");
+		text_cell(out, e->cols[j].name, w[j], left_aligned(&e->cols[j]), 0,
+			  e->cols[j].hex ? lc_color(e->out, e->cols[j].hex) : "",
+			  e->cols[j].hex ? lc_color(e->out, NULL) : "");
 	}
 }
 

@@ -67,6 +67,8 @@ struct lc_col {
 	const char *csv_na;	/* CSV field of a missing value (NULL: "na");
 				 * JSON writes null */
 	int gap;		/* text: blanks before this column (0: one) */
+	const char *hex;	/* text: the header's colour, "#rrggbb", on a
+				 * terminal (lc_color.h); NULL: none */
 };
 
 /* Table flags. */
