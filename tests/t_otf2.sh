@@ -50,8 +50,12 @@ if grep -q "no OTF2 support" "$tmp/out"; then
 fi
 check "export --otf2 writes DIR/traces.otf2" "[ -f \"\$tmp/o/traces.otf2\" ]"
 cat >"$tmp/judge.py" <<'PY'
-import collections, csv, re, sys
-defs, evs, ptcsv = (open(f).read() for f in sys.argv[1:4])
+import collections, re, sys
+sys.path.insert(0, "tests")
+sys.dont_write_bytecode = True	# no __pycache__ in the tree
+import per_thread
+defs, evs = (open(f).read() for f in sys.argv[1:3])
+ptcsv = sys.argv[3]
 want_threads, ranks = int(sys.argv[4]), int(sys.argv[5])
 bad = []
 m = re.search(r"^CLOCK_PROPERTIES\s+Ticks per Seconds: (\d+), Global Offset: (\d+), Length: (\d+)", defs, re.M)
@@ -84,24 +88,18 @@ for kind, loc, ts, reg in re.findall(r'^(ENTER|LEAVE)\s+(\d+)\s+(\d+)\s+Region: 
 for loc in open_: bad.append("location %d: region %d never left" % (loc, open_[loc][0]))
 for loc, (tid, nev, g) in locs.items():
     if count[loc] != nev: bad.append("location %d: %d events, the definition says %d" % (loc, count[loc], nev))
-rows = [r for r in csv.reader(ptcsv.splitlines()) if r]
-hdr = next(i for i, r in enumerate(rows) if r[0] == "thread")
-keys = rows[hdr][3:-1]
+keys, threads = per_thread.read(ptcsv)
 if sorted(k for n, k in regions.values()) != sorted(keys):
     bad.append("regions %s, categories %s" % (sorted(k for n, k in regions.values()), keys))
 bytid = {tid: loc for loc, (tid, nev, g) in locs.items()}
-nthreads = 0
-for r in rows[hdr + 1:]:
-    if not r[0].isdigit(): continue
-    nthreads += 1
-    loc = bytid.get(int(r[2]))
+nthreads = len(threads)
+for idx, pid, tid, ns in threads:
+    loc = bytid.get(tid)
     if loc is None:
-        bad.append("thread %s (tid %s) has no location" % (r[0], r[2])); continue
-    if not re.search(r"\b%s\)?$" % r[1], locs[loc][2]): bad.append("location %d in group %s, not of pid %s" % (loc, locs[loc][2], r[1]))
-    for k, v in zip(keys, r[3:-1]):
-        want = 0 if v == "na" else round(float(v) * 1e9)
-        if spent[loc][k] != want:
-            bad.append("thread %s %s: OTF2 %d ns, report %d ns" % (r[0], k, spent[loc][k], want))
+        bad.append("thread %s (tid %s) has no location" % (idx, tid))
+    elif not re.search(r"\b%s\)?$" % pid, locs[loc][2]):
+        bad.append("location %d in group %s, not of pid %s" % (loc, locs[loc][2], pid))
+bad += per_thread.compare(threads, lambda pid, tid: spent[bytid.get(tid)], "OTF2")
 if nthreads < want_threads or len(locs) != nthreads:
     bad.append("%d threads in the report, %d locations, want %d" % (nthreads, len(locs), want_threads))
 nodes = re.findall(r'^SYSTEM_TREE_NODE\s+\d+\s+Name: "([^"]*)"', defs, re.M)
@@ -134,8 +132,11 @@ PYOTF2=/usr/bin/python3
 if [ -x "$PYOTF2" ] && "$PYOTF2" -c 'import otf2' 2>/dev/null; then
 	"$LC" report -f "$tmp/d.data" --per-thread --format csv >"$tmp/pt.csv" 2>"$tmp/err"
 	"$PYOTF2" - "$tmp/o/traces.otf2" "$tmp/pt.csv" >"$tmp/py" 2>&1 <<'PY'
-import collections, csv, re, sys
+import collections, re, sys
 import otf2
+sys.path.insert(0, "tests")
+sys.dont_write_bytecode = True	# no __pycache__ in the tree
+import per_thread
 bad = []
 spent = collections.defaultdict(collections.Counter)
 with otf2.reader.open(sys.argv[1]) as tr:
@@ -149,17 +150,9 @@ with otf2.reader.open(sys.argv[1]) as tr:
             entered[tid] = ev.time
         elif isinstance(ev, otf2.events.Leave):
             spent[tid][ev.region.canonical_name] += ev.time - entered.pop(tid)
-rows = [r for r in csv.reader(open(sys.argv[2])) if r]
-hdr = next(i for i, r in enumerate(rows) if r[0] == "thread")
-keys = rows[hdr][3:-1]
-n = 0
-for r in rows[hdr + 1:]:
-    if not r[0].isdigit(): continue
-    n += 1
-    for k, v in zip(keys, r[3:-1]):
-        want = 0 if v == "na" else round(float(v) * 1e9)
-        if spent[int(r[2])][k] != want:
-            bad.append("thread %s %s: OTF2 %d ns, report %d ns" % (r[0], k, spent[int(r[2])][k], want))
+keys, threads = per_thread.read(sys.argv[2])
+n = len(threads)
+bad += per_thread.compare(threads, lambda pid, tid: spent[tid], "OTF2")
 print("%d threads read with the otf2 module" % n)
 for b in bad[:20]: print("  " + b)
 sys.exit(1 if bad or n < 4 else 0)
