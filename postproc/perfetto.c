@@ -27,10 +27,18 @@ struct pf {
 	int first;		/* no event written yet */
 };
 
-/* ns as microseconds with three decimals (exact ns). */
+/* ns as microseconds with three decimals (exact ns), into buf. */
+static const char *us_text(char buf[32], uint64_t ns)
+{
+	snprintf(buf, 32, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	return buf;
+}
+
 static void us(FILE *out, uint64_t ns)
 {
-	fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	char buf[32];
+
+	fputs(us_text(buf, ns), out);
 }
 
 /* The double a JSON reader gets from us(ns): the decimal, correctly
@@ -39,8 +47,7 @@ static double us_parsed(uint64_t ns)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
-	return strtod(buf, NULL);
+	return strtod(us_text(buf, ns), NULL);
 }
 
 /* The duration d for which a reader's t + d is exactly tn, the parsed end:
