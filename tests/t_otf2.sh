@@ -33,8 +33,9 @@ int main(void)
 	return 0;
 }
 C
-if ${CC:-cc} -std=c11 -D_GNU_SOURCE -Ipostproc -Iprofile -Iutil -o "$tmp/stub" "$tmp/stub.c" \
-	postproc/otf2.c build/libtool.a -lm >"$tmp/cc" 2>&1; then
+# (with the build's sanitizers, whose objects build/libtool.a holds)
+if ${CC:-cc} -std=c11 -D_GNU_SOURCE ${LC_SAN:+-fsanitize=$LC_SAN} -Ipostproc -Iprofile -Iutil \
+	-o "$tmp/stub" "$tmp/stub.c" postproc/otf2.c build/libtool.a -lm >"$tmp/cc" 2>&1; then
 	"$tmp/stub" >"$tmp/out" 2>&1
 	st=$?
 	check "a build without the OTF2 library says so" "grep -q '^0 1 this build has no OTF2 support' \"\$tmp/out\""
