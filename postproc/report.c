@@ -343,6 +343,27 @@ static void pp_table(const struct lc_profile *pr, const struct view *v)
 	lc_emit_end(e);
 }
 
+/* The interval rule and the slowdown of the program the sampler caused
+ * (docs/performance.md), when the profile says (minor 5). */
+static void text_cost(const struct lc_profile *pr, uint64_t wall_ns)
+{
+	char buf[256];
+	double lo, hi;
+
+	if (!pr->ended || !pr->end.interval_rule)
+		return;
+	printf("** interval: %s\n", lc_cost_rule_text(&pr->end, buf, sizeof(buf)));
+	lc_cost_slowdown(pr->end.sampler_cpu_ns, wall_ns, pr->procs, pr->end.shared_cpu, &lo, &hi);
+	if (pr->end.shared_cpu < 0)
+		printf("** estimated slowdown of the program by the sampler: ~0 (it had a CPU of "
+		       "its own)\n");
+	else
+		printf("** estimated slowdown of the program by the sampler: %.1f..%.1f %% (its "
+		       "%.1f %% of one CPU, taken from the program's %u)\n", 100 * lo, 100 * hi,
+		       wall_ns ? 100.0 * (double)pr->end.sampler_cpu_ns / (double)wall_ns : 0.0,
+		       pr->procs);
+}
+
 /* The wall time, and beside it the sampler's own CPU time when recorded. */
 static void text_wall(const struct lc_profile *pr, const struct view *v)
 {
@@ -359,6 +380,7 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
 		printf("** note: the sampler shared CPU %d with the program (no spare CPU): its "
 		       "ticks took CPU time from the program\n", pr->end.shared_cpu);
+	text_cost(pr, s.wall_ns);
 }
 
 /* For the ± line: what it leaves out when ticks were missed (the time of
@@ -373,7 +395,9 @@ static const char *missed_note(const struct lc_profile *pr, char *buf, size_t le
 	*buf = 0;
 	if (!s.missed)
 		return buf;
-	t = (double)s.missed * (double)pr->info.interval_ns * pr->procs / 1e9;
+	t = (double)s.missed * (double)(pr->end.interval_rule && pr->end.mean_interval_ns ?
+					 pr->end.mean_interval_ns : pr->info.interval_ns) *
+	    pr->procs / 1e9;
 	snprintf(buf, len, "; it excludes the %" PRIu64 " missed ticks%s: their %.6f s "
 		 "(missed ticks x interval x p) went to the state seen at the end of each "
 		 "gap and may belong to other categories", s.missed,
