@@ -1044,13 +1044,24 @@ static void keeper_stop(struct lc_sampler *s)
 	s->have_keeper = 0;
 }
 
-/* Sleep until the absolute monotonic time t. */
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+/* A sleep looks at the stop flag at least this often, so that a long
+ * interval (-i 10s) does not keep the session waiting for its last tick. */
+#define SLEEP_CHUNK_NS 100000000u
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+/* Sleep until the absolute monotonic time t or until asked to stop. */
+static void sleep_until(const struct lc_sampler *s, uint64_t t)
+{
+	for (;;) {
+		uint64_t now = lc_clock_ns(), u = t - now > SLEEP_CHUNK_NS ? now + SLEEP_CHUNK_NS : t;
+		struct timespec ts = { (time_t)(u / 1000000000u), (long)(u % 1000000000u) };
+
+		if (now >= t || __atomic_load_n(&s->stop, __ATOMIC_RELAXED))
+			return;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		if (u == t)
+			return;
+	}
 }
 
 /* Spin until the monotonic time t or until asked to stop.  A SCHED_FIFO
@@ -1162,7 +1173,7 @@ static void *run(void *arg)
 		if (s->st.busy_wait)
 			spin_until(s, next);
 		else
-			sleep_until(next);
+			sleep_until(s, next);
 		tick(s);
 		now = s->last;
 		adapt(s, now);
