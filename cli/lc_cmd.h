@@ -56,7 +56,7 @@ uint64_t lc_opt_interval_max(void);
 #define LC_OPT_ROWS_TIMING(I, W, G) \
 	LC_OPT_DURATION("interval", 'i', "TIME", "a fixed sampling interval (units ns us ms s;\n" \
 			"default: adaptive, 100us until the error bars reach\n1 %, then " \
-			"up to 1ms within 3 % of a CPU)", I, 1000, 10000000000ull), \
+			"up to 1ms within 2 % of a CPU)", I, 1000, 10000000000ull), \
 	LC_OPT_DURATION("window", 'w', "TIME", "timeline window: every window TIME long " \
 			"(default:\n10ms, or the interval when that is longer, doubling\n" \
 			"after 4096 windows, so that long runs stay small)", W, 1, UINT64_MAX), \

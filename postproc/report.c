@@ -221,6 +221,14 @@ static int64_t guess_gap_start(const struct lc_prof_data *d, uint64_t interval)
 	return worst ? (int64_t)d->windows[most].start_ns : -1;
 }
 
+/* The longest nominal interval of the run: the top of an adaptive rule,
+ * else the interval (a gap is judged against it). */
+static uint64_t top_interval(const struct lc_profile *pr)
+{
+	return pr->ended && pr->end.interval_rule && pr->end.interval_max_ns > pr->info.interval_ns ?
+	       pr->end.interval_max_ns : pr->info.interval_ns;
+}
+
 /* Fill s from the end block, estimating from the windows what it lacks. */
 static void sampler_stats(const struct lc_profile *pr, struct samp *s)
 {
@@ -245,7 +253,7 @@ static void sampler_stats(const struct lc_profile *pr, struct samp *s)
 		s->gap_start = guess_gap_start(d, interval);
 		s->est_start = 1;
 	}
-	s->stalled = (interval && s->gap_ns > 10 * interval) ||
+	s->stalled = (interval && s->gap_ns > 10 * top_interval(pr)) ||
 		     (s->missed && s->missed * 100 > s->ticks + s->missed);
 }
 
@@ -260,7 +268,7 @@ int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 	*msg = 0;
 	if (!s.stalled)
 		return 0;
-	big = pr->info.interval_ns && s.gap_ns > 10 * pr->info.interval_ns;
+	big = pr->info.interval_ns && s.gap_ns > 10 * top_interval(pr);
 	if (s.gap_start >= 0)
 		snprintf(at, sizeof(at), " at %s%.3g s", s.est_start ? "about " : "",
 			 (double)s.gap_start / 1e9);

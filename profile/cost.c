@@ -8,7 +8,7 @@
 #include "lc_profile.h"
 #include "lc_util.h"
 
-/* "(100us until the error goal 1 % at 0.125 s, then within 3 % of a
+/* "(100us until the error goal 1 % at 0.125 s, then within 2 % of a
  * CPU)" for an adaptive rule, into buf. */
 static void adaptive_text(const struct lc_prof_end *e, char *buf, size_t len)
 {

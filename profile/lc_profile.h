@@ -609,7 +609,7 @@ void lc_profile_finish(const struct lc_profile *prof, const struct lc_acct *a,
 /* ---- what the sampler cost (cost.c, docs/performance.md) ---------------- */
 
 /* The interval rule of end e in words into buf, e.g. "adaptive 100us..1ms
- * (100us until the error goal 1 % at 0.125 s, then within 3 % of a CPU),
+ * (100us until the error goal 1 % at 0.125 s, then within 2 % of a CPU),
  * mean 806us"; "" when e has no interval rule (files before minor 5). */
 const char *lc_cost_rule_text(const struct lc_prof_end *e, char *buf, size_t len);
 

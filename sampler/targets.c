@@ -28,6 +28,7 @@
 
 #define SHM_DIR "/dev/shm"
 #define POLL_NS 20000000	/* rescan period when nothing is pending */
+#define RESCAN_NS 200000000	/* ... when inotify names the wanted names */
 #define RETRY_MIN_NS 50000	/* first retry of a name that was not ready */
 #define RETRY_MAX_NS 1000000000	/* the longest wait between two tries of one */
 #define SCAN_TRIES_MAX 64u	/* names the discovery thread tries per scan */
@@ -744,7 +745,7 @@ static void scan(struct lc_registry *r, int all)
 	pid_t pid;
 	DIR *d = opendir(SHM_DIR);
 
-	r->next_try_ns = now + POLL_NS;
+	r->next_try_ns = now + (r->inotify >= 0 ? RESCAN_NS : POLL_NS);
 	if (!d)
 		return;
 	while ((e = readdir(d))) {

@@ -27,7 +27,7 @@
  * interval_ns until the run has enough slot observations for its error
  * goal, then at the interval that keeps the sampling thread's own CPU time
  * within its budget, between interval_ns and interval_max_ns. */
-#define LC_TICK_BUDGET_PPM 30000u	/* 3 % of one CPU */
+#define LC_TICK_BUDGET_PPM 20000u	/* 2 % of one CPU */
 #define LC_TICK_GOAL_PPM 10000u		/* 1 % of the total time */
 
 /* The parts of a tick that LC_TICK_BREAKDOWN=1 times on the sampling
