@@ -14,8 +14,8 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <time.h>
+
+#include "fixed_wl.h"
 
 #define MAX_THREADS 256
 
@@ -24,23 +24,6 @@ static pthread_cond_t more = PTHREAD_COND_INITIALIZER;
 static long queued, taken, work = 50000;
 static int closed;
 static double total;
-
-static double wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double cpu_s(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
 
 /* Take a task; 0 when the queue is closed and empty. */
 static int take(void)
@@ -84,7 +67,7 @@ int main(int argc, char **argv)
 	long tasks = argc > 1 ? strtol(argv[1], NULL, 10) : 4000;
 	long n = argc > 2 ? strtol(argv[2], NULL, 10) : cpus();
 	pthread_t t[MAX_THREADS];
-	double w0 = wall_s();
+	double w0 = fw_wall();
 
 	work = argc > 3 ? strtol(argv[3], NULL, 10) : work;
 	if (tasks < 1 || n < 1 || n > MAX_THREADS || work < 1) {
@@ -108,6 +91,6 @@ int main(int argc, char **argv)
 	pthread_mutex_unlock(&lock);
 	for (long i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
-	printf("wall=%.6f cpu=%.6f p=%ld checksum=%.6g\n", wall_s() - w0, cpu_s(), n, total);
+	fw_report(w0, n, total);
 	return 0;
 }
