@@ -50,8 +50,8 @@ void lc_cost_slowdown(uint64_t sampler_cpu_ns, uint64_t wall_ns, uint32_t ncpus,
 	*lo = *hi = 0;
 	if (shared_cpu < 0 || share <= 0)
 		return;
-	if (share > 1)
-		share = 1;
+	if (share > 0.99)
+		share = 0.99;	/* a sampler that held its CPU throughout */
 	*hi = share / (1 - share);
 	share /= ncpus ? ncpus : 1;
 	*lo = share / (1 - share);
