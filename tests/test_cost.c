@@ -16,23 +16,24 @@
 
 #include "lc_profile.h"
 
-static char dir[] = "/tmp/lc_test_costXXXXXX";
-static char path[256];
+static char path[] = "/tmp/lc_test_cost.XXXXXX";
 
+/* A fresh name for the profile (the writer refuses an existing one). */
 static int setup(void **state)
 {
+	int fd = mkstemp(path);
+
 	(void)state;
-	if (!mkdtemp(dir))
+	if (fd < 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/p.data", dir);
-	return 0;
+	close(fd);
+	return unlink(path);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	unlink(path);
-	rmdir(dir);
 	return 0;
 }
 
