@@ -7,6 +7,7 @@
 #include "lc_opt.h"
 #include "lc_util.h"
 #include "lca_fitrun.h"
+#include "lca_runs.h"
 
 #include <err.h>
 #include <stdio.h>
@@ -51,6 +52,21 @@ static int opt_format(const struct lc_opt *opt, const char *arg)
 			return 0;
 		}
 	warnx("--format wants text, formula, json or csv, not '%s'", arg);
+	return -1;
+}
+
+/* --aggregate: mean, median or min (LC_POINTS_*). */
+static int opt_agg(const struct lc_opt *opt, const char *arg)
+{
+	static const char *const names[] = { "mean", "median", "min" };
+	static const int flags[] = { LC_POINTS_MEAN, LC_POINTS_MEDIAN, LC_POINTS_MIN };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(arg, names[i])) {
+			*(int *)opt->field = flags[i];
+			return 0;
+		}
+	warnx("--aggregate wants mean, median or min, not '%s'", arg);
 	return -1;
 }
 
@@ -100,6 +116,12 @@ static const struct lc_opt opts[] = {
 	LC_OPT_FLAG("drop-outliers", 0, "leave out a repeat far from its point's other "
 		    "repeats\n(more than 5x the runs' relative noise from their\nmedian; "
 		    "listed either way, with file:line)", &opt.drop_outliers),
+	LC_OPT_CALLBACK("aggregate", 0, "HOW", "a point's repeats: mean, median or min "
+			"(default:\nthe median of 3 or more repeats, else the mean)",
+			&opt.aggregate, opt_agg),
+	LC_OPT_STRING("upto", 0, "\"VAR=V...\"", "the range where a model must not go "
+		      "below zero\nreaches V (e.g. the --at of a prediction); the\nmeasured "
+		      "range always counts", &opt.upto),
 	LC_OPT_FLAG("debug", 'd', "print the points that were fitted", &opt.debug),
 	LC_OPT_END(),
 };

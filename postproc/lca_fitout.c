@@ -84,13 +84,62 @@ static void print_points(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "points:");
 	for (int v = 0; v < fr->nvars; v++)
 		fprintf(out, " %10s", fr->vars[v]);
-	fprintf(out, " %12s %12s %5s\n", fr->cat->key, "spread", "runs");
+	fprintf(out, " %12s %12s %12s %12s %5s\n", fr->cat->key, "spread", "smallest", "largest",
+		"runs");
 	for (size_t i = 0; i < p->n; i++) {
 		fprintf(out, "       ");
 		for (int v = 0; v < fr->nvars; v++)
 			fprintf(out, " %10g", p->x[i * (size_t)fr->nvars + (size_t)v]);
-		fprintf(out, " %12.6g %12.4g %5d\n", p->y[i], p->sd[i], p->count[i]);
+		fprintf(out, " %12.6g %12.4g %12.6g %12.6g %5d\n", p->y[i], p->sd[i], p->lo[i], p->hi[i],
+			p->count[i]);
 	}
+}
+
+/* How the repeats of a point were made one value. */
+static const char *agg_text(const struct lc_fitrun *fr)
+{
+	switch (fr->o.aggregate) {
+	case LC_POINTS_MEAN:
+		return "repeats averaged";
+	case LC_POINTS_MEDIAN:
+		return "the median of each point's repeats";
+	case LC_POINTS_MIN:
+		return "the smallest of each point's repeats";
+	default:
+		for (size_t i = 0; i < fr->pts.n; i++)
+			if (fr->pts.agg[i] == LC_AGG_MEDIAN)
+				return "the median of a point's 3 or more repeats, the mean of fewer";
+		return "repeats averaged";
+	}
+}
+
+/* The spread of the repeats: the least and largest (hi - lo) / value over
+ * the points with repeats, where the largest is, and the runs' noise. */
+static void print_spread(const struct lc_fitrun *fr, FILE *out)
+{
+	const struct lc_points *p = &fr->pts;
+	double lo = INFINITY, hi = -INFINITY;
+	size_t at = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		double s = p->y[i] != 0 ? (p->hi[i] - p->lo[i]) / fabs(p->y[i]) : 0;
+
+		if (p->count[i] < 2)
+			continue;
+		lo = fmin(lo, s);
+		if (s > hi) {
+			hi = s;
+			at = i;
+		}
+	}
+	if (!isfinite(hi))
+		return;
+	fprintf(out, "repeats: spread (largest - smallest) / value %.3g%% .. %.3g%% (the largest at ",
+		100 * lo, 100 * hi);
+	for (int v = 0; v < fr->nvars; v++)
+		fprintf(out, "%s%s=%g", v ? " " : "", fr->vars[v], p->x[at * (size_t)fr->nvars + (size_t)v]);
+	fprintf(out, "); the runs' noise %.3g%% (from the repeats: 1.4826 x their median distance "
+		"from their point's median)\n", 100 * p->noise);
 }
 
 /* The line of points and runs: how many, which were left out, and the
@@ -103,7 +152,8 @@ static void print_counts(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "%zu point%s from %zu run%s", p->n, p->n == 1 ? "" : "s", p->used,
 	       p->used == 1 ? "" : "s");
 	if (p->used > p->n)
-		fprintf(out, " (repeats averaged%s)", weighted == 1 ? ", weighted by count/spread^2" : "");
+		fprintf(out, " (%s%s)", agg_text(fr), weighted == 1 ? ", weighted by count/spread^2" :
+			"");
 	if (p->na)
 		fprintf(out, "; %zu run%s with %s=na skipped", p->na, p->na == 1 ? "" : "s", fr->cat->key);
 	if (p->missing)
@@ -124,6 +174,7 @@ static void print_header(const struct lc_fitrun *fr, FILE *out)
 		fr->o.runs, fr->nvars > 1 ? "s" : "", fr->o.varlist, fr->cat->key, fr->cat->desc,
 		fr->o.extract ? fr->o.extract : "none");
 	print_counts(fr, out);
+	print_spread(fr, out);
 	print_skipped(fr, out, "");
 	print_outliers(fr, out, "");
 }
@@ -162,6 +213,10 @@ static void print_undefined(const struct lc_fitrun *fr, FILE *out)
 	if (fr->nundef)
 		fprintf(out, "note: %d form%s undefined at %s (log of 0, or a negative power of 0) "
 			"left out\n", fr->nundef, fr->nundef == 1 ? "" : "s", fr->undef_at);
+	if (fr->nneg)
+		fprintf(out, "note: %d form%s whose fitted curve goes below zero in the %s left out "
+			"(the first at %s)\n", fr->nneg, fr->nneg == 1 ? "" : "s",
+			fr->o.upto ? "measured range or up to --upto" : "measured range", fr->neg_at);
 }
 
 /* Print what was tried and how it was ranked. */
@@ -223,7 +278,8 @@ static void model_row(const struct lc_fitrun *fr, int i, int width, FILE *out)
 		fprintf(out, "   -");
 	else
 		fprintf(out, "%.3g%%", f->smape);
-	fprintf(out, "  in-sample SMAPE : %.3g%%%s\n", f->smape_in, f->lof ? "  !" : "");
+	fprintf(out, "  in-sample SMAPE : %.3g%%%s%s\n", f->smape_in, f->lof ? "  !" : "",
+		f->negative ? "  <0" : "");
 	if (c->ndropped)
 		fprintf(out, "    pruned from '%s': dropped %s\n", c->text, c->dropped);
 	if (c->also[0])
@@ -233,9 +289,10 @@ static void model_row(const struct lc_fitrun *fr, int i, int width, FILE *out)
 /* Print the legend of the marks that the n shown rows carry. */
 static void legend(const struct lc_fitrun *fr, int n, FILE *out)
 {
-	int anyflag = 0, anylof = 0, anyinf = 0;
+	int anyflag = 0, anylof = 0, anyinf = 0, anyneg = 0;
 
 	for (int i = 0; i < n; i++) {
+		anyneg |= fr->cands[i].fit.negative;
 		anyflag |= fr->cands[i].fit.nflagged > 0;
 		anylof |= fr->cands[i].fit.lof;
 		anyinf |= !isfinite(fr->cands[i].fit.aicc);
@@ -246,6 +303,9 @@ static void legend(const struct lc_fitrun *fr, int n, FILE *out)
 	if (anylof)
 		fprintf(out, "! lack of fit: the misfit exceeds the spread of the repeated runs "
 			"(F test, p < %g)\n", LC_LOF_LEVEL);
+	if (anyneg)
+		fprintf(out, "<0 the fitted curve goes below zero in the range: a time cannot, the "
+			"model is not physical\n");
 	if (anyinf)
 		fprintf(out, "AICc - : too few points (AICc needs more points than the coefficients "
 			"plus the variance, plus one)\n");

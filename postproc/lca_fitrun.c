@@ -80,6 +80,31 @@ static int resolve_var(void *ctx, const char *name, size_t len)
 	return -1;
 }
 
+/* Parse --upto "VAR=VALUE ..." into fr->upto (NaN for a variable not named). */
+static int parse_upto(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	const char *s = fr->o.upto, *w;
+	size_t n;
+
+	for (int v = 0; v < LC_FITRUN_MAXVARS; v++)
+		fr->upto[v] = NAN;
+	while (s && (w = lc_next_word(&s, NULL, ",", &n))) {
+		const char *eq = memchr(w, '=', n);
+		char num[64], *end;
+		int v = eq ? resolve_var(fr, w, (size_t)(eq - w)) : -1;
+
+		if (v < 0 || n - (size_t)(eq - w) - 1 >= sizeof(num))
+			return lc_fail(msg, len, -EINVAL, "--upto wants VAR=VALUE with a -v variable, "
+				       "not '%.*s'", (int)n, w);
+		snprintf(num, sizeof(num), "%.*s", (int)(n - (size_t)(eq - w) - 1), eq + 1);
+		fr->upto[v] = strtod(num, &end);
+		if (end == num || *end || !isfinite(fr->upto[v]))
+			return lc_fail(msg, len, -EINVAL, "--upto %s: '%s' is not a number",
+				       fr->vars[v], num);
+	}
+	return 0;
+}
+
 /* Resolve an extraction identifier: any name in the runs file. */
 static int resolve_key(void *ctx, const char *name, size_t len)
 {
@@ -167,7 +192,8 @@ static int no_points(const struct lc_fitrun *fr, char *msg, size_t len)
 static int build_points(struct lc_fitrun *fr, char *msg, size_t len)
 {
 	if (lc_points_build(fr->runs, fr->varkey, fr->nvars, fr->ykey, fr->cond,
-			    fr->o.drop_outliers ? LC_POINTS_DROP_OUTLIERS : 0, &fr->pts))
+			    (fr->o.drop_outliers ? LC_POINTS_DROP_OUTLIERS : 0) |
+			    (unsigned)fr->o.aggregate, &fr->pts))
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
 	return fr->pts.n > 0 ? 0 : no_points(fr, msg, len);
 }
@@ -499,6 +525,28 @@ static int undefined(struct lc_fitrun *fr, const struct lc_fitcand *c)
 	return 0;
 }
 
+/* A fitted curve below zero in the range: a default or search form is left
+ * out (counted, the first place kept), the user's is marked (it ranks
+ * last, with a note). */
+static void below_zero(struct lc_fitrun *fr, struct lc_fitcand *c)
+{
+	char where[64];
+
+	if (!c->ok || fr->o.negvalues ||
+	    !lc_fit_below_zero(c->f, &c->fit, &fr->pts, fr->upto, names_of(fr), where,
+			       sizeof(where)))
+		return;
+	if (c->user) {
+		lc_note(fr->note, fr->note_arg, "model '%s' goes below zero at %s: a time cannot",
+			c->text, where);
+		return;
+	}
+	if (!fr->nneg++)
+		snprintf(fr->neg_at, sizeof(fr->neg_at), "%s", where);
+	c->ok = 0;
+	snprintf(c->why, sizeof(c->why), "below zero at %s", where);
+}
+
 /* Fit every candidate, noting refusals; default and search forms that are
  * not defined at every point are left out (and counted).  Returns the
  * number fitted, or -ENOMEM. */
@@ -516,6 +564,7 @@ static int fit_each(struct lc_fitrun *fr)
 		}
 		if (fit_cand(fr, c))
 			return -ENOMEM;
+		below_zero(fr, c);
 		nok += c->ok;
 		if (!c->ok && (c->user || !fr->o.search))
 			lc_note(fr->note, fr->note_arg, "model '%s' refused: %s", c->text, c->why);
@@ -534,6 +583,9 @@ static int fit_all(struct lc_fitrun *fr, char *msg, size_t len)
 	if (!nok && (fr->nundef || fr->search.undefined) && !fr->o.nforms)
 		return lc_fail(msg, len, -EDOM, "every form is undefined at some point (%s)",
 			       fr->undef_at);
+	if (!nok && fr->nneg)
+		return lc_fail(msg, len, -EDOM, "every model that fits goes below zero in the range "
+			       "(the first at %s): a time cannot", fr->neg_at);
 	if (!nok && fr->o.search)
 		return lc_fail(msg, len, -EDOM, "no model could be fitted to the %zu points",
 			       fr->pts.n);
@@ -548,7 +600,8 @@ int lc_fitrun_run(struct lc_fitrun *fr, char *msg, size_t len)
 {
 	int rc;
 
-	if ((rc = split_vars(fr, msg, len)) || (rc = read_runs(fr, msg, len)) ||
+	if ((rc = split_vars(fr, msg, len)) || (rc = parse_upto(fr, msg, len)) ||
+	    (rc = read_runs(fr, msg, len)) ||
 	    (rc = find_keys(fr, msg, len)) || (rc = build_points(fr, msg, len)) ||
 	    (rc = collect(fr, msg, len)) || (rc = parse_cands(fr, msg, len)))
 		return rc;

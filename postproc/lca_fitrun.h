@@ -34,6 +34,8 @@ struct lc_fitrun_opts {
 	int format;			/* enum lc_fitrun_format */
 	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative, negvalues;
 	int emit_comment, drop_outliers, force;
+	int aggregate;			/* LC_POINTS_DEFAULT, _MEAN, _MEDIAN or _MIN */
+	const char *upto;		/* --upto "p=1024": the range that must stay >= 0 */
 	const char *forms[LC_FITRUN_MAXFORMS];	/* the user's formula arguments */
 	int nforms;
 };
@@ -74,6 +76,9 @@ struct lc_fitrun {
 	struct lc_search_info search;
 	int nundef;			/* default or search forms left out as undefined */
 	char undef_at[64];		/* a point where one is undefined */
+	double upto[LC_FITRUN_MAXVARS];	/* --upto per variable, NaN where not given */
+	int nneg;			/* default or search forms left out: below zero */
+	char neg_at[64];		/* where the first one went below zero */
 };
 
 /* Look up o.cat in the category table.  0, or -ENOENT with the reason. */

@@ -422,7 +422,9 @@ static const double *make_weights(const struct lc_points *pts, unsigned flags, d
 		for (size_t i = 0; i < pts->n; i++) {
 			double fl = 1e-6 * fabs(pts->y[i]), var = pts->sd[i] * pts->sd[i];
 
-			w[i] = pts->count[i] / fmax(var, fmax(fl * fl, 1e-300));
+			double vf = lc_points_var_factor(pts, i);
+
+			w[i] = pts->count[i] / fmax((vf > 0 ? vf : 1) * var, fmax(fl * fl, 1e-300));
 		}
 		*mode = 1;
 		return w;
@@ -543,13 +545,17 @@ static void lack_of_fit(const struct lc_formula *f, const struct lc_points *pts,
 	double lof = 0, pe = 0;
 	int runs = 0, rel = 1, d1, d2;
 
+	out->lof = 0;
 	for (size_t i = 0; i < pts->n; i++)
 		rel &= pts->y[i] != 0;
 	for (size_t i = 0; i < pts->n; i++) {
 		double s = rel ? 1 / (pts->y[i] * pts->y[i]) : 1;
 		double r = pts->y[i] - lc_fit_eval(f, out->coef, &pts->x[i * (size_t)pts->nvars]);
+		double vf = lc_points_var_factor(pts, i);
 
-		lof += s * pts->count[i] * r * r;
+		if (!(vf > 0))
+			return;	/* a minimum: its spread is not known */
+		lof += s * pts->count[i] * r * r / vf;
 		pe += s * (pts->count[i] - 1) * pts->sd[i] * pts->sd[i];
 		runs += pts->count[i];
 	}
@@ -642,10 +648,96 @@ int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsign
 	}
 }
 
-/* Doubtful: "?" or lack of fit.  See lca_lsq.h. */
+/* The range of variable v of pts, widened to upto (when a number). */
+static void var_range(const struct lc_points *pts, int v, double upto, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < pts->n; i++) {
+		double x = pts->x[i * (size_t)pts->nvars + (size_t)v];
+
+		*lo = fmin(*lo, x);
+		*hi = fmax(*hi, x);
+	}
+	if (!isnan(upto))
+		*hi = fmax(*hi, upto);
+}
+
+/* Grid value g of LC_RANGE_GRID over [lo, hi]: geometric when lo > 0. */
+static double grid_at(double lo, double hi, int g)
+{
+	double t = (double)g / (LC_RANGE_GRID - 1);
+
+	return lo > 0 ? lo * pow(hi / lo, t) : lo + (hi - lo) * t;
+}
+
+/* The check of one point x: 1 when f is below -tol there (where gets x). */
+static int below_at(const struct lc_formula *f, const struct lc_fit *fit, const double *x,
+		    int nvars, double tol, const char *const *names, char *where, size_t wl)
+{
+	double v = lc_fit_eval(f, fit->coef, x);
+	size_t used = 0;
+
+	if (!(v < -tol))
+		return 0;
+	for (int k = 0; where && k < nvars && used < wl; k++)
+		used += (size_t)snprintf(where + used, wl - used, "%s%s=%g", k ? " " : "", names[k],
+					 x[k]);
+	return 1;
+}
+
+/* The grid over the box: every variable on LC_RANGE_GRID values (with
+ * three variables, every other one), plus the measured points. */
+static int below_grid(const struct lc_formula *f, const struct lc_fit *fit,
+		      const struct lc_points *pts, const double *lo, const double *hi,
+		      double tol, const char *const *names, char *where, size_t wl)
+{
+	int nv = pts->nvars, step = nv > 2 ? 2 : 1, total = 1, idx[3];
+	double x[3];
+
+	for (size_t i = 0; i < pts->n; i++)
+		if (below_at(f, fit, &pts->x[i * (size_t)nv], nv, tol, names, where, wl))
+			return 1;
+	if (nv > 3)
+		return 0;
+	for (int v = 0; v < nv; v++)
+		total *= (LC_RANGE_GRID + step - 1) / step;
+	for (int c = 0; c < total; c++) {
+		int r = c;
+
+		for (int v = 0; v < nv; v++) {
+			idx[v] = r % ((LC_RANGE_GRID + step - 1) / step) * step;
+			r /= (LC_RANGE_GRID + step - 1) / step;
+			x[v] = grid_at(lo[v], hi[v], idx[v] == LC_RANGE_GRID - step ?
+				       LC_RANGE_GRID - 1 : idx[v]);
+		}
+		if (below_at(f, fit, x, nv, tol, names, where, wl))
+			return 1;
+	}
+	return 0;
+}
+
+/* Below zero in the range.  See lca_lsq.h. */
+int lc_fit_below_zero(const struct lc_formula *f, struct lc_fit *fit,
+		      const struct lc_points *pts, const double *upto, const char *const *names,
+		      char *where, size_t wl)
+{
+	double lo[3] = { 0 }, hi[3] = { 0 }, ymax = 0;
+
+	if (where && wl)
+		where[0] = '\0';
+	for (size_t i = 0; i < pts->n; i++)
+		ymax = fmax(ymax, fabs(pts->y[i]));
+	for (int v = 0; v < pts->nvars && v < 3; v++)
+		var_range(pts, v, upto ? upto[v] : NAN, &lo[v], &hi[v]);
+	fit->negative = below_grid(f, fit, pts, lo, hi, 1e-9 * ymax, names, where, wl);
+	return fit->negative;
+}
+
+/* Doubtful: "?", lack of fit or below zero.  See lca_lsq.h. */
 int lc_fit_doubtful(const struct lc_fit *f)
 {
-	return f->nflagged > 0 || f->lof;
+	return f->nflagged > 0 || f->lof || f->negative;
 }
 
 /* The ranking rule.  See lca_lsq.h. */

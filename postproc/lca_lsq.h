@@ -55,6 +55,7 @@ struct lc_fit {
 	double lof_p;			/* lack-of-fit p-value against the spread of repeats; NaN without */
 	int lof;			/* lof_p < LC_LOF_LEVEL: misfit beyond the repeats' spread */
 	double threshold;		/* threshold models: split value of the first variable */
+	int negative;			/* the curve goes below zero in the range (lc_fit_below_zero) */
 };
 
 /* Solve min |W^1/2 (X c - y)| for c (X is n x k, row-major; w NULL means
@@ -86,8 +87,24 @@ int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsign
 		 const char *const *names, struct lc_formula **pf, int *dropped,
 		 struct lc_fit *out, char *why, size_t whylen);
 
-/* True when a fit is doubtful: a coefficient's interval contains zero, or
- * it fails the lack-of-fit test. */
+/* Points per variable of the grid lc_fit_below_zero checks (besides the
+ * measured values). */
+#define LC_RANGE_GRID 24
+
+/* Whether the fitted curve of f goes below zero anywhere in the range: per
+ * variable, from its smallest measured value to the larger of its largest
+ * measured value and upto[v] (NULL, or NaN for a variable: the measured
+ * range only), checked at the measured values and on a grid (log-spaced
+ * when the range is positive).  A time cannot be negative, so such a model
+ * is not physical.  Values within 1e-9 of the largest |y| below zero count
+ * as zero (a term that vanishes at a point).  Sets fit->negative; where
+ * gets the first such point ("p=1024" with names[], may be NULL).  Returns 1 or 0. */
+int lc_fit_below_zero(const struct lc_formula *f, struct lc_fit *fit,
+		      const struct lc_points *pts, const double *upto, const char *const *names,
+		      char *where, size_t wl);
+
+/* True when a fit is doubtful: a coefficient's interval contains zero, it
+ * fails the lack-of-fit test, or its curve goes below zero in the range. */
 int lc_fit_doubtful(const struct lc_fit *f);
 
 /* The ranking rule: negative when fit a ranks before fit b, positive after,

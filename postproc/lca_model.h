@@ -88,4 +88,12 @@ int lc_model_append(const char *path, const char *cat, const char *const *vars, 
  * -errno. */
 int lc_model_append_cpus(const char *path, unsigned cpus);
 
+/* Predictions a model gave below zero, counted as 0 (a time cannot be
+ * negative): how many, and the first one's category and value. */
+struct lc_clip {
+	int n;
+	char cat[8];
+	double value;
+};
+
 #endif

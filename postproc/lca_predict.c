@@ -116,6 +116,13 @@ static void mark_slot(void *ctx, int slot)
 int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_env *env,
 		   double *c, double *half, const char **missing)
 {
+	return lc_predict_cat_clip(m, cat, env, NULL, c, half, missing);
+}
+
+/* Predict one category, counting a clip.  See lca_predict.h. */
+int lc_predict_cat_clip(const struct lc_model *m, const char *cat, const struct lc_env *env,
+			struct lc_clip *clip, double *c, double *half, const char **missing)
+{
 	const struct lc_catmodel *cm = lc_model_cat(m, cat);
 	double vals[LC_MODEL_MAXVARS];
 	int used[LC_MODEL_MAXVARS] = { 0 };
@@ -134,7 +141,19 @@ int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_en
 		}
 	}
 	lc_model_eval(cm, vals, c, half);
+	if (*c < 0) {
+		if (clip && !clip->n++) {
+			snprintf(clip->cat, sizeof(clip->cat), "%s", cat);
+			clip->value = *c;
+		}
+		*c = 0;
+	}
 	return 0;
+}
+
+double lc_predict_lower(double t, double half)
+{
+	return t - half > 0 ? t - half : 0;
 }
 
 /* True when the model's only category is tt. */
