@@ -663,10 +663,10 @@ static void var_range(const struct lc_points *pts, int v, double upto, double *l
 		*hi = fmax(*hi, upto);
 }
 
-/* Grid value g of LC_RANGE_GRID over [lo, hi]: geometric when lo > 0. */
-static double grid_at(double lo, double hi, int g)
+/* Grid value g of ng over [lo, hi]: geometric when lo > 0. */
+static double grid_at(double lo, double hi, int g, int ng)
 {
-	double t = (double)g / (LC_RANGE_GRID - 1);
+	double t = (double)g / (ng - 1);
 
 	return lo > 0 ? lo * pow(hi / lo, t) : lo + (hi - lo) * t;
 }
@@ -686,13 +686,13 @@ static int below_at(const struct lc_formula *f, const struct lc_fit *fit, const 
 	return 1;
 }
 
-/* The grid over the box: every variable on LC_RANGE_GRID values (with
- * three variables, every other one), plus the measured points. */
+/* The measured points, then a grid over the box: LC_RANGE_GRID values of
+ * one variable, half as many of each of two, a third of each of three. */
 static int below_grid(const struct lc_formula *f, const struct lc_fit *fit,
 		      const struct lc_points *pts, const double *lo, const double *hi,
 		      double tol, const char *const *names, char *where, size_t wl)
 {
-	int nv = pts->nvars, step = nv > 2 ? 2 : 1, total = 1, idx[3];
+	int nv = pts->nvars, ng = LC_RANGE_GRID / (nv > 0 ? nv : 1), total = 1;
 	double x[3];
 
 	for (size_t i = 0; i < pts->n; i++)
@@ -701,16 +701,10 @@ static int below_grid(const struct lc_formula *f, const struct lc_fit *fit,
 	if (nv > 3)
 		return 0;
 	for (int v = 0; v < nv; v++)
-		total *= (LC_RANGE_GRID + step - 1) / step;
+		total *= ng;
 	for (int c = 0; c < total; c++) {
-		int r = c;
-
-		for (int v = 0; v < nv; v++) {
-			idx[v] = r % ((LC_RANGE_GRID + step - 1) / step) * step;
-			r /= (LC_RANGE_GRID + step - 1) / step;
-			x[v] = grid_at(lo[v], hi[v], idx[v] == LC_RANGE_GRID - step ?
-				       LC_RANGE_GRID - 1 : idx[v]);
-		}
+		for (int v = 0, r = c; v < nv; v++, r /= ng)
+			x[v] = grid_at(lo[v], hi[v], r % ng, ng);
 		if (below_at(f, fit, x, nv, tol, names, where, wl))
 			return 1;
 	}

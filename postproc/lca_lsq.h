@@ -87,8 +87,9 @@ int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsign
 		 const char *const *names, struct lc_formula **pf, int *dropped,
 		 struct lc_fit *out, char *why, size_t whylen);
 
-/* Points per variable of the grid lc_fit_below_zero checks (besides the
- * measured values). */
+/* Points of the grid lc_fit_below_zero checks along one variable (besides
+ * the measured values); with several variables, this over their count
+ * along each. */
 #define LC_RANGE_GRID 24
 
 /* Whether the fitted curve of f goes below zero anywhere in the range: per

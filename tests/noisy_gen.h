@@ -144,7 +144,10 @@ static void noisy_run(double sigma, int seeds, unsigned sflags, unsigned pflags,
 
 		lc_formula_parse(h[g], 0, noisy_resolve, NULL, &f, &pe);
 		for (int s = 0; f && f->nterms == 2 && s < seeds; s++) {
-			double c[2], mean = 0, at = 64 * pow(2, 2 + 2 * rng_uniform()), want, got;
+			double c[2], mean = 0, want, got, at = 64 * pow(2, 2 + 2 * rng_uniform());
+
+			if (getenv("NOISY_AT"))
+				at = atof(getenv("NOISY_AT"));
 			struct lc_runs *r;
 			struct lc_points pts;
 

@@ -99,8 +99,9 @@ static int gen_select(char **h, int nh, const char *const *names, const struct l
 
 		if (lc_formula_parse(h[i], 0, gen_resolve, (void *)names, &f[i], &pe))
 			continue;
-		if (lc_fit_formula(f[i], pts, flags | LC_FIT_NOLOO, names, &fits[n], NULL, 0))
-			continue;
+		if (lc_fit_formula(f[i], pts, flags | LC_FIT_NOLOO, names, &fits[n], NULL, 0) ||
+		    lc_fit_below_zero(f[i], &fits[n], pts, NULL, names, NULL, 0))
+			continue;	/* as fit: not fitted, or below zero in the range */
 		ff[n] = f[i];
 		fp[n] = &fits[n];
 		idx[n++] = i;
