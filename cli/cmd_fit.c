@@ -11,6 +11,7 @@
 
 #include <err.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PROG "lostcycles fit"
@@ -70,6 +71,20 @@ static int opt_agg(const struct lc_opt *opt, const char *arg)
 	return -1;
 }
 
+/* --max-load PCT: a percentage in (0, 100]. */
+static int opt_pct(const struct lc_opt *opt, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0 && v <= 100)) {
+		warnx("%s wants a percentage above 0 and at most 100, not '%s'", lc_opt_name(opt), arg);
+		return -1;
+	}
+	*(double *)opt->field = v;
+	return 0;
+}
+
 /* The options, into these (file-scope data, as perf's builtins have it). */
 static struct lc_fitrun_opts opt;
 static char cat_help[160];
@@ -122,6 +137,12 @@ static const struct lc_opt opts[] = {
 	LC_OPT_STRING("upto", 0, "\"VAR=V...\"", "the range where a model must not go "
 		      "below zero\nreaches V (e.g. the --at of a prediction); the\nmeasured "
 		      "range always counts", &opt.upto),
+	LC_OPT_FLAG("no-load", 0, "model the program on a machine without other load:\ntt "
+		    "less rc (the time runnable but not running);\nthe other categories as "
+		    "measured, rc refused", &opt.noload),
+	LC_OPT_CALLBACK("max-load", 0, "PCT", "leave out runs whose load= (the share of "
+			"the\nprogram's CPUs other processes took, report -l)\nexceeds PCT",
+			&opt.max_load, opt_pct),
 	LC_OPT_FLAG("debug", 'd', "print the points that were fitted", &opt.debug),
 	LC_OPT_END(),
 };

@@ -95,6 +95,26 @@ static void print_points(const struct lc_fitrun *fr, FILE *out)
 	}
 }
 
+/* What --no-load did, and the runs measured under load (file:line). */
+static void print_load(const struct lc_fitrun *fr, FILE *f, const char *pre)
+{
+	if (fr->o.noload)
+		fprintf(f, "%snote: --no-load: the model is of the program on a machine without other "
+			"load (%s)\n", pre, !strcmp(fr->cat->key, "tt") ? "tt less rc, the time "
+			"runnable but not running" : "rc, the time runnable but not running, is apart "
+			"from this category");
+	for (int i = 0; i < fr->nloaded && i < LC_FIT_LOADED_SHOWN; i++)
+		fprintf(f, "%sloaded run %s:%d: load=%.3g%% of the program's CPUs went to other "
+			"processes (over %.0f%%)\n", pre, fr->o.runs, fr->loaded_line[i],
+			fr->loaded_pct[i], LC_FIT_LOADED_PCT);
+	if (fr->nloaded > LC_FIT_LOADED_SHOWN)
+		fprintf(f, "%s... and %d more loaded runs\n", pre, fr->nloaded - LC_FIT_LOADED_SHOWN);
+	if (fr->nloaded)
+		fprintf(f, "%sloaded runs distort the categories (rt too, when the load took CPUs "
+			"it needed); --max-load PCT leaves them out%s\n", pre,
+			fr->o.noload ? "" : ", --no-load fits tt without rc");
+}
+
 /* How the repeats of a point were made one value. */
 static const char *agg_text(const struct lc_fitrun *fr)
 {
@@ -160,7 +180,8 @@ static void print_counts(const struct lc_fitrun *fr, FILE *out)
 		fprintf(out, "; %zu run%s lacking a value skipped (below)", p->missing,
 		       p->missing == 1 ? "" : "s");
 	if (p->excluded)
-		fprintf(out, "; %zu not selected by -x", p->excluded);
+		fprintf(out, "; %zu not selected by %s", p->excluded, fr->o.max_load > 0 ?
+			(fr->o.extract ? "-x or --max-load" : "--max-load") : "-x");
 	fprintf(out, "%s\n", weighted == 2 ? "; relative errors (weights 1/y^2)" :
 		       weighted == 1 ? "" : fr->o.absolute ? "; plain least squares" :
 		       "; plain least squares (a value is 0)");
@@ -174,6 +195,7 @@ static void print_header(const struct lc_fitrun *fr, FILE *out)
 		fr->o.runs, fr->nvars > 1 ? "s" : "", fr->o.varlist, fr->cat->key, fr->cat->desc,
 		fr->o.extract ? fr->o.extract : "none");
 	print_counts(fr, out);
+	print_load(fr, out, "");
 	print_spread(fr, out);
 	print_skipped(fr, out, "");
 	print_outliers(fr, out, "");
@@ -502,6 +524,7 @@ void lc_fitrun_print(const struct lc_fitrun *fr, FILE *out, FILE *err)
 	}
 	notes_err(fr, err);
 	print_skipped(fr, err, PROG ": ");
+	print_load(fr, err, PROG ": ");
 	print_outliers(fr, err, PROG ": ");
 	if (fr->o.format == LC_FITFMT_JSON) {
 		report_json(fr, out);

@@ -188,12 +188,97 @@ static int no_points(const struct lc_fitrun *fr, char *msg, size_t len)
 		       p->missing, first, p->excluded);
 }
 
+/* --no-load: the key taken off the category (rc off tt), -1 for none;
+ * -EINVAL with the reason for rc itself or runs without rc. */
+static int noload_less(const struct lc_fitrun *fr, int *less, char *msg, size_t len)
+{
+	*less = -1;
+	if (!fr->o.noload)
+		return 0;
+	if (!strcmp(fr->cat->key, "rc"))
+		return lc_fail(msg, len, -EINVAL, "--no-load: rc is the time runnable but not running, "
+			       "which other load adds; without other load predict with -w nocontention "
+			       "(or fit rc without --no-load)");
+	if (strcmp(fr->cat->key, "tt"))
+		return 0;
+	*less = lc_runs_find_key(fr->runs, "rc", 2);
+	if (*less < 0)
+		return lc_fail(msg, len, -ENOENT, "--no-load: no run in %s has rc (resource "
+			       "contention) to take off tt", fr->o.runs);
+	return 0;
+}
+
+/* Whether selected run i is in the fit's selection (the -x condition). */
+static int selected(const struct lc_fitrun *fr, size_t i, double *vals)
+{
+	for (int k = 0; k < lc_runs_nkeys(fr->runs); k++)
+		lc_runs_get(fr->runs, i, k, &vals[k]);
+	return !fr->cond || (lc_expr_eval(fr->cond, vals) != 0 && !isnan(lc_expr_eval(fr->cond, vals)));
+}
+
+/* Note the runs measured under load (the "load" key) among the selected
+ * ones with a value of the category. */
+static int find_loaded(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	double *vals = malloc(((size_t)lc_runs_nkeys(fr->runs) + 1) * sizeof(*vals)), v, y;
+
+	if (!vals)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	fr->load_max = -1;
+	for (size_t i = 0; fr->loadkey >= 0 && i < lc_runs_count(fr->runs); i++) {
+		if (lc_runs_get(fr->runs, i, fr->ykey, &y) != LC_CELL_VALUE || !selected(fr, i, vals) ||
+		    lc_runs_get(fr->runs, i, fr->loadkey, &v) != LC_CELL_VALUE)
+			continue;
+		fr->load_max = fmax(fr->load_max, v);
+		if (v <= LC_FIT_LOADED_PCT)
+			continue;
+		if (fr->nloaded < LC_FIT_LOADED_SHOWN) {
+			fr->loaded_line[fr->nloaded] = lc_runs_line(fr->runs, i);
+			fr->loaded_pct[fr->nloaded] = v;
+		}
+		fr->nloaded++;
+	}
+	free(vals);
+	return 0;
+}
+
+/* --max-load: add "load<=PCT" to the -x condition; every run must carry
+ * its load. */
+static int max_load_cond(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	char text[1024];
+	struct lc_parse_error pe;
+
+	if (!(fr->o.max_load > 0))
+		return 0;
+	if (fr->loadkey < 0)
+		return lc_fail(msg, len, -ENOENT, "--max-load: no run in %s has %s= (the machine's "
+			       "load share, as report -l writes it)", fr->o.runs, LC_FIT_LOAD_KEY);
+	for (size_t i = 0; i < lc_runs_count(fr->runs); i++)
+		if (lc_runs_get(fr->runs, i, fr->loadkey, &(double){ 0 }) != LC_CELL_VALUE)
+			return lc_fail(msg, len, -EINVAL, "--max-load: %s:%d has no %s value",
+				       fr->o.runs, lc_runs_line(fr->runs, i), LC_FIT_LOAD_KEY);
+	snprintf(text, sizeof(text), "%s%s" LC_FIT_LOAD_KEY "<=%.17g", fr->o.extract ? fr->o.extract : "",
+		 fr->o.extract ? " " : "", fr->o.max_load);
+	lc_expr_free(fr->cond);
+	fr->cond = NULL;
+	if (lc_expr_parse_cond(text, 0, resolve_key, fr->runs, &fr->cond, &pe))
+		return parse_fail(msg, len, "extraction", text, &pe);
+	return 0;
+}
+
 /* Build the points; fail with the reason when none are left. */
 static int build_points(struct lc_fitrun *fr, char *msg, size_t len)
 {
-	if (lc_points_build(fr->runs, fr->varkey, fr->nvars, fr->ykey, fr->cond,
-			    (fr->o.drop_outliers ? LC_POINTS_DROP_OUTLIERS : 0) |
-			    (unsigned)fr->o.aggregate, &fr->pts))
+	int less, rc;
+
+	fr->loadkey = lc_runs_find_key(fr->runs, LC_FIT_LOAD_KEY, strlen(LC_FIT_LOAD_KEY));
+	if ((rc = noload_less(fr, &less, msg, len)) || (rc = max_load_cond(fr, msg, len)) ||
+	    (rc = find_loaded(fr, msg, len)))
+		return rc;
+	if (lc_points_build_less(fr->runs, fr->varkey, fr->nvars, fr->ykey, less, fr->cond,
+				 (fr->o.drop_outliers ? LC_POINTS_DROP_OUTLIERS : 0) |
+				 (unsigned)fr->o.aggregate, &fr->pts))
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
 	return fr->pts.n > 0 ? 0 : no_points(fr, msg, len);
 }

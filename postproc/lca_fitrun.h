@@ -25,6 +25,15 @@
 #define LC_FITRUN_MAXCANDS 8192
 #define LC_FITRUN_MAXFORMS 64
 
+/* The key of a run's machine load: the percent of the CPU time of the
+ * program's CPUs that went to other processes and the hypervisor. */
+#define LC_FIT_LOAD_KEY "load"
+
+/* A run measured above this load is flagged (the load report marks as
+ * distorting the categories). */
+#define LC_FIT_LOADED_PCT 10.0
+#define LC_FIT_LOADED_SHOWN 8
+
 /* Output formats (--format). */
 enum lc_fitrun_format { LC_FITFMT_TEXT, LC_FITFMT_FORMULA, LC_FITFMT_JSON, LC_FITFMT_CSV };
 
@@ -36,6 +45,8 @@ struct lc_fitrun_opts {
 	int emit_comment, drop_outliers, force;
 	int aggregate;			/* LC_POINTS_DEFAULT, _MEAN, _MEDIAN or _MIN */
 	const char *upto;		/* --upto "p=1024": the range that must stay >= 0 */
+	int noload;			/* --no-load: model the program on a machine without other load */
+	double max_load;		/* --max-load: drop runs above this load (%); 0: keep all */
 	const char *forms[LC_FITRUN_MAXFORMS];	/* the user's formula arguments */
 	int nforms;
 };
@@ -77,6 +88,11 @@ struct lc_fitrun {
 	int nundef;			/* default or search forms left out as undefined */
 	char undef_at[64];		/* a point where one is undefined */
 	double upto[LC_FITRUN_MAXVARS];	/* --upto per variable, NaN where not given */
+	int loadkey;			/* the runs' "load" key (the machine's load share, %), or -1 */
+	int nloaded;			/* selected runs measured above LC_FIT_LOADED_PCT */
+	int loaded_line[LC_FIT_LOADED_SHOWN];	/* the first ones' lines, */
+	double loaded_pct[LC_FIT_LOADED_SHOWN];	/* and their load */
+	double load_max;		/* the largest load of a selected run (-1: none known) */
 	int nneg;			/* default or search forms left out: below zero */
 	char neg_at[64];		/* where the first one went below zero */
 };

@@ -419,10 +419,21 @@ static void run_values(const struct lc_runs *r, size_t i, double *vals)
 		lc_runs_get(r, i, k, &vals[k]);
 }
 
+/* Take the value of key less of run i off *y; 0 when the run lacks it. */
+static int less_value(const struct lc_runs *r, size_t i, int less, double *y)
+{
+	double v;
+
+	if (lc_runs_get(r, i, less, &v) != LC_CELL_VALUE)
+		return 0;
+	*y -= v;
+	return 1;
+}
+
 /* Select the usable runs into sel[] and their x rows into xs; counts the
  * skipped ones in out.  Returns how many were selected. */
 static size_t select_runs(const struct lc_runs *r, const int *vars, int nvars, int ykey,
-			  const struct lc_expr *cond, double *vals, double *xs,
+			  int less, const struct lc_expr *cond, double *vals, double *xs,
 			  struct sel *sel, struct lc_points *out)
 {
 	size_t m = 0;
@@ -444,6 +455,10 @@ static size_t select_runs(const struct lc_runs *r, const int *vars, int nvars, i
 				lack = vars[v];
 			}
 		yc = lc_runs_get(r, i, ykey, &y);
+		if (less >= 0 && yc == LC_CELL_VALUE && ok && !less_value(r, i, less, &y)) {
+			ok = 0;
+			lack = less;
+		}
 		if (yc == LC_CELL_NA) {
 			out->na++;
 			continue;
@@ -624,6 +639,14 @@ double lc_points_var_factor(const struct lc_points *p, size_t i)
 int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int ykey,
 		    const struct lc_expr *cond, unsigned flags, struct lc_points *out)
 {
+	return lc_points_build_less(r, vars, nvars, ykey, -1, cond, flags, out);
+}
+
+/* Build fitting points of one key less another.  See lca_runs.h. */
+int lc_points_build_less(const struct lc_runs *r, const int *vars, int nvars, int ykey,
+			 int less, const struct lc_expr *cond, unsigned flags,
+			 struct lc_points *out)
+{
 	size_t cap = r->nruns ? r->nruns : 1, m;
 	double *vals = malloc(((size_t)r->nkeys + 1) * sizeof(*vals));
 	double *xs = malloc(cap * ((size_t)nvars + 1) * sizeof(*xs));
@@ -648,7 +671,7 @@ int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int yke
 		lc_points_free(out);
 		goto out;
 	}
-	m = select_runs(r, vars, nvars, ykey, cond, vals, xs, sel, out);
+	m = select_runs(r, vars, nvars, ykey, less, cond, vals, xs, sel, out);
 	qsort(sel, m, sizeof(*sel), cmp_sel_line);
 	group_runs(sel, m, nvars, flags, work, keep, out);
 	rc = 0;

@@ -150,6 +150,13 @@ double lc_points_var_factor(const struct lc_points *p, size_t i);
 int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int ykey,
 		    const struct lc_expr *cond, unsigned flags, struct lc_points *out);
 
+/* lc_points_build of the value of key ykey less that of key less (when
+ * less >= 0): e.g. tt less rc, the time without contention.  A run that
+ * lacks less is skipped as missing it. */
+int lc_points_build_less(const struct lc_runs *r, const int *vars, int nvars, int ykey,
+			 int less, const struct lc_expr *cond, unsigned flags,
+			 struct lc_points *out);
+
 /* Free the arrays of p (not p itself); NULL is fine. */
 void lc_points_free(struct lc_points *p);
 

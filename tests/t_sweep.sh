@@ -38,7 +38,7 @@ rc=$?
 lines=$(grep -vc '^#' full.runs)
 [ $rc -eq 0 ] && [ "$lines" -eq 12 ] && ok "12 lines, exit 0" || { fail "exit $rc, $lines lines"; cat err; }
 [ "$(keys full.runs | uniq | wc -l)" -eq 12 ] && ok "12 distinct points x repeats" || fail "duplicates"
-if grep -q '^n=2 rep=1 p=2 li=[0-9.e-]* ip=.* rt=[0-9.e-]* tt=[0-9.e-]* wall=[0-9.e-]*$' full.runs; then
+if grep -q '^n=2 rep=1 p=2 li=[0-9.e-]* ip=.* rt=[0-9.e-]* tt=[0-9.e-]* wall=[0-9.e-]*\( load=[0-9.e+-]*\)\{0,1\}$' full.runs; then
 	ok "a line carries the variables, categories, tt and wall"
 else
 	fail "line format: $(head -1 full.runs)"
@@ -105,8 +105,8 @@ for c in $kids; do
 	j=0
 	while [ $j -lt 200 ] && kill -0 "$c" 2>/dev/null; do sleep 0.05; j=$((j + 1)); done
 done
-# whole lines: the variables through wall=, nothing after
-whole='^n=[123] rep=[12] p=[12] li=[0-9.e-]* .* tt=[0-9.e-]* wall=[0-9.e-]*$'
+# whole lines: the variables through wall= (and load= when measured), nothing after
+whole='^n=[123] rep=[12] p=[12] li=[0-9.e-]* .* tt=[0-9.e-]* wall=[0-9.e-]*\( load=[0-9.e+-]*\)\{0,1\}$'
 k=$(cat kill.runs 2>/dev/null | grep -c "$whole")
 if [ $rc -eq 137 ] && [ "$k" -ge 3 ] && [ "$k" -lt 12 ]; then
 	ok "SIGKILL after $k runs"
