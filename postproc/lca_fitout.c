@@ -195,6 +195,9 @@ static void print_header(const struct lc_fitrun *fr, FILE *out)
 		fr->o.runs, fr->nvars > 1 ? "s" : "", fr->o.varlist, fr->cat->key, fr->cat->desc,
 		fr->o.extract ? fr->o.extract : "none");
 	print_counts(fr, out);
+	if (fr->allzero)
+		fprintf(out, "note: %s is 0 in all %zu runs: its model is 0 (--emit writes it, and "
+			"predict's T(E) counts it)\n", fr->cat->key, fr->pts.used);
 	print_load(fr, out, "");
 	print_spread(fr, out);
 	print_skipped(fr, out, "");
@@ -253,7 +256,11 @@ static void print_rule(const struct lc_fitrun *fr, FILE *out)
 	if (fr->o.search)
 		print_search(fr, out);
 	print_undefined(fr, out);
-	if (fr->sel.crit == LC_CRIT_LOO)
+	if (fr->o.search && fr->nvars == 1 && fr->sel.crit == LC_CRIT_AICC && fr->sel.shortlist > 0 &&
+	    isfinite(fr->cands[0].fit.smape))
+		fprintf(out, "ranked by AICc (the hypotheses c0 + c1*f differ in the shape of f "
+			"alone: the best weighted fit first); '?', '!' and '<0' models last\n");
+	else if (fr->sel.crit == LC_CRIT_LOO)
 		fprintf(out, "ranked by leave-one-out SMAPE over the %d best by %s; '?' and '!' "
 			"models last; the simplest within one standard error first\n",
 			fr->sel.shortlist, any_aicc(fr) ? "AICc (then R2)" :
@@ -304,7 +311,10 @@ static void model_row(const struct lc_fitrun *fr, int i, int width, FILE *out)
 		f->negative ? "  <0" : "");
 	if (c->ndropped)
 		fprintf(out, "    pruned from '%s': dropped %s\n", c->text, c->dropped);
-	if (c->also[0])
+	if (c->also[0] && c->nalso > LC_FIT_ALSO_SHOWN)
+		fprintf(out, "    also what pruning left of %s and %d more\n", c->also,
+			c->nalso - LC_FIT_ALSO_SHOWN);
+	else if (c->also[0])
 		fprintf(out, "    also what pruning left of %s\n", c->also);
 }
 
@@ -664,11 +674,11 @@ int lc_fitrun_plot(const struct lc_fitrun *fr, FILE *out, char *msg, size_t len)
 	return 0;
 }
 
-/* The most CPUs a run in the file was measured on ("cpus=" of report -l),
- * or 0 when no run says. */
-static unsigned runs_cpus(const struct lc_fitrun *fr)
+/* The largest value of key name in the runs (a whole count below 2^24:
+ * "cpus=" of report -l, p), or 0 when no run says. */
+static unsigned runs_most(const struct lc_fitrun *fr, const char *name)
 {
-	int key = lc_runs_find_key(fr->runs, "cpus", 4);
+	int key = lc_runs_find_key(fr->runs, name, strlen(name));
 	double v, most = 0;
 
 	for (size_t i = 0; key >= 0 && i < lc_runs_count(fr->runs); i++)
@@ -707,8 +717,10 @@ int lc_fitrun_emit(const struct lc_fitrun *fr, FILE *out, FILE *err, char *msg, 
 	snprintf(note, sizeof(note), "from %s%s%s", fr->o.runs, fr->o.extract ? " where " : "",
 		 fr->o.extract ? fr->o.extract : "");
 	rc = append(fr, c, fr->o.emit, note);
-	if (!rc && runs_cpus(fr))
-		rc = lc_model_append_cpus(fr->o.emit, runs_cpus(fr));
+	if (!rc && runs_most(fr, "cpus"))
+		rc = lc_model_append_cpus(fr->o.emit, runs_most(fr, "cpus"));
+	if (!rc && runs_most(fr, "p"))
+		rc = lc_model_append_pmax(fr->o.emit, runs_most(fr, "p"));
 	if (rc)
 		return lc_fail(msg, len, rc, "--emit %s: %s", fr->o.emit, strerror(-rc));
 	fprintf(fr->o.format == LC_FITFMT_TEXT ? out : err, "appended model %d to %s\n",

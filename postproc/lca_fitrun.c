@@ -280,6 +280,9 @@ static int build_points(struct lc_fitrun *fr, char *msg, size_t len)
 				 (fr->o.drop_outliers ? LC_POINTS_DROP_OUTLIERS : 0) |
 				 (unsigned)fr->o.aggregate, &fr->pts))
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	fr->allzero = fr->pts.n > 1;
+	for (size_t i = 0; i < fr->pts.n; i++)
+		fr->allzero &= fr->pts.lo[i] == 0 && fr->pts.hi[i] == 0;
 	return fr->pts.n > 0 ? 0 : no_points(fr, msg, len);
 }
 
@@ -287,7 +290,8 @@ static int build_points(struct lc_fitrun *fr, char *msg, size_t len)
 static unsigned fit_flags(const struct lc_fitrun *fr)
 {
 	return (fr->o.nonneg ? LC_FIT_NONNEG : 0) | (fr->o.weights ? LC_FIT_WEIGHTS : 0) |
-	       (fr->o.absolute ? 0 : LC_FIT_RELATIVE);
+	       (fr->o.absolute ? 0 : LC_FIT_RELATIVE) |
+	       (fr->o.search && fr->nvars == 1 ? LC_FIT_RANK_AICC : 0);
 }
 
 /* Trim the blanks around text[0..n): moves *text, returns the length. */
@@ -416,6 +420,8 @@ static int collect(struct lc_fitrun *fr, char *msg, size_t len)
 	fr->cands = calloc(LC_FITRUN_MAXCANDS, sizeof(*fr->cands));
 	if (!fr->cands)
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	if (fr->allzero)	/* 0 in every run: the model is 0, nothing to choose */
+		return add_cand(fr, "1", 1, 0, msg, len);
 	for (int i = 0; i < fr->o.nforms; i++)
 		if (add_user_forms(fr, fr->o.forms[i], msg, len))
 			return -EINVAL;
@@ -564,7 +570,7 @@ static void fold(struct lc_fitcand *k, struct lc_fitcand *c)
 {
 	size_t used = strlen(k->also);
 
-	if (c->ndropped && used < sizeof(k->also))
+	if (c->ndropped && k->nalso++ < LC_FIT_ALSO_SHOWN && used < sizeof(k->also))
 		snprintf(k->also + used, sizeof(k->also) - used, "%s'%s' (dropped %s)",
 			 used ? ", " : "", c->text, c->dropped);
 	lc_formula_free(c->f);
@@ -649,6 +655,8 @@ static int fit_each(struct lc_fitrun *fr)
 		}
 		if (fit_cand(fr, c))
 			return -ENOMEM;
+		if (fr->allzero && c->ok)	/* exactly 0, not "cannot be told from 0" */
+			c->fit.flagged[0] = c->fit.nflagged = 0;
 		below_zero(fr, c);
 		nok += c->ok;
 		if (!c->ok && (c->user || !fr->o.search))

@@ -33,6 +33,7 @@
  * distorting the categories). */
 #define LC_FIT_LOADED_PCT 10.0
 #define LC_FIT_LOADED_SHOWN 8
+#define LC_FIT_ALSO_SHOWN 2
 
 /* Output formats (--format). */
 enum lc_fitrun_format { LC_FITFMT_TEXT, LC_FITFMT_FORMULA, LC_FITFMT_JSON, LC_FITFMT_CSV };
@@ -60,6 +61,7 @@ struct lc_fitcand {
 	int ndropped;
 	char dropped[256];		/* terms pruned away, as text */
 	char also[384];			/* other candidates pruning made equal to this one */
+	int nalso;			/* how many (also names the first LC_FIT_ALSO_SHOWN) */
 	char why[256];			/* why the fit was refused */
 };
 
@@ -94,6 +96,7 @@ struct lc_fitrun {
 	double loaded_pct[LC_FIT_LOADED_SHOWN];	/* and their load */
 	double load_max;		/* the largest load of a selected run (-1: none known) */
 	int nneg;			/* default or search forms left out: below zero */
+	int allzero;			/* the category is 0 in every selected run: its model is 0 */
 	char neg_at[64];		/* where the first one went below zero */
 };
 

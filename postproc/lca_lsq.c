@@ -799,6 +799,15 @@ static int cmp_crit(const void *a, const void *b, void *ctx)
 	return lc_fit_rank_cmp(x, y);
 }
 
+/* True when every model of order[0..m) has a finite AICc. */
+static int all_aicc(struct lc_fit *const *fit, const int *order, int m)
+{
+	for (int i = 0; i < m; i++)
+		if (!isfinite(fit[order[i]]->aicc))
+			return 0;
+	return m > 0;
+}
+
 /* The criterion the shortlist can be ranked by. */
 static enum lc_crit pick_crit(struct lc_fit *const *fit, const int *order, int m)
 {
@@ -886,9 +895,12 @@ int lc_fit_select(const struct lc_formula *const *f, struct lc_fit *const *fit, 
 		    lc_fit_loo(f[order[i]], pts, flags, names, fit[order[i]]))
 			return -ENOMEM;
 	ctx.crit = pick_crit(fit, order, m);
+	if ((flags & LC_FIT_RANK_AICC) && ctx.crit == LC_CRIT_LOO && all_aicc(fit, order, m))
+		ctx.crit = LC_CRIT_AICC;
 	qsort_r(order, (size_t)m, sizeof(*order), cmp_crit, &ctx);
 	info->crit = ctx.crit;
 	info->shortlist = m;
-	one_se(f, fit, order, m, ctx.crit, info);
+	if (!(flags & LC_FIT_RANK_AICC) || ctx.crit != LC_CRIT_AICC)
+		one_se(f, fit, order, m, ctx.crit, info);
 	return 0;
 }

@@ -243,8 +243,9 @@ static int log_line(struct reader *rd, const char *s)
 	return 0;
 }
 
-/* Parse "%cpus N": the model keeps the largest. */
-static int cpus_line(struct reader *rd, const char *s)
+/* Parse "%cpus N" or "%pmax N" (what) into *field: the model keeps the
+ * largest. */
+static int count_line(struct reader *rd, const char *s, const char *what, unsigned *field)
 {
 	uint64_t v;
 	size_t n;
@@ -253,17 +254,17 @@ static int cpus_line(struct reader *rd, const char *s)
 		s++;
 	n = strcspn(s, " \t\r\n");
 	if (s[n + strspn(s + n, " \t\r\n")] || n >= 16)
-		return bad(rd, "'%%cpus' wants a whole number of CPUs");
+		return bad(rd, "'%%%s' wants a whole number (1..16777216)", what);
 	{
 		char num[16];
 
 		memcpy(num, s, n);
 		num[n] = '\0';
 		if (lc_parse_u64(num, 1, 1u << 24, &v))
-			return bad(rd, "'%%cpus' wants a whole number of CPUs (1..16777216)");
+			return bad(rd, "'%%%s' wants a whole number (1..16777216)", what);
 	}
-	if (v > rd->m->cpus)
-		rd->m->cpus = (unsigned)v;
+	if (v > *field)
+		*field = (unsigned)v;
 	return 0;
 }
 
@@ -279,7 +280,9 @@ static int read_line(struct reader *rd, char *s)
 	if (!strncmp(s, "%log", 4))
 		return log_line(rd, s + 4);
 	if (!strncmp(s, "%cpus", 5))
-		return cpus_line(rd, s + 5);
+		return count_line(rd, s + 5, "cpus", &rd->m->cpus);
+	if (!strncmp(s, "%pmax", 5))
+		return count_line(rd, s + 5, "pmax", &rd->m->pmax);
 	return model_line(rd, s);
 }
 
@@ -474,21 +477,34 @@ close:
 	return rc;
 }
 
-/* Append a "%cpus" line.  See lca_model.h. */
-int lc_model_append_cpus(const char *path, unsigned cpus)
+/* Append "%what v" unless the file holds as much (pmax: the "%pmax" line,
+ * else "%cpus"). */
+static int append_count(const char *path, const char *what, unsigned v, int pmax)
 {
 	struct lc_model *m = NULL;
 	char msg[8];
 	int line, said;
 	FILE *f;
 
-	said = !lc_model_read(path, &m, &line, msg, sizeof(msg)) && m->cpus >= cpus;
+	said = !lc_model_read(path, &m, &line, msg, sizeof(msg)) && (pmax ? m->pmax : m->cpus) >= v;
 	lc_model_free(m);
 	if (said)
 		return 0;
 	f = lc_append_fopen(path);
 	if (!f)
 		return -errno;
-	fprintf(f, "%%cpus %u\n", cpus);
+	fprintf(f, "%%%s %u\n", what, v);
 	return fclose(f) ? -errno : 0;
+}
+
+/* Append a "%cpus" line.  See lca_model.h. */
+int lc_model_append_cpus(const char *path, unsigned cpus)
+{
+	return append_count(path, "cpus", cpus, 0);
+}
+
+/* Append a "%pmax" line.  See lca_model.h. */
+int lc_model_append_pmax(const char *path, unsigned pmax)
+{
+	return append_count(path, "pmax", pmax, 1);
 }

@@ -46,6 +46,8 @@ struct lc_catmodel {
 struct lc_model {
 	unsigned cpus;				/* "%cpus N": the most CPUs of a machine the
 						 * runs were measured on (0: not said) */
+	unsigned pmax;				/* "%pmax N": the largest p measured (0: not
+						 * said); p up to it is no extrapolation */
 	int nvars;
 	char *vars[LC_MODEL_MAXVARS];		/* every variable any line declares */
 	int ncats;
@@ -87,6 +89,10 @@ int lc_model_append(const char *path, const char *cat, const char *const *vars, 
  * machine the runs behind the next models were measured on).  Returns 0 or
  * -errno. */
 int lc_model_append_cpus(const char *path, unsigned cpus);
+
+/* Append a "%pmax N" line (the largest p of the runs a model was fitted to)
+ * unless the file says as much already.  0 or -errno. */
+int lc_model_append_pmax(const char *path, unsigned pmax);
 
 /* Predictions a model gave below zero, counted as 0 (a time cannot be
  * negative): how many, and the first one's category and value. */

@@ -187,10 +187,10 @@ static void note_excluded(const struct lc_predrun *pr, FILE *out)
  * measured. */
 static void note_cpus(const struct lc_predrun *pr, double pmax, FILE *out)
 {
-	if (pr->a->cpus && pmax > pr->a->cpus)
+	if (pr->a->cpus && pmax > pr->a->cpus && pmax > pr->a->pmax)
 		fprintf(out, "note: p up to %g exceeds the %u CPUs of the machine the runs were "
-			"measured on: the prediction extrapolates past anything measured\n", pmax,
-			pr->a->cpus);
+			"measured on%s: the prediction extrapolates past anything measured\n", pmax,
+			pr->a->cpus, pr->a->pmax > pr->a->cpus ? " and the largest p measured" : "");
 }
 
 /* Say why T(E) is not printed: categories missing, or no p. */

@@ -104,7 +104,7 @@ static double noisy_predict(char **h, int nh, const struct lc_points *pts, unsig
 		fp[n] = &fits[n];
 		n++;
 	}
-	if (n && !lc_fit_select(ff, fp, n, pts, flags, names, order, &sel)) {
+	if (n && !lc_fit_select(ff, fp, n, pts, flags | LC_FIT_RANK_AICC, names, order, &sel)) {
 		pred = lc_fit_eval(ff[order[0]], fp[order[0]]->coef, &at);
 		if (noisy_verbose > 1) {
 			char b[256];
