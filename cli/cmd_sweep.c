@@ -54,6 +54,21 @@ struct sweep {
 
 static volatile sig_atomic_t interrupted;
 
+/* The closing line: what ran, and a fit command that works on RUNS (the
+ * total time over the sweep's variables; -c another category). */
+static void closing(const struct sweep *s)
+{
+	char vars[LC_SWEEP_VARS * 34] = "";
+	size_t used = 0;
+
+	for (int i = 0; i < s->nvars && used < sizeof(vars); i++)
+		used += (size_t)snprintf(vars + used, sizeof(vars) - used, "%s%s", i ? " " : "",
+					 s->vars[i].name);
+	fprintf(stderr, "lostcycles sweep: %zu runs done, %zu failed; "
+		"lostcycles fit -c tt -v \"%s\" -f '%s' --search models them\n", s->ran, s->failed,
+		vars, s->runs);
+}
+
 static void on_signal(int sig)
 {
 	interrupted = sig;
@@ -356,8 +371,7 @@ int lc_cmd_sweep(int argc, char **argv)
 		sigaction(SIGTERM, &sa, NULL);
 		rc = sweep(&s);
 		if (!s.quiet && !interrupted && !s.dry)
-			fprintf(stderr, "lostcycles sweep: %zu runs done, %zu failed; "
-					"'lostcycles fit -f %s' models them\n", s.ran, s.failed, s.runs);
+			closing(&s);
 	}
 	sweep_free(&s);
 	return rc;

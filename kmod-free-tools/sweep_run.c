@@ -212,8 +212,12 @@ int lc_sweep_run_exec(struct lc_sweep_run *r, char *line, size_t len)
 
 	if (e)
 		return e;
-	if (lc_runner_stop)
-		return 2;	/* the run in progress is lost, nothing written */
+	if (lc_runner_stop) {	/* the run in progress is lost: nothing of it is kept */
+		unlink(r->prof);
+		remove_if_empty(r->out);
+		remove_if_empty(r->err);
+		return 2;
+	}
 	if (res.status == 0)
 		report_line(r, line, len);
 	else

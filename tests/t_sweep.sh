@@ -79,6 +79,13 @@ if [ $rc -eq 130 ] && [ "$k" -ge 4 ] && [ "$k" -lt 12 ]; then
 else
 	fail "SIGINT: exit $rc after $k lines"; cat err
 fi
+nd=$(ls part.runs.profiles/*.data 2>/dev/null | wc -l)
+ne=$(find part.runs.profiles -type f -size 0 2>/dev/null | wc -l)
+if [ "$nd" -eq "$k" ] && [ "$ne" -eq 0 ]; then
+	ok "SIGINT: a profile per kept line, no partial one, no empty output"
+else
+	fail "SIGINT left $nd profiles for $k lines, $ne empty files: $(ls part.runs.profiles)"
+fi
 cp part.runs before.runs
 printf 'n=3 rep=2 p=2 li=0.1 ip=' >>part.runs	# a half line, as a crash would leave
 "$LC" sweep -o part.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err
@@ -119,6 +126,14 @@ if [ $rc -eq 0 ] && grep -q "12 runs, $k already in kill.runs, $((12 - k)) to go
 	ok "rerun after SIGKILL: $k kept, $((12 - k)) run"
 else
 	fail "rerun after SIGKILL: exit $rc"; cat err
+fi
+# the closing hint is a command that works
+hint=$(sed -n "s/.*failed; \(lostcycles fit .*\) models them$/\1/p" err)
+if [ -n "$hint" ] && (PATH="$(dirname "$LC"):$PATH"; eval "$hint") >hint.out 2>&1 &&
+   grep -q "^ 1\. " hint.out; then
+	ok "the closing hint runs: $hint"
+else
+	fail "the closing hint: '$hint': $(cat hint.out 2>/dev/null)"
 fi
 if [ "$(keys kill.runs | uniq | wc -l)" -eq 12 ] && [ "$(grep -vc '^#' kill.runs)" -eq 12 ] &&
    [ "$(grep -c "$whole" kill.runs)" -eq 12 ] &&
