@@ -489,12 +489,12 @@ static int fit_cand(struct lc_fitrun *fr, struct lc_fitcand *c)
 	return rc == -ENOMEM ? rc : 0;
 }
 
-/* Scratch arrays of the ranking. */
+/* Scratch arrays of the ranking: src[j] is the candidate that goes to
+ * place j. */
 struct rank_tmp {
-	int *order, *idx;
+	int *order, *idx, *src;
 	const struct lc_formula **f;
 	struct lc_fit **fit;
-	struct lc_fitcand *sorted;
 };
 
 /* Allocate the scratch arrays for n candidates.  0 or -ENOMEM. */
@@ -506,8 +506,8 @@ static int rank_alloc(struct rank_tmp *t, int n)
 	t->idx = malloc(sizeof(int) * k);
 	t->f = malloc(sizeof(*t->f) * k);
 	t->fit = malloc(sizeof(*t->fit) * k);
-	t->sorted = malloc(sizeof(*t->sorted) * k);
-	return t->order && t->idx && t->f && t->fit && t->sorted ? 0 : -ENOMEM;
+	t->src = malloc(sizeof(*t->src) * k);
+	return t->order && t->idx && t->f && t->fit && t->src ? 0 : -ENOMEM;
 }
 
 /* Free the scratch arrays. */
@@ -517,7 +517,31 @@ static void rank_free(struct rank_tmp *t)
 	free(t->idx);
 	free(t->f);
 	free(t->fit);
-	free(t->sorted);
+	free(t->src);
+}
+
+/* Put the candidates in the order src (a permutation of 0..n) in place,
+ * following its cycles: each moves once, with one candidate aside (a copy
+ * of every candidate would double the search's memory). */
+static void permute(struct lc_fitcand *c, int *src, int n)
+{
+	for (int start = 0; start < n; start++) {
+		struct lc_fitcand tmp;
+		int j = start;
+
+		if (src[start] < 0 || src[start] == start)
+			continue;
+		tmp = c[start];
+		while (src[j] != start) {
+			int k = src[j];
+
+			c[j] = c[k];
+			src[j] = -1;
+			j = k;
+		}
+		c[j] = tmp;
+		src[j] = -1;
+	}
 }
 
 /* Put the fitted candidates in the order of lc_fit_select, refused ones
@@ -537,16 +561,16 @@ static int rank(struct lc_fitrun *fr)
 				 &fr->sel))
 		rc = -ENOMEM;
 	for (int i = 0; !rc && i < n; i++)
-		t.sorted[m++] = fr->cands[t.idx[t.order[i]]];
+		t.src[m++] = t.idx[t.order[i]];
 	for (int i = 0; !rc && i < fr->ncands; i++)
 		if (!fr->cands[i].ok)
-			t.sorted[m++] = fr->cands[i];
+			t.src[m++] = i;
 	if (!rc && fr->sel.promoted >= 0) {	/* the rule moved model 2 of the order to the top */
 		fr->sel.promoted = 0;
 		fr->sel.promoted_over = 1;
 	}
 	if (!rc)
-		memcpy(fr->cands, t.sorted, sizeof(*t.sorted) * (size_t)m);
+		permute(fr->cands, t.src, m);
 	rank_free(&t);
 	return rc;
 }

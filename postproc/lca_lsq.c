@@ -459,6 +459,10 @@ static int fit_core(const struct lc_formula *f, const struct lc_points *pts, con
 	memset(out, 0, sizeof(*out));
 	out->n = (int)m;
 	out->k = nt;
+	if (nt > LC_LSQ_MAXK) {
+		lc_fail(why, wl, 0, "%d terms: a fit takes at most %d", nt, LC_LSQ_MAXK);
+		return -EINVAL;
+	}
 	out->threshold = NAN;
 	out->smape = NAN;
 	out->smape_se = NAN;

@@ -17,7 +17,10 @@
 #include "lca_formula.h"
 #include "lca_runs.h"
 
-#define LC_LSQ_MAXK LC_FORMULA_MAXTERMS
+/* The most terms a fit takes (a formula may have more: it is refused).  A
+ * fit's covariance is LC_LSQ_MAXK^2 doubles and the search keeps a fit per
+ * hypothesis: 16 keeps a two-variable search near 11 MB. */
+#define LC_LSQ_MAXK 16
 
 /* Confidence level of the intervals. */
 #define LC_LSQ_LEVEL 0.90
