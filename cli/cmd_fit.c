@@ -10,6 +10,7 @@
 #include "lca_runs.h"
 
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,7 +156,8 @@ static int parse_opts(int argc, char **argv)
 	int n;
 
 	snprintf(cat_help, sizeof(cat_help), "one of: %s\n(rt is pure computation, tt the "
-		 "total p x wall)", lc_key_list(keys, sizeof(keys)));
+		 "total p x wall), or all:\nevery category the runs give, one after the other",
+		 lc_key_list(keys, sizeof(keys)));
 	if ((n = lc_opt_parse(argc, argv, opts, usage, &forms)) < 0)
 		return LC_OPT_EXIT(n);
 	if (n > LC_FITRUN_MAXFORMS) {
@@ -200,15 +202,13 @@ static int run(struct lc_fitrun *fr)
 	return fr->user_refused;
 }
 
-/* "lostcycles fit".  See lc_cmd.h. */
-int lc_cmd_fit(int argc, char **argv)
+/* Fit one category (o.cat); the exit status. */
+static int fit_one(void)
 {
 	struct lc_fitrun fr = { .note = note };
 	char msg[256];
-	int r = parse_opts(argc, argv);
+	int r;
 
-	if (r >= 0)
-		return r;
 	fr.o = opt;
 	if (lc_fitrun_cat(&fr, msg, sizeof(msg))) {
 		warnx("%s", msg);
@@ -217,4 +217,42 @@ int lc_cmd_fit(int argc, char **argv)
 	r = run(&fr);
 	lc_fitrun_free(&fr);
 	return r;
+}
+
+/* -c all: every category some run gives a number for, one after the
+ * other (a blank line between); the exit status is the worst. */
+static int fit_all(void)
+{
+	char cats[128], *save = NULL;
+	struct lc_runs_error re;
+	int n = lc_fitrun_present_cats(opt.runs, cats, sizeof(cats), &re), worst = 0, i = 0;
+
+	if (n < 0 && n == -EINVAL) {
+		warnx("%s:%d: %s: '%s'", opt.runs, re.line, re.msg, re.token);
+		return 1;
+	}
+	if (n <= 0) {
+		warnx("%s: %s", opt.runs, n ? strerror(-n) : "no run gives a number for any category");
+		return 1;
+	}
+	for (char *c = strtok_r(cats, " ", &save); c; c = strtok_r(NULL, " ", &save), i++) {
+		int r;
+
+		if (i && opt.format == LC_FITFMT_TEXT)
+			printf("\n");
+		opt.cat = c;
+		r = fit_one();
+		worst = r > worst ? r : worst;
+	}
+	return worst;
+}
+
+/* "lostcycles fit".  See lc_cmd.h. */
+int lc_cmd_fit(int argc, char **argv)
+{
+	int r = parse_opts(argc, argv);
+
+	if (r >= 0)
+		return r;
+	return strcmp(opt.cat, "all") ? fit_one() : fit_all();
 }

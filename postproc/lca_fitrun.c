@@ -725,6 +725,37 @@ int lc_fitrun_run(struct lc_fitrun *fr, char *msg, size_t len)
 	return fit_all(fr, msg, len);
 }
 
+/* True when some run of r has a number for key k. */
+static int has_value(const struct lc_runs *r, int k)
+{
+	double v;
+
+	for (size_t i = 0; k >= 0 && i < lc_runs_count(r); i++)
+		if (lc_runs_get(r, i, k, &v) == LC_CELL_VALUE)
+			return 1;
+	return 0;
+}
+
+int lc_fitrun_present_cats(const char *path, char *buf, size_t len, struct lc_runs_error *err)
+{
+	struct lc_runs *r = NULL;
+	size_t used = 0;
+	int n = 0, rc = lc_runs_read(path, &r, err);
+
+	if (len)
+		buf[0] = '\0';
+	for (int c = 0; !rc && c < LC_NKEY; c++) {
+		const char *key = lc_cat_info(c)->key;
+
+		if (!has_value(r, lc_runs_find_key(r, key, strlen(key))) || used >= len)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? " " : "", key);
+		n++;
+	}
+	lc_runs_free(r);
+	return rc ? rc : n;
+}
+
 void lc_fitrun_free(struct lc_fitrun *fr)
 {
 	for (int i = 0; i < fr->ncands; i++) {

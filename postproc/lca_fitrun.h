@@ -67,6 +67,7 @@ struct lc_fitcand {
 
 struct lc_runs;
 struct lc_expr;
+struct lc_runs_error;
 
 /* A fit and its result; zero it, fill o (and note), then lc_fitrun_cat
  * and lc_fitrun_run; free with lc_fitrun_free. */
@@ -108,6 +109,11 @@ int lc_fitrun_cat(struct lc_fitrun *fr, char *msg, size_t len);
  * comes with the formula and a caret under the column, on two more
  * lines). */
 int lc_fitrun_run(struct lc_fitrun *fr, char *msg, size_t len);
+
+/* The categories (keys of the category table, in its order) that some run
+ * of the runs file at path gives a number for, space-separated into buf;
+ * how many, or -errno (err set) when the file cannot be read. */
+int lc_fitrun_present_cats(const char *path, char *buf, size_t len, struct lc_runs_error *err);
 
 /* Free what fr holds (not fr); accepts a zeroed fr. */
 void lc_fitrun_free(struct lc_fitrun *fr);
