@@ -375,22 +375,65 @@ static int active_group(const struct lc_catmodel *cm, const double *vals)
 	return s[1] >= s[2] ? 1 : 2;
 }
 
+/* The terms' values at vals (those of the active branch of a threshold
+ * model; 0 for the other) into g. */
+static void basis_at(const struct lc_catmodel *cm, const double *vals, double *g)
+{
+	int grp = active_group(cm, vals);
+
+	for (int t = 0; t < cm->nterms; t++)
+		g[t] = cm->terms[t].group == grp ? lc_expr_eval(cm->terms[t].basis, vals) : 0;
+}
+
+/* a' C b over the model's covariance C. */
+static double cov_form(const struct lc_catmodel *cm, const double *a, const double *b)
+{
+	double s = 0;
+	int k = cm->nterms;
+
+	for (int i = 0; i < k; i++)
+		for (int j = 0; j < k; j++)
+			s += a[i] * cm->cov[i * k + j] * b[j];
+	return s;
+}
+
+/* The fitted value's variance.  See lca_model.h. */
+double lc_model_var_fit(const struct lc_catmodel *cm, const double *at)
+{
+	double g[LC_FORMULA_MAXTERMS];
+
+	if (!cm->has_cov)
+		return 0;
+	basis_at(cm, at, g);
+	return cov_form(cm, g, g);
+}
+
+/* The gain of one more run.  See lca_model.h. */
+double lc_model_gain(const struct lc_catmodel *cm, const double *at, const double *x)
+{
+	double gt[LC_FORMULA_MAXTERMS], gx[LC_FORMULA_MAXTERMS], y, c, noise;
+
+	if (!cm->has_cov)
+		return 0;
+	basis_at(cm, at, gt);
+	basis_at(cm, x, gx);
+	y = lc_expr_eval(cm->expr, x);
+	noise = cm->relative ? cm->s2 * y * y : cm->s2;
+	c = cov_form(cm, gt, gx);
+	return noise + cov_form(cm, gx, gx) > 0 ? c * c / (noise + cov_form(cm, gx, gx)) : 0;
+}
+
 /* Evaluate with a prediction interval.  See lca_model.h. */
 void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *value, double *half)
 {
-	double g[LC_FORMULA_MAXTERMS], var = 0;
-	int k = cm->nterms, grp;
+	double g[LC_FORMULA_MAXTERMS], var;
 
 	*value = lc_expr_eval(cm->expr, vals);
 	*half = 0;
 	if (!cm->has_cov)
 		return;
-	grp = active_group(cm, vals);
-	for (int t = 0; t < k; t++)
-		g[t] = cm->terms[t].group == grp ? lc_expr_eval(cm->terms[t].basis, vals) : 0;
-	for (int i = 0; i < k; i++)
-		for (int j = 0; j < k; j++)
-			var += g[i] * cm->cov[i * k + j] * g[j];
+	basis_at(cm, vals, g);
+	var = cov_form(cm, g, g);
 	var += cm->relative ? cm->s2 * *value * *value : cm->s2;
 	*half = gsl_cdf_tdist_Pinv(0.5 + LC_LSQ_LEVEL / 2, cm->dof) * sqrt(fmax(var, 0));
 }

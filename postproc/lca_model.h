@@ -76,6 +76,18 @@ const struct lc_catmodel *lc_model_cat(const struct lc_model *m, const char *cat
  * a model without a "#:" line). */
 void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *value, double *half);
 
+/* The variance of the fitted value of cm at `at` (the model's uncertainty,
+ * without the noise of a run): g' C g.  0 without a covariance. */
+double lc_model_var_fit(const struct lc_catmodel *cm, const double *at);
+
+/* How much one more run measured at x would shrink the variance of the
+ * fitted value of cm at `at` (both in the model's variable slots): with
+ * the coefficients' covariance C, the terms' values g there and the noise
+ * of a run s2 (times the value squared for a relative fit), Sherman and
+ * Morrison's update gives (g_at' C g_x)^2 / (s2 + g_x' C g_x).  0 without
+ * a covariance. */
+double lc_model_gain(const struct lc_catmodel *cm, const double *at, const double *x);
+
 /* Append a fitted model for category cat over vars to the file at path
  * (its logarithms print as log2(), log10() or ln()), first writing a "%log"
  * line when the file's current log() differs from logflags (LC_EXPR_LOG2 /

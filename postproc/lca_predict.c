@@ -229,6 +229,38 @@ int lc_predict_total(const struct lc_model *m, const struct lc_env *env, const s
 	return 0;
 }
 
+/* The values of m's variables at env into vals (NaN where env lacks one). */
+static void model_vals(const struct lc_model *m, const struct lc_env *env, double *vals)
+{
+	for (int v = 0; v < m->nvars; v++)
+		vals[v] = env_get(env, m->vars[v]);
+}
+
+/* Prediction variance and gain.  See lca_predict.h. */
+int lc_predict_gain(const struct lc_model *m, const struct lc_env *at, const struct lc_env *x,
+		    double *var, double *gain, const char **missing)
+{
+	double t, half, p = env_get(at, "p"), va[LC_MODEL_MAXVARS], vx[LC_MODEL_MAXVARS];
+	int rc = lc_predict_total(m, at, NULL, &t, &half, missing);
+
+	*var = *gain = 0;
+	if (rc || (rc = lc_predict_total(m, x, NULL, &t, &half, missing)))
+		return rc;
+	model_vals(m, at, va);
+	model_vals(m, x, vx);
+	for (int i = 0; i < m->ncats; i++) {
+		const struct lc_catmodel *cm = &m->cats[i];
+
+		if (!strcmp(cm->cat, "tt") && !only_tt(m))
+			continue;
+		*var += lc_model_var_fit(cm, va);
+		*gain += lc_model_gain(cm, va, vx);
+	}
+	*var /= p * p;
+	*gain /= p * p;
+	return 0;
+}
+
 /* T_a - T_b at env with the axis variable set to x (vals is writable). */
 static int diff_at(const struct lc_model *a, const struct lc_model *b, const struct lc_env *env,
 		   double *vals, int axis, double x, double *d, const char **missing)

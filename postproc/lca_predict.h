@@ -77,6 +77,14 @@ int lc_predict_excluded(const struct lc_model *m, char *buf, size_t len);
 int lc_predict_total(const struct lc_model *m, const struct lc_env *env, const struct lc_whatif *w,
 		     double *t, double *half, const char **missing);
 
+/* The variance of the fitted T(E) at env `at` (*var: the categories'
+ * lc_model_var_fit over p^2: the models' uncertainty, not the noise of a
+ * run, which no measurement takes away) and how much one more run at env x
+ * would take off it (*gain; lc_model_gain per category).
+ * Returns 0 or -EINVAL as lc_predict_total. */
+int lc_predict_gain(const struct lc_model *m, const struct lc_env *at, const struct lc_env *x,
+		    double *var, double *gain, const char **missing);
+
 /* Find where T_a - T_b changes sign along variable axis (index into env)
  * between consecutive values xs[0..nx) (the other variables as in env),
  * refining each crossing by bisection.  Writes up to max crossing values to
