@@ -43,33 +43,37 @@ static int opt_rank(const struct lc_opt *opt, const char *arg)
 	return 0;
 }
 
+/* A word of names[0..n) into the int field as vals[i]; else a message
+ * naming the words (list). */
+static int opt_word(const struct lc_opt *opt, const char *arg, const char *const *names,
+		    const int *vals, int n, const char *list)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(arg, names[i])) {
+			*(int *)opt->field = vals[i];
+			return 0;
+		}
+	warnx("%s wants %s, not '%s'", lc_opt_name(opt), list, arg);
+	return -1;
+}
+
 /* --format: text, formula, json or csv (enum lc_fitrun_format). */
 static int opt_format(const struct lc_opt *opt, const char *arg)
 {
 	static const char *const names[] = { "text", "formula", "json", "csv" };
+	static const int vals[] = { LC_FITFMT_TEXT, LC_FITFMT_FORMULA, LC_FITFMT_JSON,
+				    LC_FITFMT_CSV };
 
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(arg, names[i])) {
-			*(int *)opt->field = i;
-			return 0;
-		}
-	warnx("--format wants text, formula, json or csv, not '%s'", arg);
-	return -1;
+	return opt_word(opt, arg, names, vals, 4, "text, formula, json or csv");
 }
 
 /* --aggregate: mean, median or min (LC_POINTS_*). */
 static int opt_agg(const struct lc_opt *opt, const char *arg)
 {
 	static const char *const names[] = { "mean", "median", "min" };
-	static const int flags[] = { LC_POINTS_MEAN, LC_POINTS_MEDIAN, LC_POINTS_MIN };
+	static const int vals[] = { LC_POINTS_MEAN, LC_POINTS_MEDIAN, LC_POINTS_MIN };
 
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(arg, names[i])) {
-			*(int *)opt->field = flags[i];
-			return 0;
-		}
-	warnx("--aggregate wants mean, median or min, not '%s'", arg);
-	return -1;
+	return opt_word(opt, arg, names, vals, 3, "mean, median or min");
 }
 
 /* --max-load PCT: a percentage in (0, 100]. */
@@ -142,7 +146,7 @@ static const struct lc_opt opts[] = {
 		    "less rc (the time runnable but not running);\nthe other categories as "
 		    "measured, rc refused", &opt.noload),
 	LC_OPT_CALLBACK("max-load", 0, "PCT", "leave out runs whose load= (the share of "
-			"the\nprogram's CPUs other processes took, report -l)\nexceeds PCT",
+			"the\nprogram's CPUs other processes took, as sweep\nwrites it) exceeds PCT",
 			&opt.max_load, opt_pct),
 	LC_OPT_FLAG("debug", 'd', "print the points that were fitted", &opt.debug),
 	LC_OPT_END(),

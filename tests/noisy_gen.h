@@ -29,6 +29,7 @@
 #include "lca_search.h"
 #include "lc_util.h"
 #include "rng.h"
+#include "search_gen.h"
 
 #define NOISY_NP 6
 
@@ -77,56 +78,36 @@ static struct lc_runs *noisy_runs(const struct lc_formula *g, const double *c, d
 	return r;
 }
 
-/* Select a model for pts over the hypotheses h[0..nh) with the range
- * reaching at; its prediction at `at` (NaN: none selected). */
+/* Select a model for pts over the hypotheses h[0..nh) as fit --search
+ * does (range: below zero left out over the measured range, and with 2 up
+ * to at);
+ * its prediction at `at` (NaN: none selected). */
 static double noisy_predict(char **h, int nh, const struct lc_points *pts, unsigned flags,
 			    double at, int range)
 {
 	static const char *const names[] = { "p", NULL };
-	struct lc_formula **f = calloc((size_t)nh, sizeof(*f));
-	struct lc_fit *fits = calloc((size_t)nh, sizeof(*fits));
-	struct lc_fit **fp = calloc((size_t)nh, sizeof(*fp));
-	const struct lc_formula **ff = calloc((size_t)nh, sizeof(*ff));
-	int *order = calloc((size_t)nh, sizeof(*order)), n = 0;
-	struct lc_select sel;
+	struct lc_formula *chosen = NULL;
+	struct lc_fit fit;
 	double pred = NAN;
 
-	for (int i = 0; i < nh; i++) {
-		struct lc_parse_error pe;
-
-		if (lc_formula_parse(h[i], 0, noisy_resolve, NULL, &f[i], &pe))
-			continue;
-		if (lc_fit_formula(f[i], pts, flags | LC_FIT_NOLOO, names, &fits[n], NULL, 0) ||
-		    (range && lc_fit_below_zero(f[i], &fits[n], pts, range > 1 ? &at : NULL, names,
-						NULL, 0)))
-			continue;
-		ff[n] = f[i];
-		fp[n] = &fits[n];
-		n++;
-	}
-	if (n && !lc_fit_select(ff, fp, n, pts, flags | LC_FIT_RANK_AICC, names, order, &sel)) {
-		pred = lc_fit_eval(ff[order[0]], fp[order[0]]->coef, &at);
+	if (gen_select_upto(h, nh, names, pts, flags | LC_FIT_RANK_AICC,
+			    range > 1 ? &at : NULL, &chosen, &fit) >= 0) {
+		pred = lc_fit_eval(chosen, fit.coef, &at);
 		if (noisy_verbose > 1) {
 			char b[256];
 
-			lc_formula_print(ff[order[0]], fp[order[0]]->coef, names, 4, b, sizeof(b));
+			lc_formula_print(chosen, fit.coef, names, 4, b, sizeof(b));
 			printf("  chose %s\n", b);
 		}
 	}
-	for (int i = 0; i < nh; i++)
-		lc_formula_free(f[i]);
-	free(f);
-	free(fits);
-	free(fp);
-	free(ff);
-	free(order);
+	lc_formula_free(chosen);
 	return pred;
 }
 
 /* Run `seeds` cases of every form at noise sigma, aggregating repeats with
  * pflags (lc_points_build's), fitting with flags; goal in percent.  range:
- * 0 no non-negativity check, 1 over the measured range, 2 up to the
- * prediction point. */
+ * 1 no model below zero over the measured range, 2 up to the prediction
+ * point too. */
 static void noisy_run(double sigma, int seeds, unsigned sflags, unsigned pflags, unsigned flags,
 		      int range, double goal, struct noisy_result *res)
 {

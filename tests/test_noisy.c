@@ -134,7 +134,6 @@ int main(int argc, char **argv)
 	noisy_share_lo = argc > 4 ? atof(argv[4]) : 0;
 	noisy_oracle = getenv("NOISY_ORACLE") != NULL;
 	noisy_verbose = getenv("NOISY_VERBOSE") ? atoi(getenv("NOISY_VERBOSE")) : 0;
-	variant("mean, no range check", sigma, seeds, LC_POINTS_MEAN, 0);
 	variant("mean, measured range", sigma, seeds, LC_POINTS_MEAN, 1);
 	variant("mean, range to the prediction", sigma, seeds, LC_POINTS_MEAN, 2);
 	variant("median, range to the prediction", sigma, seeds, LC_POINTS_MEDIAN, 2);
