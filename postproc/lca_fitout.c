@@ -417,6 +417,7 @@ static void json_model(const struct lc_fitrun *fr, const struct lc_fitcand *c, i
 		json_num(out, num[i].v);
 	}
 	fprintf(out, ", \"lack_of_fit\": %s", f->lof ? "true" : "false");
+	fprintf(out, ", \"below_zero\": %s", f->negative ? "true" : "false");
 	fprintf(out, ", \"dof\": %d}", f->dof);
 }
 
