@@ -224,7 +224,8 @@ static int fit_one(void)
 }
 
 /* -c all: every category some run gives a number for, one after the
- * other (a blank line between); the exit status is the worst. */
+ * other (a blank line between), but tt when there are others (T(E) is
+ * their sum) and rc with --no-load; the exit status is the worst. */
 static int fit_all(void)
 {
 	char cats[128], *save = NULL;
@@ -242,6 +243,8 @@ static int fit_all(void)
 	for (char *c = strtok_r(cats, " ", &save); c; c = strtok_r(NULL, " ", &save), i++) {
 		int r;
 
+		if ((opt.noload && !strcmp(c, "rc")) || (!strcmp(c, "tt") && n > 1))
+			continue;	/* rc is the load's; tt is the others' sum */
 		if (i && opt.format == LC_FITFMT_TEXT)
 			printf("\n");
 		opt.cat = c;
