@@ -476,6 +476,44 @@ int lc_pwriter_move(struct lc_pwriter *w, const struct lc_prof_wasted *x)
 	return finish(w, 0);
 }
 
+/* The place rows of one window: source and window from the first row (every
+ * row must share them), then each row in varints: thread + 1 (0: processor
+ * slots without a thread), pid, place word, object and the categories as a
+ * vacct's bits 0-8.  No rows, no block. */
+int lc_pwriter_places(struct lc_pwriter *w, uint32_t n, const struct lc_prof_place *pl)
+{
+	if (!n)
+		return 0;
+	begin(w, LC_PF_PLACES);
+	put8(w, pl[0].source);
+	putuv(w, pl[0].window);
+	putuv(w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (pl[i].source != pl[0].source || pl[i].window != pl[0].window) {
+			w->len = 0;
+			return -EINVAL;
+		}
+		putuv(w, pl[i].thread == UINT32_MAX ? 0 : (uint64_t)pl[i].thread + 1);
+		putsv(w, pl[i].pid);
+		putuv(w, pl[i].place);
+		putuv(w, pl[i].obj);
+		putvmasked(w, pl[i].cat, LC_NCAT);
+	}
+	return finish(w, 0);
+}
+
+int lc_pwriter_module(struct lc_pwriter *w, const struct lc_prof_module *m)
+{
+	begin(w, LC_PF_MODULE);
+	put32(w, (uint32_t)m->pid);
+	put32(w, m->hash);
+	putstr(w, m->path);
+	putstr(w, m->build_id);
+	put64(w, m->size);
+	put64(w, m->mtime_ns);
+	return finish(w, 0);
+}
+
 int lc_pwriter_sync(struct lc_pwriter *w, uint8_t source, uint32_t n,
 		    const struct lc_prof_sync *sy)
 {
