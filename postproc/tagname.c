@@ -24,36 +24,6 @@ struct lc_tagnames {
 	struct entry *e;
 };
 
-/* The program's word of a command line: the first word, or for "env" the
- * first word after its options and VAR=VALUE assignments.  Copies it into
- * out; returns 0, or -1 when there is none. */
-static int program_word(const char *command, char *out, size_t len)
-{
-	char buf[PATH_MAX * 2], *save = NULL, *w;
-	int env = 0, skip = 0;
-
-	snprintf(buf, sizeof(buf), "%s", command);
-	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		const char *base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
-
-		if (skip) {
-			skip = 0;
-			continue;
-		}
-		if (!env && !strcmp(base, "env")) {
-			env = 1;
-			continue;
-		}
-		if (env && (w[0] == '-' || strchr(w, '='))) {
-			skip = !strcmp(w, "-u") || !strcmp(w, "--unset") || !strcmp(w, "-C");
-			continue;
-		}
-		snprintf(out, len, "%s", w);
-		return 0;
-	}
-	return -1;
-}
-
 /* The raw name of OpenMP tag t. */
 static char *raw_name(int64_t t)
 {
@@ -114,7 +84,7 @@ static void resolve(struct lc_tagnames *tn, const char *exe)
 struct lc_tagnames *lc_tagnames_new(const char *command, const int64_t *tags, uint32_t n)
 {
 	struct lc_tagnames *tn = calloc(1, sizeof(*tn));
-	char word[PATH_MAX], exe[PATH_MAX];
+	char exe[PATH_MAX];
 
 	if (!tn || !(tn->e = calloc(n + 1, sizeof(*tn->e)))) {
 		free(tn);
@@ -123,8 +93,7 @@ struct lc_tagnames *lc_tagnames_new(const char *command, const int64_t *tags, ui
 	tn->n = n;
 	for (uint32_t i = 0; i < n; i++)
 		tn->e[i].tag = tags[i];
-	if (command && !program_word(command, word, sizeof(word)) &&
-	    !lc_program_find(word, exe, sizeof(exe)))
+	if (!lc_program_of_command(command, exe, sizeof(exe)))
 		resolve(tn, exe);
 	for (uint32_t i = 0; i < n; i++)
 		if (!tn->e[i].name && LC_TAGN_KIND(tags[i]) == LC_TAGN_KIND_OMP)

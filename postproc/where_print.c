@@ -1,0 +1,266 @@
+/*
+ * where_print.c — the where table through the one emitter (see where.h):
+ * text shows each category's seconds and the lost time's share of the
+ * total; CSV and JSON add each category's share.
+ */
+#include "where.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "lc_emit.h"
+#include "lc_util.h"
+#include "placename.h"
+
+#define MAX_COLS (6 + 2 * LC_NCAT + 8)
+
+static int unavailable(const struct lc_profile *pr, int c)
+{
+	return (pr->info.unavailable >> c) & 1;
+}
+
+static double pct(uint64_t ns, uint64_t total)
+{
+	return total ? 100.0 * (double)ns / (double)total : 0.0;
+}
+
+static uint64_t row_lost(const uint64_t cat[LC_NCAT], int c)
+{
+	uint64_t s = 0;
+
+	if (c >= 0)
+		return cat[c];
+	for (int k = 0; k < LC_CAT_PC; k++)
+		s += cat[k];
+	for (int k = LC_CAT_PC + 1; k < LC_NCAT; k++)
+		s += cat[k];
+	return s;
+}
+
+static uint64_t grand_total(const struct lc_where *w)
+{
+	return row_lost(w->total, -1) + w->total[LC_CAT_PC];
+}
+
+static void add(struct lc_col *cols, int *n, struct lc_col c)
+{
+	cols[(*n)++] = c;
+}
+
+/* The columns: place, kind, function, then each category (and in CSV and
+ * JSON its share), the lost time and its share, the threads and the
+ * slowest of them. */
+static int columns(struct lc_col *cols, int text)
+{
+	int n = 0;
+
+	add(cols, &n, (struct lc_col){ .name = "place", .kind = LC_COL_STR });
+	add(cols, &n, (struct lc_col){ .name = "kind", .kind = LC_COL_STR, .na = "",
+				       .csv_na = "" });
+	if (!text)
+		add(cols, &n, (struct lc_col){ .name = "function", .kind = LC_COL_STR });
+	for (int c = 0; c < LC_NCAT; c++) {
+		add(cols, &n, (struct lc_col){ .name = lc_cat_info(c)->key, .kind = LC_COL_FLOAT,
+					       .prec = 3, .data_prec = 9, .width = 7 });
+		if (!text)
+			add(cols, &n, (struct lc_col){ .name = NULL, .kind = LC_COL_PCT,
+						       .prec = 4, .data_prec = 6 });
+	}
+	add(cols, &n, (struct lc_col){ .name = "lost", .kind = LC_COL_FLOAT, .prec = 3,
+				       .data_prec = 9, .width = 7 });
+	add(cols, &n, (struct lc_col){ .name = text ? "%total" : "lost_pct", .kind = LC_COL_PCT,
+				       .prec = 1, .data_prec = 6, .width = 6 });
+	add(cols, &n, (struct lc_col){ .name = "threads", .kind = LC_COL_INT, .width = 3 });
+	add(cols, &n, (struct lc_col){ .name = "slowest", .kind = LC_COL_STR, .na = "-",
+				       .csv_na = "" });
+	add(cols, &n, (struct lc_col){ .name = text ? "busy" : "slowest_busy",
+				       .kind = LC_COL_FLOAT, .prec = 3, .data_prec = 9, .na = "-",
+				       .csv_na = "" });
+	add(cols, &n, (struct lc_col){ .name = text ? "vs_mean" : "slowest_vs_mean_pct",
+				       .kind = LC_COL_PCT, .prec = 1, .data_prec = 3, .na = "-",
+				       .csv_na = "" });
+	return n;
+}
+
+/* The names of the share columns: "li_pct", ... (static storage). */
+static void pct_names(struct lc_col *cols, int n)
+{
+	static char names[LC_NCAT][16];
+
+	for (int i = 0, c = 0; i < n; i++)
+		if (!cols[i].name && c < LC_NCAT) {
+			snprintf(names[c], sizeof(names[c]), "%s_pct", lc_cat_info(c)->key);
+			cols[i].name = names[c++];
+		}
+}
+
+/* The slowest thread's cells: who, its busy time, and how much more than
+ * the mean of the threads there. */
+static void slowest_cells(struct lc_emit *e, const struct lc_where_row *r)
+{
+	char who[48];
+
+	if (r->slow_id < 0 || r->nthreads < 2) {
+		lc_emit_na(e);
+		lc_emit_na(e);
+		lc_emit_na(e);
+		return;
+	}
+	snprintf(who, sizeof(who), "%s %" PRId32, r->slow_is_rank ? "rank" : "tid", r->slow_id);
+	lc_emit_str(e, who);
+	lc_emit_num(e, lc_sec(r->slow_busy));
+	if (r->mean_busy > 0)
+		lc_emit_num(e, 100.0 * ((double)r->slow_busy / r->mean_busy - 1.0));
+	else
+		lc_emit_na(e);
+}
+
+/* The kind column: "MPI" for an MPI call (its function is in the name),
+ * else the row's kind; NULL for none. */
+static const char *kind_of(const struct lc_where_row *r)
+{
+	if (r->place >> 56 == LC_PLN_MPI)
+		return "MPI";
+	return r->what && r->what[0] ? r->what : NULL;
+}
+
+/* One row. */
+static void row(struct lc_emit *e, const struct lc_profile *pr, const struct lc_where *w,
+		const struct lc_where_row *r, int text)
+{
+	uint64_t tt = grand_total(w);
+
+	lc_emit_str(e, r->name);
+	lc_emit_str(e, kind_of(r));
+	if (!text)
+		lc_emit_str(e, r->func);
+	for (int c = 0; c < LC_NCAT; c++) {
+		if (unavailable(pr, c))
+			lc_emit_na(e);
+		else
+			lc_emit_num(e, lc_sec(r->cat[c]));
+		if (!text && unavailable(pr, c))
+			lc_emit_na(e);
+		else if (!text)
+			lc_emit_num(e, pct(r->cat[c], tt));
+	}
+	lc_emit_num(e, lc_sec(row_lost(r->cat, w->rank_cat)));
+	lc_emit_num(e, pct(row_lost(r->cat, w->rank_cat), tt));
+	lc_emit_uint(e, r->nthreads);
+	slowest_cells(e, r);
+	lc_emit_row(e);
+}
+
+/* The text table's last row: the report's totals. */
+static void total_row(struct lc_emit *e, const struct lc_profile *pr, const struct lc_where *w)
+{
+	struct lc_where_row t = { .name = (char *)"(total)", .slow_id = -1 };
+
+	memcpy(t.cat, w->total, sizeof(t.cat));
+	row(e, pr, w, &t, 1);
+}
+
+/* The text header: what the rows are and what they are ranked by. */
+static void text_head(FILE *out, const struct lc_where *w)
+{
+	const char *by = w->rank_cat >= 0 ? lc_cat_info(w->rank_cat)->desc
+					  : "lost time (every category but PC)";
+
+	fprintf(out, "** where (%s), ranked by %s; seconds", w->inclusive ?
+		"inclusive: rows overlap, and do not add up to the totals" :
+		"exclusive: each tick is charged to the innermost place; the rows add up "
+		"to the totals", by);
+	if (w->rank_cat >= 0)
+		fprintf(out, "; lost = %s", lc_cat_info(w->rank_cat)->key);
+	fprintf(out, "\n");
+}
+
+int lc_where_print(FILE *out, const struct lc_profile *pr, const struct lc_where *w, int fmt)
+{
+	struct lc_col cols[MAX_COLS];
+	int text = fmt == 0, n = columns(cols, text);
+	struct lc_emit *e;
+
+	pct_names(cols, n);
+	if (text && w->inclusive != 2)
+		text_head(out, w);
+	e = lc_emit_new(out, fmt == 1 ? LC_EMIT_CSV : fmt == 2 ? LC_EMIT_JSON : LC_EMIT_TEXT,
+			cols, n, 0);
+	if (!e)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < w->n; i++)
+		row(e, pr, w, &w->rows[i], text);
+	if (text && !w->inclusive)
+		total_row(e, pr, w);
+	if (lc_emit_end(e))
+		return -EIO;
+	if (text && w->note[0]) {
+		fprintf(out, "** names: ");
+		lc_emit_text_str(out, w->note);
+		fprintf(out, "\n");
+	}
+	return 0;
+}
+
+/* One place's threads (-t NAME). */
+static int place_threads(FILE *out, const struct lc_profile *pr, const struct lc_where *w,
+			 const struct lc_where_req *rq, char *msg, size_t len)
+{
+	const struct lc_where_row *r = lc_where_find(w, rq->place, msg, len);
+	struct lc_where *t = NULL;
+	int ret;
+
+	if (!r)
+		return 1;
+	if (lc_where_threads(pr, rq->src, r, &t)) {
+		snprintf(msg, len, "out of memory");
+		return 1;
+	}
+	if (!rq->fmt) {
+		fprintf(out, "** place ");
+		lc_emit_text_str(out, r->name);
+		fprintf(out, " (%s%s%s), per thread; seconds\n", r->what[0] ? r->what : "no place",
+			r->func[0] ? ", in " : "", r->func);
+	}
+	ret = lc_where_print(out, pr, t, rq->fmt);
+	lc_where_free(t);
+	return ret ? 1 : 0;
+}
+
+int lc_where_report(FILE *out, const struct lc_profile *pr, const struct lc_where_req *rq,
+		    char *msg, size_t len)
+{
+	struct lc_where *w = NULL;
+	int r;
+
+	if (rq->inclusive && !rq->place)
+		r = lc_where_inclusive(pr, rq->src, rq->rank_cat, rq->tag_name, rq->tag_arg, &w,
+				       msg, len);
+	else
+		r = lc_where_build(pr, rq->src, rq->rank_cat, &w, msg, len);
+	if (r) {
+		if (r == -ENOMEM)
+			snprintf(msg, len, "out of memory");
+		return 1;
+	}
+	if (rq->place)
+		r = place_threads(out, pr, w, rq, msg, len);
+	else if (lc_where_print(out, pr, w, rq->fmt))
+		r = (snprintf(msg, len, "cannot write the table"), 1);
+	lc_where_free(w);
+	return r;
+}
+
+int lc_where_names(const struct lc_profile *pr, enum lc_source src, const char *name,
+		   char *msg, size_t len)
+{
+	struct lc_where *w = NULL;
+	int r;
+
+	if (lc_where_build(pr, src, -1, &w, msg, len))
+		return 0;
+	r = lc_where_find(w, name, msg, len) != NULL;
+	lc_where_free(w);
+	return r;
+}
