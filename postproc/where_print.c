@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lc_emit.h"
@@ -263,4 +264,139 @@ int lc_where_names(const struct lc_profile *pr, enum lc_source src, const char *
 	r = lc_where_find(w, name, msg, len) != NULL;
 	lc_where_free(w);
 	return r;
+}
+
+/* ---- the HTML table ---------------------------------------------------------
+ * The page has no script: the table is written once per sort key, and radio
+ * buttons (the column headers are their labels) show one copy with CSS. */
+
+/* The sort keys of the HTML table: the lost time, each category, the name. */
+#define HTML_KEYS (LC_NCAT + 2)
+#define KEY_LOST LC_NCAT
+#define KEY_NAME (LC_NCAT + 1)
+
+/* s for HTML text: &, <, > and " escaped, control characters as '?'. */
+static void html_str(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '&')
+			fputs("&amp;", out);
+		else if (c == '<')
+			fputs("&lt;", out);
+		else if (c == '>')
+			fputs("&gt;", out);
+		else if (c == '"')
+			fputs("&quot;", out);
+		else
+			fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
+	}
+}
+
+/* The key and table that qsort compares by (it takes no argument). */
+static int html_key;
+static const struct lc_where *html_w;
+
+static int by_html_key(const void *a, const void *b)
+{
+	const struct lc_where_row *x = *(const struct lc_where_row *const *)a;
+	const struct lc_where_row *y = *(const struct lc_where_row *const *)b;
+	uint64_t vx, vy;
+
+	if (html_key == KEY_NAME)
+		return strcmp(x->name, y->name);
+	vx = html_key == KEY_LOST ? row_lost(x->cat, html_w->rank_cat) : x->cat[html_key];
+	vy = html_key == KEY_LOST ? row_lost(y->cat, html_w->rank_cat) : y->cat[html_key];
+	return vx != vy ? (vx > vy ? -1 : 1) : strcmp(x->name, y->name);
+}
+
+/* The header row: each header is the label of its key's radio button. */
+static void html_head(FILE *out)
+{
+	fputs("<tr><th><label for=\"ws-name\">place</label></th><th>kind</th>", out);
+	for (int c = 0; c < LC_NCAT; c++)
+		fprintf(out, "<th><label for=\"ws-%s\">%s</label></th>", lc_cat_info(c)->key,
+			lc_cat_info(c)->key);
+	fputs("<th><label for=\"ws-lost\">lost</label></th><th>% total</th><th>threads</th>"
+	      "<th>slowest</th></tr>\n", out);
+}
+
+/* One row: seconds with nine decimals (the ns, as in CSV). */
+static void html_row(FILE *out, const struct lc_profile *pr, const struct lc_where *w,
+		     const struct lc_where_row *r)
+{
+	uint64_t l = row_lost(r->cat, w->rank_cat);
+
+	fputs("<tr><td>", out);
+	html_str(out, r->name);
+	fputs("</td><td>", out);
+	html_str(out, kind_of(r));
+	fputs("</td>", out);
+	for (int c = 0; c < LC_NCAT; c++)
+		if (unavailable(pr, c))
+			fputs("<td>na</td>", out);
+		else
+			fprintf(out, "<td>%.9f</td>", lc_sec(r->cat[c]));
+	fprintf(out, "<td>%.9f</td><td>%.1f %%</td><td>%" PRIu32 "</td><td>", lc_sec(l),
+		pct(l, grand_total(w)), r->nthreads);
+	if (r->slow_id >= 0 && r->nthreads > 1)
+		fprintf(out, "%s %" PRId32 "%s%.1f %%", r->slow_is_rank ? "rank" : "tid",
+			r->slow_id, r->mean_busy > 0 ? " +" : "",
+			r->mean_busy > 0 ? 100.0 * ((double)r->slow_busy / r->mean_busy - 1) : 0);
+	fputs("</td></tr>\n", out);
+}
+
+/* The name of sort key k ("lost", "li", ..., "name"). */
+static const char *key_name(int k)
+{
+	return k == KEY_LOST ? "lost" : k == KEY_NAME ? "name" : lc_cat_info(k)->key;
+}
+
+/* One copy of the table sorted by key k (the elsewhere row stays last). */
+static void html_copy(FILE *out, const struct lc_profile *pr, const struct lc_where *w,
+		      const struct lc_where_row **rows, int k)
+{
+	uint32_t n = w->n - (w->n && !w->rows[w->n - 1].place ? 1 : 0);
+
+	html_key = k;
+	html_w = w;
+	qsort(rows, n, sizeof(*rows), by_html_key);
+	fprintf(out, "<table id=\"%s%s\">\n", k == KEY_LOST ? "where" : "where-", k == KEY_LOST ?
+		"" : key_name(k));
+	html_head(out);
+	for (uint32_t i = 0; i < w->n; i++)
+		html_row(out, pr, w, rows[i]);
+	fputs("</table>\n", out);
+}
+
+int lc_where_html(FILE *out, const struct lc_profile *pr, const struct lc_where *w)
+{
+	const struct lc_where_row **rows = calloc(w->n + 1, sizeof(*rows));
+
+	if (!rows)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < w->n; i++)
+		rows[i] = &w->rows[i];
+	fputs("<h2>Where</h2>\n<p>Places ranked by lost time; exclusive rows: with "
+	      "(elsewhere) they add up to the totals. A column's header sorts by it.</p>\n"
+	      "<div id=\"where-tables\">\n<style>#where-tables input{display:none}"
+	      "#where-tables table{display:none}", out);
+	for (int k = 0; k < HTML_KEYS; k++)
+		fprintf(out, "#ws-%s:checked~#where%s%s{display:table}", key_name(k),
+			k == KEY_LOST ? "" : "-", k == KEY_LOST ? "" : key_name(k));
+	fputs("</style>\n", out);
+	for (int k = 0; k < HTML_KEYS; k++)
+		fprintf(out, "<input type=\"radio\" name=\"where-sort\" id=\"ws-%s\"%s>\n",
+			key_name(k), k == KEY_LOST ? " checked" : "");
+	for (int k = KEY_LOST; k < KEY_LOST + HTML_KEYS; k++)
+		html_copy(out, pr, w, rows, k % HTML_KEYS);
+	if (w->note[0]) {
+		fputs("<p class=\"warn\" id=\"where-names\">Names: ", out);
+		html_str(out, w->note);
+		fputs(".</p>\n", out);
+	}
+	fputs("</div>\n", out);
+	free(rows);
+	return 0;
 }

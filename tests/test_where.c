@@ -261,8 +261,8 @@ static uint64_t ns_of(const char *s)
 {
 	uint64_t v = 0;
 
-	for (; *s && *s != ',' && *s != '\n'; s++)
-		if (*s >= '0' && *s <= '9')
+	for (; (*s >= '0' && *s <= '9') || *s == '.'; s++)
+		if (*s != '.')
 			v = v * 10 + (uint64_t)(*s - '0');
 	return v;
 }
@@ -334,6 +334,44 @@ static void test_formats(void **state)
 	free(csv);
 	free(json);
 	free(text);
+	lc_where_free(w);
+	lc_profile_free(pr);
+}
+
+/* The sum of category column c of the HTML table id="where" in html, ns. */
+static uint64_t html_sum(const char *html, int c)
+{
+	const char *s = strstr(html, "<table id=\"where\">"), *end = strstr(s, "</table>");
+	uint64_t sum = 0;
+
+	for (s = strstr(s, "<tr><td>"); s && s < end; s = strstr(s + 1, "<tr><td>")) {
+		const char *cell = s;
+
+		for (int k = 0; k < 2 + c + 1; k++)
+			cell = strstr(cell, "<td>") + 4;
+		sum += ns_of(cell);
+	}
+	return sum;
+}
+
+/* The HTML report's table: the same numbers, ranked copy id="where". */
+static void test_html(void **state)
+{
+	struct lc_profile *pr = read_sample();
+	struct lc_where *w = NULL;
+	char msg[256], *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	(void)state;
+	assert_int_equal(lc_where_build(pr, LC_SRC_SAMPLED, -1, &w, msg, sizeof(msg)), 0);
+	assert_int_equal(lc_where_html(f, pr, w), 0);
+	fclose(f);
+	assert_null(strstr(buf, "<script"));
+	for (int c = 0; c < LC_NCAT; c++)
+		assert_int_equal(html_sum(buf, c), w->total[c]);
+	assert_non_null(strstr(buf, "<table id=\"where-li\">"));
+	free(buf);
 	lc_where_free(w);
 	lc_profile_free(pr);
 }
@@ -456,6 +494,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_inclusive),
 		cmocka_unit_test(test_layout),
 	};
