@@ -374,15 +374,58 @@ static int innermost(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *found, int dep
 	return 0;
 }
 
-/* The name of the innermost function of cu holding addr, into func
- * (empty when none is named). */
-static void function_at(Dwarf_Die *cu, uint64_t addr, char *func, size_t fnlen)
+/* The part of path after its last '/'. */
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* The function of the source that holds line of file: the named function
+ * of cu (not a compiler-made one, ".omp_outlined.") declared last at or
+ * above that line in that file; NULL when none.  An OpenMP region's body
+ * is outlined into a function of its own, which this names back. */
+static const char *function_by_line(Dwarf_Die *cu, const char *file, int line)
+{
+	const char *best = NULL;
+	Dwarf_Die child;
+	int bl = 0;
+
+	if (dwarf_child(cu, &child))
+		return NULL;
+	do {
+		const char *n = die_name(&child), *f;
+		int l;
+
+		if (dwarf_tag(&child) != DW_TAG_subprogram || !n || n[0] == '.' ||
+		    dwarf_decl_line(&child, &l) || l > line || l < bl)
+			continue;
+		f = dwarf_decl_file(&child);	/* NULL for DWARF 5's file 0: the unit's */
+		if (!f)
+			f = die_name(cu);
+		if (!f || strcmp(base_name(f), base_name(file)))
+			continue;
+		best = n;
+		bl = l;
+	} while (!dwarf_siblingof(&child, &child));
+	return best;
+}
+
+/* The name of the innermost function of cu holding addr (line of file),
+ * into func (empty when none is named). */
+static void function_at(Dwarf_Die *cu, uint64_t addr, const char *file, int line, char *func,
+			size_t fnlen)
 {
 	Dwarf_Die fn;
-	const char *name;
+	const char *name = NULL;
 
 	func[0] = '\0';
-	if (innermost(cu, addr, &fn, 0) && (name = die_name(&fn)))
+	if (innermost(cu, addr, &fn, 0))
+		name = die_name(&fn);
+	if (!name || name[0] == '.')
+		name = function_by_line(cu, file, line);
+	if (name)
 		snprintf(func, fnlen, "%s", name);
 }
 
@@ -413,6 +456,6 @@ int lc_program_srcline(struct lc_program_dbg *d, uint64_t addr, char *file, size
 	    !(src = dwarf_linesrc(l, NULL, NULL)) || dwarf_lineno(l, line))
 		return -ENOENT;
 	snprintf(file, flen, "%s", src);
-	function_at(&cu, addr, func, fnlen);
+	function_at(&cu, addr, src, *line, func, fnlen);
 	return 0;
 }
