@@ -48,6 +48,22 @@ adds() {
 # tt LABEL: the report's total time, s
 tt() { awk -F, '$1 == "tt" { print $3 }' "$tmp/$1.sum"; }
 
+# judge LABEL OKMSG PROG FILE...: the awk judgment PROG (tt set) over
+# FILE...; ok, not judged on a busy machine, or failed; then the rows of
+# LABEL must add up to the totals
+judge() {
+	label=$1 okmsg=$2 prog=$3
+	shift 3
+	if awk -F, -v tt="$(tt "$label")" "$prog" "$@" >"$tmp/j"; then
+		ok "$okmsg"
+	else
+		unjudged "$okmsg" "$tmp/$label.err" || { fail "$okmsg"; cat "$tmp/$label.csv"; }
+	fi
+	cat "$tmp/j"
+	adds "$label" && ok "$label: the rows add up to the totals to the ns" ||
+		fail "$label: the rows do not add up to the totals"
+}
+
 OMPLIB=build/liblostcycles-omp.so
 OMPWL=build/layers/omp_where
 if [ -f "$OMPLIB" ] && [ -x "$OMPWL" ] && [ -z "${LC_SAN:-}" ]; then
@@ -55,8 +71,8 @@ if [ -f "$OMPLIB" ] && [ -x "$OMPWL" ] && [ -z "${LC_SAN:-}" ]; then
 		>"$tmp/omp.out" 2>"$tmp/omp.err"
 	if places omp "$tmp/omp.data"; then
 		"$LC" report --where=li --format csv "$tmp/omp.data" >"$tmp/omp.li" 2>&1
-		if awk -F, -v tt="$(tt omp)" '
-			FNR == NR { for (i = 2; i <= NF; i++) { split($i, kv, "="); t[kv[1]] = kv[2] }; next }
+		judge omp "OpenMP: the skewed loop's place first by LI, with its measured idle time" '
+			FNR == NR { n = split($0, f, " "); for (i = 2; i <= n; i++) { split(f[i], kv, "="); t[kv[1]] = kv[2] }; next }
 			FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 			FNR == 2 { first = $1; ffn = $(col["function"]); fli = $(col["li"]) }
 			$(col["function"]) == "balanced" && $(col["kind"]) == "omp loop" { bli = $(col["li"]) }
@@ -64,15 +80,7 @@ if [ -f "$OMPLIB" ] && [ -x "$OMPWL" ] && [ -z "${LC_SAN:-}" ]; then
 				printf "  first by li: %s in %s(): li %.4f s; measured %.4f s; balanced loop li %.4f s (measured %.4f s); total %.3f s\n", first, ffn, fli, t["li_skewed"], bli, t["li_balanced"], tt
 				d = fli - t["li_skewed"]; if (d < 0) d = -d
 				exit !(ffn == "skewed" && first ~ /^omp_where\.c:[0-9]+/ && d <= 0.05 * tt && bli < fli / 10 && t["li_skewed"] > 0.05)
-			}' "$tmp/omp.out" "$tmp/omp.li" >"$tmp/j"; then
-			ok "OpenMP: the skewed loop's place first by LI, with its measured idle time"
-		else
-			unjudged "OpenMP: the skewed loop's LI" "$tmp/omp.err" ||
-				{ fail "OpenMP: the skewed loop's place"; cat "$tmp/omp.li"; }
-		fi
-		cat "$tmp/j"
-		adds omp && ok "OpenMP: the rows add up to the totals to the ns" ||
-			fail "OpenMP: the rows do not add up to the totals"
+			}' "$tmp/omp.out" "$tmp/omp.li"
 	fi
 else
 	echo "note  OpenMP case not run: no OpenMP layer or program (clang, libomp-dev), or a sanitizer build"
@@ -82,7 +90,7 @@ PT=build/layers/pt_twolocks
 if [ -f build/liblostcycles-pthread.so ] && [ -x "$PT" ]; then
 	"$LC" record -q --pthread -p 4 -o "$tmp/pt.data" -- "$PT" >"$tmp/pt.out" 2>"$tmp/pt.err"
 	if places pt "$tmp/pt.data"; then
-		if awk -F, -v tt="$(tt pt)" '
+		judge pt "pthreads: the locks' rows by their symbols, with their measured waits" '
 			FNR == NR && $1 == "waited" { split($0, w, " "); hot = w[3]; cold = w[5]; next }
 			FNR == NR { next }
 			FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -93,15 +101,7 @@ if [ -f build/liblostcycles-pthread.so ] && [ -x "$PT" ]; then
 				dh = h - hot; if (dh < 0) dh = -dh
 				dc = c - cold; if (dc < 0) dc = -dc
 				exit !(nh > 0 && nc > 0 && dh <= 0.05 * tt && dc <= 0.05 * tt && hot > 0.1)
-			}' "$tmp/pt.out" "$tmp/pt.csv" >"$tmp/j"; then
-			ok "pthreads: the locks' rows by their symbols, with their measured waits"
-		else
-			unjudged "pthreads: the locks' SL" "$tmp/pt.err" ||
-				{ fail "pthreads: the locks' rows"; cat "$tmp/pt.csv"; }
-		fi
-		cat "$tmp/j"
-		adds pt && ok "pthreads: the rows add up to the totals to the ns" ||
-			fail "pthreads: the rows do not add up to the totals"
+			}' "$tmp/pt.out" "$tmp/pt.csv"
 	fi
 fi
 
@@ -111,7 +111,7 @@ if command -v mpiexec >/dev/null 2>&1 && [ -e build/liblostcycles-mpi.so ] && [ 
 	unset LOSTCYCLES_LOGGP
 	"$LC" record -q --mpi -o "$tmp/mpi.data" -- mpiexec -n 2 "$MPIWL" >"$tmp/mpi.out" 2>"$tmp/mpi.err"
 	if places mpi "$tmp/mpi.data"; then
-		if awk -F, -v tt="$(tt mpi)" '
+		judge mpi "MPI: one row per function, SL + CL with the measured times" '
 			FNR == NR && $1 ~ /^rank/ { split($0, w, " "); recv += w[4] / 1e9; allr += w[6] / 1e9; next }
 			FNR == NR { next }
 			FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -122,15 +122,7 @@ if command -v mpiexec >/dev/null 2>&1 && [ -e build/liblostcycles-mpi.so ] && [ 
 				dr = r - recv; if (dr < 0) dr = -dr
 				da = a - allr; if (da < 0) da = -da
 				exit !(nr == 1 && na == 1 && dr <= 0.03 * tt && da <= 0.03 * tt && recv > 0.05 && allr > 0.05)
-			}' "$tmp/mpi.out" "$tmp/mpi.csv" >"$tmp/j"; then
-			ok "MPI: one row per function, SL + CL with the measured times"
-		else
-			unjudged "MPI: the functions' SL + CL" "$tmp/mpi.err" ||
-				{ fail "MPI: the functions' rows"; cat "$tmp/mpi.csv"; }
-		fi
-		cat "$tmp/j"
-		adds mpi && ok "MPI: the rows add up to the totals to the ns" ||
-			fail "MPI: the rows do not add up to the totals"
+			}' "$tmp/mpi.out" "$tmp/mpi.csv"
 	fi
 else
 	echo "note  MPI case not run: MPICH or the MPI layer is missing"
