@@ -64,20 +64,46 @@ static struct lc_where *where_new(uint32_t cap)
 }
 
 /* Add the place row p (one thread's share of a place) into row r. */
-static void add_share(const struct lc_profile *pr, struct lc_where_row *r,
-		      const struct lc_prof_place *p)
+static void add_share(struct lc_where_row *r, const struct lc_prof_place *p)
 {
-	const struct lc_prof_rank *rk = lc_profile_rank_of(pr, p->pid);
-
 	for (int c = 0; c < LC_NCAT; c++)
 		r->cat[c] += p->cat[c];
 	r->nthreads++;
-	r->mean_busy += (double)p->cat[LC_CAT_PC];
-	if (p->thread == UINT32_MAX || (r->slow_id >= 0 && p->cat[LC_CAT_PC] <= r->slow_busy))
+}
+
+/* The slowest thread of place row r from its place rows g[n]: where the
+ * threads mostly computed (PC at least the lost time), the one with the
+ * most PC; where they mostly waited, the one that waited least (it came
+ * last).  Left at -1 with fewer than two threads. */
+static void find_slowest(const struct lc_profile *pr, struct lc_where_row *r,
+			 const struct lc_prof_place *const *g, uint32_t n)
+{
+	const struct lc_prof_place *best = NULL;
+	int late = r->cat[LC_CAT_PC] < lost(r->cat, -1);
+	uint64_t bv = 0;
+	double sum = 0;
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t v = late ? lost(g[i]->cat, -1) : g[i]->cat[LC_CAT_PC];
+
+		if (g[i]->thread == UINT32_MAX)
+			continue;
+		sum += (double)v;
+		k++;
+		if (!best || (late ? v < bv : v > bv)) {
+			best = g[i];
+			bv = v;
+		}
+	}
+	if (k < 2)
 		return;
-	r->slow_busy = p->cat[LC_CAT_PC];
-	r->slow_is_rank = rk != NULL;
-	r->slow_id = rk ? rk->rank : tid_of(pr, p->thread);
+	r->slow_late = late;
+	r->slow_busy = bv;
+	r->mean_busy = sum / k;
+	r->slow_is_rank = lc_profile_rank_of(pr, best->pid) != NULL;
+	r->slow_id = r->slow_is_rank ? lc_profile_rank_of(pr, best->pid)->rank
+				     : tid_of(pr, best->thread);
 }
 
 /* Set row r's name, kind and function from pn. */
@@ -96,8 +122,8 @@ static int name_row(struct lc_placenames *pn, struct lc_where_row *r)
 static int group(const struct lc_profile *pr, struct lc_where *w,
 		 const struct lc_prof_place *const *ps, uint32_t n, struct lc_placenames *pn)
 {
-	for (uint32_t i = 0; i < n; i++) {
-		struct lc_where_row *r = &w->rows[w->n];
+	for (uint32_t i = 0, first = 0; i < n; i++) {
+		struct lc_where_row *r;
 
 		if (!i || cmp_key(ps[i - 1], ps[i])) {
 			r = &w->rows[w->n++];
@@ -105,14 +131,13 @@ static int group(const struct lc_profile *pr, struct lc_where *w,
 						    .pid = ps[i]->pid, .slow_id = -1 };
 			if (name_row(pn, r))
 				return -ENOMEM;
-		} else {
-			r = &w->rows[w->n - 1];
+			first = i;
 		}
-		add_share(pr, r, ps[i]);
+		r = &w->rows[w->n - 1];
+		add_share(r, ps[i]);
+		if (i + 1 == n || cmp_key(ps[i], ps[i + 1]))
+			find_slowest(pr, r, ps + first, i + 1 - first);
 	}
-	for (uint32_t i = 0; i < w->n; i++)
-		if (w->rows[i].nthreads)
-			w->rows[i].mean_busy /= w->rows[i].nthreads;
 	return 0;
 }
 
@@ -398,7 +423,7 @@ int lc_where_threads(const struct lc_profile *pr, enum lc_source src,
 		if (!(t = group_row(w, buf, "thread")))
 			break;
 		t->func = (free(t->func), strdup(r->name));
-		add_share(pr, t, p);
+		add_share(t, p);
 	}
 	rank_rows(w, 0);
 	*out = w;

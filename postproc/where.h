@@ -25,10 +25,14 @@ struct lc_where_row {
 	char *func;		/* the function holding it, "" unknown */
 	uint64_t cat[LC_NCAT];
 	uint32_t nthreads;	/* threads (or processor slots) charged there */
-	int32_t slow_id;	/* the slowest there: tid, or rank; -1 none */
+	/* The slowest thread there (-1 none): with the most computation, or
+	 * where the threads mostly waited, the one that waited least (it came
+	 * last: slow_late) */
+	int32_t slow_id;	/* its tid, or its rank */
 	int slow_is_rank;
-	uint64_t slow_busy;	/* its computation (PC) there */
-	double mean_busy;	/* the mean PC of the threads there */
+	int slow_late;
+	uint64_t slow_busy;	/* its computation there (slow_late: its wait) */
+	double mean_busy;	/* the mean of the same over the threads there */
 };
 
 struct lc_where {

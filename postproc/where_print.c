@@ -75,7 +75,7 @@ static int columns(struct lc_col *cols, int text)
 	add(cols, &n, (struct lc_col){ .name = "threads", .kind = LC_COL_INT, .width = 3 });
 	add(cols, &n, (struct lc_col){ .name = "slowest", .kind = LC_COL_STR, .na = "-",
 				       .csv_na = "" });
-	add(cols, &n, (struct lc_col){ .name = text ? "busy" : "slowest_busy",
+	add(cols, &n, (struct lc_col){ .name = text ? "its_s" : "slowest_s",
 				       .kind = LC_COL_FLOAT, .prec = 3, .data_prec = 9, .na = "-",
 				       .csv_na = "" });
 	add(cols, &n, (struct lc_col){ .name = text ? "vs_mean" : "slowest_vs_mean_pct",
@@ -96,19 +96,27 @@ static void pct_names(struct lc_col *cols, int n)
 		}
 }
 
-/* The slowest thread's cells: who, its busy time, and how much more than
- * the mean of the threads there. */
+/* Who the slowest thread of r is: "tid 812", "rank 1", and " last" when
+ * it is the one that waited least. */
+static void slowest_who(const struct lc_where_row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %" PRId32 "%s", r->slow_is_rank ? "rank" : "tid", r->slow_id,
+		 r->slow_late ? " last" : "");
+}
+
+/* The slowest thread's cells: who, its computation (or wait) there, and
+ * how much more (less) that is than the mean of the threads there. */
 static void slowest_cells(struct lc_emit *e, const struct lc_where_row *r)
 {
 	char who[48];
 
-	if (r->slow_id < 0 || r->nthreads < 2) {
+	if (r->slow_id < 0) {
 		lc_emit_na(e);
 		lc_emit_na(e);
 		lc_emit_na(e);
 		return;
 	}
-	snprintf(who, sizeof(who), "%s %" PRId32, r->slow_is_rank ? "rank" : "tid", r->slow_id);
+	slowest_who(r, who, sizeof(who));
 	lc_emit_str(e, who);
 	lc_emit_num(e, lc_sec(r->slow_busy));
 	if (r->mean_busy > 0)
@@ -340,10 +348,14 @@ static void html_row(FILE *out, const struct lc_profile *pr, const struct lc_whe
 			fprintf(out, "<td>%.9f</td>", lc_sec(r->cat[c]));
 	fprintf(out, "<td>%.9f</td><td>%.1f %%</td><td>%" PRIu32 "</td><td>", lc_sec(l),
 		pct(l, grand_total(w)), r->nthreads);
-	if (r->slow_id >= 0 && r->nthreads > 1)
-		fprintf(out, "%s %" PRId32 "%s%.1f %%", r->slow_is_rank ? "rank" : "tid",
-			r->slow_id, r->mean_busy > 0 ? " +" : "",
-			r->mean_busy > 0 ? 100.0 * ((double)r->slow_busy / r->mean_busy - 1) : 0);
+	if (r->slow_id >= 0) {
+		char who[48];
+
+		slowest_who(r, who, sizeof(who));
+		fprintf(out, "%s %.6f s", who, lc_sec(r->slow_busy));
+		if (r->mean_busy > 0)
+			fprintf(out, " (%+.1f %%)", 100.0 * ((double)r->slow_busy / r->mean_busy - 1));
+	}
 	fputs("</td></tr>\n", out);
 }
 
