@@ -377,6 +377,22 @@ static int print_tags(const struct lc_profile *pr, const struct lc_report_opts *
 	return 0;
 }
 
+/* -t "tag NAME" (a tag's row of --where --inclusive): that tag, by name or
+ * number.  Returns 1 when it is one (o->tag set, tag_text cleared), else 0. */
+static int tag_row(const struct lc_tagnames *tn, struct lc_report_opts *o)
+{
+	char *end;
+
+	if (strncmp(tag_text, "tag ", 4))
+		return 0;
+	errno = 0;
+	o->tag = strtoll(tag_text + 4, &end, 10);
+	if ((errno || end == tag_text + 4 || *end) && lc_tagnames_find(tn, tag_text + 4, &o->tag))
+		return 0;
+	tag_text = NULL;
+	return 1;
+}
+
 /* With -t: name the profile's tags for the report, and turn a FILE:LINE
  * operand into its tag; a name that is no tag's but a place's turns the
  * report into --where -t PLACE.  Returns -1 to go on, or 1 after a
@@ -391,7 +407,7 @@ static int resolve_tag(const struct lc_profile *pr, struct lc_report_opts *o,
 	*tn = tag_names(pr);
 	o->tag_name = lc_tagnames_get;
 	o->tag_arg = *tn;
-	if (!tag_text || !lc_tagnames_find(*tn, tag_text, &o->tag))
+	if (!tag_text || !lc_tagnames_find(*tn, tag_text, &o->tag) || tag_row(*tn, o))
 		return -1;
 	if (lc_where_names(pr, o->source, tag_text, msg, sizeof(msg))) {
 		where_on = 1;

@@ -394,7 +394,34 @@ int lc_where_inclusive(const struct lc_profile *pr, enum lc_source src, int rank
 
 /* ---- one place's threads ---------------------------------------------------- */
 
-int lc_where_threads(const struct lc_profile *pr, enum lc_source src,
+/* The row of ex with p's key, or NULL. */
+static const struct lc_where_row *row_of(const struct lc_where *ex, const struct lc_prof_place *p)
+{
+	for (uint32_t i = 0; i < ex->n; i++)
+		if (ex->rows[i].place == p->place && ex->rows[i].obj == p->obj)
+			return &ex->rows[i];
+	return NULL;
+}
+
+/* Whether place row p counts in row r: r's place, or for an inclusive row
+ * a place of that function (by ex, the exclusive rows) or MPI function. */
+static int belongs(const struct lc_where *ex, const struct lc_where_row *r,
+		   const struct lc_prof_place *p)
+{
+	const struct lc_where_row *x;
+	char fn[300];
+
+	if (strcmp(r->what, "function") && strcmp(r->what, "MPI function"))
+		return p->place == r->place && p->obj == r->obj;
+	if (!p->place || !(x = row_of(ex, p)))
+		return 0;
+	if (!strcmp(r->what, "MPI function"))
+		return LC_PLN_KIND(x->place) == LC_PLN_MPI && !strcmp(x->what, r->name);
+	snprintf(fn, sizeof(fn), "%s()", x->func[0] ? x->func : "(unknown function)");
+	return !strcmp(fn, r->name);
+}
+
+int lc_where_threads(const struct lc_profile *pr, enum lc_source src, const struct lc_where *ex,
 		     const struct lc_where_row *r, struct lc_where **out)
 {
 	const struct lc_prof_data *d = &pr->data[src];
@@ -411,7 +438,7 @@ int lc_where_threads(const struct lc_profile *pr, enum lc_source src,
 		const struct lc_prof_rank *rk = lc_profile_rank_of(pr, p->pid);
 		struct lc_where_row *t;
 
-		if (p->place != r->place || p->obj != r->obj)
+		if (!belongs(ex, r, p))
 			continue;
 		if (p->thread == UINT32_MAX)
 			snprintf(buf, sizeof(buf), "pid %" PRId32 " (no thread)", p->pid);

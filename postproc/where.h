@@ -67,8 +67,10 @@ const struct lc_where_row *lc_where_find(const struct lc_where *w, const char *n
 					 size_t len);
 
 /* The rows of the threads at row r's place (one per thread or rank),
- * largest first, in *out (free with lc_where_free).  0 or -ENOMEM. */
-int lc_where_threads(const struct lc_profile *pr, enum lc_source src,
+ * largest first, in *out (free with lc_where_free).  r may be a row of the
+ * exclusive rows ex, or an inclusive function or MPI function row (its
+ * places found in ex).  0 or -ENOMEM. */
+int lc_where_threads(const struct lc_profile *pr, enum lc_source src, const struct lc_where *ex,
 		     const struct lc_where_row *r, struct lc_where **out);
 
 /* Print w (fmt: 0 text, 1 CSV, 2 JSON, as enum lc_report_fmt) with

@@ -212,29 +212,48 @@ int lc_where_print(FILE *out, const struct lc_profile *pr, const struct lc_where
 	return 0;
 }
 
+/* The row named rq->place: of the exclusive rows ex, else one of the
+ * inclusive ones (built into *inc) of exactly that name; NULL with the
+ * reason (of the exclusive rows: none, or the candidates) in msg. */
+static const struct lc_where_row *named(const struct lc_profile *pr, const struct lc_where *ex,
+					const struct lc_where_req *rq, struct lc_where **inc,
+					char *msg, size_t len)
+{
+	const struct lc_where_row *r = lc_where_find(ex, rq->place, msg, len);
+	char m2[256];
+
+	if (r || lc_where_inclusive(pr, rq->src, -1, rq->tag_name, rq->tag_arg, inc, m2,
+				    sizeof(m2)))
+		return r;
+	for (uint32_t i = 0; i < (*inc)->n; i++)	/* "MPI_Recv": all its call sites */
+		if (!strcmp((*inc)->rows[i].name, rq->place) && strcmp((*inc)->rows[i].what, "tag"))
+			return &(*inc)->rows[i];
+	return NULL;
+}
+
 /* One place's threads (-t NAME). */
 static int place_threads(FILE *out, const struct lc_profile *pr, const struct lc_where *w,
 			 const struct lc_where_req *rq, char *msg, size_t len)
 {
-	const struct lc_where_row *r = lc_where_find(w, rq->place, msg, len);
-	struct lc_where *t = NULL;
-	int ret;
+	struct lc_where *t = NULL, *inc = NULL;
+	const struct lc_where_row *r = named(pr, w, rq, &inc, msg, len);
+	int ret = 1;
 
-	if (!r)
-		return 1;
-	if (lc_where_threads(pr, rq->src, r, &t)) {
+	if (r && lc_where_threads(pr, rq->src, w, r, &t))
 		snprintf(msg, len, "out of memory");
-		return 1;
+	else if (r) {
+		if (!rq->fmt) {
+			fprintf(out, "** place ");
+			lc_emit_text_str(out, r->name);
+			fprintf(out, " (%s%s%s), per thread; seconds\n",
+				r->what[0] ? r->what : "no place", r->func[0] ? ", in " : "",
+				r->func);
+		}
+		ret = lc_where_print(out, pr, t, rq->fmt) ? 1 : 0;
 	}
-	if (!rq->fmt) {
-		fprintf(out, "** place ");
-		lc_emit_text_str(out, r->name);
-		fprintf(out, " (%s%s%s), per thread; seconds\n", r->what[0] ? r->what : "no place",
-			r->func[0] ? ", in " : "", r->func);
-	}
-	ret = lc_where_print(out, pr, t, rq->fmt);
 	lc_where_free(t);
-	return ret ? 1 : 0;
+	lc_where_free(inc);
+	return ret;
 }
 
 int lc_where_report(FILE *out, const struct lc_profile *pr, const struct lc_where_req *rq,
@@ -264,13 +283,15 @@ int lc_where_report(FILE *out, const struct lc_profile *pr, const struct lc_wher
 int lc_where_names(const struct lc_profile *pr, enum lc_source src, const char *name,
 		   char *msg, size_t len)
 {
-	struct lc_where *w = NULL;
+	struct lc_where_req rq = { .src = src, .place = name };
+	struct lc_where *w = NULL, *inc = NULL;
 	int r;
 
 	if (lc_where_build(pr, src, -1, &w, msg, len))
 		return 0;
-	r = lc_where_find(w, name, msg, len) != NULL;
+	r = named(pr, w, &rq, &inc, msg, len) != NULL;
 	lc_where_free(w);
+	lc_where_free(inc);
 	return r;
 }
 

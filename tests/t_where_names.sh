@@ -53,7 +53,7 @@ line=$(grep -n 'int region' "$tmp/prog.c" | cut -d: -f1)
 
 # profile NAME: a profile of program NAME with a region in region(), a loop
 # at the same address (one text: two names), MPI_Recv (index 4) called
-# from two sites in main, a wait on lock_b, and a region in the library's lib_func
+# from two sites in main, waits on lock_b at two sites in main, and a region in the library's lib_func
 # (a stripped program's addresses are those of the program it was made of)
 profile() {
 	p=$tmp/$1; s=$p
@@ -62,7 +62,8 @@ profile() {
 	case $1 in pie*) b=$(add 555555554000 $((0x$b))) ;; esac
 	lf=$(sym "$tmp/libwh.so" lib_func)
 	"$GEN" --write "$tmp/$1.data" "$p" "$tmp/libwh.so" "o:$(add "$r" 4)" "w:$(add "$r" 4)" \
-		"m:4:$(add "$m" 8)" "m:4:$(add "$m" 12)" "s:1:ffffffff:$b" "l:$(add "$lf" 4)"
+		"m:4:$(add "$m" 8)" "m:4:$(add "$m" 12)" "s:1:$(add "$m" 16):$b" \
+		"s:1:$(add "$m" 20):$b" "l:$(add "$lf" 4)"
 }
 
 for v in nopie_g nopie pie_g pie stripped; do
@@ -71,28 +72,28 @@ done
 
 names "$tmp/nopie_g.data"
 if has "prog.c:$line" && has "prog.c:$line#2" && grep -q '^MPI_Recv @ prog.c:' "$tmp/names" &&
-	has "lock_b" && has "lib_func+0x4"; then
+	grep -q "^lock_b @ " "$tmp/names" && has "lib_func+0x4"; then
 	ok "non-PIE with -g: file:line (and #2), MPI_Recv @ file:line, lock_b, lib_func+0x4"
 else
 	fail "non-PIE with -g"; cat "$tmp/names" "$tmp/err"
 fi
 
 names "$tmp/nopie.data"
-if has "region+0x4" && has "region+0x4#2" && has "MPI_Recv @ main+0x8" && has "lock_b"; then
-	ok "non-PIE without -g: function+0xOFF, MPI_Recv @ main+0x8, lock_b"
+if has "region+0x4" && has "region+0x4#2" && has "MPI_Recv @ main+0x8" && grep -q "^lock_b @ " "$tmp/names"; then
+	ok "non-PIE without -g: function+0xOFF, MPI_Recv @ main+0x8, lock_b @ main+0x10"
 else
 	fail "non-PIE without -g"; cat "$tmp/names" "$tmp/err"
 fi
 
 names "$tmp/pie_g.data"
-if has "prog.c:$line" && grep -q '^MPI_Recv @ prog.c:' "$tmp/names" && has "lock_b"; then
+if has "prog.c:$line" && grep -q '^MPI_Recv @ prog.c:' "$tmp/names" && grep -q "^lock_b @ " "$tmp/names"; then
 	ok "PIE with -g: file:line, and the static lock by its symbol at its run-time address"
 else
 	fail "PIE with -g"; cat "$tmp/names" "$tmp/err"
 fi
 
 names "$tmp/pie.data"
-if has "region+0x4" && has "lock_b"; then
+if has "region+0x4" && grep -q "^lock_b @ " "$tmp/names"; then
 	ok "PIE without -g: function+0xOFF, lock_b"
 else
 	fail "PIE without -g"; cat "$tmp/names" "$tmp/err"
@@ -116,14 +117,20 @@ done <"$tmp/names"
 while IFS= read -r n; do
 	"$LC" report --where -t "$n" "$tmp/nopie_g.data" >/dev/null 2>"$tmp/err" || bad="$bad '$n'"
 done <"$tmp/names"
-[ -z "$bad" ] && ok "-t accepts every printed name" || fail "-t refused:$bad"
-"$LC" report -t MPI_Recv "$tmp/nopie.data" >/dev/null 2>"$tmp/err"
-if [ $? -ne 1 ] || ! grep -q "'MPI_Recv' names 2 places: 'MPI_Recv @ main+0x8' 'MPI_Recv @ main+0xc'" "$tmp/err"; then
-	fail "-t MPI_Recv of two call sites: not refused with both"; cat "$tmp/err"
+"$LC" report --where --inclusive --format csv "$tmp/nopie_g.data" | awk -F, 'NR > 1 { print $1 }' >"$tmp/inames"
+while IFS= read -r n; do
+	"$LC" report -t "$n" "$tmp/nopie_g.data" >"$tmp/out" 2>"$tmp/err" &&
+		grep -q '^tid 300 ' "$tmp/out" || bad="$bad '$n'"
+done <"$tmp/inames"
+grep -qx 'main()' "$tmp/inames" && grep -qx 'MPI_Recv' "$tmp/inames" || bad="$bad (inclusive rows: $(tr '\n' ' ' <"$tmp/inames"))"
+[ -z "$bad" ] && ok "-t accepts every printed name, exclusive and inclusive" || fail "-t refused:$bad"
+"$LC" report -t lock_b "$tmp/nopie.data" >/dev/null 2>"$tmp/err"
+if [ $? -ne 1 ] || ! grep -q "'lock_b' names 2 places: 'lock_b @ main+0x10' 'lock_b @ main+0x14'" "$tmp/err"; then
+	fail "-t lock_b of two call sites: not refused with both"; cat "$tmp/err"
 elif "$LC" report -t "prog.c:$line#" "$tmp/nopie_g.data" >/dev/null 2>&1; then
 	fail "-t of no place's name accepted"
 else
-	ok "-t MPI_Recv of two call sites refused with both; a name of none refused"
+	ok "-t lock_b of two call sites refused with both; a name of none refused"
 fi
 
 # rebuilt after the run: refused with the reason, addresses kept
