@@ -336,7 +336,23 @@ static int by_function(const struct lc_where *ex, struct lc_where *w)
 	return 0;
 }
 
-/* One row per fragment tag of d: all processor slots while it was open. */
+/* How many tags of d are named name. */
+static uint32_t same_named(const struct lc_prof_data *d, const char *name,
+			   const char *(*tag_name)(const void *, int64_t), const void *arg)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < d->ntags; i++) {
+		const char *n = tag_name(arg, d->tags[i].tag);
+
+		k += n && !strcmp(n, name);
+	}
+	return k;
+}
+
+/* One row per fragment tag of d: all processor slots while it was open;
+ * "tag NAME", or "tag NUMBER" when it has no name of its own (none, or
+ * one that another tag has too: the name is then its function column). */
 static int by_tag(const struct lc_profile *pr, const struct lc_prof_data *d, struct lc_where *w,
 		  const char *(*tag_name)(const void *, int64_t), const void *arg)
 {
@@ -345,11 +361,15 @@ static int by_tag(const struct lc_profile *pr, const struct lc_prof_data *d, str
 		struct lc_where_row *g;
 		char buf[600];
 
-		if (n)
+		if (n && same_named(d, n, tag_name, arg) == 1)
 			snprintf(buf, sizeof(buf), "tag %s", n);
 		else
 			snprintf(buf, sizeof(buf), "tag %" PRId64, d->tags[i].tag);
 		if (!(g = group_row(w, buf, "tag")))
+			return -ENOMEM;
+		if (n && strcmp(buf + 4, n))
+			g->func = (free(g->func), strdup(n));
+		if (!g->func)
 			return -ENOMEM;
 		lc_profile_finish(pr, &d->tags[i].acct, g->cat);
 	}
