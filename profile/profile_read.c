@@ -1024,10 +1024,9 @@ static void get_place_row(struct rstate *s, struct cur *c, struct lc_prof_place 
 		bad(c, "place row names an undeclared thread");
 	else if (pid < INT32_MIN || pid > INT32_MAX)
 		bad(c, "place row's pid out of range");
-	else if (t && s->prof->threads[t - 1].pid != (int32_t)pid)
-		bad(c, "place row's pid is not its thread's");
 	r->thread = t ? (uint32_t)(t - 1) : UINT32_MAX;
-	r->pid = (int32_t)pid;
+	/* a thread's row is of its thread's process, whatever it says */
+	r->pid = t ? s->prof->threads[t - 1].pid : (int32_t)pid;
 }
 
 /* A place block (type 14): the rows of a window read before it, once. */
