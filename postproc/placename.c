@@ -15,23 +15,39 @@
 
 #include "lc_program.h"
 
-/* The MPI layer's function table, in its order: the "what" byte of an MPI
- * place word indexes it (flaglib/mpi; tests/test_where.c checks the copy). */
+/* The MPI layer's function table, in its order (index 0: none): the
+ * "what" byte of an MPI place word indexes it (LC_MPI_FUNCS of
+ * flaglib/lc_abi.h, which analysis does not include; append only there;
+ * tests/test_where.c checks this copy against it). */
 static const char *const mpi_names[] = {
-	"MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Recv", "MPI_Sendrecv",
+	NULL, "MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Recv", "MPI_Sendrecv",
 	"MPI_Sendrecv_replace", "MPI_Probe", "MPI_Mprobe", "MPI_Mrecv", "MPI_Wait",
-	"MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Barrier", "MPI_Bcast",
-	"MPI_Reduce", "MPI_Allreduce", "MPI_Scan", "MPI_Exscan", "MPI_Gather",
+	"MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Test", "MPI_Testall",
+	"MPI_Testany", "MPI_Testsome", "MPI_Iprobe", "MPI_Improbe", "MPI_Barrier",
+	"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Scan", "MPI_Exscan", "MPI_Gather",
 	"MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv",
 	"MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Reduce_scatter",
-	"MPI_Reduce_scatter_block",
+	"MPI_Reduce_scatter_block", "MPI_Comm_split", "MPI_Comm_dup", "MPI_Win_fence",
+	"MPI_Win_wait", "MPI_Win_start", "MPI_Win_complete", "MPI_Win_lock",
+	"MPI_Win_unlock", "MPI_Win_lock_all", "MPI_Win_unlock_all", "MPI_Win_flush",
+	"MPI_Win_flush_all", "MPI_Finalize", "MPI_Init",
 };
 
-/* The kinds of wait of a synchronization place (enum lc_place_wait). */
+/* The kinds of wait of a synchronization place (LC_PLACE_WAITS of
+ * lc_abi.h, index 0: none; checked the same way). */
 static const char *const wait_names[] = {
-	"wait", "mutex", "rwlock", "spinlock", "condition", "barrier", "semaphore", "join",
-	"omp barrier", "omp critical", "omp lock", "omp taskwait",
+	NULL, "mutex", "rwlock", "condition", "barrier", "join", "semaphore", "spinlock",
+	"LC_SYNC_BEGIN_ON",
 };
+
+const char *lc_placename_what(uint32_t kind, uint32_t what)
+{
+	if (kind == LC_PLN_MPI && what < sizeof(mpi_names) / sizeof(*mpi_names))
+		return mpi_names[what];
+	if (kind == LC_PLN_SYNC && what < sizeof(wait_names) / sizeof(*wait_names))
+		return wait_names[what];
+	return NULL;
+}
 
 /* One file of the run's modules, opened once. */
 struct file {
@@ -386,20 +402,25 @@ void lc_placenames_get(struct lc_placenames *pn, int32_t pid, uint64_t w, uint64
 	char subj[300];
 
 	memset(out, 0, sizeof(*out));
+	const char *wn = lc_placename_what(k, what);
+
 	if (k == LC_PLN_OMP_REGION || k == LC_PLN_OMP_WORK) {
 		omp_place(pn, pid, w, out);
 	} else if (k == LC_PLN_MPI) {
-		if (what < sizeof(mpi_names) / sizeof(*mpi_names))
-			snprintf(out->what, sizeof(out->what), "%s", mpi_names[what]);
+		if (wn)
+			snprintf(out->what, sizeof(out->what), "%s", wn);
 		else
 			snprintf(out->what, sizeof(out->what), "MPI#%" PRIu32, what);
 		call_place(pn, pid, w, out->what, out);
 	} else if (k == LC_PLN_SYNC) {
-		if (what < sizeof(wait_names) / sizeof(*wait_names))
-			snprintf(out->what, sizeof(out->what), "%s", wait_names[what]);
+		if (wn)
+			snprintf(out->what, sizeof(out->what), "%s", wn);
 		else
 			snprintf(out->what, sizeof(out->what), "wait#%" PRIu32, what);
-		object_name(pn, pid, obj, subj, sizeof(subj));
+		if (obj)
+			object_name(pn, pid, obj, subj, sizeof(subj));
+		else	/* no object (a join): the kind of wait */
+			snprintf(subj, sizeof(subj), "%s", out->what);
 		call_place(pn, pid, w, subj, out);
 	} else if (w) {
 		snprintf(out->name, sizeof(out->name), "place:0x%016" PRIx64, w);

@@ -42,6 +42,11 @@ struct lc_place_name {
 
 struct lc_placenames;
 
+/* The name of the "what" field of an MPI place word (its function,
+ * "MPI_Recv") or a synchronization place word (the kind of wait,
+ * "mutex"); NULL for an unknown index or another kind. */
+const char *lc_placename_what(uint32_t kind, uint32_t what);
+
 /* Names for the places of profile pr (which must outlive the result), with
  * the program found from its command line for modules without a module
  * row.  NULL only when out of memory. */

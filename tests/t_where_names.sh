@@ -52,7 +52,7 @@ has() { grep -qxF "$1" "$tmp/names"; }
 line=$(grep -n 'int region' "$tmp/prog.c" | cut -d: -f1)
 
 # profile NAME: a profile of program NAME with a region in region(), a loop
-# at the same address (one text: two names), MPI_Recv (index 4) called
+# at the same address (one text: two names), MPI_Recv (index 5) called
 # from two sites in main, waits on lock_b at two sites in main, and a region in the library's lib_func
 # (a stripped program's addresses are those of the program it was made of)
 profile() {
@@ -62,7 +62,7 @@ profile() {
 	case $1 in pie*) b=$(add 555555554000 $((0x$b))) ;; esac
 	lf=$(sym "$tmp/libwh.so" lib_func)
 	"$GEN" --write "$tmp/$1.data" "$p" "$tmp/libwh.so" "o:$(add "$r" 4)" "w:$(add "$r" 4)" \
-		"m:4:$(add "$m" 8)" "m:4:$(add "$m" 12)" "s:1:$(add "$m" 16):$b" \
+		"m:5:$(add "$m" 8)" "m:5:$(add "$m" 12)" "s:1:$(add "$m" 16):$b" \
 		"s:1:$(add "$m" 20):$b" "l:$(add "$lf" 4)"
 }
 

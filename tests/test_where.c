@@ -13,7 +13,7 @@
  * MAIN and LIB ("-": none) get module rows with their build id, size and
  * mtime as they are now; each SPEC is one place row of its own time:
  *   o:ADDR w:ADDR (OpenMP region, loop of MAIN)  l:ADDR (a region of LIB)
- *   m:IDX:ADDR (MPI function IDX called from MAIN)  s:WHAT:ADDR:OBJ (a wait)
+ *   m:IDX:ADDR (MPI function IDX, LC_MPI_FUNCS, called from MAIN)  s:WHAT:ADDR:OBJ (a wait)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -411,6 +411,15 @@ static void test_layout(void **state)
 	assert_int_equal(LC_PLN_WHAT(mw), LC_PLACE_WHAT(mw));
 	assert_int_equal(LC_PLN_CALL_MODULE(mw), 0x55);
 	assert_int_equal(LC_PLN_CALL_ADDR(mw), LC_PLACE_NOADDR);
+	for (uint32_t k = 0; k < 256; k++)	/* the MPI and wait tables are the layers' */
+		for (uint32_t what = 0; what < 256; what++) {
+			const char *a = lc_placename_what(k, what), *b = lc_place_what_name(k, what);
+
+			if (!a || !b)
+				assert_true(!a && !b);
+			else
+				assert_string_equal(a, b);
+		}
 }
 
 /* ---- the profile writer of t_where_names.sh ------------------------------ */
