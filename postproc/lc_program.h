@@ -42,6 +42,13 @@ struct lc_program_dbg *lc_program_dbg_open(const char *path);
 int lc_program_srcline(struct lc_program_dbg *d, uint64_t addr, char *file, size_t flen,
 		       int *line, char *func, size_t fnlen);
 
+/* Where the code at link-time address addr was inlined: the source line of
+ * the outermost inlined call holding it (the line of the function the
+ * compiler emitted that called it), its file into file[flen].  Returns 0,
+ * or -ENOENT when addr is not inside inlined code (or unknown). */
+int lc_program_inline_site(struct lc_program_dbg *d, uint64_t addr, char *file, size_t flen,
+			   int *line);
+
 /* Close d; accepts NULL. */
 void lc_program_dbg_close(struct lc_program_dbg *d);
 

@@ -204,6 +204,21 @@ static void function_of(const struct file *f, uint64_t a, char *func, size_t len
 	snprintf(func, len, "%s", s ? s->name : "");
 }
 
+/* Append " via FILE:LINE" to out when code address a of f was inlined at
+ * a call of another line: the line of the function the compiler emitted
+ * tells the copies of an inlined helper apart. */
+static void inline_site(const struct file *f, uint64_t a, int line, char *out, size_t len)
+{
+	char file[PATH_MAX];
+	size_t n = strlen(out);
+	int cl;
+
+	if (lc_program_inline_site(f->dbg, a, file, sizeof(file), &cl) || cl == line)
+		return;
+	snprintf(out + n, len - n, " via %.300s:%d",
+		 strrchr(file, '/') ? strrchr(file, '/') + 1 : file, cl);
+}
+
 /* The name of code address a (a return address: its line is that of a - 1)
  * of file f into out and its function into func: "file.c:LINE",
  * "function+0xOFF", or "base+0xADDR" / "0xADDR". */
@@ -220,6 +235,7 @@ static void code_name(struct lc_placenames *pn, struct file *f, uint64_t a, char
 		const char *b = strrchr(file, '/');
 
 		snprintf(out, len, "%.300s:%d", b ? b + 1 : file, line);
+		inline_site(f, a - 1, line, out, len);
 		if (!*func || *func == '.')
 			function_of(f, a - 1, func, flen);
 		return;

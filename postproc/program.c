@@ -445,6 +445,47 @@ static int unit_of(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 	return -ENOENT;
 }
 
+/* The outermost inlined call below parent holding addr into *found: the
+ * first DW_TAG_inlined_subroutine on the way down.  1 when there is one. */
+static int outer_inline(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *found, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child))
+		return 0;
+	do {
+		if (dwarf_haspc(&child, addr) <= 0)
+			continue;
+		if (dwarf_tag(&child) == DW_TAG_inlined_subroutine) {
+			*found = child;
+			return 1;
+		}
+		return outer_inline(&child, addr, found, depth + 1);
+	} while (!dwarf_siblingof(&child, &child));
+	return 0;
+}
+
+int lc_program_inline_site(struct lc_program_dbg *d, uint64_t addr, char *file, size_t flen,
+			   int *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Files *files;
+	Dwarf_Word fidx, ln;
+	Dwarf_Die cu, in;
+	const char *src;
+	size_t nf;
+
+	if (unit_of(d->dw, addr, &cu) || !outer_inline(&cu, addr, &in, 0) ||
+	    dwarf_formudata(dwarf_attr(&in, DW_AT_call_line, &a), &ln) || !ln ||
+	    dwarf_formudata(dwarf_attr(&in, DW_AT_call_file, &a), &fidx) ||
+	    dwarf_getsrcfiles(&cu, &files, &nf) || fidx >= nf ||
+	    !(src = dwarf_filesrc(files, fidx, NULL, NULL)))
+		return -ENOENT;
+	snprintf(file, flen, "%s", src);
+	*line = (int)ln;
+	return 0;
+}
+
 int lc_program_srcline(struct lc_program_dbg *d, uint64_t addr, char *file, size_t flen,
 		       int *line, char *func, size_t fnlen)
 {

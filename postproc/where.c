@@ -487,13 +487,15 @@ static const char *strip_dirs(const char *name)
 	return slash && (!colon || slash < colon) ? slash + 1 : name;
 }
 
-/* Whether row name n is name apart from a "#K" suffix or a call site
- * (" @ SITE": "MPI_Recv" for "MPI_Recv @ ring.c:40"). */
+/* Whether row name n is name apart from a "#K" suffix, a call site
+ * (" @ SITE": "MPI_Recv" for "MPI_Recv @ ring.c:40") or an inlining site
+ * (" via FILE:LINE"). */
 static int same_but_suffix(const char *n, const char *name)
 {
 	size_t k = strlen(name);
 
-	return !strncmp(n, name, k) && (n[k] == 0 || n[k] == '#' || !strncmp(n + k, " @ ", 3));
+	return !strncmp(n, name, k) &&
+	       (n[k] == 0 || n[k] == '#' || !strncmp(n + k, " @ ", 3) || !strncmp(n + k, " via ", 5));
 }
 
 const struct lc_where_row *lc_where_find(const struct lc_where *w, const char *name, char *msg,
