@@ -276,25 +276,48 @@ static uint64_t base_for(const struct lc_program_sym *s, uint64_t obj)
 	return d & ~0xfffull;
 }
 
-/* How many of process pid's synchronization objects lie inside a data
- * symbol of t under load base b. */
-static uint32_t votes(const struct lc_profile *pr, const struct lc_prof_data *d, int32_t pid,
-		      const struct lc_program_syms *t, uint64_t b)
+/* How many of the objects objs[n] lie inside a data symbol of t under
+ * load base b. */
+static uint32_t votes(const uint64_t *objs, uint32_t n, const struct lc_program_syms *t,
+		      uint64_t b)
 {
-	uint32_t n = 0;
-	uint64_t last = 0;
+	uint32_t v = 0;
 
-	for (uint32_t i = 0; i < d->nplaces; i++) {
-		const struct lc_prof_place *p = &d->places[i];
+	for (uint32_t i = 0; i < n; i++)
+		v += objs[i] >= b && lc_program_sym_at(t, objs[i] - b, 0) != NULL;
+	return v;
+}
 
-		if (p->pid != pid || !p->obj || p->obj == last || p->obj < b ||
-		    LC_PLN_KIND(p->place) != LC_PLN_SYNC)
-			continue;
-		last = p->obj;
-		n += lc_program_sym_at(t, p->obj - b, 0) != NULL;
-	}
-	(void)pr;
-	return n;
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct synchronization objects of process pid in the place rows
+ * of the profile's first source that has some, into *objs (*n of them).
+ * 0 or -ENOMEM. */
+static int objects_of(const struct lc_profile *pr, int32_t pid, uint64_t **objs, uint32_t *n)
+{
+	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
+	uint32_t k = 0;
+
+	for (int s = 0; s < LC_NSRC && !d->nplaces; s++)
+		d = &pr->data[s];
+	*objs = calloc(d->nplaces + 1, sizeof(**objs));
+	if (!*objs)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < d->nplaces; i++)
+		if (d->places[i].pid == pid && d->places[i].obj &&
+		    LC_PLN_KIND(d->places[i].place) == LC_PLN_SYNC)
+			(*objs)[k++] = d->places[i].obj;
+	qsort(*objs, k, sizeof(**objs), by_u64);
+	*n = 0;
+	for (uint32_t i = 0; i < k; i++)
+		if (!*n || (*objs)[*n - 1] != (*objs)[i])
+			(*objs)[(*n)++] = (*objs)[i];
+	return 0;
 }
 
 /* The load base of a PIE main program in process pid, deduced from its
@@ -304,32 +327,27 @@ static uint32_t votes(const struct lc_profile *pr, const struct lc_prof_data *d,
 static uint64_t deduce_base(const struct lc_profile *pr, int32_t pid,
 			    const struct lc_program_syms *t)
 {
-	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
-	uint64_t best = 0;
-	uint32_t most = 0, tie = 0, cands = 0;
+	uint64_t best = 0, *objs;
+	uint32_t most = 0, tie = 0, cands = 0, n;
 
-	for (int s = 0; s < LC_NSRC && !d->nplaces; s++)
-		d = &pr->data[s];
-	for (uint32_t i = 0; i < d->nplaces; i++) {
-		const struct lc_prof_place *p = &d->places[i];
-
-		if (p->pid != pid || !p->obj || LC_PLN_KIND(p->place) != LC_PLN_SYNC)
-			continue;
+	if (objects_of(pr, pid, &objs, &n))
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
 		for (size_t k = 0; k < t->n; k++) {
-			uint64_t b = base_for(&t->s[k], p->obj);
+			uint64_t b = base_for(&t->s[k], objs[i]);
 			uint32_t v;
 
 			if (!b || b == best)
 				continue;
 			cands++;
-			v = votes(pr, d, pid, t, b);
+			v = votes(objs, n, t, b);
 			tie = v == most ? tie + 1 : v > most ? 0 : tie;
 			if (v > most) {
 				most = v;
 				best = b;
 			}
 		}
-	}
+	free(objs);
 	return !tie && (most >= 2 || cands == 1) ? best : 0;
 }
 

@@ -70,7 +70,7 @@ if [ -f "$OMPLIB" ] && [ -x "$OMPWL" ] && [ -z "${LC_SAN:-}" ]; then
 	OMP_NUM_THREADS=2 "$LC" record -q --omp -o "$tmp/omp.data" -- "$OMPWL" \
 		>"$tmp/omp.out" 2>"$tmp/omp.err"
 	if places omp "$tmp/omp.data"; then
-		"$LC" report --where=li --format csv "$tmp/omp.data" >"$tmp/omp.li" 2>&1
+		"$LC" report --where=li --format csv "$tmp/omp.data" >"$tmp/omp.li" 2>"$tmp/omp.lierr"
 		judge omp "OpenMP: the skewed loop's place first by LI, with its measured idle time" '
 			FNR == NR { n = split($0, f, " "); for (i = 2; i <= n; i++) { split(f[i], kv, "="); t[kv[1]] = kv[2] }; next }
 			FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }

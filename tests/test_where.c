@@ -294,6 +294,45 @@ static const char *csv_field(const char *s, int col)
 	return s;
 }
 
+/* The number of text row line that ends at column end (aligned under its
+ * header), or NAN. */
+static double text_cell(const char *line, size_t len, size_t end)
+{
+	size_t b = end;
+
+	if (end > len)
+		return NAN;
+	while (b > 0 && line[b - 1] != ' ')
+		b--;
+	return strtod(line + b, NULL);
+}
+
+/* The text table: each row's seconds are its CSV's to the printed 3
+ * decimals, column by column (found under the header's keys), and the
+ * (total) row is the totals. */
+static void check_text(const char *text, const struct lc_where *w)
+{
+	const char *hdr = strchr(text, '\n') + 1, *line = strchr(hdr, '\n') + 1;
+	uint32_t row = 0;
+
+	for (; *line && strncmp(line, "**", 2); line = strchr(line, '\n') + 1, row++) {
+		size_t len = (size_t)(strchr(line, '\n') - line);
+		const uint64_t *cat = row < w->n ? w->rows[row].cat : w->total;
+
+		for (int c = 0; c < LC_NCAT; c++) {
+			char key[8];
+			const char *k;
+
+			snprintf(key, sizeof(key), " %s ", lc_cat_info(c)->key);
+			k = strstr(hdr, key);
+			assert_non_null(k);
+			assert_true(fabs(text_cell(line, len, (size_t)(k - hdr) + strlen(key) - 1) -
+					 (double)cat[c] / 1e9) < 0.0005 + 1e-9);
+		}
+	}
+	assert_int_equal(row, w->n + 1);
+}
+
 /* CSV and JSON: each category's column adds up to the total, in ns. */
 static void test_formats(void **state)
 {
@@ -329,6 +368,7 @@ static void test_formats(void **state)
 		assert_int_equal(jsum, w->total[c]);
 	}
 	assert_non_null(strstr(text, "(total)"));
+	check_text(text, w);
 	assert_non_null(strstr(text, "lock_a#2"));
 	json_object_put(arr);
 	free(csv);
