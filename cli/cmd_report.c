@@ -401,14 +401,20 @@ static int resolve_tag(const struct lc_profile *pr, struct lc_report_opts *o,
 		       struct lc_tagnames **tn)
 {
 	char msg[1024];
+	int r;
 
 	if (!o->have_tag)
 		return -1;
 	*tn = tag_names(pr);
 	o->tag_name = lc_tagnames_get;
 	o->tag_arg = *tn;
-	if (!tag_text || !lc_tagnames_find(*tn, tag_text, &o->tag) || tag_row(*tn, o))
+	if (!tag_text || !(r = lc_tagnames_find(*tn, tag_text, &o->tag)) || tag_row(*tn, o))
 		return -1;
+	if (r == -2 && !lc_where_names(pr, o->source, tag_text, msg, sizeof(msg))) {
+		warnx("%s: '%s' names several fragment tags (--tags lists them: give the whole "
+		      "name or the number)", o->file, tag_text);
+		return 1;
+	}
 	if (lc_where_names(pr, o->source, tag_text, msg, sizeof(msg))) {
 		where_on = 1;
 		return -1;

@@ -156,7 +156,10 @@ static void row(struct lc_emit *e, const struct lc_profile *pr, const struct lc_
 	}
 	lc_emit_num(e, lc_sec(row_lost(r->cat, w->rank_cat)));
 	lc_emit_num(e, pct(row_lost(r->cat, w->rank_cat), tt));
-	lc_emit_uint(e, r->nthreads);
+	if (w->inclusive == 1)	/* a sum of places: threads are counted per place */
+		lc_emit_na(e);
+	else
+		lc_emit_uint(e, r->nthreads);
 	slowest_cells(e, r);
 	lc_emit_row(e);
 }
