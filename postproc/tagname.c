@@ -54,25 +54,6 @@ static char *pretty(const char *file, int line, const char *func)
 	return strdup(buf);
 }
 
-/* name, with " via FILE:LINE" appended when the construct at addr (of
- * line) was inlined into another function at a call of another line: the
- * copies of an inlined function's construct are told apart.  NULL when
- * name is NULL or memory runs out. */
-static char *with_site(struct lc_program_dbg *d, uint64_t addr, int line, char *name)
-{
-	char file[PATH_MAX], *n;
-	int cl;
-
-	if (!name || lc_program_inline_site(d, addr, file, sizeof(file), &cl) || cl == line)
-		return name;
-	n = malloc(strlen(name) + strlen(file) + 32);
-	if (n)
-		sprintf(n, "%s via %s:%d", name, strrchr(file, '/') ? strrchr(file, '/') + 1 : file,
-			cl);
-	free(name);
-	return n;
-}
-
 /* Whether tag t is an OpenMP tag of the main program with an address. */
 static int main_omp_tag(int64_t t)
 {
@@ -95,8 +76,7 @@ static void resolve(struct lc_tagnames *tn, const char *exe)
 			return;
 		if (!lc_program_srcline(d, LC_TAGN_VADDR(tn->e[i].tag) - 1, file, sizeof(file),
 					&line, func, sizeof(func)))
-			tn->e[i].name = with_site(d, LC_TAGN_VADDR(tn->e[i].tag) - 1, line,
-						  pretty(file, line, func));
+			tn->e[i].name = pretty(file, line, func);
 	}
 	lc_program_dbg_close(d);
 }
@@ -141,21 +121,30 @@ static int name_matches(const char *full, const char *name)
 	return !strcmp(full, name) || (strlen(name) == n && !strncmp(full, name, n));
 }
 
-int lc_tagnames_find(const struct lc_tagnames *tn, const char *name, int64_t *tag)
+/* How many distinct tags of tn have a name that name designates (whole,
+ * or with whole 0 its "file:line" part); the last one into *tag.  A tag of
+ * two sources is listed twice. */
+static int matches(const struct lc_tagnames *tn, const char *name, int whole, int64_t *tag)
 {
-	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
 	int found = 0;
 
-	for (uint32_t i = 0; tn && i < tn->n; i++)	/* the whole name first */
-		if (tn->e[i].name && !strcmp(tn->e[i].name, base)) {
-			*tag = tn->e[i].tag;
-			return 0;
-		}
 	for (uint32_t i = 0; tn && i < tn->n; i++)
-		if (tn->e[i].name && name_matches(tn->e[i].name, base)) {
+		if (tn->e[i].name &&
+		    (whole ? !strcmp(tn->e[i].name, name) : name_matches(tn->e[i].name, name)) &&
+		    (!found || tn->e[i].tag != *tag)) {
 			*tag = tn->e[i].tag;
 			found++;
 		}
+	return found;
+}
+
+int lc_tagnames_find(const struct lc_tagnames *tn, const char *name, int64_t *tag)
+{
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	int found = matches(tn, base, 1, tag);
+
+	if (!found)
+		found = matches(tn, base, 0, tag);
 	return found == 1 ? 0 : found ? -2 : -1;
 }
 

@@ -2,9 +2,7 @@
  * tagname.h — names for fragment tags.  The OpenMP tool's tags carry a
  * module and an address; those of the main program are named
  * "file.c:LINE (function)" through its debug information (libdw,
- * lc_program.h; "... via file.c:LINE" when the construct was inlined at a
- * call of another line), the program found from the profile's command
- * line.  A tag
+ * lc_program.h), the program found from the profile's command line.  A tag
  * that cannot be resolved that way gets a raw name, "omp:main+0xADDR" or
  * "omp:MODULE+0xADDR"; a program's own tags have no name.
  */
@@ -37,7 +35,8 @@ const char *lc_tagnames_get(const void *tn, int64_t tag);
 
 /* Find the tag whose name is name, or ends with "/" name, or whose name's
  * "file:line" part is name.  Returns 0 and sets *tag, -1 when no tag has
- * that name, or -2 when several do (a line of several constructs). */
+ * that name, or -2 when several do (a line of several constructs: a loop
+ * the compiler copied, a function inlined twice). */
 int lc_tagnames_find(const struct lc_tagnames *tn, const char *name, int64_t *tag);
 
 /* Free tn; accepts NULL. */

@@ -81,6 +81,18 @@ if [ -f "$OMPLIB" ] && [ -x "$OMPWL" ] && [ -z "${LC_SAN:-}" ]; then
 				d = fli - t["li_skewed"]; if (d < 0) d = -d
 				exit !(ffn == "skewed" && first ~ /^omp_where\.c:[0-9]+/ && d <= 0.05 * tt && bli < fli / 10 && t["li_skewed"] > 0.05)
 			}' "$tmp/omp.out" "$tmp/omp.li"
+		# a line of two constructs (rounds() inlined twice): two places of
+		# distinct names, and -t of that line refused, not one picked
+		dup=$("$LC" report --tags "$tmp/omp.data" | grep -o 'omp_where\.c:[0-9]*' | sort | uniq -d | head -n 1)
+		if [ -n "$dup" ]; then
+			"$LC" report -t "$dup" "$tmp/omp.data" >/dev/null 2>"$tmp/dup.err"
+			if [ $? -eq 1 ] && grep -q "names several fragment tags" "$tmp/dup.err" &&
+				[ "$(grep -c "^$dup via " "$tmp/omp.csv")" -ge 2 ]; then
+				ok "OpenMP: $dup holds two regions: two places of their own, -t $dup refused"
+			else
+				fail "OpenMP: $dup of two regions"; cat "$tmp/dup.err" "$tmp/omp.csv"
+			fi
+		fi
 	fi
 else
 	echo "note  OpenMP case not run: no OpenMP layer or program (clang, libomp-dev), or a sanitizer build"
