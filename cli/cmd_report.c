@@ -23,7 +23,8 @@ static const char *const usage[] = {
 	"                  [--timeline] [--counters] [--format text|csv|json]",
 	"                  [-l [NOTE]] [--sync] [--source sampled|trace]",
 	"                  [--max-windows N] [FILE]",
-	"lostcycles report --where[=CAT] [--inclusive] [-t PLACE] [--format text|csv|json] [FILE]",
+	"lostcycles report --where[=CAT] [--inclusive] [-t PLACE] [--format text|csv|json]",
+	"                  [--source sampled|trace] [FILE]",
 	"lostcycles report --advise [--rules FILE] [--model FILE [--at NAME=VALUE...]] [FILE]",
 	"lostcycles report --pop [FILE | RUNS]",
 	"lostcycles report --timeline --format perfetto [FILE]",
@@ -138,16 +139,17 @@ static int opt_tag(const struct lc_opt *opt, const char *arg)
 /* --where[=CAT]: the places; CAT a category key ranks by it. */
 static int opt_where(const struct lc_opt *opt, const char *arg)
 {
-	char keys[128];
+	char keys[128] = "a category key:";
 
 	where_on = 1;
 	where_cat = -1;
 	if (!arg)
 		return 0;
 	where_cat = lc_cat_by_key(arg);
-	if (where_cat < 0)
-		return lc_opt_bad(opt, arg, lc_key_list(keys, sizeof(keys)));
-	return 0;
+	for (int c = 0; where_cat < 0 && c < LC_NCAT; c++)
+		snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), " %s",
+			 lc_cat_info(c)->key);
+	return where_cat < 0 ? lc_opt_bad(opt, arg, keys) : 0;
 }
 
 /* -l [NOTE]: the next word is the note when it is var=value pairs rather

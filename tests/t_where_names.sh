@@ -133,6 +133,23 @@ else
 	ok "-t lock_b of two call sites refused with both; a name of none refused"
 fi
 
+# bad input: one line and status 2
+bad=
+for args in "--where=xx" "--inclusive" "--where --per-thread" "--where -t 7" "--where --advise"; do
+	"$LC" report $args "$tmp/nopie.data" >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] || bad="$bad '$args'"
+done
+grep -q "a category key: li ip sl cl rc ml bl wc rt" "$tmp/err" || "$LC" report --where=xx "$tmp/nopie.data" 2>&1 |
+	grep -q "a category key: li ip sl cl rc ml bl wc rt" || bad="$bad (--where=xx's keys)"
+[ -z "$bad" ] && ok "bad options: one line, status 2" || fail "bad options:$bad"
+"$GEN" --write "$tmp/none.data" "$tmp/nopie" -
+"$LC" report --where "$tmp/none.data" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && grep -q "holds no places" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+	ok "a profile without places: said so, status 1"
+else
+	fail "a profile without places"; cat "$tmp/err"
+fi
+
 # rebuilt after the run: refused with the reason, addresses kept
 cc -O1 -g -no-pie -fno-pie -DVARIANT=2 -o "$tmp/nopie_g" "$tmp/prog.c" -L"$tmp" -lwh -Wl,-rpath,"$tmp"
 names "$tmp/nopie_g.data"
