@@ -334,6 +334,15 @@ struct lc_prof_module {
 	uint64_t mtime_ns;	/* st_mtime when recorded */
 };
 
+/* The name of the "what" field (bits 48-55) of place words of one kind:
+ * an MPI function's name, a kind of wait (a names block, minor 5; the
+ * sampler writes the table of the segment ABI it speaks). */
+struct lc_prof_place_name {
+	uint8_t kind;		/* LC_PLACE_MPI 0x4d, LC_PLACE_SYNC 0x53 */
+	uint8_t what;
+	char *name;
+};
+
 /* Where resource contention's run-queue time came from. */
 enum lc_sched_source {
 	LC_SCHED_NONE = 0,	/* not measured */
@@ -477,6 +486,10 @@ int lc_pwriter_places(struct lc_pwriter *w, uint32_t n, const struct lc_prof_pla
 /* A module block (format minor 5): modules of place words, written before
  * the end block (a later one of the same pid and hash replaces it). */
 int lc_pwriter_module(struct lc_pwriter *w, const struct lc_prof_module *m);
+/* A names block (format minor 5): the names of the "what" fields of place
+ * words (a later one replaces an earlier one). */
+int lc_pwriter_place_names(struct lc_pwriter *w, uint32_t n,
+			   const struct lc_prof_place_name *names);
 /* From now on, hand each finished block to a background thread that writes
  * it (still with one write(2) per block, in order), so that the owner never
  * waits for the disk: a write throttled by the kernel's dirty-page limits or
@@ -529,6 +542,8 @@ struct lc_profile {
 	struct lc_prof_event *events;
 	uint32_t nmodules;		/* module blocks (minor 5) */
 	struct lc_prof_module *modules;
+	uint32_t nplace_names;		/* the last names block (minor 5) */
+	struct lc_prof_place_name *place_names;
 	uint32_t nsync;			/* synchronization objects (sync blocks) */
 	struct lc_prof_sync *sync;
 	uint32_t nmachine;		/* machine blocks (minor 4), in file order */
@@ -561,6 +576,10 @@ struct lc_read_opts {
 				 * many, merging neighbours pairwise (nmerged)
 				 * when there would be more */
 };
+
+/* The name of the "what" field of place word w from the profile's names
+ * block ("MPI_Recv", "mutex"), or NULL when it has none for it. */
+const char *lc_profile_place_what(const struct lc_profile *prof, uint64_t w);
 
 /* lc_profile_read with options; o NULL means all defaults.  The file is
  * read block by block, never whole. */

@@ -1144,6 +1144,51 @@ static void free_modules(struct lc_profile *pr)
 	free(pr->modules);
 }
 
+/* Free the names of place words of a profile. */
+static void free_place_names(struct lc_profile *pr)
+{
+	for (uint32_t i = 0; i < pr->nplace_names; i++)
+		free(pr->place_names[i].name);
+	free(pr->place_names);
+	pr->place_names = NULL;
+	pr->nplace_names = 0;
+}
+
+/* A names block (type 16) replaces the names read so far. */
+static int parse_place_names(struct rstate *s, struct cur *c)
+{
+	struct lc_profile *pr = s->prof;
+	uint32_t n = getcount(c, 6);
+	int oom = 0;
+
+	if (c->why)
+		return 0;
+	free_place_names(pr);
+	pr->place_names = calloc(n ? n : 1, sizeof(*pr->place_names));
+	if (!pr->place_names)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n && !c->why; i++) {
+		struct lc_prof_place_name *x = &pr->place_names[pr->nplace_names];
+
+		x->kind = get8(c);
+		x->what = get8(c);
+		x->name = getstr(c, &oom);
+		if (!c->why)
+			pr->nplace_names++;
+	}
+	return oom ? -ENOMEM : 0;
+}
+
+const char *lc_profile_place_what(const struct lc_profile *prof, uint64_t w)
+{
+	uint8_t kind = (uint8_t)(w >> 56), what = (uint8_t)(w >> 48);
+
+	for (uint32_t i = 0; i < prof->nplace_names; i++)
+		if (prof->place_names[i].kind == kind && prof->place_names[i].what == what)
+			return prof->place_names[i].name;
+	return NULL;
+}
+
 /* A module block (type 15): a later one of the same pid and hash replaces
  * an earlier one. */
 static int parse_module(struct rstate *s, struct cur *c)
@@ -1525,6 +1570,8 @@ static int parse_block(struct rstate *s, uint16_t type, struct cur *c)
 		return parse_places(s, c);
 	case LC_PF_MODULE:
 		return parse_module(s, c);
+	case LC_PF_PLACE_NAMES:
+		return parse_place_names(s, c);
 	default:
 		return 0;	/* a newer minor version's block: skip it */
 	}
@@ -1615,7 +1662,7 @@ static const char *block_name(uint16_t type)
 	static const char *const names[] = { "?", "info", "process", "thread",
 					      "window", "wasted", "end", "rank", "move",
 					      "events", "counts", "sync", "window", "machine",
-					      "place", "module" };
+					      "place", "module", "names" };
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }
@@ -1884,6 +1931,7 @@ void lc_profile_free(struct lc_profile *prof)
 		free(d->places);
 	}
 	free_modules(prof);
+	free_place_names(prof);
 	for (uint32_t i = 0; i < prof->nevents; i++)
 		free(prof->events[i].name);
 	free(prof->events);

@@ -514,6 +514,19 @@ int lc_pwriter_module(struct lc_pwriter *w, const struct lc_prof_module *m)
 	return finish(w, 0);
 }
 
+int lc_pwriter_place_names(struct lc_pwriter *w, uint32_t n,
+			   const struct lc_prof_place_name *names)
+{
+	begin(w, LC_PF_PLACE_NAMES);
+	put32(w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		put8(w, names[i].kind);
+		put8(w, names[i].what);
+		putstr(w, names[i].name);
+	}
+	return finish(w, 0);
+}
+
 int lc_pwriter_sync(struct lc_pwriter *w, uint8_t source, uint32_t n,
 		    const struct lc_prof_sync *sy)
 {

@@ -236,9 +236,30 @@ static void module_note(struct lc_placeacc *pa, int32_t pid, uint64_t place)
 	x->found = lc_place_module_find(&x->m) == 0;
 }
 
+/* The names block: the names lc_abi.h gives the "what" fields of MPI and
+ * sync place words. */
+static int write_names(struct lc_pwriter *w)
+{
+	static const uint8_t kinds[] = { LC_PLACE_MPI, LC_PLACE_SYNC };
+	struct lc_prof_place_name names[2 * 255];
+	uint32_t n = 0;
+
+	for (size_t k = 0; k < sizeof(kinds); k++)
+		for (uint32_t what = 1; what < 256; what++) {
+			const char *name = lc_place_what_name(kinds[k], what);
+
+			if (!name)
+				break;
+			names[n++] = (struct lc_prof_place_name){ .kind = kinds[k],
+								  .what = (uint8_t)what,
+								  .name = (char *)name };
+		}
+	return lc_pwriter_place_names(w, n, names);
+}
+
 int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w)
 {
-	int r = 0;
+	int r = write_names(w);
 
 	for (uint32_t i = 0; i < pa->nmods && !r; i++)
 		if (pa->mods[i].found)

@@ -8,7 +8,7 @@
  * writes a window's place rows after the window (lc_placeacc_write), and
  * learns the modules of the place words it meets (the path, build id, size
  * and mtime of the object a module hash names), which it writes before the
- * end block (lc_placeacc_modules).  All of it is the sampling thread's.
+ * end block with the names of the words' "what" fields (lc_placeacc_modules).  All of it is the sampling thread's.
  */
 #ifndef LC_PLACE_H
 #define LC_PLACE_H
@@ -50,7 +50,8 @@ uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, 
 int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
 		      uint32_t window);
 
-/* Write a module block for every module resolved so far.  0 or -errno. */
+/* Write the names block (the names of place words' "what" fields) and a
+ * module block for every module resolved so far.  0 or -errno. */
 int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w);
 
 /* Rows folded into place 0 so far, for lack of room in their window. */

@@ -146,6 +146,13 @@ static void write_places(uint32_t nextra)
 	assert_int_equal(lc_pwriter_module(w, &m), 0);
 	m.path = sample_cmd;
 	assert_int_equal(lc_pwriter_module(w, &m), 0);
+	{
+		struct lc_prof_place_name nm[2] = { { LC_PLACE_SYNC, 1, sample_host },
+						    { LC_PLACE_MPI, 5, sample_comm } };
+
+		assert_int_equal(lc_pwriter_place_names(w, 1, nm), 0);
+		assert_int_equal(lc_pwriter_place_names(w, 2, nm), 0);	/* replaces */
+	}
 	assert_int_equal(lc_pwriter_wasted(w, &x), 0);
 	x.window = 1;
 	x.from = LC_CAT_PC;
@@ -197,6 +204,11 @@ static void check_read(const struct lc_read_opts *o, uint32_t nextra)
 	assert_string_equal(pr->modules[0].path, sample_cmd);
 	assert_string_equal(pr->modules[0].build_id, sample_host);
 	assert_int_equal(pr->modules[0].mtime_ns, 2);
+	assert_int_equal(pr->nplace_names, 2);
+	assert_string_equal(lc_profile_place_what(pr, PA), sample_host);
+	assert_string_equal(lc_profile_place_what(pr, (uint64_t)LC_PLACE_MPI << 56 | 5ull << 48),
+			    sample_comm);
+	assert_null(lc_profile_place_what(pr, PB));
 	lc_profile_free(pr);
 }
 
@@ -306,6 +318,7 @@ static void test_older(void **state)
 	for (int s = 0; s < LC_NSRC; s++)
 		assert_int_equal(pr->data[s].nplaces, 0);
 	assert_int_equal(pr->nmodules, 0);
+	assert_null(lc_profile_place_what(pr, PA));
 	lc_profile_free(pr);
 }
 
