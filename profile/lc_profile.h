@@ -481,8 +481,14 @@ int lc_pwriter_rank(struct lc_pwriter *w, const struct lc_prof_rank *r);
 /* A machine block (format minor 4). */
 int lc_pwriter_machine(struct lc_pwriter *w, const struct lc_prof_machine *m);
 /* A place block (format minor 5): the place rows of one window of one
- * source, written after that window's block. */
+ * source (every row's source and window; -EINVAL for a row of another),
+ * written right after that window's block.  A thread's time that no row
+ * places is in place 0 (the reader adds that row), so a writer may leave
+ * out the rows of place 0 and object 0.  lc_pwriter_places takes source
+ * and window from pl[0] and writes nothing for n = 0. */
 int lc_pwriter_places(struct lc_pwriter *w, uint32_t n, const struct lc_prof_place *pl);
+int lc_pwriter_places_of(struct lc_pwriter *w, uint8_t source, uint32_t window, uint32_t n,
+			 const struct lc_prof_place *pl);
 /* A module block (format minor 5): modules of place words, written before
  * the end block (a later one of the same pid and hash replaces it). */
 int lc_pwriter_module(struct lc_pwriter *w, const struct lc_prof_module *m);

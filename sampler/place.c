@@ -166,27 +166,41 @@ uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, 
 	return e->r.cat;
 }
 
+/* qsort order of rows: place word, object, thread. */
+static int by_place(const void *x, const void *y)
+{
+	const struct lc_prof_place *a = x, *b = y;
+
+	if (a->place != b->place)
+		return a->place < b->place ? -1 : 1;
+	if (a->obj != b->obj)
+		return a->obj < b->obj ? -1 : 1;
+	return (a->thread > b->thread) - (a->thread < b->thread);
+}
+
 int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
 		      uint32_t window)
 {
+	uint32_t n = 0;
 	void *p;
 	int r;
 
-	if (!pa->n)
-		return 0;
-	p = realloc(pa->out, pa->n * sizeof(*pa->out));
+	p = realloc(pa->out, (pa->n ? pa->n : 1) * sizeof(*pa->out));
 	if (!p)
 		return -ENOMEM;
 	pa->out = p;
 	for (uint32_t k = 0; k < pa->n; k++) {
 		struct prow *e = &pa->tab[pa->order[k]];
 
-		pa->out[k] = e->r;
-		pa->out[k].source = src;
-		pa->out[k].window = window;
 		e->used = 0;
+		if (!e->r.place && !e->r.obj)
+			continue;	/* the reader's: what the others leave */
+		pa->out[n] = e->r;
+		pa->out[n].source = src;
+		pa->out[n++].window = window;
 	}
-	r = lc_pwriter_places(w, pa->n, pa->out);
+	qsort(pa->out, n, sizeof(*pa->out), by_place);	/* equal words in a row */
+	r = lc_pwriter_places_of(w, src, window, n, pa->out);
 	pa->n = 0;
 	pa->nplaced = 0;
 	return r;

@@ -45,8 +45,10 @@ void lc_placeacc_free(struct lc_placeacc *pa);
 uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, uint64_t place,
 			  uint64_t obj);
 
-/* Write the current window's rows as window `window` of source src (no
- * block when there are none) and start an empty window.  0 or -errno. */
+/* Write the current window's rows as window `window` of source src, a
+ * block even when empty, without the rows of place 0 and object 0 (a
+ * reader adds them: a thread's time no row places), and start an empty
+ * window.  0 or -errno. */
 int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
 		      uint32_t window);
 
