@@ -300,22 +300,28 @@ struct lc_prof_sync {
 	char *name;		/* LC_NAME's, or NULL */
 };
 
-/* ---- places (format minor 5; docs/where.md) ---------------------------------
+/* ---- places (format minor 5; docs/where.md, docs/shm-abi.md "Places") -----
  * A place is where a thread was when a tick charged it: an OpenMP region or
  * worksharing construct, an MPI call at a call site, a synchronization wait
  * at a call site, or nowhere known (place word 0, "(elsewhere)").  The place
  * word is the one a layer stores in the thread's place cell (flaglib/lc_abi.h,
- * LC_PLACE_*).  Rows are exclusive: every ns a window charges to a thread
- * row is charged to exactly one of that thread's place rows of the window,
- * so a thread's place rows add up to its thread row, category by category
- * (corrections of wasted and move blocks are spread over the thread's place
- * rows of that window in proportion to each row's `from` time). */
+ * LC_PLACE_*; analysis names its "what" field with lc_profile_place_what).
+ * Rows are exclusive: every ns a window charges to a thread row is charged
+ * to exactly one of that thread's place rows of the window, so a thread's
+ * place rows add up to its thread row, category by category (a thread's
+ * time no row of its window's place block places is read as place 0;
+ * corrections of wasted and move blocks are spread over the thread's place
+ * rows of that window in proportion to each row's `from` time).  The
+ * sampler writes place rows for the sampled source only (the trace source
+ * has none: all elsewhere) and none for empty processor slots: a source's
+ * total minus the sum of its thread rows is that time, elsewhere. */
 struct lc_prof_place {
 	uint8_t source;		/* enum lc_source */
 	uint32_t window;	/* window index of that source */
 	uint32_t thread;	/* lc_prof_thread.idx; UINT32_MAX: processor
-				 * slots of process pid without a thread */
-	int32_t pid;
+				 * slots of process pid without a thread
+				 * (the sampler writes none) */
+	int32_t pid;		/* the thread's (its thread block's) */
 	uint64_t place;		/* place word; 0 = elsewhere */
 	uint64_t obj;		/* the synchronization object of an
 				 * LC_PLACE_SYNC place, else 0 */
