@@ -344,9 +344,7 @@ enum lc_place_wait { LC_WAIT_NONE = 0, LC_PLACE_WAITS(LC_PLACE_ENUM_) LC_WAIT_N 
 	X(LC_MPIF_WIN_LOCK_ALL, "MPI_Win_lock_all")                     \
 	X(LC_MPIF_WIN_UNLOCK_ALL, "MPI_Win_unlock_all")                 \
 	X(LC_MPIF_WIN_FLUSH, "MPI_Win_flush")                           \
-	X(LC_MPIF_WIN_FLUSH_ALL, "MPI_Win_flush_all")                   \
-	X(LC_MPIF_FINALIZE, "MPI_Finalize")                             \
-	X(LC_MPIF_INIT, "MPI_Init")
+	X(LC_MPIF_WIN_FLUSH_ALL, "MPI_Win_flush_all")
 
 enum lc_mpi_func { LC_MPIF_NONE = 0, LC_MPI_FUNCS(LC_PLACE_ENUM_) LC_MPIF_N };
 

@@ -35,6 +35,7 @@ enum {
 	LC_PF_MACHINE = 13,	/* minor 4: the machine's share of the program's CPUs */
 	LC_PF_PLACES = 14,	/* minor 5: the place rows of one window */
 	LC_PF_MODULE = 15,	/* minor 5: a module of place words */
+	LC_PF_PLACE_NAMES = 16,	/* minor 5: the names of place words' "what" */
 };
 
 /* Longest unsigned LEB128 varint: 64 bits in 7-bit groups. */

@@ -80,6 +80,8 @@ struct rstate {
 	uint32_t *map;		/* thread -> its row's position + 1 (merging) */
 	size_t mapcap;
 	size_t pcap, tcap, rcap, mcap, modcap;
+	uint64_t *psum;		/* [thread][category]: a place block's sums */
+	size_t psumcap;
 	int have_info;
 };
 
@@ -1008,14 +1010,16 @@ static struct pwin *pring_find(struct srcst *ss, uint32_t x)
 	return NULL;
 }
 
-/* One place row: thread + 1 (0: no thread), pid, place, obj, categories. */
-static void get_place_row(struct rstate *s, struct cur *c, struct lc_prof_place *r)
+/* One place row after row prev: thread + 1 (0: no thread), pid, place and
+ * obj as differences from prev's, categories. */
+static void get_place_row(struct rstate *s, struct cur *c, struct lc_prof_place *r,
+			  const struct lc_prof_place *prev)
 {
 	uint64_t t = getuv(c), v[10];
 	int64_t pid = lc_pf_unzigzag(getuv(c));
 
-	r->place = getuv(c);
-	r->obj = getuv(c);
+	r->place = prev->place + (uint64_t)lc_pf_unzigzag(getuv(c));
+	r->obj = prev->obj + (uint64_t)lc_pf_unzigzag(getuv(c));
 	getvmasked(c, v, LC_NCAT, LC_PF_M_PLACE);
 	memcpy(r->cat, v, sizeof(r->cat));
 	if (c->why)
@@ -1029,11 +1033,50 @@ static void get_place_row(struct rstate *s, struct cur *c, struct lc_prof_place 
 	r->pid = t ? s->prof->threads[t - 1].pid : (int32_t)pid;
 }
 
-/* A place block (type 14): the rows of a window read before it, once. */
+/* Add to pw the rows the block implies: for each thread row of window w,
+ * place 0 holds what the block's rows of that thread leave of it. */
+static int imply_rest(struct rstate *s, struct pwin *pw, const struct lc_prof_window *w)
+{
+	uint32_t n = pw->n;
+
+	if (lc_grow((void **)&s->psum, &s->psumcap, (size_t)s->prof->nthreads * LC_NCAT,
+		    sizeof(*s->psum)) ||
+	    lc_grow((void **)&pw->rows, &pw->cap, (size_t)n + w->nthreads + 1, sizeof(*pw->rows)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		for (int c = 0; c < LC_NCAT && pw->rows[i].thread != UINT32_MAX; c++)
+			s->psum[(size_t)pw->rows[i].thread * LC_NCAT + c] += pw->rows[i].cat[c];
+	for (uint32_t j = 0; j < w->nthreads; j++) {
+		const struct lc_prof_trow *t = &w->threads[j];
+		uint64_t *sum = &s->psum[(size_t)t->thread * LC_NCAT];
+		struct lc_prof_place *r = &pw->rows[pw->n];
+		uint64_t any = 0;
+
+		*r = (struct lc_prof_place){ .source = w->source, .window = pw->index,
+					     .thread = t->thread,
+					     .pid = s->prof->threads[t->thread].pid };
+		for (int c = 0; c < LC_NCAT; c++) {
+			r->cat[c] = t->cat[c] > sum[c] ? t->cat[c] - sum[c] : 0;
+			sum[c] = t->cat[c] > sum[c] ? t->cat[c] : sum[c];	/* once per thread */
+			any |= r->cat[c];
+		}
+		pw->n += any != 0;
+	}
+	for (uint32_t i = 0; i < pw->n; i++)	/* leave psum zero */
+		if (pw->rows[i].thread != UINT32_MAX)
+			memset(&s->psum[(size_t)pw->rows[i].thread * LC_NCAT], 0,
+			       LC_NCAT * sizeof(*s->psum));
+	return 0;
+}
+
+/* A place block (type 14): the rows of the window read just before it, once;
+ * with the rows it implies (place 0: a thread's time the block does not
+ * place). */
 static int parse_places(struct rstate *s, struct cur *c)
 {
 	uint8_t src = get8(c);
 	uint32_t x = getuv32(c), n = getvcount(c, 5);
+	struct lc_prof_window *h, *e;
 	struct lc_prof_data *d;
 	struct srcst *ss;
 	struct pwin *pw;
@@ -1042,10 +1085,10 @@ static int parse_places(struct rstate *s, struct cur *c)
 		return 0;
 	ss = &s->src[src];
 	d = &s->prof->data[src];
-	if (!ss->any || x > ss->last_index)
-		return bad(c, "place rows of a window not read");
+	if (!ss->any || x != ss->last_index || locate(s, src, x, &h, &e) || !e)
+		return bad(c, "place rows not of the window read just before");
 	if (ss->pany && x <= ss->plast)
-		return bad(c, "place block out of order");
+		return bad(c, "second place block of a window");
 	pw = pring_next(ss);
 	pw->index = x;
 	pw->n = 0;
@@ -1053,15 +1096,16 @@ static int parse_places(struct rstate *s, struct cur *c)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n && !c->why; i++) {
 		struct lc_prof_place *r = &pw->rows[i];
+		const struct lc_prof_place none = { 0 };
 
 		*r = (struct lc_prof_place){ .source = src, .window = x };
-		get_place_row(s, c, r);
+		get_place_row(s, c, r, i ? &pw->rows[i - 1] : &none);
 		if (!c->why)
 			pw->n++;
 	}
-	if (c->why) {
+	if (c->why || imply_rest(s, pw, e)) {
 		pw->n = 0;
-		return 0;
+		return c->why ? 0 : -ENOMEM;
 	}
 	ss->pany = 1;
 	ss->plast = x;
@@ -1142,6 +1186,51 @@ static void free_modules(struct lc_profile *pr)
 		free(pr->modules[i].build_id);
 	}
 	free(pr->modules);
+}
+
+/* Free the names of place words of a profile. */
+static void free_place_names(struct lc_profile *pr)
+{
+	for (uint32_t i = 0; i < pr->nplace_names; i++)
+		free(pr->place_names[i].name);
+	free(pr->place_names);
+	pr->place_names = NULL;
+	pr->nplace_names = 0;
+}
+
+/* A names block (type 16) replaces the names read so far. */
+static int parse_place_names(struct rstate *s, struct cur *c)
+{
+	struct lc_profile *pr = s->prof;
+	uint32_t n = getcount(c, 6);
+	int oom = 0;
+
+	if (c->why)
+		return 0;
+	free_place_names(pr);
+	pr->place_names = calloc(n ? n : 1, sizeof(*pr->place_names));
+	if (!pr->place_names)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n && !c->why; i++) {
+		struct lc_prof_place_name *x = &pr->place_names[pr->nplace_names];
+
+		x->kind = get8(c);
+		x->what = get8(c);
+		x->name = getstr(c, &oom);
+		if (!c->why)
+			pr->nplace_names++;
+	}
+	return oom ? -ENOMEM : 0;
+}
+
+const char *lc_profile_place_what(const struct lc_profile *prof, uint64_t w)
+{
+	uint8_t kind = (uint8_t)(w >> 56), what = (uint8_t)(w >> 48);
+
+	for (uint32_t i = 0; i < prof->nplace_names; i++)
+		if (prof->place_names[i].kind == kind && prof->place_names[i].what == what)
+			return prof->place_names[i].name;
+	return NULL;
 }
 
 /* A module block (type 15): a later one of the same pid and hash replaces
@@ -1525,6 +1614,8 @@ static int parse_block(struct rstate *s, uint16_t type, struct cur *c)
 		return parse_places(s, c);
 	case LC_PF_MODULE:
 		return parse_module(s, c);
+	case LC_PF_PLACE_NAMES:
+		return parse_place_names(s, c);
 	default:
 		return 0;	/* a newer minor version's block: skip it */
 	}
@@ -1615,7 +1706,7 @@ static const char *block_name(uint16_t type)
 	static const char *const names[] = { "?", "info", "process", "thread",
 					      "window", "wasted", "end", "rank", "move",
 					      "events", "counts", "sync", "window", "machine",
-					      "place", "module" };
+					      "place", "module", "names" };
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }
@@ -1810,6 +1901,7 @@ out:
 		free(s.src[k].last);
 	}
 	free(s.map);
+	free(s.psum);
 	if (r) {
 		lc_profile_free(s.prof);
 		return r;
@@ -1884,6 +1976,7 @@ void lc_profile_free(struct lc_profile *prof)
 		free(d->places);
 	}
 	free_modules(prof);
+	free_place_names(prof);
 	for (uint32_t i = 0; i < prof->nevents; i++)
 		free(prof->events[i].name);
 	free(prof->events);

@@ -166,27 +166,41 @@ uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, 
 	return e->r.cat;
 }
 
+/* qsort order of rows: place word, object, thread. */
+static int by_place(const void *x, const void *y)
+{
+	const struct lc_prof_place *a = x, *b = y;
+
+	if (a->place != b->place)
+		return a->place < b->place ? -1 : 1;
+	if (a->obj != b->obj)
+		return a->obj < b->obj ? -1 : 1;
+	return (a->thread > b->thread) - (a->thread < b->thread);
+}
+
 int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
 		      uint32_t window)
 {
+	uint32_t n = 0;
 	void *p;
 	int r;
 
-	if (!pa->n)
-		return 0;
-	p = realloc(pa->out, pa->n * sizeof(*pa->out));
+	p = realloc(pa->out, (pa->n ? pa->n : 1) * sizeof(*pa->out));
 	if (!p)
 		return -ENOMEM;
 	pa->out = p;
 	for (uint32_t k = 0; k < pa->n; k++) {
 		struct prow *e = &pa->tab[pa->order[k]];
 
-		pa->out[k] = e->r;
-		pa->out[k].source = src;
-		pa->out[k].window = window;
 		e->used = 0;
+		if (!e->r.place && !e->r.obj)
+			continue;	/* the reader's: what the others leave */
+		pa->out[n] = e->r;
+		pa->out[n].source = src;
+		pa->out[n++].window = window;
 	}
-	r = lc_pwriter_places(w, pa->n, pa->out);
+	qsort(pa->out, n, sizeof(*pa->out), by_place);	/* equal words in a row */
+	r = lc_pwriter_places_of(w, src, window, n, pa->out);
 	pa->n = 0;
 	pa->nplaced = 0;
 	return r;
@@ -236,9 +250,30 @@ static void module_note(struct lc_placeacc *pa, int32_t pid, uint64_t place)
 	x->found = lc_place_module_find(&x->m) == 0;
 }
 
+/* The names block: the names lc_abi.h gives the "what" fields of MPI and
+ * sync place words. */
+static int write_names(struct lc_pwriter *w)
+{
+	static const uint8_t kinds[] = { LC_PLACE_MPI, LC_PLACE_SYNC };
+	struct lc_prof_place_name names[2 * 255];
+	uint32_t n = 0;
+
+	for (size_t k = 0; k < sizeof(kinds); k++)
+		for (uint32_t what = 1; what < 256; what++) {
+			const char *name = lc_place_what_name(kinds[k], what);
+
+			if (!name)
+				break;
+			names[n++] = (struct lc_prof_place_name){ .kind = kinds[k],
+								  .what = (uint8_t)what,
+								  .name = (char *)name };
+		}
+	return lc_pwriter_place_names(w, n, names);
+}
+
 int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w)
 {
-	int r = 0;
+	int r = write_names(w);
 
 	for (uint32_t i = 0; i < pa->nmods && !r; i++)
 		if (pa->mods[i].found)

@@ -8,7 +8,7 @@
  * writes a window's place rows after the window (lc_placeacc_write), and
  * learns the modules of the place words it meets (the path, build id, size
  * and mtime of the object a module hash names), which it writes before the
- * end block (lc_placeacc_modules).  All of it is the sampling thread's.
+ * end block with the names of the words' "what" fields (lc_placeacc_modules).  All of it is the sampling thread's.
  */
 #ifndef LC_PLACE_H
 #define LC_PLACE_H
@@ -45,12 +45,15 @@ void lc_placeacc_free(struct lc_placeacc *pa);
 uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, uint64_t place,
 			  uint64_t obj);
 
-/* Write the current window's rows as window `window` of source src (no
- * block when there are none) and start an empty window.  0 or -errno. */
+/* Write the current window's rows as window `window` of source src, a
+ * block even when empty, without the rows of place 0 and object 0 (a
+ * reader adds them: a thread's time no row places), and start an empty
+ * window.  0 or -errno. */
 int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
 		      uint32_t window);
 
-/* Write a module block for every module resolved so far.  0 or -errno. */
+/* Write the names block (the names of place words' "what" fields) and a
+ * module block for every module resolved so far.  0 or -errno. */
 int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w);
 
 /* Rows folded into place 0 so far, for lack of room in their window. */

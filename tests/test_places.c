@@ -4,7 +4,8 @@
  * over windows into one row per (thread, pid, place, obj); wasted and move
  * corrections spread over a thread's place rows so that they still add up
  * to its thread row, category by category, for a recent window and for one
- * older than the reader's ring; the same totals with no_rows; a module
+ * older than the reader's ring; a thread's time no row places is read as
+ * place 0; the same totals with no_rows; a module
  * replaced by a later block; hostile blocks refused with a reason; an
  * older profile read with no place rows.
  */
@@ -140,12 +141,19 @@ static void write_places(uint32_t nextra)
 	assert_int_equal(lc_pwriter_places(w, 1, pl), 0);
 	for (uint32_t i = 0; i < nextra; i++) {	/* push windows 0 and 1 out of the ring */
 		put_window(w, 2 + i, 1, &r[1]);
-		pl[0] = prow(2 + i, 1, 0, 10000000, 0);
-		assert_int_equal(lc_pwriter_places(w, 1, pl), 0);
+		/* no row: the thread's time is in place 0 */
+		assert_int_equal(lc_pwriter_places_of(w, LC_SRC_SAMPLED, 2 + i, 0, NULL), 0);
 	}
 	assert_int_equal(lc_pwriter_module(w, &m), 0);
 	m.path = sample_cmd;
 	assert_int_equal(lc_pwriter_module(w, &m), 0);
+	{
+		struct lc_prof_place_name nm[2] = { { LC_PLACE_SYNC, 1, sample_host },
+						    { LC_PLACE_MPI, 5, sample_comm } };
+
+		assert_int_equal(lc_pwriter_place_names(w, 1, nm), 0);
+		assert_int_equal(lc_pwriter_place_names(w, 2, nm), 0);	/* replaces */
+	}
 	assert_int_equal(lc_pwriter_wasted(w, &x), 0);
 	x.window = 1;
 	x.from = LC_CAT_PC;
@@ -197,6 +205,11 @@ static void check_read(const struct lc_read_opts *o, uint32_t nextra)
 	assert_string_equal(pr->modules[0].path, sample_cmd);
 	assert_string_equal(pr->modules[0].build_id, sample_host);
 	assert_int_equal(pr->modules[0].mtime_ns, 2);
+	assert_int_equal(pr->nplace_names, 2);
+	assert_string_equal(lc_profile_place_what(pr, PA), sample_host);
+	assert_string_equal(lc_profile_place_what(pr, (uint64_t)LC_PLACE_MPI << 56 | 5ull << 48),
+			    sample_comm);
+	assert_null(lc_profile_place_what(pr, PB));
 	lc_profile_free(pr);
 }
 
@@ -260,7 +273,7 @@ static void test_hostile(void **state)
 	refused(LC_PF_PLACES, undeclared, sizeof(undeclared), "undeclared thread");
 	refused(LC_PF_PLACES, count, sizeof(count), "count larger");
 	refused(LC_PF_PLACES, bigpid, sizeof(bigpid), "pid out of range");
-	refused(LC_PF_PLACES, unread, sizeof(unread), "not read");
+	refused(LC_PF_PLACES, unread, sizeof(unread), "not of the window read");
 	refused(LC_PF_PLACES, mask, sizeof(mask), "unknown field");
 	refused(LC_PF_PLACES, wrongpid, 8, "short");
 	lc_pf_put32(mod + 4, 0x10000);
@@ -282,7 +295,7 @@ static void test_twice(void **state)
 	assert_int_equal(lc_pwriter_places(w, 1, &pl), 0);
 	assert_int_equal(lc_pwriter_close(w), 0);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
-	assert_non_null(strstr(err, "out of order"));
+	assert_non_null(strstr(err, "second place block"));
 	/* rows of two windows in one block are the writer's error */
 	w = open_two();
 	{
@@ -306,6 +319,7 @@ static void test_older(void **state)
 	for (int s = 0; s < LC_NSRC; s++)
 		assert_int_equal(pr->data[s].nplaces, 0);
 	assert_int_equal(pr->nmodules, 0);
+	assert_null(lc_profile_place_what(pr, PA));
 	lc_profile_free(pr);
 }
 

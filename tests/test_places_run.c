@@ -152,6 +152,7 @@ static void test_pthread_locks(void **state)
 		assert_true(m->size > 0 && m->mtime_ns > 0);
 	}
 	assert_true(found);
+	assert_string_equal(lc_profile_place_what(pr, pa), "mutex");
 	lc_profile_free(pr);
 }
 
