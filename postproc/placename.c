@@ -17,8 +17,9 @@
 
 /* The MPI layer's function table, in its order (index 0: none): the
  * "what" byte of an MPI place word indexes it (LC_MPI_FUNCS of
- * flaglib/lc_abi.h, which analysis does not include; append only there;
- * tests/test_where.c checks this copy against it). */
+ * flaglib/lc_abi.h, which analysis does not include; tests/test_where.c
+ * checks this copy against it).  Names come from the profile's names block
+ * first; this is for a profile without one. */
 static const char *const mpi_names[] = {
 	NULL, "MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Recv", "MPI_Sendrecv",
 	"MPI_Sendrecv_replace", "MPI_Probe", "MPI_Mprobe", "MPI_Mrecv", "MPI_Wait",
@@ -30,7 +31,7 @@ static const char *const mpi_names[] = {
 	"MPI_Reduce_scatter_block", "MPI_Comm_split", "MPI_Comm_dup", "MPI_Win_fence",
 	"MPI_Win_wait", "MPI_Win_start", "MPI_Win_complete", "MPI_Win_lock",
 	"MPI_Win_unlock", "MPI_Win_lock_all", "MPI_Win_unlock_all", "MPI_Win_flush",
-	"MPI_Win_flush_all", "MPI_Finalize", "MPI_Init",
+	"MPI_Win_flush_all",
 };
 
 /* The kinds of wait of a synchronization place (LC_PLACE_WAITS of
@@ -429,14 +430,24 @@ static void call_place(struct lc_placenames *pn, int32_t pid, uint64_t w, const 
 	snprintf(out->name, sizeof(out->name), "%s @ %s", subj, site);
 }
 
+/* The name of the "what" field of place word w: the profile's names
+ * block's, or for a profile without one this build's table; NULL when
+ * unknown. */
+static const char *what_name(const struct lc_profile *pr, uint64_t w)
+{
+	if (pr->nplace_names)
+		return lc_profile_place_what(pr, w);
+	return lc_placename_what(LC_PLN_KIND(w), LC_PLN_WHAT(w));
+}
+
 void lc_placenames_get(struct lc_placenames *pn, int32_t pid, uint64_t w, uint64_t obj,
 		       struct lc_place_name *out)
 {
 	uint32_t k = LC_PLN_KIND(w), what = LC_PLN_WHAT(w);
+	const char *wn = what_name(pn->pr, w);
 	char subj[300];
 
 	memset(out, 0, sizeof(*out));
-	const char *wn = lc_placename_what(k, what);
 
 	if (k == LC_PLN_OMP_REGION || k == LC_PLN_OMP_WORK) {
 		omp_place(pn, pid, w, out);

@@ -44,7 +44,8 @@ struct lc_placenames;
 
 /* The name of the "what" field of an MPI place word (its function,
  * "MPI_Recv") or a synchronization place word (the kind of wait,
- * "mutex"); NULL for an unknown index or another kind. */
+ * "mutex") in this build's table; NULL for an unknown index or another
+ * kind.  Names are the profile's names block's first. */
 const char *lc_placename_what(uint32_t kind, uint32_t what);
 
 /* Names for the places of profile pr (which must outlive the result), with

@@ -242,6 +242,11 @@ static int places_of(const struct lc_profile *pr, enum lc_source src, struct lc_
 	uint32_t n;
 	int r = -ENOMEM;
 
+	if (!d->nplaces && src == LC_SRC_TRACE && pr->data[LC_SRC_SAMPLED].nplaces) {
+		snprintf(msg, len, "the trace source has no places (the sampled one has: "
+			 "--source sampled)");
+		return -ENOENT;
+	}
 	if (!d->nplaces) {
 		snprintf(msg, len, "the profile holds no places (recorded before profile "
 			 "format 1.5, or no thread was in a place the layers know: docs/where.md)");

@@ -52,6 +52,8 @@ static char err[256];
 #define OBJ 0x601040u
 
 static char name_lock[] = "lock_a";
+static char name_mutex[] = "mutex";
+static char name_wait[] = "the profile's wait";	/* its names block's, for what 2 */
 static char cmd[] = "./no-such-program";
 static char comm[] = "synthetic";
 
@@ -151,6 +153,10 @@ static void write_sample(void)
 	struct lc_prof_wasted x = { .source = LC_SRC_SAMPLED, .window = 0, .thread = 1,
 				    .ns = 1000003, .task = 5 };
 	struct lc_prof_end e = { .end_ns = 20000000, .procs = 3, .procs_from = LC_PROCS_OPTION };
+	struct lc_prof_place_name nm[2] = {
+		{ .kind = LC_PLACE_SYNC, .what = 1, .name = name_mutex },
+		{ .kind = LC_PLACE_SYNC, .what = 2, .name = name_wait },
+	};
 	struct lc_pwriter *w;
 	int rc = 0;
 
@@ -170,6 +176,7 @@ static void write_sample(void)
 				     .ns = 777777, .from = LC_CAT_PC, .to = LC_CAT_ML };
 	assert_int_equal(lc_pwriter_move(w, &x), 0);
 	assert_int_equal(lc_pwriter_sync(w, LC_SRC_SAMPLED, 1, &sy), 0);
+	assert_int_equal(lc_pwriter_place_names(w, 2, nm), 0);
 	assert_int_equal(lc_pwriter_end(w, &e), 0);
 	assert_int_equal(lc_pwriter_close(w), 0);
 }
@@ -235,7 +242,9 @@ static void test_find(void **state)
 	assert_string_equal(w->rows[0].name, "0x1111");	/* the only LI */
 	for (uint32_t i = 0; i < w->n; i++)
 		assert_ptr_equal(lc_where_find(w, w->rows[i].name, msg, sizeof(msg)), &w->rows[i]);
-	assert_non_null(lc_where_find(w, "lock_a#2", msg, sizeof(msg)));
+	assert_string_equal(lc_where_find(w, "lock_a#2", msg, sizeof(msg))->what,
+			    "the profile's wait");	/* the names block wins */
+	assert_string_equal(lc_where_find(w, "lock_a", msg, sizeof(msg))->what, "mutex");
 	assert_null(lc_where_find(w, "nothing", msg, sizeof(msg)));
 	assert_non_null(strstr(msg, "no place is named"));
 	assert_int_equal(lc_where_names(pr, LC_SRC_SAMPLED, "lock_a#2", msg, sizeof(msg)), 1);
