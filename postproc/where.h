@@ -77,9 +77,10 @@ int lc_where_threads(const struct lc_profile *pr, enum lc_source src, const stru
  * unavailable categories na.  Returns 0, or -EIO. */
 int lc_where_print(FILE *out, const struct lc_profile *pr, const struct lc_where *w, int fmt);
 
-/* w as the HTML report's where table: sortable by each column without a
- * script (one copy per sort key, shown by CSS); the copy ranked as w is
- * <table id="where">, seconds with nine decimals.  0 or -ENOMEM. */
+/* w (exclusive rows) as the HTML report's where table: sortable by each
+ * column without a script (one copy per sort key, shown by CSS); the copy
+ * ranked as w is <table id="where">, seconds with nine decimals; beyond
+ * 200 places the rest are one "(N more places)" row.  0 or -ENOMEM. */
 int lc_where_html(FILE *out, const struct lc_profile *pr, const struct lc_where *w);
 
 /* The row of w with the most of category c (not elsewhere), its share of

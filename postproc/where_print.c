@@ -406,12 +406,52 @@ static void html_copy(FILE *out, const struct lc_profile *pr, const struct lc_wh
 	fputs("</table>\n", out);
 }
 
-int lc_where_html(FILE *out, const struct lc_profile *pr, const struct lc_where *w)
-{
-	const struct lc_where_row **rows = calloc(w->n + 1, sizeof(*rows));
+/* The most places the HTML table shows (it is written once per column). */
+#define HTML_MAX_ROWS 200
 
-	if (!rows)
+/* w as the HTML table shows it, in *v: at most HTML_MAX_ROWS places, the
+ * lower ranked rest summed into one "(N more places)" row (name[len] holds
+ * its name), so that the rows still add up.  v's rows are w's (and one of
+ * its own: v->rows is allocated when it differs from w->rows).  0 or
+ * -ENOMEM. */
+static int html_view(const struct lc_where *w, struct lc_where *v, char *name, size_t len)
+{
+	uint32_t np = w->n ? w->n - 1 : 0;	/* w's last row is (elsewhere) */
+	struct lc_where_row *more;
+
+	*v = *w;
+	if (np <= HTML_MAX_ROWS)
+		return 0;
+	v->rows = calloc(HTML_MAX_ROWS + 2, sizeof(*v->rows));
+	if (!v->rows)
 		return -ENOMEM;
+	memcpy(v->rows, w->rows, HTML_MAX_ROWS * sizeof(*v->rows));
+	more = &v->rows[HTML_MAX_ROWS];
+	snprintf(name, len, "(%" PRIu32 " more places)", np - HTML_MAX_ROWS);
+	*more = (struct lc_where_row){ .place = UINT64_MAX, .name = name, .what = (char *)"",
+				       .func = (char *)"", .slow_id = -1 };
+	for (uint32_t i = HTML_MAX_ROWS; i < np; i++)
+		for (int c = 0; c < LC_NCAT; c++)
+			more->cat[c] += w->rows[i].cat[c];
+	v->rows[HTML_MAX_ROWS + 1] = w->rows[np];
+	v->n = HTML_MAX_ROWS + 2;
+	return 0;
+}
+
+int lc_where_html(FILE *out, const struct lc_profile *pr, const struct lc_where *all)
+{
+	const struct lc_where_row **rows;
+	struct lc_where view, *w = &view;
+	char more[64];
+
+	if (html_view(all, &view, more, sizeof(more)))
+		return -ENOMEM;
+	rows = calloc(w->n + 1, sizeof(*rows));
+	if (!rows) {
+		if (view.rows != all->rows)
+			free(view.rows);
+		return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < w->n; i++)
 		rows[i] = &w->rows[i];
 	fputs("<h2>Where</h2>\n<p>Places ranked by lost time; exclusive rows: with "
@@ -434,5 +474,7 @@ int lc_where_html(FILE *out, const struct lc_profile *pr, const struct lc_where 
 	}
 	fputs("</div>\n", out);
 	free(rows);
+	if (view.rows != all->rows)
+		free(view.rows);
 	return 0;
 }

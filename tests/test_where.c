@@ -516,7 +516,7 @@ static int write_specs(int argc, char **argv)
 	struct lc_prof_info in = { .interval_ns = 100000, .window_ns = 10000000, .command = argv[1] };
 	struct lc_prof_process pc = { .pid = 100, .comm = comm };
 	struct lc_prof_thread th = { .idx = 0, .pid = 100, .tid = 300 };
-	struct lc_prof_place pl[64];
+	struct lc_prof_place pl[256];
 	struct lc_prof_trow r = { .thread = 0 };
 	struct lc_prof_end e = { .procs = 1, .procs_from = LC_PROCS_OPTION };
 	struct lc_prof_window win = { .index = 0, .len_ns = 10000000, .ticks = 10, .max_n = 1,
@@ -524,7 +524,7 @@ static int write_specs(int argc, char **argv)
 	struct lc_pwriter *w;
 	int n = 0, rc = 0;
 
-	for (int i = 3; i < argc && n < 64; i++, n++) {
+	for (int i = 3; i < argc && n < 256; i++, n++) {
 		pl[n] = (struct lc_prof_place){ .thread = 0, .pid = 100,
 						.cat = { [LC_CAT_SL] = 1000000 } };
 		pl[n].place = spec_word(argv[i], argv[2], &pl[n].obj);
