@@ -26,28 +26,25 @@
 #include "prof_sample.h"
 #include "profile_format.h"
 
-static char dir[] = "/tmp/lc_test_placesXXXXXX";
-static char path[256];
+static char path[] = "/tmp/lc_test_placesXXXXXX";
 static char err[256];
 
 #define PA ((uint64_t)LC_PLACE_SYNC << 56 | (uint64_t)1 << 48 | 0x1234)
 #define PB ((uint64_t)LC_PLACE_OMP_WORK << 56 | 0x4321)
 
+/* The profile's name, made once; every test writes it anew. */
 static int setup(void **state)
 {
+	int fd = mkstemp(path);
+
 	(void)state;
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/p.data", dir);
-	return 0;
+	return fd < 0 ? -1 : close(fd);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	unlink(path);
-	rmdir(dir);
-	return 0;
+	return unlink(path);
 }
 
 /* A window of source 0 with one row per given thread row. */
