@@ -52,8 +52,9 @@ uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, 
 int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
 		      uint32_t window);
 
-/* Write the names block (the names of place words' "what" fields) and a
- * module block for every module resolved so far.  0 or -errno. */
+/* Write the names block (the names of the "what" fields of the place
+ * words met) and a module block for every module resolved so far.  0 or
+ * -errno. */
 int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w);
 
 /* Rows folded into place 0 so far, for lack of room in their window. */
