@@ -23,7 +23,7 @@
 #define LC_PLACE_ROWS_MAX 4096u
 
 /* Distinct (pid, module) pairs resolved in a run; more are not resolved. */
-#define LC_PLACE_MODULES_MAX 1024u
+#define LC_PLACE_MODULES_MAX 256u
 
 /* The place word of slot i of target t, whose thread is in state st
  * (LC_ST_*) waiting for synchronization object sync (index + 1, checked by
