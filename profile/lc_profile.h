@@ -224,6 +224,11 @@ struct lc_prof_window {
 	struct lc_prof_trow *threads;
 	uint32_t ntags;
 	struct lc_prof_tagrow *tags;
+	/* the window's place rows (format minor 5), corrected, with their
+	 * place 0 rows; kept only when every window is kept with its rows
+	 * (lc_read_opts all zero), else 0 and NULL */
+	uint32_t nplaces;
+	struct lc_prof_place *places;
 };
 
 /* A correction written after the window it corrects: moves ns from category

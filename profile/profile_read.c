@@ -433,6 +433,7 @@ static void free_window(struct lc_prof_window *w)
 {
 	free(w->threads);
 	free(w->tags);
+	free(w->places);
 }
 
 /* Room for n rows and g tag rows in the window being parsed. */
@@ -658,6 +659,8 @@ static int copy_window(struct lc_prof_window *dst, const struct lc_prof_window *
 	*dst = *src;
 	dst->threads = NULL;
 	dst->tags = NULL;
+	dst->places = NULL;
+	dst->nplaces = 0;
 	if (!keep_rows)
 		dst->nthreads = 0;
 	if (dst->nthreads) {
@@ -1112,6 +1115,14 @@ static int parse_places(struct rstate *s, struct cur *c)
 	for (uint32_t i = 0; i < pw->n; i++)
 		if (add_place_total(d, ss, &pw->rows[i]))
 			return -ENOMEM;
+	if (s->lean || !pw->n)
+		return 0;
+	/* every window held whole: it keeps its place rows */
+	e->places = malloc(pw->n * sizeof(*e->places));
+	if (!e->places)
+		return -ENOMEM;
+	memcpy(e->places, pw->rows, pw->n * sizeof(*e->places));
+	e->nplaces = pw->n;
 	return 0;
 }
 
@@ -1157,16 +1168,22 @@ static void spread(struct lc_prof_place *rows, uint32_t n, const struct lc_prof_
 }
 
 /* A correction of m ns that moved in the thread's row of window x->window:
- * the same m over that thread's place rows of that window (from the ring of
- * place blocks) and their totals, or, for a window older than the ring,
- * over the thread's total place rows in proportion to their whole time. */
+ * the same m over that thread's place rows of that window (the window's
+ * own when every window is kept, else from the ring of place blocks) and
+ * their totals, or, for a window older than the ring, over the thread's
+ * total place rows in proportion to their whole time. */
 static void place_move(struct rstate *s, const struct lc_prof_wasted *x, uint64_t m)
 {
 	struct lc_prof_data *d = &s->prof->data[x->source];
 	struct pwin *pw = pring_find(&s->src[x->source], x->window);
 	struct lc_prof_place key = { .thread = x->thread };
+	struct lc_prof_window *h, *e;
 	uint32_t i, j;
 
+	if (!s->lean && !locate(s, x->source, x->window, &h, &e) && e && e->nplaces) {
+		spread(e->places, e->nplaces, x, m, d);	/* the window keeps its rows */
+		return;
+	}
 	if (pw) {
 		spread(pw->rows, pw->n, x, m, d);
 		return;

@@ -54,6 +54,7 @@ struct lc_placeacc {
 	struct pmod *mods;
 	uint32_t nmods;
 	size_t modcap;
+	uint8_t seen[2][256];	/* the "what" fields met, of MPI and sync words */
 };
 
 struct lc_placeacc *lc_placeacc_new(void)
@@ -162,6 +163,8 @@ uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, 
 			    .r = { .thread = thread, .pid = pid, .place = place, .obj = obj } };
 	pa->order[pa->n++] = (uint32_t)(e - pa->tab);
 	pa->nplaced += place != 0;
+	if (LC_PLACE_KIND(place) == LC_PLACE_MPI || LC_PLACE_KIND(place) == LC_PLACE_SYNC)
+		pa->seen[LC_PLACE_KIND(place) == LC_PLACE_SYNC][LC_PLACE_WHAT(place)] = 1;
 	module_note(pa, pid, place);
 	return e->r.cat;
 }
@@ -250,30 +253,29 @@ static void module_note(struct lc_placeacc *pa, int32_t pid, uint64_t place)
 	x->found = lc_place_module_find(&x->m) == 0;
 }
 
-/* The names block: the names lc_abi.h gives the "what" fields of MPI and
- * sync place words. */
-static int write_names(struct lc_pwriter *w)
+/* The names block: the names lc_abi.h gives the "what" fields of the MPI
+ * and sync place words met (none met: no block). */
+static int write_names(const struct lc_placeacc *pa, struct lc_pwriter *w)
 {
 	static const uint8_t kinds[] = { LC_PLACE_MPI, LC_PLACE_SYNC };
-	struct lc_prof_place_name names[2 * 255];
+	struct lc_prof_place_name names[2 * 256];
 	uint32_t n = 0;
 
 	for (size_t k = 0; k < sizeof(kinds); k++)
-		for (uint32_t what = 1; what < 256; what++) {
+		for (uint32_t what = 0; what < 256; what++) {
 			const char *name = lc_place_what_name(kinds[k], what);
 
-			if (!name)
-				break;
-			names[n++] = (struct lc_prof_place_name){ .kind = kinds[k],
-								  .what = (uint8_t)what,
-								  .name = (char *)name };
+			if (name && pa->seen[k][what])
+				names[n++] = (struct lc_prof_place_name){ .kind = kinds[k],
+									  .what = (uint8_t)what,
+									  .name = (char *)name };
 		}
-	return lc_pwriter_place_names(w, n, names);
+	return n ? lc_pwriter_place_names(w, n, names) : 0;
 }
 
 int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w)
 {
-	int r = write_names(w);
+	int r = write_names(pa, w);
 
 	for (uint32_t i = 0; i < pa->nmods && !r; i++)
 		if (pa->mods[i].found)

@@ -23,7 +23,7 @@
 #define LC_PLACE_ROWS_MAX 4096u
 
 /* Distinct (pid, module) pairs resolved in a run; more are not resolved. */
-#define LC_PLACE_MODULES_MAX 1024u
+#define LC_PLACE_MODULES_MAX 256u
 
 /* The place word of slot i of target t, whose thread is in state st
  * (LC_ST_*) waiting for synchronization object sync (index + 1, checked by
@@ -52,8 +52,9 @@ uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, 
 int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
 		      uint32_t window);
 
-/* Write the names block (the names of place words' "what" fields) and a
- * module block for every module resolved so far.  0 or -errno. */
+/* Write the names block (the names of the "what" fields of the place
+ * words met) and a module block for every module resolved so far.  0 or
+ * -errno. */
 int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w);
 
 /* Rows folded into place 0 so far, for lack of room in their window. */
