@@ -353,6 +353,9 @@ static void end_warnings(const struct lc_session_result *res)
 		      "descriptors (raise ulimit -n): %s missing from the profile",
 		      res->untracked, res->untracked == 1 ? "" : "es",
 		      res->untracked == 1 ? "it is" : "they are");
+	if (res->fds_short)
+		warnx("file descriptors ran out (ulimit -n): processes were tracked first, and "
+		      "threads that appeared after that have no scheduler or counter source");
 	if (res->rejected > LC_SESSION_REASONS_SHOWN)
 		warnx("%u invalid shared-memory segments ignored in all", res->rejected);
 }

@@ -437,6 +437,13 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	if (pr->ended && pr->end.bad_reads)
 		printf("** note: %" PRIu64 " invalid value(s) read from shared memory were "
 		       "ignored\n", pr->end.bad_reads);
+	if (pr->ended && pr->end.untracked)
+		printf("** warning: %" PRIu32 " process(es) could not be tracked for want of file "
+		       "descriptors (raise ulimit -n): missing from this profile\n",
+		       pr->end.untracked);
+	if (pr->ended && (pr->end.fd_flags & LC_END_FDS_SHORT))
+		printf("** note: file descriptors ran out while recording: threads that appeared "
+		       "after that have no scheduler or counter source\n");
 	if (omp_tags(pr))
 		printf("** note: OpenMP: a thread spinning on a flush or an atomic variable "
 		       "(no OpenMP wait construct) is computation: the tool cannot see such "
@@ -993,6 +1000,9 @@ static void json_head(const struct lc_profile *pr, const struct lc_report_opts *
 	printf("  \"li_queue_empty\": %.9f,\n", lc_sec(v->qempty));
 	printf("  \"wasted_lost\": %" PRIu64 ",\n  \"bad_reads\": %" PRIu64 ",\n",
 	       pr->end.wasted_lost, pr->end.bad_reads);
+	if (pr->ended && pr->end.fds)
+		printf("  \"untracked_for_want_of_fds\": %" PRIu32 ",\n  \"fds_ran_out\": %s,\n",
+		       pr->end.untracked, pr->end.fd_flags & LC_END_FDS_SHORT ? "true" : "false");
 }
 
 /* "sampler": the sampler's own run, null where the profile does not say. */

@@ -430,7 +430,16 @@ struct lc_prof_end {
 	uint32_t max_threads;		/* most threads alive at once */
 	uint32_t max_runnable;		/* most threads runnable at once */
 	uint32_t affinity_cpus;		/* CPUs their affinity allowed, 0 unknown */
+	/* appended in format minor 5 for descriptors (fds = 1 when present) */
+	int fds;
+	uint32_t untracked;		/* processes not tracked for want of file
+					 * descriptors: missing from the profile */
+	uint32_t fd_flags;		/* LC_END_FDS_SHORT */
 };
+
+/* fd_flags: descriptors ran out during the recording; threads seen after
+ * that have no scheduler or counter source. */
+#define LC_END_FDS_SHORT 1u
 
 /* ---- the writer ------------------------------------------------------------
  * Every call writes one checksummed block with one write(2), so a file cut at

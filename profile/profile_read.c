@@ -1192,6 +1192,13 @@ static void parse_end_ext(struct cur *c, struct lc_prof_end *e, int *oom)
 	e->affinity_cpus = get32(c);
 	if (!c->why)
 		e->p_rules = 1;
+	/* minor 5: descriptors */
+	if (c->why || c->off == c->n)
+		return;
+	e->untracked = get32(c);
+	e->fd_flags = get32(c);
+	if (!c->why)
+		e->fds = 1;
 }
 
 static int parse_end(struct rstate *s, struct cur *c)

@@ -546,6 +546,9 @@ int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e)
 	put32(w, e->max_threads);
 	put32(w, e->max_runnable);
 	put32(w, e->affinity_cpus);
+	/* minor 5: descriptors */
+	put32(w, e->untracked);
+	put32(w, e->fd_flags);
 	return finish(w, 0);
 }
 
