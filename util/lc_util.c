@@ -2,6 +2,7 @@
  * lc_util.c — parsing, growing arrays, reasons, whole writes, output files.
  */
 #include "lc_util.h"
+#include "lc_emit.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -91,8 +92,10 @@ int lc_grow(void **p, size_t *cap, size_t need, size_t sz)
 
 int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
 {
-	if (msg && len)
+	if (msg && len) {
 		vsnprintf(msg, len, fmt, ap);
+		lc_emit_text_fix(msg, 1);	/* a reason may quote any input */
+	}
 	return err;
 }
 
