@@ -488,6 +488,11 @@ void lc_accum_wasted_lost(struct lc_accum *a, uint64_t n)
 	a->wasted_lost += n;
 }
 
+void lc_accum_wasted_forget(struct lc_accum *a, uint64_t n)
+{
+	a->wasted_lost -= n < a->wasted_lost ? n : a->wasted_lost;
+}
+
 /* ---- counters ---------------------------------------------------------------- */
 
 int lc_accum_events(struct lc_accum *a, uint32_t n, const struct lc_prof_event *ev)
