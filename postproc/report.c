@@ -272,6 +272,11 @@ int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 		snprintf(msg, len, "the sampler stalled for %s%s%s: times in a late tick's span "
 			 "are charged to the state seen at its end", lc_fmt_duration(s.gap_ns, 0, g, sizeof(g)),
 			 at, miss);
+	else if (!s.gap_ns)	/* no end block: the profile was cut */
+		snprintf(msg, len, "the sampler fell behind (its longest tick gap is not known: the "
+			 "profile has no end block; the worst span began%s)%s: times in a late "
+			 "tick's span are charged to the state seen at its end",
+			 *at ? at : " at an unknown time", miss);
 	else
 		snprintf(msg, len, "the sampler fell behind (longest tick gap %s%s)%s: times in "
 			 "a late tick's span are charged to the state seen at its end",
