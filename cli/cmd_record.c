@@ -601,6 +601,20 @@ static int attach_setup(struct run *r, int argc, char **argv, struct lc_registry
 	return rc;
 }
 
+/* Say why the segments of the given processes were refused (a reused pid,
+ * another user's segment ...), each reason once.  Returns how many were. */
+static uint32_t refusals(struct lc_registry *reg)
+{
+	struct lc_rejection rej[LC_SESSION_REASONS_SHOWN];
+	uint32_t n = lc_registry_rejections(reg, rej, LC_SESSION_REASONS_SHOWN);
+
+	for (uint32_t i = 0; i < n && i < LC_SESSION_REASONS_SHOWN; i++)
+		warnx("%s", rej[i].reason);
+	if (n > LC_SESSION_REASONS_SHOWN)
+		warnx("%u segments of the given processes refused in all", n);
+	return n;
+}
+
 int lc_cmd_attach(int argc, char **argv)
 {
 	struct run r = { .o = defaults };
@@ -614,7 +628,7 @@ int lc_cmd_attach(int argc, char **argv)
 	}
 	sig = lc_launch_wait_targets(&r.l, reg, 0, ATTACH_WAIT_NS);
 	if (sig) {
-		if (sig == -ENOENT)
+		if (sig == -ENOENT && !refusals(reg))
 			warnx("no lostcycles segment for the given processes (were they started "
 			      "with LOSTCYCLES_SESSION set and linked with liblostcycles?)");
 		lc_registry_stop(reg);
