@@ -24,16 +24,16 @@ static void spin(long ns)
 	while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < ns);
 }
 
-/* Take the lock 20 times, waiting on it as a named object. */
+/* Take the lock 60 times, waiting on it as a named object. */
 static void *worker(void *arg)
 {
 	(void)arg;
 	LC_BUSY();
-	for (int i = 0; i < 20; i++) {
+	for (int i = 0; i < 60; i++) {
 		LC_SYNC_BEGIN_ON(&lock);
 		pthread_mutex_lock(&lock);
 		LC_SYNC_END();
-		spin(2000000);
+		spin(5000000);
 		pthread_mutex_unlock(&lock);
 	}
 	LC_IDLE();
