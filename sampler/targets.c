@@ -711,6 +711,18 @@ static void pidfds_release(struct lc_registry *r)
 	r->pidfd_max = 0;
 }
 
+/* Descriptors ran out (caller holds the lock): the tick loop's sources
+ * open no more, and the registry gives up its pidfds.  Returns how many
+ * descriptors that freed. */
+static uint32_t fds_ran_out(struct lc_registry *r)
+{
+	uint32_t freed = r->npidfd;
+
+	__atomic_store_n(&fds_short, 1, __ATOMIC_RELAXED);
+	pidfds_release(r);
+	return freed;
+}
+
 /* attach(), and when no descriptor was free, once more after the tick
  * loop's sources were told to open no more and the registry gave up its
  * pidfds (fdroom.h): a process is worth more than one thread's scheduler
@@ -719,14 +731,8 @@ static int attach_fd_short(struct lc_registry *r, const char *name, pid_t pid,
 			   uint64_t nonce, char *why, size_t wl)
 {
 	int rc = attach(r, name, pid, nonce, why, wl);
-	uint32_t freed;
 
-	if (!no_fds(rc))
-		return rc;
-	__atomic_store_n(&fds_short, 1, __ATOMIC_RELAXED);
-	freed = r->npidfd;
-	pidfds_release(r);
-	if (freed)
+	if (no_fds(rc) && fds_ran_out(r))
 		rc = attach(r, name, pid, nonce, why, wl);
 	return rc;
 }
@@ -813,8 +819,17 @@ static void scan(struct lc_registry *r, int all)
 	uint64_t nonce, now = lc_clock_ns();
 	pid_t pid;
 	DIR *d = opendir(SHM_DIR);
+	int e0 = d ? 0 : -errno, freed = 0;
 
 	r->next_try_ns = now + (r->inotify >= 0 ? RESCAN_NS : POLL_NS);
+	if (no_fds(e0)) {	/* the directory too needs a descriptor */
+		pthread_mutex_lock(&r->lock);
+		freed = fds_ran_out(r) > 0;
+		pthread_mutex_unlock(&r->lock);
+		d = freed ? opendir(SHM_DIR) : NULL;
+		if (!d)
+			due(r, now + LOST_RETRY_NS);
+	}
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
