@@ -20,6 +20,9 @@ for _ in $(seq 100); do
 	[ -n "$seg" ] && break
 	sleep 0.05
 done
+# the live process starts clock ticks later than the earlier one (a start
+# time in the same tick could not tell them apart)
+sleep 0.2
 sleep 30 &
 live=$!
 cleanup_procs() { kill -9 "$old" "$live" 2>/dev/null; rm -f /dev/shm/lostcycles."$ses".*; }
