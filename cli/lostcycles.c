@@ -6,6 +6,7 @@
 #include "lc_opt.h"
 #include "lc_util.h"
 #include "lc_profile.h"
+#include "session.h"
 
 #include <err.h>
 #include <errno.h>
@@ -33,7 +34,7 @@ static const struct command {
 	{ "exec",    lc_cmd_exec,    "one rank of an MPI job under the user's launcher" },
 	{ "merge",   lc_cmd_merge,   "combine the node files of a job into one profile" },
 	{ "compose", lc_cmd_compose, "compose fragment models along the program's structure (lcm)" },
-	{ "export",  lc_cmd_export,  "write runs in Extra-P's input formats (--extrap)" },
+	{ "export",  lc_cmd_export,  "write runs in Extra-P's input formats (--extrap), a timeline as OTF2 (--otf2)" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -159,6 +160,11 @@ int lc_opt_window_grow(const struct lc_opt *opt, const char *arg)
 }
 
 /* The windows after -i, -w, --window-grow.  See lc_cmd.h. */
+uint64_t lc_opt_interval_max(void)
+{
+	return lc_opt_given("interval", 'i') ? 0 : LC_SESSION_ADAPT_MAX_NS;
+}
+
 int lc_opt_windows(uint64_t interval_ns, uint64_t *window_ns, uint32_t *grow)
 {
 	int given = lc_opt_given("window", 'w');
