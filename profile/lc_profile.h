@@ -224,11 +224,15 @@ struct lc_prof_window {
 	struct lc_prof_trow *threads;
 	uint32_t ntags;
 	struct lc_prof_tagrow *tags;
-	/* the window's place rows (format minor 5), corrected, with their
-	 * place 0 rows; kept only when every window is kept with its rows
-	 * (lc_read_opts all zero), else 0 and NULL */
+	/* the window's place rows (format minor 5).  Reader: corrected, with
+	 * their place 0 rows; kept only when every window is kept with its
+	 * rows (lc_read_opts all zero), else 0 and NULL.  Writer: with
+	 * places_ext set, lc_pwriter_window appends them to the window block
+	 * (a thread's time they do not place is in place 0: leave those rows
+	 * out), as a places block would. */
 	uint32_t nplaces;
 	struct lc_prof_place *places;
+	uint8_t places_ext;
 };
 
 /* A correction written after the window it corrects: moves ns from category
