@@ -86,21 +86,14 @@ struct lc_sched {
 static int open_switch(pid_t tid)
 {
 	struct perf_event_attr a;
-	long fd;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	lc_perf_mono_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY,
+			  PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
 	a.sample_id_all = 1;
 	a.context_switch = 1;
-	a.use_clockid = 1;
-	a.clockid = CLOCK_MONOTONIC;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	fd = syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : (int)fd;
+	return lc_perf_open(&a, tid, -1);
 }
 
 /* Can switch records be opened on a thread of ours?  0 or -errno. */

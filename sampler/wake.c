@@ -87,33 +87,46 @@ static int find_event(uint64_t *id, uint32_t *pid_off, char *why, size_t len)
 	return 0;
 }
 
+void lc_perf_mono_attr(struct perf_event_attr *a, uint32_t type, uint64_t config,
+		       uint64_t sample_type)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->sample_type = sample_type;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+}
+
+int lc_perf_open(struct perf_event_attr *a, pid_t tid, int cpu)
+{
+	long fd = syscall(SYS_perf_event_open, a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
 /* Open the tracepoint id on cpu into r; 0 or -errno. */
 static int open_cpu(struct wring *r, uint64_t id, int cpu, long page)
 {
 	struct perf_event_attr a;
-	long fd;
+	int fd;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.config = id;
+	lc_perf_mono_attr(&a, PERF_TYPE_TRACEPOINT, id, PERF_SAMPLE_TIME | PERF_SAMPLE_RAW);
 	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
-	a.use_clockid = 1;
-	a.clockid = CLOCK_MONOTONIC;
-	fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = lc_perf_open(&a, -1, cpu);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r->len = (size_t)page * (1 + WAKE_PAGES);
-	r->map = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+	r->map = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (r->map == MAP_FAILED) {
 		int e = -errno;
 
 		r->map = NULL;
-		close((int)fd);
+		close(fd);
 		return e;
 	}
-	r->fd = (int)fd;
+	r->fd = fd;
 	return 0;
 }
 

@@ -40,4 +40,15 @@ uint64_t lc_wake_lost(const struct lc_wake *w);
 /* Close the events (NULL is accepted). */
 void lc_wake_close(struct lc_wake *w);
 
+struct perf_event_attr;
+
+/* Fill *a for an event of type and config whose samples carry sample_type
+ * and are stamped with CLOCK_MONOTONIC (the clock of the sampler's ticks);
+ * the rest is zero. */
+void lc_perf_mono_attr(struct perf_event_attr *a, uint32_t type, uint64_t config,
+		       uint64_t sample_type);
+
+/* perf_event_open(a, tid, cpu) without a group, close-on-exec: fd or -errno. */
+int lc_perf_open(struct perf_event_attr *a, pid_t tid, int cpu);
+
 #endif /* LC_WAKE_H */
