@@ -110,22 +110,29 @@ static void own_reset(struct lc_seg_hdr *h)
 	}
 }
 
-/* 1 if process pid has exited and waits to be reaped (a zombie). */
-static int zombie(int pid)
+size_t lc_priv_read_stat(const char *path, char *buf, size_t size)
 {
-	char path[64], buf[512], *p;
 	ssize_t n;
-	int fd;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
 		return 0;
 	buf[n] = 0;
+	return (size_t)n;
+}
+
+/* 1 if process pid has exited and waits to be reaped (a zombie). */
+static int zombie(int pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (!lc_priv_read_stat(path, buf, sizeof(buf)))
+		return 0;
 	p = strrchr(buf, ')');
 	return p && p[1] == ' ' && p[2] == 'Z';
 }
