@@ -28,8 +28,6 @@
 #include "lc_internal.h"
 #include "session_test.h"
 
-static char tmpdir[64];
-
 /* Start a session with a fresh name; slots and trace may be NULL. */
 static void start(const char *slots, const char *trace)
 {
@@ -1018,13 +1016,6 @@ static void test_fork_trace(void **state)
 	free(pt.r);
 }
 
-static int group_setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/lc-test-flags.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
 static int group_teardown(void **state)
 {
 	stop(state);
@@ -1130,5 +1121,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_fork_trace, stop),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, lc_test_tmpdir_setup, group_teardown);
 }

@@ -25,6 +25,7 @@
 #include "attr.h"
 #include "lostcycles.h"
 #include "merge.h"
+#include "node_file.h"
 
 /* One rank block of a forged node file. */
 struct frank {
@@ -39,44 +40,17 @@ static char dir[256], npath[2][300], jpath[300];
  * 100 + 10 k, ...) and the ranks rk[0..nr), one busy thread for 10 ms. */
 static void node_file(const char *path, int k, int nproc, const struct frank *rk, int nr)
 {
-	struct lc_prof_info info = { .t0_ns = 1000000000000ull, .interval_ns = 100000,
-				     .window_ns = 1000000, .procs_option = 1, .sampler_cpu = -1,
-				     .hostname = k ? "node1" : "node0", .command = "c",
-				     .session = "s" };
-	struct lc_prof_end end = { .reason = "test", .procs = 1, .procs_from = LC_PROCS_OPTION };
-	struct lc_obs_proc op = { .uid = 1, .we = 1 };
-	struct lc_obs_thread th = { .thread = 0, .state = LC_ST_BUSY };
-	struct lc_obs o = { 1, &op, 1, &th };
-	struct lc_pwriter *w;
-	struct lc_threads *ts;
-	struct lc_accum *a;
-	int e = 0;
+	struct lc_prof_rank r[8];
+	struct node_spec s = { .k = k, .t0_ns = 1000000000000ull, .window_ns = 1000000,
+			       .run_ns = 10000000, .pid0 = 100 + 10 * k, .nproc = nproc,
+			       .ranks = r, .nranks = nr };
 
-	unlink(path);
-	w = lc_pwriter_open(path, &info, &e);
-	assert_non_null(w);
-	for (int i = 0; i < nproc; i++) {
-		struct lc_prof_process pr = { .pid = 100 + 10 * k + i, .comm = "app" };
-
-		assert_int_equal(lc_pwriter_process(w, &pr), 0);
-	}
-	for (int i = 0; i < nr; i++) {
-		struct lc_prof_rank r = { .pid = rk[i].pid, .rank = rk[i].rank, .size = rk[i].size,
-					  .clock_offset_ns = rk[i].offset, .job_id = 42,
-					  .host = info.hostname };
-
-		assert_int_equal(lc_pwriter_rank(w, &r), 0);
-	}
-	ts = lc_threads_new(w);
-	a = lc_accum_new(w, LC_SRC_SAMPLED, info.window_ns, 1);
-	assert_int_equal(lc_threads_id(ts, 100 + 10 * k, 1, 0, 1, 100 + 10 * k, 0), 0);
-	for (uint64_t t = 0; t < 10000000; t += 100000)
-		assert_int_equal(lc_accum_charge(a, t, 100000, &o), 0);
-	assert_int_equal(lc_accum_flush(a), 0);
-	assert_int_equal(lc_pwriter_end(w, &end), 0);
-	assert_int_equal(lc_pwriter_close(w), 0);
-	lc_accum_free(a);
-	lc_threads_free(ts);
+	assert_true(nr <= 8);
+	for (int i = 0; i < nr; i++)
+		r[i] = (struct lc_prof_rank){ .pid = rk[i].pid, .rank = rk[i].rank,
+					      .size = rk[i].size, .clock_offset_ns = rk[i].offset,
+					      .job_id = 42 };
+	node_file_write(path, &s);
 }
 
 static int setup(void **state)

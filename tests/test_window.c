@@ -24,6 +24,7 @@
 #include "attr.h"
 #include "lostcycles.h"
 #include "merge.h"
+#include "node_file.h"
 
 #define MS 1000000ull
 
@@ -229,40 +230,14 @@ static char npath[2][256], jpath[256];
  * two, one thread busy for run ns, windows of base and growth grow. */
 static void node_file(int k, uint64_t t0, uint64_t base, uint32_t grow, uint64_t run)
 {
-	struct lc_prof_info info = { .t0_ns = t0, .interval_ns = 100000, .window_ns = base,
-				     .window_grow = grow, .procs_option = 1, .sampler_cpu = -1,
-				     .hostname = k ? "node1" : "node0", .command = "c",
-				     .session = "s" };
-	struct lc_prof_process pr = { .pid = 100 + k, .comm = "app" };
-	struct lc_prof_rank rk = { .pid = 100 + k, .rank = k, .size = 2, .job_id = 42,
-				   .host = info.hostname };
-	struct lc_prof_end end = { .reason = "test", .procs = 1, .procs_from = LC_PROCS_OPTION };
-	struct lc_obs_proc op = { .uid = 1, .we = 1 };
-	struct lc_obs_thread th = { .thread = 0, .state = LC_ST_BUSY };
-	struct lc_obs o = { 1, &op, 1, &th };
-	struct lc_pwriter *w;
-	struct lc_threads *ts;
-	struct lc_accum *a;
-	int e = 0;
+	struct lc_prof_rank rk = { .pid = 100 + k, .rank = k, .size = 2, .job_id = 42 };
+	struct node_spec s = { .k = k, .t0_ns = t0, .window_ns = base, .run_ns = run,
+			       .grow = grow, .pid0 = 100 + k, .nproc = 1, .ranks = &rk,
+			       .nranks = 1 };
 
 	snprintf(npath[k], sizeof(npath[k]), "/tmp/lc-test-window.%d.node%d.data", (int)getpid(),
 		 k);
-	unlink(npath[k]);
-	w = lc_pwriter_open(npath[k], &info, &e);
-	assert_non_null(w);
-	assert_int_equal(lc_pwriter_process(w, &pr), 0);
-	assert_int_equal(lc_pwriter_rank(w, &rk), 0);
-	ts = lc_threads_new(w);
-	a = lc_accum_new(w, LC_SRC_SAMPLED, base, 1);
-	assert_int_equal(lc_threads_id(ts, pr.pid, 1, 0, 1, pr.pid, 0), 0);
-	assert_int_equal(lc_accum_window_grow(a, grow), 0);
-	for (uint64_t t = 0; t < run; t += 100000)
-		assert_int_equal(lc_accum_charge(a, t, t + 100000 > run ? run - t : 100000, &o), 0);
-	assert_int_equal(lc_accum_flush(a), 0);
-	assert_int_equal(lc_pwriter_end(w, &end), 0);
-	assert_int_equal(lc_pwriter_close(w), 0);
-	lc_accum_free(a);
-	lc_threads_free(ts);
+	node_file_write(npath[k], &s);
 }
 
 /* Merge the two node files; the job profile, or NULL with msg set. */
