@@ -16,7 +16,6 @@ LC=$(pwd)/lostcycles
 APP=$(pwd)/build/mpi/imbalance
 
 need_mpi t_mpi_merge "" "$APP"
-export TMPDIR="$tmp"
 cd "$tmp" || exit 1
 
 # job: run one job of two "nodes" of two ranks each, merge, and check it;

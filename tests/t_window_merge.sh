@@ -17,11 +17,6 @@ LC=$(pwd)/lostcycles
 APP=$(pwd)/build/mpi/imbalance
 
 need_mpi t_window_merge "" "$APP"
-export TMPDIR="$tmp"
-nfail=0
-ntest=0
-ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
-fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
 cd "$tmp" || exit 1
 
