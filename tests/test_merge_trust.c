@@ -36,6 +36,10 @@ struct frank {
 
 static char dir[256], npath[2][300], jpath[300];
 
+/* The ranks of two honest nodes: 0 and 1 on A, 2 and 3 on B (5 us ahead). */
+static const struct frank honest_a[2] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
+static const struct frank honest_b[2] = { { 110, 2, 4, 5000 }, { 111, 3, 4, 5000 } };
+
 /* Write node file k (host "node<k>") with nproc processes (pids
  * 100 + 10 k, ...) and the ranks rk[0..nr), one busy thread for 10 ms. */
 static void node_file(const char *path, int k, int nproc, const struct frank *rk, int nr)
@@ -104,15 +108,19 @@ static void refused(int r, const char *msg, const char *file, const char *rank)
 	assert_int_equal(access(jpath, F_OK), -1);
 }
 
+/* Merging the honest A with the two ranks b of node B is refused. */
+static void refused_b(const struct frank *b, char msg[512], const char *file, const char *rank)
+{
+	refused(merge(honest_a, 2, b, 2, msg, 512), msg, file, rank);
+}
+
 static void test_honest(void **state)
 {
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
-	const struct frank b[] = { { 110, 2, 4, 5000 }, { 111, 3, 4, 5000 } };
 	struct lc_profile *prof = NULL;
 	char msg[512];
 
 	(void)state;
-	assert_int_equal(merge(a, 2, b, 2, msg, sizeof(msg)), 0);
+	assert_int_equal(merge(honest_a, 2, honest_b, 2, msg, sizeof(msg)), 0);
 	assert_int_equal(lc_profile_read(jpath, &prof, msg, sizeof(msg)), 0);
 	assert_int_equal(prof->nranks, 4);
 	lc_profile_free(prof);
@@ -120,20 +128,18 @@ static void test_honest(void **state)
 
 static void test_duplicate_ranks(void **state)
 {
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
 	const struct frank b[] = { { 110, 0, 4, 0 }, { 111, 1, 4, 0 } };
 	const struct frank c[] = { { 110, 2, 4, 0 }, { 111, 2, 4, 0 } };
 	char msg[512];
 
 	(void)state;
-	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 0");
+	refused_b(b, msg, "B.data", "rank 0");
 	assert_non_null(strstr(msg, "A.data"));
-	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
+	refused_b(c, msg, "B.data", "rank 2");
 }
 
 static void test_sizes(void **state)
 {
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
 	const struct frank b[] = { { 110, 2, 5, 0 }, { 111, 3, 5, 0 } };
 	const struct frank c[] = { { 110, 2, 0xffffffffu, 0 }, { 111, 3, 4, 0 } };
 	const struct frank d[] = { { 100, 0, 0xffffffffu, 0 }, { 101, 1, 0xffffffffu, 0 } };
@@ -141,48 +147,44 @@ static void test_sizes(void **state)
 	char msg[512];
 
 	(void)state;
-	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
-	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
+	refused_b(b, msg, "B.data", "rank 2");
+	refused_b(c, msg, "B.data", "rank 2");
 	refused(merge(d, 2, e, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
 }
 
 static void test_foreign_pid(void **state)
 {
 	/* B's rank 3 names node A's pid 100 (whose rank 0 it would relabel) */
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
 	const struct frank b[] = { { 110, 2, 4, 0 }, { 100, 3, 4, 0 } };
 	const struct frank c[] = { { 110, 2, 4, 0 }, { 999, 3, 4, 0 } };
 	char msg[512];
 
 	(void)state;
-	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 3");
+	refused_b(b, msg, "B.data", "rank 3");
 	assert_non_null(strstr(msg, "pid 100"));
-	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "B.data", "rank 3");
+	refused_b(c, msg, "B.data", "rank 3");
 }
 
 static void test_clock_offset(void **state)
 {
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
 	const struct frank b[] = { { 110, 2, 4, INT64_MIN }, { 111, 3, 4, INT64_MIN } };
 	const struct frank c[] = { { 110, 2, 4, INT64_MAX }, { 111, 3, 4, INT64_MAX } };
 	char msg[512];
 
 	(void)state;
-	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
-	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "A.data", "rank 0");
+	refused_b(b, msg, "B.data", "rank 2");
+	refused_b(c, msg, "A.data", "rank 0");
 }
 
 /* Leave an honest pair in d for the fuzz corpus. */
 static void seeds(void **state)
 {
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
-	const struct frank b[] = { { 110, 2, 4, 5000 }, { 111, 3, 4, 5000 } };
 	char p[300];
 
 	snprintf(p, sizeof(p), "%s/a.data", (const char *)*state);
-	node_file(p, 0, 2, a, 2);
+	node_file(p, 0, 2, honest_a, 2);
 	snprintf(p, sizeof(p), "%s/b.data", (const char *)*state);
-	node_file(p, 1, 2, b, 2);
+	node_file(p, 1, 2, honest_b, 2);
 }
 
 int main(int argc, char **argv)

@@ -21,29 +21,9 @@
 #include "prof_sample.h"
 #include "profile_format.h"
 #include "rng.h"
+#include "tmpdir_test.h"
 
-static char dir[] = "/tmp/lc_test_profileXXXXXX";
-static char path[256], path2[256];
 static char err[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/p.data", dir);
-	snprintf(path2, sizeof(path2), "%s/q.data", dir);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(path);
-	unlink(path2);
-	rmdir(dir);
-	return 0;
-}
 
 /* Contents of path into a new buffer; *n its size. */
 static uint8_t *load(const char *p, size_t *n)
@@ -1523,5 +1503,5 @@ int main(void)
 		cmocka_unit_test(test_machine_blocks),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tdir_setup, tdir_teardown);
 }
