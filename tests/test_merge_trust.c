@@ -37,7 +37,8 @@ struct frank {
 static char dir[256], npath[2][300], jpath[300];
 
 /* The ranks of two honest nodes: 0 and 1 on A, 2 and 3 on B (5 us ahead). */
-static const struct frank honest_a[2] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
+#define HONEST_A { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } }
+static const struct frank honest_a[2] = HONEST_A;
 static const struct frank honest_b[2] = { { 110, 2, 4, 5000 }, { 111, 3, 4, 5000 } };
 
 /* Write node file k (host "node<k>") with nproc processes (pids
@@ -108,12 +109,6 @@ static void refused(int r, const char *msg, const char *file, const char *rank)
 	assert_int_equal(access(jpath, F_OK), -1);
 }
 
-/* Merging the honest A with the two ranks b of node B is refused. */
-static void refused_b(const struct frank *b, char msg[512], const char *file, const char *rank)
-{
-	refused(merge(honest_a, 2, b, 2, msg, 512), msg, file, rank);
-}
-
 static void test_honest(void **state)
 {
 	struct lc_profile *prof = NULL;
@@ -126,54 +121,41 @@ static void test_honest(void **state)
 	lc_profile_free(prof);
 }
 
-static void test_duplicate_ranks(void **state)
+/* Forged node files: node A's ranks a, node B's ranks b; the refusal names
+ * file and rank (and also, when set). */
+static const struct forged {
+	struct frank a[2], b[2];
+	const char *file, *rank, *also;
+} forged[] = {
+	/* ranks 0 and 1 twice, rank 2 twice on one node */
+	{ HONEST_A, { { 110, 0, 4, 0 }, { 111, 1, 4, 0 } }, "B.data", "rank 0", "A.data" },
+	{ HONEST_A, { { 110, 2, 4, 0 }, { 111, 2, 4, 0 } }, "B.data", "rank 2", NULL },
+	/* the job's size: 5 against 4, 0xffffffff against 4, 4 against 0xffffffff */
+	{ HONEST_A, { { 110, 2, 5, 0 }, { 111, 3, 5, 0 } }, "B.data", "rank 2", NULL },
+	{ HONEST_A, { { 110, 2, 0xffffffffu, 0 }, { 111, 3, 4, 0 } }, "B.data", "rank 2", NULL },
+	{ { { 100, 0, 0xffffffffu, 0 }, { 101, 1, 0xffffffffu, 0 } },
+	  { { 110, 2, 4, 0 }, { 111, 3, 4, 0 } }, "B.data", "rank 2", NULL },
+	/* B's rank 3 names node A's pid 100 (whose rank 0 it would relabel),
+	 * or a pid that is on no node */
+	{ HONEST_A, { { 110, 2, 4, 0 }, { 100, 3, 4, 0 } }, "B.data", "rank 3", "pid 100" },
+	{ HONEST_A, { { 110, 2, 4, 0 }, { 999, 3, 4, 0 } }, "B.data", "rank 3", NULL },
+	/* hostile clock offsets */
+	{ HONEST_A, { { 110, 2, 4, INT64_MIN }, { 111, 3, 4, INT64_MIN } }, "B.data", "rank 2", NULL },
+	{ HONEST_A, { { 110, 2, 4, INT64_MAX }, { 111, 3, 4, INT64_MAX } }, "A.data", "rank 0", NULL },
+};
+
+static void test_forged(void **state)
 {
-	const struct frank b[] = { { 110, 0, 4, 0 }, { 111, 1, 4, 0 } };
-	const struct frank c[] = { { 110, 2, 4, 0 }, { 111, 2, 4, 0 } };
 	char msg[512];
 
 	(void)state;
-	refused_b(b, msg, "B.data", "rank 0");
-	assert_non_null(strstr(msg, "A.data"));
-	refused_b(c, msg, "B.data", "rank 2");
-}
+	for (size_t i = 0; i < sizeof(forged) / sizeof(forged[0]); i++) {
+		const struct forged *f = &forged[i];
 
-static void test_sizes(void **state)
-{
-	const struct frank b[] = { { 110, 2, 5, 0 }, { 111, 3, 5, 0 } };
-	const struct frank c[] = { { 110, 2, 0xffffffffu, 0 }, { 111, 3, 4, 0 } };
-	const struct frank d[] = { { 100, 0, 0xffffffffu, 0 }, { 101, 1, 0xffffffffu, 0 } };
-	const struct frank e[] = { { 110, 2, 4, 0 }, { 111, 3, 4, 0 } };
-	char msg[512];
-
-	(void)state;
-	refused_b(b, msg, "B.data", "rank 2");
-	refused_b(c, msg, "B.data", "rank 2");
-	refused(merge(d, 2, e, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
-}
-
-static void test_foreign_pid(void **state)
-{
-	/* B's rank 3 names node A's pid 100 (whose rank 0 it would relabel) */
-	const struct frank b[] = { { 110, 2, 4, 0 }, { 100, 3, 4, 0 } };
-	const struct frank c[] = { { 110, 2, 4, 0 }, { 999, 3, 4, 0 } };
-	char msg[512];
-
-	(void)state;
-	refused_b(b, msg, "B.data", "rank 3");
-	assert_non_null(strstr(msg, "pid 100"));
-	refused_b(c, msg, "B.data", "rank 3");
-}
-
-static void test_clock_offset(void **state)
-{
-	const struct frank b[] = { { 110, 2, 4, INT64_MIN }, { 111, 3, 4, INT64_MIN } };
-	const struct frank c[] = { { 110, 2, 4, INT64_MAX }, { 111, 3, 4, INT64_MAX } };
-	char msg[512];
-
-	(void)state;
-	refused_b(b, msg, "B.data", "rank 2");
-	refused_b(c, msg, "A.data", "rank 0");
+		refused(merge(f->a, 2, f->b, 2, msg, sizeof(msg)), msg, f->file, f->rank);
+		if (f->also)
+			assert_non_null(strstr(msg, f->also));
+	}
 }
 
 /* Leave an honest pair in d for the fuzz corpus. */
@@ -191,10 +173,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_honest),
-		cmocka_unit_test(test_duplicate_ranks),
-		cmocka_unit_test(test_sizes),
-		cmocka_unit_test(test_foreign_pid),
-		cmocka_unit_test(test_clock_offset),
+		cmocka_unit_test(test_forged),
 	};
 
 	if (argc == 2) {
