@@ -540,6 +540,16 @@ static int parse_text(const char *text, struct lc_runs **r, struct lc_runs_error
 	return e;
 }
 
+/* The runs of a well-formed runs file of text. */
+static struct lc_runs *runs_of(const char *text)
+{
+	struct lc_runs *r = NULL;
+	struct lc_runs_error re;
+
+	assert_int_equal(parse_text(text, &r, &re), 0);
+	return r;
+}
+
 /* The points of column key of r over variable p. */
 static void p_points(struct lc_runs *r, const char *key, struct lc_points *pts)
 {
@@ -558,13 +568,11 @@ static void test_runs(void **state)
 		"n=64 p=4 li=0.5 ip=1.5 sl=0.01 cl=na rc=na ml=na bl=0 wc=0 rt=28.6 tt=49.3\n"
 		"tt=50 li=0.7 p=4 n=64 cl=na\n"
 		"d=32 v=4.5 p=2 li=0.018748 ip=0.002202 sl=0.276536 cl=0.077673 rc=0.037759 tt=1.313014 rt=0.900096\n";
-	struct lc_runs *r;
-	struct lc_runs_error re;
+	struct lc_runs *r = runs_of(text);
 	struct lc_points pts;
 	double v;
 
 	(void)state;
-	assert_int_equal(parse_text(text, &r, &re), 0);
 	assert_int_equal((int)lc_runs_count(r), 3);
 	assert_int_equal(lc_runs_line(r, 2), 5);
 	assert_int_equal(lc_runs_get(r, 0, lc_runs_find_key(r, "cl", 2), &v), LC_CELL_NA);
@@ -585,14 +593,11 @@ static void test_runs(void **state)
 /* Word values in notes; a run whose variable is not a number is missing. */
 static void test_runs_notes(void **state)
 {
-	struct lc_runs *r;
-	struct lc_runs_error re;
+	struct lc_runs *r = runs_of("impl=task p=1 li=0.5\nimpl=data p=2 li=0.7\np=x li=1\n");
 	struct lc_points pts;
 	double v;
 
 	(void)state;
-	assert_int_equal(parse_text("impl=task p=1 li=0.5\nimpl=data p=2 li=0.7\np=x li=1\n", &r,
-				    &re), 0);
 	assert_int_equal(lc_runs_get(r, 0, lc_runs_find_key(r, "impl", 4), &v), LC_CELL_TEXT);
 	p_points(r, "li", &pts);
 	assert_int_equal((int)pts.n, 2);
@@ -604,12 +609,10 @@ static void test_runs_notes(void **state)
 /* CSV with a header line, na cells. */
 static void test_runs_csv(void **state)
 {
-	struct lc_runs *r;
-	struct lc_runs_error re;
+	struct lc_runs *r = runs_of("n, p, li\n64, 2, 0.5\n128, 2, na\n");
 	double v;
 
 	(void)state;
-	assert_int_equal(parse_text("n, p, li\n64, 2, 0.5\n128, 2, na\n", &r, &re), 0);
 	assert_int_equal((int)lc_runs_count(r), 2);
 	assert_int_equal(lc_runs_get(r, 1, lc_runs_find_key(r, "li", 2), &v), LC_CELL_NA);
 	lc_runs_free(r);
