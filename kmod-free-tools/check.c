@@ -399,14 +399,32 @@ int lc_check_stale(const char *dir, int remove, uint64_t *bytes, int *failed)
 	return count;
 }
 
-static void probe_shm(struct lc_check_item *it, size_t *n, const char *dir)
+/* How much room is left in the writable dir. */
+static void shm_room(struct lc_check_item *i, const char *dir)
 {
-	struct lc_check_item *i = item(it, n, "shm", "shared memory");
-	struct lc_check_item *s = item(it, n, "stale", "stale segments");
-	char path[4096];
 	struct statvfs vfs;
-	uint64_t bytes, avail;
-	int fd, failed, stale;
+	uint64_t avail;
+
+	if (statvfs(dir, &vfs)) {
+		say(i, LC_CHECK_OK, NULL, "%s writable", dir);
+		return;
+	}
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	i->number = (double)avail;
+	if (avail < SHM_FREE_WARN)
+		say(i, LC_CHECK_WARN, "free space in /dev/shm (remove old files, "
+		    "'lostcycles check --clean')",
+		    "%s writable, only %llu KiB free", dir, (unsigned long long)(avail >> 10));
+	else
+		say(i, LC_CHECK_OK, NULL, "%s writable, %llu MiB free", dir,
+		    (unsigned long long)(avail >> 20));
+}
+
+/* Whether a file can be made in dir, and how much room is left there. */
+static void shm_writable(struct lc_check_item *i, const char *dir)
+{
+	char path[4096];
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/.lostcycles-check.%d", dir, (int)getpid());
 	fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
@@ -415,25 +433,19 @@ static void probe_shm(struct lc_check_item *it, size_t *n, const char *dir)
 		say(i, LC_CHECK_FAIL, "mount a writable tmpfs on /dev/shm (mount -t tmpfs tmpfs "
 		    "/dev/shm) or fix its permissions (chmod 1777 /dev/shm)",
 		    "%s not writable: %s", dir, strerror(errno));
-	} else {
-		close(fd);
-		unlink(path);
-		if (statvfs(dir, &vfs)) {
-			say(i, LC_CHECK_OK, NULL, "%s writable", dir);
-		} else {
-			avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-			i->number = (double)avail;
-			if (avail < SHM_FREE_WARN)
-				say(i, LC_CHECK_WARN, "free space in /dev/shm (remove old files, "
-				    "'lostcycles check --clean')",
-				    "%s writable, only %llu KiB free", dir,
-				    (unsigned long long)(avail >> 10));
-			else
-				say(i, LC_CHECK_OK, NULL, "%s writable, %llu MiB free", dir,
-				    (unsigned long long)(avail >> 20));
-		}
+		return;
 	}
-	stale = lc_check_stale(dir, 0, &bytes, &failed);
+	close(fd);
+	unlink(path);
+	shm_room(i, dir);
+}
+
+/* Segments of dead processes left in dir. */
+static void shm_stale(struct lc_check_item *s, const char *dir)
+{
+	uint64_t bytes;
+	int failed, stale = lc_check_stale(dir, 0, &bytes, &failed);
+
 	s->number = stale < 0 ? NAN : stale;
 	if (stale < 0) {
 		s->err = -stale;
@@ -445,6 +457,12 @@ static void probe_shm(struct lc_check_item *it, size_t *n, const char *dir)
 	} else {
 		say(s, LC_CHECK_OK, NULL, "none");
 	}
+}
+
+static void probe_shm(struct lc_check_item *it, size_t *n, const char *dir)
+{
+	shm_writable(item(it, n, "shm", "shared memory"), dir);
+	shm_stale(item(it, n, "stale", "stale segments"), dir);
 }
 
 /* ---- CPUs ------------------------------------------------------------------- */
@@ -502,15 +520,12 @@ static int cpu_isolated(int cpu)
 	return 0;
 }
 
-static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
+/* The CPUs this process may run on: two or more leave one to the sampler. */
+static void cpus_allowed(struct lc_check_item *i)
 {
-	struct lc_check_item *i = item(it, n, "cpus", "CPUs");
-	struct lc_check_item *s = item(it, n, "sampler_cpu", "sampler CPU");
-	unsigned long long b0, t0, b1, t1;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t set;
-	int allowed = 0, iso;
-	double busy;
+	int allowed = 0;
 
 	if (!sched_getaffinity(0, sizeof(set), &set))
 		allowed = CPU_COUNT(&set);
@@ -521,6 +536,28 @@ static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
 		say(i, LC_CHECK_WARN, "give the run at least two CPUs (taskset -c 0,1 ...) so the "
 		    "sampler does not steal time from the program",
 		    "%ld online, %d allowed: the sampler shares the program's CPU", online, allowed);
+}
+
+/* How busy cpu is over 100 ms (0..1); -1 when /proc/stat cannot say. */
+static double cpu_busy(int cpu)
+{
+	unsigned long long b0, t0, b1, t1;
+
+	if (cpu_jiffies(cpu, &b0, &t0))
+		return -1;
+	usleep(100000);
+	if (cpu_jiffies(cpu, &b1, &t1) || t1 == t0)
+		return 0;
+	return (double)(b1 - b0) / (double)(t1 - t0);
+}
+
+/* The CPU the sampler would take (cpu, or the spare one when cpu < 0):
+ * whether it is isolated and how busy it is now. */
+static void sampler_cpu(struct lc_check_item *s, int cpu)
+{
+	double busy;
+	int iso;
+
 	if (cpu < 0)
 		cpu = lc_sampler_spare_cpu();
 	if (cpu < 0) {
@@ -529,16 +566,10 @@ static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
 	}
 	s->number = cpu;
 	iso = cpu_isolated(cpu);
-	if (cpu_jiffies(cpu, &b0, &t0)) {
+	busy = cpu_busy(cpu);
+	if (busy < 0)
 		say(s, LC_CHECK_OK, NULL, "CPU %d%s (load unknown)", cpu, iso ? ", isolated" : "");
-		return;
-	}
-	usleep(100000);
-	if (cpu_jiffies(cpu, &b1, &t1) || t1 == t0)
-		busy = 0;
-	else
-		busy = (double)(b1 - b0) / (double)(t1 - t0);
-	if (busy > CPU_BUSY_WARN)
+	else if (busy > CPU_BUSY_WARN)
 		say(s, LC_CHECK_WARN, "pick a quieter CPU with 'record -C CPU', or reserve one "
 		    "(isolcpus= on the kernel command line, or a cpuset)",
 		    "CPU %d%s, %.0f %% busy right now: the sampler will be late", cpu,
@@ -546,6 +577,12 @@ static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
 	else
 		say(s, LC_CHECK_OK, NULL, "CPU %d, %.0f %% busy right now, %s", cpu, 100 * busy,
 		    iso ? "isolated" : "not isolated (isolcpus= or a cpuset would keep others off)");
+}
+
+static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
+{
+	cpus_allowed(item(it, n, "cpus", "CPUs"));
+	sampler_cpu(item(it, n, "sampler_cpu", "sampler CPU"), cpu);
 }
 
 /* ---- the tick loop ------------------------------------------------------------- */
