@@ -120,25 +120,22 @@ static void test_table(void **state)
 /* Live threads by state, empty slots by work_exists; sum = p * wall. */
 static void test_slots_and_completeness(void **state)
 {
-	struct lc_pwriter *w = open_writer(4);
-	struct lc_threads *th = lc_threads_new(w);
-	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 4);
+	struct rig r;
 	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
 	struct lc_obs_thread t[2] = {
-		{ .thread = (uint32_t)lc_threads_id(th, 1, 1, 0, 1, 11, 0), .state = LC_ST_BUSY },
-		{ .thread = (uint32_t)lc_threads_id(th, 1, 1, 1, 1, 12, 0), .state = LC_ST_IDLE,
-		  .qempty = 1 },
+		{ .thread = 0, .state = LC_ST_BUSY },
+		{ .thread = 1, .state = LC_ST_IDLE, .qempty = 1 },
 	};
 	struct lc_obs o = { 1, &pr, 2, t };
 	uint64_t out[LC_NCAT];
 	struct lc_profile *prof;
 
-	assert_int_equal(lc_accum_charge(a, 0, 1 * MS, &o), 0);
+	rig_open(&r, 4, 2);
+	assert_int_equal(lc_accum_charge(r.a, 0, 1 * MS, &o), 0);
 	pr.we = 0;
 	t[0].state = LC_ST_SYNC;
-	assert_int_equal(lc_accum_charge(a, 1 * MS, 2 * MS, &o), 0);
-	prof = finish(w, a);
-	cats(prof, out);
+	assert_int_equal(lc_accum_charge(r.a, 1 * MS, 2 * MS, &o), 0);
+	prof = rig_finish(&r, out);
 	assert_int_equal(prof->procs, 4);
 	assert_int_equal(out[LC_CAT_PC], 1 * MS);
 	assert_int_equal(out[LC_CAT_LI], 3 * MS);		/* idle thread + 2 empty slots */
@@ -148,9 +145,7 @@ static void test_slots_and_completeness(void **state)
 	assert_int_equal(prof->data[0].nthreads, 2);
 	assert_int_equal(prof->data[0].threads[0].cat[LC_CAT_PC], 1 * MS);
 	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_IP], 2 * MS);
-	lc_profile_free(prof);
-	lc_accum_free(a);
-	lc_threads_free(th);
+	rig_close(&r, prof);
 }
 
 /* An interval across window boundaries is split exactly. */
@@ -383,8 +378,7 @@ static void test_thread_ids(void **state)
  * after the transfer split; objects are kept per process. */
 static void test_sync_objects(void **state)
 {
-	struct lc_pwriter *w = open_writer(4);
-	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 4);
+	struct rig r;
 	struct lc_obs_proc pr[2] = { { .uid = 1, .we = 1 }, { .uid = 2, .we = 1 } };
 	struct lc_obs_thread t[4] = {
 		{ .thread = 0, .proc = 0, .state = LC_ST_SYNC, .sync = 1 },
@@ -393,22 +387,22 @@ static void test_sync_objects(void **state)
 		{ .thread = 3, .proc = 0, .state = LC_ST_BUSY, .sync = 0 },
 	};
 	struct lc_obs o = { 2, pr, 4, t };
+	uint64_t out[LC_NCAT], by[3] = { 0 };
 	struct lc_profile *prof;
-	struct lc_threads *th = lc_threads_new(w);
-	uint64_t by[3] = { 0 };
 
 	(void)state;
+	rig_open(&r, 4, 0);
 	for (int i = 0; i < 4; i++)
-		lc_threads_id(th, i < 3 ? 10 : 11, 1, (uint32_t)i, 1, 10 + i, 0);
-	lc_accum_sync_name(a, 1, 100, 1, 0x1000, "queue lock");
-	lc_accum_sync_name(a, 1, 100, 2, 0x2000, NULL);
-	lc_accum_sync_name(a, 2, 200, 1, 0x1000, "");
-	assert_int_equal(lc_accum_charge(a, 0, 2 * MS, &o), 0);
+		lc_threads_id(r.th, i < 3 ? 10 : 11, 1, (uint32_t)i, 1, 10 + i, 0);
+	lc_accum_sync_name(r.a, 1, 100, 1, 0x1000, "queue lock");
+	lc_accum_sync_name(r.a, 1, 100, 2, 0x2000, NULL);
+	lc_accum_sync_name(r.a, 2, 200, 1, 0x1000, "");
+	assert_int_equal(lc_accum_charge(r.a, 0, 2 * MS, &o), 0);
 	/* thread 1 also had 0.5 ms of ideal transfer time: that part is CL */
 	t[1].xfer_ns = MS / 2;
 	t[0].state = LC_ST_BUSY;
-	assert_int_equal(lc_accum_charge(a, 2 * MS, MS, &o), 0);
-	prof = finish(w, a);
+	assert_int_equal(lc_accum_charge(r.a, 2 * MS, MS, &o), 0);
+	prof = rig_finish(&r, out);
 	assert_int_equal(prof->nsync, 3);
 	for (uint32_t i = 0; i < prof->nsync; i++) {
 		const struct lc_prof_sync *y = &prof->sync[i];
@@ -426,9 +420,7 @@ static void test_sync_objects(void **state)
 	assert_int_equal(by[0], 2 * MS);
 	assert_int_equal(by[1], 2 * MS + MS / 2);
 	assert_int_equal(by[2], 3 * MS);
-	lc_profile_free(prof);
-	lc_accum_free(a);
-	lc_threads_free(th);
+	rig_close(&r, prof);
 }
 
 int main(void)
