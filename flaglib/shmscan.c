@@ -147,12 +147,39 @@ static void reap(const char *name, int pid)
 	}
 }
 
+/* Whether segment name d_name (its session ending at send) is of this
+ * process's session, for a takeover (never in trace mode). */
+static int own_session(const char *d_name, size_t send)
+{
+	size_t slen = strlen(lc_priv_g.session), pl = strlen(LC_SHM_PREFIX);
+
+	return !lc_priv_g.trace && send == pl + slen &&
+	       !strncmp(d_name + pl, lc_priv_g.session, slen);
+}
+
+/* Take over segment name of this process's image before exec; 1 when
+ * it is now this process's segment, else 0. */
+static int take_over(const char *name, uint64_t start)
+{
+	uint64_t size;
+
+	lc_priv_g.hdr = own_map(name, start, &size);
+	if (!lc_priv_g.hdr)
+		return 0;
+	snprintf(lc_priv_g.shm_name, sizeof(lc_priv_g.shm_name), "%s", name);
+	lc_priv_g.seg_size = size;
+	lc_priv_g.nslots = lc_priv_g.hdr->nslots;
+	own_reset(lc_priv_g.hdr);
+	lc_priv_debug("segment %s: taken over from this process's image before exec", name);
+	return 1;
+}
+
 int lc_priv_shm_scan(uint64_t start)
 {
-	size_t slen = strlen(lc_priv_g.session), pl = strlen(LC_SHM_PREFIX), send;
 	DIR *d = opendir(SHM_DIR);
 	struct dirent *e;
-	uint64_t nonce, size;
+	uint64_t nonce;
+	size_t send;
 	int pid, found = 0;
 	char name[sizeof(lc_priv_g.shm_name)];
 
@@ -163,23 +190,10 @@ int lc_priv_shm_scan(uint64_t start)
 		    strlen(e->d_name) + 2 > sizeof(name))
 			continue;
 		snprintf(name, sizeof(name), "/%s", e->d_name);
-		if (pid != (int)getpid()) {
+		if (pid != (int)getpid())
 			reap(name, pid);
-			continue;
-		}
-		if (found || lc_priv_g.trace || send != pl + slen ||
-		    strncmp(e->d_name + pl, lc_priv_g.session, slen))
-			continue;
-		lc_priv_g.hdr = own_map(name, start, &size);
-		if (!lc_priv_g.hdr)
-			continue;
-		found = 1;
-		memcpy(lc_priv_g.shm_name, name, sizeof(name));
-		lc_priv_g.seg_size = size;
-		lc_priv_g.nslots = lc_priv_g.hdr->nslots;
-		own_reset(lc_priv_g.hdr);
-		lc_priv_debug("segment %s: taken over from this process's image before exec",
-			      name);
+		else if (!found && own_session(e->d_name, send))
+			found = take_over(name, start);
 	}
 	closedir(d);
 	return found;
