@@ -48,6 +48,13 @@
 #                             folder of the test's own (no LogGP model),
 #                             LOSTCYCLES_LOGGP unset and TMPDIR=$tmp (what
 #                             mpiexec leaves goes with $tmp)
+#   two_nodes PREFIX N OPTS_A OPTS_B  one MPI job of $APP 5 N on two "nodes"
+#                             of two ranks (LOSTCYCLES_HOST nodeA, nodeB),
+#                             each under "$LC exec -o PREFIX" with its OPTS:
+#                             PREFIX.nodeA.data, PREFIX.nodeB.data; output
+#                             in out and err, mpiexec's status returned
+#   cat_ns FILE               "key ns" for every measured category and tt of
+#                             the profile FILE (report's CSV, to the ns)
 #
 # With SUB set:
 #   run ARGS...               run lostcycles ARGS; output in $tmp/out, status in $st
@@ -190,6 +197,16 @@ need_mpi() {
 	export XDG_CONFIG_HOME="$tmp/config"
 	unset LOSTCYCLES_LOGGP
 	export TMPDIR="$tmp"
+}
+
+two_nodes() {
+	mpiexec -n 2 -env LOSTCYCLES_HOST nodeA "$LC" exec -o "$1" $3 -- "$APP" 5 "$2" : \
+		-n 2 -env LOSTCYCLES_HOST nodeB "$LC" exec -o "$1" $4 -- "$APP" 5 "$2" >out 2>err
+}
+
+cat_ns() {
+	"$LC" report --format csv "$1" |
+		awk -F, '$5 == 1 && $1 != "p" && $1 != "wall" && $1 != "qe" { printf "%s %.0f\n", $1, $3 * 1e9 }'
 }
 
 [ -n "${SUB:-}" ] || return 0

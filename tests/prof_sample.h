@@ -49,6 +49,14 @@ static uint64_t sample_size(const char *path)
 	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
 }
 
+/* A writer of in on a new file at path (an old one removed first: the
+ * writer creates the file); NULL with *err set. */
+static struct lc_pwriter *sample_open(const char *path, const struct lc_prof_info *in, int *err)
+{
+	unlink(path);
+	return lc_pwriter_open(path, in, err);
+}
+
 /* Write the sample to path; bounds[i] receives the file size after block i
  * (bounds[0] = header + info).  Returns 0 or the writer's error. */
 static int sample_write(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
@@ -110,8 +118,7 @@ static int sample_write(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
 
 	e.reason_na[LC_CAT_RC] = sample_reason;
 	e.reason_na[LC_CAT_ML] = sample_reason;
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &err);
+	w = sample_open(path, &in, &err);
 	if (!w)
 		return err;
 	bounds[k++] = sample_size(path);

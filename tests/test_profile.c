@@ -523,8 +523,7 @@ static void test_machine_blocks(void **state)
 	int rc = 0;
 
 	(void)state;
-	unlink(path);
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(lc_pwriter_machine(w, &m[i]), 0);
@@ -600,8 +599,7 @@ static void test_write_errors(void **state)
 	assert_int_equal(e, -ENOENT);
 	assert_int_equal(lc_pwriter_close(NULL), 0);
 	/* a writer whose fd goes bad after open */
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &e);
+	w = sample_open(path, &in, &e);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_process(w, &p), 0);
 	{
@@ -655,8 +653,7 @@ static void test_counters_blocks(void **state)
 	(void)state;
 	e.reason_na[LC_CAT_RC] = why;
 	e.method[LC_CAT_ML] = how;
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	assert_int_equal(lc_pwriter_events(w, 2, ev), 0);
@@ -688,8 +685,7 @@ static void test_counters_blocks(void **state)
 	lc_profile_free(pr);
 
 	/* counts that do not match the events block are corrupt */
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	assert_int_equal(lc_pwriter_events(w, 1, ev), 0);
@@ -700,8 +696,7 @@ static void test_counters_blocks(void **state)
 	assert_non_null(strstr(err, "corrupt counts block"));
 	assert_null(pr);
 	/* a move to an unknown category is corrupt */
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	mv.to = LC_NCAT;
@@ -756,8 +751,7 @@ static void test_vwindow_round_trip(void **state)
 
 	(void)state;
 	in.window_grow = 4096;
-	unlink(path);
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	for (uint32_t i = 0; i < 3; i++) {
 		th.idx = i;
@@ -1246,8 +1240,7 @@ static void test_opts_old_clamp(void **state)
 	int rc = 0;
 
 	(void)state;
-	unlink(path);
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	for (win.index = 0; win.index < 100; win.index++)
