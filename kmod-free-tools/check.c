@@ -587,65 +587,101 @@ static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
 
 /* ---- the tick loop ------------------------------------------------------------- */
 
-int lc_check_tick_probe(uint64_t probe_ns, int cpu, double *mean_ns, double *max_ns,
-			uint64_t *ticks)
-{
-	char session[LC_SESSION_MAX], path[] = "/tmp/lostcycles-check.XXXXXX";
-	struct lc_sampler_cfg cfg = { .cpu = cpu };
-	struct lc_sampler_stats st = { 0 };
-	struct lc_prof_info info = { .interval_ns = 1000, .window_ns = 1000000000u };
-	struct lc_registry *reg = NULL;
-	struct lc_pwriter *w = NULL;
-	struct lc_threads *th = NULL;
-	struct lc_accum *acc = NULL;
-	struct lc_sampler *smp = NULL;
-	struct timespec ts;
-	int fd, e = 0;
-	uint64_t t0;
+/* What one probe of the tick loop holds: a registry of this process
+ * alone, a writer on a temporary file, its threads and accumulator. */
+struct probe {
+	char path[32];
+	struct lc_registry *reg;
+	struct lc_pwriter *w;
+	struct lc_threads *th;
+	struct lc_accum *acc;
+};
 
-	fd = mkstemp(path);
+/* Set up pb for a profile of info; 0 or -errno (pb is then for
+ * probe_close all the same). */
+static int probe_open(struct probe *pb, const struct lc_prof_info *info)
+{
+	char session[LC_SESSION_MAX];
+	int fd, e = 0;
+
+	snprintf(pb->path, sizeof(pb->path), "/tmp/lostcycles-check.XXXXXX");
+	fd = mkstemp(pb->path);
 	if (fd < 0)
 		return -errno;
 	close(fd);
-	unlink(path);	/* a unique name; the profile writer creates it anew */
+	unlink(pb->path);	/* a unique name; the profile writer creates it anew */
 	snprintf(session, sizeof(session), "lccheck%d", (int)getpid());
-	reg = lc_registry_start_lineage(session, &e);	/* nothing but our own */
-	if (!reg || (e = lc_registry_set_roots(reg, &(pid_t){ getpid() }, 1)))
-		goto out;
-	w = lc_pwriter_open(path, &info, &e);
-	if (!w)
-		goto out;
-	th = lc_threads_new(w);
-	acc = lc_accum_new(w, LC_SRC_SAMPLED, info.window_ns, 1);
-	if (!th || !acc) {
-		e = -ENOMEM;
-		goto out;
-	}
-	smp = lc_sampler_start(&cfg, &e);
-	if (!smp)
-		goto out;
-	t0 = lc_clock_ns();
-	cfg = (struct lc_sampler_cfg){ .interval_ns = 1000, .sleep_only = 1, .cpu = cpu,
-				       .t0 = t0, .reg = reg, .acc = acc, .threads = th, .w = w };
-	lc_sampler_go(smp, &cfg);
-	ts = (struct timespec){ (time_t)(probe_ns / 1000000000u), (long)(probe_ns % 1000000000u) };
+	pb->reg = lc_registry_start_lineage(session, &e);	/* nothing but our own */
+	if (!pb->reg || (e = lc_registry_set_roots(pb->reg, &(pid_t){ getpid() }, 1)))
+		return e;
+	pb->w = lc_pwriter_open(pb->path, info, &e);
+	if (!pb->w)
+		return e;
+	pb->th = lc_threads_new(pb->w);
+	pb->acc = lc_accum_new(pb->w, LC_SRC_SAMPLED, info->window_ns, 1);
+	return pb->th && pb->acc ? 0 : -ENOMEM;
+}
+
+static void probe_close(struct probe *pb)
+{
+	if (pb->reg)
+		lc_registry_stop(pb->reg);
+	lc_accum_free(pb->acc);
+	lc_threads_free(pb->th);
+	lc_pwriter_close(pb->w);
+	lc_registry_free(pb->reg);
+	if (pb->path[0])
+		unlink(pb->path);
+}
+
+/* Sleep ns, resumed after a signal. */
+static void nap_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-	lc_sampler_stop(smp, &st);
+}
+
+/* Run a sleeping sampler of 1 us ticks on cpu for probe_ns over pb; its
+ * statistics into *st, its start into *t0; 0 or -errno. */
+static int probe_run(struct probe *pb, uint64_t probe_ns, int cpu,
+		     struct lc_sampler_stats *st, uint64_t *t0)
+{
+	struct lc_sampler_cfg cfg = { .cpu = cpu };
+	int e = 0;
+	struct lc_sampler *smp = lc_sampler_start(&cfg, &e);
+
+	if (!smp)
+		return e;
+	*t0 = lc_clock_ns();
+	cfg = (struct lc_sampler_cfg){ .interval_ns = 1000, .sleep_only = 1, .cpu = cpu,
+				       .t0 = *t0, .reg = pb->reg, .acc = pb->acc,
+				       .threads = pb->th, .w = pb->w };
+	lc_sampler_go(smp, &cfg);
+	nap_ns(probe_ns);
+	lc_sampler_stop(smp, st);
+	return 0;
+}
+
+int lc_check_tick_probe(uint64_t probe_ns, int cpu, double *mean_ns, double *max_ns,
+			uint64_t *ticks)
+{
+	struct lc_prof_info info = { .interval_ns = 1000, .window_ns = 1000000000u };
+	struct lc_sampler_stats st = { 0 };
+	struct probe pb = { .path = "" };
+	uint64_t t0 = 0;
+	int e = probe_open(&pb, &info);
+
+	if (!e)
+		e = probe_run(&pb, probe_ns, cpu, &st, &t0);
+	probe_close(&pb);
+	if (e)
+		return e;
 	*ticks = st.ticks;
 	*mean_ns = st.ticks ? (double)(st.t_end - t0) / (double)st.ticks : NAN;
 	*max_ns = (double)st.max_gap_ns;
-	if (!st.ticks)
-		e = -EAGAIN;
-out:
-	if (reg)
-		lc_registry_stop(reg);
-	lc_accum_free(acc);
-	lc_threads_free(th);
-	lc_pwriter_close(w);
-	lc_registry_free(reg);
-	unlink(path);
-	return e;
+	return st.ticks ? 0 : -EAGAIN;
 }
 
 static void probe_tick(struct lc_check_item *it, size_t *n, uint64_t probe_ns, int cpu)
