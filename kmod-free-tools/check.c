@@ -62,15 +62,10 @@ static void say(struct lc_check_item *i, enum lc_check_level lv, const char *fix
 /* Read the first line of path into buf; 0 or -errno. */
 static int read_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "re");
-	int e = 0;
+	int e = lc_read_text(path, buf, len);
 
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		e = -EIO;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
+	if (!e)
+		buf[strcspn(buf, "\n")] = 0;
 	return e;
 }
 
