@@ -77,12 +77,10 @@ static struct lc_seg_hdr *own_map(const char *name, uint64_t start, uint64_t *si
 	return h;
 }
 
-/* The new image starts afresh: no work, no team, no tags, no job, and the
- * slots of the old image's threads (gone with exec) free; the main
- * thread's slot stays claimed for it (lc_priv_g.adopt_slot). */
-static void own_reset(struct lc_seg_hdr *h)
+/* The process-wide predicates and the tag table of h, emptied. */
+static void reset_process_wide(struct lc_seg_hdr *h)
 {
-	uint32_t tid = (uint32_t)gettid(), s, i;
+	uint32_t s;
 
 	__atomic_store_n(&h->work_exists, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->solution_found, 0, __ATOMIC_RELAXED);
@@ -93,8 +91,14 @@ static void own_reset(struct lc_seg_hdr *h)
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	__atomic_store_n(&h->ntags, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->tag_seq, s + 1, __ATOMIC_RELEASE);
+}
+
+/* Empty every owned slot of h; the first one of thread tid stays its own
+ * (adopt_slot), the others are freed. */
+static void reset_slots(struct lc_seg_hdr *h, uint32_t tid)
+{
 	lc_priv_g.adopt_slot = LC_NO_SLOT;
-	for (i = 0; i < h->nslots; i++) {
+	for (uint32_t i = 0; i < h->nslots; i++) {
 		struct lc_slot *sl = lc_seg_slot(h, i);
 		uint32_t owner = __atomic_load_n(&sl->tid, __ATOMIC_RELAXED);
 
@@ -108,6 +112,15 @@ static void own_reset(struct lc_seg_hdr *h)
 		else
 			__atomic_store_n(&sl->tid, 0, __ATOMIC_RELEASE);
 	}
+}
+
+/* The new image starts afresh: no work, no team, no tags, no job, and the
+ * slots of the old image's threads (gone with exec) free; the main
+ * thread's slot stays claimed for it (lc_priv_g.adopt_slot). */
+static void own_reset(struct lc_seg_hdr *h)
+{
+	reset_process_wide(h);
+	reset_slots(h, (uint32_t)gettid());
 }
 
 size_t lc_priv_read_stat(const char *path, char *buf, size_t size)
