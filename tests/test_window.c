@@ -73,6 +73,27 @@ static void charge_run(struct lc_accum *a, uint64_t until, uint64_t step)
 		assert_int_equal(lc_accum_charge(a, t, t + step > until ? until - t : step, &o), 0);
 }
 
+/* Every window of d, busy throughout a run of run ns, starts where the
+ * schedule of base and grow puts its index and holds its span (the last
+ * one the rest of the run); the sum of their time. */
+static uint64_t on_schedule(const struct lc_prof_data *d, uint64_t base, uint32_t grow,
+			    uint64_t run)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		uint64_t st, len, wall = lc_acct_wall(&d->windows[i].acct);
+
+		lc_window_span(base, grow, i, &st, &len);
+		assert_int_equal(d->windows[i].index, i);
+		assert_int_equal(d->windows[i].start_ns, st);
+		assert_int_equal(wall, i + 1 < d->nwindows ? len : run - st);
+		assert_int_equal(d->windows[i].acct.cat[LC_CAT_PC], wall);
+		sum += wall;
+	}
+	return sum;
+}
+
 /* Windows of base 1 ms, growth 8: 8 of 1 ms, then 4 of 2 ms, 4 of 4 ms,
  * ...  Each written window starts where the schedule says, holds the time
  * of its span (the last one the rest), and the whole is the run. */
@@ -84,7 +105,6 @@ static void test_growing_windows(void **state)
 	const uint64_t run = 100 * MS + 300000;	/* ends inside a window */
 	const struct lc_prof_data *d;
 	struct lc_profile *prof;
-	uint64_t sum = 0;
 
 	assert_int_equal(lc_threads_id(th, 1, 1, 0, 1, 11, 0), 0);
 	assert_int_equal(lc_accum_window_grow(a, 8), 0);
@@ -95,23 +115,10 @@ static void test_growing_windows(void **state)
 	/* 100.3 ms: 8 x 1 ms, 4 x 2, 4 x 4 (to 32 ms), 4 x 8 (to 64), then
 	 * 16 ms windows from 64: 64, 80, 96 — 23 windows */
 	assert_int_equal(d->nwindows, 23);
-	for (uint32_t i = 0; i < d->nwindows; i++) {
-		uint64_t st, len, wall = lc_acct_wall(&d->windows[i].acct);
-
-		lc_window_span(1 * MS, 8, i, &st, &len);
-		assert_int_equal(d->windows[i].index, i);
-		assert_int_equal(d->windows[i].start_ns, st);
-		if (i + 1 < d->nwindows)
-			assert_int_equal(wall, len);
-		else
-			assert_int_equal(wall, run - st);
-		assert_int_equal(d->windows[i].acct.cat[LC_CAT_PC], wall);
-		sum += wall;
-	}
+	assert_int_equal(on_schedule(d, 1 * MS, 8, run), run);
 	assert_int_equal(d->windows[8].start_ns, 8 * MS);
 	assert_int_equal(d->windows[12].start_ns, 16 * MS);
 	assert_int_equal(d->windows[22].start_ns, 96 * MS);
-	assert_int_equal(sum, run);
 	assert_int_equal(d->total.cat[LC_CAT_PC], run);
 	lc_profile_free(prof);
 	lc_accum_free(a);
