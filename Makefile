@@ -65,9 +65,17 @@ ALL_LDFLAGS = -pthread $(LDFLAGS) $(SAN_FLAGS)
 
 B := build
 
+# ---- OTF2 (optional): "export --otf2" when libopen-trace-format2-dev is
+# installed (pkg-config otf2 and its header); without it the export says
+# that this build has no OTF2 support.
+HAVE_OTF2 := $(shell pkg-config --exists otf2 2>/dev/null && \
+	printf '\043include <otf2/otf2.h>\n' | $(CC) $$(pkg-config --cflags otf2) -fsyntax-only -x c - 2>/dev/null && echo 1)
+OTF2_CFLAGS := $(if $(HAVE_OTF2),-DLC_HAVE_OTF2 $(shell pkg-config --cflags otf2))
+OTF2_LIBS := $(if $(HAVE_OTF2),$(shell pkg-config --libs otf2))
+
 # The flags every object was built with: a change rewrites the stamp, on
 # which every object and program depends, so nothing stale is linked.
-FLAGS := $(CC) | $(CFLAGS) | $(CPPFLAGS) | $(LDFLAGS) | $(SAN)
+FLAGS := $(CC) | $(CFLAGS) | $(CPPFLAGS) | $(LDFLAGS) | $(SAN) | otf2 $(HAVE_OTF2)
 STAMP := $(B)/.flags
 $(shell mkdir -p $(B) && { [ "$$(cat $(STAMP) 2>/dev/null)" = '$(FLAGS)' ] || printf '%s\n' '$(FLAGS)' > $(STAMP); })
 
@@ -107,7 +115,8 @@ TOOL_SRC := $(wildcard util/*.c profile/*.c sampler/*.c postproc/*.c kmod-free-t
 TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o)
 TOOL_MAIN := $(B)/cli/lostcycles.o
 TOOL_LIB := $(B)/libtool.a
-TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -ljson-c -ldw -lelf -lm -lrt
+TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -ljson-c -ldw -lelf -lm -lrt $(OTF2_LIBS)
+$(B)/postproc/otf2.o: ALL_CFLAGS += $(OTF2_CFLAGS)
 
 # ---- tests, examples, benchmarks --------------------------------------------
 TEST_SRC := $(wildcard tests/test_*.c)

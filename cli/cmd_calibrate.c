@@ -357,9 +357,10 @@ static void clamped_warning(const struct lc_pingpong *p, const struct lc_loggp *
 
 	if (lg->S > 0)
 		snprintf(sw, sizeof(sw), ", and from the switch on %.1f ns", lg->Ls + lg->o);
-	warnx("warning: the measured overhead o (%.1f ns) is above the time of an empty message of "
+	warnx("%swarning%s: the measured overhead o (%.1f ns) is above the time of an empty message of "
 	      "a fitted line (%.1f ns%s): that line's latency is 0 (a busy machine? calibrate on a "
-	      "quiet one)", p->o, lg->L + lg->o, sw);
+	      "quiet one)", lc_color(stderr, LC_COLOR_WARNING), lc_color(stderr, NULL), p->o,
+	      lg->L + lg->o, sw);
 }
 
 /* --mpi: measure, fit, write, print.  The exit status. */

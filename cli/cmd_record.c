@@ -149,6 +149,7 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 		LC_OPT_FLAG("no-wait", 0, REC("end when CMD ends (say how many processes of the "
 			    "session\nit left running) instead of waiting for them"), &o->no_wait),
 		LC_OPT_FLAG("quiet", 'q', "no summary line on stderr", &o->quiet),
+		LC_OPT_COLOR(),
 		LC_OPT_END_AT_OPERAND(),
 	};
 #undef REC
@@ -203,7 +204,8 @@ static void miss_latency(struct run *r)
 	}
 	if (lc_launch_miss_latency(&r->o.miss_latency_ns, r->latency_from,
 				   sizeof(r->latency_from), why, sizeof(why)) < 0 && !r->o.quiet)
-		warnx("warning: %s: misses are not charged to communication loss", why);
+		warnx("%swarning%s: %s: misses are not charged to communication loss",
+		      lc_color(stderr, LC_COLOR_WARNING), lc_color(stderr, NULL), why);
 }
 
 /* Make room for the profile before anything runs: an existing -o FILE is
@@ -260,7 +262,8 @@ static int start_run(struct run *r, struct lc_registry *reg)
 		return 1;
 	}
 	if (lc_session_warning(r->ses) && !r->o.quiet)
-		warnx("warning: %s", lc_session_warning(r->ses));
+		warnx("%swarning%s: %s", lc_color(stderr, LC_COLOR_WARNING), lc_color(stderr, NULL),
+		      lc_session_warning(r->ses));
 	return 0;
 }
 
@@ -291,9 +294,10 @@ static void gap_note(const struct run *r, const char *cmd, const struct lc_sessi
 
 	if (res->max_gap_ns <= 10 * r->o.interval_ns && res->missed_ticks * 100 <= all)
 		return;
-	fprintf(stderr, "lostcycles %s: warning: the sampler fell behind: its longest tick gap "
+	fprintf(stderr, "lostcycles %s: %swarning%s: the sampler fell behind: its longest tick gap "
 			"was %.1f ms (ending at %.3f s), and %llu ticks (%.1f %%) were missed; "
 			"the time of a gap is charged to the state seen at its end\n", cmd,
+		lc_color(stderr, LC_COLOR_WARNING), lc_color(stderr, NULL),
 		(double)res->max_gap_ns / 1e6, (double)res->max_gap_at_ns / 1e9,
 		(unsigned long long)res->missed_ticks,
 		100.0 * (double)res->missed_ticks / (double)(all + !res->ticks));

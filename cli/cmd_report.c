@@ -272,6 +272,7 @@ static const struct lc_opt opts[] = {
 			"(gnuplot;\nOUT.gp and its data files beside it)", &insight.plot),
 	LC_OPT_FLAG("force", 0, "replace existing --html or --plot files (kept otherwise)",
 		    &insight.force),
+	LC_OPT_COLOR(),
 	LC_OPT_END(),
 };
 
@@ -376,7 +377,8 @@ int lc_cmd_report(int argc, char **argv)
 		return 1;
 	}
 	if (!list_only && o.source == LC_SRC_SAMPLED && lc_report_stall(pr, msg, sizeof(msg)))
-		warnx("warning: %s: %s", o.file, msg);
+		warnx("%swarning%s: %s: %s", lc_color(stderr, LC_COLOR_WARNING),
+		      lc_color(stderr, NULL), o.file, msg);
 	if (lc_insight_wanted(&insight)) {
 		tn = tag_names(pr);
 		r = lc_insight_run(&insight, pr, &o, tn);

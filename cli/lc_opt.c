@@ -207,6 +207,11 @@ static int set_enum(const struct lc_opt *opt, const char *arg)
 	return -1;
 }
 
+const struct lc_opt_word lc_opt_color_words[] = {
+	{ "auto", LC_COLOR_AUTO }, { "always", LC_COLOR_ALWAYS }, { "never", LC_COLOR_NEVER },
+	{ NULL, 0 },
+};
+
 /* Set the field of opt from arg.  Returns 0 or -1 after a message. */
 static int set_field(const struct lc_opt *opt, const char *arg)
 {
@@ -224,7 +229,9 @@ static int set_field(const struct lc_opt *opt, const char *arg)
 	case LC_OPT_K_DURATION:
 		return set_duration(opt, arg);
 	case LC_OPT_K_ENUM:
-		return set_enum(opt, arg);
+		if (!arg)	/* an optional word not given: ival */
+			*(int *)opt->field = opt->ival;
+		return arg ? set_enum(opt, arg) : 0;
 	case LC_OPT_K_CALLBACK:
 		return opt->cb(opt, arg);
 	case LC_OPT_K_END:

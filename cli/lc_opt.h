@@ -44,6 +44,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lc_color.h"
+
 /* What an option's argument is, and so how its field is set. */
 enum lc_opt_kind {
 	LC_OPT_K_END = 0,	/* ends the table */
@@ -151,6 +153,16 @@ struct lc_opt {
 #define LC_OPT_CALLBACK_PEEK(L, S, A, H, P, CB) \
 	{ .kind = LC_OPT_K_CALLBACK, .name = (L), .shortc = (S), .argname = (A), .help = (H), \
 	  .field = (P), .cb = (CB), .flags = LC_OPT_PEEK }
+/* --color[=WHEN]: colour the category names and warnings (util/lc_color.h):
+ * auto (the default: on a terminal, unless NO_COLOR is set), always or
+ * never; --color alone is always (git's convention).  Sets lc_color_when. */
+extern const struct lc_opt_word lc_opt_color_words[];
+#define LC_OPT_COLOR() \
+	{ .kind = LC_OPT_K_ENUM, .name = "color", .argname = "WHEN", \
+	  .help = "colour category names and warnings: auto (on a terminal,\n" \
+		  "unless NO_COLOR is set; the default), always or never", \
+	  .field = &lc_color_when, .words = lc_opt_color_words, .ival = LC_COLOR_ALWAYS, \
+	  .flags = LC_OPT_OPTARG }
 /* The end of the table. */
 #define LC_OPT_END() { .kind = LC_OPT_K_END }
 #define LC_OPT_END_AT_OPERAND() { .kind = LC_OPT_K_END, .flags = LC_OPT_STOP }

@@ -33,7 +33,7 @@ static const struct command {
 	{ "exec",    lc_cmd_exec,    "one rank of an MPI job under the user's launcher" },
 	{ "merge",   lc_cmd_merge,   "combine the node files of a job into one profile" },
 	{ "compose", lc_cmd_compose, "compose fragment models along the program's structure (lcm)" },
-	{ "export",  lc_cmd_export,  "write runs in Extra-P's input formats (--extrap)" },
+	{ "export",  lc_cmd_export,  "write runs in Extra-P's input formats (--extrap), a timeline as OTF2 (--otf2)" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -5,6 +5,7 @@
 #include "perfetto.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,10 +27,62 @@ struct pf {
 	int first;		/* no event written yet */
 };
 
-/* ns as microseconds with three decimals. */
+/* ns as microseconds with three decimals (exact ns), into buf. */
+static const char *us_text(char buf[32], uint64_t ns)
+{
+	snprintf(buf, 32, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	return buf;
+}
+
 static void us(FILE *out, uint64_t ns)
 {
-	fprintf(out, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	char buf[32];
+
+	fputs(us_text(buf, ns), out);
+}
+
+/* The double a JSON reader gets from us(ns): the decimal, correctly
+ * rounded (as strtod, JavaScript's Number and Python's float do). */
+static double us_parsed(uint64_t ns)
+{
+	char buf[32];
+
+	return strtod(us_text(buf, ns), NULL);
+}
+
+/* The duration d for which a reader's t + d is exactly tn, the parsed end:
+ * readers sum ts and dur in doubles, and a decimal duration (48206.233
+ * after 201015.567) may sum to one unit in the last place past the next
+ * slice's ts, which Chrome's trace parser then drops as overlapping.  tn - t
+ * is exact when t >= tn / 2 (Sterbenz); else the nearest double that sums
+ * to tn is searched for, one unit in the last place at a time. */
+static double meet(double t, double tn)
+{
+	double d = tn - t;
+
+	for (int i = 0; i < 64 && t + d != tn; i++)
+		d = nextafter(d, t + d < tn ? HUGE_VAL : 0);
+	return d;
+}
+
+/* The duration of a slice from start to end (ns after t0): the exact
+ * decimal when it sums to the end as parsed, else the shortest decimal of
+ * meet()'s double (it differs from the exact one by far less than 1 ns). */
+static void dur(FILE *out, uint64_t start, uint64_t end)
+{
+	double d = meet(us_parsed(start), us_parsed(end));
+	char buf[40];
+
+	if (d == us_parsed(end - start)) {
+		us(out, end - start);
+		return;
+	}
+	for (int prec = 9; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	fputs(buf, out);
 }
 
 /* Start an event: the separator and its fixed fields. */
@@ -61,22 +114,30 @@ static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, cons
 	fputs(",\"ts\":", f->out);
 	us(f->out, start);
 	fputs(",\"dur\":", f->out);
-	us(f->out, end - start);
+	dur(f->out, start, end);
 	fputc('}', f->out);
 }
 
-/* Extend run r with [start, start + ns) of category cat, writing the slice
- * it closes. */
-static void extend(struct pf *f, struct run *r, int64_t pid, int64_t tid, int cat,
-		   uint64_t start, uint64_t ns)
+/* The runs being laid out for lc_timeline_runs. */
+struct lay {
+	struct run r;
+	lc_run_fn fn;
+	void *arg;
+	int rc;			/* the first non-zero return of fn */
+};
+
+/* Extend the open run with [start, start + ns) of category cat, handing
+ * the run it closes to the callback. */
+static void extend(struct lay *l, int cat, uint64_t start, uint64_t ns)
 {
+	struct run *r = &l->r;
+
 	if (r->open && r->cat == cat && r->end == start) {
 		r->end += ns;
 		return;
 	}
-	if (r->open)
-		slice(f, pid, tid, lc_cat_info(r->cat)->name, lc_cat_info(r->cat)->key, r->start,
-		      r->end);
+	if (r->open && !l->rc)
+		l->rc = l->fn(l->arg, r->cat, r->start, r->end);
 	*r = (struct run){ .open = 1, .cat = cat, .start = start, .end = start + ns };
 }
 
@@ -113,44 +174,65 @@ static const struct lc_prof_trow *row(const struct lc_prof_window *w, uint32_t t
 	return NULL;
 }
 
-/* The slices of thread t: each window's categories end to end. */
-static void thread_track(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d,
-			 uint32_t t)
+/* Window i's categories of row tr in ns[], shrunk in proportion when
+ * they hold more than fits before the next window starts: a merged job's
+ * window may hold a node window that began before it, and a track must
+ * never overlap itself. */
+static void fit_window(const struct lc_prof_data *d, uint32_t i, const struct lc_prof_trow *tr,
+		       uint64_t ns[LC_NCAT])
 {
-	int64_t pid = pr->threads[t].pid, tid = pr->threads[t].tid;
-	struct run r = { 0 };
+	uint64_t at = d->windows[i].start_ns, sum = 0, room;
 
-	for (uint32_t i = 0; i < d->nwindows; i++) {
+	room = i + 1 < d->nwindows && d->windows[i + 1].start_ns > at ?
+	       d->windows[i + 1].start_ns - at : UINT64_MAX;
+	for (int c = 0; c < LC_NCAT; c++)
+		sum += tr->cat[c];
+	for (int c = 0; c < LC_NCAT; c++)
+		ns[c] = sum <= room ? tr->cat[c] :
+			(uint64_t)((double)tr->cat[c] * (double)room / (double)sum);
+}
+
+int lc_timeline_runs(const struct lc_prof_data *d, uint32_t t, lc_run_fn fn, void *arg)
+{
+	struct lay l = { .fn = fn, .arg = arg };
+
+	for (uint32_t i = 0; i < d->nwindows && !l.rc; i++) {
 		const struct lc_prof_trow *tr = row(&d->windows[i], t);
-		uint64_t at = d->windows[i].start_ns, sum = 0, room, ns[LC_NCAT];
-		int lead = r.open ? r.cat : -1;
+		uint64_t at = d->windows[i].start_ns, ns[LC_NCAT];
+		int lead = l.r.open ? l.r.cat : -1;
 
 		if (!tr)
 			continue;
-		/* A merged job's window may hold a node window that began
-		 * before it: more than fits before the next window starts.
-		 * Its slices are then shrunk in proportion, so that the
-		 * track never overlaps itself. */
-		room = i + 1 < d->nwindows && d->windows[i + 1].start_ns > at ?
-		       d->windows[i + 1].start_ns - at : UINT64_MAX;
-		for (int c = 0; c < LC_NCAT; c++)
-			sum += tr->cat[c];
-		for (int c = 0; c < LC_NCAT; c++)
-			ns[c] = sum <= room ? tr->cat[c] :
-				(uint64_t)((double)tr->cat[c] * (double)room / (double)sum);
+		fit_window(d, i, tr, ns);
 		if (lead >= 0 && ns[lead]) {
-			extend(f, &r, pid, tid, lead, at, ns[lead]);
+			extend(&l, lead, at, ns[lead]);
 			at += ns[lead];
 		}
 		for (int c = 0; c < LC_NCAT; c++) {
 			if (c == lead || !ns[c])
 				continue;
-			extend(f, &r, pid, tid, c, at, ns[c]);
+			extend(&l, c, at, ns[c]);
 			at += ns[c];
 		}
 	}
-	if (r.open)
-		slice(f, pid, tid, lc_cat_info(r.cat)->name, lc_cat_info(r.cat)->key, r.start, r.end);
+	if (l.r.open && !l.rc)
+		l.rc = fn(arg, l.r.cat, l.r.start, l.r.end);
+	return l.rc;
+}
+
+/* The track a thread's slices go to. */
+struct track {
+	struct pf *f;
+	int64_t pid, tid;
+};
+
+/* lc_run_fn writing one run as a slice of its track. */
+static int track_slice(void *arg, int cat, uint64_t start, uint64_t end)
+{
+	struct track *k = arg;
+
+	slice(k->f, k->pid, k->tid, lc_cat_info(cat)->name, lc_cat_info(cat)->key, start, end);
+	return 0;
 }
 
 /* The counter track: processors in each category, per window; a category
@@ -268,8 +350,11 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 	fprintf(out, ",\"p\":%u,\"source\":\"%s\"},\"traceEvents\":[", pr->procs,
 		src == LC_SRC_TRACE ? "trace" : "sampled");
 	names(&f, pr);
-	for (uint32_t t = 0; t < pr->nthreads; t++)
-		thread_track(&f, pr, d, t);
+	for (uint32_t t = 0; t < pr->nthreads; t++) {
+		struct track k = { &f, pr->threads[t].pid, pr->threads[t].tid };
+
+		lc_timeline_runs(d, t, track_slice, &k);
+	}
 	counters(&f, pr, d);
 	machine_track(&f, pr);
 	tag_tracks(&f, d, tag_name, tag_arg);

@@ -11,7 +11,11 @@
  * window, not the order of states inside a window: a thread's slices of a
  * window are laid end to end from the window's start, the category of the
  * previous window's last slice first, so that a run spanning windows is one
- * slice.  Timestamps are microseconds with three decimals (exact ns).
+ * slice.  Timestamps are microseconds with three decimals (exact ns); a
+ * slice's duration is the double that, added to its ts as a reader parses
+ * both, gives exactly the ts of the slice that follows it (within far less
+ * than 1 ns of the exact duration), so that readers that sum in doubles
+ * (Chrome's trace parser) see slices meet instead of overlap.
  */
 #ifndef LC_PERFETTO_H
 #define LC_PERFETTO_H
@@ -28,5 +32,17 @@
 int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src,
 		      const char *(*tag_name)(const void *, int64_t), const void *tag_arg,
 		      char *msg, size_t len);
+
+/* Called with each run of one category of a thread: [start_ns, end_ns)
+ * after t0.  Returns 0 to go on, else stops the walk with that value. */
+typedef int (*lc_run_fn)(void *arg, int cat, uint64_t start_ns, uint64_t end_ns);
+
+/* The runs of thread t (its index in the profile) in the timeline of d,
+ * laid out as above (the windows' categories end to end, the previous
+ * run's category first, shrunk where a window holds more than fits before
+ * the next one), in time order: fn(arg, ...) once per run, never two
+ * adjacent runs of one category.  The one layout of the Chrome JSON and
+ * the OTF2 export.  Returns 0 or the first non-zero return of fn. */
+int lc_timeline_runs(const struct lc_prof_data *d, uint32_t t, lc_run_fn fn, void *arg);
 
 #endif

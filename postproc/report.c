@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_color.h"
 #include "lc_emit.h"
 #include "lc_util.h"
 
@@ -312,6 +313,7 @@ static void pp_line(struct lc_emit *e, const struct lc_profile *pr, const struct
 {
 	char why[LC_PROF_TEXT_MAX + 8];
 
+	lc_emit_color(e, lc_cat_info(c)->colour);
 	if (!unavailable(pr, c)) {
 		pp_row(e, lc_cat_info(c)->name, v, v->cat[c], lc_report_mark(pr, c));
 		return;
@@ -389,7 +391,8 @@ static void text_methods(const struct lc_profile *pr, const struct view *v)
 
 	for (int c = 0; c < LC_NCAT; c++)
 		if (method(pr, c, buf, sizeof(buf))) {
-			printf("** %s: ", lc_cat_info(c)->name);
+			printf("** %s%s%s: ", lc_color(stdout, lc_cat_info(c)->colour),
+			       lc_cat_info(c)->name, lc_color(stdout, NULL));
 			lc_emit_text_str(stdout, buf);
 			printf("\n");
 		}
@@ -485,7 +488,8 @@ static void cat_cols(struct lc_col *cols, int *n, int frac)
 	for (int c = 0; c < LC_NCAT; c++)
 		add_col(cols, n, (struct lc_col){ .name = lc_cat_info(c)->key, .kind = LC_COL_FLOAT,
 						  .prec = frac ? 3 : 6, .data_prec = 9,
-						  .width = frac ? 6 : 10 });
+						  .width = frac ? 6 : 10,
+						  .hex = lc_cat_info(c)->colour });
 	if (!frac)
 		add_col(cols, n, (struct lc_col){ .name = "total", .kind = LC_COL_FLOAT, .prec = 6,
 						  .data_prec = 9, .width = 10 });

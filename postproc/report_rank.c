@@ -154,7 +154,8 @@ static void cat_cols(struct lc_col *cols, int *n)
 {
 	for (int c = 0; c < LC_NCAT; c++)
 		cols[(*n)++] = (struct lc_col){ .name = lc_cat_info(c)->key, .kind = LC_COL_FLOAT,
-						.prec = 6, .data_prec = 9, .width = 10 };
+						.prec = 6, .data_prec = 9, .width = 10,
+						.hex = lc_cat_info(c)->colour };
 }
 
 /* The category cells of cat[] (na where not measured); returns their sum. */

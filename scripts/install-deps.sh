@@ -7,7 +7,10 @@
 #   install-deps.sh build   what building the tool and running the demo needs
 #   install-deps.sh check   that, plus what the tests need (cmocka, gnuplot,
 #                           MPICH, clang with LLVM's OpenMP runtime and its
-#                           libFuzzer and sanitizer runtimes)
+#                           libFuzzer and sanitizer runtimes, the OTF2
+#                           library, otf2-print and its Python bindings
+#                           for export --otf2: optional, a failure to
+#                           install them is said and the step goes on)
 #   install-deps.sh bench   build's, plus the peers "make bench" measures
 #                           beside the tool (LIKWID, PAPI, perf)
 #   install-deps.sh chromium  the headless browser of the HTML report's test
@@ -21,12 +24,22 @@ build|check|bench|chromium) ;;
 esac
 
 missing=""
+optional=""
 need() {	# need PACKAGE FILE...: PACKAGE is missing when none of FILE exists
 	pkg=$1; shift
 	for f in "$@"; do
 		[ -e "$f" ] && return 0
 	done
 	missing="$missing $pkg"
+}
+# want PACKAGE FILE...: as need, for a package the step can do without (its
+# tests skip): one that cannot be installed is said, not an error
+want() {
+	_m=$missing
+	need "$@"
+	[ "$missing" = "$_m" ] && return 0
+	missing=$_m
+	optional="$optional $1"
 }
 
 multi=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -53,6 +66,10 @@ else
 		# libFuzzer and the sanitizers' runtimes (t_fuzz.sh, make fuzz,
 		# SAN=): only recommended by clang, so asked for by name
 		need libclang-rt-dev /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a
+		# export --otf2 (optional at build time) and its readers (t_otf2.sh)
+		want libopen-trace-format2-dev /usr/include/otf2/otf2.h
+		want otf2-tools    /usr/bin/otf2-print
+		want python3-otf2  /usr/lib/python3/dist-packages/otf2/__init__.py
 	fi
 	if [ "$step" = bench ]; then
 		need likwid        /usr/include/likwid-marker.h /usr/include/likwid/likwid-marker.h
@@ -61,9 +78,9 @@ else
 	fi
 fi
 
-[ -z "$missing" ] && exit 0
+[ -z "$missing$optional" ] && exit 0
 
-echo "install-deps: installing missing Debian packages:$missing" >&2
+echo "install-deps: installing missing Debian packages:$missing$optional" >&2
 if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 else
@@ -103,7 +120,18 @@ apt() {
 
 echo "install-deps: apt-get update" >&2
 apt update -q
-echo "install-deps: apt-get install$missing" >&2
+if [ -n "$missing" ]; then
+	echo "install-deps: apt-get install$missing" >&2
+	# shellcheck disable=SC2086
+	apt install -y -q --no-install-recommends $missing
+	echo "install-deps: installed$missing" >&2
+fi
+[ -z "$optional" ] && exit 0
+echo "install-deps: apt-get install$optional (optional)" >&2
 # shellcheck disable=SC2086
-apt install -y -q --no-install-recommends $missing
-echo "install-deps: installed$missing" >&2
+if apt install -y -q --no-install-recommends $optional; then
+	echo "install-deps: installed$optional" >&2
+else
+	echo "install-deps: could not install$optional: lostcycles builds without them," \
+		"and their tests skip (export --otf2: t_otf2.sh)" >&2
+fi

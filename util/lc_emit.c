@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_color.h"
 #include "lc_util.h"
 
 /* ---- UTF-8 -------------------------------------------------------------- */
@@ -169,6 +170,7 @@ struct cell {
 	int span;
 	char *text;	/* CELL_STR, CELL_SPAN: the string; CELL_NUM: text form */
 	char *data;	/* CELL_NUM: CSV and JSON form */
+	const char *hex;	/* text: its colour on a terminal (lc_emit_color) */
 };
 
 struct lc_emit {
@@ -182,6 +184,7 @@ struct lc_emit {
 	size_t rows;		/* rows ended */
 	int col;		/* next column of the current row */
 	int err;		/* -ENOMEM once a cell could not be stored */
+	const char *hex;	/* the next cell's colour (lc_emit_color) */
 };
 
 struct lc_emit *lc_emit_new(FILE *out, enum lc_emit_format fmt, const struct lc_col *cols,
@@ -213,7 +216,15 @@ static struct cell *next_cell(struct lc_emit *e)
 		return NULL;
 	}
 	e->col++;
+	e->cells[at].hex = e->hex;
+	e->hex = NULL;
 	return &e->cells[at];
+}
+
+void lc_emit_color(struct lc_emit *e, const char *hex)
+{
+	if (e)
+		e->hex = hex;
 }
 
 /* A copy of s into the cell as kind k. */
@@ -406,8 +417,10 @@ static void text_widths(const struct lc_emit *e, size_t *w)
 	}
 }
 
-/* s padded to width w (clipped when clip), left or right. */
-static void text_cell(FILE *out, const char *s, size_t w, int left, int clip)
+/* s padded to width w (clipped when clip), left or right; in colour
+ * between on and off. */
+static void text_cell(FILE *out, const char *s, size_t w, int left, int clip, const char *on,
+		      const char *off)
 {
 	size_t n = text_width(s);
 
@@ -416,7 +429,9 @@ static void text_cell(FILE *out, const char *s, size_t w, int left, int clip)
 	if (!left)
 		for (size_t i = n; i < w; i++)
 			fputc(' ', out);
+	fputs(on, out);
 	put_clean(out, s, n, 0);
+	fputs(off, out);
 	if (left)
 		for (size_t i = n; i < w; i++)
 			fputc(' ', out);
@@ -439,7 +454,9 @@ static void text_header(const struct lc_emit *e, FILE *out, const size_t *w)
 {
 	for (int j = 0; j < e->ncols; j++) {
 		text_gap(e, out, j);
-		text_cell(out, e->cols[j].name, w[j], left_aligned(&e->cols[j]), 0);
+		text_cell(out, e->cols[j].name, w[j], left_aligned(&e->cols[j]), 0,
+			  e->cols[j].hex ? lc_color(e->out, e->cols[j].hex) : "",
+			  e->cols[j].hex ? lc_color(e->out, NULL) : "");
 	}
 }
 
@@ -456,7 +473,9 @@ static void text_row(const struct lc_emit *e, FILE *out, const struct cell *row,
 			sw += gap_width(e, j + k) + w[j + k];
 		text_cell(out, cell_text(col, &row[j]), sw,
 			  row[j].kind == CELL_SPAN || left_aligned(col),
-			  (col->flags & LC_COL_CLIP) != 0);
+			  (col->flags & LC_COL_CLIP) != 0,
+			  row[j].hex ? lc_color(e->out, row[j].hex) : "",
+			  row[j].hex ? lc_color(e->out, NULL) : "");
 	}
 }
 

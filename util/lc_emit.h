@@ -67,6 +67,8 @@ struct lc_col {
 	const char *csv_na;	/* CSV field of a missing value (NULL: "na");
 				 * JSON writes null */
 	int gap;		/* text: blanks before this column (0: one) */
+	const char *hex;	/* text: the header's colour, "#rrggbb", on a
+				 * terminal (lc_color.h); NULL: none */
 };
 
 /* Table flags. */
@@ -95,6 +97,11 @@ void lc_emit_empty(struct lc_emit *e);
  * their widths and separators; CSV and JSON put it in the first and leave
  * the others empty (null). */
 void lc_emit_span(struct lc_emit *e, int n, const char *s);
+
+/* The next cell's colour ("#rrggbb", used until lc_emit_end): text only,
+ * and only where lc_color gives out colour (a terminal; lc_color.h); the
+ * width of the cell is that of its text. */
+void lc_emit_color(struct lc_emit *e, const char *hex);
 
 /* End the current row. */
 void lc_emit_row(struct lc_emit *e);

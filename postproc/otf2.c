@@ -1,0 +1,340 @@
+/*
+ * otf2.c — a profile's timeline as an OTF2 archive (see otf2.h).
+ */
+#include "otf2.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lc_util.h"
+
+#ifndef LC_HAVE_OTF2
+
+int lc_otf2_supported(void)
+{
+	return 0;
+}
+
+int lc_otf2_write(const char *dir, const struct lc_profile *pr, enum lc_source src, char *msg,
+		  size_t len)
+{
+	return lc_fail(msg, len, 1, "this build has no OTF2 support (it was built without the "
+		       "OTF2 library: install libopen-trace-format2-dev and rebuild)");
+}
+
+#else
+
+#include <otf2/otf2.h>
+
+#include "perfetto.h"
+
+#define ARCHIVE "traces"	/* DIR/traces.otf2, traces.def, traces/ */
+#define NODE_MACHINE 0		/* the system tree's root; hosts follow */
+
+/* One export in progress. */
+struct ox {
+	const struct lc_profile *pr;
+	const struct lc_prof_data *d;
+	OTF2_Archive *ar;
+	OTF2_EvtWriter *ew;		/* the location being written */
+	OTF2_GlobalDefWriter *gd;
+	OTF2_ErrorCode rc;		/* the first error */
+	char why[200];			/* the library's message of it */
+	uint32_t nstr;			/* next string reference */
+	uint64_t end;			/* the last Leave, ns after t0 */
+	uint64_t *nev;			/* events per thread */
+	int32_t *pids;			/* the location groups' processes */
+	uint32_t npids;
+	const char **hosts;		/* the system tree's nodes */
+	uint32_t nhosts;
+};
+
+/* Keep the first error of the library. */
+static void keep(struct ox *o, OTF2_ErrorCode rc)
+{
+	if (rc != OTF2_SUCCESS && o->rc == OTF2_SUCCESS)
+		o->rc = rc;
+}
+
+/* The library's error handler: its message into o->why instead of
+ * standard error. */
+static OTF2_ErrorCode on_error(void *arg, const char *file, uint64_t line, const char *fn,
+			       OTF2_ErrorCode rc, const char *fmt, va_list va)
+{
+	struct ox *o = arg;
+
+	if (!o->why[0] && fmt)
+		vsnprintf(o->why, sizeof(o->why), fmt, va);
+	return rc;
+}
+
+/* Every buffer may be flushed; no flush records. */
+static OTF2_FlushType pre_flush(void *arg, OTF2_FileType type, OTF2_LocationRef loc,
+				void *caller, bool final)
+{
+	return OTF2_FLUSH;
+}
+
+static OTF2_FlushCallbacks flush_cb = { .otf2_pre_flush = pre_flush, .otf2_post_flush = NULL };
+
+/* lc_run_fn: one run as an Enter and a Leave of its category's region. */
+static int run_events(void *arg, int cat, uint64_t start, uint64_t end)
+{
+	struct ox *o = arg;
+	uint64_t t0 = o->pr->info.t0_ns;
+
+	keep(o, OTF2_EvtWriter_Enter(o->ew, NULL, t0 + start, (OTF2_RegionRef)cat));
+	keep(o, OTF2_EvtWriter_Leave(o->ew, NULL, t0 + end, (OTF2_RegionRef)cat));
+	if (end > o->end)
+		o->end = end;
+	return o->rc != OTF2_SUCCESS;
+}
+
+/* The event file of every thread, with its number of events in nev[]. */
+static void events(struct ox *o)
+{
+	keep(o, OTF2_Archive_OpenEvtFiles(o->ar));
+	for (uint32_t t = 0; t < o->pr->nthreads && o->rc == OTF2_SUCCESS; t++) {
+		o->ew = OTF2_Archive_GetEvtWriter(o->ar, t);
+		if (!o->ew) {
+			keep(o, OTF2_ERROR_MEM_ALLOC_FAILED);
+			break;
+		}
+		lc_timeline_runs(o->d, t, run_events, o);
+		keep(o, OTF2_EvtWriter_GetNumberOfEvents(o->ew, &o->nev[t]));
+		keep(o, OTF2_Archive_CloseEvtWriter(o->ar, o->ew));
+	}
+	keep(o, OTF2_Archive_CloseEvtFiles(o->ar));
+}
+
+/* An empty local definition file per location: readers open one each. */
+static void local_defs(struct ox *o)
+{
+	keep(o, OTF2_Archive_OpenDefFiles(o->ar));
+	for (uint32_t t = 0; t < o->pr->nthreads && o->rc == OTF2_SUCCESS; t++) {
+		OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(o->ar, t);
+
+		if (!dw)
+			keep(o, OTF2_ERROR_MEM_ALLOC_FAILED);
+		else
+			keep(o, OTF2_Archive_CloseDefWriter(o->ar, dw));
+	}
+	keep(o, OTF2_Archive_CloseDefFiles(o->ar));
+}
+
+/* A new string definition; its reference. */
+static OTF2_StringRef str(struct ox *o, const char *s)
+{
+	keep(o, OTF2_GlobalDefWriter_WriteString(o->gd, o->nstr, s ? s : ""));
+	return o->nstr++;
+}
+
+/* The location group of process pid, appended when new. */
+static uint32_t pid_index(struct ox *o, int32_t pid)
+{
+	for (uint32_t i = 0; i < o->npids; i++)
+		if (o->pids[i] == pid)
+			return i;
+	o->pids[o->npids] = pid;
+	return o->npids++;
+}
+
+/* The host of process pid: its rank's in a job, else the recording's. */
+static const char *host_of(const struct lc_profile *pr, int32_t pid)
+{
+	const struct lc_prof_rank *rk = lc_profile_rank_of(pr, pid);
+
+	if (rk && rk->host)
+		return rk->host;
+	return pr->info.hostname ? pr->info.hostname : "localhost";
+}
+
+/* The system tree node of host h (nodes follow the machine), appended
+ * when new. */
+static uint32_t host_index(struct ox *o, const char *h)
+{
+	for (uint32_t i = 0; i < o->nhosts; i++)
+		if (!strcmp(o->hosts[i], h))
+			return i;
+	o->hosts[o->nhosts] = h;
+	return o->nhosts++;
+}
+
+/* The regions: one per category, its reference the category. */
+static void regions(struct ox *o)
+{
+	OTF2_StringRef file = str(o, "");
+
+	for (int c = 0; c < LC_NCAT; c++) {
+		const struct lc_cat_info *ci = lc_cat_info(c);
+		OTF2_StringRef name = str(o, ci->name), key = str(o, ci->key),
+			       desc = str(o, ci->desc);
+
+		keep(o, OTF2_GlobalDefWriter_WriteRegion(o->gd, (OTF2_RegionRef)c, name, key, desc,
+							 OTF2_REGION_ROLE_ARTIFICIAL,
+							 OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
+							 file, 0, 0));
+	}
+}
+
+/* The name of the location group of process pid. */
+static void group_name(const struct lc_profile *pr, int32_t pid, char *buf, size_t len)
+{
+	const struct lc_prof_rank *rk = lc_profile_rank_of(pr, pid);
+	const char *comm = "process";
+
+	for (uint32_t i = 0; i < pr->nprocesses; i++)
+		if (pr->processes[i].pid == pid && pr->processes[i].comm)
+			comm = pr->processes[i].comm;
+	if (rk)
+		snprintf(buf, len, "rank %d (%s %d)", rk->rank, comm, pid);
+	else
+		snprintf(buf, len, "%s %d", comm, pid);
+}
+
+/* The system tree (machine, hosts) and a location group per process: the
+ * processes of the profile, then any process only a thread names. */
+static void groups(struct ox *o)
+{
+	const struct lc_profile *pr = o->pr;
+	OTF2_StringRef cls = str(o, "node");
+	char buf[512];
+
+	for (uint32_t i = 0; i < pr->nprocesses; i++)
+		pid_index(o, pr->processes[i].pid);
+	for (uint32_t t = 0; t < pr->nthreads; t++)
+		pid_index(o, pr->threads[t].pid);
+	for (uint32_t g = 0; g < o->npids; g++)
+		host_index(o, host_of(pr, o->pids[g]));
+	keep(o, OTF2_GlobalDefWriter_WriteSystemTreeNode(o->gd, NODE_MACHINE, str(o, "machine"),
+							 str(o, "machine"),
+							 OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+	for (uint32_t h = 0; h < o->nhosts; h++)
+		keep(o, OTF2_GlobalDefWriter_WriteSystemTreeNode(o->gd, NODE_MACHINE + 1 + h,
+								 str(o, o->hosts[h]), cls,
+								 NODE_MACHINE));
+	for (uint32_t g = 0; g < o->npids; g++) {
+		group_name(pr, o->pids[g], buf, sizeof(buf));
+		keep(o, OTF2_GlobalDefWriter_WriteLocationGroup(
+				o->gd, g, str(o, buf), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+				NODE_MACHINE + 1 + host_index(o, host_of(pr, o->pids[g])),
+				OTF2_UNDEFINED_LOCATION_GROUP));
+	}
+}
+
+/* A location per thread, in its process's group. */
+static void locations(struct ox *o)
+{
+	char buf[64];
+
+	for (uint32_t t = 0; t < o->pr->nthreads; t++) {
+		snprintf(buf, sizeof(buf), "thread %u (tid %d)", t, o->pr->threads[t].tid);
+		keep(o, OTF2_GlobalDefWriter_WriteLocation(o->gd, t, str(o, buf),
+							   OTF2_LOCATION_TYPE_CPU_THREAD, o->nev[t],
+							   pid_index(o, o->pr->threads[t].pid)));
+	}
+}
+
+/* The global definitions: the clock first, then names and places. */
+static void global_defs(struct ox *o)
+{
+	const struct lc_prof_info *in = &o->pr->info;
+
+	o->gd = OTF2_Archive_GetGlobalDefWriter(o->ar);
+	if (!o->gd) {
+		keep(o, OTF2_ERROR_MEM_ALLOC_FAILED);
+		return;
+	}
+	keep(o, OTF2_GlobalDefWriter_WriteClockProperties(o->gd, 1000000000u, in->t0_ns, o->end,
+							  in->start_realtime_ns ?
+							  in->start_realtime_ns :
+							  OTF2_UNDEFINED_TIMESTAMP));
+	regions(o);
+	groups(o);
+	locations(o);
+}
+
+/* Refuse a DIR that already holds an archive (the library would mix the
+ * old files with the new). */
+static int fresh(const char *dir, char *msg, size_t len)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/" ARCHIVE ".otf2", dir);
+	if (access(path, F_OK) == 0)
+		return lc_fail(msg, len, 1, "%s already holds an OTF2 archive (" ARCHIVE ".otf2): "
+			       "remove it or choose another directory", dir);
+	return 0;
+}
+
+/* Open the archive; the reason in msg when it fails. */
+static int open_archive(struct ox *o, const char *dir, char *msg, size_t len)
+{
+	char creator[64];
+
+	o->ar = OTF2_Archive_Open(dir, ARCHIVE, OTF2_FILEMODE_WRITE, 1024 * 1024,
+				  4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	if (!o->ar)
+		return lc_fail(msg, len, 1, "%s: cannot create the OTF2 archive%s%s", dir,
+			       o->why[0] ? ": " : "", o->why);
+	snprintf(creator, sizeof(creator), "lostcycles %s", LC_TOOL_VERSION);
+	keep(o, OTF2_Archive_SetFlushCallbacks(o->ar, &flush_cb, NULL));
+	keep(o, OTF2_Archive_SetSerialCollectiveCallbacks(o->ar));
+	keep(o, OTF2_Archive_SetCreator(o->ar, creator));
+	if (o->pr->info.command)
+		keep(o, OTF2_Archive_SetDescription(o->ar, o->pr->info.command));
+	if (o->pr->info.hostname)
+		keep(o, OTF2_Archive_SetMachineName(o->ar, o->pr->info.hostname));
+	return 0;
+}
+
+int lc_otf2_supported(void)
+{
+	return 1;
+}
+
+int lc_otf2_write(const char *dir, const struct lc_profile *pr, enum lc_source src, char *msg,
+		  size_t len)
+{
+	struct ox o = { .pr = pr, .d = &pr->data[src] };
+	size_t n = (size_t)pr->nprocesses + pr->nthreads + 1;
+	OTF2_ErrorCallback prev;
+	int rc;
+
+	if (!o.d->present)
+		return lc_fail(msg, len, 1, "the profile holds no %s data",
+			       src == LC_SRC_TRACE ? "trace" : "sampled");
+	if (fresh(dir, msg, len))
+		return 1;
+	prev = OTF2_Error_RegisterCallback(on_error, &o);
+	o.nev = calloc(pr->nthreads + 1, sizeof(*o.nev));
+	o.pids = calloc(n, sizeof(*o.pids));
+	o.hosts = calloc(n, sizeof(*o.hosts));
+	if (!o.nev || !o.pids || !o.hosts) {
+		rc = lc_fail(msg, len, 1, "%s", strerror(ENOMEM));
+		goto out;
+	}
+	rc = open_archive(&o, dir, msg, len);
+	if (rc)
+		goto out;
+	events(&o);
+	local_defs(&o);
+	global_defs(&o);
+	keep(&o, OTF2_Archive_Close(o.ar));
+	rc = o.rc == OTF2_SUCCESS ? 0 :
+	     lc_fail(msg, len, 1, "%s: writing the OTF2 archive failed: %s%s%s", dir,
+		     OTF2_Error_GetDescription(o.rc), o.why[0] ? ": " : "", o.why);
+out:
+	OTF2_Error_RegisterCallback(prev, NULL);
+	free(o.nev);
+	free(o.pids);
+	free(o.hosts);
+	return rc;
+}
+
+#endif
