@@ -91,8 +91,8 @@ static struct lc_session *node_session(const struct exec_opts *o, const char *se
 				       const struct lc_mpi_setup *m, struct lc_registry *reg)
 {
 	struct lc_session_opts so = {
-		.interval_ns = o->interval_ns, .window_ns = o->window_ns,
-		.window_grow = o->window_grow, .cpu = -1,
+		.interval_ns = o->interval_ns, .interval_max_ns = lc_opt_interval_max(),
+		.window_ns = o->window_ns, .window_grow = o->window_grow, .cpu = -1,
 		.out = out, .name = session, .command = cmd, .host = host,
 		.unavailable = m->have_loggp ? 0 : 1u << LC_CAT_CL,
 		.unavailable_why = LC_MPI_NO_LOGGP,

@@ -7,9 +7,12 @@
 #include "lc_opt.h"
 #include "lc_util.h"
 #include "lca_fitrun.h"
+#include "lca_runs.h"
 
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PROG "lostcycles fit"
@@ -40,18 +43,51 @@ static int opt_rank(const struct lc_opt *opt, const char *arg)
 	return 0;
 }
 
+/* A word of names[0..n) into the int field as vals[i]; else a message
+ * naming the words (list). */
+static int opt_word(const struct lc_opt *opt, const char *arg, const char *const *names,
+		    const int *vals, int n, const char *list)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(arg, names[i])) {
+			*(int *)opt->field = vals[i];
+			return 0;
+		}
+	warnx("%s wants %s, not '%s'", lc_opt_name(opt), list, arg);
+	return -1;
+}
+
 /* --format: text, formula, json or csv (enum lc_fitrun_format). */
 static int opt_format(const struct lc_opt *opt, const char *arg)
 {
 	static const char *const names[] = { "text", "formula", "json", "csv" };
+	static const int vals[] = { LC_FITFMT_TEXT, LC_FITFMT_FORMULA, LC_FITFMT_JSON,
+				    LC_FITFMT_CSV };
 
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(arg, names[i])) {
-			*(int *)opt->field = i;
-			return 0;
-		}
-	warnx("--format wants text, formula, json or csv, not '%s'", arg);
-	return -1;
+	return opt_word(opt, arg, names, vals, 4, "text, formula, json or csv");
+}
+
+/* --aggregate: mean, median or min (LC_POINTS_*). */
+static int opt_agg(const struct lc_opt *opt, const char *arg)
+{
+	static const char *const names[] = { "mean", "median", "min" };
+	static const int vals[] = { LC_POINTS_MEAN, LC_POINTS_MEDIAN, LC_POINTS_MIN };
+
+	return opt_word(opt, arg, names, vals, 3, "mean, median or min");
+}
+
+/* --max-load PCT: a percentage in (0, 100]. */
+static int opt_pct(const struct lc_opt *opt, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0 && v <= 100)) {
+		warnx("%s wants a percentage above 0 and at most 100, not '%s'", lc_opt_name(opt), arg);
+		return -1;
+	}
+	*(double *)opt->field = v;
+	return 0;
 }
 
 /* The options, into these (file-scope data, as perf's builtins have it). */
@@ -100,6 +136,18 @@ static const struct lc_opt opts[] = {
 	LC_OPT_FLAG("drop-outliers", 0, "leave out a repeat far from its point's other "
 		    "repeats\n(more than 5x the runs' relative noise from their\nmedian; "
 		    "listed either way, with file:line)", &opt.drop_outliers),
+	LC_OPT_CALLBACK("aggregate", 0, "HOW", "a point's repeats: mean, median or min "
+			"(default:\nthe median of 3 or more repeats, else the mean)",
+			&opt.aggregate, opt_agg),
+	LC_OPT_STRING("upto", 0, "\"VAR=V...\"", "the range where a model must not go "
+		      "below zero\nreaches V (e.g. the --at of a prediction); the\nmeasured "
+		      "range always counts", &opt.upto),
+	LC_OPT_FLAG("no-load", 0, "model the program on a machine without other load:\ntt "
+		    "less rc (the time runnable but not running);\nthe other categories as "
+		    "measured, rc refused", &opt.noload),
+	LC_OPT_CALLBACK("max-load", 0, "PCT", "leave out runs whose load= (the share of "
+			"the\nprogram's CPUs other processes took, as sweep\nwrites it) exceeds PCT",
+			&opt.max_load, opt_pct),
 	LC_OPT_FLAG("debug", 'd', "print the points that were fitted", &opt.debug),
 	LC_OPT_END(),
 };
@@ -112,7 +160,8 @@ static int parse_opts(int argc, char **argv)
 	int n;
 
 	snprintf(cat_help, sizeof(cat_help), "one of: %s\n(rt is pure computation, tt the "
-		 "total p x wall)", lc_key_list(keys, sizeof(keys)));
+		 "total p x wall), or all:\nevery category the runs give, one after the other",
+		 lc_key_list(keys, sizeof(keys)));
 	if ((n = lc_opt_parse(argc, argv, opts, usage, &forms)) < 0)
 		return LC_OPT_EXIT(n);
 	if (n > LC_FITRUN_MAXFORMS) {
@@ -157,15 +206,13 @@ static int run(struct lc_fitrun *fr)
 	return fr->user_refused;
 }
 
-/* "lostcycles fit".  See lc_cmd.h. */
-int lc_cmd_fit(int argc, char **argv)
+/* Fit one category (o.cat); the exit status. */
+static int fit_one(void)
 {
 	struct lc_fitrun fr = { .note = note };
 	char msg[256];
-	int r = parse_opts(argc, argv);
+	int r;
 
-	if (r >= 0)
-		return r;
 	fr.o = opt;
 	if (lc_fitrun_cat(&fr, msg, sizeof(msg))) {
 		warnx("%s", msg);
@@ -174,4 +221,45 @@ int lc_cmd_fit(int argc, char **argv)
 	r = run(&fr);
 	lc_fitrun_free(&fr);
 	return r;
+}
+
+/* -c all: every category some run gives a number for, one after the
+ * other (a blank line between), but tt when there are others (T(E) is
+ * their sum) and rc with --no-load; the exit status is the worst. */
+static int fit_all(void)
+{
+	char cats[128], *save = NULL;
+	struct lc_runs_error re;
+	int n = lc_fitrun_present_cats(opt.runs, cats, sizeof(cats), &re), worst = 0, i = 0;
+
+	if (n < 0 && n == -EINVAL) {
+		warnx("%s:%d: %s: '%s'", opt.runs, re.line, re.msg, re.token);
+		return 1;
+	}
+	if (n <= 0) {
+		warnx("%s: %s", opt.runs, n ? strerror(-n) : "no run gives a number for any category");
+		return 1;
+	}
+	for (char *c = strtok_r(cats, " ", &save); c; c = strtok_r(NULL, " ", &save), i++) {
+		int r;
+
+		if ((opt.noload && !strcmp(c, "rc")) || (!strcmp(c, "tt") && n > 1))
+			continue;	/* rc is the load's; tt is the others' sum */
+		if (i && opt.format == LC_FITFMT_TEXT)
+			printf("\n");
+		opt.cat = c;
+		r = fit_one();
+		worst = r > worst ? r : worst;
+	}
+	return worst;
+}
+
+/* "lostcycles fit".  See lc_cmd.h. */
+int lc_cmd_fit(int argc, char **argv)
+{
+	int r = parse_opts(argc, argv);
+
+	if (r >= 0)
+		return r;
+	return strcmp(opt.cat, "all") ? fit_one() : fit_all();
 }

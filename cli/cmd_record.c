@@ -31,6 +31,7 @@
 /* Options shared by record and attach. */
 struct opts {
 	uint64_t interval_ns;
+	uint64_t interval_max_ns;	/* the adaptive interval's top, 0: -i fixed it */
 	uint64_t window_ns;
 	int cpu;
 	uint32_t procs;
@@ -157,6 +158,7 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 
 	if (n < 0)
 		return n;
+	o->interval_max_ns = lc_opt_interval_max();
 	return lc_opt_windows(o->interval_ns, &o->window_ns, &o->window_grow) ? LC_OPT_USAGE : n;
 }
 
@@ -226,8 +228,8 @@ static int prepare_output(const struct opts *o)
 static struct lc_session_opts session_opts(const struct run *r)
 {
 	return (struct lc_session_opts){
-		.interval_ns = r->o.interval_ns, .window_ns = r->o.window_ns,
-		.window_grow = r->o.window_grow, .cpu = r->o.cpu,
+		.interval_ns = r->o.interval_ns, .interval_max_ns = r->o.interval_max_ns,
+		.window_ns = r->o.window_ns, .window_grow = r->o.window_grow, .cpu = r->o.cpu,
 		.procs = r->o.procs, .out = r->o.out, .trace = r->l.trace,
 		.trace_dir = r->l.trace_dir, .own_trace_dir = r->l.own_trace_dir,
 		.name = r->l.session, .command = r->command,
@@ -292,7 +294,7 @@ static void gap_note(const struct run *r, const char *cmd, const struct lc_sessi
 {
 	uint64_t all = res->ticks + res->missed_ticks;
 
-	if (res->max_gap_ns <= 10 * r->o.interval_ns && res->missed_ticks * 100 <= all)
+	if (res->max_gap_ns <= 10 * res->interval_max_ns && res->missed_ticks * 100 <= all)
 		return;
 	fprintf(stderr, "lostcycles %s: %swarning%s: the sampler fell behind: its longest tick gap "
 			"was %.1f ms (ending at %.3f s), and %llu ticks (%.1f %%) were missed; "
@@ -319,6 +321,50 @@ static void unseen_note(const struct run *r, const char *cmd)
 				"program linked with liblostcycles?\n", cmd);
 }
 
+/* The interval rule, the error bars it bought and what the sampler cost:
+ * its CPU share (of the process, and of its thread) and the slowdown of
+ * the program that share stands for (lc_cost_slowdown). */
+static void cost_line(const char *cmd, const struct lc_session_result *res)
+{
+	struct lc_prof_end e = { .interval_rule = 1, .rule = res->rule,
+				 .interval_min_ns = res->interval_min_ns,
+				 .interval_max_ns = res->interval_max_ns,
+				 .mean_interval_ns = res->mean_interval_ns, .goal_ppm = res->goal_ppm,
+				 .budget_ppm = res->budget_ppm, .goal_at_ns = res->goal_at_ns };
+	double wall = res->wall_ns ? (double)res->wall_ns : 1, lo, hi;
+	char rule[256];
+
+	lc_cost_slowdown(res->sampler_cpu_ns, res->wall_ns, res->procs, res->shared_cpu, &lo, &hi);
+	fprintf(stderr, "lostcycles %s: interval %s; error bars (one standard error) at most "
+			"\u00b1%.2f %% of p x wall\n", cmd, lc_cost_rule_text(&e, rule, sizeof(rule)),
+		100 * res->err_bound);
+	fprintf(stderr, "lostcycles %s: sampler CPU %.3f s, %.1f %% of one CPU (its thread "
+			"%.1f %%); estimated slowdown of the program ", cmd,
+		(double)res->sampler_cpu_ns / 1e9, 100 * (double)res->sampler_cpu_ns / wall,
+		100 * (double)res->thread_cpu_ns / wall);
+	if (res->shared_cpu < 0)
+		fprintf(stderr, "~0 (the sampler had a CPU of its own)\n");
+	else
+		fprintf(stderr, "%.1f..%.1f %% (it shared CPU %d)\n", 100 * lo, 100 * hi,
+			res->shared_cpu);
+}
+
+/* LC_TICK_BREAKDOWN=1: where the sampling thread's CPU time went, per tick. */
+static void breakdown_line(const char *cmd, const struct lc_session_result *res)
+{
+	double n = res->ticks ? (double)res->ticks : 1;
+
+	if (!res->timed)
+		return;
+	fprintf(stderr, "lostcycles %s: per tick (us of the sampling thread's CPU):", cmd);
+	for (int i = 0; i < LC_NPHASES; i++)
+		fprintf(stderr, " %s %.2f%s", lc_tick_phase_name(i), (double)res->phase_ns[i] / n / 1e3,
+			i + 1 < LC_NPHASES ? "," : "");
+	fprintf(stderr, "; other threads of the process %.2f\n",
+		(double)(res->sampler_cpu_ns > res->thread_cpu_ns ?
+				 res->sampler_cpu_ns - res->thread_cpu_ns : 0) / n / 1e3);
+}
+
 /* The summary line on stderr, and the notes and hints after it. */
 static void summary(const struct run *r, const char *cmd, const struct lc_session_result *res)
 {
@@ -331,6 +377,8 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 	fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %s\n", cmd,
 		r->o.out, (double)res->wall_ns / 1e9, (unsigned long long)res->ticks, res->seen,
 		res->seen == 1 ? "" : "es", why);
+	cost_line(cmd, res);
+	breakdown_line(cmd, res);
 	cpu_notes(r, cmd, res);
 	gap_note(r, cmd, res);
 	if (!res->seen)

@@ -22,6 +22,7 @@
 #include "lc_sweep_run.h"
 #include "lc_abi.h"
 #include "lc_util.h"
+#include "lca_grid.h"
 #include "lca_model.h"
 
 static const char *const usage[] = {
@@ -45,14 +46,31 @@ struct sweep {
 	int nvars;
 	int design, repeats, fail_fast, dry, quiet, tty;
 	const char *suggest;		/* model file, or NULL */
+	const char *at, *grid, *extract;	/* --suggest: where T is wanted, the fit's -x */
 	size_t top;
 	size_t *pts, npts;
 	struct lc_sweep_done *done;
+	struct lc_sweep_done *fitted;	/* --suggest -x: the points the fit used */
 	size_t total, todo, ran, failed;
 	uint64_t t_start;
 };
 
 static volatile sig_atomic_t interrupted;
+
+/* The closing line: what ran, and a fit command that works on RUNS (the
+ * total time over the sweep's variables; -c another category). */
+static void closing(const struct sweep *s)
+{
+	char vars[LC_SWEEP_VARS * 34] = "";
+	size_t used = 0;
+
+	for (int i = 0; i < s->nvars && used < sizeof(vars); i++)
+		used += (size_t)snprintf(vars + used, sizeof(vars) - used, "%s%s", i ? " " : "",
+					 s->vars[i].name);
+	fprintf(stderr, "lostcycles sweep: %zu runs done, %zu failed; "
+		"lostcycles fit -c tt -v \"%s\" -f '%s' --search models them\n", s->ran, s->failed,
+		vars, s->runs);
+}
 
 static void on_signal(int sig)
 {
@@ -220,6 +238,12 @@ static int parse(struct sweep *s, int argc, char **argv)
 				&s->suggest),
 		LC_OPT_NUMBER("top", 0, "N", "how many points --suggest names (default 3)", &s->top,
 			      1, 1000),
+		LC_OPT_STRING("at", 0, "SPEC", "--suggest: where the prediction is wanted, e.g.\n"
+			      "\"n=4096 p=64\" (default: every point of the grid)", &s->at),
+		LC_OPT_STRING("grid", 0, "SPEC", "--suggest: where it is wanted, a grid as "
+			      "predict's", &s->grid),
+		LC_OPT_STRING("extract", 'x', "EXPR", "--suggest: the runs the model was fitted "
+			      "to (fit's -x);\nthe others count as not measured", &s->extract),
 		LC_OPT_FLAG("quiet", 'q', "no progress on stderr", &s->quiet),
 		LC_OPT_END_AT_OPERAND(),
 	};
@@ -240,10 +264,30 @@ static int parse(struct sweep *s, int argc, char **argv)
 	return n;
 }
 
-/* --suggest: print the points where the model is least sure.  Exit status. */
+/* --suggest's targets (--at/--grid into g) and, with -x, the points the
+ * fit used (s->fitted).  0 or -errno with the reason. */
+static int suggest_done(struct sweep *s, struct lc_grid *g, char *why, size_t len)
+{
+	const char *spec = s->at ? s->at : s->grid;
+	char msg[256];
+	int e;
+
+	if (s->at && s->grid)
+		return lc_fail(why, len, -EINVAL, "give --at or --grid, not both");
+	if (spec && lc_grid_parse(spec, g, msg, sizeof(msg)))
+		return lc_fail(why, len, -EINVAL, "%s '%s': %s", s->at ? "--at" : "--grid", spec, msg);
+	if (!s->extract)
+		return 0;
+	e = lc_sweep_done_where(s->runs, s->vars, s->nvars, s->extract, &s->fitted, why, len);
+	return e == -ENOENT ? 0 : e;
+}
+
+/* --suggest: print the points where one run narrows the prediction most.
+ * Exit status. */
 static int suggest(struct sweep *s)
 {
 	struct lc_suggestion out[1000];
+	struct lc_grid g = { 0 };
 	struct lc_model *m = NULL;
 	char why[512];
 	int line = 0, n;
@@ -255,8 +299,12 @@ static int suggest(struct sweep *s)
 			warnx("%s: %s", s->suggest, why);
 		return 1;
 	}
-	n = lc_sweep_suggest(m, s->vars, s->nvars, s->done, out, s->top, why, sizeof(why));
+	n = suggest_done(s, &g, why, sizeof(why));
+	if (!n)
+		n = lc_sweep_suggest(m, s->vars, s->nvars, s->fitted ? s->fitted : s->done,
+				     g.naxes ? &g : NULL, out, s->top, why, sizeof(why));
 	lc_model_free(m);
+	lc_grid_free(&g);
 	if (n < 0) {
 		warnx("--suggest: %s", why);
 		return 1;
@@ -265,16 +313,20 @@ static int suggest(struct sweep *s)
 		printf("no point to suggest: every point of the grid is in %s\n", s->runs);
 		return 0;
 	}
-	printf("points of the grid not in %s where %s's 90 %% prediction interval of T(E) is "
-	       "widest, relative to T:\n", s->runs, s->suggest);
+	printf("points of the grid not in %s%s%s%s where one more run narrows %s's 90 %% "
+	       "prediction interval of T(E) most at %s, on average:\n", s->runs,
+	       s->extract ? " (or left out by -x '" : "", s->extract ? s->extract : "",
+	       s->extract ? "')" : "", s->suggest, s->at ? s->at : s->grid ? s->grid :
+	       "every point of the grid");
 	for (int k = 0; k < n; k++) {
 		int w = 0;
 
 		for (int i = 0; i < s->nvars; i++)
 			w += printf("%s%s=%s", i ? " " : "  ", s->vars[i].name,
 				    s->vars[i].values[out[k].row[i]]);
-		printf("%*s T = %.6g +/- %.3g (%.1f %%)\n", w < 30 ? 30 - w : 1, "", out[k].t,
-		       out[k].half, 100 * out[k].half / out[k].t);
+		printf("%*s narrows it by %.1f %%; T here = %.6g +/- %.3g (%.1f %%)\n",
+		       w < 30 ? 30 - w : 1, "", 100 * out[k].narrow, out[k].t, out[k].half,
+		       100 * out[k].half / out[k].t);
 	}
 	return 0;
 }
@@ -283,6 +335,7 @@ static int suggest(struct sweep *s)
 static void sweep_free(struct sweep *s)
 {
 	lc_sweep_done_free(s->done);
+	lc_sweep_done_free(s->fitted);
 	free(s->pts);
 	for (int i = 0; i < s->nvars; i++)
 		lc_sweep_var_free(&s->vars[i]);
@@ -356,8 +409,7 @@ int lc_cmd_sweep(int argc, char **argv)
 		sigaction(SIGTERM, &sa, NULL);
 		rc = sweep(&s);
 		if (!s.quiet && !interrupted && !s.dry)
-			fprintf(stderr, "lostcycles sweep: %zu runs done, %zu failed; "
-					"'lostcycles fit -f %s' models them\n", s.ran, s.failed, s.runs);
+			closing(&s);
 	}
 	sweep_free(&s);
 	return rc;

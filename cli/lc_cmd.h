@@ -47,11 +47,16 @@ int lc_opt_window_grow(const struct lc_opt *opt, const char *arg);
  * is shorter than the interval. */
 int lc_opt_windows(uint64_t interval_ns, uint64_t *window_ns, uint32_t *grow);
 
+/* After lc_opt_parse of the rows of LC_OPT_ROWS_TIMING: the adaptive
+ * interval's top (lc_session_opts.interval_max_ns), 0 when -i fixed it. */
+uint64_t lc_opt_interval_max(void);
+
 /* The timing options of record, attach and exec: -i, -w, --window-grow into
  * the uint64_t *I, *W (ns) and uint32_t *G. */
 #define LC_OPT_ROWS_TIMING(I, W, G) \
-	LC_OPT_DURATION("interval", 'i', "TIME", "sampling interval (default 100us; units ns " \
-			"us ms s)", I, 1000, 10000000000ull), \
+	LC_OPT_DURATION("interval", 'i', "TIME", "a fixed sampling interval (units ns us ms s;\n" \
+			"default: adaptive, 100us until the error bars reach\n1 %, then " \
+			"up to 1ms within 2 % of a CPU)", I, 1000, 10000000000ull), \
 	LC_OPT_DURATION("window", 'w', "TIME", "timeline window: every window TIME long " \
 			"(default:\n10ms, or the interval when that is longer, doubling\n" \
 			"after 4096 windows, so that long runs stay small)", W, 1, UINT64_MAX), \

@@ -6,6 +6,7 @@
 #include "lc_opt.h"
 #include "lc_util.h"
 #include "lc_profile.h"
+#include "session.h"
 
 #include <err.h>
 #include <errno.h>
@@ -159,6 +160,11 @@ int lc_opt_window_grow(const struct lc_opt *opt, const char *arg)
 }
 
 /* The windows after -i, -w, --window-grow.  See lc_cmd.h. */
+uint64_t lc_opt_interval_max(void)
+{
+	return lc_opt_given("interval", 'i') ? 0 : LC_SESSION_ADAPT_MAX_NS;
+}
+
 int lc_opt_windows(uint64_t interval_ns, uint64_t *window_ns, uint32_t *grow)
 {
 	int given = lc_opt_given("window", 'w');

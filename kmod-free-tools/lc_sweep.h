@@ -78,23 +78,37 @@ int lc_sweep_append(const char *path, const char *line);
 /* ---- suggesting points ----------------------------------------------------------- */
 
 struct lc_model;
+struct lc_grid;
 
 /* A point worth measuring next. */
 struct lc_suggestion {
 	size_t row[LC_SWEEP_VARS];	/* value indices */
 	double t, half;			/* predicted T(E) and its 90 % half width */
+	double narrow;			/* how much one run there narrows the interval
+					 * of T where asked, on average (0..1) */
 };
 
 /*
  * Rank the points of the full grid of vars that RUNS has no line for (done,
- * any repeat) by the relative width half / T of the model's 90 % prediction
- * interval, widest first, and keep up to max of them in out: where the
- * fitted models are least certain, one more measurement narrows them most.
- * Every value must be a number and the model must know p.  Returns the
- * number kept, or -EINVAL with the reason in why.
+ * any repeat) by how much one more run there would narrow the 90 %
+ * prediction interval of T(E) at the targets (the points of the grid
+ * `targets`, in the variables' names; NULL: every point of the -v grid),
+ * on average over them, and keep up to max of them in out, the most first.
+ * The narrowing comes from the model's covariance (lc_predict_gain): a run
+ * near where the prediction is wanted, or that pins a term the prediction
+ * there leans on, narrows it most.  Every value must be a number and the
+ * model must know p.  Returns the number kept, or -EINVAL with the reason
+ * in why.
  */
 int lc_sweep_suggest(const struct lc_model *m, const struct lc_sweep_var *vars, int nvars,
-		     const struct lc_sweep_done *done, struct lc_suggestion *out, size_t max,
-		     char *why, size_t len);
+		     const struct lc_sweep_done *done, const struct lc_grid *targets,
+		     struct lc_suggestion *out, size_t max, char *why, size_t len);
+
+/* Load the points of the runs file at path that the fit used: the runs
+ * where the extraction cond_text (fit's -x) holds, as lc_sweep_done_load
+ * does for all of them.  0, -ENOENT for a missing file (an empty set),
+ * -EINVAL (why says which) for a bad file or condition, -ENOMEM. */
+int lc_sweep_done_where(const char *path, const struct lc_sweep_var *vars, int nvars,
+			const char *cond_text, struct lc_sweep_done **out, char *why, size_t len);
 
 #endif /* LC_SWEEP_H */

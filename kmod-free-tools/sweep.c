@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,9 @@
 #include <unistd.h>
 
 #include "lc_util.h"
+#include "lca_grid.h"
 #include "lca_predict.h"
+#include "lca_runs.h"
 
 /* ---- variables ---------------------------------------------------------------- */
 
@@ -213,6 +216,8 @@ static const char *find_pair(const char *line, const char *name, size_t *vlen)
 	return NULL;
 }
 
+static int done_add(struct lc_sweep_done *d, const size_t *row, int rep);
+
 /* Note the line if it is one of the sweep's points. */
 static int note_line(struct lc_sweep_done *d, const char *line, const struct lc_sweep_var *vars)
 {
@@ -236,6 +241,12 @@ static int note_line(struct lc_sweep_done *d, const char *line, const struct lc_
 			return 0;
 		row[i] = k;
 	}
+	return done_add(d, row, atoi(rep));
+}
+
+/* Add row (repeat rep) to d.  0 or -ENOMEM. */
+static int done_add(struct lc_sweep_done *d, const size_t *row, int rep)
+{
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? 2 * d->cap : 16;
 		size_t *r = realloc(d->rows, cap * (size_t)(d->nvars ? d->nvars : 1) * sizeof(*r));
@@ -251,7 +262,7 @@ static int note_line(struct lc_sweep_done *d, const char *line, const struct lc_
 		d->cap = cap;
 	}
 	memcpy(d->rows + d->n * (size_t)d->nvars, row, (size_t)d->nvars * sizeof(*row));
-	d->reps[d->n++] = atoi(rep);
+	d->reps[d->n++] = rep;
 	return 0;
 }
 
@@ -383,6 +394,47 @@ int lc_sweep_append(const char *path, const char *line)
 
 /* ---- suggesting points ------------------------------------------------------------- */
 
+/* Resolve a condition's name: a key of the runs ctx. */
+static int resolve_run_key(void *ctx, const char *name, size_t len)
+{
+	return lc_runs_find_key(ctx, name, len);
+}
+
+/* Add run i of r to d when cond holds for it and its values are a point of
+ * the -v grid.  0 or -ENOMEM. */
+static int add_selected(struct lc_sweep_done *d, const struct lc_runs *r, size_t i,
+			const struct lc_sweep_var *vars, int nvars, const struct lc_expr *cond)
+{
+	double *all = malloc(((size_t)lc_runs_nkeys(r) + 1) * sizeof(*all)), v, c;
+	size_t row[LC_SWEEP_VARS];
+	int rep = 0, e = 0, ok;
+
+	if (!all)
+		return -ENOMEM;
+	for (int k = 0; k < lc_runs_nkeys(r); k++)
+		lc_runs_get(r, i, k, &all[k]);
+	c = lc_expr_eval(cond, all);
+	ok = c != 0 && !isnan(c);
+	for (int a = 0; ok && a < nvars; a++) {
+		size_t k;
+
+		int key = lc_runs_find_key(r, vars[a].name, strlen(vars[a].name));
+
+		ok = key >= 0 && lc_runs_get(r, i, key, &v) == LC_CELL_VALUE;
+		for (k = 0; ok && k < vars[a].n && strtod(vars[a].values[k], NULL) != v; k++)
+			;
+		ok = ok && k < vars[a].n;
+		row[a] = k;
+	}
+	if (ok && lc_runs_find_key(r, "rep", 3) >= 0 &&
+	    lc_runs_get(r, i, lc_runs_find_key(r, "rep", 3), &v) == LC_CELL_VALUE)
+		rep = (int)v;
+	if (ok)
+		e = done_add(d, row, rep);
+	free(all);
+	return e;
+}
+
 /* Whether row has a line in done with any repeat. */
 static int done_any(const struct lc_sweep_done *d, const size_t *row)
 {
@@ -392,57 +444,159 @@ static int done_any(const struct lc_sweep_done *d, const size_t *row)
 	return 0;
 }
 
-int lc_sweep_suggest(const struct lc_model *m, const struct lc_sweep_var *vars, int nvars,
-		     const struct lc_sweep_done *done, struct lc_suggestion *out, size_t max,
-		     char *why, size_t len)
+/* The values of row into vals (numbers), or -EINVAL with the reason. */
+static int row_values(const struct lc_sweep_var *vars, int nvars, const size_t *row, double *vals,
+		      char *why, size_t len)
 {
-	const char *names[LC_SWEEP_VARS], *missing = NULL;
-	double vals[LC_SWEEP_VARS];
-	struct lc_env env = { names, vals, nvars };
+	for (int i = 0; i < nvars; i++) {
+		char *end;
+
+		vals[i] = strtod(vars[i].values[row[i]], &end);
+		if (*end || end == vars[i].values[row[i]])
+			return lc_fail(why, len, -EINVAL, "%s=%s is not a number", vars[i].name,
+				       vars[i].values[row[i]]);
+	}
+	return 0;
+}
+
+/* Where the prediction is wanted: the targets grid's points (or, without
+ * one, the -v grid's) as environments over tn/tv.  Their count, or -errno. */
+static int target_points(const struct lc_sweep_var *vars, int nvars, const struct lc_grid *g,
+			 const size_t *pts, size_t npts, double **tv, char *why, size_t len)
+{
+	size_t n = g ? lc_grid_count(g) : npts, w = g ? (size_t)g->naxes : (size_t)nvars;
+
+	if (n > 100000)
+		return lc_fail(why, len, -E2BIG, "more than 100000 target points");
+	*tv = malloc((n * w + 1) * sizeof(**tv));
+	if (!*tv)
+		return lc_fail(why, len, -ENOMEM, "out of memory");
+	for (size_t k = 0; k < n; k++) {
+		int idx[LC_GRID_MAXAXES];
+
+		if (!g) {
+			if (row_values(vars, nvars, pts + k * (size_t)nvars, *tv + k * w, why, len))
+				return -EINVAL;
+			continue;
+		}
+		lc_grid_index(g, k, idx);
+		for (size_t a = 0; a < w; a++)
+			(*tv)[k * w + a] = g->axis[a].v[idx[a]];
+	}
+	return (int)n;
+}
+
+/* The mean relative shrinking of T's variance at the targets by a run at x. */
+static int narrowing(const struct lc_model *m, const struct lc_env *x, const struct lc_env *t0,
+		     const double *tv, int nt, size_t w, double *score, const char **missing)
+{
+	double sum = 0;
+	int used = 0;
+
+	for (int k = 0; k < nt; k++) {
+		struct lc_env t = *t0;
+		double var, gain;
+		int rc;
+
+		t.vals = tv + (size_t)k * w;
+		if ((rc = lc_predict_gain(m, &t, x, &var, &gain, missing)))
+			return rc;
+		if (var > 0) {
+			sum += fmin(gain / var, 1);
+			used++;
+		}
+	}
+	*score = used ? sum / used : 0;
+	return 0;
+}
+
+/* Insert sg into out[0..*kept) (at most max), the most narrowing first. */
+static void keep_best(struct lc_suggestion *out, size_t *kept, size_t max,
+		      const struct lc_suggestion *sg)
+{
+	size_t at;
+
+	for (at = *kept; at > 0 && out[at - 1].narrow < sg->narrow; at--)
+		if (at < max)
+			out[at] = out[at - 1];
+	if (at < max) {
+		out[at] = *sg;
+		if (*kept < max)
+			(*kept)++;
+	}
+}
+
+int lc_sweep_suggest(const struct lc_model *m, const struct lc_sweep_var *vars, int nvars,
+		     const struct lc_sweep_done *done, const struct lc_grid *targets,
+		     struct lc_suggestion *out, size_t max, char *why, size_t len)
+{
+	const char *names[LC_SWEEP_VARS], *tnames[LC_GRID_MAXAXES], *missing = NULL;
+	double vals[LC_SWEEP_VARS], *tv = NULL;
+	struct lc_env env = { names, vals, nvars }, t0;
 	size_t *pts, npts, kept = 0;
-	int e;
+	int e, nt;
 
 	for (int i = 0; i < nvars; i++)
 		names[i] = vars[i].name;
+	for (int a = 0; targets && a < targets->naxes; a++)
+		tnames[a] = targets->axis[a].name;
+	t0 = targets ? (struct lc_env){ tnames, NULL, targets->naxes } : env;
 	e = lc_sweep_points(vars, nvars, LC_DESIGN_FULL, &pts, &npts);
 	if (e)
 		return lc_fail(why, len, e, "out of memory");
-	for (size_t k = 0; k < npts; k++) {
+	nt = target_points(vars, nvars, targets, pts, npts, &tv, why, len);
+	for (size_t k = 0; nt >= 0 && k < npts; k++) {
 		const size_t *row = pts + k * (size_t)nvars;
 		struct lc_suggestion sg = { .t = 0 };
-		size_t at;
 
 		if (done_any(done, row))
 			continue;
-		for (int i = 0; i < nvars; i++) {
-			char *end;
-
-			vals[i] = strtod(vars[i].values[row[i]], &end);
-			if (*end || end == vars[i].values[row[i]]) {
-				free(pts);
-				return lc_fail(why, len, -EINVAL, "%s=%s is not a number",
-					       vars[i].name, vars[i].values[row[i]]);
-			}
-		}
+		if ((e = row_values(vars, nvars, row, vals, why, len)))
+			break;
 		e = lc_predict_total(m, &env, NULL, &sg.t, &sg.half, &missing);
+		if (!e)
+			e = narrowing(m, &env, &t0, tv, nt, (size_t)t0.n, &sg.narrow, &missing);
 		if (e) {
-			free(pts);
-			return lc_fail(why, len, -EINVAL, "the model needs %s, which is not a "
-				       "variable of the sweep (-v)", missing ? missing : "p");
+			e = lc_fail(why, len, -EINVAL, "the model needs %s, which is not a variable of "
+				    "the sweep (-v)%s", missing ? missing : "p", targets ? " or of the "
+				    "targets" : "");
+			break;
 		}
 		if (!(sg.t > 0) || !(sg.half >= 0))
 			continue;
+		sg.narrow = 1 - sqrt(1 - sg.narrow);
 		memcpy(sg.row, row, (size_t)nvars * sizeof(*row));
-		/* insertion into out[], widest relative interval first */
-		for (at = kept; at > 0 && out[at - 1].half / out[at - 1].t < sg.half / sg.t; at--)
-			if (at < max)
-				out[at] = out[at - 1];
-		if (at < max) {
-			out[at] = sg;
-			if (kept < max)
-				kept++;
-		}
+		keep_best(out, &kept, max, &sg);
 	}
 	free(pts);
-	return (int)kept;
+	free(tv);
+	return nt < 0 ? nt : e ? e : (int)kept;
+}
+
+int lc_sweep_done_where(const char *path, const struct lc_sweep_var *vars, int nvars,
+			const char *cond_text, struct lc_sweep_done **out, char *why, size_t len)
+{
+	struct lc_sweep_done *d = calloc(1, sizeof(*d));
+	struct lc_runs *r = NULL;
+	struct lc_runs_error re;
+	struct lc_expr *cond = NULL;
+	struct lc_parse_error pe;
+	int e = d ? lc_runs_read(path, &r, &re) : -ENOMEM;
+
+	if (e == -EINVAL)
+		lc_fail(why, len, e, "%s:%d: %s: '%s'", path, re.line, re.msg, re.token);
+	if (!e && lc_expr_parse_cond(cond_text, 0, resolve_run_key, r, &cond, &pe))
+		e = lc_fail(why, len, -EINVAL, "-x '%s': column %d: %s", cond_text, pe.column, pe.msg);
+	if (d)
+		d->nvars = nvars;
+	for (size_t i = 0; !e && i < lc_runs_count(r); i++)
+		e = add_selected(d, r, i, vars, nvars, cond);
+	lc_expr_free(cond);
+	lc_runs_free(r);
+	if (e && e != -ENOENT) {
+		lc_sweep_done_free(d);
+		return e;
+	}
+	*out = d;
+	return e;
 }

@@ -150,13 +150,17 @@ void lc_sweep_run_free(struct lc_sweep_run *r)
 	}
 }
 
-/* Read the one line "report -l" wrote into out[len] and add wall=; 0 or -1. */
+/* Read the one line "report -l" wrote into out[len] and add wall= and,
+ * when the profile measured the machine's share, load= (the percent of the
+ * program's CPUs that other processes and the hypervisor took: fit flags
+ * loaded runs and --max-load drops them); 0 or -1. */
 static int runs_line(const char *lpath, const char *prof, char *out, size_t len)
 {
 	struct lc_profile *pr = NULL;
 	char why[512];
 	FILE *f = fopen(lpath, "re");
 	size_t n;
+	double load;
 
 	if (!f)
 		return -1;
@@ -169,7 +173,12 @@ static int runs_line(const char *lpath, const char *prof, char *out, size_t len)
 	out[n] = 0;
 	if (lc_profile_read(prof, &pr, why, sizeof(why)))
 		return -1;
-	snprintf(out + n, len - n, " wall=%.9g\n", (double)pr->end.end_ns / 1e9);
+	load = lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD);
+	n += (size_t)snprintf(out + n, len - n, " wall=%.9g", (double)pr->end.end_ns / 1e9);
+	if (load >= 0 && n < len)
+		n += (size_t)snprintf(out + n, len - n, " load=%.3g", load);
+	if (n < len)
+		snprintf(out + n, len - n, "\n");
 	lc_profile_free(pr);
 	return 0;
 }
@@ -203,8 +212,12 @@ int lc_sweep_run_exec(struct lc_sweep_run *r, char *line, size_t len)
 
 	if (e)
 		return e;
-	if (lc_runner_stop)
-		return 2;	/* the run in progress is lost, nothing written */
+	if (lc_runner_stop) {	/* the run in progress is lost: nothing of it is kept */
+		unlink(r->prof);
+		remove_if_empty(r->out);
+		remove_if_empty(r->err);
+		return 2;
+	}
 	if (res.status == 0)
 		report_line(r, line, len);
 	else

@@ -84,13 +84,82 @@ static void print_points(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "points:");
 	for (int v = 0; v < fr->nvars; v++)
 		fprintf(out, " %10s", fr->vars[v]);
-	fprintf(out, " %12s %12s %5s\n", fr->cat->key, "spread", "runs");
+	fprintf(out, " %12s %12s %12s %12s %5s\n", fr->cat->key, "spread", "smallest", "largest",
+		"runs");
 	for (size_t i = 0; i < p->n; i++) {
 		fprintf(out, "       ");
 		for (int v = 0; v < fr->nvars; v++)
 			fprintf(out, " %10g", p->x[i * (size_t)fr->nvars + (size_t)v]);
-		fprintf(out, " %12.6g %12.4g %5d\n", p->y[i], p->sd[i], p->count[i]);
+		fprintf(out, " %12.6g %12.4g %12.6g %12.6g %5d\n", p->y[i], p->sd[i], p->lo[i], p->hi[i],
+			p->count[i]);
 	}
+}
+
+/* What --no-load did, and the runs measured under load (file:line). */
+static void print_load(const struct lc_fitrun *fr, FILE *f, const char *pre)
+{
+	if (fr->o.noload)
+		fprintf(f, "%snote: --no-load: the model is of the program on a machine without other "
+			"load (%s)\n", pre, !strcmp(fr->cat->key, "tt") ? "tt less rc, the time "
+			"runnable but not running" : "rc, the time runnable but not running, is apart "
+			"from this category");
+	for (int i = 0; i < fr->nloaded && i < LC_FIT_LOADED_SHOWN; i++)
+		fprintf(f, "%sloaded run %s:%d: load=%.3g%% of the program's CPUs went to other "
+			"processes (over %.0f%%)\n", pre, fr->o.runs, fr->loaded_line[i],
+			fr->loaded_pct[i], LC_FIT_LOADED_PCT);
+	if (fr->nloaded > LC_FIT_LOADED_SHOWN)
+		fprintf(f, "%s... and %d more loaded runs\n", pre, fr->nloaded - LC_FIT_LOADED_SHOWN);
+	if (fr->nloaded)
+		fprintf(f, "%sloaded runs distort the categories (rt too, when the load took CPUs "
+			"it needed); --max-load PCT leaves them out%s\n", pre,
+			fr->o.noload ? "" : ", --no-load fits tt without rc");
+}
+
+/* How the repeats of a point were made one value. */
+static const char *agg_text(const struct lc_fitrun *fr)
+{
+	switch (fr->o.aggregate) {
+	case LC_POINTS_MEAN:
+		return "repeats averaged";
+	case LC_POINTS_MEDIAN:
+		return "the median of each point's repeats";
+	case LC_POINTS_MIN:
+		return "the smallest of each point's repeats";
+	default:
+		for (size_t i = 0; i < fr->pts.n; i++)
+			if (fr->pts.agg[i] == LC_AGG_MEDIAN)
+				return "the median of a point's 3 or more repeats, the mean of fewer";
+		return "repeats averaged";
+	}
+}
+
+/* The spread of the repeats: the least and largest (hi - lo) / value over
+ * the points with repeats, where the largest is, and the runs' noise. */
+static void print_spread(const struct lc_fitrun *fr, FILE *out)
+{
+	const struct lc_points *p = &fr->pts;
+	double lo = INFINITY, hi = -INFINITY;
+	size_t at = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		double s = p->y[i] != 0 ? (p->hi[i] - p->lo[i]) / fabs(p->y[i]) : 0;
+
+		if (p->count[i] < 2)
+			continue;
+		lo = fmin(lo, s);
+		if (s > hi) {
+			hi = s;
+			at = i;
+		}
+	}
+	if (!isfinite(hi))
+		return;
+	fprintf(out, "repeats: spread (largest - smallest) / value %.3g%% .. %.3g%% (the largest at ",
+		100 * lo, 100 * hi);
+	for (int v = 0; v < fr->nvars; v++)
+		fprintf(out, "%s%s=%g", v ? " " : "", fr->vars[v], p->x[at * (size_t)fr->nvars + (size_t)v]);
+	fprintf(out, "); the runs' noise %.3g%% (from the repeats: 1.4826 x their median distance "
+		"from their point's median)\n", 100 * p->noise);
 }
 
 /* The line of points and runs: how many, which were left out, and the
@@ -103,14 +172,16 @@ static void print_counts(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "%zu point%s from %zu run%s", p->n, p->n == 1 ? "" : "s", p->used,
 	       p->used == 1 ? "" : "s");
 	if (p->used > p->n)
-		fprintf(out, " (repeats averaged%s)", weighted == 1 ? ", weighted by count/spread^2" : "");
+		fprintf(out, " (%s%s)", agg_text(fr), weighted == 1 ? ", weighted by count/spread^2" :
+			"");
 	if (p->na)
 		fprintf(out, "; %zu run%s with %s=na skipped", p->na, p->na == 1 ? "" : "s", fr->cat->key);
 	if (p->missing)
 		fprintf(out, "; %zu run%s lacking a value skipped (below)", p->missing,
 		       p->missing == 1 ? "" : "s");
 	if (p->excluded)
-		fprintf(out, "; %zu not selected by -x", p->excluded);
+		fprintf(out, "; %zu not selected by %s", p->excluded, fr->o.max_load > 0 ?
+			(fr->o.extract ? "-x or --max-load" : "--max-load") : "-x");
 	fprintf(out, "%s\n", weighted == 2 ? "; relative errors (weights 1/y^2)" :
 		       weighted == 1 ? "" : fr->o.absolute ? "; plain least squares" :
 		       "; plain least squares (a value is 0)");
@@ -124,6 +195,11 @@ static void print_header(const struct lc_fitrun *fr, FILE *out)
 		fr->o.runs, fr->nvars > 1 ? "s" : "", fr->o.varlist, fr->cat->key, fr->cat->desc,
 		fr->o.extract ? fr->o.extract : "none");
 	print_counts(fr, out);
+	if (fr->allzero)
+		fprintf(out, "note: %s is 0 in all %zu runs: its model is 0 (--emit writes it, and "
+			"predict's T(E) counts it)\n", fr->cat->key, fr->pts.used);
+	print_load(fr, out, "");
+	print_spread(fr, out);
 	print_skipped(fr, out, "");
 	print_outliers(fr, out, "");
 }
@@ -162,6 +238,10 @@ static void print_undefined(const struct lc_fitrun *fr, FILE *out)
 	if (fr->nundef)
 		fprintf(out, "note: %d form%s undefined at %s (log of 0, or a negative power of 0) "
 			"left out\n", fr->nundef, fr->nundef == 1 ? "" : "s", fr->undef_at);
+	if (fr->nneg)
+		fprintf(out, "note: %d form%s whose fitted curve goes below zero in the %s left out "
+			"(the first at %s)\n", fr->nneg, fr->nneg == 1 ? "" : "s",
+			fr->o.upto ? "measured range or up to --upto" : "measured range", fr->neg_at);
 }
 
 /* Print what was tried and how it was ranked. */
@@ -176,7 +256,11 @@ static void print_rule(const struct lc_fitrun *fr, FILE *out)
 	if (fr->o.search)
 		print_search(fr, out);
 	print_undefined(fr, out);
-	if (fr->sel.crit == LC_CRIT_LOO)
+	if (fr->o.search && fr->nvars == 1 && fr->sel.crit == LC_CRIT_AICC && fr->sel.shortlist > 0 &&
+	    isfinite(fr->cands[0].fit.smape))
+		fprintf(out, "ranked by AICc (the hypotheses c0 + c1*f differ in the shape of f "
+			"alone: the best weighted fit first); '?', '!' and '<0' models last\n");
+	else if (fr->sel.crit == LC_CRIT_LOO)
 		fprintf(out, "ranked by leave-one-out SMAPE over the %d best by %s; '?' and '!' "
 			"models last; the simplest within one standard error first\n",
 			fr->sel.shortlist, any_aicc(fr) ? "AICc (then R2)" :
@@ -223,19 +307,24 @@ static void model_row(const struct lc_fitrun *fr, int i, int width, FILE *out)
 		fprintf(out, "   -");
 	else
 		fprintf(out, "%.3g%%", f->smape);
-	fprintf(out, "  in-sample SMAPE : %.3g%%%s\n", f->smape_in, f->lof ? "  !" : "");
+	fprintf(out, "  in-sample SMAPE : %.3g%%%s%s\n", f->smape_in, f->lof ? "  !" : "",
+		f->negative ? "  <0" : "");
 	if (c->ndropped)
 		fprintf(out, "    pruned from '%s': dropped %s\n", c->text, c->dropped);
-	if (c->also[0])
+	if (c->also[0] && c->nalso > LC_FIT_ALSO_SHOWN)
+		fprintf(out, "    also what pruning left of %s and %d more\n", c->also,
+			c->nalso - LC_FIT_ALSO_SHOWN);
+	else if (c->also[0])
 		fprintf(out, "    also what pruning left of %s\n", c->also);
 }
 
 /* Print the legend of the marks that the n shown rows carry. */
 static void legend(const struct lc_fitrun *fr, int n, FILE *out)
 {
-	int anyflag = 0, anylof = 0, anyinf = 0;
+	int anyflag = 0, anylof = 0, anyinf = 0, anyneg = 0;
 
 	for (int i = 0; i < n; i++) {
+		anyneg |= fr->cands[i].fit.negative;
 		anyflag |= fr->cands[i].fit.nflagged > 0;
 		anylof |= fr->cands[i].fit.lof;
 		anyinf |= !isfinite(fr->cands[i].fit.aicc);
@@ -246,6 +335,9 @@ static void legend(const struct lc_fitrun *fr, int n, FILE *out)
 	if (anylof)
 		fprintf(out, "! lack of fit: the misfit exceeds the spread of the repeated runs "
 			"(F test, p < %g)\n", LC_LOF_LEVEL);
+	if (anyneg)
+		fprintf(out, "<0 the fitted curve goes below zero in the range: a time cannot, the "
+			"model is not physical\n");
 	if (anyinf)
 		fprintf(out, "AICc - : too few points (AICc needs more points than the coefficients "
 			"plus the variance, plus one)\n");
@@ -325,6 +417,7 @@ static void json_model(const struct lc_fitrun *fr, const struct lc_fitcand *c, i
 		json_num(out, num[i].v);
 	}
 	fprintf(out, ", \"lack_of_fit\": %s", f->lof ? "true" : "false");
+	fprintf(out, ", \"below_zero\": %s", f->negative ? "true" : "false");
 	fprintf(out, ", \"dof\": %d}", f->dof);
 }
 
@@ -442,6 +535,7 @@ void lc_fitrun_print(const struct lc_fitrun *fr, FILE *out, FILE *err)
 	}
 	notes_err(fr, err);
 	print_skipped(fr, err, PROG ": ");
+	print_load(fr, err, PROG ": ");
 	print_outliers(fr, err, PROG ": ");
 	if (fr->o.format == LC_FITFMT_JSON) {
 		report_json(fr, out);
@@ -581,11 +675,11 @@ int lc_fitrun_plot(const struct lc_fitrun *fr, FILE *out, char *msg, size_t len)
 	return 0;
 }
 
-/* The most CPUs a run in the file was measured on ("cpus=" of report -l),
- * or 0 when no run says. */
-static unsigned runs_cpus(const struct lc_fitrun *fr)
+/* The largest value of key name in the runs (a whole count below 2^24:
+ * "cpus=" of report -l, p), or 0 when no run says. */
+static unsigned runs_most(const struct lc_fitrun *fr, const char *name)
 {
-	int key = lc_runs_find_key(fr->runs, "cpus", 4);
+	int key = lc_runs_find_key(fr->runs, name, strlen(name));
 	double v, most = 0;
 
 	for (size_t i = 0; key >= 0 && i < lc_runs_count(fr->runs); i++)
@@ -624,8 +718,10 @@ int lc_fitrun_emit(const struct lc_fitrun *fr, FILE *out, FILE *err, char *msg, 
 	snprintf(note, sizeof(note), "from %s%s%s", fr->o.runs, fr->o.extract ? " where " : "",
 		 fr->o.extract ? fr->o.extract : "");
 	rc = append(fr, c, fr->o.emit, note);
-	if (!rc && runs_cpus(fr))
-		rc = lc_model_append_cpus(fr->o.emit, runs_cpus(fr));
+	if (!rc && runs_most(fr, "cpus"))
+		rc = lc_model_append_cpus(fr->o.emit, runs_most(fr, "cpus"));
+	if (!rc && runs_most(fr, "p"))
+		rc = lc_model_append_pmax(fr->o.emit, runs_most(fr, "p"));
 	if (rc)
 		return lc_fail(msg, len, rc, "--emit %s: %s", fr->o.emit, strerror(-rc));
 	fprintf(fr->o.format == LC_FITFMT_TEXT ? out : err, "appended model %d to %s\n",

@@ -80,6 +80,31 @@ static int resolve_var(void *ctx, const char *name, size_t len)
 	return -1;
 }
 
+/* Parse --upto "VAR=VALUE ..." into fr->upto (NaN for a variable not named). */
+static int parse_upto(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	const char *s = fr->o.upto, *w;
+	size_t n;
+
+	for (int v = 0; v < LC_FITRUN_MAXVARS; v++)
+		fr->upto[v] = NAN;
+	while (s && (w = lc_next_word(&s, NULL, ",", &n))) {
+		const char *eq = memchr(w, '=', n);
+		char num[64], *end;
+		int v = eq ? resolve_var(fr, w, (size_t)(eq - w)) : -1;
+
+		if (v < 0 || n - (size_t)(eq - w) - 1 >= sizeof(num))
+			return lc_fail(msg, len, -EINVAL, "--upto wants VAR=VALUE with a -v variable, "
+				       "not '%.*s'", (int)n, w);
+		snprintf(num, sizeof(num), "%.*s", (int)(n - (size_t)(eq - w) - 1), eq + 1);
+		fr->upto[v] = strtod(num, &end);
+		if (end == num || *end || !isfinite(fr->upto[v]))
+			return lc_fail(msg, len, -EINVAL, "--upto %s: '%s' is not a number",
+				       fr->vars[v], num);
+	}
+	return 0;
+}
+
 /* Resolve an extraction identifier: any name in the runs file. */
 static int resolve_key(void *ctx, const char *name, size_t len)
 {
@@ -163,12 +188,101 @@ static int no_points(const struct lc_fitrun *fr, char *msg, size_t len)
 		       p->missing, first, p->excluded);
 }
 
+/* --no-load: the key taken off the category (rc off tt), -1 for none;
+ * -EINVAL with the reason for rc itself or runs without rc. */
+static int noload_less(const struct lc_fitrun *fr, int *less, char *msg, size_t len)
+{
+	*less = -1;
+	if (!fr->o.noload)
+		return 0;
+	if (!strcmp(fr->cat->key, "rc"))
+		return lc_fail(msg, len, -EINVAL, "--no-load: rc is the time runnable but not running, "
+			       "which other load adds; without other load predict with -w nocontention "
+			       "(or fit rc without --no-load)");
+	if (strcmp(fr->cat->key, "tt"))
+		return 0;
+	*less = lc_runs_find_key(fr->runs, "rc", 2);
+	if (*less < 0)
+		return lc_fail(msg, len, -ENOENT, "--no-load: no run in %s has rc (resource "
+			       "contention) to take off tt", fr->o.runs);
+	return 0;
+}
+
+/* Whether selected run i is in the fit's selection (the -x condition). */
+static int selected(const struct lc_fitrun *fr, size_t i, double *vals)
+{
+	for (int k = 0; k < lc_runs_nkeys(fr->runs); k++)
+		lc_runs_get(fr->runs, i, k, &vals[k]);
+	return !fr->cond || (lc_expr_eval(fr->cond, vals) != 0 && !isnan(lc_expr_eval(fr->cond, vals)));
+}
+
+/* Note the runs measured under load (the "load" key) among the selected
+ * ones with a value of the category. */
+static int find_loaded(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	double *vals = malloc(((size_t)lc_runs_nkeys(fr->runs) + 1) * sizeof(*vals)), v, y;
+
+	if (!vals)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	fr->load_max = -1;
+	for (size_t i = 0; fr->loadkey >= 0 && i < lc_runs_count(fr->runs); i++) {
+		if (lc_runs_get(fr->runs, i, fr->ykey, &y) != LC_CELL_VALUE || !selected(fr, i, vals) ||
+		    lc_runs_get(fr->runs, i, fr->loadkey, &v) != LC_CELL_VALUE)
+			continue;
+		fr->load_max = fmax(fr->load_max, v);
+		if (v <= LC_FIT_LOADED_PCT)
+			continue;
+		if (fr->nloaded < LC_FIT_LOADED_SHOWN) {
+			fr->loaded_line[fr->nloaded] = lc_runs_line(fr->runs, i);
+			fr->loaded_pct[fr->nloaded] = v;
+		}
+		fr->nloaded++;
+	}
+	free(vals);
+	return 0;
+}
+
+/* --max-load: add "load<=PCT" to the -x condition; every run must carry
+ * its load. */
+static int max_load_cond(struct lc_fitrun *fr, char *msg, size_t len)
+{
+	char text[1024];
+	struct lc_parse_error pe;
+
+	if (!(fr->o.max_load > 0))
+		return 0;
+	if (fr->loadkey < 0)
+		return lc_fail(msg, len, -ENOENT, "--max-load: no run in %s has %s= (the machine's "
+			       "load share, as report -l writes it)", fr->o.runs, LC_FIT_LOAD_KEY);
+	for (size_t i = 0; i < lc_runs_count(fr->runs); i++)
+		if (lc_runs_get(fr->runs, i, fr->loadkey, &(double){ 0 }) != LC_CELL_VALUE)
+			return lc_fail(msg, len, -EINVAL, "--max-load: %s:%d has no %s value",
+				       fr->o.runs, lc_runs_line(fr->runs, i), LC_FIT_LOAD_KEY);
+	snprintf(text, sizeof(text), "%s%s" LC_FIT_LOAD_KEY "<=%.17g", fr->o.extract ? fr->o.extract : "",
+		 fr->o.extract ? " " : "", fr->o.max_load);
+	lc_expr_free(fr->cond);
+	fr->cond = NULL;
+	if (lc_expr_parse_cond(text, 0, resolve_key, fr->runs, &fr->cond, &pe))
+		return parse_fail(msg, len, "extraction", text, &pe);
+	return 0;
+}
+
 /* Build the points; fail with the reason when none are left. */
 static int build_points(struct lc_fitrun *fr, char *msg, size_t len)
 {
-	if (lc_points_build(fr->runs, fr->varkey, fr->nvars, fr->ykey, fr->cond,
-			    fr->o.drop_outliers ? LC_POINTS_DROP_OUTLIERS : 0, &fr->pts))
+	int less, rc;
+
+	fr->loadkey = lc_runs_find_key(fr->runs, LC_FIT_LOAD_KEY, strlen(LC_FIT_LOAD_KEY));
+	if ((rc = noload_less(fr, &less, msg, len)) || (rc = max_load_cond(fr, msg, len)) ||
+	    (rc = find_loaded(fr, msg, len)))
+		return rc;
+	if (lc_points_build_less(fr->runs, fr->varkey, fr->nvars, fr->ykey, less, fr->cond,
+				 (fr->o.drop_outliers ? LC_POINTS_DROP_OUTLIERS : 0) |
+				 (unsigned)fr->o.aggregate, &fr->pts))
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	fr->allzero = fr->pts.n > 1;
+	for (size_t i = 0; i < fr->pts.n; i++)
+		fr->allzero &= fr->pts.lo[i] == 0 && fr->pts.hi[i] == 0;
 	return fr->pts.n > 0 ? 0 : no_points(fr, msg, len);
 }
 
@@ -176,7 +290,8 @@ static int build_points(struct lc_fitrun *fr, char *msg, size_t len)
 static unsigned fit_flags(const struct lc_fitrun *fr)
 {
 	return (fr->o.nonneg ? LC_FIT_NONNEG : 0) | (fr->o.weights ? LC_FIT_WEIGHTS : 0) |
-	       (fr->o.absolute ? 0 : LC_FIT_RELATIVE);
+	       (fr->o.absolute ? 0 : LC_FIT_RELATIVE) |
+	       (fr->o.search && fr->nvars == 1 ? LC_FIT_RANK_AICC : 0);
 }
 
 /* Trim the blanks around text[0..n): moves *text, returns the length. */
@@ -305,6 +420,8 @@ static int collect(struct lc_fitrun *fr, char *msg, size_t len)
 	fr->cands = calloc(LC_FITRUN_MAXCANDS, sizeof(*fr->cands));
 	if (!fr->cands)
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	if (fr->allzero)	/* 0 in every run: the model is 0, nothing to choose */
+		return add_cand(fr, "1", 1, 0, msg, len);
 	for (int i = 0; i < fr->o.nforms; i++)
 		if (add_user_forms(fr, fr->o.forms[i], msg, len))
 			return -EINVAL;
@@ -372,12 +489,12 @@ static int fit_cand(struct lc_fitrun *fr, struct lc_fitcand *c)
 	return rc == -ENOMEM ? rc : 0;
 }
 
-/* Scratch arrays of the ranking. */
+/* Scratch arrays of the ranking: src[j] is the candidate that goes to
+ * place j. */
 struct rank_tmp {
-	int *order, *idx;
+	int *order, *idx, *src;
 	const struct lc_formula **f;
 	struct lc_fit **fit;
-	struct lc_fitcand *sorted;
 };
 
 /* Allocate the scratch arrays for n candidates.  0 or -ENOMEM. */
@@ -389,8 +506,8 @@ static int rank_alloc(struct rank_tmp *t, int n)
 	t->idx = malloc(sizeof(int) * k);
 	t->f = malloc(sizeof(*t->f) * k);
 	t->fit = malloc(sizeof(*t->fit) * k);
-	t->sorted = malloc(sizeof(*t->sorted) * k);
-	return t->order && t->idx && t->f && t->fit && t->sorted ? 0 : -ENOMEM;
+	t->src = malloc(sizeof(*t->src) * k);
+	return t->order && t->idx && t->f && t->fit && t->src ? 0 : -ENOMEM;
 }
 
 /* Free the scratch arrays. */
@@ -400,7 +517,31 @@ static void rank_free(struct rank_tmp *t)
 	free(t->idx);
 	free(t->f);
 	free(t->fit);
-	free(t->sorted);
+	free(t->src);
+}
+
+/* Put the candidates in the order src (a permutation of 0..n) in place,
+ * following its cycles: each moves once, with one candidate aside (a copy
+ * of every candidate would double the search's memory). */
+static void permute(struct lc_fitcand *c, int *src, int n)
+{
+	for (int start = 0; start < n; start++) {
+		struct lc_fitcand tmp;
+		int j = start;
+
+		if (src[start] < 0 || src[start] == start)
+			continue;
+		tmp = c[start];
+		while (src[j] != start) {
+			int k = src[j];
+
+			c[j] = c[k];
+			src[j] = -1;
+			j = k;
+		}
+		c[j] = tmp;
+		src[j] = -1;
+	}
 }
 
 /* Put the fitted candidates in the order of lc_fit_select, refused ones
@@ -420,16 +561,16 @@ static int rank(struct lc_fitrun *fr)
 				 &fr->sel))
 		rc = -ENOMEM;
 	for (int i = 0; !rc && i < n; i++)
-		t.sorted[m++] = fr->cands[t.idx[t.order[i]]];
+		t.src[m++] = t.idx[t.order[i]];
 	for (int i = 0; !rc && i < fr->ncands; i++)
 		if (!fr->cands[i].ok)
-			t.sorted[m++] = fr->cands[i];
+			t.src[m++] = i;
 	if (!rc && fr->sel.promoted >= 0) {	/* the rule moved model 2 of the order to the top */
 		fr->sel.promoted = 0;
 		fr->sel.promoted_over = 1;
 	}
 	if (!rc)
-		memcpy(fr->cands, t.sorted, sizeof(*t.sorted) * (size_t)m);
+		permute(fr->cands, t.src, m);
 	rank_free(&t);
 	return rc;
 }
@@ -453,7 +594,7 @@ static void fold(struct lc_fitcand *k, struct lc_fitcand *c)
 {
 	size_t used = strlen(k->also);
 
-	if (c->ndropped && used < sizeof(k->also))
+	if (c->ndropped && k->nalso++ < LC_FIT_ALSO_SHOWN && used < sizeof(k->also))
 		snprintf(k->also + used, sizeof(k->also) - used, "%s'%s' (dropped %s)",
 			 used ? ", " : "", c->text, c->dropped);
 	lc_formula_free(c->f);
@@ -499,6 +640,28 @@ static int undefined(struct lc_fitrun *fr, const struct lc_fitcand *c)
 	return 0;
 }
 
+/* A fitted curve below zero in the range: a default or search form is left
+ * out (counted, the first place kept), the user's is marked (it ranks
+ * last, with a note). */
+static void below_zero(struct lc_fitrun *fr, struct lc_fitcand *c)
+{
+	char where[64];
+
+	if (!c->ok || fr->o.negvalues ||
+	    !lc_fit_below_zero(c->f, &c->fit, &fr->pts, fr->upto, names_of(fr), where,
+			       sizeof(where)))
+		return;
+	if (c->user) {
+		lc_note(fr->note, fr->note_arg, "model '%s' goes below zero at %s: a time cannot",
+			c->text, where);
+		return;
+	}
+	if (!fr->nneg++)
+		snprintf(fr->neg_at, sizeof(fr->neg_at), "%s", where);
+	c->ok = 0;
+	snprintf(c->why, sizeof(c->why), "below zero at %s", where);
+}
+
 /* Fit every candidate, noting refusals; default and search forms that are
  * not defined at every point are left out (and counted).  Returns the
  * number fitted, or -ENOMEM. */
@@ -516,6 +679,9 @@ static int fit_each(struct lc_fitrun *fr)
 		}
 		if (fit_cand(fr, c))
 			return -ENOMEM;
+		if (fr->allzero && c->ok)	/* exactly 0, not "cannot be told from 0" */
+			c->fit.flagged[0] = c->fit.nflagged = 0;
+		below_zero(fr, c);
 		nok += c->ok;
 		if (!c->ok && (c->user || !fr->o.search))
 			lc_note(fr->note, fr->note_arg, "model '%s' refused: %s", c->text, c->why);
@@ -534,6 +700,9 @@ static int fit_all(struct lc_fitrun *fr, char *msg, size_t len)
 	if (!nok && (fr->nundef || fr->search.undefined) && !fr->o.nforms)
 		return lc_fail(msg, len, -EDOM, "every form is undefined at some point (%s)",
 			       fr->undef_at);
+	if (!nok && fr->nneg)
+		return lc_fail(msg, len, -EDOM, "every model that fits goes below zero in the range "
+			       "(the first at %s): a time cannot", fr->neg_at);
 	if (!nok && fr->o.search)
 		return lc_fail(msg, len, -EDOM, "no model could be fitted to the %zu points",
 			       fr->pts.n);
@@ -548,11 +717,43 @@ int lc_fitrun_run(struct lc_fitrun *fr, char *msg, size_t len)
 {
 	int rc;
 
-	if ((rc = split_vars(fr, msg, len)) || (rc = read_runs(fr, msg, len)) ||
+	if ((rc = split_vars(fr, msg, len)) || (rc = parse_upto(fr, msg, len)) ||
+	    (rc = read_runs(fr, msg, len)) ||
 	    (rc = find_keys(fr, msg, len)) || (rc = build_points(fr, msg, len)) ||
 	    (rc = collect(fr, msg, len)) || (rc = parse_cands(fr, msg, len)))
 		return rc;
 	return fit_all(fr, msg, len);
+}
+
+/* True when some run of r has a number for key k. */
+static int has_value(const struct lc_runs *r, int k)
+{
+	double v;
+
+	for (size_t i = 0; k >= 0 && i < lc_runs_count(r); i++)
+		if (lc_runs_get(r, i, k, &v) == LC_CELL_VALUE)
+			return 1;
+	return 0;
+}
+
+int lc_fitrun_present_cats(const char *path, char *buf, size_t len, struct lc_runs_error *err)
+{
+	struct lc_runs *r = NULL;
+	size_t used = 0;
+	int n = 0, rc = lc_runs_read(path, &r, err);
+
+	if (len)
+		buf[0] = '\0';
+	for (int c = 0; !rc && c < LC_NKEY; c++) {
+		const char *key = lc_cat_info(c)->key;
+
+		if (!has_value(r, lc_runs_find_key(r, key, strlen(key))) || used >= len)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? " " : "", key);
+		n++;
+	}
+	lc_runs_free(r);
+	return rc ? rc : n;
 }
 
 void lc_fitrun_free(struct lc_fitrun *fr)

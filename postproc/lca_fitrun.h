@@ -25,6 +25,16 @@
 #define LC_FITRUN_MAXCANDS 8192
 #define LC_FITRUN_MAXFORMS 64
 
+/* The key of a run's machine load: the percent of the CPU time of the
+ * program's CPUs that went to other processes and the hypervisor. */
+#define LC_FIT_LOAD_KEY "load"
+
+/* A run measured above this load is flagged (the load report marks as
+ * distorting the categories). */
+#define LC_FIT_LOADED_PCT 10.0
+#define LC_FIT_LOADED_SHOWN 8
+#define LC_FIT_ALSO_SHOWN 2
+
 /* Output formats (--format). */
 enum lc_fitrun_format { LC_FITFMT_TEXT, LC_FITFMT_FORMULA, LC_FITFMT_JSON, LC_FITFMT_CSV };
 
@@ -34,6 +44,10 @@ struct lc_fitrun_opts {
 	int format;			/* enum lc_fitrun_format */
 	int prune, nonneg, search, weights, absolute, log2, debug, top, pick, negative, negvalues;
 	int emit_comment, drop_outliers, force;
+	int aggregate;			/* LC_POINTS_DEFAULT, _MEAN, _MEDIAN or _MIN */
+	const char *upto;		/* --upto "p=1024": the range that must stay >= 0 */
+	int noload;			/* --no-load: model the program on a machine without other load */
+	double max_load;		/* --max-load: drop runs above this load (%); 0: keep all */
 	const char *forms[LC_FITRUN_MAXFORMS];	/* the user's formula arguments */
 	int nforms;
 };
@@ -47,11 +61,13 @@ struct lc_fitcand {
 	int ndropped;
 	char dropped[256];		/* terms pruned away, as text */
 	char also[384];			/* other candidates pruning made equal to this one */
+	int nalso;			/* how many (also names the first LC_FIT_ALSO_SHOWN) */
 	char why[256];			/* why the fit was refused */
 };
 
 struct lc_runs;
 struct lc_expr;
+struct lc_runs_error;
 
 /* A fit and its result; zero it, fill o (and note), then lc_fitrun_cat
  * and lc_fitrun_run; free with lc_fitrun_free. */
@@ -74,6 +90,15 @@ struct lc_fitrun {
 	struct lc_search_info search;
 	int nundef;			/* default or search forms left out as undefined */
 	char undef_at[64];		/* a point where one is undefined */
+	double upto[LC_FITRUN_MAXVARS];	/* --upto per variable, NaN where not given */
+	int loadkey;			/* the runs' "load" key (the machine's load share, %), or -1 */
+	int nloaded;			/* selected runs measured above LC_FIT_LOADED_PCT */
+	int loaded_line[LC_FIT_LOADED_SHOWN];	/* the first ones' lines, */
+	double loaded_pct[LC_FIT_LOADED_SHOWN];	/* and their load */
+	double load_max;		/* the largest load of a selected run (-1: none known) */
+	int nneg;			/* default or search forms left out: below zero */
+	int allzero;			/* the category is 0 in every selected run: its model is 0 */
+	char neg_at[64];		/* where the first one went below zero */
 };
 
 /* Look up o.cat in the category table.  0, or -ENOENT with the reason. */
@@ -84,6 +109,11 @@ int lc_fitrun_cat(struct lc_fitrun *fr, char *msg, size_t len);
  * comes with the formula and a caret under the column, on two more
  * lines). */
 int lc_fitrun_run(struct lc_fitrun *fr, char *msg, size_t len);
+
+/* The categories (keys of the category table, in its order) that some run
+ * of the runs file at path gives a number for, space-separated into buf;
+ * how many, or -errno (err set) when the file cannot be read. */
+int lc_fitrun_present_cats(const char *path, char *buf, size_t len, struct lc_runs_error *err);
 
 /* Free what fr holds (not fr); accepts a zeroed fr. */
 void lc_fitrun_free(struct lc_fitrun *fr);

@@ -422,7 +422,9 @@ static const double *make_weights(const struct lc_points *pts, unsigned flags, d
 		for (size_t i = 0; i < pts->n; i++) {
 			double fl = 1e-6 * fabs(pts->y[i]), var = pts->sd[i] * pts->sd[i];
 
-			w[i] = pts->count[i] / fmax(var, fmax(fl * fl, 1e-300));
+			double vf = lc_points_var_factor(pts, i);
+
+			w[i] = pts->count[i] / fmax((vf > 0 ? vf : 1) * var, fmax(fl * fl, 1e-300));
 		}
 		*mode = 1;
 		return w;
@@ -457,6 +459,10 @@ static int fit_core(const struct lc_formula *f, const struct lc_points *pts, con
 	memset(out, 0, sizeof(*out));
 	out->n = (int)m;
 	out->k = nt;
+	if (nt > LC_LSQ_MAXK) {
+		lc_fail(why, wl, 0, "%d terms: a fit takes at most %d", nt, LC_LSQ_MAXK);
+		return -EINVAL;
+	}
 	out->threshold = NAN;
 	out->smape = NAN;
 	out->smape_se = NAN;
@@ -543,13 +549,17 @@ static void lack_of_fit(const struct lc_formula *f, const struct lc_points *pts,
 	double lof = 0, pe = 0;
 	int runs = 0, rel = 1, d1, d2;
 
+	out->lof = 0;
 	for (size_t i = 0; i < pts->n; i++)
 		rel &= pts->y[i] != 0;
 	for (size_t i = 0; i < pts->n; i++) {
 		double s = rel ? 1 / (pts->y[i] * pts->y[i]) : 1;
 		double r = pts->y[i] - lc_fit_eval(f, out->coef, &pts->x[i * (size_t)pts->nvars]);
+		double vf = lc_points_var_factor(pts, i);
 
-		lof += s * pts->count[i] * r * r;
+		if (!(vf > 0))
+			return;	/* a minimum: its spread is not known */
+		lof += s * pts->count[i] * r * r / vf;
 		pe += s * (pts->count[i] - 1) * pts->sd[i] * pts->sd[i];
 		runs += pts->count[i];
 	}
@@ -642,10 +652,90 @@ int lc_fit_prune(const struct lc_formula *f, const struct lc_points *pts, unsign
 	}
 }
 
-/* Doubtful: "?" or lack of fit.  See lca_lsq.h. */
+/* The range of variable v of pts, widened to upto (when a number). */
+static void var_range(const struct lc_points *pts, int v, double upto, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < pts->n; i++) {
+		double x = pts->x[i * (size_t)pts->nvars + (size_t)v];
+
+		*lo = fmin(*lo, x);
+		*hi = fmax(*hi, x);
+	}
+	if (!isnan(upto))
+		*hi = fmax(*hi, upto);
+}
+
+/* Grid value g of ng over [lo, hi]: geometric when lo > 0. */
+static double grid_at(double lo, double hi, int g, int ng)
+{
+	double t = (double)g / (ng - 1);
+
+	return lo > 0 ? lo * pow(hi / lo, t) : lo + (hi - lo) * t;
+}
+
+/* The check of one point x: 1 when f is below -tol there (where gets x). */
+static int below_at(const struct lc_formula *f, const struct lc_fit *fit, const double *x,
+		    int nvars, double tol, const char *const *names, char *where, size_t wl)
+{
+	double v = lc_fit_eval(f, fit->coef, x);
+	size_t used = 0;
+
+	if (!(v < -tol))
+		return 0;
+	for (int k = 0; where && k < nvars && used < wl; k++)
+		used += (size_t)snprintf(where + used, wl - used, "%s%s=%g", k ? " " : "", names[k],
+					 x[k]);
+	return 1;
+}
+
+/* The measured points, then a grid over the box: LC_RANGE_GRID values of
+ * one variable, half as many of each of two, a third of each of three. */
+static int below_grid(const struct lc_formula *f, const struct lc_fit *fit,
+		      const struct lc_points *pts, const double *lo, const double *hi,
+		      double tol, const char *const *names, char *where, size_t wl)
+{
+	int nv = pts->nvars, ng = LC_RANGE_GRID / (nv > 0 ? nv : 1), total = 1;
+	double x[3];
+
+	for (size_t i = 0; i < pts->n; i++)
+		if (below_at(f, fit, &pts->x[i * (size_t)nv], nv, tol, names, where, wl))
+			return 1;
+	if (nv > 3)
+		return 0;
+	for (int v = 0; v < nv; v++)
+		total *= ng;
+	for (int c = 0; c < total; c++) {
+		for (int v = 0, r = c; v < nv; v++, r /= ng)
+			x[v] = grid_at(lo[v], hi[v], r % ng, ng);
+		if (below_at(f, fit, x, nv, tol, names, where, wl))
+			return 1;
+	}
+	return 0;
+}
+
+/* Below zero in the range.  See lca_lsq.h. */
+int lc_fit_below_zero(const struct lc_formula *f, struct lc_fit *fit,
+		      const struct lc_points *pts, const double *upto, const char *const *names,
+		      char *where, size_t wl)
+{
+	double lo[3] = { 0 }, hi[3] = { 0 }, ymax = 0;
+
+	if (where && wl)
+		where[0] = '\0';
+	for (size_t i = 0; i < pts->n; i++)
+		ymax = fmax(ymax, fabs(pts->y[i]));
+	for (int v = 0; v < pts->nvars && v < 3; v++)
+		var_range(pts, v, upto ? upto[v] : NAN, &lo[v], &hi[v]);
+	fit->negative = below_grid(f, fit, pts, lo, hi, 1e-9 * ymax, names, where, wl);
+	return fit->negative;
+}
+
+/* Doubtful: "?", lack of fit or below zero.  See lca_lsq.h. */
 int lc_fit_doubtful(const struct lc_fit *f)
 {
-	return f->nflagged > 0 || f->lof;
+	return f->nflagged > 0 || f->lof || f->negative;
 }
 
 /* The ranking rule.  See lca_lsq.h. */
@@ -711,6 +801,15 @@ static int cmp_crit(const void *a, const void *b, void *ctx)
 	if (u != v)
 		return u < v ? -1 : 1;
 	return lc_fit_rank_cmp(x, y);
+}
+
+/* True when every model of order[0..m) has a finite AICc. */
+static int all_aicc(struct lc_fit *const *fit, const int *order, int m)
+{
+	for (int i = 0; i < m; i++)
+		if (!isfinite(fit[order[i]]->aicc))
+			return 0;
+	return m > 0;
 }
 
 /* The criterion the shortlist can be ranked by. */
@@ -800,9 +899,12 @@ int lc_fit_select(const struct lc_formula *const *f, struct lc_fit *const *fit, 
 		    lc_fit_loo(f[order[i]], pts, flags, names, fit[order[i]]))
 			return -ENOMEM;
 	ctx.crit = pick_crit(fit, order, m);
+	if ((flags & LC_FIT_RANK_AICC) && ctx.crit == LC_CRIT_LOO && all_aicc(fit, order, m))
+		ctx.crit = LC_CRIT_AICC;
 	qsort_r(order, (size_t)m, sizeof(*order), cmp_crit, &ctx);
 	info->crit = ctx.crit;
 	info->shortlist = m;
-	one_se(f, fit, order, m, ctx.crit, info);
+	if (!(flags & LC_FIT_RANK_AICC) || ctx.crit != LC_CRIT_AICC)
+		one_se(f, fit, order, m, ctx.crit, info);
 	return 0;
 }

@@ -243,8 +243,9 @@ static int log_line(struct reader *rd, const char *s)
 	return 0;
 }
 
-/* Parse "%cpus N": the model keeps the largest. */
-static int cpus_line(struct reader *rd, const char *s)
+/* Parse "%cpus N" or "%pmax N" (what) into *field: the model keeps the
+ * largest. */
+static int count_line(struct reader *rd, const char *s, const char *what, unsigned *field)
 {
 	uint64_t v;
 	size_t n;
@@ -253,17 +254,17 @@ static int cpus_line(struct reader *rd, const char *s)
 		s++;
 	n = strcspn(s, " \t\r\n");
 	if (s[n + strspn(s + n, " \t\r\n")] || n >= 16)
-		return bad(rd, "'%%cpus' wants a whole number of CPUs");
+		return bad(rd, "'%%%s' wants a whole number (1..16777216)", what);
 	{
 		char num[16];
 
 		memcpy(num, s, n);
 		num[n] = '\0';
 		if (lc_parse_u64(num, 1, 1u << 24, &v))
-			return bad(rd, "'%%cpus' wants a whole number of CPUs (1..16777216)");
+			return bad(rd, "'%%%s' wants a whole number (1..16777216)", what);
 	}
-	if (v > rd->m->cpus)
-		rd->m->cpus = (unsigned)v;
+	if (v > *field)
+		*field = (unsigned)v;
 	return 0;
 }
 
@@ -279,7 +280,9 @@ static int read_line(struct reader *rd, char *s)
 	if (!strncmp(s, "%log", 4))
 		return log_line(rd, s + 4);
 	if (!strncmp(s, "%cpus", 5))
-		return cpus_line(rd, s + 5);
+		return count_line(rd, s + 5, "cpus", &rd->m->cpus);
+	if (!strncmp(s, "%pmax", 5))
+		return count_line(rd, s + 5, "pmax", &rd->m->pmax);
 	return model_line(rd, s);
 }
 
@@ -372,22 +375,65 @@ static int active_group(const struct lc_catmodel *cm, const double *vals)
 	return s[1] >= s[2] ? 1 : 2;
 }
 
+/* The terms' values at vals (those of the active branch of a threshold
+ * model; 0 for the other) into g. */
+static void basis_at(const struct lc_catmodel *cm, const double *vals, double *g)
+{
+	int grp = active_group(cm, vals);
+
+	for (int t = 0; t < cm->nterms; t++)
+		g[t] = cm->terms[t].group == grp ? lc_expr_eval(cm->terms[t].basis, vals) : 0;
+}
+
+/* a' C b over the model's covariance C. */
+static double cov_form(const struct lc_catmodel *cm, const double *a, const double *b)
+{
+	double s = 0;
+	int k = cm->nterms;
+
+	for (int i = 0; i < k; i++)
+		for (int j = 0; j < k; j++)
+			s += a[i] * cm->cov[i * k + j] * b[j];
+	return s;
+}
+
+/* The fitted value's variance.  See lca_model.h. */
+double lc_model_var_fit(const struct lc_catmodel *cm, const double *at)
+{
+	double g[LC_FORMULA_MAXTERMS];
+
+	if (!cm->has_cov)
+		return 0;
+	basis_at(cm, at, g);
+	return cov_form(cm, g, g);
+}
+
+/* The gain of one more run.  See lca_model.h. */
+double lc_model_gain(const struct lc_catmodel *cm, const double *at, const double *x)
+{
+	double gt[LC_FORMULA_MAXTERMS], gx[LC_FORMULA_MAXTERMS], y, c, noise;
+
+	if (!cm->has_cov)
+		return 0;
+	basis_at(cm, at, gt);
+	basis_at(cm, x, gx);
+	y = lc_expr_eval(cm->expr, x);
+	noise = cm->relative ? cm->s2 * y * y : cm->s2;
+	c = cov_form(cm, gt, gx);
+	return noise + cov_form(cm, gx, gx) > 0 ? c * c / (noise + cov_form(cm, gx, gx)) : 0;
+}
+
 /* Evaluate with a prediction interval.  See lca_model.h. */
 void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *value, double *half)
 {
-	double g[LC_FORMULA_MAXTERMS], var = 0;
-	int k = cm->nterms, grp;
+	double g[LC_FORMULA_MAXTERMS], var;
 
 	*value = lc_expr_eval(cm->expr, vals);
 	*half = 0;
 	if (!cm->has_cov)
 		return;
-	grp = active_group(cm, vals);
-	for (int t = 0; t < k; t++)
-		g[t] = cm->terms[t].group == grp ? lc_expr_eval(cm->terms[t].basis, vals) : 0;
-	for (int i = 0; i < k; i++)
-		for (int j = 0; j < k; j++)
-			var += g[i] * cm->cov[i * k + j] * g[j];
+	basis_at(cm, vals, g);
+	var = cov_form(cm, g, g);
 	var += cm->relative ? cm->s2 * *value * *value : cm->s2;
 	*half = gsl_cdf_tdist_Pinv(0.5 + LC_LSQ_LEVEL / 2, cm->dof) * sqrt(fmax(var, 0));
 }
@@ -474,21 +520,34 @@ close:
 	return rc;
 }
 
-/* Append a "%cpus" line.  See lca_model.h. */
-int lc_model_append_cpus(const char *path, unsigned cpus)
+/* Append "%what v" unless the file holds as much (pmax: the "%pmax" line,
+ * else "%cpus"). */
+static int append_count(const char *path, const char *what, unsigned v, int pmax)
 {
 	struct lc_model *m = NULL;
 	char msg[8];
 	int line, said;
 	FILE *f;
 
-	said = !lc_model_read(path, &m, &line, msg, sizeof(msg)) && m->cpus >= cpus;
+	said = !lc_model_read(path, &m, &line, msg, sizeof(msg)) && (pmax ? m->pmax : m->cpus) >= v;
 	lc_model_free(m);
 	if (said)
 		return 0;
 	f = lc_append_fopen(path);
 	if (!f)
 		return -errno;
-	fprintf(f, "%%cpus %u\n", cpus);
+	fprintf(f, "%%%s %u\n", what, v);
 	return fclose(f) ? -errno : 0;
+}
+
+/* Append a "%cpus" line.  See lca_model.h. */
+int lc_model_append_cpus(const char *path, unsigned cpus)
+{
+	return append_count(path, "cpus", cpus, 0);
+}
+
+/* Append a "%pmax" line.  See lca_model.h. */
+int lc_model_append_pmax(const char *path, unsigned pmax)
+{
+	return append_count(path, "pmax", pmax, 1);
 }

@@ -46,6 +46,8 @@ struct lc_catmodel {
 struct lc_model {
 	unsigned cpus;				/* "%cpus N": the most CPUs of a machine the
 						 * runs were measured on (0: not said) */
+	unsigned pmax;				/* "%pmax N": the largest p measured (0: not
+						 * said); p up to it is no extrapolation */
 	int nvars;
 	char *vars[LC_MODEL_MAXVARS];		/* every variable any line declares */
 	int ncats;
@@ -74,6 +76,18 @@ const struct lc_catmodel *lc_model_cat(const struct lc_model *m, const char *cat
  * a model without a "#:" line). */
 void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *value, double *half);
 
+/* The variance of the fitted value of cm at `at` (the model's uncertainty,
+ * without the noise of a run): g' C g.  0 without a covariance. */
+double lc_model_var_fit(const struct lc_catmodel *cm, const double *at);
+
+/* How much one more run measured at x would shrink the variance of the
+ * fitted value of cm at `at` (both in the model's variable slots): with
+ * the coefficients' covariance C, the terms' values g there and the noise
+ * of a run s2 (times the value squared for a relative fit), Sherman and
+ * Morrison's update gives (g_at' C g_x)^2 / (s2 + g_x' C g_x).  0 without
+ * a covariance. */
+double lc_model_gain(const struct lc_catmodel *cm, const double *at, const double *x);
+
 /* Append a fitted model for category cat over vars to the file at path
  * (its logarithms print as log2(), log10() or ln()), first writing a "%log"
  * line when the file's current log() differs from logflags (LC_EXPR_LOG2 /
@@ -87,5 +101,17 @@ int lc_model_append(const char *path, const char *cat, const char *const *vars, 
  * machine the runs behind the next models were measured on).  Returns 0 or
  * -errno. */
 int lc_model_append_cpus(const char *path, unsigned cpus);
+
+/* Append a "%pmax N" line (the largest p of the runs a model was fitted to)
+ * unless the file says as much already.  0 or -errno. */
+int lc_model_append_pmax(const char *path, unsigned pmax);
+
+/* Predictions a model gave below zero, counted as 0 (a time cannot be
+ * negative): how many, and the first one's category and value. */
+struct lc_clip {
+	int n;
+	char cat[8];
+	double value;
+};
 
 #endif

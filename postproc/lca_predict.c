@@ -116,6 +116,13 @@ static void mark_slot(void *ctx, int slot)
 int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_env *env,
 		   double *c, double *half, const char **missing)
 {
+	return lc_predict_cat_clip(m, cat, env, NULL, c, half, missing);
+}
+
+/* Predict one category, counting a clip.  See lca_predict.h. */
+int lc_predict_cat_clip(const struct lc_model *m, const char *cat, const struct lc_env *env,
+			struct lc_clip *clip, double *c, double *half, const char **missing)
+{
 	const struct lc_catmodel *cm = lc_model_cat(m, cat);
 	double vals[LC_MODEL_MAXVARS];
 	int used[LC_MODEL_MAXVARS] = { 0 };
@@ -134,7 +141,19 @@ int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_en
 		}
 	}
 	lc_model_eval(cm, vals, c, half);
+	if (*c < 0) {
+		if (clip && !clip->n++) {
+			snprintf(clip->cat, sizeof(clip->cat), "%s", cat);
+			clip->value = *c;
+		}
+		*c = 0;
+	}
 	return 0;
+}
+
+double lc_predict_lower(double t, double half)
+{
+	return t - half > 0 ? t - half : 0;
 }
 
 /* True when the model's only category is tt. */
@@ -207,6 +226,38 @@ int lc_predict_total(const struct lc_model *m, const struct lc_env *env, const s
 	}
 	*t = sum / p;
 	*half = sqrt(var) / p;
+	return 0;
+}
+
+/* The values of m's variables at env into vals (NaN where env lacks one). */
+static void model_vals(const struct lc_model *m, const struct lc_env *env, double *vals)
+{
+	for (int v = 0; v < m->nvars; v++)
+		vals[v] = env_get(env, m->vars[v]);
+}
+
+/* Prediction variance and gain.  See lca_predict.h. */
+int lc_predict_gain(const struct lc_model *m, const struct lc_env *at, const struct lc_env *x,
+		    double *var, double *gain, const char **missing)
+{
+	double t, half, p = env_get(at, "p"), va[LC_MODEL_MAXVARS], vx[LC_MODEL_MAXVARS];
+	int rc = lc_predict_total(m, at, NULL, &t, &half, missing);
+
+	*var = *gain = 0;
+	if (rc || (rc = lc_predict_total(m, x, NULL, &t, &half, missing)))
+		return rc;
+	model_vals(m, at, va);
+	model_vals(m, x, vx);
+	for (int i = 0; i < m->ncats; i++) {
+		const struct lc_catmodel *cm = &m->cats[i];
+
+		if (!strcmp(cm->cat, "tt") && !only_tt(m))
+			continue;
+		*var += lc_model_var_fit(cm, va);
+		*gain += lc_model_gain(cm, va, vx);
+	}
+	*var /= p * p;
+	*gain /= p * p;
 	return 0;
 }
 

@@ -39,12 +39,23 @@ struct lc_env {
 	int n;
 };
 
-/* Predict one category of m at env: *c and its half width *half.  Returns
+/* The lower end of a 90 % interval t +/- half, which a time cannot take
+ * below 0. */
+double lc_predict_lower(double t, double half);
+
+/* Predict one category of m at env: *c and its half width *half.  A model
+ * below zero there (past the range it was fitted over) gives 0: a time
+ * cannot be negative (lc_predict_cat_clip counts it).  Returns
  * 0, -ENOENT when m has no model for cat, -EINVAL when env lacks a variable
  * the model's formula reads (*missing names it); variables a model line
  * declares but does not read are not needed. */
 int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_env *env,
 		   double *c, double *half, const char **missing);
+
+/* lc_predict_cat, counting in clip (NULL: not counted) a prediction below
+ * zero that was given as 0. */
+int lc_predict_cat_clip(const struct lc_model *m, const char *cat, const struct lc_env *env,
+			struct lc_clip *clip, double *c, double *half, const char **missing);
 
 /* The categories T(E) needs: rt (pure computation) and the thesis's five
  * categories of lost cycles, li ip sl cl rc (its complete accounting); ml,
@@ -65,6 +76,14 @@ int lc_predict_excluded(const struct lc_model *m, char *buf, size_t len);
  * (*missing names it) or p <= 0. */
 int lc_predict_total(const struct lc_model *m, const struct lc_env *env, const struct lc_whatif *w,
 		     double *t, double *half, const char **missing);
+
+/* The variance of the fitted T(E) at env `at` (*var: the categories'
+ * lc_model_var_fit over p^2: the models' uncertainty, not the noise of a
+ * run, which no measurement takes away) and how much one more run at env x
+ * would take off it (*gain; lc_model_gain per category).
+ * Returns 0 or -EINVAL as lc_predict_total. */
+int lc_predict_gain(const struct lc_model *m, const struct lc_env *at, const struct lc_env *x,
+		    double *var, double *gain, const char **missing);
 
 /* Find where T_a - T_b changes sign along variable axis (index into env)
  * between consecutive values xs[0..nx) (the other variables as in env),

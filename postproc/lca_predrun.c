@@ -159,6 +159,17 @@ static int total_at_p(struct lc_predrun *pr, const struct lc_model *m, double pv
 	return rc;
 }
 
+/* Say which category predictions were below zero and counted as 0. */
+static void note_clipped(struct lc_predrun *pr, FILE *out)
+{
+	if (pr->clip.n)
+		fprintf(out, "note: a category's model below zero counts as 0 (a time cannot be "
+			"negative; %s = %.4g s%s): it goes below zero past the range it was fitted "
+			"over (refit with fit --search --upto)\n", pr->clip.cat, pr->clip.value,
+			pr->g.naxes && lc_grid_count(&pr->g) > 1 ? " at the first such point" : "");
+	pr->clip.n = 0;
+}
+
 /* Say which categories T(E) leaves out for want of a model. */
 static void note_excluded(const struct lc_predrun *pr, FILE *out)
 {
@@ -176,10 +187,10 @@ static void note_excluded(const struct lc_predrun *pr, FILE *out)
  * measured. */
 static void note_cpus(const struct lc_predrun *pr, double pmax, FILE *out)
 {
-	if (pr->a->cpus && pmax > pr->a->cpus)
+	if (pr->a->cpus && pmax > pr->a->cpus && pmax > pr->a->pmax)
 		fprintf(out, "note: p up to %g exceeds the %u CPUs of the machine the runs were "
-			"measured on: the prediction extrapolates past anything measured\n", pmax,
-			pr->a->cpus);
+			"measured on%s: the prediction extrapolates past anything measured\n", pmax,
+			pr->a->cpus, pr->a->pmax > pr->a->cpus ? " and the largest p measured" : "");
 }
 
 /* Say why T(E) is not printed: categories missing, or no p. */
@@ -193,12 +204,12 @@ static void no_total(const struct lc_predrun *pr, FILE *out)
 }
 
 /* Predict category cat at the current point. */
-static int category(const struct lc_predrun *pr, const char *cat, double *c, double *h,
+static int category(struct lc_predrun *pr, const char *cat, double *c, double *h,
 		    char *msg, size_t len)
 {
 	const char *missing = "?";
 
-	if (!lc_predict_cat(pr->a, cat, &pr->env, c, h, &missing))
+	if (!lc_predict_cat_clip(pr->a, cat, &pr->env, &pr->clip, c, h, &missing))
 		return 0;
 	return lc_fail(msg, len, -EINVAL, "the model of %s uses '%s'; give it in %s", cat,
 		       missing, grid_opt(pr));
@@ -278,6 +289,7 @@ static int predict_one(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 	p = pr->pax >= 0 ? pr->vals[pr->pax] : NAN;
 	if ((rc = point_cats(pr, out, msg, len)))
 		return rc;
+	note_clipped(pr, out);
 	if (!pr->has_t) {
 		no_total(pr, out);
 		return 0;
@@ -285,8 +297,10 @@ static int predict_one(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 	if ((rc = total(pr, pr->a, NULL, &t, &h, msg, len)) ||
 	    (rc = total_at_p(pr, pr->a, 1, &t1, msg, len)))
 		return rc;
-	fprintf(out, "T(E) = sum C(E)/p = %.6g s  (90%% prediction interval %.6g .. %.6g)\n", t,
-		t - h, t + h);
+	fprintf(out, "T(E) = sum C(E)/p = %.6g s  (90%% prediction interval %.6g .. %.6g%s)\n", t,
+		lc_predict_lower(t, h), t + h,
+		t - h < 0 ? "; its lower end clipped at 0: a time cannot be negative" : "");
+	pr->clip.n = 0;
 	fprintf(out, "speedup over p=1: %.4g  efficiency: %.4g\n", t1 / t, t1 / t / p);
 	note_excluded(pr, out);
 	if ((rc = point_whatifs(pr, t, t1, out, msg, len)))
@@ -449,6 +463,7 @@ static int predict_grid(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 	}
 	if (!pr->has_t)
 		no_total(pr, out);
+	note_clipped(pr, out);
 	note_excluded(pr, out);
 	if (pr->pax >= 0)
 		note_cpus(pr, end_p(pr, -1), out);

@@ -39,6 +39,7 @@ struct lc_predrun {
 	int pax;		/* the grid axis of p, or -1 */
 	int has_t;		/* the model has every category T(E) needs, and p is given */
 	char lacks[128];	/* the categories T(E) needs that the model lacks */
+	struct lc_clip clip;	/* category predictions below zero, counted as 0 */
 };
 
 /* Read the model files, parse --at/--grid and the what-ifs, check that the

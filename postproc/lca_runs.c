@@ -419,10 +419,21 @@ static void run_values(const struct lc_runs *r, size_t i, double *vals)
 		lc_runs_get(r, i, k, &vals[k]);
 }
 
+/* Take the value of key less of run i off *y; 0 when the run lacks it. */
+static int less_value(const struct lc_runs *r, size_t i, int less, double *y)
+{
+	double v;
+
+	if (lc_runs_get(r, i, less, &v) != LC_CELL_VALUE)
+		return 0;
+	*y -= v;
+	return 1;
+}
+
 /* Select the usable runs into sel[] and their x rows into xs; counts the
  * skipped ones in out.  Returns how many were selected. */
 static size_t select_runs(const struct lc_runs *r, const int *vars, int nvars, int ykey,
-			  const struct lc_expr *cond, double *vals, double *xs,
+			  int less, const struct lc_expr *cond, double *vals, double *xs,
 			  struct sel *sel, struct lc_points *out)
 {
 	size_t m = 0;
@@ -444,6 +455,10 @@ static size_t select_runs(const struct lc_runs *r, const int *vars, int nvars, i
 				lack = vars[v];
 			}
 		yc = lc_runs_get(r, i, ykey, &y);
+		if (less >= 0 && yc == LC_CELL_VALUE && ok && !less_value(r, i, less, &y)) {
+			ok = 0;
+			lack = less;
+		}
 		if (yc == LC_CELL_NA) {
 			out->na++;
 			continue;
@@ -551,32 +566,61 @@ static void group_outliers(const struct sel *sel, size_t i, size_t j, size_t n,
 	}
 }
 
-/* Average the kept runs of equal x in the sorted sel[0..m) into out's
+/* The aggregation of a point of c kept runs under flags. */
+static enum lc_agg agg_of(unsigned flags, size_t c)
+{
+	switch (flags & LC_POINTS_AGG) {
+	case LC_POINTS_MEAN:
+		return LC_AGG_MEAN;
+	case LC_POINTS_MEDIAN:
+		return LC_AGG_MEDIAN;
+	case LC_POINTS_MIN:
+		return LC_AGG_MIN;
+	default:
+		return c >= LC_AGG_MEDIAN_MIN ? LC_AGG_MEDIAN : LC_AGG_MEAN;
+	}
+}
+
+/* Point n from the kept runs v[0..c) (sorted here). */
+static void make_point(struct lc_points *out, size_t n, double *v, size_t c, unsigned flags)
+{
+	double sum = 0, ss = 0, mean;
+	enum lc_agg a = agg_of(flags, c);
+
+	for (size_t k = 0; k < c; k++)
+		sum += v[k];
+	mean = sum / (double)c;
+	for (size_t k = 0; k < c; k++)
+		ss += (v[k] - mean) * (v[k] - mean);
+	qsort(v, c, sizeof(*v), cmp_double);
+	out->y[n] = a == LC_AGG_MEAN ? mean : a == LC_AGG_MIN ? v[0] : median(v, c);
+	out->sd[n] = c > 1 ? sqrt(ss / (double)(c - 1)) : 0;
+	out->lo[n] = v[0];
+	out->hi[n] = v[c - 1];
+	out->agg[n] = (unsigned char)a;
+	out->count[n] = (int)c;
+}
+
+/* Aggregate the kept runs of equal x in the sorted sel[0..m) into out's
  * arrays, after finding the far repeats. */
-static void group_runs(const struct sel *sel, size_t m, int nvars, int drop, double *work,
+static void group_runs(const struct sel *sel, size_t m, int nvars, unsigned flags, double *work,
 		       char *keep, struct lc_points *out)
 {
 	size_t i = 0, n = 0;
-	double *dev = work, *med = work + m;
+	double *dev = work, *med = work + m, *v = work + 2 * m;
 
 	out->noise = run_noise(sel, m, dev, med, work + 2 * m);
 	out->used = 0;
 	while (i < m) {
 		size_t j = group_end(sel, m, i), c = 0;
-		double sum = 0, ss = 0, mean;
 
-		group_outliers(sel, i, j, n, dev, med, drop, out, keep);
+		group_outliers(sel, i, j, n, dev, med, !!(flags & LC_POINTS_DROP_OUTLIERS), out,
+			       keep);
 		for (size_t k = i; k < j; k++)
 			if (keep[k])
-				sum += sel[k].y, c++;
-		mean = sum / (double)c;
-		for (size_t k = i; k < j; k++)
-			if (keep[k])
-				ss += (sel[k].y - mean) * (sel[k].y - mean);
+				v[c++] = sel[k].y;
 		memcpy(&out->x[n * (size_t)nvars], sel[i].x, (size_t)nvars * sizeof(double));
-		out->y[n] = mean;
-		out->sd[n] = c > 1 ? sqrt(ss / (double)(c - 1)) : 0;
-		out->count[n] = (int)c;
+		make_point(out, n, v, c, flags);
 		out->used += c;
 		n++;
 		i = j;
@@ -584,9 +628,24 @@ static void group_runs(const struct sel *sel, size_t m, int nvars, int drop, dou
 	out->n = n;
 }
 
+double lc_points_var_factor(const struct lc_points *p, size_t i)
+{
+	if (!p->agg || p->agg[i] == LC_AGG_MEAN)
+		return 1;
+	return p->agg[i] == LC_AGG_MEDIAN ? M_PI / 2 : 0;
+}
+
 /* Build fitting points.  See lca_runs.h. */
 int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int ykey,
 		    const struct lc_expr *cond, unsigned flags, struct lc_points *out)
+{
+	return lc_points_build_less(r, vars, nvars, ykey, -1, cond, flags, out);
+}
+
+/* Build fitting points of one key less another.  See lca_runs.h. */
+int lc_points_build_less(const struct lc_runs *r, const int *vars, int nvars, int ykey,
+			 int less, const struct lc_expr *cond, unsigned flags,
+			 struct lc_points *out)
 {
 	size_t cap = r->nruns ? r->nruns : 1, m;
 	double *vals = malloc(((size_t)r->nkeys + 1) * sizeof(*vals));
@@ -601,17 +660,20 @@ int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int yke
 	out->y = malloc(cap * sizeof(double));
 	out->sd = malloc(cap * sizeof(double));
 	out->count = malloc(cap * sizeof(int));
+	out->lo = malloc(cap * sizeof(double));
+	out->hi = malloc(cap * sizeof(double));
+	out->agg = malloc(cap);
 	out->skip_line = malloc(cap * sizeof(int));
 	out->skip_key = malloc(cap * sizeof(int));
 	out->out = malloc(cap * sizeof(*out->out));
 	if (!vals || !xs || !work || !keep || !sel || !out->x || !out->y || !out->sd ||
-	    !out->count || !out->skip_line || !out->skip_key || !out->out) {
+	    !out->count || !out->lo || !out->hi || !out->agg || !out->skip_line || !out->skip_key || !out->out) {
 		lc_points_free(out);
 		goto out;
 	}
-	m = select_runs(r, vars, nvars, ykey, cond, vals, xs, sel, out);
+	m = select_runs(r, vars, nvars, ykey, less, cond, vals, xs, sel, out);
 	qsort(sel, m, sizeof(*sel), cmp_sel_line);
-	group_runs(sel, m, nvars, !!(flags & LC_POINTS_DROP_OUTLIERS), work, keep, out);
+	group_runs(sel, m, nvars, flags, work, keep, out);
 	rc = 0;
 out:
 	free(vals);
@@ -631,10 +693,14 @@ void lc_points_free(struct lc_points *p)
 	free(p->y);
 	free(p->sd);
 	free(p->count);
+	free(p->lo);
+	free(p->hi);
+	free(p->agg);
 	free(p->skip_line);
 	free(p->skip_key);
 	free(p->out);
-	p->x = p->y = p->sd = NULL;
+	p->x = p->y = p->sd = p->lo = p->hi = NULL;
+	p->agg = NULL;
 	p->count = p->skip_line = p->skip_key = NULL;
 	p->out = NULL;
 	p->n = p->nout = 0;

@@ -74,10 +74,14 @@ int lc_runs_line(const struct lc_runs *r, size_t run);
 /* Free r; NULL is fine. */
 void lc_runs_free(struct lc_runs *r);
 
+/* How a point's repeats make its value (lc_points.agg). */
+enum lc_agg { LC_AGG_MEAN, LC_AGG_MEDIAN, LC_AGG_MIN };
+
 /*
- * Fitting points: x has n rows of nvars values, y the mean of the category
- * over the runs at that x, sd their sample standard deviation (0 for a
- * single run) and count how many runs were averaged.
+ * Fitting points: x has n rows of nvars values, y the value of the category
+ * at that x from its runs (their mean, median or minimum: agg[i]), sd the
+ * runs' sample standard deviation (0 for a single run), lo and hi their
+ * smallest and largest value, and count how many runs went in.
  */
 struct lc_points {
 	size_t n;
@@ -86,6 +90,8 @@ struct lc_points {
 	double *y;
 	double *sd;
 	int *count;
+	double *lo, *hi;	/* the smallest and largest repeat of each point */
+	unsigned char *agg;	/* enum lc_agg of each point */
 	size_t used;		/* runs that went into the points */
 	size_t na;		/* runs skipped: category is "na" */
 	size_t missing;		/* runs skipped: a variable or the category absent/na */
@@ -120,13 +126,36 @@ struct lc_outlier {
 #define LC_OUTLIER_FLOOR 0.01	/* the smallest relative noise assumed */
 #define LC_POINTS_DROP_OUTLIERS 1u
 
+/* The aggregation of repeats (flags & LC_POINTS_AGG): by default the median
+ * of a point with LC_AGG_MEDIAN_MIN or more repeats (a loaded machine's
+ * noise is skewed: a few runs slowed a lot), else the mean. */
+#define LC_POINTS_AGG 0x6u
+#define LC_POINTS_DEFAULT 0x0u
+#define LC_POINTS_MEAN 0x2u
+#define LC_POINTS_MEDIAN 0x4u
+#define LC_POINTS_MIN 0x6u
+#define LC_AGG_MEDIAN_MIN 3
+
+/* The variance of a point's value over the variance of one run divided by
+ * its count: 1 for a mean, pi/2 for a median of normal runs, 0 (unknown)
+ * for a minimum. */
+double lc_points_var_factor(const struct lc_points *p, size_t i);
+
 /* Build points from r for the variables vars[0..nvars) and category ykey
  * (key numbers), keeping only runs where cond (slots are key numbers; NULL:
  * all runs) is true; far repeats are listed in out->out and, with
- * LC_POINTS_DROP_OUTLIERS in flags, left out where that can be decided.
+ * LC_POINTS_DROP_OUTLIERS in flags, left out where that can be decided;
+ * the repeats of a point are aggregated as flags & LC_POINTS_AGG says.
  * Returns 0 (possibly with n == 0) or -ENOMEM. */
 int lc_points_build(const struct lc_runs *r, const int *vars, int nvars, int ykey,
 		    const struct lc_expr *cond, unsigned flags, struct lc_points *out);
+
+/* lc_points_build of the value of key ykey less that of key less (when
+ * less >= 0): e.g. tt less rc, the time without contention.  A run that
+ * lacks less is skipped as missing it. */
+int lc_points_build_less(const struct lc_runs *r, const int *vars, int nvars, int ykey,
+			 int less, const struct lc_expr *cond, unsigned flags,
+			 struct lc_points *out);
 
 /* Free the arrays of p (not p itself); NULL is fine. */
 void lc_points_free(struct lc_points *p);

@@ -98,6 +98,7 @@ struct lcm {
 	int ninst;
 	struct inst *inst;
 	/* during lcm_eval */
+	struct lc_clip clip;
 	int visit;
 	char *msg;
 	size_t len;
@@ -980,7 +981,7 @@ static int model_cats(struct lcm *s, int i, const double *env, struct val *r)
 
 		if (k == LC_KEY_TT && !tt_only)
 			continue;
-		if (lc_predict_cat(n->model, cat, &e, &v, &h, &missing))
+		if (lc_predict_cat_clip(n->model, cat, &e, &s->clip, &v, &h, &missing))
 			return lc_fail(s->msg, s->len, -EINVAL, "%s:%d: node '%s': its model uses '%s'; "
 				       "give it in --at/--grid or as an override", s->name, n->line, n->name, missing);
 		if (k == LC_KEY_TT)
@@ -1531,6 +1532,7 @@ int lcm_eval(struct lcm *s, const double *vals, struct lcm_result *out, FILE *ex
 	s->msg = msg;
 	s->len = len;
 	s->visit = 0;
+	s->clip = (struct lc_clip){ 0 };
 	if (s->base && (rc = lcm_eval(s->base, vals, &r0, NULL, msg, len)))
 		return rc;
 	for (int i = 0; i < s->nnodes; i++) {
@@ -1549,6 +1551,7 @@ int lcm_eval(struct lcm *s, const double *vals, struct lcm_result *out, FILE *ex
 	rc = eval_node(s, s->root, env, &r, explain, 0);
 	if (!rc)
 		result(s, &r, env[s->pvar], out);
+	out->clip = s->clip;
 	free(r.h);
 	return rc;
 }

@@ -90,6 +90,7 @@ struct lcm_result {
 	double c[LC_NKEY];
 	double hc[LC_NKEY];
 	double t, half, p;
+	struct lc_clip clip;		/* fragment models below zero, counted as 0 */
 };
 
 /* Evaluate the bound structure at vals (in the order of lcm_bind's names).

@@ -305,6 +305,16 @@ double lc_compose_measured(const struct lc_compose *c, int *count)
 	return *count ? sum / *count : NAN;
 }
 
+/* The note of fragment models that were below zero (counted as 0). */
+static void clip_note(const struct lc_clip *clip, FILE *out)
+{
+	if (clip->n)
+		fprintf(out, "note: %d fragment model%s below zero here, counted as 0 (a time cannot "
+			"be negative; the first: %s = %.4g s): %s past the range %s fitted over\n",
+			clip->n, clip->n == 1 ? " is" : "s are", clip->cat, clip->value,
+			clip->n == 1 ? "it goes" : "they go", clip->n == 1 ? "it was" : "they were");
+}
+
 /* The category table of one point. */
 static void print_cats(const struct lcm_result *r, FILE *out)
 {
@@ -314,8 +324,10 @@ static void print_cats(const struct lcm_result *r, FILE *out)
 		if (r->c[k] != 0 || r->hc[k] != 0)
 			fprintf(out, "%-4s %-34s %14.6g %12.4g %12.6g\n", lc_cat_info(k)->key,
 				lc_cat_info(k)->desc, r->c[k], r->hc[k], r->c[k] / r->p);
-	fprintf(out, "T(E) = sum C(E)/p = %.6g s  (90%% prediction interval %.6g .. %.6g)\n",
-		r->t, r->t - r->half, r->t + r->half);
+	fprintf(out, "T(E) = sum C(E)/p = %.6g s  (90%% prediction interval %.6g .. %.6g%s)\n",
+		r->t, lc_predict_lower(r->t, r->half), r->t + r->half,
+		r->t - r->half < 0 ? "; its lower end clipped at 0: a time cannot be negative" : "");
+	clip_note(&r->clip, out);
 }
 
 /* The comparison line of one point. */
@@ -390,6 +402,7 @@ static void grid_header(const struct lc_compose *c, FILE *out)
 struct errsum {
 	double sum, max;
 	int n, wrong;
+	struct lc_clip clip;	/* fragment models below zero: in how many rows */
 };
 
 /* The measured columns of a grid row, adding to the error summary. */
@@ -430,6 +443,10 @@ static int grid_row(struct lc_compose *c, size_t i, struct errsum *es, FILE *out
 	if (c->runs)
 		grid_measured(c, &r, es, out);
 	fprintf(out, "\n");
+	if (r.clip.n && !es->clip.n++) {
+		snprintf(es->clip.cat, sizeof(es->clip.cat), "%s", r.clip.cat);
+		es->clip.value = r.clip.value;
+	}
 	return 0;
 }
 
@@ -444,6 +461,10 @@ static int compose_grid(struct lc_compose *c, FILE *out, char *msg, size_t len)
 	for (size_t i = 0; i < n; i++)
 		if ((rc = grid_row(c, i, &es, out, msg, len)))
 			return rc;
+	if (es.clip.n)
+		fprintf(out, "note: in %d row%s a fragment model is below zero, counted as 0 (a time "
+			"cannot be negative; the first: %s = %.4g s)\n", es.clip.n,
+			es.clip.n == 1 ? "" : "s", es.clip.cat, es.clip.value);
 	if (c->runs && es.n)
 		fprintf(out, "mean relative error %.1f%%, largest %.1f%% over %d measured points; %d "
 			"outside the 90%% prediction interval\n", 100 * es.sum / es.n, 100 * es.max,
@@ -548,8 +569,9 @@ static int tune_line(struct lc_compose *c, const char *what, size_t i, FILE *out
 		return rc;
 	fprintf(out, "%s", what);
 	print_point(c, out);
-	fprintf(out, ": T = %.6g s  (90%% prediction interval %.6g .. %.6g)\n", r.t, r.t - r.half,
-		r.t + r.half);
+	fprintf(out, ": T = %.6g s  (90%% prediction interval %.6g .. %.6g)\n", r.t,
+		lc_predict_lower(r.t, r.half), r.t + r.half);
+	clip_note(&r.clip, out);
 	return 0;
 }
 

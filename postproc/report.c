@@ -222,6 +222,14 @@ static int64_t guess_gap_start(const struct lc_prof_data *d, uint64_t interval)
 	return worst ? (int64_t)d->windows[most].start_ns : -1;
 }
 
+/* The longest nominal interval of the run: the top of an adaptive rule,
+ * else the interval (a gap is judged against it). */
+static uint64_t top_interval(const struct lc_profile *pr)
+{
+	return pr->ended && pr->end.interval_rule && pr->end.interval_max_ns > pr->info.interval_ns ?
+	       pr->end.interval_max_ns : pr->info.interval_ns;
+}
+
 /* Fill s from the end block, estimating from the windows what it lacks. */
 static void sampler_stats(const struct lc_profile *pr, struct samp *s)
 {
@@ -246,7 +254,7 @@ static void sampler_stats(const struct lc_profile *pr, struct samp *s)
 		s->gap_start = guess_gap_start(d, interval);
 		s->est_start = 1;
 	}
-	s->stalled = (interval && s->gap_ns > 10 * interval) ||
+	s->stalled = (interval && s->gap_ns > 10 * top_interval(pr)) ||
 		     (s->missed && s->missed * 100 > s->ticks + s->missed);
 }
 
@@ -261,7 +269,7 @@ int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 	*msg = 0;
 	if (!s.stalled)
 		return 0;
-	big = pr->info.interval_ns && s.gap_ns > 10 * pr->info.interval_ns;
+	big = pr->info.interval_ns && s.gap_ns > 10 * top_interval(pr);
 	if (s.gap_start >= 0)
 		snprintf(at, sizeof(at), " at %s%.3g s", s.est_start ? "about " : "",
 			 (double)s.gap_start / 1e9);
@@ -345,6 +353,27 @@ static void pp_table(const struct lc_profile *pr, const struct view *v)
 	lc_emit_end(e);
 }
 
+/* The interval rule and the slowdown of the program the sampler caused
+ * (docs/performance.md), when the profile says (minor 5). */
+static void text_cost(const struct lc_profile *pr, uint64_t wall_ns)
+{
+	char buf[256];
+	double lo, hi;
+
+	if (!pr->ended || !pr->end.interval_rule)
+		return;
+	printf("** interval: %s\n", lc_cost_rule_text(&pr->end, buf, sizeof(buf)));
+	lc_cost_slowdown(pr->end.sampler_cpu_ns, wall_ns, pr->procs, pr->end.shared_cpu, &lo, &hi);
+	if (pr->end.shared_cpu < 0)
+		printf("** estimated slowdown of the program by the sampler: ~0 (it had a CPU of "
+		       "its own)\n");
+	else
+		printf("** estimated slowdown of the program by the sampler: %.1f..%.1f %% (its "
+		       "%.1f %% of one CPU, taken from the program's %u)\n", 100 * lo, 100 * hi,
+		       wall_ns ? 100.0 * (double)pr->end.sampler_cpu_ns / (double)wall_ns : 0.0,
+		       pr->procs);
+}
+
 /* The wall time, and beside it the sampler's own CPU time when recorded. */
 static void text_wall(const struct lc_profile *pr, const struct view *v)
 {
@@ -361,6 +390,7 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
 		printf("** note: the sampler shared CPU %d with the program (no spare CPU): its "
 		       "ticks took CPU time from the program\n", pr->end.shared_cpu);
+	text_cost(pr, s.wall_ns);
 }
 
 /* For the ± line: what it leaves out when ticks were missed (the time of
@@ -375,7 +405,9 @@ static const char *missed_note(const struct lc_profile *pr, char *buf, size_t le
 	*buf = 0;
 	if (!s.missed)
 		return buf;
-	t = (double)s.missed * (double)pr->info.interval_ns * pr->procs / 1e9;
+	t = (double)s.missed * (double)(pr->end.interval_rule && pr->end.mean_interval_ns ?
+					 pr->end.mean_interval_ns : pr->info.interval_ns) *
+	    pr->procs / 1e9;
 	snprintf(buf, len, "; it excludes the %" PRIu64 " missed ticks%s: their %.6f s "
 		 "(missed ticks x interval x p) went to the state seen at the end of each "
 		 "gap and may belong to other categories", s.missed,

@@ -430,6 +430,25 @@ struct lc_prof_end {
 	uint32_t max_threads;		/* most threads alive at once */
 	uint32_t max_runnable;		/* most threads runnable at once */
 	uint32_t affinity_cpus;		/* CPUs their affinity allowed, 0 unknown */
+	/* appended in format minor 5 for the interval rule (interval_rule
+	 * = 1 when present): how the sampler chose its interval and what
+	 * it cost (docs/performance.md) */
+	int interval_rule;
+	uint32_t rule;			/* enum lc_interval_rule */
+	uint64_t interval_min_ns;	/* the rule's range (both the interval */
+	uint64_t interval_max_ns;	/* when fixed) */
+	uint64_t mean_interval_ns;	/* achieved: the window over the ticks */
+	uint32_t goal_ppm;		/* error goal, of the total time (adaptive) */
+	uint32_t budget_ppm;		/* CPU budget, of one CPU (adaptive) */
+	uint64_t goal_at_ns;		/* when the error goal was reached (rel. t0),
+					 * 0 never */
+	uint64_t thread_cpu_ns;		/* the sampling thread's own CPU time */
+};
+
+/* How the sampler chose its interval (lc_prof_end.rule). */
+enum lc_interval_rule {
+	LC_RULE_FIXED = 0,	/* -i TIME */
+	LC_RULE_ADAPTIVE = 1,	/* fine until the error goal, then by a CPU budget */
 };
 
 /* ---- the writer ------------------------------------------------------------
@@ -586,5 +605,21 @@ void lc_profile_free(struct lc_profile *prof);
 /* The categories of a whole source (or of one tag's row) for the profile's p. */
 void lc_profile_finish(const struct lc_profile *prof, const struct lc_acct *a,
 		       uint64_t out[LC_NCAT]);
+
+/* ---- what the sampler cost (cost.c, docs/performance.md) ---------------- */
+
+/* The interval rule of end e in words into buf, e.g. "adaptive 100us..1ms
+ * (100us until the error goal 1 % at 0.125 s, then within 2 % of a CPU),
+ * mean 806us"; "" when e has no interval rule (files before minor 5). */
+const char *lc_cost_rule_text(const struct lc_prof_end *e, char *buf, size_t len);
+
+/* The estimated slowdown of the program that a sampler of sampler_cpu_ns
+ * over wall_ns caused, as fractions *lo..*hi: 0..0 when it had a CPU of its
+ * own (shared_cpu < 0), else from its share s of one CPU: s spread over the
+ * ncpus processors the program used, s/n / (1 - s/n) (threads that do not
+ * wait for each other), up to s / (1 - s) (a team whose threads wait for
+ * the one it preempted). */
+void lc_cost_slowdown(uint64_t sampler_cpu_ns, uint64_t wall_ns, uint32_t ncpus, int shared_cpu,
+		      double *lo, double *hi);
 
 #endif /* LC_PROFILE_H */

@@ -1192,6 +1192,19 @@ static void parse_end_ext(struct cur *c, struct lc_prof_end *e, int *oom)
 	e->affinity_cpus = get32(c);
 	if (!c->why)
 		e->p_rules = 1;
+	/* minor 5: the interval rule */
+	if (c->why || c->off == c->n)
+		return;
+	e->rule = get32(c);
+	e->interval_min_ns = get64(c);
+	e->interval_max_ns = get64(c);
+	e->mean_interval_ns = get64(c);
+	e->goal_ppm = get32(c);
+	e->budget_ppm = get32(c);
+	e->goal_at_ns = get64(c);
+	e->thread_cpu_ns = get64(c);
+	if (!c->why)
+		e->interval_rule = 1;
 }
 
 static int parse_end(struct rstate *s, struct cur *c)

@@ -546,6 +546,15 @@ int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e)
 	put32(w, e->max_threads);
 	put32(w, e->max_runnable);
 	put32(w, e->affinity_cpus);
+	/* minor 5: the interval rule */
+	put32(w, e->rule);
+	put64(w, e->interval_min_ns);
+	put64(w, e->interval_max_ns);
+	put64(w, e->mean_interval_ns);
+	put32(w, e->goal_ppm);
+	put32(w, e->budget_ppm);
+	put64(w, e->goal_at_ns);
+	put64(w, e->thread_cpu_ns);
 	return finish(w, 0);
 }
 

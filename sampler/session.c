@@ -5,6 +5,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,33 @@ static int open_counters(struct lc_session *s, char *msg, size_t len)
 	return 0;
 }
 
+/* The adaptive interval's top: never longer than a window. */
+static uint64_t interval_max(const struct lc_session_opts *o)
+{
+	return o->window_ns && o->interval_max_ns > o->window_ns ? o->window_ns : o->interval_max_ns;
+}
+
+/* The adaptive rule's CPU budget and error goal (tick.h's defaults unless
+ * asked). */
+static uint32_t budget_ppm(const struct lc_session_opts *o)
+{
+	return o->budget_ppm ? o->budget_ppm : LC_TICK_BUDGET_PPM;
+}
+
+static uint32_t goal_ppm(const struct lc_session_opts *o)
+{
+	return o->goal_ppm ? o->goal_ppm : LC_TICK_GOAL_PPM;
+}
+
+/* The slot observations after which no category's standard error exceeds
+ * the goal: the binomial error sqrt(f (1 - f) / n) is largest at f = 1/2. */
+static uint64_t goal_obs(const struct lc_session_opts *o)
+{
+	double g = goal_ppm(o) / 1e6;
+
+	return (uint64_t)(0.25 / (g * g) + 0.5);
+}
+
 /* Start the sampler thread (placed, not ticking), open the profile, and set
  * the sampler ticking from t0. */
 int lc_session_start(struct lc_session *s, char *msg, size_t len)
@@ -252,7 +280,10 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 				       .t0 = s->t0, .reg = s->reg, .acc = s->acc,
 				       .threads = s->threads, .w = s->w, .sched = s->sched,
 				       .ctr = counting(s) ? s->ctr : NULL,
-				       .jitter_ns = s->o.jitter_ns, .mach = s->mach };
+				       .jitter_ns = s->o.jitter_ns, .mach = s->mach,
+				       .interval_max_ns = interval_max(&s->o),
+				       .budget_ppm = budget_ppm(&s->o), .goal_obs = goal_obs(&s->o),
+				       .window_ns = s->o.window_ns, .window_grow = s->o.window_grow };
 	lc_sampler_go(s->smp, &cfg);
 	s->started = 1;
 	return 0;
@@ -343,6 +374,43 @@ static int shared_cpu(const struct lc_session *s)
 	return lc_accum_max_threads(s->acc) >= (uint32_t)CPU_COUNT(&set) ? s->st.cpu : -1;
 }
 
+/* The end block's interval rule: the rule, its range, the mean interval
+ * achieved, and what it cost. */
+static void end_rule(const struct lc_session *s, struct lc_prof_end *end)
+{
+	int adaptive = interval_max(&s->o) > s->o.interval_ns;
+
+	end->rule = adaptive ? LC_RULE_ADAPTIVE : LC_RULE_FIXED;
+	end->interval_min_ns = s->o.interval_ns;
+	end->interval_max_ns = adaptive ? interval_max(&s->o) : s->o.interval_ns;
+	end->mean_interval_ns = s->st.ticks ? end->end_ns / s->st.ticks : 0;
+	end->goal_ppm = adaptive ? goal_ppm(&s->o) : 0;
+	end->budget_ppm = adaptive ? budget_ppm(&s->o) : 0;
+	end->goal_at_ns = s->st.goal_at > s->t0 ? s->st.goal_at - s->t0 : 0;
+	end->thread_cpu_ns = s->st.thread_cpu_ns;
+}
+
+/* The result's interval rule, error bound and breakdown from the end block. */
+static void result_rule(const struct lc_session *s, const struct lc_prof_end *end,
+			struct lc_session_result *res)
+{
+	double n = (double)end->ticks * (end->procs ? end->procs : 1);
+
+	_Static_assert(LC_SESSION_PHASES == LC_NPHASES, "a phase for each part of a tick");
+	res->rule = end->rule;
+	res->interval_min_ns = end->interval_min_ns;
+	res->interval_max_ns = end->interval_max_ns;
+	res->mean_interval_ns = end->mean_interval_ns;
+	res->last_interval_ns = s->st.last_interval_ns;
+	res->goal_ppm = end->goal_ppm;
+	res->budget_ppm = end->budget_ppm;
+	res->goal_at_ns = end->goal_at_ns;
+	res->thread_cpu_ns = end->thread_cpu_ns;
+	res->err_bound = n > 0 ? 0.5 / sqrt(n) : 0;
+	res->timed = s->st.timed;
+	memcpy(res->phase_ns, s->st.phase_ns, sizeof(res->phase_ns));
+}
+
 /* Write the end record: p, the sampler's statistics, status and reason. */
 static void write_end(struct lc_session *s, int status, const char *reason,
 		      struct lc_session_result *res)
@@ -378,7 +446,9 @@ static void write_end(struct lc_session *s, int status, const char *reason,
 		end.reason_na[c] = (char *)s->reason[c];
 		end.method[c] = (char *)s->method[c];
 	}
+	end_rule(s, &end);
 	lc_pwriter_end(s->w, &end);
+	result_rule(s, &end, res);
 	res->procs = end.procs;
 	res->wall_ns = end.end_ns;
 	res->ticks = s->st.ticks;

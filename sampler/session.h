@@ -20,11 +20,17 @@
 
 #define LC_SESSION_DEFAULT_INTERVAL_NS 100000u	/* 100 us */
 #define LC_SESSION_DEFAULT_WINDOW_NS 10000000u	/* 10 ms */
+#define LC_SESSION_ADAPT_MAX_NS 1000000u	/* the adaptive interval's top: 1 ms */
 #define LC_SESSION_REASONS_SHOWN 4	/* refused segments named in the notes */
+#define LC_SESSION_PHASES 8	/* the parts of a tick (tick.h's LC_NPHASES) */
 
 /* What the command asked for. */
 struct lc_session_opts {
-	uint64_t interval_ns;	/* nominal tick interval */
+	uint64_t interval_ns;	/* nominal tick interval (the first, when adaptive) */
+	uint64_t interval_max_ns;	/* > interval_ns: the adaptive rule
+					 * (tick.h) up to this; else fixed */
+	uint32_t budget_ppm;	/* adaptive: the sampler's CPU budget, 0 default */
+	uint32_t goal_ppm;	/* adaptive: the error goal, 0 default */
 	uint64_t window_ns;	/* timeline window: the first windows' length */
 	uint32_t window_grow;	/* 0: every window window_ns long; else even
 				 * >= 2: the length doubles after that many
@@ -78,6 +84,16 @@ struct lc_session_result {
 	int shared_cpu;		/* CPU the sampler shared with the program, -1 */
 	int busy_wait;		/* the sampler busy-waited for its ticks */
 	int sched_source;	/* enum lc_sched_source used */
+	/* the interval rule and what it cost (the end block's minor-5 fields) */
+	uint32_t rule;		/* enum lc_interval_rule */
+	uint64_t interval_min_ns, interval_max_ns, mean_interval_ns, last_interval_ns;
+	uint32_t goal_ppm, budget_ppm;
+	uint64_t goal_at_ns;	/* 0: the error goal was not reached */
+	uint64_t thread_cpu_ns;	/* the sampling thread's own */
+	double err_bound;	/* the largest standard error any category can
+				 * have, of p x wall: 0.5 / sqrt(ticks x p) */
+	int timed;		/* LC_TICK_BREAKDOWN: phase_ns holds it */
+	uint64_t phase_ns[LC_SESSION_PHASES];	/* by enum lc_tick_phase */
 	char notes[1024];	/* warnings, one per line, "" when none */
 };
 

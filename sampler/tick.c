@@ -138,7 +138,64 @@ struct lc_sampler {
 	int have_keeper, kstop, rt_now;
 	pthread_mutex_t klock;
 	pthread_cond_t kcond;		/* on CLOCK_MONOTONIC */
+	/* the interval (the sampling thread's): cur the nominal interval
+	 * now; obs the slot observations so far; the adaptive rule's look
+	 * at the thread's CPU clock every ADAPT_TICKS ticks (a_cpu, a_ticks
+	 * at the last look, per the smoothed CPU time of a tick) */
+	uint64_t cur, obs, a_cpu, a_ticks, per;
+	uint32_t ncpus;
+	/* LC_TICK_BREAKDOWN: the thread's CPU clock at the end of the last
+	 * phase timed, and what reading it costs */
+	uint64_t ph_t, ph_cost;
 };
+
+static const char *const phase_names[LC_NPHASES] = {
+	[LC_PH_WAKE] = "wake-up", [LC_PH_SWEEP] = "flag sweep",
+	[LC_PH_RUNQ] = "switch records", [LC_PH_CHARGE] = "attribution",
+	[LC_PH_HANDOFF] = "window hand-off", [LC_PH_COUNTERS] = "counter reads",
+	[LC_PH_MACHINE] = "machine share", [LC_PH_OTHER] = "other",
+};
+
+const char *lc_tick_phase_name(int ph)
+{
+	return ph >= 0 && ph < LC_NPHASES ? phase_names[ph] : "?";
+}
+
+/* The calling thread's CPU time (a system call: never per tick unless
+ * the breakdown is asked for). */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Charge the thread's CPU time since the last phase to phase ph (only
+ * with LC_TICK_BREAKDOWN). */
+static void phase(struct lc_sampler *s, int ph)
+{
+	uint64_t t;
+
+	if (__builtin_expect(!s->st.timed, 1))
+		return;
+	t = thread_cpu_ns();
+	s->st.phase_ns[ph] += t - s->ph_t > s->ph_cost ? t - s->ph_t - s->ph_cost : 0;
+	s->ph_t = t;
+}
+
+/* The breakdown's own cost: one reading of the thread's CPU clock (a
+ * system call, ~0.4 us in a VM), taken from every phase it times. */
+static void phase_calibrate(struct lc_sampler *s)
+{
+	uint64_t t0 = thread_cpu_ns(), t1;
+
+	for (int i = 0; i < 63; i++)
+		thread_cpu_ns();
+	t1 = thread_cpu_ns();
+	s->ph_cost = (t1 - t0) / 64;
+}
 
 int lc_sampler_spare_cpu(void)
 {
@@ -719,6 +776,32 @@ static void observe_guarded(struct lc_sampler *s, struct lc_target *t, uint64_t 
 	lc_guard_disarm();
 }
 
+/* The phase of the attribution of [last, now): a window's hand-off when
+ * the tick crosses a window's end. */
+static int charge_phase(const struct lc_sampler *s, uint64_t now)
+{
+	uint64_t w = s->cfg.window_ns;
+
+	if (!w || !s->st.timed)
+		return LC_PH_CHARGE;
+	return lc_window_at(w, s->cfg.window_grow, s->last - s->cfg.t0) !=
+	       lc_window_at(w, s->cfg.window_grow, now - s->cfg.t0) ? LC_PH_HANDOFF : LC_PH_CHARGE;
+}
+
+/* The statistics of a tick of dt ending at now. */
+static void tick_stats(struct lc_sampler *s, uint64_t now, uint64_t dt)
+{
+	uint32_t slots = s->nthreads < s->ncpus ? s->nthreads : s->ncpus;
+
+	if (dt > s->st.max_gap_ns) {
+		s->st.max_gap_ns = dt;
+		s->st.max_gap_at = now;
+	}
+	if (dt >= 2 * s->cur + s->cur * s->cfg.jitter_ns / s->cfg.interval_ns)
+		s->st.missed_ticks += dt / s->cur - 1;
+	s->obs += slots ? slots : 1;
+}
+
 /* One tick: observe every target now and charge [last, now) to what was seen. */
 static void tick(struct lc_sampler *s)
 {
@@ -726,6 +809,7 @@ static void tick(struct lc_sampler *s)
 	struct lc_obs obs;
 	struct lc_target *t;
 
+	phase(s, LC_PH_WAKE);
 	s->nwasted = 0;
 	s->id_budget = LC_ID_CHECKS_PER_TICK;
 	s->ctr_opens = open_budget(s);
@@ -744,25 +828,26 @@ static void tick(struct lc_sampler *s)
 	}
 	obs = (struct lc_obs){ .nprocs = s->nprocs, .procs = s->procs, .nthreads = s->nthreads,
 			      .threads = s->threads };
+	phase(s, LC_PH_SWEEP);
 	if (s->cfg.sched)
 		runq_all(s, s->last, now);
 	else
 		lc_accum_runnable(s->cfg.acc, flagged_runnable(s), (uint32_t)CPU_COUNT(&s->aff));
+	phase(s, LC_PH_RUNQ);
 	lc_accum_charge(s->cfg.acc, s->last - s->cfg.t0, dt, &obs);
 	urcu_memb_read_unlock();
+	phase(s, charge_phase(s, now));
 	threads_left(s);
 	if (s->cfg.ctr)
 		lc_ctr_poll(s->cfg.ctr, now, counted, s);
+	phase(s, LC_PH_COUNTERS);
 	for (uint32_t i = 0; i < s->nwasted; i++)
 		lc_accum_wasted(s->cfg.acc, s->wasted[i].uid, s->wasted[i].task);
-	if (dt > s->st.max_gap_ns) {
-		s->st.max_gap_ns = dt;
-		s->st.max_gap_at = now;
-	}
-	if (dt >= 2 * s->cfg.interval_ns + s->cfg.jitter_ns)
-		s->st.missed_ticks += dt / s->cfg.interval_ns - 1;
+	tick_stats(s, now, dt);
+	phase(s, LC_PH_OTHER);
 	if (s->cfg.mach)	/* the last tick (stop set) closes the last span */
 		lc_machine_tick(s->cfg.mach, now, __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE));
+	phase(s, LC_PH_MACHINE);
 	s->st.ticks++;
 	s->last = now;
 }
@@ -971,13 +1056,24 @@ static void keeper_stop(struct lc_sampler *s)
 	s->have_keeper = 0;
 }
 
-/* Sleep until the absolute monotonic time t. */
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+/* A sleep looks at the stop flag at least this often, so that a long
+ * interval (-i 10s) does not keep the session waiting for its last tick. */
+#define SLEEP_CHUNK_NS 100000000u
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+/* Sleep until the absolute monotonic time t or until asked to stop. */
+static void sleep_until(const struct lc_sampler *s, uint64_t t)
+{
+	for (;;) {
+		uint64_t now = lc_clock_ns(), u = t - now > SLEEP_CHUNK_NS ? now + SLEEP_CHUNK_NS : t;
+		struct timespec ts = { (time_t)(u / 1000000000u), (long)(u % 1000000000u) };
+
+		if (now >= t || __atomic_load_n(&s->stop, __ATOMIC_RELAXED))
+			return;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		if (u == t)
+			return;
+	}
 }
 
 /* Spin until the monotonic time t or until asked to stop.  A SCHED_FIFO
@@ -1007,14 +1103,52 @@ static void spin_until(const struct lc_sampler *s, uint64_t t)
  * +- 0.055. */
 static uint64_t next_interval(struct lc_sampler *s)
 {
-	uint64_t j = s->cfg.jitter_ns;
+	uint64_t j = s->cur * s->cfg.jitter_ns / s->cfg.interval_ns;
 
 	if (!j)
-		return s->cfg.interval_ns;
+		return s->cur;
 	s->rng ^= s->rng << 13;
 	s->rng ^= s->rng >> 7;
 	s->rng ^= s->rng << 17;
-	return (s->rng >> 32) & 1 ? s->cfg.interval_ns + j : s->cfg.interval_ns - j;
+	return (s->rng >> 32) & 1 ? s->cur + j : s->cur - j;
+}
+
+/*
+ * The adaptive interval (cfg.interval_max_ns > cfg.interval_ns).  On these
+ * machines a tick's CPU time is mostly its wake-up (~20 us at 100 us), so
+ * only fewer ticks make the sampler cheaper.  The interval stays at
+ * interval_ns until the run holds cfg.goal_obs slot observations (the
+ * binomial standard error of any category is then within the error goal:
+ * 0.5 / sqrt(obs)), so a short run is sampled as finely as before; then
+ * every ADAPT_TICKS ticks it becomes the tick's CPU time (smoothed, read
+ * on the thread's own CPU clock) over the budget, between interval_ns and
+ * interval_max_ns, at most doubling per step.  The mean interval and the
+ * error bars that came of it are in the profile's end block.
+ */
+#define ADAPT_TICKS 32u
+
+static void adapt(struct lc_sampler *s, uint64_t now)
+{
+	uint64_t cpu, per, want;
+
+	if (s->cfg.interval_max_ns <= s->cfg.interval_ns || s->st.ticks - s->a_ticks < ADAPT_TICKS)
+		return;
+	cpu = thread_cpu_ns();
+	per = (cpu - s->a_cpu) / (s->st.ticks - s->a_ticks);
+	s->per = s->per ? (3 * s->per + per) / 4 : per;
+	s->a_cpu = cpu;
+	s->a_ticks = s->st.ticks;
+	if (!s->st.goal_at) {
+		if (s->obs < s->cfg.goal_obs)
+			return;
+		s->st.goal_at = now;
+	}
+	want = s->per * 1000000u / (s->cfg.budget_ppm ? s->cfg.budget_ppm : LC_TICK_BUDGET_PPM);
+	if (want > 2 * s->cur)
+		want = 2 * s->cur;
+	if (want > s->cfg.interval_max_ns)
+		want = s->cfg.interval_max_ns;
+	s->cur = want > s->cfg.interval_ns ? want : s->cfg.interval_ns;
 }
 
 /* The sampling thread. */
@@ -1037,6 +1171,12 @@ static void *run(void *arg)
 		goto out;
 	s->last = s->cfg.t0;
 	s->rng = s->cfg.t0 | 1;
+	s->cur = s->cfg.interval_ns;
+	s->ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+	s->st.timed = getenv("LC_TICK_BREAKDOWN") && *getenv("LC_TICK_BREAKDOWN") == '1';
+	if (s->st.timed)
+		phase_calibrate(s);
+	s->a_cpu = s->ph_t = thread_cpu_ns();
 	next = s->cfg.t0 + next_interval(s);
 	s->st.busy_wait = !s->cfg.sleep_only && s->cfg.interval_ns < LC_TICK_SPIN_NS;
 	s->rt_now = s->fifo;
@@ -1047,9 +1187,10 @@ static void *run(void *arg)
 		if (s->st.busy_wait)
 			spin_until(s, next);
 		else
-			sleep_until(next);
+			sleep_until(s, next);
 		tick(s);
 		now = s->last;
+		adapt(s, now);
 		next += next_interval(s);
 		if (next <= now)	/* late: skip the missed ticks, charge real time */
 			next = now + next_interval(s);
@@ -1059,6 +1200,8 @@ static void *run(void *arg)
 	/* the last reads: every thread's counts up to the last tick */
 	for (uint32_t i = 0; s->cfg.ctr && i < s->nlive; i++)
 		lc_ctr_detach(s->cfg.ctr, s->live[i], counted, s);
+	s->st.last_interval_ns = s->cur;
+	s->st.thread_cpu_ns = thread_cpu_ns();
 out:
 	urcu_memb_unregister_thread();
 	return NULL;

@@ -23,6 +23,31 @@
  * whole CPU. */
 #define LC_TICK_SPIN_NS 30000u
 
+/* The adaptive interval (record's default, docs/performance.md): ticks at
+ * interval_ns until the run has enough slot observations for its error
+ * goal, then at the interval that keeps the sampling thread's own CPU time
+ * within its budget, between interval_ns and interval_max_ns. */
+#define LC_TICK_BUDGET_PPM 20000u	/* 2 % of one CPU */
+#define LC_TICK_GOAL_PPM 10000u		/* 1 % of the total time */
+
+/* The parts of a tick that LC_TICK_BREAKDOWN=1 times on the sampling
+ * thread's CPU clock (lc_sampler_stats.phase_ns): off, they cost a test. */
+enum lc_tick_phase {
+	LC_PH_WAKE,		/* from the end of a tick to the start of the next */
+	LC_PH_SWEEP,		/* reading every target's slots */
+	LC_PH_RUNQ,		/* the run-queue source (switch records, schedstat) */
+	LC_PH_CHARGE,		/* attribution of a tick inside a window */
+	LC_PH_HANDOFF,		/* attribution of a tick that closed a window:
+				 * the blocks handed to the writer */
+	LC_PH_COUNTERS,		/* threads that left, counter reads */
+	LC_PH_MACHINE,		/* the machine's share at window ends */
+	LC_PH_OTHER,		/* wasted tasks, statistics, the interval rule */
+	LC_NPHASES
+};
+
+/* The phase's name ("wake-up", "flag sweep" ...). */
+const char *lc_tick_phase_name(int ph);
+
 struct lc_sampler_cfg {
 	uint64_t interval_ns;
 	int sleep_only;			/* never busy-wait (to probe the sleep floor) */
@@ -37,6 +62,12 @@ struct lc_sampler_cfg {
 	uint64_t jitter_ns;		/* each tick lands up to this far either
 					 * side of its nominal time */
 	struct lc_machine *mach;	/* the machine's share, NULL: not measured */
+	/* the adaptive interval: interval_max_ns > interval_ns turns it on */
+	uint64_t interval_max_ns;
+	uint32_t budget_ppm;		/* the sampling thread's CPU share */
+	uint64_t goal_obs;		/* slot observations before it may grow */
+	uint64_t window_ns;		/* the windows (for the breakdown's */
+	uint32_t window_grow;		/* hand-off ticks) */
 };
 
 struct lc_sampler_stats {
@@ -51,6 +82,12 @@ struct lc_sampler_stats {
 	int cpu;			/* CPU the thread was pinned to, -1 none */
 	int fifo;			/* ran SCHED_FIFO */
 	int busy_wait;			/* ticks were kept by busy-waiting */
+	uint64_t thread_cpu_ns;		/* the sampling thread's own CPU time */
+	uint64_t goal_at;		/* CLOCK_MONOTONIC when the adaptive rule
+					 * reached its error goal, 0 never */
+	uint64_t last_interval_ns;	/* the adaptive interval at the end */
+	int timed;			/* phase_ns holds the breakdown */
+	uint64_t phase_ns[LC_NPHASES];
 };
 
 struct lc_sampler;

@@ -39,6 +39,9 @@ awk '$1 == "tick" && $2 == 256 { printf "row|3 capacity|attribution per tick, 25
 say "4 accuracy against trace mode (scripts/bench-accuracy.sh)"
 sh scripts/bench-accuracy.sh >> "$rows" 2>> "$log"
 
+say "6 the sampler's cost on programs that use every CPU (scripts/bench-cost.sh)"
+sh scripts/bench-cost.sh >> "$rows" 2>> "$log"
+
 say "5 post-processing (scripts/bench-postproc.sh)"
 sh scripts/bench-postproc.sh >> "$rows" 2>> "$log"
 

@@ -81,10 +81,12 @@ static void gen_value(struct lc_points *p, size_t i, double v, double noise, int
 }
 
 /* The selection over the hypotheses h[0..nh) (formula texts over names):
- * fit each, select, return the index of the chosen one (-1: none) and
- * parse it into *chosen with its fit. */
-static int gen_select(char **h, int nh, const char *const *names, const struct lc_points *pts,
-		      unsigned flags, struct lc_formula **chosen, struct lc_fit *cfit)
+ * fit each, leave out those below zero in the measured range or up to
+ * upto[] (NULL: none; as fit --upto), select, return the index of the
+ * chosen one (-1: none) and parse it into *chosen with its fit. */
+static int gen_select_upto(char **h, int nh, const char *const *names,
+			   const struct lc_points *pts, unsigned flags, const double *upto,
+			   struct lc_formula **chosen, struct lc_fit *cfit)
 {
 	struct lc_formula **f = calloc((size_t)nh, sizeof(*f));
 	struct lc_fit *fits = calloc((size_t)nh, sizeof(*fits));
@@ -99,8 +101,9 @@ static int gen_select(char **h, int nh, const char *const *names, const struct l
 
 		if (lc_formula_parse(h[i], 0, gen_resolve, (void *)names, &f[i], &pe))
 			continue;
-		if (lc_fit_formula(f[i], pts, flags | LC_FIT_NOLOO, names, &fits[n], NULL, 0))
-			continue;
+		if (lc_fit_formula(f[i], pts, flags | LC_FIT_NOLOO, names, &fits[n], NULL, 0) ||
+		    lc_fit_below_zero(f[i], &fits[n], pts, upto, names, NULL, 0))
+			continue;	/* as fit: not fitted, or below zero in the range */
 		ff[n] = f[i];
 		fp[n] = &fits[n];
 		idx[n++] = i;
@@ -120,6 +123,13 @@ static int gen_select(char **h, int nh, const char *const *names, const struct l
 	free(idx);
 	free(order);
 	return best;
+}
+
+/* gen_select_upto over the measured range. */
+static int gen_select(char **h, int nh, const char *const *names, const struct lc_points *pts,
+		      unsigned flags, struct lc_formula **chosen, struct lc_fit *cfit)
+{
+	return gen_select_upto(h, nh, names, pts, flags, NULL, chosen, cfit);
 }
 
 /* ---- generator 1: the 56 single-variable forms ---- */
@@ -167,7 +177,7 @@ static double gen1_mean(const struct lc_formula *f, const double *xs, int nx)
 }
 
 /* Run every form `seeds` times on design d (0: A, 1: B) at noise. */
-static void gen1_run(int d, double noise, int seeds, unsigned flags, struct gen1_result *r)
+static inline void gen1_run(int d, double noise, int seeds, unsigned flags, struct gen1_result *r)
 {
 	static const char *const names[] = { "x", NULL };
 	double xs[8];
@@ -203,7 +213,8 @@ static void gen1_run(int d, double noise, int seeds, unsigned flags, struct gen1
 				gen_value(&pts, (size_t)i, lc_fit_eval(f, c, &xs[i]), noise, 5);
 			}
 			r->cases++;
-			if (gen_select(h, nh, names, &pts, flags, &chosen, &fit) >= 0)
+			if (gen_select(h, nh, names, &pts, flags | LC_FIT_RANK_AICC, &chosen,
+				       &fit) >= 0)	/* as fit --search over one variable */
 				r->first += gen1_same(chosen, f, xs, 8);
 			lc_formula_free(chosen);
 			lc_points_free(&pts);
@@ -250,7 +261,7 @@ static double gen2_t2(double n, double p)
 }
 
 /* Run `seeds` cases at noise; goal is the prediction error bound (percent). */
-static void gen2_run(double noise, int seeds, unsigned flags, double goal, struct gen2_result *r)
+static inline void gen2_run(double noise, int seeds, unsigned flags, double goal, struct gen2_result *r)
 {
 	static const char *const names[] = { "n", "p", NULL };
 	static const double at[][2] = { { 4096, 16 }, { 1024, 64 }, { 4096, 64 } };

@@ -72,6 +72,15 @@ check "p beyond the runs' CPUs is noted" \
 	'grep -q "^note: p up to 8 exceeds the 2 CPUs of the machine the runs were measured on" "$tmp/out"'
 run predict -m "$tmp/c.model" --grid "p=1,2"
 check "p within the runs' CPUs: no note" '! grep -q "exceeds the 2 CPUs" "$tmp/out"'
+# p beyond the CPUs was measured (4 threads on 2 CPUs): no extrapolation up to it
+printf 'p=1 rt=8 cpus=2\np=2 rt=4.1 cpus=2\np=4 rt=2.1 cpus=2\n' >"$tmp/c4.runs"
+"$LC" fit -c rt -v p -f "$tmp/c4.runs" --emit "$tmp/c4.model" "p^-1" >/dev/null 2>&1
+run predict -m "$tmp/c4.model" --grid "p=1,2,4"
+check "p beyond the CPUs but measured: no note; %pmax recorded" \
+	'grep -q "^%pmax 4$" "$tmp/c4.model" && ! grep -q "exceeds the 2 CPUs" "$tmp/out"'
+run predict -m "$tmp/c4.model" --at "p=8"
+check "p beyond the largest measured p: the note" \
+	'grep -q "^note: p up to 8 exceeds the 2 CPUs of the machine the runs were measured on and the largest p measured" "$tmp/out"'
 printf '%%cpus two\nrt(p) = p\n' >"$tmp/bad.model"
 refuse "a bad %cpus line is refused with its line" 1 "bad.model:1" -m "$tmp/bad.model" --at "p=1"
 

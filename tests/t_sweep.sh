@@ -6,8 +6,9 @@
 # or duplicating a point, after removing a half line left by a crash;
 # SIGKILL midway, then a rerun, leaves 12 whole lines, no point twice; a
 # failing run is recorded as a '# failed' comment with its exit status and
-# --fail-fast stops there; --suggest names unmeasured points where fitted
-# models are least sure.  Run from the top of the tree.
+# --fail-fast stops there; --suggest names unmeasured points (or points the
+# fit left out, -x) where one run narrows the prediction most (--at).
+# Run from the top of the tree.
 . tests/lib.sh
 set -u
 LC=$(pwd)/lostcycles
@@ -35,7 +36,7 @@ rc=$?
 lines=$(grep -vc '^#' full.runs)
 [ $rc -eq 0 ] && [ "$lines" -eq 12 ] && ok "12 lines, exit 0" || { fail "exit $rc, $lines lines"; cat err; }
 [ "$(keys full.runs | uniq | wc -l)" -eq 12 ] && ok "12 distinct points x repeats" || fail "duplicates"
-if grep -q '^n=2 rep=1 p=2 li=[0-9.e-]* ip=.* rt=[0-9.e-]* tt=[0-9.e-]* wall=[0-9.e-]*$' full.runs; then
+if grep -q '^n=2 rep=1 p=2 li=[0-9.e-]* ip=.* rt=[0-9.e-]* tt=[0-9.e-]* wall=[0-9.e-]*\( load=[0-9.e+-]*\)\{0,1\}$' full.runs; then
 	ok "a line carries the variables, categories, tt and wall"
 else
 	fail "line format: $(head -1 full.runs)"
@@ -76,6 +77,13 @@ if [ $rc -eq 130 ] && [ "$k" -ge 4 ] && [ "$k" -lt 12 ]; then
 else
 	fail "SIGINT: exit $rc after $k lines"; cat err
 fi
+nd=$(ls part.runs.profiles/*.data 2>/dev/null | wc -l)
+ne=$(find part.runs.profiles -type f -size 0 2>/dev/null | wc -l)
+if [ "$nd" -eq "$k" ] && [ "$ne" -eq 0 ]; then
+	ok "SIGINT: a profile per kept line, no partial one, no empty output"
+else
+	fail "SIGINT left $nd profiles for $k lines, $ne empty files: $(ls part.runs.profiles)"
+fi
 cp part.runs before.runs
 printf 'n=3 rep=2 p=2 li=0.1 ip=' >>part.runs	# a half line, as a crash would leave
 "$LC" sweep -o part.runs -v p=1,2 -v n=1,2,3 -r 2 -- "$@" 2>err
@@ -102,8 +110,8 @@ for c in $kids; do
 	j=0
 	while [ $j -lt 200 ] && kill -0 "$c" 2>/dev/null; do sleep 0.05; j=$((j + 1)); done
 done
-# whole lines: the variables through wall=, nothing after
-whole='^n=[123] rep=[12] p=[12] li=[0-9.e-]* .* tt=[0-9.e-]* wall=[0-9.e-]*$'
+# whole lines: the variables through wall= (and load= when measured), nothing after
+whole='^n=[123] rep=[12] p=[12] li=[0-9.e-]* .* tt=[0-9.e-]* wall=[0-9.e-]*\( load=[0-9.e+-]*\)\{0,1\}$'
 k=$(cat kill.runs 2>/dev/null | grep -c "$whole")
 if [ $rc -eq 137 ] && [ "$k" -ge 3 ] && [ "$k" -lt 12 ]; then
 	ok "SIGKILL after $k runs"
@@ -116,6 +124,14 @@ if [ $rc -eq 0 ] && grep -q "12 runs, $k already in kill.runs, $((12 - k)) to go
 	ok "rerun after SIGKILL: $k kept, $((12 - k)) run"
 else
 	fail "rerun after SIGKILL: exit $rc"; cat err
+fi
+# the closing hint is a command that works
+hint=$(sed -n "s/.*failed; \(lostcycles fit .*\) models them$/\1/p" err)
+if [ -n "$hint" ] && (PATH="$(dirname "$LC"):$PATH"; eval "$hint") >hint.out 2>&1 &&
+   grep -q "^ 1\. " hint.out; then
+	ok "the closing hint runs: $hint"
+else
+	fail "the closing hint: '$hint': $(cat hint.out 2>/dev/null)"
 fi
 if [ "$(keys kill.runs | uniq | wc -l)" -eq 12 ] && [ "$(grep -vc '^#' kill.runs)" -eq 12 ] &&
    [ "$(grep -c "$whole" kill.runs)" -eq 12 ] &&
@@ -144,19 +160,44 @@ rc=$?
 "$LC" sweep -o x.runs -v p=0,2 -- true 2>err
 [ $? -eq 2 ] && ok "p=0 refused" || fail "p=0 not refused"
 # --suggest: models fitted to the runfast fixture; the grid's points that
-# the runs file lacks, least sure first, never a measured one.
+# the runs file lacks, the most narrowing first, never a measured one.
 R=$OLDPWD/tests/data/fit/runfast.runs
 "$LC" fit -c li -v "n p" -f "$R" --emit m.model "n*log(n)*p" >/dev/null 2>&1
 "$LC" fit -c rt -v "n p" -f "$R" --emit m.model "n^2*log2(n)+1" >/dev/null 2>&1
 "$LC" fit -c ip -v "n p" -f "$R" --emit m.model "n^2*p" >/dev/null 2>&1
 "$LC" sweep -o "$R" -v n=16,256,1024,4096 -v p=1,26,64 --suggest m.model >sg.out 2>err
 rc=$?
-pts=$(grep -c '^  n=.* T = ' sg.out)
+pts=$(grep -c '^  n=.* narrows it by ' sg.out)
 if [ $rc -eq 0 ] && [ "$pts" -eq 3 ] && ! grep -q '^  n=16 p=26 \|^  n=256 p=1 ' sg.out &&
-   awk '/ T = / { gsub(/[(%)]/, "", $NF); if (NR > 2 && $NF + 0 > prev + 1e-9) bad = 1; prev = $NF }
+   awk '/ narrows it by / { v = $5 + 0; if (n++ && v > prev + 1e-9) bad = 1; prev = v }
 	END { exit bad }' sg.out; then
-	ok "--suggest: 3 unmeasured points, widest relative interval first: $(sed -n 2p sg.out | tr -s ' ')"
+	ok "--suggest: 3 unmeasured points, the most narrowing first: $(sed -n 2p sg.out | tr -s ' ')"
 else
 	fail "--suggest: exit $rc"; cat sg.out err
+fi
+# -x: the points the fit left out count as not measured (n=256 p=1 is in the
+# runs file, the fit used n=1024 only)
+"$LC" sweep -o "$R" -v n=16,256,1024,4096 -v p=1,26,64 --suggest m.model -x "n=1024" --top 12 >sg.out 2>err
+if [ $? -eq 0 ] && grep -q '^  n=256 p=1 ' sg.out && [ "$(grep -c '^  n=' sg.out)" -eq 11 ] &&
+   ! grep -q '^  n=1024 p=26 ' sg.out; then
+	ok "--suggest -x: points the fit left out are suggested, the fitted one is not"
+else
+	fail "--suggest -x: $(cat sg.out err)"
+fi
+# --at: the point that narrows the prediction where it is asked, not a
+# fixed corner: rt = 2n + 3p, fitted plainly; at n=64 p=1 a run there pins
+# the n term, at n=1 p=64 the p term
+k=0
+for n in 1 2 4; do for p in 1 2 4; do
+	k=$((k + 1)); e=$(echo "1.03 0.98 1.01 0.97 1.02 0.99 1.04 0.96 1.0" | cut -d' ' -f$k)
+	echo "n=$n p=$p rt=$(awk -v n=$n -v p=$p -v e=$e 'BEGIN { print (2 * n + 3 * p) * e }') li=0 ip=0 sl=0 cl=0"
+done; done >h.runs
+for c in rt li ip sl cl; do "$LC" fit -c $c -v "n p" -f h.runs --absolute --emit h.model "n + p" >/dev/null 2>&1; done
+"$LC" sweep -o h.runs -v n=1,2,4,8,16,32,64 -v p=1,2,4,8,16,32,64 --suggest h.model --at "n=64 p=1" --top 1 >a.out 2>&1
+"$LC" sweep -o h.runs -v n=1,2,4,8,16,32,64 -v p=1,2,4,8,16,32,64 --suggest h.model --at "n=1 p=64" --top 1 >b.out 2>&1
+if grep -q '^  n=64 p=1 .*narrows it by [5-9][0-9]' a.out && grep -q '^  n=1 p=64 .*narrows it by [5-9][0-9]' b.out; then
+	ok "--suggest --at: the run that narrows the prediction there: $(sed -n 2p a.out | tr -s ' ') / $(sed -n 2p b.out | tr -s ' ')"
+else
+	fail "--suggest --at: $(cat a.out b.out)"
 fi
 [ $nfail -eq 0 ]

@@ -11,27 +11,35 @@
 #
 # Environment (defaults in brackets): NS ["64 128 256 512 1024"] the sizes,
 # PS ["1 2"] the processor counts (the task-parallel program runs where
-# p >= 2), K [8] matrices per run, REPEATS [3] runs per point, LC
-# [./lostcycles], BIN [build/examples], REUSE [0]: 1 to keep OUTDIR's runs
-# and redo the analysis only, KEEP_PROFILES [0]: 1 to keep the sweeps'
-# profiles.  Run from the top of the tree after "make all
-# examples".
+# p >= 2), K [8] matrices per run, REPEATS [5] runs per point (each point
+# is fitted as the median of its runs), LC [./lostcycles], BIN
+# [build/examples], REUSE [0]: 1 to keep OUTDIR's runs and redo the
+# analysis only, FRESH [0]: 1 to delete OUTDIR's sweeps and runs first (by
+# default an interrupted or shorter study resumes: the sweeps skip the runs
+# their files hold, and a profile already turned into runs lines is not read
+# again), KEEP_PROFILES [0]: 1 to keep the sweeps' profiles.  Each sweep
+# line carries the machine's load during the run (load=).  Run from the top
+# of the tree after "make all examples".
 set -eu
 
 OUT=${1:-build/fft2d}
 NS=${NS:-"64 128 256 512 1024"}
 PS=${PS:-"1 2"}
 K=${K:-8}
-REPEATS=${REPEATS:-3}
+REPEATS=${REPEATS:-5}
 LC=${LC:-./lostcycles}
 BIN=${BIN:-build/examples}
 SRC=$(dirname "$0")
 export OMP_WAIT_POLICY=passive	# idle OpenMP threads sleep instead of spinning
 
 REUSE=${REUSE:-0}
+FRESH=${FRESH:-0}
 mkdir -p "$OUT"
 rm -f "$OUT"/*.model "$OUT"/*.lcm "$OUT"/*.median.runs
-[ "$REUSE" = 1 ] || rm -rf "$OUT"/*.runs "$OUT"/*.sweep "$OUT"/*.sweep.profiles
+if [ "$FRESH" = 1 ]; then
+	rm -rf "$OUT"/*.runs "$OUT"/*.sweep "$OUT"/*.sweep.profiles "$OUT"/read.profiles
+fi
+touch "$OUT/read.profiles"	# the profiles already turned into runs lines
 list() { echo "$@" | tr ' ' ,; }
 tp_ps=$(for p in $PS; do [ "$p" -ge 2 ] && echo "$p"; done | tr '\n' , | sed 's/,$//')
 
@@ -59,6 +67,7 @@ if [ "$REUSE" != 1 ]; then
 	# the runs lines, from each kept profile (named nN-pP-kK-repR.data)
 	for f in "$OUT"/frag.sweep.profiles/*.data "$OUT"/dp.sweep.profiles/*.data "$OUT"/tp.sweep.profiles/*.data; do
 		[ -f "$f" ] || continue
+		! grep -qxF "$f" "$OUT/read.profiles" || continue
 		n=$(basename "$f" | sed 's/^n\([0-9]*\)-.*/\1/')
 		rep() { "$LC" report --source trace -f "$f" "$@" -l "n=$n k=$K"; }
 		case $f in
@@ -75,6 +84,7 @@ if [ "$REUSE" != 1 ]; then
 			done | awk -f "$SRC/minus.awk" >>"$OUT/setup.runs"
 			;;
 		esac
+		echo "$f" >>"$OUT/read.profiles"
 	done
 	# the profiles (trace mode: large) are not kept, the sweeps' own lines are
 	[ "${KEEP_PROFILES:-0}" = 1 ] || rm -rf "$OUT"/*.sweep.profiles
