@@ -9,6 +9,7 @@
 #include "report_insight.h"
 #include "report_sync.h"
 #include "tagname.h"
+#include "where.h"
 
 #include <err.h>
 #include <errno.h>
@@ -22,6 +23,8 @@ static const char *const usage[] = {
 	"                  [--timeline] [--counters] [--format text|csv|json]",
 	"                  [-l [NOTE]] [--sync] [--source sampled|trace]",
 	"                  [--max-windows N] [FILE]",
+	"lostcycles report --where[=CAT] [--inclusive] [-t PLACE] [--format text|csv|json]",
+	"                  [--source sampled|trace] [FILE]",
 	"lostcycles report --advise [--rules FILE] [--model FILE [--at NAME=VALUE...]] [FILE]",
 	"lostcycles report --pop [FILE | RUNS]",
 	"lostcycles report --timeline --format perfetto [FILE]",
@@ -82,6 +85,10 @@ static int list_only;
 /* --sync: list the synchronization objects instead of a report. */
 static int sync_only;
 
+/* --where[=CAT], --inclusive (postproc/where.c). */
+static int where_on, inclusive;
+static int where_cat = -1;
+
 /* --advise, --pop, --format perfetto (report_insight.c). */
 static struct lc_insight insight;
 
@@ -123,10 +130,26 @@ static int opt_tag(const struct lc_opt *opt, const char *arg)
 		o->tag = v;
 		return 0;
 	}
-	if (!strchr(arg, ':'))
-		return lc_opt_bad(opt, arg, "not an integer or FILE:LINE");
+	if (!*arg)
+		return lc_opt_bad(opt, arg, "not a tag number, FILE:LINE or place name");
 	tag_text = arg;
 	return 0;
+}
+
+/* --where[=CAT]: the places; CAT a category key ranks by it. */
+static int opt_where(const struct lc_opt *opt, const char *arg)
+{
+	char keys[128] = "a category key:";
+
+	where_on = 1;
+	where_cat = -1;
+	if (!arg)
+		return 0;
+	where_cat = lc_cat_by_key(arg);
+	for (int c = 0; where_cat < 0 && c < LC_NCAT; c++)
+		snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), " %s",
+			 lc_cat_info(c)->key);
+	return where_cat < 0 ? lc_opt_bad(opt, arg, keys) : 0;
 }
 
 /* -l [NOTE]: the next word is the note when it is var=value pairs rather
@@ -186,6 +209,20 @@ static int check_opts(struct lc_report_opts *o)
 			  o->timeline || o->counters))
 		return usage_error("%s", "--sync lists the synchronization objects: it takes no "
 				   "other option but -f, --format and --source");
+	if (inclusive && !where_on)
+		return usage_error("%s", "--inclusive is a view of --where");
+	if (where_on && (list_only || sync_only || o->lline || o->per_thread || o->per_rank ||
+			 o->timeline || o->counters))
+		return usage_error("%s", "--where prints the places: it takes no other option but "
+				   "-f, -t, --inclusive, --format and --source");
+	if (where_on && lc_insight_wanted(&insight))
+		return usage_error("%s", "--where is a table of its own: it does not combine with "
+				   "--advise, --pop, --html, --plot or --format perfetto");
+	if (where_on && o->have_tag && !tag_text)
+		return usage_error("%s", "-t with --where takes a place's name");
+	if (where_on && inclusive && o->have_tag)
+		return usage_error("%s", "-t PLACE shows one place's threads: it does not combine "
+				   "with --inclusive");
 	if (o->per_rank && (o->have_tag || o->lline || o->fmt == LC_REPORT_JSON))
 		return usage_error("%s", "--per-rank does not combine with -t, -l or --format json");
 	return -1;
@@ -231,13 +268,20 @@ static int fmt_opt = FMT_UNSET, source_opt = LC_SRC_SAMPLED;
 static const struct lc_opt opts[] = {
 	LC_OPT_CALLBACK("file", 'f', "FILE", "the profile to read", NULL, opt_file),
 	LC_OPT_CALLBACK("tag", 't', "TAG", "only the time while fragment TAG was open; "
-			"TAG is a\nnumber, or FILE:LINE of an OpenMP construct (--omp)", &ropt,
+			"TAG is a\nnumber, FILE:LINE of an OpenMP construct (--omp), or a\nplace "
+			"as --where names it: that place's threads", &ropt,
 			opt_tag),
 	LC_OPT_FLAG("tags", 0, "list the fragment tags (with names: FILE:LINE) and exit",
 		    &list_only),
 	LC_OPT_FLAG("sync", 0, "synchronization loss per synchronization object (locks,\n"
 		    "barriers, conditions: LC_SYNC_BEGIN_ON, --pthread), largest\nfirst, "
 		    "and exit", &sync_only),
+	LC_OPT_CALLBACK_OPTARG("where", 0, "CAT", "the places (OpenMP constructs, MPI calls, "
+			       "waits) ranked by\nlost time, or by category CAT (e.g. li); "
+			       "exclusive rows\nand (elsewhere) add up to the totals "
+			       "(docs/where.md)", NULL, opt_where),
+	LC_OPT_FLAG("inclusive", 0, "--where: one row per function holding places, per MPI\n"
+		    "function and per fragment tag (rows overlap)", &inclusive),
 	LC_OPT_FLAG("per-thread", 0, "a table of threads x categories", &ropt.per_thread),
 	LC_OPT_FLAG("per-rank", 0, "MPI jobs: ranks x categories, and the late arrivers",
 		    &ropt.per_rank),
@@ -336,20 +380,71 @@ static int print_tags(const struct lc_profile *pr, const struct lc_report_opts *
 	return 0;
 }
 
+/* -t "tag NAME" (a tag's row of --where --inclusive): that tag, by name or
+ * number.  Returns 1 when it is one (o->tag set, tag_text cleared), else 0. */
+static int tag_row(const struct lc_tagnames *tn, struct lc_report_opts *o)
+{
+	char *end;
+
+	if (strncmp(tag_text, "tag ", 4))
+		return 0;
+	errno = 0;
+	o->tag = strtoll(tag_text + 4, &end, 10);
+	if ((errno || end == tag_text + 4 || *end) && lc_tagnames_find(tn, tag_text + 4, &o->tag))
+		return 0;
+	tag_text = NULL;
+	return 1;
+}
+
 /* With -t: name the profile's tags for the report, and turn a FILE:LINE
- * operand into its tag.  Returns -1 to go on, or 1 after a message. */
+ * operand into its tag; a name that is no tag's but a place's turns the
+ * report into --where -t PLACE.  Returns -1 to go on, or 1 after a
+ * message. */
 static int resolve_tag(const struct lc_profile *pr, struct lc_report_opts *o,
 		       struct lc_tagnames **tn)
 {
+	char msg[1024];
+	int r;
+
 	if (!o->have_tag)
 		return -1;
 	*tn = tag_names(pr);
 	o->tag_name = lc_tagnames_get;
 	o->tag_arg = *tn;
-	if (!tag_text || !lc_tagnames_find(*tn, tag_text, &o->tag))
+	if (!tag_text || !(r = lc_tagnames_find(*tn, tag_text, &o->tag)) || tag_row(*tn, o))
 		return -1;
-	warnx("%s: no fragment tag is named '%s' (--tags lists them)", o->file, tag_text);
+	if (r == -2 && !lc_where_names(pr, o->source, tag_text, msg, sizeof(msg))) {
+		warnx("%s: '%s' names several fragment tags (--tags lists them: give the whole "
+		      "name or the number)", o->file, tag_text);
+		return 1;
+	}
+	if (lc_where_names(pr, o->source, tag_text, msg, sizeof(msg))) {
+		where_on = 1;
+		return -1;
+	}
+	if (strstr(msg, " names "))
+		warnx("%s: %s", o->file, msg);
+	else
+		warnx("%s: no fragment tag or place is named '%s' (--tags and --where list them)",
+		      o->file, tag_text);
 	return 1;
+}
+
+/* --where: the places, or with -t one place's threads.  Returns the exit
+ * status. */
+static int print_where(const struct lc_profile *pr, const struct lc_report_opts *o,
+		       struct lc_tagnames *tn)
+{
+	struct lc_where_req rq = { .src = o->source, .fmt = (int)o->fmt, .rank_cat = where_cat,
+				   .inclusive = inclusive, .place = tag_text,
+				   .tag_name = lc_tagnames_get, .tag_arg = tn };
+	char msg[1536];
+
+	if (lc_where_report(stdout, pr, &rq, msg, sizeof(msg))) {
+		warnx("%s: %s", o->file, msg);
+		return 1;
+	}
+	return 0;
 }
 
 int lc_cmd_report(int argc, char **argv)
@@ -379,6 +474,13 @@ int lc_cmd_report(int argc, char **argv)
 	if (!list_only && o.source == LC_SRC_SAMPLED && lc_report_stall(pr, msg, sizeof(msg)))
 		warnx("%swarning%s: %s: %s", lc_color(stderr, LC_COLOR_WARNING),
 		      lc_color(stderr, NULL), o.file, msg);
+	if (where_on) {
+		tn = tag_names(pr);
+		r = print_where(pr, &o, tn);
+		lc_tagnames_free(tn);
+		lc_profile_free(pr);
+		return r;
+	}
 	if (lc_insight_wanted(&insight)) {
 		tn = tag_names(pr);
 		r = lc_insight_run(&insight, pr, &o, tn);
@@ -394,7 +496,9 @@ int lc_cmd_report(int argc, char **argv)
 		return r;
 	}
 	r = list_only ? print_tags(pr, &o) : resolve_tag(pr, &o, &tn);
-	if (r < 0)
+	if (r < 0 && where_on)
+		r = print_where(pr, &o, tn);
+	else if (r < 0)
 		r = lc_report_print(pr, &o, msg, sizeof(msg));
 	else
 		*msg = 0;

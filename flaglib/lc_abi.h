@@ -52,7 +52,7 @@
  */
 #define LC_SEG_MAGIC     0x31544d474553434cull	/* "LCSEGMT1" little-endian */
 #define LC_ABI_MAJOR     LC_ABI_VERSION	/* lostcycles.h; also the SONAME major */
-#define LC_ABI_MINOR     3u
+#define LC_ABI_MINOR     4u
 #define LC_HDR_SIZE      4096u
 
 /* Flags in lc_seg_hdr.flags. */
@@ -113,7 +113,9 @@ struct lc_seg_hdr {
 	/* line 2: slot allocation */
 	uint32_t slot_hwm;	/* slots [0, slot_hwm) have ever been claimed */
 	uint32_t slots_full;	/* registrations refused for lack of a slot */
-	uint8_t reserved2[56];
+	uint32_t places_deep;	/* ABI 1.4: places entered deeper than
+				 * LC_PLACE_DEPTH (the outer place kept) */
+	uint8_t reserved2[52];
 	/* line 3..: fragment tags */
 	uint32_t tag_seq;	/* sequence counter, odd while being written */
 	uint32_t ntags;		/* entries in use in tags[] */
@@ -242,6 +244,126 @@ static inline uint32_t lc_tag_module_hash(const char *path)
 #define LC_PLACE_KIND(w)	((uint32_t)((uint64_t)(w) >> 56))
 #define LC_PLACE_WHAT(w)	((uint32_t)(((uint64_t)(w) >> 48) & 0xffu))
 #define LC_PLACE_NOADDR		0xffffffffu
+#define LC_PLACE_DEPTH		8u	/* places a thread's stack holds */
+/* MPI and sync words: module (bits 32-47) and address (bits 0-31). */
+#define LC_PLACE_SITE_MODULE(w)	((uint32_t)(((uint64_t)(w) >> 32) & 0xffffu))
+#define LC_PLACE_SITE_VADDR(w)	((uint32_t)(uint64_t)(w))
+
+/* The place cells of a mapped segment with LC_SEG_PLACES (the caller checks
+ * the flag and that seg_size counts them). */
+static inline uint64_t *lc_seg_places(struct lc_seg_hdr *h)
+{
+	return (uint64_t *)(void *)((char *)h + LC_HDR_SIZE + (size_t)h->nslots * sizeof(struct lc_slot));
+}
+
+/* The size of a segment of n slots with place cells. */
+#define LC_SEG_SIZE_PLACES(n)	((uint64_t)LC_HDR_SIZE + (uint64_t)(n) * (sizeof(struct lc_slot) + 8u))
+
+/* An OpenMP place word: kind, module field, link-time address. */
+static inline uint64_t lc_place_omp(uint32_t kind, uint32_t module, uint64_t vaddr)
+{
+	return (uint64_t)kind << 56 | (uint64_t)(module & 0xffffu) << 40 |
+	       (vaddr & 0xffffffffffull);
+}
+
+/* An MPI or sync place word: kind, what, module field and call site (an
+ * address that does not fit 32 bits is LC_PLACE_NOADDR). */
+static inline uint64_t lc_place_site(uint32_t kind, uint32_t what, uint32_t module,
+				     uint64_t vaddr)
+{
+	if (vaddr > 0xfffffffeull)
+		vaddr = LC_PLACE_NOADDR;
+	return (uint64_t)kind << 56 | (uint64_t)(what & 0xffu) << 48 |
+	       (uint64_t)(module & 0xffffu) << 32 | vaddr;
+}
+
+/* What a thread of an LC_PLACE_SYNC place waits for (its "what" field). */
+#define LC_PLACE_WAITS(X)                                               \
+	X(LC_WAIT_MUTEX, "mutex")                                       \
+	X(LC_WAIT_RWLOCK, "rwlock")                                     \
+	X(LC_WAIT_COND, "condition")                                    \
+	X(LC_WAIT_BARRIER, "barrier")                                   \
+	X(LC_WAIT_JOIN, "join")                                         \
+	X(LC_WAIT_SEM, "semaphore")                                     \
+	X(LC_WAIT_SPIN, "spinlock")                                     \
+	X(LC_WAIT_USER, "LC_SYNC_BEGIN_ON")
+
+#define LC_PLACE_ENUM_(e, name) e,
+enum lc_place_wait { LC_WAIT_NONE = 0, LC_PLACE_WAITS(LC_PLACE_ENUM_) LC_WAIT_N };
+
+/* The MPI functions of an LC_PLACE_MPI place, by their index (its "what"
+ * field): the functions liblostcycles-mpi wraps that can wait.  Append
+ * only: profiles carry the index (and the sampler writes these names into
+ * the profile's names block). */
+#define LC_MPI_FUNCS(X)                                                 \
+	X(LC_MPIF_SEND, "MPI_Send")                                     \
+	X(LC_MPIF_SSEND, "MPI_Ssend")                                   \
+	X(LC_MPIF_RSEND, "MPI_Rsend")                                   \
+	X(LC_MPIF_BSEND, "MPI_Bsend")                                   \
+	X(LC_MPIF_RECV, "MPI_Recv")                                     \
+	X(LC_MPIF_SENDRECV, "MPI_Sendrecv")                             \
+	X(LC_MPIF_SENDRECV_REPLACE, "MPI_Sendrecv_replace")             \
+	X(LC_MPIF_PROBE, "MPI_Probe")                                   \
+	X(LC_MPIF_MPROBE, "MPI_Mprobe")                                 \
+	X(LC_MPIF_MRECV, "MPI_Mrecv")                                   \
+	X(LC_MPIF_WAIT, "MPI_Wait")                                     \
+	X(LC_MPIF_WAITALL, "MPI_Waitall")                               \
+	X(LC_MPIF_WAITANY, "MPI_Waitany")                               \
+	X(LC_MPIF_WAITSOME, "MPI_Waitsome")                             \
+	X(LC_MPIF_TEST, "MPI_Test")                                     \
+	X(LC_MPIF_TESTALL, "MPI_Testall")                               \
+	X(LC_MPIF_TESTANY, "MPI_Testany")                               \
+	X(LC_MPIF_TESTSOME, "MPI_Testsome")                             \
+	X(LC_MPIF_IPROBE, "MPI_Iprobe")                                 \
+	X(LC_MPIF_IMPROBE, "MPI_Improbe")                               \
+	X(LC_MPIF_BARRIER, "MPI_Barrier")                               \
+	X(LC_MPIF_BCAST, "MPI_Bcast")                                   \
+	X(LC_MPIF_REDUCE, "MPI_Reduce")                                 \
+	X(LC_MPIF_ALLREDUCE, "MPI_Allreduce")                           \
+	X(LC_MPIF_SCAN, "MPI_Scan")                                     \
+	X(LC_MPIF_EXSCAN, "MPI_Exscan")                                 \
+	X(LC_MPIF_GATHER, "MPI_Gather")                                 \
+	X(LC_MPIF_GATHERV, "MPI_Gatherv")                               \
+	X(LC_MPIF_SCATTER, "MPI_Scatter")                               \
+	X(LC_MPIF_SCATTERV, "MPI_Scatterv")                             \
+	X(LC_MPIF_ALLGATHER, "MPI_Allgather")                           \
+	X(LC_MPIF_ALLGATHERV, "MPI_Allgatherv")                         \
+	X(LC_MPIF_ALLTOALL, "MPI_Alltoall")                             \
+	X(LC_MPIF_ALLTOALLV, "MPI_Alltoallv")                           \
+	X(LC_MPIF_ALLTOALLW, "MPI_Alltoallw")                           \
+	X(LC_MPIF_REDUCE_SCATTER, "MPI_Reduce_scatter")                 \
+	X(LC_MPIF_REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block")     \
+	X(LC_MPIF_COMM_SPLIT, "MPI_Comm_split")                         \
+	X(LC_MPIF_COMM_DUP, "MPI_Comm_dup")                             \
+	X(LC_MPIF_WIN_FENCE, "MPI_Win_fence")                           \
+	X(LC_MPIF_WIN_WAIT, "MPI_Win_wait")                             \
+	X(LC_MPIF_WIN_START, "MPI_Win_start")                           \
+	X(LC_MPIF_WIN_COMPLETE, "MPI_Win_complete")                     \
+	X(LC_MPIF_WIN_LOCK, "MPI_Win_lock")                             \
+	X(LC_MPIF_WIN_UNLOCK, "MPI_Win_unlock")                         \
+	X(LC_MPIF_WIN_LOCK_ALL, "MPI_Win_lock_all")                     \
+	X(LC_MPIF_WIN_UNLOCK_ALL, "MPI_Win_unlock_all")                 \
+	X(LC_MPIF_WIN_FLUSH, "MPI_Win_flush")                           \
+	X(LC_MPIF_WIN_FLUSH_ALL, "MPI_Win_flush_all")
+
+enum lc_mpi_func { LC_MPIF_NONE = 0, LC_MPI_FUNCS(LC_PLACE_ENUM_) LC_MPIF_N };
+
+/* The name of the "what" field of a place word of kind LC_PLACE_MPI or
+ * LC_PLACE_SYNC (lc_place_wait_names, lc_mpi_func_names), NULL for an
+ * unknown index or another kind. */
+static inline const char *lc_place_what_name(uint32_t kind, uint32_t what)
+{
+#define LC_PLACE_NAME_(e, name) [e] = name,
+	static const char *const waits[] = { LC_PLACE_WAITS(LC_PLACE_NAME_) };
+	static const char *const mpi[] = { LC_MPI_FUNCS(LC_PLACE_NAME_) };
+#undef LC_PLACE_NAME_
+
+	if (kind == LC_PLACE_SYNC && what < sizeof(waits) / sizeof(waits[0]))
+		return waits[what];
+	if (kind == LC_PLACE_MPI && what < sizeof(mpi) / sizeof(mpi[0]))
+		return mpi[what];
+	return NULL;
+}
 
 /* ---- trace files -------------------------------------------------------------
  * [ lc_trace_hdr ][ lc_trace_rec ]...   Records are appended in batches by

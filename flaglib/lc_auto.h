@@ -96,6 +96,29 @@ LC_API void lc_auto_ranks(uint32_t n);
  * the objects' files.  A layer asks it at load time. */
 LC_API int lc_auto_program_calls(const char *const *names, int n);
 
+/* ---- places (ABI 1.4; docs/shm-abi.md "Places") ------------------------
+ * Each thread has a stack of places (LC_PLACE_DEPTH deep); its innermost
+ * word is in the thread's place cell, one relaxed store per push or pop.
+ * A push past the depth keeps the outer place (counted in the header's
+ * places_deep) and its pop restores nothing.  Pushes and pops of every
+ * layer of a thread nest. */
+
+/* Enter place word (lc_place_omp, lc_place_site of lc_abi.h). */
+LC_API void lc_auto_place_push(uint64_t word);
+
+/* Leave the innermost place; nothing when none was entered. */
+LC_API void lc_auto_place_pop(void);
+
+/* The module field (bits 40-55) and link-time address (bits 0-39) of code
+ * address ra, as an OpenMP word without its kind (0 for NULL); a module the
+ * loader does not know is LC_TAG_MODULE_UNKNOWN.  Cached per thread: the
+ * dynamic loader is asked once per address (unless evicted). */
+LC_API uint64_t lc_auto_code_site(const void *ra);
+
+/* An MPI or sync place word (lc_place_site) of kind and what at the call
+ * site whose return address is ra. */
+LC_API uint64_t lc_auto_site_word(uint32_t kind, uint32_t what, const void *ra);
+
 #ifdef __cplusplus
 }
 #endif

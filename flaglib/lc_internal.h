@@ -109,6 +109,13 @@ void lc_priv_auto_forget(void);
 /* thread.c */
 void lc_priv_thread_exit(void *arg);
 void lc_priv_thread_forget(void);
+/* Register the calling thread if it never was (no store into its slot). */
+void lc_priv_thread_ensure(void);
+
+/* place.c: the calling thread's place cell (NULL: a private one) */
+void lc_priv_place_bind(uint64_t *cell);
+uint64_t *lc_priv_place_cell(struct lc_seg_hdr *h, uint32_t slot);
+void lc_priv_place_forget(void);
 
 /* trace.c */
 int lc_priv_trace_open(uint64_t nonce, uint64_t start_ns);

@@ -94,6 +94,7 @@ static void slot_release(struct lc_thr *t)
 	__atomic_store_n(&s->state, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->flags, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->task, 0, __ATOMIC_RELAXED);
+	lc_priv_place_bind(NULL);	/* the slot's cell back to 0 first */
 	__atomic_store_n(&s->tid, 0, __ATOMIC_RELEASE);
 	if (lc_priv_g.trace) {
 		lc_priv_trace_log(now, LC_OP_RELEASE, t->slot, t->tid);
@@ -108,6 +109,7 @@ static void use_dummy(struct lc_thr *t, enum lc_thr_state st)
 	t->sp = &lc_dummy;
 	t->slot = LC_NO_SLOT;
 	lc_self = &lc_dummy;
+	lc_priv_place_bind(NULL);
 }
 
 /* After exec: the main thread's slot of the segment the process had
@@ -149,6 +151,7 @@ static void thread_register(struct lc_thr *t)
 	t->state = LC_T_SLOT;
 	t->slot = i;
 	t->sp = lc_seg_slot(h, i);
+	lc_priv_place_bind(lc_priv_place_cell(h, i));
 	if (pthread_setspecific(lc_priv_g.key, t) != 0)
 		lc_priv_debug("thread %u: slot %u will not be released at exit", t->tid, i);
 	if (lc_priv_g.trace) {
@@ -235,10 +238,18 @@ void lc_priv_thread_exit(void *arg)
 	use_dummy(t, LC_T_DONE);
 }
 
+void lc_priv_thread_ensure(void)
+{
+	lc_priv_init();
+	if (lc_priv_thr.state == LC_T_FRESH)
+		thread_register(&lc_priv_thr);
+}
+
 /* Forget the calling thread's registration (fork child, test hook): the
  * next macro registers again. */
 void lc_priv_thread_forget(void)
 {
+	lc_priv_place_forget();
 	lc_self = NULL;
 	memset(&lc_priv_thr, 0, sizeof(lc_priv_thr));
 	memset(&lc_dummy, 0, sizeof(lc_dummy));

@@ -13,10 +13,12 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 #include "lca_model.h"
 #include "lca_predict.h"
 #include "report.h"
+#include "where.h"
 
 enum detector { D_TREND, D_TAG, D_PHASES, D_LATE, D_RUNQ, D_LOAD, D_COUNTERS, D_SHARE,
 		D_OTHERWISE, D_N };
@@ -704,9 +706,27 @@ static int print_load(FILE *out, const struct lc_profile *pr)
 	return 1;
 }
 
+/* The place that holds the most of category c (report --where), with its
+ * share of c, when the profile has places. */
+static void print_where(FILE *out, const struct lc_where *w, int c)
+{
+	double share;
+	const struct lc_where_row *top = lc_where_top(w, c, &share);
+
+	if (!top)
+		return;
+	fprintf(out, "     where: ");
+	lc_emit_text_str(out, top->name);
+	fprintf(out, " (%s) holds %.1f %% of it (report --where=%s)\n",
+		top->place >> 56 == 'M' ? "MPI" : top->what, 100.0 * share, lc_cat_info(c)->key);
+}
+
 int lc_advise_print(FILE *out, const struct lc_profile *pr, const struct lc_rules *r,
 		    const struct lc_advise_opts *o, char *msg, size_t len)
 {
+	struct lc_where *w = NULL;
+	char wmsg[256];
+
 	struct ctx x = { .pr = pr, .d = &pr->data[o->source], .o = o };
 	struct item it[LC_NCAT];
 	int n = 0, modelled = 0, k = 0;
@@ -736,13 +756,17 @@ int lc_advise_print(FILE *out, const struct lc_profile *pr, const struct lc_rule
 	k = print_load(out, pr);
 	if (!n)
 		fprintf(out, "no rule found its evidence: no lost cycles category stands out\n");
+	if (n && lc_where_build(pr, o->source, -1, &w, wmsg, sizeof(wmsg)))
+		w = NULL;
 	for (int i = 0; i < n; i++) {
 		const struct lc_cat_info *ci = lc_cat_info(it[i].cat);
 
 		fprintf(out, "%2d. %s (%s): %.1f %% of the total; halving it saves %.1f %% of the "
 			"run%s\n", ++k, ci->desc, ci->key, it[i].share, it[i].gain,
 			o->model && !it[i].modelled ? " (measured: the model lacks it)" : "");
+		print_where(out, w, it[i].cat);
 		print_fixes(out, &x, r, it[i].cat);
 	}
+	lc_where_free(w);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "lca_model.h"
 #include "lca_predict.h"
 #include "report.h"
+#include "where.h"
 
 #define W 860		/* chart width, px */
 #define LABEL 150	/* room for the row labels of the thread chart */
@@ -287,6 +288,17 @@ static void model_chart(FILE *out, const struct lc_profile *pr, const struct lc_
 		pmax, ymax);
 }
 
+/* The places' table (where.h), when the profile has places. */
+static void where_table(FILE *out, const struct lc_profile *pr, enum lc_source src)
+{
+	struct lc_where *w = NULL;
+	char msg[256];
+
+	if (!lc_where_build(pr, src, -1, &w, msg, sizeof(msg)))
+		lc_where_html(out, pr, w);
+	lc_where_free(w);
+}
+
 int lc_html_write(FILE *out, const struct lc_profile *pr, enum lc_source src, const char *name,
 		  const char *advice, const struct lc_html_model *hm, char *msg, size_t len)
 {
@@ -304,6 +316,7 @@ int lc_html_write(FILE *out, const struct lc_profile *pr, enum lc_source src, co
 	table(out, pr, cat, total);
 	thread_bars(out, pr, d);
 	timeline(out, pr, d);
+	where_table(out, pr, src);
 	if (hm && hm->model)
 		model_chart(out, pr, hm);
 	if (advice) {

@@ -17,6 +17,11 @@
  * when there is none. */
 int lc_program_find(const char *w, char *path, size_t len);
 
+/* The file of the program a command line runs (space-separated; its first
+ * word, or for "env" the first word after its options and assignments),
+ * found as lc_program_find does.  Returns 0, or -1 (command NULL too). */
+int lc_program_of_command(const char *command, char *path, size_t len);
+
 /* Whether the ELF file at path names a shared library starting with prefix
  * (e.g. "libgomp.so") among its DT_NEEDED entries: 1 yes, 0 no, -1 when
  * path is not a readable ELF file with a dynamic section. */
@@ -37,7 +42,50 @@ struct lc_program_dbg *lc_program_dbg_open(const char *path);
 int lc_program_srcline(struct lc_program_dbg *d, uint64_t addr, char *file, size_t flen,
 		       int *line, char *func, size_t fnlen);
 
+/* Where the code at link-time address addr was inlined: the source line of
+ * the outermost inlined call holding it (the line of the function the
+ * compiler emitted that called it), its file into file[flen].  Returns 0,
+ * or -ENOENT when addr is not inside inlined code (or unknown). */
+int lc_program_inline_site(struct lc_program_dbg *d, uint64_t addr, char *file, size_t flen,
+			   int *line);
+
 /* Close d; accepts NULL. */
 void lc_program_dbg_close(struct lc_program_dbg *d);
+
+/* The GNU build id of the ELF file at path as lower-case hex into
+ * hex[len].  Returns 0, -ENOENT when the file has none, or -errno when it
+ * cannot be read as ELF. */
+int lc_program_build_id(const char *path, char *hex, size_t len);
+
+/* One symbol of an ELF file: a function (STT_FUNC, STT_GNU_IFUNC) or a data
+ * object (STT_OBJECT, STT_TLS is left out), at its link-time address. */
+struct lc_program_sym {
+	uint64_t addr;
+	uint64_t size;
+	int func;		/* 1 function, 0 data object */
+	char *name;
+};
+
+/* The symbols of one ELF file, sorted by address. */
+struct lc_program_syms {
+	int pie;		/* ET_DYN: addresses are offsets from a load base */
+	int symtab;		/* 1 from .symtab, 0 from .dynsym alone (stripped) */
+	size_t n;
+	struct lc_program_sym *s;
+};
+
+/* Read the symbols of the ELF file at path (.symtab, else .dynsym).
+ * Returns the table (n may be 0: a stripped file), or NULL when the file
+ * cannot be read as ELF or memory runs out. */
+struct lc_program_syms *lc_program_syms_open(const char *path);
+
+/* The symbol holding link-time address addr among functions (func 1) or
+ * data objects (func 0): the one whose [addr, addr + size) holds it, or for
+ * a function of size 0 the nearest one below.  NULL when none. */
+const struct lc_program_sym *lc_program_sym_at(const struct lc_program_syms *t, uint64_t addr,
+					       int func);
+
+/* Free t; accepts NULL. */
+void lc_program_syms_close(struct lc_program_syms *t);
 
 #endif /* LC_PROGRAM_H */

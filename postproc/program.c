@@ -8,6 +8,7 @@
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -32,6 +33,45 @@ int lc_program_find(const char *w, char *path, size_t len)
 			return 0;
 	}
 	return -1;
+}
+
+/* The program's word of a command line: the first word, or for "env" the
+ * first word after its options and VAR=VALUE assignments.  Copies it into
+ * out; returns 0, or -1 when there is none. */
+static int program_word(const char *command, char *out, size_t len)
+{
+	char buf[PATH_MAX * 2], *save = NULL, *w;
+	int env = 0, skip = 0;
+
+	snprintf(buf, sizeof(buf), "%s", command);
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		const char *base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+
+		if (skip) {
+			skip = 0;
+			continue;
+		}
+		if (!env && !strcmp(base, "env")) {
+			env = 1;
+			continue;
+		}
+		if (env && (w[0] == '-' || strchr(w, '='))) {
+			skip = !strcmp(w, "-u") || !strcmp(w, "--unset") || !strcmp(w, "-C");
+			continue;
+		}
+		snprintf(out, len, "%s", w);
+		return 0;
+	}
+	return -1;
+}
+
+int lc_program_of_command(const char *command, char *path, size_t len)
+{
+	char word[PATH_MAX];
+
+	if (!command || program_word(command, word, sizeof(word)))
+		return -1;
+	return lc_program_find(word, path, len);
 }
 
 /* Whether a DT_NEEDED entry of the dynamic section scn (strings in
@@ -65,20 +105,203 @@ static int needs(Elf *e, const char *prefix)
 	return -1;
 }
 
-int lc_program_needs(const char *path, const char *prefix)
+/* Open path as an ELF file into *e with its descriptor in *fd.  Returns 0,
+ * or -errno (-ENOEXEC: not ELF) with nothing left open. */
+static int elf_open(const char *path, int *fd, Elf **e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r = -1;
-	Elf *e;
-
-	if (fd < 0)
-		return -1;
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
 	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && elf_kind(e) == ELF_K_ELF)
-		r = needs(e, prefix);
+	*e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (*e && elf_kind(*e) == ELF_K_ELF)
+		return 0;
+	elf_end(*e);
+	close(*fd);
+	return -ENOEXEC;
+}
+
+/* Close what elf_open opened. */
+static void elf_close(int fd, Elf *e)
+{
 	elf_end(e);
 	close(fd);
+}
+
+int lc_program_needs(const char *path, const char *prefix)
+{
+	int fd, r;
+	Elf *e;
+
+	if (elf_open(path, &fd, &e))
+		return -1;
+	r = needs(e, prefix);
+	elf_close(fd, e);
 	return r;
+}
+
+/* The build id note among the notes of data into hex; 0 or -ENOENT. */
+static int note_build_id(Elf_Data *data, char *hex, size_t len)
+{
+	GElf_Nhdr nh;
+	size_t off = 0, noff, doff;
+
+	while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
+		const unsigned char *d = (const unsigned char *)data->d_buf + doff;
+
+		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    memcmp((const char *)data->d_buf + noff, "GNU", 4))
+			continue;
+		for (size_t i = 0; i < nh.n_descsz && 2 * i + 2 < len; i++)
+			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int lc_program_build_id(const char *path, char *hex, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int fd, r;
+	Elf *e;
+
+	if (!len)
+		return -EINVAL;
+	*hex = 0;
+	r = elf_open(path, &fd, &e);
+	if (r)
+		return r;
+	r = -ENOENT;
+	while (r && (scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
+			r = note_build_id(elf_getdata(scn, NULL), hex, len);
+	elf_close(fd, e);
+	return r;
+}
+
+/* Whether symbol s is a named function or data object with an address. */
+static int wanted_sym(const GElf_Sym *s, const char *name)
+{
+	int t = GELF_ST_TYPE(s->st_info);
+
+	return name && name[0] && s->st_value && s->st_shndx != SHN_UNDEF &&
+	       (t == STT_FUNC || t == STT_GNU_IFUNC || t == STT_OBJECT);
+}
+
+/* Append the symbols of symbol table scn (strings in section link) to t.
+ * 0 or -ENOMEM. */
+static int add_syms(struct lc_program_syms *t, Elf *e, Elf_Scn *scn, size_t link)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	GElf_Sym sym;
+
+	for (int i = 0; data && gelf_getsym(data, i, &sym); i++) {
+		const char *name = elf_strptr(e, link, sym.st_name);
+		struct lc_program_sym *n;
+
+		if (!wanted_sym(&sym, name))
+			continue;
+		n = realloc(t->s, (t->n + 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		t->s = n;
+		n[t->n] = (struct lc_program_sym){ sym.st_value, sym.st_size,
+						   GELF_ST_TYPE(sym.st_info) != STT_OBJECT,
+						   strdup(name) };
+		if (!n[t->n++].name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct lc_program_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The symbol table of type (SHT_SYMTAB or SHT_DYNSYM) of e into t.  1 when
+ * e has one, 0 when not, -ENOMEM. */
+static int read_syms(struct lc_program_syms *t, Elf *e, unsigned type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return add_syms(t, e, scn, sh.sh_link) ? -ENOMEM : 1;
+	return 0;
+}
+
+struct lc_program_syms *lc_program_syms_open(const char *path)
+{
+	struct lc_program_syms *t;
+	GElf_Ehdr eh;
+	int fd, r;
+	Elf *e;
+
+	if (elf_open(path, &fd, &e))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	r = t && gelf_getehdr(e, &eh) ? read_syms(t, e, SHT_SYMTAB) : -ENOMEM;
+	if (t && r >= 0) {
+		t->pie = eh.e_type == ET_DYN;
+		t->symtab = r;
+		r = r ? 0 : read_syms(t, e, SHT_DYNSYM);
+	}
+	elf_close(fd, e);
+	if (r < 0) {
+		lc_program_syms_close(t);
+		return NULL;
+	}
+	qsort(t->s, t->n, sizeof(*t->s), by_addr);
+	return t;
+}
+
+/* Whether symbol s holds addr: inside its size, or at or above it for a
+ * function of size 0 (the caller checks that no later one starts below). */
+static int holds(const struct lc_program_sym *s, uint64_t addr)
+{
+	return addr >= s->addr && (addr - s->addr < s->size || (!s->size && s->func));
+}
+
+const struct lc_program_sym *lc_program_sym_at(const struct lc_program_syms *t, uint64_t addr,
+					       int func)
+{
+	size_t lo = 0, hi = t ? t->n : 0;
+
+	while (lo < hi) {	/* first symbol above addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->s[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int first = 1; lo-- > 0;) {
+		const struct lc_program_sym *s = &t->s[lo];
+
+		if (s->func != func)
+			continue;
+		if (holds(s, addr) && (s->size || first))
+			return s;
+		if (addr - s->addr > (1u << 24))
+			break;	/* far below: no symbol reaches this far */
+		first = 0;
+	}
+	return NULL;
+}
+
+void lc_program_syms_close(struct lc_program_syms *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->s[i].name);
+	free(t->s);
+	free(t);
 }
 
 struct lc_program_dbg {
@@ -151,15 +374,58 @@ static int innermost(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *found, int dep
 	return 0;
 }
 
-/* The name of the innermost function of cu holding addr, into func
- * (empty when none is named). */
-static void function_at(Dwarf_Die *cu, uint64_t addr, char *func, size_t fnlen)
+/* The part of path after its last '/'. */
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* The function of the source that holds line of file: the named function
+ * of cu (not a compiler-made one, ".omp_outlined.") declared last at or
+ * above that line in that file; NULL when none.  An OpenMP region's body
+ * is outlined into a function of its own, which this names back. */
+static const char *function_by_line(Dwarf_Die *cu, const char *file, int line)
+{
+	const char *best = NULL;
+	Dwarf_Die child;
+	int bl = 0;
+
+	if (dwarf_child(cu, &child))
+		return NULL;
+	do {
+		const char *n = die_name(&child), *f;
+		int l;
+
+		if (dwarf_tag(&child) != DW_TAG_subprogram || !n || n[0] == '.' ||
+		    dwarf_decl_line(&child, &l) || l > line || l < bl)
+			continue;
+		f = dwarf_decl_file(&child);	/* NULL for DWARF 5's file 0: the unit's */
+		if (!f)
+			f = die_name(cu);
+		if (!f || strcmp(base_name(f), base_name(file)))
+			continue;
+		best = n;
+		bl = l;
+	} while (!dwarf_siblingof(&child, &child));
+	return best;
+}
+
+/* The name of the innermost function of cu holding addr (line of file),
+ * into func (empty when none is named). */
+static void function_at(Dwarf_Die *cu, uint64_t addr, const char *file, int line, char *func,
+			size_t fnlen)
 {
 	Dwarf_Die fn;
-	const char *name;
+	const char *name = NULL;
 
 	func[0] = '\0';
-	if (innermost(cu, addr, &fn, 0) && (name = die_name(&fn)))
+	if (innermost(cu, addr, &fn, 0))
+		name = die_name(&fn);
+	if (!name || name[0] == '.')
+		name = function_by_line(cu, file, line);
+	if (name)
 		snprintf(func, fnlen, "%s", name);
 }
 
@@ -179,6 +445,47 @@ static int unit_of(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 	return -ENOENT;
 }
 
+/* The outermost inlined call below parent holding addr into *found: the
+ * first DW_TAG_inlined_subroutine on the way down.  1 when there is one. */
+static int outer_inline(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *found, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child))
+		return 0;
+	do {
+		if (dwarf_haspc(&child, addr) <= 0)
+			continue;
+		if (dwarf_tag(&child) == DW_TAG_inlined_subroutine) {
+			*found = child;
+			return 1;
+		}
+		return outer_inline(&child, addr, found, depth + 1);
+	} while (!dwarf_siblingof(&child, &child));
+	return 0;
+}
+
+int lc_program_inline_site(struct lc_program_dbg *d, uint64_t addr, char *file, size_t flen,
+			   int *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Files *files;
+	Dwarf_Word fidx, ln;
+	Dwarf_Die cu, in;
+	const char *src;
+	size_t nf;
+
+	if (unit_of(d->dw, addr, &cu) || !outer_inline(&cu, addr, &in, 0) ||
+	    dwarf_formudata(dwarf_attr(&in, DW_AT_call_line, &a), &ln) || !ln ||
+	    dwarf_formudata(dwarf_attr(&in, DW_AT_call_file, &a), &fidx) ||
+	    dwarf_getsrcfiles(&cu, &files, &nf) || fidx >= nf ||
+	    !(src = dwarf_filesrc(files, fidx, NULL, NULL)))
+		return -ENOENT;
+	snprintf(file, flen, "%s", src);
+	*line = (int)ln;
+	return 0;
+}
+
 int lc_program_srcline(struct lc_program_dbg *d, uint64_t addr, char *file, size_t flen,
 		       int *line, char *func, size_t fnlen)
 {
@@ -190,6 +497,6 @@ int lc_program_srcline(struct lc_program_dbg *d, uint64_t addr, char *file, size
 	    !(src = dwarf_linesrc(l, NULL, NULL)) || dwarf_lineno(l, line))
 		return -ENOENT;
 	snprintf(file, flen, "%s", src);
-	function_at(&cu, addr, func, fnlen);
+	function_at(&cu, addr, src, *line, func, fnlen);
 	return 0;
 }

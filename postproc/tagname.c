@@ -24,36 +24,6 @@ struct lc_tagnames {
 	struct entry *e;
 };
 
-/* The program's word of a command line: the first word, or for "env" the
- * first word after its options and VAR=VALUE assignments.  Copies it into
- * out; returns 0, or -1 when there is none. */
-static int program_word(const char *command, char *out, size_t len)
-{
-	char buf[PATH_MAX * 2], *save = NULL, *w;
-	int env = 0, skip = 0;
-
-	snprintf(buf, sizeof(buf), "%s", command);
-	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		const char *base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
-
-		if (skip) {
-			skip = 0;
-			continue;
-		}
-		if (!env && !strcmp(base, "env")) {
-			env = 1;
-			continue;
-		}
-		if (env && (w[0] == '-' || strchr(w, '='))) {
-			skip = !strcmp(w, "-u") || !strcmp(w, "--unset") || !strcmp(w, "-C");
-			continue;
-		}
-		snprintf(out, len, "%s", w);
-		return 0;
-	}
-	return -1;
-}
-
 /* The raw name of OpenMP tag t. */
 static char *raw_name(int64_t t)
 {
@@ -114,7 +84,7 @@ static void resolve(struct lc_tagnames *tn, const char *exe)
 struct lc_tagnames *lc_tagnames_new(const char *command, const int64_t *tags, uint32_t n)
 {
 	struct lc_tagnames *tn = calloc(1, sizeof(*tn));
-	char word[PATH_MAX], exe[PATH_MAX];
+	char exe[PATH_MAX];
 
 	if (!tn || !(tn->e = calloc(n + 1, sizeof(*tn->e)))) {
 		free(tn);
@@ -123,8 +93,7 @@ struct lc_tagnames *lc_tagnames_new(const char *command, const int64_t *tags, ui
 	tn->n = n;
 	for (uint32_t i = 0; i < n; i++)
 		tn->e[i].tag = tags[i];
-	if (command && !program_word(command, word, sizeof(word)) &&
-	    !lc_program_find(word, exe, sizeof(exe)))
+	if (!lc_program_of_command(command, exe, sizeof(exe)))
 		resolve(tn, exe);
 	for (uint32_t i = 0; i < n; i++)
 		if (!tn->e[i].name && LC_TAGN_KIND(tags[i]) == LC_TAGN_KIND_OMP)
@@ -152,17 +121,31 @@ static int name_matches(const char *full, const char *name)
 	return !strcmp(full, name) || (strlen(name) == n && !strncmp(full, name, n));
 }
 
+/* How many distinct tags of tn have a name that name designates (whole,
+ * or with whole 0 its "file:line" part); the last one into *tag.  A tag of
+ * two sources is listed twice. */
+static int matches(const struct lc_tagnames *tn, const char *name, int whole, int64_t *tag)
+{
+	int found = 0;
+
+	for (uint32_t i = 0; tn && i < tn->n; i++)
+		if (tn->e[i].name &&
+		    (whole ? !strcmp(tn->e[i].name, name) : name_matches(tn->e[i].name, name)) &&
+		    (!found || tn->e[i].tag != *tag)) {
+			*tag = tn->e[i].tag;
+			found++;
+		}
+	return found;
+}
+
 int lc_tagnames_find(const struct lc_tagnames *tn, const char *name, int64_t *tag)
 {
 	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	int found = matches(tn, base, 1, tag);
 
-	for (uint32_t i = 0; tn && i < tn->n; i++) {
-		if (tn->e[i].name && name_matches(tn->e[i].name, base)) {
-			*tag = tn->e[i].tag;
-			return 0;
-		}
-	}
-	return -1;
+	if (!found)
+		found = matches(tn, base, 0, tag);
+	return found == 1 ? 0 : found ? -2 : -1;
 }
 
 void lc_tagnames_free(struct lc_tagnames *tn)

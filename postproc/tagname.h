@@ -34,7 +34,9 @@ struct lc_tagnames *lc_tagnames_new(const char *command, const int64_t *tags, ui
 const char *lc_tagnames_get(const void *tn, int64_t tag);
 
 /* Find the tag whose name is name, or ends with "/" name, or whose name's
- * "file:line" part is name.  Returns 0 and sets *tag, or -1. */
+ * "file:line" part is name.  Returns 0 and sets *tag, -1 when no tag has
+ * that name, or -2 when several do (a line of several constructs: a loop
+ * the compiler copied, a function inlined twice). */
 int lc_tagnames_find(const struct lc_tagnames *tn, const char *name, int64_t *tag);
 
 /* Free tn; accepts NULL. */

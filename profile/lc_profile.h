@@ -224,6 +224,11 @@ struct lc_prof_window {
 	struct lc_prof_trow *threads;
 	uint32_t ntags;
 	struct lc_prof_tagrow *tags;
+	/* the window's place rows (format minor 5), corrected, with their
+	 * place 0 rows; kept only when every window is kept with its rows
+	 * (lc_read_opts all zero), else 0 and NULL */
+	uint32_t nplaces;
+	struct lc_prof_place *places;
 };
 
 /* A correction written after the window it corrects: moves ns from category
@@ -300,22 +305,28 @@ struct lc_prof_sync {
 	char *name;		/* LC_NAME's, or NULL */
 };
 
-/* ---- places (format minor 5; docs/where.md) ---------------------------------
+/* ---- places (format minor 5; docs/where.md, docs/shm-abi.md "Places") -----
  * A place is where a thread was when a tick charged it: an OpenMP region or
  * worksharing construct, an MPI call at a call site, a synchronization wait
  * at a call site, or nowhere known (place word 0, "(elsewhere)").  The place
  * word is the one a layer stores in the thread's place cell (flaglib/lc_abi.h,
- * LC_PLACE_*).  Rows are exclusive: every ns a window charges to a thread
- * row is charged to exactly one of that thread's place rows of the window,
- * so a thread's place rows add up to its thread row, category by category
- * (corrections of wasted and move blocks are spread over the thread's place
- * rows of that window in proportion to each row's `from` time). */
+ * LC_PLACE_*; analysis names its "what" field with lc_profile_place_what).
+ * Rows are exclusive: every ns a window charges to a thread row is charged
+ * to exactly one of that thread's place rows of the window, so a thread's
+ * place rows add up to its thread row, category by category (a thread's
+ * time no row of its window's place block places is read as place 0;
+ * corrections of wasted and move blocks are spread over the thread's place
+ * rows of that window in proportion to each row's `from` time).  The
+ * sampler writes place rows for the sampled source only (the trace source
+ * has none: all elsewhere) and none for empty processor slots: a source's
+ * total minus the sum of its thread rows is that time, elsewhere. */
 struct lc_prof_place {
 	uint8_t source;		/* enum lc_source */
 	uint32_t window;	/* window index of that source */
 	uint32_t thread;	/* lc_prof_thread.idx; UINT32_MAX: processor
-				 * slots of process pid without a thread */
-	int32_t pid;
+				 * slots of process pid without a thread
+				 * (the sampler writes none) */
+	int32_t pid;		/* the thread's (its thread block's) */
 	uint64_t place;		/* place word; 0 = elsewhere */
 	uint64_t obj;		/* the synchronization object of an
 				 * LC_PLACE_SYNC place, else 0 */
@@ -332,6 +343,15 @@ struct lc_prof_module {
 	char *build_id;		/* hex of NT_GNU_BUILD_ID, or NULL */
 	uint64_t size;		/* st_size when recorded */
 	uint64_t mtime_ns;	/* st_mtime when recorded */
+};
+
+/* The name of the "what" field (bits 48-55) of place words of one kind:
+ * an MPI function's name, a kind of wait (a names block, minor 5; the
+ * sampler writes the table of the segment ABI it speaks). */
+struct lc_prof_place_name {
+	uint8_t kind;		/* LC_PLACE_MPI 0x4d, LC_PLACE_SYNC 0x53 */
+	uint8_t what;
+	char *name;
 };
 
 /* Where resource contention's run-queue time came from. */
@@ -491,11 +511,21 @@ int lc_pwriter_rank(struct lc_pwriter *w, const struct lc_prof_rank *r);
 /* A machine block (format minor 4). */
 int lc_pwriter_machine(struct lc_pwriter *w, const struct lc_prof_machine *m);
 /* A place block (format minor 5): the place rows of one window of one
- * source, written after that window's block. */
+ * source (every row's source and window; -EINVAL for a row of another),
+ * written right after that window's block.  A thread's time that no row
+ * places is in place 0 (the reader adds that row), so a writer may leave
+ * out the rows of place 0 and object 0.  lc_pwriter_places takes source
+ * and window from pl[0] and writes nothing for n = 0. */
 int lc_pwriter_places(struct lc_pwriter *w, uint32_t n, const struct lc_prof_place *pl);
+int lc_pwriter_places_of(struct lc_pwriter *w, uint8_t source, uint32_t window, uint32_t n,
+			 const struct lc_prof_place *pl);
 /* A module block (format minor 5): modules of place words, written before
  * the end block (a later one of the same pid and hash replaces it). */
 int lc_pwriter_module(struct lc_pwriter *w, const struct lc_prof_module *m);
+/* A names block (format minor 5): the names of the "what" fields of place
+ * words (a later one replaces an earlier one). */
+int lc_pwriter_place_names(struct lc_pwriter *w, uint32_t n,
+			   const struct lc_prof_place_name *names);
 /* From now on, hand each finished block to a background thread that writes
  * it (still with one write(2) per block, in order), so that the owner never
  * waits for the disk: a write throttled by the kernel's dirty-page limits or
@@ -548,6 +578,8 @@ struct lc_profile {
 	struct lc_prof_event *events;
 	uint32_t nmodules;		/* module blocks (minor 5) */
 	struct lc_prof_module *modules;
+	uint32_t nplace_names;		/* the last names block (minor 5) */
+	struct lc_prof_place_name *place_names;
 	uint32_t nsync;			/* synchronization objects (sync blocks) */
 	struct lc_prof_sync *sync;
 	uint32_t nmachine;		/* machine blocks (minor 4), in file order */
@@ -580,6 +612,10 @@ struct lc_read_opts {
 				 * many, merging neighbours pairwise (nmerged)
 				 * when there would be more */
 };
+
+/* The name of the "what" field of place word w from the profile's names
+ * block ("MPI_Recv", "mutex"), or NULL when it has none for it. */
+const char *lc_profile_place_what(const struct lc_profile *prof, uint64_t w);
 
 /* lc_profile_read with options; o NULL means all defaults.  The file is
  * read block by block, never whole. */

@@ -12,7 +12,7 @@
 
 #define LC_PF_MAGIC		0x3130464f5250434cULL	/* "LCPROF01" read as LE u64 */
 #define LC_PF_MAJOR		1	/* incompatible changes bump this */
-#define LC_PF_MINOR		4	/* fields appended or block types added bump this */
+#define LC_PF_MINOR		5	/* fields appended or block types added bump this */
 #define LC_PF_HDR_SIZE		24	/* magic, major, minor, size, flags, crc */
 #define LC_PF_BLK_HDR		8	/* block header: type u16, flags u16, length u32 */
 #define LC_PF_BLK_CRC		4	/* CRC-32 after each payload */
@@ -33,6 +33,9 @@ enum {
 	LC_PF_SYNC = 11,	/* minor 2 */
 	LC_PF_VWINDOW = 12,	/* minor 3: a window in varints (written instead of 4) */
 	LC_PF_MACHINE = 13,	/* minor 4: the machine's share of the program's CPUs */
+	LC_PF_PLACES = 14,	/* minor 5: the place rows of one window */
+	LC_PF_MODULE = 15,	/* minor 5: a module of place words */
+	LC_PF_PLACE_NAMES = 16,	/* minor 5: the names of place words' "what" */
 };
 
 /* Longest unsigned LEB128 varint: 64 bits in 7-bit groups. */
@@ -54,6 +57,7 @@ static const uint8_t lc_pf_vorder[10] = { 8 /* PC */, 2 /* SL */, 0 /* LI */, 4 
 #define LC_PF_M_NNWE	13
 #define LC_PF_M_ACCT	((1u << 14) - 1)	/* every bit an lc_acct may use */
 #define LC_PF_M_TROW	((1u << 10) - 1)	/* every bit a thread row may use */
+#define LC_PF_M_PLACE	((1u << 9) - 1)	/* every bit a place row may use */
 
 /* Zigzag: signed values of small magnitude as small unsigned ones
  * (0, -1, 1, -2, ... as 0, 1, 2, 3, ...). */

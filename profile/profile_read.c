@@ -44,6 +44,14 @@ struct slot {
 	size_t rcap, gcap;
 };
 
+/* The place rows of one recent window of a source, as corrected so far. */
+struct pwin {
+	uint32_t index;
+	uint32_t n;
+	size_t cap;
+	struct lc_prof_place *rows;
+};
+
 /* What the reader keeps of one source besides its lc_prof_data. */
 struct srcst {
 	size_t wcap;		/* of data.windows */
@@ -56,6 +64,11 @@ struct srcst {
 	size_t evwcap, evtcap, evgcap;	/* of the counter arrays, in rows */
 	struct slot ring[RING];	/* lean: the latest windows, oldest at head */
 	uint32_t nring, head;
+	size_t plcap;		/* of data.places */
+	int pany;		/* a place block was read: plast is valid */
+	uint32_t plast;		/* its window */
+	struct pwin pring[RING];	/* the latest place blocks, oldest at pphead */
+	uint32_t npring, pphead;
 };
 
 struct rstate {
@@ -66,7 +79,9 @@ struct rstate {
 	struct slot scratch;	/* the window being parsed */
 	uint32_t *map;		/* thread -> its row's position + 1 (merging) */
 	size_t mapcap;
-	size_t pcap, tcap, rcap, mcap;
+	size_t pcap, tcap, rcap, mcap, modcap;
+	uint64_t *psum;		/* [thread][category]: a place block's sums */
+	size_t psumcap;
 	int have_info;
 };
 
@@ -418,6 +433,7 @@ static void free_window(struct lc_prof_window *w)
 {
 	free(w->threads);
 	free(w->tags);
+	free(w->places);
 }
 
 /* Room for n rows and g tag rows in the window being parsed. */
@@ -643,6 +659,8 @@ static int copy_window(struct lc_prof_window *dst, const struct lc_prof_window *
 	*dst = *src;
 	dst->threads = NULL;
 	dst->tags = NULL;
+	dst->places = NULL;
+	dst->nplaces = 0;
 	if (!keep_rows)
 		dst->nthreads = 0;
 	if (dst->nthreads) {
@@ -910,6 +928,364 @@ static uint64_t shift(uint64_t cat[LC_NCAT], const struct lc_prof_wasted *x, uin
 	return m;
 }
 
+/* ---- place rows (minor 5) ------------------------------------------------ */
+
+/* Order of place rows: thread, pid, place word, object. */
+static int place_cmp(const struct lc_prof_place *a, const struct lc_prof_place *b)
+{
+	if (a->thread != b->thread)
+		return a->thread < b->thread ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->place != b->place)
+		return a->place < b->place ? -1 : 1;
+	if (a->obj != b->obj)
+		return a->obj < b->obj ? -1 : 1;
+	return 0;
+}
+
+/* Position of the key of r in the sorted totals of d, or where it goes. */
+static uint32_t place_pos(const struct lc_prof_data *d, const struct lc_prof_place *r)
+{
+	uint32_t lo = 0, hi = d->nplaces;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (place_cmp(&d->places[mid], r) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The total row of the key of r, or NULL. */
+static struct lc_prof_place *place_total(struct lc_prof_data *d, const struct lc_prof_place *r)
+{
+	uint32_t i = place_pos(d, r);
+
+	return i < d->nplaces && !place_cmp(&d->places[i], r) ? &d->places[i] : NULL;
+}
+
+/* Add place row r to the totals of d (window UINT32_MAX). */
+static int add_place_total(struct lc_prof_data *d, struct srcst *ss, const struct lc_prof_place *r)
+{
+	uint32_t i = place_pos(d, r);
+
+	if (i < d->nplaces && !place_cmp(&d->places[i], r)) {
+		for (int c = 0; c < LC_NCAT; c++)
+			d->places[i].cat[c] += r->cat[c];
+		return 0;
+	}
+	if (lc_grow((void **)&d->places, &ss->plcap, (size_t)d->nplaces + 1, sizeof(*r)))
+		return -ENOMEM;
+	memmove(&d->places[i + 1], &d->places[i], (d->nplaces - i) * sizeof(*r));
+	d->places[i] = *r;
+	d->places[i].window = UINT32_MAX;
+	d->nplaces++;
+	return 0;
+}
+
+/* The ring entry for the next place block of ss (the oldest when full). */
+static struct pwin *pring_next(struct srcst *ss)
+{
+	uint32_t i;
+
+	if (ss->npring < RING) {
+		i = (ss->pphead + ss->npring++) % RING;
+	} else {
+		i = ss->pphead;
+		ss->pphead = (ss->pphead + 1) % RING;
+	}
+	return &ss->pring[i];
+}
+
+/* The kept place rows of window x of ss, or NULL. */
+static struct pwin *pring_find(struct srcst *ss, uint32_t x)
+{
+	for (uint32_t k = 0; k < ss->npring; k++) {
+		struct pwin *p = &ss->pring[(ss->pphead + k) % RING];
+
+		if (p->index == x)
+			return p;
+	}
+	return NULL;
+}
+
+/* One place row after row prev: thread + 1 (0: no thread), pid, place and
+ * obj as differences from prev's, categories. */
+static void get_place_row(struct rstate *s, struct cur *c, struct lc_prof_place *r,
+			  const struct lc_prof_place *prev)
+{
+	uint64_t t = getuv(c), v[10];
+	int64_t pid = lc_pf_unzigzag(getuv(c));
+
+	r->place = prev->place + (uint64_t)lc_pf_unzigzag(getuv(c));
+	r->obj = prev->obj + (uint64_t)lc_pf_unzigzag(getuv(c));
+	getvmasked(c, v, LC_NCAT, LC_PF_M_PLACE);
+	memcpy(r->cat, v, sizeof(r->cat));
+	if (c->why)
+		return;
+	if (t > s->prof->nthreads)
+		bad(c, "place row names an undeclared thread");
+	else if (pid < INT32_MIN || pid > INT32_MAX)
+		bad(c, "place row's pid out of range");
+	r->thread = t ? (uint32_t)(t - 1) : UINT32_MAX;
+	/* a thread's row is of its thread's process, whatever it says */
+	r->pid = t ? s->prof->threads[t - 1].pid : (int32_t)pid;
+}
+
+/* Add to pw the rows the block implies: for each thread row of window w,
+ * place 0 holds what the block's rows of that thread leave of it. */
+static int imply_rest(struct rstate *s, struct pwin *pw, const struct lc_prof_window *w)
+{
+	uint32_t n = pw->n;
+
+	if (lc_grow((void **)&s->psum, &s->psumcap, (size_t)s->prof->nthreads * LC_NCAT,
+		    sizeof(*s->psum)) ||
+	    lc_grow((void **)&pw->rows, &pw->cap, (size_t)n + w->nthreads + 1, sizeof(*pw->rows)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		for (int c = 0; c < LC_NCAT && pw->rows[i].thread != UINT32_MAX; c++)
+			s->psum[(size_t)pw->rows[i].thread * LC_NCAT + c] += pw->rows[i].cat[c];
+	for (uint32_t j = 0; j < w->nthreads; j++) {
+		const struct lc_prof_trow *t = &w->threads[j];
+		uint64_t *sum = &s->psum[(size_t)t->thread * LC_NCAT];
+		struct lc_prof_place *r = &pw->rows[pw->n];
+		uint64_t any = 0;
+
+		*r = (struct lc_prof_place){ .source = w->source, .window = pw->index,
+					     .thread = t->thread,
+					     .pid = s->prof->threads[t->thread].pid };
+		for (int c = 0; c < LC_NCAT; c++) {
+			r->cat[c] = t->cat[c] > sum[c] ? t->cat[c] - sum[c] : 0;
+			sum[c] = t->cat[c] > sum[c] ? t->cat[c] : sum[c];	/* once per thread */
+			any |= r->cat[c];
+		}
+		pw->n += any != 0;
+	}
+	for (uint32_t i = 0; i < pw->n; i++)	/* leave psum zero */
+		if (pw->rows[i].thread != UINT32_MAX)
+			memset(&s->psum[(size_t)pw->rows[i].thread * LC_NCAT], 0,
+			       LC_NCAT * sizeof(*s->psum));
+	return 0;
+}
+
+/* A place block (type 14): the rows of the window read just before it, once;
+ * with the rows it implies (place 0: a thread's time the block does not
+ * place). */
+static int parse_places(struct rstate *s, struct cur *c)
+{
+	uint8_t src = get8(c);
+	uint32_t x = getuv32(c), n = getvcount(c, 5);
+	struct lc_prof_window *h, *e;
+	struct lc_prof_data *d;
+	struct srcst *ss;
+	struct pwin *pw;
+
+	if (c->why || src >= LC_NSRC)
+		return 0;
+	ss = &s->src[src];
+	d = &s->prof->data[src];
+	if (!ss->any || x != ss->last_index || locate(s, src, x, &h, &e) || !e)
+		return bad(c, "place rows not of the window read just before");
+	if (ss->pany && x <= ss->plast)
+		return bad(c, "second place block of a window");
+	pw = pring_next(ss);
+	pw->index = x;
+	pw->n = 0;
+	if (lc_grow((void **)&pw->rows, &pw->cap, n ? n : 1, sizeof(*pw->rows)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n && !c->why; i++) {
+		struct lc_prof_place *r = &pw->rows[i];
+		const struct lc_prof_place none = { 0 };
+
+		*r = (struct lc_prof_place){ .source = src, .window = x };
+		get_place_row(s, c, r, i ? &pw->rows[i - 1] : &none);
+		if (!c->why)
+			pw->n++;
+	}
+	if (c->why || imply_rest(s, pw, e)) {
+		pw->n = 0;
+		return c->why ? 0 : -ENOMEM;
+	}
+	ss->pany = 1;
+	ss->plast = x;
+	for (uint32_t i = 0; i < pw->n; i++)
+		if (add_place_total(d, ss, &pw->rows[i]))
+			return -ENOMEM;
+	if (s->lean || !pw->n)
+		return 0;
+	/* every window held whole: it keeps its place rows */
+	e->places = malloc(pw->n * sizeof(*e->places));
+	if (!e->places)
+		return -ENOMEM;
+	memcpy(e->places, pw->rows, pw->n * sizeof(*e->places));
+	e->nplaces = pw->n;
+	return 0;
+}
+
+/* Move a from x->from to x->to in place row r and (tot not NULL) in the
+ * total row of its key in tot, each clamped at what `from` holds. */
+static void place_shift(struct lc_prof_place *r, struct lc_prof_data *tot,
+			const struct lc_prof_wasted *x, uint64_t a)
+{
+	struct lc_prof_place *t = tot ? place_total(tot, r) : NULL;
+
+	shift(r->cat, x, a);
+	if (t)
+		shift(t->cat, x, a);
+}
+
+/* Move m (at most what they hold) from x->from to x->to over the rows of
+ * thread x->thread among rows[0..n), each in proportion to its `from` time;
+ * the ns that integer division leaves go to the first rows that still hold
+ * `from` time.  tot: the totals to change alike, or NULL. */
+static void spread(struct lc_prof_place *rows, uint32_t n, const struct lc_prof_wasted *x,
+		   uint64_t m, struct lc_prof_data *tot)
+{
+	uint64_t f = 0, left;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (rows[i].thread == x->thread && f <= UINT64_MAX - rows[i].cat[x->from])
+			f += rows[i].cat[x->from];
+	left = m < f ? m : f;
+	m = left;
+	for (int pass = 0; pass < 2 && left; pass++) {
+		for (uint32_t i = 0; i < n && left; i++) {
+			uint64_t have = rows[i].cat[x->from], a;
+
+			if (rows[i].thread != x->thread || !have)
+				continue;
+			a = pass ? left : (uint64_t)((unsigned __int128)m * have / f);
+			a = a < left ? a : left;
+			a = a < have ? a : have;
+			place_shift(&rows[i], tot, x, a);
+			left -= a;
+		}
+	}
+}
+
+/* A correction of m ns that moved in the thread's row of window x->window:
+ * the same m over that thread's place rows of that window (the window's
+ * own when every window is kept, else from the ring of place blocks) and
+ * their totals, or, for a window older than the ring, over the thread's
+ * total place rows in proportion to their whole time. */
+static void place_move(struct rstate *s, const struct lc_prof_wasted *x, uint64_t m)
+{
+	struct lc_prof_data *d = &s->prof->data[x->source];
+	struct pwin *pw = pring_find(&s->src[x->source], x->window);
+	struct lc_prof_place key = { .thread = x->thread };
+	struct lc_prof_window *h, *e;
+	uint32_t i, j;
+
+	if (!s->lean && !locate(s, x->source, x->window, &h, &e) && e && e->nplaces) {
+		spread(e->places, e->nplaces, x, m, d);	/* the window keeps its rows */
+		return;
+	}
+	if (pw) {
+		spread(pw->rows, pw->n, x, m, d);
+		return;
+	}
+	key.pid = INT32_MIN;
+	i = place_pos(d, &key);
+	for (j = i; j < d->nplaces && d->places[j].thread == x->thread; j++)
+		;
+	spread(&d->places[i], j - i, x, m, NULL);
+}
+
+/* Free the module records of a profile. */
+static void free_modules(struct lc_profile *pr)
+{
+	for (uint32_t i = 0; i < pr->nmodules; i++) {
+		free(pr->modules[i].path);
+		free(pr->modules[i].build_id);
+	}
+	free(pr->modules);
+}
+
+/* Free the names of place words of a profile. */
+static void free_place_names(struct lc_profile *pr)
+{
+	for (uint32_t i = 0; i < pr->nplace_names; i++)
+		free(pr->place_names[i].name);
+	free(pr->place_names);
+	pr->place_names = NULL;
+	pr->nplace_names = 0;
+}
+
+/* A names block (type 16) replaces the names read so far. */
+static int parse_place_names(struct rstate *s, struct cur *c)
+{
+	struct lc_profile *pr = s->prof;
+	uint32_t n = getcount(c, 6);
+	int oom = 0;
+
+	if (c->why)
+		return 0;
+	free_place_names(pr);
+	pr->place_names = calloc(n ? n : 1, sizeof(*pr->place_names));
+	if (!pr->place_names)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n && !c->why; i++) {
+		struct lc_prof_place_name *x = &pr->place_names[pr->nplace_names];
+
+		x->kind = get8(c);
+		x->what = get8(c);
+		x->name = getstr(c, &oom);
+		if (!c->why)
+			pr->nplace_names++;
+	}
+	return oom ? -ENOMEM : 0;
+}
+
+const char *lc_profile_place_what(const struct lc_profile *prof, uint64_t w)
+{
+	uint8_t kind = (uint8_t)(w >> 56), what = (uint8_t)(w >> 48);
+
+	for (uint32_t i = 0; i < prof->nplace_names; i++)
+		if (prof->place_names[i].kind == kind && prof->place_names[i].what == what)
+			return prof->place_names[i].name;
+	return NULL;
+}
+
+/* A module block (type 15): a later one of the same pid and hash replaces
+ * an earlier one. */
+static int parse_module(struct rstate *s, struct cur *c)
+{
+	struct lc_profile *pr = s->prof;
+	struct lc_prof_module m = { 0 }, *slot = NULL;
+	int oom = 0;
+
+	m.pid = (int32_t)get32(c);
+	m.hash = get32(c);
+	m.path = getstr(c, &oom);
+	m.build_id = getstr(c, &oom);
+	m.size = get64(c);
+	m.mtime_ns = get64(c);
+	if (!c->why && m.hash > 0xffffu)
+		bad(c, "module hash out of range");
+	for (uint32_t i = 0; i < pr->nmodules && !slot; i++)
+		if (pr->modules[i].pid == m.pid && pr->modules[i].hash == m.hash)
+			slot = &pr->modules[i];
+	if (c->why || oom ||
+	    (!slot && lc_grow((void **)&pr->modules, &s->modcap, (size_t)pr->nmodules + 1,
+			      sizeof(m)))) {
+		free(m.path);
+		free(m.build_id);
+		return oom || !c->why ? -ENOMEM : 0;
+	}
+	if (slot) {
+		free(slot->path);
+		free(slot->build_id);
+	} else {
+		slot = &pr->modules[pr->nmodules++];
+	}
+	*slot = m;
+	return 0;
+}
+
 /* Apply one wasted or move record to its window, thread row and tag rows
  * and to the totals.  Each part moves what the exact window's part holds,
  * at most x->ns; a window older than the ring is clamped against its held
@@ -941,7 +1317,9 @@ static int apply_move(struct rstate *s, const struct lc_prof_wasted *x)
 	if (m && e != h && (r = find_row(h, x->thread)))
 		shift(r->cat, x, m);
 	if (m && e)
-		shift(d->threads[x->thread].cat, x, m);
+		m = shift(d->threads[x->thread].cat, x, m);
+	if (m)
+		place_move(s, x, m);
 	for (uint32_t k = 0; k < x->ntags; k++) {
 		struct lc_prof_tagrow *g = find_tagrow(e ? e : h, x->tags[k]), *gt;
 
@@ -1262,6 +1640,12 @@ static int parse_block(struct rstate *s, uint16_t type, struct cur *c)
 		return parse_vwindow(s, c);
 	case LC_PF_MACHINE:
 		return parse_machine(s, c);
+	case LC_PF_PLACES:
+		return parse_places(s, c);
+	case LC_PF_MODULE:
+		return parse_module(s, c);
+	case LC_PF_PLACE_NAMES:
+		return parse_place_names(s, c);
 	default:
 		return 0;	/* a newer minor version's block: skip it */
 	}
@@ -1351,7 +1735,8 @@ static const char *block_name(uint16_t type)
 {
 	static const char *const names[] = { "?", "info", "process", "thread",
 					      "window", "wasted", "end", "rank", "move",
-					      "events", "counts", "sync", "window", "machine" };
+					      "events", "counts", "sync", "window", "machine",
+					      "place", "module", "names" };
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }
@@ -1539,11 +1924,14 @@ static int parse_feed(struct feed *f, const struct lc_read_opts *o, struct lc_pr
 out:
 	free_slot(&s.scratch);
 	for (int k = 0; k < LC_NSRC; k++) {
-		for (uint32_t i = 0; i < RING; i++)
+		for (uint32_t i = 0; i < RING; i++) {
 			free_slot(&s.src[k].ring[i]);
+			free(s.src[k].pring[i].rows);
+		}
 		free(s.src[k].last);
 	}
 	free(s.map);
+	free(s.psum);
 	if (r) {
 		lc_profile_free(s.prof);
 		return r;
@@ -1615,7 +2003,10 @@ void lc_profile_free(struct lc_profile *prof)
 		free(d->ev_window);
 		free(d->ev_thread);
 		free(d->ev_tag);
+		free(d->places);
 	}
+	free_modules(prof);
+	free_place_names(prof);
 	for (uint32_t i = 0; i < prof->nevents; i++)
 		free(prof->events[i].name);
 	free(prof->events);

@@ -476,6 +476,66 @@ int lc_pwriter_move(struct lc_pwriter *w, const struct lc_prof_wasted *x)
 	return finish(w, 0);
 }
 
+/* The place rows of one window: source and window, then each row in
+ * varints: thread + 1 (0: processor slots without a thread), pid, place
+ * word and object as differences from the previous row's (rows of one
+ * place in a row cost a byte each), and the categories as a vacct's bits
+ * 0-8. */
+int lc_pwriter_places_of(struct lc_pwriter *w, uint8_t source, uint32_t window, uint32_t n,
+			 const struct lc_prof_place *pl)
+{
+	uint64_t place = 0, obj = 0;
+
+	begin(w, LC_PF_PLACES);
+	put8(w, source);
+	putuv(w, window);
+	putuv(w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (pl[i].source != source || pl[i].window != window) {
+			w->len = 0;
+			return -EINVAL;
+		}
+		putuv(w, pl[i].thread == UINT32_MAX ? 0 : (uint64_t)pl[i].thread + 1);
+		putsv(w, pl[i].thread == UINT32_MAX ? pl[i].pid : 0);	/* else its thread's */
+		putsv(w, (int64_t)(pl[i].place - place));
+		putsv(w, (int64_t)(pl[i].obj - obj));
+		putvmasked(w, pl[i].cat, LC_NCAT);
+		place = pl[i].place;
+		obj = pl[i].obj;
+	}
+	return finish(w, 0);
+}
+
+int lc_pwriter_places(struct lc_pwriter *w, uint32_t n, const struct lc_prof_place *pl)
+{
+	return n ? lc_pwriter_places_of(w, pl[0].source, pl[0].window, n, pl) : 0;
+}
+
+int lc_pwriter_module(struct lc_pwriter *w, const struct lc_prof_module *m)
+{
+	begin(w, LC_PF_MODULE);
+	put32(w, (uint32_t)m->pid);
+	put32(w, m->hash);
+	putstr(w, m->path);
+	putstr(w, m->build_id);
+	put64(w, m->size);
+	put64(w, m->mtime_ns);
+	return finish(w, 0);
+}
+
+int lc_pwriter_place_names(struct lc_pwriter *w, uint32_t n,
+			   const struct lc_prof_place_name *names)
+{
+	begin(w, LC_PF_PLACE_NAMES);
+	put32(w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		put8(w, names[i].kind);
+		put8(w, names[i].what);
+		putstr(w, names[i].name);
+	}
+	return finish(w, 0);
+}
+
 int lc_pwriter_sync(struct lc_pwriter *w, uint8_t source, uint32_t n,
 		    const struct lc_prof_sync *sy)
 {

@@ -10,6 +10,7 @@
 
 #include "lc_util.h"
 #include "lostcycles.h"
+#include "place.h"
 
 #define TASK_BUCKETS 65536u
 
@@ -194,6 +195,9 @@ struct lc_accum {
 	struct sync_tot *syncs;		/* per synchronization object */
 	uint32_t nsyncs;
 	size_t syncs_cap;
+
+	/* the sampled source's place rows of the window (NULL: none) */
+	struct lc_placeacc *places;
 };
 
 struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t window_ns,
@@ -204,7 +208,11 @@ struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t
 	if (!a)
 		return NULL;
 	a->buckets = calloc(TASK_BUCKETS, sizeof(*a->buckets));
-	if (!a->buckets) {
+	if (src == LC_SRC_SAMPLED)
+		a->places = lc_placeacc_new();
+	if (!a->buckets || (src == LC_SRC_SAMPLED && !a->places)) {
+		lc_placeacc_free(a->places);
+		free(a->buckets);
 		free(a);
 		return NULL;
 	}
@@ -261,6 +269,7 @@ void lc_accum_free(struct lc_accum *a)
 	free(a->busy_runs);
 	free(a->pcounts);
 	free(a->syncs);
+	lc_placeacc_free(a->places);
 	free(a);
 }
 
@@ -356,6 +365,8 @@ static int flush_window(struct lc_accum *a)
 	};
 	note(a, lc_pwriter_window(a->w, &win));
 	free(out);
+	if (a->places)	/* before the corrections: they spread over these rows */
+		note(a, lc_placeacc_write(a->places, a->w, (uint8_t)a->src, a->win_index));
 	write_pending(a);
 	a->ntouched = 0;
 	a->ntagrows = 0;
@@ -691,10 +702,11 @@ static uint64_t runq_part(const struct lc_obs_thread *th, uint64_t part, uint64_
 }
 
 /* Charge ns of thread th (in category cat) to the window, its row r (NULL
- * on ENOMEM), its task and its transfer credit. */
+ * on ENOMEM), its place row pc (NULL: none, or ENOMEM) exactly as its row,
+ * its task and its transfer credit. */
 static void charge_thread(struct lc_accum *a, struct lc_acct *c, const struct lc_obs_thread *th,
-			  const struct lc_obs_proc *pr, struct lc_prof_trow *r, enum lc_cat cat,
-			  uint64_t ns, uint64_t part)
+			  const struct lc_obs_proc *pr, struct lc_prof_trow *r, uint64_t *pc,
+			  enum lc_cat cat, uint64_t ns, uint64_t part)
 {
 	if (!ns)
 		return;
@@ -706,12 +718,22 @@ static void charge_thread(struct lc_accum *a, struct lc_acct *c, const struct lc
 		if (cat == LC_CAT_LI && th->qempty)
 			r->li_qempty += ns;
 	}
+	if (pc)
+		pc[cat] += ns;
 	if (cat == LC_CAT_PC && th->task)
 		task_charge(a, pr->uid, th->task, th->thread, ns);
 	if (cat == LC_CAT_PC && a->busy_runs)
 		busy_charge(a, th->thread, ns);
-	if (cat == LC_CAT_SL && th->xfer_ns)
-		ns -= split_transfer(c->cat, r ? r->cat : NULL, ns, th->xfer_ns, part, a->charge_dt);
+	if (cat == LC_CAT_SL && th->xfer_ns) {
+		uint64_t cl = split_transfer(c->cat, r ? r->cat : NULL, ns, th->xfer_ns, part,
+					     a->charge_dt);
+
+		if (pc) {
+			pc[LC_CAT_SL] -= cl;
+			pc[LC_CAT_CL] += cl;
+		}
+		ns -= cl;
+	}
 	if (cat == LC_CAT_SL && th->sync) {
 		struct sync_tot *y = sync_of(a, pr->uid, th->sync);
 
@@ -763,6 +785,7 @@ static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *
 		uint64_t q = runq_part(th, part, a->charge_dt), ns[2];
 		int tk[2] = { state_tier(th->state), TIER_RQ };
 		struct lc_prof_trow *r;
+		uint64_t *pc;
 
 		ns[0] = part - q;
 		ns[1] = q;
@@ -782,9 +805,13 @@ static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *
 		/* the row once per thread, even when it gets nothing: every
 		 * thread seen in a window has a row in it */
 		r = row(a, th->thread);
-		charge_thread(a, &c, th, pr, r, lc_attr_category(th->state, pr->we, pr->sf),
+		pc = r && a->places ? lc_placeacc_row(a->places, th->thread, pr->pid, th->place,
+						      th->obj) : NULL;
+		if (r && a->places && !pc)
+			note(a, -ENOMEM);
+		charge_thread(a, &c, th, pr, r, pc, lc_attr_category(th->state, pr->we, pr->sf),
 			      ns[0], part);
-		charge_thread(a, &c, th, pr, r, LC_CAT_RC, ns[1], part);
+		charge_thread(a, &c, th, pr, r, pc, LC_CAT_RC, ns[1], part);
 	}
 	if (we_any) {
 		c.t_we = part;
@@ -893,6 +920,8 @@ int lc_accum_flush(struct lc_accum *a)
 {
 	flush_window(a);
 	write_sync(a);
+	if (a->places)
+		note(a, lc_placeacc_modules(a->places, a->w));
 	return a->err;
 }
 

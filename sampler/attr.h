@@ -22,6 +22,7 @@ enum lc_cat lc_attr_category(uint32_t state, int we, int sf);
 /* What one process looked like over an interval. */
 struct lc_obs_proc {
 	uint32_t uid;		/* unique per process instance within a run */
+	int32_t pid;		/* its pid (the place rows' key) */
 	int we;			/* work_exists > 0 */
 	int sf;			/* solution_found */
 	uint32_t team;		/* LC_TEAM, 0 = none */
@@ -46,6 +47,8 @@ struct lc_obs_thread {
 				 * and BUSY, or woken, or a waiter whose event
 				 * had happened: the sampler decides), charged
 				 * to RC whatever its state */
+	uint64_t place;		/* its place word (lc_abi.h), 0 elsewhere */
+	uint64_t obj;		/* the value of its synchronization object, 0 */
 };
 
 struct lc_obs {

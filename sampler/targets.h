@@ -60,6 +60,7 @@ struct lc_target {
 	const struct lc_seg_hdr *hdr;
 	size_t len;
 	uint32_t nslots;
+	const uint64_t *places;	/* the place cells (ABI 1.4), NULL: none */
 	int32_t pid;
 	uint64_t nonce;
 	uint64_t start_ns;

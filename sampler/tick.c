@@ -19,6 +19,7 @@
 
 #include "guard.h"
 #include "lc_util.h"
+#include "place.h"
 #include "slotsweep.h"
 
 /* How many slots, and how many threads' run-queue sources, a tick asks the
@@ -635,7 +636,8 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 	for (lc_slotsweep_begin(&it, t, hwm); lc_slotsweep_next(&it, &i);) {
 		const struct lc_slot *sl = lc_seg_slot(h, i);
 		struct lc_slot_cache *c = &t->cache[i];
-		uint32_t tid, gen, st, flags;
+		uint32_t tid, gen, st, flags, sync;
+		uint64_t place, obj;
 		int fresh = 0;
 
 		if (i + SLOTS_AHEAD < hwm)
@@ -677,10 +679,12 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 			st = LC_ST_IDLE;
 		}
 		flags = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED);
+		sync = sync_object(s, t, st, flags);
+		place = lc_place_of(t, i, st, sync, &obj);
 		s->threads[(*nthreads)++] = (struct lc_obs_thread){
 			.thread = (uint32_t)c->thread, .proc = proc, .state = st,
 			.qempty = flags & LC_SLOT_QUEUE_EMPTY,
-			.sync = sync_object(s, t, st, flags),
+			.sync = sync, .place = place, .obj = obj,
 			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
 			.xfer_ns = xfer_take(sl, c, fresh, st, dt),
 		};
@@ -746,7 +750,7 @@ static void observe(struct lc_sampler *s, struct lc_target *t, uint64_t now, uin
 		team = 0;
 	}
 	s->procs[s->nprocs] = (struct lc_obs_proc){
-		.uid = t->uid,
+		.uid = t->uid, .pid = t->pid,
 		.we = __atomic_load_n(&h->work_exists, __ATOMIC_ACQUIRE) > 0,
 		.sf = __atomic_load_n(&h->solution_found, __ATOMIC_ACQUIRE) != 0,
 		.team = team, .rank = t->job_announced, .ntags = t->ntags, .tags = t->tags,

@@ -63,7 +63,8 @@ static void test_seg_hdr(void **state)
 	OFF(lc_seg_hdr, reserved1, 96, 32);
 	OFF(lc_seg_hdr, slot_hwm, 128, 4);
 	OFF(lc_seg_hdr, slots_full, 132, 4);
-	OFF(lc_seg_hdr, reserved2, 136, 56);
+	OFF(lc_seg_hdr, places_deep, 136, 4);
+	OFF(lc_seg_hdr, reserved2, 140, 52);
 	OFF(lc_seg_hdr, tag_seq, 192, 4);
 	OFF(lc_seg_hdr, ntags, 196, 4);
 	OFF(lc_seg_hdr, tags_full, 200, 4);
@@ -120,7 +121,32 @@ static void test_constants(void **state)
 	assert_memory_equal(&(uint64_t){LC_TRACE_MAGIC}, "LCTRACE1", 8);
 	assert_int_equal(LC_ABI_MAJOR, 1);
 	assert_int_equal(LC_ABI_VERSION, LC_ABI_MAJOR);
-	assert_int_equal(LC_ABI_MINOR, 3);
+	assert_int_equal(LC_ABI_MINOR, 4);
+	/* places (ABI 1.4): one 8-byte cell per slot after the slots */
+	assert_int_equal(LC_SEG_PLACES, 4);
+	assert_int_equal(LC_SEG_SIZE_PLACES(8), LC_HDR_SIZE + 8 * 72);
+	assert_int_equal(LC_PLACE_DEPTH, 8);
+	assert_int_equal(LC_PLACE_OMP_REGION, LC_TAG_KIND(LC_TAG_OMP));
+	assert_int_equal(lc_place_omp(LC_PLACE_OMP_WORK, 0x1234, 0x1122334455ull),
+			 0x5712341122334455ull);
+	assert_int_equal(lc_place_site(LC_PLACE_MPI, 3, 0xabcd, 0x401000), 0x4d03abcd00401000ull);
+	assert_int_equal(lc_place_site(LC_PLACE_SYNC, 1, 7, 1ull << 32) & 0xffffffffu,
+			 LC_PLACE_NOADDR);
+	assert_int_equal(LC_PLACE_SITE_MODULE(0x4d03abcd00401000ull), 0xabcd);
+	assert_int_equal(LC_PLACE_SITE_VADDR(0x4d03abcd00401000ull), 0x401000);
+	assert_int_equal(LC_PLACE_WHAT(0x4d03abcd00401000ull), 3);
+	/* the "what" indices are frozen: profiles carry them */
+	assert_int_equal(LC_WAIT_MUTEX, 1);
+	assert_int_equal(LC_WAIT_USER, 8);
+	assert_int_equal(LC_MPIF_SEND, 1);
+	assert_int_equal(LC_MPIF_RECV, 5);
+	assert_int_equal(LC_MPIF_ALLREDUCE, 24);
+	assert_int_equal(LC_MPIF_WIN_FLUSH_ALL, 49);
+	assert_string_equal(lc_place_what_name(LC_PLACE_MPI, LC_MPIF_ALLREDUCE), "MPI_Allreduce");
+	assert_string_equal(lc_place_what_name(LC_PLACE_SYNC, LC_WAIT_BARRIER), "barrier");
+	assert_null(lc_place_what_name(LC_PLACE_MPI, LC_MPIF_N));
+	assert_null(lc_place_what_name(LC_PLACE_SYNC, 0));
+	assert_null(lc_place_what_name(LC_PLACE_OMP_WORK, 1));
 	assert_int_equal(LC_MAX_SYNC, 48);
 	assert_int_equal(LC_SLOT_SYNC_SHIFT, 8);
 	/* the macros test "flags > LC_SLOT_NO_SYNC" for an object: every bit

@@ -760,9 +760,9 @@ static void test_vwindow_round_trip(void **state)
 	assert_int_equal(lc_pwriter_window(w, &w0), 0);
 	assert_int_equal(lc_pwriter_window(w, &w1), 0);
 	assert_int_equal(lc_pwriter_close(w), 0);
-	/* the header says minor 4 (3 brought the type 12 windows), the window blocks are type 12 */
+	/* the header says minor 5 (3 brought the type 12 windows), the window blocks are type 12 */
 	b = load(path, &n);
-	assert_int_equal(lc_pf_get16(b + 10), 4);
+	assert_int_equal(lc_pf_get16(b + 10), 5);
 	{
 		uint32_t len, off = LC_PF_HDR_SIZE;
 

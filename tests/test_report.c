@@ -401,7 +401,10 @@ static void test_tag(void **state)
 	assert_string_equal(out, "");
 	assert_non_null(strstr(errout, "tag 99 never appears (tags present: -3 7)"));
 	assert_int_equal(count_lines(errout), 1);
-	assert_int_equal(run("-f '%s' -t abc", sample), 2);
+	/* a word is a place's or tag's name: refused once the profile shows
+	 * it names neither */
+	assert_int_equal(run("-f '%s' -t abc", sample), 1);
+	assert_non_null(strstr(errout, "no fragment tag or place is named 'abc'"));
 	assert_int_equal(run("-f '%s' -t 7 --per-thread", sample), 2);
 }
 

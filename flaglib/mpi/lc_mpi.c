@@ -45,6 +45,7 @@
 
 #include <mpi.h>
 
+#include "lc_abi.h"
 #include "lc_auto.h"
 #include "lostcycles.h"
 
@@ -217,6 +218,7 @@ static void poll_end(void)
 	if (t_polling) {
 		t_polling = 0;
 		lc_auto_leave();
+		lc_auto_place_pop();
 	}
 }
 
@@ -232,8 +234,9 @@ static void enter(void)
 	poll_end();
 }
 
-/* A test returned flag: count failures that come fast enough in a row. */
-static void tested(int flag)
+/* A test of MPI function f called from ra returned flag: count failures
+ * that come fast enough in a row. */
+static void tested(int flag, uint32_t f, const void *ra)
 {
 	uint64_t t;
 
@@ -247,25 +250,31 @@ static void tested(int flag)
 	t_last_fail = t;
 	if (++t_fails >= LC_MPI_POLL_FAILS && !t_polling) {
 		t_polling = 1;
+		lc_auto_place_push(lc_auto_site_word(LC_PLACE_MPI, f, ra));
 		lc_auto_enter(LC_ST_SYNC);
 	}
 }
 
-/* Wrap a call that can wait: SYNC around it. */
-#define WAITING(call)                                                   \
+/* Wrap a call that can wait: SYNC around it, in the place of MPI
+ * function f (LC_MPI_FUNCS of lc_abi.h) at the caller's call site. */
+#define WAITING(f, call)                                                \
 	do {                                                            \
 		int lc_rc_;                                             \
 		if (!g.on)                                              \
 			return call;                                    \
 		enter();                                                \
+		lc_auto_place_push(lc_auto_site_word(LC_PLACE_MPI, (f), \
+				   __builtin_return_address(0)));       \
 		lc_auto_enter(LC_ST_SYNC);                              \
 		lc_rc_ = call;                                          \
 		lc_auto_leave();                                        \
+		lc_auto_place_pop();                                    \
 		return lc_rc_;                                          \
 	} while (0)
 
-/* Wrap a test: forward, then count the failure. */
-#define TESTING(call, flagp)                                            \
+/* Wrap a test of MPI function f: forward, then count the failure (a poll
+ * loop is in f's place at the caller's call site). */
+#define TESTING(f, call, flagp)                                         \
 	do {                                                            \
 		int lc_rc_;                                             \
 		if (!g.on)                                              \
@@ -273,7 +282,8 @@ static void tested(int flag)
 		if (!t_seen)                                            \
 			enter();                                        \
 		lc_rc_ = call;                                          \
-		tested(lc_rc_ != MPI_SUCCESS || (flagp));               \
+		tested(lc_rc_ != MPI_SUCCESS || (flagp), (f),           \
+		       __builtin_return_address(0));                    \
 		return lc_rc_;                                          \
 	} while (0)
 
@@ -414,28 +424,28 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
 {
 	if (g.on)
 		credit(msg(bytes(count, type)));
-	WAITING(PMPI_Send(buf, count, type, dest, tag, comm));
+	WAITING(LC_MPIF_SEND, PMPI_Send(buf, count, type, dest, tag, comm));
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	if (g.on)
 		credit(msg(bytes(count, type)));
-	WAITING(PMPI_Ssend(buf, count, type, dest, tag, comm));
+	WAITING(LC_MPIF_SSEND, PMPI_Ssend(buf, count, type, dest, tag, comm));
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	if (g.on)
 		credit(msg(bytes(count, type)));
-	WAITING(PMPI_Rsend(buf, count, type, dest, tag, comm));
+	WAITING(LC_MPIF_RSEND, PMPI_Rsend(buf, count, type, dest, tag, comm));
 }
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	if (g.on)
 		credit(msg(bytes(count, type)));
-	WAITING(PMPI_Bsend(buf, count, type, dest, tag, comm));
+	WAITING(LC_MPIF_BSEND, PMPI_Bsend(buf, count, type, dest, tag, comm));
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
@@ -443,7 +453,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm
 {
 	if (g.on)
 		credit(msg(bytes(count, type)));
-	WAITING(PMPI_Recv(buf, count, type, src, tag, comm, st));
+	WAITING(LC_MPIF_RECV, PMPI_Recv(buf, count, type, src, tag, comm, st));
 }
 
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
@@ -455,7 +465,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
 
 		credit(msg(s > r ? s : r));
 	}
-	WAITING(PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag,
+	WAITING(LC_MPIF_SENDRECV, PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag,
 			      comm, st));
 }
 
@@ -464,24 +474,24 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
 {
 	if (g.on)
 		credit(msg(bytes(count, type)));
-	WAITING(PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, st));
+	WAITING(LC_MPIF_SENDRECV_REPLACE, PMPI_Sendrecv_replace(buf, count, type, dest, stag, src, rtag, comm, st));
 }
 
 int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
 {
-	WAITING(PMPI_Probe(src, tag, comm, st));
+	WAITING(LC_MPIF_PROBE, PMPI_Probe(src, tag, comm, st));
 }
 
 int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *m, MPI_Status *st)
 {
-	WAITING(PMPI_Mprobe(src, tag, comm, m, st));
+	WAITING(LC_MPIF_MPROBE, PMPI_Mprobe(src, tag, comm, m, st));
 }
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *m, MPI_Status *st)
 {
 	if (g.on)
 		credit(msg(bytes(count, type)));
-	WAITING(PMPI_Mrecv(buf, count, type, m, st));
+	WAITING(LC_MPIF_MRECV, PMPI_Mrecv(buf, count, type, m, st));
 }
 
 /* Nonblocking starts do not wait: they only carry the transfer's ideal
@@ -517,102 +527,102 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Com
 
 int MPI_Wait(MPI_Request *req, MPI_Status *st)
 {
-	WAITING(PMPI_Wait(req, st));
+	WAITING(LC_MPIF_WAIT, PMPI_Wait(req, st));
 }
 
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
 {
-	WAITING(PMPI_Waitall(n, reqs, sts));
+	WAITING(LC_MPIF_WAITALL, PMPI_Waitall(n, reqs, sts));
 }
 
 int MPI_Waitany(int n, MPI_Request reqs[], int *idx, MPI_Status *st)
 {
-	WAITING(PMPI_Waitany(n, reqs, idx, st));
+	WAITING(LC_MPIF_WAITANY, PMPI_Waitany(n, reqs, idx, st));
 }
 
 int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int idx[], MPI_Status sts[])
 {
-	WAITING(PMPI_Waitsome(n, reqs, outcount, idx, sts));
+	WAITING(LC_MPIF_WAITSOME, PMPI_Waitsome(n, reqs, outcount, idx, sts));
 }
 
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *st)
 {
-	TESTING(PMPI_Test(req, flag, st), *flag);
+	TESTING(LC_MPIF_TEST, PMPI_Test(req, flag, st), *flag);
 }
 
 int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
 {
-	TESTING(PMPI_Testall(n, reqs, flag, sts), *flag);
+	TESTING(LC_MPIF_TESTALL, PMPI_Testall(n, reqs, flag, sts), *flag);
 }
 
 int MPI_Testany(int n, MPI_Request reqs[], int *idx, int *flag, MPI_Status *st)
 {
-	TESTING(PMPI_Testany(n, reqs, idx, flag, st), *flag);
+	TESTING(LC_MPIF_TESTANY, PMPI_Testany(n, reqs, idx, flag, st), *flag);
 }
 
 int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[], MPI_Status sts[])
 {
-	TESTING(PMPI_Testsome(n, reqs, outcount, idx, sts), *outcount != 0);
+	TESTING(LC_MPIF_TESTSOME, PMPI_Testsome(n, reqs, outcount, idx, sts), *outcount != 0);
 }
 
 int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st)
 {
-	TESTING(PMPI_Iprobe(src, tag, comm, flag, st), *flag);
+	TESTING(LC_MPIF_IPROBE, PMPI_Iprobe(src, tag, comm, flag, st), *flag);
 }
 
 int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *m, MPI_Status *st)
 {
-	TESTING(PMPI_Improbe(src, tag, comm, flag, m, st), *flag);
+	TESTING(LC_MPIF_IMPROBE, PMPI_Improbe(src, tag, comm, flag, m, st), *flag);
 }
 
 /* ---- collectives ------------------------------------------------------------------- */
 
-#define COLL(model, k, comm, call)                                      \
+#define COLL(f, model, k, comm, call)                                   \
 	do {                                                            \
 		if (g.on)                                               \
 			credit_coll(model, k, comm);                    \
-		WAITING(call);                                          \
+		WAITING(f, call);                                       \
 	} while (0)
 
 int MPI_Barrier(MPI_Comm comm)
 {
-	COLL(C_SYNC, 0, comm, PMPI_Barrier(comm));
+	COLL(LC_MPIF_BARRIER, C_SYNC, 0, comm, PMPI_Barrier(comm));
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-	COLL(C_TREE, bytes(count, type), comm, PMPI_Bcast(buf, count, type, root, comm));
+	COLL(LC_MPIF_BCAST, C_TREE, bytes(count, type), comm, PMPI_Bcast(buf, count, type, root, comm));
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
 	       MPI_Comm comm)
 {
-	COLL(C_TREE, bytes(count, type), comm,
+	COLL(LC_MPIF_REDUCE, C_TREE, bytes(count, type), comm,
 	     PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm));
 }
 
 int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
 		  MPI_Comm comm)
 {
-	COLL(C_TREE2, bytes(count, type), comm, PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
+	COLL(LC_MPIF_ALLREDUCE, C_TREE2, bytes(count, type), comm, PMPI_Allreduce(sbuf, rbuf, count, type, op, comm));
 }
 
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
 	     MPI_Comm comm)
 {
-	COLL(C_TREE, bytes(count, type), comm, PMPI_Scan(sbuf, rbuf, count, type, op, comm));
+	COLL(LC_MPIF_SCAN, C_TREE, bytes(count, type), comm, PMPI_Scan(sbuf, rbuf, count, type, op, comm));
 }
 
 int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
 	       MPI_Comm comm)
 {
-	COLL(C_TREE, bytes(count, type), comm, PMPI_Exscan(sbuf, rbuf, count, type, op, comm));
+	COLL(LC_MPIF_EXSCAN, C_TREE, bytes(count, type), comm, PMPI_Exscan(sbuf, rbuf, count, type, op, comm));
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
 	       MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-	COLL(C_GATHER, bytes(scount, stype), comm,
+	COLL(LC_MPIF_GATHER, C_GATHER, bytes(scount, stype), comm,
 	     PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 
@@ -620,14 +630,14 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 		const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
 		MPI_Comm comm)
 {
-	COLL(C_GATHER, bytes(scount, stype), comm,
+	COLL(LC_MPIF_GATHERV, C_GATHER, bytes(scount, stype), comm,
 	     PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm));
 }
 
 int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
 		MPI_Datatype rtype, int root, MPI_Comm comm)
 {
-	COLL(C_GATHER, bytes(rcount, rtype), comm,
+	COLL(LC_MPIF_SCATTER, C_GATHER, bytes(rcount, rtype), comm,
 	     PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm));
 }
 
@@ -635,28 +645,28 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
 		 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
 		 MPI_Comm comm)
 {
-	COLL(C_GATHER, bytes(rcount, rtype), comm,
+	COLL(LC_MPIF_SCATTERV, C_GATHER, bytes(rcount, rtype), comm,
 	     PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm));
 }
 
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
 		  MPI_Datatype rtype, MPI_Comm comm)
 {
-	COLL(C_GATHER, bytes(scount, stype), comm,
+	COLL(LC_MPIF_ALLGATHER, C_GATHER, bytes(scount, stype), comm,
 	     PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 		   const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
 {
-	COLL(C_GATHER, bytes(scount, stype), comm,
+	COLL(LC_MPIF_ALLGATHERV, C_GATHER, bytes(scount, stype), comm,
 	     PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm));
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
 		 MPI_Datatype rtype, MPI_Comm comm)
 {
-	COLL(C_ALL2ALL, bytes(scount, stype), comm,
+	COLL(LC_MPIF_ALLTOALL, C_ALL2ALL, bytes(scount, stype), comm,
 	     PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm));
 }
 
@@ -664,7 +674,7 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
 		  MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
 		  MPI_Datatype rtype, MPI_Comm comm)
 {
-	COLL(C_ALL2ALL, g.on ? avg_bytes(scounts, stype, comm) : 0, comm,
+	COLL(LC_MPIF_ALLTOALLV, C_ALL2ALL, g.on ? avg_bytes(scounts, stype, comm) : 0, comm,
 	     PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm));
 }
 
@@ -672,7 +682,7 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
 		  const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
 		  const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm)
 {
-	COLL(C_ALL2ALL, g.on && stypes ? avg_bytes(scounts, stypes[0], comm) : 0, comm,
+	COLL(LC_MPIF_ALLTOALLW, C_ALL2ALL, g.on && stypes ? avg_bytes(scounts, stypes[0], comm) : 0, comm,
 	     PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes,
 			    comm));
 }
@@ -680,26 +690,26 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
 		       MPI_Op op, MPI_Comm comm)
 {
-	COLL(C_GATHER, g.on ? avg_bytes(rcounts, type, comm) : 0, comm,
+	COLL(LC_MPIF_REDUCE_SCATTER, C_GATHER, g.on ? avg_bytes(rcounts, type, comm) : 0, comm,
 	     PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm));
 }
 
 int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
 			     MPI_Op op, MPI_Comm comm)
 {
-	COLL(C_GATHER, bytes(rcount, type), comm,
+	COLL(LC_MPIF_REDUCE_SCATTER_BLOCK, C_GATHER, bytes(rcount, type), comm,
 	     PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm));
 }
 
 /* Communicator construction synchronizes the group too. */
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *out)
 {
-	COLL(C_SYNC, 0, comm, PMPI_Comm_split(comm, color, key, out));
+	COLL(LC_MPIF_COMM_SPLIT, C_SYNC, 0, comm, PMPI_Comm_split(comm, color, key, out));
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *out)
 {
-	COLL(C_SYNC, 0, comm, PMPI_Comm_dup(comm, out));
+	COLL(LC_MPIF_COMM_DUP, C_SYNC, 0, comm, PMPI_Comm_dup(comm, out));
 }
 
 /* ---- one-sided ------------------------------------------------------------------- */
@@ -730,50 +740,50 @@ int MPI_Win_fence(int assert, MPI_Win win)
 			r++;
 		credit(r * (g.L + g.o));
 	}
-	WAITING(PMPI_Win_fence(assert, win));
+	WAITING(LC_MPIF_WIN_FENCE, PMPI_Win_fence(assert, win));
 }
 
 int MPI_Win_wait(MPI_Win win)
 {
-	WAITING(PMPI_Win_wait(win));
+	WAITING(LC_MPIF_WIN_WAIT, PMPI_Win_wait(win));
 }
 
 int MPI_Win_start(MPI_Group grp, int assert, MPI_Win win)
 {
-	WAITING(PMPI_Win_start(grp, assert, win));
+	WAITING(LC_MPIF_WIN_START, PMPI_Win_start(grp, assert, win));
 }
 
 int MPI_Win_complete(MPI_Win win)
 {
-	WAITING(PMPI_Win_complete(win));
+	WAITING(LC_MPIF_WIN_COMPLETE, PMPI_Win_complete(win));
 }
 
 int MPI_Win_lock(int type, int rank, int assert, MPI_Win win)
 {
-	WAITING(PMPI_Win_lock(type, rank, assert, win));
+	WAITING(LC_MPIF_WIN_LOCK, PMPI_Win_lock(type, rank, assert, win));
 }
 
 int MPI_Win_unlock(int rank, MPI_Win win)
 {
-	WAITING(PMPI_Win_unlock(rank, win));
+	WAITING(LC_MPIF_WIN_UNLOCK, PMPI_Win_unlock(rank, win));
 }
 
 int MPI_Win_lock_all(int assert, MPI_Win win)
 {
-	WAITING(PMPI_Win_lock_all(assert, win));
+	WAITING(LC_MPIF_WIN_LOCK_ALL, PMPI_Win_lock_all(assert, win));
 }
 
 int MPI_Win_unlock_all(MPI_Win win)
 {
-	WAITING(PMPI_Win_unlock_all(win));
+	WAITING(LC_MPIF_WIN_UNLOCK_ALL, PMPI_Win_unlock_all(win));
 }
 
 int MPI_Win_flush(int rank, MPI_Win win)
 {
-	WAITING(PMPI_Win_flush(rank, win));
+	WAITING(LC_MPIF_WIN_FLUSH, PMPI_Win_flush(rank, win));
 }
 
 int MPI_Win_flush_all(MPI_Win win)
 {
-	WAITING(PMPI_Win_flush_all(win));
+	WAITING(LC_MPIF_WIN_FLUSH_ALL, PMPI_Win_flush_all(win));
 }

@@ -15,6 +15,13 @@
  *   explicit task          BUSY while it runs (also inside a wait)
  *   worksharing construct  a fragment tag from its codeptr_ra
  *   outermost region       LC_TEAM(its team size), the largest one
+ * Places (lc_auto.h): a thread's implicit task is in its region's place
+ * (LC_PLACE_OMP_REGION, the region's tag), its part of a worksharing
+ * construct in the construct's (LC_PLACE_OMP_WORK) until the construct's
+ * implicit barrier ends (the wait there is the construct's load
+ * imbalance; after a nowait construct, until the thread's next OpenMP
+ * event), an explicit barrier or a lock, critical or ordered acquisition
+ * in an LC_PLACE_SYNC place at its codeptr_ra.
  * Between regions the workers are back in their IDLE base state, or still
  * in the previous region's join barrier (libomp ends that wait only when
  * the next region starts): IDLE either way, so IP while no work exists.
@@ -42,11 +49,21 @@ struct omp_thr {
 	uint32_t ntasks;	/* explicit tasks that pushed BUSY here */
 	uint32_t nwork;		/* open worksharing constructs */
 	int64_t work[WORK_NEST];/* their tags, innermost last */
+	int closing;		/* a construct's place waits for its barrier */
 };
 
 static __thread struct omp_thr thr;
 
 /* ---- threads and regions ---------------------------------------------------- */
+
+/* Leave the place of a worksharing construct whose part ended. */
+static void close_work(void)
+{
+	if (thr.closing) {
+		thr.closing = 0;
+		lc_auto_place_pop();
+	}
+}
 
 /* A thread starts: the initial thread runs the program (BUSY), a worker
  * waits for work (IDLE). */
@@ -102,8 +119,12 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
 			lc_auto_team(actual_parallelism);
 		thr.level++;
 		lc_auto_enter(LC_ST_BUSY);
+		close_work();
+		lc_auto_place_push(parallel_data ? parallel_data->value : 0);
 	} else if (thr.level > 0) {
 		thr.level--;
+		close_work();
+		lc_auto_place_pop();
 		lc_auto_leave();
 	}
 }
@@ -132,13 +153,22 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
 				ompt_data_t *parallel_data, ompt_data_t *task_data,
 				const void *codeptr_ra)
 {
+	int barrier = kind == ompt_sync_region_barrier_explicit;
+
 	(void)parallel_data;
 	(void)task_data;
-	(void)codeptr_ra;
-	if (endpoint == ompt_scope_begin)
+	if (endpoint == ompt_scope_begin) {
+		if (wait_state(kind) != LC_ST_IDLE || kind == ompt_sync_region_barrier_implicit_parallel)
+			close_work();
+		if (barrier)
+			lc_auto_place_push(lc_auto_site_word(LC_PLACE_SYNC, LC_WAIT_BARRIER, codeptr_ra));
 		lc_auto_enter(wait_state(kind));
-	else
-		lc_auto_leave();
+		return;
+	}
+	lc_auto_leave();
+	if (barrier)
+		lc_auto_place_pop();
+	close_work();
 }
 
 /* Kinds of mutex whose acquisition may wait, and always ends with an
@@ -156,9 +186,11 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
 	(void)hint;
 	(void)impl;
 	(void)wait_id;
-	(void)codeptr_ra;
-	if (mutex_waits(kind))
-		lc_auto_enter(LC_ST_SYNC);
+	if (!mutex_waits(kind))
+		return;
+	close_work();
+	lc_auto_place_push(lc_auto_site_word(LC_PLACE_SYNC, LC_WAIT_MUTEX, codeptr_ra));
+	lc_auto_enter(LC_ST_SYNC);
 }
 
 /* The thread holds it now. */
@@ -167,8 +199,10 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id,
 {
 	(void)wait_id;
 	(void)codeptr_ra;
-	if (mutex_waits(kind))
-		lc_auto_leave();
+	if (!mutex_waits(kind))
+		return;
+	lc_auto_leave();
+	lc_auto_place_pop();
 }
 
 /* ---- explicit tasks ------------------------------------------------------------ */
@@ -233,6 +267,8 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
 		thr.nwork++;
 		if (tag)
 			lc_fragment_begin(tag);
+		close_work();
+		lc_auto_place_push(LC_OMP_PLACE(tag, LC_PLACE_OMP_WORK));
 		return;
 	}
 	if (thr.nwork == 0)
@@ -240,6 +276,8 @@ static void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
 	thr.nwork--;
 	if (thr.nwork < WORK_NEST && thr.work[thr.nwork])
 		lc_fragment_end(thr.work[thr.nwork]);
+	close_work();		/* an inner one's, never ended by a barrier */
+	thr.closing = 1;	/* its place ends with its barrier's wait */
 }
 
 /* ---- registration ----------------------------------------------------------------- */

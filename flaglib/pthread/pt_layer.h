@@ -59,16 +59,18 @@ void lc_pt_resolve(void);
 	(lc_pt_real.name ? lc_pt_real.name : (lc_pt_resolve(), lc_pt_real.name))
 
 /* Enter state (LC_ST_*) for the calling thread before a blocking call made
- * from return address ra.  Returns 1 if entered (pass it to lc_pt_leave),
- * 0 when the layer is off, the call comes from the OpenMP runtime, or the
- * thread is already inside the flag library (its own locks). */
-int lc_pt_enter(uint32_t state, const void *ra);
+ * from return address ra, in the place of a wait of kind wait (enum
+ * lc_place_wait) at that call site.  Returns 1 if entered (pass it to
+ * lc_pt_leave), 0 when the layer is off, the call comes from the OpenMP
+ * runtime, or the thread is already inside the flag library (its own
+ * locks). */
+int lc_pt_enter(uint32_t state, const void *ra, uint32_t wait);
 
 /* lc_pt_enter for a wait on synchronization object obj (a mutex, lock,
  * barrier, condition or semaphore), which "report --sync" then names: by
  * the program's symbol for it where the dynamic linker knows one, else by
  * its address. */
-int lc_pt_enter_on(uint32_t state, const void *ra, const void *obj);
+int lc_pt_enter_on(uint32_t state, const void *ra, const void *obj, uint32_t wait);
 
 /* Undo lc_pt_enter() when entered is 1. */
 void lc_pt_leave(int entered);

@@ -76,11 +76,14 @@ void lc_pt_resolve(void)
 	RESOLVE(sem_clockwait);
 }
 
-int lc_pt_enter(uint32_t state, const void *ra)
+int lc_pt_enter(uint32_t state, const void *ra, uint32_t wait)
 {
 	if (!lc_pt_on || guard || lc_pt_from_runtime(ra))
 		return 0;
 	guard = 1;
+	/* the place before the state, and after it on the way out: a tick
+	 * that sees the wait sees its place */
+	lc_auto_place_push(lc_auto_site_word(LC_PLACE_SYNC, wait, ra));
 	lc_auto_enter(state);
 	guard = 0;
 	return 1;
@@ -90,7 +93,7 @@ int lc_pt_enter(uint32_t state, const void *ra)
  * (or found to have none). */
 static uint64_t named;
 
-int lc_pt_enter_on(uint32_t state, const void *ra, const void *obj)
+int lc_pt_enter_on(uint32_t state, const void *ra, const void *obj, uint32_t wait)
 {
 	uint32_t id;
 	Dl_info di;
@@ -104,6 +107,7 @@ int lc_pt_enter_on(uint32_t state, const void *ra, const void *obj)
 		if (dladdr(obj, &di) && di.dli_sname && di.dli_saddr == obj)
 			lc_sync_name((uint64_t)(uintptr_t)obj, di.dli_sname);
 	}
+	lc_auto_place_push(lc_auto_site_word(LC_PLACE_SYNC, wait, ra));
 	lc_auto_enter_on(state, id);
 	guard = 0;
 	return 1;
@@ -115,6 +119,7 @@ void lc_pt_leave(int entered)
 		return;
 	guard = 1;
 	lc_auto_leave();
+	lc_auto_place_pop();
 	guard = 0;
 }
 
@@ -189,7 +194,7 @@ LC_PT_API int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
 /* Waiting for a thread to finish: IDLE. */
 LC_PT_API int pthread_join(pthread_t thread, void **ret)
 {
-	int e = lc_pt_enter(LC_ST_IDLE, LC_PT_CALLER());
+	int e = lc_pt_enter(LC_ST_IDLE, LC_PT_CALLER(), LC_WAIT_JOIN);
 	int r = LC_PT_REAL(pthread_join)(thread, ret);
 
 	lc_pt_leave(e);
@@ -199,7 +204,7 @@ LC_PT_API int pthread_join(pthread_t thread, void **ret)
 /* The same with a CLOCK_REALTIME timeout. */
 LC_PT_API int pthread_timedjoin_np(pthread_t thread, void **ret, const struct timespec *abstime)
 {
-	int e = lc_pt_enter(LC_ST_IDLE, LC_PT_CALLER());
+	int e = lc_pt_enter(LC_ST_IDLE, LC_PT_CALLER(), LC_WAIT_JOIN);
 	int r = LC_PT_REAL(pthread_timedjoin_np)(thread, ret, abstime);
 
 	lc_pt_leave(e);
@@ -210,7 +215,7 @@ LC_PT_API int pthread_timedjoin_np(pthread_t thread, void **ret, const struct ti
 LC_PT_API int pthread_clockjoin_np(pthread_t thread, void **ret, clockid_t clock,
 				   const struct timespec *abstime)
 {
-	int e = lc_pt_enter(LC_ST_IDLE, LC_PT_CALLER());
+	int e = lc_pt_enter(LC_ST_IDLE, LC_PT_CALLER(), LC_WAIT_JOIN);
 	int r = LC_PT_REAL(pthread_clockjoin_np)(thread, ret, clock, abstime);
 
 	lc_pt_leave(e);

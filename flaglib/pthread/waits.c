@@ -13,11 +13,12 @@
 
 #define LC_PT_API __attribute__((visibility("default")))
 
-/* SYNC, waiting for object obj, around a blocking call whose result goes
- * to r; errno is the call's. */
-#define SYNC_CALL(obj, call) \
+/* SYNC, waiting (a wait of kind wait, enum lc_place_wait) for object obj,
+ * around a blocking call whose result goes to r; errno is the call's. */
+#define SYNC_CALL(wait, obj, call) \
 	do { \
-		int e_ = lc_pt_enter_on(LC_ST_SYNC, LC_PT_CALLER(), (const void *)(uintptr_t)(obj)), errno_; \
+		int e_ = lc_pt_enter_on(LC_ST_SYNC, LC_PT_CALLER(), (const void *)(uintptr_t)(obj), \
+					(wait)), errno_; \
 		r = (call); \
 		errno_ = errno; \
 		lc_pt_leave(e_); \
@@ -25,14 +26,14 @@
 	} while (0)
 
 /* Lock-like functions on obj: try first; only EBUSY means a wait. */
-#define TRY_THEN_WAIT(obj, try_call, wait_call) \
+#define TRY_THEN_WAIT(wait, obj, try_call, wait_call) \
 	do { \
 		if (!lc_pt_on) \
 			return (wait_call); \
 		r = (try_call); \
 		if (r != EBUSY) \
 			return r; \
-		SYNC_CALL(obj, wait_call); \
+		SYNC_CALL(wait, obj, wait_call); \
 		return r; \
 	} while (0)
 
@@ -41,7 +42,7 @@ LC_PT_API int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	int r;
 
-	TRY_THEN_WAIT(m, LC_PT_REAL(pthread_mutex_trylock)(m),
+	TRY_THEN_WAIT(LC_WAIT_MUTEX, m, LC_PT_REAL(pthread_mutex_trylock)(m),
 		      LC_PT_REAL(pthread_mutex_lock)(m));
 }
 
@@ -50,7 +51,7 @@ LC_PT_API int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec 
 {
 	int r;
 
-	TRY_THEN_WAIT(m, LC_PT_REAL(pthread_mutex_trylock)(m),
+	TRY_THEN_WAIT(LC_WAIT_MUTEX, m, LC_PT_REAL(pthread_mutex_trylock)(m),
 		      LC_PT_REAL(pthread_mutex_timedlock)(m, t));
 }
 
@@ -59,7 +60,7 @@ LC_PT_API int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t c, const str
 {
 	int r;
 
-	TRY_THEN_WAIT(m, LC_PT_REAL(pthread_mutex_trylock)(m),
+	TRY_THEN_WAIT(LC_WAIT_MUTEX, m, LC_PT_REAL(pthread_mutex_trylock)(m),
 		      LC_PT_REAL(pthread_mutex_clocklock)(m, c, t));
 }
 
@@ -68,7 +69,7 @@ LC_PT_API int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
 	int r;
 
-	TRY_THEN_WAIT(l, LC_PT_REAL(pthread_rwlock_tryrdlock)(l),
+	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_tryrdlock)(l),
 		      LC_PT_REAL(pthread_rwlock_rdlock)(l));
 }
 
@@ -77,7 +78,7 @@ LC_PT_API int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
 	int r;
 
-	TRY_THEN_WAIT(l, LC_PT_REAL(pthread_rwlock_trywrlock)(l),
+	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_trywrlock)(l),
 		      LC_PT_REAL(pthread_rwlock_wrlock)(l));
 }
 
@@ -86,7 +87,7 @@ LC_PT_API int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct times
 {
 	int r;
 
-	TRY_THEN_WAIT(l, LC_PT_REAL(pthread_rwlock_tryrdlock)(l),
+	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_tryrdlock)(l),
 		      LC_PT_REAL(pthread_rwlock_timedrdlock)(l, t));
 }
 
@@ -95,7 +96,7 @@ LC_PT_API int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct times
 {
 	int r;
 
-	TRY_THEN_WAIT(l, LC_PT_REAL(pthread_rwlock_trywrlock)(l),
+	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_trywrlock)(l),
 		      LC_PT_REAL(pthread_rwlock_timedwrlock)(l, t));
 }
 
@@ -105,7 +106,7 @@ LC_PT_API int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t c,
 {
 	int r;
 
-	TRY_THEN_WAIT(l, LC_PT_REAL(pthread_rwlock_tryrdlock)(l),
+	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_tryrdlock)(l),
 		      LC_PT_REAL(pthread_rwlock_clockrdlock)(l, c, t));
 }
 
@@ -115,7 +116,7 @@ LC_PT_API int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t c,
 {
 	int r;
 
-	TRY_THEN_WAIT(l, LC_PT_REAL(pthread_rwlock_trywrlock)(l),
+	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_trywrlock)(l),
 		      LC_PT_REAL(pthread_rwlock_clockwrlock)(l, c, t));
 }
 
@@ -124,7 +125,7 @@ LC_PT_API int pthread_spin_lock(pthread_spinlock_t *l)
 {
 	int r;
 
-	TRY_THEN_WAIT(l, LC_PT_REAL(pthread_spin_trylock)(l),
+	TRY_THEN_WAIT(LC_WAIT_SPIN, l, LC_PT_REAL(pthread_spin_trylock)(l),
 		      LC_PT_REAL(pthread_spin_lock)(l));
 }
 
@@ -133,7 +134,7 @@ LC_PT_API int pthread_barrier_wait(pthread_barrier_t *b)
 {
 	int r;
 
-	SYNC_CALL(b, LC_PT_REAL(pthread_barrier_wait)(b));
+	SYNC_CALL(LC_WAIT_BARRIER, b, LC_PT_REAL(pthread_barrier_wait)(b));
 	return r;
 }
 
@@ -142,7 +143,7 @@ LC_PT_API int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
 	int r;
 
-	SYNC_CALL(c, LC_PT_REAL(pthread_cond_wait)(c, m));
+	SYNC_CALL(LC_WAIT_COND, c, LC_PT_REAL(pthread_cond_wait)(c, m));
 	return r;
 }
 
@@ -152,7 +153,7 @@ LC_PT_API int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
 {
 	int r;
 
-	SYNC_CALL(c, LC_PT_REAL(pthread_cond_timedwait)(c, m, t));
+	SYNC_CALL(LC_WAIT_COND, c, LC_PT_REAL(pthread_cond_timedwait)(c, m, t));
 	return r;
 }
 
@@ -162,7 +163,7 @@ LC_PT_API int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, cloc
 {
 	int r;
 
-	SYNC_CALL(c, LC_PT_REAL(pthread_cond_clockwait)(c, m, clk, t));
+	SYNC_CALL(LC_WAIT_COND, c, LC_PT_REAL(pthread_cond_clockwait)(c, m, clk, t));
 	return r;
 }
 
@@ -177,7 +178,7 @@ LC_PT_API int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, cloc
 			return 0; \
 		if (errno != EAGAIN) \
 			return -1; \
-		SYNC_CALL(s, wait_call); \
+		SYNC_CALL(LC_WAIT_SEM, s, wait_call); \
 		return r; \
 	} while (0)
 

@@ -1,0 +1,508 @@
+/*
+ * placename.c — names for place words (see placename.h): which file a
+ * place's address belongs to, whether that file is still the one of the
+ * run, and its source line, symbol or address.
+ */
+#include "placename.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lc_program.h"
+
+/* The MPI layer's function table, in its order (index 0: none): the
+ * "what" byte of an MPI place word indexes it (LC_MPI_FUNCS of
+ * flaglib/lc_abi.h, which analysis does not include; tests/test_where.c
+ * checks this copy against it).  Names come from the profile's names block
+ * first; this is for a profile without one. */
+static const char *const mpi_names[] = {
+	NULL, "MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Recv", "MPI_Sendrecv",
+	"MPI_Sendrecv_replace", "MPI_Probe", "MPI_Mprobe", "MPI_Mrecv", "MPI_Wait",
+	"MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Test", "MPI_Testall",
+	"MPI_Testany", "MPI_Testsome", "MPI_Iprobe", "MPI_Improbe", "MPI_Barrier",
+	"MPI_Bcast", "MPI_Reduce", "MPI_Allreduce", "MPI_Scan", "MPI_Exscan", "MPI_Gather",
+	"MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv",
+	"MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Reduce_scatter",
+	"MPI_Reduce_scatter_block", "MPI_Comm_split", "MPI_Comm_dup", "MPI_Win_fence",
+	"MPI_Win_wait", "MPI_Win_start", "MPI_Win_complete", "MPI_Win_lock",
+	"MPI_Win_unlock", "MPI_Win_lock_all", "MPI_Win_unlock_all", "MPI_Win_flush",
+	"MPI_Win_flush_all",
+};
+
+/* The kinds of wait of a synchronization place (LC_PLACE_WAITS of
+ * lc_abi.h, index 0: none; checked the same way). */
+static const char *const wait_names[] = {
+	NULL, "mutex", "rwlock", "condition", "barrier", "join", "semaphore", "spinlock",
+	"LC_SYNC_BEGIN_ON",
+};
+
+const char *lc_placename_what(uint32_t kind, uint32_t what)
+{
+	if (kind == LC_PLN_MPI && what < sizeof(mpi_names) / sizeof(*mpi_names))
+		return mpi_names[what];
+	if (kind == LC_PLN_SYNC && what < sizeof(wait_names) / sizeof(*wait_names))
+		return wait_names[what];
+	return NULL;
+}
+
+/* One file of the run's modules, opened once. */
+struct file {
+	char *path;
+	int usable;			/* still the run's file */
+	int told;			/* its note was written */
+	int lib;			/* a shared object, not a main program */
+	struct lc_program_syms *syms;	/* NULL: none */
+	struct lc_program_dbg *dbg;	/* NULL: no debug information */
+	char *base;			/* its base name, for addresses */
+};
+
+/* A process's guess of its main program's load base (PIE data objects). */
+struct base {
+	int32_t pid;
+	int known;
+	uint64_t base;
+};
+
+struct lc_placenames {
+	const struct lc_profile *pr;
+	uint32_t nfiles;
+	struct file *files;
+	uint32_t nbases;
+	struct base *bases;
+	char exe[PATH_MAX];		/* the command's program, "" none */
+	char note[4096];
+};
+
+/* Append sentence s to the note (once per call; the caller says once). */
+static void add_note(struct lc_placenames *pn, const char *s)
+{
+	size_t n = strlen(pn->note);
+
+	if (strstr(pn->note, s))
+		return;
+	snprintf(pn->note + n, sizeof(pn->note) - n, "%s%s", n ? "; " : "", s);
+}
+
+/* The module row of (pid, hash), the last one written; for the main
+ * program of a process without one, any process's main program row.
+ * NULL when none. */
+static const struct lc_prof_module *module_row(const struct lc_profile *pr, int32_t pid,
+					       uint32_t hash)
+{
+	const struct lc_prof_module *m = NULL, *any = NULL;
+
+	for (uint32_t i = 0; i < pr->nmodules; i++) {
+		if (pr->modules[i].hash != hash || !pr->modules[i].path)
+			continue;
+		if (pr->modules[i].pid == pid)
+			m = &pr->modules[i];
+		any = &pr->modules[i];
+	}
+	return m ? m : hash == 0 ? any : NULL;
+}
+
+/* Whether file path is the one row m recorded; else a reason into why. */
+static int same_file(const struct lc_prof_module *m, char *why, size_t len)
+{
+	char id[256];
+	struct stat st;
+
+	if (stat(m->path, &st)) {
+		snprintf(why, len, "%s: %s since the run: its places are named by address",
+			 m->path, strerror(errno));
+		return 0;
+	}
+	if (m->build_id) {
+		if (!lc_program_build_id(m->path, id, sizeof(id)) && !strcmp(id, m->build_id))
+			return 1;
+		snprintf(why, len, "binary changed since the run: build id %s recorded, %s now "
+			 "(%s): its places are named by address", m->build_id, *id ? id : "none",
+			 m->path);
+		return 0;
+	}
+	if ((uint64_t)st.st_size == m->size &&
+	    (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec ==
+		    m->mtime_ns)
+		return 1;
+	snprintf(why, len, "binary changed since the run: %s has another size or mtime (and "
+		 "no build id): its places are named by address", m->path);
+	return 0;
+}
+
+/* Open the symbols and debug information of f. */
+static void open_file(struct file *f)
+{
+	f->syms = lc_program_syms_open(f->path);
+	f->dbg = lc_program_dbg_open(f->path);
+}
+
+/* The file of path (usable or not, with why when not), opened once.  NULL
+ * when out of memory. */
+static struct file *file_of(struct lc_placenames *pn, const char *path, int lib, int usable,
+			    const char *why)
+{
+	struct file *f;
+
+	for (uint32_t i = 0; i < pn->nfiles; i++)
+		if (!strcmp(pn->files[i].path, path))
+			return &pn->files[i];
+	f = realloc(pn->files, (pn->nfiles + 1) * sizeof(*f));
+	if (!f)
+		return NULL;
+	pn->files = f;
+	f = &f[pn->nfiles];
+	*f = (struct file){ .path = strdup(path), .usable = usable, .lib = lib };
+	if (!f->path)
+		return NULL;
+	pn->nfiles++;
+	f->base = strdup(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	if (usable)
+		open_file(f);
+	else
+		add_note(pn, why);
+	return f;
+}
+
+/* The file of module hash in process pid: its module row's (checked), or
+ * for the main program without rows the command's program (unchecked).
+ * NULL when none is known. */
+static struct file *module_file(struct lc_placenames *pn, int32_t pid, uint32_t hash)
+{
+	const struct lc_prof_module *m = module_row(pn->pr, pid, hash);
+	char why[PATH_MAX * 2 + 300];
+
+	if (m)
+		return file_of(pn, m->path, hash != 0, same_file(m, why, sizeof(why)), why);
+	if (hash || !pn->exe[0])
+		return NULL;
+	return file_of(pn, pn->exe, 0, 1, NULL);
+}
+
+/* Say once that f had nothing to name an address with. */
+static void unnamed(struct lc_placenames *pn, struct file *f)
+{
+	char why[PATH_MAX + 200];
+
+	if (!f->usable || f->told)
+		return;
+	f->told = 1;
+	snprintf(why, sizeof(why), "%s has %s: its places are named by address", f->path,
+		 f->syms && f->syms->n ? "no debug information or symbol for some addresses"
+				       : "no symbols (stripped)");
+	add_note(pn, why);
+}
+
+/* The function of link-time address a in f into func ("" unknown). */
+static void function_of(const struct file *f, uint64_t a, char *func, size_t len)
+{
+	const struct lc_program_sym *s = lc_program_sym_at(f->syms, a, 1);
+
+	snprintf(func, len, "%s", s ? s->name : "");
+}
+
+/* Append " via FILE:LINE" to out when code address a of f was inlined at
+ * a call of another line: the line of the function the compiler emitted
+ * tells the copies of an inlined helper apart. */
+static void inline_site(const struct file *f, uint64_t a, int line, char *out, size_t len)
+{
+	char file[PATH_MAX];
+	size_t n = strlen(out);
+	int cl;
+
+	if (lc_program_inline_site(f->dbg, a, file, sizeof(file), &cl) || cl == line)
+		return;
+	snprintf(out + n, len - n, " via %.300s:%d",
+		 strrchr(file, '/') ? strrchr(file, '/') + 1 : file, cl);
+}
+
+/* The name of code address a (a return address: its line is that of a - 1)
+ * of file f into out and its function into func: "file.c:LINE",
+ * "function+0xOFF", or "base+0xADDR" / "0xADDR". */
+static void code_name(struct lc_placenames *pn, struct file *f, uint64_t a, char *out,
+		      size_t len, char *func, size_t flen)
+{
+	const struct lc_program_sym *s = NULL;
+	char file[PATH_MAX];
+	int line;
+
+	*func = 0;
+	if (f && f->usable && f->dbg && a &&
+	    !lc_program_srcline(f->dbg, a - 1, file, sizeof(file), &line, func, flen) && line > 0) {
+		const char *b = strrchr(file, '/');
+
+		snprintf(out, len, "%.300s:%d", b ? b + 1 : file, line);
+		inline_site(f, a - 1, line, out, len);
+		if (!*func || *func == '.')
+			function_of(f, a - 1, func, flen);
+		return;
+	}
+	if (f && f->usable && (s = lc_program_sym_at(f->syms, a - 1, 1))) {
+		snprintf(out, len, "%s+0x%" PRIx64, s->name, a - s->addr);
+		snprintf(func, flen, "%s", s->name);
+		return;
+	}
+	if (f)
+		unnamed(pn, f);
+	if (f && f->lib && f->base)
+		snprintf(out, len, "%s+0x%" PRIx64, f->base, a);
+	else
+		snprintf(out, len, "0x%" PRIx64, a);
+}
+
+/* ---- synchronization objects -------------------------------------------- */
+
+/* The LC_NAME of object obj of process pid, or NULL. */
+static const char *sync_name(const struct lc_profile *pr, int32_t pid, uint64_t obj)
+{
+	for (uint32_t i = 0; i < pr->nsync; i++)
+		if (pr->sync[i].pid == pid && pr->sync[i].obj == obj && pr->sync[i].name)
+			return pr->sync[i].name;
+	return NULL;
+}
+
+/* The page-aligned load base under which obj lies inside data symbol s,
+ * or 0 when it cannot (a symbol of a page or more is left out: it would
+ * fit several bases). */
+static uint64_t base_for(const struct lc_program_sym *s, uint64_t obj)
+{
+	uint64_t d = obj - s->addr;
+
+	if (s->func || !s->size || s->size >= 4096 || obj < s->addr || (d & 0xfff) >= s->size)
+		return 0;
+	return d & ~0xfffull;
+}
+
+/* How many of the objects objs[n] lie inside a data symbol of t under
+ * load base b. */
+static uint32_t votes(const uint64_t *objs, uint32_t n, const struct lc_program_syms *t,
+		      uint64_t b)
+{
+	uint32_t v = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		v += objs[i] >= b && lc_program_sym_at(t, objs[i] - b, 0) != NULL;
+	return v;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct synchronization objects of process pid in the place rows
+ * of the profile's first source that has some, into *objs (*n of them).
+ * 0 or -ENOMEM. */
+static int objects_of(const struct lc_profile *pr, int32_t pid, uint64_t **objs, uint32_t *n)
+{
+	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
+	uint32_t k = 0;
+
+	for (int s = 0; s < LC_NSRC && !d->nplaces; s++)
+		d = &pr->data[s];
+	*objs = calloc(d->nplaces + 1, sizeof(**objs));
+	if (!*objs)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < d->nplaces; i++)
+		if (d->places[i].pid == pid && d->places[i].obj &&
+		    LC_PLN_KIND(d->places[i].place) == LC_PLN_SYNC)
+			(*objs)[k++] = d->places[i].obj;
+	qsort(*objs, k, sizeof(**objs), by_u64);
+	*n = 0;
+	for (uint32_t i = 0; i < k; i++)
+		if (!*n || (*objs)[*n - 1] != (*objs)[i])
+			(*objs)[(*n)++] = (*objs)[i];
+	return 0;
+}
+
+/* The load base of a PIE main program in process pid, deduced from its
+ * synchronization objects: the page-aligned base under which most of them
+ * fall inside a small data symbol, when that base is the only one with
+ * that many (and 2 or more, or the only candidate at all).  0 unknown. */
+static uint64_t deduce_base(const struct lc_profile *pr, int32_t pid,
+			    const struct lc_program_syms *t)
+{
+	uint64_t best = 0, *objs;
+	uint32_t most = 0, tie = 0, cands = 0, n;
+
+	if (objects_of(pr, pid, &objs, &n))
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		for (size_t k = 0; k < t->n; k++) {
+			uint64_t b = base_for(&t->s[k], objs[i]);
+			uint32_t v;
+
+			if (!b || b == best)
+				continue;
+			cands++;
+			v = votes(objs, n, t, b);
+			tie = v == most ? tie + 1 : v > most ? 0 : tie;
+			if (v > most) {
+				most = v;
+				best = b;
+			}
+		}
+	free(objs);
+	return !tie && (most >= 2 || cands == 1) ? best : 0;
+}
+
+/* The load base of process pid's main program for data objects: 0 for a
+ * program that is not PIE, UINT64_MAX when it cannot be told. */
+static uint64_t data_base(struct lc_placenames *pn, int32_t pid, const struct file *f)
+{
+	struct base *b;
+
+	if (!f->syms->pie)
+		return 0;
+	for (uint32_t i = 0; i < pn->nbases; i++)
+		if (pn->bases[i].pid == pid)
+			return pn->bases[i].known ? pn->bases[i].base : UINT64_MAX;
+	b = realloc(pn->bases, (pn->nbases + 1) * sizeof(*b));
+	if (!b)
+		return UINT64_MAX;
+	pn->bases = b;
+	b = &b[pn->nbases++];
+	b->pid = pid;
+	b->base = deduce_base(pn->pr, pid, f->syms);
+	b->known = b->base != 0;
+	return b->known ? b->base : UINT64_MAX;
+}
+
+/* The name of synchronization object obj of process pid into out: its
+ * LC_NAME, the static object of the main program holding it, or its
+ * address. */
+static void object_name(struct lc_placenames *pn, int32_t pid, uint64_t obj, char *out,
+			size_t len)
+{
+	const char *n = sync_name(pn->pr, pid, obj);
+	struct file *f = n ? NULL : module_file(pn, pid, 0);
+	const struct lc_program_sym *s = NULL;
+	uint64_t b = 0;
+
+	if (n) {
+		snprintf(out, len, "%s", n);
+		return;
+	}
+	if (f && f->usable && f->syms && (b = data_base(pn, pid, f)) != UINT64_MAX && obj >= b)
+		s = lc_program_sym_at(f->syms, obj - b, 0);
+	if (s && obj - b == s->addr)
+		snprintf(out, len, "%s", s->name);
+	else if (s)
+		snprintf(out, len, "%s+0x%" PRIx64, s->name, obj - b - s->addr);
+	else
+		snprintf(out, len, "0x%" PRIx64, obj);
+}
+
+/* ---- place words ------------------------------------------------------- */
+
+/* An OpenMP construct's place. */
+static void omp_place(struct lc_placenames *pn, int32_t pid, uint64_t w,
+		      struct lc_place_name *out)
+{
+	struct file *f = module_file(pn, pid, LC_PLN_OMP_MODULE(w));
+
+	snprintf(out->what, sizeof(out->what), "%s",
+		 LC_PLN_KIND(w) == LC_PLN_OMP_REGION ? "omp region" : "omp loop");
+	code_name(pn, f, LC_PLN_OMP_ADDR(w), out->name, sizeof(out->name), out->func,
+		  sizeof(out->func));
+}
+
+/* "WHAT @ SITE" (or WHAT alone without a call site) of an MPI or wait
+ * place whose subject is subj. */
+static void call_place(struct lc_placenames *pn, int32_t pid, uint64_t w, const char *subj,
+		       struct lc_place_name *out)
+{
+	char site[400];
+
+	out->func[0] = 0;
+	if (LC_PLN_CALL_ADDR(w) == LC_PLN_NOADDR) {
+		snprintf(out->name, sizeof(out->name), "%s", subj);
+		return;
+	}
+	code_name(pn, module_file(pn, pid, LC_PLN_CALL_MODULE(w)), LC_PLN_CALL_ADDR(w), site,
+		  sizeof(site), out->func, sizeof(out->func));
+	snprintf(out->name, sizeof(out->name), "%s @ %s", subj, site);
+}
+
+/* The name of the "what" field of place word w: the profile's names
+ * block's, or for a profile without one this build's table; NULL when
+ * unknown. */
+static const char *what_name(const struct lc_profile *pr, uint64_t w)
+{
+	if (pr->nplace_names)
+		return lc_profile_place_what(pr, w);
+	return lc_placename_what(LC_PLN_KIND(w), LC_PLN_WHAT(w));
+}
+
+void lc_placenames_get(struct lc_placenames *pn, int32_t pid, uint64_t w, uint64_t obj,
+		       struct lc_place_name *out)
+{
+	uint32_t k = LC_PLN_KIND(w), what = LC_PLN_WHAT(w);
+	const char *wn = what_name(pn->pr, w);
+	char subj[300];
+
+	memset(out, 0, sizeof(*out));
+
+	if (k == LC_PLN_OMP_REGION || k == LC_PLN_OMP_WORK) {
+		omp_place(pn, pid, w, out);
+	} else if (k == LC_PLN_MPI) {
+		if (wn)
+			snprintf(out->what, sizeof(out->what), "%s", wn);
+		else
+			snprintf(out->what, sizeof(out->what), "MPI#%" PRIu32, what);
+		call_place(pn, pid, w, out->what, out);
+	} else if (k == LC_PLN_SYNC) {
+		if (wn)
+			snprintf(out->what, sizeof(out->what), "%s", wn);
+		else
+			snprintf(out->what, sizeof(out->what), "wait#%" PRIu32, what);
+		if (obj)
+			object_name(pn, pid, obj, subj, sizeof(subj));
+		else	/* no object (a join): the kind of wait */
+			snprintf(subj, sizeof(subj), "%s", out->what);
+		call_place(pn, pid, w, subj, out);
+	} else if (w) {
+		snprintf(out->name, sizeof(out->name), "place:0x%016" PRIx64, w);
+		snprintf(out->what, sizeof(out->what), "unknown");
+	} else {
+		snprintf(out->name, sizeof(out->name), "(elsewhere)");
+	}
+}
+
+struct lc_placenames *lc_placenames_new(const struct lc_profile *pr)
+{
+	struct lc_placenames *pn = calloc(1, sizeof(*pn));
+
+	if (!pn)
+		return NULL;
+	pn->pr = pr;
+	if (lc_program_of_command(pr->info.command, pn->exe, sizeof(pn->exe)))
+		pn->exe[0] = 0;
+	return pn;
+}
+
+const char *lc_placenames_note(const struct lc_placenames *pn)
+{
+	return pn ? pn->note : "";
+}
+
+void lc_placenames_free(struct lc_placenames *pn)
+{
+	if (!pn)
+		return;
+	for (uint32_t i = 0; i < pn->nfiles; i++) {
+		free(pn->files[i].path);
+		free(pn->files[i].base);
+		lc_program_syms_close(pn->files[i].syms);
+		lc_program_dbg_close(pn->files[i].dbg);
+	}
+	free(pn->files);
+	free(pn->bases);
+	free(pn);
+}

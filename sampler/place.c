@@ -1,0 +1,389 @@
+/*
+ * place.c — place cells read per tick, place rows per window, and the
+ * modules of place words (see place.h).
+ */
+#include "place.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lc_abi.h"
+#include "lc_util.h"
+
+uint64_t lc_place_of(const struct lc_target *t, uint32_t i, uint32_t st, uint32_t sync,
+		     uint64_t *obj)
+{
+	uint64_t w = t->places && i < t->nslots ? __atomic_load_n(&t->places[i], __ATOMIC_RELAXED) : 0;
+
+	*obj = 0;
+	if (!sync)
+		return w;
+	*obj = __atomic_load_n(&t->hdr->sync[sync - 1].obj, __ATOMIC_RELAXED);
+	if (st == LC_ST_SYNC && LC_PLACE_KIND(w) != LC_PLACE_SYNC)
+		w = lc_place_site(LC_PLACE_SYNC, LC_WAIT_USER, LC_TAG_MODULE_MAIN, LC_PLACE_NOADDR);
+	return w;
+}
+
+/* ---- the rows of a window: an open-addressing table ---------------------- */
+
+struct prow {
+	struct lc_prof_place r;	/* window and source set when written */
+	int used;
+};
+
+/* A module met: (pid, hash) and, once found, its record. */
+struct pmod {
+	struct lc_prof_module m;
+	int found;
+};
+
+struct lc_placeacc {
+	struct prow *tab;	/* cap entries, a power of 2 */
+	uint32_t cap, n, nplaced;	/* rows, rows with a place other than 0 */
+	uint32_t *order;	/* the used entries, in order of first use */
+	struct lc_prof_place *out;	/* the rows of a block */
+	uint64_t folded;
+	struct pmod *mods;
+	uint32_t nmods;
+	size_t modcap;
+	uint8_t seen[2][256];	/* the "what" fields met, of MPI and sync words */
+};
+
+struct lc_placeacc *lc_placeacc_new(void)
+{
+	struct lc_placeacc *pa = calloc(1, sizeof(*pa));
+
+	if (!pa)
+		return NULL;
+	pa->cap = 64;
+	pa->tab = calloc(pa->cap, sizeof(*pa->tab));
+	pa->order = calloc(pa->cap, sizeof(*pa->order));
+	if (!pa->tab || !pa->order) {
+		lc_placeacc_free(pa);
+		return NULL;
+	}
+	return pa;
+}
+
+void lc_placeacc_free(struct lc_placeacc *pa)
+{
+	if (!pa)
+		return;
+	for (uint32_t i = 0; i < pa->nmods; i++) {
+		free(pa->mods[i].m.path);
+		free(pa->mods[i].m.build_id);
+	}
+	free(pa->mods);
+	free(pa->tab);
+	free(pa->order);
+	free(pa->out);
+	free(pa);
+}
+
+/* The hash of a row's key. */
+static uint64_t key_hash(uint32_t thread, int32_t pid, uint64_t place, uint64_t obj)
+{
+	uint64_t h = ((uint64_t)thread << 32 | (uint32_t)pid) * 0x9e3779b97f4a7c15ull;
+
+	h ^= place * 0xc2b2ae3d27d4eb4full;
+	h ^= obj * 0x165667b19e3779f9ull;
+	return h ^ (h >> 29);
+}
+
+/* The entry of the key in tab (cap a power of 2): its own, or the free one
+ * where it goes. */
+static struct prow *probe(struct prow *tab, uint32_t cap, uint32_t thread, int32_t pid,
+			  uint64_t place, uint64_t obj)
+{
+	uint32_t i = (uint32_t)key_hash(thread, pid, place, obj) & (cap - 1);
+
+	for (;; i = (i + 1) & (cap - 1)) {
+		struct prow *e = &tab[i];
+
+		if (!e->used || (e->r.thread == thread && e->r.pid == pid && e->r.place == place &&
+				 e->r.obj == obj))
+			return e;
+	}
+}
+
+/* Double the table (and the order list); 0 or -ENOMEM. */
+static int grow(struct lc_placeacc *pa)
+{
+	uint32_t cap = pa->cap * 2;
+	struct prow *tab = calloc(cap, sizeof(*tab));
+	uint32_t *order = calloc(cap, sizeof(*order));
+
+	if (!tab || !order) {
+		free(tab);
+		free(order);
+		return -ENOMEM;
+	}
+	for (uint32_t k = 0; k < pa->n; k++) {
+		const struct prow *o = &pa->tab[pa->order[k]];
+		struct prow *e = probe(tab, cap, o->r.thread, o->r.pid, o->r.place, o->r.obj);
+
+		*e = *o;
+		order[k] = (uint32_t)(e - tab);
+	}
+	free(pa->tab);
+	free(pa->order);
+	pa->tab = tab;
+	pa->order = order;
+	pa->cap = cap;
+	return 0;
+}
+
+static void module_note(struct lc_placeacc *pa, int32_t pid, uint64_t place);
+
+uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, uint64_t place,
+			  uint64_t obj)
+{
+	struct prow *e = probe(pa->tab, pa->cap, thread, pid, place, obj);
+
+	if (e->used)
+		return e->r.cat;
+	if (place && pa->nplaced >= LC_PLACE_ROWS_MAX) {
+		pa->folded++;
+		return lc_placeacc_row(pa, thread, pid, 0, 0);
+	}
+	if (2 * (pa->n + 1) > pa->cap) {
+		if (grow(pa))
+			return NULL;
+		e = probe(pa->tab, pa->cap, thread, pid, place, obj);
+	}
+	*e = (struct prow){ .used = 1,
+			    .r = { .thread = thread, .pid = pid, .place = place, .obj = obj } };
+	pa->order[pa->n++] = (uint32_t)(e - pa->tab);
+	pa->nplaced += place != 0;
+	if (LC_PLACE_KIND(place) == LC_PLACE_MPI || LC_PLACE_KIND(place) == LC_PLACE_SYNC)
+		pa->seen[LC_PLACE_KIND(place) == LC_PLACE_SYNC][LC_PLACE_WHAT(place)] = 1;
+	module_note(pa, pid, place);
+	return e->r.cat;
+}
+
+/* qsort order of rows: place word, object, thread. */
+static int by_place(const void *x, const void *y)
+{
+	const struct lc_prof_place *a = x, *b = y;
+
+	if (a->place != b->place)
+		return a->place < b->place ? -1 : 1;
+	if (a->obj != b->obj)
+		return a->obj < b->obj ? -1 : 1;
+	return (a->thread > b->thread) - (a->thread < b->thread);
+}
+
+int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
+		      uint32_t window)
+{
+	uint32_t n = 0;
+	void *p;
+	int r;
+
+	p = realloc(pa->out, (pa->n ? pa->n : 1) * sizeof(*pa->out));
+	if (!p)
+		return -ENOMEM;
+	pa->out = p;
+	for (uint32_t k = 0; k < pa->n; k++) {
+		struct prow *e = &pa->tab[pa->order[k]];
+
+		e->used = 0;
+		if (!e->r.place && !e->r.obj)
+			continue;	/* the reader's: what the others leave */
+		pa->out[n] = e->r;
+		pa->out[n].source = src;
+		pa->out[n++].window = window;
+	}
+	qsort(pa->out, n, sizeof(*pa->out), by_place);	/* equal words in a row */
+	r = lc_pwriter_places_of(w, src, window, n, pa->out);
+	pa->n = 0;
+	pa->nplaced = 0;
+	return r;
+}
+
+uint64_t lc_placeacc_folded(const struct lc_placeacc *pa)
+{
+	return pa->folded;
+}
+
+/* ---- modules -------------------------------------------------------------- */
+
+/* The module field of a place word, or -1 for a kind without one or an
+ * unknown module. */
+static int32_t module_of(uint64_t place)
+{
+	uint32_t k = LC_PLACE_KIND(place), m;
+
+	if (k == LC_PLACE_OMP_REGION || k == LC_PLACE_OMP_WORK)
+		m = (uint32_t)(place >> 40) & 0xffffu;
+	else if (k == LC_PLACE_MPI || k == LC_PLACE_SYNC)
+		m = LC_PLACE_SITE_MODULE(place);
+	else
+		return -1;
+	if (m == LC_TAG_MODULE_UNKNOWN || (k != LC_PLACE_OMP_REGION && k != LC_PLACE_OMP_WORK &&
+					   LC_PLACE_SITE_VADDR(place) == LC_PLACE_NOADDR))
+		return -1;
+	return (int32_t)m;
+}
+
+/* The first time (pid, module of place) is met, look the module up while
+ * the process lives. */
+static void module_note(struct lc_placeacc *pa, int32_t pid, uint64_t place)
+{
+	int32_t m = module_of(place);
+	struct pmod *x;
+
+	if (m < 0 || pa->nmods >= LC_PLACE_MODULES_MAX)
+		return;
+	for (uint32_t i = 0; i < pa->nmods; i++)
+		if (pa->mods[i].m.pid == pid && pa->mods[i].m.hash == (uint32_t)m)
+			return;
+	if (lc_grow((void **)&pa->mods, &pa->modcap, pa->nmods + 1, sizeof(*pa->mods)))
+		return;
+	x = &pa->mods[pa->nmods++];
+	*x = (struct pmod){ .m = { .pid = pid, .hash = (uint32_t)m } };
+	x->found = lc_place_module_find(&x->m) == 0;
+}
+
+/* The names block: the names lc_abi.h gives the "what" fields of the MPI
+ * and sync place words met (none met: no block). */
+static int write_names(const struct lc_placeacc *pa, struct lc_pwriter *w)
+{
+	static const uint8_t kinds[] = { LC_PLACE_MPI, LC_PLACE_SYNC };
+	struct lc_prof_place_name names[2 * 256];
+	uint32_t n = 0;
+
+	for (size_t k = 0; k < sizeof(kinds); k++)
+		for (uint32_t what = 0; what < 256; what++) {
+			const char *name = lc_place_what_name(kinds[k], what);
+
+			if (name && pa->seen[k][what])
+				names[n++] = (struct lc_prof_place_name){ .kind = kinds[k],
+									  .what = (uint8_t)what,
+									  .name = (char *)name };
+		}
+	return n ? lc_pwriter_place_names(w, n, names) : 0;
+}
+
+int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w)
+{
+	int r = write_names(pa, w);
+
+	for (uint32_t i = 0; i < pa->nmods && !r; i++)
+		if (pa->mods[i].found)
+			r = lc_pwriter_module(w, &pa->mods[i].m);
+	return r;
+}
+
+/* The hex of the NT_GNU_BUILD_ID note of the ELF file open as fd, or NULL. */
+static char *build_id(int fd)
+{
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	char *hex = NULL;
+
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (e && !hex && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
+			continue;
+		while (!hex && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			const uint8_t *b = (const uint8_t *)d->d_buf + doff;
+
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((const char *)d->d_buf + noff, "GNU", 4) || !nh.n_descsz ||
+			    nh.n_descsz > 64 || !(hex = malloc(2 * nh.n_descsz + 1)))
+				continue;
+			for (size_t k = 0; k < nh.n_descsz; k++)
+				snprintf(hex + 2 * k, 3, "%02x", b[k]);
+		}
+	}
+	elf_end(e);
+	return hex;
+}
+
+/* Fill size, mtime and build id of m from the file at path (opened as is:
+ * /proc/PID/exe reaches a deleted or replaced program's file too). */
+static int module_stat(struct lc_prof_module *m, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	m->size = (uint64_t)st.st_size;
+	m->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+	m->build_id = build_id(fd);
+	close(fd);
+	return 0;
+}
+
+/* The path of the first object mapped by pid whose path hashes to hash, in
+ * buf[PATH_MAX]; 0 or -ENOENT. */
+static int maps_find(int32_t pid, uint32_t hash, char *buf)
+{
+	char name[64], line[PATH_MAX + 256];
+	FILE *f;
+	int r = -ENOENT;
+
+	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+	f = fopen(name, "re");
+	if (!f)
+		return -errno;
+	while (r && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+
+		if (!p)
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		if (lc_tag_module_hash(p) == hash) {
+			snprintf(buf, PATH_MAX, "%s", p);
+			r = 0;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+int lc_place_module_find(struct lc_prof_module *m)
+{
+	char path[PATH_MAX], exe[64];
+	ssize_t n;
+	int r;
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)m->pid);
+	if (m->hash == LC_TAG_MODULE_MAIN) {
+		n = readlink(exe, path, sizeof(path) - 1);
+		if (n < 0)
+			return -errno;
+		path[n] = 0;
+	} else if ((r = maps_find(m->pid, m->hash, path))) {
+		return r;
+	}
+	m->path = strdup(path);
+	if (!m->path)
+		return -ENOMEM;
+	r = module_stat(m, m->hash == LC_TAG_MODULE_MAIN ? exe : path);
+	if (r) {
+		free(m->path);
+		m->path = NULL;
+	}
+	return r;
+}

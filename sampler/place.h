@@ -1,0 +1,69 @@
+/*
+ * place.h — where each thread was when a tick charged it (docs/shm-abi.md,
+ * "Places"; the places and module blocks of docs/format.md).
+ *
+ * The tick loop reads a thread's place cell with its slot (lc_place_of);
+ * the accumulator charges exactly what a tick charges to the thread's row
+ * to the row of (thread, pid, place, obj) of the window (lc_placeacc_row),
+ * writes a window's place rows after the window (lc_placeacc_write), and
+ * learns the modules of the place words it meets (the path, build id, size
+ * and mtime of the object a module hash names), which it writes before the
+ * end block with the names of the words' "what" fields (lc_placeacc_modules).  All of it is the sampling thread's.
+ */
+#ifndef LC_PLACE_H
+#define LC_PLACE_H
+
+#include <stdint.h>
+
+#include "lc_profile.h"
+#include "targets.h"
+
+/* Distinct rows with a place other than 0 in one window: beyond it, a row's
+ * time goes to its thread's place 0 and the row is counted as folded. */
+#define LC_PLACE_ROWS_MAX 4096u
+
+/* Distinct (pid, module) pairs resolved in a run; more are not resolved. */
+#define LC_PLACE_MODULES_MAX 256u
+
+/* The place word of slot i of target t, whose thread is in state st
+ * (LC_ST_*) waiting for synchronization object sync (index + 1, checked by
+ * the caller; 0 none); *obj gets the object's value (0 none).  0 when the
+ * segment has no place cells.  A SYNC thread that names an object but
+ * stands in no LC_PLACE_SYNC place is in the LC_SYNC_BEGIN_ON place. */
+uint64_t lc_place_of(const struct lc_target *t, uint32_t i, uint32_t st, uint32_t sync,
+		     uint64_t *obj);
+
+struct lc_placeacc;
+
+/* A place accumulator; NULL on ENOMEM. */
+struct lc_placeacc *lc_placeacc_new(void);
+void lc_placeacc_free(struct lc_placeacc *pa);
+
+/* The categories of the current window's row of (thread, pid, place, obj),
+ * made when new (the first time a (pid, module) appears, its module is
+ * looked up in /proc/PID); NULL on ENOMEM. */
+uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, uint64_t place,
+			  uint64_t obj);
+
+/* Write the current window's rows as window `window` of source src, a
+ * block even when empty, without the rows of place 0 and object 0 (a
+ * reader adds them: a thread's time no row places), and start an empty
+ * window.  0 or -errno. */
+int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
+		      uint32_t window);
+
+/* Write the names block (the names of the "what" fields of the place
+ * words met) and a module block for every module resolved so far.  0 or
+ * -errno. */
+int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w);
+
+/* Rows folded into place 0 so far, for lack of room in their window. */
+uint64_t lc_placeacc_folded(const struct lc_placeacc *pa);
+
+/* The module of (pid, hash) (0: the main program), found in /proc/pid:
+ * fills path, build_id (hex, or NULL), size and mtime_ns of m (pid and
+ * hash set).  Returns 0, -ENOENT when no mapped object hashes to it, or
+ * another -errno.  The strings are m's to free. */
+int lc_place_module_find(struct lc_prof_module *m);
+
+#endif /* LC_PLACE_H */

@@ -1,0 +1,143 @@
+/*
+ * test_place_stack.c — the place cells of a segment (ABI 1.4) and the
+ * layers' place stack (lc_auto_place_push/pop): the cell of the thread's
+ * slot holds the innermost place, leaving a place restores the outer one,
+ * a stack deeper than LC_PLACE_DEPTH keeps the outer place and counts the
+ * excess, a thread's cell is 0 again after it exits, a thread without a
+ * session stores into a private cell; code sites are the module and
+ * link-time address of an address.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "lc_auto.h"
+#include "lc_internal.h"
+#include "session_test.h"
+
+static char tmpdir[] = "/tmp";
+
+static int stop(void **state)
+{
+	(void)state;
+	unsetenv(LC_ENV_SESSION);
+	lc_priv_reinit_for_tests();
+	return 0;
+}
+
+/* The calling thread's place cell in the segment. */
+static uint64_t *my_cell(void)
+{
+	struct lc_seg_hdr *h = lc_priv_segment();
+
+	LC_BUSY();
+	assert_int_equal(lc_priv_thr.state, LC_T_SLOT);
+	return &lc_seg_places(h)[lc_priv_thr.slot];
+}
+
+static void test_stack(void **state)
+{
+	struct lc_seg_hdr *h;
+	uint64_t *c;
+
+	(void)state;
+	lc_test_session("tps", "8", NULL, tmpdir);
+	h = lc_priv_segment();
+	assert_true(h->flags & LC_SEG_PLACES);
+	assert_int_equal(h->seg_size, LC_SEG_SIZE_PLACES(8));
+	c = my_cell();
+	assert_int_equal(*c, 0);
+	for (uint64_t i = 1; i <= LC_PLACE_DEPTH + 2; i++) {
+		lc_auto_place_push(0x100 + i);
+		assert_int_equal(*c, 0x100 + (i < LC_PLACE_DEPTH ? i : LC_PLACE_DEPTH));
+	}
+	assert_int_equal(h->places_deep, 2);
+	for (uint64_t i = LC_PLACE_DEPTH + 2; i >= 2; i--) {
+		lc_auto_place_pop();
+		assert_int_equal(*c, 0x100 + (i - 1 < LC_PLACE_DEPTH ? i - 1 : LC_PLACE_DEPTH));
+	}
+	lc_auto_place_pop();
+	assert_int_equal(*c, 0);
+	lc_auto_place_pop();	/* one too many: nothing */
+	assert_int_equal(*c, 0);
+	lc_auto_place_push(7);
+	assert_int_equal(*c, 7);
+}
+
+static uint64_t *thread_cell;
+
+static void *in_place(void *arg)
+{
+	(void)arg;
+	lc_auto_place_push(0x42);	/* registers the thread */
+	thread_cell = my_cell();
+	assert_int_equal(*thread_cell, 0x42);
+	return NULL;
+}
+
+/* A thread that exits inside a place leaves its cell at 0. */
+static void test_thread_exit(void **state)
+{
+	pthread_t th;
+
+	(void)state;
+	lc_test_session("tps", "8", NULL, tmpdir);
+	assert_int_equal(pthread_create(&th, NULL, in_place, NULL), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_non_null(thread_cell);
+	assert_int_equal(*thread_cell, 0);
+}
+
+/* Without a session, places go to a private cell: nothing breaks. */
+static void test_no_session(void **state)
+{
+	(void)state;
+	unsetenv(LC_ENV_SESSION);
+	lc_priv_reinit_for_tests();
+	assert_null(lc_priv_segment());
+	lc_auto_place_push(5);
+	lc_auto_place_pop();
+	lc_auto_place_pop();
+}
+
+static void test_sites(void **state)
+{
+	uint64_t s = lc_auto_code_site((const void *)test_sites), w;
+
+	(void)state;
+	assert_int_equal(lc_auto_code_site(NULL), 0);
+	assert_int_equal(s >> 56, 0);
+	assert_int_equal((s >> 40) & 0xffff, LC_TAG_MODULE_MAIN);	/* the test program */
+	assert_true((s & 0xffffffffffull) != 0);
+	assert_int_equal(lc_auto_code_site((const void *)test_sites), s);	/* cached */
+	w = lc_auto_site_word(LC_PLACE_MPI, LC_MPIF_RECV, (const void *)test_sites);
+	assert_int_equal(LC_PLACE_KIND(w), LC_PLACE_MPI);
+	assert_int_equal(LC_PLACE_WHAT(w), LC_MPIF_RECV);
+	assert_int_equal(LC_PLACE_SITE_MODULE(w), LC_TAG_MODULE_MAIN);
+	assert_int_equal(LC_PLACE_SITE_VADDR(w), s & 0xffffffffu);
+	/* a shared library's function: its module is the hash of its path */
+	s = lc_auto_code_site((const void *)pthread_create);
+	assert_true(((s >> 40) & 0xffff) != LC_TAG_MODULE_MAIN);
+	w = lc_auto_site_word(LC_PLACE_SYNC, LC_WAIT_JOIN, NULL);
+	assert_int_equal(LC_PLACE_SITE_MODULE(w), LC_TAG_MODULE_UNKNOWN);
+	assert_int_equal(LC_PLACE_SITE_VADDR(w), LC_PLACE_NOADDR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_stack, stop),
+		cmocka_unit_test_teardown(test_thread_exit, stop),
+		cmocka_unit_test_teardown(test_no_session, stop),
+		cmocka_unit_test(test_sites),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
