@@ -16,14 +16,14 @@
 
 #include "lc_internal.h"
 
-static char tmpdir[64];		/* the group's folder for trace files */
+static char lc_test_dir[64];	/* the group's folder for trace files */
 
-/* cmocka group setup: make tmpdir. */
-static int lc_test_tmpdir_setup(void **state)
+/* cmocka group setup: make lc_test_dir. */
+static inline int lc_test_tmpdir_setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/lc-test-session.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	snprintf(lc_test_dir, sizeof(lc_test_dir), "/tmp/lc-test-session.XXXXXX");
+	return mkdtemp(lc_test_dir) ? 0 : -1;
 }
 
 /* Start a session named PREFIX<pid>-<n> (n counts up per call).  slots and

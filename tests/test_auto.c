@@ -24,7 +24,7 @@
 /* Start a session with a fresh name; trace may be NULL. */
 static void start(const char *trace)
 {
-	lc_test_session("ta", NULL, trace, tmpdir);
+	lc_test_session("ta", NULL, trace, lc_test_dir);
 }
 
 /* End any session (and remove its trace file, if any). */
@@ -259,7 +259,7 @@ static void test_tags(void **state)
 static int group_teardown(void **state)
 {
 	stop(state);
-	return rmdir(tmpdir);
+	return rmdir(lc_test_dir);
 }
 
 int main(void)

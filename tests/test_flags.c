@@ -31,7 +31,7 @@
 /* Start a session with a fresh name; slots and trace may be NULL. */
 static void start(const char *slots, const char *trace)
 {
-	lc_test_session("tf", slots, trace, tmpdir);
+	lc_test_session("tf", slots, trace, lc_test_dir);
 }
 
 /* End any session: flush, unlink, unmap. */
@@ -78,7 +78,7 @@ static void test_no_session(void **state)
 	(void)state;
 	unsetenv(LC_ENV_SESSION);
 	setenv(LC_ENV_TRACE, "1", 1);	/* no session: no trace file either */
-	setenv(LC_ENV_TRACE_DIR, tmpdir, 1);
+	setenv(LC_ENV_TRACE_DIR, lc_test_dir, 1);
 	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
 	assert_null(lc_priv_segment());
 	assert_null(lc_self);
@@ -97,8 +97,8 @@ static void test_no_session(void **state)
 	assert_int_equal(lc_self->state, LC_ST_BUSY);
 	assert_int_equal(count_shm(getpid()), before);
 	assert_int_equal(before, 0);
-	assert_int_equal(rmdir(tmpdir), 0);	/* still empty */
-	assert_int_equal(mkdir(tmpdir, 0700), 0);
+	assert_int_equal(rmdir(lc_test_dir), 0);	/* still empty */
+	assert_int_equal(mkdir(lc_test_dir, 0700), 0);
 }
 
 /* Run lc_priv_reinit_for_tests() with stderr captured; returns the bytes the
@@ -1042,7 +1042,7 @@ static void test_fork_trace(void **state)
 static int group_teardown(void **state)
 {
 	stop(state);
-	return rmdir(tmpdir);
+	return rmdir(lc_test_dir);
 }
 
 /* LC_SYNC_BEGIN_ON names the object in the slot's flags; LC_NAME names it
