@@ -378,7 +378,7 @@ FORCE:
 # once fixed.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 120
-FUZZ_NAMES := profile runs formula model grid merge gpquote
+FUZZ_NAMES := profile runs formula model grid merge gpquote extrap
 HAVE_FUZZ := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}' | \
 	$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null && echo 1)
 FUZZ_B := $(B)/fuzz

@@ -148,10 +148,8 @@ static int export_extrap(const struct export_opts *o)
 
 	rc = lc_runs_read(o->runs, &r, &e);
 	if (rc) {
-		if (e.line)
-			warnx("%s:%d: %s", o->runs, e.line, e.msg);
-		else
-			warnx("%s: %s", o->runs, e.msg[0] ? e.msg : strerror(-rc));
+		lc_runs_fail(o->runs, rc, &e, msg, sizeof(msg));
+		warnx("%s", msg);
 		return 1;
 	}
 	if (o->out && !(out = lc_out_open(o->out, o->force ? LC_OUT_FORCE : LC_OUT_KEEP, msg,

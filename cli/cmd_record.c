@@ -405,6 +405,9 @@ static void end_warnings(const struct lc_session_result *res)
 		      "descriptors (raise ulimit -n): %s missing from the profile",
 		      res->untracked, res->untracked == 1 ? "" : "es",
 		      res->untracked == 1 ? "it is" : "they are");
+	if (res->fds_short)
+		warnx("file descriptors ran out (ulimit -n): processes were tracked first, and "
+		      "threads that appeared after that have no scheduler or counter source");
 	if (res->rejected > LC_SESSION_REASONS_SHOWN)
 		warnx("%u invalid shared-memory segments ignored in all", res->rejected);
 }
@@ -650,6 +653,20 @@ static int attach_setup(struct run *r, int argc, char **argv, struct lc_registry
 	return rc;
 }
 
+/* Say why the segments of the given processes were refused (a reused pid,
+ * another user's segment ...), each reason once.  Returns how many were. */
+static uint32_t refusals(struct lc_registry *reg)
+{
+	struct lc_rejection rej[LC_SESSION_REASONS_SHOWN];
+	uint32_t n = lc_registry_rejections(reg, rej, LC_SESSION_REASONS_SHOWN);
+
+	for (uint32_t i = 0; i < n && i < LC_SESSION_REASONS_SHOWN; i++)
+		warnx("%s", rej[i].reason);
+	if (n > LC_SESSION_REASONS_SHOWN)
+		warnx("%u segments of the given processes refused in all", n);
+	return n;
+}
+
 int lc_cmd_attach(int argc, char **argv)
 {
 	struct run r = { .o = defaults };
@@ -663,7 +680,7 @@ int lc_cmd_attach(int argc, char **argv)
 	}
 	sig = lc_launch_wait_targets(&r.l, reg, 0, ATTACH_WAIT_NS);
 	if (sig) {
-		if (sig == -ENOENT)
+		if (sig == -ENOENT && !refusals(reg))
 			warnx("no lostcycles segment for the given processes (were they started "
 			      "with LOSTCYCLES_SESSION set and linked with liblostcycles?)");
 		lc_registry_stop(reg);

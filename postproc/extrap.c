@@ -21,6 +21,11 @@
 #define MAXPAR 16
 #define MAXMET 64
 #define NAMELEN 64
+/* The most points a file may hold (a fit's runs; the table keeps the
+ * values of MAXMET metrics per point, and finds a point by a linear
+ * search): documented with the formats (lostcycles-export(1)). */
+#define MAXPT 10000
+#define MAXPT_TEXT "10000"
 
 struct vals {
 	size_t n, cap;
@@ -75,12 +80,15 @@ static int grow_points(struct table *t, size_t n)
 	return 0;
 }
 
-/* The point with coordinates x, added when new; -ENOMEM. */
+/* The point with coordinates x, added when new; -E2BIG beyond MAXPT
+ * points, -ENOMEM. */
 static long point(struct table *t, const double *x)
 {
 	for (size_t i = 0; i < t->npt; i++)
 		if (!memcmp(&t->pt[i * MAXPAR], x, (size_t)t->npar * sizeof(*x)))
 			return (long)i;
+	if (t->npt >= MAXPT)
+		return -E2BIG;
 	if (grow_points(t, t->npt))
 		return -ENOMEM;
 	memcpy(&t->pt[t->npt * MAXPAR], x, (size_t)t->npar * sizeof(*x));
@@ -297,15 +305,25 @@ int lc_extrap_sniff(FILE *f)
 	return kind;
 }
 
-/* Fill err for line ln; returns -EINVAL. */
-static int bad(struct lc_runs_error *err, int ln, const char *what)
+/* Fill err for line ln, the offending text at tok (its first word, NULL:
+ * none); returns -EINVAL. */
+static int bad_at(struct lc_runs_error *err, int ln, const char *tok, const char *what)
 {
 	if (err) {
 		memset(err, 0, sizeof(*err));
 		err->line = ln;
 		snprintf(err->msg, sizeof(err->msg), "%s", what);
+		if (tok)
+			snprintf(err->token, sizeof(err->token), "%.*s",
+				 (int)strcspn(tok, " \t\r\n"), tok);
 	}
 	return -EINVAL;
+}
+
+/* bad_at without an offending word. */
+static int bad(struct lc_runs_error *err, int ln, const char *what)
+{
+	return bad_at(err, ln, NULL, what);
 }
 
 /* A number at *s (advanced past it); -EINVAL when there is none. */
@@ -326,6 +344,7 @@ static int text_points(struct table *t, const char *s, int ln, struct lc_runs_er
 {
 	double x[MAXPAR];
 	int depth = 0, k = 0;
+	long p;
 
 	for (;;) {
 		while (isspace((unsigned char)*s))
@@ -336,18 +355,22 @@ static int text_points(struct table *t, const char *s, int ln, struct lc_runs_er
 			depth += *s == '(' ? 1 : -1;
 			s++;
 			if (depth < 0)
-				return bad(err, ln, "unbalanced ')' in POINTS");
+				return bad_at(err, ln, s - 1, "unbalanced ')' in POINTS");
 			if (*(s - 1) == '(' || depth)
 				continue;
 		} else {
 			if (k == MAXPAR || read_num(&s, &x[k++]))
-				return bad(err, ln, "POINTS: expected a number");
+				return bad_at(err, ln, s, "POINTS: expected a number");
 			if (depth)
 				continue;
 		}
 		if (k != t->npar)
-			return bad(err, ln, "POINTS: a point has not one coordinate per PARAMETER");
-		if (point(t, x) < 0)
+			return bad_at(err, ln, s - 1, "POINTS: a point has not one coordinate per "
+				      "PARAMETER");
+		p = point(t, x);
+		if (p == -E2BIG)
+			return bad(err, ln, "POINTS: more than " MAXPT_TEXT " points");
+		if (p < 0)
 			return -ENOMEM;
 		k = 0;
 	}
@@ -360,6 +383,22 @@ struct tstate {
 	size_t next;		/* the point the next DATA line belongs to */
 	char region[128];
 };
+
+/* The end of a METRIC's DATA lines (at a REGION or METRIC line, or at the
+ * end of the file, line ln): one per point or none.  Fitting on the points
+ * that have data would fit another set of runs than the file's.  0 or
+ * -EINVAL. */
+static int data_end(const struct table *t, const struct tstate *st, int ln,
+		    struct lc_runs_error *err)
+{
+	char why[160];
+
+	if (!st->next || st->next == t->npt || st->met < 0)
+		return 0;
+	snprintf(why, sizeof(why), "METRIC %s has %zu DATA lines for %zu POINTS (one per point)",
+		 t->met[st->met], st->next, t->npt);
+	return bad_at(err, ln, t->met[st->met], why);
+}
 
 /* One DATA line s for the current metric. */
 static int text_data(struct table *t, struct tstate *st, const char *s, int ln,
@@ -377,7 +416,7 @@ static int text_data(struct table *t, struct tstate *st, const char *s, int ln,
 		if (!*s)
 			break;
 		if (read_num(&s, &v))
-			return bad(err, ln, "DATA: expected numbers");
+			return bad_at(err, ln, s, "DATA: expected numbers");
 		if (add_value(cell(t, st->met, st->next), v))
 			return -ENOMEM;
 	}
@@ -416,6 +455,8 @@ static int text_line(struct table *t, struct tstate *st, char *s, int ln,
 	if (!strncmp(s, "DATA", 4))
 		return text_data(t, st, s + 4, ln, err);
 	if (!strncmp(s, "REGION", 6) || !strncmp(s, "METRIC", 6)) {
+		if (data_end(t, st, ln, err))
+			return -EINVAL;
 		w = rest(s + 6, &n);
 		st->next = 0;
 		if (s[0] == 'M') {
@@ -425,31 +466,47 @@ static int text_line(struct table *t, struct tstate *st, char *s, int ln,
 		if (!n || n >= sizeof(st->region))
 			return bad(err, ln, "REGION: no name");
 		if (st->region[0] && (strlen(st->region) != n || strncmp(st->region, w, n)))
-			return bad(err, ln, "more than one REGION: export one region to fit it");
+			return bad_at(err, ln, w, "more than one REGION: export one region to fit it");
 		snprintf(st->region, sizeof(st->region), "%.*s", (int)n, w);
 		if (st->met < 0)
 			st->met = metric(t, "time", 4);
 		return 0;
 	}
-	return bad(err, ln, "expected PARAMETER, POINTS, REGION, METRIC or DATA");
+	return bad_at(err, ln, s, "expected PARAMETER, POINTS, REGION, METRIC or DATA");
 }
+
+/* The longest line of a text file: a POINTS line of a million points of
+ * four coordinates fits (docs/models.md, Extra-P). */
+#define TEXT_LINE_MAX ((ssize_t)64 << 20)
 
 static int read_text(FILE *f, struct table *t, struct lc_runs_error *err)
 {
 	struct tstate st = { .met = -1 };
-	char line[65536];
+	char *line = NULL, why[160];
+	size_t cap = 0;
+	ssize_t got;
 	int ln = 0, rc = 0;
 
-	while (!rc && fgets(line, sizeof(line), f)) {
+	while (!rc && (got = getline(&line, &cap, f)) >= 0) {
 		char *s = line;
 
 		ln++;
+		if (got > TEXT_LINE_MAX || (size_t)got != strlen(line)) {
+			snprintf(why, sizeof(why), "a line of %zd bytes%s (at most %zd, no NUL "
+				 "byte)", got, got > TEXT_LINE_MAX ? "" : " holds a NUL byte",
+				 TEXT_LINE_MAX);
+			rc = bad(err, ln, why);
+			break;
+		}
 		while (isspace((unsigned char)*s))
 			s++;
 		if (*s && *s != '#')
 			rc = text_line(t, &st, s, ln, err);
 	}
-	return rc;
+	free(line);
+	if (!rc && ferror(f))
+		rc = -EIO;
+	return rc ? rc : data_end(t, &st, ln, err);
 }
 
 /* ---- JSON lines (json-c) ------------------------------------------------------ */
@@ -542,6 +599,8 @@ static const char *jline(struct table *t, struct json_object *o, char *region, s
 	snprintf(region, rlen, "=%s", callpath);
 	m = metric(t, met, strlen(met));
 	p = m < 0 ? -1 : point(t, x);
+	if (p == -E2BIG)
+		return "more than " MAXPT_TEXT " points";
 	if (m < 0 || p < 0)
 		return "too many metrics, a metric name too long, or out of memory";
 	return jvalues(value, cell(t, m, (size_t)p));
@@ -640,18 +699,33 @@ int lc_extrap_parse(FILE *f, int format, struct lc_runs **out, struct lc_runs_er
 	return rc;
 }
 
+/* The reason of a failed read.  See lca_runs.h. */
+int lc_runs_fail(const char *path, int rc, const struct lc_runs_error *e, char *msg,
+		 size_t len)
+{
+	char at[16] = "";
+
+	if (rc != -EINVAL || !e || !e->msg[0])
+		return lc_fail(msg, len, rc, "%s: %s", path, e && e->msg[0] ? e->msg : strerror(-rc));
+	if (e->line > 0)
+		snprintf(at, sizeof(at), ":%d", e->line);
+	if (e->token[0])
+		return lc_fail(msg, len, rc, "%s%s: %s: '%s'", path, at, e->msg, e->token);
+	return lc_fail(msg, len, rc, "%s%s: %s", path, at, e->msg);
+}
+
 /* Read any runs file.  See lca_runs.h. */
 int lc_runs_read(const char *path, struct lc_runs **out, struct lc_runs_error *err)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f;
 	int rc, fmt;
 
 	*out = NULL;
-	if (!f) {
-		if (err)
-			*err = (struct lc_runs_error){ 0 };
+	if (err)
+		*err = (struct lc_runs_error){ 0 };
+	f = fopen(path, "r");
+	if (!f)
 		return -errno;
-	}
 	fmt = lc_extrap_sniff(f);
 	rc = fmt ? lc_extrap_parse(f, fmt, out, err) : lc_runs_parse(f, out, err);
 	fclose(f);

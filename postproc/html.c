@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 #include "report_plot.h"
 #include "lca_model.h"
@@ -22,17 +23,11 @@ static double sec(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
-/* Text with &, <, > and " escaped. */
+/* Text for the page (lc_emit_html_str: markup escaped, control
+ * characters and bytes that are not UTF-8 replaced). */
 static void esc(FILE *out, const char *s)
 {
-	for (; s && *s; s++)
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
+	lc_emit_html_str(out, s);
 }
 
 static int measured(const struct lc_profile *pr, int c)
@@ -75,8 +70,9 @@ static void head(FILE *out, const struct lc_profile *pr, const char *name)
 	esc(out, pr->info.command ? pr->info.command : name);
 	fprintf(out, "</code></h1>\n<p>Profile <code>");
 	esc(out, name);
-	fprintf(out, "</code> on %s: p = %u processors.</p>\n",
-		pr->info.hostname ? pr->info.hostname : "?", pr->procs);
+	fputs("</code> on ", out);
+	esc(out, pr->info.hostname ? pr->info.hostname : "?");
+	fprintf(out, ": p = %u processors.</p>\n", pr->procs);
 	machine(out, pr);
 }
 

@@ -133,10 +133,8 @@ static int read_runs(struct lc_fitrun *fr, char *msg, size_t len)
 	struct lc_runs_error re;
 	int rc = lc_runs_read(fr->o.runs, &fr->runs, &re);
 
-	if (rc == -EINVAL)
-		return lc_fail(msg, len, rc, "%s:%d: %s: '%s'", fr->o.runs, re.line, re.msg, re.token);
 	if (rc)
-		return lc_fail(msg, len, rc, "%s: %s", fr->o.runs, strerror(-rc));
+		return lc_runs_fail(fr->o.runs, rc, &re, msg, len);
 	if (lc_runs_count(fr->runs) == 0)
 		return lc_fail(msg, len, -ENODATA, "%s: no runs: the file is empty or holds only "
 			       "comments and blank lines", fr->o.runs);

@@ -192,10 +192,8 @@ static int build(struct chart *c, const char *path, const char *extract, struct 
 	double *vals, *first;
 	int *count, *seen;
 
-	if (rc == -EINVAL)
-		return lc_fail(why, len, rc, "%s:%d: %s: '%s'", path, re.line, re.msg, re.token);
 	if (rc)
-		return lc_fail(why, len, rc, "%s: %s", path, strerror(-rc));
+		return lc_runs_fail(path, rc, &re, why, len);
 	pkey = lc_runs_find_key(*rp, "p", 1);
 	if (pkey < 0)
 		return lc_fail(why, len, -EINVAL, "%s: no run has p", path);

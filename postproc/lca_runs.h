@@ -44,6 +44,12 @@ struct lc_runs_error {
  * that nothing here depends on them.) */
 int lc_runs_read(const char *path, struct lc_runs **out, struct lc_runs_error *err);
 
+/* The reason of lc_runs_read's failure rc for path, as one line into msg:
+ * "PATH:LINE: WHY: 'TOKEN'" (LINE and TOKEN only when known; WHY the
+ * error's text when there is none).  Returns rc.  (Defined in extrap.c.) */
+int lc_runs_fail(const char *path, int rc, const struct lc_runs_error *e, char *msg,
+		 size_t len);
+
 /* A runs file (not the other formats) from an open stream. */
 int lc_runs_parse(FILE *f, struct lc_runs **out, struct lc_runs_error *err);
 

@@ -104,11 +104,7 @@ static int read_runs(struct lc_compose *c, char *msg, size_t len)
 	struct lc_runs_error e = { 0 };
 	int rc = lc_runs_read(c->o.measured, &c->runs, &e);
 
-	if (rc == -EINVAL)
-		return lc_fail(msg, len, rc, "%s:%d: %s", c->o.measured, e.line, e.msg);
-	if (rc)
-		return lc_fail(msg, len, rc, "%s: %s", c->o.measured, strerror(-rc));
-	return 0;
+	return rc ? lc_runs_fail(c->o.measured, rc, &e, msg, len) : 0;
 }
 
 int lc_compose_transfer(const char *s, double *lat, double *bw, char *msg, size_t len)

@@ -595,6 +595,8 @@ static int write_end(const struct job *jb, struct lc_pwriter *w, int ncut)
 			e.max_gap_ns = pr->end.max_gap_ns;
 		e.wasted_lost += pr->ended ? pr->end.wasted_lost : 0;
 		e.bad_reads += pr->ended ? pr->end.bad_reads : 0;
+		e.untracked += pr->ended ? pr->end.untracked : 0;
+		e.fd_flags |= pr->ended ? pr->end.fd_flags : 0;
 		if (pr->ended && pr->end.exit_status && !e.exit_status)
 			e.exit_status = pr->end.exit_status;
 		/* what was measured: a category unavailable on one node is

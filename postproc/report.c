@@ -281,6 +281,11 @@ int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 		snprintf(msg, len, "the sampler stalled for %s%s%s: times in a late tick's span "
 			 "are charged to the state seen at its end", lc_fmt_duration(s.gap_ns, 0, g, sizeof(g)),
 			 at, miss);
+	else if (!s.gap_ns)	/* no end block: the profile was cut */
+		snprintf(msg, len, "the sampler fell behind (its longest tick gap is not known: the "
+			 "profile has no end block; the worst span began%s)%s: times in a late "
+			 "tick's span are charged to the state seen at its end",
+			 *at ? at : " at an unknown time", miss);
 	else
 		snprintf(msg, len, "the sampler fell behind (longest tick gap %s%s)%s: times in "
 			 "a late tick's span are charged to the state seen at its end",
@@ -472,6 +477,13 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	if (pr->ended && pr->end.bad_reads)
 		printf("** note: %" PRIu64 " invalid value(s) read from shared memory were "
 		       "ignored\n", pr->end.bad_reads);
+	if (pr->ended && pr->end.untracked)
+		printf("** warning: %" PRIu32 " process(es) could not be tracked for want of file "
+		       "descriptors (raise ulimit -n): missing from this profile\n",
+		       pr->end.untracked);
+	if (pr->ended && (pr->end.fd_flags & LC_END_FDS_SHORT))
+		printf("** note: file descriptors ran out while recording: threads that appeared "
+		       "after that have no scheduler or counter source\n");
 	if (omp_tags(pr))
 		printf("** note: OpenMP: a thread spinning on a flush or an atomic variable "
 		       "(no OpenMP wait construct) is computation: the tool cannot see such "
@@ -1029,6 +1041,9 @@ static void json_head(const struct lc_profile *pr, const struct lc_report_opts *
 	printf("  \"li_queue_empty\": %.9f,\n", lc_sec(v->qempty));
 	printf("  \"wasted_lost\": %" PRIu64 ",\n  \"bad_reads\": %" PRIu64 ",\n",
 	       pr->end.wasted_lost, pr->end.bad_reads);
+	if (pr->ended && pr->end.fds)
+		printf("  \"untracked_for_want_of_fds\": %" PRIu32 ",\n  \"fds_ran_out\": %s,\n",
+		       pr->end.untracked, pr->end.fd_flags & LC_END_FDS_SHORT ? "true" : "false");
 }
 
 /* "sampler": the sampler's own run, null where the profile does not say. */

@@ -307,23 +307,11 @@ int lc_where_names(const struct lc_profile *pr, enum lc_source src, const char *
 #define KEY_LOST LC_NCAT
 #define KEY_NAME (LC_NCAT + 1)
 
-/* s for HTML text: &, <, > and " escaped, control characters as '?'. */
+/* s for HTML text: the one escaping of lc_emit (markup as character
+ * references, control characters and bytes that are not UTF-8 as U+FFFD). */
 static void html_str(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '&')
-			fputs("&amp;", out);
-		else if (c == '<')
-			fputs("&lt;", out);
-		else if (c == '>')
-			fputs("&gt;", out);
-		else if (c == '"')
-			fputs("&quot;", out);
-		else
-			fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
-	}
+	lc_emit_html_str(out, s);
 }
 
 /* The key and table that qsort compares by (it takes no argument). */

@@ -224,11 +224,15 @@ struct lc_prof_window {
 	struct lc_prof_trow *threads;
 	uint32_t ntags;
 	struct lc_prof_tagrow *tags;
-	/* the window's place rows (format minor 5), corrected, with their
-	 * place 0 rows; kept only when every window is kept with its rows
-	 * (lc_read_opts all zero), else 0 and NULL */
+	/* the window's place rows (format minor 5).  Reader: corrected, with
+	 * their place 0 rows; kept only when every window is kept with its
+	 * rows (lc_read_opts all zero), else 0 and NULL.  Writer: with
+	 * places_ext set, lc_pwriter_window appends them to the window block
+	 * (a thread's time they do not place is in place 0: leave those rows
+	 * out), as a places block would. */
 	uint32_t nplaces;
 	struct lc_prof_place *places;
+	uint8_t places_ext;
 };
 
 /* A correction written after the window it corrects: moves ns from category
@@ -463,6 +467,11 @@ struct lc_prof_end {
 	uint64_t goal_at_ns;		/* when the error goal was reached (rel. t0),
 					 * 0 never */
 	uint64_t thread_cpu_ns;		/* the sampling thread's own CPU time */
+	/* appended in format minor 5 for descriptors (fds = 1 when present) */
+	int fds;
+	uint32_t untracked;		/* processes not tracked for want of file
+					 * descriptors: missing from the profile */
+	uint32_t fd_flags;		/* LC_END_FDS_SHORT */
 };
 
 /* How the sampler chose its interval (lc_prof_end.rule). */
@@ -470,6 +479,10 @@ enum lc_interval_rule {
 	LC_RULE_FIXED = 0,	/* -i TIME */
 	LC_RULE_ADAPTIVE = 1,	/* fine until the error goal, then by a CPU budget */
 };
+
+/* fd_flags: descriptors ran out during the recording; threads seen after
+ * that have no scheduler or counter source. */
+#define LC_END_FDS_SHORT 1u
 
 /* ---- the writer ------------------------------------------------------------
  * Every call writes one checksummed block with one write(2), so a file cut at

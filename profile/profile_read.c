@@ -82,6 +82,7 @@ struct rstate {
 	size_t pcap, tcap, rcap, mcap, modcap;
 	uint64_t *psum;		/* [thread][category]: a place block's sums */
 	size_t psumcap;
+	struct pwin pext;	/* place rows being parsed */
 	int have_info;
 };
 
@@ -485,6 +486,8 @@ static int parse_rows(struct rstate *s, struct cur *c, struct lc_prof_window *w)
 }
 
 static int commit_window(struct rstate *s, struct cur *c, struct lc_prof_window *w);
+static int get_place_rows(struct rstate *s, struct cur *c, uint8_t src, uint32_t x);
+static int places_commit(struct rstate *s, struct cur *c, uint8_t src, uint32_t x);
 
 /* A window block of format minor 0-2 (type 4, fixed-width fields). */
 static int parse_window(struct rstate *s, struct cur *c)
@@ -510,7 +513,9 @@ static int parse_window(struct rstate *s, struct cur *c)
 static int parse_vwindow(struct rstate *s, struct cur *c)
 {
 	struct lc_prof_window *w = scratch_reset(s);
-	uint32_t prev = 0, nth = s->prof->nthreads;
+	uint32_t prev = 0, nth = s->prof->nthreads, x;
+	int ext, rc;
+	uint8_t src;
 
 	w->source = get8(c);
 	w->index = getuv32(c);
@@ -545,9 +550,16 @@ static int parse_vwindow(struct rstate *s, struct cur *c)
 		w->tags[i].tag = lc_pf_unzigzag(getuv(c));
 		getvacct(c, &w->tags[i].acct);
 	}
+	/* minor 5: the window's place rows follow */
+	ext = !c->why && c->off < c->n;
+	if (ext && get_place_rows(s, c, w->source, w->index))
+		return -ENOMEM;
 	if (c->why)
 		return 0;
-	return commit_window(s, c, w);
+	src = w->source;	/* w is the scratch slot: committing may swap it */
+	x = w->index;
+	rc = commit_window(s, c, w);
+	return rc || !ext ? rc : places_commit(s, c, src, x);
 }
 
 /* ---- totals, kept as blocks arrive -------------------------------------- */
@@ -1072,17 +1084,37 @@ static int imply_rest(struct rstate *s, struct pwin *pw, const struct lc_prof_wi
 	return 0;
 }
 
-/* A place block (type 14): the rows of the window read just before it, once;
- * with the rows it implies (place 0: a thread's time the block does not
- * place). */
-static int parse_places(struct rstate *s, struct cur *c)
+/* n place rows of window x of source src into s->pext (c->why on error). */
+static int get_place_rows(struct rstate *s, struct cur *c, uint8_t src, uint32_t x)
 {
-	uint8_t src = get8(c);
-	uint32_t x = getuv32(c), n = getvcount(c, 5);
+	uint32_t n = getvcount(c, 5);
+	struct pwin *pw = &s->pext;
+
+	pw->n = 0;
+	if (c->why || lc_grow((void **)&pw->rows, &pw->cap, n ? n : 1, sizeof(*pw->rows)))
+		return c->why ? 0 : -ENOMEM;
+	for (uint32_t i = 0; i < n && !c->why; i++) {
+		struct lc_prof_place *r = &pw->rows[i];
+		const struct lc_prof_place none = { 0 };
+
+		*r = (struct lc_prof_place){ .source = src, .window = x };
+		get_place_row(s, c, r, i ? &pw->rows[i - 1] : &none);
+		if (!c->why)
+			pw->n++;
+	}
+	return 0;
+}
+
+/* The rows in s->pext of window x of source src, the window read just
+ * before, once: with the rows they imply (place 0: a thread's time they do
+ * not place), into the ring, the totals and (every window kept) the
+ * window. */
+static int places_commit(struct rstate *s, struct cur *c, uint8_t src, uint32_t x)
+{
 	struct lc_prof_window *h, *e;
 	struct lc_prof_data *d;
 	struct srcst *ss;
-	struct pwin *pw;
+	struct pwin *pw, t;
 
 	if (c->why || src >= LC_NSRC)
 		return 0;
@@ -1093,28 +1125,20 @@ static int parse_places(struct rstate *s, struct cur *c)
 	if (ss->pany && x <= ss->plast)
 		return bad(c, "second place block of a window");
 	pw = pring_next(ss);
+	t = *pw;	/* the parsed rows go in, the ring entry's arrays out */
+	*pw = s->pext;
+	s->pext = t;
 	pw->index = x;
-	pw->n = 0;
-	if (lc_grow((void **)&pw->rows, &pw->cap, n ? n : 1, sizeof(*pw->rows)))
-		return -ENOMEM;
-	for (uint32_t i = 0; i < n && !c->why; i++) {
-		struct lc_prof_place *r = &pw->rows[i];
-		const struct lc_prof_place none = { 0 };
-
-		*r = (struct lc_prof_place){ .source = src, .window = x };
-		get_place_row(s, c, r, i ? &pw->rows[i - 1] : &none);
-		if (!c->why)
-			pw->n++;
-	}
-	if (c->why || imply_rest(s, pw, e)) {
+	if (imply_rest(s, pw, e)) {
 		pw->n = 0;
-		return c->why ? 0 : -ENOMEM;
+		return -ENOMEM;
 	}
 	ss->pany = 1;
 	ss->plast = x;
 	for (uint32_t i = 0; i < pw->n; i++)
 		if (add_place_total(d, ss, &pw->rows[i]))
 			return -ENOMEM;
+	e->places_ext = 1;
 	if (s->lean || !pw->n)
 		return 0;
 	/* every window held whole: it keeps its place rows */
@@ -1124,6 +1148,17 @@ static int parse_places(struct rstate *s, struct cur *c)
 	memcpy(e->places, pw->rows, pw->n * sizeof(*e->places));
 	e->nplaces = pw->n;
 	return 0;
+}
+
+/* A place block (type 14): source, window, rows. */
+static int parse_places(struct rstate *s, struct cur *c)
+{
+	uint8_t src = get8(c);
+	uint32_t x = getuv32(c);
+
+	if (c->why || get_place_rows(s, c, src, x))
+		return c->why ? 0 : -ENOMEM;
+	return places_commit(s, c, src, x);
 }
 
 /* Move a from x->from to x->to in place row r and (tot not NULL) in the
@@ -1583,6 +1618,13 @@ static void parse_end_ext(struct cur *c, struct lc_prof_end *e, int *oom)
 	e->thread_cpu_ns = get64(c);
 	if (!c->why)
 		e->interval_rule = 1;
+	/* minor 5: descriptors */
+	if (c->why || c->off == c->n)
+		return;
+	e->untracked = get32(c);
+	e->fd_flags = get32(c);
+	if (!c->why)
+		e->fds = 1;
 }
 
 static int parse_end(struct rstate *s, struct cur *c)
@@ -1932,6 +1974,7 @@ out:
 	}
 	free(s.map);
 	free(s.psum);
+	free(s.pext.rows);
 	if (r) {
 		lc_profile_free(s.prof);
 		return r;

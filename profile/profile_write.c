@@ -419,6 +419,8 @@ int lc_pwriter_thread(struct lc_pwriter *w, const struct lc_prof_thread *t)
 	return finish(w, 0);
 }
 
+static void put_place_rows(struct lc_pwriter *w, uint32_t n, const struct lc_prof_place *pl);
+
 /* A window goes out as a varint window (type 12): most of a row's values
  * are small, and a window of 256 rows is most of a profile. */
 int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win)
@@ -444,6 +446,8 @@ int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win)
 		putsv(w, win->tags[i].tag);
 		putvacct(w, &win->tags[i].acct);
 	}
+	if (win->places_ext)	/* minor 5: its place rows */
+		put_place_rows(w, win->nplaces, win->places);
 	return finish(w, 0);
 }
 
@@ -476,33 +480,36 @@ int lc_pwriter_move(struct lc_pwriter *w, const struct lc_prof_wasted *x)
 	return finish(w, 0);
 }
 
-/* The place rows of one window: source and window, then each row in
- * varints: thread + 1 (0: processor slots without a thread), pid, place
- * word and object as differences from the previous row's (rows of one
- * place in a row cost a byte each), and the categories as a vacct's bits
- * 0-8. */
-int lc_pwriter_places_of(struct lc_pwriter *w, uint8_t source, uint32_t window, uint32_t n,
-			 const struct lc_prof_place *pl)
+/* n place rows in varints: thread + 1 (0: processor slots without a
+ * thread), pid (only then: a thread's is its thread's), place word and
+ * object as differences from the previous row's (rows of one place in a
+ * row cost a byte each), and the categories as a vacct's bits 0-8. */
+static void put_place_rows(struct lc_pwriter *w, uint32_t n, const struct lc_prof_place *pl)
 {
 	uint64_t place = 0, obj = 0;
 
-	begin(w, LC_PF_PLACES);
-	put8(w, source);
-	putuv(w, window);
 	putuv(w, n);
 	for (uint32_t i = 0; i < n; i++) {
-		if (pl[i].source != source || pl[i].window != window) {
-			w->len = 0;
-			return -EINVAL;
-		}
 		putuv(w, pl[i].thread == UINT32_MAX ? 0 : (uint64_t)pl[i].thread + 1);
-		putsv(w, pl[i].thread == UINT32_MAX ? pl[i].pid : 0);	/* else its thread's */
+		putsv(w, pl[i].thread == UINT32_MAX ? pl[i].pid : 0);
 		putsv(w, (int64_t)(pl[i].place - place));
 		putsv(w, (int64_t)(pl[i].obj - obj));
 		putvmasked(w, pl[i].cat, LC_NCAT);
 		place = pl[i].place;
 		obj = pl[i].obj;
 	}
+}
+
+int lc_pwriter_places_of(struct lc_pwriter *w, uint8_t source, uint32_t window, uint32_t n,
+			 const struct lc_prof_place *pl)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (pl[i].source != source || pl[i].window != window)
+			return -EINVAL;
+	begin(w, LC_PF_PLACES);
+	put8(w, source);
+	putuv(w, window);
+	put_place_rows(w, n, pl);
 	return finish(w, 0);
 }
 
@@ -615,6 +622,9 @@ int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e)
 	put32(w, e->budget_ppm);
 	put64(w, e->goal_at_ns);
 	put64(w, e->thread_cpu_ns);
+	/* minor 5: descriptors */
+	put32(w, e->untracked);
+	put32(w, e->fd_flags);
 	return finish(w, 0);
 }
 

@@ -363,10 +363,15 @@ static int flush_window(struct lc_accum *a)
 		.nthreads = a->ntouched, .threads = out,
 		.ntags = a->ntagrows, .tags = a->tagrows,
 	};
+	if (a->places) {	/* the window's place rows go in its block */
+		int n = lc_placeacc_take(a->places, (uint8_t)a->src, a->win_index, &win.places);
+
+		win.places_ext = n >= 0;
+		win.nplaces = n > 0 ? (uint32_t)n : 0;
+		note(a, n < 0 ? n : 0);
+	}
 	note(a, lc_pwriter_window(a->w, &win));
 	free(out);
-	if (a->places)	/* before the corrections: they spread over these rows */
-		note(a, lc_placeacc_write(a->places, a->w, (uint8_t)a->src, a->win_index));
 	write_pending(a);
 	a->ntouched = 0;
 	a->ntagrows = 0;
@@ -497,6 +502,11 @@ void lc_accum_wasted(struct lc_accum *a, uint32_t uid, uint64_t id)
 void lc_accum_wasted_lost(struct lc_accum *a, uint64_t n)
 {
 	a->wasted_lost += n;
+}
+
+void lc_accum_wasted_forget(struct lc_accum *a, uint64_t n)
+{
+	a->wasted_lost -= n < a->wasted_lost ? n : a->wasted_lost;
 }
 
 /* ---- counters ---------------------------------------------------------------- */

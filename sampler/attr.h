@@ -107,6 +107,8 @@ void lc_accum_wasted(struct lc_accum *a, uint32_t uid, uint64_t task);
 
 /* Count declarations of wasted tasks that could not be read. */
 void lc_accum_wasted_lost(struct lc_accum *a, uint64_t n);
+/* Take back n of them: they came from a segment dropped as invalid. */
+void lc_accum_wasted_forget(struct lc_accum *a, uint64_t n);
 
 /* ---- counters (docs/counters.md) -------------------------------------------
  * A counter read covers a thread's time since its previous read.  The

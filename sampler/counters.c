@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fdroom.h"
 #include "lc_util.h"
 
 enum backend { BK_NONE, BK_PERF, BK_REPLAY };
@@ -480,7 +481,8 @@ int lc_ctr_attach(struct lc_ctr *c, uint32_t thread, pid_t tid)
 	if (t->used)
 		return 0;
 	t->tried = 1;
-	rc = open_group(c, tid, t->fd);
+	/* the descriptors left go to processes (fdroom.h) */
+	rc = lc_fds_short() ? -EMFILE : open_group(c, tid, t->fd);
 	if (rc) {
 		c->failures++;
 		return rc;

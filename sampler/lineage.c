@@ -86,7 +86,8 @@ int lc_lineage_descends(pid_t pid, const struct lc_root *roots, int n, int *dept
 		if (rc) {
 			/* pid itself gone or unreadable: say so; an ancestor
 			 * that exited meanwhile cuts the chain */
-			ret = !steps ? rc : rc == -ENOENT ? 0 : -EIO;
+			ret = !steps || rc == -EMFILE || rc == -ENFILE ? rc :
+			      rc == -ENOENT ? 0 : -EIO;
 			break;
 		}
 		if (start > child_start)

@@ -181,32 +181,31 @@ static int by_place(const void *x, const void *y)
 	return (a->thread > b->thread) - (a->thread < b->thread);
 }
 
-int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
-		      uint32_t window)
+int lc_placeacc_take(struct lc_placeacc *pa, uint8_t src, uint32_t window,
+		     struct lc_prof_place **rows)
 {
 	uint32_t n = 0;
-	void *p;
-	int r;
+	void *p = realloc(pa->out, (pa->n ? pa->n : 1) * sizeof(*pa->out));
 
-	p = realloc(pa->out, (pa->n ? pa->n : 1) * sizeof(*pa->out));
-	if (!p)
-		return -ENOMEM;
-	pa->out = p;
+	if (p)
+		pa->out = p;
 	for (uint32_t k = 0; k < pa->n; k++) {
 		struct prow *e = &pa->tab[pa->order[k]];
 
 		e->used = 0;
-		if (!e->r.place && !e->r.obj)
+		if (!p || (!e->r.place && !e->r.obj))
 			continue;	/* the reader's: what the others leave */
 		pa->out[n] = e->r;
 		pa->out[n].source = src;
 		pa->out[n++].window = window;
 	}
-	qsort(pa->out, n, sizeof(*pa->out), by_place);	/* equal words in a row */
-	r = lc_pwriter_places_of(w, src, window, n, pa->out);
 	pa->n = 0;
 	pa->nplaced = 0;
-	return r;
+	if (!p)
+		return -ENOMEM;
+	qsort(pa->out, n, sizeof(*pa->out), by_place);	/* equal words in a row */
+	*rows = pa->out;
+	return (int)n;
 }
 
 uint64_t lc_placeacc_folded(const struct lc_placeacc *pa)

@@ -5,7 +5,7 @@
  * The tick loop reads a thread's place cell with its slot (lc_place_of);
  * the accumulator charges exactly what a tick charges to the thread's row
  * to the row of (thread, pid, place, obj) of the window (lc_placeacc_row),
- * writes a window's place rows after the window (lc_placeacc_write), and
+ * hands a window's place rows to its window block (lc_placeacc_take), and
  * learns the modules of the place words it meets (the path, build id, size
  * and mtime of the object a module hash names), which it writes before the
  * end block with the names of the words' "what" fields (lc_placeacc_modules).  All of it is the sampling thread's.
@@ -45,12 +45,13 @@ void lc_placeacc_free(struct lc_placeacc *pa);
 uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, uint64_t place,
 			  uint64_t obj);
 
-/* Write the current window's rows as window `window` of source src, a
- * block even when empty, without the rows of place 0 and object 0 (a
- * reader adds them: a thread's time no row places), and start an empty
- * window.  0 or -errno. */
-int lc_placeacc_write(struct lc_placeacc *pa, struct lc_pwriter *w, uint8_t src,
-		      uint32_t window);
+/* The current window's rows as window `window` of source src, for its
+ * window block (lc_prof_window.places), without the rows of place 0 and
+ * object 0 (a reader adds them: a thread's time no row places), sorted by
+ * place; *rows is valid until the next call.  Starts an empty window.
+ * Returns how many rows, or -ENOMEM (the window's rows are lost). */
+int lc_placeacc_take(struct lc_placeacc *pa, uint8_t src, uint32_t window,
+		     struct lc_prof_place **rows);
 
 /* Write the names block (the names of the "what" fields of the place
  * words met) and a module block for every module resolved so far.  0 or

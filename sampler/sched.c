@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdroom.h"
 #include "lc_util.h"
 #include "wake.h"
 
@@ -332,6 +333,8 @@ static int watch(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t n
 {
 	t->fd = -1;
 	t->ss_fd = -1;
+	if (lc_fds_short())	/* the descriptors left go to processes */
+		return -EMFILE;
 	if (s->src == LC_SCHED_SWITCH)
 		return watch_switch(s, t, thread, now);
 	if (s->src == LC_SCHED_SCHEDSTAT)

@@ -17,6 +17,7 @@
 
 #include "attr.h"
 #include "counters.h"
+#include "fdroom.h"
 #include "lc_sched.h"
 #include "lc_util.h"
 #include "replay.h"
@@ -440,6 +441,8 @@ static void write_end(struct lc_session *s, int status, const char *reason,
 	end.missed_ticks = s->st.missed_ticks;
 	end.sched_source = lc_sched_source(s->sched);
 	end.ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+	end.untracked = s->reg ? lc_registry_untracked(s->reg) : 0;
+	end.fd_flags = s->reg && lc_fds_short() ? LC_END_FDS_SHORT : 0;
 	end.shared_cpu = shared_cpu(s);
 	end.unavailable = s->unavailable;
 	for (int c = 0; c < LC_NCAT; c++) {
@@ -486,6 +489,7 @@ int lc_session_finish(struct lc_session *s, int status, const char *reason,
 	res->seen = s->reg ? lc_registry_seen(s->reg) : 0;
 	res->rejected = s->reg ? lc_registry_rejected(s->reg) : 0;
 	res->untracked = s->reg ? lc_registry_untracked(s->reg) : 0;
+	res->fds_short = s->reg && lc_fds_short();
 	note_rejections(s->reg, res);
 	return res->write_err;
 }

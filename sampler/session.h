@@ -77,6 +77,7 @@ struct lc_session_result {
 	uint32_t rejected;	/* invalid segments ignored */
 	uint32_t untracked;	/* processes that could not be tracked for want
 				 * of file descriptors */
+	int fds_short;		/* descriptors ran out (fdroom.h) */
 	int opened;		/* the profile file was created */
 	int write_err;		/* -errno when the profile is incomplete, else 0 */
 	uint64_t sampler_cpu_ns;	/* CPU time of the sampler's process */

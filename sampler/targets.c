@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fdroom.h"
 #include "guard.h"
 #include "lc_util.h"
 #include "lineage.h"
@@ -35,6 +36,7 @@
 #define MAX_POLL 1024
 #define FD_RESERVE 64		/* descriptors never taken by pidfds: the shm
 				 * opens, the profile, counters */
+#define LOST_RETRY_NS POLL_NS	/* retry period of a name short of descriptors */
 
 /*
  * The registry.  Three parties touch it: the owner (the thread that calls
@@ -472,6 +474,12 @@ static int proc_identity(pid_t pid, uint64_t *ticks, uid_t *uid)
 	return 0;
 }
 
+/* Whether -errno e says that descriptors ran out. */
+static int no_fds(int e)
+{
+	return e == -EMFILE || e == -ENFILE;
+}
+
 /* CLOCK_MONOTONIC in ns of a process start time in clock ticks after boot
  * (which /proc counts on CLOCK_BOOTTIME: the difference is time suspended). */
 static uint64_t start_mono_ns(uint64_t ticks)
@@ -507,6 +515,9 @@ static int verify(const struct lc_target *t, uid_t owner, const struct seg_snap 
 
 	if (rc == -ENOENT || (t->pidfd >= 0 && poll(&pfd, 1, 0) > 0))
 		return lc_fail(why, wl, -ESRCH, "target %d: exited before it was attached", (int)t->pid);
+	if (no_fds(rc))
+		return lc_fail(why, wl, rc, "target %d: its process cannot be read for want of "
+			       "file descriptors", (int)t->pid);
 	if (rc)
 		return lc_fail(why, wl, -EINVAL, "target %d: its process cannot be read (%s): skipped",
 			       (int)t->pid, strerror(-rc));
@@ -574,6 +585,9 @@ static int lineage_ok(struct lc_registry *r, const struct lc_target *t, uid_t ow
 		return 0;
 	if (rc == -ENOENT)
 		return lc_fail(why, wl, -ESRCH, "target %d: exited before it was attached", (int)t->pid);
+	if (no_fds(rc))
+		return lc_fail(why, wl, rc, "target %d: its parents cannot be read for want of "
+			       "file descriptors", (int)t->pid);
 	if (rc < 0)
 		return lc_fail(why, wl, -EAGAIN, "target %d: its parents cannot be read (%s)",
 			       (int)t->pid, strerror(-rc));
@@ -613,6 +627,10 @@ static int attach(struct lc_registry *r, const char *name, pid_t pid, uint64_t n
 	rc = seg_open(&o, name, pid, why, wl);
 	if (!rc)
 		rc = validate(&o, name, pid, nonce, &s, why, wl);
+	if (o.fd >= 0) {	/* a mapping needs no descriptor */
+		close(o.fd);
+		o.fd = -1;
+	}
 	if (!rc)
 		rc = map_target(r, &o, &s, name, &t, why, wl);
 	if (!rc)
@@ -670,6 +688,55 @@ static void note_lost(struct lc_registry *r, pid_t pid, uint64_t nonce, const ch
 	__atomic_store_n(&r->untracked, r->nlost, __ATOMIC_RELAXED);
 }
 
+/* Set once a registry found no descriptor to attach with (fdroom.h). */
+static int fds_short;
+
+int lc_fds_short(void)
+{
+	return __atomic_load_n(&fds_short, __ATOMIC_RELAXED);
+}
+
+/* Give up every pidfd the registry holds, and take no more (caller holds
+ * the lock): its targets are watched by kill(pid, 0) from now on. */
+static void pidfds_release(struct lc_registry *r)
+{
+	struct lc_target *t;
+
+	cds_list_for_each_entry(t, &r->list, node)
+		if (t->pidfd >= 0) {
+			close(t->pidfd);
+			t->pidfd = -1;
+			r->npidfd--;
+		}
+	r->pidfd_max = 0;
+}
+
+/* Descriptors ran out (caller holds the lock): the tick loop's sources
+ * open no more, and the registry gives up its pidfds.  Returns how many
+ * descriptors that freed. */
+static uint32_t fds_ran_out(struct lc_registry *r)
+{
+	uint32_t freed = r->npidfd;
+
+	__atomic_store_n(&fds_short, 1, __ATOMIC_RELAXED);
+	pidfds_release(r);
+	return freed;
+}
+
+/* attach(), and when no descriptor was free, once more after the tick
+ * loop's sources were told to open no more and the registry gave up its
+ * pidfds (fdroom.h): a process is worth more than one thread's scheduler
+ * or counter source.  What is still short is tried again later. */
+static int attach_fd_short(struct lc_registry *r, const char *name, pid_t pid,
+			   uint64_t nonce, char *why, size_t wl)
+{
+	int rc = attach(r, name, pid, nonce, why, wl);
+
+	if (no_fds(rc) && fds_ran_out(r))
+		rc = attach(r, name, pid, nonce, why, wl);
+	return rc;
+}
+
 /* Have the discovery thread wake by t to try a name again. */
 static void due(struct lc_registry *r, uint64_t t)
 {
@@ -713,13 +780,13 @@ static void try_name(struct lc_registry *r, const char *name, pid_t pid, uint64_
 	if (tries)
 		(*tries)--;
 	__atomic_store_n(&r->tries, r->tries + 1, __ATOMIC_RELAXED);
-	rc = attach(r, name, pid, nonce, why, sizeof(why));
+	rc = attach_fd_short(r, name, pid, nonce, why, sizeof(why));
 	if (rc == -EINVAL || rc == -EACCES)
 		reject(r, pid, nonce, why);
-	if (rc == -EMFILE || rc == -ENFILE)
+	if (no_fds(rc))
 		note_lost(r, pid, nonce, why);	/* try again when one is free */
-	else if (!rc && r->nlost)
-		note_lost(r, pid, nonce, NULL);
+	else if (r->nlost && rc != -ESRCH && rc != -ENOENT && final(rc))
+		note_lost(r, pid, nonce, NULL);	/* attached, or refused for a reason */
 	n = lc_nametab_get(&r->names, pid, nonce);	/* attach() added none, but be sure */
 	if (!n)
 		return;
@@ -728,8 +795,10 @@ static void try_name(struct lc_registry *r, const char *name, pid_t pid, uint64_
 		return;
 	}
 	n->state = LC_NAME_WAIT;
-	if (rc == -EINPROGRESS) {	/* no backoff: the roots come at once */
-		n->next_ns = now + RETRY_MIN_NS;
+	if (rc == -EINPROGRESS || no_fds(rc)) {
+		/* no backoff: the roots come at once; descriptors free up
+		 * when any process or thread ends */
+		n->next_ns = now + (no_fds(rc) ? LOST_RETRY_NS : RETRY_MIN_NS);
 		due(r, n->next_ns);
 		return;
 	}
@@ -750,8 +819,17 @@ static void scan(struct lc_registry *r, int all)
 	uint64_t nonce, now = lc_clock_ns();
 	pid_t pid;
 	DIR *d = opendir(SHM_DIR);
+	int e0 = d ? 0 : -errno, freed = 0;
 
 	r->next_try_ns = now + (r->inotify >= 0 ? RESCAN_NS : POLL_NS);
+	if (no_fds(e0)) {	/* the directory too needs a descriptor */
+		pthread_mutex_lock(&r->lock);
+		freed = fds_ran_out(r) > 0;
+		pthread_mutex_unlock(&r->lock);
+		d = freed ? opendir(SHM_DIR) : NULL;
+		if (!d)
+			due(r, now + LOST_RETRY_NS);
+	}
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
@@ -931,6 +1009,7 @@ static struct lc_registry *registry_open(const char *session, const pid_t *pids,
 	}
 	r->lineage = lineage;
 	r->pidfd_max = pidfd_budget();
+	__atomic_store_n(&fds_short, 0, __ATOMIC_RELAXED);
 	r->inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (r->inotify >= 0)
 		inotify_add_watch(r->inotify, SHM_DIR, IN_CREATE | IN_MOVED_TO);

@@ -78,6 +78,8 @@ struct lc_target {
 	/* private to the tick loop once published (the writer allocates cache
 	 * with every thread -1, the rest starts zero) */
 	uint32_t bad;		/* bad reads so far */
+	uint64_t wasted_lost;	/* LC_TASK_WASTED calls it said were missed:
+				 * forgotten when it is dropped as invalid */
 	int announced;
 	int job_announced;	/* its rank block is written */
 	struct lc_slot_cache *cache;

@@ -220,8 +220,12 @@ int lc_sampler_spare_cpu(void)
 static void bad_read(struct lc_sampler *s, struct lc_target *t)
 {
 	s->st.bad_reads++;
-	if (++t->bad == LC_TARGET_BAD_MAX)
-		__atomic_store_n(&t->fault, LC_FAULT_DATA, __ATOMIC_RELEASE);
+	if (++t->bad != LC_TARGET_BAD_MAX)
+		return;
+	/* a segment dropped as invalid vouches for no count it gave */
+	lc_accum_wasted_forget(s->cfg.acc, t->wasted_lost);
+	t->wasted_lost = 0;
+	__atomic_store_n(&t->fault, LC_FAULT_DATA, __ATOMIC_RELEASE);
 }
 
 /* Whether tid is a thread of process pid, by /proc/PID/task/TID (always
@@ -295,6 +299,7 @@ static void read_wasted(struct lc_sampler *s, struct lc_target *t, const struct 
 		return;
 	if (k > LC_WASTED_RING) {
 		lc_accum_wasted_lost(s->cfg.acc, k - LC_WASTED_RING);
+		t->wasted_lost += k - LC_WASTED_RING;
 		c->nwasted = n - LC_WASTED_RING;
 	}
 	for (; c->nwasted != n; c->nwasted++) {

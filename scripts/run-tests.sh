@@ -26,6 +26,7 @@ case $LC_SAN in
 esac
 export PATH="$top:$PATH"
 log=$(mktemp -d /tmp/lostcycles-tests.XXXXXX)
+limit=${LC_TEST_TIMEOUT:-1200}
 pass=0
 fail=0
 skip=0
@@ -37,8 +38,14 @@ for t in "$@"; do
 	*)    cmd="$t" ;;
 	esac
 	start=$(date +%s)
-	$cmd >"$log/$name.out" 2>&1
+	# no test may hang the suite: one that outlives LC_TEST_TIMEOUT
+	# seconds (default 1200, sanitizer builds included) is killed and fails
+	timeout -k 10 "$limit" $cmd >"$log/$name.out" 2>&1
 	st=$?
+	if [ "$st" -eq 124 ] || [ "$st" -eq 137 ]; then
+		echo "killed after $limit s: the test hung (LC_TEST_TIMEOUT)" >>"$log/$name.out"
+		st=124
+	fi
 	secs=$(( $(date +%s) - start ))
 	if [ "$st" -eq 0 ]; then
 		pass=$((pass + 1))

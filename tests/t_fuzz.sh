@@ -1,7 +1,8 @@
 #!/bin/sh
 # t_fuzz.sh — each libFuzzer target (tests/fuzz/: the profile reader, the
 # runs parser, the formula parser, the model-file reader, the grid parser,
-# merge's node-file checks, the gnuplot string quoting of the plot scripts)
+# merge's node-file checks, the gnuplot string quoting of the plot scripts,
+# the Extra-P readers)
 # runs a few seconds from its kept corpus (tests/fuzz/corpus/NAME, real
 # files and the regression inputs of crashes found and fixed): no crash, no
 # leak, no sanitizer report.  New inputs go to a scratch folder, never into
@@ -10,14 +11,14 @@
 . tests/lib.sh
 set -u
 SECS=${FUZZ_CHECK_SECONDS:-3}
-for t in profile runs formula model grid merge gpquote; do
+for t in profile runs formula model grid merge gpquote extrap; do
 	[ -x "build/fuzz/fuzz_$t" ] || {
 		skip t_fuzz "build/fuzz/fuzz_$t was not built: clang with libFuzzer (-fsanitize=fuzzer) is not installed"
 	}
 done
 lc_tmpdir
 nfail=0
-for t in profile runs formula model grid merge gpquote; do
+for t in profile runs formula model grid merge gpquote extrap; do
 	mkdir "$tmp/$t"
 	# the sanitized build's options are not for the fuzzers
 	if env -u ASAN_OPTIONS -u TSAN_OPTIONS "build/fuzz/fuzz_$t" -max_total_time="$SECS" \

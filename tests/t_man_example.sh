@@ -28,7 +28,7 @@ else
 	fail "the EXAMPLE of $page does not compile:"; sed 's/^/      /' "$tmp/cc.err"
 	exit 1
 fi
-"$LC" record -q -o "$tmp/sum.data" -- "$tmp/sum" >"$tmp/out" 2>"$tmp/err"
+"$LC" record -o "$tmp/sum.data" -- "$tmp/sum" >"$tmp/out" 2>"$tmp/err"
 st=$?
 if [ "$st" -eq 0 ] && grep -q '^total [0-9]' "$tmp/out"; then
 	ok "recorded, it exits 0 and prints $(cat "$tmp/out")"
@@ -37,13 +37,18 @@ else
 fi
 if "$LC" report --tags "$tmp/sum.data" 2>/dev/null | grep -q '^ *1\b'; then
 	ok "its profile holds fragment 1"
+elif unjudged "its profile holds fragment 1" "$tmp/err"; then
+	:
 else
 	fail "no fragment 1 in its profile:"; "$LC" report --tags "$tmp/sum.data" 2>&1 | sed 's/^/      /'
 fi
 if "$LC" report --format csv "$tmp/sum.data" 2>/dev/null | awk -F, '$1 == "wc" && $3 > 0 { f = 1 } END { exit !f }'; then
 	ok "the tasks it declares wasted show as Wasted Computation"
+elif unjudged "the tasks it declares wasted show as Wasted Computation" "$tmp/err"; then
+	:
 else
 	fail "no Wasted Computation from LC_TASK_WASTED:"; "$LC" report "$tmp/sum.data" 2>&1 | sed 's/^/      /'
 fi
+end_unjudged t_man_example
 [ "$nfail" -eq 0 ] && echo "t_man_example: the EXAMPLE of lostcycles(3) builds and runs"
 exit $((nfail > 0))

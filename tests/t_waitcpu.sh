@@ -65,7 +65,9 @@ unhog() {
 }
 
 # ---- a balanced OpenMP program beside two CPU-bound processes -------------
-if [ -x "$OMP" ] && [ -e build/liblostcycles-omp.so ]; then
+if [ -n "${LC_SAN:-}" ]; then
+	echo "skip  OpenMP beside two CPU-bound processes: under SAN=$LC_SAN the OpenMP program and the OMPT tool are built by clang, whose sanitizer runtime cannot share a process with GCC's in liblostcycles"
+elif [ -x "$OMP" ] && [ -e build/liblostcycles-omp.so ]; then
 	hogs
 	OMP_NUM_THREADS=2 "$LC" record --force --omp -o "$tmp/omp.data" -- "$OMP" 8 150 \
 		>"$tmp/omp.out" 2>"$tmp/omp.err"

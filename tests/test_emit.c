@@ -8,12 +8,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lc_emit.h"
+#include "lc_util.h"
 
 /* What one table of two columns (a host name, a number) looks like. */
 static const struct lc_col cols[] = {
@@ -233,6 +235,25 @@ static void test_escapes(void **state)
 	assert_null(lc_emit_new(stdout, LC_EMIT_TEXT, cols, 0, 0));
 }
 
+/* CSV and HTML replace bytes that are not UTF-8 with U+FFFD; HTML escapes
+ * markup and control characters; a reason of lc_fail quotes its input
+ * without control characters (newlines kept). */
+static void test_replacement(void **state)
+{
+	struct cap out;
+	FILE *f = cap_open(&out);
+	char why[64];
+
+	lc_emit_csv_str(f, "a\xff,\x1b");
+	fputc(' ', f);
+	lc_emit_html_str(f, "<b a='1'>&\x1b\xc0\x80\n");
+	cap_check(&out, NULL, "\"a\xef\xbf\xbd,\x1b\" &#60;b a=&#39;1&#39;&#62;&#38;"
+			      "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\n");
+	assert_int_equal(lc_fail(why, sizeof(why), -EINVAL, "host %s\nnext",
+				 "x\x1b[2J\xff\xe2\x82\xac"), -EINVAL);
+	assert_string_equal(why, "host x?[2J?\xe2\x82\xac\nnext");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_json),	     cmocka_unit_test(test_text_hostile),
 		cmocka_unit_test(test_layout),	     cmocka_unit_test(test_escapes),
 		cmocka_unit_test(test_gap_compact),
+		cmocka_unit_test(test_replacement),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,7 +10,11 @@
  *     worksharing loop are two LC_PLACE_OMP_WORK places; the skewed one
  *     holds the load imbalance (within a loose bound of the waits the
  *     program measured), the balanced one far less;
- *   - in both, every thread's place rows add up to its thread row exactly,
+ *   - build/mpi/places (record --mpi, 2 ranks): rank 0's wait in MPI_Recv
+ *     and rank 1's in MPI_Allreduce are in the LC_PLACE_MPI places of
+ *     those functions, named so by the profile, each within a tenth of
+ *     the time the rank measured in the call;
+ *   - in all, every thread's place rows add up to its thread row exactly,
  *     category by category.
  * Run from the top of the tree (make check does).  A test whose program or
  * layer is not built (or, for OpenMP, a sanitizer build), or whose program
@@ -33,24 +37,52 @@
 
 static char out[] = "/tmp/lc_test_places_runXXXXXX";
 static char err[256];
+static char busy[256];	/* why a test could not judge: the run exits 77 */
 
-/* Record prog with the layer option into out; its stdout into buf.
- * Returns 0, or -1 when it could not run. */
-static int record(const char *layer, const char *prog, char *buf, size_t n)
+/* Record prog (started by launcher pre, "" none) with the layer option
+ * into out; its stdout into buf.  Returns 0, or -1 when it could not run. */
+static int record(const char *layer, const char *pre, const char *prog, char *buf, size_t n)
 {
 	const char *top = getenv("LC_TOP");
 	char cmd[1024];
 	size_t got;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "'%s/lostcycles' record %s -q --force -o '%s' '%s/%s' 2>/dev/null",
-		 top ? top : ".", layer, out, top ? top : ".", prog);
+	/* a fixed 100 us tick: the bounds below are for its sampling error */
+	snprintf(cmd, sizeof(cmd),
+		 "'%s/lostcycles' record %s -i 100us -q --force -o '%s' -- %s '%s/%s' 2>/dev/null",
+		 top ? top : ".", layer, out, pre, top ? top : ".", prog);
 	p = popen(cmd, "r");
 	if (!p)
 		return -1;
 	got = fread(buf, 1, n - 1, p);
 	buf[got] = 0;
 	return pclose(p) == 0 ? 0 : -1;
+}
+
+/* Whether the machine was too busy to judge the times of profile pr: its
+ * sampler missed more than a tenth of its ticks, or (load) other processes
+ * took more than a quarter of the CPUs (a thread woken at a barrier then
+ * waits for a CPU: RC, not the idle time the program measured); says
+ * which in busy. */
+static int missed(const struct lc_profile *pr, int load)
+{
+	double other = lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD);
+
+	if (pr->end.missed_ticks * 10 > pr->end.ticks + pr->end.missed_ticks) {
+		snprintf(busy, sizeof(busy), "missed ticks: the sampler missed %" PRIu64 " of %" PRIu64
+			 " ticks: the machine was too busy to judge the times",
+			 (uint64_t)pr->end.missed_ticks,
+			 (uint64_t)pr->end.ticks + pr->end.missed_ticks);
+		return 1;
+	}
+	if (load && other > 25) {
+		snprintf(busy, sizeof(busy), "load: other processes and steal took %.0f %% of the CPUs "
+			 "during the run (the profile's machine share): too busy to judge the times",
+			 other);
+		return 1;
+	}
+	return 0;
 }
 
 /* Every thread's place rows of the sampled source add up to its row. */
@@ -119,7 +151,7 @@ static void test_pthread_locks(void **state)
 	(void)state;
 	if (access("build/layers/pt_places", X_OK) || access("build/liblostcycles-pthread.so", R_OK))
 		skip();
-	assert_int_equal(record("--pthread", "build/layers/pt_places", buf, sizeof(buf)), 0);
+	assert_int_equal(record("--pthread", "", "build/layers/pt_places", buf, sizeof(buf)), 0);
 	assert_int_equal(sscanf(buf, "a %llx\nb %llx\n", &a, &b), 2);
 	w = strstr(buf, "waited ");
 	assert_non_null(w);
@@ -131,11 +163,15 @@ static void test_pthread_locks(void **state)
 	slb = lock_sl(d, b, &pb, &other);
 	printf("lock a: %.4f s SL at %#" PRIx64 " (waited %.4f s); lock b: %.4f s at %#" PRIx64
 	       " (waited %.4f s)\n", sla / 1e9, pa, wa, slb / 1e9, pb, wb);
+	if (missed(pr, 0)) {
+		lc_profile_free(pr);
+		skip();
+	}
 	if (wa < 0.02 || wb < 0.002) {
 		lc_profile_free(pr);
-		printf("SKIP: the program hardly waited (a %.4f s, b %.4f s): nothing to judge\n",
-		       wa, wb);
-		exit(77);
+		snprintf(busy, sizeof(busy), "the program hardly waited (a %.4f s, b %.4f s): "
+			 "nothing to judge", wa, wb);
+		skip();
 	}
 	assert_true(sla > 0 && slb > 0);
 	assert_true(pa != pb);
@@ -202,20 +238,25 @@ static void test_omp_loops(void **state)
 		       "whose sanitizer runtime cannot share a process with GCC's in liblostcycles\n");
 		skip();
 	}
-	assert_int_equal(record("--omp", "build/layers/omp_places", buf, sizeof(buf)), 0);
+	assert_int_equal(record("--omp", "", "build/layers/omp_places", buf, sizeof(buf)), 0);
 	w = strstr(buf, "skew_wait=");
 	assert_non_null(w);
 	assert_int_equal(sscanf(w, "skew_wait=%lf balanced_wait=%lf", &skew, &bal), 2);
 	assert_int_equal(lc_profile_read(out, &pr, err, sizeof(err)), 0);
 	assert_sums(pr);
 	n = loop_li(&pr->data[LC_SRC_SAMPLED], li);
+	if (missed(pr, 1)) {
+		lc_profile_free(pr);
+		skip();
+	}
 	printf("loops: %u places; LI %.4f s and %.4f s; the program waited %.4f s (skewed) "
 	       "and %.4f s (balanced)\n", n, li[0] / 1e9, li[1] / 1e9, skew, bal);
 	lc_profile_free(pr);
 	if (skew < 0.02 || bal * 2 > skew) {
-		printf("SKIP: the skewed loop's threads waited %.4f s, the balanced loop's %.4f s: "
-		       "the machine delayed the threads too much to tell the loops apart\n", skew, bal);
-		exit(77);
+		snprintf(busy, sizeof(busy), "the skewed loop's threads waited %.4f s, the balanced "
+			 "loop's %.4f s: the machine delayed the threads too much to tell the loops "
+			 "apart", skew, bal);
+		skip();
 	}
 	/* each loop's LI is the wait its threads measured, within a tenth of
 	 * the two (ticks, and the moments a thread is seen at either end) */
@@ -224,6 +265,70 @@ static void test_omp_loops(void **state)
 	if (fabs(li[0] / 1e9 - skew) > tol || fabs(li[1] / 1e9 - bal) > tol)
 		fail_msg("loop LI %.4f / %.4f s against measured %.4f / %.4f s (tolerance %.4f s)",
 			 li[0] / 1e9, li[1] / 1e9, skew, bal, tol);
+}
+
+/* SL + RC of the thread of rank rank in MPI places of function f (one
+ * word, named name by the profile). */
+static double mpi_wait(const struct lc_profile *pr, int rank, uint32_t f, const char *name)
+{
+	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
+	uint64_t ns = 0;
+
+	for (uint32_t i = 0; i < d->nplaces; i++) {
+		const struct lc_prof_place *r = &d->places[i];
+		const struct lc_prof_rank *rk = lc_profile_rank_of(pr, r->pid);
+
+		if (!rk || rk->rank != rank || LC_PLACE_KIND(r->place) != LC_PLACE_MPI ||
+		    LC_PLACE_WHAT(r->place) != f)
+			continue;
+		assert_string_equal(lc_profile_place_what(pr, r->place), name);
+		assert_true(LC_PLACE_SITE_VADDR(r->place) != LC_PLACE_NOADDR);
+		ns += r->cat[LC_CAT_SL] + r->cat[LC_CAT_RC];
+	}
+	return ns / 1e9;
+}
+
+static void test_mpi_calls(void **state)
+{
+	char buf[512], *l;
+	double recv[2] = { 0 }, all[2] = { 0 }, got_recv, got_all;
+	struct lc_profile *pr = NULL;
+	int n = 0;
+
+	(void)state;
+	if (access("build/mpi/places", X_OK) || access("build/liblostcycles-mpi.so", R_OK) ||
+	    system("command -v mpiexec >/dev/null 2>&1"))
+		skip();
+	assert_int_equal(record("--mpi", "mpiexec -n 2", "build/mpi/places", buf, sizeof(buf)), 0);
+	for (l = buf; (l = strstr(l, "rank ")); l++) {
+		int r;
+		double a, b;
+
+		if (sscanf(l, "rank %d recv %lf allreduce %lf", &r, &a, &b) == 3 && r >= 0 && r < 2) {
+			recv[r] = a;
+			all[r] = b;
+			n++;
+		}
+	}
+	assert_int_equal(n, 2);
+	assert_int_equal(lc_profile_read(out, &pr, err, sizeof(err)), 0);
+	assert_sums(pr);
+	got_recv = mpi_wait(pr, 0, LC_MPIF_RECV, "MPI_Recv");
+	got_all = mpi_wait(pr, 1, LC_MPIF_ALLREDUCE, "MPI_Allreduce");
+	if (missed(pr, 0)) {
+		lc_profile_free(pr);
+		skip();
+	}
+	printf("rank 0 in MPI_Recv: %.4f s (measured %.4f s); rank 1 in MPI_Allreduce: %.4f s "
+	       "(measured %.4f s)\n", got_recv, recv[0], got_all, all[1]);
+	lc_profile_free(pr);
+	if (recv[0] < 0.05 || all[1] < 0.05) {
+		snprintf(busy, sizeof(busy), "the ranks hardly waited (%.4f s, %.4f s): nothing to "
+			 "judge", recv[0], all[1]);
+		skip();
+	}
+	assert_true(fabs(got_recv - recv[0]) < 0.1 * recv[0] + 0.005);
+	assert_true(fabs(got_all - all[1]) < 0.1 * all[1] + 0.005);
 }
 
 static int setup(void **state)
@@ -250,7 +355,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pthread_locks),
 		cmocka_unit_test(test_omp_loops),
+		cmocka_unit_test(test_mpi_calls),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	int r = cmocka_run_group_tests(tests, setup, teardown);
+
+	if (!r && busy[0]) {
+		printf("SKIP: %s\n", busy);
+		return 77;
+	}
+	return r;
 }

@@ -21,7 +21,7 @@
 #include "profile_format.h"
 
 static char dir[] = "/tmp/lc_test_reportXXXXXX";
-static char sample[256], errpath[256], v2[256], v2stall[256], v2old[256];
+static char sample[256], errpath[256], v2[256], v2stall[256], v2old[256], v2cut[256];
 static uint64_t bounds[SAMPLE_NBLOCKS];
 static char out[65536], errout[4096];
 
@@ -44,7 +44,9 @@ static int setup(void **state)
 	tmp(v2, sizeof(v2), "v2.data");
 	tmp(v2stall, sizeof(v2stall), "v2stall.data");
 	tmp(v2old, sizeof(v2old), "v2old.data");
-	if (v2_write(v2, 0, 0) || v2_write(v2stall, 1, 0) || v2_write(v2old, 1, 1))
+	tmp(v2cut, sizeof(v2cut), "v2cut.data");
+	if (v2_write(v2, 0, 0) || v2_write(v2stall, 1, 0) || v2_write(v2old, 1, 1) ||
+	    v2_write(v2cut, 1, 2))
 		return -1;
 	return sample_write(sample, bounds);
 }
@@ -259,8 +261,10 @@ static int v2_window(struct lc_pwriter *w, uint32_t k, uint32_t ticks)
 	return r;
 }
 
-/* Write it to path; with old, cut the end block back to its minor-0 fields
- * (as a file of an older sampler).  Returns 0 or the writer's error. */
+/* Write it to path; with old 1, cut the end block back to its minor-0
+ * fields (as a file of an older sampler); with old 2, cut the file before
+ * its end block (as a sampler killed by SIGKILL leaves it).  Returns 0 or
+ * the writer's error. */
 static int v2_write(const char *path, int stall, int old)
 {
 	struct lc_prof_info in = sample_info();
@@ -291,7 +295,9 @@ static int v2_write(const char *path, int stall, int old)
 	end_at = sample_size(path);
 	r = r ? r : lc_pwriter_end(w, &e);
 	err = lc_pwriter_close(w);
-	if (!r && !err && old)
+	if (!r && !err && old == 2)
+		r = truncate(path, (off_t)end_at) ? -errno : 0;
+	else if (!r && !err && old)
 		r = cut_end(path, end_at);
 	return r ? r : err;
 }
@@ -599,6 +605,17 @@ static void test_std_err(void **state)
 	assert_non_null(strstr(out, "\"se\": null"));
 }
 
+/* A profile cut before its end block (SIGKILL) does not know the longest
+ * tick gap: the warning says so instead of "longest tick gap 0 us". */
+static void test_stall_cut(void **state)
+{
+	(void)state;
+	assert_int_equal(run("-f '%s'", v2cut), 0);
+	assert_non_null(strstr(errout, "its longest tick gap is not known: the profile has no "
+				       "end block; the worst span began at about 0.01 s); "));
+	assert_null(strstr(errout, "gap 0"));
+}
+
 /* Item: a stalled sampler is said once on stderr, when and how long, with
  * the same numbers in JSON; estimated from the windows for older files. */
 static void test_stall(void **state)
@@ -780,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_methods),
 		cmocka_unit_test(test_std_err),
 		cmocka_unit_test(test_stall),
+		cmocka_unit_test(test_stall_cut),
 		cmocka_unit_test(test_sampler_cpu),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_bad_inputs),

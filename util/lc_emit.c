@@ -70,6 +70,27 @@ static void put_clean(FILE *out, const char *str, size_t max, int gnuplot)
 	}
 }
 
+void lc_emit_text_fix(char *str, int keep_nl)
+{
+	unsigned char *s = (unsigned char *)str, *d = s;
+
+	while (s && *s) {
+		uint32_t c;
+		int n = utf8_seq(s, &c);
+
+		if (n == 0 || (is_control(c) && !(keep_nl && c == '\n'))) {
+			*d++ = '?';
+			s += n ? n : 1;
+		} else {
+			memmove(d, s, (size_t)n);
+			d += n;
+			s += n;
+		}
+	}
+	if (d)
+		*d = '\0';
+}
+
 void lc_emit_text_str(FILE *out, const char *s)
 {
 	put_clean(out, s, SIZE_MAX, 0);
@@ -121,21 +142,60 @@ void lc_emit_json_num(FILE *out, double v, int prec)
 		fputs("null", out);
 }
 
+/* The replacement character U+FFFD, in UTF-8: what a byte that is not
+ * UTF-8 becomes in a machine-readable output. */
+#define REPLACEMENT "\xef\xbf\xbd"
+
+/* s with each byte that is not UTF-8 as U+FFFD, a '"' doubled when quoted
+ * is set (CSV). */
+static void put_utf8(FILE *out, const char *str, int quoted)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		uint32_t c;
+		int n = utf8_seq(s, &c);
+
+		if (n == 0)
+			fputs(REPLACEMENT, out);
+		else if (quoted && c == '"')
+			fputs("\"\"", out);
+		else
+			fwrite(s, 1, (size_t)n, out);
+		s += n ? n : 1;
+	}
+}
+
 void lc_emit_csv_str(FILE *out, const char *s)
 {
+	int quoted;
+
 	if (!s)
 		return;
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		fputs(s, out);
-		return;
+	quoted = s[strcspn(s, ",\"\r\n")] != '\0';
+	if (quoted)
+		fputc('"', out);
+	put_utf8(out, s, quoted);
+	if (quoted)
+		fputc('"', out);
+}
+
+void lc_emit_html_str(FILE *out, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (s && *s) {
+		uint32_t c;
+		int n = utf8_seq(s, &c);
+
+		if (n == 0 || (is_control(c) && c != '\n' && c != '\t'))
+			fputs(REPLACEMENT, out);
+		else if (c == '&' || c == '<' || c == '>' || c == '"' || c == '\'')
+			fprintf(out, "&#%u;", (unsigned)c);
+		else
+			fwrite(s, 1, (size_t)n, out);
+		s += n ? n : 1;
 	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
 }
 
 /* The characters s takes on a terminal as lc_emit_text_str writes it. */

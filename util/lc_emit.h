@@ -118,12 +118,24 @@ void lc_emit_json_str(FILE *out, const char *s);
  * write null. */
 void lc_emit_json_num(FILE *out, double v, int prec);
 
-/* s as one CSV field (quoted when it needs to be); NULL writes nothing. */
+/* s as one CSV field (quoted when it needs to be), each byte that is not
+ * UTF-8 as U+FFFD (control characters are data and stay, quoted when they
+ * end a line); NULL writes nothing. */
 void lc_emit_csv_str(FILE *out, const char *s);
+
+/* s as HTML text or an attribute value: &, <, >, " and ' as character
+ * references, control characters but newline and tab and bytes that are
+ * not UTF-8 as U+FFFD; NULL writes nothing. */
+void lc_emit_html_str(FILE *out, const char *s);
 
 /* s for a terminal: control characters and bytes that are not UTF-8
  * written as '?'. */
 void lc_emit_text_str(FILE *out, const char *s);
+
+/* The same in place (the string never grows), newlines kept when keep_nl
+ * is set: for a message that quotes its input, e.g. every reason of
+ * lc_fail (a few reasons span lines on purpose).  NULL is left alone. */
+void lc_emit_text_fix(char *s, int keep_nl);
 
 /* s as a gnuplot string, single-quoted: a quote doubled (gnuplot reads
  * nothing else inside such a string), control characters and bytes that

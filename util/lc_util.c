@@ -2,6 +2,7 @@
  * lc_util.c — parsing, growing arrays, reasons, whole writes, output files.
  */
 #include "lc_util.h"
+#include "lc_emit.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -98,8 +99,10 @@ int lc_grow(void **p, size_t *cap, size_t need, size_t sz)
 
 int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
 {
-	if (msg && len)
+	if (msg && len) {
 		vsnprintf(msg, len, fmt, ap);
+		lc_emit_text_fix(msg, 1);	/* a reason may quote any input */
+	}
 	return err;
 }
 
@@ -335,6 +338,26 @@ static int is_stream(const struct stat *st)
 	       (st->st_uid == geteuid() || st->st_uid == 0);
 }
 
+/* Whether st, the name path, belongs to another user than this process's
+ * in a sticky directory (/tmp): such a name is never replaced, not even by
+ * root, whom the kernel would let remove it. */
+static int others_in_sticky(const char *path, const struct stat *st)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat ds;
+
+	if (st->st_uid == geteuid())
+		return 0;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	return !stat(dir, &ds) && (ds.st_mode & S_ISVTX);
+}
+
 /* Move path to PATH.old; 0 or -errno with the reason. */
 static int rotate(const char *path, char *msg, size_t len)
 {
@@ -364,6 +387,9 @@ int lc_out_prepare(const char *path, enum lc_out_mode how, char *msg, size_t len
 			       "not replaced", path);
 	if (how == LC_OUT_KEEP)
 		return lc_fail(msg, len, -EEXIST, "%s exists (give --force to replace it)", path);
+	if (others_in_sticky(path, &st))
+		return lc_fail(msg, len, -EPERM, "%s belongs to uid %u in a sticky directory: not "
+			       "replaced (choose another name)", path, (unsigned)st.st_uid);
 	if (how == LC_OUT_ROTATE)
 		return rotate(path, msg, len);
 	if (unlink(path) && errno != ENOENT)

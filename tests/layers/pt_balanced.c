@@ -36,7 +36,7 @@ static void *member(void *arg)
 			x = x * 1.0000001 + 1e-9;
 		pthread_barrier_wait(&bar);
 	}
-	sink = x;
+	__atomic_store(&sink, &x, __ATOMIC_RELAXED);	/* every thread writes it */
 	return NULL;
 }
 

@@ -26,6 +26,11 @@
  *		segment raised to all its slots, every other one free (run
  *		with LOSTCYCLES_SLOTS=65536: the sampler's work per tick must
  *		follow the threads, not the slots)
+ *	hostile wastejump MS
+ *		BUSY; its slot's count of LC_TASK_WASTED calls jumps by 3 x 2^30
+ *		(more than the ring holds: "missed"), then its header's team
+ *		says 2^32 - 1 at every tick, so that the sampler drops the
+ *		segment as invalid; BUSY for MS in all
  */
 #include <dirent.h>
 #include <errno.h>
@@ -37,6 +42,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -186,6 +192,34 @@ static int do_garbage(long ms)
 	return 0;
 }
 
+/* wastejump MS: see the top of the file. */
+static int do_wastejump(long ms)
+{
+	struct lc_seg_hdr *h;
+	struct lc_slot *sl = NULL;
+	uint32_t tid = (uint32_t)syscall(SYS_gettid);
+	size_t len;
+
+	LC_BUSY();
+	h = (struct lc_seg_hdr *)own_segment(&len);
+	for (uint32_t i = 0; h && i < h->nslots && !sl; i++) {
+		struct lc_slot *x = (struct lc_slot *)((unsigned char *)h + LC_HDR_SIZE) + i;
+
+		if (x->tid == tid)
+			sl = x;
+	}
+	if (!sl) {
+		fprintf(stderr, "hostile: my slot is not in my segment\n");
+		return 1;
+	}
+	sleep_ms(ms / 4);
+	__atomic_store_n(&sl->nwasted, sl->nwasted + 3u * (1u << 30), __ATOMIC_RELEASE);
+	sleep_ms(ms / 4);
+	__atomic_store_n(&h->team, UINT32_MAX, __ATOMIC_RELEASE);
+	sleep_ms(ms / 2);
+	return 0;
+}
+
 /* truncate MS: see the top of the file. */
 static int do_truncate(long ms)
 {
@@ -292,9 +326,11 @@ int main(int argc, char **argv)
 		return do_children(atoi(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "sigterm"))
 		return do_sigterm(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "wastejump"))
+		return do_wastejump(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "wideslots"))
 		return do_wideslots(atoi(argv[2]), atol(argv[3]));
 	fprintf(stderr, "usage: hostile sigterm MS | children N MS | truncate MS | fakeslots N MS | "
-			"garbage MS | wideslots N MS\n");
+			"garbage MS | wideslots N MS | wastejump MS\n");
 	return 2;
 }
