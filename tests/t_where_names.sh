@@ -5,7 +5,8 @@
 # stripped, a shared library's function, and a program rebuilt after the
 # run.  A construct is "file:line" with -g, "function+0xOFF" without, an
 # address when stripped (and said so); a static lock is its symbol (in a PIE
-# program too); a rebuilt or removed file names nothing and says why; two
+# program too, by the load bias the profile recorded; never by a guessed
+# one: a heap lock is its address); a rebuilt or removed file names nothing and says why; two
 # places of one text get distinct names and -t accepts every printed name.
 SUB=where_names
 . tests/lib.sh
@@ -55,20 +56,36 @@ line=$(grep -n 'int region' "$tmp/prog.c" | cut -d: -f1)
 # at the same address (one text: two names), MPI_Recv (index 5) called
 # from two sites in main, waits on lock_b at two sites in main, and a region in the library's lib_func
 # (a stripped program's addresses are those of the program it was made of)
+# PIE programs are loaded at bias 555555554000 (pie_nobase: a profile
+# that did not record it), and get two heap locks, at HEAP + the link-time
+# addresses of lock_a and lock_b (a base no module was loaded at: never to
+# be named by those symbols).
+HEAP=5555557a0000
 profile() {
-	p=$tmp/$1; s=$p
+	p=$tmp/${1%_nobase}; s=$p; at=
 	[ "$1" = stripped ] && s=$tmp/pie
-	r=$(sym "$s" region); m=$(sym "$s" main); b=$(sym "$s" lock_b)
-	case $1 in pie*) b=$(add 555555554000 $((0x$b))) ;; esac
+	r=$(sym "$s" region); m=$(sym "$s" main); b=$(sym "$s" lock_b); a=$(sym "$s" lock_a)
+	set -- "$1"
+	case $1 in pie*|stripped)
+		set -- "$1" "s:4:$(add "$m" 24):$(add $HEAP $((0x$a)))" "s:4:$(add "$m" 28):$(add $HEAP $((0x$b)))"
+		b=$(add 555555554000 $((0x$b))); at=@555555554000 ;;
+	esac
+	case $1 in *_nobase) at= ;; esac
 	lf=$(sym "$tmp/libwh.so" lib_func)
-	"$GEN" --write "$tmp/$1.data" "$p" "$tmp/libwh.so" "o:$(add "$r" 4)" "w:$(add "$r" 4)" \
+	"$GEN" --write "$tmp/$1.data" "$p$at" "$tmp/libwh.so" "o:$(add "$r" 4)" "w:$(add "$r" 4)" \
 		"m:5:$(add "$m" 8)" "m:5:$(add "$m" 12)" "s:1:$(add "$m" 16):$b" \
-		"s:1:$(add "$m" 20):$b" "l:$(add "$lf" 4)"
+		"s:1:$(add "$m" 20):$b" "l:$(add "$lf" 4)" "$@"
 }
 
-for v in nopie_g nopie pie_g pie stripped; do
+for v in nopie_g nopie pie_g pie pie_nobase stripped; do
 	profile $v || fail "$v: the generator failed"
 done
+# heap LABEL: the two heap locks of profile LABEL are named by address
+heap() {
+	grep '^0x' "$tmp/names" | grep -q "^0x$(add $HEAP $((0x$(sym "$tmp/pie" lock_a)))) @ " &&
+		grep '^0x' "$tmp/names" | grep -q "^0x$(add $HEAP $((0x$(sym "$tmp/pie" lock_b)))) @ " &&
+		! grep -q '^lock_a' "$tmp/names"
+}
 
 names "$tmp/nopie_g.data"
 if has "prog.c:$line" && has "prog.c:$line#2" && grep -q '^MPI_Recv @ prog.c:' "$tmp/names" &&
@@ -86,17 +103,28 @@ else
 fi
 
 names "$tmp/pie_g.data"
-if has "prog.c:$line" && grep -q '^MPI_Recv @ prog.c:' "$tmp/names" && grep -q "^lock_b @ " "$tmp/names"; then
-	ok "PIE with -g: file:line, and the static lock by its symbol at its run-time address"
+if has "prog.c:$line" && grep -q '^MPI_Recv @ prog.c:' "$tmp/names" && grep -q "^lock_b @ " "$tmp/names" &&
+	heap; then
+	ok "PIE with -g: file:line, the static lock by its symbol at its recorded load bias, heap locks by address"
 else
 	fail "PIE with -g"; cat "$tmp/names" "$tmp/err"
 fi
 
 names "$tmp/pie.data"
-if has "region+0x4" && grep -q "^lock_b @ " "$tmp/names"; then
-	ok "PIE without -g: function+0xOFF, lock_b"
+if has "region+0x4" && grep -q "^lock_b @ " "$tmp/names" && heap; then
+	ok "PIE without -g: function+0xOFF, lock_b, heap locks by address"
 else
 	fail "PIE without -g"; cat "$tmp/names" "$tmp/err"
+fi
+
+names "$tmp/pie_nobase.data"
+"$LC" report --where "$tmp/pie_nobase.data" >"$tmp/text" 2>&1
+if has "region+0x4" && ! grep -q "^lock_" "$tmp/names" && heap &&
+	grep -q "0x$(add 555555554000 $((0x$(sym "$tmp/pie" lock_b)))) @ " "$tmp/names" &&
+	grep -q 'no load address of the program was recorded' "$tmp/text"; then
+	ok "PIE without a recorded load bias: every lock by address, and said so"
+else
+	fail "PIE without a recorded load bias"; cat "$tmp/names" "$tmp/text"
 fi
 
 names "$tmp/stripped.data"
