@@ -139,8 +139,15 @@ static void row(struct lc_emit *e, const struct lc_profile *pr, const struct lc_
 		const struct lc_where_row *r, int text)
 {
 	uint64_t tt = grand_total(w);
+	char name[1200];
 
-	lc_emit_str(e, r->name);
+	if (text && r->what && !strcmp(r->what, "tag") && r->func && r->func[0]) {
+		/* "tag NUMBER" of a name several tags have: the name beside it */
+		snprintf(name, sizeof(name), "%s = %s", r->name, r->func);
+		lc_emit_str(e, name);
+	} else {
+		lc_emit_str(e, r->name);
+	}
 	lc_emit_str(e, kind_of(r));
 	if (!text)
 		lc_emit_str(e, r->func);

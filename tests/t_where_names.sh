@@ -161,6 +161,22 @@ else
 	ok "-t lock_b of two call sites refused with both; a name of none refused"
 fi
 
+# tags of one name (two at one line): "tag NUMBER = NAME" in text, and
+# --where -t accepts a tag's row in each of its forms
+r=$(sym "$tmp/nopie_g" region)
+"$GEN" --write "$tmp/tags.data" "$tmp/nopie_g" - "o:$(add "$r" 4)" "t:$(add "$r" 4)" "t:$(add "$r" 5)"
+t1=$((0x4f << 56 | 0x$(add "$r" 4)))
+"$LC" report --where --inclusive "$tmp/tags.data" >"$tmp/text" 2>&1
+bad=
+grep -q "^tag $t1 = prog.c:$line (region) " "$tmp/text" || bad="$bad (text: no name beside the number)"
+for t in "tag $t1" "tag $t1 = prog.c:$line (region)"; do
+	"$LC" report --where -t "$t" "$tmp/tags.data" >"$tmp/out" 2>"$tmp/err" &&
+		"$LC" report -t "$t" "$tmp/tags.data" >"$tmp/out2" 2>&1 && cmp -s "$tmp/out" "$tmp/out2" ||
+		bad="$bad '--where -t $t': $(cat "$tmp/err")"
+done
+[ -z "$bad" ] && ok "tags of one name: 'tag NUMBER = NAME', and --where -t takes a tag's row" ||
+	{ fail "tags of one name:$bad"; cat "$tmp/text"; }
+
 # bad input: one line and status 2
 bad=
 for args in "--where=xx" "--inclusive" "--where --per-thread" "--where -t 7" "--where --advise"; do

@@ -15,6 +15,7 @@
  * one place row of its own time:
  *   o:ADDR w:ADDR (OpenMP region, loop of MAIN)  l:ADDR (a region of LIB)
  *   m:IDX:ADDR (MPI function IDX, LC_MPI_FUNCS, called from MAIN)  s:WHAT:ADDR:OBJ (a wait)
+ *   t:ADDR (an OpenMP fragment tag of MAIN open 1 ms)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -532,11 +533,22 @@ static int write_specs(int argc, char **argv)
 	struct lc_prof_end e = { .procs = 1, .procs_from = LC_PROCS_OPTION };
 	struct lc_prof_window win = { .index = 0, .len_ns = 10000000, .ticks = 10, .max_n = 1,
 				      .nthreads = 1, .threads = &r };
+	struct lc_prof_tagrow tg[16];
 	struct lc_pwriter *w;
 	int n = 0, rc = 0;
+	unsigned long long a;
 
 	snprintf(prog, sizeof(prog), "%.*s", (int)strcspn(argv[1], "@"), argv[1]);
+	win.tags = tg;
 	for (int i = 3; i < argc && n < 256; i++, n++) {
+		if (sscanf(argv[i], "t:%llx", &a) == 1 && win.ntags < 16) {
+			tg[win.ntags++] = (struct lc_prof_tagrow){
+				.tag = (int64_t)(0x4full << 56 | a),
+				.acct = { .cat = { [LC_CAT_SL] = 1000000 }, .t_we = 1000000,
+					  .n_we = 1000000 } };
+			n--;
+			continue;
+		}
 		pl[n] = (struct lc_prof_place){ .thread = 0, .pid = 100,
 						.cat = { [LC_CAT_SL] = 1000000 } };
 		pl[n].place = spec_word(argv[i], argv[2], &pl[n].obj);
