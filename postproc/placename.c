@@ -213,27 +213,30 @@ static void inline_site(const struct file *f, uint64_t a, int line, char *out, s
 
 /* The name of code address a (a return address: its line is that of a - 1)
  * of file f into out and its function into func: "file.c:LINE",
- * "function+0xOFF", or "base+0xADDR" / "0xADDR". */
+ * "function+0xOFF", or "base+0xADDR" / "0xADDR"; in a shared library the
+ * first two are prefixed with its base name: "libx.so:function+0xOFF". */
 static void code_name(struct lc_placenames *pn, struct file *f, uint64_t a, char *out,
 		      size_t len, char *func, size_t flen)
 {
 	const struct lc_program_sym *s = NULL;
-	char file[PATH_MAX];
+	char file[PATH_MAX], mod[300] = "";
 	int line;
 
 	*func = 0;
+	if (f && f->lib && f->base)
+		snprintf(mod, sizeof(mod), "%s:", f->base);
 	if (f && f->usable && f->dbg && a &&
 	    !lc_program_srcline(f->dbg, a - 1, file, sizeof(file), &line, func, flen) && line > 0) {
 		const char *b = strrchr(file, '/');
 
-		snprintf(out, len, "%.300s:%d", b ? b + 1 : file, line);
+		snprintf(out, len, "%s%.300s:%d", mod, b ? b + 1 : file, line);
 		inline_site(f, a - 1, line, out, len);
 		if (!*func || *func == '.')
 			function_of(f, a - 1, func, flen);
 		return;
 	}
 	if (f && f->usable && (s = lc_program_sym_at(f->syms, a - 1, 1))) {
-		snprintf(out, len, "%s+0x%" PRIx64, s->name, a - s->addr);
+		snprintf(out, len, "%s%s+0x%" PRIx64, mod, s->name, a - s->addr);
 		snprintf(func, flen, "%s", s->name);
 		return;
 	}

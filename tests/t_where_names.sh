@@ -89,8 +89,8 @@ heap() {
 
 names "$tmp/nopie_g.data"
 if has "prog.c:$line" && has "prog.c:$line#2" && grep -q '^MPI_Recv @ prog.c:' "$tmp/names" &&
-	grep -q "^lock_b @ " "$tmp/names" && has "lib_func+0x4"; then
-	ok "non-PIE with -g: file:line (and #2), MPI_Recv @ file:line, lock_b, lib_func+0x4"
+	grep -q "^lock_b @ " "$tmp/names" && has "libwh.so:lib_func+0x4"; then
+	ok "non-PIE with -g: file:line (and #2), MPI_Recv @ file:line, lock_b, libwh.so:lib_func+0x4"
 else
 	fail "non-PIE with -g"; cat "$tmp/names" "$tmp/err"
 fi
@@ -130,7 +130,7 @@ fi
 names "$tmp/stripped.data"
 "$LC" report --where "$tmp/stripped.data" >"$tmp/text" 2>&1
 if has "0x$(add "$(sym "$tmp/pie" region)" 4)" && grep -q 'stripped' "$tmp/text" &&
-	has "lib_func+0x4"; then
+	has "libwh.so:lib_func+0x4"; then
 	ok "stripped: addresses, and the report says the file is stripped"
 else
 	fail "stripped"; cat "$tmp/names" "$tmp/text"
