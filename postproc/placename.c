@@ -386,10 +386,12 @@ void lc_placenames_get(struct lc_placenames *pn, int32_t pid, uint64_t w, uint64
 			snprintf(out->what, sizeof(out->what), "%s", wn);
 		else
 			snprintf(out->what, sizeof(out->what), "wait#%" PRIu32, what);
-		if (obj)
+		if (obj || sync_name(pn->pr, pid, 0))
 			object_name(pn, pid, obj, subj, sizeof(subj));
-		else	/* no object (a join): the kind of wait */
+		else if (!strcmp(out->what, "join"))	/* a wait without an object */
 			snprintf(subj, sizeof(subj), "%s", out->what);
+		else	/* its object was not known at the tick */
+			snprintf(subj, sizeof(subj), "%s (object not recorded)", out->what);
 		call_place(pn, pid, w, subj, out);
 	} else if (w) {
 		snprintf(out->name, sizeof(out->name), "place:0x%016" PRIx64, w);

@@ -54,7 +54,9 @@ line=$(grep -n 'int region' "$tmp/prog.c" | cut -d: -f1)
 
 # profile NAME: a profile of program NAME with a region in region(), a loop
 # at the same address (one text: two names), MPI_Recv (index 5) called
-# from two sites in main, waits on lock_b at two sites in main, and a region in the library's lib_func
+# from two sites in main, waits on lock_b at two sites in main, a region in
+# the library's lib_func, a condition wait whose object was not recorded and
+# a join (no object)
 # (a stripped program's addresses are those of the program it was made of)
 # PIE programs are loaded at bias 555555554000 (pie_nobase: a profile
 # that did not record it), and get two heap locks, at HEAP + the link-time
@@ -74,7 +76,7 @@ profile() {
 	lf=$(sym "$tmp/libwh.so" lib_func)
 	"$GEN" --write "$tmp/$1.data" "$p$at" "$tmp/libwh.so" "o:$(add "$r" 4)" "w:$(add "$r" 4)" \
 		"m:5:$(add "$m" 8)" "m:5:$(add "$m" 12)" "s:1:$(add "$m" 16):$b" \
-		"s:1:$(add "$m" 20):$b" "l:$(add "$lf" 4)" "$@"
+		"s:1:$(add "$m" 20):$b" "l:$(add "$lf" 4)" "s:3:$(add "$m" 32):0" "s:5:$(add "$m" 36):0" "$@"
 }
 
 for v in nopie_g nopie pie_g pie pie_nobase stripped; do
@@ -96,8 +98,9 @@ else
 fi
 
 names "$tmp/nopie.data"
-if has "region+0x4" && has "region+0x4#2" && has "MPI_Recv @ main+0x8" && grep -q "^lock_b @ " "$tmp/names"; then
-	ok "non-PIE without -g: function+0xOFF, MPI_Recv @ main+0x8, lock_b @ main+0x10"
+if has "region+0x4" && has "region+0x4#2" && has "MPI_Recv @ main+0x8" && grep -q "^lock_b @ " "$tmp/names" &&
+	has "condition (object not recorded) @ main+0x20" && has "join @ main+0x24"; then
+	ok "non-PIE without -g: function+0xOFF, MPI_Recv @ main+0x8, lock_b @ main+0x10, a wait without its object"
 else
 	fail "non-PIE without -g"; cat "$tmp/names" "$tmp/err"
 fi
