@@ -211,6 +211,9 @@ static int check_opts(struct lc_report_opts *o)
 				   "other option but -f, --format and --source");
 	if (inclusive && !where_on)
 		return usage_error("%s", "--inclusive is a view of --where");
+	if (where_on && o->per_rank)
+		return usage_error("%s", "--where has no --per-rank: -t PLACE (an MPI function "
+				   "or call site) shows that place per rank and thread");
 	if (where_on && (list_only || sync_only || o->lline || o->per_thread || o->per_rank ||
 			 o->timeline || o->counters))
 		return usage_error("%s", "--where prints the places: it takes no other option but "

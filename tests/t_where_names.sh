@@ -182,13 +182,23 @@ done
 
 # bad input: one line and status 2
 bad=
-for args in "--where=xx" "--inclusive" "--where --per-thread" "--where -t 7" "--where --advise"; do
+for args in "--where=xx" "--inclusive" "--where --per-thread" "--where --per-rank" "--where -t 7" "--where --advise"; do
 	"$LC" report $args "$tmp/nopie.data" >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] || bad="$bad '$args'"
 done
 grep -q "a category key: li ip sl cl rc ml bl wc rt" "$tmp/err" || "$LC" report --where=xx "$tmp/nopie.data" 2>&1 |
 	grep -q "a category key: li ip sl cl rc ml bl wc rt" || bad="$bad (--where=xx's keys)"
+"$LC" report --where --per-rank "$tmp/nopie.data" 2>&1 | grep -q -- "-t PLACE (an MPI function or call site) shows that place per rank" ||
+	bad="$bad (--where --per-rank does not say to use -t PLACE)"
 [ -z "$bad" ] && ok "bad options: one line, status 2" || fail "bad options:$bad"
+# -t of an MPI function: per thread, the count column is its call sites
+"$LC" report --where -t MPI_Recv "$tmp/nopie.data" >"$tmp/out" 2>&1
+if grep -q ' places slowest ' "$tmp/out" && ! grep -q ' threads ' "$tmp/out" &&
+	awk '$1 == "tid" && $2 == "300" { for (i = 1; i <= NF; i++) if ($i ~ /%$/) { exit !($(i + 1) == 2) } } END { if (NR == 0) exit 1 }' "$tmp/out"; then
+	ok "-t MPI_Recv per thread: the places column counts its 2 call sites"
+else
+	fail "-t MPI_Recv per thread"; cat "$tmp/out"
+fi
 "$GEN" --write "$tmp/none.data" "$tmp/nopie" -
 "$LC" report --where "$tmp/none.data" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 1 ] && grep -q "holds no places" "$tmp/err" && [ ! -s "$tmp/out" ]; then
