@@ -121,16 +121,26 @@ if [ -f build/liblostcycles-pthread.so ] && [ -x "$PT" ]; then
 	# p = its five threads (-p): each waiting thread holds its processor
 	"$LC" record -q --pthread -p 5 -o "$tmp/pt.data" -- "$PT" >"$tmp/pt.out" 2>"$tmp/pt.err"
 	if places pt "$tmp/pt.data"; then
-		judge pt "pthreads: the static lock by its symbol, the heap lock by its address, with their measured waits" '
+		# names are not timing: judged on a busy machine too
+		heap=$(awk '/^waited / { print $5 }' "$tmp/pt.out")
+		if awk -F, -v heap="$heap" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+			$(col["kind"]) != "mutex" || $1 ~ /\(object not recorded\)/ { next }
+			$1 ~ /^lock_a @ / { a = 1; next }
+			index($1, heap " @ ") == 1 { h = 1; next }
+			{ print "  another name: " $1; bad = 1 }
+			END { exit !(a && h && !bad) }' "$tmp/pt.csv"; then
+			ok "pthreads: the static lock named by its symbol, the heap lock ($heap) by its address"
+		else
+			fail "pthreads: lock names"; cat "$tmp/pt.csv"
+		fi
+		judge pt "pthreads: each lock's rows with its measured waits" '
 			FNR == NR && /^waited / { split($0, w, " "); wa = w[3]; heap = w[5]; wb = w[6]; next }
 			FNR == NR { next }
 			FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 			$1 ~ /^lock_a( @ |$)/ { a += $(col["sl"]); na++ }
 			index($1, heap " @ ") == 1 || $1 == heap { b += $(col["sl"]); nb++ }
-			$1 ~ /^[A-Za-z_][A-Za-z0-9_.]*(\+0x[0-9a-f]+)? @ / && $(col["kind"]) == "mutex" && $1 !~ /^lock_a @ / { print "  named by a symbol: " $1; wrong = 1 }
 			END {
 				printf "  lock_a: %d row(s), sl %.4f s, measured %.4f s; heap %s: %d row(s), sl %.4f s, measured %.4f s; total %.3f s\n", na, a, wa, heap, nb, b, wb, tt
-				if (wrong) exit 1
 				da = a - wa; if (da < 0) da = -da
 				db = b - wb; if (db < 0) db = -db
 				exit !(na > 0 && nb > 0 && da <= 0.05 * tt && db <= 0.05 * tt && wa > 0.1 && wb > 0.02)
