@@ -35,12 +35,6 @@ static int opt_memory(const struct lc_opt *opt, const char *arg)
 	return 0;
 }
 
-/* --max-points N. */
-static int opt_max_points(const struct lc_opt *opt, const char *arg)
-{
-	return lc_opt_max_points(arg, opt->field);
-}
-
 /* A structure or sources to extract one from: -1 to go on, else 2 after
  * a message. */
 static int need_input(const struct lc_compose_opts *o)
@@ -113,8 +107,8 @@ static const struct lc_opt opts[] = {
 			&opt.output),
 	LC_OPT_FLAG("force", 0, "replace -o FILE and plot files that exist (else refused)",
 		    &opt.force),
-	LC_OPT_CALLBACK("max-points", 0, "N", "refuse a grid (or --tune grid) of more than N "
-			"points\n(default 1000000)", &opt.max_points, opt_max_points),
+	LC_OPT_MAX_POINTS("refuse a grid (or --tune grid) of more than N points\n(default "
+			  "1000000)", &opt.max_points),
 	LC_OPT_END(),
 };
 

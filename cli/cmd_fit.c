@@ -43,38 +43,15 @@ static int opt_rank(const struct lc_opt *opt, const char *arg)
 	return 0;
 }
 
-/* A word of names[0..n) into the int field as vals[i]; else a message
- * naming the words (list). */
-static int opt_word(const struct lc_opt *opt, const char *arg, const char *const *names,
-		    const int *vals, int n, const char *list)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(arg, names[i])) {
-			*(int *)opt->field = vals[i];
-			return 0;
-		}
-	warnx("%s wants %s, not '%s'", lc_opt_name(opt), list, arg);
-	return -1;
-}
-
-/* --format: text, formula, json or csv (enum lc_fitrun_format). */
-static int opt_format(const struct lc_opt *opt, const char *arg)
-{
-	static const char *const names[] = { "text", "formula", "json", "csv" };
-	static const int vals[] = { LC_FITFMT_TEXT, LC_FITFMT_FORMULA, LC_FITFMT_JSON,
-				    LC_FITFMT_CSV };
-
-	return opt_word(opt, arg, names, vals, 4, "text, formula, json or csv");
-}
-
-/* --aggregate: mean, median or min (LC_POINTS_*). */
-static int opt_agg(const struct lc_opt *opt, const char *arg)
-{
-	static const char *const names[] = { "mean", "median", "min" };
-	static const int vals[] = { LC_POINTS_MEAN, LC_POINTS_MEDIAN, LC_POINTS_MIN };
-
-	return opt_word(opt, arg, names, vals, 3, "mean, median or min");
-}
+/* The words of --format (enum lc_fitrun_format) and --aggregate (LC_POINTS_*). */
+static const struct lc_opt_word format_words[] = {
+	{ "text", LC_FITFMT_TEXT }, { "formula", LC_FITFMT_FORMULA }, { "json", LC_FITFMT_JSON },
+	{ "csv", LC_FITFMT_CSV }, { NULL, 0 },
+};
+static const struct lc_opt_word agg_words[] = {
+	{ "mean", LC_POINTS_MEAN }, { "median", LC_POINTS_MEDIAN }, { "min", LC_POINTS_MIN },
+	{ NULL, 0 },
+};
 
 /* --max-load PCT: a percentage in (0, 100]. */
 static int opt_pct(const struct lc_opt *opt, const char *arg)
@@ -119,10 +96,10 @@ static const struct lc_opt opts[] = {
 		    &opt.negative),
 	LC_OPT_CALLBACK("top", 0, "N", "show the N best models (default: all; 10 with "
 			"--search)", &opt.top, opt_rank),
-	LC_OPT_CALLBACK("format", 0, "FMT", "text (default); formula: only the chosen model "
-			"(or\n--pick N) as an expression predict and Python both read;\njson "
-			"or csv: models with coefficients, intervals, R2,\nadjusted R2, AICc, "
-			"leave-one-out and in-sample SMAPE", &opt.format, opt_format),
+	LC_OPT_ENUM("format", 0, "FMT", "text (default); formula: only the chosen model "
+		    "(or\n--pick N) as an expression predict and Python both read;\njson "
+		    "or csv: models with coefficients, intervals, R2,\nadjusted R2, AICc, "
+		    "leave-one-out and in-sample SMAPE", &opt.format, format_words),
 	LC_OPT_FLAG("weights", 0, "weight averaged points by count/spread^2", &opt.weights),
 	LC_OPT_FLAG("absolute", 0, "plain least squares (lca's); the default weights "
 		    "points\nby 1/y^2, fitting relative errors, unless some y is 0",
@@ -136,9 +113,9 @@ static const struct lc_opt opts[] = {
 	LC_OPT_FLAG("drop-outliers", 0, "leave out a repeat far from its point's other "
 		    "repeats\n(more than 5x the runs' relative noise from their\nmedian; "
 		    "listed either way, with file:line)", &opt.drop_outliers),
-	LC_OPT_CALLBACK("aggregate", 0, "HOW", "a point's repeats: mean, median or min "
-			"(default:\nthe median of 3 or more repeats, else the mean)",
-			&opt.aggregate, opt_agg),
+	LC_OPT_ENUM("aggregate", 0, "HOW", "a point's repeats: mean, median or min "
+		    "(default:\nthe median of 3 or more repeats, else the mean)",
+		    &opt.aggregate, agg_words),
 	LC_OPT_STRING("upto", 0, "\"VAR=V...\"", "the range where a model must not go "
 		      "below zero\nreaches V (e.g. the --at of a prediction); the\nmeasured "
 		      "range always counts", &opt.upto),

@@ -40,12 +40,6 @@ static int opt_whatif(const struct lc_opt *opt, const char *arg)
 	return 0;
 }
 
-/* --max-points N. */
-static int opt_max_points(const struct lc_opt *opt, const char *arg)
-{
-	return lc_opt_max_points(arg, opt->field);
-}
-
 /* The options, into these (file-scope data, as perf's builtins have it). */
 static struct lc_predrun_opts opt = { .max_points = LC_GRID_DEFAULT_MAX_POINTS };
 static const struct lc_opt opts[] = {
@@ -70,28 +64,12 @@ static const struct lc_opt opts[] = {
 			"of the\nruns in RUNS (seconds per category over p)", &opt.profile),
 	LC_OPT_STRING("extract", 'x', "EXPR", "with --profile: only runs where EXPR holds",
 		      &opt.extract),
-	LC_OPT_CALLBACK("max-points", 0, "N", "refuse a grid of more than N points (default "
-			"1000000)", &opt.max_points, opt_max_points),
+	LC_OPT_MAX_POINTS("refuse a grid of more than N points (default 1000000)",
+			  &opt.max_points),
 	LC_OPT_FLAG("force", 0, "replace plot files that exist (else they are refused)",
 		    &opt.force),
 	LC_OPT_END(),
 };
-
-/* Parse the command line into o.  -1 to go on, or the exit status (0
- * after --help, 2 after a usage message). */
-static int parse_opts(int argc, char **argv, struct lc_predrun_opts *o)
-{
-	char **rest;
-	int n;
-
-	if ((n = lc_opt_parse(argc, argv, opts, usage, &rest)) < 0)
-		return LC_OPT_EXIT(n);
-	if (n) {
-		warnx("unexpected argument '%s'; see '" PROG " --help'", rest[0]);
-		return 2;
-	}
-	return -1;
-}
 
 /* --profile RUNS --plot PNG: the stacked-bar predicate profile chart. */
 static int profile_chart(const struct lc_predrun_opts *o)
@@ -125,7 +103,7 @@ static int run(struct lc_predrun *pr)
 int lc_cmd_predict(int argc, char **argv)
 {
 	struct lc_predrun pr = { .pax = -1 };
-	int r = parse_opts(argc, argv, &opt);
+	int r = lc_opt_parse_only(argc, argv, opts, usage);
 
 	if (r >= 0)
 		return r;

@@ -30,11 +30,18 @@ int lc_cmd_export(int argc, char **argv);
  * thing in main (argv: main's). */
 void lc_preload_strip(char **argv);
 
-/* --max-points N of predict and compose: a count of grid points, 1 or more,
- * into *out.  Returns 0, or -1 after a message. */
-int lc_opt_max_points(const char *arg, size_t *out);
-
 struct lc_opt;
+
+/* Callback of --max-points N (predict, compose): a count of grid points,
+ * 1 or more, into the size_t field.  Returns 0, or -1 after a message. */
+int lc_opt_max_points(const struct lc_opt *opt, const char *arg);
+/* The --max-points row of predict and compose, with its help line H. */
+#define LC_OPT_MAX_POINTS(H, P) LC_OPT_CALLBACK("max-points", 0, "N", (H), (P), lc_opt_max_points)
+
+/* Parse the options of a command that takes no operand: -1 to go on, or
+ * the exit status (0 after --help, 2 after a usage message). */
+int lc_opt_parse_only(int argc, char **argv, const struct lc_opt *opts,
+		      const char *const *usage);
 
 /* Callback of --window-grow N (record, attach, exec): 0 (fixed windows) or
  * an even count, 2 or more, of windows after which the window length

@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 }
 
 /* --max-points.  See lc_cmd.h. */
-int lc_opt_max_points(const char *arg, size_t *out)
+int lc_opt_max_points(const struct lc_opt *opt, const char *arg)
 {
 	uint64_t v;
 
@@ -151,8 +151,24 @@ int lc_opt_max_points(const char *arg, size_t *out)
 		warnx("bad --max-points '%s' (a count, 1 or more)", arg);
 		return -1;
 	}
-	*out = (size_t)v;
+	*(size_t *)opt->field = (size_t)v;
 	return 0;
+}
+
+/* Options and no operand.  See lc_cmd.h. */
+int lc_opt_parse_only(int argc, char **argv, const struct lc_opt *opts,
+		      const char *const *usage)
+{
+	char **rest;
+	int n = lc_opt_parse(argc, argv, opts, usage, &rest);
+
+	if (n < 0)
+		return LC_OPT_EXIT(n);
+	if (n) {
+		warnx("unexpected argument '%s'; see 'lostcycles %s --help'", rest[0], argv[0]);
+		return 2;
+	}
+	return -1;
 }
 
 /* --window-grow.  See lc_cmd.h. */

@@ -105,7 +105,7 @@ fi
 check "--format csv: a header and one row per model" \
 	'[ "$(wc -l <"$tmp/c")" -eq 3 ] && head -1 "$tmp/c" | grep -q "^rank,formula,r2,adj_r2,aicc,loo_smape_percent," &&
 	 grep -q "^1,\"\{0,1\}[0-9.e-]*\*n + [^,]*,0\.999" "$tmp/c"'
-refuse "bad --format" 2 "--format wants text, formula, json or csv, not 'xml'" -c rt -v n -f "$S" --format xml
+refuse "bad --format" 2 "bad --format 'xml': unknown format (text, formula, json or csv)" -c rt -v n -f "$S" --format xml
 
 run fit -c li -v p -f "$R" -x "n=256 && p<=2" --search
 check "2 points: ranked by R2, and the output says so" \

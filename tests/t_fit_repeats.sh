@@ -30,7 +30,7 @@ check "--aggregate min: the least disturbed run" \
 "$LC" fit -c rt -v p -f "$R" --aggregate mode 'p' >"$tmp/out" 2>&1
 st=$?
 check_fails() { [ "$st" -ne 0 ] && [ "$(wc -l <"$tmp/out")" -le 2 ] && grep -q -- "$1" "$tmp/out"; }
-if check_fails "--aggregate wants mean, median or min, not 'mode'"; then ok "--aggregate mode: refused in one line"; else fail "--aggregate mode"; cat "$tmp/out"; fi
+if check_fails "bad --aggregate 'mode': unknown aggregate (mean, median or min)"; then ok "--aggregate mode: refused in one line"; else fail "--aggregate mode"; cat "$tmp/out"; fi
 "$LC" fit -c rt -v p -f "$R" --upto "q=4" 'p' >"$tmp/out" 2>&1
 st=$?
 if check_fails "--upto wants VAR=VALUE with a -v variable, not 'q=4'"; then ok "--upto q=4: refused"; else fail "--upto q=4"; cat "$tmp/out"; fi
