@@ -520,8 +520,9 @@ static int plot_data(struct lc_predrun *pr, const char *path, int nb, char *msg,
 }
 
 /* The plot lines of block b of the data file: A's curve, and B's. */
-static void plot_lines(const struct lc_predrun *pr, FILE *f, const char *data, int b)
+static void plot_lines(const void *arg, FILE *f, const char *data, int b)
 {
+	const struct lc_predrun *pr = arg;
 	char label[64] = "A";
 
 	if (pr->g.naxes > 1)
@@ -538,36 +539,24 @@ static void plot_lines(const struct lc_predrun *pr, FILE *f, const char *data, i
 	lc_plotout_str(f, "B %s", label);
 }
 
-/* Write the plot script for the data file. */
-static int plot_script(const struct lc_predrun *pr, const char *path, const char *data, int nb,
-		       char *msg, size_t len)
-{
-	FILE *f = lc_out_fopen(path);
-
-	if (!f)
-		return lc_fail(msg, len, -errno, "--plot %s: %s", pr->o.plot, strerror(errno));
-	lc_plotout_head(f, "predict", pr->names[0], pr->o.speedup ? "set ylabel \"speedup\"" :
-			"set ylabel \"predicted T(E) (seconds)\"", pr->o.model);
-	for (int b = 0; b < nb; b++)
-		plot_lines(pr, f, data, b);
-	fprintf(f, "\n");
-	if (fclose(f))
-		return lc_fail(msg, len, -errno, "--plot %s: %s", pr->o.plot, strerror(errno));
-	return 0;
-}
-
 int lc_predrun_plot(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 {
-	int nb = pr->g.naxes > 1 ? pr->g.axis[1].n : 1, rc;
+	struct lc_plotout_script s = {
+		.who = "predict", .yaxis = pr->o.speedup ? "set ylabel \"speedup\"" :
+		"set ylabel \"predicted T(E) (seconds)\"", .title = pr->o.model,
+		.curve = plot_lines, .arg = pr,
+	};
 	struct lc_plotout po;
+	int rc;
 
 	if ((rc = lc_plotout_axes(&pr->g, pr->o.plot_x, msg, len)))
 		return rc;
 	pr->pax = lc_grid_find(&pr->g, "p");	/* the axes were reordered */
-	nb = pr->g.naxes > 1 ? pr->g.axis[1].n : 1;
+	s.ncurves = pr->g.naxes > 1 ? pr->g.axis[1].n : 1;
+	s.xlabel = pr->names[0];
 	if ((rc = lc_plotout_open(&po, pr->o.plot, pr->o.force, msg, len)) ||
-	    (rc = plot_data(pr, po.data, nb, msg, len)) ||
-	    (rc = plot_script(pr, po.gp, po.data, nb, msg, len)))
+	    (rc = plot_data(pr, po.data, s.ncurves, msg, len)) ||
+	    (rc = lc_plotout_script(&po, &s, msg, len)))
 		return rc;
 	return lc_plotout_finish(&po, out, msg, len);
 }

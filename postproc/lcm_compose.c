@@ -646,8 +646,9 @@ static int plot_data(struct lc_compose *c, const char *data, int nb, char *msg, 
 }
 
 /* The plot lines of block b of the data file. */
-static void plot_lines(const struct lc_compose *c, FILE *f, const char *data, int b)
+static void plot_lines(const void *arg, FILE *f, const char *data, int b)
 {
+	const struct lc_compose *c = arg;
 	const char *na = base_name(a_name(c));
 	const char *nbn = c->o.compare ? base_name(c->o.compare) : "";
 	char label[64] = "";
@@ -672,33 +673,19 @@ static void plot_lines(const struct lc_compose *c, FILE *f, const char *data, in
 	}
 }
 
-/* Write the gnuplot script for the data file: the prediction with its
- * interval, the other structure's, the measurements. */
-static int plot_script(const struct lc_compose *c, const char *gp, const char *data, int nb,
-		       char *msg, size_t len)
-{
-	FILE *f = lc_out_fopen(gp);
-
-	if (!f)
-		return lc_fail(msg, len, -errno, "--plot %s: %s", c->o.plot, strerror(errno));
-	lc_plotout_head(f, "compose", c->names[0], "set ylabel \"T (seconds)\"\nset logscale y",
-			a_name(c));
-	for (int b = 0; b < nb; b++)
-		plot_lines(c, f, data, b);
-	fprintf(f, "\n");
-	if (fclose(f))
-		return lc_fail(msg, len, -errno, "--plot %s: %s", c->o.plot, strerror(errno));
-	return 0;
-}
-
 int lc_compose_plot(struct lc_compose *c, FILE *out, char *msg, size_t len)
 {
-	int nb = c->g.naxes > 1 ? c->g.axis[1].n : 1, rc;
+	struct lc_plotout_script s = {
+		.who = "compose", .xlabel = c->names[0],
+		.yaxis = "set ylabel \"T (seconds)\"\nset logscale y", .title = a_name(c),
+		.ncurves = c->g.naxes > 1 ? c->g.axis[1].n : 1, .curve = plot_lines, .arg = c,
+	};
 	struct lc_plotout po;
+	int rc;
 
 	if ((rc = lc_plotout_open(&po, c->o.plot, c->o.force, msg, len)) ||
-	    (rc = plot_data(c, po.data, nb, msg, len)) ||
-	    (rc = plot_script(c, po.gp, po.data, nb, msg, len)))
+	    (rc = plot_data(c, po.data, s.ncurves, msg, len)) ||
+	    (rc = lc_plotout_script(&po, &s, msg, len)))
 		return rc;
 	return lc_plotout_finish(&po, out, msg, len);
 }

@@ -64,6 +64,22 @@ void lc_plotout_head(FILE *f, const char *who, const char *xlabel, const char *y
 	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
 }
 
+int lc_plotout_script(const struct lc_plotout *po, const struct lc_plotout_script *s,
+		      char *msg, size_t len)
+{
+	FILE *f = lc_out_fopen(po->gp);
+
+	if (!f)
+		return lc_fail(msg, len, -errno, "--plot %s: %s", po->png, strerror(errno));
+	lc_plotout_head(f, s->who, s->xlabel, s->yaxis, s->title);
+	for (int b = 0; b < s->ncurves; b++)
+		s->curve(s->arg, f, po->data, b);
+	fprintf(f, "\n");
+	if (fclose(f))
+		return lc_fail(msg, len, -errno, "--plot %s: %s", po->png, strerror(errno));
+	return 0;
+}
+
 /* Swap axes i and j of g. */
 static void swap_axes(struct lc_grid *g, int i, int j)
 {

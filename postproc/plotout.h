@@ -37,6 +37,21 @@ void lc_plotout_str(FILE *f, const char *fmt, ...) __attribute__((format(printf,
 void lc_plotout_head(FILE *f, const char *who, const char *xlabel, const char *yaxis,
 		     const char *title);
 
+/* A --plot script: its head (as lc_plotout_head) and ncurves curves, each
+ * written by curve(arg, f, data, b) after "plot" or ", \\" (data: the
+ * data file's name, b: the curve's index block). */
+struct lc_plotout_script {
+	const char *who, *xlabel, *yaxis, *title;
+	int ncurves;
+	void (*curve)(const void *arg, FILE *f, const char *data, int b);
+	const void *arg;
+};
+
+/* Write the script of s to po's FILE.gp.  0, or -errno with the reason
+ * ("--plot FILE.png: ..."). */
+int lc_plotout_script(const struct lc_plotout *po, const struct lc_plotout_script *s,
+		      char *msg, size_t len);
+
 struct lc_grid;
 
 /* Put the variable to plot on x first among g's axes: x (NULL: the first
