@@ -128,15 +128,21 @@ static int accept(struct parser *ps, const char *tok)
 static int parse_or(struct parser *ps);
 static int parse_unary(struct parser *ps);
 
-/* Make a binary node, or fail on out of memory. */
+/* Append a node to the parsed expression; its index, or -1 after "out of
+ * memory" at the text at. */
+static int new_node(struct parser *ps, const char *at, enum op op, int a, int b)
+{
+	int i = add_node(ps->e, op, a, b);
+
+	return i < 0 ? fail(ps, at, "out of memory") : i;
+}
+
+/* Make a binary node of a and b (-1 when either failed). */
 static int binary(struct parser *ps, enum op op, int a, int b)
 {
-	int i;
-
 	if (a < 0 || b < 0)
 		return -1;
-	i = add_node(ps->e, op, a, b);
-	return i < 0 ? fail(ps, ps->pos, "out of memory") : i;
+	return new_node(ps, ps->pos, op, a, b);
 }
 
 /* Look up a function name; returns its index or -1. */
@@ -170,9 +176,9 @@ static int parse_call(struct parser *ps, const char *name, int fn)
 	if (nargs != fntab[fn].arity)
 		return fail(ps, name, "%s() takes %d argument%s, got %d", fntab[fn].name,
 			    fntab[fn].arity, fntab[fn].arity == 1 ? "" : "s", nargs);
-	i = add_node(ps->e, fntab[fn].arity == 1 ? OP_FN1 : OP_FN2, args[0], args[1]);
+	i = new_node(ps, ps->pos, fntab[fn].arity == 1 ? OP_FN1 : OP_FN2, args[0], args[1]);
 	if (i < 0)
-		return fail(ps, ps->pos, "out of memory");
+		return -1;
 	if (fn == FN_LOG)	/* resolved now, so that it prints with its base */
 		fn = ps->flags & LC_EXPR_LOG2 ? FN_LOG2 : ps->flags & LC_EXPR_LOG10 ? FN_LOG10 : FN_LN;
 	ps->e->nodes[i].fn = fn;
@@ -198,10 +204,8 @@ static int parse_name(struct parser *ps)
 	slot = ps->resolve ? ps->resolve(ps->ctx, start, len) : -1;
 	if (slot < 0)
 		return fail(ps, start, "unknown variable '%.*s'", (int)len, start);
-	i = add_node(ps->e, OP_VAR, -1, -1);
-	if (i < 0)
-		return fail(ps, start, "out of memory");
-	ps->e->nodes[i].slot = slot;
+	if ((i = new_node(ps, start, OP_VAR, -1, -1)) >= 0)
+		ps->e->nodes[i].slot = slot;
 	return i;
 }
 
@@ -222,10 +226,8 @@ static int parse_number(struct parser *ps)
 	if (errno == ERANGE && isinf(v))
 		return fail(ps, start, "number out of range");
 	ps->pos = end;
-	i = add_node(ps->e, OP_NUM, -1, -1);
-	if (i < 0)
-		return fail(ps, start, "out of memory");
-	ps->e->nodes[i].num = v;
+	if ((i = new_node(ps, start, OP_NUM, -1, -1)) >= 0)
+		ps->e->nodes[i].num = v;
 	return i;
 }
 
@@ -271,14 +273,13 @@ static int parse_pow(struct parser *ps)
 /* unary := "-" unary | "+" unary | pow */
 static int parse_unary(struct parser *ps)
 {
-	int a, i;
+	int a;
 
 	if (accept(ps, "-")) {
 		a = parse_unary(ps);
 		if (a < 0)
 			return -1;
-		i = add_node(ps->e, OP_NEG, a, -1);
-		return i < 0 ? fail(ps, ps->pos, "out of memory") : i;
+		return new_node(ps, ps->pos, OP_NEG, a, -1);
 	}
 	if (accept(ps, "+"))
 		return parse_unary(ps);
