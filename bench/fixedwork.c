@@ -36,11 +36,8 @@ int main(int argc, char **argv)
 	long n = 2;
 	double ms;
 
-	if ((argc > 1 && (chunks = strtol(argv[1], NULL, 10)) <= 0) ||
-	    (argc > 2 && ((n = strtol(argv[2], NULL, 10)) < 1 || n > 64))) {
-		fprintf(stderr, "usage: fixedwork [CHUNKS [THREADS]]\n");
+	if (lc_bench_args(argc, argv, "fixedwork [CHUNKS [THREADS]]", &chunks, &n))
 		return 2;
-	}
 	ms = lc_bench_team("fixedwork", n, work);
 	if (ms < 0)
 		return 1;

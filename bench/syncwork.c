@@ -48,11 +48,8 @@ int main(int argc, char **argv)
 	long n = 1;
 	double ms;
 
-	if ((argc > 1 && (iters = strtol(argv[1], NULL, 10)) <= 0) ||
-	    (argc > 2 && ((n = strtol(argv[2], NULL, 10)) < 1 || n > 64))) {
-		fprintf(stderr, "usage: syncwork [ITERATIONS [THREADS]]\n");
+	if (lc_bench_args(argc, argv, "syncwork [ITERATIONS [THREADS]]", &iters, &n))
 		return 2;
-	}
 	LC_NAME(&lock, "syncwork lock");
 	ms = lc_bench_team("syncwork", n, work);
 	if (ms < 0)

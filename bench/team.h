@@ -1,7 +1,7 @@
 /*
  * team.h — the team of the bench workloads (fixedwork, syncwork): n threads
  * run work((void *)i) inside one parallel region of LC_TEAM(n), timed on
- * the monotonic clock.
+ * the monotonic clock; and their operands.
  */
 #ifndef LC_BENCH_TEAM_H
 #define LC_BENCH_TEAM_H
@@ -9,9 +9,23 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "lostcycles.h"
+
+/* The operands [COUNT [THREADS]] of a team workload: COUNT (1 or more)
+ * into *count and THREADS (1..64) into *n, each left as it is when absent.
+ * 0, or -1 after the line "usage: USAGE" on stderr. */
+static inline int lc_bench_args(int argc, char **argv, const char *usage, long *count, long *n)
+{
+	if ((argc > 1 && (*count = strtol(argv[1], NULL, 10)) <= 0) ||
+	    (argc > 2 && ((*n = strtol(argv[2], NULL, 10)) < 1 || *n > 64))) {
+		fprintf(stderr, "usage: %s\n", usage);
+		return -1;
+	}
+	return 0;
+}
 
 /* Run n (1..64) threads of work; returns the region's wall time in ms, or
  * -1 after a message naming prog when a thread cannot start. */
