@@ -86,18 +86,31 @@ static void usage(FILE *f)
 		   "the completion.\n");
 }
 
-int main(int argc, char **argv)
+/* --completion SHELL: the completion script of bash or zsh.  The exit
+ * status. */
+static int completion(int argc, char **argv)
 {
-	const char *name = argc > 1 ? argv[1] : NULL;
-
-	lc_preload_strip(argv);
-	/* GSL's default handler aborts the process on a domain error; every
-	 * GSL call here checks its result (NaN or a status) instead. */
-	gsl_set_error_handler_off();
-	if (!name) {
-		usage(stderr);
-		return 2;
+	if (argc == 3 && !strcmp(argv[2], "bash")) {
+		fputs("# bash completion for lostcycles (lostcycles --completion bash)\n"
+		      "# shellcheck shell=bash\n", stdout);
+		fputs(completion_bash, stdout);
+		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[2], "zsh")) {
+		fputs("# zsh completion for lostcycles (lostcycles --completion zsh): in\n"
+		      "# ~/.zshrc, after compinit: eval \"$(lostcycles --completion zsh)\"\n"
+		      "autoload -U +X bashcompinit && bashcompinit\n", stdout);
+		fputs(completion_bash, stdout);
+		return 0;
+	}
+	fprintf(stderr, "lostcycles: --completion takes one shell: bash or zsh\n");
+	return 2;
+}
+
+/* The options of the tool itself (name: argv[1]): the exit status, or -1
+ * when name is not one of them. */
+static int tool_option(const char *name, int argc, char **argv)
+{
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
 		return 0;
@@ -107,30 +120,21 @@ int main(int argc, char **argv)
 			printf("%s\n", commands[i].name);
 		return 0;
 	}
-	if (!strcmp(name, "--completion")) {
-		if (argc == 3 && !strcmp(argv[2], "bash")) {
-			fputs("# bash completion for lostcycles (lostcycles --completion bash)\n"
-			      "# shellcheck shell=bash\n", stdout);
-			fputs(completion_bash, stdout);
-			return 0;
-		}
-		if (argc == 3 && !strcmp(argv[2], "zsh")) {
-			fputs("# zsh completion for lostcycles (lostcycles --completion zsh): in\n"
-			      "# ~/.zshrc, after compinit: eval \"$(lostcycles --completion zsh)\"\n"
-			      "autoload -U +X bashcompinit && bashcompinit\n", stdout);
-			fputs(completion_bash, stdout);
-			return 0;
-		}
-		fprintf(stderr, "lostcycles: --completion takes one shell: bash or zsh\n");
-		return 2;
-	}
+	if (!strcmp(name, "--completion"))
+		return completion(argc, argv);
 	if (!strcmp(name, "--version")) {
 		printf("lostcycles %s\n", LC_TOOL_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		static char prog[64];
+	return -1;
+}
 
+/* Run the command name with argv[1..]: the exit status. */
+static int run_command(const char *name, int argc, char **argv)
+{
+	static char prog[64];
+
+	for (size_t i = 0; i < NCOMMANDS; i++) {
 		if (strcmp(name, commands[i].name))
 			continue;
 		/* warnx(3) and friends then say "lostcycles NAME: ..." */
@@ -140,6 +144,24 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "lostcycles: '%s' is not a command; see 'lostcycles --help'\n", name);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : NULL;
+	int rc;
+
+	lc_preload_strip(argv);
+	/* GSL's default handler aborts the process on a domain error; every
+	 * GSL call here checks its result (NaN or a status) instead. */
+	gsl_set_error_handler_off();
+	if (!name) {
+		usage(stderr);
+		return 2;
+	}
+	if ((rc = tool_option(name, argc, argv)) >= 0)
+		return rc;
+	return run_command(name, argc, argv);
 }
 
 /* --max-points.  See lc_cmd.h. */
