@@ -1312,6 +1312,41 @@ static void cp_print_path(const struct lcm *s, const struct node *n, const struc
 	fprintf(ex, "\n");
 }
 
+/* The arrays of cp for the trace of s and node n.  0, or -ENOMEM (cp
+ * freed). */
+static int cp_alloc(const struct lcm *s, const struct node *n, struct cp *cp)
+{
+	const struct lc_strace *t = s->trace;
+
+	cp->in = calloc(t->ninst + 1, sizeof(*cp->in));
+	cp->e = calloc(t->nwait + 1, sizeof(*cp->e));
+	cp->recsum = calloc((size_t)s->nnodes, sizeof(double));
+	cp->count = calloc((size_t)s->nnodes, sizeof(int));
+	cp->h0 = calloc((size_t)n->nchild * (size_t)s->nnodes * LC_NKEY, sizeof(double));
+	if (cp->in && cp->e && cp->recsum && cp->count && cp->h0)
+		return 0;
+	cp_free(cp);
+	return -ENOMEM;
+}
+
+/* Task c's half widths (hn of them) follow the critical path back from
+ * its last instance last: each task's share of the path's time, over that
+ * task's own predicted time t0[], carries its half widths h0 over. */
+static void cp_follow(const struct node *n, const struct cp *cp, struct val *kids, int c,
+		      int last, const double *t0, size_t hn)
+{
+	double share[MAXCHILD] = { 0 };
+
+	for (int i = last; i >= 0; i = cp->in[i].pred)
+		share[cp->in[i].task] += cp->in[i].d;
+	memset(kids[c].h, 0, hn * sizeof(double));
+	for (int d = 0; d < n->nchild; d++)
+		if (t0[d] > 0 && share[d] > 0)
+			for (size_t k = 0; k < hn; k++)
+				kids[c].h[k] += share[d] / t0[d] * cp->h0[(size_t)d * hn + k] * kids[c].p /
+						kids[d].p;
+}
+
 /* Synchronization by critical path analysis over the recorded trace
  * (instead of the pipeline rule): each task's waits on the longest path
  * become its synchronization loss, and its half widths follow the path. */
@@ -1324,15 +1359,8 @@ static int critical_path(struct lcm *s, const struct node *n, struct val *kids, 
 	int ntasks, lastof[MAXCHILD], end = -1, nlinked;
 	double wait[MAXCHILD] = { 0 }, t0[MAXCHILD];
 
-	cp.in = calloc(t->ninst + 1, sizeof(*cp.in));
-	cp.e = calloc(t->nwait + 1, sizeof(*cp.e));
-	cp.recsum = calloc((size_t)s->nnodes, sizeof(double));
-	cp.count = calloc((size_t)s->nnodes, sizeof(int));
-	cp.h0 = calloc((size_t)n->nchild * hn, sizeof(double));
-	if (!cp.in || !cp.e || !cp.recsum || !cp.count || !cp.h0) {
-		cp_free(&cp);
+	if (cp_alloc(s, n, &cp))
 		return -ENOMEM;
-	}
 	if ((ntasks = cp_instances(s, n, &cp)) < 2) {
 		cp_free(&cp);
 		if (ntasks < 0)
@@ -1363,18 +1391,9 @@ static int critical_path(struct lcm *s, const struct node *n, struct val *kids, 
 			"predicted time, shared out as in the recording\n", 2 * depth + 2, "", s->trace_name,
 			cp.ni, ntasks, nlinked, nlinked == 1 ? "" : "s");
 	for (int c = 0; c < n->nchild; c++) {
-		double share[MAXCHILD] = { 0 };
-
 		if (lastof[c] < 0)
 			continue;
-		for (int i = lastof[c]; i >= 0; i = cp.in[i].pred)
-			share[cp.in[i].task] += cp.in[i].d;
-		memset(kids[c].h, 0, hn * sizeof(double));
-		for (int d = 0; d < n->nchild; d++)
-			if (t0[d] > 0 && share[d] > 0)
-				for (size_t k = 0; k < hn; k++)
-					kids[c].h[k] += share[d] / t0[d] * cp.h0[(size_t)d * hn + k] * kids[c].p /
-							kids[d].p;
+		cp_follow(n, &cp, kids, c, lastof[c], t0, hn);
 		kids[c].t += wait[c];
 		kids[c].c[LC_CAT_SL] += kids[c].p * wait[c];
 		if (ex && wait[c] > 0)
