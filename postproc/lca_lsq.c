@@ -447,14 +447,12 @@ static int free_params(const struct lc_formula *f, const struct lc_fit *out)
 	return k;
 }
 
-/* Fit without the leave-one-out pass, over the rows given. */
-static int fit_core(const struct lc_formula *f, const struct lc_points *pts, const size_t *rows,
-		    size_t m, const double *w, unsigned flags, const char *const *names,
-		    struct lc_fit *out, char *why, size_t wl)
+/* Start out for a fit of f over m rows: counts set, statistics NaN.  0,
+ * or -EINVAL with the reason (too many terms, too few points). */
+static int fit_start(const struct lc_formula *f, size_t m, struct lc_fit *out, char *why,
+		     size_t wl)
 {
-	int nt = f->nterms, need = nt + f->is_max + 1, rc, use[LC_LSQ_MAXK];
-	struct prob pb = { f, pts, names, rows, m, w, NULL, NULL, NULL };
-	double x2;
+	int nt = f->nterms, need = nt + f->is_max + 1;
 
 	memset(out, 0, sizeof(*out));
 	out->n = (int)m;
@@ -473,30 +471,50 @@ static int fit_core(const struct lc_formula *f, const struct lc_points *pts, con
 		    need - 1, need, m);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Solve pb for every term of its formula (with the threshold when it is a
+ * max form), then its degrees of freedom.  0, or -errno with the reason. */
+static int fit_solve(struct prob *pb, unsigned flags, struct lc_fit *out, char *why, size_t wl)
+{
+	int use[LC_LSQ_MAXK], rc;
+	double x2;
+
+	for (int t = 0; t < pb->f->nterms; t++)
+		use[t] = 1;
+	if (pb->f->is_max)
+		rc = fit_threshold(pb, flags, out, why, wl);
+	else
+		rc = fit_plain(pb, use, flags, out->coef, out->cov, &x2, out->zero, why, wl);
+	if (rc)
+		return rc;
+	out->kfree = free_params(pb->f, out);
+	out->dof = (int)pb->m - out->kfree;
+	if (out->dof < 1) {
+		lc_fail(why, wl, 0, "too few points: %d parameters need at least %d points, have %zu",
+		    out->kfree, out->kfree + 1, pb->m);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Fit without the leave-one-out pass, over the rows given. */
+static int fit_core(const struct lc_formula *f, const struct lc_points *pts, const size_t *rows,
+		    size_t m, const double *w, unsigned flags, const char *const *names,
+		    struct lc_fit *out, char *why, size_t wl)
+{
+	struct prob pb = { f, pts, names, rows, m, w, NULL, NULL, NULL };
+	int nt = f->nterms, rc;
+
+	if ((rc = fit_start(f, m, out, why, wl)))
+		return rc;
 	pb.X = malloc(m * (size_t)(nt + 1) * sizeof(double));
 	pb.y = malloc(m * sizeof(double));
 	pb.wr = malloc(m * sizeof(double));
 	rc = -ENOMEM;
-	if (!pb.X || !pb.y || !pb.wr)
-		goto out;
-	for (int t = 0; t < nt; t++)
-		use[t] = 1;
-	if (f->is_max)
-		rc = fit_threshold(&pb, flags, out, why, wl);
-	else
-		rc = fit_plain(&pb, use, flags, out->coef, out->cov, &x2, out->zero, why, wl);
-	if (rc)
-		goto out;
-	out->kfree = free_params(f, out);
-	out->dof = (int)m - out->kfree;
-	if (out->dof < 1) {
-		lc_fail(why, wl, 0, "too few points: %d parameters need at least %d points, have %zu",
-		    out->kfree, out->kfree + 1, m);
-		rc = -EINVAL;
-		goto out;
-	}
-	fit_stats(&pb, out);
-out:
+	if (pb.X && pb.y && pb.wr && !(rc = fit_solve(&pb, flags, out, why, wl)))
+		fit_stats(&pb, out);
 	free(pb.X);
 	free(pb.y);
 	free(pb.wr);
