@@ -366,6 +366,66 @@ static size_t ident(const char *p)
 	return n;
 }
 
+/* "#define NAME INTEGER" after the '#' at p: NAME's value collected.
+ * Where the scan goes on. */
+static const char *collect_define(struct xs *x, const char *p)
+{
+	const char *q = p + 1 + strspn(p + 1, " \t") + 6, *v;
+	size_t n;
+	char *end;
+	long long val;
+
+	q += strspn(q, " \t");
+	n = ident(q);
+	v = q + n + strspn(q + n, " \t");
+	val = strtoll(v, &end, 0);
+	if (n && end != v && (*end == '\n' || *end == ' ' || *end == '\t' || !*end))
+		add_const(x, q, n, val);
+	return q;
+}
+
+/* The members of the "enum { ... }" whose '{' is q and '}' close: each
+ * one's value (given, or the previous one's plus 1) collected. */
+static void collect_members(struct xs *x, const char *q, const char *close)
+{
+	long long next = 0;
+
+	for (q++; q < close;) {
+		size_t n;
+		char *end;
+
+		q += strspn(q, " \t\n,");
+		if (!(n = ident(q)))
+			break;
+		end = (char *)q + n;
+		end += strspn(end, " \t\n");
+		if (*end == '=') {
+			const char *v = end + 1 + strspn(end + 1, " \t");
+
+			next = strtoll(v, &end, 0);
+			if (end == v)
+				break;
+		}
+		add_const(x, q, n, next++);
+		q = strchr(end, ',');
+		if (!q || q > close)
+			break;
+	}
+}
+
+/* "enum" at p: the members of its body, when it has one before the next
+ * ';'.  Where the scan goes on. */
+static const char *collect_enum(struct xs *x, const char *p)
+{
+	const char *q = strchr(p, '{'), *close = q ? strchr(q, '}') : NULL;
+
+	p += 4;
+	if (!q || !close || strchr(p, ';') < q)
+		return p;
+	collect_members(x, q, close);
+	return close;
+}
+
 /* The integer constants of text t: "#define NAME INTEGER" and the members
  * of "enum { A = 1, B, ... }" (a member without a value is the previous
  * one's plus 1).  Enough to give a fragment tag named by a constant its
@@ -373,52 +433,13 @@ static size_t ident(const char *p)
 static void collect_consts(struct xs *x, const char *t)
 {
 	for (const char *p = t; (p = strpbrk(p, "#e"));) {
-		if (*p == '#' && !strncmp(p + 1 + strspn(p + 1, " \t"), "define", 6)) {
-			const char *q = p + 1 + strspn(p + 1, " \t") + 6, *v;
-			size_t n;
-			char *end;
-			long long val;
-
-			q += strspn(q, " \t");
-			n = ident(q);
-			v = q + n + strspn(q + n, " \t");
-			val = strtoll(v, &end, 0);
-			if (n && end != v && (*end == '\n' || *end == ' ' || *end == '\t' || !*end))
-				add_const(x, q, n, val);
-			p = q;
-		} else if (*p == 'e' && !strncmp(p, "enum", 4) && !ident(p + 4) &&
-			   (p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
-			const char *q = strchr(p, '{'), *close = q ? strchr(q, '}') : NULL;
-			long long next = 0;
-
-			p += 4;
-			if (!q || !close || strchr(p, ';') < q)
-				continue;
-			for (q++; q < close;) {
-				size_t n;
-				char *end;
-
-				q += strspn(q, " \t\n,");
-				if (!(n = ident(q)))
-					break;
-				end = (char *)q + n;
-				end += strspn(end, " \t\n");
-				if (*end == '=') {
-					const char *v = end + 1 + strspn(end + 1, " \t");
-
-					next = strtoll(v, &end, 0);
-					if (end == v)
-						break;
-				}
-				add_const(x, q, n, next++);
-				q = strchr(end, ',');
-				if (!q || q > close)
-					break;
-			}
-			p = close;
-		} else {
+		if (*p == '#' && !strncmp(p + 1 + strspn(p + 1, " \t"), "define", 6))
+			p = collect_define(x, p);
+		else if (*p == 'e' && !strncmp(p, "enum", 4) && !ident(p + 4) &&
+			 (p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+			p = collect_enum(x, p);
+		else
 			p++;
-		}
 	}
 }
 
