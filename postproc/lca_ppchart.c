@@ -225,6 +225,39 @@ static int build(struct chart *c, const char *path, const char *extract, struct 
 	return 0;
 }
 
+/* Write the chart c of the runs file path: the table on out, and the
+ * data, script and PNG of png.  0, or -errno with the reason. */
+static int write_chart(struct chart *c, const char *path, const char *png, enum lc_out_mode how,
+		       int mixed, FILE *out, char *why, size_t len)
+{
+	char base[4096], gp[4200], data[4200];
+	size_t n = strlen(png);
+	int rc;
+	FILE *f;
+
+	snprintf(base, sizeof(base), "%.*s", (int)(n > 4 && !strcmp(png + n - 4, ".png") ? n - 4 : n), png);
+	snprintf(gp, sizeof(gp), "%s.gp", base);
+	snprintf(data, sizeof(data), "%s.data", base);
+	if ((rc = lc_plot_prepare(gp, data, png, how, why, len)))
+		return rc;
+	fprintf(out, "predicate profile of %s (seconds summed over processors, mean over runs)\n", path);
+	table(c, out);
+	if (mixed)
+		fprintf(out, "note: runs with the same p differ in other variables and were averaged; "
+			     "select some with -x\n");
+	f = lc_out_fopen(data);
+	if (!f || (table(c, f), fclose(f)) || script(c, gp, data, path))
+		return lc_fail(why, len, -EIO, "cannot write %s or %s", data, gp);
+	rc = lc_plot_png(gp, png);
+	if (rc == -ENOENT)
+		fprintf(out, "wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
+	else if (rc)
+		return lc_fail(why, len, rc, "gnuplot failed on %s", gp);
+	else
+		fprintf(out, "wrote %s (and %s, %s)\n", png, gp, data);
+	return 0;
+}
+
 /* The chart.  See lca_ppchart.h. */
 int lc_ppchart_write(const char *path, const char *extract, const char *png,
 		     enum lc_out_mode how, FILE *out, char *why, size_t len)
@@ -232,42 +265,16 @@ int lc_ppchart_write(const char *path, const char *extract, const char *png,
 	struct chart c = { 0 };
 	struct lc_runs *r = NULL;
 	struct lc_expr *cond = NULL;
-	char base[4096], gp[4200], data[4200];
-	size_t n = strlen(png);
-	int rc, prc, mixed = 0;
-	FILE *f;
+	int rc, mixed = 0;
 
 	rc = build(&c, path, extract, &r, &cond, &mixed, why, len);
 	if (rc)
 		goto out;
-	if (!c.np || !c.ncat) {
+	if (!c.np || !c.ncat)
 		rc = lc_fail(why, len, -EINVAL, "%s: no runs with p and categories%s", path,
 			     extract ? " match the extraction" : "");
-		goto out;
-	}
-	snprintf(base, sizeof(base), "%.*s", (int)(n > 4 && !strcmp(png + n - 4, ".png") ? n - 4 : n), png);
-	snprintf(gp, sizeof(gp), "%s.gp", base);
-	snprintf(data, sizeof(data), "%s.data", base);
-	rc = lc_plot_prepare(gp, data, png, how, why, len);
-	if (rc)
-		goto out;
-	fprintf(out, "predicate profile of %s (seconds summed over processors, mean over runs)\n", path);
-	table(&c, out);
-	if (mixed)
-		fprintf(out, "note: runs with the same p differ in other variables and were averaged; "
-			     "select some with -x\n");
-	f = lc_out_fopen(data);
-	if (!f || (table(&c, f), fclose(f)) || script(&c, gp, data, path)) {
-		rc = lc_fail(why, len, -EIO, "cannot write %s or %s", data, gp);
-		goto out;
-	}
-	prc = lc_plot_png(gp, png);
-	if (prc == -ENOENT)
-		fprintf(out, "wrote %s and %s (gnuplot not installed: no PNG)\n", gp, data);
-	else if (prc)
-		rc = lc_fail(why, len, prc, "gnuplot failed on %s", gp);
 	else
-		fprintf(out, "wrote %s (and %s, %s)\n", png, gp, data);
+		rc = write_chart(&c, path, png, how, mixed, out, why, len);
 out:
 	free(c.p);
 	free(c.v);
