@@ -369,15 +369,9 @@ static void describe(struct lc_ctr *c)
 			 c->ev[r[LC_EVR_MISS_STALL]].name, c->ev[r[LC_EVR_CYCLES]].name);
 }
 
-int lc_ctr_open(const struct lc_ctr_cfg *cfg, struct lc_ctr **out, char *msg, size_t len)
+/* The settings of cfg into c, nothing opened yet. */
+static void ctr_setup(struct lc_ctr *c, const struct lc_ctr_cfg *cfg)
 {
-	struct lc_ctr *c = calloc(1, sizeof(*c));
-	char evs[2048];
-	int fds[LC_PROF_MAX_EVENTS], rc, prc;
-
-	*out = NULL;
-	if (!c)
-		return -ENOMEM;
 	for (int i = 0; i < LC_EVR_NROLES; i++)
 		c->role_at[i] = -1;
 	c->interval = cfg->interval_ns ? cfg->interval_ns : LC_CTR_DEFAULT_INTERVAL_NS;
@@ -386,50 +380,68 @@ int lc_ctr_open(const struct lc_ctr_cfg *cfg, struct lc_ctr **out, char *msg, si
 	c->user_only = cfg->exclude_kernel;
 	if (cfg->latency_from)
 		snprintf(c->latency_from, sizeof(c->latency_from), "%s", cfg->latency_from);
-	if (cfg->off) {
-		*out = c;
-		return 0;
+}
+
+/* Open c's event group once, to see whether the counters open here: the
+ * perf back end, or why they are not measured. */
+static void ctr_probe(struct lc_ctr *c)
+{
+	int fds[LC_PROF_MAX_EVENTS], rc = open_group(c, 0, fds);
+	char r[400];
+
+	if (rc) {
+		snprintf(c->why, sizeof(c->why), "not measured: counters (%s%s) do not open here: %s",
+			 c->ev[0].name, c->n > 1 ? ", ..." : "", lc_ctr_reason(rc, r, sizeof(r)));
+		c->n = 0;
+		return;
 	}
-	prc = pfm_initialize();
+	for (uint32_t i = 0; i < c->n; i++)
+		close(fds[i]);
+	c->bk = BK_PERF;
+}
+
+/* The events of cfg into c, and its back end (replay, perf, or none with
+ * the reason in c->why).  0, or -errno with the reason in msg. */
+static int ctr_start(struct lc_ctr *c, const struct lc_ctr_cfg *cfg, char *msg, size_t len)
+{
+	char evs[2048];
+	int rc, prc = pfm_initialize();
+
 	if (prc != PFM_SUCCESS) {
 		snprintf(c->why, sizeof(c->why), "not measured: libpfm4: %s", pfm_strerror(prc));
-		*out = c;
 		return 0;
 	}
 	if (cfg->events)
 		snprintf(evs, sizeof(evs), "%s", cfg->events);
 	else if ((rc = default_events(cfg->events_file, evs, sizeof(evs), msg, len))) {
 		snprintf(c->why, sizeof(c->why), "not measured: %s", msg);
-		*out = c;
 		return 0;
 	}
-	rc = add_list(c, evs, cfg->exclude_kernel, msg, len);
-	if (rc) {
+	if ((rc = add_list(c, evs, cfg->exclude_kernel, msg, len)))
+		return rc;
+	describe(c);
+	if (!cfg->replay) {
+		ctr_probe(c);
+		return 0;
+	}
+	if ((rc = load_replay(c, cfg->replay, msg, len)))
+		return rc;
+	c->bk = BK_REPLAY;
+	return 0;
+}
+
+int lc_ctr_open(const struct lc_ctr_cfg *cfg, struct lc_ctr **out, char *msg, size_t len)
+{
+	struct lc_ctr *c = calloc(1, sizeof(*c));
+	int rc;
+
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	ctr_setup(c, cfg);
+	if (!cfg->off && (rc = ctr_start(c, cfg, msg, len))) {
 		lc_ctr_close(c);
 		return rc;
-	}
-	describe(c);
-	if (cfg->replay) {
-		rc = load_replay(c, cfg->replay, msg, len);
-		if (rc) {
-			lc_ctr_close(c);
-			return rc;
-		}
-		c->bk = BK_REPLAY;
-		*out = c;
-		return 0;
-	}
-	rc = open_group(c, 0, fds);
-	if (rc) {
-		char r[400];
-
-		snprintf(c->why, sizeof(c->why), "not measured: counters (%s%s) do not open here: %s",
-			 c->ev[0].name, c->n > 1 ? ", ..." : "", lc_ctr_reason(rc, r, sizeof(r)));
-		c->n = 0;
-	} else {
-		for (uint32_t i = 0; i < c->n; i++)
-			close(fds[i]);
-		c->bk = BK_PERF;
 	}
 	*out = c;
 	return 0;
