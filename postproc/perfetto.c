@@ -4,15 +4,20 @@
  */
 #include "perfetto.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lc_util.h"
+#include "where.h"
 
 #define PID_TOOL 0		/* the process of counters and tags */
 #define TID_TAG0 1000000	/* tag tracks: TID_TAG0 + the tag's index */
+#define TID_PLACES (1 << 22)	/* a thread's place track: its tid + this
+				 * (Linux tids stay below 2^22) */
+#define PLACE_ARGS 5		/* places a place slice's args name */
 
 /* An open slice of one track. */
 struct run {
@@ -102,9 +107,9 @@ static void meta(struct pf *f, const char *what, int64_t pid, int64_t tid, const
 	fputs("}}", f->out);
 }
 
-/* A complete slice. */
-static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, const char *cat,
-		  uint64_t start, uint64_t end)
+/* A complete slice, its closing brace left to the caller (for args). */
+static void slice_open(struct pf *f, int64_t pid, int64_t tid, const char *name,
+		       const char *cat, uint64_t start, uint64_t end)
 {
 	ev_open(f, "X", pid, tid);
 	fputs(",\"name\":", f->out);
@@ -115,6 +120,13 @@ static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, cons
 	us(f->out, start);
 	fputs(",\"dur\":", f->out);
 	dur(f->out, start, end);
+}
+
+/* A complete slice. */
+static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, const char *cat,
+		  uint64_t start, uint64_t end)
+{
+	slice_open(f, pid, tid, name, cat, start, end);
 	fputc('}', f->out);
 }
 
@@ -163,6 +175,15 @@ static void names(struct pf *f, const struct lc_profile *pr)
 		snprintf(buf, sizeof(buf), "thread %u (tid %d)", t, pr->threads[t].tid);
 		meta(f, "thread_name", pr->threads[t].pid, pr->threads[t].tid, buf);
 	}
+}
+
+/* Name thread t's place track (its thread track's name and "places"). */
+static void name_place_track(struct pf *f, const struct lc_profile *pr, uint32_t t)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "thread %u (tid %d) places", t, pr->threads[t].tid);
+	meta(f, "thread_name", pr->threads[t].pid, (int64_t)pr->threads[t].tid + TID_PLACES, buf);
 }
 
 /* The row of thread t in window w, or NULL. */
@@ -335,16 +356,210 @@ static void tag_tracks(struct pf *f, const struct lc_prof_data *d,
 	}
 }
 
+/* ---- place tracks ---------------------------------------------------------- */
+
+/* The places of a profile for its place tracks: report --where's rows
+ * (each place named once, as the table prints it), found by key, and the
+ * time of each in the open slice. */
+struct places {
+	struct lc_where *w;
+	const struct lc_where_row **keys;	/* w's rows by (place, obj) */
+	uint64_t *acc;		/* ns of each row of w in the open slice */
+};
+
+/* The open slice of a thread's place track. */
+struct ptrack {
+	struct pf *f;
+	struct places *pl;
+	int64_t pid, tid;
+	int open;
+	uint32_t row;		/* its place: a row of pl->w */
+	uint64_t start, end;
+};
+
+static int by_place_key(const void *a, const void *b)
+{
+	const struct lc_where_row *x = *(const struct lc_where_row *const *)a;
+	const struct lc_where_row *y = *(const struct lc_where_row *const *)b;
+
+	if (x->place != y->place)
+		return x->place < y->place ? -1 : 1;
+	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
+/* The row of place row p in pl->w: its place's, else (elsewhere), last. */
+static uint32_t place_row(const struct places *pl, const struct lc_prof_place *p)
+{
+	struct lc_where_row key = { .place = p->place, .obj = p->obj };
+	const struct lc_where_row *kp = &key, **hit = NULL;
+
+	if (p->place)
+		hit = bsearch(&kp, pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
+	return hit ? (uint32_t)(*hit - pl->w->rows) : pl->w->n - 1;
+}
+
+/* All categories of place row p. */
+static uint64_t place_ns(const struct lc_prof_place *p)
+{
+	uint64_t s = 0;
+
+	for (int c = 0; c < LC_NCAT; c++)
+		s += p->cat[c];
+	return s;
+}
+
+static void places_free(struct places *pl)
+{
+	lc_where_free(pl->w);
+	free(pl->keys);
+	free(pl->acc);
+	*pl = (struct places){ 0 };
+}
+
+/* Set pl up for the place tracks of source src: 0; 1 when there are none
+ * to write (no thread was in a place, or the windows were read without
+ * their place rows); -ENOMEM. */
+static int places_new(struct places *pl, const struct lc_profile *pr, enum lc_source src)
+{
+	const struct lc_prof_data *d = &pr->data[src];
+	uint32_t any = 0;
+	char msg[512];
+	int r;
+
+	*pl = (struct places){ 0 };
+	for (uint32_t i = 0; i < d->nwindows && !any; i++)
+		any = d->windows[i].nplaces;
+	if (!any)
+		return 1;
+	r = lc_where_build(pr, src, -1, &pl->w, msg, sizeof(msg));
+	if (r)
+		return r == -ENOMEM ? r : 1;
+	if (pl->w->n < 2) {	/* no thread was in a place: all elsewhere */
+		places_free(pl);
+		return 1;
+	}
+	pl->keys = malloc(pl->w->n * sizeof(*pl->keys));
+	pl->acc = calloc(pl->w->n, sizeof(*pl->acc));
+	if (!pl->keys || !pl->acc) {
+		places_free(pl);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < pl->w->n; i++)
+		pl->keys[i] = &pl->w->rows[i];
+	qsort(pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
+	return 0;
+}
+
+/* Write k's open slice, its args the seconds of the PLACE_ARGS places with
+ * the most time in it, and clear its times. */
+static void place_slice(struct ptrack *k)
+{
+	const struct lc_where *w = k->pl->w;
+	uint64_t *acc = k->pl->acc;
+	FILE *out = k->f->out;
+
+	slice_open(k->f, k->pid, k->tid, w->rows[k->row].name, "place", k->start, k->end);
+	fputs(",\"args\":{", out);
+	for (int a = 0; a < PLACE_ARGS; a++) {
+		uint32_t best = w->n;
+
+		for (uint32_t i = 0; i < w->n; i++)
+			if (acc[i] && (best == w->n || acc[i] > acc[best]))
+				best = i;
+		if (best == w->n)
+			break;
+		fputs(a ? "," : "", out);
+		lc_json_str(out, w->rows[best].name);
+		fprintf(out, ":%" PRIu64 ".%09" PRIu64, acc[best] / 1000000000u,
+			acc[best] % 1000000000u);
+		acc[best] = 0;
+	}
+	fputs("}}", out);
+	memset(acc, 0, w->n * sizeof(*acc));
+	k->open = 0;
+}
+
+/* The row of the place holding most of thread t's time in window w (the
+ * first of equals; (elsewhere) when t has no place row there). */
+static uint32_t top_place(const struct places *pl, const struct lc_prof_window *w, uint32_t t)
+{
+	uint32_t best = pl->w->n - 1;
+	uint64_t most = 0;
+
+	for (uint32_t i = 0; i < w->nplaces; i++)
+		if (w->places[i].thread == t && place_ns(&w->places[i]) > most) {
+			most = place_ns(&w->places[i]);
+			best = place_row(pl, &w->places[i]);
+		}
+	return best;
+}
+
+/* Add thread t's times per place in window w (span ns on its track) to
+ * the open slice's. */
+static void add_places(struct places *pl, const struct lc_prof_window *w, uint32_t t,
+		       uint64_t span)
+{
+	uint64_t placed = 0;
+
+	for (uint32_t i = 0; i < w->nplaces; i++)
+		if (w->places[i].thread == t) {
+			pl->acc[place_row(pl, &w->places[i])] += place_ns(&w->places[i]);
+			placed += place_ns(&w->places[i]);
+		}
+	if (!placed)
+		pl->acc[pl->w->n - 1] += span;
+}
+
+/* Thread t's place track: a slice per run of windows that one place held
+ * most of, each window spanning what its thread track's slices span. */
+static void place_track(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d,
+			struct places *pl, uint32_t t)
+{
+	struct ptrack k = { .f = f, .pl = pl, .pid = pr->threads[t].pid,
+			    .tid = (int64_t)pr->threads[t].tid + TID_PLACES };
+
+	name_place_track(f, pr, t);
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		const struct lc_prof_window *w = &d->windows[i];
+		const struct lc_prof_trow *tr = row(w, t);
+		uint64_t ns[LC_NCAT], span = 0;
+		uint32_t top;
+
+		if (!tr)
+			continue;
+		fit_window(d, i, tr, ns);
+		for (int c = 0; c < LC_NCAT; c++)
+			span += ns[c];
+		if (!span)
+			continue;
+		top = top_place(pl, w, t);
+		if (k.open && (k.row != top || k.end != w->start_ns))
+			place_slice(&k);
+		if (!k.open)
+			k = (struct ptrack){ .f = f, .pl = pl, .pid = k.pid, .tid = k.tid, .open = 1,
+					    .row = top, .start = w->start_ns, .end = w->start_ns };
+		k.end += span;
+		add_places(pl, w, t, span);
+	}
+	if (k.open)
+		place_slice(&k);
+}
+
 int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src,
 		      const char *(*tag_name)(const void *, int64_t), const void *tag_arg,
 		      char *msg, size_t len)
 {
 	const struct lc_prof_data *d = &pr->data[src];
 	struct pf f = { .out = out, .first = 1 };
+	struct places pl;
+	int placed;
 
 	if (!d->present)
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
+	placed = places_new(&pl, pr, src);
+	if (placed < 0)
+		return lc_fail(msg, len, 1, "out of memory");
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"lostcycles\",\"command\":", out);
 	lc_json_str(out, pr->info.command ? pr->info.command : "");
 	fprintf(out, ",\"p\":%u,\"source\":\"%s\"},\"traceEvents\":[", pr->procs,
@@ -354,7 +569,10 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 		struct track k = { &f, pr->threads[t].pid, pr->threads[t].tid };
 
 		lc_timeline_runs(d, t, track_slice, &k);
+		if (!placed)
+			place_track(&f, pr, d, &pl, t);
 	}
+	places_free(&pl);
 	counters(&f, pr, d);
 	machine_track(&f, pr);
 	tag_tracks(&f, d, tag_name, tag_arg);

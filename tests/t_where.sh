@@ -115,6 +115,76 @@ else
 	echo "note  OpenMP case not run: no OpenMP layer or program (clang, libomp-dev), or a sanitizer build"
 fi
 
+# place_tracks LABEL DATA: the Perfetto export of DATA has a place track
+# per thread (tid + 2^22, named "... places"), each slice named as the
+# where table $tmp/LABEL.csv names a place (or "(elsewhere)"), with the
+# seconds of its places as args; a track's slices never overlap nor leave
+# a gap as a reader's doubles sum them where they meet in ns, and cover
+# exactly what the thread's own track covers (so its total is the thread's)
+place_tracks() {
+	if ! command -v python3 >/dev/null; then
+		echo "note  $1: perfetto place tracks not judged: python3 is not installed"
+		return
+	fi
+	if ! "$LC" report --timeline --format perfetto -f "$2" >"$tmp/$1.json" 2>"$tmp/$1.perr"; then
+		fail "$1: perfetto: $(cat "$tmp/$1.perr")"
+		return
+	fi
+	python3 - "$tmp/$1.json" "$tmp/$1.csv" >"$tmp/$1.py" 2>&1 <<'PY'
+import json, sys, csv, collections
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {r[0] for r in csv.reader(open(sys.argv[2])) if r} | {"(elsewhere)"}
+P = 1 << 22
+ns = lambda x: round(float(x) * 1000)
+tracks = collections.defaultdict(list)
+for e in ev:
+    if e["ph"] == "X" and e["pid"] != 0:
+        tracks[(e["pid"], e["tid"])].append(e)
+tnames = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev
+          if e["ph"] == "M" and e["name"] == "thread_name"}
+bad = []
+def cover(sl):
+    iv = []
+    for e in sl:
+        a, b = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+        if iv and iv[-1][1] == a: iv[-1][1] = b
+        else: iv.append([a, b])
+    return iv
+threads = [k for k in tracks if k[1] < P]
+nplace = nslice = 0
+for k in threads:
+    pk = (k[0], k[1] + P)
+    sl = tracks.get(pk, [])
+    if not sl:
+        bad.append("thread %s has no place track" % (k,)); continue
+    nplace += 1
+    nslice += len(sl)
+    if not tnames.get(pk, "").endswith(" places"):
+        bad.append("place track %s named %r" % (pk, tnames.get(pk)))
+    for e in sl:
+        if e["name"] not in names: bad.append("slice named %r, not a place of the table" % e["name"])
+        if not e.get("args") or any(n not in names for n in e["args"]):
+            bad.append("slice at %s: args %r" % (e["ts"], e.get("args")))
+    for a, b in zip(sl, sl[1:]):
+        end = a["ts"] + a["dur"]
+        if b["ts"] < end: bad.append("%s: slice at %s overlaps the one before as parsed" % (pk, b["ts"]))
+        elif ns(b["ts"]) == ns(a["ts"]) + ns(a["dur"]) and b["ts"] != end:
+            bad.append("%s: gap of %g us as parsed at %s" % (pk, b["ts"] - end, b["ts"]))
+        if a["name"] == b["name"] and ns(b["ts"]) == ns(a["ts"]) + ns(a["dur"]):
+            bad.append("%s: two slices of %r meet at %s (not merged)" % (pk, a["name"], b["ts"]))
+    tc, pc = cover(tracks[k]), cover(sl)
+    if tc != pc:
+        bad.append("%s: the place track covers %d ns in %d spans, the thread's %d ns in %d" %
+                   (pk, sum(b - a for a, b in pc), len(pc), sum(b - a for a, b in tc), len(tc)))
+print("%d threads, %d place tracks, %d place slices, %d distinct names" %
+      (len(threads), nplace, nslice, len({e["name"] for k in tracks if k[1] >= P for e in tracks[k]})))
+if nplace < 2: bad.append("%d place tracks" % nplace)
+for b in bad[:20]: print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+	verdict "$1: perfetto place tracks named by the table's places, meeting, covering each thread's track" $? "$tmp/$1.py"
+}
+
 PT=build/layers/pt_where
 if [ -f build/liblostcycles-pthread.so ] && [ -x "$PT" ]; then
 	# p = its five threads (-p): each waiting thread holds its processor
@@ -132,6 +202,7 @@ if [ -f build/liblostcycles-pthread.so ] && [ -x "$PT" ]; then
 				db = b - wb; if (db < 0) db = -db
 				exit !(na > 0 && nb > 0 && da <= 0.05 * tt && db <= 0.05 * tt && wa > 0.1 && wb > 0.02)
 			}' "$tmp/pt.out" "$tmp/pt.csv"
+		place_tracks pt "$tmp/pt.data"
 	fi
 fi
 
