@@ -7,7 +7,12 @@
  * part of a message-passing job), one track per thread with one slice per
  * run of a category, and a process "lostcycles" holding a counter track of
  * the processors in each category per window and one track per fragment
- * tag with a slice while the tag was open.  The profile holds times per
+ * tag with a slice while the tag was open.  When threads were in places
+ * (where.h) and the windows keep their place rows, each thread also has a
+ * place track (its tid + 2^22): a slice per run of windows that one place
+ * held most of the thread's time in, named as report --where names it,
+ * spanning what the thread's own slices span, args the seconds of its top
+ * places.  The profile holds times per
  * window, not the order of states inside a window: a thread's slices of a
  * window are laid end to end from the window's start, the category of the
  * previous window's last slice first, so that a run spanning windows is one
