@@ -365,6 +365,7 @@ struct places {
 	struct lc_where *w;
 	const struct lc_where_row **keys;	/* w's rows by (place, obj) */
 	uint64_t *acc;		/* ns of each row of w in the open slice */
+	uint32_t *held, nheld;	/* the rows of acc not 0 */
 };
 
 /* The open slice of a thread's place track. */
@@ -413,6 +414,7 @@ static void places_free(struct places *pl)
 	lc_where_free(pl->w);
 	free(pl->keys);
 	free(pl->acc);
+	free(pl->held);
 	*pl = (struct places){ 0 };
 }
 
@@ -440,7 +442,8 @@ static int places_new(struct places *pl, const struct lc_profile *pr, enum lc_so
 	}
 	pl->keys = malloc(pl->w->n * sizeof(*pl->keys));
 	pl->acc = calloc(pl->w->n, sizeof(*pl->acc));
-	if (!pl->keys || !pl->acc) {
+	pl->held = malloc(pl->w->n * sizeof(*pl->held));
+	if (!pl->keys || !pl->acc || !pl->held) {
 		places_free(pl);
 		return -ENOMEM;
 	}
@@ -454,8 +457,9 @@ static int places_new(struct places *pl, const struct lc_profile *pr, enum lc_so
  * the most time in it, and clear its times. */
 static void place_slice(struct ptrack *k)
 {
-	const struct lc_where *w = k->pl->w;
-	uint64_t *acc = k->pl->acc;
+	struct places *pl = k->pl;
+	const struct lc_where *w = pl->w;
+	uint64_t *acc = pl->acc;
 	FILE *out = k->f->out;
 
 	slice_open(k->f, k->pid, k->tid, w->rows[k->row].name, "place", k->start, k->end);
@@ -463,9 +467,9 @@ static void place_slice(struct ptrack *k)
 	for (int a = 0; a < PLACE_ARGS; a++) {
 		uint32_t best = w->n;
 
-		for (uint32_t i = 0; i < w->n; i++)
-			if (acc[i] && (best == w->n || acc[i] > acc[best]))
-				best = i;
+		for (uint32_t i = 0; i < pl->nheld; i++)
+			if (acc[pl->held[i]] && (best == w->n || acc[pl->held[i]] > acc[best]))
+				best = pl->held[i];
 		if (best == w->n)
 			break;
 		fputs(a ? "," : "", out);
@@ -475,8 +479,18 @@ static void place_slice(struct ptrack *k)
 		acc[best] = 0;
 	}
 	fputs("}}", out);
-	memset(acc, 0, w->n * sizeof(*acc));
+	for (uint32_t i = 0; i < pl->nheld; i++)
+		acc[pl->held[i]] = 0;
+	pl->nheld = 0;
 	k->open = 0;
+}
+
+/* Add ns to row r's time in the open slice. */
+static void hold_ns(struct places *pl, uint32_t r, uint64_t ns)
+{
+	if (!pl->acc[r] && ns)
+		pl->held[pl->nheld++] = r;
+	pl->acc[r] += ns;
 }
 
 /* The row of the place holding most of thread t's time in window w (the
@@ -503,11 +517,11 @@ static void add_places(struct places *pl, const struct lc_prof_window *w, uint32
 
 	for (uint32_t i = 0; i < w->nplaces; i++)
 		if (w->places[i].thread == t) {
-			pl->acc[place_row(pl, &w->places[i])] += place_ns(&w->places[i]);
+			hold_ns(pl, place_row(pl, &w->places[i]), place_ns(&w->places[i]));
 			placed += place_ns(&w->places[i]);
 		}
 	if (!placed)
-		pl->acc[pl->w->n - 1] += span;
+		hold_ns(pl, pl->w->n - 1, span);
 }
 
 /* Thread t's place track: a slice per run of windows that one place held

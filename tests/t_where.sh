@@ -118,7 +118,8 @@ fi
 # place_tracks LABEL DATA: the Perfetto export of DATA has a place track
 # per thread (tid + 2^22, named "... places"), each slice named as the
 # where table $tmp/LABEL.csv names a place (or "(elsewhere)"), with the
-# seconds of its places as args; a track's slices never overlap nor leave
+# seconds of its places as args (adding up to its duration when they are
+# all there: fewer than five); a track's slices never overlap nor leave
 # a gap as a reader's doubles sum them where they meet in ns, and cover
 # exactly what the thread's own track covers (so its total is the thread's)
 place_tracks() {
@@ -165,6 +166,8 @@ for k in threads:
         if e["name"] not in names: bad.append("slice named %r, not a place of the table" % e["name"])
         if not e.get("args") or any(n not in names for n in e["args"]):
             bad.append("slice at %s: args %r" % (e["ts"], e.get("args")))
+        elif len(e["args"]) < 5 and sum(round(v * 1e9) for v in e["args"].values()) != ns(e["dur"]):
+            bad.append("slice at %s: args %r do not add up to its %s us" % (e["ts"], e["args"], e["dur"]))
     for a, b in zip(sl, sl[1:]):
         end = a["ts"] + a["dur"]
         if b["ts"] < end: bad.append("%s: slice at %s overlaps the one before as parsed" % (pk, b["ts"]))
