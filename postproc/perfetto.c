@@ -356,26 +356,16 @@ static void tag_tracks(struct pf *f, const struct lc_prof_data *d,
 	}
 }
 
-/* ---- place tracks ---------------------------------------------------------- */
+/* ---- place runs ----------------------------------------------------------- */
 
-/* The places of a profile for its place tracks: report --where's rows
- * (each place named once, as the table prints it), found by key, and the
- * time of each in the open slice. */
-struct places {
+/* The places of a profile for place tracks: report --where's rows (each
+ * place named once, as the table prints it), found by key, and the time
+ * of each in the open run. */
+struct lc_places {
 	struct lc_where *w;
 	const struct lc_where_row **keys;	/* w's rows by (place, obj) */
-	uint64_t *acc;		/* ns of each row of w in the open slice */
+	uint64_t *acc;		/* ns of each row of w in the open run */
 	uint32_t *held, nheld;	/* the rows of acc not 0 */
-};
-
-/* The open slice of a thread's place track. */
-struct ptrack {
-	struct pf *f;
-	struct places *pl;
-	int64_t pid, tid;
-	int open;
-	uint32_t row;		/* its place: a row of pl->w */
-	uint64_t start, end;
 };
 
 static int by_place_key(const void *a, const void *b)
@@ -389,7 +379,7 @@ static int by_place_key(const void *a, const void *b)
 }
 
 /* The row of place row p in pl->w: its place's, else (elsewhere), last. */
-static uint32_t place_row(const struct places *pl, const struct lc_prof_place *p)
+static uint32_t place_row(const struct lc_places *pl, const struct lc_prof_place *p)
 {
 	struct lc_where_row key = { .place = p->place, .obj = p->obj };
 	const struct lc_where_row *kp = &key, **hit = NULL;
@@ -409,84 +399,89 @@ static uint64_t place_ns(const struct lc_prof_place *p)
 	return s;
 }
 
-static void places_free(struct places *pl)
+void lc_places_free(struct lc_places *pl)
 {
+	if (!pl)
+		return;
 	lc_where_free(pl->w);
 	free(pl->keys);
 	free(pl->acc);
 	free(pl->held);
-	*pl = (struct places){ 0 };
+	free(pl);
 }
 
-/* Set pl up for the place tracks of source src: 0; 1 when there are none
- * to write (no thread was in a place, or the windows were read without
- * their place rows); -ENOMEM. */
-static int places_new(struct places *pl, const struct lc_profile *pr, enum lc_source src)
+/* Whether a window of d keeps its place rows. */
+static int windows_placed(const struct lc_prof_data *d)
 {
-	const struct lc_prof_data *d = &pr->data[src];
-	uint32_t any = 0;
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		if (d->windows[i].nplaces)
+			return 1;
+	return 0;
+}
+
+int lc_places_new(const struct lc_profile *pr, enum lc_source src, struct lc_places **out)
+{
+	struct lc_places *pl;
 	char msg[512];
 	int r;
 
-	*pl = (struct places){ 0 };
-	for (uint32_t i = 0; i < d->nwindows && !any; i++)
-		any = d->windows[i].nplaces;
-	if (!any)
-		return 1;
+	*out = NULL;
+	if (!windows_placed(&pr->data[src]))
+		return 0;
+	if (!(pl = calloc(1, sizeof(*pl))))
+		return -ENOMEM;
 	r = lc_where_build(pr, src, -1, &pl->w, msg, sizeof(msg));
-	if (r)
-		return r == -ENOMEM ? r : 1;
-	if (pl->w->n < 2) {	/* no thread was in a place: all elsewhere */
-		places_free(pl);
-		return 1;
+	if (r || pl->w->n < 2) {	/* no places; or all elsewhere */
+		lc_places_free(pl);
+		return r == -ENOMEM ? r : 0;
 	}
 	pl->keys = malloc(pl->w->n * sizeof(*pl->keys));
 	pl->acc = calloc(pl->w->n, sizeof(*pl->acc));
 	pl->held = malloc(pl->w->n * sizeof(*pl->held));
 	if (!pl->keys || !pl->acc || !pl->held) {
-		places_free(pl);
+		lc_places_free(pl);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < pl->w->n; i++)
 		pl->keys[i] = &pl->w->rows[i];
 	qsort(pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
+	*out = pl;
 	return 0;
 }
 
-/* Write k's open slice, its args the seconds of the PLACE_ARGS places with
- * the most time in it, and clear its times. */
-static void place_slice(struct ptrack *k)
+uint32_t lc_places_count(const struct lc_places *pl)
 {
-	struct places *pl = k->pl;
-	const struct lc_where *w = pl->w;
-	uint64_t *acc = pl->acc;
-	FILE *out = k->f->out;
-
-	slice_open(k->f, k->pid, k->tid, w->rows[k->row].name, "place", k->start, k->end);
-	fputs(",\"args\":{", out);
-	for (int a = 0; a < PLACE_ARGS; a++) {
-		uint32_t best = w->n;
-
-		for (uint32_t i = 0; i < pl->nheld; i++)
-			if (acc[pl->held[i]] && (best == w->n || acc[pl->held[i]] > acc[best]))
-				best = pl->held[i];
-		if (best == w->n)
-			break;
-		fputs(a ? "," : "", out);
-		lc_json_str(out, w->rows[best].name);
-		fprintf(out, ":%" PRIu64 ".%09" PRIu64, acc[best] / 1000000000u,
-			acc[best] % 1000000000u);
-		acc[best] = 0;
-	}
-	fputs("}}", out);
-	for (uint32_t i = 0; i < pl->nheld; i++)
-		acc[pl->held[i]] = 0;
-	pl->nheld = 0;
-	k->open = 0;
+	return pl->w->n;
 }
 
-/* Add ns to row r's time in the open slice. */
-static void hold_ns(struct places *pl, uint32_t r, uint64_t ns)
+const char *lc_places_name(const struct lc_places *pl, uint32_t place)
+{
+	return pl->w->rows[place].name;
+}
+
+uint32_t lc_places_top(const struct lc_places *pl, uint32_t n, uint32_t *place, uint64_t *ns)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < pl->nheld; i++) {
+		uint32_t r = pl->held[i], j;
+		uint64_t v = pl->acc[r];
+
+		if (k == n && (!n || v <= ns[n - 1]))
+			continue;
+		j = k < n ? k++ : n - 1;	/* the slot it takes, then moves up */
+		for (; j > 0 && ns[j - 1] < v; j--) {
+			place[j] = place[j - 1];
+			ns[j] = ns[j - 1];
+		}
+		place[j] = r;
+		ns[j] = v;
+	}
+	return k;
+}
+
+/* Add ns to row r's time in the open run. */
+static void hold_ns(struct lc_places *pl, uint32_t r, uint64_t ns)
 {
 	if (!pl->acc[r] && ns)
 		pl->held[pl->nheld++] = r;
@@ -495,7 +490,7 @@ static void hold_ns(struct places *pl, uint32_t r, uint64_t ns)
 
 /* The row of the place holding most of thread t's time in window w (the
  * first of equals; (elsewhere) when t has no place row there). */
-static uint32_t top_place(const struct places *pl, const struct lc_prof_window *w, uint32_t t)
+static uint32_t top_place(const struct lc_places *pl, const struct lc_prof_window *w, uint32_t t)
 {
 	uint32_t best = pl->w->n - 1;
 	uint64_t most = 0;
@@ -509,8 +504,8 @@ static uint32_t top_place(const struct places *pl, const struct lc_prof_window *
 }
 
 /* Add thread t's times per place in window w (span ns on its track) to
- * the open slice's. */
-static void add_places(struct places *pl, const struct lc_prof_window *w, uint32_t t,
+ * the open run's. */
+static void add_places(struct lc_places *pl, const struct lc_prof_window *w, uint32_t t,
 		       uint64_t span)
 {
 	uint64_t placed = 0;
@@ -524,39 +519,98 @@ static void add_places(struct places *pl, const struct lc_prof_window *w, uint32
 		hold_ns(pl, pl->w->n - 1, span);
 }
 
-/* Thread t's place track: a slice per run of windows that one place held
- * most of, each window spanning what its thread track's slices span. */
-static void place_track(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d,
-			struct places *pl, uint32_t t)
-{
-	struct ptrack k = { .f = f, .pl = pl, .pid = pr->threads[t].pid,
-			    .tid = (int64_t)pr->threads[t].tid + TID_PLACES };
+/* The open run of a thread's places. */
+struct prun {
+	int open;
+	uint32_t place;		/* a row of pl->w */
+	uint64_t start, end;
+};
 
-	name_place_track(f, pr, t);
-	for (uint32_t i = 0; i < d->nwindows; i++) {
+/* Hand the open run r to fn (unless NULL) and clear its times. */
+static int close_run(struct lc_places *pl, struct prun *r, lc_place_fn fn, void *arg)
+{
+	int rc = fn ? fn(arg, pl, r->place, r->start, r->end) : 0;
+
+	for (uint32_t i = 0; i < pl->nheld; i++)
+		pl->acc[pl->held[i]] = 0;
+	pl->nheld = 0;
+	r->open = 0;
+	return rc;
+}
+
+/* The span of thread row tr of window i on its track (lc_timeline_runs'). */
+static uint64_t span_of(const struct lc_prof_data *d, uint32_t i, const struct lc_prof_trow *tr)
+{
+	uint64_t ns[LC_NCAT], span = 0;
+
+	fit_window(d, i, tr, ns);
+	for (int c = 0; c < LC_NCAT; c++)
+		span += ns[c];
+	return span;
+}
+
+int lc_place_runs(struct lc_places *pl, const struct lc_prof_data *d, uint32_t t, lc_place_fn fn,
+		  void *arg)
+{
+	struct prun r = { 0 };
+	int rc = 0;
+
+	for (uint32_t i = 0; i < d->nwindows && !rc; i++) {
 		const struct lc_prof_window *w = &d->windows[i];
 		const struct lc_prof_trow *tr = row(w, t);
-		uint64_t ns[LC_NCAT], span = 0;
+		uint64_t span = tr ? span_of(d, i, tr) : 0;
 		uint32_t top;
 
-		if (!tr)
-			continue;
-		fit_window(d, i, tr, ns);
-		for (int c = 0; c < LC_NCAT; c++)
-			span += ns[c];
 		if (!span)
 			continue;
 		top = top_place(pl, w, t);
-		if (k.open && (k.row != top || k.end != w->start_ns))
-			place_slice(&k);
-		if (!k.open)
-			k = (struct ptrack){ .f = f, .pl = pl, .pid = k.pid, .tid = k.tid, .open = 1,
-					    .row = top, .start = w->start_ns, .end = w->start_ns };
-		k.end += span;
+		if (r.open && (r.place != top || r.end != w->start_ns))
+			rc = close_run(pl, &r, fn, arg);
+		if (!r.open)
+			r = (struct prun){ .open = 1, .place = top, .start = w->start_ns,
+					   .end = w->start_ns };
+		r.end += span;
 		add_places(pl, w, t, span);
 	}
-	if (k.open)
-		place_slice(&k);
+	if (r.open && !rc)
+		rc = close_run(pl, &r, fn, arg);
+	if (r.open)	/* stopped: leave no times behind */
+		close_run(pl, &r, NULL, NULL);
+	return rc;
+}
+
+/* ---- place tracks ---------------------------------------------------------- */
+
+/* lc_place_fn writing a run as a slice of the track arg, its args the
+ * seconds of the PLACE_ARGS places with the most time in it. */
+static int place_slice(void *arg, const struct lc_places *pl, uint32_t place, uint64_t start,
+		       uint64_t end)
+{
+	struct track *k = arg;
+	FILE *out = k->f->out;
+	uint32_t top[PLACE_ARGS], n;
+	uint64_t ns[PLACE_ARGS];
+
+	slice_open(k->f, k->pid, k->tid, lc_places_name(pl, place), "place", start, end);
+	fputs(",\"args\":{", out);
+	n = lc_places_top(pl, PLACE_ARGS, top, ns);
+	for (uint32_t i = 0; i < n; i++) {
+		fputs(i ? "," : "", out);
+		lc_json_str(out, lc_places_name(pl, top[i]));
+		fprintf(out, ":%" PRIu64 ".%09" PRIu64, ns[i] / 1000000000u, ns[i] % 1000000000u);
+	}
+	fputs("}}", out);
+	return 0;
+}
+
+/* Thread t's place track. */
+static void place_track(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d,
+			struct lc_places *pl, uint32_t t)
+{
+	struct track k = { f, pr->threads[t].pid, (int64_t)pr->threads[t].tid + TID_PLACES };
+
+	name_place_track(f, pr, t);
+	lc_place_runs(pl, d, t, place_slice, &k);
 }
 
 int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src,
@@ -565,14 +619,12 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 {
 	const struct lc_prof_data *d = &pr->data[src];
 	struct pf f = { .out = out, .first = 1 };
-	struct places pl;
-	int placed;
+	struct lc_places *pl;
 
 	if (!d->present)
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
-	placed = places_new(&pl, pr, src);
-	if (placed < 0)
+	if (lc_places_new(pr, src, &pl))
 		return lc_fail(msg, len, 1, "out of memory");
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"lostcycles\",\"command\":", out);
 	lc_json_str(out, pr->info.command ? pr->info.command : "");
@@ -583,10 +635,10 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 		struct track k = { &f, pr->threads[t].pid, pr->threads[t].tid };
 
 		lc_timeline_runs(d, t, track_slice, &k);
-		if (!placed)
-			place_track(&f, pr, d, &pl, t);
+		if (pl)
+			place_track(&f, pr, d, pl, t);
 	}
-	places_free(&pl);
+	lc_places_free(pl);
 	counters(&f, pr, d);
 	machine_track(&f, pr);
 	tag_tracks(&f, d, tag_name, tag_arg);
