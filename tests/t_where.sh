@@ -15,7 +15,9 @@
 #     contention, their rows named by their symbols, SL within 5 % of the
 #     total time of the waits the program measured for each;
 #   - every exclusive table adds up to the report's totals (text's (total)
-#     row is the report's Total Time).
+#     row is the report's Total Time);
+#   - the pthread profile's Perfetto export has a place track per thread and
+#     its OTF2 export a place location per thread (place_tracks, place_otf2).
 # A profile that carries no places (a build whose layers do not record
 # them) is not judged: the test skips with that reason.  A miss on a
 # machine measured too busy to judge it (lib.sh's machine_busy) is not
@@ -188,6 +190,49 @@ PY
 	verdict "$1: perfetto place tracks named by the table's places, meeting, covering each thread's track" $? "$tmp/$1.py"
 }
 
+# place_otf2 LABEL DATA: export --otf2 of DATA has, after a location per
+# thread, one per thread's place track, named "... places", whose regions
+# are places the where table $tmp/LABEL.csv names (or "(elsewhere)"), and
+# whose Enter/Leave spans cover exactly what its thread's location covers
+place_otf2() {
+	if ! command -v otf2-print >/dev/null || ! command -v python3 >/dev/null ||
+		! "$LC" export --otf2 "$tmp/$1.otf2" "$2" >"$tmp/$1.oerr" 2>&1; then
+		echo "note  $1: OTF2 place locations not judged: no otf2-print, python3 or OTF2 build"
+		return
+	fi
+	otf2-print -G "$tmp/$1.otf2/traces.otf2" >"$tmp/$1.odef" 2>&1
+	otf2-print "$tmp/$1.otf2/traces.otf2" >"$tmp/$1.oev" 2>&1
+	python3 - "$tmp/$1.odef" "$tmp/$1.oev" "$tmp/$1.csv" >"$tmp/$1.opy" 2>&1 <<'PY'
+import sys, csv, re, collections
+names = {r[0] for r in csv.reader(open(sys.argv[3])) if r} | {"(elsewhere)"}
+locs = {int(m.group(1)): m.group(2) for m in
+        re.finditer(r'^LOCATION +(\d+) +Name: "([^"]*)"', open(sys.argv[1]).read(), re.M)}
+cover = collections.defaultdict(list)
+regs = collections.defaultdict(set)
+for m in re.finditer(r'^(ENTER|LEAVE) +(\d+) +(\d+) +Region: "([^"]*)"', open(sys.argv[2]).read(), re.M):
+    loc, ts = int(m.group(2)), int(m.group(3))
+    iv = cover[loc]
+    regs[loc].add(m.group(4))
+    if m.group(1) == "ENTER":
+        if iv and iv[-1][1] == ts: continue
+        iv.append([ts, None])
+    else:
+        iv[-1][1] = ts
+nt = sum(1 for n in locs.values() if not n.endswith(" places"))
+bad = []
+if len(locs) != 2 * nt: bad.append("%d locations for %d threads" % (len(locs), nt))
+for t in range(nt):
+    p = nt + t
+    if locs.get(p) != locs.get(t, "?") + " places": bad.append("location %d named %r" % (p, locs.get(p)))
+    if regs[p] - names: bad.append("location %d: regions %r not in the table" % (p, regs[p] - names))
+    if cover[p] != cover[t]: bad.append("location %d covers %s, its thread %s" % (p, cover[p][:3], cover[t][:3]))
+print("%d threads, %d place locations, %d place regions" % (nt, len(locs) - nt, len(set().union(*[regs[nt + t] for t in range(nt)]) if nt else 0)))
+for b in bad[:20]: print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+	verdict "$1: OTF2 place locations covering each thread's, with the table's places as regions" $? "$tmp/$1.opy"
+}
+
 PT=build/layers/pt_where
 if [ -f build/liblostcycles-pthread.so ] && [ -x "$PT" ]; then
 	# p = its five threads (-p): each waiting thread holds its processor
@@ -206,6 +251,7 @@ if [ -f build/liblostcycles-pthread.so ] && [ -x "$PT" ]; then
 				exit !(na > 0 && nb > 0 && da <= 0.05 * tt && db <= 0.05 * tt && wa > 0.1 && wb > 0.02)
 			}' "$tmp/pt.out" "$tmp/pt.csv"
 		place_tracks pt "$tmp/pt.data"
+		place_otf2 pt "$tmp/pt.data"
 	fi
 fi
 
