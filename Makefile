@@ -18,7 +18,10 @@ LIBDIR  ?= $(PREFIX)/lib
 INCDIR  ?= $(PREFIX)/include
 DATADIR ?= $(PREFIX)/share/lostcycles
 MANDIR  ?= $(PREFIX)/share/man
-BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# bash-completion's own folder for completions, under our PREFIX
+# (pkg-config's completionsdir with its prefix ours), else the usual one
+BASHCOMPDIR ?= $(or $(shell pkg-config --define-variable=prefix='$(PREFIX)' \
+	--variable=completionsdir bash-completion 2>/dev/null),$(PREFIX)/share/bash-completion/completions)
 DESTDIR ?=
 
 # The versions come from the public header (tests/t_version.sh checks the
@@ -271,6 +274,8 @@ install: all
 	for f in share/*; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(DATADIR)/; done; true
 	for f in docs/man/*.1; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man1/; done; true
 	for f in docs/man/*.3; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man3/; done; true
+	@# a page per public macro and function; the ".so man3/PAGE.3" links as they are
+	for f in docs/man/man3/*.3; do install -m 644 "$$f" $(DESTDIR)$(MANDIR)/man3/; done
 	@# installed into the real root: let the dynamic linker find the library
 	$(if $(DESTDIR),,-ldconfig 2>/dev/null)
 
@@ -288,6 +293,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 	for f in docs/man/*.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$${f##*/}; done
 	for f in docs/man/*.3; do rm -f $(DESTDIR)$(MANDIR)/man3/$${f##*/}; done
+	for f in docs/man/man3/*.3; do rm -f $(DESTDIR)$(MANDIR)/man3/$${f##*/}; done
 
 # The build's own outputs only; a profile the user wrote (lostcycles.data)
 # is theirs.

@@ -41,7 +41,10 @@ static const char *const usage[] = {
 	"Run one rank of an MPI job: PROGRAM with the MPI layer, and on the first",
 	"rank of each node also that node's sampler, which writes PREFIX.<host>.data.",
 	"Combine the node files with 'lostcycles merge PREFIX.*.data -o job.data'.",
-	"The host name is $LOSTCYCLES_HOST if set, else the machine's.",
+	"The host name is $LOSTCYCLES_HOST if set, else Slurm's $SLURMD_NODENAME,",
+	"else the machine's; the job id is Slurm's $SLURM_JOB_ID when there is one",
+	"(srun lostcycles exec ..., or mpiexec inside salloc or sbatch), so that",
+	"'lostcycles merge --job ID' finds the node files.",
 	NULL,
 };
 
@@ -82,6 +85,19 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 		return -2;
 	}
 	return argc - n;
+}
+
+/* Export the job's id that the batch system gave (Slurm's), for lc_job to
+ * record in every rank. */
+static void export_job_id(void)
+{
+	uint64_t id = lc_launch_job_id();
+	char v[24];
+
+	if (!id)
+		return;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)id);
+	setenv(LC_ENV_JOB_ID, v, 1);
 }
 
 /* The node's session over reg (which it then owns), started.  NULL after
@@ -193,8 +209,14 @@ int lc_cmd_exec(int argc, char **argv)
 	}
 	setenv(LC_ENV_SESSION, session, 1);
 	setenv(LC_ENV_HOST, host, 1);
+	export_job_id();
+	if (lc_launch_srun_without_pmi() && lc_launch_rank() == 0)
+		warnx("srun started %u tasks without an MPI process manager: each MPI rank will "
+		      "see a job of one (srun --mpi=pmi2 for MPICH, --mpi=pmix for Open MPI; "
+		      "'srun --mpi=list' says what this Slurm has)", lc_launch_srun_without_pmi());
 	if (lc_launch_node_lock(session)) {
-		if (m.warning[0])
+		/* once a job, where the launcher says which rank is first */
+		if (m.warning[0] && lc_launch_rank() <= 0)
 			warnx("%s", m.warning);
 		return lead(&o, session, host, &m, argc - first, argv + first);
 	}

@@ -11,6 +11,7 @@
 #include "lca_predrun.h"
 
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
 
 #define PROG "lostcycles predict"
@@ -60,8 +61,10 @@ static const struct lc_opt opts[] = {
 	LC_OPT_FILENAME("compare", 'C', "MODEL_B", "where B beats the model, and the "
 			"crossover points\nalong the first grid variable", &opt.compare),
 	LC_OPT_FILENAME("plot", 'P', "FILE.png", "plot T (or speedup) over the first grid "
-			"variable, one\ncurve per value of the second (FILE.gp, FILE.data "
-			"too)", &opt.plot),
+			"variable that\nvaries (or --x), a curve per value of the next (FILE.gp,"
+			"\nFILE.data too)", &opt.plot),
+	LC_OPT_STRING("x", 0, "VAR", "with --plot: the --grid variable on x (default: the first "
+		      "that varies)", &opt.plot_x),
 	LC_OPT_FLAG("speedup", 0, "plot speedup instead of time", &opt.speedup),
 	LC_OPT_FILENAME("profile", 0, "RUNS", "with --plot: the stacked-bar predicate profile "
 			"of the\nruns in RUNS (seconds per category over p)", &opt.profile),
@@ -107,7 +110,10 @@ static int run(struct lc_predrun *pr)
 {
 	char msg[1024];
 
-	if (lc_predrun_load(pr, msg, sizeof(msg)) || lc_predrun_print(pr, stdout, msg, sizeof(msg)) ||
+	if (lc_predrun_load(pr, msg, sizeof(msg)) ||
+	    (pr->o.plot_x && lc_grid_find(&pr->g, pr->o.plot_x) < 0 &&
+	     lc_fail(msg, sizeof(msg), -EINVAL, "--x %s: not a variable of --grid", pr->o.plot_x)) ||
+	    lc_predrun_print(pr, stdout, msg, sizeof(msg)) ||
 	    (pr->o.plot && lc_predrun_plot(pr, stdout, msg, sizeof(msg)))) {
 		warnx("%s", msg);
 		return 1;
@@ -124,6 +130,10 @@ int lc_cmd_predict(int argc, char **argv)
 	if (r >= 0)
 		return r;
 	pr.o = opt;
+	if (pr.o.plot_x && !pr.o.plot) {
+		warnx("--x needs --plot FILE.png");
+		return 2;
+	}
 	if (pr.o.profile && !pr.o.plot) {
 		warnx("--profile needs --plot FILE.png");
 		return 2;

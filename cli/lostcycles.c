@@ -41,9 +41,10 @@ static const struct command {
 
 /* The bash completion: subcommands from --list-commands, their options
  * and argument kinds from "lostcycles SUB --list-opts" (the option tables),
- * asked when completing, so that it follows the installed program. */
+ * asked when completing, so that it follows the installed program.  zsh
+ * runs the same function through bashcompinit (which numbers arrays from 0
+ * for it, as bash does). */
 static const char completion_bash[] =
-	"# bash completion for lostcycles (lostcycles --completion bash)\n"
 	"_lostcycles()\n"
 	"{\n"
 	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
@@ -81,8 +82,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'lostcycles COMMAND --help' describes a command; "
-		   "see also lostcycles(1).\n'lostcycles --completion bash' prints the bash "
-		   "completion.\n");
+		   "see also lostcycles(1).\n'lostcycles --completion bash' (or zsh) prints "
+		   "the completion.\n");
 }
 
 int main(int argc, char **argv)
@@ -108,10 +109,19 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(name, "--completion")) {
 		if (argc == 3 && !strcmp(argv[2], "bash")) {
+			fputs("# bash completion for lostcycles (lostcycles --completion bash)\n"
+			      "# shellcheck shell=bash\n", stdout);
 			fputs(completion_bash, stdout);
 			return 0;
 		}
-		fprintf(stderr, "lostcycles: --completion takes one shell: bash\n");
+		if (argc == 3 && !strcmp(argv[2], "zsh")) {
+			fputs("# zsh completion for lostcycles (lostcycles --completion zsh): in\n"
+			      "# ~/.zshrc, after compinit: eval \"$(lostcycles --completion zsh)\"\n"
+			      "autoload -U +X bashcompinit && bashcompinit\n", stdout);
+			fputs(completion_bash, stdout);
+			return 0;
+		}
+		fprintf(stderr, "lostcycles: --completion takes one shell: bash or zsh\n");
 		return 2;
 	}
 	if (!strcmp(name, "--version")) {

@@ -4,11 +4,30 @@
  * the ideal transfer time of each thread's messages in its slot.  Without a
  * session both return at once.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "lc_internal.h"
+
+/* The nonzero decimal number in environment variable var, else dflt; the
+ * caller's errno is kept. */
+static uint64_t env_u64(const char *var, uint64_t dflt)
+{
+	const char *v = getenv(var);
+	int saved = errno, bad;
+	char *end;
+	unsigned long long n;
+
+	if (!v || *v < '0' || *v > '9')
+		return dflt;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	bad = *end || errno || !n;
+	errno = saved;
+	return bad ? dflt : (uint64_t)n;
+}
 
 LC_API void lc_job(int32_t rank, uint32_t size, uint64_t job_id, int64_t clock_offset_ns,
 		   uint32_t flags, const char *host)
@@ -22,6 +41,7 @@ LC_API void lc_job(int32_t rank, uint32_t size, uint64_t job_id, int64_t clock_o
 		return;
 	if (!host)
 		host = getenv(LC_ENV_HOST);
+	job_id = env_u64(LC_ENV_JOB_ID, job_id);
 	if (host && *host)
 		strncpy(name, host, sizeof(name) - 1);
 	else if (gethostname(name, sizeof(name) - 1))

@@ -39,6 +39,7 @@
 #define LC_ENV_TRACE_DIR "LOSTCYCLES_TRACE_DIR"
 #define LC_ENV_SLOTS     "LOSTCYCLES_SLOTS"
 #define LC_ENV_HOST      "LOSTCYCLES_HOST"	/* host name a job layer records */
+#define LC_ENV_JOB_ID    "LOSTCYCLES_JOB_ID"	/* job id lc_job() records (decimal) */
 #define LC_SHM_PREFIX    "lostcycles."
 #define LC_TRACE_PREFIX  "lostcycles-trace."
 #define LC_SESSION_MAX   64

@@ -85,6 +85,10 @@ void lc_priv_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * seg_size, nslots and adopt_slot.  start: this process's start time
  * (proc_start).  Returns 1 when a segment was taken over, else 0. */
 int lc_priv_shm_scan(uint64_t start);
+/* shmscan.c: read the stat file at path (/proc/PID/stat) into buf[size],
+ * NUL-terminated; its length, or 0 when it cannot be read.  Only open, read
+ * and close: a fork child may call it. */
+size_t lc_priv_read_stat(const char *path, char *buf, size_t size);
 
 /* process.c */
 void lc_priv_parallel(int d);

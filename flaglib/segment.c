@@ -140,16 +140,9 @@ static void *seg_map(uint64_t size, uint64_t *nonce)
 static uint64_t proc_start(void)
 {
 	char buf[1024];
-	ssize_t n;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	if (!lc_priv_read_stat("/proc/self/stat", buf, sizeof(buf)))
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
 	return lc_stat_start_ticks(buf);
 }
 

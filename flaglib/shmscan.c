@@ -78,12 +78,10 @@ static struct lc_seg_hdr *own_map(const char *name, uint64_t start, uint64_t *si
 	return h;
 }
 
-/* The new image starts afresh: no work, no team, no tags, no job, and the
- * slots of the old image's threads (gone with exec) free; the main
- * thread's slot stays claimed for it (lc_priv_g.adopt_slot). */
-static void own_reset(struct lc_seg_hdr *h)
+/* The process-wide predicates and the tag table of h, emptied. */
+static void reset_process_wide(struct lc_seg_hdr *h)
 {
-	uint32_t tid = (uint32_t)gettid(), s, i;
+	uint32_t s;
 
 	__atomic_store_n(&h->work_exists, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->solution_found, 0, __ATOMIC_RELAXED);
@@ -94,8 +92,14 @@ static void own_reset(struct lc_seg_hdr *h)
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	__atomic_store_n(&h->ntags, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->tag_seq, s + 1, __ATOMIC_RELEASE);
+}
+
+/* Empty every owned slot of h; the first one of thread tid stays its own
+ * (adopt_slot), the others are freed. */
+static void reset_slots(struct lc_seg_hdr *h, uint32_t tid)
+{
 	lc_priv_g.adopt_slot = LC_NO_SLOT;
-	for (i = 0; i < h->nslots; i++) {
+	for (uint32_t i = 0; i < h->nslots; i++) {
 		struct lc_slot *sl = lc_seg_slot(h, i);
 		uint32_t owner = __atomic_load_n(&sl->tid, __ATOMIC_RELAXED);
 
@@ -113,22 +117,38 @@ static void own_reset(struct lc_seg_hdr *h)
 	}
 }
 
-/* 1 if process pid has exited and waits to be reaped (a zombie). */
-static int zombie(int pid)
+/* The new image starts afresh: no work, no team, no tags, no job, and the
+ * slots of the old image's threads (gone with exec) free; the main
+ * thread's slot stays claimed for it (lc_priv_g.adopt_slot). */
+static void own_reset(struct lc_seg_hdr *h)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	reset_process_wide(h);
+	reset_slots(h, (uint32_t)gettid());
+}
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+size_t lc_priv_read_stat(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
 	if (fd < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
 		return 0;
 	buf[n] = 0;
+	return (size_t)n;
+}
+
+/* 1 if process pid has exited and waits to be reaped (a zombie). */
+static int zombie(int pid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (!lc_priv_read_stat(path, buf, sizeof(buf)))
+		return 0;
 	p = strrchr(buf, ')');
 	return p && p[1] == ' ' && p[2] == 'Z';
 }
@@ -143,12 +163,39 @@ static void reap(const char *name, int pid)
 	}
 }
 
+/* Whether segment name d_name (its session ending at send) is of this
+ * process's session, for a takeover (never in trace mode). */
+static int own_session(const char *d_name, size_t send)
+{
+	size_t slen = strlen(lc_priv_g.session), pl = strlen(LC_SHM_PREFIX);
+
+	return !lc_priv_g.trace && send == pl + slen &&
+	       !strncmp(d_name + pl, lc_priv_g.session, slen);
+}
+
+/* Take over segment name of this process's image before exec; 1 when
+ * it is now this process's segment, else 0. */
+static int take_over(const char *name, uint64_t start)
+{
+	uint64_t size;
+
+	lc_priv_g.hdr = own_map(name, start, &size);
+	if (!lc_priv_g.hdr)
+		return 0;
+	snprintf(lc_priv_g.shm_name, sizeof(lc_priv_g.shm_name), "%s", name);
+	lc_priv_g.seg_size = size;
+	lc_priv_g.nslots = lc_priv_g.hdr->nslots;
+	own_reset(lc_priv_g.hdr);
+	lc_priv_debug("segment %s: taken over from this process's image before exec", name);
+	return 1;
+}
+
 int lc_priv_shm_scan(uint64_t start)
 {
-	size_t slen = strlen(lc_priv_g.session), pl = strlen(LC_SHM_PREFIX), send;
 	DIR *d = opendir(SHM_DIR);
 	struct dirent *e;
-	uint64_t nonce, size;
+	uint64_t nonce;
+	size_t send;
 	int pid, found = 0;
 	char name[sizeof(lc_priv_g.shm_name)];
 
@@ -159,23 +206,10 @@ int lc_priv_shm_scan(uint64_t start)
 		    strlen(e->d_name) + 2 > sizeof(name))
 			continue;
 		snprintf(name, sizeof(name), "/%s", e->d_name);
-		if (pid != (int)getpid()) {
+		if (pid != (int)getpid())
 			reap(name, pid);
-			continue;
-		}
-		if (found || lc_priv_g.trace || send != pl + slen ||
-		    strncmp(e->d_name + pl, lc_priv_g.session, slen))
-			continue;
-		lc_priv_g.hdr = own_map(name, start, &size);
-		if (!lc_priv_g.hdr)
-			continue;
-		found = 1;
-		memcpy(lc_priv_g.shm_name, name, sizeof(name));
-		lc_priv_g.seg_size = size;
-		lc_priv_g.nslots = lc_priv_g.hdr->nslots;
-		own_reset(lc_priv_g.hdr);
-		lc_priv_debug("segment %s: taken over from this process's image before exec",
-			      name);
+		else if (!found && own_session(e->d_name, send))
+			found = take_over(name, start);
 	}
 	closedir(d);
 	return found;

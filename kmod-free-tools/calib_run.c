@@ -444,23 +444,59 @@ static void recommend(const struct lc_calib_run *c, const struct row *rows, size
 	why_none(c, &rec, nbusy, out);
 }
 
-/* Write the graph's data file. */
+/* Write the graph's data file: interval, overhead, largest error, the
+ * noise the recommendation allowed for (the spread, at least the
+ * baseline's) and the bound it judged (overhead + noise / 2). */
 static int graph_data(const struct lc_calib_run *c, const struct row *rows, size_t n,
 		      const char *dat, char *msg, size_t len)
 {
 	FILE *f = lc_out_open(dat, LC_OUT_FORCE, msg, len);
+	double bs = base_spread(c);
 
 	if (!f)
 		return -EIO;
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%g %g %g\n", (double)c->pts[i].interval_ns / 1000, rows[i].overhead,
-			rows[i].err_max);
+	for (size_t i = 0; i < n; i++) {
+		double noise = isnan(bs) ? rows[i].spread : fmax(rows[i].spread, bs);
+
+		fprintf(f, "%g %g %g %g %g\n", (double)c->pts[i].interval_ns / 1000,
+			rows[i].overhead, rows[i].err_max, noise, rows[i].overhead + noise / 2);
+	}
 	fclose(f);
 	return 0;
 }
 
-/* Write the graph's gnuplot script for the data file dat. */
-static int graph_script(const char *gp, const char *dat, char *msg, size_t len)
+/* The recommended interval's mark: a line and its label (rec.index < 0:
+ * none was shown under the budget, said in the title). */
+static void graph_mark(FILE *f, const struct lc_calib_run *c, const struct row *rows, size_t n)
+{
+	struct lc_calib_row in[LC_CALIB_MAX_INTERVALS];
+	struct lc_calib_rec rec;
+	double worst, x;
+
+	rec_rows(c, rows, n, in, &worst);
+	lc_calib_recommend(in, n, base_spread(c), c->nbase, c->budget, c->allow_busy, &rec);
+	if (rec.index < 0) {
+		fprintf(f, "set label 'no interval shown under the budget: ");
+		if (rec.why == LC_CALIB_NOISY)
+			fprintf(f, "the noise (%.1f %% at least) exceeds it", rec.noise);
+		else if (rec.why == LC_CALIB_OVER)
+			fprintf(f, "the least bound was %.2f %%", rec.bound);
+		else
+			fprintf(f, "see the table");
+		fprintf(f, "' at graph 0.02, graph 0.95\n");
+		return;
+	}
+	x = (double)c->pts[rec.index].interval_ns / 1000;
+	fprintf(f, "set arrow from %g, graph 0 to %g, graph 1 nohead lw 2 dt 3 lc rgb '#000000'\n"
+		"set label 'recommended: -i %gus (bound %.2f %%)' at %g, graph 0.95 offset 1,0\n",
+		x, x, x, rec.bound, x);
+}
+
+/* Write the graph's gnuplot script for the data file dat: the overhead
+ * with bars of +- noise / 2, the bound the recommendation judged against
+ * the budget, the budget, the largest error, the recommended interval. */
+static int graph_script(const struct lc_calib_run *c, const struct row *rows, size_t n,
+			const char *gp, const char *dat, char *msg, size_t len)
 {
 	FILE *f = lc_out_open(gp, LC_OUT_FORCE, msg, len);
 
@@ -468,10 +504,16 @@ static int graph_script(const char *gp, const char *dat, char *msg, size_t len)
 		return -EIO;
 	fprintf(f, "set title 'Sampling interval: overhead against accuracy'\n"
 		   "set logscale x\nset xlabel 'interval (us)'\nset ylabel '%% increase / %% error'\n"
-		   "set grid\nset key top center\n"
-		   "plot ");
+		   "set grid\nset key below\nset offsets graph 0.05, graph 0.05, 0, 0\n");
+	graph_mark(f, c, rows, n);
+	fprintf(f, "plot ");
 	lc_emit_gnuplot_str(f, dat);	/* the directory is the user's: a quoted string */
-	fprintf(f, " using 1:2 with linespoints title 'running-time increase (%%)', \\\n     ");
+	fprintf(f, " using 1:2:($2-$4/2):($2+$4/2) with yerrorlines lw 2 title "
+		"'running-time increase (%%), bars: +- noise / 2', \\\n     ");
+	lc_emit_gnuplot_str(f, dat);
+	fprintf(f, " using 1:5 with lines dt 2 lw 2 title 'bound judged: increase + noise / 2 "
+		"(%%)', \\\n     %g with lines lc rgb '#000000' title 'budget (%g %%)', \\\n     ",
+		c->budget, c->budget);
 	lc_emit_gnuplot_str(f, dat);
 	fprintf(f, " using 1:3 with linespoints title 'largest category error (%%)'\n");
 	fclose(f);
@@ -488,7 +530,7 @@ static void write_graph(const struct lc_calib_run *c, const struct row *rows, si
 	snprintf(dat, sizeof(dat), "%s/calibrate.dat", c->dir);
 	snprintf(gp, sizeof(gp), "%s/calibrate.gp", c->dir);
 	if (graph_data(c, rows, n, dat, msg, sizeof(msg)) ||
-	    graph_script(gp, dat, msg, sizeof(msg))) {
+	    graph_script(c, rows, n, gp, dat, msg, sizeof(msg))) {
 		lc_note(c->note, c->arg, "%s", msg);
 		return;
 	}

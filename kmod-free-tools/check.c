@@ -62,15 +62,10 @@ static void say(struct lc_check_item *i, enum lc_check_level lv, const char *fix
 /* Read the first line of path into buf; 0 or -errno. */
 static int read_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "re");
-	int e = 0;
+	int e = lc_read_text(path, buf, len);
 
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		e = -EIO;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
+	if (!e)
+		buf[strcspn(buf, "\n")] = 0;
 	return e;
 }
 
@@ -399,14 +394,32 @@ int lc_check_stale(const char *dir, int remove, uint64_t *bytes, int *failed)
 	return count;
 }
 
-static void probe_shm(struct lc_check_item *it, size_t *n, const char *dir)
+/* How much room is left in the writable dir. */
+static void shm_room(struct lc_check_item *i, const char *dir)
 {
-	struct lc_check_item *i = item(it, n, "shm", "shared memory");
-	struct lc_check_item *s = item(it, n, "stale", "stale segments");
-	char path[4096];
 	struct statvfs vfs;
-	uint64_t bytes, avail;
-	int fd, failed, stale;
+	uint64_t avail;
+
+	if (statvfs(dir, &vfs)) {
+		say(i, LC_CHECK_OK, NULL, "%s writable", dir);
+		return;
+	}
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	i->number = (double)avail;
+	if (avail < SHM_FREE_WARN)
+		say(i, LC_CHECK_WARN, "free space in /dev/shm (remove old files, "
+		    "'lostcycles check --clean')",
+		    "%s writable, only %llu KiB free", dir, (unsigned long long)(avail >> 10));
+	else
+		say(i, LC_CHECK_OK, NULL, "%s writable, %llu MiB free", dir,
+		    (unsigned long long)(avail >> 20));
+}
+
+/* Whether a file can be made in dir, and how much room is left there. */
+static void shm_writable(struct lc_check_item *i, const char *dir)
+{
+	char path[4096];
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/.lostcycles-check.%d", dir, (int)getpid());
 	fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
@@ -415,25 +428,19 @@ static void probe_shm(struct lc_check_item *it, size_t *n, const char *dir)
 		say(i, LC_CHECK_FAIL, "mount a writable tmpfs on /dev/shm (mount -t tmpfs tmpfs "
 		    "/dev/shm) or fix its permissions (chmod 1777 /dev/shm)",
 		    "%s not writable: %s", dir, strerror(errno));
-	} else {
-		close(fd);
-		unlink(path);
-		if (statvfs(dir, &vfs)) {
-			say(i, LC_CHECK_OK, NULL, "%s writable", dir);
-		} else {
-			avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-			i->number = (double)avail;
-			if (avail < SHM_FREE_WARN)
-				say(i, LC_CHECK_WARN, "free space in /dev/shm (remove old files, "
-				    "'lostcycles check --clean')",
-				    "%s writable, only %llu KiB free", dir,
-				    (unsigned long long)(avail >> 10));
-			else
-				say(i, LC_CHECK_OK, NULL, "%s writable, %llu MiB free", dir,
-				    (unsigned long long)(avail >> 20));
-		}
+		return;
 	}
-	stale = lc_check_stale(dir, 0, &bytes, &failed);
+	close(fd);
+	unlink(path);
+	shm_room(i, dir);
+}
+
+/* Segments of dead processes left in dir. */
+static void shm_stale(struct lc_check_item *s, const char *dir)
+{
+	uint64_t bytes;
+	int failed, stale = lc_check_stale(dir, 0, &bytes, &failed);
+
 	s->number = stale < 0 ? NAN : stale;
 	if (stale < 0) {
 		s->err = -stale;
@@ -445,6 +452,12 @@ static void probe_shm(struct lc_check_item *it, size_t *n, const char *dir)
 	} else {
 		say(s, LC_CHECK_OK, NULL, "none");
 	}
+}
+
+static void probe_shm(struct lc_check_item *it, size_t *n, const char *dir)
+{
+	shm_writable(item(it, n, "shm", "shared memory"), dir);
+	shm_stale(item(it, n, "stale", "stale segments"), dir);
 }
 
 /* ---- CPUs ------------------------------------------------------------------- */
@@ -502,15 +515,12 @@ static int cpu_isolated(int cpu)
 	return 0;
 }
 
-static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
+/* The CPUs this process may run on: two or more leave one to the sampler. */
+static void cpus_allowed(struct lc_check_item *i)
 {
-	struct lc_check_item *i = item(it, n, "cpus", "CPUs");
-	struct lc_check_item *s = item(it, n, "sampler_cpu", "sampler CPU");
-	unsigned long long b0, t0, b1, t1;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t set;
-	int allowed = 0, iso;
-	double busy;
+	int allowed = 0;
 
 	if (!sched_getaffinity(0, sizeof(set), &set))
 		allowed = CPU_COUNT(&set);
@@ -521,6 +531,28 @@ static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
 		say(i, LC_CHECK_WARN, "give the run at least two CPUs (taskset -c 0,1 ...) so the "
 		    "sampler does not steal time from the program",
 		    "%ld online, %d allowed: the sampler shares the program's CPU", online, allowed);
+}
+
+/* How busy cpu is over 100 ms (0..1); -1 when /proc/stat cannot say. */
+static double cpu_busy(int cpu)
+{
+	unsigned long long b0, t0, b1, t1;
+
+	if (cpu_jiffies(cpu, &b0, &t0))
+		return -1;
+	usleep(100000);
+	if (cpu_jiffies(cpu, &b1, &t1) || t1 == t0)
+		return 0;
+	return (double)(b1 - b0) / (double)(t1 - t0);
+}
+
+/* The CPU the sampler would take (cpu, or the spare one when cpu < 0):
+ * whether it is isolated and how busy it is now. */
+static void sampler_cpu(struct lc_check_item *s, int cpu)
+{
+	double busy;
+	int iso;
+
 	if (cpu < 0)
 		cpu = lc_sampler_spare_cpu();
 	if (cpu < 0) {
@@ -529,16 +561,10 @@ static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
 	}
 	s->number = cpu;
 	iso = cpu_isolated(cpu);
-	if (cpu_jiffies(cpu, &b0, &t0)) {
+	busy = cpu_busy(cpu);
+	if (busy < 0)
 		say(s, LC_CHECK_OK, NULL, "CPU %d%s (load unknown)", cpu, iso ? ", isolated" : "");
-		return;
-	}
-	usleep(100000);
-	if (cpu_jiffies(cpu, &b1, &t1) || t1 == t0)
-		busy = 0;
-	else
-		busy = (double)(b1 - b0) / (double)(t1 - t0);
-	if (busy > CPU_BUSY_WARN)
+	else if (busy > CPU_BUSY_WARN)
 		say(s, LC_CHECK_WARN, "pick a quieter CPU with 'record -C CPU', or reserve one "
 		    "(isolcpus= on the kernel command line, or a cpuset)",
 		    "CPU %d%s, %.0f %% busy right now: the sampler will be late", cpu,
@@ -548,67 +574,109 @@ static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
 		    iso ? "isolated" : "not isolated (isolcpus= or a cpuset would keep others off)");
 }
 
+static void probe_cpus(struct lc_check_item *it, size_t *n, int cpu)
+{
+	cpus_allowed(item(it, n, "cpus", "CPUs"));
+	sampler_cpu(item(it, n, "sampler_cpu", "sampler CPU"), cpu);
+}
+
 /* ---- the tick loop ------------------------------------------------------------- */
+
+/* What one probe of the tick loop holds: a registry of this process
+ * alone, a writer on a temporary file, its threads and accumulator. */
+struct probe {
+	char path[32];
+	struct lc_registry *reg;
+	struct lc_pwriter *w;
+	struct lc_threads *th;
+	struct lc_accum *acc;
+};
+
+/* Set up pb for a profile of info; 0 or -errno (pb is then for
+ * probe_close all the same). */
+static int probe_open(struct probe *pb, const struct lc_prof_info *info)
+{
+	char session[LC_SESSION_MAX];
+	int fd, e = 0;
+
+	snprintf(pb->path, sizeof(pb->path), "/tmp/lostcycles-check.XXXXXX");
+	fd = mkstemp(pb->path);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	unlink(pb->path);	/* a unique name; the profile writer creates it anew */
+	snprintf(session, sizeof(session), "lccheck%d", (int)getpid());
+	pb->reg = lc_registry_start_lineage(session, &e);	/* nothing but our own */
+	if (!pb->reg || (e = lc_registry_set_roots(pb->reg, &(pid_t){ getpid() }, 1)))
+		return e;
+	pb->w = lc_pwriter_open(pb->path, info, &e);
+	if (!pb->w)
+		return e;
+	pb->th = lc_threads_new(pb->w);
+	pb->acc = lc_accum_new(pb->w, LC_SRC_SAMPLED, info->window_ns, 1);
+	return pb->th && pb->acc ? 0 : -ENOMEM;
+}
+
+static void probe_close(struct probe *pb)
+{
+	if (pb->reg)
+		lc_registry_stop(pb->reg);
+	lc_accum_free(pb->acc);
+	lc_threads_free(pb->th);
+	lc_pwriter_close(pb->w);
+	lc_registry_free(pb->reg);
+	if (pb->path[0])
+		unlink(pb->path);
+}
+
+/* Sleep ns, resumed after a signal. */
+static void nap_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Run a sleeping sampler of 1 us ticks on cpu for probe_ns over pb; its
+ * statistics into *st, its start into *t0; 0 or -errno. */
+static int probe_run(struct probe *pb, uint64_t probe_ns, int cpu,
+		     struct lc_sampler_stats *st, uint64_t *t0)
+{
+	struct lc_sampler_cfg cfg = { .cpu = cpu };
+	int e = 0;
+	struct lc_sampler *smp = lc_sampler_start(&cfg, &e);
+
+	if (!smp)
+		return e;
+	*t0 = lc_clock_ns();
+	cfg = (struct lc_sampler_cfg){ .interval_ns = 1000, .sleep_only = 1, .cpu = cpu,
+				       .t0 = *t0, .reg = pb->reg, .acc = pb->acc,
+				       .threads = pb->th, .w = pb->w };
+	lc_sampler_go(smp, &cfg);
+	nap_ns(probe_ns);
+	lc_sampler_stop(smp, st);
+	return 0;
+}
 
 int lc_check_tick_probe(uint64_t probe_ns, int cpu, double *mean_ns, double *max_ns,
 			uint64_t *ticks)
 {
-	char session[LC_SESSION_MAX], path[] = "/tmp/lostcycles-check.XXXXXX";
-	struct lc_sampler_cfg cfg = { .cpu = cpu };
-	struct lc_sampler_stats st = { 0 };
 	struct lc_prof_info info = { .interval_ns = 1000, .window_ns = 1000000000u };
-	struct lc_registry *reg = NULL;
-	struct lc_pwriter *w = NULL;
-	struct lc_threads *th = NULL;
-	struct lc_accum *acc = NULL;
-	struct lc_sampler *smp = NULL;
-	struct timespec ts;
-	int fd, e = 0;
-	uint64_t t0;
+	struct lc_sampler_stats st = { 0 };
+	struct probe pb = { .path = "" };
+	uint64_t t0 = 0;
+	int e = probe_open(&pb, &info);
 
-	fd = mkstemp(path);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	unlink(path);	/* a unique name; the profile writer creates it anew */
-	snprintf(session, sizeof(session), "lccheck%d", (int)getpid());
-	reg = lc_registry_start_lineage(session, &e);	/* nothing but our own */
-	if (!reg || (e = lc_registry_set_roots(reg, &(pid_t){ getpid() }, 1)))
-		goto out;
-	w = lc_pwriter_open(path, &info, &e);
-	if (!w)
-		goto out;
-	th = lc_threads_new(w);
-	acc = lc_accum_new(w, LC_SRC_SAMPLED, info.window_ns, 1);
-	if (!th || !acc) {
-		e = -ENOMEM;
-		goto out;
-	}
-	smp = lc_sampler_start(&cfg, &e);
-	if (!smp)
-		goto out;
-	t0 = lc_clock_ns();
-	cfg = (struct lc_sampler_cfg){ .interval_ns = 1000, .sleep_only = 1, .cpu = cpu,
-				       .t0 = t0, .reg = reg, .acc = acc, .threads = th, .w = w };
-	lc_sampler_go(smp, &cfg);
-	ts = (struct timespec){ (time_t)(probe_ns / 1000000000u), (long)(probe_ns % 1000000000u) };
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-	lc_sampler_stop(smp, &st);
+	if (!e)
+		e = probe_run(&pb, probe_ns, cpu, &st, &t0);
+	probe_close(&pb);
+	if (e)
+		return e;
 	*ticks = st.ticks;
 	*mean_ns = st.ticks ? (double)(st.t_end - t0) / (double)st.ticks : NAN;
 	*max_ns = (double)st.max_gap_ns;
-	if (!st.ticks)
-		e = -EAGAIN;
-out:
-	if (reg)
-		lc_registry_stop(reg);
-	lc_accum_free(acc);
-	lc_threads_free(th);
-	lc_pwriter_close(w);
-	lc_registry_free(reg);
-	unlink(path);
-	return e;
+	return st.ticks ? 0 : -EAGAIN;
 }
 
 static void probe_tick(struct lc_check_item *it, size_t *n, uint64_t probe_ns, int cpu)

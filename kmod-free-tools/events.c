@@ -91,6 +91,36 @@ static int fill(int idx, struct lc_event_info *ev)
 	return 0;
 }
 
+/* Whether PMU p is present and asked for by pmu ("all": every one but the
+ * raw perf PMU); its information into *pi. */
+static int pmu_wanted(const char *pmu, int p, pfm_pmu_info_t *pi)
+{
+	if (pfm_get_pmu_info((pfm_pmu_t)p, pi) != PFM_SUCCESS || !pi->is_present)
+		return 0;
+	return strcmp(pmu, "all") ? !strcmp(pmu, pi->name) : p != PFM_PMU_PERF_EVENT_RAW;
+}
+
+/* Append the events of PMU pi, each encoded and opened once, to (*v)[*cnt]
+ * of *cap; 0 or -ENOMEM. */
+static int add_events(const pfm_pmu_info_t *pi, struct lc_event_info **v, size_t *cap,
+		      size_t *cnt)
+{
+	for (int i = pi->first_event; i != -1; i = pfm_get_event_next(i)) {
+		struct lc_event_info *ev;
+		char full[200];
+
+		if (lc_grow((void **)v, cap, *cnt + 1, sizeof(**v)))
+			return -ENOMEM;
+		ev = &(*v)[*cnt];
+		if (fill(i, ev))
+			continue;
+		snprintf(full, sizeof(full), "%s::%s", ev->pmu, ev->name);
+		encode_and_open(full, ev);
+		(*cnt)++;
+	}
+	return 0;
+}
+
 int lc_events_list(const char *pmu, struct lc_event_info **out, size_t *n)
 {
 	struct lc_event_info *v = NULL;
@@ -104,23 +134,12 @@ int lc_events_list(const char *pmu, struct lc_event_info **out, size_t *n)
 	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
 		pfm_pmu_info_t pi = { .size = sizeof(pi) };
 
-		if (pfm_get_pmu_info((pfm_pmu_t)p, &pi) != PFM_SUCCESS || !pi.is_present)
-			continue;
-		if (strcmp(pmu, "all") ? strcmp(pmu, pi.name) != 0 : p == PFM_PMU_PERF_EVENT_RAW)
+		if (!pmu_wanted(pmu, p, &pi))
 			continue;
 		found = 1;
-		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
-			char full[200];
-
-			if (lc_grow((void **)&v, &cap, cnt + 1, sizeof(*v))) {
-				free(v);
-				return -ENOMEM;
-			}
-			if (fill(i, &v[cnt]))
-				continue;
-			snprintf(full, sizeof(full), "%s::%s", v[cnt].pmu, v[cnt].name);
-			encode_and_open(full, &v[cnt]);
-			cnt++;
+		if (add_events(&pi, &v, &cap, &cnt)) {
+			free(v);
+			return -ENOMEM;
 		}
 	}
 	if (!found) {

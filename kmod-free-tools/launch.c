@@ -360,6 +360,8 @@ void lc_launch_node_host(char *buf, size_t len)
 {
 	const char *e = getenv(LC_ENV_HOST);
 
+	if (!e || !*e)
+		e = getenv("SLURMD_NODENAME");
 	if (e && *e)
 		snprintf(buf, len, "%s", e);
 	else if (gethostname(buf, len - 1))
@@ -369,6 +371,56 @@ void lc_launch_node_host(char *buf, size_t len)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' || *p == '-'))
 			*p = '_';
+}
+
+/* The decimal number that environment variable var starts with (Slurm's
+ * job id, "1234.server" of PBS), or 0. */
+static uint64_t env_number(const char *var)
+{
+	const char *v = getenv(var);
+	unsigned long long n;
+
+	if (!v || *v < '0' || *v > '9')
+		return 0;
+	errno = 0;
+	n = strtoull(v, NULL, 10);
+	return errno ? 0 : n;
+}
+
+uint64_t lc_launch_job_id(void)
+{
+	static const char *const vars[] = { LC_ENV_JOB_ID, "SLURM_JOB_ID", "PBS_JOBID",
+					     "LSB_JOBID" };
+	uint64_t id = 0;
+
+	for (size_t i = 0; !id && i < sizeof(vars) / sizeof(vars[0]); i++)
+		id = env_number(vars[i]);
+	return id;
+}
+
+int lc_launch_rank(void)
+{
+	static const char *const vars[] = { "PMI_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && *v >= '0' && *v <= '9')
+			return (int)env_number(vars[i]) & 0x7fffffff;
+	}
+	return -1;
+}
+
+unsigned lc_launch_srun_without_pmi(void)
+{
+	static const char *const pmi[] = { "PMI_RANK", "PMI_FD", "PMIX_RANK",
+					   "OMPI_COMM_WORLD_RANK" };
+	uint64_t n = env_number("SLURM_STEP_NUM_TASKS");
+
+	for (size_t i = 0; i < sizeof(pmi) / sizeof(pmi[0]); i++)
+		if (getenv(pmi[i]))
+			return 0;
+	return n > 1 && n <= UINT32_MAX ? (unsigned)n : 0;
 }
 
 int lc_launch_node_lock(const char *name)

@@ -118,9 +118,29 @@ int lc_launch_uses_libgomp(const char *program);
  * -errno when the file is bad (the reason to warn of in why[wlen]). */
 int lc_launch_miss_latency(double *ns, char *from, size_t len, char *why, size_t wlen);
 
-/* exec: the node's host name, $LOSTCYCLES_HOST or the machine's, reduced
- * to [A-Za-z0-9_.-] (it goes into file and session names). */
+/* exec: the node's host name, $LOSTCYCLES_HOST, else Slurm's name of the
+ * node ($SLURMD_NODENAME), else the machine's, reduced to [A-Za-z0-9_.-]
+ * (it goes into file and session names). */
 void lc_launch_node_host(char *buf, size_t len);
+
+/* exec: the job's id as the batch system gives it ($LOSTCYCLES_JOB_ID,
+ * else $SLURM_JOB_ID, else the number that $PBS_JOBID or $LSB_JOBID starts
+ * with), the same in every rank; 0 when there is none (the MPI layer then
+ * makes one at MPI_Init). */
+uint64_t lc_launch_job_id(void);
+
+/* exec: this process's rank in the job as its launcher says ($PMI_RANK of
+ * MPICH's Hydra and PMI launchers, $OMPI_COMM_WORLD_RANK of Open MPI's,
+ * $SLURM_PROCID of srun; in that order, since mpiexec inside salloc runs
+ * its ranks under a Slurm step of its own), or -1 when none does. */
+int lc_launch_rank(void);
+
+/* exec: the tasks of the Slurm step this process belongs to when srun
+ * started more than one without an MPI process-management interface (no
+ * PMI_RANK, PMI_FD, PMIX_RANK or OMPI_COMM_WORLD_RANK: srun without
+ * --mpi=pmi2 or --mpi=pmix), whose MPI ranks would each see a job of one;
+ * else 0. */
+unsigned lc_launch_srun_without_pmi(void);
 
 /* exec: take the node lock of session name ($TMPDIR or /tmp); 1 when this
  * rank is the node's sampler (the lock is held until the process exits). */

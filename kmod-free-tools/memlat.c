@@ -66,13 +66,33 @@ static void *pong(void *arg)
 	return NULL;
 }
 
+/* This side: serve every odd value, wait for the even answer; the best
+ * one-way time of a batch, in ns. */
+static double ping(struct pingpong *p)
+{
+	double best = INFINITY;
+	uint64_t v = 0;
+
+	for (int k = 0; k < BATCHES; k++) {
+		uint64_t t0 = lc_clock_ns();
+
+		for (int r = 0; r < ROUNDS_PER_BATCH; r++) {
+			__atomic_store_n(&p->ball, ++v, __ATOMIC_RELEASE);
+			++v;
+			while (__atomic_load_n(&p->ball, __ATOMIC_ACQUIRE) != v)
+				;
+		}
+		best = fmin(best, (double)(lc_clock_ns() - t0) / ROUNDS_PER_BATCH / 2);
+	}
+	return best;
+}
+
 /* Best one-way transfer time over the batches, in ns. */
 static int transfer(int a, int b, double *ns, int *rounds)
 {
 	struct pingpong *p;
 	pthread_t t;
-	double best = INFINITY;
-	uint64_t v = 0;
+	double best;
 	int e;
 
 	if (posix_memalign((void **)&p, 64, sizeof(*p)))
@@ -88,23 +108,27 @@ static int transfer(int a, int b, double *ns, int *rounds)
 		free(p);
 		return -e;
 	}
-	for (int k = 0; k < BATCHES; k++) {
-		uint64_t t0 = lc_clock_ns();
-
-		for (int r = 0; r < ROUNDS_PER_BATCH; r++) {
-			__atomic_store_n(&p->ball, ++v, __ATOMIC_RELEASE);
-			++v;
-			while (__atomic_load_n(&p->ball, __ATOMIC_ACQUIRE) != v)
-				;
-		}
-		best = fmin(best, (double)(lc_clock_ns() - t0) / ROUNDS_PER_BATCH / 2);
-	}
+	best = ping(p);
 	pthread_join(t, NULL);
 	e = p->err ? -EINVAL : 0;
 	free(p);
 	*ns = best;
 	*rounds = BATCHES * ROUNDS_PER_BATCH;
 	return e;
+}
+
+/* perm[0..n) = a fixed pseudo-random permutation of 0..n-1 (Fisher-Yates). */
+static void shuffle(size_t *perm, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		perm[k] = k;
+	srand48(12345);
+	for (size_t k = n - 1; k > 0; k--) {
+		size_t j = (size_t)(drand48() * (double)(k + 1)), x = perm[k];
+
+		perm[k] = perm[j];
+		perm[j] = x;
+	}
 }
 
 /* Average dependent-load time through a random cycle over bytes, in ns. */
@@ -124,15 +148,7 @@ static int chase(uint64_t bytes, double *ns)
 		free(perm);
 		return -ENOMEM;
 	}
-	for (size_t k = 0; k < n; k++)
-		perm[k] = k;
-	srand48(12345);
-	for (size_t k = n - 1; k > 0; k--) {	/* Fisher-Yates */
-		size_t j = (size_t)(drand48() * (double)(k + 1)), x = perm[k];
-
-		perm[k] = perm[j];
-		perm[j] = x;
-	}
+	shuffle(perm, n);
 	for (size_t k = 0; k < n; k++)	/* one pointer per cache line */
 		next[perm[k] * 8] = perm[(k + 1) % n] * 8;
 	for (uint64_t s = 0; s < n; s++)	/* warm the TLB and page tables */
@@ -182,52 +198,63 @@ int lc_memlat_write(const char *path, const struct lc_memlat *m)
 	return lc_replace_file(path, write_memlat, (void *)m);
 }
 
+/* Take value v of name into m (format and have as lc_memlat_read keeps
+ * them); unknown names, later additions, are ignored. */
+static void memlat_set(struct lc_memlat *m, const char *name, double v, int *format, int *have)
+{
+	if (!strcmp(name, "format"))
+		*format = (int)v;
+	else if (!strcmp(name, "cpu_a"))
+		m->cpu_a = (int)v;
+	else if (!strcmp(name, "cpu_b"))
+		m->cpu_b = (int)v;
+	else if (!strcmp(name, "transfer_ns"))
+		m->transfer_ns = v, *have |= 1;
+	else if (!strcmp(name, "dram_ns"))
+		m->dram_ns = v, *have |= 2;
+	else if (!strcmp(name, "dram_bytes"))
+		m->dram_bytes = (uint64_t)v;
+}
+
+/* One line (newline removed) of the file at path:lineno into m; 0 or
+ * -EINVAL with the reason. */
+static int memlat_line(char *line, const char *path, int lineno, struct lc_memlat *m,
+		       int *format, int *have, char *why, size_t len)
+{
+	char *eq = strchr(line, '='), *val;
+	double v;
+
+	if (!*line || *line == '#')
+		return 0;
+	if (!eq)
+		return lc_fail(why, len, -EINVAL, "%s:%d: not name=value", path, lineno);
+	*eq = 0;
+	val = eq + 1;
+	if (!strcmp(line, "host"))
+		return 0;
+	if (parse_number(val, &v))
+		return lc_fail(why, len, -EINVAL, "%s:%d: %s: bad number '%s'", path, lineno, line,
+			       val);
+	memlat_set(m, line, v, format, have);
+	return 0;
+}
+
 int lc_memlat_read(const char *path, struct lc_memlat *m, char *why, size_t len)
 {
 	char line[512];
-	int lineno = 0, format = 0, have = 0;
+	int lineno = 0, format = 0, have = 0, e = 0;
 	FILE *f = fopen(path, "re");
 
 	*m = (struct lc_memlat){ .cpu_a = -1, .cpu_b = -1, .transfer_ns = NAN, .dram_ns = NAN };
 	if (!f)
 		return lc_fail(why, len, -errno, "%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		char *eq, *val;
-		double v;
-
-		lineno++;
+	while (!e && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
-		if (!*line || *line == '#')
-			continue;
-		eq = strchr(line, '=');
-		if (!eq) {
-			fclose(f);
-			return lc_fail(why, len, -EINVAL, "%s:%d: not name=value", path, lineno);
-		}
-		*eq = 0;
-		val = eq + 1;
-		if (!strcmp(line, "host"))
-			continue;
-		if (parse_number(val, &v)) {
-			fclose(f);
-			return lc_fail(why, len, -EINVAL, "%s:%d: %s: bad number '%s'", path, lineno,
-				       line, val);
-		}
-		if (!strcmp(line, "format"))
-			format = (int)v;
-		else if (!strcmp(line, "cpu_a"))
-			m->cpu_a = (int)v;
-		else if (!strcmp(line, "cpu_b"))
-			m->cpu_b = (int)v;
-		else if (!strcmp(line, "transfer_ns"))
-			m->transfer_ns = v, have |= 1;
-		else if (!strcmp(line, "dram_ns"))
-			m->dram_ns = v, have |= 2;
-		else if (!strcmp(line, "dram_bytes"))
-			m->dram_bytes = (uint64_t)v;
-		/* unknown names: later additions, ignored */
+		e = memlat_line(line, path, ++lineno, m, &format, &have, why, len);
 	}
 	fclose(f);
+	if (e)
+		return e;
 	if (format != 1)
 		return lc_fail(why, len, -EINVAL, "%s: format %d, this version reads 1", path, format);
 	if (have != 3)

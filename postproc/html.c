@@ -3,8 +3,10 @@
  */
 #include "html.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lc_emit.h"
@@ -86,7 +88,14 @@ static void warnings(FILE *out, const struct lc_profile *pr)
 		fputs("<p class=\"warn\" id=\"stall\">Warning: ", out);
 		esc(out, msg);
 		fputs(".</p>\n", out);
-	}
+	} else if (pr->ended && pr->end.ext && pr->end.missed_ticks)
+		fprintf(out, "<p class=\"warn\" id=\"missed\">Note: the sampler missed %" PRIu64
+			" of its ticks (%.2g %%): their %.6f s (missed ticks &times; interval "
+			"&times; p) went to the state seen at the end of each gap and may belong "
+			"to other categories.</p>\n", pr->end.missed_ticks,
+			100.0 * (double)pr->end.missed_ticks /
+			(double)(pr->end.ticks + pr->end.missed_ticks),
+			(double)pr->end.missed_ticks * (double)pr->info.interval_ns * pr->procs / 1e9);
 	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
 		fprintf(out, "<p class=\"warn\" id=\"shared-cpu\">Note: the sampler shared CPU %d "
 			"with the program (no spare CPU): its ticks took CPU time from the "
@@ -159,43 +168,321 @@ static void thread_bars(FILE *out, const struct lc_profile *pr, const struct lc_
 		24 * d->nthreads + 18, W, 24 * d->nthreads + 18, sec(max));
 }
 
-/* The timeline: per window, the processors in each category, stacked. */
+/* ---- the timeline: time on x, the processors and each thread on y ------ */
+
+#define TL_TOP 30	/* the strips of missed-tick and load marks above the plot */
+#define TL_H 150	/* the processors band */
+#define TL_LANE 16	/* one thread's lane */
+#define TL_GAP 4
+#define TL_MAXLANES 64	/* threads drawn; the others are said */
+#define TL_COLS 340	/* columns the windows are gathered into (2 px each) */
+
+/* The windows gathered into one column of the picture. */
+struct tl_col {
+	uint64_t start, end;	/* ns after t0: their first start, their last end */
+	uint64_t wall;		/* their wall time */
+	uint64_t missed;	/* the ticks they missed */
+	uint64_t cat[LC_NCAT];	/* their processor time per category */
+};
+
+/* The timeline: where its parts go (x of a time, y of the rows) and the
+ * windows gathered into columns. */
+struct tl {
+	uint64_t end;		/* the run's end, ns after t0 (> 0) */
+	uint32_t procs;		/* the band's scale */
+	uint32_t lanes;		/* thread lanes drawn */
+	int lanes_y;		/* top of the first lane */
+	int axis_y;		/* the time axis */
+	uint32_t ncols;
+	struct tl_col *cols;
+	uint64_t (*lane)[LC_NCAT];	/* [col * lanes + thread]: a thread's time */
+	uint32_t nmissed;	/* windows that missed ticks */
+};
+
+static double tl_x(const struct tl *t, uint64_t ns)
+{
+	return LABEL + (double)(W - LABEL - 30) * (double)ns / (double)t->end;
+}
+
+static int lane_y(const struct tl *t, uint32_t lane)
+{
+	return t->lanes_y + (int)lane * (TL_LANE + TL_GAP);
+}
+
+/* A step of 1, 2 or 5 times a power of ten that cuts span into at most
+ * max parts. */
+static double nice_step(double span, int max)
+{
+	double p = pow(10, floor(log10(span / max))), m[] = { 1, 2, 5, 10 };
+
+	for (int i = 0; i < 4; i++)
+		if (span / (m[i] * p) <= max)
+			return m[i] * p;
+	return 10 * p;
+}
+
+/* The unit of a time axis that ends at end ns: its name and its ns. */
+static const char *time_unit(uint64_t end, double *ns)
+{
+	if (end < 2000000) {
+		*ns = 1e3;
+		return "\xc2\xb5s";
+	}
+	if (end < 2000000000) {
+		*ns = 1e6;
+		return "ms";
+	}
+	*ns = 1e9;
+	return "s";
+}
+
+/* The time axis under the plot: ticks with their times and the unit. */
+static void time_axis(FILE *out, const struct tl *t)
+{
+	double unit, step;
+	const char *u = time_unit(t->end, &unit);
+
+	step = nice_step((double)t->end / unit, 8);
+	fprintf(out, "<g id=\"time-axis\" font-size=\"12\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\" stroke=\"#000\"/>\n", LABEL, t->axis_y, W - 30, t->axis_y);
+	for (double v = 0; v * unit <= (double)t->end * (1 + 1e-9); v += step) {
+		double x = tl_x(t, (uint64_t)(v * unit));
+
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", x, t->axis_y,
+			x, t->axis_y + 5, x, t->axis_y + 18, v);
+	}
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since the start "
+		"(%s)</text></g>\n", (LABEL + W) / 2, t->axis_y + 36, u);
+}
+
+/* The processors axis beside the band: 0 .. procs. */
+static void procs_axis(FILE *out, const struct tl *t)
+{
+	double step = nice_step(t->procs, 5);
+
+	fprintf(out, "<g id=\"procs-axis\" font-size=\"12\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\" stroke=\"#000\"/>\n", LABEL, TL_TOP, LABEL, TL_TOP + TL_H);
+	for (double v = 0; v <= t->procs + 1e-9; v += step < 1 ? 1 : step) {
+		double y = TL_TOP + TL_H - TL_H * v / t->procs;
+
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", LABEL - 5, y,
+			LABEL, y, LABEL - 8, y + 4, v);
+	}
+	fprintf(out, "<text x=\"0\" y=\"%d\">processors</text></g>\n", TL_TOP + TL_H / 2);
+}
+
+/* The ticks window w lacks at the nominal interval (one of slack: where
+ * the first tick falls is not recorded). */
+static uint64_t missed_in(const struct lc_prof_window *w, uint64_t interval)
+{
+	uint64_t want = interval ? lc_acct_wall(&w->acct) / interval : 0;
+
+	return want > (uint64_t)w->ticks + 1 ? want - w->ticks - 1 : 0;
+}
+
+/* The column of the picture that window w goes into. */
+static uint32_t col_of(const struct tl *t, const struct lc_prof_window *w)
+{
+	uint64_t c = (uint64_t)((double)w->start_ns / (double)t->end * t->ncols);
+
+	return c < t->ncols ? (uint32_t)c : t->ncols - 1;
+}
+
+/* Window w (with wall time) into its column: its span, its processor time
+ * per category, its missed ticks (sampled windows) and its thread rows. */
+static void gather_window(struct tl *t, const struct lc_profile *pr,
+			  const struct lc_prof_window *w, int sampled)
+{
+	uint64_t wall = lc_acct_wall(&w->acct), cat[LC_NCAT], m;
+	uint32_t c = col_of(t, w);
+	struct tl_col *col = &t->cols[c];
+
+	if (!col->wall || w->start_ns < col->start)
+		col->start = w->start_ns;
+	if (w->start_ns + wall > col->end)
+		col->end = w->start_ns + wall;
+	col->wall += wall;
+	lc_profile_finish(pr, &w->acct, cat);
+	for (int k = 0; k < LC_NCAT; k++)
+		col->cat[k] += cat[k];
+	m = sampled ? missed_in(w, pr->info.interval_ns) : 0;
+	col->missed += m;
+	t->nmissed += m > 0;
+	for (uint32_t j = 0; j < w->nthreads; j++)
+		if (w->threads[j].thread < t->lanes)
+			for (int k = 0; k < LC_NCAT; k++)
+				t->lane[(size_t)c * t->lanes + w->threads[j].thread][k] +=
+					w->threads[j].cat[k];
+}
+
+/* Gather d's windows into at most TL_COLS columns of the picture (a run
+ * of thousands of windows draws no more).  0 or -ENOMEM. */
+static int gather(struct tl *t, const struct lc_profile *pr, const struct lc_prof_data *d)
+{
+	t->ncols = d->nwindows < TL_COLS ? d->nwindows : TL_COLS;
+	t->cols = calloc(t->ncols ? t->ncols : 1, sizeof(*t->cols));
+	t->lane = calloc((size_t)(t->ncols ? t->ncols : 1) * (t->lanes ? t->lanes : 1),
+			 sizeof(*t->lane));
+	if (!t->cols || !t->lane)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		if (lc_acct_wall(&d->windows[i].acct))
+			gather_window(t, pr, &d->windows[i], d == &pr->data[LC_SRC_SAMPLED]);
+	return 0;
+}
+
+/* The categories of one column, stacked upwards from y0 in rectangles as
+ * tall as scale times each category's ns. */
+static void stack(FILE *out, const struct tl *t, const struct tl_col *col,
+		  const uint64_t cat[LC_NCAT], double y0, double scale, const char *who)
+{
+	double x = tl_x(t, col->start), wd = tl_x(t, col->end) - x, y = y0;
+	char what[96];
+
+	snprintf(what, sizeof(what), "%s%.3f s to %.3f s", who, sec(col->start), sec(col->end));
+	for (int c = 0; c < LC_NCAT; c++) {
+		double hh = scale * (double)cat[c];
+
+		y -= hh;
+		if (hh >= 0.2)
+			rect(out, x, y, wd, hh, c, what, sec(cat[c]));
+	}
+}
+
+/* The processors in each category per column, stacked in the band. */
+static void procs_band(FILE *out, const struct tl *t)
+{
+	for (uint32_t i = 0; i < t->ncols; i++)
+		if (t->cols[i].wall)
+			stack(out, t, &t->cols[i], t->cols[i].cat, TL_TOP + TL_H,
+			      (double)TL_H / (double)t->cols[i].wall / t->procs, "");
+}
+
+/* One lane per thread (the first t->lanes), labelled: the thread's
+ * categories per column, each as tall as its share of the column's time. */
+static void thread_lanes(FILE *out, const struct lc_profile *pr, const struct tl *t)
+{
+	char who[40];
+
+	for (uint32_t k = 0; k < t->lanes; k++) {
+		fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"12\">thread %u (tid %d)</text>\n",
+			lane_y(t, k) + 12, k, k < pr->nthreads ? pr->threads[k].tid : 0);
+		snprintf(who, sizeof(who), "thread %u, ", k);
+		for (uint32_t i = 0; i < t->ncols; i++)
+			if (t->cols[i].wall)
+				stack(out, t, &t->cols[i], t->lane[(size_t)i * t->lanes + k],
+				      lane_y(t, k) + TL_LANE, (double)TL_LANE / (double)t->cols[i].wall,
+				      who);
+	}
+}
+
+/* Black marks above the columns whose windows missed ticks. */
+static void missed_marks(FILE *out, const struct tl *t)
+{
+	for (uint32_t i = 0; i < t->ncols; i++) {
+		const struct tl_col *col = &t->cols[i];
+		double x = tl_x(t, col->start), wd = tl_x(t, col->end) - x;
+
+		if (col->missed)
+			fprintf(out, "<rect class=\"missed\" x=\"%.2f\" y=\"2\" width=\"%.2f\" "
+				"height=\"10\" fill=\"#000000\"><title>%.3f s to %.3f s: %" PRIu64
+				" ticks missed: their time went to the state seen at the end of each "
+				"gap</title></rect>\n", x, wd < 1 ? 1 : wd, sec(col->start),
+				sec(col->end), col->missed);
+	}
+	if (t->nmissed)
+		fputs("<text x=\"0\" y=\"11\" font-size=\"12\">missed ticks</text>\n", out);
+}
+
+/* Grey marks in their strip over the spans in which other processes and
+ * the hypervisor held more than LC_MACHINE_LOAD_PCT of the program's CPUs
+ * (darker the more they held); how many. */
+static uint32_t load_bands(FILE *out, const struct lc_profile *pr, const struct tl *t)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < pr->nmachine; i++) {
+		const struct lc_prof_machine *m = &pr->machine[i];
+		double load = lc_machine_pct(m, LC_SHARE_LOAD), x = tl_x(t, m->start_ns);
+
+		if (!m->total_ns || load <= LC_MACHINE_LOAD_PCT || m->start_ns >= t->end)
+			continue;
+		n++;
+		fprintf(out, "<rect class=\"load\" x=\"%.2f\" y=\"15\" width=\"%.2f\" height=\"10\" "
+			"fill=\"#404040\" fill-opacity=\"%.2f\"><title>%.3f s to %.3f s: other "
+			"processes and the hypervisor held %.1f %% of the program's CPUs</title>"
+			"</rect>\n", x, tl_x(t, m->start_ns + m->len_ns < t->end ?
+					     m->start_ns + m->len_ns : t->end) - x,
+			0.2 + 0.8 * fmin(load, 100) / 100, sec(m->start_ns),
+			sec(m->start_ns + m->len_ns), load);
+	}
+	if (n)
+		fputs("<text x=\"0\" y=\"24\" font-size=\"12\" fill=\"#404040\">machine load</text>\n",
+		      out);
+	return n;
+}
+
+/* The caption under the timeline: what its marks mean, when there are any. */
+static void timeline_notes(FILE *out, const struct lc_profile *pr, uint32_t nmissed,
+			   uint32_t nload, uint32_t nthreads, const struct tl *t)
+{
+	if (nmissed)
+		fprintf(out, "<p class=\"warn\" id=\"timeline-missed\">The sampler missed ticks in "
+			"%u window%s (black marks above them): their time went to the state seen at "
+			"the end of each gap.</p>\n", nmissed, nmissed == 1 ? "" : "s");
+	if (nload)
+		fprintf(out, "<p class=\"warn\" id=\"timeline-load\">In %u span%s (grey marks) other "
+			"processes and the hypervisor held more than %.0f %% of the program's CPUs: "
+			"the categories there are distorted by that load.</p>\n", nload,
+			nload == 1 ? "" : "s", LC_MACHINE_LOAD_PCT);
+	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
+		fprintf(out, "<p class=\"warn\" id=\"timeline-shared\">The sampler shared CPU %d "
+			"with the program throughout: the thread on that CPU lost the sampler's "
+			"ticks.</p>\n", (int)pr->end.shared_cpu);
+	if (nthreads > t->lanes)
+		fprintf(out, "<p>Threads %u to %u are not drawn (%u lanes at most).</p>\n",
+			t->lanes, nthreads - 1, TL_MAXLANES);
+}
+
+/* The timeline: per window, the processors in each category stacked, and
+ * each thread's lane, over time, with both axes, the windows that missed
+ * ticks and the spans of heavy machine load marked. */
 static void timeline(FILE *out, const struct lc_profile *pr, const struct lc_prof_data *d)
 {
-	const int h = 220;
-	uint64_t end = 1;
+	struct tl t = { .end = 1, .procs = pr->procs ? pr->procs : 1 };
+	uint32_t nload;
 
 	for (uint32_t i = 0; i < d->nwindows; i++) {
 		uint64_t e = d->windows[i].start_ns + lc_acct_wall(&d->windows[i].acct);
 
-		end = e > end ? e : end;
+		t.end = e > t.end ? e : t.end;
 	}
-	fprintf(out, "<h2>Timeline</h2>\n<p>Processors in each category per window of the run "
-		"(%.3f s).</p>\n<svg id=\"timeline\" width=\"%d\" "
-		"height=\"%d\" role=\"img\" aria-label=\"timeline\">\n", sec(end), W, h + 20);
-	for (uint32_t i = 0; i < d->nwindows; i++) {
-		const struct lc_prof_window *w = &d->windows[i];
-		uint64_t cat[LC_NCAT], wall = lc_acct_wall(&w->acct), tot = 0;
-		double x = (double)W * (double)w->start_ns / (double)end;
-		double wd = (double)W * (double)wall / (double)end, y = h;
-		char what[64];
-
-		if (!wall)
-			continue;
-		lc_profile_finish(pr, &w->acct, cat);
-		for (int c = 0; c < LC_NCAT; c++)
-			tot += cat[c];
-		snprintf(what, sizeof(what), "%.3f s", sec(w->start_ns));
-		for (int c = 0; c < LC_NCAT && tot; c++) {
-			double hh = (double)h * (double)cat[c] / (double)tot;
-
-			y -= hh;
-			rect(out, x, y, wd, hh, c, what, sec(cat[c]));
-		}
+	t.lanes = d->nthreads < TL_MAXLANES ? d->nthreads : TL_MAXLANES;
+	t.lanes_y = TL_TOP + TL_H + 14;
+	t.axis_y = lane_y(&t, t.lanes) + 4;
+	fprintf(out, "<h2>Timeline</h2>\n<p>The run's %.3f s: on top the processors in each "
+		"category over time (p = %u), below each thread's categories (a lane is full "
+		"while the thread lived).</p>\n", sec(t.end), pr->procs);
+	if (gather(&t, pr, d)) {
+		fputs("<p class=\"warn\">The timeline is left out: out of memory.</p>\n", out);
+		goto out;
 	}
-	fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"12\">0 s</text><text x=\"%d\" y=\"%d\" "
-		"font-size=\"12\" text-anchor=\"end\">%.3f s</text>\n</svg>\n", h + 16, W, h + 16,
-		sec(end));
+	fprintf(out, "<svg id=\"timeline\" width=\"%d\" height=\"%d\" role=\"img\" "
+		"aria-label=\"timeline: time on x, processors and threads on y\">\n", W,
+		t.axis_y + 44);
+	procs_band(out, &t);
+	thread_lanes(out, pr, &t);
+	nload = load_bands(out, pr, &t);
+	missed_marks(out, &t);
+	procs_axis(out, &t);
+	time_axis(out, &t);
+	fputs("</svg>\n", out);
+	timeline_notes(out, pr, t.nmissed, nload, d->nthreads, &t);
+out:
+	free(t.cols);
+	free(t.lane);
 }
 
 #define MODEL_PTS 64

@@ -598,7 +598,9 @@ static int plot_script(const struct lc_fitrun *fr, const char *path, const char 
 	lc_plotout_str(f, "%s (seconds)", fr->cat->key);
 	fprintf(f, "\nset key left top noenhanced\nplot ");
 	lc_plotout_str(f, "%s", dpath);
-	fprintf(f, " index 0 using 1:2:3 with yerrorbars pt 7 title 'measured'");
+	/* the category's colour of every chart */
+	fprintf(f, " index 0 using 1:2:3 with yerrorbars pt 7 lc rgb '%s' title 'measured'",
+		fr->cat->colour);
 	for (int i = 0; i < n; i++) {
 		lc_fitrun_model_text(fr, &fr->cands[i], text, sizeof(text));
 		fprintf(f, ", \\\n     ");

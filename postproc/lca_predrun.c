@@ -561,6 +561,10 @@ int lc_predrun_plot(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 	int nb = pr->g.naxes > 1 ? pr->g.axis[1].n : 1, rc;
 	struct lc_plotout po;
 
+	if ((rc = lc_plotout_axes(&pr->g, pr->o.plot_x, msg, len)))
+		return rc;
+	pr->pax = lc_grid_find(&pr->g, "p");	/* the axes were reordered */
+	nb = pr->g.naxes > 1 ? pr->g.axis[1].n : 1;
 	if ((rc = lc_plotout_open(&po, pr->o.plot, pr->o.force, msg, len)) ||
 	    (rc = plot_data(pr, po.data, nb, msg, len)) ||
 	    (rc = plot_script(pr, po.gp, po.data, nb, msg, len)))

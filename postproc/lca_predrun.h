@@ -21,6 +21,7 @@
 /* What to predict (the options of "lostcycles predict"). */
 struct lc_predrun_opts {
 	const char *model, *at, *grid, *compare, *plot, *profile, *extract;
+	const char *plot_x;		/* --x: the variable on the plot's x axis */
 	const char *whatif[LC_WHATIF_MAX];
 	int nwhatif, speedup, force;
 	size_t max_points;		/* --max-points */
@@ -51,8 +52,8 @@ int lc_predrun_load(struct lc_predrun *pr, char *msg, size_t len);
  * printed). */
 int lc_predrun_print(struct lc_predrun *pr, FILE *out, char *msg, size_t len);
 
-/* --plot: T or speedup over the first grid variable, one curve per value
- * of the second: FILE.data, FILE.gp and the PNG when gnuplot is there,
+/* --plot: T or speedup over --x's grid variable (default: the first that
+ * varies), one curve per value of the next that varies: FILE.data, FILE.gp and the PNG when gnuplot is there,
  * saying on out what was written.  0, or -errno with the reason. */
 int lc_predrun_plot(struct lc_predrun *pr, FILE *out, char *msg, size_t len);
 

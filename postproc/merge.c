@@ -677,6 +677,7 @@ int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *
 		lc_fail(msg, len, r, "out of memory");
 	st->files = (uint32_t)n;
 	st->procs = jb.p;
+	st->job_id = jb.pr[0]->ranks[0].job_id;
 out:
 	if (w) {
 		int e = lc_pwriter_close(w);

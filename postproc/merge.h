@@ -17,6 +17,7 @@ struct lc_merge_stats {
 	uint32_t files;		/* node files merged */
 	uint32_t ranks;		/* rank records in all */
 	uint32_t procs;		/* p of the job profile */
+	uint64_t job_id;	/* the job's id (Slurm's under exec, else the MPI layer's) */
 	char notes[2048];	/* e.g. "x.data is cut after byte 4096: merged what it holds" */
 };
 
@@ -41,5 +42,14 @@ int lc_merge_check(struct lc_profile *const *pr, const char *const *names, int n
 
 int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *st, char *msg,
 	     size_t len);
+
+/* The node files of job id job among paths: each a profile, or a folder
+ * whose *.data files are all looked at (in name order); profiles that
+ * cannot be read are passed over.  Returns how many were found, their names
+ * in *found (free with lc_merge_found_free), or -ENOENT (none: msg says
+ * how many were looked at), -ENOMEM, -errno of a path that cannot be read. */
+int lc_merge_find_job(char *const *paths, int n, uint64_t job, char ***found, char *msg,
+		      size_t len);
+void lc_merge_found_free(char **found, int n);
 
 #endif /* LC_MERGE_H */

@@ -11,6 +11,7 @@
 
 #include "lc_emit.h"
 #include "lc_util.h"
+#include "lca_grid.h"
 #include "lca_plot.h"
 
 int lc_plotout_open(struct lc_plotout *po, const char *png, int force, char *msg, size_t len)
@@ -61,4 +62,36 @@ void lc_plotout_head(FILE *f, const char *who, const char *xlabel, const char *y
 	fprintf(f, "\n%s\nset title ", yaxis);
 	lc_plotout_str(f, "%s", title);
 	fprintf(f, " noenhanced\nset key left top noenhanced\nplot");
+}
+
+/* Swap axes i and j of g. */
+static void swap_axes(struct lc_grid *g, int i, int j)
+{
+	struct lc_axis t = g->axis[i];
+
+	g->axis[i] = g->axis[j];
+	g->axis[j] = t;
+}
+
+/* The first axis from "from" on with more than one value, else -1. */
+static int varying_axis(const struct lc_grid *g, int from)
+{
+	for (int a = from; a < g->naxes; a++)
+		if (g->axis[a].n > 1)
+			return a;
+	return -1;
+}
+
+int lc_plotout_axes(struct lc_grid *g, const char *x, char *msg, size_t len)
+{
+	int a = x ? lc_grid_find(g, x) : varying_axis(g, 0);
+
+	if (x && a < 0)
+		return lc_fail(msg, len, -EINVAL, "--x %s: not a variable of --grid", x);
+	if (a > 0)
+		swap_axes(g, 0, a);
+	a = varying_axis(g, 1);
+	if (a > 1)
+		swap_axes(g, 1, a);
+	return 0;
 }

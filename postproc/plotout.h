@@ -37,4 +37,13 @@ void lc_plotout_str(FILE *f, const char *fmt, ...) __attribute__((format(printf,
 void lc_plotout_head(FILE *f, const char *who, const char *xlabel, const char *yaxis,
 		     const char *title);
 
+struct lc_grid;
+
+/* Put the variable to plot on x first among g's axes: x (NULL: the first
+ * axis with more than one value, so that --grid "n=256 p=1..26" plots
+ * over p), and the next axis with more than one value second (a curve per
+ * value); the others keep their order.  Returns 0, or -EINVAL when x is
+ * not an axis (msg says so). */
+int lc_plotout_axes(struct lc_grid *g, const char *x, char *msg, size_t len);
+
 #endif /* LC_PLOTOUT_H */

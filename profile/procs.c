@@ -5,20 +5,19 @@
 
 #include "lc_profile.h"
 
+/* The words for each LC_PROCS_* value. */
+static const char *const procs_from[] = {
+	[LC_PROCS_OPTION] = "--procs",
+	[LC_PROCS_TEAM] = "LC_TEAM",
+	[LC_PROCS_THREADS] = "most threads alive at once",
+	[LC_PROCS_RUNNABLE] = "most runnable at once",
+};
+
 const char *lc_procs_from_name(uint32_t from)
 {
-	switch (from) {
-	case LC_PROCS_OPTION:
-		return "--procs";
-	case LC_PROCS_TEAM:
-		return "LC_TEAM";
-	case LC_PROCS_THREADS:
-		return "most threads alive at once";
-	case LC_PROCS_RUNNABLE:
-		return "most runnable at once";
-	default:
-		return "unknown";
-	}
+	const char *s = from < sizeof(procs_from) / sizeof(procs_from[0]) ? procs_from[from] : NULL;
+
+	return s ? s : "unknown";
 }
 
 int lc_procs_text(char *buf, size_t len, uint32_t p, uint32_t from, uint32_t threads,

@@ -61,18 +61,16 @@ int lc_ev_role_by_key(const char *key)
 	return -1;
 }
 
+/* The name of each LC_SCHED_* source that measured something. */
+static const char *const sched_sources[] = {
+	[LC_SCHED_SWITCH] = "context-switch records",
+	[LC_SCHED_SCHEDSTAT] = "schedstat run delay",
+	[LC_SCHED_REPLAY] = "replayed run-queue trace",
+};
+
 const char *lc_sched_source_name(uint32_t src)
 {
-	switch (src) {
-	case LC_SCHED_SWITCH:
-		return "context-switch records";
-	case LC_SCHED_SCHEDSTAT:
-		return "schedstat run delay";
-	case LC_SCHED_REPLAY:
-		return "replayed run-queue trace";
-	default:
-		return NULL;
-	}
+	return src < sizeof(sched_sources) / sizeof(sched_sources[0]) ? sched_sources[src] : NULL;
 }
 
 /* CRC-32 table for the reflected polynomial 0xEDB88320. */

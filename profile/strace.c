@@ -100,6 +100,19 @@ struct fstate {
 	uint64_t *wait_since;		/* [MAXSLOT]: 0 when not waiting, else begin + 1 */
 };
 
+/* A begin of tag at t, open k of s (k = s->nopen: not open yet). */
+static void frag_begin(struct fstate *s, int k, int64_t tag, uint64_t t)
+{
+	if (k < s->nopen) {
+		s->depth[k]++;
+	} else if (s->nopen < MAXOPEN) {
+		s->tag[k] = tag;
+		s->depth[k] = 1;
+		s->since[k] = t;
+		s->nopen++;
+	}
+}
+
 /* A fragment begin or end. */
 static int tag_op(struct lc_strace *t, struct caps *c, struct fstate *s, const struct rec *r, int32_t pid)
 {
@@ -109,14 +122,7 @@ static int tag_op(struct lc_strace *t, struct caps *c, struct fstate *s, const s
 	while (k < s->nopen && s->tag[k] != tag)
 		k++;
 	if (r->op == LC_STRACE_OP_FRAG_BEGIN) {
-		if (k < s->nopen) {
-			s->depth[k]++;
-		} else if (s->nopen < MAXOPEN) {
-			s->tag[k] = tag;
-			s->depth[k] = 1;
-			s->since[k] = r->t;
-			s->nopen++;
-		}
+		frag_begin(s, k, tag, r->t);
 		return 0;
 	}
 	if (k == s->nopen || --s->depth[k])
@@ -130,6 +136,26 @@ static int tag_op(struct lc_strace *t, struct caps *c, struct fstate *s, const s
 	return 0;
 }
 
+/* Replay record r of process pid: a fragment's begin or end, or a
+ * slot's wait beginning (SYNC) or ending (another state, a release). */
+static int replay_rec(struct lc_strace *t, struct caps *c, struct fstate *s, const struct rec *r,
+		      int32_t pid)
+{
+	uint64_t *w = r->slot < MAXSLOT ? &s->wait_since[r->slot] : NULL;
+	int rc = 0;
+
+	if (r->op == LC_STRACE_OP_FRAG_BEGIN || r->op == LC_STRACE_OP_FRAG_END) {
+		rc = tag_op(t, c, s, r, pid);
+	} else if (w && r->op == LC_STRACE_OP_STATE && (r->arg & 0xff) == LC_STRACE_ST_SYNC) {
+		if (!*w)
+			*w = r->t + 1;
+	} else if (w && (r->op == LC_STRACE_OP_STATE || r->op == LC_STRACE_OP_RELEASE) && *w) {
+		rc = add_wait(t, c, pid, r->slot, *w - 1, r->t);
+		*w = 0;
+	}
+	return rc;
+}
+
 /* Replay the sorted records of one process. */
 static int replay(struct lc_strace *t, struct caps *c, const struct rec *r, size_t n, int32_t pid)
 {
@@ -139,19 +165,8 @@ static int replay(struct lc_strace *t, struct caps *c, const struct rec *r, size
 
 	if (!(s.wait_since = calloc(MAXSLOT, sizeof(*s.wait_since))))
 		return -ENOMEM;
-	for (size_t i = 0; i < n && !rc; i++) {
-		uint64_t *w = r[i].slot < MAXSLOT ? &s.wait_since[r[i].slot] : NULL;
-
-		if (r[i].op == LC_STRACE_OP_FRAG_BEGIN || r[i].op == LC_STRACE_OP_FRAG_END) {
-			rc = tag_op(t, c, &s, &r[i], pid);
-		} else if (w && r[i].op == LC_STRACE_OP_STATE && (r[i].arg & 0xff) == LC_STRACE_ST_SYNC) {
-			if (!*w)
-				*w = r[i].t + 1;
-		} else if (w && (r[i].op == LC_STRACE_OP_STATE || r[i].op == LC_STRACE_OP_RELEASE) && *w) {
-			rc = add_wait(t, c, pid, r[i].slot, *w - 1, r[i].t);
-			*w = 0;
-		}
-	}
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = replay_rec(t, c, &s, &r[i], pid);
 	for (uint32_t k = 0; k < MAXSLOT && !rc; k++)
 		if (s.wait_since[k])
 			rc = add_wait(t, c, pid, k, s.wait_since[k] - 1, last);
@@ -161,49 +176,73 @@ static int replay(struct lc_strace *t, struct caps *c, const struct rec *r, size
 	return rc;
 }
 
-/* Read one trace file into t. */
-static int read_file(const char *path, struct lc_strace *t, struct caps *c, char *msg, size_t len)
+/* Check the header of trace file fd (of path): its pid into *pid and its
+ * number of records into *n; 0 or -EINVAL with the reason. */
+static int read_header(int fd, const char *path, int32_t *pid, size_t *n, char *msg, size_t len)
 {
-	unsigned char hdr[LC_STRACE_HDR], *buf = NULL;
-	struct rec *r = NULL;
+	unsigned char hdr[LC_STRACE_HDR];
 	struct stat st;
-	size_t n = 0;
-	int32_t pid;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
 
-	if (fd < 0)
-		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(hdr) || pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
-	    field(hdr, 8) != LC_STRACE_MAGIC) {
-		close(fd);
+	    field(hdr, 8) != LC_STRACE_MAGIC)
 		return lc_fail(msg, len, -EINVAL, "%s: not a trace file of lostcycles record --trace", path);
-	}
-	if (field(hdr + 8, 2) != LC_STRACE_MAJOR || field(hdr + 12, 4) != LC_STRACE_REC) {
-		close(fd);
+	if (field(hdr + 8, 2) != LC_STRACE_MAJOR || field(hdr + 12, 4) != LC_STRACE_REC)
 		return lc_fail(msg, len, -EINVAL, "%s: trace ABI %u with %u-byte records; this tool reads %u with %u",
 			       path, (unsigned)field(hdr + 8, 2), (unsigned)field(hdr + 12, 4), LC_STRACE_MAJOR,
 			       LC_STRACE_REC);
-	}
-	pid = (int32_t)field(hdr + 16, 4);
-	n = ((size_t)st.st_size - sizeof(hdr)) / LC_STRACE_REC;
-	rc = -ENOMEM;
-	if (!(buf = malloc(n * LC_STRACE_REC + 1)) || !(r = malloc((n + 1) * sizeof(*r))))
-		goto out;
-	rc = lc_fail(msg, len, -EIO, "%s: short read", path);
-	if (n && pread(fd, buf, n * LC_STRACE_REC, sizeof(hdr)) != (ssize_t)(n * LC_STRACE_REC))
-		goto out;
+	*pid = (int32_t)field(hdr + 16, 4);
+	*n = ((size_t)st.st_size - sizeof(hdr)) / LC_STRACE_REC;
+	return 0;
+}
+
+/* Decode the n records of buf into r, in file order. */
+static void decode(const unsigned char *buf, size_t n, struct rec *r)
+{
 	for (size_t i = 0; i < n; i++) {
 		const unsigned char *p = buf + i * LC_STRACE_REC;
 
 		r[i] = (struct rec){ .t = field(p, 8), .op = (uint32_t)field(p + 8, 2),
 				     .slot = (uint32_t)field(p + 12, 4), .arg = field(p + 16, 8), .order = i };
 	}
-	qsort(r, n, sizeof(*r), rec_cmp);
-	rc = replay(t, c, r, n, pid);
-	t->files++;
-out:
-	close(fd);
+}
+
+/* Read the n records of trace file fd (of path) into *r (free it); 0 or
+ * -errno with the reason. */
+static int read_records(int fd, const char *path, size_t n, struct rec **r, char *msg, size_t len)
+{
+	unsigned char *buf = malloc(n * LC_STRACE_REC + 1);
+	int rc = 0;
+
+	*r = malloc((n + 1) * sizeof(**r));
+	if (!buf || !*r)
+		rc = -ENOMEM;
+	else if (n && pread(fd, buf, n * LC_STRACE_REC, LC_STRACE_HDR) != (ssize_t)(n * LC_STRACE_REC))
+		rc = lc_fail(msg, len, -EIO, "%s: short read", path);
+	else
+		decode(buf, n, *r);
 	free(buf);
+	return rc;
+}
+
+/* Read one trace file into t. */
+static int read_file(const char *path, struct lc_strace *t, struct caps *c, char *msg, size_t len)
+{
+	struct rec *r = NULL;
+	size_t n = 0;
+	int32_t pid = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
+	rc = read_header(fd, path, &pid, &n, msg, len);
+	if (!rc)
+		rc = read_records(fd, path, n, &r, msg, len);
+	close(fd);
+	if (!rc) {
+		qsort(r, n, sizeof(*r), rec_cmp);
+		rc = replay(t, c, r, n, pid);
+		t->files++;
+	}
 	free(r);
 	return rc;
 }

@@ -87,21 +87,21 @@ struct lc_sched {
 static int open_switch(pid_t tid)
 {
 	struct perf_event_attr a;
-	long fd;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	lc_perf_mono_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY,
+			  PERF_SAMPLE_TID | PERF_SAMPLE_TIME);
 	a.sample_id_all = 1;
 	a.context_switch = 1;
-	a.use_clockid = 1;
-	a.clockid = CLOCK_MONOTONIC;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	fd = syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : (int)fd;
+	return lc_perf_open(&a, tid, -1);
+}
+
+/* Map the switch-record ring of fd: its address, or MAP_FAILED (errno). */
+static void *map_ring(int fd, long page)
+{
+	return mmap(NULL, (size_t)page * (1 + RING_PAGES), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    0);
 }
 
 /* Can switch records be opened on a thread of ours?  0 or -errno. */
@@ -112,7 +112,7 @@ static int probe_switch(long page)
 
 	if (fd < 0)
 		return fd;
-	m = mmap(NULL, (size_t)page * (1 + RING_PAGES), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	m = map_ring(fd, page);
 	close(fd);
 	if (m == MAP_FAILED)
 		return -errno;
@@ -162,21 +162,14 @@ static uint64_t read_run_delay(int fd)
 static int is_runnable(pid_t pid, pid_t tid)
 {
 	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (lc_read_text(path, buf, sizeof(buf)))
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	p = strrchr(buf, ')');
 	return p && p[1] == ' ' ? p[2] == 'R' : -1;
 }
+
 /* Choose where wake-ups come from under the switch source. */
 static void choose_wake(struct lc_sched *s)
 {
@@ -188,10 +181,38 @@ static void choose_wake(struct lc_sched *s)
 	s->wsrc = LC_WAKE_SCHEDSTAT;
 }
 
+/* Can this thread's schedstat file be read?  1 or 0. */
+static int probe_schedstat(void)
+{
+	int fd = open_schedstat(getpid(), (pid_t)syscall(SYS_gettid));
+	uint64_t w = fd >= 0 ? read_run_delay(fd) : UINT64_MAX;
+
+	if (fd >= 0)
+		close(fd);
+	return w != UINT64_MAX;
+}
+
+/* Use want, or schedstat when switch records cannot be opened; none, with
+ * the reason in why, when neither can be read or none was asked for. */
+static void choose_source(struct lc_sched *s, enum lc_sched_source want, char *why, size_t len)
+{
+	if (want != LC_SCHED_SWITCH && want != LC_SCHED_SCHEDSTAT)
+		lc_fail(why, len, 0, "not measured: run-queue data was not asked for (record --sched=none)");
+	else if (want == LC_SCHED_SWITCH && !probe_switch(s->page))
+		s->src = LC_SCHED_SWITCH;
+	else if (probe_schedstat())
+		s->src = LC_SCHED_SCHEDSTAT;
+	else
+		lc_fail(why, len, -ENOENT,
+			"not measured: neither perf context-switch records nor /proc/PID/task/TID/schedstat "
+			"can be read here (kernel built without CONFIG_SCHEDSTATS or CONFIG_PERF_EVENTS?)");
+	if (s->src == LC_SCHED_SWITCH)
+		choose_wake(s);
+}
+
 struct lc_sched *lc_sched_new(enum lc_sched_source want, char *why, size_t len)
 {
 	struct lc_sched *s = calloc(1, sizeof(*s));
-	int e, fd;
 
 	if (!s)
 		return NULL;
@@ -200,30 +221,7 @@ struct lc_sched *lc_sched_new(enum lc_sched_source want, char *why, size_t len)
 		s->page = 4096;
 	if (why && len)
 		why[0] = 0;
-	if (want == LC_SCHED_SWITCH) {
-		e = probe_switch(s->page);
-		if (!e) {
-			s->src = LC_SCHED_SWITCH;
-			choose_wake(s);
-			return s;
-		}
-		want = LC_SCHED_SCHEDSTAT;
-	}
-	if (want == LC_SCHED_SCHEDSTAT) {
-		fd = open_schedstat(getpid(), (pid_t)syscall(SYS_gettid));
-		if (fd >= 0 && read_run_delay(fd) != UINT64_MAX) {
-			close(fd);
-			s->src = LC_SCHED_SCHEDSTAT;
-			return s;
-		}
-		if (fd >= 0)
-			close(fd);
-		lc_fail(why, len, -ENOENT,
-			"not measured: neither perf context-switch records nor /proc/PID/task/TID/schedstat "
-			"can be read here (kernel built without CONFIG_SCHEDSTATS or CONFIG_PERF_EVENTS?)");
-		return s;
-	}
-	lc_fail(why, len, 0, "not measured: run-queue data was not asked for (record --sched=none)");
+	choose_source(s, want, why, len);
 	return s;
 }
 
@@ -282,6 +280,54 @@ static void tid_del(struct lc_sched *s, pid_t tid, uint32_t thread)
 	s->ntids--;
 }
 
+/* Open and map t's switch-record ring; 0 or -errno. */
+static int open_ring(struct lc_sched *s, struct sthr *t)
+{
+	int fd = open_switch(t->tid);
+
+	if (fd < 0)
+		return fd;
+	t->ring_len = (size_t)s->page * (1 + RING_PAGES);
+	t->ring = map_ring(fd, s->page);
+	if (t->ring == MAP_FAILED) {
+		t->ring = NULL;
+		close(fd);
+		return -errno;
+	}
+	t->fd = fd;
+	return 0;
+}
+
+/* Watch t through switch records: its state before its first record, and
+ * its schedstat file when wake-ups come from there. */
+static int watch_switch(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t now)
+{
+	int e = open_ring(s, t), r;
+
+	if (e)
+		return e;
+	r = is_runnable(t->pid, t->tid);
+	if (r > 0)
+		t->on = now;
+	else if (r == 0)
+		t->blocked = now;
+	if (s->wsrc == LC_WAKE_SCHEDSTAT && (t->ss_fd = open_schedstat(t->pid, t->tid)) >= 0)
+		t->wait_seen = read_run_delay(t->ss_fd);
+	tid_add(s, t->tid, thread);
+	return 0;
+}
+
+/* Watch t through its schedstat file, from what it holds now. */
+static int watch_schedstat(struct sthr *t)
+{
+	t->fd = open_schedstat(t->pid, t->tid);
+	if (t->fd < 0)
+		return t->fd;
+	if (read_schedstat(t->fd, &t->run_seen, &t->wait_seen))
+		t->wait_seen = t->run_seen = 0;
+	return 0;
+}
+
 /* Start watching thread t (index thread) at now; 0 or -errno. */
 static int watch(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t now)
 {
@@ -289,38 +335,10 @@ static int watch(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t n
 	t->ss_fd = -1;
 	if (lc_fds_short())	/* the descriptors left go to processes */
 		return -EMFILE;
-	if (s->src == LC_SCHED_SWITCH) {
-		int fd = open_switch(t->tid), r;
-
-		if (fd < 0)
-			return fd;
-		t->ring_len = (size_t)s->page * (1 + RING_PAGES);
-		t->ring = mmap(NULL, t->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (t->ring == MAP_FAILED) {
-			t->ring = NULL;
-			close(fd);
-			return -errno;
-		}
-		t->fd = fd;
-		/* the state it is in before its first record */
-		r = is_runnable(t->pid, t->tid);
-		if (r > 0)
-			t->on = now;
-		else if (r == 0)
-			t->blocked = now;
-		if (s->wsrc == LC_WAKE_SCHEDSTAT && (t->ss_fd = open_schedstat(t->pid, t->tid)) >= 0)
-			t->wait_seen = read_run_delay(t->ss_fd);
-		tid_add(s, t->tid, thread);
-		return 0;
-	}
-	if (s->src == LC_SCHED_SCHEDSTAT) {
-		t->fd = open_schedstat(t->pid, t->tid);
-		if (t->fd < 0)
-			return t->fd;
-		if (read_schedstat(t->fd, &t->run_seen, &t->wait_seen))
-			t->wait_seen = t->run_seen = 0;
-		return 0;
-	}
+	if (s->src == LC_SCHED_SWITCH)
+		return watch_switch(s, t, thread, now);
+	if (s->src == LC_SCHED_SCHEDSTAT)
+		return watch_schedstat(t);
 	return -ENOENT;
 }
 
@@ -382,16 +400,6 @@ static void unwatch(struct lc_sched *s, struct sthr *t, uint32_t thread)
 	*t = (struct sthr){ .fd = -1, .ss_fd = -1 };
 }
 
-/* Copy n bytes of the ring's data area from offset off (wrapping). */
-static void ring_copy(const uint8_t *data, uint64_t size, uint64_t off, void *dst, size_t n)
-{
-	uint64_t o = off % size;
-	size_t first = (size_t)(size - o) < n ? (size_t)(size - o) : n;
-
-	memcpy(dst, data + o, first);
-	memcpy((uint8_t *)dst + first, data, n - first);
-}
-
 /* Add the part of [a, b) inside [last, now) to *acc. */
 static void overlap(uint64_t *acc, uint64_t a, uint64_t b, uint64_t last, uint64_t now)
 {
@@ -420,6 +428,22 @@ static void switched_out(struct sthr *t, uint64_t time, int preempted, uint64_t 
 	}
 }
 
+/* The sleep of t (index thread) ends with its switch-in at time: from its
+ * wake-up on it waited for a CPU. */
+static void sleep_ended(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t time,
+			uint64_t last, uint64_t now, struct lc_runq *out)
+{
+	uint64_t w = first_wake(t, t->blocked, time);
+
+	if (w) {
+		overlap(&out->woken_ns, w, time, last, now);
+		log_span(s, thread, w, time, LC_RQ_WOKEN);
+	}
+	t->blk_done += time - t->blocked;
+	t->blk_in = time;
+	t->blocked = 0;
+}
+
 /* Thread t (index thread) was switched in at time: a preemption or a
  * sleep ends here. */
 static void switched_in(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t time,
@@ -431,17 +455,8 @@ static void switched_in(struct lc_sched *s, struct sthr *t, uint32_t thread, uin
 		t->pre_done += time - t->since;
 		t->since = 0;
 	}
-	if (t->blocked) {
-		uint64_t w = first_wake(t, t->blocked, time);
-
-		if (w) {
-			overlap(&out->woken_ns, w, time, last, now);
-			log_span(s, thread, w, time, LC_RQ_WOKEN);
-		}
-		t->blk_done += time - t->blocked;
-		t->blk_in = time;
-		t->blocked = 0;
-	}
+	if (t->blocked)
+		sleep_ended(s, t, thread, time, last, now, out);
 	pop_wakes(t, time);
 	t->on = time;
 }
@@ -477,41 +492,50 @@ static int asleep(const struct lc_sched *s, const struct sthr *t, uint32_t threa
 	       !t->nwake && (s->ticks + thread) % SLEEPER_EVERY;
 }
 
+/* Apply the switch records of t (index thread) in its ring before now;
+ * return the ring offset after the last one applied. */
+static uint64_t drain_switches(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t last,
+			       uint64_t now, struct lc_runq *out)
+{
+	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)t->ring;
+	uint64_t dpage = (uint64_t)t->ring_len / (1 + RING_PAGES);
+	uint8_t *data = t->ring + (pg->data_offset ? pg->data_offset : dpage);
+	uint64_t size = pg->data_size ? pg->data_size : t->ring_len - dpage;
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), tail = pg->data_tail;
+	struct perf_event_header h;
+	struct { uint32_t pid, tid; uint64_t time; } id;
+
+	for (; tail + sizeof(h) <= head; tail += h.size) {
+		lc_ring_copy(data, size, tail, &h, sizeof(h));
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;
+		if (h.type != PERF_RECORD_SWITCH || h.size < sizeof(h) + sizeof(id))
+			continue;
+		lc_ring_copy(data, size, tail + sizeof(h), &id, sizeof(id));
+		if (id.time >= now)
+			break;	/* the next tick's */
+		if (h.misc & PERF_RECORD_MISC_SWITCH_OUT)
+			switched_out(t, id.time, !!(h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT),
+				     last, now, out);
+		else
+			switched_in(s, t, thread, id.time, last, now, out);
+	}
+	return tail;
+}
+
 /* The view of t (index thread) over [last, now) from its switch records. */
 static void switch_read(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t last,
 			uint64_t now, struct lc_runq *out)
 {
 	struct perf_event_mmap_page *pg = (struct perf_event_mmap_page *)t->ring;
-	uint64_t head, tail, size, w;
-	uint8_t *data;
+	uint64_t w;
 
 	out->known = 1;
 	if (asleep(s, t, thread))
 		return;
-	data = t->ring + (pg->data_offset ? pg->data_offset : (uint64_t)t->ring_len / (1 + RING_PAGES));
-	size = pg->data_size ? pg->data_size : t->ring_len - (t->ring_len / (1 + RING_PAGES));
-	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	tail = pg->data_tail;
-	while (tail + sizeof(struct perf_event_header) <= head) {
-		struct perf_event_header h;
-		struct { uint32_t pid, tid; uint64_t time; } id;
-
-		ring_copy(data, size, tail, &h, sizeof(h));
-		if (h.size < sizeof(h) || tail + h.size > head)
-			break;
-		if (h.type == PERF_RECORD_SWITCH && h.size >= sizeof(h) + sizeof(id)) {
-			ring_copy(data, size, tail + sizeof(h), &id, sizeof(id));
-			if (id.time >= now)
-				break;	/* the next tick's */
-			if (h.misc & PERF_RECORD_MISC_SWITCH_OUT)
-				switched_out(t, id.time, !!(h.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT),
-					     last, now, out);
-			else
-				switched_in(s, t, thread, id.time, last, now, out);
-		}
-		tail += h.size;
-	}
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	__atomic_store_n(&pg->data_tail, drain_switches(s, t, thread, last, now, out),
+			 __ATOMIC_RELEASE);
+	/* what goes on past the last record */
 	if (t->since)
 		overlap(&out->preempt_ns, t->since, now, last, now);
 	if (t->on)
@@ -522,6 +546,24 @@ static void switch_read(struct lc_sched *s, struct sthr *t, uint32_t thread, uin
 		schedstat_woken(s, t, thread, last, now, out);
 }
 
+/* What t's schedstat file added since the last read: the run time, at most
+ * dt, into out; the delay into t's credit. */
+static void schedstat_since(struct sthr *t, uint64_t dt, struct lc_runq *out)
+{
+	uint64_t r, w;
+
+	if (read_schedstat(t->fd, &r, &w))
+		return;
+	if (w >= t->wait_seen) {
+		t->credit += w - t->wait_seen;
+		t->wait_seen = w;
+	}
+	out->run_ns = r > t->run_seen ? r - t->run_seen : 0;
+	if (out->run_ns > dt)
+		out->run_ns = dt;
+	t->run_seen = r;
+}
+
 /* The view of t for an interval of now - last from schedstat: the run
  * time and the delay the kernel added since the last read, the delay
  * charged up to the interval (and reported as woken: schedstat does not
@@ -529,18 +571,9 @@ static void switch_read(struct lc_sched *s, struct sthr *t, uint32_t thread, uin
 static void schedstat_read(struct lc_sched *s, struct sthr *t, uint32_t thread, uint64_t last,
 			   uint64_t now, struct lc_runq *out)
 {
-	uint64_t r, w, take;
+	uint64_t take;
 
-	if (!read_schedstat(t->fd, &r, &w)) {
-		if (w >= t->wait_seen) {
-			t->credit += w - t->wait_seen;
-			t->wait_seen = w;
-		}
-		out->run_ns = r > t->run_seen ? r - t->run_seen : 0;
-		if (out->run_ns > now - last)
-			out->run_ns = now - last;
-		t->run_seen = r;
-	}
+	schedstat_since(t, now - last, out);
 	take = t->credit < now - last ? t->credit : now - last;
 	t->credit -= take;
 	out->woken_ns = take;
@@ -562,17 +595,11 @@ static struct sthr *slot_of(struct lc_sched *s, uint32_t thread)
 	return &s->thr[thread];
 }
 
-/* A wake-up of tid at t: queue it on its thread when watched. */
-static void woke(void *arg, pid_t tid, uint64_t t)
+/* Queue a wake-up at t on th, in time order (the newest when full). */
+static void queue_wake(struct sthr *th, uint64_t t)
 {
-	struct lc_sched *s = arg;
-	size_t i = tid_pos(s, tid);
-	struct sthr *th;
 	uint32_t k;
 
-	if (i >= s->ntids || s->tids[i].tid != tid)
-		return;
-	th = &s->thr[s->tids[i].thread];
 	if (th->nwake == WAKE_Q) {	/* keep the newest */
 		memmove(th->wake, th->wake + 1, (WAKE_Q - 1) * sizeof(th->wake[0]));
 		th->nwake--;
@@ -583,11 +610,36 @@ static void woke(void *arg, pid_t tid, uint64_t t)
 	th->nwake++;
 }
 
+/* A wake-up of tid at t: queue it on its thread when watched. */
+static void woke(void *arg, pid_t tid, uint64_t t)
+{
+	struct lc_sched *s = arg;
+	size_t i = tid_pos(s, tid);
+
+	if (i < s->ntids && s->tids[i].tid == tid)
+		queue_wake(&s->thr[s->tids[i].thread], t);
+}
+
 void lc_sched_tick(struct lc_sched *s)
 {
 	s->ticks++;
 	if (s->wake)
 		lc_wake_drain(s->wake, woke, s);
+}
+
+/* First sight of thread (pid, tid) in slot t at now: watch it from now. */
+static void start_thread(struct lc_sched *s, struct sthr *t, uint32_t thread, pid_t pid,
+			 pid_t tid, uint64_t now)
+{
+	if (lc_grow((void **)&s->active, &s->active_cap, s->nactive + 1, sizeof(uint32_t)))
+		return;
+	t->used = 1;
+	t->pid = pid;
+	t->tid = tid;
+	t->last_now = now;
+	if (watch(s, t, thread, now))
+		s->failures++;
+	s->active[s->nactive++] = thread;
 }
 
 void lc_sched_read(struct lc_sched *s, uint32_t thread, pid_t pid, pid_t tid,
@@ -601,15 +653,7 @@ void lc_sched_read(struct lc_sched *s, uint32_t thread, pid_t pid, pid_t tid,
 	if (t->used && t->tid != tid)
 		unwatch(s, t, thread);
 	if (!t->used) {
-		if (lc_grow((void **)&s->active, &s->active_cap, s->nactive + 1, sizeof(uint32_t)))
-			return;
-		t->used = 1;
-		t->pid = pid;
-		t->tid = tid;
-		t->last_now = now;
-		if (watch(s, t, thread, now))
-			s->failures++;
-		s->active[s->nactive++] = thread;
+		start_thread(s, t, thread, pid, tid, now);
 		return;
 	}
 	if (t->fd < 0)

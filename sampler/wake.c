@@ -87,33 +87,66 @@ static int find_event(uint64_t *id, uint32_t *pid_off, char *why, size_t len)
 	return 0;
 }
 
+void lc_perf_mono_attr(struct perf_event_attr *a, uint32_t type, uint64_t config,
+		       uint64_t sample_type)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->sample_type = sample_type;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+}
+
+int lc_perf_open(struct perf_event_attr *a, pid_t tid, int cpu)
+{
+	long fd = syscall(SYS_perf_event_open, a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
 /* Open the tracepoint id on cpu into r; 0 or -errno. */
 static int open_cpu(struct wring *r, uint64_t id, int cpu, long page)
 {
 	struct perf_event_attr a;
-	long fd;
+	int fd;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_TRACEPOINT;
-	a.config = id;
+	lc_perf_mono_attr(&a, PERF_TYPE_TRACEPOINT, id, PERF_SAMPLE_TIME | PERF_SAMPLE_RAW);
 	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
-	a.use_clockid = 1;
-	a.clockid = CLOCK_MONOTONIC;
-	fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = lc_perf_open(&a, -1, cpu);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r->len = (size_t)page * (1 + WAKE_PAGES);
-	r->map = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+	r->map = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (r->map == MAP_FAILED) {
 		int e = -errno;
 
 		r->map = NULL;
-		close((int)fd);
+		close(fd);
 		return e;
 	}
-	r->fd = (int)fd;
+	r->fd = fd;
+	return 0;
+}
+
+/* Open the tracepoint id on every online CPU of w; 0, or -errno with the
+ * reason in why. */
+static int open_cpus(struct lc_wake *w, uint64_t id, long page, char *why, size_t len)
+{
+	int e;
+
+	for (int c = 0; c < w->ncpu; c++)
+		w->cpu[c].fd = -1;
+	for (int c = 0; c < w->ncpu; c++) {
+		e = open_cpu(&w->cpu[c], id, c, page);
+		if (e == -ENODEV || e == -EINVAL)
+			continue;	/* an offline CPU */
+		if (e)
+			return lc_fail(why, len, e, "perf_event_open of sched:sched_wakeup on CPU %d: %s%s",
+				       c, strerror(-e), e == -EACCES || e == -EPERM ?
+				       " (system-wide tracepoints need root or perf_event_paranoid = -1)" : "");
+	}
 	return 0;
 }
 
@@ -132,19 +165,8 @@ struct lc_wake *lc_wake_open(char *why, size_t len)
 	w->cpu = calloc((size_t)w->ncpu, sizeof(*w->cpu));
 	if (!w->cpu)
 		goto fail;
-	for (int c = 0; c < w->ncpu; c++)
-		w->cpu[c].fd = -1;
-	for (int c = 0; c < w->ncpu; c++) {
-		e = open_cpu(&w->cpu[c], id, c, page);
-		if (e == -ENODEV || e == -EINVAL)
-			continue;	/* an offline CPU */
-		if (e) {
-			lc_fail(why, len, e, "perf_event_open of sched:sched_wakeup on CPU %d: %s%s", c,
-				strerror(-e), e == -EACCES || e == -EPERM ?
-				" (system-wide tracepoints need root or perf_event_paranoid = -1)" : "");
-			goto fail;
-		}
-	}
+	if (open_cpus(w, id, page, why, len))
+		goto fail;
 	return w;
 fail:
 	if (!w)
@@ -153,14 +175,28 @@ fail:
 	return NULL;
 }
 
-/* Copy n bytes of a ring's data area from offset off (wrapping). */
-static void ring_copy(const uint8_t *data, uint64_t size, uint64_t off, void *dst, size_t n)
+/* A sample at offset off of a ring's data: the time and the raw
+ * tracepoint record, whose pid field names the woken thread. */
+static void on_sample(struct lc_wake *w, const uint8_t *data, uint64_t size, uint64_t off,
+		      lc_wake_fn fn, void *arg)
 {
-	uint64_t o = off % size;
-	size_t first = (size_t)(size - o) < n ? (size_t)(size - o) : n;
+	struct { uint64_t time; uint32_t raw; } s;
+	int32_t pid;
 
-	memcpy(dst, data + o, first);
-	memcpy((uint8_t *)dst + first, data, n - first);
+	lc_ring_copy(data, size, off, &s, 12);
+	if (s.raw < w->pid_off + 4)
+		return;
+	lc_ring_copy(data, size, off + 12 + w->pid_off, &pid, 4);
+	fn(arg, (pid_t)pid, s.time);
+}
+
+/* A lost record at offset off of a ring's data: count what was lost. */
+static void on_lost(struct lc_wake *w, const uint8_t *data, uint64_t size, uint64_t off)
+{
+	uint64_t lost[2];
+
+	lc_ring_copy(data, size, off, lost, sizeof(lost));
+	w->lost += lost[1];
 }
 
 /* Read the records of one CPU's ring. */
@@ -171,27 +207,16 @@ static void drain_ring(struct lc_wake *w, struct wring *r, lc_wake_fn fn, void *
 	uint64_t size = pg->data_size;
 	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), tail = pg->data_tail;
 
-	while (tail + sizeof(struct perf_event_header) <= head) {
-		struct perf_event_header h;
-		struct { uint64_t time; uint32_t raw; } s;
-		int32_t pid;
+	struct perf_event_header h;
 
-		ring_copy(data, size, tail, &h, sizeof(h));
+	for (; tail + sizeof(h) <= head; tail += h.size) {
+		lc_ring_copy(data, size, tail, &h, sizeof(h));
 		if (h.size < sizeof(h) || tail + h.size > head)
 			break;
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 12 + w->pid_off + 4) {
-			ring_copy(data, size, tail + sizeof(h), &s, 12);
-			if (s.raw >= w->pid_off + 4) {
-				ring_copy(data, size, tail + sizeof(h) + 12 + w->pid_off, &pid, 4);
-				fn(arg, (pid_t)pid, s.time);
-			}
-		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
-			uint64_t lost[2];
-
-			ring_copy(data, size, tail + sizeof(h), lost, sizeof(lost));
-			w->lost += lost[1];
-		}
-		tail += h.size;
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 12 + w->pid_off + 4)
+			on_sample(w, data, size, tail + sizeof(h), fn, arg);
+		else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16)
+			on_lost(w, data, size, tail + sizeof(h));
 	}
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 }

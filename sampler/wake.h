@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 struct lc_wake;
@@ -39,5 +40,28 @@ uint64_t lc_wake_lost(const struct lc_wake *w);
 
 /* Close the events (NULL is accepted). */
 void lc_wake_close(struct lc_wake *w);
+
+struct perf_event_attr;
+
+/* Fill *a for an event of type and config whose samples carry sample_type
+ * and are stamped with CLOCK_MONOTONIC (the clock of the sampler's ticks);
+ * the rest is zero. */
+void lc_perf_mono_attr(struct perf_event_attr *a, uint32_t type, uint64_t config,
+		       uint64_t sample_type);
+
+/* perf_event_open(a, tid, cpu) without a group, close-on-exec: fd or -errno. */
+int lc_perf_open(struct perf_event_attr *a, pid_t tid, int cpu);
+
+/* Copy n bytes at offset off of a perf ring's data area of size bytes
+ * (wrapping at its end).  Inline: the sampling thread calls it per record. */
+static inline void lc_ring_copy(const uint8_t *data, uint64_t size, uint64_t off, void *dst,
+				size_t n)
+{
+	uint64_t o = off % size;
+	size_t first = (size_t)(size - o) < n ? (size_t)(size - o) : n;
+
+	memcpy(dst, data + o, first);
+	memcpy((uint8_t *)dst + first, data, n - first);
+}
 
 #endif /* LC_WAKE_H */

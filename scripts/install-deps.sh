@@ -15,12 +15,14 @@
 #                           beside the tool (LIKWID, PAPI, perf)
 #   install-deps.sh chromium  the headless browser of the HTML report's test
 #                           (tests/t_html.sh: only that test needs it)
+#   install-deps.sh slurm   a single-machine Slurm (slurmctld, slurmd, srun,
+#                           munge) for tests/t_slurm.sh
 set -eu
 
 step=${1:-build}
 case $step in
-build|check|bench|chromium) ;;
-*) echo "usage: install-deps.sh build|check|bench|chromium" >&2; exit 2 ;;
+build|check|bench|chromium|slurm) ;;
+*) echo "usage: install-deps.sh build|check|bench|chromium|slurm" >&2; exit 2 ;;
 esac
 
 missing=""
@@ -45,6 +47,11 @@ want() {
 multi=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 if [ "$step" = chromium ]; then
 	need chromium /usr/bin/chromium
+elif [ "$step" = slurm ]; then
+	need munge        /usr/sbin/munged
+	need slurmctld    /usr/sbin/slurmctld
+	need slurmd       /usr/sbin/slurmd
+	need slurm-client /usr/bin/srun
 else
 	need libpfm4-dev   /usr/include/perfmon/pfmlib_perf_event.h
 	need liburcu-dev   /usr/include/urcu.h /usr/include/$multi/urcu.h
@@ -61,6 +68,7 @@ else
 		need mpich         /usr/bin/mpiexec.hydra /usr/bin/mpiexec
 		need libmpich-dev  /usr/include/$multi/mpich/mpi.h /usr/include/mpich/mpi.h
 		need gfortran      /usr/bin/gfortran
+		need zsh           /usr/bin/zsh	# t_completion: zsh's completion
 		need clang         /usr/bin/clang
 		need libomp-dev    /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h
 		# libFuzzer and the sanitizers' runtimes (t_fuzz.sh, make fuzz,

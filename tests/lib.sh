@@ -31,13 +31,30 @@
 #   end_unjudged NAME         when nothing failed (nfail 0) but a judgment
 #                             was left unjudged, skip with the reason
 #                             (finish does this for SUB tests)
-#   fail WHAT                 print "FAIL  WHAT" and count it in nfail
-#                             (with SUB set it counts in ntest too)
+#   ok WHAT                   print "ok    WHAT" and count it in ntest
+#   fail WHAT                 print "FAIL  WHAT" and count it in nfail and
+#                             ntest
+#   need_built NAME FILE [TARGET]  exit 1 with "NAME: FILE is missing (run
+#                             make TARGET)" (default: workloads) unless
+#                             FILE is an executable
+#   need_preload NAME FILE... skip unless every FILE exists (the layer and
+#                             the program it is preloaded into), and under
+#                             the sanitizers (LC_SAN: the layer would be
+#                             preloaded into sh, built without them, which
+#                             cannot load their runtime); then lc_tmpdir
 #   need_mpi NAME WHY FILE... skip with WHY (empty: MPICH is not installed)
 #                             unless mpiexec runs and the MPI layer and
 #                             every FILE exist; then lc_tmpdir, a config
-#                             folder of the test's own (no LogGP model) and
-#                             LOSTCYCLES_LOGGP unset
+#                             folder of the test's own (no LogGP model),
+#                             LOSTCYCLES_LOGGP unset and TMPDIR=$tmp (what
+#                             mpiexec leaves goes with $tmp)
+#   two_nodes PREFIX N OPTS_A OPTS_B  one MPI job of $APP 5 N on two "nodes"
+#                             of two ranks (LOSTCYCLES_HOST nodeA, nodeB),
+#                             each under "$LC exec -o PREFIX" with its OPTS:
+#                             PREFIX.nodeA.data, PREFIX.nodeB.data; output
+#                             in out and err, mpiexec's status returned
+#   cat_ns FILE               "key ns" for every measured category and tt of
+#                             the profile FILE (report's CSV, to the ns)
 #
 # With SUB set:
 #   run ARGS...               run lostcycles ARGS; output in $tmp/out, status in $st
@@ -151,7 +168,23 @@ end_unjudged() {
 }
 
 nfail=0
-fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
+ntest=0
+ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
+fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
+
+need_built() {
+	[ -x "$2" ] || { echo "$1: $2 is missing (run make ${3:-workloads})" >&2; exit 1; }
+}
+
+need_preload() {
+	_name=$1
+	shift
+	[ -z "${LC_SAN:-}" ] || skip "$_name" "under SAN=$LC_SAN the layer is preloaded into programs built without the sanitizers (sh, a launcher), which cannot load their runtime"
+	for _f in "$@"; do
+		[ -e "$_f" ] || skip "$_name" "no $_f (make workloads)"
+	done
+	lc_tmpdir
+}
 
 need_mpi() {
 	_name=$1 _why=${2:-"MPICH is not installed (mpiexec, mpicc: apt-get install mpich libmpich-dev)"}
@@ -163,17 +196,23 @@ need_mpi() {
 	lc_tmpdir
 	export XDG_CONFIG_HOME="$tmp/config"
 	unset LOSTCYCLES_LOGGP
+	export TMPDIR="$tmp"
+}
+
+two_nodes() {
+	mpiexec -n 2 -env LOSTCYCLES_HOST nodeA "$LC" exec -o "$1" $3 -- "$APP" 5 "$2" : \
+		-n 2 -env LOSTCYCLES_HOST nodeB "$LC" exec -o "$1" $4 -- "$APP" 5 "$2" >out 2>err
+}
+
+cat_ns() {
+	"$LC" report --format csv "$1" |
+		awk -F, '$5 == 1 && $1 != "p" && $1 != "wall" && $1 != "qe" { printf "%s %.0f\n", $1, $3 * 1e9 }'
 }
 
 [ -n "${SUB:-}" ] || return 0
 LC=./lostcycles
 [ -x "$LC" ] || { echo "t_$SUB: $LC is missing (run make)" >&2; exit 1; }
 lc_tmpdir
-nfail=0
-ntest=0
-
-ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
-fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
 run() {
 	"$LC" "$@" >"$tmp/out" 2>&1

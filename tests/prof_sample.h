@@ -49,6 +49,14 @@ static uint64_t sample_size(const char *path)
 	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
 }
 
+/* A writer of in on a new file at path (an old one removed first: the
+ * writer creates the file); NULL with *err set. */
+static struct lc_pwriter *sample_open(const char *path, const struct lc_prof_info *in, int *err)
+{
+	unlink(path);
+	return lc_pwriter_open(path, in, err);
+}
+
 /* Write the sample to path; bounds[i] receives the file size after block i
  * (bounds[0] = header + info).  Returns 0 or the writer's error. */
 static int sample_write(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
@@ -110,30 +118,25 @@ static int sample_write(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
 
 	e.reason_na[LC_CAT_RC] = sample_reason;
 	e.reason_na[LC_CAT_ML] = sample_reason;
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &err);
+	w = sample_open(path, &in, &err);
 	if (!w)
 		return err;
 	bounds[k++] = sample_size(path);
-	r = r ? r : lc_pwriter_process(w, &pr);
-	bounds[k++] = sample_size(path);
+/* write one block unless an earlier one failed, and note where it ends */
+#define SAMPLE_BLOCK(call) (r = r ? r : (call), bounds[k++] = sample_size(path))
+	SAMPLE_BLOCK(lc_pwriter_process(w, &pr));
 	for (int32_t i = 0; i < 3; i++) {
 		struct lc_prof_thread t = { .idx = (uint32_t)i, .pid = 100, .tid = 100 + i,
 					    .slot = (uint32_t)i, .first_ns = 10 * (uint64_t)i };
 
-		r = r ? r : lc_pwriter_thread(w, &t);
-		bounds[k++] = sample_size(path);
+		SAMPLE_BLOCK(lc_pwriter_thread(w, &t));
 	}
-	r = r ? r : lc_pwriter_window(w, &w0);
-	bounds[k++] = sample_size(path);
-	r = r ? r : lc_pwriter_window(w, &w1);
-	bounds[k++] = sample_size(path);
-	r = r ? r : lc_pwriter_wasted(w, &x);
-	bounds[k++] = sample_size(path);
-	r = r ? r : lc_pwriter_window(w, &wt);
-	bounds[k++] = sample_size(path);
-	r = r ? r : lc_pwriter_end(w, &e);
-	bounds[k++] = sample_size(path);
+	SAMPLE_BLOCK(lc_pwriter_window(w, &w0));
+	SAMPLE_BLOCK(lc_pwriter_window(w, &w1));
+	SAMPLE_BLOCK(lc_pwriter_wasted(w, &x));
+	SAMPLE_BLOCK(lc_pwriter_window(w, &wt));
+	SAMPLE_BLOCK(lc_pwriter_end(w, &e));
+#undef SAMPLE_BLOCK
 	err = lc_pwriter_close(w);
 	return r ? r : err;
 }

@@ -1,6 +1,7 @@
 /*
  * session_test.h — start a fresh liblostcycles session inside a cmocka test,
- * shared by test_flags.c and test_auto.c.
+ * and the temporary folder its traces go to, shared by test_flags.c and
+ * test_auto.c.
  */
 #ifndef SESSION_TEST_H
 #define SESSION_TEST_H
@@ -14,6 +15,16 @@
 #include <cmocka.h>
 
 #include "lc_internal.h"
+
+static char lc_test_dir[64];	/* the group's folder for trace files */
+
+/* cmocka group setup: make lc_test_dir. */
+static inline int lc_test_tmpdir_setup(void **state)
+{
+	(void)state;
+	snprintf(lc_test_dir, sizeof(lc_test_dir), "/tmp/lc-test-session.XXXXXX");
+	return mkdtemp(lc_test_dir) ? 0 : -1;
+}
 
 /* Start a session named PREFIX<pid>-<n> (n counts up per call).  slots and
  * trace set their variables or, when NULL, unset them; a trace is written

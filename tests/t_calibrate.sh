@@ -20,9 +20,6 @@ LC=./lostcycles
 [ -x "$LC" ] || { echo "t_calibrate: $LC missing (make all)" >&2; exit 1; }
 [ -e build/liblostcycles.so.1 ] || { echo "t_calibrate: build/liblostcycles.so.1 missing" >&2; exit 1; }
 lc_tmpdir
-nfail=0
-ok() { echo "ok    $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
 # row US: the table row of interval US (microseconds)
 row() { awk -v us="$1" '$1 == us && NF >= 10' "$tmp/out"; }

@@ -13,7 +13,7 @@
 SUB=report
 . tests/lib.sh
 DEMO=build/examples/demo
-[ -x "$DEMO" ] || { echo "t_chrome_parser: $DEMO is missing (run make examples)" >&2; exit 1; }
+need_built t_chrome_parser "$DEMO" examples
 command -v node >/dev/null || skip t_chrome_parser "node is not installed (apt-get install nodejs npm)"
 command -v npm >/dev/null || skip t_chrome_parser "npm is not installed (apt-get install npm)"
 

@@ -13,7 +13,7 @@
 SUB=report
 . tests/lib.sh
 DEMO=build/examples/demo
-[ -x "$DEMO" ] || { echo "t_color: $DEMO is missing (run make examples)" >&2; exit 1; }
+need_built t_color "$DEMO" examples
 command -v python3 >/dev/null || skip t_color "python3 is not installed"
 
 # inpty OUT CMD...: run CMD with standard output and error on a new

@@ -19,11 +19,6 @@ LC=./lostcycles
 D=tests/data/compose
 [ -x "$LC" ] || { echo "t_compose: $LC is missing (run make)" >&2; exit 1; }
 lc_tmpdir
-nfail=0
-ntest=0
-
-ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
-fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
 # refuse NAME PATTERN ARGS...: exit 1 or 2 with one stderr line holding PATTERN.
 refuse() {
 	name=$1; pat=$2; shift 2

@@ -15,7 +15,7 @@
 SUB=counters
 . tests/lib.sh
 W=build/workloads/control
-[ -x "$W" ] || { echo "t_counters: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_counters "$W"
 
 # threads 0 and 1 (in order of appearance): cumulative cycles and stalls
 cat >"$tmp/trace" <<'T'

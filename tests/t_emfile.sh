@@ -7,7 +7,7 @@
 SUB=emfile
 . tests/lib.sh
 W=build/workloads/hostile
-[ -x "$W" ] || { echo "t_emfile: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_emfile "$W"
 [ -d /dev/shm ] || skip t_emfile "no /dev/shm here"
 
 sh -c 'ulimit -n 48 && exec "$@"' sh "$LC" record --no-counters --sched=none -o "$tmp/e.data" \

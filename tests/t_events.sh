@@ -11,9 +11,6 @@ set -u
 LC=./lostcycles
 [ -x "$LC" ] || { echo "t_events: $LC missing (make all)" >&2; exit 1; }
 lc_tmpdir
-nfail=0
-ok() { echo "ok    $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
 if ! "$LC" events >"$tmp/list" 2>"$tmp/err"; then
 	fail "events exits non-zero: $(cat "$tmp/err")"

@@ -12,7 +12,7 @@ SUB=forge
 . tests/lib.sh
 skip_under_tsan t_forge "it judges how long a garbage segment may stall the tick loop, which ThreadSanitizer, slowing the sampler 5-15x, stretches past any bound (test_registry covers the planted FIFO and forged owners under TSan)"
 W=build/workloads/hostile
-[ -x "$W" ] || { echo "t_forge: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_forge "$W"
 [ -d /proc/self/task ] || skip t_forge "no /proc here: thread ids cannot be checked"
 
 run record --no-counters -o "$tmp/f.data" -- "$W" fakeslots 16 300

@@ -13,7 +13,7 @@
 SUB=gp_quote
 . tests/lib.sh
 WL=build/workloads/imbalance
-[ -x "$WL" ] || { echo "t_gp_quote: $WL is missing (run make workloads)" >&2; exit 1; }
+need_built t_gp_quote "$WL"
 command -v gnuplot >/dev/null || { echo "gnuplot is not installed"; exit 77; }
 is_png() { [ "$(head -c 4 "$1" 2>/dev/null | tail -c 3)" = "PNG" ]; }
 

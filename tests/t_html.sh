@@ -14,7 +14,7 @@
 SUB=report
 . tests/lib.sh
 DEMO=build/examples/demo
-[ -x "$DEMO" ] || { echo "t_html: $DEMO is missing (run make examples)" >&2; exit 1; }
+need_built t_html "$DEMO" examples
 command -v python3 >/dev/null || skip t_html "python3 is not installed"
 if ! command -v chromium >/dev/null 2>&1; then
 	sh scripts/install-deps.sh chromium >"$tmp/deps" 2>&1 ||

@@ -20,7 +20,7 @@
 SUB=jitter
 . tests/lib.sh
 W=build/workloads/phase
-[ -x "$W" ] || { echo "t_jitter: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_jitter "$W"
 
 # share FILE SOURCE: the busy share of SOURCE (sampled, trace) in FILE
 share() {

@@ -9,8 +9,6 @@
 set -u
 command -v groff >/dev/null 2>&1 || skip t_man "groff is not installed (apt-get install groff-base)"
 lc_tmpdir
-nfail=0
-fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
 for f in docs/man/*.[1-8]; do
 	w=$(groff -ww -mandoc -Tutf8 -z "$f" 2>&1)
 	[ -z "$w" ] || fail "$f: groff: $w"

@@ -12,9 +12,6 @@ LC=./lostcycles
 lib=$(pwd)/build
 page=docs/man/lostcycles.3
 lc_tmpdir
-nfail=0
-ok() { echo "ok    $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
 # the first .EX ... .EE block after .SH EXAMPLE, with \e, \- and \(aq undone
 sed -n '/^\.SH EXAMPLE/,/^\.SH /p' "$page" | sed -n '/^\.EX/,/^\.EE/p' | sed '1d;$d' |

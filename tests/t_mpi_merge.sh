@@ -16,7 +16,6 @@ LC=$(pwd)/lostcycles
 APP=$(pwd)/build/mpi/imbalance
 
 need_mpi t_mpi_merge "" "$APP"
-export TMPDIR="$tmp"
 cd "$tmp" || exit 1
 
 # job: run one job of two "nodes" of two ranks each, merge, and check it;
@@ -24,8 +23,7 @@ cd "$tmp" || exit 1
 # machine), 2 when something else failed (reported).
 job() {
 	rm -f P.*.data J.data
-	mpiexec -n 2 -env LOSTCYCLES_HOST nodeA "$LC" exec -o P -- "$APP" 5 20 : \
-		-n 2 -env LOSTCYCLES_HOST nodeB "$LC" exec -o P -- "$APP" 5 20 >out 2>err
+	two_nodes P 20 "" ""
 	st=$?
 	[ "$st" -eq 0 ] || { fail "mpiexec ... lostcycles exec exited $st"; cat err; return 2; }
 	for h in nodeA nodeB; do
@@ -37,7 +35,7 @@ job() {
 		return 2
 	fi
 	# totals: the job's equal the sums of the nodes' to the nanosecond
-	ns P.nodeA.data >a; ns P.nodeB.data >b; ns J.data >j
+	cat_ns P.nodeA.data >a; cat_ns P.nodeB.data >b; cat_ns J.data >j
 	if ! awk 'FILENAME != "j" { sum[$1] += $2; next } { if (sum[$1] != $2) { print "  " $1 ": job " $2 " ns, nodes " sum[$1] " ns"; bad = 1 } ; n++ }
 		END { exit bad || n < 5 }' a b j; then
 		fail "merged totals are not the sums of the node files"
@@ -65,10 +63,6 @@ job() {
 			}
 			exit bad
 		}' FS='[ ]' out FS=',' csv
-}
-
-ns() {	# ns FILE: "key ns" for every measured category and tt
-	"$LC" report --format csv "$1" | awk -F, '$5 == 1 && $1 != "p" && $1 != "wall" && $1 != "qe" { printf "%s %.0f\n", $1, $3 * 1e9 }'
 }
 
 tries=0

@@ -16,7 +16,7 @@
 SUB=export
 . tests/lib.sh
 DEMO=build/examples/demo
-[ -x "$DEMO" ] || { echo "t_otf2: $DEMO is missing (run make examples)" >&2; exit 1; }
+need_built t_otf2 "$DEMO" examples
 command -v python3 >/dev/null || skip t_otf2 "python3 is not installed"
 command -v otf2-print >/dev/null ||
 	skip t_otf2 "otf2-print is not installed (apt-get install otf2-tools; scripts/install-deps.sh check)"

@@ -11,7 +11,7 @@
 SUB=outsider
 . tests/lib.sh
 W=build/workloads/helpers
-[ -x "$W" ] || { echo "t_outsider: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_outsider "$W"
 [ "$(id -u)" -eq 0 ] || { echo "t_outsider: needs root (it creates a second user)"; exit 77; }
 for c in useradd userdel setpriv; do
 	command -v "$c" >/dev/null 2>&1 || { echo "t_outsider: $c is not installed"; exit 77; }

@@ -8,7 +8,7 @@
 SUB=outsider_self
 . tests/lib.sh
 W=build/workloads/helpers
-[ -x "$W" ] || { echo "t_outsider_self: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_outsider_self "$W"
 
 "$LC" record --no-counters -o "$tmp/o.data" -- "$W" 2 0 1500 >"$tmp/rec.out" 2>"$tmp/rec.err" &
 rpid=$!

@@ -16,7 +16,7 @@
 SUB=report
 . tests/lib.sh
 DEMO=build/examples/demo
-[ -x "$DEMO" ] || { echo "t_perfetto: $DEMO is missing (run make examples)" >&2; exit 1; }
+need_built t_perfetto "$DEMO" examples
 command -v python3 >/dev/null || skip t_perfetto "python3 is not installed"
 
 "$LC" record -q -o "$tmp/d.data" -- "$DEMO" >"$tmp/rec.out" 2>&1 ||

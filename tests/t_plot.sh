@@ -7,7 +7,7 @@
 SUB=report
 . tests/lib.sh
 WL=build/workloads/imbalance
-[ -x "$WL" ] || { echo "t_plot: $WL is missing (run make workloads)" >&2; exit 1; }
+need_built t_plot "$WL"
 command -v gnuplot >/dev/null || skip t_plot "gnuplot is not installed"
 command -v python3 >/dev/null || skip t_plot "python3 is not installed"
 

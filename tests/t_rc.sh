@@ -14,7 +14,7 @@ SUB=rc
 . tests/lib.sh
 skip_under_tsan t_rc
 W=build/workloads/rcpin
-[ -x "$W" ] || { echo "t_rc: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_rc "$W"
 
 # compare OUT CSV LABEL: each "thread TID WALL CPU" line of OUT against the
 # per-thread row (by tid) of the report CSV

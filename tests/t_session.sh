@@ -15,19 +15,10 @@
 # the top of the tree (make check does).
 . tests/lib.sh
 set -u
-if [ -n "${LC_SAN:-}" ]; then
-	skip t_session "under SAN=$LC_SAN the pthread layer is preloaded into programs built without the sanitizers (sh, a launcher), which cannot load its runtime"
-fi
 LC=./lostcycles
 WL=build/layers/pt_start
-if [ ! -x "$WL" ] || [ ! -e build/liblostcycles-pthread.so ]; then
-	skip t_session "no pthread layer or test program (make workloads)"
-fi
-lc_tmpdir
+need_preload t_session "$WL" build/liblostcycles-pthread.so
 unset LD_PRELOAD LOSTCYCLES_SESSION
-nfail=0
-ok() { echo "ok    $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
 now() { date +%s.%N; }
 
 # A launcher that uses a pthread lock (so the pthread layer registers it,

@@ -8,7 +8,7 @@
 . tests/lib.sh
 set -u
 W=build/workloads/serial
-[ -x "$W" ] || { echo "t_shmfull: $W is missing (run make workloads)"; exit 1; }
+need_built t_shmfull "$W"
 if [ "${1:-}" != inner ]; then
 	if ! command -v unshare >/dev/null 2>&1 ||
 	   ! unshare -m --propagation private true 2>/dev/null; then
@@ -22,9 +22,6 @@ if ! mount -t tmpfs -o size=64k tmpfs /dev/shm 2>/dev/null; then
 	skip t_shmfull "cannot mount a tmpfs on /dev/shm in the namespace"
 fi
 dd if=/dev/zero of=/dev/shm/fill bs=4096 >/dev/null 2>&1	# until ENOSPC
-nfail=0
-ok() { echo "ok    $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
 LOSTCYCLES_SESSION=shmfull "$W" >"$tmp/out" 2>"$tmp/err"
 st=$?

@@ -7,7 +7,7 @@
 SUB=sigterm
 . tests/lib.sh
 W=build/workloads/hostile
-[ -x "$W" ] || { echo "t_sigterm: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_sigterm "$W"
 [ -d /dev/shm ] || skip t_sigterm "no /dev/shm here"
 
 env --default-signal=TERM "$LC" record -q -o "$tmp/t.data" -- "$W" sigterm 500 2>"$tmp/err" &

@@ -15,7 +15,7 @@ SUB=slots
 . tests/lib.sh
 skip_under_tsan t_slots
 W=build/workloads/helpers
-[ -x "$W" ] || { echo "t_slots: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_slots "$W"
 
 # judge LABEL OUT CSV CAT: workers' busy time vs rt + rc, CAT's share
 judge() {

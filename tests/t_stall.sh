@@ -10,7 +10,7 @@
 SUB=stall
 . tests/lib.sh
 W=build/workloads/helpers
-[ -x "$W" ] || { echo "t_stall: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_stall "$W"
 mkfifo "$tmp/pipe" || skip t_stall "cannot make a FIFO in $tmp"
 
 # the reader: opens the pipe at once, reads nothing for 1.5 s, then all

@@ -18,9 +18,6 @@ for f in "$LC" "$WL"; do
 done
 lc_tmpdir
 cd "$tmp" || exit 1
-nfail=0
-ok() { echo "ok    $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
 # The command gets the placeholders as $0 and $1 and runs the workload.
 set -- sh -c 'exec "$2"' '{n}' '{p}' "$WL"

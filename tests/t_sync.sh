@@ -39,25 +39,26 @@ judge() {
 	' "$2" "$tmp/csv" "$tmp/sum"
 }
 
+# judged LABEL RUN WANTNAME WHAT: judge the recording $tmp/RUN.data against
+# $tmp/RUN.out; ok WHAT, or fail (not judged on a machine measured too busy)
+# with what the run and report said
+judged() {
+	if judge "$1" "$tmp/$2.out" "$tmp/$2.data" "$3" >"$tmp/j" 2>&1; then
+		ok "$4"
+	else
+		unjudged "${4%%:*}'s hot lock" "$tmp/$2.err" || fail "${4%%:*}"
+		cat "$tmp/$2.err" "$tmp/err" "$tmp/csv"
+	fi
+	cat "$tmp/j"
+}
+
 "$LC" record -q -o "$tmp/m.data" -- "$MAC" macros >"$tmp/m.out" 2>"$tmp/m.err"
-if judge macros "$tmp/m.out" "$tmp/m.data" "hot lock" >"$tmp/j" 2>&1; then
-	ok "LC_SYNC_BEGIN_ON: the hot lock first, by name, with its measured wait"
-else
-	unjudged "LC_SYNC_BEGIN_ON's hot lock" "$tmp/m.err" || fail "LC_SYNC_BEGIN_ON"
-	cat "$tmp/m.err" "$tmp/err" "$tmp/csv"
-fi
-cat "$tmp/j"
+judged macros m "hot lock" "LC_SYNC_BEGIN_ON: the hot lock first, by name, with its measured wait"
 
 # p = its four threads (-p): on a machine of fewer CPUs, p would be capped
 # by them and the waits would outnumber the slots
 "$LC" record -q --pthread -p 4 -o "$tmp/p.data" -- "$PLAIN" >"$tmp/p.out" 2>"$tmp/p.err"
-if judge pthread "$tmp/p.out" "$tmp/p.data" "" >"$tmp/j" 2>&1; then
-	ok "--pthread: the hot mutex first, by address, with its measured wait"
-else
-	unjudged "--pthread's hot mutex" "$tmp/p.err" || fail "--pthread"
-	cat "$tmp/p.err" "$tmp/err" "$tmp/csv"
-fi
-cat "$tmp/j"
+judged pthread p "" "--pthread: the hot mutex first, by address, with its measured wait"
 
 # (run merges stderr into the output: report's warning that the sampler
 # fell behind may come before the array)

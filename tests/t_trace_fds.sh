@@ -12,7 +12,7 @@
 SUB=trace_fds
 . tests/lib.sh
 W=build/workloads/closefds
-[ -x "$W" ] || { echo "t_trace_fds: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_trace_fds "$W"
 
 printf 'RESULT=42\n' >"$tmp/want"
 "$LC" record -q --trace -o "$tmp/t.data" -- "$W" "$tmp/res" >"$tmp/rec.out" 2>&1

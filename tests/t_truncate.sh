@@ -7,7 +7,7 @@
 SUB=truncate
 . tests/lib.sh
 W=build/workloads/hostile
-[ -x "$W" ] || { echo "t_truncate: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_truncate "$W"
 [ -d /dev/shm ] || skip t_truncate "no /dev/shm here"
 
 "$LC" record --no-counters -o "$tmp/t.data" -- "$W" truncate 300 >"$tmp/err" 2>&1

@@ -36,7 +36,7 @@ OMP=build/layers/omp_waitcpu
 PIGZ=build/layers/pt_pigz
 h1= h2=
 trap 'for h in $h1 $h2; do kill "$h" 2>/dev/null; done; rm -rf "$tmp"' EXIT INT TERM
-[ -x "$PIGZ" ] || { echo "t_waitcpu: $PIGZ is missing (run make workloads)" >&2; exit 1; }
+need_built t_waitcpu "$PIGZ"
 ncpu=$(nproc)
 skipped=
 

@@ -9,19 +9,10 @@
 # Run from the top of the tree (make check does).
 . tests/lib.sh
 set -u
-if [ -n "${LC_SAN:-}" ]; then
-	skip t_warnings "under SAN=$LC_SAN the pthread layer is preloaded into sh, built without the sanitizers, which cannot load its runtime"
-fi
 LC=./lostcycles
 WL=build/layers/pt_start
-if [ ! -x "$WL" ] || [ ! -e build/liblostcycles-pthread.so ]; then
-	skip t_warnings "no pthread layer or test program (make workloads)"
-fi
-lc_tmpdir
+need_preload t_warnings "$WL" build/liblostcycles-pthread.so
 unset LD_PRELOAD
-nfail=0
-ok() { echo "ok    $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
 "$LC" record --force --pthread --no-counters -o "$tmp/w.data" -- sh -c \
 	"kill -STOP \$PPID; sleep 0.05; kill -CONT \$PPID; exec $WL 0.2" >/dev/null 2>"$tmp/rec"

@@ -29,7 +29,7 @@ refuse_by() {
 	SUB=$keep
 }
 W=build/workloads/phase
-[ -x "$W" ] || { echo "t_window: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_window "$W"
 
 # timeline FILE: "index start total" per window of FILE's timeline, by the
 # CSV's column names (columns may be added)

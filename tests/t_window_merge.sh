@@ -17,24 +17,8 @@ LC=$(pwd)/lostcycles
 APP=$(pwd)/build/mpi/imbalance
 
 need_mpi t_window_merge "" "$APP"
-export TMPDIR="$tmp"
-nfail=0
-ntest=0
-ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
-fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
 
 cd "$tmp" || exit 1
-
-# job PREFIX OPTS_A OPTS_B: one job, node A's exec with OPTS_A, node B's
-# with OPTS_B; PREFIX.nodeA.data and PREFIX.nodeB.data
-job() {
-	mpiexec -n 2 -env LOSTCYCLES_HOST nodeA "$LC" exec -o "$1" $2 -- "$APP" 5 60 : \
-		-n 2 -env LOSTCYCLES_HOST nodeB "$LC" exec -o "$1" $3 -- "$APP" 5 60 >out 2>err
-}
-
-ns() {	# ns FILE: "key ns" for every measured category and tt
-	"$LC" report --format csv "$1" | awk -F, '$5 == 1 && $1 != "p" && $1 != "wall" && $1 != "qe" { printf "%s %.0f\n", $1, $3 * 1e9 }'
-}
 
 timeline() {	# timeline FILE: "index start total" per window
 	"$LC" report --timeline --format csv "$1" 2>/dev/null | awk -F, '
@@ -57,7 +41,7 @@ on_schedule() {
 		END { exit bad || n < 1 }' "$3"
 }
 
-if ! job P "-w 1ms --window-grow 8" "-w 1ms --window-grow 8"; then
+if ! two_nodes P 60 "-w 1ms --window-grow 8" "-w 1ms --window-grow 8"; then
 	fail "mpiexec ... lostcycles exec -w 1ms --window-grow 8 failed"; cat err
 	exit 1
 fi
@@ -74,7 +58,7 @@ done
 if ! "$LC" merge -o J.data P.nodeA.data P.nodeB.data 2>merr; then
 	fail "merge of the two growing node files failed"; cat merr; exit 1
 fi
-ns P.nodeA.data >a; ns P.nodeB.data >b; ns J.data >jt
+cat_ns P.nodeA.data >a; cat_ns P.nodeB.data >b; cat_ns J.data >jt
 if awk 'FILENAME != "jt" { sum[$1] += $2; next } { if (sum[$1] != $2) { print "  " $1 ": job " $2 " ns, nodes " sum[$1] " ns"; bad = 1 } ; n++ }
 	END { exit bad || n < 5 }' a b jt >j; then
 	ok "merged totals = sums of the nodes: $(tr '\n' ' ' <jt)"
@@ -123,7 +107,7 @@ PY
 fi
 
 # coarser windows than the first file's: refused; named first: merged
-if ! job Q "-w 1ms" "-w 2ms"; then
+if ! two_nodes Q 60 "-w 1ms" "-w 2ms"; then
 	fail "mpiexec ... exec -w 1ms / -w 2ms failed"; cat err
 else
 	if "$LC" merge -o X.data Q.nodeA.data Q.nodeB.data 2>xerr; then
@@ -134,7 +118,7 @@ else
 		fail "coarser windows: unclear reason, or X.data left"; cat xerr
 	fi
 	if "$LC" merge -o Y.data Q.nodeB.data Q.nodeA.data 2>yerr; then
-		ns Q.nodeA.data >a; ns Q.nodeB.data >b; ns Y.data >yt
+		cat_ns Q.nodeA.data >a; cat_ns Q.nodeB.data >b; cat_ns Y.data >yt
 		timeline Y.data >y.tl
 		if awk 'FILENAME != "yt" { sum[$1] += $2; next } { if (sum[$1] != $2) bad = 1; n++ } END { exit bad || n < 5 }' a b yt &&
 		   on_schedule 0.002 0 y.tl >j; then

@@ -239,6 +239,52 @@ static void check_shape(const struct workload *w, const struct lc_profile *prof,
 			 100 * w->also_share);
 }
 
+/* The run itself: p from LC_TEAM(2), exit status 0, no wasted task lost. */
+static void check_run(const struct lc_profile *prof, char *why, size_t len, int *nbad)
+{
+	if (prof->procs != 2 || prof->procs_from != LC_PROCS_TEAM)
+		complain(why, len, nbad, "p = %u (from %u), expected LC_TEAM(2)", prof->procs,
+			 prof->procs_from);
+	if (prof->end.exit_status != 0)
+		complain(why, len, nbad, "workload exit status %d", prof->end.exit_status);
+	if (prof->end.wasted_lost)
+		complain(why, len, nbad, "%llu LC_TASK_WASTED calls missed by the sampler",
+			 (unsigned long long)prof->end.wasted_lost);
+}
+
+/* (e) Only ML (no PMU) and RC without a scheduler source are unavailable,
+ * each with its reason. */
+static void check_available(const struct lc_profile *prof, char *why, size_t len, int *nbad)
+{
+	for (int c = 0; c < LC_NCAT; c++) {
+		int want_na = c == LC_CAT_ML ||
+			      (c == LC_CAT_RC && prof->end.sched_source == LC_SCHED_NONE);
+		int na = !!(prof->info.unavailable & (1u << c));
+
+		if (na != want_na)
+			complain(why, len, nbad, "%s is %s, expected %s", lc_cat_info(c)->key,
+				 na ? "unavailable" : "available", want_na ? "unavailable" : "available");
+		if (na && (!prof->info.reason[c] || !prof->info.reason[c][0]))
+			complain(why, len, nbad, "%s is unavailable without a reason",
+				 lc_cat_info(c)->key);
+	}
+}
+
+/* (a) The sampled categories s agree with the trace's t within
+ * AGREE_FRACTION of p x wall (total). */
+static void check_agree(const struct lc_profile *prof, const uint64_t s[LC_NCAT],
+			const uint64_t t[LC_NCAT], double total, char *why, size_t len, int *nbad)
+{
+	for (int c = 0; c < LC_NCAT; c++) {
+		double d = fabs((double)s[c] - (double)t[c]);
+
+		if (!(prof->info.unavailable & (1u << c)) && d > AGREE_FRACTION * total)
+			complain(why, len, nbad, "%s: sampled %.3f ms vs trace %.3f ms: %.2f%% > %.0f%%",
+				 lc_cat_info(c)->key, s[c] / 1e6, t[c] / 1e6, 100 * d / total,
+				 100 * AGREE_FRACTION);
+	}
+}
+
 /* Check the profile at path against workload w.  Returns the number of
  * failed checks; their reasons are in why. */
 static int check(const struct workload *w, const char *path, char *why, size_t len)
@@ -262,14 +308,7 @@ static int check(const struct workload *w, const char *path, char *why, size_t l
 			 prof->ended, prof->cut, sd->present, td->present);
 		goto out;
 	}
-	if (prof->procs != 2 || prof->procs_from != LC_PROCS_TEAM)
-		complain(why, len, &nbad, "p = %u (from %u), expected LC_TEAM(2)", prof->procs,
-			 prof->procs_from);
-	if (prof->end.exit_status != 0)
-		complain(why, len, &nbad, "workload exit status %d", prof->end.exit_status);
-	if (prof->end.wasted_lost)
-		complain(why, len, &nbad, "%llu LC_TASK_WASTED calls missed by the sampler",
-			 (unsigned long long)prof->end.wasted_lost);
+	check_run(prof, why, len, &nbad);
 	lc_profile_finish(prof, &sd->total, s);
 	lc_profile_finish(prof, &td->total, t);
 	total = (double)prof->procs * (double)prof->end.end_ns;
@@ -279,28 +318,8 @@ static int check(const struct workload *w, const char *path, char *why, size_t l
 	}
 	print_table(w, prof, s, t, total);
 
-	/* (e) */
-	for (int c = 0; c < LC_NCAT; c++) {
-		int want_na = c == LC_CAT_ML ||
-			      (c == LC_CAT_RC && prof->end.sched_source == LC_SCHED_NONE);
-		int na = !!(prof->info.unavailable & (1u << c));
-
-		if (na != want_na)
-			complain(why, len, &nbad, "%s is %s, expected %s", lc_cat_info(c)->key,
-				 na ? "unavailable" : "available", want_na ? "unavailable" : "available");
-		if (na && (!prof->info.reason[c] || !prof->info.reason[c][0]))
-			complain(why, len, &nbad, "%s is unavailable without a reason",
-				 lc_cat_info(c)->key);
-	}
-	/* (a) */
-	for (int c = 0; c < LC_NCAT; c++) {
-		double d = fabs((double)s[c] - (double)t[c]);
-
-		if (!(prof->info.unavailable & (1u << c)) && d > AGREE_FRACTION * total)
-			complain(why, len, &nbad, "%s: sampled %.3f ms vs trace %.3f ms: %.2f%% > %.0f%%",
-				 lc_cat_info(c)->key, s[c] / 1e6, t[c] / 1e6, 100 * d / total,
-				 100 * AGREE_FRACTION);
-	}
+	check_available(prof, why, len, &nbad);	/* (e) */
+	check_agree(prof, s, t, total, why, len, &nbad);	/* (a) */
 	/* (b) */
 	check_complete(prof, "sampled", &sd->total, s, why, len, &nbad);
 	check_complete(prof, "trace", &td->total, t, why, len, &nbad);

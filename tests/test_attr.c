@@ -68,6 +68,40 @@ static uint64_t sum(const uint64_t out[LC_NCAT])
 	return s;
 }
 
+/* A writer with an accumulator of p slots and n threads (ids 0..n-1 of
+ * process 1, tids 10..) on it. */
+struct rig {
+	struct lc_pwriter *w;
+	struct lc_accum *a;
+	struct lc_threads *th;
+};
+
+static void rig_open(struct rig *r, uint32_t p, int n)
+{
+	r->w = open_writer(p);
+	r->a = lc_accum_new(r->w, LC_SRC_SAMPLED, 10 * MS, p);
+	r->th = lc_threads_new(r->w);
+	for (int i = 0; i < n; i++)
+		lc_threads_id(r->th, 1, 1, (uint32_t)i, 1, 10 + i, 0);
+}
+
+/* Finish r and read its profile back; the sampled categories into out. */
+static struct lc_profile *rig_finish(struct rig *r, uint64_t out[LC_NCAT])
+{
+	struct lc_profile *prof = finish(r->w, r->a);
+
+	cats(prof, out);
+	return prof;
+}
+
+/* Free r and prof. */
+static void rig_close(struct rig *r, struct lc_profile *prof)
+{
+	lc_profile_free(prof);
+	lc_accum_free(r->a);
+	lc_threads_free(r->th);
+}
+
 /* The predicate -> category table (Crovella 1994, section 4.1), row by row. */
 static void test_table(void **state)
 {
@@ -86,25 +120,22 @@ static void test_table(void **state)
 /* Live threads by state, empty slots by work_exists; sum = p * wall. */
 static void test_slots_and_completeness(void **state)
 {
-	struct lc_pwriter *w = open_writer(4);
-	struct lc_threads *th = lc_threads_new(w);
-	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 4);
+	struct rig r;
 	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
 	struct lc_obs_thread t[2] = {
-		{ .thread = (uint32_t)lc_threads_id(th, 1, 1, 0, 1, 11, 0), .state = LC_ST_BUSY },
-		{ .thread = (uint32_t)lc_threads_id(th, 1, 1, 1, 1, 12, 0), .state = LC_ST_IDLE,
-		  .qempty = 1 },
+		{ .thread = 0, .state = LC_ST_BUSY },
+		{ .thread = 1, .state = LC_ST_IDLE, .qempty = 1 },
 	};
 	struct lc_obs o = { 1, &pr, 2, t };
 	uint64_t out[LC_NCAT];
 	struct lc_profile *prof;
 
-	assert_int_equal(lc_accum_charge(a, 0, 1 * MS, &o), 0);
+	rig_open(&r, 4, 2);
+	assert_int_equal(lc_accum_charge(r.a, 0, 1 * MS, &o), 0);
 	pr.we = 0;
 	t[0].state = LC_ST_SYNC;
-	assert_int_equal(lc_accum_charge(a, 1 * MS, 2 * MS, &o), 0);
-	prof = finish(w, a);
-	cats(prof, out);
+	assert_int_equal(lc_accum_charge(r.a, 1 * MS, 2 * MS, &o), 0);
+	prof = rig_finish(&r, out);
 	assert_int_equal(prof->procs, 4);
 	assert_int_equal(out[LC_CAT_PC], 1 * MS);
 	assert_int_equal(out[LC_CAT_LI], 3 * MS);		/* idle thread + 2 empty slots */
@@ -114,9 +145,7 @@ static void test_slots_and_completeness(void **state)
 	assert_int_equal(prof->data[0].nthreads, 2);
 	assert_int_equal(prof->data[0].threads[0].cat[LC_CAT_PC], 1 * MS);
 	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_IP], 2 * MS);
-	lc_profile_free(prof);
-	lc_accum_free(a);
-	lc_threads_free(th);
+	rig_close(&r, prof);
 }
 
 /* An interval across window boundaries is split exactly. */
@@ -146,8 +175,7 @@ static void test_window_split(void **state)
 /* More live threads than slots: each gets its share, the sum stays p * dt. */
 static void test_scaling(void **state)
 {
-	struct lc_pwriter *w = open_writer(2);
-	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 2);
+	struct rig r;
 	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
 	struct lc_obs_thread t[3] = {
 		{ .thread = 0, .state = LC_ST_BUSY },
@@ -157,30 +185,24 @@ static void test_scaling(void **state)
 	struct lc_obs o = { 1, &pr, 3, t };
 	uint64_t out[LC_NCAT];
 	struct lc_profile *prof;
-	struct lc_threads *th = lc_threads_new(w);
 
-	for (int i = 0; i < 3; i++)
-		lc_threads_id(th, 1, 1, (uint32_t)i, 1, 10 + i, 0);
-	assert_int_equal(lc_accum_charge(a, 0, 1000001, &o), 0);
-	prof = finish(w, a);
-	cats(prof, out);
+	rig_open(&r, 2, 3);
+	assert_int_equal(lc_accum_charge(r.a, 0, 1000001, &o), 0);
+	prof = rig_finish(&r, out);
 	assert_int_equal(sum(out), 2 * 1000001);
 	assert_int_equal(out[LC_CAT_LI], 0);
 	/* the two running threads claim both slots: nothing is lost to the
 	 * waiting helper */
 	assert_int_equal(out[LC_CAT_PC], 2 * 1000001);
 	assert_int_equal(out[LC_CAT_SL], 0);
-	lc_profile_free(prof);
-	lc_accum_free(a);
-	lc_threads_free(th);
+	rig_close(&r, prof);
 }
 
 /* The claim tiers: running, then run queue, then COMM, SYNC, IDLE, each
  * sharing what is left in proportion; the sums stay exact. */
 static void test_tiers(void **state)
 {
-	struct lc_pwriter *w = open_writer(2);
-	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 2);
+	struct rig r;
 	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
 	/* three BUSY threads: 1 ms each; thread 1 waited 0.4 ms in the run
 	 * queue, thread 2 0.6 ms; one SYNC and one IDLE thread */
@@ -194,27 +216,24 @@ static void test_tiers(void **state)
 	struct lc_obs o = { 1, &pr, 5, t };
 	uint64_t out[LC_NCAT];
 	struct lc_profile *prof;
-	struct lc_threads *th = lc_threads_new(w);
 
-	for (int i = 0; i < 5; i++)
-		lc_threads_id(th, 1, 1, (uint32_t)i, 1, 10 + i, 0);
+	rig_open(&r, 2, 5);
 	/* running demand 1 + 0.6 + 0.4 = 2 ms fills the 2 slots exactly */
-	assert_int_equal(lc_accum_charge(a, 0, MS, &o), 0);
+	assert_int_equal(lc_accum_charge(r.a, 0, MS, &o), 0);
 	/* p = 2 again, but two threads only half running: 1 ms running, the
 	 * run queue claims 1 ms, nothing is left for SYNC and IDLE */
 	t[0].runq_ns = 500000;
 	t[1].runq_ns = 500000;
 	t[2].state = LC_ST_SYNC;
 	t[2].runq_ns = 0;
-	assert_int_equal(lc_accum_charge(a, MS, MS, &o), 0);
+	assert_int_equal(lc_accum_charge(r.a, MS, MS, &o), 0);
 	/* now 0.5 ms running (thread 0), 0.5 ms run queue of thread 0 and
 	 * 0.5 ms of thread 1, which is IDLE but was woken (the sampler says
 	 * so by its runq_ns: RC whatever the state), and 0.5 ms left that
 	 * threads 2 and 3 (SYNC) share before thread 4 (IDLE) gets any */
 	t[1].state = LC_ST_IDLE;
-	assert_int_equal(lc_accum_charge(a, 2 * MS, MS, &o), 0);
-	prof = finish(w, a);
-	cats(prof, out);
+	assert_int_equal(lc_accum_charge(r.a, 2 * MS, MS, &o), 0);
+	prof = rig_finish(&r, out);
 	assert_int_equal(sum(out), 2 * 3 * MS);
 	assert_int_equal(out[LC_CAT_PC], 2 * MS + MS + MS / 2);
 	assert_int_equal(out[LC_CAT_RC], 0 + MS + MS);
@@ -222,38 +241,28 @@ static void test_tiers(void **state)
 	assert_int_equal(out[LC_CAT_LI], 0);
 	assert_int_equal(prof->data[0].threads[3].cat[LC_CAT_SL], MS / 4);
 	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_RC], MS);
-	lc_profile_free(prof);
-	lc_accum_free(a);
-	lc_threads_free(th);
+	rig_close(&r, prof);
 
 	/* more running demand than slots: shared in proportion, to the ns */
-	w = open_writer(2);
-	a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 2);
-	th = lc_threads_new(w);
-	for (int i = 0; i < 3; i++) {
-		lc_threads_id(th, 1, 1, (uint32_t)i, 1, 10 + i, 0);
+	rig_open(&r, 2, 3);
+	for (int i = 0; i < 3; i++)
 		t[i] = (struct lc_obs_thread){ .thread = (uint32_t)i, .state = LC_ST_BUSY };
-	}
 	o.nthreads = 3;
-	assert_int_equal(lc_accum_charge(a, 0, 1000001, &o), 0);
-	prof = finish(w, a);
-	cats(prof, out);
+	assert_int_equal(lc_accum_charge(r.a, 0, 1000001, &o), 0);
+	prof = rig_finish(&r, out);
 	assert_int_equal(out[LC_CAT_PC], 2 * 1000001);
 	for (int i = 0; i < 3; i++) {
 		uint64_t v = prof->data[0].threads[i].cat[LC_CAT_PC];
 
 		assert_true(v >= 666667 && v <= 666668);
 	}
-	lc_profile_free(prof);
-	lc_accum_free(a);
-	lc_threads_free(th);
+	rig_close(&r, prof);
 }
 
 /* Open tags of all processes (union) collect every slot's time. */
 static void test_tags(void **state)
 {
-	struct lc_pwriter *w = open_writer(2);
-	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 2);
+	struct rig r;
 	int64_t tags1[] = { 5, 9 }, tags2[] = { 9 };
 	struct lc_obs_proc pr[2] = { { .uid = 1, .we = 1, .ntags = 2, .tags = tags1 },
 				     { .uid = 2, .ntags = 1, .tags = tags2 } };
@@ -261,14 +270,13 @@ static void test_tags(void **state)
 	struct lc_obs o = { 2, pr, 1, t };
 	uint64_t out[LC_NCAT];
 	struct lc_profile *prof;
-	struct lc_threads *th = lc_threads_new(w);
 
-	lc_threads_id(th, 1, 1, 0, 1, 10, 0);
-	assert_int_equal(lc_accum_charge(a, 0, 3 * MS, &o), 0);
+	rig_open(&r, 2, 1);
+	assert_int_equal(lc_accum_charge(r.a, 0, 3 * MS, &o), 0);
 	pr[0].ntags = 0;
 	pr[1].ntags = 0;
-	assert_int_equal(lc_accum_charge(a, 3 * MS, 1 * MS, &o), 0);
-	prof = finish(w, a);
+	assert_int_equal(lc_accum_charge(r.a, 3 * MS, 1 * MS, &o), 0);
+	prof = rig_finish(&r, out);
 	assert_int_equal(prof->data[0].ntags, 2);
 	for (uint32_t i = 0; i < 2; i++) {
 		lc_profile_finish(prof, &prof->data[0].tags[i].acct, out);
@@ -276,40 +284,33 @@ static void test_tags(void **state)
 		assert_int_equal(out[LC_CAT_PC], 3 * MS);
 		assert_int_equal(out[LC_CAT_LI], 3 * MS);
 	}
-	lc_profile_free(prof);
-	lc_accum_free(a);
-	lc_threads_free(th);
+	rig_close(&r, prof);
 }
 
 /* A wasted task's pure computation moves to WC in every window it ran. */
 static void test_wasted(void **state)
 {
-	struct lc_pwriter *w = open_writer(1);
-	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 1);
+	struct rig r;
 	struct lc_obs_proc pr = { .uid = 3, .we = 1 };
 	struct lc_obs_thread t = { .thread = 0, .state = LC_ST_BUSY, .task = 7 };
 	struct lc_obs o = { 1, &pr, 1, &t };
 	uint64_t out[LC_NCAT];
 	struct lc_profile *prof;
-	struct lc_threads *th = lc_threads_new(w);
 
-	lc_threads_id(th, 1, 1, 0, 1, 10, 0);
-	assert_int_equal(lc_accum_charge(a, 8 * MS, 4 * MS, &o), 0);	/* windows 0 and 1 */
+	rig_open(&r, 1, 1);
+	assert_int_equal(lc_accum_charge(r.a, 8 * MS, 4 * MS, &o), 0);	/* windows 0 and 1 */
 	t.task = 8;
-	assert_int_equal(lc_accum_charge(a, 12 * MS, 1 * MS, &o), 0);
-	lc_accum_wasted(a, 3, 7);
-	lc_accum_wasted(a, 3, 42);	/* unknown task: nothing moves */
-	lc_accum_wasted(a, 4, 8);	/* same id, other process: nothing moves */
-	prof = finish(w, a);
-	cats(prof, out);
+	assert_int_equal(lc_accum_charge(r.a, 12 * MS, 1 * MS, &o), 0);
+	lc_accum_wasted(r.a, 3, 7);
+	lc_accum_wasted(r.a, 3, 42);	/* unknown task: nothing moves */
+	lc_accum_wasted(r.a, 4, 8);	/* same id, other process: nothing moves */
+	prof = rig_finish(&r, out);
 	assert_int_equal(out[LC_CAT_WC], 4 * MS);
 	assert_int_equal(out[LC_CAT_PC], 1 * MS);
 	assert_int_equal(prof->data[0].threads[0].cat[LC_CAT_WC], 4 * MS);
 	assert_int_equal(prof->data[0].windows[0].acct.cat[LC_CAT_WC], 2 * MS);
 	assert_int_equal(prof->data[0].windows[1].acct.cat[LC_CAT_WC], 2 * MS);
-	lc_profile_free(prof);
-	lc_accum_free(a);
-	lc_threads_free(th);
+	rig_close(&r, prof);
 }
 
 /* p comes from the option, else the team, else the most threads runnable
@@ -377,8 +378,7 @@ static void test_thread_ids(void **state)
  * after the transfer split; objects are kept per process. */
 static void test_sync_objects(void **state)
 {
-	struct lc_pwriter *w = open_writer(4);
-	struct lc_accum *a = lc_accum_new(w, LC_SRC_SAMPLED, 10 * MS, 4);
+	struct rig r;
 	struct lc_obs_proc pr[2] = { { .uid = 1, .we = 1 }, { .uid = 2, .we = 1 } };
 	struct lc_obs_thread t[4] = {
 		{ .thread = 0, .proc = 0, .state = LC_ST_SYNC, .sync = 1 },
@@ -387,22 +387,22 @@ static void test_sync_objects(void **state)
 		{ .thread = 3, .proc = 0, .state = LC_ST_BUSY, .sync = 0 },
 	};
 	struct lc_obs o = { 2, pr, 4, t };
+	uint64_t out[LC_NCAT], by[3] = { 0 };
 	struct lc_profile *prof;
-	struct lc_threads *th = lc_threads_new(w);
-	uint64_t by[3] = { 0 };
 
 	(void)state;
+	rig_open(&r, 4, 0);
 	for (int i = 0; i < 4; i++)
-		lc_threads_id(th, i < 3 ? 10 : 11, 1, (uint32_t)i, 1, 10 + i, 0);
-	lc_accum_sync_name(a, 1, 100, 1, 0x1000, "queue lock");
-	lc_accum_sync_name(a, 1, 100, 2, 0x2000, NULL);
-	lc_accum_sync_name(a, 2, 200, 1, 0x1000, "");
-	assert_int_equal(lc_accum_charge(a, 0, 2 * MS, &o), 0);
+		lc_threads_id(r.th, i < 3 ? 10 : 11, 1, (uint32_t)i, 1, 10 + i, 0);
+	lc_accum_sync_name(r.a, 1, 100, 1, 0x1000, "queue lock");
+	lc_accum_sync_name(r.a, 1, 100, 2, 0x2000, NULL);
+	lc_accum_sync_name(r.a, 2, 200, 1, 0x1000, "");
+	assert_int_equal(lc_accum_charge(r.a, 0, 2 * MS, &o), 0);
 	/* thread 1 also had 0.5 ms of ideal transfer time: that part is CL */
 	t[1].xfer_ns = MS / 2;
 	t[0].state = LC_ST_BUSY;
-	assert_int_equal(lc_accum_charge(a, 2 * MS, MS, &o), 0);
-	prof = finish(w, a);
+	assert_int_equal(lc_accum_charge(r.a, 2 * MS, MS, &o), 0);
+	prof = rig_finish(&r, out);
 	assert_int_equal(prof->nsync, 3);
 	for (uint32_t i = 0; i < prof->nsync; i++) {
 		const struct lc_prof_sync *y = &prof->sync[i];
@@ -420,9 +420,7 @@ static void test_sync_objects(void **state)
 	assert_int_equal(by[0], 2 * MS);
 	assert_int_equal(by[1], 2 * MS + MS / 2);
 	assert_int_equal(by[2], 3 * MS);
-	lc_profile_free(prof);
-	lc_accum_free(a);
-	lc_threads_free(th);
+	rig_close(&r, prof);
 }
 
 int main(void)

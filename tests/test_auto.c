@@ -21,12 +21,10 @@
 #include "lc_internal.h"
 #include "session_test.h"
 
-static char tmpdir[64];
-
 /* Start a session with a fresh name; trace may be NULL. */
 static void start(const char *trace)
 {
-	lc_test_session("ta", NULL, trace, tmpdir);
+	lc_test_session("ta", NULL, trace, lc_test_dir);
 }
 
 /* End any session (and remove its trace file, if any). */
@@ -258,17 +256,10 @@ static void test_tags(void **state)
 	assert_int_equal(lc_tag_module_hash("/a"), lc_tag_module_hash("/a"));
 }
 
-static int group_setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/lc-test-auto.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
 static int group_teardown(void **state)
 {
 	stop(state);
-	return rmdir(tmpdir);
+	return rmdir(lc_test_dir);
 }
 
 int main(void)
@@ -286,5 +277,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_tags, stop),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, lc_test_tmpdir_setup, group_teardown);
 }

@@ -26,6 +26,18 @@ static struct lc_calib_row row(unsigned us, double over, double spread, size_t r
 				      .spread = spread, .runs = runs, .busy_wait = us < 30 };
 }
 
+/* lc_calib_recommend over the n rows r (baseline spread bs of nbase runs,
+ * budget, busy-wait allowed or not): it recommends row index (-1: none). */
+static struct lc_calib_rec recommend(const struct lc_calib_row *r, size_t n, double bs,
+				     size_t nbase, double budget, int allow, int index)
+{
+	struct lc_calib_rec rec;
+
+	lc_calib_recommend(r, n, bs, nbase, budget, allow, &rec);
+	assert_int_equal(rec.index, index);
+	return rec;
+}
+
 /* The noisy machine of the audit: overhead spreads up to 177 %, and a
  * -8.6 % "overhead" at the busy-wait 10 us.  Nothing is recommended, and the
  * reason is the noise; the busy-wait row is not even considered. */
@@ -38,21 +50,18 @@ static void test_noisy_machine(void **state)
 	struct lc_calib_rec rec;
 
 	(void)state;
-	lc_calib_recommend(r, 6, 2.0, 3, 1.0, 0, &rec);
-	assert_int_equal(rec.index, -1);
+	rec = recommend(r, 6, 2.0, 3, 1.0, 0, -1);
 	assert_int_equal(rec.why, LC_CALIB_NOISY);
 	assert_true(fabs(rec.noise - 8.2) < 1e-9);	/* the least noise seen */
 	assert_int_equal(rec.busy_skipped, 0);		/* 10 us was noisy too */
 	/* the old rule (first median <= budget) would have taken 10 us; the
 	 * rule refuses it for its noise, busy waiting allowed or not ... */
-	lc_calib_recommend(r, 6, 2.0, 3, 1.0, 1, &rec);
-	assert_int_equal(rec.index, -1);
+	rec = recommend(r, 6, 2.0, 3, 1.0, 1, -1);
 	assert_int_equal(rec.why, LC_CALIB_NOISY);
 	/* ... and takes it once its runs agree (noise 2.0 from the baseline:
 	 * bound -8.6 + 1.0 within a budget of 2) */
 	r[0].spread = 0.5;
-	lc_calib_recommend(r, 6, 2.0, 3, 2.0, 1, &rec);
-	assert_int_equal(rec.index, 0);
+	rec = recommend(r, 6, 2.0, 3, 2.0, 1, 0);
 	assert_true(fabs(rec.bound - (-7.6)) < 1e-9);
 }
 
@@ -68,21 +77,17 @@ static void test_quiet_machine(void **state)
 	struct lc_calib_rec rec;
 
 	(void)state;
-	lc_calib_recommend(r, 4, 0.2, 3, 1.0, 0, &rec);
-	assert_int_equal(rec.index, 2);
+	rec = recommend(r, 4, 0.2, 3, 1.0, 0, 2);
 	assert_int_equal(rec.why, LC_CALIB_SHOWN);
 	assert_true(fabs(rec.bound - 0.6) < 1e-9);
 	/* the baseline's spread counts as noise too: 0.9 makes 250 us's bound
 	 * 0.75, and 1000 us's 0.55 */
-	lc_calib_recommend(r, 4, 0.9, 3, 1.0, 0, &rec);
-	assert_int_equal(rec.index, 2);
+	rec = recommend(r, 4, 0.9, 3, 1.0, 0, 2);
 	assert_true(fabs(rec.bound - 0.75) < 1e-9);
-	lc_calib_recommend(r, 4, 1.2, 3, 1.0, 0, &rec);	/* baseline noisier than budget */
-	assert_int_equal(rec.index, -1);
+	rec = recommend(r, 4, 1.2, 3, 1.0, 0, -1);	/* baseline noisier than budget */
 	assert_int_equal(rec.why, LC_CALIB_NOISY);
 	/* a larger budget takes the smaller interval */
-	lc_calib_recommend(r, 4, 0.2, 3, 2.0, 0, &rec);
-	assert_int_equal(rec.index, 0);
+	rec = recommend(r, 4, 0.2, 3, 2.0, 0, 0);
 }
 
 /* Quiet but every bound over budget: the least bound is the reason. */
@@ -92,8 +97,7 @@ static void test_over_budget(void **state)
 	struct lc_calib_rec rec;
 
 	(void)state;
-	lc_calib_recommend(r, 2, 0.1, 3, 1.0, 0, &rec);
-	assert_int_equal(rec.index, -1);
+	rec = recommend(r, 2, 0.1, 3, 1.0, 0, -1);
 	assert_int_equal(rec.why, LC_CALIB_OVER);
 	assert_true(fabs(rec.bound - 1.25) < 1e-9);
 }
@@ -103,11 +107,9 @@ static void test_over_budget(void **state)
 static void test_negative_noise(void **state)
 {
 	struct lc_calib_row r[] = { row(100, -20.0, 30.0, 3), row(250, 0.2, 0.4, 3) };
-	struct lc_calib_rec rec;
 
 	(void)state;
-	lc_calib_recommend(r, 2, 0.1, 3, 1.0, 0, &rec);
-	assert_int_equal(rec.index, 1);
+	recommend(r, 2, 0.1, 3, 1.0, 0, 1);
 }
 
 /* Busy-wait intervals: only with allow_busy; otherwise noted when they
@@ -118,15 +120,12 @@ static void test_busy_wait(void **state)
 	struct lc_calib_rec rec;
 
 	(void)state;
-	lc_calib_recommend(r, 2, 0.1, 3, 1.0, 0, &rec);
-	assert_int_equal(rec.index, 1);
+	rec = recommend(r, 2, 0.1, 3, 1.0, 0, 1);
 	assert_int_equal(rec.busy_skipped, 1);
-	lc_calib_recommend(r, 2, 0.1, 3, 1.0, 1, &rec);
-	assert_int_equal(rec.index, 0);
+	rec = recommend(r, 2, 0.1, 3, 1.0, 1, 0);
 	assert_int_equal(rec.busy_skipped, 0);
 	/* only busy-wait intervals measured, not allowed */
-	lc_calib_recommend(r, 1, 0.1, 3, 1.0, 0, &rec);
-	assert_int_equal(rec.index, -1);
+	rec = recommend(r, 1, 0.1, 3, 1.0, 0, -1);
 	assert_int_equal(rec.why, LC_CALIB_ONLY_BUSY);
 }
 
@@ -137,20 +136,17 @@ static void test_few_runs(void **state)
 	struct lc_calib_rec rec;
 
 	(void)state;
-	lc_calib_recommend(r, 2, 0.0, 1, 1.0, 0, &rec);
-	assert_int_equal(rec.index, -1);
+	rec = recommend(r, 2, 0.0, 1, 1.0, 0, -1);
 	assert_int_equal(rec.why, LC_CALIB_FEW_RUNS);
 	r[0].runs = r[1].runs = 3;
-	lc_calib_recommend(r, 2, 0.0, 1, 1.0, 0, &rec);	/* one baseline run */
+	rec = recommend(r, 2, 0.0, 1, 1.0, 0, -1);	/* one baseline run */
 	assert_int_equal(rec.why, LC_CALIB_FEW_RUNS);
-	lc_calib_recommend(r, 2, 0.0, 3, 1.0, 0, &rec);
-	assert_int_equal(rec.index, 0);
+	recommend(r, 2, 0.0, 3, 1.0, 0, 0);
 	/* nothing measured; a row without a finite overhead is skipped */
-	lc_calib_recommend(r, 0, 0.0, 3, 1.0, 0, &rec);
+	rec = recommend(r, 0, 0.0, 3, 1.0, 0, -1);
 	assert_int_equal(rec.why, LC_CALIB_NO_ROWS);
 	r[0].overhead = NAN;
-	lc_calib_recommend(r, 2, 0.0, 3, 1.0, 0, &rec);
-	assert_int_equal(rec.index, 1);
+	recommend(r, 2, 0.0, 3, 1.0, 0, 1);
 }
 
 int main(void)

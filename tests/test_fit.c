@@ -528,8 +528,39 @@ static void test_nonneg(void **state)
 	lc_points_free(&pts);
 }
 
-/* Runs files: -l lines in any order, Figure 5.1 lines, CSV, na, repeats
- * averaged with spread; malformed lines give the line and the token. */
+/* Parse a runs file of text into *r; 0 or the error, with re set. */
+static int parse_text(const char *text, struct lc_runs **r, struct lc_runs_error *re)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int e;
+
+	assert_non_null(f);
+	e = lc_runs_parse(f, r, re);
+	fclose(f);
+	return e;
+}
+
+/* The runs of a well-formed runs file of text. */
+static struct lc_runs *runs_of(const char *text)
+{
+	struct lc_runs *r = NULL;
+	struct lc_runs_error re;
+
+	assert_int_equal(parse_text(text, &r, &re), 0);
+	return r;
+}
+
+/* The points of column key of r over variable p. */
+static void p_points(struct lc_runs *r, const char *key, struct lc_points *pts)
+{
+	int vars[1] = { lc_runs_find_key(r, "p", 1) };
+
+	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, key, strlen(key)), NULL,
+					 0, pts), 0);
+}
+
+/* Runs files: -l lines in any order, Figure 5.1 lines, na, repeats
+ * averaged with spread. */
 static void test_runs(void **state)
 {
 	static const char text[] =
@@ -537,63 +568,71 @@ static void test_runs(void **state)
 		"n=64 p=4 li=0.5 ip=1.5 sl=0.01 cl=na rc=na ml=na bl=0 wc=0 rt=28.6 tt=49.3\n"
 		"tt=50 li=0.7 p=4 n=64 cl=na\n"
 		"d=32 v=4.5 p=2 li=0.018748 ip=0.002202 sl=0.276536 cl=0.077673 rc=0.037759 tt=1.313014 rt=0.900096\n";
-	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
-	struct lc_runs *r;
-	struct lc_runs_error re;
+	struct lc_runs *r = runs_of(text);
 	struct lc_points pts;
 	double v;
-	int vars[1];
 
 	(void)state;
-	assert_int_equal(lc_runs_parse(f, &r, &re), 0);
-	fclose(f);
 	assert_int_equal((int)lc_runs_count(r), 3);
 	assert_int_equal(lc_runs_line(r, 2), 5);
 	assert_int_equal(lc_runs_get(r, 0, lc_runs_find_key(r, "cl", 2), &v), LC_CELL_NA);
 	assert_int_equal(lc_runs_get(r, 2, lc_runs_find_key(r, "d", 1), &v), LC_CELL_VALUE);
 	assert_true(v == 32);
-	vars[0] = lc_runs_find_key(r, "p", 1);
-	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, "li", 2), NULL, 0, &pts), 0);
+	p_points(r, "li", &pts);
 	assert_int_equal((int)pts.n, 2);
 	assert_true(pts.x[1] == 4 && fabs(pts.y[1] - 0.6) < 1e-12 && pts.count[1] == 2);
 	assert_true(fabs(pts.sd[1] - sqrt(0.02)) < 1e-12);
 	lc_points_free(&pts);
-	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, "cl", 2), NULL, 0, &pts), 0);
+	p_points(r, "cl", &pts);
 	assert_int_equal((int)pts.n, 1);
 	assert_int_equal((int)pts.na, 2);
 	lc_points_free(&pts);
 	lc_runs_free(r);
+}
 
-	static const char notes[] = "impl=task p=1 li=0.5\nimpl=data p=2 li=0.7\np=x li=1\n";
-	f = fmemopen((void *)notes, sizeof(notes) - 1, "r");
-	assert_int_equal(lc_runs_parse(f, &r, &re), 0);	/* word values in notes */
-	fclose(f);
+/* Word values in notes; a run whose variable is not a number is missing. */
+static void test_runs_notes(void **state)
+{
+	struct lc_runs *r = runs_of("impl=task p=1 li=0.5\nimpl=data p=2 li=0.7\np=x li=1\n");
+	struct lc_points pts;
+	double v;
+
+	(void)state;
 	assert_int_equal(lc_runs_get(r, 0, lc_runs_find_key(r, "impl", 4), &v), LC_CELL_TEXT);
-	vars[0] = lc_runs_find_key(r, "p", 1);
-	assert_int_equal(lc_points_build(r, vars, 1, lc_runs_find_key(r, "li", 2), NULL, 0, &pts), 0);
+	p_points(r, "li", &pts);
 	assert_int_equal((int)pts.n, 2);
 	assert_int_equal((int)pts.missing, 1);
 	lc_points_free(&pts);
 	lc_runs_free(r);
+}
 
-	static const char csv[] = "n, p, li\n64, 2, 0.5\n128, 2, na\n";
-	f = fmemopen((void *)csv, sizeof(csv) - 1, "r");
-	assert_int_equal(lc_runs_parse(f, &r, &re), 0);
-	fclose(f);
+/* CSV with a header line, na cells. */
+static void test_runs_csv(void **state)
+{
+	struct lc_runs *r = runs_of("n, p, li\n64, 2, 0.5\n128, 2, na\n");
+	double v;
+
+	(void)state;
 	assert_int_equal((int)lc_runs_count(r), 2);
 	assert_int_equal(lc_runs_get(r, 1, lc_runs_find_key(r, "li", 2), &v), LC_CELL_NA);
 	lc_runs_free(r);
+}
 
+/* Malformed lines give the line and the token. */
+static void test_runs_errors(void **state)
+{
 	static const struct { const char *text; int line; const char *token, *msg; } bad[] = {
 		{ "p=1 li=0.1\np=2 li=0.x2\n", 2, "li=0.x2", "not a number" },
 		{ "p=1 li=0.1 junk\n", 1, "junk", "NAME=VALUE" },
 		{ "p=1 li=0.1 p=2\n", 1, "p=2", "twice" },
 		{ "p,li\n1,2\n3\n", 3, "3", "expected 2 fields" },
 	};
+	struct lc_runs *r;
+	struct lc_runs_error re;
+
+	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		f = fmemopen((void *)bad[i].text, strlen(bad[i].text), "r");
-		assert_int_equal(lc_runs_parse(f, &r, &re), -EINVAL);
-		fclose(f);
+		assert_int_equal(parse_text(bad[i].text, &r, &re), -EINVAL);
 		assert_int_equal(re.line, bad[i].line);
 		assert_string_equal(re.token, bad[i].token);
 		assert_non_null(strstr(re.msg, bad[i].msg));
@@ -610,6 +649,9 @@ int main(void)
 		cmocka_unit_test(test_nonneg),
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_runs_notes),
+		cmocka_unit_test(test_runs_csv),
+		cmocka_unit_test(test_runs_errors),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_prune_case_models),
 	};

@@ -251,22 +251,38 @@ static void write_model(char *path, size_t len)
 		   "cl(n,p) = 0\nrc(n,p) = 0\n", path, len);
 }
 
-/* What predict prints for o, or NULL after a refusal (reason in msg). */
-static char *predicted(struct lc_predrun_opts *o, char *msg, size_t len)
+/* What run(arg, f, msg, len) writes to f, in a new string (free it), or
+ * NULL when it refused (reason in msg). */
+static char *captured(int (*run)(void *arg, FILE *f, char *msg, size_t len), void *arg,
+		      char *msg, size_t len)
 {
-	struct lc_predrun pr = { .o = *o };
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
+	int rc = run(arg, f, msg, len);
+
+	fclose(f);
+	if (rc)
+		free(buf);
+	return rc ? NULL : buf;
+}
+
+/* One run of predict for the options at o, printed to f. */
+static int predict_run(void *o, FILE *f, char *msg, size_t len)
+{
+	struct lc_predrun pr = { .o = *(struct lc_predrun_opts *)o };
 	int rc = lc_predrun_load(&pr, msg, len);
 
 	if (!rc)
 		rc = lc_predrun_print(&pr, f, msg, len);
-	fclose(f);
 	lc_predrun_free(&pr);
-	if (rc)
-		free(buf);
-	return rc ? NULL : buf;
+	return rc;
+}
+
+/* What predict prints for o, or NULL after a refusal (reason in msg). */
+static char *predicted(struct lc_predrun_opts *o, char *msg, size_t len)
+{
+	return captured(predict_run, o, msg, len);
 }
 
 static void test_predict_tables(void **state)
@@ -316,22 +332,22 @@ static void test_predict_refusals(void **state)
 	assert_string_equal(msg, "/nonexistent/m: No such file or directory");
 }
 
-/* What compose prints for o, or NULL after a refusal (reason in msg). */
-static char *composed(struct lc_compose_opts *o, char *msg, size_t len)
+/* One run of compose for the options at o, printed to f. */
+static int compose_run(void *o, FILE *f, char *msg, size_t len)
 {
-	struct lc_compose c = { .o = *o };
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
+	struct lc_compose c = { .o = *(struct lc_compose_opts *)o };
 	int rc = lc_compose_load(&c, f, msg, len);
 
 	if (!rc)
 		rc = lc_compose_print(&c, f, msg, len);
-	fclose(f);
 	lc_compose_free(&c);
-	if (rc)
-		free(buf);
-	return rc ? NULL : buf;
+	return rc;
+}
+
+/* What compose prints for o, or NULL after a refusal (reason in msg). */
+static char *composed(struct lc_compose_opts *o, char *msg, size_t len)
+{
+	return captured(compose_run, o, msg, len);
 }
 
 static void test_compose_point_and_tuning(void **state)

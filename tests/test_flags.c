@@ -28,12 +28,10 @@
 #include "lc_internal.h"
 #include "session_test.h"
 
-static char tmpdir[64];
-
 /* Start a session with a fresh name; slots and trace may be NULL. */
 static void start(const char *slots, const char *trace)
 {
-	lc_test_session("tf", slots, trace, tmpdir);
+	lc_test_session("tf", slots, trace, lc_test_dir);
 }
 
 /* End any session: flush, unlink, unmap. */
@@ -80,7 +78,7 @@ static void test_no_session(void **state)
 	(void)state;
 	unsetenv(LC_ENV_SESSION);
 	setenv(LC_ENV_TRACE, "1", 1);	/* no session: no trace file either */
-	setenv(LC_ENV_TRACE_DIR, tmpdir, 1);
+	setenv(LC_ENV_TRACE_DIR, lc_test_dir, 1);
 	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
 	assert_null(lc_priv_segment());
 	assert_null(lc_self);
@@ -99,8 +97,8 @@ static void test_no_session(void **state)
 	assert_int_equal(lc_self->state, LC_ST_BUSY);
 	assert_int_equal(count_shm(getpid()), before);
 	assert_int_equal(before, 0);
-	assert_int_equal(rmdir(tmpdir), 0);	/* still empty */
-	assert_int_equal(mkdir(tmpdir, 0700), 0);
+	assert_int_equal(rmdir(lc_test_dir), 0);	/* still empty */
+	assert_int_equal(mkdir(lc_test_dir, 0700), 0);
 }
 
 /* Run lc_priv_reinit_for_tests() with stderr captured; returns the bytes the
@@ -224,6 +222,18 @@ static void test_segment(void **state)
 	assert_int_equal(stat(path, &st), -1);
 }
 
+/* One step of a thread's nesting: after the macro, its slot holds w. */
+#define STEP(s, macro, w) do { macro; assert_int_equal((s)->state, (w)); } while (0)
+
+/* A new session whose calling thread is BUSY: its slot. */
+static struct lc_slot *busy_thread(void)
+{
+	start(NULL, NULL);
+	LC_BUSY();
+	assert_true(in_segment(lc_self));
+	return lc_self;
+}
+
 static void test_state_word(void **state)
 {
 	struct lc_slot *s;
@@ -231,41 +241,37 @@ static void test_state_word(void **state)
 	(void)state;
 	start(NULL, NULL);
 	assert_null(lc_self);
-	LC_BUSY();
-	s = lc_self;
-	assert_true(in_segment(s));
+	s = busy_thread();
 	assert_int_equal(s->state, LC_ST_BUSY);
-	LC_SYNC_BEGIN();
-	assert_int_equal(s->state, 0x0203);
+	STEP(s, LC_SYNC_BEGIN(), 0x0203);
+	STEP(s, LC_COMM_BEGIN(), 0x020304);
+	STEP(s, LC_COMM_END(), 0x0203);
+	STEP(s, LC_SYNC_END(), LC_ST_BUSY);
+	STEP(s, LC_IDLE(), LC_ST_IDLE);
 	LC_COMM_BEGIN();
-	assert_int_equal(s->state, 0x020304);
+	STEP(s, LC_BUSY(), LC_ST_BUSY);		/* a plain state drops the saved ones */
+}
+
+/* Three saved states survive; END past the bottom gives NONE; the first
+ * macro of a thread can be a BEGIN. */
+static void test_state_depth(void **state)
+{
+	struct lc_slot *s;
+
+	(void)state;
+	s = busy_thread();
+	LC_SYNC_BEGIN();
+	LC_COMM_BEGIN();
+	STEP(s, LC_SYNC_BEGIN(), 0x02030403);
+	LC_SYNC_END();
 	LC_COMM_END();
-	assert_int_equal(s->state, 0x0203);
-	LC_SYNC_END();
-	assert_int_equal(s->state, LC_ST_BUSY);
-	LC_IDLE();
-	assert_int_equal(s->state, LC_ST_IDLE);
-	LC_COMM_BEGIN();
-	LC_BUSY();		/* a plain state drops the saved ones */
-	assert_int_equal(s->state, LC_ST_BUSY);
-	/* Three saved states survive; END past the bottom gives NONE. */
-	LC_SYNC_BEGIN();
-	LC_COMM_BEGIN();
-	LC_SYNC_BEGIN();
-	assert_int_equal(s->state, 0x02030403);
-	LC_SYNC_END();
-	LC_COMM_END();
-	LC_SYNC_END();
-	assert_int_equal(s->state, LC_ST_BUSY);
-	LC_SYNC_END();
-	assert_int_equal(s->state, LC_ST_NONE);
-	/* The first macro of a thread can be a BEGIN. */
+	STEP(s, LC_SYNC_END(), LC_ST_BUSY);
+	STEP(s, LC_SYNC_END(), LC_ST_NONE);
 	stop(NULL);
 	start(NULL, NULL);
 	LC_SYNC_BEGIN();
 	assert_int_equal(lc_self->state, LC_ST_SYNC);
-	LC_SYNC_END();
-	assert_int_equal(lc_self->state, LC_ST_NONE);
+	STEP(lc_self, LC_SYNC_END(), LC_ST_NONE);
 }
 
 /*
@@ -281,14 +287,10 @@ static void sync_in(struct lc_slot *s, uint32_t w)
 {
 	assert_true(w <= 0xffff);	/* two more levels fit */
 	assert_int_equal(s->state, w);
-	LC_SYNC_BEGIN();
-	assert_int_equal(s->state, (w << 8) | LC_ST_SYNC);
-	LC_SYNC_BEGIN();
-	assert_int_equal(s->state, (w << 16) | (LC_ST_SYNC << 8) | LC_ST_SYNC);
-	LC_SYNC_END();
-	assert_int_equal(s->state, (w << 8) | LC_ST_SYNC);	/* still SYNC */
-	LC_SYNC_END();
-	assert_int_equal(s->state, w);
+	STEP(s, LC_SYNC_BEGIN(), (w << 8) | LC_ST_SYNC);
+	STEP(s, LC_SYNC_BEGIN(), (w << 16) | (LC_ST_SYNC << 8) | LC_ST_SYNC);
+	STEP(s, LC_SYNC_END(), (w << 8) | LC_ST_SYNC);	/* still SYNC */
+	STEP(s, LC_SYNC_END(), w);
 }
 
 /* A thread whose state the pthread or OpenMP layer set: a pair restores the
@@ -329,91 +331,107 @@ static void *nest_writer(void *arg)
 
 static void test_sync_nesting(void **state)
 {
-	static int locks[2];
 	struct lc_slot *s;
-	struct lc_seg_hdr *h;
-	char path[PATH_MAX];
-	uint32_t w[3];
-	pthread_t t;
-	long seen = 0;
 
 	(void)state;
-	start(NULL, NULL);
-	LC_IDLE();
-	s = lc_self;
+	s = busy_thread();
+	STEP(s, LC_IDLE(), LC_ST_IDLE);
 	sync_in(s, LC_ST_IDLE);
-	LC_BUSY();
+	STEP(s, LC_BUSY(), LC_ST_BUSY);
 	sync_in(s, LC_ST_BUSY);
 	LC_COMM_BEGIN();
 	sync_in(s, (LC_ST_BUSY << 8) | LC_ST_COMM);
-	LC_SYNC_BEGIN();	/* SYNC in SYNC in COMM: the word is full */
-	assert_int_equal(s->state, 0x020403);
-	LC_SYNC_BEGIN();
-	assert_int_equal(s->state, 0x02040303);
-	LC_SYNC_END();
-	assert_int_equal(s->state, 0x020403);
+	STEP(s, LC_SYNC_BEGIN(), 0x020403);	/* SYNC in SYNC in COMM: the word is full */
+	STEP(s, LC_SYNC_BEGIN(), 0x02040303);
+	STEP(s, LC_SYNC_END(), 0x020403);
 	LC_SYNC_END();
 	LC_COMM_END();
 	LC_SYNC_END();		/* past the bottom: NONE */
 	sync_in(s, LC_ST_NONE);
-	/* three levels below the top come back in order */
-	LC_BUSY();
-	LC_SYNC_BEGIN();
-	LC_SYNC_BEGIN();
-	LC_SYNC_BEGIN();
-	assert_int_equal(s->state, 0x02030303);
-	LC_SYNC_END();
-	assert_int_equal(s->state, 0x020303);
-	LC_SYNC_END();
-	assert_int_equal(s->state, 0x0203);
-	LC_SYNC_END();
-	assert_int_equal(s->state, LC_ST_BUSY);
+}
 
-	/* END forgets the object of a LC_SYNC_BEGIN_ON, even the first one
-	 * (id 1: flags 0x100, the smallest word with an object), and leaves the
-	 * queue-empty flag alone */
-	LC_SYNC_BEGIN_ON(&locks[0]);
+/* Three levels below the top come back in order. */
+static void test_sync_three_levels(void **state)
+{
+	struct lc_slot *s;
+
+	(void)state;
+	s = busy_thread();
+	LC_SYNC_BEGIN();
+	LC_SYNC_BEGIN();
+	STEP(s, LC_SYNC_BEGIN(), 0x02030303);
+	STEP(s, LC_SYNC_END(), 0x020303);
+	STEP(s, LC_SYNC_END(), 0x0203);
+	STEP(s, LC_SYNC_END(), LC_ST_BUSY);
+}
+
+/* END forgets the object of a LC_SYNC_BEGIN_ON, even the first one (id 1:
+ * flags 0x100, the smallest word with an object), and leaves the
+ * queue-empty flag alone. */
+static void test_sync_end_forgets(void **state)
+{
+	static int lock;
+	struct lc_slot *s;
+
+	(void)state;
+	s = busy_thread();
+	LC_SYNC_BEGIN_ON(&lock);
 	assert_int_equal(s->flags, 1u << LC_SLOT_SYNC_SHIFT);
 	LC_SYNC_END();
 	assert_int_equal(s->flags, 0);
 	assert_int_equal(s->state, LC_ST_BUSY);
 	LC_QUEUE_EMPTY(1);
-	LC_SYNC_BEGIN_ON(&locks[0]);
+	LC_SYNC_BEGIN_ON(&lock);
 	assert_int_equal(s->flags, (1u << LC_SLOT_SYNC_SHIFT) | LC_SLOT_QUEUE_EMPTY);
 	LC_SYNC_END();
 	assert_int_equal(s->flags, LC_SLOT_QUEUE_EMPTY);
 	LC_SYNC_BEGIN();
 	LC_SYNC_END();
 	assert_int_equal(s->flags, LC_SLOT_QUEUE_EMPTY);
+	LC_QUEUE_EMPTY(0);
+}
+
+/* Pairs with and without an object nest either way. */
+static void test_sync_mixed_pairs(void **state)
+{
+	static int locks[2];
+	struct lc_slot *s;
+
+	(void)state;
+	s = busy_thread();
+	LC_SYNC_BEGIN_ON(&locks[0]);
+	LC_SYNC_END();
 	/* a plain pair inside an object's: the outer SYNC comes back */
 	LC_SYNC_BEGIN_ON(&locks[1]);
 	assert_int_equal(s->flags >> LC_SLOT_SYNC_SHIFT, 2);
-	LC_SYNC_BEGIN();
-	assert_int_equal(s->state, 0x020303);
-	LC_SYNC_END();
-	assert_int_equal(s->state, 0x0203);
-	LC_SYNC_END();
-	assert_int_equal(s->state, LC_ST_BUSY);
-	assert_int_equal(s->flags, LC_SLOT_QUEUE_EMPTY);
+	STEP(s, LC_SYNC_BEGIN(), 0x020303);
+	STEP(s, LC_SYNC_END(), 0x0203);
+	STEP(s, LC_SYNC_END(), LC_ST_BUSY);
+	assert_int_equal(s->flags, 0);
 	/* an object's pair inside a plain one */
 	LC_SYNC_BEGIN();
-	LC_SYNC_BEGIN_ON(&locks[1]);
-	assert_int_equal(s->state, 0x020303);
-	LC_SYNC_END();
-	assert_int_equal(s->state, 0x0203);
-	LC_SYNC_END();
-	assert_int_equal(s->state, LC_ST_BUSY);
-	assert_int_equal(s->flags, LC_SLOT_QUEUE_EMPTY);
-	LC_QUEUE_EMPTY(0);
+	STEP(s, LC_SYNC_BEGIN_ON(&locks[1]), 0x020303);
+	STEP(s, LC_SYNC_END(), 0x0203);
+	STEP(s, LC_SYNC_END(), LC_ST_BUSY);
+	assert_int_equal(s->flags, 0);
+}
 
-	/* the layers' state */
+/* The layers' state; one load of a nesting thread's word gives one of the
+ * words it goes through. */
+static void test_sync_threads(void **state)
+{
+	struct lc_slot *s;
+	uint32_t w[3];
+	pthread_t t;
+	long seen = 0;
+
+	(void)state;
+	busy_thread();
 	assert_int_equal(pthread_create(&t, NULL, layer_thread, w), 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(w[0], LC_AUTO_MARK | LC_ST_BUSY);
 	assert_int_equal(w[1], (LC_ST_BUSY << 8) | LC_ST_SYNC);
 	assert_int_equal(w[2], LC_ST_BUSY);
-
-	/* one load, one of the words a nesting thread goes through */
 	assert_int_equal(pthread_create(&t, NULL, nest_writer, NULL), 0);
 	while (!(s = __atomic_load_n(&nest_slot, __ATOMIC_ACQUIRE)))
 		sched_yield();
@@ -425,19 +443,22 @@ static void test_sync_nesting(void **state)
 	__atomic_store_n(&nest_stop, 1, __ATOMIC_RELAXED);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(seen, NEST_READS);
+}
 
-	/* trace mode: the library performs the pairs, with the same words */
-	stop(NULL);
+/* Trace mode: the library performs the pairs, with the same words. */
+static void test_sync_trace(void **state)
+{
+	struct lc_slot *s;
+	char path[PATH_MAX];
+
+	(void)state;
 	start(NULL, "1");
-	h = lc_priv_segment();
 	LC_BUSY();
+	s = lc_seg_slot(lc_priv_segment(), 0);
 	LC_SYNC_BEGIN();
-	LC_SYNC_BEGIN();
-	assert_int_equal(lc_seg_slot(h, 0)->state, 0x020303);
-	LC_SYNC_END();
-	assert_int_equal(lc_seg_slot(h, 0)->state, 0x0203);
-	LC_SYNC_END();
-	assert_int_equal(lc_seg_slot(h, 0)->state, LC_ST_BUSY);
+	STEP(s, LC_SYNC_BEGIN(), 0x020303);
+	STEP(s, LC_SYNC_END(), 0x0203);
+	STEP(s, LC_SYNC_END(), LC_ST_BUSY);
 	snprintf(path, sizeof(path), "%s", lc_priv_trace_file());
 	stop(NULL);
 	assert_int_equal(unlink(path), 0);
@@ -1018,17 +1039,10 @@ static void test_fork_trace(void **state)
 	free(pt.r);
 }
 
-static int group_setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/lc-test-flags.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
 static int group_teardown(void **state)
 {
 	stop(state);
-	return rmdir(tmpdir);
+	return rmdir(lc_test_dir);
 }
 
 /* LC_SYNC_BEGIN_ON names the object in the slot's flags; LC_NAME names it
@@ -1117,7 +1131,13 @@ int main(void)
 		cmocka_unit_test_teardown(test_debug_output, stop),
 		cmocka_unit_test_teardown(test_segment, stop),
 		cmocka_unit_test_teardown(test_state_word, stop),
+		cmocka_unit_test_teardown(test_state_depth, stop),
 		cmocka_unit_test_teardown(test_sync_nesting, stop),
+		cmocka_unit_test_teardown(test_sync_three_levels, stop),
+		cmocka_unit_test_teardown(test_sync_end_forgets, stop),
+		cmocka_unit_test_teardown(test_sync_mixed_pairs, stop),
+		cmocka_unit_test_teardown(test_sync_threads, stop),
+		cmocka_unit_test_teardown(test_sync_trace, stop),
 		cmocka_unit_test_teardown(test_task_queue, stop),
 		cmocka_unit_test_teardown(test_claim_release, stop),
 		cmocka_unit_test_teardown(test_churn, stop),
@@ -1130,5 +1150,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_fork_trace, stop),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, lc_test_tmpdir_setup, group_teardown);
 }

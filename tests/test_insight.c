@@ -374,29 +374,27 @@ static struct spec rc_fit(void)
 	return s;
 }
 
+/* s on a machine whose others' load is load % of the CPUs. */
+static struct spec with_load(struct spec s, double load)
+{
+	s.load = load;
+	return s;
+}
+
 static struct spec rc_loaded(void)
 {
-	struct spec s = rc_fit();
-
-	s.load = 40;
-	return s;
+	return with_load(rc_fit(), 40);
 }
 
 static struct spec rc_quiet(void)
 {
-	struct spec s = rc_fit();
-
-	s.load = 5;
-	return s;
+	return with_load(rc_fit(), 5);
 }
 
 /* Rank 1 always last, on a machine whose load distorts sl. */
 static struct spec sl_late_loaded(void)
 {
-	struct spec s = sl_late();
-
-	s.load = 40;
-	return s;
+	return with_load(sl_late(), 40);
 }
 
 static struct spec rc_counters(void)

@@ -68,30 +68,37 @@ static void refused(const char *text, const char *want)
 
 static const char *const NP[] = { "n", "p" };
 
+/* Structure text over n and p composed at vals. */
+static struct lcm_result composed(const char *text, const double *vals)
+{
+	struct lcm *s = load(text, NP, 2);
+	struct lcm_result r = at(s, vals);
+
+	lcm_free(s);
+	return r;
+}
+
 /* Two fragments in sequence: the categories add, T = sum C / p. */
 static void test_serial_sum(void **state)
 {
-	struct lcm *s = load("serial main: a b\n"
-			     "fragment a\n    model: rt(n,p) = 2*n\n    model: li(n,p) = p\n"
-			     "fragment b\n    model: rt(n,p) = 3*n\n", NP, 2);
-	struct lcm_result r = at(s, (double[]){ 10, 4 });
+	struct lcm_result r = composed("serial main: a b\n"
+				       "fragment a\n    model: rt(n,p) = 2*n\n    model: li(n,p) = p\n"
+				       "fragment b\n    model: rt(n,p) = 3*n\n", (double[]){ 10, 4 });
 
 	(void)state;
 	assert_float_equal(r.c[LC_CAT_PC], 50, 1e-12);
 	assert_float_equal(r.c[LC_CAT_LI], 4, 1e-12);
 	assert_float_equal(r.c[LC_KEY_TT], 54, 1e-12);
 	assert_float_equal(r.t, 54.0 / 4, 1e-12);
-	lcm_free(s);
 }
 
 /* Two unequal tasks: each gets p/2; the faster one's processors wait for
  * the slower one: LI+ = p_t (T_max - T_t). */
 static void test_parallel_li(void **state)
 {
-	struct lcm *s = load("parallel par: a b\n"
-			     "fragment a\n    model: rt(n,p) = n\n"
-			     "fragment b\n    model: rt(n,p) = 3*n\n", NP, 2);
-	struct lcm_result r = at(s, (double[]){ 8, 4 });
+	struct lcm_result r = composed("parallel par: a b\n"
+				       "fragment a\n    model: rt(n,p) = n\n"
+				       "fragment b\n    model: rt(n,p) = 3*n\n", (double[]){ 8, 4 });
 
 	(void)state;
 	/* a: T = 8/2 = 4 s on 2 processors; b: T = 24/2 = 12 s on 2 */
@@ -99,17 +106,15 @@ static void test_parallel_li(void **state)
 	assert_float_equal(r.c[LC_CAT_LI], 2 * (12 - 4), 1e-12);
 	assert_float_equal(r.t, 12, 1e-12);
 	assert_float_equal(r.c[LC_KEY_TT], 4 * 12, 1e-12);
-	lcm_free(s);
 }
 
 /* An override wins over p/T and sees the parent's p and T; processors no
  * child uses are insufficient parallelism. */
 static void test_override_and_unused(void **state)
 {
-	struct lcm *s = load("parallel par: a b\n"
-			     "fragment a\n    model: rt(n,p) = 12 + 0*n\n    p = p/T - 1\n"
-			     "fragment b\n    model: rt(n,p) = 6*p + 0*n\n", NP, 2);
-	struct lcm_result r = at(s, (double[]){ 1, 8 });
+	struct lcm_result r = composed("parallel par: a b\n"
+				       "fragment a\n    model: rt(n,p) = 12 + 0*n\n    p = p/T - 1\n"
+				       "fragment b\n    model: rt(n,p) = 6*p + 0*n\n", (double[]){ 1, 8 });
 
 	(void)state;
 	/* a: p = 8/2 - 1 = 3, T = 4 s; b: p = 4, rt = 24, T = 6 s */
@@ -117,7 +122,6 @@ static void test_override_and_unused(void **state)
 	assert_float_equal(r.c[LC_CAT_LI], 3 * (6 - 4), 1e-12);
 	assert_float_equal(r.c[LC_CAT_IP], 1 * 6, 1e-12);	/* 8 - 3 - 4 processors idle */
 	assert_float_equal(r.t, 6, 1e-12);
-	lcm_free(s);
 }
 
 /* Data moves only when the least upper bound of writer and reader is a
@@ -135,24 +139,20 @@ static void test_communication(void **state)
 		"fragment c\n    model: rt(n,p) = n\n    output: x\n"	/* anti/output dependence, serial LUB */
 		"size x = 100*n\n"
 		"transfer latency=0.5 bandwidth=1000\n";
-	struct lcm *s = load(text, NP, 2);
-	struct lcm_result r = at(s, (double[]){ 10, 2 });
+	struct lcm_result r = composed(text, (double[]){ 10, 2 });
 
 	(void)state;
 	/* r2 runs on p = 1 and receives 1000 bytes: 0.5 + 1 = 1.5 s */
 	assert_float_equal(r.c[LC_CAT_CL], 1.5, 1e-12);
-	lcm_free(s);
 	/* the same with the writer in the other task: r1 now receives too */
-	s = load("parallel par: t1 t2\n"
-		 "serial t1: r1\nserial t2: w\n"
-		 "fragment w\n    model: rt(n,p) = n\n    output: x\n"
-		 "fragment r1\n    model: rt(n,p) = n\n    input: x\n"
-		 "size x = 100*n\ntransfer latency=0 bandwidth=1000\n", NP, 2);
-	r = at(s, (double[]){ 10, 2 });
+	r = composed("parallel par: t1 t2\n"
+		     "serial t1: r1\nserial t2: w\n"
+		     "fragment w\n    model: rt(n,p) = n\n    output: x\n"
+		     "fragment r1\n    model: rt(n,p) = n\n    input: x\n"
+		     "size x = 100*n\ntransfer latency=0 bandwidth=1000\n", (double[]){ 10, 2 });
 	/* r1 comes first: nothing written yet; w then writes x after r1 read it
 	 * in the other task (an anti dependence): w receives x */
 	assert_float_equal(r.c[LC_CAT_CL], 1.0, 1e-12);
-	lcm_free(s);
 }
 
 /* A structure that names the one its fragments were measured in: the
@@ -167,7 +167,6 @@ static void test_measured_baseline(void **state)
 		"size x = 100*n\ntransfer latency=0 bandwidth=1000\n";
 	char path[] = "/tmp/test_lcm_base.XXXXXX", text[1024];
 	int fd = mkstemp(path);
-	struct lcm *s;
 	struct lcm_result r;
 
 	(void)state;
@@ -178,12 +177,10 @@ static void test_measured_baseline(void **state)
 		 "fragment w\n    model: rt(n,p) = n\n    output: x\n"
 		 "fragment r\n    model: rt(n,p) = n\n    model: cl(n,p) = 3\n    input: x\n"
 		 "measured %s\n", path);
-	s = load(text, NP, 2);
-	r = at(s, (double[]){ 10, 2 });
+	r = composed(text, (double[]){ 10, 2 });
 	unlink(path);
 	/* measured: r on 1 processor received 1000 bytes, 1 s; here it stays */
 	assert_float_equal(r.c[LC_CAT_CL], 3 - 1, 1e-12);
-	lcm_free(s);
 }
 
 /* Pipelines: the consumer waits for the producer's first of ITERS
@@ -191,27 +188,23 @@ static void test_measured_baseline(void **state)
  * path), as synchronization loss, before load imbalance is computed. */
 static void test_pipeline_fill(void **state)
 {
-	struct lcm *s = load("parallel par: a b\n"
-			     "fragment a\n    model: rt(n,p) = 8*n\n"
-			     "fragment b\n    model: rt(n,p) = 8*n\n    after: a / n\n", NP, 2);
-	struct lcm_result r = at(s, (double[]){ 4, 2 });
+	struct lcm_result r = composed("parallel par: a b\n"
+				       "fragment a\n    model: rt(n,p) = 8*n\n"
+				       "fragment b\n    model: rt(n,p) = 8*n\n    after: a / n\n", (double[]){ 4, 2 });
 
 	(void)state;
 	/* a: T = 32 s on 1 processor; b waits 32/4 = 8 s, ends at 40 */
 	assert_float_equal(r.c[LC_CAT_SL], 8, 1e-12);
 	assert_float_equal(r.c[LC_CAT_LI], 8, 1e-12);
 	assert_float_equal(r.t, 40, 1e-12);
-	lcm_free(s);
 	/* a faster consumer (8 s against 32) waits at every iteration: it ends
 	 * one of its own iterations after the producer, 32 + 8/4 = 34 s */
-	s = load("parallel par: a b\n"
-		 "fragment a\n    model: rt(n,p) = 8*n\n"
-		 "fragment b\n    model: rt(n,p) = 2*n\n    after: a / n\n", NP, 2);
-	r = at(s, (double[]){ 4, 2 });
+	r = composed("parallel par: a b\n"
+		     "fragment a\n    model: rt(n,p) = 8*n\n"
+		     "fragment b\n    model: rt(n,p) = 2*n\n    after: a / n\n", (double[]){ 4, 2 });
 	assert_float_equal(r.c[LC_CAT_SL], 34 - 8, 1e-12);
 	assert_float_equal(r.c[LC_CAT_LI], 34 - 32, 1e-12);
 	assert_float_equal(r.t, 34, 1e-12);
-	lcm_free(s);
 }
 
 /* Half widths: a fragment used twice adds up (one model), two fragments
@@ -224,7 +217,6 @@ static void test_intervals(void **state)
 	char msg[256];
 	int line;
 	double v, h1, vals[2] = { 5, 1 };
-	struct lcm *s;
 	struct lcm_result r;
 
 	(void)state;
@@ -234,22 +226,16 @@ static void test_intervals(void **state)
 	lc_model_free(m);
 	assert_true(h1 > 0);
 	snprintf(text, sizeof(text), "serial main: a a\nfragment a\n%s", model);
-	s = load(text, NP, 2);
-	r = at(s, vals);
+	r = composed(text, vals);
 	assert_float_equal(r.half, 2 * h1, 1e-9);
-	lcm_free(s);
 	snprintf(text, sizeof(text), "serial main: a b\nfragment a\n%sfragment b\n%s", model, model);
-	s = load(text, NP, 2);
-	r = at(s, vals);
+	r = composed(text, vals);
 	assert_float_equal(r.half, sqrt(2) * h1, 1e-9);
-	lcm_free(s);
 	snprintf(text, sizeof(text), "parallel main: a b\nfragment a\n%sfragment b\n"
 		 "    model: rt(n,p) = n\n", model);
-	s = load(text, NP, 2);
-	r = at(s, (double[]){ 5, 2 });	/* a is the slowest: T = 10 s, half h1 */
+	r = composed(text, (double[]){ 5, 2 });	/* a is the slowest: T = 10 s, half h1 */
 	assert_float_equal(r.t, 10, 1e-12);
 	assert_float_equal(r.half, h1, 1e-9);
-	lcm_free(s);
 }
 
 /* The reader's refusals name the node and the line. */

@@ -25,6 +25,7 @@
 #include "attr.h"
 #include "lostcycles.h"
 #include "merge.h"
+#include "node_file.h"
 
 /* One rank block of a forged node file. */
 struct frank {
@@ -35,48 +36,26 @@ struct frank {
 
 static char dir[256], npath[2][300], jpath[300];
 
+/* The ranks of two honest nodes: 0 and 1 on A, 2 and 3 on B (5 us ahead). */
+#define HONEST_A { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } }
+static const struct frank honest_a[2] = HONEST_A;
+static const struct frank honest_b[2] = { { 110, 2, 4, 5000 }, { 111, 3, 4, 5000 } };
+
 /* Write node file k (host "node<k>") with nproc processes (pids
  * 100 + 10 k, ...) and the ranks rk[0..nr), one busy thread for 10 ms. */
 static void node_file(const char *path, int k, int nproc, const struct frank *rk, int nr)
 {
-	struct lc_prof_info info = { .t0_ns = 1000000000000ull, .interval_ns = 100000,
-				     .window_ns = 1000000, .procs_option = 1, .sampler_cpu = -1,
-				     .hostname = k ? "node1" : "node0", .command = "c",
-				     .session = "s" };
-	struct lc_prof_end end = { .reason = "test", .procs = 1, .procs_from = LC_PROCS_OPTION };
-	struct lc_obs_proc op = { .uid = 1, .we = 1 };
-	struct lc_obs_thread th = { .thread = 0, .state = LC_ST_BUSY };
-	struct lc_obs o = { 1, &op, 1, &th };
-	struct lc_pwriter *w;
-	struct lc_threads *ts;
-	struct lc_accum *a;
-	int e = 0;
+	struct lc_prof_rank r[8];
+	struct node_spec s = { .k = k, .t0_ns = 1000000000000ull, .window_ns = 1000000,
+			       .run_ns = 10000000, .pid0 = 100 + 10 * k, .nproc = nproc,
+			       .ranks = r, .nranks = nr };
 
-	unlink(path);
-	w = lc_pwriter_open(path, &info, &e);
-	assert_non_null(w);
-	for (int i = 0; i < nproc; i++) {
-		struct lc_prof_process pr = { .pid = 100 + 10 * k + i, .comm = "app" };
-
-		assert_int_equal(lc_pwriter_process(w, &pr), 0);
-	}
-	for (int i = 0; i < nr; i++) {
-		struct lc_prof_rank r = { .pid = rk[i].pid, .rank = rk[i].rank, .size = rk[i].size,
-					  .clock_offset_ns = rk[i].offset, .job_id = 42,
-					  .host = info.hostname };
-
-		assert_int_equal(lc_pwriter_rank(w, &r), 0);
-	}
-	ts = lc_threads_new(w);
-	a = lc_accum_new(w, LC_SRC_SAMPLED, info.window_ns, 1);
-	assert_int_equal(lc_threads_id(ts, 100 + 10 * k, 1, 0, 1, 100 + 10 * k, 0), 0);
-	for (uint64_t t = 0; t < 10000000; t += 100000)
-		assert_int_equal(lc_accum_charge(a, t, 100000, &o), 0);
-	assert_int_equal(lc_accum_flush(a), 0);
-	assert_int_equal(lc_pwriter_end(w, &end), 0);
-	assert_int_equal(lc_pwriter_close(w), 0);
-	lc_accum_free(a);
-	lc_threads_free(ts);
+	assert_true(nr <= 8);
+	for (int i = 0; i < nr; i++)
+		r[i] = (struct lc_prof_rank){ .pid = rk[i].pid, .rank = rk[i].rank,
+					      .size = rk[i].size, .clock_offset_ns = rk[i].offset,
+					      .job_id = 42 };
+	node_file_write(path, &s);
 }
 
 static int setup(void **state)
@@ -132,93 +111,69 @@ static void refused(int r, const char *msg, const char *file, const char *rank)
 
 static void test_honest(void **state)
 {
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
-	const struct frank b[] = { { 110, 2, 4, 5000 }, { 111, 3, 4, 5000 } };
 	struct lc_profile *prof = NULL;
 	char msg[512];
 
 	(void)state;
-	assert_int_equal(merge(a, 2, b, 2, msg, sizeof(msg)), 0);
+	assert_int_equal(merge(honest_a, 2, honest_b, 2, msg, sizeof(msg)), 0);
 	assert_int_equal(lc_profile_read(jpath, &prof, msg, sizeof(msg)), 0);
 	assert_int_equal(prof->nranks, 4);
 	lc_profile_free(prof);
 }
 
-static void test_duplicate_ranks(void **state)
+/* Forged node files: node A's ranks a, node B's ranks b; the refusal names
+ * file and rank (and also, when set). */
+static const struct forged {
+	struct frank a[2], b[2];
+	const char *file, *rank, *also;
+} forged[] = {
+	/* ranks 0 and 1 twice, rank 2 twice on one node */
+	{ HONEST_A, { { 110, 0, 4, 0 }, { 111, 1, 4, 0 } }, "B.data", "rank 0", "A.data" },
+	{ HONEST_A, { { 110, 2, 4, 0 }, { 111, 2, 4, 0 } }, "B.data", "rank 2", NULL },
+	/* the job's size: 5 against 4, 0xffffffff against 4, 4 against 0xffffffff */
+	{ HONEST_A, { { 110, 2, 5, 0 }, { 111, 3, 5, 0 } }, "B.data", "rank 2", NULL },
+	{ HONEST_A, { { 110, 2, 0xffffffffu, 0 }, { 111, 3, 4, 0 } }, "B.data", "rank 2", NULL },
+	{ { { 100, 0, 0xffffffffu, 0 }, { 101, 1, 0xffffffffu, 0 } },
+	  { { 110, 2, 4, 0 }, { 111, 3, 4, 0 } }, "B.data", "rank 2", NULL },
+	/* B's rank 3 names node A's pid 100 (whose rank 0 it would relabel),
+	 * or a pid that is on no node */
+	{ HONEST_A, { { 110, 2, 4, 0 }, { 100, 3, 4, 0 } }, "B.data", "rank 3", "pid 100" },
+	{ HONEST_A, { { 110, 2, 4, 0 }, { 999, 3, 4, 0 } }, "B.data", "rank 3", NULL },
+	/* hostile clock offsets */
+	{ HONEST_A, { { 110, 2, 4, INT64_MIN }, { 111, 3, 4, INT64_MIN } }, "B.data", "rank 2", NULL },
+	{ HONEST_A, { { 110, 2, 4, INT64_MAX }, { 111, 3, 4, INT64_MAX } }, "A.data", "rank 0", NULL },
+};
+
+static void test_forged(void **state)
 {
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
-	const struct frank b[] = { { 110, 0, 4, 0 }, { 111, 1, 4, 0 } };
-	const struct frank c[] = { { 110, 2, 4, 0 }, { 111, 2, 4, 0 } };
 	char msg[512];
 
 	(void)state;
-	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 0");
-	assert_non_null(strstr(msg, "A.data"));
-	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
-}
+	for (size_t i = 0; i < sizeof(forged) / sizeof(forged[0]); i++) {
+		const struct forged *f = &forged[i];
 
-static void test_sizes(void **state)
-{
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
-	const struct frank b[] = { { 110, 2, 5, 0 }, { 111, 3, 5, 0 } };
-	const struct frank c[] = { { 110, 2, 0xffffffffu, 0 }, { 111, 3, 4, 0 } };
-	const struct frank d[] = { { 100, 0, 0xffffffffu, 0 }, { 101, 1, 0xffffffffu, 0 } };
-	const struct frank e[] = { { 110, 2, 4, 0 }, { 111, 3, 4, 0 } };
-	char msg[512];
-
-	(void)state;
-	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
-	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
-	refused(merge(d, 2, e, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
-}
-
-static void test_foreign_pid(void **state)
-{
-	/* B's rank 3 names node A's pid 100 (whose rank 0 it would relabel) */
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
-	const struct frank b[] = { { 110, 2, 4, 0 }, { 100, 3, 4, 0 } };
-	const struct frank c[] = { { 110, 2, 4, 0 }, { 999, 3, 4, 0 } };
-	char msg[512];
-
-	(void)state;
-	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 3");
-	assert_non_null(strstr(msg, "pid 100"));
-	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "B.data", "rank 3");
-}
-
-static void test_clock_offset(void **state)
-{
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
-	const struct frank b[] = { { 110, 2, 4, INT64_MIN }, { 111, 3, 4, INT64_MIN } };
-	const struct frank c[] = { { 110, 2, 4, INT64_MAX }, { 111, 3, 4, INT64_MAX } };
-	char msg[512];
-
-	(void)state;
-	refused(merge(a, 2, b, 2, msg, sizeof(msg)), msg, "B.data", "rank 2");
-	refused(merge(a, 2, c, 2, msg, sizeof(msg)), msg, "A.data", "rank 0");
+		refused(merge(f->a, 2, f->b, 2, msg, sizeof(msg)), msg, f->file, f->rank);
+		if (f->also)
+			assert_non_null(strstr(msg, f->also));
+	}
 }
 
 /* Leave an honest pair in d for the fuzz corpus. */
 static void seeds(void **state)
 {
-	const struct frank a[] = { { 100, 0, 4, 0 }, { 101, 1, 4, 0 } };
-	const struct frank b[] = { { 110, 2, 4, 5000 }, { 111, 3, 4, 5000 } };
 	char p[300];
 
 	snprintf(p, sizeof(p), "%s/a.data", (const char *)*state);
-	node_file(p, 0, 2, a, 2);
+	node_file(p, 0, 2, honest_a, 2);
 	snprintf(p, sizeof(p), "%s/b.data", (const char *)*state);
-	node_file(p, 1, 2, b, 2);
+	node_file(p, 1, 2, honest_b, 2);
 }
 
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_honest),
-		cmocka_unit_test(test_duplicate_ranks),
-		cmocka_unit_test(test_sizes),
-		cmocka_unit_test(test_foreign_pid),
-		cmocka_unit_test(test_clock_offset),
+		cmocka_unit_test(test_forged),
 	};
 
 	if (argc == 2) {

@@ -23,27 +23,9 @@
 #include "lc_profile.h"
 #include "merge.h"
 #include "mpi_job.h"
+#include "tmpdir_test.h"
 
-static char dir[] = "/tmp/lc_test_mpi_jobXXXXXX";
-static char path[256];
 static char msg[512];
-
-static int setup(void **state)
-{
-	(void)state;
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/f", dir);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(path);
-	rmdir(dir);
-	return 0;
-}
 
 static struct lc_pwriter *open_profile(void)
 {
@@ -291,9 +273,9 @@ static void test_merge(void **state)
 	uint64_t tot[LC_NCAT];
 
 	(void)state;
-	snprintf(a, sizeof(a), "%s/a", dir);
-	snprintf(b, sizeof(b), "%s/b", dir);
-	snprintf(j, sizeof(j), "%s/j", dir);
+	snprintf(a, sizeof(a), "%s/a", tdir);
+	snprintf(b, sizeof(b), "%s/b", tdir);
+	snprintf(j, sizeof(j), "%s/j", tdir);
 	/* node B's clock runs 5 ms ahead of rank 0's and its sampler started
 	 * 25 ms later by its own clock: 20 ms later on rank 0's, 2 windows */
 	node_file(a, "nodeA", 1000000000, 100, 0, 0, 77, 2, 6000000, 4000000);
@@ -346,5 +328,5 @@ int main(void)
 		cmocka_unit_test(test_merge),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tdir_setup, tdir_teardown);
 }

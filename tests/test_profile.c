@@ -21,29 +21,9 @@
 #include "prof_sample.h"
 #include "profile_format.h"
 #include "rng.h"
+#include "tmpdir_test.h"
 
-static char dir[] = "/tmp/lc_test_profileXXXXXX";
-static char path[256], path2[256];
 static char err[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/p.data", dir);
-	snprintf(path2, sizeof(path2), "%s/q.data", dir);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	unlink(path);
-	unlink(path2);
-	rmdir(dir);
-	return 0;
-}
 
 /* Contents of path into a new buffer; *n its size. */
 static uint8_t *load(const char *p, size_t *n)
@@ -543,8 +523,7 @@ static void test_machine_blocks(void **state)
 	int rc = 0;
 
 	(void)state;
-	unlink(path);
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(lc_pwriter_machine(w, &m[i]), 0);
@@ -620,8 +599,7 @@ static void test_write_errors(void **state)
 	assert_int_equal(e, -ENOENT);
 	assert_int_equal(lc_pwriter_close(NULL), 0);
 	/* a writer whose fd goes bad after open */
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &e);
+	w = sample_open(path, &in, &e);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_process(w, &p), 0);
 	{
@@ -675,8 +653,7 @@ static void test_counters_blocks(void **state)
 	(void)state;
 	e.reason_na[LC_CAT_RC] = why;
 	e.method[LC_CAT_ML] = how;
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	assert_int_equal(lc_pwriter_events(w, 2, ev), 0);
@@ -708,8 +685,7 @@ static void test_counters_blocks(void **state)
 	lc_profile_free(pr);
 
 	/* counts that do not match the events block are corrupt */
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	assert_int_equal(lc_pwriter_events(w, 1, ev), 0);
@@ -720,8 +696,7 @@ static void test_counters_blocks(void **state)
 	assert_non_null(strstr(err, "corrupt counts block"));
 	assert_null(pr);
 	/* a move to an unknown category is corrupt */
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	mv.to = LC_NCAT;
@@ -776,8 +751,7 @@ static void test_vwindow_round_trip(void **state)
 
 	(void)state;
 	in.window_grow = 4096;
-	unlink(path);
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	for (uint32_t i = 0; i < 3; i++) {
 		th.idx = i;
@@ -1266,8 +1240,7 @@ static void test_opts_old_clamp(void **state)
 	int rc = 0;
 
 	(void)state;
-	unlink(path);
-	w = lc_pwriter_open(path, &in, &rc);
+	w = sample_open(path, &in, &rc);
 	assert_non_null(w);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	for (win.index = 0; win.index < 100; win.index++)
@@ -1523,5 +1496,5 @@ int main(void)
 		cmocka_unit_test(test_machine_blocks),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tdir_setup, tdir_teardown);
 }

@@ -199,6 +199,68 @@ static int cut_end(const char *path, uint64_t at)
 	return truncate(path, (off_t)(at + 12 + len)) ? -errno : 0;
 }
 
+/* v2's end block: 4 ticks of 100 ms, or with stall a sampler that missed
+ * 249 of them. */
+static struct lc_prof_end v2_end(int stall)
+{
+	struct lc_prof_end e = { .end_ns = 40000000, .procs = 2, .procs_from = LC_PROCS_TEAM,
+				 .exit_status = 0, .ticks = 400, .max_gap_ns = 150000,
+				 .reason = sample_endr, .sampler_cpu_ns = 4000000,
+				 .max_gap_at_ns = 20000000, .sched_source = LC_SCHED_SWITCH,
+				 .shared_cpu = 1, .unavailable = 1u << LC_CAT_CL, .ncpus = 2 };
+
+	if (stall) {
+		e.ticks = 151, e.missed_ticks = 249, e.max_gap_ns = 25000000;
+		e.max_gap_at_ns = 33000000;
+	}
+	e.reason_na[LC_CAT_CL] = v2_nomiss;
+	e.method[LC_CAT_RC] = v2_rc;
+	e.method[LC_CAT_ML] = v2_ml;
+	return e;
+}
+
+/* Write v2's window k of 10 ms (ticks: its ticks) with its counts. */
+static int v2_window(struct lc_pwriter *w, uint32_t k, uint32_t ticks)
+{
+	static const uint64_t pc[4] = { 12000000, 20000000, 20000000, 16000000 };
+	struct lc_prof_tagrow g0[1] = {
+		{ .tag = 5, .acct = { .cat = { [LC_CAT_PC] = 6000000 }, .t_we = 3000000,
+				      .n_we = 6000000 } },
+	};
+	int64_t tag5 = 5;
+	struct lc_prof_counts c0 = { .source = LC_SRC_SAMPLED, .window = 0, .thread = 0,
+				     .ntags = 1, .tags = &tag5, .nev = 4,
+				     .v = { 1000, 2000, 10, 100 } };
+	struct lc_prof_counts c3 = { .source = LC_SRC_SAMPLED, .window = 3, .thread = 1,
+				     .nev = 4, .v = { 3000, 1000, 20, 300 } };
+	struct lc_prof_trow rows[2] = {
+		{ .thread = 0, .cat = { [LC_CAT_PC] = pc[k] / 2 } },
+		{ .thread = 1, .cat = { [LC_CAT_PC] = pc[k] / 2 } },
+	};
+	struct lc_prof_window win = {
+		.source = LC_SRC_SAMPLED, .index = k, .start_ns = 10000000ull * k,
+		.ticks = ticks, .max_n = 2, .team = 2,
+		.acct = { .cat = { [LC_CAT_PC] = pc[k] }, .t_we = 10000000, .n_we = 20000000 },
+		.nthreads = 2, .threads = rows, .ntags = k ? 0 : 1, .tags = g0,
+	};
+	int r;
+
+	if (k == 0 || k == 3) {
+		win.acct.cat[LC_CAT_SL] = 4000000;
+		rows[0].cat[LC_CAT_SL] = 4000000;
+	}
+	if (k == 0) {
+		win.acct.cat[LC_CAT_RC] = 2000000;
+		win.acct.cat[LC_CAT_ML] = 2000000;
+		rows[1].cat[LC_CAT_RC] = 2000000;
+		rows[1].cat[LC_CAT_ML] = 2000000;
+	}
+	r = lc_pwriter_window(w, &win);
+	if (!r && (k == 0 || k == 3))
+		r = lc_pwriter_counts(w, k ? &c3 : &c0);
+	return r;
+}
+
 /* Write it to path; with old 1, cut the end block back to its minor-0
  * fields (as a file of an older sampler); with old 2, cut the file before
  * its end block (as a sampler killed by SIGKILL leaves it).  Returns 0 or
@@ -210,37 +272,15 @@ static int v2_write(const char *path, int stall, int old)
 		{ v2_cycles, LC_EVR_CYCLES }, { v2_instr, LC_EVR_INSTR },
 		{ v2_miss, LC_EVR_MISS }, { v2_stall, LC_EVR_STALL },
 	};
-	struct lc_prof_tagrow g0[1] = {
-		{ .tag = 5, .acct = { .cat = { [LC_CAT_PC] = 6000000 }, .t_we = 3000000,
-				      .n_we = 6000000 } },
-	};
-	uint64_t pc[4] = { 12000000, 20000000, 20000000, 16000000 };
 	uint32_t ticks[4] = { 100, 100, 100, 100 };
-	int64_t tag5 = 5;
-	struct lc_prof_counts c0 = { .source = LC_SRC_SAMPLED, .window = 0, .thread = 0,
-				     .ntags = 1, .tags = &tag5, .nev = 4,
-				     .v = { 1000, 2000, 10, 100 } };
-	struct lc_prof_counts c3 = { .source = LC_SRC_SAMPLED, .window = 3, .thread = 1,
-				     .nev = 4, .v = { 3000, 1000, 20, 300 } };
-	struct lc_prof_end e = { .end_ns = 40000000, .procs = 2, .procs_from = LC_PROCS_TEAM,
-				 .exit_status = 0, .ticks = 400, .max_gap_ns = 150000,
-				 .reason = sample_endr, .sampler_cpu_ns = 4000000,
-				 .max_gap_at_ns = 20000000, .sched_source = LC_SCHED_SWITCH,
-				 .shared_cpu = 1, .unavailable = 1u << LC_CAT_CL, .ncpus = 2 };
+	struct lc_prof_end e = v2_end(stall);
 	struct lc_pwriter *w;
 	uint64_t end_at;
-	int err = 0, r = 0;
+	int err = 0, r;
 
-	if (stall) {
+	if (stall)
 		ticks[0] = 80, ticks[1] = 0, ticks[2] = 0, ticks[3] = 71;
-		e.ticks = 151, e.missed_ticks = 249, e.max_gap_ns = 25000000;
-		e.max_gap_at_ns = 33000000;
-	}
-	e.reason_na[LC_CAT_CL] = v2_nomiss;
-	e.method[LC_CAT_RC] = v2_rc;
-	e.method[LC_CAT_ML] = v2_ml;
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &in, &err);
+	w = sample_open(path, &in, &err);
 	if (!w)
 		return err;
 	r = lc_pwriter_events(w, 4, ev);
@@ -250,35 +290,8 @@ static int v2_write(const char *path, int stall, int old)
 
 		r = r ? r : lc_pwriter_thread(w, &t);
 	}
-	for (uint32_t k = 0; k < 4; k++) {
-		struct lc_prof_trow rows[2] = {
-			{ .thread = 0, .cat = { [LC_CAT_PC] = pc[k] / 2 } },
-			{ .thread = 1, .cat = { [LC_CAT_PC] = pc[k] / 2 } },
-		};
-		struct lc_prof_window win = {
-			.source = LC_SRC_SAMPLED, .index = k, .start_ns = 10000000ull * k,
-			.ticks = ticks[k], .max_n = 2, .team = 2,
-			.acct = { .cat = { [LC_CAT_PC] = pc[k] }, .t_we = 10000000,
-				  .n_we = 20000000 },
-			.nthreads = 2, .threads = rows, .ntags = k ? 0 : 1, .tags = g0,
-		};
-
-		if (k == 0 || k == 3) {
-			win.acct.cat[LC_CAT_SL] = 4000000;
-			rows[0].cat[LC_CAT_SL] = 4000000;
-		}
-		if (k == 0) {
-			win.acct.cat[LC_CAT_RC] = 2000000;
-			win.acct.cat[LC_CAT_ML] = 2000000;
-			rows[1].cat[LC_CAT_RC] = 2000000;
-			rows[1].cat[LC_CAT_ML] = 2000000;
-		}
-		r = r ? r : lc_pwriter_window(w, &win);
-		if (k == 0)
-			r = r ? r : lc_pwriter_counts(w, &c0);
-		if (k == 3)
-			r = r ? r : lc_pwriter_counts(w, &c3);
-	}
+	for (uint32_t k = 0; k < 4; k++)
+		r = r ? r : v2_window(w, k, ticks[k]);
 	end_at = sample_size(path);
 	r = r ? r : lc_pwriter_end(w, &e);
 	err = lc_pwriter_close(w);

@@ -44,20 +44,42 @@ static void free_target(struct lc_target *t)
 	free(t);
 }
 
-/* One tick over t below hwm, where holds[i] says slot i holds an accepted
- * thread: reads are counted in reads[i] (cleared first); returns how many
- * slots were read. */
-static uint32_t tick(struct lc_target *t, uint32_t hwm, const uint8_t *holds, uint8_t *reads)
+/* A segment of NSLOTS slots: the target, which slots hold an accepted
+ * thread, and how often a tick read each. */
+struct seg {
+	struct lc_target *t;
+	uint8_t *holds, *reads;
+};
+
+static void seg_new(struct seg *g)
+{
+	g->t = new_target(NSLOTS);
+	g->holds = calloc(NSLOTS, 1);
+	g->reads = calloc(NSLOTS, 1);
+	assert_true(g->holds && g->reads);
+}
+
+static void seg_free(struct seg *g)
+{
+	free(g->holds);
+	free(g->reads);
+	free_target(g->t);
+}
+
+/* One tick over g below hwm, where g->holds[i] says slot i holds an
+ * accepted thread: reads are counted in g->reads[i] (cleared first);
+ * returns how many slots were read. */
+static uint32_t tick(struct seg *g, uint32_t hwm)
 {
 	struct lc_slotsweep_it it;
 	uint32_t i, n = 0;
 
-	memset(reads, 0, t->nslots);
-	for (lc_slotsweep_begin(&it, t, hwm); lc_slotsweep_next(&it, &i);) {
+	memset(g->reads, 0, g->t->nslots);
+	for (lc_slotsweep_begin(&it, g->t, hwm); lc_slotsweep_next(&it, &i);) {
 		assert_true(i < hwm);
-		reads[i]++;
+		g->reads[i]++;
 		n++;
-		t->cache[i].thread = holds[i] ? (int64_t)i : -1;
+		g->t->cache[i].thread = g->holds[i] ? (int64_t)i : -1;
 	}
 	return n;
 }
@@ -66,23 +88,22 @@ static uint32_t tick(struct lc_target *t, uint32_t hwm, const uint8_t *holds, ui
  * window covers every slot in NSLOTS / LC_SLOTSWEEP_MIN ticks. */
 static void test_free_segment(void **state)
 {
-	struct lc_target *t = new_target(NSLOTS);
-	uint8_t *holds = calloc(NSLOTS, 1), *reads = calloc(NSLOTS, 1), *seen = calloc(NSLOTS, 1);
+	struct seg g;
+	uint8_t *seen = calloc(NSLOTS, 1);
 
 	(void)state;
+	seg_new(&g);
 	for (uint32_t k = 0; k < NSLOTS / LC_SLOTSWEEP_MIN; k++) {
-		assert_int_equal(tick(t, NSLOTS, holds, reads), LC_SLOTSWEEP_MIN);
+		assert_int_equal(tick(&g, NSLOTS), LC_SLOTSWEEP_MIN);
 		for (uint32_t i = 0; i < NSLOTS; i++) {
-			assert_true(reads[i] <= 1);
-			seen[i] |= reads[i];
+			assert_true(g.reads[i] <= 1);
+			seen[i] |= g.reads[i];
 		}
 	}
 	for (uint32_t i = 0; i < NSLOTS; i++)
 		assert_int_equal(seen[i], 1);
-	free(holds);
-	free(reads);
 	free(seen);
-	free_target(t);
+	seg_free(&g);
 }
 
 /* Threads in slots 3, 40000 and 65535 of a 65536-slot segment: each is
@@ -91,74 +112,68 @@ static void test_free_segment(void **state)
 static void test_threads_found(void **state)
 {
 	static const uint32_t at[] = { 3, 40000, 65535 };
-	struct lc_target *t = new_target(NSLOTS);
-	uint8_t *holds = calloc(NSLOTS, 1), *reads = calloc(NSLOTS, 1);
+	struct seg g;
 
 	(void)state;
+	seg_new(&g);
 	for (size_t j = 0; j < 3; j++)
-		holds[at[j]] = 1;
+		g.holds[at[j]] = 1;
 	for (uint32_t k = 0; k < NSLOTS / LC_SLOTSWEEP_MIN; k++)
-		assert_true(tick(t, NSLOTS, holds, reads) <= LC_SLOTSWEEP_MIN + 3);
-	assert_int_equal(t->nactive, 3);
+		assert_true(tick(&g, NSLOTS) <= LC_SLOTSWEEP_MIN + 3);
+	assert_int_equal(g.t->nactive, 3);
 	for (uint32_t k = 0; k < 10; k++) {
-		assert_true(tick(t, NSLOTS, holds, reads) <= LC_SLOTSWEEP_MIN + 3);
+		assert_true(tick(&g, NSLOTS) <= LC_SLOTSWEEP_MIN + 3);
 		for (size_t j = 0; j < 3; j++)
-			assert_int_equal(reads[at[j]], 1);
+			assert_int_equal(g.reads[at[j]], 1);
 		for (uint32_t i = 0; i < NSLOTS; i++)
-			assert_true(reads[i] <= 1);
+			assert_true(g.reads[i] <= 1);
 	}
-	holds[40000] = 0;	/* its thread left: read once more, then unlisted */
-	tick(t, NSLOTS, holds, reads);
-	assert_int_equal(reads[40000], 1);
-	assert_int_equal(t->nactive, 2);
-	free(holds);
-	free(reads);
-	free_target(t);
+	g.holds[40000] = 0;	/* its thread left: read once more, then unlisted */
+	tick(&g, NSLOTS);
+	assert_int_equal(g.reads[40000], 1);
+	assert_int_equal(g.t->nactive, 2);
+	seg_free(&g);
 }
 
 /* Below the window, every slot at every tick, in order, as before. */
 static void test_small_full(void **state)
 {
-	struct lc_target *t = new_target(NSLOTS);
-	uint8_t *holds = calloc(NSLOTS, 1), *reads = calloc(NSLOTS, 1);
+	struct seg g;
 	struct lc_slotsweep_it it;
 	uint32_t i, next = 0;
 
 	(void)state;
-	holds[5] = holds[100] = 1;
+	seg_new(&g);
+	g.holds[5] = g.holds[100] = 1;
 	for (uint32_t k = 0; k < 3; k++) {
-		assert_int_equal(tick(t, 200, holds, reads), 200);
+		assert_int_equal(tick(&g, 200), 200);
 		for (uint32_t j = 0; j < 200; j++)
-			assert_int_equal(reads[j], 1);
+			assert_int_equal(g.reads[j], 1);
 	}
-	for (lc_slotsweep_begin(&it, t, 200); lc_slotsweep_next(&it, &i); next++)
+	for (lc_slotsweep_begin(&it, g.t, 200); lc_slotsweep_next(&it, &i); next++)
 		assert_int_equal(i, next);
-	free(holds);
-	free(reads);
-	free_target(t);
+	seg_free(&g);
 }
 
 /* The window grows with the threads found: 1000 threads in a 65536-slot
  * segment are read at every tick, and the window is 4000 slots. */
 static void test_window_grows(void **state)
 {
-	struct lc_target *t = new_target(NSLOTS);
-	uint8_t *holds = calloc(NSLOTS, 1), *reads = calloc(NSLOTS, 1);
+	struct seg g;
 	uint32_t n;
 
 	(void)state;
+	seg_new(&g);
 	for (uint32_t i = 0; i < 1000; i++)
-		holds[i * 64] = 1;
+		g.holds[i * 64] = 1;
 	for (uint32_t k = 0; k < NSLOTS / LC_SLOTSWEEP_MIN; k++)
-		tick(t, NSLOTS, holds, reads);
-	assert_int_equal(t->nactive, 1000);
-	n = tick(t, NSLOTS, holds, reads);
+		tick(&g, NSLOTS);
+	assert_int_equal(g.t->nactive, 1000);
+	n = tick(&g, NSLOTS);
 	assert_true(n <= 1000 + LC_SLOTSWEEP_PER_THREAD * 1000);
 	for (uint32_t i = 0; i < 1000; i++)
-		assert_int_equal(reads[i * 64], 1);
-	free(holds);
-	free(reads);
-	free_target(t);
+		assert_int_equal(g.reads[i * 64], 1);
+	seg_free(&g);
 }
 
 /* Lineage: a child and a grandchild descend from this process; this process

@@ -81,21 +81,26 @@ static int writer(FILE *f, void *arg)
 	return 0;
 }
 
-static void test_files(void **state)
+/* Folders made with their parents; one that exists is fine. */
+static void test_mkdir_p(void **state)
 {
-	char path[256], buf[256];
+	char path[256];
 	struct stat st;
-	FILE *f;
-	int fd;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/a/b/c", dir);
 	assert_int_equal(lc_mkdir_p(path, 0755), 0);
-	assert_int_equal(lc_mkdir_p(path, 0755), 0);	/* exists: fine */
+	assert_int_equal(lc_mkdir_p(path, 0755), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
+}
 
-	/* atomic replacement: folders made, old text kept on failure */
+/* Atomic replacement: folders made, the old text kept on failure. */
+static void test_replace_file(void **state)
+{
+	char path[256], buf[256];
+
+	(void)state;
 	snprintf(path, sizeof(path), "%s/new/dir/file", dir);
 	assert_int_equal(lc_replace_file(path, writer, "one\n"), 0);
 	assert_string_equal(slurp(path, buf, sizeof(buf)), "one\n");
@@ -103,8 +108,16 @@ static void test_files(void **state)
 	assert_string_equal(slurp(path, buf, sizeof(buf)), "one\n");
 	assert_int_equal(lc_replace_file(path, writer, "two\n"), 0);
 	assert_string_equal(slurp(path, buf, sizeof(buf)), "two\n");
+}
 
-	/* appending: created, appended to, a link refused */
+/* Appending: created, appended to, a link refused. */
+static void test_append(void **state)
+{
+	char path[256], buf[256];
+	FILE *f;
+	int fd;
+
+	(void)state;
 	snprintf(path, sizeof(path), "%s/log", dir);
 	fd = lc_append_open(path);
 	assert_true(fd >= 0);
@@ -157,13 +170,14 @@ static void test_spawn_hooks(void **state)
 	assert_int_equal(lc_spawn(pwd, &io), -EACCES);
 }
 
+/* A command's output, exit status and environment of its own; a missing
+ * program. */
 static void test_spawn(void **state)
 {
 	char out[128], buf[256];
 	char *echo[] = { "sh", "-c", "echo $LC_TEST_VAR; echo oops >&2; exit 3", NULL };
 	char *env[] = { "LC_TEST_VAR=hello", NULL };
 	char *none[] = { "lostcycles-no-such-program", NULL };
-	char *sleeper[] = { "sleep", "10", NULL };
 	struct lc_spawn_io io = { .out = out, .err = "/dev/null", .env = env };
 	pid_t pid;
 
@@ -174,15 +188,21 @@ static void test_spawn(void **state)
 	assert_int_equal(lc_wait_status(pid, 0, NULL), 3);
 	assert_string_equal(slurp(out, buf, sizeof(buf)), "hello\n");
 	assert_null(getenv("LC_TEST_VAR"));	/* only the child's */
-
 	assert_int_equal(lc_spawn(none, NULL), -ENOENT);
+}
 
+/* Waiting without blocking, a signal's status, lc_spawn_end. */
+static void test_spawn_waits(void **state)
+{
+	char *sleeper[] = { "sleep", "10", NULL };
+	pid_t pid;
+
+	(void)state;
 	pid = lc_spawn(sleeper, NULL);
 	assert_true(pid > 0);
 	assert_int_equal(lc_wait_status(pid, WNOHANG, NULL), -EAGAIN);
 	kill(pid, SIGTERM);
 	assert_int_equal(lc_wait_status(pid, 0, NULL), 128 + SIGTERM);
-
 	pid = lc_spawn(NULL, NULL);	/* waits to be killed */
 	assert_true(pid > 0);
 	assert_int_equal(lc_wait_status(pid, WNOHANG, NULL), -EAGAIN);
@@ -216,9 +236,10 @@ static void test_durations(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_config_path), cmocka_unit_test(test_files),
-		cmocka_unit_test(test_spawn),	    cmocka_unit_test(test_spawn_hooks),
-		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_config_path), cmocka_unit_test(test_mkdir_p),
+		cmocka_unit_test(test_replace_file), cmocka_unit_test(test_append),
+		cmocka_unit_test(test_spawn),	    cmocka_unit_test(test_spawn_waits),
+		cmocka_unit_test(test_spawn_hooks), cmocka_unit_test(test_durations),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -14,41 +14,41 @@
 
 #include "lc_util.h"
 
+/* Durations with units (none: microseconds), refusals. */
 static void test_durations(void **state)
 {
-	uint64_t ns = 0;
+	static const struct { const char *text; int rc; uint64_t ns; } cases[] = {
+		{ "100us", 0, 100000 }, { "2ms", 0, 2000000 }, { "1.5s", 0, 1500000000 },
+		{ "250ns", 0, 250 }, { "7", 0, 7000 }, { "0", -EINVAL, 0 },
+		{ "-1ms", -EINVAL, 0 }, { "1 ms", -EINVAL, 0 }, { "1h", -EINVAL, 0 },
+		{ "", -EINVAL, 0 }, { "1e30s", -ERANGE, 0 },
+	};
 
 	(void)state;
-	assert_int_equal(lc_parse_duration("100us", &ns), 0);
-	assert_int_equal(ns, 100000);
-	assert_int_equal(lc_parse_duration("2ms", &ns), 0);
-	assert_int_equal(ns, 2000000);
-	assert_int_equal(lc_parse_duration("1.5s", &ns), 0);
-	assert_int_equal(ns, 1500000000);
-	assert_int_equal(lc_parse_duration("250ns", &ns), 0);
-	assert_int_equal(ns, 250);
-	assert_int_equal(lc_parse_duration("7", &ns), 0);	/* no unit: microseconds */
-	assert_int_equal(ns, 7000);
-	assert_int_equal(lc_parse_duration("0", &ns), -EINVAL);
-	assert_int_equal(lc_parse_duration("-1ms", &ns), -EINVAL);
-	assert_int_equal(lc_parse_duration("1 ms", &ns), -EINVAL);
-	assert_int_equal(lc_parse_duration("1h", &ns), -EINVAL);
-	assert_int_equal(lc_parse_duration("", &ns), -EINVAL);
-	assert_int_equal(lc_parse_duration("1e30s", &ns), -ERANGE);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t ns = 0;
+
+		assert_int_equal(lc_parse_duration(cases[i].text, &ns), cases[i].rc);
+		assert_int_equal(ns, cases[i].ns);	/* untouched on a refusal */
+	}
 }
 
+/* Whole numbers within [min, max]. */
 static void test_numbers(void **state)
 {
+	static const struct { const char *text; uint64_t min, max; int rc; } cases[] = {
+		{ "42", 1, 100, 0 }, { "0", 1, 100, -ERANGE }, { "101", 1, 100, -ERANGE },
+		{ "-3", 0, 100, -EINVAL }, { "4x", 0, 100, -EINVAL },
+		{ "99999999999999999999999", 0, UINT64_MAX, -ERANGE },
+	};
 	uint64_t v = 0;
 
 	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(lc_parse_u64(cases[i].text, cases[i].min, cases[i].max, &v),
+				 cases[i].rc);
 	assert_int_equal(lc_parse_u64("42", 1, 100, &v), 0);
 	assert_int_equal(v, 42);
-	assert_int_equal(lc_parse_u64("0", 1, 100, &v), -ERANGE);
-	assert_int_equal(lc_parse_u64("101", 1, 100, &v), -ERANGE);
-	assert_int_equal(lc_parse_u64("-3", 0, 100, &v), -EINVAL);
-	assert_int_equal(lc_parse_u64("4x", 0, 100, &v), -EINVAL);
-	assert_int_equal(lc_parse_u64("99999999999999999999999", 0, UINT64_MAX, &v), -ERANGE);
 }
 
 static void test_grow(void **state)

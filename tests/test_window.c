@@ -24,6 +24,7 @@
 #include "attr.h"
 #include "lostcycles.h"
 #include "merge.h"
+#include "node_file.h"
 
 #define MS 1000000ull
 
@@ -72,6 +73,27 @@ static void charge_run(struct lc_accum *a, uint64_t until, uint64_t step)
 		assert_int_equal(lc_accum_charge(a, t, t + step > until ? until - t : step, &o), 0);
 }
 
+/* Every window of d, busy throughout a run of run ns, starts where the
+ * schedule of base and grow puts its index and holds its span (the last
+ * one the rest of the run); the sum of their time. */
+static uint64_t on_schedule(const struct lc_prof_data *d, uint64_t base, uint32_t grow,
+			    uint64_t run)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		uint64_t st, len, wall = lc_acct_wall(&d->windows[i].acct);
+
+		lc_window_span(base, grow, i, &st, &len);
+		assert_int_equal(d->windows[i].index, i);
+		assert_int_equal(d->windows[i].start_ns, st);
+		assert_int_equal(wall, i + 1 < d->nwindows ? len : run - st);
+		assert_int_equal(d->windows[i].acct.cat[LC_CAT_PC], wall);
+		sum += wall;
+	}
+	return sum;
+}
+
 /* Windows of base 1 ms, growth 8: 8 of 1 ms, then 4 of 2 ms, 4 of 4 ms,
  * ...  Each written window starts where the schedule says, holds the time
  * of its span (the last one the rest), and the whole is the run. */
@@ -83,7 +105,6 @@ static void test_growing_windows(void **state)
 	const uint64_t run = 100 * MS + 300000;	/* ends inside a window */
 	const struct lc_prof_data *d;
 	struct lc_profile *prof;
-	uint64_t sum = 0;
 
 	assert_int_equal(lc_threads_id(th, 1, 1, 0, 1, 11, 0), 0);
 	assert_int_equal(lc_accum_window_grow(a, 8), 0);
@@ -94,23 +115,10 @@ static void test_growing_windows(void **state)
 	/* 100.3 ms: 8 x 1 ms, 4 x 2, 4 x 4 (to 32 ms), 4 x 8 (to 64), then
 	 * 16 ms windows from 64: 64, 80, 96 — 23 windows */
 	assert_int_equal(d->nwindows, 23);
-	for (uint32_t i = 0; i < d->nwindows; i++) {
-		uint64_t st, len, wall = lc_acct_wall(&d->windows[i].acct);
-
-		lc_window_span(1 * MS, 8, i, &st, &len);
-		assert_int_equal(d->windows[i].index, i);
-		assert_int_equal(d->windows[i].start_ns, st);
-		if (i + 1 < d->nwindows)
-			assert_int_equal(wall, len);
-		else
-			assert_int_equal(wall, run - st);
-		assert_int_equal(d->windows[i].acct.cat[LC_CAT_PC], wall);
-		sum += wall;
-	}
+	assert_int_equal(on_schedule(d, 1 * MS, 8, run), run);
 	assert_int_equal(d->windows[8].start_ns, 8 * MS);
 	assert_int_equal(d->windows[12].start_ns, 16 * MS);
 	assert_int_equal(d->windows[22].start_ns, 96 * MS);
-	assert_int_equal(sum, run);
 	assert_int_equal(d->total.cat[LC_CAT_PC], run);
 	lc_profile_free(prof);
 	lc_accum_free(a);
@@ -229,40 +237,14 @@ static char npath[2][256], jpath[256];
  * two, one thread busy for run ns, windows of base and growth grow. */
 static void node_file(int k, uint64_t t0, uint64_t base, uint32_t grow, uint64_t run)
 {
-	struct lc_prof_info info = { .t0_ns = t0, .interval_ns = 100000, .window_ns = base,
-				     .window_grow = grow, .procs_option = 1, .sampler_cpu = -1,
-				     .hostname = k ? "node1" : "node0", .command = "c",
-				     .session = "s" };
-	struct lc_prof_process pr = { .pid = 100 + k, .comm = "app" };
-	struct lc_prof_rank rk = { .pid = 100 + k, .rank = k, .size = 2, .job_id = 42,
-				   .host = info.hostname };
-	struct lc_prof_end end = { .reason = "test", .procs = 1, .procs_from = LC_PROCS_OPTION };
-	struct lc_obs_proc op = { .uid = 1, .we = 1 };
-	struct lc_obs_thread th = { .thread = 0, .state = LC_ST_BUSY };
-	struct lc_obs o = { 1, &op, 1, &th };
-	struct lc_pwriter *w;
-	struct lc_threads *ts;
-	struct lc_accum *a;
-	int e = 0;
+	struct lc_prof_rank rk = { .pid = 100 + k, .rank = k, .size = 2, .job_id = 42 };
+	struct node_spec s = { .k = k, .t0_ns = t0, .window_ns = base, .run_ns = run,
+			       .grow = grow, .pid0 = 100 + k, .nproc = 1, .ranks = &rk,
+			       .nranks = 1 };
 
 	snprintf(npath[k], sizeof(npath[k]), "/tmp/lc-test-window.%d.node%d.data", (int)getpid(),
 		 k);
-	unlink(npath[k]);
-	w = lc_pwriter_open(npath[k], &info, &e);
-	assert_non_null(w);
-	assert_int_equal(lc_pwriter_process(w, &pr), 0);
-	assert_int_equal(lc_pwriter_rank(w, &rk), 0);
-	ts = lc_threads_new(w);
-	a = lc_accum_new(w, LC_SRC_SAMPLED, base, 1);
-	assert_int_equal(lc_threads_id(ts, pr.pid, 1, 0, 1, pr.pid, 0), 0);
-	assert_int_equal(lc_accum_window_grow(a, grow), 0);
-	for (uint64_t t = 0; t < run; t += 100000)
-		assert_int_equal(lc_accum_charge(a, t, t + 100000 > run ? run - t : 100000, &o), 0);
-	assert_int_equal(lc_accum_flush(a), 0);
-	assert_int_equal(lc_pwriter_end(w, &end), 0);
-	assert_int_equal(lc_pwriter_close(w), 0);
-	lc_accum_free(a);
-	lc_threads_free(ts);
+	node_file_write(npath[k], &s);
 }
 
 /* Merge the two node files; the job profile, or NULL with msg set. */

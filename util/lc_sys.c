@@ -183,6 +183,19 @@ static void child(char *const argv[], char **envp, const struct lc_spawn_io *io,
 	_exit(127);
 }
 
+/* Whether one of the m NAME=VALUE strings of add sets the name of the
+ * environment string var. */
+static int overridden(const char *var, char *const *add, size_t m)
+{
+	const char *eq = strchr(var, '=');
+	size_t len = eq ? (size_t)(eq - var) : strlen(var);
+
+	for (size_t j = 0; j < m; j++)
+		if (!strncmp(add[j], var, len) && add[j][len] == '=')
+			return 1;
+	return 0;
+}
+
 /* This process's environment with the NAME=VALUE strings of add (NULL:
  * none) set over it, as a new array of the same strings: built before the
  * fork, as the child of a threaded process may not call putenv or malloc.
@@ -200,20 +213,28 @@ static char **spawn_env(char *const *add)
 	v = malloc((n + m + 1) * sizeof(*v));
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		const char *eq = strchr(environ[i], '=');
-		size_t len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
-		size_t j;
-
-		for (j = 0; j < m && (strncmp(add[j], environ[i], len) || add[j][len] != '='); j++)
-			;
-		if (j == m)
+	for (size_t i = 0; i < n; i++)
+		if (!overridden(environ[i], add, m))
 			v[k++] = environ[i];
-	}
 	for (size_t j = 0; j < m; j++)
 		v[k++] = add[j];
 	v[k] = NULL;
 	return v;
+}
+
+/* Whether a signal of io->stopset is pending: then it is taken into
+ * *io->stopsig and the child pid is ended. */
+static int stop_signal(pid_t pid, const struct lc_spawn_io *io)
+{
+	siginfo_t si;
+	int s = sigtimedwait(io->stopset, &si, &(struct timespec){ 0, 0 });
+
+	if (s <= 0 || s == SIGCHLD)
+		return 0;
+	if (io->stopsig)
+		*io->stopsig = s;
+	lc_spawn_end(pid);
+	return 1;
 }
 
 /* Parent side: wait for the child's exec (the pipe closed by it) or its
@@ -222,18 +243,13 @@ static char **spawn_env(char *const *add)
 static int wait_exec(pid_t pid, int fd, const struct lc_spawn_io *io)
 {
 	struct pollfd pf = { .fd = fd, .events = POLLIN };
-	siginfo_t si;
 	int e = 0;
 
 	while (io && io->stopset) {
-		int s = sigtimedwait(io->stopset, &si, &(struct timespec){ 0, 0 }), k;
+		int k;
 
-		if (s > 0 && s != SIGCHLD) {
-			if (io->stopsig)
-				*io->stopsig = s;
-			lc_spawn_end(pid);
+		if (stop_signal(pid, io))
 			return -EINTR;
-		}
 		k = poll(&pf, 1, 20);
 		if (k > 0 || (k < 0 && errno != EINTR))
 			break;

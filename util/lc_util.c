@@ -25,6 +25,24 @@ static const struct {
 	{ "ns", 1.0 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e3 },
 };
 
+/* v in the unit suffix names (no suffix: microseconds) as whole ns into
+ * *ns; 0, -ERANGE, or -EINVAL (an unknown unit, under 1 ns). */
+static int scaled(double v, const char *suffix, uint64_t *ns)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(suffix, units[i].suffix) != 0)
+			continue;
+		v *= units[i].ns;
+		if (v >= 1.8e19)
+			return -ERANGE;
+		if (v < 1)
+			return -EINVAL;
+		*ns = (uint64_t)v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 int lc_parse_duration(const char *s, uint64_t *ns)
 {
 	char *end;
@@ -36,18 +54,7 @@ int lc_parse_duration(const char *s, uint64_t *ns)
 	v = strtod(s, &end);
 	if (end == s || errno || !isfinite(v) || v <= 0)
 		return errno == ERANGE ? -ERANGE : -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].suffix) != 0)
-			continue;
-		v *= units[i].ns;
-		if (v >= 1.8e19)
-			return -ERANGE;
-		if (v < 1)
-			return -EINVAL;
-		*ns = (uint64_t)v;
-		return 0;
-	}
-	return -EINVAL;
+	return scaled(v, end, ns);
 }
 
 int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -255,31 +262,37 @@ void lc_strv_free(char **v, int n)
 #define LC_DATADIR "/usr/local/share/lostcycles"
 #endif
 
+/* Data file name beside this program (share/ of a build tree, or
+ * ../share/lostcycles of an installed one) into buf; 0, or -ENOENT when
+ * it is in neither. */
+static int share_beside_exe(const char *name, char *buf, size_t len)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -ENOENT;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(buf, len, "%s/share/%s", exe, name);
+	if (!access(buf, R_OK))
+		return 0;
+	snprintf(buf, len, "%s/../share/lostcycles/%s", exe, name);
+	return access(buf, R_OK) ? -ENOENT : 0;
+}
+
 int lc_share_file(const char *name, const char *env, char *buf, size_t len)
 {
 	const char *e = env ? getenv(env) : NULL;
-	char exe[PATH_MAX];
-	ssize_t n;
 
 	if (e && *e) {
 		snprintf(buf, len, "%s", e);
 		return access(buf, R_OK) ? -ENOENT : 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		snprintf(buf, len, "%s/share/%s", exe, name);
-		if (!access(buf, R_OK))
-			return 0;
-		snprintf(buf, len, "%s/../share/lostcycles/%s", exe, name);
-		if (!access(buf, R_OK))
-			return 0;
-	}
+	if (!share_beside_exe(name, buf, len))
+		return 0;
 	snprintf(buf, len, "%s/%s", LC_DATADIR, name);
 	return access(buf, R_OK) ? -ENOENT : 0;
 }
@@ -345,11 +358,23 @@ static int others_in_sticky(const char *path, const struct stat *st)
 	return !stat(dir, &ds) && (ds.st_mode & S_ISVTX);
 }
 
-int lc_out_prepare(const char *path, enum lc_out_mode how, char *msg, size_t len)
+/* Move path to PATH.old; 0 or -errno with the reason. */
+static int rotate(const char *path, char *msg, size_t len)
 {
 	char old[4200];
+	int r = old_name(path, old, sizeof(old));
+
+	if (r)
+		return lc_fail(msg, len, r, "%s: name too long", path);
+	if (rename(path, old))
+		return lc_fail(msg, len, -errno, "cannot move %s to %s: %s", path, old,
+			       strerror(errno));
+	return 0;
+}
+
+int lc_out_prepare(const char *path, enum lc_out_mode how, char *msg, size_t len)
+{
 	struct stat st;
-	int r;
 
 	if (lstat(path, &st))
 		return errno == ENOENT ? 0 : lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
@@ -365,14 +390,8 @@ int lc_out_prepare(const char *path, enum lc_out_mode how, char *msg, size_t len
 	if (others_in_sticky(path, &st))
 		return lc_fail(msg, len, -EPERM, "%s belongs to uid %u in a sticky directory: not "
 			       "replaced (choose another name)", path, (unsigned)st.st_uid);
-	if (how == LC_OUT_ROTATE) {
-		if ((r = old_name(path, old, sizeof(old))))
-			return lc_fail(msg, len, r, "%s: name too long", path);
-		if (rename(path, old))
-			return lc_fail(msg, len, -errno, "cannot move %s to %s: %s", path, old,
-				       strerror(errno));
-		return 0;
-	}
+	if (how == LC_OUT_ROTATE)
+		return rotate(path, msg, len);
 	if (unlink(path) && errno != ENOENT)
 		return lc_fail(msg, len, -errno, "cannot replace %s: %s", path, strerror(errno));
 	return 0;

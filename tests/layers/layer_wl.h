@@ -1,6 +1,6 @@
 /*
  * layer_wl.h — helpers shared by the unmodified test programs of
- * tests/layers/: the monotonic clock, a spin on the CPU, a sleep that
+ * tests/layers/: the monotonic and CPU-time clocks, a spin on the CPU, a sleep that
  * stands in for computation (so the truth does not depend on the CPU's
  * speed), and the one way a program dies on an error.  Define LW_NAME (the program's name,
  * for messages) before including it.
@@ -41,6 +41,15 @@ static inline void nap(unsigned long long ns)
 static inline double lw_secs(void)
 {
 	return (double)now() / 1e9;
+}
+
+/* Clock c (e.g. CLOCK_THREAD_CPUTIME_ID) in seconds. */
+static inline double lw_clock(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static volatile unsigned long lw_sink __attribute__((unused));

@@ -16,21 +16,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "layer_wl.h"
+
 #define MAXT 64
 
 static double cpu_of[MAXT];
 
-/* A clock in seconds. */
-static double secs(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* One iteration: a fixed amount of arithmetic (~0.2 ms). */
-static double work(double x)
+static double iterate(double x)
 {
 	for (int i = 0; i < 200000; i++)
 		x = x * 1.0000001 + 1e-9;
@@ -41,7 +34,7 @@ int main(int argc, char **argv)
 {
 	int regions = argc > 1 ? atoi(argv[1]) : 20;
 	int iters = argc > 2 ? atoi(argv[2]) : 100, p = 1;
-	double t0 = secs(CLOCK_MONOTONIC), sink = 0, cpu = 0;
+	double t0 = lw_clock(CLOCK_MONOTONIC), sink = 0, cpu = 0;
 
 	if (regions <= 0 || iters <= 0) {
 		fprintf(stderr, "usage: omp_waitcpu REGIONS ITERS_PER_THREAD\n");
@@ -51,20 +44,20 @@ int main(int argc, char **argv)
 #pragma omp parallel reduction(+ : sink)
 		{
 			int t = omp_get_thread_num(), n = omp_get_num_threads();
-			double c0 = secs(CLOCK_THREAD_CPUTIME_ID);
+			double c0 = lw_clock(CLOCK_THREAD_CPUTIME_ID);
 
 #pragma omp for schedule(static)
 			for (int i = 0; i < iters * n; i++)
-				sink += work((double)i);
+				sink += iterate((double)i);
 			if (t < MAXT)
-				cpu_of[t] += secs(CLOCK_THREAD_CPUTIME_ID) - c0;
+				cpu_of[t] += lw_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
 #pragma omp single nowait
 			p = n;
 		}
 	}
 	for (int t = 0; t < p && t < MAXT; t++)
 		cpu += cpu_of[t];
-	printf("truth p=%d cpu=%.6f wall=%.6f sink=%g\n", p, cpu, secs(CLOCK_MONOTONIC) - t0,
+	printf("truth p=%d cpu=%.6f wall=%.6f sink=%g\n", p, cpu, lw_clock(CLOCK_MONOTONIC) - t0,
 	       sink > 0 ? 1.0 : 0.0);
 	return 0;
 }

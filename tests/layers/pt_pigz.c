@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "layer_wl.h"
+
 #define QCAP 4
 #define MAXC 64
 #define BLOCK 4096
@@ -32,15 +34,6 @@ static unsigned char *done;					/* guarded by mtx */
 static unsigned char data[BLOCK];
 static double cpu_of[MAXC];
 static unsigned sums[MAXC];
-
-/* A clock in seconds. */
-static double secs(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* "Compress" block b: ~4 ms of arithmetic over the data. */
 static unsigned compress(int b)
@@ -76,7 +69,7 @@ static int take(void)
 static void *compressor(void *arg)
 {
 	int me = (int)(long)arg, b;
-	double c0 = secs(CLOCK_THREAD_CPUTIME_ID);
+	double c0 = lw_clock(CLOCK_THREAD_CPUTIME_ID);
 
 	while ((b = take()) >= 0) {
 		sums[me] += compress(b);
@@ -85,7 +78,7 @@ static void *compressor(void *arg)
 		pthread_cond_broadcast(&ready);
 		pthread_mutex_unlock(&mtx);
 	}
-	cpu_of[me] = secs(CLOCK_THREAD_CPUTIME_ID) - c0;
+	cpu_of[me] = lw_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
 	return NULL;
 }
 
@@ -105,7 +98,7 @@ static void *writer(void *arg)
 int main(int argc, char **argv)
 {
 	int ncomp = argc > 1 ? atoi(argv[1]) : 2, blocks = argc > 2 ? atoi(argv[2]) : 400;
-	double t0 = secs(CLOCK_MONOTONIC), cpu = 0;
+	double t0 = lw_clock(CLOCK_MONOTONIC), cpu = 0;
 	pthread_t th[MAXC], wr;
 
 	if (ncomp <= 0 || ncomp > MAXC || blocks <= 0) {
@@ -138,7 +131,7 @@ int main(int argc, char **argv)
 		cpu += cpu_of[i];
 	}
 	pthread_join(wr, NULL);
-	printf("truth p=%d cpu=%.6f wall=%.6f sum=%u\n", ncomp, cpu, secs(CLOCK_MONOTONIC) - t0,
+	printf("truth p=%d cpu=%.6f wall=%.6f sum=%u\n", ncomp, cpu, lw_clock(CLOCK_MONOTONIC) - t0,
 	       sums[0] & 1u);
 	free(done);
 	return 0;
