@@ -16,8 +16,9 @@
 #     total time of the waits the program measured for each;
 #   - every exclusive table adds up to the report's totals (text's (total)
 #     row is the report's Total Time);
-#   - the pthread profile's Perfetto export has a place track per thread and
-#     its OTF2 export a place location per thread (place_tracks, place_otf2).
+#   - each profile's Perfetto export has a place track per thread, and the
+#     pthread profile's OTF2 export a place location per thread
+#     (place_tracks, place_otf2).
 # A profile that carries no places (a build whose layers do not record
 # them) is not judged: the test skips with that reason.  A miss on a
 # machine measured too busy to judge it (lib.sh's machine_busy) is not
@@ -67,55 +68,6 @@ judge() {
 	adds "$label" && ok "$label: the rows add up to the totals to the ns" ||
 		fail "$label: the rows do not add up to the totals"
 }
-
-OMPLIB=build/liblostcycles-omp.so
-OMPWL=build/layers/omp_where
-if [ -f "$OMPLIB" ] && [ -x "$OMPWL" ] && [ -z "${LC_SAN:-}" ]; then
-	OMP_NUM_THREADS=2 "$LC" record -q --omp -o "$tmp/omp.data" -- "$OMPWL" \
-		>"$tmp/omp.out" 2>"$tmp/omp.err"
-	if places omp "$tmp/omp.data"; then
-		"$LC" report --where=li --format csv "$tmp/omp.data" >"$tmp/omp.li" 2>"$tmp/omp.lierr"
-		judge omp "OpenMP: the skewed loop's place first by LI, with its measured idle time" '
-			FNR == NR { n = split($0, f, " "); for (i = 2; i <= n; i++) { split(f[i], kv, "="); t[kv[1]] = kv[2] }; next }
-			FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-			FNR == 2 { first = $1; ffn = $(col["function"]); fli = $(col["li"]) }
-			$(col["function"]) == "balanced" && $(col["kind"]) == "omp loop" { bli = $(col["li"]) }
-			END {
-				printf "  first by li: %s in %s(): li %.4f s; measured %.4f s; balanced loop li %.4f s (measured %.4f s); total %.3f s\n", first, ffn, fli, t["li_skewed"], bli, t["li_balanced"], tt
-				d = fli - t["li_skewed"]; if (d < 0) d = -d
-				db = bli - t["li_balanced"]; if (db < 0) db = -db
-				# the balanced loop under a tenth, unless the machine made
-				# it wait that much itself: then its own measured wait
-				bal = bli < fli / 10
-				if (!bal && t["li_balanced"] >= t["li_skewed"] / 10 && db <= 0.05 * tt) {
-					print "  (the balanced loop itself waited over a tenth as long: its row is judged against that)"
-					bal = 1
-				}
-				exit !(ffn == "skewed" && first ~ /^omp_where\.c:[0-9]+/ && d <= 0.05 * tt && bal && t["li_skewed"] > 0.05)
-			}' "$tmp/omp.out" "$tmp/omp.li"
-		# a line of two constructs (rounds() inlined twice): two places of
-		# distinct names, and -t of that line refused, not one picked
-		dup=$("$LC" report --tags "$tmp/omp.data" | grep -o 'omp_where\.c:[0-9]*' | sort | uniq -d | head -n 1)
-		if [ -n "$dup" ]; then
-			"$LC" report -t "$dup" "$tmp/omp.data" >"$tmp/dup.out" 2>"$tmp/dup.err"
-			rc=$?
-			# A region's place holds only the time its threads spent
-			# outside its loops, which may be none on a given run: each
-			# region row there is, is named apart ("$dup via ..."), and
-			# -t of the line is refused, unless one place alone holds it
-			# (then -t shows that place, by its whole name).
-			if { { [ $rc -eq 1 ] && grep -q "names several fragment tags" "$tmp/dup.err"; } ||
-				{ [ $rc -eq 0 ] && grep -q "^\*\* place $dup via " "$tmp/dup.out"; }; } &&
-				[ "$(grep -c "^$dup," "$tmp/omp.csv")" -eq 0 ]; then
-				ok "OpenMP: $dup holds two regions: each row of them named apart, -t $dup refused or the one place shown"
-			else
-				fail "OpenMP: $dup of two regions"; cat "$tmp/dup.err" "$tmp/dup.out" "$tmp/omp.csv"
-			fi
-		fi
-	fi
-else
-	echo "note  OpenMP case not run: no OpenMP layer or program (clang, libomp-dev), or a sanitizer build"
-fi
 
 # place_tracks LABEL DATA: the Perfetto export of DATA has a place track
 # per thread (tid + 2^22, named "... places"), each slice named as the
@@ -233,6 +185,56 @@ PY
 	verdict "$1: OTF2 place locations covering each thread's, with the table's places as regions" $? "$tmp/$1.opy"
 }
 
+OMPLIB=build/liblostcycles-omp.so
+OMPWL=build/layers/omp_where
+if [ -f "$OMPLIB" ] && [ -x "$OMPWL" ] && [ -z "${LC_SAN:-}" ]; then
+	OMP_NUM_THREADS=2 "$LC" record -q --omp -o "$tmp/omp.data" -- "$OMPWL" \
+		>"$tmp/omp.out" 2>"$tmp/omp.err"
+	if places omp "$tmp/omp.data"; then
+		place_tracks omp "$tmp/omp.data"
+		"$LC" report --where=li --format csv "$tmp/omp.data" >"$tmp/omp.li" 2>"$tmp/omp.lierr"
+		judge omp "OpenMP: the skewed loop's place first by LI, with its measured idle time" '
+			FNR == NR { n = split($0, f, " "); for (i = 2; i <= n; i++) { split(f[i], kv, "="); t[kv[1]] = kv[2] }; next }
+			FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+			FNR == 2 { first = $1; ffn = $(col["function"]); fli = $(col["li"]) }
+			$(col["function"]) == "balanced" && $(col["kind"]) == "omp loop" { bli = $(col["li"]) }
+			END {
+				printf "  first by li: %s in %s(): li %.4f s; measured %.4f s; balanced loop li %.4f s (measured %.4f s); total %.3f s\n", first, ffn, fli, t["li_skewed"], bli, t["li_balanced"], tt
+				d = fli - t["li_skewed"]; if (d < 0) d = -d
+				db = bli - t["li_balanced"]; if (db < 0) db = -db
+				# the balanced loop under a tenth, unless the machine made
+				# it wait that much itself: then its own measured wait
+				bal = bli < fli / 10
+				if (!bal && t["li_balanced"] >= t["li_skewed"] / 10 && db <= 0.05 * tt) {
+					print "  (the balanced loop itself waited over a tenth as long: its row is judged against that)"
+					bal = 1
+				}
+				exit !(ffn == "skewed" && first ~ /^omp_where\.c:[0-9]+/ && d <= 0.05 * tt && bal && t["li_skewed"] > 0.05)
+			}' "$tmp/omp.out" "$tmp/omp.li"
+		# a line of two constructs (rounds() inlined twice): two places of
+		# distinct names, and -t of that line refused, not one picked
+		dup=$("$LC" report --tags "$tmp/omp.data" | grep -o 'omp_where\.c:[0-9]*' | sort | uniq -d | head -n 1)
+		if [ -n "$dup" ]; then
+			"$LC" report -t "$dup" "$tmp/omp.data" >"$tmp/dup.out" 2>"$tmp/dup.err"
+			rc=$?
+			# A region's place holds only the time its threads spent
+			# outside its loops, which may be none on a given run: each
+			# region row there is, is named apart ("$dup via ..."), and
+			# -t of the line is refused, unless one place alone holds it
+			# (then -t shows that place, by its whole name).
+			if { { [ $rc -eq 1 ] && grep -q "names several fragment tags" "$tmp/dup.err"; } ||
+				{ [ $rc -eq 0 ] && grep -q "^\*\* place $dup via " "$tmp/dup.out"; }; } &&
+				[ "$(grep -c "^$dup," "$tmp/omp.csv")" -eq 0 ]; then
+				ok "OpenMP: $dup holds two regions: each row of them named apart, -t $dup refused or the one place shown"
+			else
+				fail "OpenMP: $dup of two regions"; cat "$tmp/dup.err" "$tmp/dup.out" "$tmp/omp.csv"
+			fi
+		fi
+	fi
+else
+	echo "note  OpenMP case not run: no OpenMP layer or program (clang, libomp-dev), or a sanitizer build"
+fi
+
 PT=build/layers/pt_where
 if [ -f build/liblostcycles-pthread.so ] && [ -x "$PT" ]; then
 	# p = its five threads (-p): each waiting thread holds its processor
@@ -261,6 +263,7 @@ if command -v mpiexec >/dev/null 2>&1 && [ -e build/liblostcycles-mpi.so ] && [ 
 	unset LOSTCYCLES_LOGGP
 	"$LC" record -q --mpi -o "$tmp/mpi.data" -- mpiexec -n 2 "$MPIWL" >"$tmp/mpi.out" 2>"$tmp/mpi.err"
 	if places mpi "$tmp/mpi.data"; then
+		place_tracks mpi "$tmp/mpi.data"
 		judge mpi "MPI: one row per function, SL + CL with the measured times" '
 			FNR == NR && $1 ~ /^rank/ { split($0, w, " "); recv += w[4] / 1e9; allr += w[6] / 1e9; next }
 			FNR == NR { next }
