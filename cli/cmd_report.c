@@ -211,6 +211,9 @@ static int check_opts(struct lc_report_opts *o)
 				   "other option but -f, --format and --source");
 	if (inclusive && !where_on)
 		return usage_error("%s", "--inclusive is a view of --where");
+	if (where_on && o->per_rank)
+		return usage_error("%s", "--where has no --per-rank: -t PLACE (an MPI function "
+				   "or call site) shows that place per rank and thread");
 	if (where_on && (list_only || sync_only || o->lline || o->per_thread || o->per_rank ||
 			 o->timeline || o->counters))
 		return usage_error("%s", "--where prints the places: it takes no other option but "
@@ -381,19 +384,40 @@ static int print_tags(const struct lc_profile *pr, const struct lc_report_opts *
 }
 
 /* -t "tag NAME" (a tag's row of --where --inclusive): that tag, by name or
- * number.  Returns 1 when it is one (o->tag set, tag_text cleared), else 0. */
+ * number ("tag NUMBER = NAME" too).  Returns 1 when it is one (o->tag set,
+ * tag_text cleared), else 0. */
 static int tag_row(const struct lc_tagnames *tn, struct lc_report_opts *o)
 {
 	char *end;
+	int num;
 
 	if (strncmp(tag_text, "tag ", 4))
 		return 0;
 	errno = 0;
 	o->tag = strtoll(tag_text + 4, &end, 10);
-	if ((errno || end == tag_text + 4 || *end) && lc_tagnames_find(tn, tag_text + 4, &o->tag))
+	/* "tag NUMBER = NAME" is how the text table prints a shared name */
+	num = !errno && end > tag_text + 4 && (!*end || !strncmp(end, " = ", 3));
+	if (!num && lc_tagnames_find(tn, tag_text + 4, &o->tag))
 		return 0;
 	tag_text = NULL;
 	return 1;
+}
+
+/* --where -t "tag ...": a tag's row of the inclusive table, that tag's
+ * report (*tn set for it): 1, else 0 (a place's name). */
+static int where_tag(const struct lc_profile *pr, struct lc_report_opts *o,
+		     struct lc_tagnames **tn)
+{
+	if (strncmp(tag_text, "tag ", 4))
+		return 0;
+	*tn = tag_names(pr);
+	o->tag_name = lc_tagnames_get;
+	o->tag_arg = *tn;
+	if (tag_row(*tn, o))
+		return 1;
+	lc_tagnames_free(*tn);
+	*tn = NULL;
+	return 0;
 }
 
 /* With -t: name the profile's tags for the report, and turn a FILE:LINE
@@ -408,7 +432,8 @@ static int resolve_tag(const struct lc_profile *pr, struct lc_report_opts *o,
 
 	if (!o->have_tag)
 		return -1;
-	*tn = tag_names(pr);
+	if (!*tn)
+		*tn = tag_names(pr);
 	o->tag_name = lc_tagnames_get;
 	o->tag_arg = *tn;
 	if (!tag_text || !(r = lc_tagnames_find(*tn, tag_text, &o->tag)) || tag_row(*tn, o))
@@ -504,6 +529,8 @@ int lc_cmd_report(int argc, char **argv)
 	if (!list_only && o.source == LC_SRC_SAMPLED && lc_report_stall(pr, msg, sizeof(msg)))
 		warnx("%swarning%s: %s: %s", lc_color(stderr, LC_COLOR_WARNING),
 		      lc_color(stderr, NULL), o.file, msg);
+	if (where_on && tag_text && where_tag(pr, &o, &tn))
+		where_on = 0;	/* -t 'tag ...': that tag's report, as without --where */
 	if (where_on) {
 		tn = tag_names(pr);
 		r = print_where(pr, &o, tn);

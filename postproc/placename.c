@@ -61,19 +61,10 @@ struct file {
 	char *base;			/* its base name, for addresses */
 };
 
-/* A process's guess of its main program's load base (PIE data objects). */
-struct base {
-	int32_t pid;
-	int known;
-	uint64_t base;
-};
-
 struct lc_placenames {
 	const struct lc_profile *pr;
 	uint32_t nfiles;
 	struct file *files;
-	uint32_t nbases;
-	struct base *bases;
 	char exe[PATH_MAX];		/* the command's program, "" none */
 	char note[4096];
 };
@@ -222,27 +213,30 @@ static void inline_site(const struct file *f, uint64_t a, int line, char *out, s
 
 /* The name of code address a (a return address: its line is that of a - 1)
  * of file f into out and its function into func: "file.c:LINE",
- * "function+0xOFF", or "base+0xADDR" / "0xADDR". */
+ * "function+0xOFF", or "base+0xADDR" / "0xADDR"; in a shared library the
+ * first two are prefixed with its base name: "libx.so:function+0xOFF". */
 static void code_name(struct lc_placenames *pn, struct file *f, uint64_t a, char *out,
 		      size_t len, char *func, size_t flen)
 {
 	const struct lc_program_sym *s = NULL;
-	char file[PATH_MAX];
+	char file[PATH_MAX], mod[300] = "";
 	int line;
 
 	*func = 0;
+	if (f && f->lib && f->base)
+		snprintf(mod, sizeof(mod), "%s:", f->base);
 	if (f && f->usable && f->dbg && a &&
 	    !lc_program_srcline(f->dbg, a - 1, file, sizeof(file), &line, func, flen) && line > 0) {
 		const char *b = strrchr(file, '/');
 
-		snprintf(out, len, "%.300s:%d", b ? b + 1 : file, line);
+		snprintf(out, len, "%s%.300s:%d", mod, b ? b + 1 : file, line);
 		inline_site(f, a - 1, line, out, len);
 		if (!*func || *func == '.')
 			function_of(f, a - 1, func, flen);
 		return;
 	}
 	if (f && f->usable && (s = lc_program_sym_at(f->syms, a - 1, 1))) {
-		snprintf(out, len, "%s+0x%" PRIx64, s->name, a - s->addr);
+		snprintf(out, len, "%s%s+0x%" PRIx64, mod, s->name, a - s->addr);
 		snprintf(func, flen, "%s", s->name);
 		return;
 	}
@@ -265,137 +259,67 @@ static const char *sync_name(const struct lc_profile *pr, int32_t pid, uint64_t 
 	return NULL;
 }
 
-/* The page-aligned load base under which obj lies inside data symbol s,
- * or 0 when it cannot (a symbol of a page or more is left out: it would
- * fit several bases). */
-static uint64_t base_for(const struct lc_program_sym *s, uint64_t obj)
+/* The data symbol of file f holding link-time address a, written as
+ * "[MODULE:]symbol[+0xOFF]" into out; 0, or -ENOENT when none holds it
+ * (a data symbol holds an address only inside its size). */
+static int data_symbol(const struct file *f, uint64_t a, char *out, size_t len)
 {
-	uint64_t d = obj - s->addr;
+	const struct lc_program_sym *s = f && f->usable ? lc_program_sym_at(f->syms, a, 0) : NULL;
+	char mod[300] = "";
 
-	if (s->func || !s->size || s->size >= 4096 || obj < s->addr || (d & 0xfff) >= s->size)
-		return 0;
-	return d & ~0xfffull;
-}
-
-/* How many of the objects objs[n] lie inside a data symbol of t under
- * load base b. */
-static uint32_t votes(const uint64_t *objs, uint32_t n, const struct lc_program_syms *t,
-		      uint64_t b)
-{
-	uint32_t v = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		v += objs[i] >= b && lc_program_sym_at(t, objs[i] - b, 0) != NULL;
-	return v;
-}
-
-static int by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The distinct synchronization objects of process pid in the place rows
- * of the profile's first source that has some, into *objs (*n of them).
- * 0 or -ENOMEM. */
-static int objects_of(const struct lc_profile *pr, int32_t pid, uint64_t **objs, uint32_t *n)
-{
-	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
-	uint32_t k = 0;
-
-	for (int s = 0; s < LC_NSRC && !d->nplaces; s++)
-		d = &pr->data[s];
-	*objs = calloc(d->nplaces + 1, sizeof(**objs));
-	if (!*objs)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < d->nplaces; i++)
-		if (d->places[i].pid == pid && d->places[i].obj &&
-		    LC_PLN_KIND(d->places[i].place) == LC_PLN_SYNC)
-			(*objs)[k++] = d->places[i].obj;
-	qsort(*objs, k, sizeof(**objs), by_u64);
-	*n = 0;
-	for (uint32_t i = 0; i < k; i++)
-		if (!*n || (*objs)[*n - 1] != (*objs)[i])
-			(*objs)[(*n)++] = (*objs)[i];
+	if (!s)
+		return -ENOENT;
+	if (f->lib && f->base)
+		snprintf(mod, sizeof(mod), "%s:", f->base);
+	if (a == s->addr)
+		snprintf(out, len, "%s%s", mod, s->name);
+	else
+		snprintf(out, len, "%s%s+0x%" PRIx64, mod, s->name, a - s->addr);
 	return 0;
 }
 
-/* The load base of a PIE main program in process pid, deduced from its
- * synchronization objects: the page-aligned base under which most of them
- * fall inside a small data symbol, when that base is the only one with
- * that many (and 2 or more, or the only candidate at all).  0 unknown. */
-static uint64_t deduce_base(const struct lc_profile *pr, int32_t pid,
-			    const struct lc_program_syms *t)
+/* The static object of a module of process pid holding obj, by the load
+ * bias the sampler recorded for that module (a program that is not PIE
+ * needs none: its link-time addresses are its run-time ones).  No bias is
+ * ever guessed: 0, or -ENOENT (and a note when there was no bias). */
+static int static_name(struct lc_placenames *pn, int32_t pid, uint64_t obj, char *out,
+		       size_t len)
 {
-	uint64_t best = 0, *objs;
-	uint32_t most = 0, tie = 0, cands = 0, n;
+	const struct lc_profile *pr = pn->pr;
+	struct file *f;
+	int based = 0;
 
-	if (objects_of(pr, pid, &objs, &n))
-		return 0;
-	for (uint32_t i = 0; i < n; i++)
-		for (size_t k = 0; k < t->n; k++) {
-			uint64_t b = base_for(&t->s[k], objs[i]);
-			uint32_t v;
+	for (uint32_t i = 0; i < pr->nmodules; i++) {
+		const struct lc_prof_module *m = &pr->modules[i];
 
-			if (!b || b == best)
-				continue;
-			cands++;
-			v = votes(objs, n, t, b);
-			tie = v == most ? tie + 1 : v > most ? 0 : tie;
-			if (v > most) {
-				most = v;
-				best = b;
-			}
-		}
-	free(objs);
-	return !tie && (most >= 2 || cands == 1) ? best : 0;
-}
-
-/* The load base of process pid's main program for data objects: 0 for a
- * program that is not PIE, UINT64_MAX when it cannot be told. */
-static uint64_t data_base(struct lc_placenames *pn, int32_t pid, const struct file *f)
-{
-	struct base *b;
-
-	if (!f->syms->pie)
-		return 0;
-	for (uint32_t i = 0; i < pn->nbases; i++)
-		if (pn->bases[i].pid == pid)
-			return pn->bases[i].known ? pn->bases[i].base : UINT64_MAX;
-	b = realloc(pn->bases, (pn->nbases + 1) * sizeof(*b));
-	if (!b)
-		return UINT64_MAX;
-	pn->bases = b;
-	b = &b[pn->nbases++];
-	b->pid = pid;
-	b->base = deduce_base(pn->pr, pid, f->syms);
-	b->known = b->base != 0;
-	return b->known ? b->base : UINT64_MAX;
+		if (m->pid != pid || !m->based || !m->path)
+			continue;
+		based = 1;
+		f = module_file(pn, pid, m->hash);
+		if (obj >= m->bias && !data_symbol(f, obj - m->bias, out, len))
+			return 0;
+	}
+	if (based)
+		return -ENOENT;
+	f = module_file(pn, pid, 0);
+	if (f && f->usable && f->syms && !f->syms->pie)
+		return data_symbol(f, obj, out, len);
+	if (f && f->usable)
+		add_note(pn, "no load address of the program was recorded (a profile of an "
+			     "older build): its synchronization objects are named by address");
+	return -ENOENT;
 }
 
 /* The name of synchronization object obj of process pid into out: its
- * LC_NAME, the static object of the main program holding it, or its
- * address. */
+ * LC_NAME, the static object of a module holding it, or its address. */
 static void object_name(struct lc_placenames *pn, int32_t pid, uint64_t obj, char *out,
 			size_t len)
 {
 	const char *n = sync_name(pn->pr, pid, obj);
-	struct file *f = n ? NULL : module_file(pn, pid, 0);
-	const struct lc_program_sym *s = NULL;
-	uint64_t b = 0;
 
-	if (n) {
+	if (n)
 		snprintf(out, len, "%s", n);
-		return;
-	}
-	if (f && f->usable && f->syms && (b = data_base(pn, pid, f)) != UINT64_MAX && obj >= b)
-		s = lc_program_sym_at(f->syms, obj - b, 0);
-	if (s && obj - b == s->addr)
-		snprintf(out, len, "%s", s->name);
-	else if (s)
-		snprintf(out, len, "%s+0x%" PRIx64, s->name, obj - b - s->addr);
-	else
+	else if (static_name(pn, pid, obj, out, len))
 		snprintf(out, len, "0x%" PRIx64, obj);
 }
 
@@ -462,10 +386,12 @@ void lc_placenames_get(struct lc_placenames *pn, int32_t pid, uint64_t w, uint64
 			snprintf(out->what, sizeof(out->what), "%s", wn);
 		else
 			snprintf(out->what, sizeof(out->what), "wait#%" PRIu32, what);
-		if (obj)
+		if (obj || sync_name(pn->pr, pid, 0))
 			object_name(pn, pid, obj, subj, sizeof(subj));
-		else	/* no object (a join): the kind of wait */
+		else if (!strcmp(out->what, "join"))	/* a wait without an object */
 			snprintf(subj, sizeof(subj), "%s", out->what);
+		else	/* its object was not known at the tick */
+			snprintf(subj, sizeof(subj), "%s (object not recorded)", out->what);
 		call_place(pn, pid, w, subj, out);
 	} else if (w) {
 		snprintf(out->name, sizeof(out->name), "place:0x%016" PRIx64, w);
@@ -503,6 +429,5 @@ void lc_placenames_free(struct lc_placenames *pn)
 		lc_program_dbg_close(pn->files[i].dbg);
 	}
 	free(pn->files);
-	free(pn->bases);
 	free(pn);
 }

@@ -96,6 +96,14 @@ static void pct_names(struct lc_col *cols, int n)
 		}
 }
 
+/* Rename column from of cols[n] to to. */
+static void rename_col(struct lc_col *cols, int n, const char *from, const char *to)
+{
+	for (int i = 0; i < n; i++)
+		if (cols[i].name && !strcmp(cols[i].name, from))
+			cols[i].name = to;
+}
+
 /* Who the slowest thread of r is: "tid 812", "rank 1", and " last" when
  * it is the one that waited least. */
 static void slowest_who(const struct lc_where_row *r, char *buf, size_t len)
@@ -139,8 +147,15 @@ static void row(struct lc_emit *e, const struct lc_profile *pr, const struct lc_
 		const struct lc_where_row *r, int text)
 {
 	uint64_t tt = grand_total(w);
+	char name[1200];
 
-	lc_emit_str(e, r->name);
+	if (text && r->what && !strcmp(r->what, "tag") && r->func && r->func[0]) {
+		/* "tag NUMBER" of a name several tags have: the name beside it */
+		snprintf(name, sizeof(name), "%s = %s", r->name, r->func);
+		lc_emit_str(e, name);
+	} else {
+		lc_emit_str(e, r->name);
+	}
 	lc_emit_str(e, kind_of(r));
 	if (!text)
 		lc_emit_str(e, r->func);
@@ -195,6 +210,8 @@ int lc_where_print(FILE *out, const struct lc_profile *pr, const struct lc_where
 	struct lc_emit *e;
 
 	pct_names(cols, n);
+	if (w->inclusive == 2)	/* per thread: the places of the name it was in */
+		rename_col(cols, n, "threads", "places");
 	if (text && w->inclusive != 2)
 		text_head(out, w);
 	e = lc_emit_new(out, fmt == 1 ? LC_EMIT_CSV : fmt == 2 ? LC_EMIT_JSON : LC_EMIT_TEXT,

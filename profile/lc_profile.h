@@ -347,6 +347,10 @@ struct lc_prof_module {
 	char *build_id;		/* hex of NT_GNU_BUILD_ID, or NULL */
 	uint64_t size;		/* st_size when recorded */
 	uint64_t mtime_ns;	/* st_mtime when recorded */
+	uint8_t based;		/* bias is known (files before the field: 0) */
+	uint64_t bias;		/* load bias: run-time address minus the ELF's
+				 * link-time address (0 for a program that is
+				 * not PIE) */
 };
 
 /* The name of the "what" field (bits 48-55) of place words of one kind:

@@ -1299,6 +1299,10 @@ static int parse_module(struct rstate *s, struct cur *c)
 	m.build_id = getstr(c, &oom);
 	m.size = get64(c);
 	m.mtime_ns = get64(c);
+	if (c->n - c->off >= 9) {	/* appended in minor 5: older files have none */
+		m.based = get8(c) != 0;
+		m.bias = get64(c);
+	}
 	if (!c->why && m.hash > 0xffffu)
 		bad(c, "module hash out of range");
 	for (uint32_t i = 0; i < pr->nmodules && !slot; i++)

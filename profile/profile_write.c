@@ -527,6 +527,8 @@ int lc_pwriter_module(struct lc_pwriter *w, const struct lc_prof_module *m)
 	putstr(w, m->build_id);
 	put64(w, m->size);
 	put64(w, m->mtime_ns);
+	put8(w, m->based);
+	put64(w, m->based ? m->bias : 0);
 	return finish(w, 0);
 }
 

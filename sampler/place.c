@@ -314,9 +314,67 @@ static char *build_id(int fd)
 	return hex;
 }
 
+/* The page-aligned link-time address of the ELF file open as fd's first
+ * PT_LOAD (the one mapped from file offset 0) into *v: 0 or -EINVAL. */
+static int first_load(int fd, uint64_t *v)
+{
+	Elf *e;
+	GElf_Phdr ph;
+	size_t n = 0;
+	int r = -EINVAL;
+
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && !elf_getphdrnum(e, &n))
+		for (size_t i = 0; i < n && r; i++)
+			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
+				*v = (ph.p_vaddr - ph.p_offset) & ~(uint64_t)0xfff;
+				r = 0;
+			}
+	elf_end(e);
+	return r;
+}
+
+/* The start of the mapping of file offset 0 of path in pid's
+ * /proc/PID/maps into *start: 0 or -ENOENT. */
+static int maps_start(int32_t pid, const char *path, uint64_t *start)
+{
+	char name[64], line[PATH_MAX + 256];
+	unsigned long long lo, hi, off;
+	FILE *f;
+	int r = -ENOENT, at;
+
+	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+	f = fopen(name, "re");
+	if (!f)
+		return -errno;
+	while (r && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &lo, &hi, &off, &at) == 3 &&
+		    !off && !strcmp(line + at, path)) {
+			*start = lo;
+			r = 0;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+/* Record m's load bias (run-time minus link-time address) from where pid
+ * mapped path and the ELF open as fd; none when either is unknown. */
+static void module_bias(struct lc_prof_module *m, int fd, const char *path)
+{
+	uint64_t v = 0, start = 0;
+
+	if (!first_load(fd, &v) && !maps_start(m->pid, path, &start) && start >= v) {
+		m->bias = start - v;
+		m->based = 1;
+	}
+}
+
 /* Fill size, mtime and build id of m from the file at path (opened as is:
  * /proc/PID/exe reaches a deleted or replaced program's file too). */
-static int module_stat(struct lc_prof_module *m, const char *path)
+static int module_stat(struct lc_prof_module *m, const char *path, const char *real)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -330,6 +388,7 @@ static int module_stat(struct lc_prof_module *m, const char *path)
 	m->size = (uint64_t)st.st_size;
 	m->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
 	m->build_id = build_id(fd);
+	module_bias(m, fd, real);
 	close(fd);
 	return 0;
 }
@@ -379,7 +438,7 @@ int lc_place_module_find(struct lc_prof_module *m)
 	m->path = strdup(path);
 	if (!m->path)
 		return -ENOMEM;
-	r = module_stat(m, m->hash == LC_TAG_MODULE_MAIN ? exe : path);
+	r = module_stat(m, m->hash == LC_TAG_MODULE_MAIN ? exe : path, path);
 	if (r) {
 		free(m->path);
 		m->path = NULL;

@@ -124,7 +124,8 @@ static void write_places(uint32_t nextra)
 		{ .window = 0, .thread = UINT32_MAX, .pid = 100, .cat = { [LC_CAT_LI] = 5 } },
 	};
 	struct lc_prof_module m = { .pid = 100, .hash = 0, .path = sample_comm,
-				    .build_id = sample_host, .size = 1, .mtime_ns = 2 };
+				    .build_id = sample_host, .size = 1, .mtime_ns = 2,
+				    .based = 1, .bias = 0x555555554000ull };
 	struct lc_prof_wasted x = { .source = LC_SRC_SAMPLED, .window = 0, .thread = 0,
 				    .ns = 1000001, .task = 9 };
 	struct lc_prof_end e = { .end_ns = 20000000, .procs = 2 };
@@ -238,6 +239,8 @@ static void check_read(const struct lc_read_opts *o, uint32_t nextra)
 	assert_string_equal(pr->modules[0].path, sample_cmd);
 	assert_string_equal(pr->modules[0].build_id, sample_host);
 	assert_int_equal(pr->modules[0].mtime_ns, 2);
+	assert_int_equal(pr->modules[0].based, 1);
+	assert_int_equal(pr->modules[0].bias, 0x555555554000ull);
 	assert_int_equal(pr->nplace_names, 2);
 	assert_string_equal(lc_profile_place_what(pr, PA), sample_host);
 	assert_string_equal(lc_profile_place_what(pr, (uint64_t)LC_PLACE_MPI << 56 | 5ull << 48),

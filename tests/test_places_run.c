@@ -187,6 +187,7 @@ static void test_pthread_locks(void **state)
 		found = 1;
 		assert_non_null(m->build_id);
 		assert_true(m->size > 0 && m->mtime_ns > 0);
+		assert_true(m->based);	/* its load bias, for naming its static objects */
 	}
 	assert_true(found);
 	assert_string_equal(lc_profile_place_what(pr, pa), "mutex");

@@ -9,11 +9,13 @@
  * match the target side's.
  *
  * With arguments it writes a profile for tests/t_where_names.sh instead:
- *   test_where --write OUT MAIN LIB SPEC...
+ *   test_where --write OUT MAIN[@BIAS] LIB SPEC...
  * MAIN and LIB ("-": none) get module rows with their build id, size and
- * mtime as they are now; each SPEC is one place row of its own time:
+ * mtime as they are now (MAIN@BIAS: with load bias BIAS, hex); each SPEC is
+ * one place row of its own time:
  *   o:ADDR w:ADDR (OpenMP region, loop of MAIN)  l:ADDR (a region of LIB)
  *   m:IDX:ADDR (MPI function IDX, LC_MPI_FUNCS, called from MAIN)  s:WHAT:ADDR:OBJ (a wait)
+ *   t:ADDR (an OpenMP fragment tag of MAIN open 1 ms)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -473,13 +475,22 @@ static void test_layout(void **state)
 
 /* ---- the profile writer of t_where_names.sh ------------------------------ */
 
-/* A module row for file f of hash h as the file is now. */
+/* A module row for file f of hash h as the file is now; "FILE@HEX" records
+ * load bias HEX. */
 static int put_module(struct lc_pwriter *w, const char *f, uint32_t h)
 {
-	static char id[256];
+	static char id[256], file[4096];
 	struct stat st;
-	struct lc_prof_module m = { .pid = 100, .hash = h, .path = (char *)f };
+	struct lc_prof_module m = { .pid = 100, .hash = h, .path = file };
+	char *at;
 
+	snprintf(file, sizeof(file), "%s", f);
+	if ((at = strchr(file, '@'))) {
+		*at = 0;
+		m.based = 1;
+		m.bias = strtoull(at + 1, NULL, 16);
+	}
+	f = file;
 	if (stat(f, &st))
 		return -errno;
 	m.build_id = lc_program_build_id(f, id, sizeof(id)) ? NULL : id;
@@ -513,7 +524,8 @@ static uint64_t spec_word(const char *s, const char *lib, uint64_t *obj)
  * place (argv: OUT MAIN LIB SPEC...).  Returns the exit status. */
 static int write_specs(int argc, char **argv)
 {
-	struct lc_prof_info in = { .interval_ns = 100000, .window_ns = 10000000, .command = argv[1] };
+	char prog[4096];
+	struct lc_prof_info in = { .interval_ns = 100000, .window_ns = 10000000, .command = prog };
 	struct lc_prof_process pc = { .pid = 100, .comm = comm };
 	struct lc_prof_thread th = { .idx = 0, .pid = 100, .tid = 300 };
 	struct lc_prof_place pl[256];
@@ -521,10 +533,22 @@ static int write_specs(int argc, char **argv)
 	struct lc_prof_end e = { .procs = 1, .procs_from = LC_PROCS_OPTION };
 	struct lc_prof_window win = { .index = 0, .len_ns = 10000000, .ticks = 10, .max_n = 1,
 				      .nthreads = 1, .threads = &r };
+	struct lc_prof_tagrow tg[16];
 	struct lc_pwriter *w;
 	int n = 0, rc = 0;
+	unsigned long long a;
 
+	snprintf(prog, sizeof(prog), "%.*s", (int)strcspn(argv[1], "@"), argv[1]);
+	win.tags = tg;
 	for (int i = 3; i < argc && n < 256; i++, n++) {
+		if (sscanf(argv[i], "t:%llx", &a) == 1 && win.ntags < 16) {
+			tg[win.ntags++] = (struct lc_prof_tagrow){
+				.tag = (int64_t)(0x4full << 56 | a),
+				.acct = { .cat = { [LC_CAT_SL] = 1000000 }, .t_we = 1000000,
+					  .n_we = 1000000 } };
+			n--;
+			continue;
+		}
 		pl[n] = (struct lc_prof_place){ .thread = 0, .pid = 100,
 						.cat = { [LC_CAT_SL] = 1000000 } };
 		pl[n].place = spec_word(argv[i], argv[2], &pl[n].obj);
