@@ -472,6 +472,34 @@ static int print_where(const struct lc_profile *pr, const struct lc_report_opts 
 	return 0;
 }
 
+/* The Perfetto export's place tracks need each window's place rows, which
+ * a profile read in bounded memory drops: when a thread of *pr was in a
+ * place and no window was merged (no more than --max-windows), read it again whole.
+ * 0, or 1 with the reason in err. */
+static int read_places(const char *file, enum lc_source src, struct lc_profile **pr, char *err,
+		       size_t len)
+{
+	const struct lc_prof_data *d = &(*pr)->data[src];
+	struct lc_profile *whole = NULL;
+	uint32_t placed = 0;
+
+	for (uint32_t i = 0; i < d->nplaces && !placed; i++)
+		placed = d->places[i].place != 0;
+	if (!placed || !max_windows)
+		return 0;
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		if (d->windows[i].nmerged > 1) {
+			warnx("%s: no place tracks: the profile has more than %u windows "
+			      "(--max-windows 0 keeps each window's places)", file, max_windows);
+			return 0;
+		}
+	if (lc_profile_read_opts(file, NULL, &whole, err, len))
+		return 1;
+	lc_profile_free(*pr);
+	*pr = whole;
+	return 0;
+}
+
 int lc_cmd_report(int argc, char **argv)
 {
 	struct lc_report_opts o = { .fmt = LC_REPORT_TEXT, .source = LC_SRC_SAMPLED };
@@ -492,8 +520,10 @@ int lc_cmd_report(int argc, char **argv)
 	 * others read a profile of any length in bounded memory. */
 	ro.no_rows = !(o.per_rank || insight.perfetto || insight.advise || insight.html);
 	ro.max_windows = max_windows;
-	if (lc_profile_read_opts(o.file, &ro, &pr, err, sizeof(err))) {
+	if (lc_profile_read_opts(o.file, &ro, &pr, err, sizeof(err)) ||
+	    (insight.perfetto && read_places(o.file, o.source, &pr, err, sizeof(err)))) {
 		warnx("%s: %s", o.file, err);
+		lc_profile_free(pr);
 		return 1;
 	}
 	if (!list_only && o.source == LC_SRC_SAMPLED && lc_report_stall(pr, msg, sizeof(msg)))

@@ -40,6 +40,9 @@ int lc_otf2_write(const char *dir, const struct lc_profile *pr, enum lc_source s
 struct ox {
 	const struct lc_profile *pr;
 	const struct lc_prof_data *d;
+	struct lc_places *pl;		/* place tracks, or NULL */
+	uint32_t nloc;			/* locations: threads, then (pl) their
+					 * place tracks */
 	OTF2_Archive *ar;
 	OTF2_EvtWriter *ew;		/* the location being written */
 	OTF2_GlobalDefWriter *gd;
@@ -47,7 +50,7 @@ struct ox {
 	char why[200];			/* the library's message of it */
 	uint32_t nstr;			/* next string reference */
 	uint64_t end;			/* the last Leave, ns after t0 */
-	uint64_t *nev;			/* events per thread */
+	uint64_t *nev;			/* events per location */
 	int32_t *pids;			/* the location groups' processes */
 	uint32_t npids;
 	const char **hosts;		/* the system tree's nodes */
@@ -95,18 +98,32 @@ static int run_events(void *arg, int cat, uint64_t start, uint64_t end)
 	return o->rc != OTF2_SUCCESS;
 }
 
-/* The event file of every thread, with its number of events in nev[]. */
+/* lc_place_fn: one place run as an Enter and a Leave of its place's
+ * region (the categories' regions first). */
+static int place_events(void *arg, const struct lc_places *pl, uint32_t place, uint64_t start,
+			uint64_t end)
+{
+	return run_events(arg, LC_NCAT + (int)place, start, end);
+}
+
+/* The event file of every location (loc: a thread, or nthreads + a thread
+ * for its place track), with its number of events in nev[]. */
 static void events(struct ox *o)
 {
+	uint32_t nt = o->pr->nthreads;
+
 	keep(o, OTF2_Archive_OpenEvtFiles(o->ar));
-	for (uint32_t t = 0; t < o->pr->nthreads && o->rc == OTF2_SUCCESS; t++) {
-		o->ew = OTF2_Archive_GetEvtWriter(o->ar, t);
+	for (uint32_t loc = 0; loc < o->nloc && o->rc == OTF2_SUCCESS; loc++) {
+		o->ew = OTF2_Archive_GetEvtWriter(o->ar, loc);
 		if (!o->ew) {
 			keep(o, OTF2_ERROR_MEM_ALLOC_FAILED);
 			break;
 		}
-		lc_timeline_runs(o->d, t, run_events, o);
-		keep(o, OTF2_EvtWriter_GetNumberOfEvents(o->ew, &o->nev[t]));
+		if (loc < nt)
+			lc_timeline_runs(o->d, loc, run_events, o);
+		else
+			lc_place_runs(o->pl, o->d, loc - nt, place_events, o);
+		keep(o, OTF2_EvtWriter_GetNumberOfEvents(o->ew, &o->nev[loc]));
 		keep(o, OTF2_Archive_CloseEvtWriter(o->ar, o->ew));
 	}
 	keep(o, OTF2_Archive_CloseEvtFiles(o->ar));
@@ -116,7 +133,7 @@ static void events(struct ox *o)
 static void local_defs(struct ox *o)
 {
 	keep(o, OTF2_Archive_OpenDefFiles(o->ar));
-	for (uint32_t t = 0; t < o->pr->nthreads && o->rc == OTF2_SUCCESS; t++) {
+	for (uint32_t t = 0; t < o->nloc && o->rc == OTF2_SUCCESS; t++) {
 		OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(o->ar, t);
 
 		if (!dw)
@@ -165,7 +182,8 @@ static uint32_t host_index(struct ox *o, const char *h)
 	return o->nhosts++;
 }
 
-/* The regions: one per category, its reference the category. */
+/* The regions: one per category, its reference the category, then one
+ * per place (LC_NCAT + its number in pl). */
 static void regions(struct ox *o)
 {
 	OTF2_StringRef file = str(o, "");
@@ -177,6 +195,15 @@ static void regions(struct ox *o)
 
 		keep(o, OTF2_GlobalDefWriter_WriteRegion(o->gd, (OTF2_RegionRef)c, name, key, desc,
 							 OTF2_REGION_ROLE_ARTIFICIAL,
+							 OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
+							 file, 0, 0));
+	}
+	for (uint32_t i = 0; o->pl && i < lc_places_count(o->pl); i++) {
+		OTF2_StringRef name = str(o, lc_places_name(o->pl, i));
+
+		keep(o, OTF2_GlobalDefWriter_WriteRegion(o->gd, (OTF2_RegionRef)(LC_NCAT + i), name,
+							 name, str(o, "a place (report --where)"),
+							 OTF2_REGION_ROLE_UNKNOWN,
 							 OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
 							 file, 0, 0));
 	}
@@ -227,15 +254,20 @@ static void groups(struct ox *o)
 	}
 }
 
-/* A location per thread, in its process's group. */
+/* A location per thread, in its process's group; then (places) one per
+ * thread's place track. */
 static void locations(struct ox *o)
 {
+	uint32_t nt = o->pr->nthreads;
 	char buf[64];
 
-	for (uint32_t t = 0; t < o->pr->nthreads; t++) {
-		snprintf(buf, sizeof(buf), "thread %u (tid %d)", t, o->pr->threads[t].tid);
-		keep(o, OTF2_GlobalDefWriter_WriteLocation(o->gd, t, str(o, buf),
-							   OTF2_LOCATION_TYPE_CPU_THREAD, o->nev[t],
+	for (uint32_t loc = 0; loc < o->nloc; loc++) {
+		uint32_t t = loc < nt ? loc : loc - nt;
+
+		snprintf(buf, sizeof(buf), "thread %u (tid %d)%s", t, o->pr->threads[t].tid,
+			 loc < nt ? "" : " places");
+		keep(o, OTF2_GlobalDefWriter_WriteLocation(o->gd, loc, str(o, buf),
+							   OTF2_LOCATION_TYPE_CPU_THREAD, o->nev[loc],
 							   pid_index(o, o->pr->threads[t].pid)));
 	}
 }
@@ -312,10 +344,12 @@ int lc_otf2_write(const char *dir, const struct lc_profile *pr, enum lc_source s
 	if (fresh(dir, msg, len))
 		return 1;
 	prev = OTF2_Error_RegisterCallback(on_error, &o);
-	o.nev = calloc(pr->nthreads + 1, sizeof(*o.nev));
+	rc = lc_places_new(pr, src, &o.pl);
+	o.nloc = pr->nthreads * (o.pl ? 2 : 1);
+	o.nev = calloc(o.nloc + 1, sizeof(*o.nev));
 	o.pids = calloc(n, sizeof(*o.pids));
 	o.hosts = calloc(n, sizeof(*o.hosts));
-	if (!o.nev || !o.pids || !o.hosts) {
+	if (rc || !o.nev || !o.pids || !o.hosts) {
 		rc = lc_fail(msg, len, 1, "%s", strerror(ENOMEM));
 		goto out;
 	}
@@ -331,6 +365,7 @@ int lc_otf2_write(const char *dir, const struct lc_profile *pr, enum lc_source s
 		     OTF2_Error_GetDescription(o.rc), o.why[0] ? ": " : "", o.why);
 out:
 	OTF2_Error_RegisterCallback(prev, NULL);
+	lc_places_free(o.pl);
 	free(o.nev);
 	free(o.pids);
 	free(o.hosts);

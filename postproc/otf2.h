@@ -11,7 +11,11 @@
  * name its key "li", description its prose).  A thread's timeline is its
  * runs of categories as lc_timeline_runs lays them out (perfetto.h): one
  * Enter and one Leave event per run, so that a thread's time in a region is
- * its time in that category to the nanosecond.  Timestamps are ns of
+ * its time in that category to the nanosecond.  When threads were in
+ * places (lc_places_new), each thread also has a place location (after
+ * all the threads' locations) with a region per place (after the
+ * categories' regions) and an Enter and a Leave per lc_place_runs run.
+ * Timestamps are ns of
  * CLOCK_MONOTONIC (timer resolution 1e9); the global offset is the
  * recording's start (t0), the trace length reaches the last Leave, and the
  * realtime timestamp of the offset is the recording's wall-clock start.

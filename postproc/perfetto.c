@@ -4,15 +4,20 @@
  */
 #include "perfetto.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lc_util.h"
+#include "where.h"
 
 #define PID_TOOL 0		/* the process of counters and tags */
 #define TID_TAG0 1000000	/* tag tracks: TID_TAG0 + the tag's index */
+#define TID_PLACES (1 << 22)	/* a thread's place track: its tid + this
+				 * (Linux tids stay below 2^22) */
+#define PLACE_ARGS 5		/* places a place slice's args name */
 
 /* An open slice of one track. */
 struct run {
@@ -102,9 +107,9 @@ static void meta(struct pf *f, const char *what, int64_t pid, int64_t tid, const
 	fputs("}}", f->out);
 }
 
-/* A complete slice. */
-static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, const char *cat,
-		  uint64_t start, uint64_t end)
+/* A complete slice, its closing brace left to the caller (for args). */
+static void slice_open(struct pf *f, int64_t pid, int64_t tid, const char *name,
+		       const char *cat, uint64_t start, uint64_t end)
 {
 	ev_open(f, "X", pid, tid);
 	fputs(",\"name\":", f->out);
@@ -115,6 +120,13 @@ static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, cons
 	us(f->out, start);
 	fputs(",\"dur\":", f->out);
 	dur(f->out, start, end);
+}
+
+/* A complete slice. */
+static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, const char *cat,
+		  uint64_t start, uint64_t end)
+{
+	slice_open(f, pid, tid, name, cat, start, end);
 	fputc('}', f->out);
 }
 
@@ -163,6 +175,15 @@ static void names(struct pf *f, const struct lc_profile *pr)
 		snprintf(buf, sizeof(buf), "thread %u (tid %d)", t, pr->threads[t].tid);
 		meta(f, "thread_name", pr->threads[t].pid, pr->threads[t].tid, buf);
 	}
+}
+
+/* Name thread t's place track (its thread track's name and "places"). */
+static void name_place_track(struct pf *f, const struct lc_profile *pr, uint32_t t)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "thread %u (tid %d) places", t, pr->threads[t].tid);
+	meta(f, "thread_name", pr->threads[t].pid, (int64_t)pr->threads[t].tid + TID_PLACES, buf);
 }
 
 /* The row of thread t in window w, or NULL. */
@@ -335,16 +356,276 @@ static void tag_tracks(struct pf *f, const struct lc_prof_data *d,
 	}
 }
 
+/* ---- place runs ----------------------------------------------------------- */
+
+/* The places of a profile for place tracks: report --where's rows (each
+ * place named once, as the table prints it), found by key, and the time
+ * of each in the open run. */
+struct lc_places {
+	struct lc_where *w;
+	const struct lc_where_row **keys;	/* w's rows by (place, obj) */
+	uint64_t *acc;		/* ns of each row of w in the open run */
+	uint32_t *held, nheld;	/* the rows of acc not 0 */
+};
+
+static int by_place_key(const void *a, const void *b)
+{
+	const struct lc_where_row *x = *(const struct lc_where_row *const *)a;
+	const struct lc_where_row *y = *(const struct lc_where_row *const *)b;
+
+	if (x->place != y->place)
+		return x->place < y->place ? -1 : 1;
+	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
+/* The row of place row p in pl->w: its place's, else (elsewhere), last. */
+static uint32_t place_row(const struct lc_places *pl, const struct lc_prof_place *p)
+{
+	struct lc_where_row key = { .place = p->place, .obj = p->obj };
+	const struct lc_where_row *kp = &key, **hit = NULL;
+
+	if (p->place)
+		hit = bsearch(&kp, pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
+	return hit ? (uint32_t)(*hit - pl->w->rows) : pl->w->n - 1;
+}
+
+/* All categories of place row p. */
+static uint64_t place_ns(const struct lc_prof_place *p)
+{
+	uint64_t s = 0;
+
+	for (int c = 0; c < LC_NCAT; c++)
+		s += p->cat[c];
+	return s;
+}
+
+void lc_places_free(struct lc_places *pl)
+{
+	if (!pl)
+		return;
+	lc_where_free(pl->w);
+	free(pl->keys);
+	free(pl->acc);
+	free(pl->held);
+	free(pl);
+}
+
+/* Whether a window of d keeps its place rows. */
+static int windows_placed(const struct lc_prof_data *d)
+{
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		if (d->windows[i].nplaces)
+			return 1;
+	return 0;
+}
+
+int lc_places_new(const struct lc_profile *pr, enum lc_source src, struct lc_places **out)
+{
+	struct lc_places *pl;
+	char msg[512];
+	int r;
+
+	*out = NULL;
+	if (!windows_placed(&pr->data[src]))
+		return 0;
+	if (!(pl = calloc(1, sizeof(*pl))))
+		return -ENOMEM;
+	r = lc_where_build(pr, src, -1, &pl->w, msg, sizeof(msg));
+	if (r || pl->w->n < 2) {	/* no places; or all elsewhere */
+		lc_places_free(pl);
+		return r == -ENOMEM ? r : 0;
+	}
+	pl->keys = malloc(pl->w->n * sizeof(*pl->keys));
+	pl->acc = calloc(pl->w->n, sizeof(*pl->acc));
+	pl->held = malloc(pl->w->n * sizeof(*pl->held));
+	if (!pl->keys || !pl->acc || !pl->held) {
+		lc_places_free(pl);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < pl->w->n; i++)
+		pl->keys[i] = &pl->w->rows[i];
+	qsort(pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
+	*out = pl;
+	return 0;
+}
+
+uint32_t lc_places_count(const struct lc_places *pl)
+{
+	return pl->w->n;
+}
+
+const char *lc_places_name(const struct lc_places *pl, uint32_t place)
+{
+	return pl->w->rows[place].name;
+}
+
+uint32_t lc_places_top(const struct lc_places *pl, uint32_t n, uint32_t *place, uint64_t *ns)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < pl->nheld; i++) {
+		uint32_t r = pl->held[i], j;
+		uint64_t v = pl->acc[r];
+
+		if (k == n && (!n || v <= ns[n - 1]))
+			continue;
+		j = k < n ? k++ : n - 1;	/* the slot it takes, then moves up */
+		for (; j > 0 && ns[j - 1] < v; j--) {
+			place[j] = place[j - 1];
+			ns[j] = ns[j - 1];
+		}
+		place[j] = r;
+		ns[j] = v;
+	}
+	return k;
+}
+
+/* Add ns to row r's time in the open run. */
+static void hold_ns(struct lc_places *pl, uint32_t r, uint64_t ns)
+{
+	if (!pl->acc[r] && ns)
+		pl->held[pl->nheld++] = r;
+	pl->acc[r] += ns;
+}
+
+/* The row of the place holding most of thread t's time in window w (the
+ * first of equals; (elsewhere) when t has no place row there). */
+static uint32_t top_place(const struct lc_places *pl, const struct lc_prof_window *w, uint32_t t)
+{
+	uint32_t best = pl->w->n - 1;
+	uint64_t most = 0;
+
+	for (uint32_t i = 0; i < w->nplaces; i++)
+		if (w->places[i].thread == t && place_ns(&w->places[i]) > most) {
+			most = place_ns(&w->places[i]);
+			best = place_row(pl, &w->places[i]);
+		}
+	return best;
+}
+
+/* Add thread t's times per place in window w (span ns on its track) to
+ * the open run's. */
+static void add_places(struct lc_places *pl, const struct lc_prof_window *w, uint32_t t,
+		       uint64_t span)
+{
+	uint64_t placed = 0;
+
+	for (uint32_t i = 0; i < w->nplaces; i++)
+		if (w->places[i].thread == t) {
+			hold_ns(pl, place_row(pl, &w->places[i]), place_ns(&w->places[i]));
+			placed += place_ns(&w->places[i]);
+		}
+	if (!placed)
+		hold_ns(pl, pl->w->n - 1, span);
+}
+
+/* The open run of a thread's places. */
+struct prun {
+	int open;
+	uint32_t place;		/* a row of pl->w */
+	uint64_t start, end;
+};
+
+/* Hand the open run r to fn (unless NULL) and clear its times. */
+static int close_run(struct lc_places *pl, struct prun *r, lc_place_fn fn, void *arg)
+{
+	int rc = fn ? fn(arg, pl, r->place, r->start, r->end) : 0;
+
+	for (uint32_t i = 0; i < pl->nheld; i++)
+		pl->acc[pl->held[i]] = 0;
+	pl->nheld = 0;
+	r->open = 0;
+	return rc;
+}
+
+/* The span of thread row tr of window i on its track (lc_timeline_runs'). */
+static uint64_t span_of(const struct lc_prof_data *d, uint32_t i, const struct lc_prof_trow *tr)
+{
+	uint64_t ns[LC_NCAT], span = 0;
+
+	fit_window(d, i, tr, ns);
+	for (int c = 0; c < LC_NCAT; c++)
+		span += ns[c];
+	return span;
+}
+
+int lc_place_runs(struct lc_places *pl, const struct lc_prof_data *d, uint32_t t, lc_place_fn fn,
+		  void *arg)
+{
+	struct prun r = { 0 };
+	int rc = 0;
+
+	for (uint32_t i = 0; i < d->nwindows && !rc; i++) {
+		const struct lc_prof_window *w = &d->windows[i];
+		const struct lc_prof_trow *tr = row(w, t);
+		uint64_t span = tr ? span_of(d, i, tr) : 0;
+		uint32_t top;
+
+		if (!span)
+			continue;
+		top = top_place(pl, w, t);
+		if (r.open && (r.place != top || r.end != w->start_ns))
+			rc = close_run(pl, &r, fn, arg);
+		if (!r.open)
+			r = (struct prun){ .open = 1, .place = top, .start = w->start_ns,
+					   .end = w->start_ns };
+		r.end += span;
+		add_places(pl, w, t, span);
+	}
+	if (r.open && !rc)
+		rc = close_run(pl, &r, fn, arg);
+	if (r.open)	/* stopped: leave no times behind */
+		close_run(pl, &r, NULL, NULL);
+	return rc;
+}
+
+/* ---- place tracks ---------------------------------------------------------- */
+
+/* lc_place_fn writing a run as a slice of the track arg, its args the
+ * seconds of the PLACE_ARGS places with the most time in it. */
+static int place_slice(void *arg, const struct lc_places *pl, uint32_t place, uint64_t start,
+		       uint64_t end)
+{
+	struct track *k = arg;
+	FILE *out = k->f->out;
+	uint32_t top[PLACE_ARGS], n;
+	uint64_t ns[PLACE_ARGS];
+
+	slice_open(k->f, k->pid, k->tid, lc_places_name(pl, place), "place", start, end);
+	fputs(",\"args\":{", out);
+	n = lc_places_top(pl, PLACE_ARGS, top, ns);
+	for (uint32_t i = 0; i < n; i++) {
+		fputs(i ? "," : "", out);
+		lc_json_str(out, lc_places_name(pl, top[i]));
+		fprintf(out, ":%" PRIu64 ".%09" PRIu64, ns[i] / 1000000000u, ns[i] % 1000000000u);
+	}
+	fputs("}}", out);
+	return 0;
+}
+
+/* Thread t's place track. */
+static void place_track(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d,
+			struct lc_places *pl, uint32_t t)
+{
+	struct track k = { f, pr->threads[t].pid, (int64_t)pr->threads[t].tid + TID_PLACES };
+
+	name_place_track(f, pr, t);
+	lc_place_runs(pl, d, t, place_slice, &k);
+}
+
 int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src,
 		      const char *(*tag_name)(const void *, int64_t), const void *tag_arg,
 		      char *msg, size_t len)
 {
 	const struct lc_prof_data *d = &pr->data[src];
 	struct pf f = { .out = out, .first = 1 };
+	struct lc_places *pl;
 
 	if (!d->present)
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
+	if (lc_places_new(pr, src, &pl))
+		return lc_fail(msg, len, 1, "out of memory");
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"lostcycles\",\"command\":", out);
 	lc_json_str(out, pr->info.command ? pr->info.command : "");
 	fprintf(out, ",\"p\":%u,\"source\":\"%s\"},\"traceEvents\":[", pr->procs,
@@ -354,7 +635,10 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 		struct track k = { &f, pr->threads[t].pid, pr->threads[t].tid };
 
 		lc_timeline_runs(d, t, track_slice, &k);
+		if (pl)
+			place_track(&f, pr, d, pl, t);
 	}
+	lc_places_free(pl);
 	counters(&f, pr, d);
 	machine_track(&f, pr);
 	tag_tracks(&f, d, tag_name, tag_arg);

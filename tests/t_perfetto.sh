@@ -9,7 +9,9 @@
 # per category equals the report's --per-thread seconds (to the
 # nanosecond); the counter track has one sample per window and no value
 # for a category the report calls na (not measured), the machine track (other, steal, sampler) one per
-# measuring span; the five fragment tags have tracks of their own.
+# measuring span; the five fragment tags have tracks of their own; its
+# threads were in no place, so there are no place tracks (t_where.sh
+# judges those).
 # Options that do not combine are refused.
 SUB=report
 . tests/lib.sh
@@ -76,6 +78,8 @@ if nmach < 2 or any(set(e["args"]) != {"other", "steal", "sampler"}
     bad.append("%d machine counter samples, or without other, steal and sampler" % nmach)
 if nthreads != 4: bad.append("%d threads in the report, want 4" % nthreads)
 if len(tags) != 5: bad.append("%d tag tracks, want 5" % len(tags))
+# the demo's threads are in no place (all elsewhere): no place tracks
+if any(k[1] >= 1 << 22 for k in tracks): bad.append("place tracks in a profile without places")
 if ncount != nwin + 1: bad.append("%d counter samples for %d windows" % (ncount, nwin))
 print("%d threads, %d slices, %d tag tracks, %d counter samples, %d windows" %
       (nthreads, sum(len(s) for s in tracks.values()), len(tags), ncount, nwin))

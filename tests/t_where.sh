@@ -16,7 +16,10 @@
 #     symbol, the heap one's by its address (never by a symbol), SL within
 #     5 % of the total time of the waits the program measured for each;
 #   - every exclusive table adds up to the report's totals (text's (total)
-#     row is the report's Total Time).
+#     row is the report's Total Time);
+#   - each profile's Perfetto export has a place track per thread, and the
+#     pthread profile's OTF2 export a place location per thread
+#     (place_tracks, place_otf2).
 # A profile that carries no places (a build whose layers do not record
 # them) is not judged: the test skips with that reason.  A miss on a
 # machine measured too busy to judge it (lib.sh's machine_busy) is not
@@ -67,12 +70,129 @@ judge() {
 		fail "$label: the rows do not add up to the totals"
 }
 
+# place_tracks LABEL DATA: the Perfetto export of DATA has a place track
+# per thread (tid + 2^22, named "... places"), each slice named as the
+# where table $tmp/LABEL.csv names a place (or "(elsewhere)"), with the
+# seconds of its places as args (adding up to its duration when they are
+# all there: fewer than five); a track's slices never overlap nor leave
+# a gap as a reader's doubles sum them where they meet in ns, and cover
+# exactly what the thread's own track covers (so its total is the thread's)
+place_tracks() {
+	if ! command -v python3 >/dev/null; then
+		echo "note  $1: perfetto place tracks not judged: python3 is not installed"
+		return
+	fi
+	if ! "$LC" report --timeline --format perfetto -f "$2" >"$tmp/$1.json" 2>"$tmp/$1.perr"; then
+		fail "$1: perfetto: $(cat "$tmp/$1.perr")"
+		return
+	fi
+	python3 - "$tmp/$1.json" "$tmp/$1.csv" >"$tmp/$1.py" 2>&1 <<'PY'
+import json, sys, csv, collections
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {r[0] for r in csv.reader(open(sys.argv[2])) if r} | {"(elsewhere)"}
+P = 1 << 22
+ns = lambda x: round(float(x) * 1000)
+tracks = collections.defaultdict(list)
+for e in ev:
+    if e["ph"] == "X" and e["pid"] != 0:
+        tracks[(e["pid"], e["tid"])].append(e)
+tnames = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev
+          if e["ph"] == "M" and e["name"] == "thread_name"}
+bad = []
+def cover(sl):
+    iv = []
+    for e in sl:
+        a, b = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+        if iv and iv[-1][1] == a: iv[-1][1] = b
+        else: iv.append([a, b])
+    return iv
+threads = [k for k in tracks if k[1] < P]
+nplace = nslice = 0
+for k in threads:
+    pk = (k[0], k[1] + P)
+    sl = tracks.get(pk, [])
+    if not sl:
+        bad.append("thread %s has no place track" % (k,)); continue
+    nplace += 1
+    nslice += len(sl)
+    if not tnames.get(pk, "").endswith(" places"):
+        bad.append("place track %s named %r" % (pk, tnames.get(pk)))
+    for e in sl:
+        if e["name"] not in names: bad.append("slice named %r, not a place of the table" % e["name"])
+        if not e.get("args") or any(n not in names for n in e["args"]):
+            bad.append("slice at %s: args %r" % (e["ts"], e.get("args")))
+        elif len(e["args"]) < 5 and sum(round(v * 1e9) for v in e["args"].values()) != ns(e["dur"]):
+            bad.append("slice at %s: args %r do not add up to its %s us" % (e["ts"], e["args"], e["dur"]))
+    for a, b in zip(sl, sl[1:]):
+        end = a["ts"] + a["dur"]
+        if b["ts"] < end: bad.append("%s: slice at %s overlaps the one before as parsed" % (pk, b["ts"]))
+        elif ns(b["ts"]) == ns(a["ts"]) + ns(a["dur"]) and b["ts"] != end:
+            bad.append("%s: gap of %g us as parsed at %s" % (pk, b["ts"] - end, b["ts"]))
+        if a["name"] == b["name"] and ns(b["ts"]) == ns(a["ts"]) + ns(a["dur"]):
+            bad.append("%s: two slices of %r meet at %s (not merged)" % (pk, a["name"], b["ts"]))
+    tc, pc = cover(tracks[k]), cover(sl)
+    if tc != pc:
+        bad.append("%s: the place track covers %d ns in %d spans, the thread's %d ns in %d" %
+                   (pk, sum(b - a for a, b in pc), len(pc), sum(b - a for a, b in tc), len(tc)))
+print("%d threads, %d place tracks, %d place slices, %d distinct names" %
+      (len(threads), nplace, nslice, len({e["name"] for k in tracks if k[1] >= P for e in tracks[k]})))
+if nplace < 2: bad.append("%d place tracks" % nplace)
+for b in bad[:20]: print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+	verdict "$1: perfetto place tracks named by the table's places, meeting, covering each thread's track" $? "$tmp/$1.py"
+}
+
+# place_otf2 LABEL DATA: export --otf2 of DATA has, after a location per
+# thread, one per thread's place track, named "... places", whose regions
+# are places the where table $tmp/LABEL.csv names (or "(elsewhere)"), and
+# whose Enter/Leave spans cover exactly what its thread's location covers
+place_otf2() {
+	if ! command -v otf2-print >/dev/null || ! command -v python3 >/dev/null ||
+		! "$LC" export --otf2 "$tmp/$1.otf2" "$2" >"$tmp/$1.oerr" 2>&1; then
+		echo "note  $1: OTF2 place locations not judged: no otf2-print, python3 or OTF2 build"
+		return
+	fi
+	otf2-print -G "$tmp/$1.otf2/traces.otf2" >"$tmp/$1.odef" 2>&1
+	otf2-print "$tmp/$1.otf2/traces.otf2" >"$tmp/$1.oev" 2>&1
+	python3 - "$tmp/$1.odef" "$tmp/$1.oev" "$tmp/$1.csv" >"$tmp/$1.opy" 2>&1 <<'PY'
+import sys, csv, re, collections
+names = {r[0] for r in csv.reader(open(sys.argv[3])) if r} | {"(elsewhere)"}
+locs = {int(m.group(1)): m.group(2) for m in
+        re.finditer(r'^LOCATION +(\d+) +Name: "([^"]*)"', open(sys.argv[1]).read(), re.M)}
+cover = collections.defaultdict(list)
+regs = collections.defaultdict(set)
+for m in re.finditer(r'^(ENTER|LEAVE) +(\d+) +(\d+) +Region: "([^"]*)"', open(sys.argv[2]).read(), re.M):
+    loc, ts = int(m.group(2)), int(m.group(3))
+    iv = cover[loc]
+    regs[loc].add(m.group(4))
+    if m.group(1) == "ENTER":
+        if iv and iv[-1][1] == ts: continue
+        iv.append([ts, None])
+    else:
+        iv[-1][1] = ts
+nt = sum(1 for n in locs.values() if not n.endswith(" places"))
+bad = []
+if len(locs) != 2 * nt: bad.append("%d locations for %d threads" % (len(locs), nt))
+for t in range(nt):
+    p = nt + t
+    if locs.get(p) != locs.get(t, "?") + " places": bad.append("location %d named %r" % (p, locs.get(p)))
+    if regs[p] - names: bad.append("location %d: regions %r not in the table" % (p, regs[p] - names))
+    if cover[p] != cover[t]: bad.append("location %d covers %s, its thread %s" % (p, cover[p][:3], cover[t][:3]))
+print("%d threads, %d place locations, %d place regions" % (nt, len(locs) - nt, len(set().union(*[regs[nt + t] for t in range(nt)]) if nt else 0)))
+for b in bad[:20]: print("  " + b)
+sys.exit(1 if bad else 0)
+PY
+	verdict "$1: OTF2 place locations covering each thread's, with the table's places as regions" $? "$tmp/$1.opy"
+}
+
 OMPLIB=build/liblostcycles-omp.so
 OMPWL=build/layers/omp_where
 if [ -f "$OMPLIB" ] && [ -x "$OMPWL" ] && [ -z "${LC_SAN:-}" ]; then
 	OMP_NUM_THREADS=2 "$LC" record -q --omp -o "$tmp/omp.data" -- "$OMPWL" \
 		>"$tmp/omp.out" 2>"$tmp/omp.err"
 	if places omp "$tmp/omp.data"; then
+		place_tracks omp "$tmp/omp.data"
 		"$LC" report --where=li --format csv "$tmp/omp.data" >"$tmp/omp.li" 2>"$tmp/omp.lierr"
 		judge omp "OpenMP: the skewed loop's place first by LI, with its measured idle time" '
 			FNR == NR { n = split($0, f, " "); for (i = 2; i <= n; i++) { split(f[i], kv, "="); t[kv[1]] = kv[2] }; next }
@@ -145,6 +265,8 @@ if [ -f build/liblostcycles-pthread.so ] && [ -x "$PT" ]; then
 				db = b - wb; if (db < 0) db = -db
 				exit !(na > 0 && nb > 0 && da <= 0.05 * tt && db <= 0.05 * tt && wa > 0.1 && wb > 0.02)
 			}' "$tmp/pt.out" "$tmp/pt.csv"
+		place_tracks pt "$tmp/pt.data"
+		place_otf2 pt "$tmp/pt.data"
 	fi
 fi
 
@@ -154,6 +276,7 @@ if command -v mpiexec >/dev/null 2>&1 && [ -e build/liblostcycles-mpi.so ] && [ 
 	unset LOSTCYCLES_LOGGP
 	"$LC" record -q --mpi -o "$tmp/mpi.data" -- mpiexec -n 2 "$MPIWL" >"$tmp/mpi.out" 2>"$tmp/mpi.err"
 	if places mpi "$tmp/mpi.data"; then
+		place_tracks mpi "$tmp/mpi.data"
 		judge mpi "MPI: one row per function, SL + CL with the measured times" '
 			FNR == NR && $1 ~ /^rank/ { split($0, w, " "); recv += w[4] / 1e9; allr += w[6] / 1e9; next }
 			FNR == NR { next }
