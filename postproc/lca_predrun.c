@@ -527,16 +527,10 @@ static void plot_lines(const void *arg, FILE *f, const char *data, int b)
 
 	if (pr->g.naxes > 1)
 		snprintf(label, sizeof(label), "%s=%g", pr->names[1], pr->g.axis[1].v[b]);
-	fprintf(f, "%s ", b ? ", \\\n    " : "");
-	lc_plotout_str(f, "%s", data);
-	fprintf(f, " index %d using 1:2 with linespoints lw 2 title ", b);
-	lc_plotout_str(f, "%s%s", pr->b ? "A " : "", label);
-	if (!pr->b)
-		return;
-	fprintf(f, ", \\\n     ");
-	lc_plotout_str(f, "%s", data);
-	fprintf(f, " index %d using 1:4 with linespoints dt 2 title ", b);
-	lc_plotout_str(f, "B %s", label);
+	lc_plotout_curve(f, !b, data, b, "using 1:2 with linespoints lw 2", "%s%s",
+			 pr->b ? "A " : "", label);
+	if (pr->b)
+		lc_plotout_curve(f, 0, data, b, "using 1:4 with linespoints dt 2", "B %s", label);
 }
 
 int lc_predrun_plot(struct lc_predrun *pr, FILE *out, char *msg, size_t len)

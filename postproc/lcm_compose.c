@@ -655,22 +655,14 @@ static void plot_lines(const void *arg, FILE *f, const char *data, int b)
 
 	if (c->g.naxes > 1)
 		snprintf(label, sizeof(label), " %s=%g", c->names[1], c->g.axis[1].v[b]);
-	fprintf(f, "%s ", b ? ", \\\n    " : "");
-	lc_plotout_str(f, "%s", data);
-	fprintf(f, " index %d using 1:2:3 with yerrorlines lw 2 title ", b);
-	lc_plotout_str(f, "%s predicted%s", na, label);
-	if (c->o.compare) {
-		fprintf(f, ", \\\n     ");
-		lc_plotout_str(f, "%s", data);
-		fprintf(f, " index %d using 1:4 with linespoints dt 2 title ", b);
-		lc_plotout_str(f, "%s predicted%s", nbn, label);
-	}
-	if (c->runs) {
-		fprintf(f, ", \\\n     ");
-		lc_plotout_str(f, "%s", data);
-		fprintf(f, " index %d using 1:5 with points pt 7 ps 1.5 title ", b);
-		lc_plotout_str(f, "%s measured%s", na, label);
-	}
+	lc_plotout_curve(f, !b, data, b, "using 1:2:3 with yerrorlines lw 2", "%s predicted%s",
+			 na, label);
+	if (c->o.compare)
+		lc_plotout_curve(f, 0, data, b, "using 1:4 with linespoints dt 2", "%s predicted%s",
+				 nbn, label);
+	if (c->runs)
+		lc_plotout_curve(f, 0, data, b, "using 1:5 with points pt 7 ps 1.5", "%s measured%s",
+				 na, label);
 }
 
 int lc_compose_plot(struct lc_compose *c, FILE *out, char *msg, size_t len)

@@ -54,6 +54,21 @@ void lc_plotout_str(FILE *f, const char *fmt, ...)
 	lc_emit_gnuplot_str(f, text);
 }
 
+void lc_plotout_curve(FILE *f, int first, const char *data, int b, const char *style,
+		      const char *fmt, ...)
+{
+	char title[1024];
+	va_list ap;
+
+	fputs(first ? " " : ", \\\n     ", f);
+	lc_plotout_str(f, "%s", data);
+	fprintf(f, " index %d %s title ", b, style);
+	va_start(ap, fmt);
+	vsnprintf(title, sizeof(title), fmt, ap);
+	va_end(ap);
+	lc_plotout_str(f, "%s", title);
+}
+
 void lc_plotout_head(FILE *f, const char *who, const char *xlabel, const char *yaxis,
 		     const char *title)
 {

@@ -37,6 +37,13 @@ void lc_plotout_str(FILE *f, const char *fmt, ...) __attribute__((format(printf,
 void lc_plotout_head(FILE *f, const char *who, const char *xlabel, const char *yaxis,
 		     const char *title);
 
+/* One curve of a --plot script, after "plot" when first (else after the
+ * previous curve): block b of the data file data, drawn as style ("using
+ * 1:2 with lines"), titled with the text of fmt quoted as lc_plotout_str
+ * does. */
+void lc_plotout_curve(FILE *f, int first, const char *data, int b, const char *style,
+		      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
 /* A --plot script: its head (as lc_plotout_head) and ncurves curves, each
  * written by curve(arg, f, data, b) after "plot" or ", \\" (data: the
  * data file's name, b: the curve's index block). */
