@@ -23,8 +23,7 @@ static void *work(void *arg)
 
 	for (long c = 0; c < chunks; c++) {
 		LC_BUSY();
-		for (int i = 0; i < 20000; i++)
-			x = x * 1.0000001 + 1e-9;
+		x = lc_bench_spin(x, 20000);
 		LC_IDLE();
 	}
 	sink += x;

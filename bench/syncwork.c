@@ -30,8 +30,7 @@ static void *work(void *arg)
 
 	for (long k = 0; k < iters; k++) {
 		LC_BUSY();
-		for (int i = 0; i < 800; i++)
-			x = x * 1.0000001 + 1e-9;
+		x = lc_bench_spin(x, 800);
 		LC_SYNC_BEGIN_ON(&lock);
 		pthread_mutex_lock(&lock);
 		LC_SYNC_END();

@@ -14,6 +14,14 @@
 
 #include "lostcycles.h"
 
+/* n steps of the workloads' arithmetic from x: the flagged work. */
+static inline double lc_bench_spin(double x, int n)
+{
+	for (int i = 0; i < n; i++)
+		x = x * 1.0000001 + 1e-9;
+	return x;
+}
+
 /* The operands [COUNT [THREADS]] of a team workload: COUNT (1 or more)
  * into *count and THREADS (1..64) into *n, each left as it is when absent.
  * 0, or -1 after the line "usage: USAGE" on stderr. */
