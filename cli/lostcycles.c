@@ -86,23 +86,25 @@ static void usage(FILE *f)
 		   "the completion.\n");
 }
 
+/* The shells of --completion, and the head each script starts with. */
+static const char *const shells[][2] = {
+	{ "bash", "# bash completion for lostcycles (lostcycles --completion bash)\n"
+		  "# shellcheck shell=bash\n" },
+	{ "zsh", "# zsh completion for lostcycles (lostcycles --completion zsh): in\n"
+		 "# ~/.zshrc, after compinit: eval \"$(lostcycles --completion zsh)\"\n"
+		 "autoload -U +X bashcompinit && bashcompinit\n" },
+};
+
 /* --completion SHELL: the completion script of bash or zsh.  The exit
  * status. */
 static int completion(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[2], "bash")) {
-		fputs("# bash completion for lostcycles (lostcycles --completion bash)\n"
-		      "# shellcheck shell=bash\n", stdout);
-		fputs(completion_bash, stdout);
-		return 0;
-	}
-	if (argc == 3 && !strcmp(argv[2], "zsh")) {
-		fputs("# zsh completion for lostcycles (lostcycles --completion zsh): in\n"
-		      "# ~/.zshrc, after compinit: eval \"$(lostcycles --completion zsh)\"\n"
-		      "autoload -U +X bashcompinit && bashcompinit\n", stdout);
-		fputs(completion_bash, stdout);
-		return 0;
-	}
+	for (size_t i = 0; argc == 3 && i < sizeof(shells) / sizeof(shells[0]); i++)
+		if (!strcmp(argv[2], shells[i][0])) {
+			fputs(shells[i][1], stdout);
+			fputs(completion_bash, stdout);
+			return 0;
+		}
 	fprintf(stderr, "lostcycles: --completion takes one shell: bash or zsh\n");
 	return 2;
 }
@@ -129,26 +131,30 @@ static int tool_option(const char *name, int argc, char **argv)
 	return -1;
 }
 
-/* Run the command name with argv[1..]: the exit status. */
-static int run_command(const char *name, int argc, char **argv)
+/* The command called name, or NULL. */
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* Run the command cmd with argv[1..]: the exit status. */
+static int run_command(const struct command *cmd, int argc, char **argv)
 {
 	static char prog[64];
 
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		if (strcmp(name, commands[i].name))
-			continue;
-		/* warnx(3) and friends then say "lostcycles NAME: ..." */
-		snprintf(prog, sizeof(prog), "lostcycles %s", name);
-		program_invocation_short_name = prog;
-		return commands[i].run(argc - 1, argv + 1);
-	}
-	fprintf(stderr, "lostcycles: '%s' is not a command; see 'lostcycles --help'\n", name);
-	return 2;
+	/* warnx(3) and friends then say "lostcycles NAME: ..." */
+	snprintf(prog, sizeof(prog), "lostcycles %s", cmd->name);
+	program_invocation_short_name = prog;
+	return cmd->run(argc - 1, argv + 1);
 }
 
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
+	const struct command *cmd;
 	int rc;
 
 	lc_preload_strip(argv);
@@ -161,7 +167,10 @@ int main(int argc, char **argv)
 	}
 	if ((rc = tool_option(name, argc, argv)) >= 0)
 		return rc;
-	return run_command(name, argc, argv);
+	if ((cmd = find_command(name)))
+		return run_command(cmd, argc, argv);
+	fprintf(stderr, "lostcycles: '%s' is not a command; see 'lostcycles --help'\n", name);
+	return 2;
 }
 
 /* --max-points.  See lc_cmd.h. */
@@ -186,11 +195,10 @@ int lc_opt_parse_only(int argc, char **argv, const struct lc_opt *opts,
 
 	if (n < 0)
 		return LC_OPT_EXIT(n);
-	if (n) {
-		warnx("unexpected argument '%s'; see 'lostcycles %s --help'", rest[0], argv[0]);
-		return 2;
-	}
-	return -1;
+	if (!n)
+		return -1;
+	warnx("unexpected argument '%s'; see 'lostcycles %s --help'", rest[0], argv[0]);
+	return 2;
 }
 
 /* --window-grow.  See lc_cmd.h. */
