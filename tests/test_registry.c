@@ -327,7 +327,9 @@ static void test_nslots_flip(void **state)
 	int e, attached = 0;
 
 	urcu_memb_register_thread();
-	for (int round = 0; round < 40; round++) {
+	/* 40 rounds, and more (up to 400) until one attached: on a busy
+	 * machine every snapshot of a round may catch a flip and be refused */
+	for (int round = 0; round < 400 && (round < 40 || !attached); round++) {
 		new_session();
 		f = (struct flipper){ .h = make_segment(getpid(), 0x71 + (uint64_t)round, 4, 1, 0) };
 		assert_int_equal(pthread_create(&th, NULL, flip, &f), 0);
