@@ -5,6 +5,7 @@
 #include "lc_cmd.h"
 #include "lc_opt.h"
 #include "lc_util.h"
+#include "perfetto.h"
 #include "report.h"
 #include "report_insight.h"
 #include "report_sync.h"
@@ -342,33 +343,12 @@ static int parse_args(struct lc_report_opts *o, int argc, char **argv)
 	return r >= 0 ? r : lc_insight_check(&insight, o);
 }
 
-/* Names for the fragment tags of pr (of every source).  NULL when out of
- * memory. */
-static struct lc_tagnames *tag_names(const struct lc_profile *pr)
-{
-	struct lc_tagnames *tn;
-	uint32_t n = 0, k = 0;
-	int64_t *tags;
-
-	for (int s = 0; s < LC_NSRC; s++)
-		n += pr->data[s].ntags;
-	tags = calloc(n + 1, sizeof(*tags));
-	if (!tags)
-		return NULL;
-	for (int s = 0; s < LC_NSRC; s++)
-		for (uint32_t i = 0; i < pr->data[s].ntags; i++)
-			tags[k++] = pr->data[s].tags[i].tag;
-	tn = lc_tagnames_new(pr->info.command, tags, k);
-	free(tags);
-	return tn;
-}
-
 /* --tags: one line per fragment tag of the source o asks for, "TAG" or
  * "TAG NAME".  Returns 0, or 1 when out of memory. */
 static int print_tags(const struct lc_profile *pr, const struct lc_report_opts *o)
 {
 	const struct lc_prof_data *d = &pr->data[o->source];
-	struct lc_tagnames *tn = tag_names(pr);
+	struct lc_tagnames *tn = lc_tagnames_of_profile(pr);
 
 	if (!tn) {
 		warnx("out of memory");
@@ -383,21 +363,11 @@ static int print_tags(const struct lc_profile *pr, const struct lc_report_opts *
 	return 0;
 }
 
-/* -t "tag NAME" (a tag's row of --where --inclusive): that tag, by name or
- * number ("tag NUMBER = NAME" too).  Returns 1 when it is one (o->tag set,
- * tag_text cleared), else 0. */
+/* -t "tag NAME" (a tag's row of --where --inclusive): that tag.  Returns 1
+ * when it is one (o->tag set, tag_text cleared), else 0. */
 static int tag_row(const struct lc_tagnames *tn, struct lc_report_opts *o)
 {
-	char *end;
-	int num;
-
-	if (strncmp(tag_text, "tag ", 4))
-		return 0;
-	errno = 0;
-	o->tag = strtoll(tag_text + 4, &end, 10);
-	/* "tag NUMBER = NAME" is how the text table prints a shared name */
-	num = !errno && end > tag_text + 4 && (!*end || !strncmp(end, " = ", 3));
-	if (!num && lc_tagnames_find(tn, tag_text + 4, &o->tag))
+	if (lc_tagnames_row(tn, tag_text, &o->tag))
 		return 0;
 	tag_text = NULL;
 	return 1;
@@ -410,7 +380,7 @@ static int where_tag(const struct lc_profile *pr, struct lc_report_opts *o,
 {
 	if (strncmp(tag_text, "tag ", 4))
 		return 0;
-	*tn = tag_names(pr);
+	*tn = lc_tagnames_of_profile(pr);
 	o->tag_name = lc_tagnames_get;
 	o->tag_arg = *tn;
 	if (tag_row(*tn, o))
@@ -433,7 +403,7 @@ static int resolve_tag(const struct lc_profile *pr, struct lc_report_opts *o,
 	if (!o->have_tag)
 		return -1;
 	if (!*tn)
-		*tn = tag_names(pr);
+		*tn = lc_tagnames_of_profile(pr);
 	o->tag_name = lc_tagnames_get;
 	o->tag_arg = *tn;
 	if (!tag_text || !(r = lc_tagnames_find(*tn, tag_text, &o->tag)) || tag_row(*tn, o))
@@ -479,20 +449,14 @@ static int print_where(const struct lc_profile *pr, const struct lc_report_opts 
 static int read_places(const char *file, enum lc_source src, struct lc_profile **pr, char *err,
 		       size_t len)
 {
-	const struct lc_prof_data *d = &(*pr)->data[src];
 	struct lc_profile *whole = NULL;
-	uint32_t placed = 0;
+	int need = max_windows ? lc_perfetto_needs_places(*pr, src) : 0;
 
-	for (uint32_t i = 0; i < d->nplaces && !placed; i++)
-		placed = d->places[i].place != 0;
-	if (!placed || !max_windows)
+	if (need < 0)
+		warnx("%s: no place tracks: the profile has more than %u windows "
+		      "(--max-windows 0 keeps each window's places)", file, max_windows);
+	if (need <= 0)
 		return 0;
-	for (uint32_t i = 0; i < d->nwindows; i++)
-		if (d->windows[i].nmerged > 1) {
-			warnx("%s: no place tracks: the profile has more than %u windows "
-			      "(--max-windows 0 keeps each window's places)", file, max_windows);
-			return 0;
-		}
 	if (lc_profile_read_opts(file, NULL, &whole, err, len))
 		return 1;
 	lc_profile_free(*pr);
@@ -500,13 +464,81 @@ static int read_places(const char *file, enum lc_source src, struct lc_profile *
 	return 0;
 }
 
+/* Read the profile of o->file with the rows the views of o need, and warn
+ * of a stalled sampler.  Returns 0, or 1 after a message. */
+static int load(const struct lc_report_opts *o, struct lc_profile **pr)
+{
+	struct lc_read_opts ro = { 0 };
+	char err[256], msg[1536];
+
+	/* The per-window thread rows are kept only for the views that use
+	 * them (late arrivers, the per-thread timeline of perfetto): the
+	 * others read a profile of any length in bounded memory. */
+	ro.no_rows = !(o->per_rank || insight.perfetto || insight.advise || insight.html);
+	ro.max_windows = max_windows;
+	if (lc_profile_read_opts(o->file, &ro, pr, err, sizeof(err)) ||
+	    (insight.perfetto && read_places(o->file, o->source, pr, err, sizeof(err)))) {
+		warnx("%s: %s", o->file, err);
+		return 1;
+	}
+	if (!list_only && o->source == LC_SRC_SAMPLED && lc_report_stall(*pr, msg, sizeof(msg)))
+		warnx("%swarning%s: %s: %s", lc_color(stderr, LC_COLOR_WARNING),
+		      lc_color(stderr, NULL), o->file, msg);
+	return 0;
+}
+
+/* The tables of the plain report (or of -t, --tags, --per-rank).  Returns
+ * the exit status. */
+static int tables(const struct lc_profile *pr, struct lc_report_opts *o, struct lc_tagnames **tn)
+{
+	char msg[1536];
+	int r = list_only ? print_tags(pr, o) : resolve_tag(pr, o, tn);
+
+	if (r < 0 && where_on)
+		r = print_where(pr, o, *tn);
+	else if (r < 0)
+		r = lc_report_print(pr, o, msg, sizeof(msg));
+	else
+		*msg = 0;
+	if (*msg)
+		warnx("%s: %s", o->file, msg);
+	if (!r && o->per_rank && lc_report_ranks(pr, o, msg, sizeof(msg))) {
+		warnx("%s: %s", o->file, msg);
+		r = 1;
+	}
+	return r;
+}
+
+/* The view the options ask for.  Returns the exit status. */
+static int view(const struct lc_profile *pr, struct lc_report_opts *o, struct lc_tagnames **tn)
+{
+	char msg[1536];
+	int r;
+
+	if (where_on && tag_text && where_tag(pr, o, tn))
+		where_on = 0;	/* -t 'tag ...': that tag's report, as without --where */
+	if (where_on) {
+		*tn = lc_tagnames_of_profile(pr);
+		return print_where(pr, o, *tn);
+	}
+	if (lc_insight_wanted(&insight)) {
+		*tn = lc_tagnames_of_profile(pr);
+		return lc_insight_run(&insight, pr, o, *tn);
+	}
+	if (sync_only) {
+		r = lc_report_sync(stdout, pr, o->source, (int)o->fmt, msg, sizeof(msg));
+		if (r)
+			warnx("%s: %s", o->file, msg);
+		return r;
+	}
+	return tables(pr, o, tn);
+}
+
 int lc_cmd_report(int argc, char **argv)
 {
 	struct lc_report_opts o = { .fmt = LC_REPORT_TEXT, .source = LC_SRC_SAMPLED };
 	struct lc_profile *pr = NULL;
 	struct lc_tagnames *tn = NULL;
-	struct lc_read_opts ro = { 0 };
-	char err[256], msg[1536];
 	int r;
 
 	r = parse_args(&o, argc, argv);
@@ -515,56 +547,7 @@ int lc_cmd_report(int argc, char **argv)
 	r = lc_insight_runs(&insight, &o);
 	if (r >= 0)
 		return r;
-	/* The per-window thread rows are kept only for the views that use
-	 * them (late arrivers, the per-thread timeline of perfetto): the
-	 * others read a profile of any length in bounded memory. */
-	ro.no_rows = !(o.per_rank || insight.perfetto || insight.advise || insight.html);
-	ro.max_windows = max_windows;
-	if (lc_profile_read_opts(o.file, &ro, &pr, err, sizeof(err)) ||
-	    (insight.perfetto && read_places(o.file, o.source, &pr, err, sizeof(err)))) {
-		warnx("%s: %s", o.file, err);
-		lc_profile_free(pr);
-		return 1;
-	}
-	if (!list_only && o.source == LC_SRC_SAMPLED && lc_report_stall(pr, msg, sizeof(msg)))
-		warnx("%swarning%s: %s: %s", lc_color(stderr, LC_COLOR_WARNING),
-		      lc_color(stderr, NULL), o.file, msg);
-	if (where_on && tag_text && where_tag(pr, &o, &tn))
-		where_on = 0;	/* -t 'tag ...': that tag's report, as without --where */
-	if (where_on) {
-		tn = tag_names(pr);
-		r = print_where(pr, &o, tn);
-		lc_tagnames_free(tn);
-		lc_profile_free(pr);
-		return r;
-	}
-	if (lc_insight_wanted(&insight)) {
-		tn = tag_names(pr);
-		r = lc_insight_run(&insight, pr, &o, tn);
-		lc_tagnames_free(tn);
-		lc_profile_free(pr);
-		return r;
-	}
-	if (sync_only) {
-		r = lc_report_sync(stdout, pr, o.source, (int)o.fmt, msg, sizeof(msg));
-		if (r)
-			warnx("%s: %s", o.file, msg);
-		lc_profile_free(pr);
-		return r;
-	}
-	r = list_only ? print_tags(pr, &o) : resolve_tag(pr, &o, &tn);
-	if (r < 0 && where_on)
-		r = print_where(pr, &o, tn);
-	else if (r < 0)
-		r = lc_report_print(pr, &o, msg, sizeof(msg));
-	else
-		*msg = 0;
-	if (*msg)
-		warnx("%s: %s", o.file, msg);
-	if (!r && o.per_rank && lc_report_ranks(pr, &o, msg, sizeof(msg))) {
-		warnx("%s: %s", o.file, msg);
-		r = 1;
-	}
+	r = load(&o, &pr) ? 1 : view(pr, &o, &tn);
 	lc_tagnames_free(tn);
 	lc_profile_free(pr);
 	return r;

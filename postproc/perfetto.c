@@ -645,3 +645,18 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 	fputs("\n]}\n", out);
 	return 0;
 }
+
+int lc_perfetto_needs_places(const struct lc_profile *pr, enum lc_source src)
+{
+	const struct lc_prof_data *d = &pr->data[src];
+	uint32_t placed = 0;
+
+	for (uint32_t i = 0; i < d->nplaces && !placed; i++)
+		placed = d->places[i].place != 0;
+	if (!placed)
+		return 0;
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		if (d->windows[i].nmerged > 1)
+			return -1;
+	return 1;
+}

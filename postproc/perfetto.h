@@ -55,6 +55,12 @@ int lc_timeline_runs(const struct lc_prof_data *d, uint32_t t, lc_run_fn fn, voi
  * (its name as report --where prints it, "(elsewhere)" for none), each
  * window spanning what lc_timeline_runs spans of it.  Places are named
  * once, when made. */
+/* Whether the place tracks of source src need pr read again whole (a
+ * profile read in bounded memory drops each window's place rows): 0 no (no
+ * thread of pr was in a place), 1 yes, -1 they cannot be had (windows were
+ * merged). */
+int lc_perfetto_needs_places(const struct lc_profile *pr, enum lc_source src);
+
 struct lc_places;
 
 /* The places of source src of pr into *out: NULL when there are none to

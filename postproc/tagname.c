@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_profile.h"
 #include "lc_program.h"
 
 struct entry {
@@ -156,4 +157,39 @@ void lc_tagnames_free(struct lc_tagnames *tn)
 		free(tn->e[i].name);
 	free(tn->e);
 	free(tn);
+}
+
+struct lc_tagnames *lc_tagnames_of_profile(const struct lc_profile *pr)
+{
+	struct lc_tagnames *tn;
+	uint32_t n = 0, k = 0;
+	int64_t *tags;
+
+	for (int s = 0; s < LC_NSRC; s++)
+		n += pr->data[s].ntags;
+	tags = calloc(n + 1, sizeof(*tags));
+	if (!tags)
+		return NULL;
+	for (int s = 0; s < LC_NSRC; s++)
+		for (uint32_t i = 0; i < pr->data[s].ntags; i++)
+			tags[k++] = pr->data[s].tags[i].tag;
+	tn = lc_tagnames_new(pr->info.command, tags, k);
+	free(tags);
+	return tn;
+}
+
+int lc_tagnames_row(const struct lc_tagnames *tn, const char *text, int64_t *tag)
+{
+	char *end;
+	int64_t t;
+
+	if (strncmp(text, "tag ", 4))
+		return -1;
+	errno = 0;
+	t = strtoll(text + 4, &end, 10);
+	if (!errno && end > text + 4 && (!*end || !strncmp(end, " = ", 3))) {
+		*tag = t;
+		return 0;
+	}
+	return lc_tagnames_find(tn, text + 4, tag) ? -1 : 0;
 }

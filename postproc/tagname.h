@@ -29,6 +29,12 @@ struct lc_tagnames;
  * most once.  Returns NULL only when out of memory. */
 struct lc_tagnames *lc_tagnames_new(const char *command, const int64_t *tags, uint32_t n);
 
+struct lc_profile;
+
+/* Names for the fragment tags of profile pr (of every source), its command
+ * line naming the program.  NULL when out of memory. */
+struct lc_tagnames *lc_tagnames_of_profile(const struct lc_profile *pr);
+
 /* The name of tag, or NULL when it has none.  The string lives as long as
  * tn.  The const void * argument fits lc_report_opts.tag_name. */
 const char *lc_tagnames_get(const void *tn, int64_t tag);
@@ -38,6 +44,11 @@ const char *lc_tagnames_get(const void *tn, int64_t tag);
  * that name, or -2 when several do (a line of several constructs: a loop
  * the compiler copied, a function inlined twice). */
 int lc_tagnames_find(const struct lc_tagnames *tn, const char *name, int64_t *tag);
+
+/* text as a tag's row of report --where --inclusive: "tag NUMBER",
+ * "tag NUMBER = NAME" (how the text table prints a shared name) or
+ * "tag NAME".  Returns 0 and sets *tag when it names one, else -1. */
+int lc_tagnames_row(const struct lc_tagnames *tn, const char *text, int64_t *tag);
 
 /* Free tn; accepts NULL. */
 void lc_tagnames_free(struct lc_tagnames *tn);
