@@ -71,17 +71,21 @@ if [ "$REUSE" != 1 ]; then
 		n=$(basename "$f" | sed 's/^n\([0-9]*\)-.*/\1/')
 		rep() { "$LC" report --source trace -f "$f" "$@" -l "n=$n k=$K"; }
 		case $f in
-		*/dp.sweep.profiles/*) rep >>"$OUT/dp.runs" ;;
+		*/dp.sweep.profiles/*)
+			rep >>"$OUT/dp.runs"
+			# the set-up fragment: the data-parallel program's whole
+			# run minus its four loops, measured on the program it
+			# predicts (the loops' own times are not used)
+			for t in "" "-t 1" "-t 2" "-t 3" "-t 4"; do
+				rep $t
+			done | awk -f "$SRC/minus.awk" >>"$OUT/setup.runs"
+			;;
 		*/tp.sweep.profiles/*) rep >>"$OUT/tp.runs" ;;
 		*)
 			rep -t 1 >>"$OUT/init.runs"
 			rep -t 2 >>"$OUT/cffts.runs"
 			rep -t 3 >>"$OUT/transpose.runs"
 			rep -t 4 >>"$OUT/cffts.runs"
-			# the set-up fragment: the whole run minus the four loops
-			for t in "" "-t 1" "-t 2" "-t 3" "-t 4"; do
-				rep $t
-			done | awk -f "$SRC/minus.awk" >>"$OUT/setup.runs"
 			;;
 		esac
 		echo "$f" >>"$OUT/read.profiles"
