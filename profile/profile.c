@@ -12,30 +12,26 @@
  * The reasons say what is missing when a source was not measured; the
  * sampler copies them into a profile that lacks the source.  The colours
  * are every chart's; useful marks POP's useful computation; needed what
- * predicting T(E) cannot do without. */
+ * predicting T(E) cannot do without.  A row that names no source is
+ * measured from the flags alone (LC_FROM_FLAGS, 0). */
 static const struct lc_cat_info cat_table[LC_NKEY] = {
-	[LC_CAT_LI] = { "li", "Load Imbalance", "load imbalance", LC_FROM_FLAGS, NULL,
-			.colour = "#d62728", .needed = 1 },
-	[LC_CAT_IP] = { "ip", "Insuff Parallelism", "insufficient parallelism", LC_FROM_FLAGS, NULL,
-			.colour = "#ff7f0e", .needed = 1 },
-	[LC_CAT_SL] = { "sl", "Synchronization Loss", "synchronization loss", LC_FROM_FLAGS, NULL,
-			.colour = "#9467bd", .needed = 1 },
-	[LC_CAT_CL] = { "cl", "Communication Loss", "communication loss", LC_FROM_FLAGS, NULL,
-			.colour = "#8c564b", .needed = 1 },
+	[LC_CAT_LI] = { "li", "Load Imbalance", "load imbalance", .colour = "#d62728", .needed = 1 },
+	[LC_CAT_IP] = { "ip", "Insuff Parallelism", "insufficient parallelism", .colour = "#ff7f0e",
+			.needed = 1 },
+	[LC_CAT_SL] = { "sl", "Synchronization Loss", "synchronization loss", .colour = "#9467bd",
+			.needed = 1 },
+	[LC_CAT_CL] = { "cl", "Communication Loss", "communication loss", .colour = "#8c564b", .needed = 1 },
 	[LC_CAT_RC] = { "rc", "Resource Contention", "resource contention", LC_FROM_SCHED,
 			"not measured: no run-queue data (record --sched=none, or none could be read)",
 			.colour = "#e377c2" },
 	[LC_CAT_ML] = { "ml", "Memory Loss", "memory loss", LC_FROM_COUNTERS,
 			"not measured: no hardware stall counters (record -e; docs/counters.md)",
 			.colour = "#7f7f7f", .useful = 1 },
-	[LC_CAT_BL] = { "bl", "Braking Loss", "braking loss", LC_FROM_FLAGS, NULL,
-			.colour = "#bcbd22", .useful = 1 },
-	[LC_CAT_WC] = { "wc", "Wasted Computation", "wasted computation", LC_FROM_FLAGS, NULL,
-			.colour = "#17becf", .useful = 1 },
-	[LC_CAT_PC] = { "rt", "Remaining Time", "pure computation, remaining time", LC_FROM_FLAGS,
-			NULL, .colour = "#2ca02c", .useful = 1, .needed = 1 },
-	[LC_KEY_TT] = { "tt", "Total", "total time (p x wall)", LC_FROM_SUM, NULL,
-			.colour = "#000000" },
+	[LC_CAT_BL] = { "bl", "Braking Loss", "braking loss", .colour = "#bcbd22", .useful = 1 },
+	[LC_CAT_WC] = { "wc", "Wasted Computation", "wasted computation", .colour = "#17becf", .useful = 1 },
+	[LC_CAT_PC] = { "rt", "Remaining Time", "pure computation, remaining time", .colour = "#2ca02c",
+			.useful = 1, .needed = 1 },
+	[LC_KEY_TT] = { "tt", "Total", "total time (p x wall)", LC_FROM_SUM, .colour = "#000000" },
 };
 
 /* The counter roles, by enum lc_ev_role. */
