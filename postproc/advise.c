@@ -81,14 +81,14 @@ int lc_rules_count(const struct lc_rules *r)
 	return r ? r->n : 0;
 }
 
+static void free_rule(void *r)
+{
+	free(((struct rule *)r)->fix);
+}
+
 void lc_rules_free(struct lc_rules *r)
 {
-	if (!r)
-		return;
-	for (int i = 0; i < r->n; i++)
-		free(r->v[i].fix);
-	free(r->v);
-	free(r);
+	LC_FREE_TABLE(r, v, n, free_rule);
 }
 
 /* The next whitespace-separated word of *s into buf; returns its length. */

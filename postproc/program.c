@@ -3,6 +3,7 @@
  * the source lines of its addresses (libdw).  See lc_program.h.
  */
 #include "lc_program.h"
+#include "lc_util.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -294,14 +295,14 @@ const struct lc_program_sym *lc_program_sym_at(const struct lc_program_syms *t, 
 	return NULL;
 }
 
+static void free_sym(void *s)
+{
+	free(((struct lc_program_sym *)s)->name);
+}
+
 void lc_program_syms_close(struct lc_program_syms *t)
 {
-	if (!t)
-		return;
-	for (size_t i = 0; i < t->n; i++)
-		free(t->s[i].name);
-	free(t->s);
-	free(t);
+	LC_FREE_TABLE(t, s, n, free_sym);
 }
 
 struct lc_program_dbg {

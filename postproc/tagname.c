@@ -4,6 +4,7 @@
  * of its tags from its debug information (libdw), fall back to raw names.
  */
 #include "tagname.h"
+#include "lc_util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -149,14 +150,14 @@ int lc_tagnames_find(const struct lc_tagnames *tn, const char *name, int64_t *ta
 	return found == 1 ? 0 : found ? -2 : -1;
 }
 
+static void free_entry(void *e)
+{
+	free(((struct entry *)e)->name);
+}
+
 void lc_tagnames_free(struct lc_tagnames *tn)
 {
-	if (!tn)
-		return;
-	for (uint32_t i = 0; i < tn->n; i++)
-		free(tn->e[i].name);
-	free(tn->e);
-	free(tn);
+	LC_FREE_TABLE(tn, e, n, free_entry);
 }
 
 struct lc_tagnames *lc_tagnames_of_profile(const struct lc_profile *pr)

@@ -541,15 +541,17 @@ const struct lc_where_row *lc_where_top(const struct lc_where *w, int c, double 
 	return best;
 }
 
+/* Free the strings of a place row. */
+static void free_row(void *row)
+{
+	struct lc_where_row *r = row;
+
+	free(r->name);
+	free(r->what);
+	free(r->func);
+}
+
 void lc_where_free(struct lc_where *w)
 {
-	if (!w)
-		return;
-	for (uint32_t i = 0; i < w->n; i++) {
-		free(w->rows[i].name);
-		free(w->rows[i].what);
-		free(w->rows[i].func);
-	}
-	free(w->rows);
-	free(w);
+	LC_FREE_TABLE(w, rows, n, free_row);
 }

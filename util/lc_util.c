@@ -97,6 +97,13 @@ int lc_grow(void **p, size_t *cap, size_t need, size_t sz)
 	return 0;
 }
 
+void lc_free_rows(void *rows, size_t n, size_t size, void (*free_row)(void *row))
+{
+	for (size_t i = 0; rows && i < n; i++)
+		free_row((char *)rows + i * size);
+	free(rows);
+}
+
 int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
 {
 	if (msg && len) {

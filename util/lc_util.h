@@ -38,6 +38,19 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  * and *cap unchanged. */
 int lc_grow(void **p, size_t *cap, size_t need, size_t sz);
 
+/* Free an array of n rows of size bytes: what each row points to through
+ * free_row (given the row), then the array.  rows may be NULL. */
+void lc_free_rows(void *rows, size_t n, size_t size, void (*free_row)(void *row));
+
+/* Free table t (NULL is fine): its t->n rows t->rows through free_row, then
+ * t itself. */
+#define LC_FREE_TABLE(t, rows, n, free_row) \
+	do { \
+		if (t) \
+			lc_free_rows((t)->rows, (t)->n, sizeof(*(t)->rows), (free_row)); \
+		free(t); \
+	} while (0)
+
 /* Format a one-line reason into msg[len] and return err (a -errno), for
  * library functions that explain their refusals.  msg may be NULL (or len
  * 0): only err is returned then.  The one way a library layer gives a
