@@ -107,6 +107,15 @@ static void meta(struct pf *f, const char *what, int64_t pid, int64_t tid, const
 	fputs("}}", f->out);
 }
 
+/* A sample of counter track name at ts (ns), open at its args object. */
+static void counter_open(struct pf *f, const char *name, uint64_t ts)
+{
+	ev_open(f, "C", PID_TOOL, 0);
+	fprintf(f->out, ",\"name\":\"%s\",\"ts\":", name);
+	us(f->out, ts);
+	fputs(",\"args\":{", f->out);
+}
+
 /* A complete slice, its closing brace left to the caller (for args). */
 static void slice_open(struct pf *f, int64_t pid, int64_t tid, const char *name,
 		       const char *cat, uint64_t start, uint64_t end)
@@ -269,10 +278,7 @@ static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_
 		if (!wall)
 			continue;
 		lc_profile_finish(pr, &w->acct, cat);
-		ev_open(f, "C", PID_TOOL, 0);
-		fputs(",\"name\":\"processors\",\"ts\":", f->out);
-		us(f->out, w->start_ns);
-		fputs(",\"args\":{", f->out);
+		counter_open(f, "processors", w->start_ns);
 		for (int c = 0, n = 0; c < LC_NCAT; c++)
 			if (!((pr->info.unavailable >> c) & 1))	/* na: omitted, not 0 */
 				fprintf(f->out, "%s\"%s\":%.6f", n++ ? "," : "", lc_cat_info(c)->key,
@@ -282,10 +288,7 @@ static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_
 	}
 	if (!end)
 		return;
-	ev_open(f, "C", PID_TOOL, 0);
-	fputs(",\"name\":\"processors\",\"ts\":", f->out);
-	us(f->out, end);
-	fputs(",\"args\":{", f->out);
+	counter_open(f, "processors", end);
 	for (int c = 0, n = 0; c < LC_NCAT; c++)
 		if (!((pr->info.unavailable >> c) & 1))
 			fprintf(f->out, "%s\"%s\":0", n++ ? "," : "", lc_cat_info(c)->key);
@@ -302,10 +305,8 @@ static void machine_track(struct pf *f, const struct lc_profile *pr)
 		const struct lc_prof_machine *m = &pr->machine[i];
 		double cpus = m->len_ns ? (double)m->total_ns / (double)m->len_ns : 0;
 
-		ev_open(f, "C", PID_TOOL, 0);
-		fputs(",\"name\":\"machine (CPUs)\",\"ts\":", f->out);
-		us(f->out, m->start_ns);
-		fprintf(f->out, ",\"args\":{\"other\":%.6f,\"steal\":%.6f,\"sampler\":%.6f}}",
+		counter_open(f, "machine (CPUs)", m->start_ns);
+		fprintf(f->out, "\"other\":%.6f,\"steal\":%.6f,\"sampler\":%.6f}}",
 			cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100,
 			cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100,
 			cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100);
@@ -313,10 +314,8 @@ static void machine_track(struct pf *f, const struct lc_profile *pr)
 	}
 	if (!end)
 		return;
-	ev_open(f, "C", PID_TOOL, 0);
-	fputs(",\"name\":\"machine (CPUs)\",\"ts\":", f->out);
-	us(f->out, end);
-	fputs(",\"args\":{\"other\":0,\"steal\":0,\"sampler\":0}}", f->out);
+	counter_open(f, "machine (CPUs)", end);
+	fputs("\"other\":0,\"steal\":0,\"sampler\":0}}", f->out);
 }
 
 /* One track per fragment tag: a slice while it was open. */

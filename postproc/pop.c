@@ -161,6 +161,10 @@ int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_po
 	return 0;
 }
 
+/* The text columns of seconds and of percentages. */
+#define SECONDS_COL(n) { .name = (n), .kind = LC_COL_FLOAT, .prec = 6, .width = 12 }
+#define PCT_COL(n) { .name = (n), .kind = LC_COL_PCT, .prec = 1, .width = 9 }
+
 /* The metrics in text: name, value, what it is built from. */
 static const struct lc_col text_cols[] = {
 	{ .name = "metric", .kind = LC_COL_STR, .width = 28 },
@@ -190,10 +194,7 @@ static const struct lc_col rank_cols[] = {
 	{ .name = "pid", .kind = LC_COL_INT, .width = 8 },
 	{ .name = "threads", .kind = LC_COL_INT, .width = 8 },
 	{ .name = "procs", .kind = LC_COL_FLOAT, .prec = 2, .width = 6 },
-	{ .name = "U(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
-	{ .name = "M(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
-	{ .name = "OpenMP", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
-	{ .name = "M/maxM", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+	SECONDS_COL("U(s)"), SECONDS_COL("M(s)"), PCT_COL("OpenMP"), PCT_COL("M/maxM"),
 };
 
 /* One text row: name, value (NaN: na), what it is built from. */
@@ -368,11 +369,8 @@ static double reference(const struct lc_runs *r, size_t i, int kp)
 static const struct lc_col runs_text[] = {
 	{ .name = "line", .kind = LC_COL_INT, .width = 6 },
 	{ .name = "p", .kind = LC_COL_SIG, .width = 6 },
-	{ .name = "U(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
-	{ .name = "tt(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
-	{ .name = "PE", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
-	{ .name = "CompScal", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
-	{ .name = "GE", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+	SECONDS_COL("U(s)"), SECONDS_COL("tt(s)"),
+	PCT_COL("PE"), PCT_COL("CompScal"), PCT_COL("GE"),
 };
 
 /* ... and in CSV: fractions. */
