@@ -430,8 +430,10 @@ static int parse_thread(struct rstate *s, struct cur *c)
 	return 0;
 }
 
-static void free_window(struct lc_prof_window *w)
+static void free_window(void *row)
 {
+	struct lc_prof_window *w = row;
+
 	free(w->threads);
 	free(w->tags);
 	free(w->places);
@@ -1230,22 +1232,19 @@ static void place_move(struct rstate *s, const struct lc_prof_wasted *x, uint64_
 	spread(&d->places[i], j - i, x, m, NULL);
 }
 
-/* Free the module records of a profile. */
-static void free_modules(struct lc_profile *pr)
+/* Free what a module record holds. */
+static void free_module(void *row)
 {
-	for (uint32_t i = 0; i < pr->nmodules; i++) {
-		free(pr->modules[i].path);
-		free(pr->modules[i].build_id);
-	}
-	free(pr->modules);
+	struct lc_prof_module *m = row;
+
+	free(m->path);
+	free(m->build_id);
 }
 
 /* Free the names of place words of a profile. */
 static void free_place_names(struct lc_profile *pr)
 {
-	for (uint32_t i = 0; i < pr->nplace_names; i++)
-		free(pr->place_names[i].name);
-	free(pr->place_names);
+	LC_FREE_FIELD(pr->place_names, pr->nplace_names, name);
 	pr->place_names = NULL;
 	pr->nplace_names = 0;
 }
@@ -1469,9 +1468,7 @@ static int parse_move(struct rstate *s, struct cur *c)
 /* Free the sync records of a profile. */
 static void free_sync(struct lc_profile *pr)
 {
-	for (uint32_t i = 0; i < pr->nsync; i++)
-		free(pr->sync[i].name);
-	free(pr->sync);
+	LC_FREE_FIELD(pr->sync, pr->nsync, name);
 	pr->sync = NULL;
 	pr->nsync = 0;
 }
@@ -2023,46 +2020,53 @@ int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t
 	return lc_profile_read_opts(path, NULL, out, err, errlen);
 }
 
+/* Free what the info block of a profile holds. */
+static void free_info(struct lc_prof_info *info)
+{
+	for (int c = 0; c < LC_NCAT; c++)
+		free(info->reason[c]);
+	free(info->hostname);
+	free(info->command);
+	free(info->session);
+}
+
+/* Free the arrays of one source's data. */
+static void free_data(struct lc_prof_data *d)
+{
+	lc_free_rows(d->windows, d->nwindows, sizeof(*d->windows), free_window);
+	free(d->threads);
+	free(d->tags);
+	free(d->ev_window);
+	free(d->ev_thread);
+	free(d->ev_tag);
+	free(d->places);
+}
+
+/* Free the strings of the end record. */
+static void free_end(struct lc_prof_end *e)
+{
+	for (int c = 0; c < LC_NCAT; c++) {
+		free(e->reason_na[c]);
+		free(e->method[c]);
+	}
+	free(e->reason);
+}
+
 void lc_profile_free(struct lc_profile *prof)
 {
 	if (!prof)
 		return;
-	for (int c = 0; c < LC_NCAT; c++)
-		free(prof->info.reason[c]);
-	free(prof->info.hostname);
-	free(prof->info.command);
-	free(prof->info.session);
-	for (uint32_t i = 0; i < prof->nprocesses; i++)
-		free(prof->processes[i].comm);
-	free(prof->processes);
-	for (uint32_t i = 0; i < prof->nranks; i++)
-		free(prof->ranks[i].host);
-	free(prof->ranks);
+	free_info(&prof->info);
+	LC_FREE_FIELD(prof->processes, prof->nprocesses, comm);
+	LC_FREE_FIELD(prof->ranks, prof->nranks, host);
 	free(prof->threads);
-	for (int s = 0; s < LC_NSRC; s++) {
-		struct lc_prof_data *d = &prof->data[s];
-
-		for (uint32_t i = 0; i < d->nwindows; i++)
-			free_window(&d->windows[i]);
-		free(d->windows);
-		free(d->threads);
-		free(d->tags);
-		free(d->ev_window);
-		free(d->ev_thread);
-		free(d->ev_tag);
-		free(d->places);
-	}
-	free_modules(prof);
+	for (int s = 0; s < LC_NSRC; s++)
+		free_data(&prof->data[s]);
+	lc_free_rows(prof->modules, prof->nmodules, sizeof(*prof->modules), free_module);
 	free_place_names(prof);
-	for (uint32_t i = 0; i < prof->nevents; i++)
-		free(prof->events[i].name);
-	free(prof->events);
+	LC_FREE_FIELD(prof->events, prof->nevents, name);
 	free_sync(prof);
 	free(prof->machine);
-	for (int c = 0; c < LC_NCAT; c++) {
-		free(prof->end.reason_na[c]);
-		free(prof->end.method[c]);
-	}
-	free(prof->end.reason);
+	free_end(&prof->end);
 	free(prof);
 }

@@ -104,6 +104,17 @@ void lc_free_rows(void *rows, size_t n, size_t size, void (*free_row)(void *row)
 	free(rows);
 }
 
+void lc_free_field(void *rows, size_t n, size_t size, size_t off)
+{
+	for (size_t i = 0; rows && i < n; i++) {
+		void *p;
+
+		memcpy(&p, (char *)rows + i * size + off, sizeof(p));
+		free(p);
+	}
+	free(rows);
+}
+
 int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
 {
 	if (msg && len) {

@@ -42,6 +42,13 @@ int lc_grow(void **p, size_t *cap, size_t need, size_t sz);
  * free_row (given the row), then the array.  rows may be NULL. */
 void lc_free_rows(void *rows, size_t n, size_t size, void (*free_row)(void *row));
 
+/* Free an array of n rows of size bytes whose one allocation is the
+ * pointer at byte offset off of each row (a name): those, then the array.
+ * LC_FREE_FIELD(rows, n, field) names the field. */
+void lc_free_field(void *rows, size_t n, size_t size, size_t off);
+#define LC_FREE_FIELD(rows, n, field) \
+	lc_free_field((rows), (n), sizeof(*(rows)), offsetof(__typeof__(*(rows)), field))
+
 /* Free table t (NULL is fine): its t->n rows t->rows through free_row, then
  * t itself. */
 #define LC_FREE_TABLE(t, rows, n, free_row) \
