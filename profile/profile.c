@@ -5,6 +5,7 @@
 #include "lc_profile.h"
 #include "profile_format.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,6 +69,78 @@ const char *lc_sched_source_name(uint32_t src)
 {
 	return src < sizeof(sched_sources) / sizeof(sched_sources[0]) ? sched_sources[src] : NULL;
 }
+
+/* The records of the file, field by field (profile_format.h).  F(f, w):
+ * field f of struct T with width w in the file; a width that is not the
+ * field's size does not compile. */
+#define F_SIZE(w) ((w) == LC_PF_STR ? sizeof(char *) : (w) == LC_PF_STRS ? \
+		   sizeof(char *) * LC_NCAT : (size_t)(w))
+#define F(f, w) { (uint8_t)((w) + 0 * sizeof(char[sizeof(((struct T *)0)->f) == F_SIZE(w) ? 1 : -1])), \
+		  (uint16_t)offsetof(struct T, f) }
+#define LAYOUT(name, ...) \
+	static const struct lc_pf_field name##_f[] = { __VA_ARGS__ }; \
+	const struct lc_pf_layout name = { name##_f, sizeof(name##_f) / sizeof(name##_f[0]) }
+#define S LC_PF_STR
+#define SV LC_PF_STRS
+
+#define T lc_prof_info
+LAYOUT(lc_pf_info, F(start_realtime_ns, 8), F(t0_ns, 8), F(interval_ns, 8), F(window_ns, 8),
+       F(procs_option, 4), F(sampler_cpu, 4), F(sched_fifo, 4), F(unavailable, 4), F(reason, SV),
+       F(hostname, S), F(command, S), F(session, S));
+LAYOUT(lc_pf_info_grow, F(window_grow, 4));	/* minor 3 */
+#undef T
+#define T lc_prof_process
+LAYOUT(lc_pf_process, F(pid, 4), F(attach_ns, 8), F(comm, S));
+#undef T
+#define T lc_prof_thread
+LAYOUT(lc_pf_thread, F(idx, 4), F(pid, 4), F(tid, 4), F(slot, 4), F(first_ns, 8));
+#undef T
+#define T lc_prof_rank
+LAYOUT(lc_pf_rank, F(pid, 4), F(rank, 4), F(size, 4), F(flags, 4), F(clock_offset_ns, 8),
+       F(job_id, 8), F(host, S));
+#undef T
+#define T lc_prof_machine
+LAYOUT(lc_pf_machine, F(start_ns, 8), F(len_ns, 8), F(ncpus, 4), F(flags, 4), F(total_ns, 8),
+       F(program_ns, 8), F(sampler_ns, 8), F(other_ns, 8), F(steal_ns, 8));
+#undef T
+#define T lc_prof_module
+LAYOUT(lc_pf_module, F(pid, 4), F(hash, 4), F(path, S), F(build_id, S), F(size, 8),
+       F(mtime_ns, 8));
+LAYOUT(lc_pf_module_bias, F(based, 1), F(bias, 8));	/* minor 5 */
+#undef T
+#define T lc_prof_wasted
+LAYOUT(lc_pf_wasted, F(source, 1), F(window, 4), F(thread, 4), F(ns, 8), F(task, 8));
+LAYOUT(lc_pf_move, F(source, 1), F(window, 4), F(thread, 4), F(from, 1), F(to, 1), F(ns, 8));
+#undef T
+#define T lc_prof_counts
+LAYOUT(lc_pf_counts, F(source, 1), F(window, 4), F(thread, 4));
+#undef T
+#define T lc_prof_sync
+LAYOUT(lc_pf_sync_row, F(pid, 4), F(obj, 8), F(ns, 8), F(name, S));
+#undef T
+#define T lc_prof_event
+LAYOUT(lc_pf_event_row, F(role, 4), F(name, S));
+#undef T
+#define T lc_prof_place_name
+LAYOUT(lc_pf_place_name_row, F(kind, 1), F(what, 1), F(name, S));
+#undef T
+#define T lc_prof_end
+LAYOUT(lc_pf_end, F(end_ns, 8), F(procs, 4), F(procs_from, 4), F(exit_status, 4), F(ticks, 4),
+       F(max_gap_ns, 8), F(wasted_lost, 8), F(bad_reads, 8), F(reason, S));
+LAYOUT(lc_pf_end_ext, F(sampler_cpu_ns, 8), F(max_gap_at_ns, 8), F(missed_ticks, 8),
+       F(sched_source, 4), F(shared_cpu, 4), F(unavailable, 4), F(reason_na, SV), F(method, SV),
+       F(ncpus, 4));
+LAYOUT(lc_pf_end_p, F(max_threads, 4), F(max_runnable, 4), F(affinity_cpus, 4));
+LAYOUT(lc_pf_end_rule, F(rule, 4), F(interval_min_ns, 8), F(interval_max_ns, 8),
+       F(mean_interval_ns, 8), F(goal_ppm, 4), F(budget_ppm, 4), F(goal_at_ns, 8),
+       F(thread_cpu_ns, 8));
+LAYOUT(lc_pf_end_fds, F(untracked, 4), F(fd_flags, 4));
+#undef T
+#undef S
+#undef SV
+#undef LAYOUT
+#undef F
+#undef F_SIZE
 
 /* CRC-32 table for the reflected polynomial 0xEDB88320. */
 static const uint32_t crc_table[256] = {

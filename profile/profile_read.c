@@ -154,13 +154,81 @@ static char *getstr(struct cur *c, int *oom)
 		return NULL;
 	s = malloc((size_t)n + 1);
 	if (!s) {
-		*oom = 1;
+		if (oom)
+			*oom = 1;
 		bad(c, "out of memory");
 		return NULL;
 	}
 	memcpy(s, p, n);
 	s[n] = 0;
 	return s;
+}
+
+/* A u8 count and that many strings into v[0..LC_NCAT) (replacing what v
+ * held); strings past LC_NCAT are read and dropped. */
+static void getstrs(struct cur *c, char **v, int *oom)
+{
+	int n = get8(c);
+
+	for (int i = 0; i < n && !c->why; i++) {
+		char *r = getstr(c, oom);
+
+		if (i < LC_NCAT) {
+			free(v[i]);
+			v[i] = r;
+		} else {
+			free(r);
+		}
+	}
+}
+
+/* An unsigned field of width bytes (1, 4 or 8) into dst (0 when the block
+ * ends before it). */
+static void getuint(struct cur *c, void *dst, uint8_t width)
+{
+	const uint8_t *p = take(c, width);
+	uint64_t v = 0;
+
+	for (uint8_t i = width; p && i-- > 0;)
+		v = (v << 8) | p[i];
+	if (width == 1)
+		*(uint8_t *)dst = (uint8_t)v;
+	else if (width == 4)
+		*(uint32_t *)dst = (uint32_t)v;
+	else
+		*(uint64_t *)dst = v;
+}
+
+/* The fields of layout l into record rec (profile_format.h); a string
+ * field's old value is not freed.  oom as getstr's (NULL: ENOMEM is only
+ * c->why). */
+static void get_fields(struct cur *c, void *rec, const struct lc_pf_layout *l, int *oom)
+{
+	for (uint32_t i = 0; i < l->n; i++) {
+		char *dst = (char *)rec + l->f[i].off;
+
+		if (l->f[i].width == LC_PF_STRS)
+			getstrs(c, (char **)(void *)dst, oom);
+		else if (l->f[i].width == LC_PF_STR)
+			*(char **)(void *)dst = getstr(c, oom);
+		else
+			getuint(c, dst, l->f[i].width);
+	}
+}
+
+/* n rows of layout l into the array rows (size bytes a row) from row
+ * *count on, counting each row read whole.  0 or -ENOMEM. */
+static int get_rows(struct cur *c, void *rows, size_t size, uint32_t n, uint32_t *count,
+		    const struct lc_pf_layout *l)
+{
+	int oom = 0;
+
+	for (uint32_t i = 0; i < n && !c->why; i++) {
+		get_fields(c, (char *)rows + (size_t)*count * size, l, &oom);
+		if (!c->why)
+			++*count;
+	}
+	return oom ? -ENOMEM : 0;
 }
 
 /* Up to nbits masked values into v[] (zero where the mask bit is clear). */
@@ -279,31 +347,13 @@ static void getvacct(struct cur *c, struct lc_acct *a)
 static int parse_info(struct rstate *s, struct cur *c)
 {
 	struct lc_prof_info *in = &s->prof->info;
-	int oom = 0, ncat;
+	int oom = 0;
 
-	in->start_realtime_ns = get64(c);
-	in->t0_ns = get64(c);
-	in->interval_ns = get64(c);
-	in->window_ns = get64(c);
-	in->procs_option = get32(c);
-	in->sampler_cpu = (int32_t)get32(c);
-	in->sched_fifo = get32(c);
-	in->unavailable = get32(c) & ((1u << LC_NCAT) - 1);
-	ncat = get8(c);
-	for (int i = 0; i < ncat && !c->why; i++) {
-		char *r = getstr(c, &oom);
-
-		if (i < LC_NCAT)
-			in->reason[i] = r;
-		else
-			free(r);
-	}
-	in->hostname = getstr(c, &oom);
-	in->command = getstr(c, &oom);
-	in->session = getstr(c, &oom);
+	get_fields(c, in, &lc_pf_info, &oom);
+	in->unavailable &= (1u << LC_NCAT) - 1;
 	/* minor 3: the window schedule's growth (absent before: fixed) */
 	if (!c->why && c->n - c->off >= 4)
-		in->window_grow = get32(c);
+		get_fields(c, in, &lc_pf_info_grow, &oom);
 	s->have_info = 1;
 	return oom ? -ENOMEM : 0;
 }
@@ -314,9 +364,7 @@ static int parse_process(struct rstate *s, struct cur *c)
 	struct lc_prof_process p = { 0 };
 	int oom = 0;
 
-	p.pid = (int32_t)get32(c);
-	p.attach_ns = get64(c);
-	p.comm = getstr(c, &oom);
+	get_fields(c, &p, &lc_pf_process, &oom);
 	if (c->why ||
 	    lc_grow((void **)&pr->processes, &s->pcap, (size_t)pr->nprocesses + 1, sizeof(p))) {
 		free(p.comm);
@@ -333,13 +381,7 @@ static int parse_rank(struct rstate *s, struct cur *c)
 	struct lc_prof_rank r = { 0 };
 	int oom = 0;
 
-	r.pid = (int32_t)get32(c);
-	r.rank = (int32_t)get32(c);
-	r.size = get32(c);
-	r.flags = get32(c);
-	r.clock_offset_ns = (int64_t)get64(c);
-	r.job_id = get64(c);
-	r.host = getstr(c, &oom);
+	get_fields(c, &r, &lc_pf_rank, &oom);
 	if (!c->why && (r.rank < 0 || (uint32_t)r.rank >= r.size))
 		bad(c, "rank outside the job's size");
 	if (c->why ||
@@ -372,15 +414,7 @@ static int parse_machine(struct rstate *s, struct cur *c)
 	struct lc_profile *pr = s->prof;
 	struct lc_prof_machine m = { 0 }, *t = &pr->machine_total;
 
-	m.start_ns = get64(c);
-	m.len_ns = get64(c);
-	m.ncpus = get32(c);
-	m.flags = get32(c);
-	m.total_ns = get64(c);
-	m.program_ns = get64(c);
-	m.sampler_ns = get64(c);
-	m.other_ns = get64(c);
-	m.steal_ns = get64(c);
+	get_fields(c, &m, &lc_pf_machine, NULL);
 	if (c->why)
 		return 0;
 	if (!machine_ok(&m))
@@ -415,11 +449,7 @@ static int parse_thread(struct rstate *s, struct cur *c)
 	struct lc_profile *pr = s->prof;
 	struct lc_prof_thread t;
 
-	t.idx = get32(c);
-	t.pid = (int32_t)get32(c);
-	t.tid = (int32_t)get32(c);
-	t.slot = get32(c);
-	t.first_ns = get64(c);
+	get_fields(c, &t, &lc_pf_thread, NULL);
 	if (c->why)
 		return 0;
 	if (t.idx != pr->nthreads)
@@ -1254,7 +1284,6 @@ static int parse_place_names(struct rstate *s, struct cur *c)
 {
 	struct lc_profile *pr = s->prof;
 	uint32_t n = getcount(c, 6);
-	int oom = 0;
 
 	if (c->why)
 		return 0;
@@ -1262,16 +1291,8 @@ static int parse_place_names(struct rstate *s, struct cur *c)
 	pr->place_names = calloc(n ? n : 1, sizeof(*pr->place_names));
 	if (!pr->place_names)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < n && !c->why; i++) {
-		struct lc_prof_place_name *x = &pr->place_names[pr->nplace_names];
-
-		x->kind = get8(c);
-		x->what = get8(c);
-		x->name = getstr(c, &oom);
-		if (!c->why)
-			pr->nplace_names++;
-	}
-	return oom ? -ENOMEM : 0;
+	return get_rows(c, pr->place_names, sizeof(*pr->place_names), n, &pr->nplace_names,
+			&lc_pf_place_name_row);
 }
 
 const char *lc_profile_place_what(const struct lc_profile *prof, uint64_t w)
@@ -1292,15 +1313,10 @@ static int parse_module(struct rstate *s, struct cur *c)
 	struct lc_prof_module m = { 0 }, *slot = NULL;
 	int oom = 0;
 
-	m.pid = (int32_t)get32(c);
-	m.hash = get32(c);
-	m.path = getstr(c, &oom);
-	m.build_id = getstr(c, &oom);
-	m.size = get64(c);
-	m.mtime_ns = get64(c);
+	get_fields(c, &m, &lc_pf_module, &oom);
 	if (c->n - c->off >= 9) {	/* appended in minor 5: older files have none */
-		m.based = get8(c) != 0;
-		m.bias = get64(c);
+		get_fields(c, &m, &lc_pf_module_bias, NULL);
+		m.based = m.based != 0;
 	}
 	if (!c->why && m.hash > 0xffffu)
 		bad(c, "module hash out of range");
@@ -1428,11 +1444,7 @@ static int parse_wasted(struct rstate *s, struct cur *c)
 {
 	struct lc_prof_wasted x = { .from = LC_CAT_PC, .to = LC_CAT_WC };
 
-	x.source = get8(c);
-	x.window = get32(c);
-	x.thread = get32(c);
-	x.ns = get64(c);
-	x.task = get64(c);
+	get_fields(c, &x, &lc_pf_wasted, NULL);
 	x.ntags = getcount(c, 8);
 	if (c->why)
 		return 0;
@@ -1447,12 +1459,7 @@ static int parse_move(struct rstate *s, struct cur *c)
 {
 	struct lc_prof_wasted x = { 0 };
 
-	x.source = get8(c);
-	x.window = get32(c);
-	x.thread = get32(c);
-	x.from = get8(c);
-	x.to = get8(c);
-	x.ns = get64(c);
+	get_fields(c, &x, &lc_pf_move, NULL);
 	x.ntags = getcount(c, 8);
 	if (c->why)
 		return 0;
@@ -1465,26 +1472,12 @@ static int parse_move(struct rstate *s, struct cur *c)
 	return apply_free(s, c, &x);
 }
 
-/* Free the sync records of a profile. */
-static void free_sync(struct lc_profile *pr)
+/* Drop the sync records of source src, making room for n more. */
+static int sync_drop(struct lc_profile *pr, uint8_t src, uint32_t n)
 {
-	LC_FREE_FIELD(pr->sync, pr->nsync, name);
-	pr->sync = NULL;
-	pr->nsync = 0;
-}
+	struct lc_prof_sync *all = calloc((size_t)pr->nsync + n + 1, sizeof(*all));
+	uint32_t k = 0;
 
-/* A sync block replaces the records of its source read so far. */
-static int parse_sync(struct rstate *s, struct cur *c)
-{
-	struct lc_profile *pr = s->prof;
-	uint8_t src = get8(c);
-	uint32_t n = getcount(c, 24), k = 0;
-	struct lc_prof_sync *all;
-	int oom = 0;
-
-	if (c->why || src >= LC_NSRC)
-		return 0;
-	all = calloc((size_t)pr->nsync + n + 1, sizeof(*all));
 	if (!all)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < pr->nsync; i++) {
@@ -1496,25 +1489,32 @@ static int parse_sync(struct rstate *s, struct cur *c)
 	free(pr->sync);
 	pr->sync = all;
 	pr->nsync = k;
-	for (uint32_t i = 0; i < n && !c->why; i++) {
-		struct lc_prof_sync *y = &pr->sync[pr->nsync];
+	return 0;
+}
 
-		y->source = src;
-		y->pid = (int32_t)get32(c);
-		y->obj = get64(c);
-		y->ns = get64(c);
-		y->name = getstr(c, &oom);
-		if (!c->why)
-			pr->nsync++;
-	}
-	return oom ? -ENOMEM : 0;
+/* A sync block replaces the records of its source read so far. */
+static int parse_sync(struct rstate *s, struct cur *c)
+{
+	struct lc_profile *pr = s->prof;
+	uint8_t src = get8(c);
+	uint32_t n = getcount(c, 24), k = pr->nsync;
+	int r;
+
+	if (c->why || src >= LC_NSRC)
+		return 0;
+	if (sync_drop(pr, src, n))
+		return -ENOMEM;
+	k = pr->nsync;
+	r = get_rows(c, pr->sync, sizeof(*pr->sync), n, &pr->nsync, &lc_pf_sync_row);
+	for (uint32_t i = k; i < pr->nsync; i++)
+		pr->sync[i].source = src;
+	return r;
 }
 
 static int parse_events(struct rstate *s, struct cur *c)
 {
 	struct lc_profile *pr = s->prof;
-	uint32_t n = getcount(c, 8);
-	int oom = 0;
+	uint32_t n = getcount(c, 8), got = 0;
 
 	if (c->why)
 		return 0;
@@ -1526,14 +1526,11 @@ static int parse_events(struct rstate *s, struct cur *c)
 	if (!pr->events)
 		return -ENOMEM;
 	pr->nevents = n;
-	for (uint32_t i = 0; i < n && !c->why; i++) {
-		pr->events[i].role = get32(c);
-		pr->events[i].name = getstr(c, &oom);
+	if (get_rows(c, pr->events, sizeof(*pr->events), n, &got, &lc_pf_event_row))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
 		if (pr->events[i].role >= LC_EVR_NROLES)
 			pr->events[i].role = LC_EVR_OTHER;
-	}
-	if (oom)
-		return -ENOMEM;
 	for (int k = 0; k < LC_NSRC && !c->why; k++)
 		if (fit_counters(s, &pr->data[k], &s->src[k]))
 			return -ENOMEM;
@@ -1545,9 +1542,7 @@ static int parse_counts(struct rstate *s, struct cur *c)
 	struct lc_prof_counts x = { 0 };
 	int r;
 
-	x.source = get8(c);
-	x.window = get32(c);
-	x.thread = get32(c);
+	get_fields(c, &x, &lc_pf_counts, NULL);
 	x.ntags = getcount(c, 8);
 	if (c->why)
 		return 0;
@@ -1567,65 +1562,29 @@ static int parse_counts(struct rstate *s, struct cur *c)
 	return r;
 }
 
-/* The appended fields of an end block (format minor 2), when present. */
+/* The parts of an end block appended in later minors, each read when the
+ * block holds more, and marked as read (the int at flag) when whole. */
+static const struct end_part {
+	const struct lc_pf_layout *l;
+	size_t flag;
+} end_parts[] = {
+	{ &lc_pf_end_ext, offsetof(struct lc_prof_end, ext) },			/* minor 2 */
+	{ &lc_pf_end_p, offsetof(struct lc_prof_end, p_rules) },		/* minor 4 */
+	{ &lc_pf_end_rule, offsetof(struct lc_prof_end, interval_rule) },	/* minor 5 */
+	{ &lc_pf_end_fds, offsetof(struct lc_prof_end, fds) },			/* minor 5 */
+};
+
+/* The appended parts of an end block, as far as present. */
 static void parse_end_ext(struct cur *c, struct lc_prof_end *e, int *oom)
 {
-	int n;
-
-	if (c->why || c->off == c->n)
-		return;
-	e->sampler_cpu_ns = get64(c);
-	e->max_gap_at_ns = get64(c);
-	e->missed_ticks = get64(c);
-	e->sched_source = get32(c);
-	e->shared_cpu = (int32_t)get32(c);
-	e->unavailable = get32(c) & ((1u << LC_NCAT) - 1);
-	for (int k = 0; k < 2; k++) {
-		char **dst = k ? e->method : e->reason_na;
-
-		n = get8(c);
-		for (int i = 0; i < n && !c->why; i++) {
-			char *r = getstr(c, oom);
-
-			if (i < LC_NCAT) {
-				free(dst[i]);
-				dst[i] = r;
-			} else {
-				free(r);
-			}
-		}
+	for (size_t i = 0; i < sizeof(end_parts) / sizeof(end_parts[0]); i++) {
+		if (c->why || c->off == c->n)
+			return;
+		get_fields(c, e, end_parts[i].l, oom);
+		e->unavailable &= (1u << LC_NCAT) - 1;
+		if (!c->why)
+			*(int *)(void *)((char *)e + end_parts[i].flag) = 1;
 	}
-	e->ncpus = get32(c);
-	if (!c->why)
-		e->ext = 1;
-	/* minor 4: p's rules */
-	if (c->why || c->off == c->n)
-		return;
-	e->max_threads = get32(c);
-	e->max_runnable = get32(c);
-	e->affinity_cpus = get32(c);
-	if (!c->why)
-		e->p_rules = 1;
-	/* minor 5: the interval rule */
-	if (c->why || c->off == c->n)
-		return;
-	e->rule = get32(c);
-	e->interval_min_ns = get64(c);
-	e->interval_max_ns = get64(c);
-	e->mean_interval_ns = get64(c);
-	e->goal_ppm = get32(c);
-	e->budget_ppm = get32(c);
-	e->goal_at_ns = get64(c);
-	e->thread_cpu_ns = get64(c);
-	if (!c->why)
-		e->interval_rule = 1;
-	/* minor 5: descriptors */
-	if (c->why || c->off == c->n)
-		return;
-	e->untracked = get32(c);
-	e->fd_flags = get32(c);
-	if (!c->why)
-		e->fds = 1;
 }
 
 static int parse_end(struct rstate *s, struct cur *c)
@@ -1634,15 +1593,7 @@ static int parse_end(struct rstate *s, struct cur *c)
 	int oom = 0;
 
 	free(e->reason);	/* a second end block replaces the first */
-	e->end_ns = get64(c);
-	e->procs = get32(c);
-	e->procs_from = get32(c);
-	e->exit_status = (int32_t)get32(c);
-	e->ticks = get32(c);
-	e->max_gap_ns = get64(c);
-	e->wasted_lost = get64(c);
-	e->bad_reads = get64(c);
-	e->reason = getstr(c, &oom);
+	get_fields(c, e, &lc_pf_end, &oom);
 	parse_end_ext(c, e, &oom);
 	if (!c->why)
 		s->prof->ended = 1;
@@ -2065,7 +2016,7 @@ void lc_profile_free(struct lc_profile *prof)
 	lc_free_rows(prof->modules, prof->nmodules, sizeof(*prof->modules), free_module);
 	free_place_names(prof);
 	LC_FREE_FIELD(prof->events, prof->nevents, name);
-	free_sync(prof);
+	LC_FREE_FIELD(prof->sync, prof->nsync, name);
 	free(prof->machine);
 	free_end(&prof->end);
 	free(prof);
