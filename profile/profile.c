@@ -74,7 +74,7 @@ const char *lc_sched_source_name(uint32_t src)
  * field f of struct T with width w in the file; a width that is not the
  * field's size does not compile. */
 #define F_SIZE(w) ((w) == LC_PF_STR ? sizeof(char *) : (w) == LC_PF_STRS ? \
-		   sizeof(char *) * LC_NCAT : (size_t)(w))
+		   sizeof(char *) * LC_NCAT : (size_t)((w) & LC_PF_SIZE))
 #define F(f, w) { (uint8_t)((w) + 0 * sizeof(char[sizeof(((struct T *)0)->f) == F_SIZE(w) ? 1 : -1])), \
 		  (uint16_t)offsetof(struct T, f) }
 #define LAYOUT(name, ...) \
@@ -82,6 +82,16 @@ const char *lc_sched_source_name(uint32_t src)
 	const struct lc_pf_layout name = { name##_f, sizeof(name##_f) / sizeof(name##_f[0]) }
 #define S LC_PF_STR
 #define SV LC_PF_STRS
+#define V32 (LC_PF_VAR | 4)
+#define V64 (LC_PF_VAR | 8)
+
+#define T lc_prof_window
+/* a window block of minor 0-2 (type 4), and a varint window's (type 12) */
+LAYOUT(lc_pf_window4, F(source, 1), F(index, 4), F(start_ns, 8), F(ticks, 4), F(max_n, 4),
+       F(team, 4));
+LAYOUT(lc_pf_vwindow, F(source, 1), F(index, V32), F(start_ns, V64), F(len_ns, V64),
+       F(ticks, V32), F(max_n, V32), F(team, V32));
+#undef T
 
 #define T lc_prof_info
 LAYOUT(lc_pf_info, F(start_realtime_ns, 8), F(t0_ns, 8), F(interval_ns, 8), F(window_ns, 8),
@@ -138,6 +148,8 @@ LAYOUT(lc_pf_end_fds, F(untracked, 4), F(fd_flags, 4));
 #undef T
 #undef S
 #undef SV
+#undef V32
+#undef V64
 #undef LAYOUT
 #undef F
 #undef F_SIZE

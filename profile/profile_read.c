@@ -164,73 +164,6 @@ static char *getstr(struct cur *c, int *oom)
 	return s;
 }
 
-/* A u8 count and that many strings into v[0..LC_NCAT) (replacing what v
- * held); strings past LC_NCAT are read and dropped. */
-static void getstrs(struct cur *c, char **v, int *oom)
-{
-	int n = get8(c);
-
-	for (int i = 0; i < n && !c->why; i++) {
-		char *r = getstr(c, oom);
-
-		if (i < LC_NCAT) {
-			free(v[i]);
-			v[i] = r;
-		} else {
-			free(r);
-		}
-	}
-}
-
-/* An unsigned field of width bytes (1, 4 or 8) into dst (0 when the block
- * ends before it). */
-static void getuint(struct cur *c, void *dst, uint8_t width)
-{
-	const uint8_t *p = take(c, width);
-	uint64_t v = 0;
-
-	for (uint8_t i = width; p && i-- > 0;)
-		v = (v << 8) | p[i];
-	if (width == 1)
-		*(uint8_t *)dst = (uint8_t)v;
-	else if (width == 4)
-		*(uint32_t *)dst = (uint32_t)v;
-	else
-		*(uint64_t *)dst = v;
-}
-
-/* The fields of layout l into record rec (profile_format.h); a string
- * field's old value is not freed.  oom as getstr's (NULL: ENOMEM is only
- * c->why). */
-static void get_fields(struct cur *c, void *rec, const struct lc_pf_layout *l, int *oom)
-{
-	for (uint32_t i = 0; i < l->n; i++) {
-		char *dst = (char *)rec + l->f[i].off;
-
-		if (l->f[i].width == LC_PF_STRS)
-			getstrs(c, (char **)(void *)dst, oom);
-		else if (l->f[i].width == LC_PF_STR)
-			*(char **)(void *)dst = getstr(c, oom);
-		else
-			getuint(c, dst, l->f[i].width);
-	}
-}
-
-/* n rows of layout l into the array rows (size bytes a row) from row
- * *count on, counting each row read whole.  0 or -ENOMEM. */
-static int get_rows(struct cur *c, void *rows, size_t size, uint32_t n, uint32_t *count,
-		    const struct lc_pf_layout *l)
-{
-	int oom = 0;
-
-	for (uint32_t i = 0; i < n && !c->why; i++) {
-		get_fields(c, (char *)rows + (size_t)*count * size, l, &oom);
-		if (!c->why)
-			++*count;
-	}
-	return oom ? -ENOMEM : 0;
-}
-
 /* Up to nbits masked values into v[] (zero where the mask bit is clear). */
 static void getmasked(struct cur *c, uint64_t *v, int nbits, unsigned allowed)
 {
@@ -342,6 +275,78 @@ static void getvacct(struct cur *c, struct lc_acct *a)
 
 	getvmasked(c, v, 14, LC_PF_M_ACCT);
 	acct_of(v, a);
+}
+
+/* A u8 count and that many strings into v[0..LC_NCAT) (replacing what v
+ * held); strings past LC_NCAT are read and dropped. */
+static void getstrs(struct cur *c, char **v, int *oom)
+{
+	int n = get8(c);
+
+	for (int i = 0; i < n && !c->why; i++) {
+		char *r = getstr(c, oom);
+
+		if (i < LC_NCAT) {
+			free(v[i]);
+			v[i] = r;
+		} else {
+			free(r);
+		}
+	}
+}
+
+/* Store v into the unsigned field of size bytes (1, 4 or 8) at dst. */
+static void store_uint(void *dst, uint8_t size, uint64_t v)
+{
+	if (size == 1)
+		*(uint8_t *)dst = (uint8_t)v;
+	else if (size == 4)
+		*(uint32_t *)dst = (uint32_t)v;
+	else
+		*(uint64_t *)dst = v;
+}
+
+/* An unsigned field of width (profile_format.h: 1, 4 or 8 bytes, or a
+ * varint into 4 or 8) into dst; 0 when the block ends before it. */
+static void getuint(struct cur *c, void *dst, uint8_t width)
+{
+	uint8_t size = width & LC_PF_SIZE;
+	uint64_t v = width & LC_PF_VAR ? (size == 4 ? getuv32(c) : getuv(c)) :
+		     size == 1 ? get8(c) : size == 4 ? get32(c) : get64(c);
+
+	store_uint(dst, size, v);
+}
+
+/* The fields of layout l into record rec (profile_format.h); a string
+ * field's old value is not freed.  oom as getstr's (NULL: ENOMEM is only
+ * c->why). */
+static void get_fields(struct cur *c, void *rec, const struct lc_pf_layout *l, int *oom)
+{
+	for (uint32_t i = 0; i < l->n; i++) {
+		char *dst = (char *)rec + l->f[i].off;
+
+		if (l->f[i].width == LC_PF_STRS)
+			getstrs(c, (char **)(void *)dst, oom);
+		else if (l->f[i].width == LC_PF_STR)
+			*(char **)(void *)dst = getstr(c, oom);
+		else
+			getuint(c, dst, l->f[i].width);
+	}
+}
+
+/* n rows of layout l into the array rows (size bytes a row) from row
+ * *count on, counting each row read whole.  0 or -ENOMEM. */
+static int get_rows(struct cur *c, void *rows, size_t size, uint32_t n, uint32_t *count,
+		    const struct lc_pf_layout *l)
+{
+	int oom = 0;
+
+	for (uint32_t i = 0; i < n && !c->why; i++) {
+		get_fields(c, (char *)rows + (size_t)*count * size, l, &oom);
+		if (!c->why)
+			++*count;
+	}
+	return oom ? -ENOMEM : 0;
 }
 
 static int parse_info(struct rstate *s, struct cur *c)
@@ -489,27 +494,39 @@ static struct lc_prof_window *scratch_reset(struct rstate *s)
 	return w;
 }
 
-/* The rows of a window block (type 4); rows must name threads declared
- * earlier. */
+/* Room in the scratch window for n rows and g tag rows, unless the block
+ * is already invalid (then the readers that follow read nothing). */
+static int rows_room(struct rstate *s, struct cur *c, uint32_t n, uint32_t g)
+{
+	return c->why ? 0 : scratch_room(&s->scratch, n, g);
+}
+
+/* A thread row's masked values v (fixed-width order). */
+static void trow_set(struct lc_prof_trow *r, const uint64_t v[10])
+{
+	memcpy(r->cat, v, sizeof(r->cat));
+	r->li_qempty = v[LC_PF_M_QEMPTY];
+}
+
+/* The thread rows and tag rows of a window block (type 4); rows must name
+ * threads declared earlier. */
 static int parse_rows(struct rstate *s, struct cur *c, struct lc_prof_window *w)
 {
 	w->nthreads = getcount(c, 6);
-	if (c->why || scratch_room(&s->scratch, w->nthreads, 0))
-		return c->why ? 0 : -ENOMEM;
+	if (rows_room(s, c, w->nthreads, 0))
+		return -ENOMEM;
 	for (uint32_t i = 0; i < w->nthreads && !c->why; i++) {
-		struct lc_prof_trow *r = &w->threads[i];
 		uint64_t v[10];
 
-		r->thread = get32(c);
-		if (!c->why && r->thread >= s->prof->nthreads)
+		w->threads[i].thread = get32(c);
+		if (!c->why && w->threads[i].thread >= s->prof->nthreads)
 			return bad(c, "row names an undeclared thread");
 		getmasked(c, v, 10, LC_PF_M_TROW);
-		memcpy(r->cat, v, sizeof(r->cat));
-		r->li_qempty = v[LC_PF_M_QEMPTY];
+		trow_set(&w->threads[i], v);
 	}
 	w->ntags = getcount(c, 10);
-	if (c->why || scratch_room(&s->scratch, 0, w->ntags))
-		return c->why ? 0 : -ENOMEM;
+	if (rows_room(s, c, 0, w->ntags))
+		return -ENOMEM;
 	for (uint32_t i = 0; i < w->ntags && !c->why; i++) {
 		w->tags[i].tag = (int64_t)get64(c);
 		getacct(c, &w->tags[i].acct);
@@ -527,12 +544,7 @@ static int parse_window(struct rstate *s, struct cur *c)
 	struct lc_prof_window *w = scratch_reset(s);
 	int r;
 
-	w->source = get8(c);
-	w->index = get32(c);
-	w->start_ns = get64(c);
-	w->ticks = get32(c);
-	w->max_n = get32(c);
-	w->team = get32(c);
+	get_fields(c, w, &lc_pf_window4, NULL);
 	getacct(c, &w->acct);
 	r = parse_rows(s, c, w);
 	w->len_ns = s->prof->info.window_ns;
@@ -541,48 +553,55 @@ static int parse_window(struct rstate *s, struct cur *c)
 	return commit_window(s, c, w);
 }
 
-/* A varint window block (type 12, minor 3). */
-static int parse_vwindow(struct rstate *s, struct cur *c)
+/* The thread rows of a varint window: each thread the difference from the
+ * previous row's, within the declared threads. */
+static int parse_vrows(struct rstate *s, struct cur *c, struct lc_prof_window *w)
 {
-	struct lc_prof_window *w = scratch_reset(s);
-	uint32_t prev = 0, nth = s->prof->nthreads, x;
-	int ext, rc;
-	uint8_t src;
+	uint32_t prev = 0, nth = s->prof->nthreads;
 
-	w->source = get8(c);
-	w->index = getuv32(c);
-	w->start_ns = getuv(c);
-	w->len_ns = getuv(c);
-	w->ticks = getuv32(c);
-	w->max_n = getuv32(c);
-	w->team = getuv32(c);
-	getvacct(c, &w->acct);
-	/* a row is at least a delta and a mask, a tag row a tag and a mask */
+	/* a row is at least a delta and a mask */
 	w->nthreads = getvcount(c, 2);
-	if (c->why || scratch_room(&s->scratch, w->nthreads, 0))
-		return c->why ? 0 : -ENOMEM;
+	if (rows_room(s, c, w->nthreads, 0))
+		return -ENOMEM;
 	for (uint32_t i = 0; i < w->nthreads && !c->why; i++) {
-		struct lc_prof_trow *r = &w->threads[i];
 		int64_t d = lc_pf_unzigzag(getuv(c));
 		uint64_t v[10];
 
-		if (c->why)
-			break;
-		if (d < -(int64_t)prev || d >= (int64_t)nth - (int64_t)prev)
+		if (!c->why && (d < -(int64_t)prev || d >= (int64_t)nth - (int64_t)prev))
 			return bad(c, "row names an undeclared thread");
-		r->thread = prev = (uint32_t)((int64_t)prev + d);
+		w->threads[i].thread = prev = (uint32_t)((int64_t)prev + d);
 		getvmasked(c, v, 10, LC_PF_M_TROW);
-		memcpy(r->cat, v, sizeof(r->cat));
-		r->li_qempty = v[LC_PF_M_QEMPTY];
+		trow_set(&w->threads[i], v);
 	}
+	return 0;
+}
+
+/* The tag rows of a varint window: a tag and a masked acct each. */
+static int parse_vtags(struct rstate *s, struct cur *c, struct lc_prof_window *w)
+{
 	w->ntags = getvcount(c, 2);
-	if (c->why || scratch_room(&s->scratch, 0, w->ntags))
-		return c->why ? 0 : -ENOMEM;
+	if (rows_room(s, c, 0, w->ntags))
+		return -ENOMEM;
 	for (uint32_t i = 0; i < w->ntags && !c->why; i++) {
 		w->tags[i].tag = lc_pf_unzigzag(getuv(c));
 		getvacct(c, &w->tags[i].acct);
 	}
-	/* minor 5: the window's place rows follow */
+	return 0;
+}
+
+/* A varint window block (type 12, minor 3), with its place rows after the
+ * tag rows from minor 5 on. */
+static int parse_vwindow(struct rstate *s, struct cur *c)
+{
+	struct lc_prof_window *w = scratch_reset(s);
+	uint32_t x;
+	int ext, rc;
+	uint8_t src;
+
+	get_fields(c, w, &lc_pf_vwindow, NULL);
+	getvacct(c, &w->acct);
+	if (parse_vrows(s, c, w) || parse_vtags(s, c, w))
+		return c->why ? 0 : -ENOMEM;
 	ext = !c->why && c->off < c->n;
 	if (ext && get_place_rows(s, c, w->source, w->index))
 		return -ENOMEM;

@@ -227,14 +227,18 @@ static void putstrs(struct lc_pwriter *w, char *const *v)
 		putstr(w, v[c]);
 }
 
-/* An unsigned field of width bytes (1, 4 or 8) at src, little-endian. */
+/* An unsigned field of width (profile_format.h: 1, 4 or 8 bytes,
+ * little-endian, or a varint from 4 or 8) at src. */
 static void put_uint(struct lc_pwriter *w, const void *src, uint8_t width)
 {
-	uint64_t v = width == 1 ? *(const uint8_t *)src :
-		     width == 4 ? *(const uint32_t *)src : *(const uint64_t *)src;
-	uint8_t *p = room(w, width);
+	uint8_t size = width & LC_PF_SIZE, *p;
+	uint64_t v = size == 1 ? *(const uint8_t *)src :
+		     size == 4 ? *(const uint32_t *)src : *(const uint64_t *)src;
 
-	for (uint8_t i = 0; p && i < width; i++)
+	p = width & LC_PF_VAR ? NULL : room(w, size);
+	if (width & LC_PF_VAR)
+		putuv(w, v);
+	for (uint8_t i = 0; p && i < size; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
@@ -438,16 +442,13 @@ static void put_place_rows(struct lc_pwriter *w, uint32_t n, const struct lc_pro
  * are small, and a window of 256 rows is most of a profile. */
 int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win)
 {
+	struct lc_prof_window x = *win;
 	uint32_t prev = 0;
 
+	if (!x.len_ns)
+		x.len_ns = w->window_ns;
 	begin(w, LC_PF_VWINDOW);
-	put8(w, win->source);
-	putuv(w, win->index);
-	putuv(w, win->start_ns);
-	putuv(w, win->len_ns ? win->len_ns : w->window_ns);
-	putuv(w, win->ticks);
-	putuv(w, win->max_n);
-	putuv(w, win->team);
+	put_fields(w, &x, &lc_pf_vwindow);
 	putvacct(w, &win->acct);
 	putuv(w, win->nthreads);
 	for (uint32_t i = 0; i < win->nthreads; i++) {
