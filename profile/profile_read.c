@@ -363,6 +363,20 @@ static int parse_info(struct rstate *s, struct cur *c)
 	return oom ? -ENOMEM : 0;
 }
 
+/* Append record rec (size bytes, just read) to the array *arr of *n rows
+ * (capacity *cap) unless the block is invalid; a record not stored has its
+ * string str freed.  0, or -ENOMEM (also when reading it ran out: oom). */
+static int append_rec(struct cur *c, void *arr, uint32_t *n, size_t *cap, const void *rec,
+		      size_t size, char *str, int oom)
+{
+	if (c->why || lc_grow(arr, cap, (size_t)*n + 1, size)) {
+		free(str);
+		return oom || !c->why ? -ENOMEM : 0;
+	}
+	memcpy(*(char **)arr + (size_t)(*n)++ * size, rec, size);
+	return 0;
+}
+
 static int parse_process(struct rstate *s, struct cur *c)
 {
 	struct lc_profile *pr = s->prof;
@@ -370,13 +384,7 @@ static int parse_process(struct rstate *s, struct cur *c)
 	int oom = 0;
 
 	get_fields(c, &p, &lc_pf_process, &oom);
-	if (c->why ||
-	    lc_grow((void **)&pr->processes, &s->pcap, (size_t)pr->nprocesses + 1, sizeof(p))) {
-		free(p.comm);
-		return oom || !c->why ? -ENOMEM : 0;
-	}
-	pr->processes[pr->nprocesses++] = p;
-	return 0;
+	return append_rec(c, &pr->processes, &pr->nprocesses, &s->pcap, &p, sizeof(p), p.comm, oom);
 }
 
 /* A rank block (minor 1): the job identity of a process. */
@@ -389,13 +397,7 @@ static int parse_rank(struct rstate *s, struct cur *c)
 	get_fields(c, &r, &lc_pf_rank, &oom);
 	if (!c->why && (r.rank < 0 || (uint32_t)r.rank >= r.size))
 		bad(c, "rank outside the job's size");
-	if (c->why ||
-	    lc_grow((void **)&pr->ranks, &s->rcap, (size_t)pr->nranks + 1, sizeof(r))) {
-		free(r.host);
-		return oom || !c->why ? -ENOMEM : 0;
-	}
-	pr->ranks[pr->nranks++] = r;
-	return 0;
+	return append_rec(c, &pr->ranks, &pr->nranks, &s->rcap, &r, sizeof(r), r.host, oom);
 }
 
 /* Whether the parts of machine span m fit its total, for 1 to 65536 CPUs. */
@@ -420,14 +422,11 @@ static int parse_machine(struct rstate *s, struct cur *c)
 	struct lc_prof_machine m = { 0 }, *t = &pr->machine_total;
 
 	get_fields(c, &m, &lc_pf_machine, NULL);
-	if (c->why)
-		return 0;
-	if (!machine_ok(&m))
-		return bad(c, "machine span: its parts exceed its total, or no CPU");
-	if (lc_grow((void **)&pr->machine, &s->mcap, (size_t)pr->nmachine + 1, sizeof(m)))
+	if (!c->why && !machine_ok(&m))
+		bad(c, "machine span: its parts exceed its total, or no CPU");
+	if (append_rec(c, &pr->machine, &pr->nmachine, &s->mcap, &m, sizeof(m), NULL, 0))
 		return -ENOMEM;
-	pr->machine[pr->nmachine++] = m;
-	if (m.flags & LC_MACH_PARTIAL || t->total_ns > UINT64_MAX / 2 ||
+	if (c->why || m.flags & LC_MACH_PARTIAL || t->total_ns > UINT64_MAX / 2 ||
 	    t->len_ns > UINT64_MAX / 2 || m.total_ns > UINT64_MAX / 4)
 		return 0;
 	if (m.ncpus > t->ncpus)
@@ -455,14 +454,9 @@ static int parse_thread(struct rstate *s, struct cur *c)
 	struct lc_prof_thread t;
 
 	get_fields(c, &t, &lc_pf_thread, NULL);
-	if (c->why)
-		return 0;
-	if (t.idx != pr->nthreads)
-		return bad(c, "thread index out of order");
-	if (lc_grow((void **)&pr->threads, &s->tcap, (size_t)pr->nthreads + 1, sizeof(t)))
-		return -ENOMEM;
-	pr->threads[pr->nthreads++] = t;
-	return 0;
+	if (!c->why && t.idx != pr->nthreads)
+		bad(c, "thread index out of order");
+	return append_rec(c, &pr->threads, &pr->nthreads, &s->tcap, &t, sizeof(t), NULL, 0);
 }
 
 static void free_window(void *row)
@@ -1450,6 +1444,21 @@ static int get_tags(struct cur *c, uint32_t n, int64_t **out)
 	return 0;
 }
 
+/* The tags of a record that names thread (read before them): a count and
+ * the tags into *ntags and a new *tags.  A thread not declared makes the
+ * block invalid with the reason why.  0 (c->why set if invalid) or
+ * -ENOMEM. */
+static int get_thread_tags(struct rstate *s, struct cur *c, uint32_t thread, uint32_t *ntags,
+			   int64_t **tags, const char *why)
+{
+	*ntags = getcount(c, 8);
+	if (c->why)
+		return 0;
+	if (thread >= s->prof->nthreads)
+		return bad(c, why);
+	return get_tags(c, *ntags, tags);
+}
+
 /* Apply a parsed wasted or move record, then free its tags. */
 static int apply_free(struct rstate *s, struct cur *c, struct lc_prof_wasted *x)
 {
@@ -1464,12 +1473,8 @@ static int parse_wasted(struct rstate *s, struct cur *c)
 	struct lc_prof_wasted x = { .from = LC_CAT_PC, .to = LC_CAT_WC };
 
 	get_fields(c, &x, &lc_pf_wasted, NULL);
-	x.ntags = getcount(c, 8);
-	if (c->why)
-		return 0;
-	if (x.thread >= s->prof->nthreads)
-		return bad(c, "wasted time of an undeclared thread");
-	if (get_tags(c, x.ntags, &x.tags))
+	if (get_thread_tags(s, c, x.thread, &x.ntags, &x.tags,
+			    "wasted time of an undeclared thread"))
 		return -ENOMEM;
 	return apply_free(s, c, &x);
 }
@@ -1479,15 +1484,10 @@ static int parse_move(struct rstate *s, struct cur *c)
 	struct lc_prof_wasted x = { 0 };
 
 	get_fields(c, &x, &lc_pf_move, NULL);
-	x.ntags = getcount(c, 8);
-	if (c->why)
-		return 0;
-	if (x.thread >= s->prof->nthreads)
-		return bad(c, "moved time of an undeclared thread");
-	if (x.from >= LC_NCAT || x.to >= LC_NCAT)
-		return bad(c, "move names an unknown category");
-	if (get_tags(c, x.ntags, &x.tags))
+	if (get_thread_tags(s, c, x.thread, &x.ntags, &x.tags, "moved time of an undeclared thread"))
 		return -ENOMEM;
+	if (!c->why && (x.from >= LC_NCAT || x.to >= LC_NCAT))
+		bad(c, "move names an unknown category");
 	return apply_free(s, c, &x);
 }
 
@@ -1562,19 +1562,12 @@ static int parse_counts(struct rstate *s, struct cur *c)
 	int r;
 
 	get_fields(c, &x, &lc_pf_counts, NULL);
-	x.ntags = getcount(c, 8);
-	if (c->why)
-		return 0;
-	if (x.thread >= s->prof->nthreads)
-		return bad(c, "counts of an undeclared thread");
-	if (get_tags(c, x.ntags, &x.tags))
+	if (get_thread_tags(s, c, x.thread, &x.ntags, &x.tags, "counts of an undeclared thread"))
 		return -ENOMEM;
 	x.nev = get32(c);
-	if (!c->why && (x.nev != s->prof->nevents || !s->prof->events)) {
-		free(x.tags);
-		return bad(c, "counts that do not match the events block");
-	}
-	for (uint32_t i = 0; i < x.nev; i++)
+	if (!c->why && (x.nev != s->prof->nevents || !s->prof->events))
+		bad(c, "counts that do not match the events block");
+	for (uint32_t i = 0; i < x.nev && !c->why; i++)
 		x.v[i] = get64(c);
 	r = c->why ? 0 : apply_counts(s, &x);
 	free(x.tags);
