@@ -318,11 +318,10 @@ struct lc_program_dbg *lc_program_dbg_open(const char *path)
 		return NULL;
 	d->fd = open(path, O_RDONLY | O_CLOEXEC);
 	d->dw = d->fd >= 0 ? dwarf_begin(d->fd, DWARF_C_READ) : NULL;
-	if (!d->dw) {
-		lc_program_dbg_close(d);
-		return NULL;
-	}
-	return d;
+	if (d->dw)
+		return d;
+	lc_program_dbg_close(d);
+	return NULL;
 }
 
 void lc_program_dbg_close(struct lc_program_dbg *d)

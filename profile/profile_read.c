@@ -755,6 +755,66 @@ static struct lc_prof_tagrow *find_tagrow(struct lc_prof_window *w, int64_t tag)
 	return NULL;
 }
 
+/* Room for n more elements of size bytes in the array *p of have. */
+static int room_more(void *p, uint32_t have, uint32_t n, size_t size)
+{
+	void *q = n ? realloc(*(void **)p, ((size_t)have + n) * size) : *(void **)p;
+
+	if (!q)
+		return -ENOMEM;
+	*(void **)p = q;
+	return 0;
+}
+
+/* src's tag rows into dst's, by tag. */
+static int merge_tags(struct lc_prof_window *dst, const struct lc_prof_window *src)
+{
+	if (room_more(&dst->tags, dst->ntags, src->ntags, sizeof(*dst->tags)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < src->ntags; i++) {
+		struct lc_prof_tagrow *g = find_tagrow(dst, src->tags[i].tag);
+
+		if (g)
+			lc_acct_add(&g->acct, &src->tags[i].acct);
+		else
+			dst->tags[dst->ntags++] = src->tags[i];
+	}
+	return 0;
+}
+
+/* Thread row r into dst's row of its thread (s->map: thread -> position
+ * + 1), or as a new row. */
+static void merge_row(struct rstate *s, struct lc_prof_window *dst, const struct lc_prof_trow *r)
+{
+	uint32_t k = s->map[r->thread];
+
+	if (!k) {
+		dst->threads[dst->nthreads] = *r;
+		s->map[r->thread] = ++dst->nthreads;
+		return;
+	}
+	for (int c = 0; c < LC_NCAT; c++)
+		dst->threads[k - 1].cat[c] += r->cat[c];
+	dst->threads[k - 1].li_qempty += r->li_qempty;
+}
+
+/* src's thread rows into dst's, by thread, through a map of thread ->
+ * position + 1 left all zero again afterwards. */
+static int merge_rows(struct rstate *s, struct lc_prof_window *dst,
+		      const struct lc_prof_window *src)
+{
+	if (lc_grow((void **)&s->map, &s->mapcap, s->prof->nthreads, sizeof(*s->map)) ||
+	    room_more(&dst->threads, dst->nthreads, src->nthreads, sizeof(*dst->threads)))
+		return -ENOMEM;
+	for (uint32_t i = dst->nthreads; i-- > 0;)
+		s->map[dst->threads[i].thread] = i + 1;
+	for (uint32_t i = 0; i < src->nthreads; i++)
+		merge_row(s, dst, &src->threads[i]);
+	for (uint32_t i = 0; i < dst->nthreads; i++)
+		s->map[dst->threads[i].thread] = 0;
+	return 0;
+}
+
 /* Merge the later window src into dst: sums, maxima, tag rows by tag and,
  * when dst has rows, rows by thread; dst keeps its start and index. */
 static int merge_window(struct rstate *s, struct lc_prof_window *dst,
@@ -764,57 +824,11 @@ static int merge_window(struct rstate *s, struct lc_prof_window *dst,
 	dst->ticks += src->ticks;
 	dst->len_ns += src->len_ns;
 	dst->nmerged += src->nmerged;
-	if (src->max_n > dst->max_n)
-		dst->max_n = src->max_n;
-	if (src->team > dst->team)
-		dst->team = src->team;
-	if (src->ntags) {
-		void *p = realloc(dst->tags, ((size_t)dst->ntags + src->ntags) * sizeof(*dst->tags));
-
-		if (!p)
-			return -ENOMEM;
-		dst->tags = p;
-	}
-	for (uint32_t i = 0; i < src->ntags; i++) {
-		struct lc_prof_tagrow *g = find_tagrow(dst, src->tags[i].tag);
-
-		if (g)
-			lc_acct_add(&g->acct, &src->tags[i].acct);
-		else
-			dst->tags[dst->ntags++] = src->tags[i];
-	}
-	if (!keep_rows || !src->nthreads)
-		return 0;
-	/* rows by thread through a map of thread -> position + 1, left all
-	 * zero again afterwards */
-	if (lc_grow((void **)&s->map, &s->mapcap, s->prof->nthreads, sizeof(*s->map)))
+	dst->max_n = src->max_n > dst->max_n ? src->max_n : dst->max_n;
+	dst->team = src->team > dst->team ? src->team : dst->team;
+	if (merge_tags(dst, src))
 		return -ENOMEM;
-	{
-		void *p = realloc(dst->threads,
-				  ((size_t)dst->nthreads + src->nthreads) * sizeof(*dst->threads));
-
-		if (!p)
-			return -ENOMEM;
-		dst->threads = p;
-	}
-	for (uint32_t i = dst->nthreads; i-- > 0;)
-		s->map[dst->threads[i].thread] = i + 1;
-	for (uint32_t i = 0; i < src->nthreads; i++) {
-		const struct lc_prof_trow *r = &src->threads[i];
-		uint32_t k = s->map[r->thread];
-
-		if (k) {
-			for (int c = 0; c < LC_NCAT; c++)
-				dst->threads[k - 1].cat[c] += r->cat[c];
-			dst->threads[k - 1].li_qempty += r->li_qempty;
-		} else {
-			dst->threads[dst->nthreads] = *r;
-			s->map[r->thread] = ++dst->nthreads;
-		}
-	}
-	for (uint32_t i = 0; i < dst->nthreads; i++)
-		s->map[dst->threads[i].thread] = 0;
-	return 0;
+	return keep_rows && src->nthreads ? merge_rows(s, dst, src) : 0;
 }
 
 /* Merge the held windows of d pairwise (0 and 1, 2 and 3, ...), with
