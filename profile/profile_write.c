@@ -135,15 +135,9 @@ static void async_stop(struct lc_pwriter *w)
 {
 	if (!w->async)
 		return;
-	pthread_mutex_lock(&w->lock);
-	w->stopping = 1;
-	pthread_cond_signal(&w->cond);
-	pthread_mutex_unlock(&w->lock);
-	pthread_join(w->th, NULL);
+	lc_thread_stop(w->th, &w->lock, &w->cond, &w->stopping);
 	if (w->async_err && !w->err)
 		w->err = w->async_err;
-	pthread_mutex_destroy(&w->lock);
-	pthread_cond_destroy(&w->cond);
 	w->async = 0;
 }
 

@@ -228,6 +228,17 @@ int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 	return -rc;
 }
 
+void lc_thread_stop(pthread_t t, pthread_mutex_t *lock, pthread_cond_t *cond, int *stop)
+{
+	pthread_mutex_lock(lock);
+	*stop = 1;
+	pthread_cond_broadcast(cond);
+	pthread_mutex_unlock(lock);
+	pthread_join(t, NULL);
+	pthread_mutex_destroy(lock);
+	pthread_cond_destroy(cond);
+}
+
 /* True when c ends a word: white space or one of seps. */
 static int word_end(char c, const char *seps)
 {

@@ -103,6 +103,10 @@ void lc_strv_free(char **v, int n);
  * -errno. */
 int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
+/* Stop thread t that waits on cond under lock until *stop is set: set it
+ * under lock, wake t, join it, then destroy lock and cond. */
+void lc_thread_stop(pthread_t t, pthread_mutex_t *lock, pthread_cond_t *cond, int *stop);
+
 /* The path of data file name (e.g. "models.txt") into buf: the file named
  * by environment variable env when set (NULL: none), else the first
  * readable of share/NAME beside the running program (a build tree),
