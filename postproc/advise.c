@@ -734,9 +734,7 @@ int lc_advise_print(FILE *out, const struct lc_profile *pr, const struct lc_rule
 	if (!x.d->present)
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       o->source == LC_SRC_TRACE ? "trace" : "sampled");
-	lc_profile_finish(pr, &x.d->total, x.cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		x.total += x.cat[c];
+	x.total = lc_profile_finish(pr, &x.d->total, x.cat);
 	if (!x.total)
 		return lc_fail(msg, len, 1, "the profile holds no time");
 	for (int c = 0; c < LC_NCAT; c++) {

@@ -538,9 +538,7 @@ static void model_chart(FILE *out, const struct lc_profile *pr, const struct lc_
 	double ymax = 0, wall = 0;
 	uint64_t cat[LC_NCAT], tot = 0;
 
-	lc_profile_finish(pr, &pr->data[LC_SRC_SAMPLED].total, cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		tot += cat[c];
+	tot = lc_profile_finish(pr, &pr->data[LC_SRC_SAMPLED].total, cat);
 	wall = pr->procs ? sec(tot) / pr->procs : wall;
 	model_series(hm, pmax, y);
 	for (int s = 0; s <= LC_NCAT; s++)
@@ -591,9 +589,7 @@ int lc_html_write(FILE *out, const struct lc_profile *pr, enum lc_source src, co
 	if (!d->present)
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
-	lc_profile_finish(pr, &d->total, cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		total += cat[c];
+	total = lc_profile_finish(pr, &d->total, cat);
 	head(out, pr, name);
 	warnings(out, pr);
 	table(out, pr, cat, total);

@@ -105,8 +105,7 @@ static void add_finished(struct lc_acct *a, struct nodesum *ns, const struct lc_
 	uint64_t cat[LC_NCAT];
 
 	lc_acct_finish(b, pf, cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		a->cat[c] += cat[c];
+	lc_cat_add(a->cat, cat);
 	a->li_qempty += b->li_qempty;
 	ns->we += b->t_we;
 	ns->nwe += b->t_nwe;
@@ -141,8 +140,7 @@ static int fold(const struct job *jb, int f, const struct lc_prof_window *w, str
 			for (k = j->sum.row0; k < j->nrows && j->rows[k].thread != r.thread; k++)
 				;
 		if (k < j->nrows) {
-			for (int c = 0; c < LC_NCAT; c++)
-				j->rows[k].cat[c] += r.cat[c];
+			lc_cat_add(j->rows[k].cat, r.cat);
 			j->rows[k].li_qempty += r.li_qempty;
 			continue;
 		}

@@ -215,8 +215,7 @@ static void fit_window(const struct lc_prof_data *d, uint32_t i, const struct lc
 
 	room = i + 1 < d->nwindows && d->windows[i + 1].start_ns > at ?
 	       d->windows[i + 1].start_ns - at : UINT64_MAX;
-	for (int c = 0; c < LC_NCAT; c++)
-		sum += tr->cat[c];
+	sum = lc_cat_sum(tr->cat);
 	for (int c = 0; c < LC_NCAT; c++)
 		ns[c] = sum <= room ? tr->cat[c] :
 			(uint64_t)((double)tr->cat[c] * (double)room / (double)sum);
@@ -388,16 +387,6 @@ static uint32_t place_row(const struct lc_places *pl, const struct lc_prof_place
 	return hit ? (uint32_t)(*hit - pl->w->rows) : pl->w->n - 1;
 }
 
-/* All categories of place row p. */
-static uint64_t place_ns(const struct lc_prof_place *p)
-{
-	uint64_t s = 0;
-
-	for (int c = 0; c < LC_NCAT; c++)
-		s += p->cat[c];
-	return s;
-}
-
 void lc_places_free(struct lc_places *pl)
 {
 	if (!pl)
@@ -495,8 +484,8 @@ static uint32_t top_place(const struct lc_places *pl, const struct lc_prof_windo
 	uint64_t most = 0;
 
 	for (uint32_t i = 0; i < w->nplaces; i++)
-		if (w->places[i].thread == t && place_ns(&w->places[i]) > most) {
-			most = place_ns(&w->places[i]);
+		if (w->places[i].thread == t && lc_cat_sum(w->places[i].cat) > most) {
+			most = lc_cat_sum(w->places[i].cat);
 			best = place_row(pl, &w->places[i]);
 		}
 	return best;
@@ -511,8 +500,8 @@ static void add_places(struct lc_places *pl, const struct lc_prof_window *w, uin
 
 	for (uint32_t i = 0; i < w->nplaces; i++)
 		if (w->places[i].thread == t) {
-			hold_ns(pl, place_row(pl, &w->places[i]), place_ns(&w->places[i]));
-			placed += place_ns(&w->places[i]);
+			hold_ns(pl, place_row(pl, &w->places[i]), lc_cat_sum(w->places[i].cat));
+			placed += lc_cat_sum(w->places[i].cat);
 		}
 	if (!placed)
 		hold_ns(pl, pl->w->n - 1, span);

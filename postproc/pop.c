@@ -133,9 +133,7 @@ int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_po
 	if (!d->present || !pr->procs)
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
-	lc_profile_finish(pr, &d->total, cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		total += cat[c];
+	total = lc_profile_finish(pr, &d->total, cat);
 	for (uint32_t t = 0; t < d->nthreads; t++)
 		if (d->threads[t].cat[LC_CAT_CL] > clmax)
 			clmax = d->threads[t].cat[LC_CAT_CL];

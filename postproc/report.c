@@ -32,11 +32,8 @@ static double pct(uint64_t ns, uint64_t total)
 /* Finish acct a for the profile's p into v. */
 static void make_view(const struct lc_profile *pr, const struct lc_acct *a, struct view *v)
 {
-	lc_profile_finish(pr, a, v->cat);
+	v->total = lc_profile_finish(pr, a, v->cat);
 	v->qempty = a->li_qempty;
-	v->total = 0;
-	for (int c = 0; c < LC_NCAT; c++)
-		v->total += v->cat[c];
 	v->wall = pr->procs ? lc_sec(v->total) / pr->procs : lc_sec(lc_acct_wall(a));
 	v->nobs = 0;
 }
@@ -504,15 +501,6 @@ static void empty_row(const struct lc_prof_data *d, const struct view *v, uint64
 	}
 }
 
-static uint64_t row_total(const uint64_t cat[LC_NCAT])
-{
-	uint64_t t = 0;
-
-	for (int c = 0; c < LC_NCAT; c++)
-		t += cat[c];
-	return t;
-}
-
 /* The emitter's format for o's. */
 static enum lc_emit_format emit_fmt(enum lc_report_fmt f)
 {
@@ -548,7 +536,7 @@ static void cat_cells(struct lc_emit *e, const struct lc_profile *pr, const uint
 			lc_emit_na(e);
 		else
 			lc_emit_num(e, lc_sec(cat[c]));
-	lc_emit_num(e, lc_sec(row_total(cat)));
+	lc_emit_num(e, lc_sec(lc_cat_sum(cat)));
 }
 
 /* Threads x categories, then the empty slots (text and CSV). */
@@ -1014,7 +1002,7 @@ static void json_cats(const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
 		else
 			printf("%.9f, ", lc_sec(cat[c]));
 	}
-	printf("\"total\": %.9f}", lc_sec(row_total(cat)));
+	printf("\"total\": %.9f}", lc_sec(lc_cat_sum(cat)));
 }
 
 static void json_head(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v)

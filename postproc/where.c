@@ -66,8 +66,7 @@ static struct lc_where *where_new(uint32_t cap)
 /* Add the place row p (one thread's share of a place) into row r. */
 static void add_share(struct lc_where_row *r, const struct lc_prof_place *p)
 {
-	for (int c = 0; c < LC_NCAT; c++)
-		r->cat[c] += p->cat[c];
+	lc_cat_add(r->cat, p->cat);
 	r->nthreads++;
 }
 
@@ -314,8 +313,7 @@ static struct lc_where_row *group_row(struct lc_where *w, const char *name, cons
 /* Add place row x into the group g (a sum: no slowest thread). */
 static void add_into(struct lc_where_row *g, const struct lc_where_row *x)
 {
-	for (int c = 0; c < LC_NCAT; c++)
-		g->cat[c] += x->cat[c];
+	lc_cat_add(g->cat, x->cat);
 	g->nthreads += x->nthreads;
 }
 

@@ -267,8 +267,7 @@ char *lc_key_list(char *buf, size_t len)
 /* Add b into a, field by field. */
 void lc_acct_add(struct lc_acct *a, const struct lc_acct *b)
 {
-	for (int c = 0; c < LC_NCAT; c++)
-		a->cat[c] += b->cat[c];
+	lc_cat_add(a->cat, b->cat);
 	a->li_qempty += b->li_qempty;
 	a->t_we += b->t_we;
 	a->n_we += b->n_we;
@@ -299,10 +298,26 @@ void lc_acct_finish(const struct lc_acct *a, uint32_t p, uint64_t out[LC_NCAT])
 }
 
 /* The categories of a for the profile's p. */
-void lc_profile_finish(const struct lc_profile *prof, const struct lc_acct *a,
-		       uint64_t out[LC_NCAT])
+uint64_t lc_profile_finish(const struct lc_profile *prof, const struct lc_acct *a,
+			   uint64_t out[LC_NCAT])
 {
 	lc_acct_finish(a, prof->procs, out);
+	return lc_cat_sum(out);
+}
+
+uint64_t lc_cat_sum(const uint64_t cat[LC_NCAT])
+{
+	uint64_t s = 0;
+
+	for (int c = 0; c < LC_NCAT; c++)
+		s += cat[c];
+	return s;
+}
+
+void lc_cat_add(uint64_t a[LC_NCAT], const uint64_t b[LC_NCAT])
+{
+	for (int c = 0; c < LC_NCAT; c++)
+		a[c] += b[c];
 }
 
 /* Table-driven CRC-32, zlib-compatible: lc_crc32(0, "123456789", 9) is

@@ -758,8 +758,11 @@ static struct lc_prof_tagrow *find_tagrow(struct lc_prof_window *w, int64_t tag)
 /* Room for n more elements of size bytes in the array *p of have. */
 static int room_more(void *p, uint32_t have, uint32_t n, size_t size)
 {
-	void *q = n ? realloc(*(void **)p, ((size_t)have + n) * size) : *(void **)p;
+	void *q;
 
+	if (!n)
+		return 0;
+	q = realloc(*(void **)p, ((size_t)have + n) * size);
 	if (!q)
 		return -ENOMEM;
 	*(void **)p = q;
@@ -793,8 +796,7 @@ static void merge_row(struct rstate *s, struct lc_prof_window *dst, const struct
 		s->map[r->thread] = ++dst->nthreads;
 		return;
 	}
-	for (int c = 0; c < LC_NCAT; c++)
-		dst->threads[k - 1].cat[c] += r->cat[c];
+	lc_cat_add(dst->threads[k - 1].cat, r->cat);
 	dst->threads[k - 1].li_qempty += r->li_qempty;
 }
 
@@ -1045,8 +1047,7 @@ static int add_place_total(struct lc_prof_data *d, struct srcst *ss, const struc
 	uint32_t i = place_pos(d, r);
 
 	if (i < d->nplaces && !place_cmp(&d->places[i], r)) {
-		for (int c = 0; c < LC_NCAT; c++)
-			d->places[i].cat[c] += r->cat[c];
+		lc_cat_add(d->places[i].cat, r->cat);
 		return 0;
 	}
 	if (lc_grow((void **)&d->places, &ss->plcap, (size_t)d->nplaces + 1, sizeof(*r)))
