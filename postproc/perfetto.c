@@ -389,12 +389,12 @@ static uint32_t place_row(const struct lc_places *pl, const struct lc_prof_place
 
 void lc_places_free(struct lc_places *pl)
 {
-	if (!pl)
-		return;
-	lc_where_free(pl->w);
-	free(pl->keys);
-	free(pl->acc);
-	free(pl->held);
+	if (pl) {
+		lc_where_free(pl->w);
+		free(pl->keys);
+		free(pl->acc);
+		free(pl->held);
+	}
 	free(pl);
 }
 
