@@ -26,10 +26,17 @@ struct run {
 	uint64_t start, end;	/* ns after t0 */
 };
 
-/* The writer's state. */
+/* The writer's state.  The slices of a track are written one after the
+ * other: the last one's track, its end in ns and that end as a reader
+ * parses it (ts + dur in doubles), where the next slice on the track that
+ * starts there begins. */
 struct pf {
 	FILE *out;
 	int first;		/* no event written yet */
+	int sliced;		/* a slice was written: the fields below hold */
+	int64_t pid, tid;	/* the track of the last slice */
+	uint64_t end_ns;
+	double end_at;
 };
 
 /* ns as microseconds with three decimals (exact ns), into buf. */
@@ -60,7 +67,10 @@ static double us_parsed(uint64_t ns)
  * after 201015.567) may sum to one unit in the last place past the next
  * slice's ts, which Chrome's trace parser then drops as overlapping.  tn - t
  * is exact when t >= tn / 2 (Sterbenz); else the nearest double that sums
- * to tn is searched for, one unit in the last place at a time. */
+ * to tn is searched for, one unit in the last place at a time.  When none
+ * does (t + d steps over tn: t has a bit at half tn's last place and tn's
+ * last bit is odd, so both ties round away), t + d is one unit in the
+ * last place from tn, and the next slice starts there (slice_open). */
 static double meet(double t, double tn)
 {
 	double d = tn - t;
@@ -70,24 +80,28 @@ static double meet(double t, double tn)
 	return d;
 }
 
-/* The duration of a slice from start to end (ns after t0): the exact
- * decimal when it sums to the end as parsed, else the shortest decimal of
- * meet()'s double (it differs from the exact one by far less than 1 ns). */
-static void dur(FILE *out, uint64_t start, uint64_t end)
+/* The shortest decimal that parses to d. */
+static void shortest(FILE *out, double d)
 {
-	double d = meet(us_parsed(start), us_parsed(end));
 	char buf[40];
 
-	if (d == us_parsed(end - start)) {
-		us(out, end - start);
-		return;
-	}
 	for (int prec = 9; prec <= 17; prec++) {
 		snprintf(buf, sizeof(buf), "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)
 			break;
 	}
 	fputs(buf, out);
+}
+
+/* A time of ns that a reader parses to at: the exact decimal when it does,
+ * else the shortest decimal of at (which differs from the exact one by far
+ * less than 1 ns). */
+static void us_at(FILE *out, uint64_t ns, double at)
+{
+	if (at == us_parsed(ns))
+		us(out, ns);
+	else
+		shortest(out, at);
 }
 
 /* Start an event: the separator and its fixed fields. */
@@ -116,6 +130,34 @@ static void counter_open(struct pf *f, const char *name, uint64_t ts)
 	fputs(",\"args\":{", f->out);
 }
 
+/* Where a slice of track (pid, tid) from start begins as parsed: where
+ * the track's last slice ended when it ends at start, else the parsed
+ * exact decimal. */
+static double slice_at(const struct pf *f, int64_t pid, int64_t tid, uint64_t start)
+{
+	if (f->sliced && pid == f->pid && tid == f->tid && start == f->end_ns)
+		return f->end_at;
+	return us_parsed(start);
+}
+
+/* The ts and dur of a slice of track (pid, tid) from start to end (ns
+ * after t0), meeting the track's last slice and the next one as parsed;
+ * remembers where it ends. */
+static void slice_times(struct pf *f, int64_t pid, int64_t tid, uint64_t start, uint64_t end)
+{
+	double t = slice_at(f, pid, tid, start), d = meet(t, us_parsed(end));
+
+	fputs(",\"ts\":", f->out);
+	us_at(f->out, start, t);
+	fputs(",\"dur\":", f->out);
+	us_at(f->out, end - start, d);
+	f->sliced = 1;
+	f->pid = pid;
+	f->tid = tid;
+	f->end_ns = end;
+	f->end_at = t + d;
+}
+
 /* A complete slice, its closing brace left to the caller (for args). */
 static void slice_open(struct pf *f, int64_t pid, int64_t tid, const char *name,
 		       const char *cat, uint64_t start, uint64_t end)
@@ -125,10 +167,7 @@ static void slice_open(struct pf *f, int64_t pid, int64_t tid, const char *name,
 	lc_json_str(f->out, name);
 	fputs(",\"cat\":", f->out);
 	lc_json_str(f->out, cat);
-	fputs(",\"ts\":", f->out);
-	us(f->out, start);
-	fputs(",\"dur\":", f->out);
-	dur(f->out, start, end);
+	slice_times(f, pid, tid, start, end);
 }
 
 /* A complete slice. */
