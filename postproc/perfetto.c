@@ -140,6 +140,16 @@ static double slice_at(const struct pf *f, int64_t pid, int64_t tid, uint64_t st
 	return us_parsed(start);
 }
 
+/* The last slice was of track (pid, tid), ending at end ns, at as parsed. */
+static void remember_end(struct pf *f, int64_t pid, int64_t tid, uint64_t end, double at)
+{
+	f->sliced = 1;
+	f->pid = pid;
+	f->tid = tid;
+	f->end_ns = end;
+	f->end_at = at;
+}
+
 /* The ts and dur of a slice of track (pid, tid) from start to end (ns
  * after t0), meeting the track's last slice and the next one as parsed;
  * remembers where it ends. */
@@ -151,11 +161,7 @@ static void slice_times(struct pf *f, int64_t pid, int64_t tid, uint64_t start, 
 	us_at(f->out, start, t);
 	fputs(",\"dur\":", f->out);
 	us_at(f->out, end - start, d);
-	f->sliced = 1;
-	f->pid = pid;
-	f->tid = tid;
-	f->end_ns = end;
-	f->end_at = t + d;
+	remember_end(f, pid, tid, end, t + d);
 }
 
 /* A complete slice, its closing brace left to the caller (for args). */
@@ -303,6 +309,19 @@ static int track_slice(void *arg, int cat, uint64_t start, uint64_t end)
 	return 0;
 }
 
+/* A sample of the processors track at ts: the processors in each measured
+ * category, cat[] over wall (cat NULL: all 0, the track's end). */
+static void processors_sample(struct pf *f, const struct lc_profile *pr, uint64_t ts,
+			      const uint64_t *cat, uint64_t wall)
+{
+	counter_open(f, "processors", ts);
+	for (int c = 0, n = 0; c < LC_NCAT; c++)
+		if (!((pr->info.unavailable >> c) & 1))	/* na: omitted, not 0 */
+			fprintf(f->out, cat ? "%s\"%s\":%.6f" : "%s\"%s\":0", n++ ? "," : "",
+				lc_cat_info(c)->key, cat ? (double)cat[c] / (double)wall : 0.0);
+	fputs("}}", f->out);
+}
+
 /* The counter track: processors in each category, per window; a category
  * not measured (na, e.g. memory loss without counters) is left out. */
 static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d)
@@ -316,21 +335,23 @@ static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_
 		if (!wall)
 			continue;
 		lc_profile_finish(pr, &w->acct, cat);
-		counter_open(f, "processors", w->start_ns);
-		for (int c = 0, n = 0; c < LC_NCAT; c++)
-			if (!((pr->info.unavailable >> c) & 1))	/* na: omitted, not 0 */
-				fprintf(f->out, "%s\"%s\":%.6f", n++ ? "," : "", lc_cat_info(c)->key,
-					(double)cat[c] / (double)wall);
-		fputs("}}", f->out);
+		processors_sample(f, pr, w->start_ns, cat, wall);
 		end = w->start_ns + wall;
 	}
-	if (!end)
-		return;
-	counter_open(f, "processors", end);
-	for (int c = 0, n = 0; c < LC_NCAT; c++)
-		if (!((pr->info.unavailable >> c) & 1))
-			fprintf(f->out, "%s\"%s\":0", n++ ? "," : "", lc_cat_info(c)->key);
-	fputs("}}", f->out);
+	if (end)
+		processors_sample(f, pr, end, NULL, 1);
+}
+
+/* The machine track's sample of span m. */
+static void machine_sample(struct pf *f, const struct lc_prof_machine *m)
+{
+	double cpus = m->len_ns ? (double)m->total_ns / (double)m->len_ns : 0;
+
+	counter_open(f, "machine (CPUs)", m->start_ns);
+	fprintf(f->out, "\"other\":%.6f,\"steal\":%.6f,\"sampler\":%.6f}}",
+		cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100,
+		cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100,
+		cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100);
 }
 
 /* The machine's counter track: the share of the program's CPUs (in CPUs)
@@ -340,20 +361,45 @@ static void machine_track(struct pf *f, const struct lc_profile *pr)
 	uint64_t end = 0;
 
 	for (uint32_t i = 0; i < pr->nmachine; i++) {
-		const struct lc_prof_machine *m = &pr->machine[i];
-		double cpus = m->len_ns ? (double)m->total_ns / (double)m->len_ns : 0;
-
-		counter_open(f, "machine (CPUs)", m->start_ns);
-		fprintf(f->out, "\"other\":%.6f,\"steal\":%.6f,\"sampler\":%.6f}}",
-			cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100,
-			cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100,
-			cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100);
-		end = m->start_ns + m->len_ns;
+		machine_sample(f, &pr->machine[i]);
+		end = pr->machine[i].start_ns + pr->machine[i].len_ns;
 	}
 	if (!end)
 		return;
 	counter_open(f, "machine (CPUs)", end);
 	fputs("\"other\":0,\"steal\":0,\"sampler\":0}}", f->out);
+}
+
+/* ns of a tag in the window from start: the open run r grows when it ends
+ * there, else it is written and a new one begins. */
+static void tag_run(struct pf *f, struct run *r, uint64_t start, uint64_t ns, int64_t tid,
+		    const char *label)
+{
+	if (!ns)
+		return;
+	if (r->open && r->end == start) {
+		r->end += ns;
+		return;
+	}
+	if (r->open)
+		slice(f, PID_TOOL, tid, label, "tag", r->start, r->end);
+	*r = (struct run){ .open = 1, .cat = -1, .start = start, .end = start + ns };
+}
+
+/* The track tid of tag: a slice labelled label while it was open, windows
+ * in a row joined. */
+static void tag_track(struct pf *f, const struct lc_prof_data *d, int64_t tag, int64_t tid,
+		      const char *label)
+{
+	struct run r = { 0 };
+
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		for (uint32_t j = 0; j < d->windows[i].ntags; j++)
+			if (d->windows[i].tags[j].tag == tag)
+				tag_run(f, &r, d->windows[i].start_ns,
+					lc_acct_wall(&d->windows[i].tags[j].acct), tid, label);
+	if (r.open)
+		slice(f, PID_TOOL, tid, label, "tag", r.start, r.end);
 }
 
 /* One track per fragment tag: a slice while it was open. */
@@ -363,33 +409,13 @@ static void tag_tracks(struct pf *f, const struct lc_prof_data *d,
 	char label[512];
 
 	for (uint32_t k = 0; k < d->ntags; k++) {
-		int64_t tag = d->tags[k].tag, tid = TID_TAG0 + k;
+		int64_t tag = d->tags[k].tag;
 		const char *name = tag_name ? tag_name(tag_arg, tag) : NULL;
-		struct run r = { 0 };
 
 		snprintf(label, sizeof(label), "tag %" PRId64 "%s%s%s", tag, name ? " " : "",
 			 name ? name : "", "");
-		meta(f, "thread_name", PID_TOOL, tid, label);
-		for (uint32_t i = 0; i < d->nwindows; i++) {
-			const struct lc_prof_window *w = &d->windows[i];
-
-			for (uint32_t j = 0; j < w->ntags; j++) {
-				uint64_t ns = lc_acct_wall(&w->tags[j].acct);
-
-				if (w->tags[j].tag != tag || !ns)
-					continue;
-				if (r.open && r.end == w->start_ns) {
-					r.end += ns;
-					continue;
-				}
-				if (r.open)
-					slice(f, PID_TOOL, tid, label, "tag", r.start, r.end);
-				r = (struct run){ .open = 1, .cat = -1, .start = w->start_ns,
-						  .end = w->start_ns + ns };
-			}
-		}
-		if (r.open)
-			slice(f, PID_TOOL, tid, label, "tag", r.start, r.end);
+		meta(f, "thread_name", PID_TOOL, TID_TAG0 + k, label);
+		tag_track(f, d, tag, TID_TAG0 + k, label);
 	}
 }
 
