@@ -37,6 +37,12 @@ LC_COMMANDS(LC_CMD_DECLARE)
  * thing in main (argv: main's). */
 void lc_preload_strip(char **argv);
 
+/* Print each line of notes (a session's or a merge's) as a warning. */
+void lc_cmd_notes(const char *notes);
+
+/* Print msg as the command's one-line message; returns 1 (failed). */
+int lc_cmd_fail(const char *msg);
+
 struct lc_opt;
 
 /* Callback of --max-points N (predict, compose): a count of grid points,

@@ -174,6 +174,23 @@ int lc_opt_max_points(const struct lc_opt *opt, const char *arg)
 	return 0;
 }
 
+void lc_cmd_notes(const char *notes)
+{
+	while (*notes) {
+		const char *nl = strchr(notes, '\n');
+		int n = nl ? (int)(nl - notes) : (int)strlen(notes);
+
+		warnx("%.*s", n, notes);
+		notes += n + (nl != NULL);
+	}
+}
+
+int lc_cmd_fail(const char *msg)
+{
+	warnx("%s", msg);
+	return 1;
+}
+
 /* Options and no operand.  See lc_cmd.h. */
 int lc_opt_parse_only(int argc, char **argv, const struct lc_opt *opts,
 		      const char *const *usage)
