@@ -170,10 +170,8 @@ static int workload_child(const char *arg)
 		warnx("bad workload argument");
 		return 2;
 	}
-	if (lc_calib_workload(end + 1, loops, why, sizeof(why))) {
-		warnx("%s", why);
-		return 1;
-	}
+	if (lc_calib_workload(end + 1, loops, why, sizeof(why)))
+		return lc_cmd_fail(why);
 	return 0;
 }
 
@@ -199,10 +197,8 @@ static int memory_path(const struct calopts *o, char *path, size_t len)
 {
 	char msg[4400];
 
-	if (o->out && !o->force && lc_out_prepare(o->out, LC_OUT_KEEP, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
+	if (o->out && !o->force && lc_out_prepare(o->out, LC_OUT_KEEP, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	if (o->out)
 		snprintf(path, len, "%s", o->out);
 	else if (lc_memlat_default_path(path, len)) {
@@ -224,10 +220,8 @@ static int memory(const struct calopts *o)
 	}
 	if ((rc = memory_cpus(o->cpus, &a, &b)) || (rc = memory_path(o, path, sizeof(path))))
 		return rc;
-	if (lc_calib_memory(a, b, path, stdout, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
+	if (lc_calib_memory(a, b, path, stdout, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	return 0;
 }
 
@@ -278,10 +272,8 @@ static int prepare(struct lc_calib_run *c, const struct calopts *o)
 	}
 	if ((c->graph && lc_out_prepare(c->graph, o->force ? LC_OUT_FORCE : LC_OUT_KEEP, msg,
 					sizeof(msg))) ||
-	    (!o->ncmd && lc_calib_builtin(c, msg, sizeof(msg))) || lc_calib_open(c, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
+	    (!o->ncmd && lc_calib_builtin(c, msg, sizeof(msg))) || lc_calib_open(c, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	return 0;
 }
 
@@ -337,10 +329,8 @@ static int mpi(const struct calopts *o)
 	char msg[4400];
 	int clamped;
 
-	if (lc_calib_mpi(&rq, stdout, &p, &lg, &clamped, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
+	if (lc_calib_mpi(&rq, stdout, &p, &lg, &clamped, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	if (clamped)
 		clamped_warning(&p, &lg);
 	return 0;

@@ -82,10 +82,8 @@ int lc_cmd_events(int argc, char **argv)
 		npat += is_pattern(rest[i]);
 	if (check_mix(pmu, desc, available, json, n, npat))
 		return 2;
-	if (lc_events_init(msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
+	if (lc_events_init(msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	lc_events_child_start();	/* without it, "another process" repeats "this" */
 	if (desc)
 		rc = lc_events_print_describe(stdout, desc, msg, sizeof(msg));

@@ -124,10 +124,8 @@ int lc_cmd_exec(int argc, char **argv)
 	lc_launch_node_host(host, sizeof(host));
 	/* the launcher's process on this node is the parent of all its ranks */
 	snprintf(session, sizeof(session), "lcx%d-%.40s", (int)getppid(), host);
-	if (lc_mpi_setup(&m, o.loggp, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
+	if (lc_mpi_setup(&m, o.loggp, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	setenv(LC_ENV_SESSION, session, 1);
 	setenv(LC_ENV_HOST, host, 1);
 	lc_exec_export_job_id();

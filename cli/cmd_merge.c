@@ -61,14 +61,10 @@ static int merge_files(char **files, int n, const char *out, int force, char *ms
 			return 2;
 		}
 	if (lc_out_prepare(out, force ? LC_OUT_FORCE : lc_opt_given("output", 0) ? LC_OUT_KEEP :
-			   LC_OUT_ROTATE, msg, len)) {
-		warnx("%s", msg);
-		return 1;
-	}
-	if (lc_merge(files, n, out, &st, msg, len)) {
-		warnx("%s", msg);
-		return 1;
-	}
+			   LC_OUT_ROTATE, msg, len))
+		return lc_cmd_fail(msg);
+	if (lc_merge(files, n, out, &st, msg, len))
+		return lc_cmd_fail(msg);
 	lc_cmd_notes(st.notes);
 	fprintf(stderr, "lostcycles merge: %s: %u node file%s, %u rank%s, p = %u", out, st.files,
 		st.files == 1 ? "" : "s", st.ranks, st.ranks == 1 ? "" : "s", st.procs);
