@@ -1627,49 +1627,29 @@ static int parse_end(struct rstate *s, struct cur *c)
 	return oom ? -ENOMEM : 0;
 }
 
+/* The reader of each block type; a type without one (a newer minor
+ * version's) is skipped. */
+static int (*const parsers[])(struct rstate *s, struct cur *c) = {
+	[LC_PF_INFO] = parse_info,		[LC_PF_PROCESS] = parse_process,
+	[LC_PF_THREAD] = parse_thread,		[LC_PF_WINDOW] = parse_window,
+	[LC_PF_WASTED] = parse_wasted,		[LC_PF_END] = parse_end,
+	[LC_PF_RANK] = parse_rank,		[LC_PF_MOVE] = parse_move,
+	[LC_PF_EVENTS] = parse_events,		[LC_PF_COUNTS] = parse_counts,
+	[LC_PF_SYNC] = parse_sync,		[LC_PF_VWINDOW] = parse_vwindow,
+	[LC_PF_MACHINE] = parse_machine,	[LC_PF_PLACES] = parse_places,
+	[LC_PF_MODULE] = parse_module,		[LC_PF_PLACE_NAMES] = parse_place_names,
+};
+
 /* Parse one verified payload; 0, -ENOMEM, or 0 with c->why set. */
 static int parse_block(struct rstate *s, uint16_t type, struct cur *c)
 {
 	if (!s->have_info && type != LC_PF_INFO)
 		return bad(c, "the first block is not the info block");
-	switch (type) {
-	case LC_PF_INFO:
-		if (s->have_info)
-			return bad(c, "second info block");
-		return parse_info(s, c);
-	case LC_PF_PROCESS:
-		return parse_process(s, c);
-	case LC_PF_THREAD:
-		return parse_thread(s, c);
-	case LC_PF_WINDOW:
-		return parse_window(s, c);
-	case LC_PF_WASTED:
-		return parse_wasted(s, c);
-	case LC_PF_END:
-		return parse_end(s, c);
-	case LC_PF_RANK:
-		return parse_rank(s, c);
-	case LC_PF_MOVE:
-		return parse_move(s, c);
-	case LC_PF_EVENTS:
-		return parse_events(s, c);
-	case LC_PF_COUNTS:
-		return parse_counts(s, c);
-	case LC_PF_SYNC:
-		return parse_sync(s, c);
-	case LC_PF_VWINDOW:
-		return parse_vwindow(s, c);
-	case LC_PF_MACHINE:
-		return parse_machine(s, c);
-	case LC_PF_PLACES:
-		return parse_places(s, c);
-	case LC_PF_MODULE:
-		return parse_module(s, c);
-	case LC_PF_PLACE_NAMES:
-		return parse_place_names(s, c);
-	default:
-		return 0;	/* a newer minor version's block: skip it */
-	}
+	if (type == LC_PF_INFO && s->have_info)
+		return bad(c, "second info block");
+	if (type >= sizeof(parsers) / sizeof(parsers[0]) || !parsers[type])
+		return 0;
+	return parsers[type](s, c);
 }
 
 /* An end block of minor 2 has the final say on what was measured. */
