@@ -303,17 +303,22 @@ static void putvtrow(struct lc_pwriter *w, const struct lc_prof_trow *r, uint32_
 	putvmasked(w, v, 10);
 }
 
-/* Start a block of the given type: reserve its header. */
-static void begin(struct lc_pwriter *w, uint16_t type)
+/* Start a block of the given type after what the buffer holds: its header. */
+static void begin_here(struct lc_pwriter *w, uint16_t type)
 {
-	uint8_t *p;
+	uint8_t *p = room(w, LC_PF_BLK_HDR);
 
-	w->len = 0;
-	p = room(w, LC_PF_BLK_HDR);
 	if (p) {
 		lc_pf_put16(p, type);
 		lc_pf_put16(p + 2, 0);
 	}
+}
+
+/* Begin a block of type type as the first thing in the buffer. */
+static void begin(struct lc_pwriter *w, uint16_t type)
+{
+	w->len = 0;
+	begin_here(w, type);
 }
 
 /* Finish the block begun at offset start: fill in its length, append the
@@ -371,12 +376,36 @@ static void put_info(struct lc_pwriter *w, const struct lc_prof_info *in)
 	put_fields(w, in, &lc_pf_info_grow);
 }
 
+/* The file header (docs/format.md) at the start of the buffer. */
+static void put_file_header(struct lc_pwriter *w)
+{
+	uint8_t *h = room(w, LC_PF_HDR_SIZE);
+
+	if (!h)
+		return;
+	lc_pf_put64(h, LC_PF_MAGIC);
+	lc_pf_put16(h + 8, LC_PF_MAJOR);
+	lc_pf_put16(h + 10, LC_PF_MINOR);
+	lc_pf_put32(h + 12, LC_PF_HDR_SIZE);
+	lc_pf_put32(h + 16, 0);
+	lc_pf_put32(h + 20, lc_crc32(0, h, LC_PF_HDR_SIZE - 4));
+}
+
+/* Close and free a writer that was not opened whole (NULL is fine). */
+static void writer_free(struct lc_pwriter *w)
+{
+	if (w && w->fd >= 0)
+		close(w->fd);
+	if (w)
+		free(w->buf);
+	free(w);
+}
+
 /* Create path, write the file header and the info block with one write. */
 struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *info,
 				   int *err)
 {
 	struct lc_pwriter *w = calloc(1, sizeof(*w));
-	uint8_t *h;
 	int r = -ENOMEM;
 
 	if (!w)
@@ -387,23 +416,8 @@ struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *
 		r = w->fd;
 		goto fail;
 	}
-	h = room(w, LC_PF_HDR_SIZE);
-	if (h) {
-		lc_pf_put64(h, LC_PF_MAGIC);
-		lc_pf_put16(h + 8, LC_PF_MAJOR);
-		lc_pf_put16(h + 10, LC_PF_MINOR);
-		lc_pf_put32(h + 12, LC_PF_HDR_SIZE);
-		lc_pf_put32(h + 16, 0);
-		lc_pf_put32(h + 20, lc_crc32(0, h, LC_PF_HDR_SIZE - 4));
-	}
-	if (!w->err) {
-		uint8_t *bh = room(w, LC_PF_BLK_HDR);
-
-		if (bh) {
-			lc_pf_put16(bh, LC_PF_INFO);
-			lc_pf_put16(bh + 2, 0);
-		}
-	}
+	put_file_header(w);
+	begin_here(w, LC_PF_INFO);
 	put_info(w, info);
 	r = finish(w, LC_PF_HDR_SIZE);
 	if (r)
@@ -412,11 +426,7 @@ struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *
 fail:
 	if (err)
 		*err = r;
-	if (w && w->fd >= 0)
-		close(w->fd);
-	if (w)
-		free(w->buf);
-	free(w);
+	writer_free(w);
 	return NULL;
 }
 
