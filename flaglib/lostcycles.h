@@ -164,8 +164,9 @@ static inline struct lc_slot *lc_priv_slot(enum lc_op op, uint64_t arg)
 
 /* The one release store of a macro: take the slot as s (lc_priv_slot(op,
  * arg)) and, unless the library did the operation, store value (which may
- * read s) into its field. */
-#define LC_PRIV_STORE(op, arg, s, field, value) \
+ * read s) into its field.  A macro of the private lc_priv_ names, for the
+ * field and the value that reads the slot. */
+#define lc_priv_store(op, arg, s, field, value) \
 	do { \
 		struct lc_slot *s = lc_priv_slot((op), (arg)); \
 		if (s) \
@@ -175,13 +176,13 @@ static inline struct lc_slot *lc_priv_slot(enum lc_op op, uint64_t arg)
 /* Set the state word to state, keeping no saved states. */
 static inline void lc_priv_state(uint32_t state)
 {
-	LC_PRIV_STORE(LC_OP_STATE, state, s, state, state);
+	lc_priv_store(LC_OP_STATE, state, s, state, state);
 }
 
 /* Enter state, saving the current state for lc_priv_pop(). */
 static inline void lc_priv_push(uint32_t state)
 {
-	LC_PRIV_STORE(LC_OP_PUSH, state, s, state,
+	lc_priv_store(LC_OP_PUSH, state, s, state,
 		      (__atomic_load_n(&s->state, __ATOMIC_RELAXED) << 8) | state);
 }
 
@@ -227,14 +228,14 @@ static inline void lc_priv_queue_empty(int empty)
 {
 	uint32_t f = empty ? LC_SLOT_QUEUE_EMPTY : 0;
 
-	LC_PRIV_STORE(LC_OP_QUEUE_EMPTY, f, s, flags,
+	lc_priv_store(LC_OP_QUEUE_EMPTY, f, s, flags,
 		      (__atomic_load_n(&s->flags, __ATOMIC_RELAXED) & ~LC_SLOT_QUEUE_EMPTY) | f);
 }
 
 /* Set the current task id (0 = none). */
 static inline void lc_priv_task(uint64_t id)
 {
-	LC_PRIV_STORE(LC_OP_TASK, id, s, task, id);
+	lc_priv_store(LC_OP_TASK, id, s, task, id);
 }
 
 /* Declare task id wasted: record it in the ring, then publish the count. */
