@@ -17,11 +17,11 @@ static const char *const usage[] = {
 	"lostcycles events -d EVENT",
 	"lostcycles events [--json] EVENT...",
 	"",
-	"List the event names libpfm4 knows (default: the generic perf events) and",
-	"whether each opens here, on this process and on another (as record opens",
-	"them on the program's threads), with the reason when not; describe one",
-	"event; or check the named events (exit status 1 when one does not open).",
-	"A PATTERN (with * ? or [) keeps the events whose name or PMU::name it",
+	"List the event names libpfm4 knows (default: the generic perf events) and\n"
+	"whether each opens here, on this process and on another (as record opens\n"
+	"them on the program's threads), with the reason when not; describe one\n"
+	"event; or check the named events (exit status 1 when one does not open).\n"
+	"A PATTERN (with * ? or [) keeps the events whose name or PMU::name it\n"
 	"matches, ignoring case.",
 	NULL,
 };
