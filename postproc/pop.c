@@ -344,17 +344,25 @@ static int same_group(const struct lc_runs *r, size_t i, size_t j, int kp)
 	return 1;
 }
 
+/* The fewest processors of a run of run i's group (INFINITY: none). */
+static double group_pmin(const struct lc_runs *r, size_t i, int kp)
+{
+	double pmin = INFINITY, p, tt;
+
+	for (size_t j = 0; j < lc_runs_count(r); j++)
+		if (run_useful(r, j, kp, &p, &tt) >= 0 && same_group(r, i, j, kp) && p < pmin)
+			pmin = p;
+	return pmin;
+}
+
 /* The useful computation of the reference of run i: the run of its group
  * with the fewest processors (the mean of such runs). */
 static double reference(const struct lc_runs *r, size_t i, int kp)
 {
 	size_t n = lc_runs_count(r);
-	double pmin = INFINITY, sum = 0, p, tt, u;
+	double pmin = group_pmin(r, i, kp), sum = 0, p, tt, u;
 	int k = 0;
 
-	for (size_t j = 0; j < n; j++)
-		if (run_useful(r, j, kp, &p, &tt) >= 0 && same_group(r, i, j, kp) && p < pmin)
-			pmin = p;
 	for (size_t j = 0; j < n; j++) {
 		u = run_useful(r, j, kp, &p, &tt);
 		if (u >= 0 && p == pmin && same_group(r, i, j, kp))

@@ -152,22 +152,28 @@ static int by_name(const void *a, const void *b)
 	return x->obj < y->obj ? -1 : x->obj > y->obj;
 }
 
+/* Row r, the k-th of its name, named "NAME#k".  0 or -ENOMEM. */
+static int number_name(struct lc_where_row *r, uint32_t k)
+{
+	char buf[600], *n;
+
+	snprintf(buf, sizeof(buf), "%s#%" PRIu32, r->name, k);
+	if (!(n = strdup(buf)))
+		return -ENOMEM;
+	free(r->name);
+	r->name = n;
+	return 0;
+}
+
 /* Give rows of the same text distinct names: the second "NAME#2", ... in
  * the order of their place words, so a name does not depend on ranking. */
 static int unique_names(struct lc_where *w)
 {
 	qsort(w->rows, w->n, sizeof(*w->rows), by_name);
 	for (uint32_t i = 1, k = 1; i < w->n; i++) {
-		char buf[600], *n;
-
 		k = strcmp(w->rows[i].name, w->rows[i - k].name) ? 1 : k + 1;
-		if (k == 1)
-			continue;
-		snprintf(buf, sizeof(buf), "%s#%" PRIu32, w->rows[i].name, k);
-		if (!(n = strdup(buf)))
+		if (k > 1 && number_name(&w->rows[i], k))
 			return -ENOMEM;
-		free(w->rows[i].name);
-		w->rows[i].name = n;
 	}
 	return 0;
 }
