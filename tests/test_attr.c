@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "attr.h"
 #include "lostcycles.h"
 
@@ -423,20 +424,7 @@ static void test_sync_objects(void **state)
 	rig_close(&r, prof);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_slots_and_completeness),
-		cmocka_unit_test(test_window_split),
-		cmocka_unit_test(test_scaling),
-		cmocka_unit_test(test_tiers),
-		cmocka_unit_test(test_sync_objects),
-		cmocka_unit_test(test_tags),
-		cmocka_unit_test(test_wasted),
-		cmocka_unit_test(test_procs_from),
-		cmocka_unit_test(test_thread_ids),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_table), LC_T(test_slots_and_completeness), LC_T(test_window_split),
+	     LC_T(test_scaling), LC_T(test_tiers), LC_T(test_sync_objects), LC_T(test_tags),
+	     LC_T(test_wasted), LC_T(test_procs_from), LC_T(test_thread_ids))

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_auto.h"
 #include "lc_internal.h"
 #include "session_test.h"
@@ -262,20 +263,14 @@ static int group_teardown(void **state)
 	return rmdir(lc_test_dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_layer_states, stop),
-		cmocka_unit_test_teardown(test_deep_nesting, stop),
-		cmocka_unit_test_teardown(test_precedence, stop),
-		cmocka_unit_test_teardown(test_precedence_trace, stop),
-		cmocka_unit_test_teardown(test_first_contact, stop),
-		cmocka_unit_test_teardown(test_parallel, stop),
-		cmocka_unit_test_teardown(test_team, stop),
-		cmocka_unit_test_teardown(test_no_session, stop),
-		cmocka_unit_test_teardown(test_program_refers, stop),
-		cmocka_unit_test_teardown(test_tags, stop),
-	};
-
-	return cmocka_run_group_tests(tests, lc_test_tmpdir_setup, group_teardown);
-}
+LC_TEST_MAIN(lc_test_tmpdir_setup, group_teardown,
+	     cmocka_unit_test_teardown(test_layer_states, stop),
+	     cmocka_unit_test_teardown(test_deep_nesting, stop),
+	     cmocka_unit_test_teardown(test_precedence, stop),
+	     cmocka_unit_test_teardown(test_precedence_trace, stop),
+	     cmocka_unit_test_teardown(test_first_contact, stop),
+	     cmocka_unit_test_teardown(test_parallel, stop),
+	     cmocka_unit_test_teardown(test_team, stop),
+	     cmocka_unit_test_teardown(test_no_session, stop),
+	     cmocka_unit_test_teardown(test_program_refers, stop),
+	     cmocka_unit_test_teardown(test_tags, stop))

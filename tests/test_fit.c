@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_util.h"
 #include "rng.h"
 #include "lc_profile.h"
@@ -639,22 +640,8 @@ static void test_runs_errors(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lsq_vs_normal_equations),
-		cmocka_unit_test(test_formula_errors),
-		cmocka_unit_test(test_formula_terms),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_nonneg),
-		cmocka_unit_test(test_select),
-		cmocka_unit_test(test_runs),
-		cmocka_unit_test(test_runs_notes),
-		cmocka_unit_test(test_runs_csv),
-		cmocka_unit_test(test_runs_errors),
-		cmocka_unit_test(test_recovery),
-		cmocka_unit_test(test_prune_case_models),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_lsq_vs_normal_equations), LC_T(test_formula_errors),
+	     LC_T(test_formula_terms), LC_T(test_refusals), LC_T(test_nonneg), LC_T(test_select),
+	     LC_T(test_runs), LC_T(test_runs_notes), LC_T(test_runs_csv), LC_T(test_runs_errors),
+	     LC_T(test_recovery), LC_T(test_prune_case_models))

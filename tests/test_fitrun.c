@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_profile.h"
 #include "lca_fitrun.h"
 #include "lca_model.h"
@@ -400,19 +401,8 @@ static void test_compose_refusals(void **state)
 	assert_non_null(strstr(msg, "--transfer wants "));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fit_ranks_the_true_form),
-		cmocka_unit_test(test_fit_refusal_is_a_note),
-		cmocka_unit_test(test_fit_refusals),
-		cmocka_unit_test(test_fit_outputs),
-		cmocka_unit_test(test_fit_emit_round_trip),
-		cmocka_unit_test(test_predict_tables),
-		cmocka_unit_test(test_predict_refusals),
-		cmocka_unit_test(test_compose_point_and_tuning),
-		cmocka_unit_test(test_compose_refusals),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LC_TEST_MAIN(setup, teardown,
+	     LC_T(test_fit_ranks_the_true_form), LC_T(test_fit_refusal_is_a_note),
+	     LC_T(test_fit_refusals), LC_T(test_fit_outputs), LC_T(test_fit_emit_round_trip),
+	     LC_T(test_predict_tables), LC_T(test_predict_refusals),
+	     LC_T(test_compose_point_and_tuning), LC_T(test_compose_refusals))

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_profile.h"
 
 #define NW 10			/* windows */
@@ -660,17 +661,6 @@ static int teardown(void **state)
 	return system(c);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rules),
-		cmocka_unit_test(test_rules_covered),
-		cmocka_unit_test(test_evidence),
-		cmocka_unit_test(test_chance_and_load),
-		cmocka_unit_test(test_model_rank),
-		cmocka_unit_test(test_pop),
-		cmocka_unit_test(test_pop_runs),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LC_TEST_MAIN(setup, teardown,
+	     LC_T(test_rules), LC_T(test_rules_covered), LC_T(test_evidence),
+	     LC_T(test_chance_and_load), LC_T(test_model_rank), LC_T(test_pop), LC_T(test_pop_runs))

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_abi.h"
 #include "lc_profile.h"
 #include "prof_sample.h"
@@ -359,14 +360,5 @@ static void test_older(void **state)
 	lc_profile_free(pr);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_twice),
-		cmocka_unit_test(test_older),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LC_TEST_MAIN(setup, teardown,
+	     LC_T(test_round_trip), LC_T(test_hostile), LC_T(test_twice), LC_T(test_older))

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_profile.h"
 #include "prof_sample.h"
 #include "profile_format.h"
@@ -1473,28 +1474,10 @@ static void test_window_schedule(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_categories),
-		cmocka_unit_test(test_acct_finish),
-		cmocka_unit_test(test_completeness),
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_truncation),
-		cmocka_unit_test(test_corruption),
-		cmocka_unit_test(test_random),
-		cmocka_unit_test(test_crafted),
-		cmocka_unit_test(test_write_errors),
-		cmocka_unit_test(test_counters_blocks),
-		cmocka_unit_test(test_vwindow_round_trip),
-		cmocka_unit_test(test_type4_file),
-		cmocka_unit_test(test_opts_equal),
-		cmocka_unit_test(test_opts_old_clamp),
-		cmocka_unit_test(test_coalescing),
-		cmocka_unit_test(test_corrupt_varints),
-		cmocka_unit_test(test_window_schedule),
-		cmocka_unit_test(test_machine_blocks),
-	};
-
-	return cmocka_run_group_tests(tests, tdir_setup, tdir_teardown);
-}
+LC_TEST_MAIN(tdir_setup, tdir_teardown,
+	     LC_T(test_categories), LC_T(test_acct_finish), LC_T(test_completeness),
+	     LC_T(test_round_trip), LC_T(test_truncation), LC_T(test_corruption), LC_T(test_random),
+	     LC_T(test_crafted), LC_T(test_write_errors), LC_T(test_counters_blocks),
+	     LC_T(test_vwindow_round_trip), LC_T(test_type4_file), LC_T(test_opts_equal),
+	     LC_T(test_opts_old_clamp), LC_T(test_coalescing), LC_T(test_corrupt_varints),
+	     LC_T(test_window_schedule), LC_T(test_machine_blocks))

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_profile.h"
 #include "prof_sample.h"
 #include "profile_format.h"
@@ -131,6 +132,15 @@ static int count_lines(const char *s)
 	for (; *s; s++)
 		n += *s == '\n';
 	return n;
+}
+
+/* The last run was refused: nothing on standard output, one line on
+ * standard error, and it says why. */
+static void refused(const char *why)
+{
+	assert_string_equal(out, "");
+	assert_non_null(strstr(errout, why));
+	assert_int_equal(count_lines(errout), 1);
 }
 
 static void write_bytes(const char *p, const void *b, size_t n)
@@ -369,13 +379,11 @@ static void test_lline_note(void **state)
 	assert_string_equal(out, "n=8 p=4.0 cpus=2 rc=na rt=0.029 li=0.015 ip=0.03 sl=0.004 "
 				 "cl=0 ml=na bl=0 wc=0.002 tt=0.08\n");
 	assert_int_equal(run("-f '%s' -l 'n=8 p=2'", sample), 1);
-	assert_string_equal(out, "");
-	assert_non_null(strstr(errout, "-l: the note says p=2 but the profile's p is 4"));
-	assert_int_equal(count_lines(errout), 1);
+	refused("-l: the note says p=2 but the profile's p is 4");
 	assert_int_equal(run("-f '%s' -l 'cpus=8'", sample), 1);
-	assert_non_null(strstr(errout, "the note says cpus=8 but the profile's cpus is 2"));
+	refused("the note says cpus=8 but the profile's cpus is 2");
 	assert_int_equal(run("-f '%s' -l 'rc=0.5'", sample), 1);
-	assert_non_null(strstr(errout, "the note says rc=0.5 but the profile's rc is na"));
+	refused("the note says rc=0.5 but the profile's rc is na");
 	/* a file of an older sampler has no CPU count */
 	assert_int_equal(run("-f '%s' -l 'n=1'", v2old), 0);
 	assert_null(strstr(out, "cpus="));
@@ -404,9 +412,7 @@ static void test_tag(void **state)
 	line_has("Insuff Parallelism ", "0.024000", "75.00%");
 	line_has("Total Time ", "0.032000", NULL);
 	assert_int_equal(run("-f '%s' -t 99", sample), 1);
-	assert_string_equal(out, "");
-	assert_non_null(strstr(errout, "tag 99 never appears (tags present: -3 7)"));
-	assert_int_equal(count_lines(errout), 1);
+	refused("tag 99 never appears (tags present: -3 7)");
 	/* a word is a place's or tag's name: refused once the profile shows
 	 * it names neither */
 	assert_int_equal(run("-f '%s' -t abc", sample), 1);
@@ -773,8 +779,7 @@ static void test_bad_inputs(void **state)
 		assert_string_equal(out, "");
 	}
 	assert_int_equal(run("--bogus '%s'", sample), 2);
-	assert_non_null(strstr(errout, "unknown option '--bogus'"));
-	assert_int_equal(count_lines(errout), 1);
+	refused("unknown option '--bogus'");
 	assert_int_equal(run("-f"), 2);
 	assert_int_equal(run("--format xml '%s'", sample), 2);
 	assert_int_equal(run("'%s' '%s'", sample, sample), 2);
@@ -782,26 +787,9 @@ static void test_bad_inputs(void **state)
 	assert_non_null(strstr(out, "usage: lostcycles report"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text),
-		cmocka_unit_test(test_lline),
-		cmocka_unit_test(test_lline_note),
-		cmocka_unit_test(test_tag),
-		cmocka_unit_test(test_per_thread),
-		cmocka_unit_test(test_csv),
-		cmocka_unit_test(test_json),
-		cmocka_unit_test(test_source),
-		cmocka_unit_test(test_cut),
-		cmocka_unit_test(test_methods),
-		cmocka_unit_test(test_std_err),
-		cmocka_unit_test(test_stall),
-		cmocka_unit_test(test_stall_cut),
-		cmocka_unit_test(test_sampler_cpu),
-		cmocka_unit_test(test_counters),
-		cmocka_unit_test(test_bad_inputs),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LC_TEST_MAIN(setup, teardown,
+	     LC_T(test_text), LC_T(test_lline), LC_T(test_lline_note), LC_T(test_tag),
+	     LC_T(test_per_thread), LC_T(test_csv), LC_T(test_json), LC_T(test_source),
+	     LC_T(test_cut), LC_T(test_methods), LC_T(test_std_err), LC_T(test_stall),
+	     LC_T(test_stall_cut), LC_T(test_sampler_cpu), LC_T(test_counters),
+	     LC_T(test_bad_inputs))

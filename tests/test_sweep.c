@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lc_test.h"
 #include "lc_sweep.h"
 
 static void var(struct lc_sweep_var *v, const char *spec)
@@ -182,15 +183,6 @@ static void test_done(void **state)
 	lc_sweep_var_free(&v[1]);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_designs_2d),
-		cmocka_unit_test(test_designs_3d),
-		cmocka_unit_test(test_var_parse),
-		cmocka_unit_test(test_subst),
-		cmocka_unit_test(test_done),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_designs_2d), LC_T(test_designs_3d), LC_T(test_var_parse), LC_T(test_subst),
+	     LC_T(test_done))

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lc_test.h"
 #include "lc_util.h"
 
 /* Durations with units (none: microseconds), refusals. */
@@ -184,15 +185,7 @@ static void test_write_all(void **state)
 	close(fd[1]);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_durations), cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_grow),      cmocka_unit_test(test_words),
-		cmocka_unit_test(test_strv),      cmocka_unit_test(test_reasons),
-		cmocka_unit_test(test_write_all), cmocka_unit_test(test_read_num),
-		cmocka_unit_test(test_read_text),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_durations), LC_T(test_numbers), LC_T(test_grow), LC_T(test_words),
+	     LC_T(test_strv), LC_T(test_reasons), LC_T(test_write_all), LC_T(test_read_num),
+	     LC_T(test_read_text))
