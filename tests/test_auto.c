@@ -51,10 +51,10 @@ static uint32_t word(void)
 	return __atomic_load_n(&lc_priv_thr.sp->state, __ATOMIC_ACQUIRE);
 }
 
-/* Layer states are marked, nest, and restore. */
-static void test_layer_states(void **state)
+/* A new session whose thread a layer set BUSY, then entered SYNC, then
+ * IDLE: each state marked as the layer's. */
+static void layer_nest(void)
 {
-	(void)state;
 	start(NULL);
 	assert_true(lc_auto_active());
 	lc_auto_set(LC_ST_BUSY);
@@ -63,6 +63,13 @@ static void test_layer_states(void **state)
 	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_SYNC);
 	lc_auto_enter(LC_ST_IDLE);
 	assert_int_equal(word() & 0xff, LC_ST_IDLE);
+}
+
+/* Layer states are marked, nest, and restore. */
+static void test_layer_states(void **state)
+{
+	(void)state;
+	layer_nest();
 	lc_auto_leave();
 	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_SYNC);
 	lc_auto_leave();
@@ -74,14 +81,12 @@ static void test_layer_states(void **state)
 /* Deeper than LC_AUTO_DEPTH: counted, and the levels come back out. */
 static void test_deep_nesting(void **state)
 {
-	unsigned i;
-
 	(void)state;
 	start(NULL);
 	lc_auto_set(LC_ST_IDLE);
-	for (i = 0; i < LC_AUTO_DEPTH + 5; i++)
+	for (unsigned i = 0; i < LC_AUTO_DEPTH + 5; i++)
 		lc_auto_enter(i % 2 ? LC_ST_SYNC : LC_ST_BUSY);
-	for (i = 0; i < LC_AUTO_DEPTH + 5; i++)
+	for (unsigned i = 0; i < LC_AUTO_DEPTH + 5; i++)
 		lc_auto_leave();
 	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_IDLE);
 }
@@ -165,57 +170,102 @@ static void test_first_contact(void **state)
 	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_SYNC);
 }
 
-/* work_exists: the layers' share adds and never goes below 0; the
- * program's first LC_PARALLEL_* withdraws it for good. */
+/* A new session: its segment header. */
+static struct lc_seg_hdr *new_segment(void)
+{
+	start(NULL);
+	return lc_priv_segment();
+}
+
+/* The layers' parallel calls in turn, and work_exists after each. */
+static const struct { int delta; uint32_t want; } steps[] = {
+	{ -1, 0 }, { 1, 1 }, { 1, 2 }, { -1, 1 },
+};
+
+/* work_exists: the layers' share adds and never goes below 0. */
 static void test_parallel(void **state)
 {
-	struct lc_seg_hdr *h;
+	struct lc_seg_hdr *h = new_segment();
 
 	(void)state;
-	start(NULL);
-	h = lc_priv_segment();
-	lc_auto_parallel(-1);
-	assert_int_equal(h->work_exists, 0);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		lc_auto_parallel(steps[i].delta);
+		assert_int_equal(h->work_exists, steps[i].want);
+	}
+}
+
+/* The program's first LC_PARALLEL_BEGIN withdraws the layers' share. */
+static void test_parallel_program(void **state)
+{
+	struct lc_seg_hdr *h = new_segment();
+
+	(void)state;
 	lc_auto_parallel(1);
-	lc_auto_parallel(1);
-	assert_int_equal(h->work_exists, 2);
-	lc_auto_parallel(-1);
-	assert_int_equal(h->work_exists, 1);
 	LC_PARALLEL_BEGIN();
 	assert_int_equal(h->work_exists, 1);	/* the program's only */
 	lc_auto_parallel(1);
 	assert_int_equal(h->work_exists, 1);
+}
+
+/* ... for good: after its LC_PARALLEL_END the layers add nothing. */
+static void test_parallel_program_end(void **state)
+{
+	struct lc_seg_hdr *h = new_segment();
+
+	(void)state;
+	lc_auto_parallel(1);
+	LC_PARALLEL_BEGIN();
 	LC_PARALLEL_END();
 	assert_int_equal(h->work_exists, 0);
 	lc_auto_parallel(1);
 	assert_int_equal(h->work_exists, 0);
 }
 
-/* The team: the layers' largest, until the program declares its own. */
+/* The team: the layers' largest. */
 static void test_team(void **state)
 {
-	struct lc_seg_hdr *h;
+	struct lc_seg_hdr *h = new_segment();
 
 	(void)state;
-	start(NULL);
-	h = lc_priv_segment();
 	lc_auto_team(2);
 	lc_auto_team(4);
 	lc_auto_team(3);
 	assert_int_equal(h->team, 4);
+}
+
+/* The program's LC_TEAM overrides the layers' for good. */
+static void test_team_program(void **state)
+{
+	struct lc_seg_hdr *h = new_segment();
+
+	(void)state;
+	lc_auto_team(4);
 	LC_TEAM(8);
 	assert_int_equal(h->team, 8);
 	lc_auto_team(16);
 	assert_int_equal(h->team, 8);
 }
 
-/* Without a session nothing happens and nothing is registered. */
+/* Without a session nothing happens: the layers are off ... */
+/* No session in the environment: the library opens none. */
+static void no_session(void)
+{
+	unsetenv(LC_ENV_SESSION);
+	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
+}
+
 static void test_no_session(void **state)
 {
 	(void)state;
-	unsetenv(LC_ENV_SESSION);
-	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
+	no_session();
 	assert_false(lc_auto_active());
+}
+
+/* ... and the layers' calls register no thread. */
+static void test_no_session_calls(void **state)
+{
+	(void)state;
+	no_session();
 	lc_auto_set(LC_ST_BUSY);
 	lc_auto_enter(LC_ST_SYNC);
 	lc_auto_leave();
@@ -232,17 +282,24 @@ static void test_program_refers(void **state)
 {
 	const char *const cm[] = { "no_such_function_here", "_cmocka_run_group_tests" };
 	const char *const libc[] = { "pthread_create" };
-	const char *const none[] = { "no_such_function_here" };
-	const char *const own[] = { "lc_parallel_begin", "lc_parallel_end" };
 
 	(void)state;
 	assert_int_equal(lc_priv_program_refers(cm, 2), 1);
 	assert_int_equal(lc_priv_program_refers(libc, 1), 1);
+}
+
+/* ... and refers to no function it lacks or defines. */
+static void test_program_refers_not(void **state)
+{
+	const char *const none[] = { "no_such_function_here" };
+	const char *const own[] = { "lc_parallel_begin", "lc_parallel_end" };
+
+	(void)state;
 	assert_int_equal(lc_priv_program_refers(none, 1), 0);
 	assert_int_equal(lc_priv_program_refers(own, 2), 0);
 }
 
-/* Tag fields and the module hash's range. */
+/* Tag fields. */
 static void test_tags(void **state)
 {
 	int64_t t = LC_TAG_OMP | (int64_t)((uint64_t)0x1234 << 40) | 0xabcdef;
@@ -252,6 +309,13 @@ static void test_tags(void **state)
 	assert_int_equal(LC_TAG_KIND(t), 0x4f);
 	assert_int_equal(LC_TAG_MODULE(t), 0x1234);
 	assert_int_equal(LC_TAG_VADDR(t), 0xabcdef);
+}
+
+/* The module hash's range: never the main program's, below "unknown",
+ * the same for the same path. */
+static void test_module_hash(void **state)
+{
+	(void)state;
 	assert_int_not_equal(lc_tag_module_hash(""), LC_TAG_MODULE_MAIN);
 	assert_true(lc_tag_module_hash("/usr/lib/libx.so") < LC_TAG_MODULE_UNKNOWN);
 	assert_int_equal(lc_tag_module_hash("/a"), lc_tag_module_hash("/a"));
@@ -270,7 +334,13 @@ LC_TEST_MAIN(lc_test_tmpdir_setup, group_teardown,
 	     cmocka_unit_test_teardown(test_precedence_trace, stop),
 	     cmocka_unit_test_teardown(test_first_contact, stop),
 	     cmocka_unit_test_teardown(test_parallel, stop),
+	     cmocka_unit_test_teardown(test_parallel_program, stop),
+	     cmocka_unit_test_teardown(test_parallel_program_end, stop),
 	     cmocka_unit_test_teardown(test_team, stop),
+	     cmocka_unit_test_teardown(test_team_program, stop),
 	     cmocka_unit_test_teardown(test_no_session, stop),
+	     cmocka_unit_test_teardown(test_no_session_calls, stop),
 	     cmocka_unit_test_teardown(test_program_refers, stop),
-	     cmocka_unit_test_teardown(test_tags, stop))
+	     cmocka_unit_test_teardown(test_program_refers_not, stop),
+	     cmocka_unit_test_teardown(test_tags, stop),
+	     cmocka_unit_test_teardown(test_module_hash, stop))
