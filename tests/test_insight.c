@@ -159,24 +159,14 @@ static const char *write_spec(struct spec *s, const char *name)
 /* Run "./lostcycles ARGS" with stdout into out[]; returns the exit status. */
 static int run(const char *fmt, ...)
 {
-	char args[2048], line[4096];
+	char args[2048];
 	va_list ap;
-	FILE *p;
-	size_t n;
-	int st;
 
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
-	snprintf(line, sizeof(line), "LOSTCYCLES_ADVICE=share/advice.txt ./lostcycles %s 2>&1",
-		 args);
-	p = popen(line, "r");
-	assert_non_null(p);
-	n = fread(out, 1, sizeof(out) - 1, p);
-	out[n] = 0;
-	st = pclose(p);
-	assert_true(WIFEXITED(st));
-	return WEXITSTATUS(st);
+	return lc_test_shell(out, sizeof(out),
+			     "LOSTCYCLES_ADVICE=share/advice.txt ./lostcycles %s 2>&1", args);
 }
 
 /* ---- the profiles of each rule -------------------------------------------- */
@@ -464,17 +454,33 @@ static int fired(const char *rule)
 	return strstr(out, want) != NULL;
 }
 
+/* Write the profile s and run "lostcycles report OPTS -f" on it: it must
+ * exit 0; what it printed is in out[]. */
+static void report_of(const char *opts, struct spec s)
+{
+	assert_int_equal(run("report %s -f %s", opts, write_spec(&s, "e.data")), 0);
+}
+
+/* A file dir/name holding text; its path in path. */
+static void file_of(char *path, size_t len, const char *name, const char *text)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 static void test_rules(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct spec s = cases[i].trigger();
-
-		assert_int_equal(run("report --advise -f %s", write_spec(&s, "t.data")), 0);
+		report_of("--advise", cases[i].trigger());
 		if (!fired(cases[i].rule))
 			fail_msg("%s did not fire on its trigger:\n%s", cases[i].rule, out);
-		s = cases[i].control();
-		assert_int_equal(run("report --advise -f %s", write_spec(&s, "c.data")), 0);
+		report_of("--advise", cases[i].control());
 		if (fired(cases[i].rule))
 			fail_msg("%s fired on its control:\n%s", cases[i].rule, out);
 	}
@@ -505,19 +511,21 @@ static void test_rules_covered(void **state)
 	assert_true(n <= (int)(sizeof(cases) / sizeof(cases[0])));
 }
 
-/* The evidence names the tag, the spans, the late rank and the trend. */
+/* The evidence names the tag, the spans and the late rank ... */
 static void test_evidence(void **state)
 {
-	struct spec s = ip_serial();
-
 	(void)state;
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+	report_of("--advise", ip_serial());
 	assert_non_null(strstr(out, "0.000-0.010 s, 0.090-0.100 s (holding 100 % of it)"));
-	s = sl_late();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+	report_of("--advise", sl_late());
 	assert_non_null(strstr(out, "rank 1 (h) arrived last in 10 of the 10 windows"));
-	s = li_rising();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+}
+
+/* ... and the trend; without a model the items are ranked by share. */
+static void test_evidence_trend(void **state)
+{
+	(void)state;
+	report_of("--advise", li_rising());
 	assert_non_null(strstr(out, "per-thread li rises with the thread index (r = +1.00"));
 	assert_non_null(strstr(out, "ranked by share"));
 	/* li is 6 of 40 ms: 15 %, halving it saves 7.5 % */
@@ -525,72 +533,91 @@ static void test_evidence(void **state)
 				    "7.5 % of the run"));
 }
 
-/* A rule that names culprits says why it names none; the machine's load
- * above 10 % is the first item, with its figure, and marks the categories
- * it distorts; below, advice does not mention it. */
-static void test_chance_and_load(void **state)
+/* A rule that names culprits says why it names none: ranks late by
+ * chance or from waiting for a CPU, threads by chance ... */
+static void test_chance(void **state)
 {
-	struct spec s = sl_balanced2();
-
 	(void)state;
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+	report_of("--advise", sl_balanced2());
 	assert_non_null(strstr(out, "no rank is systematically late: rank "));
 	assert_null(strstr(out, "give it less work"));
-	s = sl_late_runq();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+	report_of("--advise", sl_late_runq());
 	assert_non_null(strstr(out, "no rank is systematically late from its work"));
-	s = sl_late_loaded();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+	report_of("--advise", li_chance());
+	assert_non_null(strstr(out, "no thread index is systematically"));
+}
+
+/* ... a loaded run, and more ranks than CPUs. */
+static void test_chance_loaded(void **state)
+{
+	(void)state;
+	report_of("--advise", sl_late_loaded());
 	assert_non_null(strstr(out, "no rank can be named as late from this run"));
 	assert_null(strstr(out, "rank 1"));
 	assert_null(strstr(out, "fix [sl-other]"));	/* the load may explain sl */
-	s = ranks(4, 0);	/* 4 ranks on the 2 CPUs: rank 3 always last */
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+	report_of("--advise", ranks(4, 0));	/* 4 ranks on the 2 CPUs: rank 3 always last */
 	assert_non_null(strstr(out, "p = 4 processors share 2 CPUs"));
 	assert_null(strstr(out, "fix [sl-late]"));
-	s = li_chance();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "no thread index is systematically"));
-	s = rc_loaded();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+}
+
+/* The machine's load above 10 % is the advice's first item, with its
+ * figure, and names the categories it distorts ... */
+static void test_load(void **state)
+{
+	(void)state;
+	report_of("--advise", rc_loaded());
 	assert_non_null(strstr(out, " 1. the machine's load: other processes took 40.0 %"));
 	assert_non_null(strstr(out, "distorted: li, ip, sl, rc"));
 	assert_non_null(strstr(out, " 2. resource contention"));
 	assert_null(strstr(out, "fix [rc-runq]"));
-	assert_int_equal(run("report -f %s", write_spec(&s, "e.data")), 0);
+}
+
+/* ... the report's header says so and marks them, and the JSON too ... */
+static void test_load_report(void **state)
+{
+	(void)state;
+	report_of("", rc_loaded());
 	assert_non_null(strstr(out, "** the machine: other processes 40.0 %"));
 	assert_non_null(strstr(out, "are distorted by that load"));
 	assert_non_null(strstr(out, "Resource Contention"));
 	assert_non_null(strstr(strstr(out, "Resource Contention"), " *\n"));
-	assert_int_equal(run("report --format json -f %s", write_spec(&s, "e.data")), 0);
+	report_of("--format json", rc_loaded());
 	assert_non_null(strstr(out, "\"loaded\": true, \"distorts\": [\"li\", \"ip\", \"sl\", \"rc\"]"));
-	s = rc_quiet();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
+}
+
+/* ... and below 10 % neither mentions it. */
+static void test_load_quiet(void **state)
+{
+	(void)state;
+	report_of("--advise", rc_quiet());
 	assert_null(strstr(out, "the machine's load"));
 	assert_null(strstr(out, "fix [load]"));
-	assert_int_equal(run("report -f %s", write_spec(&s, "e.data")), 0);
+	report_of("", rc_quiet());
 	assert_non_null(strstr(out, "** the machine: other processes 5.0 %"));
 	assert_null(strstr(out, " *\n"));
+}
+
+/* Four threads, li and ip 15 % each, and a model by which at p = 4
+ * T = (rt + li + ip) / p = (1 + 0.1 + 0.9) / 4: ip gains most; the advice
+ * with that model and the options more. */
+static void advise_model(const char *more)
+{
+	struct spec s = base(4);
+	uint64_t li[4] = { 0, 1 * MS, 2 * MS, 3 * MS }, ip[4] = { 0, 2 * MS, 2 * MS, 2 * MS };
+	char model[256];
+
+	set_all(&s, LC_CAT_LI, li);
+	set_all(&s, LC_CAT_IP, ip);
+	file_of(model, sizeof(model), "m.model", "rt(p) = 1\nli(p) = 0.025*p\nip(p) = 0.225*p\n");
+	assert_int_equal(run("report --advise --model %s %s -f %s", model, more,
+			     write_spec(&s, "e.data")), 0);
 }
 
 /* With a model the ranking follows the predicted gain, not the share. */
 static void test_model_rank(void **state)
 {
-	struct spec s = base(4);
-	uint64_t li[4] = { 0, 1 * MS, 2 * MS, 3 * MS }, ip[4] = { 0, 2 * MS, 2 * MS, 2 * MS };
-	char model[256];
-	FILE *f;
-
 	(void)state;
-	set_all(&s, LC_CAT_LI, li);	/* li 15 %, ip 15 % */
-	set_all(&s, LC_CAT_IP, ip);
-	snprintf(model, sizeof(model), "%s/m.model", dir);
-	f = fopen(model, "w");
-	assert_non_null(f);
-	/* at p = 4: T = (rt + li + ip) / p = (1 + 0.1 + 0.9) / 4: ip gains most */
-	fputs("rt(p) = 1\nli(p) = 0.025*p\nip(p) = 0.225*p\n", f);
-	fclose(f);
-	assert_int_equal(run("report --advise -f %s --model %s", write_spec(&s, "m.data"), model), 0);
+	advise_model("");
 	assert_non_null(strstr(out, "ranked by predicted gain"));
 	assert_non_null(strstr(out, " at p=4\n"));
 	/* halving ip saves 0.45 / 2 = 22.5 % of T = 2, li 2.5 % */
@@ -598,33 +625,50 @@ static void test_model_rank(void **state)
 				    "halving it saves 22.5 %"));
 	assert_non_null(strstr(out, " 2. load imbalance (li): 15.0 % of the total; halving it "
 				    "saves 2.5 %"));
-	/* at p = 8: halving ip saves 0.9 / 2 of T = 3 */
-	assert_int_equal(run("report --advise -f %s --model %s --at p=8", write_spec(&s, "m.data"),
-			     model), 0);
-	assert_non_null(strstr(out, " at p=8\n"));
-	assert_non_null(strstr(out, "halving it saves 30.0 %"));
-	assert_int_equal(run("report --advise -f %s --rules /nonexistent", write_spec(&s, "m.data")),
-			 1);
 }
 
-/* POP of a known profile: thread 0 PC 8 + CL 2 ms, thread 1 PC 4 + SL 6 ms
- * per 10 ms window: LB 60/80, CommE 80/100, PE 60/100; with LogGP-split
- * waits TE (100 - 20) / 100 and SerE CommE / TE. */
-static void test_pop(void **state)
+/* ... at the point --at names; a missing rules file is refused. */
+static void test_model_rank_at(void **state)
+{
+	(void)state;
+	advise_model("--at p=8");
+	/* at p = 8: halving ip saves 0.9 / 2 of T = 3 */
+	assert_non_null(strstr(out, " at p=8\n"));
+	assert_non_null(strstr(out, "halving it saves 30.0 %"));
+	assert_int_equal(run("report --advise -f %s/e.data --rules /nonexistent", dir), 1);
+}
+
+/* The two-thread profile of test_pop: per 10 ms window thread 0 PC 8 + CL
+ * 2 ms, thread 1 PC 4 + SL 6 ms. */
+static struct spec pop_spec(void)
 {
 	struct spec s = base(2);
 	uint64_t cl[2] = { 2 * MS, 0 }, sl[2] = { 0, 6 * MS };
 
-	(void)state;
 	set_all(&s, LC_CAT_CL, cl);
 	set_all(&s, LC_CAT_SL, sl);
-	assert_int_equal(run("report --pop --format csv -f %s", write_spec(&s, "p.data")), 0);
+	return s;
+}
+
+/* POP of a known profile (pop_spec): LB 60/80, CommE 80/100, PE 60/100 ... */
+static void test_pop(void **state)
+{
+	(void)state;
+	report_of("--pop --format csv", pop_spec());
 	assert_non_null(strstr(out, "\n0.100000000,0.060000000,0.080000000,0.750000,0.800000,"
 				    "na,na,0.600000\n"));
+}
+
+/* ... with LogGP-split waits TE (100 - 20) / 100 and SerE CommE / TE. */
+static void test_pop_loggp(void **state)
+{
+	struct spec s = pop_spec();
+
+	(void)state;
 	s.procs = s.ranks = s.loggp = 1;
-	assert_int_equal(run("report --pop --format csv -f %s", write_spec(&s, "p.data")), 0);
+	report_of("--pop --format csv", s);
 	assert_non_null(strstr(out, "0.750000,0.800000,1.000000,0.800000,0.600000\n"));
-	assert_int_equal(run("report --pop -f %s", write_spec(&s, "p.data")), 0);
+	report_of("--pop", s);
 	assert_non_null(strstr(out, "parallel efficiency             60.0%"));
 }
 
@@ -632,14 +676,10 @@ static void test_pop(void **state)
 static void test_pop_runs(void **state)
 {
 	char runs[256];
-	FILE *f;
 
 	(void)state;
-	snprintf(runs, sizeof(runs), "%s/r.runs", dir);
-	f = fopen(runs, "w");
-	assert_non_null(f);
-	fputs("p=1 tt=1.0 rt=1.0\np=2 tt=1.2 rt=1.1 li=0.1\np=4 tt=2.0 rt=1.25 sl=0.75 ml=na\n", f);
-	fclose(f);
+	file_of(runs, sizeof(runs), "r.runs",
+		"p=1 tt=1.0 rt=1.0\np=2 tt=1.2 rt=1.1 li=0.1\np=4 tt=2.0 rt=1.25 sl=0.75 ml=na\n");
 	assert_int_equal(run("report --pop --format csv -f %s", runs), 0);
 	assert_non_null(strstr(out, "1,1,1,1,1.000000,1.000000,1.000000\n"));
 	assert_non_null(strstr(out, "2,2,1.1,1.2,0.916667,0.909091,0.833333\n"));
@@ -663,4 +703,6 @@ static int teardown(void **state)
 
 LC_TEST_MAIN(setup, teardown,
 	     LC_T(test_rules), LC_T(test_rules_covered), LC_T(test_evidence),
-	     LC_T(test_chance_and_load), LC_T(test_model_rank), LC_T(test_pop), LC_T(test_pop_runs))
+	     LC_T(test_evidence_trend), LC_T(test_chance), LC_T(test_chance_loaded), LC_T(test_load),
+	     LC_T(test_load_report), LC_T(test_load_quiet), LC_T(test_model_rank),
+	     LC_T(test_model_rank_at), LC_T(test_pop), LC_T(test_pop_loggp), LC_T(test_pop_runs))

@@ -63,30 +63,24 @@ static int teardown(void **state)
 
 /* Run "./lostcycles report ARGS"; stdout into out[], stderr into errout[].
  * Returns the exit status. */
+static int report(const char *args)
+{
+	int st = lc_test_shell(out, sizeof(out), "./lostcycles report %s 2>'%s'", args, errpath);
+
+	lc_test_slurp(errpath, errout, sizeof(errout));
+	return st;
+}
+
+/* report() with the arguments printf makes of fmt and what follows. */
 static int run(const char *fmt, ...)
 {
-	char args[2048], cmd[4096];
-	size_t n;
+	char args[2048];
 	va_list ap;
-	FILE *p;
-	int st;
 
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "./lostcycles report %s 2>'%s'", args, errpath);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	n = fread(out, 1, sizeof(out) - 1, p);
-	out[n] = 0;
-	st = pclose(p);
-	p = fopen(errpath, "r");
-	assert_non_null(p);
-	n = fread(errout, 1, sizeof(errout) - 1, p);
-	errout[n] = 0;
-	fclose(p);
-	assert_true(WIFEXITED(st));
-	return WEXITSTATUS(st);
+	return report(args);
 }
 
 /* The line of out[] that starts with prefix, or fail. */
