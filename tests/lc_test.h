@@ -11,6 +11,11 @@
  *   lc_test_shell(OUT, SIZE, FMT, ...)  the same for the command printf
  *       makes of FMT and what follows.
  *   lc_test_slurp(PATH, BUF, SIZE)  the start of the file PATH in BUF.
+ *   lc_test_write(PATH, LEN, DIR, NAME, TEXT)  a new file DIR/NAME holding
+ *       TEXT; its path in PATH (LEN bytes).
+ *   lc_test_has(TEXT, WANT), lc_test_lacks(TEXT, LACKS)  TEXT holds every
+ *       string of WANT, none of LACKS (arrays ending in NULL; LC_STRS(...)
+ *       makes one): else the test fails naming the string.
  * Each fails the test when it cannot do its job (no shell, no file, a
  * command killed by a signal); OUT and BUF hold at most SIZE - 1 bytes,
  * terminated.
@@ -20,9 +25,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #define LC_T(test) cmocka_unit_test(test)
+#define LC_STRS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 #define LC_TEST_MAIN(setup, teardown, ...)                                  \
 	int main(void)                                                      \
@@ -62,6 +69,32 @@ static inline void lc_test_slurp(const char *path, char *buf, size_t size)
 	assert_non_null(f);
 	buf[fread(buf, 1, size - 1, f)] = 0;
 	fclose(f);
+}
+
+static inline void lc_test_write(char *path, size_t len, const char *dir, const char *name,
+				 const char *text)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static inline void lc_test_has(const char *text, const char *const *want)
+{
+	for (; *want; want++)
+		if (!strstr(text, *want))
+			fail_msg("no '%s' in:\n%s", *want, text);
+}
+
+static inline void lc_test_lacks(const char *text, const char *const *lacks)
+{
+	for (; *lacks; lacks++)
+		if (strstr(text, *lacks))
+			fail_msg("'%s' in:\n%s", *lacks, text);
 }
 
 #endif

@@ -177,76 +177,60 @@ static struct lc_seg_hdr *new_segment(void)
 	return lc_priv_segment();
 }
 
-/* The layers' parallel calls in turn, and work_exists after each. */
-static const struct { int delta; uint32_t want; } steps[] = {
-	{ -1, 0 }, { 1, 1 }, { 1, 2 }, { -1, 1 },
+/* A step of the layers or the program on the segment, and what the
+ * segment then holds: work_exists after a parallel step, team after a
+ * team step. */
+enum { LAYER_PARALLEL, PROGRAM_BEGIN, PROGRAM_END, LAYER_TEAM, PROGRAM_TEAM };
+
+struct step {
+	int op, arg;
+	uint32_t want;
 };
 
-/* work_exists: the layers' share adds and never goes below 0. */
-static void test_parallel(void **state)
-{
-	struct lc_seg_hdr *h = new_segment();
+/* work_exists: the layers' share adds and never goes below 0; the
+ * program's first LC_PARALLEL_BEGIN withdraws it for good. */
+static const struct step parallel_steps[] = {
+	{ LAYER_PARALLEL, -1, 0 }, { LAYER_PARALLEL, 1, 1 }, { LAYER_PARALLEL, 1, 2 },
+	{ LAYER_PARALLEL, -1, 1 }, { PROGRAM_BEGIN, 0, 1 }, { LAYER_PARALLEL, 1, 1 },
+	{ PROGRAM_END, 0, 0 }, { LAYER_PARALLEL, 1, 0 },
+};
 
-	(void)state;
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		lc_auto_parallel(steps[i].delta);
-		assert_int_equal(h->work_exists, steps[i].want);
+/* The team: the layers' largest, until the program declares its own. */
+static const struct step team_steps[] = {
+	{ LAYER_TEAM, 2, 2 }, { LAYER_TEAM, 4, 4 }, { LAYER_TEAM, 3, 4 },
+	{ PROGRAM_TEAM, 8, 8 }, { LAYER_TEAM, 16, 8 },
+};
+
+static void do_step(const struct step *st)
+{
+	switch (st->op) {
+	case LAYER_PARALLEL: lc_auto_parallel(st->arg); break;
+	case PROGRAM_BEGIN: LC_PARALLEL_BEGIN(); break;
+	case PROGRAM_END: LC_PARALLEL_END(); break;
+	case LAYER_TEAM: lc_auto_team(st->arg); break;
+	default: LC_TEAM(st->arg); break;
 	}
 }
 
-/* The program's first LC_PARALLEL_BEGIN withdraws the layers' share. */
-static void test_parallel_program(void **state)
+/* A new session through the n steps at st, each checked. */
+static void run_steps(const struct step *st, size_t n)
 {
 	struct lc_seg_hdr *h = new_segment();
 
-	(void)state;
-	lc_auto_parallel(1);
-	LC_PARALLEL_BEGIN();
-	assert_int_equal(h->work_exists, 1);	/* the program's only */
-	lc_auto_parallel(1);
-	assert_int_equal(h->work_exists, 1);
+	for (size_t i = 0; i < n; i++, st++) {
+		do_step(st);
+		assert_int_equal(st->op >= LAYER_TEAM ? h->team : h->work_exists, st->want);
+	}
 }
 
-/* ... for good: after its LC_PARALLEL_END the layers add nothing. */
-static void test_parallel_program_end(void **state)
+static void test_parallel_and_team(void **state)
 {
-	struct lc_seg_hdr *h = new_segment();
-
 	(void)state;
-	lc_auto_parallel(1);
-	LC_PARALLEL_BEGIN();
-	LC_PARALLEL_END();
-	assert_int_equal(h->work_exists, 0);
-	lc_auto_parallel(1);
-	assert_int_equal(h->work_exists, 0);
+	run_steps(parallel_steps, sizeof(parallel_steps) / sizeof(parallel_steps[0]));
+	stop(NULL);
+	run_steps(team_steps, sizeof(team_steps) / sizeof(team_steps[0]));
 }
 
-/* The team: the layers' largest. */
-static void test_team(void **state)
-{
-	struct lc_seg_hdr *h = new_segment();
-
-	(void)state;
-	lc_auto_team(2);
-	lc_auto_team(4);
-	lc_auto_team(3);
-	assert_int_equal(h->team, 4);
-}
-
-/* The program's LC_TEAM overrides the layers' for good. */
-static void test_team_program(void **state)
-{
-	struct lc_seg_hdr *h = new_segment();
-
-	(void)state;
-	lc_auto_team(4);
-	LC_TEAM(8);
-	assert_int_equal(h->team, 8);
-	lc_auto_team(16);
-	assert_int_equal(h->team, 8);
-}
-
-/* Without a session nothing happens: the layers are off ... */
 /* No session in the environment: the library opens none. */
 static void no_session(void)
 {
@@ -254,6 +238,7 @@ static void no_session(void)
 	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
 }
 
+/* Without a session nothing happens: the layers are off ... */
 static void test_no_session(void **state)
 {
 	(void)state;
@@ -333,11 +318,7 @@ LC_TEST_MAIN(lc_test_tmpdir_setup, group_teardown,
 	     cmocka_unit_test_teardown(test_precedence, stop),
 	     cmocka_unit_test_teardown(test_precedence_trace, stop),
 	     cmocka_unit_test_teardown(test_first_contact, stop),
-	     cmocka_unit_test_teardown(test_parallel, stop),
-	     cmocka_unit_test_teardown(test_parallel_program, stop),
-	     cmocka_unit_test_teardown(test_parallel_program_end, stop),
-	     cmocka_unit_test_teardown(test_team, stop),
-	     cmocka_unit_test_teardown(test_team_program, stop),
+	     cmocka_unit_test_teardown(test_parallel_and_team, stop),
 	     cmocka_unit_test_teardown(test_no_session, stop),
 	     cmocka_unit_test_teardown(test_no_session_calls, stop),
 	     cmocka_unit_test_teardown(test_program_refers, stop),

@@ -156,18 +156,11 @@ static const char *write_spec(struct spec *s, const char *name)
 	return path;
 }
 
-/* Run "./lostcycles ARGS" with stdout into out[]; returns the exit status. */
-static int run(const char *fmt, ...)
-{
-	char args[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	return lc_test_shell(out, sizeof(out),
-			     "LOSTCYCLES_ADVICE=share/advice.txt ./lostcycles %s 2>&1", args);
-}
+/* Run "./lostcycles ARGS" (a printf format and its arguments) with stdout
+ * and stderr into out[]; the exit status. */
+#define RUN(...)                                                                   \
+	lc_test_shell(out, sizeof(out),                                            \
+		      "2>&1 LOSTCYCLES_ADVICE=share/advice.txt ./lostcycles " __VA_ARGS__)
 
 /* ---- the profiles of each rule -------------------------------------------- */
 
@@ -458,19 +451,7 @@ static int fired(const char *rule)
  * exit 0; what it printed is in out[]. */
 static void report_of(const char *opts, struct spec s)
 {
-	assert_int_equal(run("report %s -f %s", opts, write_spec(&s, "e.data")), 0);
-}
-
-/* A file dir/name holding text; its path in path. */
-static void file_of(char *path, size_t len, const char *name, const char *text)
-{
-	FILE *f;
-
-	snprintf(path, len, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(RUN("report %s -f %s", opts, write_spec(&s, "e.data")), 0);
 }
 
 static void test_rules(void **state)
@@ -511,90 +492,69 @@ static void test_rules_covered(void **state)
 	assert_true(n <= (int)(sizeof(cases) / sizeof(cases[0])));
 }
 
-/* The evidence names the tag, the spans and the late rank ... */
-static void test_evidence(void **state)
+/* Four ranks on the 2 CPUs: rank 3 always last. */
+static struct spec ranks4(void)
 {
-	(void)state;
-	report_of("--advise", ip_serial());
-	assert_non_null(strstr(out, "0.000-0.010 s, 0.090-0.100 s (holding 100 % of it)"));
-	report_of("--advise", sl_late());
-	assert_non_null(strstr(out, "rank 1 (h) arrived last in 10 of the 10 windows"));
+	return ranks(4, 0);
 }
 
-/* ... and the trend; without a model the items are ranked by share. */
-static void test_evidence_trend(void **state)
+/* A profile's report with opts, and what it must and must not say. */
+struct advice {
+	struct spec (*spec)(void);
+	const char *opts;
+	const char *const *has, *const *lacks;
+};
+
+static const struct advice advices[] = {
+	/* the evidence names the tag, the spans, the late rank, the trend */
+	{ ip_serial, "--advise", LC_STRS("0.000-0.010 s, 0.090-0.100 s (holding 100 % of it)"), NULL },
+	{ sl_late, "--advise", LC_STRS("rank 1 (h) arrived last in 10 of the 10 windows"), NULL },
+	/* without a model the items are ranked by share: li is 6 of 40 ms,
+	 * 15 %, halving it saves 7.5 % */
+	{ li_rising, "--advise", LC_STRS("per-thread li rises with the thread index (r = +1.00",
+		"ranked by share",
+		"load imbalance (li): 15.0 % of the total; halving it saves 7.5 % of the run"), NULL },
+	/* a rule that names culprits says why it names none: ranks late by
+	 * chance, from waiting for a CPU, on a loaded machine, or more ranks
+	 * than CPUs; threads by chance */
+	{ sl_balanced2, "--advise", LC_STRS("no rank is systematically late: rank "),
+	  LC_STRS("give it less work") },
+	{ sl_late_runq, "--advise", LC_STRS("no rank is systematically late from its work"), NULL },
+	{ sl_late_loaded, "--advise", LC_STRS("no rank can be named as late from this run"),
+	  LC_STRS("rank 1", "fix [sl-other]") },	/* the load may explain sl */
+	{ ranks4, "--advise", LC_STRS("p = 4 processors share 2 CPUs"), LC_STRS("fix [sl-late]") },
+	{ li_chance, "--advise", LC_STRS("no thread index is systematically"), NULL },
+	/* the machine's load above 10 % is the first item, with its figure,
+	 * and names the categories it distorts; the report's header says so
+	 * and marks them, and the JSON; below 10 % neither mentions it */
+	{ rc_loaded, "--advise", LC_STRS(" 1. the machine's load: other processes took 40.0 %",
+		"distorted: li, ip, sl, rc", " 2. resource contention"), LC_STRS("fix [rc-runq]") },
+	{ rc_loaded, "", LC_STRS("** the machine: other processes 40.0 %",
+		"are distorted by that load", "Resource Contention"), NULL },
+	{ rc_loaded, "--format json",
+	  LC_STRS("\"loaded\": true, \"distorts\": [\"li\", \"ip\", \"sl\", \"rc\"]"), NULL },
+	{ rc_quiet, "--advise", NULL, LC_STRS("the machine's load", "fix [load]") },
+	{ rc_quiet, "", LC_STRS("** the machine: other processes 5.0 %"), LC_STRS(" *\n") },
+};
+
+static void test_advice(void **state)
 {
 	(void)state;
-	report_of("--advise", li_rising());
-	assert_non_null(strstr(out, "per-thread li rises with the thread index (r = +1.00"));
-	assert_non_null(strstr(out, "ranked by share"));
-	/* li is 6 of 40 ms: 15 %, halving it saves 7.5 % */
-	assert_non_null(strstr(out, "load imbalance (li): 15.0 % of the total; halving it saves "
-				    "7.5 % of the run"));
+	for (size_t i = 0; i < sizeof(advices) / sizeof(advices[0]); i++) {
+		report_of(advices[i].opts, advices[i].spec());
+		if (advices[i].has)
+			lc_test_has(out, advices[i].has);
+		if (advices[i].lacks)
+			lc_test_lacks(out, advices[i].lacks);
+	}
 }
 
-/* A rule that names culprits says why it names none: ranks late by
- * chance or from waiting for a CPU, threads by chance ... */
-static void test_chance(void **state)
-{
-	(void)state;
-	report_of("--advise", sl_balanced2());
-	assert_non_null(strstr(out, "no rank is systematically late: rank "));
-	assert_null(strstr(out, "give it less work"));
-	report_of("--advise", sl_late_runq());
-	assert_non_null(strstr(out, "no rank is systematically late from its work"));
-	report_of("--advise", li_chance());
-	assert_non_null(strstr(out, "no thread index is systematically"));
-}
-
-/* ... a loaded run, and more ranks than CPUs. */
-static void test_chance_loaded(void **state)
-{
-	(void)state;
-	report_of("--advise", sl_late_loaded());
-	assert_non_null(strstr(out, "no rank can be named as late from this run"));
-	assert_null(strstr(out, "rank 1"));
-	assert_null(strstr(out, "fix [sl-other]"));	/* the load may explain sl */
-	report_of("--advise", ranks(4, 0));	/* 4 ranks on the 2 CPUs: rank 3 always last */
-	assert_non_null(strstr(out, "p = 4 processors share 2 CPUs"));
-	assert_null(strstr(out, "fix [sl-late]"));
-}
-
-/* The machine's load above 10 % is the advice's first item, with its
- * figure, and names the categories it distorts ... */
-static void test_load(void **state)
-{
-	(void)state;
-	report_of("--advise", rc_loaded());
-	assert_non_null(strstr(out, " 1. the machine's load: other processes took 40.0 %"));
-	assert_non_null(strstr(out, "distorted: li, ip, sl, rc"));
-	assert_non_null(strstr(out, " 2. resource contention"));
-	assert_null(strstr(out, "fix [rc-runq]"));
-}
-
-/* ... the report's header says so and marks them, and the JSON too ... */
-static void test_load_report(void **state)
+/* A loaded run's report marks the distorted Resource Contention row. */
+static void test_load_mark(void **state)
 {
 	(void)state;
 	report_of("", rc_loaded());
-	assert_non_null(strstr(out, "** the machine: other processes 40.0 %"));
-	assert_non_null(strstr(out, "are distorted by that load"));
-	assert_non_null(strstr(out, "Resource Contention"));
 	assert_non_null(strstr(strstr(out, "Resource Contention"), " *\n"));
-	report_of("--format json", rc_loaded());
-	assert_non_null(strstr(out, "\"loaded\": true, \"distorts\": [\"li\", \"ip\", \"sl\", \"rc\"]"));
-}
-
-/* ... and below 10 % neither mentions it. */
-static void test_load_quiet(void **state)
-{
-	(void)state;
-	report_of("--advise", rc_quiet());
-	assert_null(strstr(out, "the machine's load"));
-	assert_null(strstr(out, "fix [load]"));
-	report_of("", rc_quiet());
-	assert_non_null(strstr(out, "** the machine: other processes 5.0 %"));
-	assert_null(strstr(out, " *\n"));
 }
 
 /* Four threads, li and ip 15 % each, and a model by which at p = 4
@@ -608,8 +568,8 @@ static void advise_model(const char *more)
 
 	set_all(&s, LC_CAT_LI, li);
 	set_all(&s, LC_CAT_IP, ip);
-	file_of(model, sizeof(model), "m.model", "rt(p) = 1\nli(p) = 0.025*p\nip(p) = 0.225*p\n");
-	assert_int_equal(run("report --advise --model %s %s -f %s", model, more,
+	lc_test_write(model, sizeof(model), dir, "m.model", "rt(p) = 1\nli(p) = 0.025*p\nip(p) = 0.225*p\n");
+	assert_int_equal(RUN("report --advise --model %s %s -f %s", model, more,
 			     write_spec(&s, "e.data")), 0);
 }
 
@@ -635,7 +595,7 @@ static void test_model_rank_at(void **state)
 	/* at p = 8: halving ip saves 0.9 / 2 of T = 3 */
 	assert_non_null(strstr(out, " at p=8\n"));
 	assert_non_null(strstr(out, "halving it saves 30.0 %"));
-	assert_int_equal(run("report --advise -f %s/e.data --rules /nonexistent", dir), 1);
+	assert_int_equal(RUN("report --advise -f %s/e.data --rules /nonexistent", dir), 1);
 }
 
 /* The two-thread profile of test_pop: per 10 ms window thread 0 PC 8 + CL
@@ -678,9 +638,9 @@ static void test_pop_runs(void **state)
 	char runs[256];
 
 	(void)state;
-	file_of(runs, sizeof(runs), "r.runs",
+	lc_test_write(runs, sizeof(runs), dir, "r.runs",
 		"p=1 tt=1.0 rt=1.0\np=2 tt=1.2 rt=1.1 li=0.1\np=4 tt=2.0 rt=1.25 sl=0.75 ml=na\n");
-	assert_int_equal(run("report --pop --format csv -f %s", runs), 0);
+	assert_int_equal(RUN("report --pop --format csv -f %s", runs), 0);
 	assert_non_null(strstr(out, "1,1,1,1,1.000000,1.000000,1.000000\n"));
 	assert_non_null(strstr(out, "2,2,1.1,1.2,0.916667,0.909091,0.833333\n"));
 	assert_non_null(strstr(out, "3,4,1.25,2,0.625000,0.800000,0.500000\n"));
@@ -702,7 +662,6 @@ static int teardown(void **state)
 }
 
 LC_TEST_MAIN(setup, teardown,
-	     LC_T(test_rules), LC_T(test_rules_covered), LC_T(test_evidence),
-	     LC_T(test_evidence_trend), LC_T(test_chance), LC_T(test_chance_loaded), LC_T(test_load),
-	     LC_T(test_load_report), LC_T(test_load_quiet), LC_T(test_model_rank),
+	     LC_T(test_rules), LC_T(test_rules_covered), LC_T(test_advice), LC_T(test_load_mark),
+	     LC_T(test_model_rank),
 	     LC_T(test_model_rank_at), LC_T(test_pop), LC_T(test_pop_loggp), LC_T(test_pop_runs))
