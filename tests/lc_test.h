@@ -1,24 +1,8 @@
 /*
- * lc_test.h — what the cmocka test files share; include it after
- * <cmocka.h>.
- *
- *   LC_TEST_MAIN(SETUP, TEARDOWN, TEST...)  main(): run the TESTs
- *       (cmocka_unit_test(...) entries) as one group with the group's
- *       SETUP and TEARDOWN (NULL for none); its status is cmocka's.
- *   LC_T(TEST)  the entry of the test function TEST (cmocka_unit_test).
- *   lc_test_popen(CMD, OUT, SIZE)  run the shell command CMD, its standard
- *       output in OUT; its exit status.
- *   lc_test_shell(OUT, SIZE, FMT, ...)  the same for the command printf
- *       makes of FMT and what follows.
- *   lc_test_slurp(PATH, BUF, SIZE)  the start of the file PATH in BUF.
- *   lc_test_write(PATH, LEN, DIR, NAME, TEXT)  a new file DIR/NAME holding
- *       TEXT; its path in PATH (LEN bytes).
- *   lc_test_has(TEXT, WANT), lc_test_lacks(TEXT, LACKS)  TEXT holds every
- *       string of WANT, none of LACKS (arrays ending in NULL; LC_STRS(...)
- *       makes one): else the test fails naming the string.
- * Each fails the test when it cannot do its job (no shell, no file, a
- * command killed by a signal); OUT and BUF hold at most SIZE - 1 bytes,
- * terminated.
+ * lc_test.h — what the cmocka test files share: a main() from the list of
+ * their tests, commands run through the shell, files read and written,
+ * and checks of a text against lists of strings.  Include it after
+ * <cmocka.h>; each helper fails the test when it cannot do its job.
  */
 #ifndef LC_TEST_H
 #define LC_TEST_H
@@ -28,16 +12,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#define LC_T(test) cmocka_unit_test(test)
-#define LC_STRS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
-#define LC_TEST_MAIN(setup, teardown, ...)                                  \
-	int main(void)                                                      \
-	{                                                                   \
-		const struct CMUnitTest tests[] = { __VA_ARGS__ };          \
-		return cmocka_run_group_tests(tests, setup, teardown);      \
-	}
-
+/* Run the shell command cmd, its standard output (at most size - 1 bytes,
+ * terminated) in out; its exit status.  A command killed by a signal
+ * fails the test. */
 static inline int lc_test_popen(const char *cmd, char *out, size_t size)
 {
 	FILE *p = popen(cmd, "r");
@@ -50,6 +27,7 @@ static inline int lc_test_popen(const char *cmd, char *out, size_t size)
 	return WEXITSTATUS(st);
 }
 
+/* lc_test_popen of the command printf makes of fmt and what follows. */
 __attribute__((format(printf, 3, 4)))
 static inline int lc_test_shell(char *out, size_t size, const char *fmt, ...)
 {
@@ -62,6 +40,7 @@ static inline int lc_test_shell(char *out, size_t size, const char *fmt, ...)
 	return lc_test_popen(cmd, out, size);
 }
 
+/* The start of the file path (at most size - 1 bytes, terminated) in buf. */
 static inline void lc_test_slurp(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "r");
@@ -71,6 +50,7 @@ static inline void lc_test_slurp(const char *path, char *buf, size_t size)
 	fclose(f);
 }
 
+/* A new file dir/name holding text; its path in path (len bytes). */
 static inline void lc_test_write(char *path, size_t len, const char *dir, const char *name,
 				 const char *text)
 {
@@ -83,18 +63,37 @@ static inline void lc_test_write(char *path, size_t len, const char *dir, const 
 	fclose(f);
 }
 
+/* text holds every string of want, an array ending in NULL (LC_STRS makes
+ * one; NULL: none); else the test fails naming the string. */
 static inline void lc_test_has(const char *text, const char *const *want)
 {
-	for (; *want; want++)
+	for (; want && *want; want++)
 		if (!strstr(text, *want))
 			fail_msg("no '%s' in:\n%s", *want, text);
 }
 
+/* text holds no string of lacks (as want above). */
 static inline void lc_test_lacks(const char *text, const char *const *lacks)
 {
-	for (; *lacks; lacks++)
+	for (; lacks && *lacks; lacks++)
 		if (strstr(text, *lacks))
 			fail_msg("'%s' in:\n%s", *lacks, text);
 }
+
+/* The array of the strings given, ending in NULL. */
+#define LC_STRS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* The entry of the test function test. */
+#define LC_T(test) cmocka_unit_test(test)
+
+/* main(): run the tests (LC_T or cmocka_unit_test entries) as one group
+ * with the group's setup and teardown (NULL for none); its status is
+ * cmocka's. */
+#define LC_TEST_MAIN(setup, teardown, ...)                                  \
+	int main(void)                                                      \
+	{                                                                   \
+		const struct CMUnitTest tests[] = { __VA_ARGS__ };          \
+		return cmocka_run_group_tests(tests, setup, teardown);      \
+	}
 
 #endif

@@ -318,11 +318,20 @@ struct want {
 	const char *prefix, *w1, *w2;
 };
 
-/* Each line of want, up to a NULL prefix, is in out[] with its words. */
+/* Each line of want, up to a NULL prefix, is in out[] with its words
+ * (none: NULL). */
 static void lines_have(const struct want *want)
 {
-	for (; want->prefix; want++)
+	for (; want && want->prefix; want++)
 		line_has(want->prefix, want->w1, want->w2);
+}
+
+/* out[] has a line starting with each string of starts, up to its NULL
+ * (none: NULL). */
+static void lines_start(const char *const *starts)
+{
+	for (; starts && *starts; starts++)
+		line(*starts);
 }
 
 #define LINES(...) ((const struct want[]){ __VA_ARGS__, { NULL, NULL, NULL } })
@@ -331,6 +340,8 @@ static void lines_have(const struct want *want)
 struct output {
 	const char *args;		/* report's arguments: %s is the file */
 	const char *file;		/* the profile */
+	const char *exact;		/* the whole output (or NULL) */
+	const char *const *starts;	/* starts of lines there must be (or NULL) */
 	const struct want *lines;	/* lines there must be (or NULL) */
 	const char *const *has;		/* strings it must hold (or NULL) */
 	const char *const *lacks;	/* strings it must not (or NULL) */
@@ -343,12 +354,12 @@ static void check_output(const struct output *o)
 {
 	if (run(o->args, o->file))
 		fail_msg("report %s: exit status not 0:\n%s", o->args, errout);
-	if (o->lines)
-		lines_have(o->lines);
-	if (o->has)
-		lc_test_has(out, o->has);
-	if (o->lacks)
-		lc_test_lacks(out, o->lacks);
+	if (o->exact)
+		assert_string_equal(out, o->exact);
+	lines_start(o->starts);
+	lines_have(o->lines);
+	lc_test_has(out, o->has);
+	lc_test_lacks(out, o->lacks);
 }
 
 static void test_outputs(void **state)
@@ -407,29 +418,6 @@ static void test_text_file_arg(void **state)
 	assert_string_equal(first, out);
 }
 
-/* -l: one line, the note's words first; a word without '=' is the FILE. */
-static void test_lline(void **state)
-{
-	(void)state;
-	assert_int_equal(run("-l 'n=1024 d=32' '%s'", sample), 0);
-	assert_string_equal(out, "n=1024 d=32 p=4 li=0.015 ip=0.03 sl=0.004 cl=0 rc=na ml=na "
-				 "bl=0 wc=0.002 cpus=2 rt=0.029 tt=0.08\n");
-	assert_int_equal(run("-l '%s'", sample), 0);	/* no '=': the FILE */
-	assert_string_equal(out, "p=4 li=0.015 ip=0.03 sl=0.004 cl=0 rc=na ml=na "
-				 "bl=0 wc=0.002 cpus=2 rt=0.029 tt=0.08\n");
-}
-
-/* -l after -f, and of one tag. */
-static void test_lline_tag(void **state)
-{
-	(void)state;
-	assert_int_equal(run("-f '%s' -l n=8", sample), 0);
-	assert_true(!strncmp(out, "n=8 p=4 li=", 11));
-	assert_int_equal(run("-f '%s' -l -t 7", sample), 0);
-	assert_string_equal(out, "p=4 li=0.005 ip=0.006 sl=0.003 cl=0 rc=na ml=na "
-				 "bl=0 wc=0.002 cpus=2 rt=0.012 tt=0.028\n");
-}
-
 /* A note that is no list of key=value is a usage error. */
 static void test_lline_bad(void **state)
 {
@@ -439,19 +427,8 @@ static void test_lline_bad(void **state)
 	assert_int_equal(run("-f '%s' -l '=3'", sample), 2);
 }
 
-/* A note naming a key of the line: merged when it agrees ... */
-static void test_lline_note(void **state)
-{
-	(void)state;
-	assert_int_equal(run("-f '%s' -l 'p=4 n=8'", sample), 0);
-	assert_string_equal(out, "p=4 n=8 li=0.015 ip=0.03 sl=0.004 cl=0 rc=na ml=na "
-				 "bl=0 wc=0.002 cpus=2 rt=0.029 tt=0.08\n");
-	assert_int_equal(run("-f '%s' -l 'n=8 p=4.0 cpus=2 rc=na rt=0.029'", sample), 0);
-	assert_string_equal(out, "n=8 p=4.0 cpus=2 rc=na rt=0.029 li=0.015 ip=0.03 sl=0.004 "
-				 "cl=0 ml=na bl=0 wc=0.002 tt=0.08\n");
-}
-
-/* ... an error when it contradicts the profile ... */
+/* A note naming a key of the line is an error when it contradicts the
+ * profile (see outputs for one that agrees) ... */
 static void test_lline_note_refusals(void **state)
 {
 	(void)state;
@@ -463,17 +440,8 @@ static void test_lline_note_refusals(void **state)
 	refused("the note says rc=0.5 but the profile's rc is na");
 }
 
-/* ... cpus= only when the profile recorded it: a file of an older sampler
- * has no CPU count ... */
-static void test_lline_old(void **state)
-{
-	(void)state;
-	assert_int_equal(run("-f '%s' -l 'n=1'", v2old), 0);
-	assert_null(strstr(out, "cpus="));
-}
-
-/* ... and fit reads such lines (cpus is recorded, not modeled): it takes
- * lines with cpus= and models only -v. */
+/* Fit reads such lines (cpus is recorded, not modeled): it takes lines
+ * with cpus= and models only -v. */
 static void test_lline_fit(void **state)
 {
 	char runs[256], none[8];
@@ -611,22 +579,13 @@ static long column(const char *prefix, const char *needle)
 }
 
 /* Item: how counter- and scheduler-derived categories were measured (see
- * outputs), each once under the table ... */
+ * outputs), each once under the table. */
 static void test_methods_once(void **state)
 {
 	(void)state;
 	assert_int_equal(run("-f '%s'", v2), 0);
 	assert_int_equal(occurrences("Resource Contention"), 2);	/* row and method */
 	assert_int_equal(occurrences("no miss counter"), 1);
-}
-
-/* ... and in -l. */
-static void test_methods_lline(void **state)
-{
-	(void)state;
-	assert_int_equal(run("-f '%s' -l", v2), 0);
-	assert_string_equal(out, "p=2 li=0 ip=0 sl=0.008 cl=na rc=0.002 ml=0.002 bl=0 wc=0 "
-				 "cpus=2 rt=0.068 tt=0.08\n");
 }
 
 /* The standard error is a column in text (see outputs): the ± of every
@@ -784,10 +743,9 @@ static void test_bad_options(void **state)
 
 LC_TEST_MAIN(setup, teardown,
 	     LC_T(test_outputs), LC_T(test_json_parses), LC_T(test_text), LC_T(test_text_file_arg),
-	     LC_T(test_lline), LC_T(test_lline_tag), LC_T(test_lline_bad), LC_T(test_lline_note),
-	     LC_T(test_lline_note_refusals), LC_T(test_lline_old), LC_T(test_lline_fit),
+	     LC_T(test_lline_bad), LC_T(test_lline_note_refusals), LC_T(test_lline_fit),
 	     LC_T(test_tag_refusals), LC_T(test_csv_fields), LC_T(test_json_number),
 	     LC_T(test_source_refusals), LC_T(test_cut), LC_T(test_cut_wasted), LC_T(test_cut_lline),
-	     LC_T(test_cut_json), LC_T(test_methods_once), LC_T(test_methods_lline), LC_T(test_std_err_column),
+	     LC_T(test_cut_json), LC_T(test_methods_once), LC_T(test_std_err_column),
 	     LC_T(test_stall), LC_T(test_stall_old), LC_T(test_stall_none), LC_T(test_stall_cut),
 	     LC_T(test_counters_refusals), LC_T(test_bad_inputs), LC_T(test_bad_options))
