@@ -6,6 +6,9 @@
  */
 /* The sample (prof_sample.h) and the minor-2 profiles (v2_write) through
  * report's views and formats. */
+/* The sample's -l line after p: its categories, CPUs, rt and tt. */
+#define SAMPLE_LINE "li=0.015 ip=0.03 sl=0.004 cl=0 rc=na ml=na bl=0 wc=0.002 cpus=2 rt=0.029 tt=0.08\n"
+
 static const struct output outputs[] = {
 	/* the table, its notes, the command */
 	{ "-f '%s'", sample,
@@ -24,12 +27,8 @@ static const struct output outputs[] = {
 			 { "Remaining Time ", "0.029000", "36.25%" }),
 	  .has = LC_STRS("./demo 4") },
 	/* -l: one line, the note's words first; a word without '=' is the FILE */
-	{ "-l 'n=1024 d=32' '%s'", sample,
-	  .exact = "n=1024 d=32 p=4 li=0.015 ip=0.03 sl=0.004 cl=0 rc=na ml=na bl=0 wc=0.002 "
-		   "cpus=2 rt=0.029 tt=0.08\n" },
-	{ "-l '%s'", sample,
-	  .exact = "p=4 li=0.015 ip=0.03 sl=0.004 cl=0 rc=na ml=na bl=0 wc=0.002 cpus=2 rt=0.029 "
-		   "tt=0.08\n" },
+	{ "-l 'n=1024 d=32' '%s'", sample, .exact = "n=1024 d=32 p=4 " SAMPLE_LINE },
+	{ "-l '%s'", sample, .exact = "p=4 " SAMPLE_LINE },
 	/* -l after -f, and of one tag */
 	{ "-f '%s' -l n=8", sample, .starts = LC_STRS("n=8 p=4 li=") },
 	{ "-f '%s' -l -t 7", sample,
@@ -38,9 +37,7 @@ static const struct output outputs[] = {
 	/* a note naming a key of the line is merged when it agrees; cpus= only
 	 * when the profile recorded it: a file of an older sampler has no CPU
 	 * count */
-	{ "-f '%s' -l 'p=4 n=8'", sample,
-	  .exact = "p=4 n=8 li=0.015 ip=0.03 sl=0.004 cl=0 rc=na ml=na bl=0 wc=0.002 cpus=2 "
-		   "rt=0.029 tt=0.08\n" },
+	{ "-f '%s' -l 'p=4 n=8'", sample, .exact = "p=4 n=8 " SAMPLE_LINE },
 	{ "-f '%s' -l 'n=8 p=4.0 cpus=2 rc=na rt=0.029'", sample,
 	  .exact = "n=8 p=4.0 cpus=2 rc=na rt=0.029 li=0.015 ip=0.03 sl=0.004 cl=0 ml=na bl=0 "
 		   "wc=0.002 tt=0.08\n" },
