@@ -50,8 +50,7 @@ static const struct output outputs[] = {
 			 { "Wasted Computation ", "0.002000", NULL },
 			 { "Total Time ", "0.028000", "100.00%" },
 			 { "Remaining Time ", "0.012000", NULL }) },
-	{ "-f '%s' -t -3", sample,
-	  .lines = LINES({ "Insuff Parallelism ", "0.024000", "75.00%" },
+	{ "-f '%s' -t -3", sample, .lines = LINES({ "Insuff Parallelism ", "0.024000", "75.00%" },
 			 { "Total Time ", "0.032000", NULL }) },
 	{ "-f '%s' --per-thread", sample,
 	  .lines = LINES({ "     100      100", "0.004000", "0.016000" },
@@ -96,18 +95,15 @@ static const struct output outputs[] = {
 	  .has = LC_STRS("\"method\": \"busy time x stall cycles / cycles\"}",
 			 "\"sched_source\": \"context-switch records\"") },
 	/* older files have no methods */
-	{ "-f '%s'", sample,
-	  .lacks = LC_STRS("** Resource Contention:") },
+	{ "-f '%s'", sample, .lacks = LC_STRS("** Resource Contention:") },
 	/* the binomial standard error of each sampled category: N = 200 ticks
 	 * x 4 slots; LI: f = 15/80, 0.08 s x sqrt(f(1-f)/800) */
-	{ "-f '%s'", sample,
-	  .lines = LINES({ "Load Imbalance ", "18.75%  \u00b10.001104", NULL },
+	{ "-f '%s'", sample, .lines = LINES({ "Load Imbalance ", "18.75%  \u00b10.001104", NULL },
 			 { "  of which queue empty", "\u00b10.000314", NULL },
 			 { "Remaining Time ", "\u00b10.001360", NULL },
 			 { "** \u00b1: one standard error of the tick sampling", "800 slot observations", NULL }) },
 	/* a tag holds its share of the ticks: 800 x 28/80 */
-	{ "-f '%s' -t 7", sample,
-	  .lines = LINES({ "** \u00b1:", "280 slot observations", NULL }) },
+	{ "-f '%s' -t 7", sample, .lines = LINES({ "** \u00b1:", "280 slot observations", NULL }) },
 	{ "-f '%s' --format csv", sample,
 	  .starts = LC_STRS("key,name,seconds,percent,available,reason,se,method",
 			    "li,Load Imbalance,0.015000000,18.7500,1,,0.001103970,\n",
@@ -115,11 +111,9 @@ static const struct output outputs[] = {
 	{ "-f '%s' --format json", sample,
 	  .has = LC_STRS("\"observations\": 800,", "\"se\": 0.001103970", "\"stalled\": false") },
 	/* v2: RC, f = 2/80 over 800 observations */
-	{ "-f '%s'", v2,
-	  .lines = LINES({ "Resource Contention ", "\u00b10.000442", NULL }) },
+	{ "-f '%s'", v2, .lines = LINES({ "Resource Contention ", "\u00b10.000442", NULL }) },
 	/* the exact trace has no sampling error */
-	{ "-f '%s' --source trace", sample,
-	  .lacks = LC_STRS("\u00b1") },
+	{ "-f '%s' --source trace", sample, .lacks = LC_STRS("\u00b1") },
 	{ "-f '%s' --source trace --format json", sample,
 	  .has = LC_STRS("\"observations\": null", "\"se\": null") },
 	/* a stalled sampler: the same numbers in JSON as on stderr */
@@ -172,10 +166,8 @@ static const struct output outputs[] = {
 	  .has = LC_STRS("\"counters\": {\"recorded\": true",
 			 "{\"name\": \"cycles\", \"role\": \"cycles\", \"total\": 4000}") },
 	/* none recorded: said plainly in every format */
-	{ "-f '%s' --counters", sample,
-	  .starts = LC_STRS("** counters: no counters recorded") },
-	{ "-f '%s' --counters --format csv", sample,
-	  .starts = LC_STRS("no counters recorded") },
+	{ "-f '%s' --counters", sample, .starts = LC_STRS("** counters: no counters recorded") },
+	{ "-f '%s' --counters --format csv", sample, .starts = LC_STRS("no counters recorded") },
 	{ "-f '%s' --counters --format json", sample,
 	  .has = LC_STRS("\"counters\": {\"recorded\": false, \"note\": \"no counters recorded\"}") },
 	/* the measured methods in -l */

@@ -95,6 +95,16 @@ static struct lc_profile *rig_finish(struct rig *r, uint64_t out[LC_NCAT])
 	return prof;
 }
 
+/* A rig of p slots and o's threads, charged once from 0 for dt: its
+ * profile, the sampled categories in out. */
+static struct lc_profile *charge_once(struct rig *r, uint32_t p, const struct lc_obs *o,
+				      uint64_t dt, uint64_t out[LC_NCAT])
+{
+	rig_open(r, p, (int)o->nthreads);
+	assert_int_equal(lc_accum_charge(r->a, 0, dt, o), 0);
+	return rig_finish(r, out);
+}
+
 /* Free r and prof. */
 static void rig_close(struct rig *r, struct lc_profile *prof)
 {
@@ -185,11 +195,9 @@ static void test_scaling(void **state)
 	};
 	struct lc_obs o = { 1, &pr, 3, t };
 	uint64_t out[LC_NCAT];
-	struct lc_profile *prof;
+	struct lc_profile *prof = charge_once(&r, 2, &o, 1000001, out);
 
-	rig_open(&r, 2, 3);
-	assert_int_equal(lc_accum_charge(r.a, 0, 1000001, &o), 0);
-	prof = rig_finish(&r, out);
+	(void)state;
 	assert_int_equal(sum(out), 2 * 1000001);
 	assert_int_equal(out[LC_CAT_LI], 0);
 	/* the two running threads claim both slots: nothing is lost to the
@@ -243,14 +251,23 @@ static void test_tiers(void **state)
 	assert_int_equal(prof->data[0].threads[3].cat[LC_CAT_SL], MS / 4);
 	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_RC], MS);
 	rig_close(&r, prof);
+}
 
-	/* more running demand than slots: shared in proportion, to the ns */
-	rig_open(&r, 2, 3);
-	for (int i = 0; i < 3; i++)
-		t[i] = (struct lc_obs_thread){ .thread = (uint32_t)i, .state = LC_ST_BUSY };
-	o.nthreads = 3;
-	assert_int_equal(lc_accum_charge(r.a, 0, 1000001, &o), 0);
-	prof = rig_finish(&r, out);
+/* More running demand than slots: shared in proportion, to the ns. */
+static void test_tiers_proportion(void **state)
+{
+	struct rig r;
+	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
+	struct lc_obs_thread t[3] = {
+		{ .thread = 0, .state = LC_ST_BUSY },
+		{ .thread = 1, .state = LC_ST_BUSY },
+		{ .thread = 2, .state = LC_ST_BUSY },
+	};
+	struct lc_obs o = { 1, &pr, 3, t };
+	uint64_t out[LC_NCAT];
+	struct lc_profile *prof = charge_once(&r, 2, &o, 1000001, out);
+
+	(void)state;
 	assert_int_equal(out[LC_CAT_PC], 2 * 1000001);
 	for (int i = 0; i < 3; i++) {
 		uint64_t v = prof->data[0].threads[i].cat[LC_CAT_PC];
@@ -426,5 +443,5 @@ static void test_sync_objects(void **state)
 
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_table), LC_T(test_slots_and_completeness), LC_T(test_window_split),
-	     LC_T(test_scaling), LC_T(test_tiers), LC_T(test_sync_objects), LC_T(test_tags),
+	     LC_T(test_scaling), LC_T(test_tiers), LC_T(test_tiers_proportion), LC_T(test_sync_objects), LC_T(test_tags),
 	     LC_T(test_wasted), LC_T(test_procs_from), LC_T(test_thread_ids))

@@ -560,34 +560,61 @@ static void p_points(struct lc_runs *r, const char *key, struct lc_points *pts)
 					 0, pts), 0);
 }
 
+/* The kind of the cell of run row in column key (its value in *v). */
+static int cell(struct lc_runs *r, size_t row, const char *key, double *v)
+{
+	return lc_runs_get(r, row, lc_runs_find_key(r, key, strlen(key)), v);
+}
+
+/* The points of key over p in r: n of them; na runs na, missing missing. */
+static void points_are(struct lc_runs *r, const char *key, int n, int na, int missing)
+{
+	struct lc_points pts;
+
+	p_points(r, key, &pts);
+	assert_int_equal((int)pts.n, n);
+	assert_int_equal((int)pts.na, na);
+	assert_int_equal((int)pts.missing, missing);
+	lc_points_free(&pts);
+}
+
 /* Runs files: -l lines in any order, Figure 5.1 lines, na, repeats
  * averaged with spread. */
+static const char runs_text[] =
+	"# comment\n\n"
+	"n=64 p=4 li=0.5 ip=1.5 sl=0.01 cl=na rc=na ml=na bl=0 wc=0 rt=28.6 tt=49.3\n"
+	"tt=50 li=0.7 p=4 n=64 cl=na\n"
+	"d=32 v=4.5 p=2 li=0.018748 ip=0.002202 sl=0.276536 cl=0.077673 rc=0.037759 tt=1.313014 rt=0.900096\n";
+
+/* The runs, their lines and cells. */
 static void test_runs(void **state)
 {
-	static const char text[] =
-		"# comment\n\n"
-		"n=64 p=4 li=0.5 ip=1.5 sl=0.01 cl=na rc=na ml=na bl=0 wc=0 rt=28.6 tt=49.3\n"
-		"tt=50 li=0.7 p=4 n=64 cl=na\n"
-		"d=32 v=4.5 p=2 li=0.018748 ip=0.002202 sl=0.276536 cl=0.077673 rc=0.037759 tt=1.313014 rt=0.900096\n";
-	struct lc_runs *r = runs_of(text);
-	struct lc_points pts;
+	struct lc_runs *r = runs_of(runs_text);
 	double v;
 
 	(void)state;
 	assert_int_equal((int)lc_runs_count(r), 3);
 	assert_int_equal(lc_runs_line(r, 2), 5);
-	assert_int_equal(lc_runs_get(r, 0, lc_runs_find_key(r, "cl", 2), &v), LC_CELL_NA);
-	assert_int_equal(lc_runs_get(r, 2, lc_runs_find_key(r, "d", 1), &v), LC_CELL_VALUE);
+	assert_int_equal(cell(r, 0, "cl", &v), LC_CELL_NA);
+	assert_int_equal(cell(r, 2, "d", &v), LC_CELL_VALUE);
 	assert_true(v == 32);
+	lc_runs_free(r);
+}
+
+/* Repeats of a point are averaged, with their spread; na cells are no
+ * points. */
+static void test_runs_repeats(void **state)
+{
+	struct lc_runs *r = runs_of(runs_text);
+	struct lc_points pts;
+
+	(void)state;
 	p_points(r, "li", &pts);
 	assert_int_equal((int)pts.n, 2);
 	assert_true(pts.x[1] == 4 && fabs(pts.y[1] - 0.6) < 1e-12 && pts.count[1] == 2);
 	assert_true(fabs(pts.sd[1] - sqrt(0.02)) < 1e-12);
 	lc_points_free(&pts);
-	p_points(r, "cl", &pts);
-	assert_int_equal((int)pts.n, 1);
-	assert_int_equal((int)pts.na, 2);
-	lc_points_free(&pts);
+	points_are(r, "cl", 1, 2, 0);
 	lc_runs_free(r);
 }
 
@@ -595,15 +622,11 @@ static void test_runs(void **state)
 static void test_runs_notes(void **state)
 {
 	struct lc_runs *r = runs_of("impl=task p=1 li=0.5\nimpl=data p=2 li=0.7\np=x li=1\n");
-	struct lc_points pts;
 	double v;
 
 	(void)state;
-	assert_int_equal(lc_runs_get(r, 0, lc_runs_find_key(r, "impl", 4), &v), LC_CELL_TEXT);
-	p_points(r, "li", &pts);
-	assert_int_equal((int)pts.n, 2);
-	assert_int_equal((int)pts.missing, 1);
-	lc_points_free(&pts);
+	assert_int_equal(cell(r, 0, "impl", &v), LC_CELL_TEXT);
+	points_are(r, "li", 2, 0, 1);
 	lc_runs_free(r);
 }
 
@@ -615,7 +638,7 @@ static void test_runs_csv(void **state)
 
 	(void)state;
 	assert_int_equal((int)lc_runs_count(r), 2);
-	assert_int_equal(lc_runs_get(r, 1, lc_runs_find_key(r, "li", 2), &v), LC_CELL_NA);
+	assert_int_equal(cell(r, 1, "li", &v), LC_CELL_NA);
 	lc_runs_free(r);
 }
 
@@ -643,5 +666,5 @@ static void test_runs_errors(void **state)
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_lsq_vs_normal_equations), LC_T(test_formula_errors),
 	     LC_T(test_formula_terms), LC_T(test_refusals), LC_T(test_nonneg), LC_T(test_select),
-	     LC_T(test_runs), LC_T(test_runs_notes), LC_T(test_runs_csv), LC_T(test_runs_errors),
-	     LC_T(test_recovery), LC_T(test_prune_case_models))
+	     LC_T(test_runs), LC_T(test_runs_repeats), LC_T(test_runs_notes), LC_T(test_runs_csv),
+	     LC_T(test_runs_errors), LC_T(test_recovery), LC_T(test_prune_case_models))
