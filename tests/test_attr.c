@@ -105,6 +105,27 @@ static struct lc_profile *charge_once(struct rig *r, uint32_t p, const struct lc
 	return rig_finish(r, out);
 }
 
+/* The state a letter of obs_of names: N(one) I(dle) B(usy) S(ync) C(omm). */
+static uint32_t state_of(char c)
+{
+	return (uint32_t)(strchr("NIBSC", c) - "NIBSC");
+}
+
+/* One process doing work (uid 1, work exists) whose threads 0.. are in the
+ * states the letters of states name (state_of). */
+static struct lc_obs *obs_of(const char *states)
+{
+	static struct lc_obs_proc pr;
+	static struct lc_obs_thread t[8];
+	static struct lc_obs o;
+
+	pr = (struct lc_obs_proc){ .uid = 1, .we = 1 };
+	for (uint32_t i = 0; states[i]; i++)
+		t[i] = (struct lc_obs_thread){ .thread = i, .state = state_of(states[i]) };
+	o = (struct lc_obs){ 1, &pr, (uint32_t)strlen(states), t };
+	return &o;
+}
+
 /* Free r and prof. */
 static void rig_close(struct rig *r, struct lc_profile *prof)
 {
@@ -187,21 +208,13 @@ static void test_window_split(void **state)
 static void test_scaling(void **state)
 {
 	struct rig r;
-	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
-	struct lc_obs_thread t[3] = {
-		{ .thread = 0, .state = LC_ST_BUSY },
-		{ .thread = 1, .state = LC_ST_BUSY },
-		{ .thread = 2, .state = LC_ST_SYNC },
-	};
-	struct lc_obs o = { 1, &pr, 3, t };
 	uint64_t out[LC_NCAT];
-	struct lc_profile *prof = charge_once(&r, 2, &o, 1000001, out);
+	struct lc_profile *prof = charge_once(&r, 2, obs_of("BBS"), 1000001, out);
 
 	(void)state;
 	assert_int_equal(sum(out), 2 * 1000001);
 	assert_int_equal(out[LC_CAT_LI], 0);
-	/* the two running threads claim both slots: nothing is lost to the
-	 * waiting helper */
+	/* both running threads claim both slots: nothing lost to the waiting one */
 	assert_int_equal(out[LC_CAT_PC], 2 * 1000001);
 	assert_int_equal(out[LC_CAT_SL], 0);
 	rig_close(&r, prof);
@@ -257,15 +270,8 @@ static void test_tiers(void **state)
 static void test_tiers_proportion(void **state)
 {
 	struct rig r;
-	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
-	struct lc_obs_thread t[3] = {
-		{ .thread = 0, .state = LC_ST_BUSY },
-		{ .thread = 1, .state = LC_ST_BUSY },
-		{ .thread = 2, .state = LC_ST_BUSY },
-	};
-	struct lc_obs o = { 1, &pr, 3, t };
 	uint64_t out[LC_NCAT];
-	struct lc_profile *prof = charge_once(&r, 2, &o, 1000001, out);
+	struct lc_profile *prof = charge_once(&r, 2, obs_of("BBB"), 1000001, out);
 
 	(void)state;
 	assert_int_equal(out[LC_CAT_PC], 2 * 1000001);

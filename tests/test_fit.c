@@ -618,28 +618,21 @@ static void test_runs_repeats(void **state)
 	lc_runs_free(r);
 }
 
-/* Word values in notes; a run whose variable is not a number is missing. */
+/* Word values in notes; a run whose variable is not a number is missing;
+ * CSV with a header line, na cells. */
 static void test_runs_notes(void **state)
 {
 	struct lc_runs *r = runs_of("impl=task p=1 li=0.5\nimpl=data p=2 li=0.7\np=x li=1\n");
+	struct lc_runs *csv = runs_of("n, p, li\n64, 2, 0.5\n128, 2, na\n");
 	double v;
 
 	(void)state;
 	assert_int_equal(cell(r, 0, "impl", &v), LC_CELL_TEXT);
 	points_are(r, "li", 2, 0, 1);
+	assert_int_equal((int)lc_runs_count(csv), 2);
+	assert_int_equal(cell(csv, 1, "li", &v), LC_CELL_NA);
 	lc_runs_free(r);
-}
-
-/* CSV with a header line, na cells. */
-static void test_runs_csv(void **state)
-{
-	struct lc_runs *r = runs_of("n, p, li\n64, 2, 0.5\n128, 2, na\n");
-	double v;
-
-	(void)state;
-	assert_int_equal((int)lc_runs_count(r), 2);
-	assert_int_equal(cell(r, 1, "li", &v), LC_CELL_NA);
-	lc_runs_free(r);
+	lc_runs_free(csv);
 }
 
 /* Malformed lines give the line and the token. */
@@ -666,5 +659,5 @@ static void test_runs_errors(void **state)
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_lsq_vs_normal_equations), LC_T(test_formula_errors),
 	     LC_T(test_formula_terms), LC_T(test_refusals), LC_T(test_nonneg), LC_T(test_select),
-	     LC_T(test_runs), LC_T(test_runs_repeats), LC_T(test_runs_notes), LC_T(test_runs_csv),
+	     LC_T(test_runs), LC_T(test_runs_repeats), LC_T(test_runs_notes),
 	     LC_T(test_runs_errors), LC_T(test_recovery), LC_T(test_prune_case_models))
