@@ -25,6 +25,7 @@
 #include "lc_abi.h"
 #include "lc_profile.h"
 #include "prof_sample.h"
+#include "prof_writer.h"
 #include "profile_format.h"
 
 static char path[] = "/tmp/lc_test_placesXXXXXX";
@@ -75,19 +76,8 @@ static struct lc_pwriter *open_two(void)
 {
 	struct lc_prof_info in = sample_info();
 	struct lc_prof_process p = { .pid = 100, .comm = sample_comm };
-	int rc = 0;
-	struct lc_pwriter *w;
 
-	unlink(path);
-	w = lc_pwriter_open(path, &in, &rc);
-	assert_non_null(w);
-	assert_int_equal(lc_pwriter_process(w, &p), 0);
-	for (uint32_t t = 0; t < 2; t++) {
-		struct lc_prof_thread th = { .idx = t, .pid = 100, .tid = 200 + (int)t };
-
-		assert_int_equal(lc_pwriter_thread(w, &th), 0);
-	}
-	return w;
+	return lc_test_pwriter(path, &in, &p, 2, 200);
 }
 
 /* Each thread's place rows of source 0 add up to its thread row. */
