@@ -141,4 +141,17 @@ static int sample_write(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
 	return r ? r : err;
 }
 
+/* The sample written to path (bounds as sample_write) and read back; the
+ * test fails when either cannot be done.  Include cmocka.h before. */
+static inline struct lc_profile *sample_read(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
+{
+	struct lc_profile *pr = NULL;
+	char why[256];
+
+	assert_int_equal(sample_write(path, bounds), 0);
+	if (lc_profile_read(path, &pr, why, sizeof(why)))
+		fail_msg("%s", why);
+	return pr;
+}
+
 #endif

@@ -292,11 +292,9 @@ static void check_sample(const struct lc_profile *pr)
 static void test_round_trip(void **state)
 {
 	uint64_t bounds[SAMPLE_NBLOCKS];
-	struct lc_profile *pr = NULL;
+	struct lc_profile *pr = sample_read(path, bounds);
 
 	(void)state;
-	assert_int_equal(sample_write(path, bounds), 0);
-	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
 	check_sample(pr);
 	assert_int_equal(pr->cut_offset, bounds[SAMPLE_NBLOCKS - 1]);
 	lc_profile_free(pr);
