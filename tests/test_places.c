@@ -253,22 +253,6 @@ static void test_round_trip(void **state)
 	check_read(&few, 70);
 }
 
-/* The file at path plus one block of payload pl[0..n) and its CRC. */
-static void append_raw(uint16_t type, const uint8_t *pl, uint32_t n)
-{
-	uint8_t b[64];
-	int fd = open(path, O_WRONLY | O_APPEND);
-
-	assert_true(fd >= 0 && n + 12 <= sizeof(b));
-	lc_pf_put16(b, type);
-	lc_pf_put16(b + 2, 0);
-	lc_pf_put32(b + 4, n);
-	memcpy(b + 8, pl, n);
-	lc_pf_put32(b + 8 + n, lc_crc32(0, b, 8 + n));
-	assert_int_equal(write(fd, b, n + 12), (ssize_t)(n + 12));
-	close(fd);
-}
-
 /* A file of threads 0 and 1 and window 0, then the block: refused. */
 static void refused(uint16_t type, const uint8_t *pl, uint32_t n, const char *why)
 {
@@ -278,7 +262,7 @@ static void refused(uint16_t type, const uint8_t *pl, uint32_t n, const char *wh
 
 	put_window(w, 0, 1, &r);
 	assert_int_equal(lc_pwriter_close(w), 0);
-	append_raw(type, pl, n);
+	sample_append_block(path, type, pl, n);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 	assert_null(pr);
 	if (!strstr(err, why))
