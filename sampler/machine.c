@@ -9,6 +9,13 @@
  * the span, of those CPUs' time: busy minus the program and the sampler
  * is other processes', and steal is the hypervisor's.  A read costs about
  * 7 us for /proc/stat and 3 us per process, once per 100 ms or more.
+ *
+ * /proc/stat and /proc/PID/stat count in clock ticks (10 ms), so a span's
+ * other share is off by up to a tick per CPU and two for the program's
+ * user and system time: a span is measured only when it is long enough for
+ * that to be at most 1/LC_MACHINE_RESOLUTION of its CPU time (400 ms on 2
+ * CPUs), and a last span shorter than that is written as unknown
+ * (LC_MACH_PARTIAL | LC_MACH_COARSE): a run of 4 ms cannot be judged.
  */
 #include "machine.h"
 
@@ -22,6 +29,9 @@
 #include <unistd.h>
 
 #include "lc_util.h"
+
+/* The ticks' error may be at most this fraction of a span's CPU time. */
+#define LC_MACHINE_RESOLUTION 20u
 
 /* A program process and its CPU time at the last read. */
 struct mproc {
@@ -45,6 +55,7 @@ struct lc_machine {
 	int stat_fd;			/* /proc/stat, kept open */
 	uint64_t tick_ns;		/* ns per clock tick (USER_HZ) */
 	uint64_t gen;			/* reads taken; 0: no baseline yet */
+	uint32_t ncpus;			/* CPUs of the mask at the last read */
 	uint64_t last;			/* CLOCK_MONOTONIC of the last read */
 	uint64_t last_boot;		/* CLOCK_BOOTTIME of the last read */
 	uint64_t *cpu_busy, *cpu_total, *cpu_steal;	/* [CPU_SETSIZE], at the last read */
@@ -249,7 +260,7 @@ static uint64_t sampler_delta(struct lc_machine *m, const cpu_set_t *mask)
 /* Measure the span since the last read and write it (not at the baseline):
  * the CPUs are the program's now (its processes' affinity masks; before
  * any process is known, this process's). */
-static int measure(struct lc_machine *m, uint64_t now)
+static int measure(struct lc_machine *m, uint64_t now, int coarse)
 {
 	struct lc_prof_machine x = { 0 };
 	uint64_t prog, self, busy;
@@ -263,6 +274,7 @@ static int measure(struct lc_machine *m, uint64_t now)
 		CPU_ZERO(&mask);
 	self = sampler_delta(m, &mask);
 	c = sum_cpus(m, &mask);		/* the arrays still hold the last read's */
+	m->ncpus = c.n;
 	if (read_stat(m) || !c.n || m->gen == 1)
 		goto out;
 	d = sum_cpus(m, &mask);
@@ -281,10 +293,20 @@ static int measure(struct lc_machine *m, uint64_t now)
 	x.len_ns = now - m->last;
 	x.ncpus = c.n;
 	x.flags = m->partial ? LC_MACH_PARTIAL : 0;
+	if (coarse)
+		x.flags |= LC_MACH_PARTIAL | LC_MACH_COARSE;
 out:
 	m->last = now;
 	m->last_boot = clock_of(CLOCK_BOOTTIME);
 	return x.total_ns ? lc_pwriter_machine(m->w, &x) : 0;
+}
+
+/* Whether the span up to now is too short for the ticks' resolution. */
+static int too_coarse(const struct lc_machine *m, uint64_t now)
+{
+	uint64_t err = (uint64_t)(m->ncpus + 2) * m->tick_ns;
+
+	return (now - m->last) * (m->ncpus ? m->ncpus : 1) < err * LC_MACHINE_RESOLUTION;
 }
 
 int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
@@ -292,7 +314,7 @@ int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
 	uint64_t a, b;
 
 	if (m->gen && !last) {
-		if (now - m->last < LC_MACHINE_EVERY_NS)
+		if (now - m->last < LC_MACHINE_EVERY_NS || too_coarse(m, now))
 			return 0;
 		a = lc_window_at(m->window_ns, m->grow, m->last - m->t0);
 		b = lc_window_at(m->window_ns, m->grow, now - m->t0);
@@ -301,5 +323,5 @@ int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
 	}
 	if (m->gen && now == m->last)
 		return 0;
-	return measure(m, now);
+	return measure(m, now, m->gen && too_coarse(m, now));
 }
