@@ -58,14 +58,8 @@ sweep() {
 	"$LC" sweep -q -o "$OUT/$name.sweep" -r "$r" --record-opts=--trace -v "n=$(list $NS)" "$@" -v "k=$K" \
 		-- "$BIN/$prog" $args -n {n} -p {p} -k {k} || { echo "sweep $name failed" >&2; exit 1; }
 }
-# the machine over the measurements, from /proc/stat (all CPUs) and this
-# shell's and its waited-for children's CPU time (/proc/$$/stat), in clock
-# ticks: busy, total and steal ticks, our ticks, the 1-minute load average
-snapshot() {
-	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $9 }' /proc/stat
-	sed 's/.*) //' "/proc/$$/stat" | awk '{ print $12 + $13 + $14 + $15 }'
-	cut -d ' ' -f 1 /proc/loadavg
-}
+# the machine over the measurements (snapshot.sh, machine.awk)
+snapshot() { sh "$SRC/snapshot.sh" $$; }
 if [ "$REUSE" != 1 ]; then
 	before=$(snapshot)
 	for r in $(seq "$REPEATS"); do

@@ -1,5 +1,5 @@
-# machine.awk — the machine's load while the case study measured, from two
-# snapshots of case-study.sh (before, after), each: busy, total and steal
+# machine.awk — the machine's load while a study measured, from two
+# snapshots of snapshot.sh (before, after), each: busy, total and steal
 # clock ticks of all CPUs (/proc/stat), the study's own ticks (the shell and
 # its waited-for children), the 1-minute load average.  Other processes'
 # share is busy less the study's, of the total: whole seconds of ticks over
