@@ -562,8 +562,9 @@ static void plot_models(const struct lc_fitrun *fr, FILE *f, double lo, double h
 	}
 }
 
-/* Write the gnuplot data file: the points, then every shown model sampled
- * over the range of the variable. */
+/* Write the gnuplot data file: the points (their spread's bars clipped at
+ * 0: a time is not negative), then every shown model sampled over the
+ * range of the variable. */
 static int plot_data(const struct lc_fitrun *fr, const char *path, int n)
 {
 	const struct lc_points *p = &fr->pts;
@@ -572,9 +573,10 @@ static int plot_data(const struct lc_fitrun *fr, const char *path, int n)
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# %s %s spread runs\n", fr->vars[0], fr->cat->key);
+	fprintf(f, "# %s %s spread runs low high\n", fr->vars[0], fr->cat->key);
 	for (size_t i = 0; i < p->n; i++) {
-		fprintf(f, "%.10g %.10g %.10g %d\n", p->x[i], p->y[i], p->sd[i], p->count[i]);
+		fprintf(f, "%.10g %.10g %.10g %d %.10g %.10g\n", p->x[i], p->y[i], p->sd[i],
+			p->count[i], fmax(p->y[i] - p->sd[i], 0), p->y[i] + p->sd[i]);
 		lo = fmin(lo, p->x[i]);
 		hi = fmax(hi, p->x[i]);
 	}
@@ -599,7 +601,7 @@ static int plot_script(const struct lc_fitrun *fr, const char *path, const char 
 	fprintf(f, "\nset key left top noenhanced\nplot ");
 	lc_plotout_str(f, "%s", dpath);
 	/* the category's colour of every chart */
-	fprintf(f, " index 0 using 1:2:3 with yerrorbars pt 7 lc rgb '%s' title 'measured'",
+	fprintf(f, " index 0 using 1:2:5:6 with yerrorbars pt 7 lc rgb '%s' title 'measured'",
 		fr->cat->colour);
 	for (int i = 0; i < n; i++) {
 		lc_fitrun_model_text(fr, &fr->cands[i], text, sizeof(text));
@@ -624,6 +626,20 @@ struct plot_files {
 	char gp[4096], data[4096], png[4096];
 };
 
+/* Say how many points' spread bars the plot stops at 0. */
+static void say_clipped(const struct lc_fitrun *fr)
+{
+	char text[160];
+	int n = 0;
+
+	for (size_t i = 0; i < fr->pts.n; i++)
+		n += fr->pts.y[i] - fr->pts.sd[i] < 0;
+	snprintf(text, sizeof(text), "-g: at %d point%s the spread reaches below 0; its bar stops "
+		 "at 0 (a time is not negative)", n, n == 1 ? "" : "s");
+	if (n)
+		say(fr, text);
+}
+
 /* Write the data and the script of -g for the n best models. */
 static int plot_write(const struct lc_fitrun *fr, const struct plot_files *pf, int n, char *msg,
 		      size_t len)
@@ -632,6 +648,8 @@ static int plot_write(const struct lc_fitrun *fr, const struct plot_files *pf, i
 
 	if (!rc)
 		rc = plot_script(fr, pf->gp, pf->data, n);
+	if (!rc)
+		say_clipped(fr);
 	return rc ? lc_fail(msg, len, rc, "-g %s: %s", fr->o.plot, strerror(-rc)) : 0;
 }
 
