@@ -257,45 +257,80 @@ static uint64_t sampler_delta(struct lc_machine *m, const cpu_set_t *mask)
 	return d;
 }
 
-/* Measure the span since the last read and write it (not at the baseline):
- * the CPUs are the program's now (its processes' affinity masks; before
- * any process is known, this process's). */
-static int measure(struct lc_machine *m, uint64_t now, int coarse)
+/* The smaller of a and b. */
+static uint64_t min64(uint64_t a, uint64_t b)
 {
-	struct lc_prof_machine x = { 0 };
-	uint64_t prog, self, busy;
+	return a < b ? a : b;
+}
+
+/* b - a, or 0 when b is not above a (a counter read twice). */
+static uint64_t delta(uint64_t a, uint64_t b)
+{
+	return b > a ? b - a : 0;
+}
+
+/* Split the span's CPU time between c and d (the counters at its start and
+ * end) into x: the program's prog, the sampler's self, steal and the rest
+ * (other processes'), each clamped to what is left. */
+static void split(struct lc_prof_machine *x, struct cpus c, struct cpus d, uint64_t prog,
+		  uint64_t self)
+{
+	uint64_t busy;
+
+	x->total_ns = d.total - c.total;
+	busy = min64(delta(c.busy, d.busy), x->total_ns);
+	x->steal_ns = min64(delta(c.steal, d.steal), x->total_ns - busy);
+	x->program_ns = min64(prog, busy);
+	x->sampler_ns = min64(self, busy - x->program_ns);
+	x->other_ns = busy - x->program_ns - x->sampler_ns;
+}
+
+/* The program's CPUs now (its processes' affinity masks; before any process
+ * is known, this process's) into mask, and its CPU time since the last
+ * read. */
+static uint64_t program_now(struct lc_machine *m, cpu_set_t *mask)
+{
+	uint64_t prog = program_delta(m, mask);
+
+	if (!CPU_COUNT(mask) && sched_getaffinity(getpid(), sizeof(*mask), mask))
+		CPU_ZERO(mask);
+	return prog;
+}
+
+/* Measure the span since the last read into x (x->total_ns stays 0 at the
+ * baseline or when no time passed). */
+static void measure_span(struct lc_machine *m, uint64_t now, int coarse,
+			 struct lc_prof_machine *x)
+{
+	uint64_t prog, self;
 	struct cpus c, d;
 	cpu_set_t mask;
 
 	m->gen++;
 	m->partial = 0;
-	prog = program_delta(m, &mask);
-	if (!CPU_COUNT(&mask) && sched_getaffinity(getpid(), sizeof(mask), &mask))
-		CPU_ZERO(&mask);
+	prog = program_now(m, &mask);
 	self = sampler_delta(m, &mask);
 	c = sum_cpus(m, &mask);		/* the arrays still hold the last read's */
 	m->ncpus = c.n;
 	if (read_stat(m) || !c.n || m->gen == 1)
-		goto out;
+		return;
 	d = sum_cpus(m, &mask);
 	if (d.total <= c.total)
-		goto out;
-	x.total_ns = d.total - c.total;
-	busy = d.busy > c.busy ? d.busy - c.busy : 0;
-	busy = busy < x.total_ns ? busy : x.total_ns;
-	x.steal_ns = d.steal > c.steal ? d.steal - c.steal : 0;
-	if (x.steal_ns > x.total_ns - busy)
-		x.steal_ns = x.total_ns - busy;
-	x.program_ns = prog < busy ? prog : busy;
-	x.sampler_ns = self < busy - x.program_ns ? self : busy - x.program_ns;
-	x.other_ns = busy - x.program_ns - x.sampler_ns;
-	x.start_ns = m->last - m->t0;
-	x.len_ns = now - m->last;
-	x.ncpus = c.n;
-	x.flags = m->partial ? LC_MACH_PARTIAL : 0;
-	if (coarse)
-		x.flags |= LC_MACH_PARTIAL | LC_MACH_COARSE;
-out:
+		return;
+	split(x, c, d, prog, self);
+	x->start_ns = m->last - m->t0;
+	x->len_ns = now - m->last;
+	x->ncpus = c.n;
+	x->flags = (m->partial ? LC_MACH_PARTIAL : 0) |
+		   (coarse ? LC_MACH_PARTIAL | LC_MACH_COARSE : 0);
+}
+
+/* Measure the span since the last read and write it (not at the baseline). */
+static int measure(struct lc_machine *m, uint64_t now, int coarse)
+{
+	struct lc_prof_machine x = { 0 };
+
+	measure_span(m, now, coarse, &x);
 	m->last = now;
 	m->last_boot = clock_of(CLOCK_BOOTTIME);
 	return x.total_ns ? lc_pwriter_machine(m->w, &x) : 0;
