@@ -220,12 +220,12 @@ static void print_search(const struct lc_fitrun *fr, FILE *out)
 
 	if (fr->nvars == 1)
 		fprintf(out, "search: %d hypotheses: c0, and c0 + c1*f and c1*f for f = "
-			"%s^i*log2(%s)^j, i in %s..3, j in 0..2\n", fr->ncands, fr->vars[0],
+			"%s^i*log2(%s)^j, i in %s..3, j in 0..2\n", fr->ntried, fr->vars[0],
 			fr->vars[0], lo);
 	else
 		fprintf(out, "search: %d hypotheses: sums of up to two products of the best %d "
 			"factors v^i*log2(v)^j (i in %s..3) of each variable, found along lines of "
-			"the others\n", fr->ncands, fr->search.kept[0], lo);
+			"the others\n", fr->ntried, fr->search.kept[0], lo);
 }
 
 /* The notes of forms left out as undefined at some point. */
@@ -450,7 +450,7 @@ static void report_json(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, ",\n  \"points\": %zu, \"runs\": %zu, \"runs_na\": %zu, \"runs_missing\": "
 		"%zu, \"weights\": \"%s\", \"hypotheses\": %d, \"undefined_left_out\": %d,\n",
 		p->n, p->used, p->na, p->missing, w == 2 ? "relative" : w == 1 ? "spread" : "none",
-		fr->ncands, fr->nundef + fr->search.undefined);
+		fr->ntried, fr->nundef + fr->search.undefined);
 	fprintf(out, "  \"ranked_by\": \"%s\", \"cross_validated\": %d, \"simpler_promoted\": "
 		"%s,\n", crit_name(fr->sel.crit), fr->sel.shortlist,
 		fr->sel.promoted >= 0 ? "true" : "false");
