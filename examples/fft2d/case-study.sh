@@ -17,9 +17,12 @@
 # analysis only, FRESH [0]: 1 to delete OUTDIR's sweeps and runs first (by
 # default an interrupted or shorter study resumes: the sweeps skip the runs
 # their files hold, and a profile already turned into runs lines is not read
-# again), KEEP_PROFILES [0]: 1 to keep the sweeps' profiles.  Each sweep
-# line carries the machine's load during the run (load=).  Run from the top
-# of the tree after "make all examples".
+# again), KEEP_PROFILES [0]: 1 to keep the sweeps' profiles.  A sweep line
+# carries the machine's load during the run (load=) when the run was long
+# enough for /proc/stat's ticks to give it (about 0.4 s on 2 CPUs), and
+# OUTDIR/machine.txt the load over the whole measurement; dp-categories.txt
+# the error per p and category.  Run from the top of the tree after "make
+# all examples".
 set -eu
 
 OUT=${1:-build/fft2d}
