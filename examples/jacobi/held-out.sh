@@ -13,7 +13,7 @@
 # PS ["1 2"], STEPS [400] sweeps per run, REPEATS [5] runs per point (each
 # point's median is used), LC [./lostcycles], BIN [build/examples], REUSE
 # [0]: 1 to redo the analysis from OUTDIR's runs, KEEP_PROFILES [0]: 1 to
-# keep the sweep's profiles.  Run from the top of the
+# keep the sweep's profiles, FRESH [0]: 1 to delete OUTDIR's sweep first.  Run from the top of the
 # tree after "make all examples".  An interrupted study resumes (sweep
 # skips the runs its file holds).
 set -eu
@@ -29,6 +29,7 @@ BIN=${BIN:-build/examples}
 SRC=$(dirname "$0")
 list() { echo "$@" | tr ' ' ,; }
 mkdir -p "$OUT"
+[ "${FRESH:-0}" != 1 ] || rm -f "$OUT/jacobi.sweep"
 
 echo "== 1. measure (lostcycles sweep --record-opts=--pthread): the fitted and the held-out sizes"
 # the repeats take turns over all sizes, so that a load that drifts over
