@@ -13,9 +13,9 @@
 # PS ["1 2"], STEPS [400] sweeps per run, REPEATS [5] runs per point (each
 # point's median is used), LC [./lostcycles], BIN [build/examples], REUSE
 # [0]: 1 to redo the analysis from OUTDIR's runs, KEEP_PROFILES [0]: 1 to
-# keep the sweep's profiles, FRESH [0]: 1 to delete OUTDIR's sweep first.  Run from the top of the
-# tree after "make all examples".  An interrupted study resumes (sweep
-# skips the runs its file holds).
+# keep the sweep's profiles, FRESH [0]: 1 to delete OUTDIR's sweep first.
+# Run from the top of the tree after "make all examples".  An interrupted
+# study resumes (sweep skips the runs its file holds).
 set -eu
 
 OUT=${1:-build/jacobi}
