@@ -10,12 +10,14 @@
  * is other processes', and steal is the hypervisor's.  A read costs about
  * 7 us for /proc/stat and 3 us per process, once per 100 ms or more.
  *
- * /proc/stat and /proc/PID/stat count in clock ticks (10 ms), so a span's
- * other share is off by up to a tick per CPU and two for the program's
- * user and system time: a span is measured only when it is long enough for
- * that to be at most 1/LC_MACHINE_RESOLUTION of its CPU time (400 ms on 2
- * CPUs), and a last span shorter than that is written as unknown
- * (LC_MACH_PARTIAL | LC_MACH_COARSE): a run of 4 ms cannot be judged.
+ * /proc/stat and /proc/PID/stat count in clock ticks (10 ms), so a share
+ * is off by up to a tick per CPU and two for the program's user and system
+ * time over the measured time (the counters' differences add up along
+ * consecutive spans): the first spans are held back until together they
+ * are long enough for that to be at most 1/LC_MACHINE_RESOLUTION of their
+ * CPU time (400 ms on 2 CPUs), and a run that ends before is written with
+ * them flagged unknown (LC_MACH_PARTIAL | LC_MACH_COARSE): a run of 4 ms
+ * cannot be judged.
  */
 #include "machine.h"
 
@@ -30,8 +32,10 @@
 
 #include "lc_util.h"
 
-/* The ticks' error may be at most this fraction of a span's CPU time. */
+/* The ticks' error may be at most this fraction of the measured CPU time. */
 #define LC_MACHINE_RESOLUTION 20u
+/* The most spans held back until the measured time is long enough. */
+#define LC_MACHINE_HELD 16
 
 /* A program process and its CPU time at the last read. */
 struct mproc {
@@ -56,6 +60,9 @@ struct lc_machine {
 	uint64_t tick_ns;		/* ns per clock tick (USER_HZ) */
 	uint64_t gen;			/* reads taken; 0: no baseline yet */
 	uint32_t ncpus;			/* CPUs of the mask at the last read */
+	struct lc_prof_machine held[LC_MACHINE_HELD];	/* spans not written yet */
+	int nheld;
+	int judged;			/* the spans so far were long enough */
 	uint64_t last;			/* CLOCK_MONOTONIC of the last read */
 	uint64_t last_boot;		/* CLOCK_BOOTTIME of the last read */
 	uint64_t *cpu_busy, *cpu_total, *cpu_steal;	/* [CPU_SETSIZE], at the last read */
@@ -299,8 +306,7 @@ static uint64_t program_now(struct lc_machine *m, cpu_set_t *mask)
 
 /* Measure the span since the last read into x (x->total_ns stays 0 at the
  * baseline or when no time passed). */
-static void measure_span(struct lc_machine *m, uint64_t now, int coarse,
-			 struct lc_prof_machine *x)
+static void measure_span(struct lc_machine *m, uint64_t now, struct lc_prof_machine *x)
 {
 	uint64_t prog, self;
 	struct cpus c, d;
@@ -321,27 +327,58 @@ static void measure_span(struct lc_machine *m, uint64_t now, int coarse,
 	x->start_ns = m->last - m->t0;
 	x->len_ns = now - m->last;
 	x->ncpus = c.n;
-	x->flags = (m->partial ? LC_MACH_PARTIAL : 0) |
-		   (coarse ? LC_MACH_PARTIAL | LC_MACH_COARSE : 0);
+	x->flags = m->partial ? LC_MACH_PARTIAL : 0;
 }
 
-/* Measure the span since the last read and write it (not at the baseline). */
-static int measure(struct lc_machine *m, uint64_t now, int coarse)
+/* Write the held spans, flagged unknown when coarse.  0 or -errno. */
+static int flush_held(struct lc_machine *m, int coarse)
+{
+	int rc = 0;
+
+	for (int i = 0; i < m->nheld && !rc; i++) {
+		if (coarse)
+			m->held[i].flags |= LC_MACH_PARTIAL | LC_MACH_COARSE;
+		rc = lc_pwriter_machine(m->w, &m->held[i]);
+	}
+	m->nheld = 0;
+	return rc;
+}
+
+/* Whether the held spans' CPU time is long enough for the ticks' error. */
+static int long_enough(const struct lc_machine *m)
+{
+	uint64_t err = (uint64_t)(m->ncpus + 2) * m->tick_ns, cpu = 0;
+
+	for (int i = 0; i < m->nheld; i++)
+		cpu += m->held[i].total_ns;
+	return cpu >= err * LC_MACHINE_RESOLUTION;
+}
+
+/* Write span x, or hold it until the spans so far are long enough. */
+static int put_span(struct lc_machine *m, const struct lc_prof_machine *x)
+{
+	if (m->judged)
+		return lc_pwriter_machine(m->w, x);
+	m->held[m->nheld++] = *x;
+	if (!long_enough(m) && m->nheld < LC_MACHINE_HELD)
+		return 0;
+	m->judged = 1;
+	return flush_held(m, 0);
+}
+
+/* Measure the span since the last read and write or hold it (nothing at
+ * the baseline); at the last, write what is held, unknown if too short. */
+static int measure(struct lc_machine *m, uint64_t now, int last)
 {
 	struct lc_prof_machine x = { 0 };
+	int rc = 0;
 
-	measure_span(m, now, coarse, &x);
+	measure_span(m, now, &x);
 	m->last = now;
 	m->last_boot = clock_of(CLOCK_BOOTTIME);
-	return x.total_ns ? lc_pwriter_machine(m->w, &x) : 0;
-}
-
-/* Whether the span up to now is too short for the ticks' resolution. */
-static int too_coarse(const struct lc_machine *m, uint64_t now)
-{
-	uint64_t err = (uint64_t)(m->ncpus + 2) * m->tick_ns;
-
-	return (now - m->last) * (m->ncpus ? m->ncpus : 1) < err * LC_MACHINE_RESOLUTION;
+	if (x.total_ns)
+		rc = put_span(m, &x);
+	return !rc && last ? flush_held(m, 1) : rc;
 }
 
 int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
@@ -349,7 +386,7 @@ int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
 	uint64_t a, b;
 
 	if (m->gen && !last) {
-		if (now - m->last < LC_MACHINE_EVERY_NS || too_coarse(m, now))
+		if (now - m->last < LC_MACHINE_EVERY_NS)
 			return 0;
 		a = lc_window_at(m->window_ns, m->grow, m->last - m->t0);
 		b = lc_window_at(m->window_ns, m->grow, now - m->t0);
@@ -357,6 +394,6 @@ int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
 			return 0;	/* measure at window ends */
 	}
 	if (m->gen && now == m->last)
-		return 0;
-	return measure(m, now, m->gen && too_coarse(m, now));
+		return last ? flush_held(m, 1) : 0;
+	return measure(m, now, last);
 }
