@@ -1,6 +1,6 @@
 /*
- * prof_writer.h — the start of a profile for the tests that write their
- * own: a new file with one process and its threads declared.  Include it
+ * prof_writer.h — for the tests that write their own profiles: a new file,
+ * one process and its threads declared, the profile read back.  Include it
  * after <cmocka.h> and lc_profile.h.
  */
 #ifndef PROF_WRITER_H
@@ -42,6 +42,19 @@ static inline struct lc_pwriter *lc_test_pwriter(const char *path, const struct 
 	assert_int_equal(lc_pwriter_process(w, p), 0);
 	lc_test_threads(w, p->pid, n, tid0);
 	return w;
+}
+
+/* The profile at path, read back, and the file removed; the test fails
+ * with the reason when it does not read. */
+static inline struct lc_profile *lc_test_read_back(const char *path)
+{
+	struct lc_profile *pr = NULL;
+	char why[256];
+
+	if (lc_profile_read(path, &pr, why, sizeof(why)))
+		fail_msg("%s: %s", path, why);
+	unlink(path);
+	return pr;
 }
 
 #endif

@@ -26,6 +26,7 @@
 #include "lostcycles.h"
 #include "merge.h"
 #include "node_file.h"
+#include "prof_writer.h"
 
 #define MS 1000000ull
 
@@ -37,30 +38,21 @@ static struct lc_pwriter *open_writer(uint64_t base, uint32_t grow)
 				     .window_grow = grow, .procs_option = 1,
 				     .sampler_cpu = -1, .hostname = "h", .command = "c",
 				     .session = "s" };
-	struct lc_pwriter *w;
-	int e = 0;
 
 	snprintf(path, sizeof(path), "/tmp/lc-test-window.%d.data", (int)getpid());
-	unlink(path);
-	w = lc_pwriter_open(path, &info, &e);
-	assert_non_null(w);
-	return w;
+	return lc_test_new_writer(path, &info);
 }
 
 static struct lc_profile *finish(struct lc_pwriter *w, struct lc_accum **acc, int n)
 {
 	struct lc_prof_end end = { .reason = "test", .procs = 1,
 				   .procs_from = LC_PROCS_OPTION };
-	struct lc_profile *prof = NULL;
-	char err[256];
 
 	for (int i = 0; i < n; i++)
 		assert_int_equal(lc_accum_flush(acc[i]), 0);
 	assert_int_equal(lc_pwriter_end(w, &end), 0);
 	assert_int_equal(lc_pwriter_close(w), 0);
-	assert_int_equal(lc_profile_read(path, &prof, err, sizeof(err)), 0);
-	unlink(path);
-	return prof;
+	return lc_test_read_back(path);
 }
 
 /* Charge [0, until) in steps of step to one busy thread. */
