@@ -19,11 +19,12 @@
 #include "lc_util.h"
 
 #define MAXPAR 16
-#define MAXMET 64
 #define NAMELEN 64
-/* The most points a file may hold (a fit's runs; the table keeps the
- * values of MAXMET metrics per point, and finds a point by a linear
- * search): documented with the formats (lostcycles-export(1)). */
+/* The most regions, and region-metric pairs ("slots"), a file may hold. */
+#define MAXREG 1024
+#define MAXSLOT 4096
+/* The most points a file may hold (a fit's runs; a point is found by a
+ * linear search): documented with the formats (lostcycles-export(1)). */
 #define MAXPT 10000
 #define MAXPT_TEXT "10000"
 
@@ -32,52 +33,79 @@ struct vals {
 	double *v;
 };
 
+/* Regions share the points; each slot is one metric of one region, with
+ * the values (the repetitions) at each point.  On the heap: it is large. */
 struct table {
-	int npar, nmet;
+	int npar, nslot, nreg;
 	char par[MAXPAR][NAMELEN];
-	char met[MAXMET][NAMELEN];
+	char met[MAXSLOT][NAMELEN];	/* the slot's metric */
+	int mreg[MAXSLOT];		/* the slot's region */
+	char reg[MAXREG][LC_REGION_MAX];
 	size_t npt, cappt;
-	double *pt;			/* npt x npar coordinates */
-	struct vals *val;		/* [metric][point], nmet x cappt */
-	size_t capval;
+	double *pt;			/* npt x MAXPAR coordinates */
+	struct vals *val[MAXSLOT];	/* [slot][point], cappt each */
 };
 
 static void table_free(struct table *t)
 {
-	for (size_t i = 0; t->val && i < t->capval; i++)
-		free(t->val[i].v);
-	free(t->val);
-	free(t->pt);
+	for (int m = 0; t && m < t->nslot; m++) {
+		for (size_t p = 0; p < t->cappt; p++)
+			free(t->val[m][p].v);
+		free(t->val[m]);
+	}
+	if (t)
+		free(t->pt);
+	free(t);
 }
 
-/* The values of metric m at point p. */
+/* The values of slot m at point p. */
 static struct vals *cell(struct table *t, int m, size_t p)
 {
-	return &t->val[(size_t)m * t->cappt + p];
+	return &t->val[m][p];
 }
 
-/* Make room for point n (and the value lists of MAXMET metrics). */
+/* Slot m's values grown from old to cap points. */
+static int grow_slot(struct table *t, int m, size_t old, size_t cap)
+{
+	struct vals *nv = realloc(t->val[m], cap * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	memset(&nv[old], 0, (cap - old) * sizeof(*nv));
+	t->val[m] = nv;
+	return 0;
+}
+
+/* Make room for point n in every slot. */
 static int grow_points(struct table *t, size_t n)
 {
 	size_t old = t->cappt, cap = old ? old : 8;
-	struct vals *nv;
+	double *pt;
 
 	if (n < old)
 		return 0;
 	while (cap <= n)
 		cap *= 2;
-	if (!(t->pt = realloc(t->pt, cap * MAXPAR * sizeof(*t->pt))))
+	if (!(pt = realloc(t->pt, cap * MAXPAR * sizeof(*t->pt))))
 		return -ENOMEM;
-	nv = calloc(cap * MAXMET, sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	for (size_t m = 0; old && m < MAXMET; m++)
-		memcpy(&nv[m * cap], &t->val[m * old], old * sizeof(*nv));
-	free(t->val);
-	t->val = nv;
+	t->pt = pt;
+	for (int m = 0; m < t->nslot; m++)
+		if (grow_slot(t, m, old, cap))
+			return -ENOMEM;
 	t->cappt = cap;
-	t->capval = cap * MAXMET;
 	return 0;
+}
+
+/* A new table, or NULL. */
+static struct table *table_new(void)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	if (t && grow_points(t, 0)) {
+		table_free(t);
+		return NULL;
+	}
+	return t;
 }
 
 /* The point with coordinates x, added when new; -E2BIG beyond MAXPT
@@ -103,16 +131,33 @@ static int add_value(struct vals *c, double v)
 	return 0;
 }
 
-/* The metric named s[0..n), added when new; -EINVAL when too many. */
-static int metric(struct table *t, const char *s, size_t n)
+/* The region named s[0..n), added when new; -EINVAL when not a region
+ * name or too many. */
+static int region(struct table *t, const char *s, size_t n)
 {
-	for (int i = 0; i < t->nmet; i++)
-		if (strlen(t->met[i]) == n && !strncmp(t->met[i], s, n))
+	for (int i = 0; i < t->nreg; i++)
+		if (strlen(t->reg[i]) == n && !strncmp(t->reg[i], s, n))
 			return i;
-	if (t->nmet == MAXMET || n >= NAMELEN)
+	if (t->nreg == MAXREG || !lc_runs_region_ok(s, n))
 		return -EINVAL;
-	snprintf(t->met[t->nmet], NAMELEN, "%.*s", (int)n, s);
-	return t->nmet++;
+	snprintf(t->reg[t->nreg], LC_REGION_MAX, "%.*s", (int)n, s);
+	return t->nreg++;
+}
+
+/* The slot of metric s[0..n) in region reg, added when new; -EINVAL when
+ * too many, -ENOMEM. */
+static int slot(struct table *t, int reg, const char *s, size_t n)
+{
+	for (int i = 0; i < t->nslot; i++)
+		if (t->mreg[i] == reg && strlen(t->met[i]) == n && !strncmp(t->met[i], s, n))
+			return i;
+	if (t->nslot == MAXSLOT || n >= NAMELEN)
+		return -EINVAL;
+	if (grow_slot(t, t->nslot, 0, t->cappt))
+		return -ENOMEM;
+	snprintf(t->met[t->nslot], NAMELEN, "%.*s", (int)n, s);
+	t->mreg[t->nslot] = reg;
+	return t->nslot++;
 }
 
 /* ---- runs to table ------------------------------------------------------------ */
@@ -136,48 +181,97 @@ static void find_params(struct table *t, const struct lc_runs *r, int *pkey)
 	}
 }
 
-/* Whether some run gives key k a number. */
-static int any_value(const struct lc_runs *r, int k)
+/* The region of run i: its region= note, else "program". */
+static const char *run_region(const struct lc_runs *r, int rkey, size_t i)
 {
+	const char *s = rkey >= 0 ? lc_runs_text(r, i, rkey) : NULL;
+
+	return s ? s : "program";
+}
+
+/* The keys of the categories in r (-1 where absent) into mkey. */
+static void cat_keys(const struct lc_runs *r, int *mkey)
+{
+	for (int c = 0; c < LC_NKEY; c++) {
+		const char *key = lc_cat_info(c)->key;
+
+		mkey[c] = lc_runs_find_key(r, key, strlen(key));
+	}
+}
+
+/* The slots: for each region (in the order of its first run) each
+ * category some run of it gives a number, in the category table's order;
+ * map[region * LC_NKEY + category] gets the slot, -1 for none. */
+static int make_slots(struct table *t, const struct lc_runs *r, const int *mkey, int *map)
+{
+	int rkey = lc_runs_find_key(r, LC_RUNS_REGION, strlen(LC_RUNS_REGION));
 	double v;
 
-	for (size_t i = 0; i < lc_runs_count(r); i++)
-		if (lc_runs_get(r, i, k, &v) == LC_CELL_VALUE)
-			return 1;
+	for (size_t i = 0; i < lc_runs_count(r); i++) {
+		const char *name = run_region(r, rkey, i);
+		int g = region(t, name, strlen(name));
+
+		if (g < 0)
+			return -E2BIG;
+		for (int c = 0; c < LC_NKEY; c++)
+			if (mkey[c] >= 0 && lc_runs_get(r, i, mkey[c], &v) == LC_CELL_VALUE)
+				map[g * LC_NKEY + c] = -2;
+	}
+	for (int g = 0; g < t->nreg; g++)
+		for (int c = 0; c < LC_NKEY; c++) {
+			const char *key = lc_cat_info(c)->key;
+			int *m = &map[g * LC_NKEY + c];
+
+			if (*m == -2 && (*m = slot(t, g, key, strlen(key))) < 0)
+				return *m == -ENOMEM ? -ENOMEM : -E2BIG;
+		}
+	return 0;
+}
+
+/* The values of run i, at its point, into its region's slots. */
+static int run_values(struct table *t, const struct lc_runs *r, size_t i, const int *pkey,
+		      const int *mkey, const int *map)
+{
+	int rkey = lc_runs_find_key(r, LC_RUNS_REGION, strlen(LC_RUNS_REGION));
+	const char *name = run_region(r, rkey, i);
+	const int *row = &map[region(t, name, strlen(name)) * LC_NKEY];
+	double x[MAXPAR], v;
+	long p;
+
+	for (int j = 0; j < t->npar; j++)
+		lc_runs_get(r, i, pkey[j], &x[j]);
+	p = point(t, x);
+	if (p < 0)
+		return -ENOMEM;
+	for (int c = 0; c < LC_NKEY; c++)
+		if (row[c] >= 0 && lc_runs_get(r, i, mkey[c], &v) == LC_CELL_VALUE &&
+		    add_value(cell(t, row[c], (size_t)p), v))
+			return -ENOMEM;
 	return 0;
 }
 
 static int from_runs(struct table *t, const struct lc_runs *r, char *msg, size_t len)
 {
-	int pkey[MAXPAR], mkey[LC_NKEY];
-	double x[MAXPAR], v;
+	int pkey[MAXPAR], mkey[LC_NKEY], *map = malloc(MAXREG * LC_NKEY * sizeof(*map)), rc;
 
+	if (!map)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	for (int i = 0; i < MAXREG * LC_NKEY; i++)
+		map[i] = -1;
 	find_params(t, r, pkey);
-	if (!t->npar)
-		return lc_fail(msg, len, -EINVAL, "no variable has a number in every run");
-	for (int c = 0; c < LC_NKEY; c++) {
-		const char *key = lc_cat_info(c)->key;
-		int k = lc_runs_find_key(r, key, strlen(key));
-
-		if (k >= 0 && any_value(r, k))
-			mkey[metric(t, key, strlen(key))] = k;
-	}
-	if (!t->nmet)
+	cat_keys(r, mkey);
+	rc = t->npar ? make_slots(t, r, mkey, map) : -EINVAL;
+	for (size_t i = 0; !rc && i < lc_runs_count(r); i++)
+		rc = run_values(t, r, i, pkey, mkey, map);
+	free(map);
+	if (rc == -EINVAL)
+		return lc_fail(msg, len, rc, "no variable has a number in every run");
+	if (rc == -E2BIG)
+		return lc_fail(msg, len, rc, "more than %d regions or %d region metrics", MAXREG,
+			       MAXSLOT);
+	if (!rc && !t->nslot)
 		return lc_fail(msg, len, -EINVAL, "the runs hold no category");
-	for (size_t i = 0; i < lc_runs_count(r); i++) {
-		long p;
-
-		for (int j = 0; j < t->npar; j++)
-			lc_runs_get(r, i, pkey[j], &x[j]);
-		p = point(t, x);
-		if (p < 0)
-			return lc_fail(msg, len, -ENOMEM, "out of memory");
-		for (int m = 0; m < t->nmet; m++)
-			if (lc_runs_get(r, i, mkey[m], &v) == LC_CELL_VALUE &&
-			    add_value(cell(t, m, (size_t)p), v))
-				return lc_fail(msg, len, -ENOMEM, "out of memory");
-	}
-	return 0;
+	return rc ? lc_fail(msg, len, rc, "out of memory") : 0;
 }
 
 /* ---- writing ---------------------------------------------------------------- */
@@ -204,6 +298,25 @@ static int complete(struct table *t, int m)
 	return 1;
 }
 
+/* The DATA lines of slot m, or nothing (*dropped counted) when some point
+ * has no value. */
+static void write_slot(FILE *out, struct table *t, int m, int *dropped)
+{
+	if (!complete(t, m)) {
+		(*dropped)++;
+		return;
+	}
+	fprintf(out, "METRIC %s\n", t->met[m]);
+	for (size_t p = 0; p < t->npt; p++) {
+		fputs("DATA", out);
+		for (size_t k = 0; k < cell(t, m, p)->n; k++) {
+			fputc(' ', out);
+			num(out, cell(t, m, p)->v[k]);
+		}
+		fputc('\n', out);
+	}
+}
+
 static void write_text(FILE *out, struct table *t, int *dropped)
 {
 	fputs("# lostcycles export --extrap: one metric per lost cycles category, in seconds "
@@ -219,65 +332,57 @@ static void write_text(FILE *out, struct table *t, int *dropped)
 		}
 		fputc(')', out);
 	}
-	fputs("\nREGION program\n", out);
-	for (int m = 0; m < t->nmet; m++) {
-		if (!complete(t, m)) {
-			(*dropped)++;
-			continue;
-		}
-		fprintf(out, "METRIC %s\n", t->met[m]);
-		for (size_t p = 0; p < t->npt; p++) {
-			fputs("DATA", out);
-			for (size_t k = 0; k < cell(t, m, p)->n; k++) {
-				fputc(' ', out);
-				num(out, cell(t, m, p)->v[k]);
-			}
-			fputc('\n', out);
-		}
+	fputc('\n', out);
+	for (int g = 0; g < t->nreg; g++) {
+		fprintf(out, "REGION %s\n", t->reg[g]);
+		for (int m = 0; m < t->nslot; m++)
+			if (t->mreg[m] == g)
+				write_slot(out, t, m, dropped);
 	}
+}
+
+/* One JSON line: the values of slot m at point p. */
+static void write_jline(FILE *out, struct table *t, int m, size_t p)
+{
+	struct vals *c = cell(t, m, p);
+
+	fputs("{\"params\":{", out);
+	for (int j = 0; j < t->npar; j++) {
+		fprintf(out, "%s\"%s\":", j ? "," : "", t->par[j]);
+		num(out, t->pt[p * MAXPAR + j]);
+	}
+	fprintf(out, "},\"callpath\":\"%s\",\"metric\":\"%s\",\"value\":[", t->reg[t->mreg[m]],
+		t->met[m]);
+	for (size_t k = 0; k < c->n; k++) {
+		fputs(k ? "," : "", out);
+		num(out, c->v[k]);
+	}
+	fputs("]}\n", out);
 }
 
 static void write_jsonl(FILE *out, struct table *t)
 {
 	for (size_t p = 0; p < t->npt; p++)
-		for (int m = 0; m < t->nmet; m++) {
-			struct vals *c = cell(t, m, p);
-
-			if (!c->n)
-				continue;
-			fputs("{\"params\":{", out);
-			for (int j = 0; j < t->npar; j++) {
-				fprintf(out, "%s\"%s\":", j ? "," : "", t->par[j]);
-				num(out, t->pt[p * MAXPAR + j]);
-			}
-			fprintf(out, "},\"callpath\":\"program\",\"metric\":\"%s\",\"value\":[",
-				t->met[m]);
-			for (size_t k = 0; k < c->n; k++) {
-				fputs(k ? "," : "", out);
-				num(out, c->v[k]);
-			}
-			fputs("]}\n", out);
-		}
+		for (int m = 0; m < t->nslot; m++)
+			if (cell(t, m, p)->n)
+				write_jline(out, t, m, p);
 }
 
 int lc_extrap_write(FILE *out, const struct lc_runs *r, int jsonl, int *dropped, char *msg,
 		    size_t len)
 {
-	struct table t;
+	struct table *t = table_new();
 	int rc;
 
-	memset(&t, 0, sizeof(t));
 	*dropped = 0;
-	rc = grow_points(&t, 0);
-	if (!rc)
-		rc = from_runs(&t, r, msg, len);
-	else
-		lc_fail(msg, len, rc, "out of memory");
+	if (!t)
+		return lc_fail(msg, len, -ENOMEM, "out of memory");
+	rc = from_runs(t, r, msg, len);
 	if (!rc && jsonl)
-		write_jsonl(out, &t);
+		write_jsonl(out, t);
 	else if (!rc)
-		write_text(out, &t, dropped);
-	table_free(&t);
+		write_text(out, t, dropped);
+	table_free(t);
 	return rc;
 }
 
@@ -379,9 +484,10 @@ static int text_points(struct table *t, const char *s, int ln, struct lc_runs_er
 
 /* The reader's position in a text file. */
 struct tstate {
-	int met;		/* current metric, -1 none */
+	int reg;		/* current region, -1 none */
+	int met;		/* current slot (region and metric), -1 none */
+	char mname[NAMELEN];	/* current metric's name, "" none */
 	size_t next;		/* the point the next DATA line belongs to */
-	char region[128];
 };
 
 /* The end of a METRIC's DATA lines (at a REGION or METRIC line, or at the
@@ -406,10 +512,13 @@ static int text_data(struct table *t, struct tstate *st, const char *s, int ln,
 {
 	double v;
 
-	if (st->met < 0 || !st->region[0])
+	if (st->met < 0)
 		return bad(err, ln, "DATA before REGION and METRIC");
 	if (st->next >= t->npt)
 		return bad(err, ln, "more DATA lines than POINTS");
+	if (!st->next && cell(t, st->met, 0)->n)
+		return bad_at(err, ln, t->reg[st->reg], "a second METRIC block of one REGION's "
+			      "metric (its DATA would count twice)");
 	for (;;) {
 		while (isspace((unsigned char)*s))
 			s++;
@@ -435,6 +544,45 @@ static const char *rest(const char *s, size_t *n)
 	return s;
 }
 
+/* The slot of the current region and metric (when both are known). */
+static int text_slot(struct table *t, struct tstate *st, int ln, struct lc_runs_error *err)
+{
+	st->met = -1;
+	if (st->reg < 0 || !st->mname[0])
+		return 0;
+	st->met = slot(t, st->reg, st->mname, strlen(st->mname));
+	if (st->met == -ENOMEM)
+		return -ENOMEM;
+	return st->met < 0 ? bad(err, ln, "more than 4096 metrics of regions") : 0;
+}
+
+/* A REGION line's name w[0..n). */
+static int text_region(struct table *t, struct tstate *st, const char *w, size_t n, int ln,
+		       struct lc_runs_error *err)
+{
+	if (!n)
+		return bad(err, ln, "REGION: no name");
+	if (!lc_runs_region_ok(w, n))
+		return bad_at(err, ln, w, "REGION: a region name is one word of at most 127 "
+			      "characters, none '=', ',', '\"' or '\\'");
+	st->reg = region(t, w, n);
+	if (st->reg < 0)
+		return bad(err, ln, "REGION: more than 1024 regions");
+	if (!st->mname[0])
+		snprintf(st->mname, sizeof(st->mname), "time");
+	return text_slot(t, st, ln, err);
+}
+
+/* A METRIC line's name w[0..n). */
+static int text_metric(struct table *t, struct tstate *st, const char *w, size_t n, int ln,
+		       struct lc_runs_error *err)
+{
+	if (!n || n >= NAMELEN)
+		return bad(err, ln, "METRIC: no name, or a name too long");
+	snprintf(st->mname, sizeof(st->mname), "%.*s", (int)n, w);
+	return text_slot(t, st, ln, err);
+}
+
 /* One line of the text format. */
 static int text_line(struct table *t, struct tstate *st, char *s, int ln,
 		     struct lc_runs_error *err)
@@ -454,25 +602,13 @@ static int text_line(struct table *t, struct tstate *st, char *s, int ln,
 		return t->npar ? text_points(t, s + 6, ln, err) : bad(err, ln, "POINTS before PARAMETER");
 	if (!strncmp(s, "DATA", 4))
 		return text_data(t, st, s + 4, ln, err);
-	if (!strncmp(s, "REGION", 6) || !strncmp(s, "METRIC", 6)) {
-		if (data_end(t, st, ln, err))
-			return -EINVAL;
-		w = rest(s + 6, &n);
-		st->next = 0;
-		if (s[0] == 'M') {
-			st->met = n ? metric(t, w, n) : -1;
-			return st->met < 0 ? bad(err, ln, "METRIC: no name, or too many metrics") : 0;
-		}
-		if (!n || n >= sizeof(st->region))
-			return bad(err, ln, "REGION: no name");
-		if (st->region[0] && (strlen(st->region) != n || strncmp(st->region, w, n)))
-			return bad_at(err, ln, w, "more than one REGION: export one region to fit it");
-		snprintf(st->region, sizeof(st->region), "%.*s", (int)n, w);
-		if (st->met < 0)
-			st->met = metric(t, "time", 4);
-		return 0;
-	}
-	return bad_at(err, ln, s, "expected PARAMETER, POINTS, REGION, METRIC or DATA");
+	if (strncmp(s, "REGION", 6) && strncmp(s, "METRIC", 6))
+		return bad_at(err, ln, s, "expected PARAMETER, POINTS, REGION, METRIC or DATA");
+	if (data_end(t, st, ln, err))
+		return -EINVAL;
+	w = rest(s + 6, &n);
+	st->next = 0;
+	return s[0] == 'M' ? text_metric(t, st, w, n, ln, err) : text_region(t, st, w, n, ln, err);
 }
 
 /* The longest line of a text file: a POINTS line of a million points of
@@ -481,7 +617,7 @@ static int text_line(struct table *t, struct tstate *st, char *s, int ln,
 
 static int read_text(FILE *f, struct table *t, struct lc_runs_error *err)
 {
-	struct tstate st = { .met = -1 };
+	struct tstate st = { .reg = -1, .met = -1 };
 	char *line = NULL, why[160];
 	size_t cap = 0;
 	ssize_t got;
@@ -573,16 +709,15 @@ static const char *jstr(struct json_object *o, const char *key, const char *def)
 	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
-/* One line's object into the table; region holds '=' and the first
- * line's callpath ("" before the first line).  NULL or a reason. */
-static const char *jline(struct table *t, struct json_object *o, char *region, size_t rlen)
+/* One line's object into the table.  NULL or a reason. */
+static const char *jline(struct table *t, struct json_object *o)
 {
 	struct json_object *params, *value;
-	const char *met = jstr(o, "metric", "time"), *callpath = jstr(o, "callpath", "");
+	const char *met = jstr(o, "metric", "time"), *callpath = jstr(o, "callpath", "program");
 	double x[MAXPAR] = { 0 };
 	const char *why;
 	long p;
-	int m;
+	int m, g;
 
 	if (!json_object_is_type(o, json_type_object))
 		return "a line is not a JSON object";
@@ -594,10 +729,11 @@ static const char *jline(struct table *t, struct json_object *o, char *region, s
 	why = jparams(t, params, x, !t->npt);
 	if (why)
 		return why;
-	if (*region && strcmp(region + 1, callpath))
-		return "more than one callpath: export one region to fit it";
-	snprintf(region, rlen, "=%s", callpath);
-	m = metric(t, met, strlen(met));
+	if ((g = region(t, callpath, strlen(callpath))) < 0)
+		return lc_runs_region_ok(callpath, strlen(callpath)) ? "more than 1024 callpaths" :
+		       "\"callpath\" is not a region name (one word of at most 127 characters, "
+		       "none '=', ',', '\"' or '\\')";
+	m = slot(t, g, met, strlen(met));
 	p = m < 0 ? -1 : point(t, x);
 	if (p == -E2BIG)
 		return "more than " MAXPT_TEXT " points";
@@ -608,7 +744,7 @@ static const char *jline(struct table *t, struct json_object *o, char *region, s
 
 static int read_jsonl(FILE *f, struct table *t, struct lc_runs_error *err)
 {
-	char *line = NULL, region[128] = "", why[160];
+	char *line = NULL, why[160];
 	struct json_tokener *tok = json_tokener_new();
 	size_t cap = 0;
 	int ln = 0, rc = tok ? 0 : -ENOMEM;
@@ -630,7 +766,7 @@ static int read_jsonl(FILE *f, struct table *t, struct lc_runs_error *err)
 			rc = bad(err, ln, why);
 			break;
 		}
-		reason = jline(t, o, region, sizeof(region));
+		reason = jline(t, o);
 		if (reason)
 			rc = bad(err, ln, reason);
 		json_object_put(o);
@@ -643,59 +779,67 @@ static int read_jsonl(FILE *f, struct table *t, struct lc_runs_error *err)
 
 /* ---- table to runs -------------------------------------------------------------- */
 
-/* The table as runs: one per point and repetition, its lines numbered
- * from 1 in that order; a name that cannot be a runs-file name is
- * refused. */
+/* The runs of region g at point p: one per repetition, its region, the
+ * point's coordinates and the region's metrics there. */
+static int point_runs(struct table *t, int g, size_t p, struct lc_runs *r, int *line)
+{
+	size_t reps = 0;
+	int rc = 0;
+
+	for (int m = 0; m < t->nslot; m++)
+		if (t->mreg[m] == g && cell(t, m, p)->n > reps)
+			reps = cell(t, m, p)->n;
+	for (size_t k = 0; !rc && k < reps; k++) {
+		rc = lc_runs_start(r, ++*line);
+		if (!rc)
+			rc = lc_runs_add_text(r, LC_RUNS_REGION, t->reg[g]);
+		for (int j = 0; !rc && j < t->npar; j++)
+			rc = lc_runs_add(r, t->par[j], t->pt[p * MAXPAR + j]);
+		for (int m = 0; !rc && m < t->nslot; m++)
+			if (t->mreg[m] == g && k < cell(t, m, p)->n)
+				rc = lc_runs_add(r, t->met[m], cell(t, m, p)->v[k]);
+	}
+	return rc;
+}
+
+/* The table as runs: for each region, point and repetition one, their
+ * lines numbered from 1 in that order; a name that cannot be a runs-file
+ * name is refused. */
 static int table_runs(struct table *t, struct lc_runs *r, struct lc_runs_error *err)
 {
-	char why[160];
 	int rc = 0, line = 0;
 
-	for (size_t p = 0; !rc && p < t->npt; p++) {
-		size_t reps = 0;
-
-		for (int m = 0; m < t->nmet; m++)
-			reps = cell(t, m, p)->n > reps ? cell(t, m, p)->n : reps;
-		for (size_t k = 0; !rc && k < reps; k++) {
-			rc = lc_runs_start(r, ++line);
-			for (int j = 0; !rc && j < t->npar; j++)
-				rc = lc_runs_add(r, t->par[j], t->pt[p * MAXPAR + j]);
-			for (int m = 0; !rc && m < t->nmet; m++)
-				if (k < cell(t, m, p)->n)
-					rc = lc_runs_add(r, t->met[m], cell(t, m, p)->v[k]);
-		}
-	}
-	if (rc == -EINVAL || rc == -EEXIST) {
-		snprintf(why, sizeof(why), "a parameter or metric name is not a runs-file name "
-			 "(a letter or '_', then letters, digits, '_' or '.'), or names one twice");
-		return bad(err, 0, why);
-	}
+	for (int g = 0; !rc && g < t->nreg; g++)
+		for (size_t p = 0; !rc && p < t->npt; p++)
+			rc = point_runs(t, g, p, r, &line);
+	if (rc == -EINVAL || rc == -EEXIST)
+		return bad(err, 0, "a parameter or metric name is not a runs-file name (a letter "
+			   "or '_', then letters, digits, '_' or '.'), or names one twice (\""
+			   LC_RUNS_REGION "\" is the region's)");
 	return rc;
 }
 
 int lc_extrap_parse(FILE *f, int format, struct lc_runs **out, struct lc_runs_error *err)
 {
-	struct table t;
-	int rc;
+	struct table *t = table_new();
+	int rc = t ? 0 : -ENOMEM;
 
-	memset(&t, 0, sizeof(t));
 	*out = NULL;
 	if (err)
 		*err = (struct lc_runs_error){ 0 };
-	rc = grow_points(&t, 0);
 	if (!rc)
-		rc = format == 2 ? read_jsonl(f, &t, err) : read_text(f, &t, err);
-	if (!rc && !t.npt)
+		rc = format == 2 ? read_jsonl(f, t, err) : read_text(f, t, err);
+	if (!rc && !t->npt)
 		rc = bad(err, 0, "the Extra-P file holds no measurement");
 	if (!rc && !(*out = lc_runs_new()))
 		rc = -ENOMEM;
 	if (!rc)
-		rc = table_runs(&t, *out, err);
+		rc = table_runs(t, *out, err);
 	if (rc) {
 		lc_runs_free(*out);
 		*out = NULL;
 	}
-	table_free(&t);
+	table_free(t);
 	return rc;
 }
 

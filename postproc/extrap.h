@@ -6,14 +6,18 @@
  * Writing: the parameters are the runs' variables that every run gives a
  * number (notes such as impl=task are left out), the metrics are the
  * categories and tt (one metric per category, in seconds summed over the
- * processors), the region is "program".  Runs with the same parameter
- * values are repetitions of one point.  Numbers are written in plain
+ * processors), one region per region= note of the runs ("program" for
+ * runs without one).  Runs with the same parameter values (and region)
+ * are repetitions of one point.  Numbers are written in plain
  * decimal notation with as many digits as the double needs to read back
  * exactly, so a file read back and written again is the same file.
  *
  * Reading turns each point's k-th values of every metric into one run, so
- * that "lostcycles fit -f X" reads Extra-P files as it reads runs files.
- * A file with more than one region is refused.  Nothing here prints.
+ * that "lostcycles fit -f X" reads Extra-P files as it reads runs files;
+ * each run notes its REGION (text) or "callpath" (JSON lines; "program"
+ * when absent) as region=NAME.  A region name must be one runs-file word
+ * (lc_runs_region_ok).  Limits: 10000 points, 1024 regions, 4096 metrics
+ * of regions.  Nothing here prints.
  */
 #ifndef LC_EXTRAP_H
 #define LC_EXTRAP_H

@@ -21,6 +21,7 @@ struct cell {
 	int key;
 	enum lc_cell state;
 	double v;
+	char *text;		/* a LC_CELL_TEXT value's text, else NULL */
 };
 
 struct run {
@@ -137,9 +138,35 @@ static int add_cell(struct lc_runs *r, int key, enum lc_cell state, double v)
 			return -EEXIST;
 	if (lc_grow((void **)&r->cells, &r->capcells, r->ncells + 1, sizeof(*r->cells)))
 		return -ENOMEM;
-	r->cells[r->ncells++] = (struct cell){ key, state, v };
+	r->cells[r->ncells++] = (struct cell){ key, state, v, NULL };
 	run->n++;
 	return 0;
+}
+
+/* add_cell of a text value s[0..len) (LC_CELL_TEXT, kept). */
+static int add_text_cell(struct lc_runs *r, int key, const char *s, size_t len)
+{
+	char *t = strndup(s, len);
+	int rc = t ? add_cell(r, key, LC_CELL_TEXT, NAN) : -ENOMEM;
+
+	if (rc)
+		free(t);
+	else
+		r->cells[r->ncells - 1].text = t;
+	return rc;
+}
+
+/* True when s[0..len) can name a region: 1..LC_REGION_MAX-1 bytes, none
+ * a blank, a control character, '=', ',', '"' or a backslash.  See
+ * lca_runs.h. */
+int lc_runs_region_ok(const char *s, size_t len)
+{
+	if (!len || len >= LC_REGION_MAX)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f || strchr("=,\\\"", s[i]))
+			return 0;
+	return 1;
 }
 
 /* Start a new run for file line `line`.  Returns 0 or -ENOMEM. */
@@ -160,14 +187,17 @@ static int add_value(struct lc_runs *r, int key, const char *s, size_t len, int 
 	double v;
 	int rc;
 
-	if (parse_value(s, len, &state, &v)) {
+	if (!strcmp(r->keys[key], LC_RUNS_REGION) && !lc_runs_region_ok(s, len))
+		return bad(err, line, tok, toklen, "a region name is 1..%d characters, none a "
+			   "blank, '=', ',', '\"' or '\\'", LC_REGION_MAX - 1);
+	if (!strcmp(r->keys[key], LC_RUNS_REGION) || parse_value(s, len, &state, &v)) {
 		if (!len || lc_key_lookup(r->keys[key]) >= 0)
 			return bad(err, line, tok, toklen, len ? "value is not a number or 'na'"
 								 : "empty value");
-		state = LC_CELL_TEXT;	/* a note such as impl=task */
-		v = NAN;
+		rc = add_text_cell(r, key, s, len);	/* a note such as impl=task */
+	} else {
+		rc = add_cell(r, key, state, v);
 	}
-	rc = add_cell(r, key, state, v);
 	if (rc == -EEXIST)
 		return bad(err, line, tok, toklen, "'%s' appears twice on the line", r->keys[key]);
 	return rc;
@@ -346,6 +376,20 @@ int lc_runs_add(struct lc_runs *r, const char *name, double v)
 	return add_cell(r, key, isnan(v) ? LC_CELL_NA : LC_CELL_VALUE, v);
 }
 
+int lc_runs_add_text(struct lc_runs *r, const char *name, const char *text)
+{
+	size_t len = strlen(name);
+	int key;
+
+	if (!r->nruns || !is_name(name, len) || !*text ||
+	    (!strcmp(name, LC_RUNS_REGION) && !lc_runs_region_ok(text, strlen(text))))
+		return -EINVAL;
+	key = intern_key(r, name, len);
+	if (key < 0)
+		return key;
+	return add_text_cell(r, key, text, strlen(text));
+}
+
 /* Counts and names.  See lca_runs.h. */
 size_t lc_runs_count(const struct lc_runs *r) { return r->nruns; }
 int lc_runs_nkeys(const struct lc_runs *r) { return r->nkeys; }
@@ -370,6 +414,16 @@ enum lc_cell lc_runs_get(const struct lc_runs *r, size_t run, int key, double *v
 	return LC_CELL_ABSENT;
 }
 
+const char *lc_runs_text(const struct lc_runs *r, size_t run, int key)
+{
+	const struct run *rn = &r->runs[run];
+
+	for (size_t i = rn->first; i < rn->first + rn->n; i++)
+		if (r->cells[i].key == key)
+			return r->cells[i].text;
+	return NULL;
+}
+
 /* Free r.  See lca_runs.h. */
 void lc_runs_free(struct lc_runs *r)
 {
@@ -378,6 +432,8 @@ void lc_runs_free(struct lc_runs *r)
 	for (int i = 0; i < r->nkeys; i++)
 		free(r->keys[i]);
 	free(r->keys);
+	for (size_t i = 0; i < r->ncells; i++)
+		free(r->cells[i].text);
 	free(r->cells);
 	free(r->runs);
 	free(r);

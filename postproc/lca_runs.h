@@ -7,6 +7,10 @@
  * bl wc rt tt) must be a number or na.  Blank lines and lines starting with
  * '#' are ignored.
  *
+ * The note region=NAME says which region of the program (Extra-P's REGION
+ * or "callpath") a run measured; its value is always a name, even when it
+ * looks like a number (see lc_runs_region_ok), and is kept as text.
+ *
  * Then turn the runs into fitting points: pick the variables and the
  * category, keep the runs an extraction condition selects, and average the
  * runs that share the same variable values, keeping their spread.
@@ -63,6 +67,19 @@ struct lc_runs *lc_runs_new(void);
 int lc_runs_start(struct lc_runs *r, int line);
 int lc_runs_add(struct lc_runs *r, const char *name, double v);
 
+/* lc_runs_add of a note's text (an LC_CELL_TEXT cell): -EINVAL also for an
+ * empty text, or a region name lc_runs_region_ok refuses. */
+int lc_runs_add_text(struct lc_runs *r, const char *name, const char *text);
+
+/* The key of a run's region, and the longest region name + 1. */
+#define LC_RUNS_REGION "region"
+#define LC_REGION_MAX 128
+
+/* True when s[0..len) can name a region: 1..LC_REGION_MAX-1 bytes, none a
+ * blank, a control character, '=', ',', '"' or a backslash (so that it is
+ * one word of a runs line, one CSV field and a JSON string as it is). */
+int lc_runs_region_ok(const char *s, size_t len);
+
 /* The number of runs, and the number of distinct names seen. */
 size_t lc_runs_count(const struct lc_runs *r);
 int lc_runs_nkeys(const struct lc_runs *r);
@@ -73,6 +90,19 @@ int lc_runs_find_key(const struct lc_runs *r, const char *name, size_t len);
 
 /* What run holds for key; *v gets the value (NaN unless LC_CELL_VALUE). */
 enum lc_cell lc_runs_get(const struct lc_runs *r, size_t run, int key, double *v);
+
+/* The text of run's note key (LC_CELL_TEXT), else NULL. */
+const char *lc_runs_text(const struct lc_runs *r, size_t run, int key);
+
+/* The regions of r (lca_runs_region.c): their names in the order of their
+ * first runs into names[0..max), pointing into r.  The count (0: no run
+ * names a region), -E2BIG beyond max, or -EINVAL when some runs name a
+ * region and run *line (its file line) does not. */
+int lc_runs_regions(const struct lc_runs *r, const char **names, int max, int *line);
+
+/* A new set of the runs of r whose region is region (all of them when
+ * region is NULL), with their file lines: 0 or -ENOMEM. */
+int lc_runs_select(const struct lc_runs *r, const char *region, struct lc_runs **out);
 
 /* The file line run came from. */
 int lc_runs_line(const struct lc_runs *r, size_t run);

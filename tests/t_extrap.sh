@@ -8,7 +8,7 @@
 # and "fit" prints the same models from the runs file and from either
 # export.  Hand-written Extra-P files (one parameter without parentheses,
 # nested parentheses, a single value instead of a list) read as the runs
-# they hold; a second region and a malformed line are refused.
+# they hold; a region name of two words and a malformed line are refused.
 SUB=export
 . tests/lib.sh
 D=tests/data/fit
@@ -73,8 +73,8 @@ refuse "export -o onto an existing file is refused without --force" 1 "give --fo
 run export --extrap "$tmp/one.txt" -o "$tmp/exists.txt" --force
 check "export -o --force replaces it" '[ -s "$tmp/exists.txt" ]'
 run export --extrap "$tmp/one.txt" --format jsonl
-check "text, one parameter: 3 points, two repetitions kept" \
-	'grep -q "{\"params\":{\"p\":1},\"callpath\":\"program\",\"metric\":\"tt\",\"value\":\[1.5,1.7\]}" "$tmp/out" &&
+check "text, one parameter: 3 points, two repetitions kept, the region kept" \
+	'grep -q "{\"params\":{\"p\":1},\"callpath\":\"main\",\"metric\":\"tt\",\"value\":\[1.5,1.7\]}" "$tmp/out" &&
 	 [ "$(wc -l <"$tmp/out")" -eq 3 ]'
 run export --extrap "$tmp/two.txt"
 check "text, nested parentheses: two parameters, two metrics" \
@@ -85,10 +85,10 @@ check "JSON lines: a value or a list" \
 	'grep -q "^POINTS (1) (2)$" "$tmp/out" && grep -q "^DATA 3.25$" "$tmp/out" &&
 	 grep -q "^DATA 1.5 1.75$" "$tmp/out"'
 
-printf 'REGION other\nDATA 1\nDATA 2\nDATA 3\n' >>"$tmp/one.txt"
+printf 'REGION other one\nDATA 1\nDATA 2\nDATA 3\n' >>"$tmp/one.txt"
 printf 'PARAMETER p\nPOINTS 1 2\nREGION main\nMETRIC time\nDATA 1\nDATA 2\n' >"$tmp/time.txt"
 refuse "no lost cycles category" 1 "the runs hold no category" --extrap "$tmp/time.txt"
-refuse "a second region" 1 "more than one REGION" --extrap "$tmp/one.txt"
+refuse "a region name of two words" 1 "REGION: a region name is one word" --extrap "$tmp/one.txt"
 printf '{"params":{"p":1},"value":}\n' >"$tmp/bad.jsonl"
 refuse "malformed JSON line" 1 "bad.jsonl:1:" --extrap "$tmp/bad.jsonl"
 refuse "no --extrap" 2 "--extrap RUNS is required"
