@@ -125,6 +125,9 @@ static const struct lc_opt opts[] = {
 	LC_OPT_CALLBACK("max-load", 0, "PCT", "leave out runs whose load= (the share of "
 			"the\nprogram's CPUs other processes took, as sweep\nwrites it) exceeds PCT",
 			&opt.max_load, opt_pct),
+	LC_OPT_STRING("region", 0, "NAME", "fit the runs of region NAME (region=NAME, "
+		      "Extra-P's\nREGION or callpath); all (the default): each region\nof "
+		      "the runs in turn, its name on each model", &opt.region),
 	LC_OPT_FLAG("debug", 'd', "print the points that were fitted", &opt.debug),
 	LC_OPT_END(),
 };
@@ -200,19 +203,15 @@ static int fit_one(void)
 	return r;
 }
 
-/* -c all: every category some run gives a number for, one after the
- * other (a blank line between), but tt when there are others (T(E) is
- * their sum) and rc with --no-load; the exit status is the worst. */
+/* -c all: every category some run (of the region) gives a number for,
+ * one after the other (a blank line between), but tt when there are
+ * others (T(E) is their sum) and rc with --no-load; the exit status is
+ * the worst. */
 static int fit_all(void)
 {
 	char cats[128], *save = NULL;
-	struct lc_runs_error re;
-	int n = lc_fitrun_present_cats(opt.runs, cats, sizeof(cats), &re), worst = 0, i = 0;
+	int n = lc_fitrun_present_cats(opt.from, opt.region, cats, sizeof(cats)), worst = 0, i = 0;
 
-	if (n < 0 && n == -EINVAL) {
-		warnx("%s:%d: %s: '%s'", opt.runs, re.line, re.msg, re.token);
-		return 1;
-	}
 	if (n <= 0) {
 		warnx("%s: %s", opt.runs, n ? strerror(-n) : "no run gives a number for any category");
 		return 1;
@@ -231,12 +230,42 @@ static int fit_all(void)
 	return worst;
 }
 
+/* Fit the category (or -c all) in each region of names[0..n) (none: all
+ * runs as one); the exit status is the worst. */
+static int fit_regions(const char **names, int n)
+{
+	const char *cat = opt.cat;
+	int worst = 0;
+
+	opt.region_files = n > 1;
+	for (int i = 0; i < (n ? n : 1); i++) {
+		int r;
+
+		if (i && opt.format == LC_FITFMT_TEXT)
+			printf("\n");
+		opt.region = n ? names[i] : NULL;
+		opt.cat = cat;
+		r = strcmp(cat, "all") ? fit_one() : fit_all();
+		worst = r > worst ? r : worst;
+	}
+	return worst;
+}
+
 /* "lostcycles fit".  See lc_cmd.h. */
 int lc_cmd_fit(int argc, char **argv)
 {
-	int r = parse_opts(argc, argv);
+	static const char *names[LC_FITRUN_MAXREGIONS];
+	struct lc_runs *runs;
+	char msg[1024];
+	int r = parse_opts(argc, argv), n;
 
 	if (r >= 0)
 		return r;
-	return strcmp(opt.cat, "all") ? fit_one() : fit_all();
+	if (lc_fitrun_load(opt.runs, &runs, msg, sizeof(msg)))
+		return failed(msg);
+	n = lc_fitrun_regions(runs, opt.runs, opt.region, names, msg, sizeof(msg));
+	opt.from = runs;
+	r = n < 0 ? failed(msg) : fit_regions(names, n);
+	lc_runs_free(runs);
+	return r;
 }

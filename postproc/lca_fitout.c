@@ -194,6 +194,9 @@ static void print_header(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "Datafile: %s, Variable%s: %s, Category: %s (%s), Constraints: %s\n",
 		fr->o.runs, fr->nvars > 1 ? "s" : "", fr->o.varlist, fr->cat->key, fr->cat->desc,
 		fr->o.extract ? fr->o.extract : "none");
+	if (fr->o.region)
+		fprintf(out, "Region: %s (%zu of the file's runs)\n", fr->o.region,
+			lc_runs_count(fr->runs));
 	print_counts(fr, out);
 	if (fr->allzero)
 		fprintf(out, "note: %s is 0 in all %zu runs: its model is 0 (--emit writes it, and "
@@ -426,6 +429,10 @@ static void json_data(const struct lc_fitrun *fr, FILE *out)
 {
 	fprintf(out, "{\"file\": ");
 	lc_json_str(out, fr->o.runs);
+	if (fr->o.region) {
+		fprintf(out, ", \"region\": ");
+		lc_json_str(out, fr->o.region);
+	}
 	fprintf(out, ", \"category\": ");
 	lc_json_str(out, fr->cat->key);
 	fprintf(out, ", \"variables\": [");
@@ -466,6 +473,7 @@ static void report_json(const struct lc_fitrun *fr, FILE *out)
  * when not finite. */
 #define SIG10(n) { .name = (n), .kind = LC_COL_SIG, .prec = 10, .data_prec = 10, .csv_na = "" }
 static const struct lc_col csv_cols[] = {
+	{ .name = "region", .kind = LC_COL_STR }, /* only when a region is fitted */
 	{ .name = "rank", .kind = LC_COL_INT }, { .name = "formula", .kind = LC_COL_STR },
 	SIG10("r2"), SIG10("adj_r2"), SIG10("aicc"), SIG10("loo_smape_percent"),
 	SIG10("loo_smape_se"), SIG10("insample_smape_percent"),
@@ -483,6 +491,8 @@ static void csv_row(const struct lc_fitrun *fr, const struct lc_fitcand *c, int 
 	char text[2048];
 
 	lc_fitrun_formula(fr, c, text, sizeof(text));
+	if (fr->o.region)
+		lc_emit_str(e, fr->o.region);
 	lc_emit_int(e, i + 1);
 	lc_emit_str(e, text);
 	for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++)
@@ -496,9 +506,9 @@ static void csv_row(const struct lc_fitrun *fr, const struct lc_fitcand *c, int 
 /* --format csv: one row per shown model, through the table emitter. */
 static void report_csv(const struct lc_fitrun *fr, FILE *out)
 {
-	int n = lc_fitrun_shown(fr);
-	struct lc_emit *e = lc_emit_new(out, LC_EMIT_CSV, csv_cols,
-					(int)(sizeof(csv_cols) / sizeof(csv_cols[0])), 0);
+	int n = lc_fitrun_shown(fr), skip = !fr->o.region;
+	struct lc_emit *e = lc_emit_new(out, LC_EMIT_CSV, csv_cols + skip,
+					(int)(sizeof(csv_cols) / sizeof(csv_cols[0])) - skip, 0);
 
 	for (int i = 0; e && i < n; i++)
 		csv_row(fr, &fr->cands[i], i, e);
@@ -542,6 +552,8 @@ void lc_fitrun_print(const struct lc_fitrun *fr, FILE *out, FILE *err)
 	} else if (fr->o.format == LC_FITFMT_CSV) {
 		report_csv(fr, out);
 	} else if (picked(fr)) {
+		if (fr->o.region_files)
+			fprintf(out, "# region %s\n", fr->o.region);
 		lc_fitrun_formula(fr, picked(fr), text, sizeof(text));
 		fprintf(out, "%s\n", text);
 	}

@@ -131,8 +131,11 @@ static int negative_value(const struct lc_fitrun *fr, char *msg, size_t len)
 static int read_runs(struct lc_fitrun *fr, char *msg, size_t len)
 {
 	struct lc_runs_error re;
-	int rc = lc_runs_read(fr->o.runs, &fr->runs, &re);
+	int rc = fr->o.from ? lc_runs_select(fr->o.from, fr->o.region, &fr->runs) :
+			      lc_runs_read(fr->o.runs, &fr->runs, &re);
 
+	if (rc && fr->o.from)
+		return lc_fail(msg, len, rc, "out of memory");
 	if (rc)
 		return lc_runs_fail(fr->o.runs, rc, &re, msg, len);
 	if (lc_runs_count(fr->runs) == 0)
@@ -814,7 +817,8 @@ int lc_fitrun_run(struct lc_fitrun *fr, char *msg, size_t len)
 {
 	int rc;
 
-	if ((rc = split_vars(fr, msg, len)) || (rc = parse_upto(fr, msg, len)) ||
+	if ((rc = lc_fitrun_region_paths(fr, msg, len)) ||
+	    (rc = split_vars(fr, msg, len)) || (rc = parse_upto(fr, msg, len)) ||
 	    (rc = read_runs(fr, msg, len)) ||
 	    (rc = find_keys(fr, msg, len)) || (rc = build_points(fr, msg, len)) ||
 	    (rc = collect(fr, msg, len)) || (rc = parse_cands(fr, msg, len)))
@@ -834,15 +838,18 @@ static int has_value(const struct lc_runs *r, int k)
 	return 0;
 }
 
-int lc_fitrun_present_cats(const char *path, char *buf, size_t len, struct lc_runs_error *err)
+int lc_fitrun_present_cats(const struct lc_runs *runs, const char *region, char *buf,
+			   size_t len)
 {
 	struct lc_runs *r = NULL;
 	size_t used = 0;
-	int n = 0, rc = lc_runs_read(path, &r, err);
+	int n = 0;
 
 	if (len)
 		buf[0] = '\0';
-	for (int c = 0; !rc && c < LC_NKEY; c++) {
+	if (lc_runs_select(runs, region, &r))
+		return -ENOMEM;
+	for (int c = 0; c < LC_NKEY; c++) {
 		const char *key = lc_cat_info(c)->key;
 
 		if (!has_value(r, lc_runs_find_key(r, key, strlen(key))) || used >= len)
@@ -851,7 +858,7 @@ int lc_fitrun_present_cats(const char *path, char *buf, size_t len, struct lc_ru
 		n++;
 	}
 	lc_runs_free(r);
-	return rc ? rc : n;
+	return n;
 }
 
 void lc_fitrun_free(struct lc_fitrun *fr)
@@ -865,6 +872,8 @@ void lc_fitrun_free(struct lc_fitrun *fr)
 	lc_points_free(&fr->pts);
 	lc_expr_free(fr->cond);
 	lc_runs_free(fr->runs);
+	free(fr->emit_path);
+	free(fr->plot_path);
 }
 
 int lc_fitrun_shown(const struct lc_fitrun *fr)

@@ -55,6 +55,10 @@ struct lc_fitrun_opts {
 	double max_load;		/* --max-load: drop runs above this load (%); 0: keep all */
 	const char *forms[LC_FITRUN_MAXFORMS];	/* the user's formula arguments */
 	int nforms;
+	const struct lc_runs *from;	/* the runs, read already (NULL: read o.runs) */
+	const char *region;		/* fit the runs of this region (NULL: all runs) */
+	int region_files;		/* several regions: -g and --emit files get
+					 * ".REGION" after their names */
 };
 
 /* One candidate model and its fit. */
@@ -108,6 +112,7 @@ struct lc_fitrun {
 	char **hyp;			/* --search: the hypotheses not fitted yet */
 	int nhyp;			/* how many --search built */
 	int ntried;			/* candidates collected: the user's, defaults, hypotheses */
+	char *emit_path, *plot_path;	/* o.emit and o.plot with ".REGION" */
 };
 
 /* Look up o.cat in the category table.  0, or -ENOENT with the reason. */
@@ -120,9 +125,30 @@ int lc_fitrun_cat(struct lc_fitrun *fr, char *msg, size_t len);
 int lc_fitrun_run(struct lc_fitrun *fr, char *msg, size_t len);
 
 /* The categories (keys of the category table, in its order) that some run
- * of the runs file at path gives a number for, space-separated into buf;
- * how many, or -errno (err set) when the file cannot be read. */
-int lc_fitrun_present_cats(const char *path, char *buf, size_t len, struct lc_runs_error *err);
+ * of r in region (NULL: any) gives a number for, space-separated into buf;
+ * how many. */
+int lc_fitrun_present_cats(const struct lc_runs *r, const char *region, char *buf, size_t len);
+
+/* ---- regions (lca_fitregion.c) ------------------------------------------------ */
+
+/* The most regions one call fits. */
+#define LC_FITRUN_MAXREGIONS 1024
+
+/* Read the runs file at path into *r (freed with lc_runs_free).  0, or
+ * -errno with the reason. */
+int lc_fitrun_load(const char *path, struct lc_runs **r, char *msg, size_t len);
+
+/* The regions to fit of r (read from path) into names[0..LC_FITRUN_MAXREGIONS):
+ * want NULL or "all": every region; else the region named want.  The
+ * count, 0 when the runs name no region and want is NULL or "all" (fit
+ * them as one), or -errno with the reason (a region no run has, runs
+ * with and without a region). */
+int lc_fitrun_regions(const struct lc_runs *r, const char *path, const char *want,
+		      const char **names, char *msg, size_t len);
+
+/* o.emit and o.plot with ".REGION" when o.region_files (a '/' of the name
+ * becomes '_').  0 or -ENOMEM. */
+int lc_fitrun_region_paths(struct lc_fitrun *fr, char *msg, size_t len);
 
 /* Free what fr holds (not fr); accepts a zeroed fr. */
 void lc_fitrun_free(struct lc_fitrun *fr);
