@@ -48,7 +48,9 @@ int lc_fitrun_regions(const struct lc_runs *r, const char *path, const char *wan
 
 	if (n < 0)
 		return regions_fail(path, n, line, msg, len);
-	if (!want || !strcmp(want, "all"))
+	if (!want)
+		return n > 1 ? n : 0;	/* one region: its runs are all the runs */
+	if (!strcmp(want, "all"))
 		return n;
 	if (!n)
 		return lc_fail(msg, len, -ENOENT, "--region %s: the runs of %s name no region (a "

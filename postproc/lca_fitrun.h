@@ -139,9 +139,9 @@ int lc_fitrun_present_cats(const struct lc_runs *r, const char *region, char *bu
 int lc_fitrun_load(const char *path, struct lc_runs **r, char *msg, size_t len);
 
 /* The regions to fit of r (read from path) into names[0..LC_FITRUN_MAXREGIONS):
- * want NULL or "all": every region; else the region named want.  The
- * count, 0 when the runs name no region and want is NULL or "all" (fit
- * them as one), or -errno with the reason (a region no run has, runs
+ * want "all": every region; NULL: every region when there are several;
+ * else the region named want.  The count, 0 when none is to be told
+ * apart (fit the runs as one), or -errno with the reason (a region no run has, runs
  * with and without a region). */
 int lc_fitrun_regions(const struct lc_runs *r, const char *path, const char *want,
 		      const char **names, char *msg, size_t len);
