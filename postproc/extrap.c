@@ -27,6 +27,10 @@
  * linear search): documented with the formats (lostcycles-export(1)). */
 #define MAXPT 10000
 #define MAXPT_TEXT "10000"
+/* The most points x slots (the table's memory: 24 bytes each, and up to
+ * twice that while it grows). */
+#define MAXCELLS 4000000
+#define MAXCELLS_TEXT "4000000"
 
 struct vals {
 	size_t n, cap;
@@ -115,7 +119,7 @@ static long point(struct table *t, const double *x)
 	for (size_t i = 0; i < t->npt; i++)
 		if (!memcmp(&t->pt[i * MAXPAR], x, (size_t)t->npar * sizeof(*x)))
 			return (long)i;
-	if (t->npt >= MAXPT)
+	if (t->npt >= MAXPT || (t->npt + 1) * (size_t)t->nslot > MAXCELLS)
 		return -E2BIG;
 	if (grow_points(t, t->npt))
 		return -ENOMEM;
@@ -151,7 +155,7 @@ static int slot(struct table *t, int reg, const char *s, size_t n)
 	for (int i = 0; i < t->nslot; i++)
 		if (t->mreg[i] == reg && strlen(t->met[i]) == n && !strncmp(t->met[i], s, n))
 			return i;
-	if (t->nslot == MAXSLOT || n >= NAMELEN)
+	if (t->nslot == MAXSLOT || n >= NAMELEN || t->npt * (size_t)(t->nslot + 1) > MAXCELLS)
 		return -EINVAL;
 	if (grow_slot(t, t->nslot, 0, t->cappt))
 		return -ENOMEM;
@@ -242,7 +246,7 @@ static int run_values(struct table *t, const struct lc_runs *r, size_t i, const 
 		lc_runs_get(r, i, pkey[j], &x[j]);
 	p = point(t, x);
 	if (p < 0)
-		return -ENOMEM;
+		return (int)p;
 	for (int c = 0; c < LC_NKEY; c++)
 		if (row[c] >= 0 && lc_runs_get(r, i, mkey[c], &v) == LC_CELL_VALUE &&
 		    add_value(cell(t, row[c], (size_t)p), v))
@@ -267,8 +271,9 @@ static int from_runs(struct table *t, const struct lc_runs *r, char *msg, size_t
 	if (rc == -EINVAL)
 		return lc_fail(msg, len, rc, "no variable has a number in every run");
 	if (rc == -E2BIG)
-		return lc_fail(msg, len, rc, "more than %d regions or %d region metrics", MAXREG,
-			       MAXSLOT);
+		return lc_fail(msg, len, rc, "more than %d regions, %d metrics of regions, "
+			       MAXPT_TEXT " points or " MAXCELLS_TEXT " points x metrics of regions",
+			       MAXREG, MAXSLOT);
 	if (!rc && !t->nslot)
 		return lc_fail(msg, len, -EINVAL, "the runs hold no category");
 	return rc ? lc_fail(msg, len, rc, "out of memory") : 0;
@@ -474,7 +479,8 @@ static int text_points(struct table *t, const char *s, int ln, struct lc_runs_er
 				      "PARAMETER");
 		p = point(t, x);
 		if (p == -E2BIG)
-			return bad(err, ln, "POINTS: more than " MAXPT_TEXT " points");
+			return bad(err, ln, "POINTS: more than " MAXPT_TEXT " points, or than "
+				   MAXCELLS_TEXT " points x metrics of regions");
 		if (p < 0)
 			return -ENOMEM;
 		k = 0;
@@ -553,7 +559,8 @@ static int text_slot(struct table *t, struct tstate *st, int ln, struct lc_runs_
 	st->met = slot(t, st->reg, st->mname, strlen(st->mname));
 	if (st->met == -ENOMEM)
 		return -ENOMEM;
-	return st->met < 0 ? bad(err, ln, "more than 4096 metrics of regions") : 0;
+	return st->met < 0 ? bad(err, ln, "more than 4096 metrics of regions, or than "
+				 MAXCELLS_TEXT " points x metrics of regions") : 0;
 }
 
 /* A REGION line's name w[0..n). */
@@ -736,7 +743,8 @@ static const char *jline(struct table *t, struct json_object *o)
 	m = slot(t, g, met, strlen(met));
 	p = m < 0 ? -1 : point(t, x);
 	if (p == -E2BIG)
-		return "more than " MAXPT_TEXT " points";
+		return "more than " MAXPT_TEXT " points, or than " MAXCELLS_TEXT " points x "
+		       "metrics of regions";
 	if (m < 0 || p < 0)
 		return "too many metrics, a metric name too long, or out of memory";
 	return jvalues(value, cell(t, m, (size_t)p));

@@ -17,7 +17,7 @@
  * each run notes its REGION (text) or "callpath" (JSON lines; "program"
  * when absent) as region=NAME.  A region name must be one runs-file word
  * (lc_runs_region_ok).  Limits: 10000 points, 1024 regions, 4096 metrics
- * of regions.  Nothing here prints.
+ * of regions, 4000000 points x metrics of regions.  Nothing here prints.
  */
 #ifndef LC_EXTRAP_H
 #define LC_EXTRAP_H

@@ -69,7 +69,7 @@ static void test_hostile(void **state)
 		{ "{\"params\":{\"p\":1},\"value\":1}\n{\"params\":{\"q\":1},\"value\":1}\n",
 		  "the first line does not have", 2 },
 		{ "{\"params\":{\"p\":1},\"value\":1,\"callpath\":\"a\"}\n"
-		  "{\"params\":{\"p\":2},\"value\":1,\"callpath\":\"b\"}\n", "more than one callpath", 2 },
+		  "{\"params\":{\"p\":2},\"value\":1,\"callpath\":\"b c\"}\n", "not a region name", 2 },
 		{ "{\"params\":{\"p q\":1},\"value\":1}\n", "not a runs-file name", 0 },
 		{ "{\"params\":{\"p\":1},\"value\":1,\"metric\":\"a\\nb\"}\n", "not a runs-file name", 0 },
 		{ "\n\n", "holds no measurement", 0 },
