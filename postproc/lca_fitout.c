@@ -747,8 +747,9 @@ int lc_fitrun_emit(const struct lc_fitrun *fr, FILE *out, FILE *err, char *msg, 
 		return 0;
 	if (!c)
 		return no_pick(fr, msg, len);
-	snprintf(note, sizeof(note), "from %s%s%s", fr->o.runs, fr->o.extract ? " where " : "",
-		 fr->o.extract ? fr->o.extract : "");
+	snprintf(note, sizeof(note), "from %s%s%s%s%s", fr->o.runs,
+		 fr->o.region ? " region " : "", fr->o.region ? fr->o.region : "",
+		 fr->o.extract ? " where " : "", fr->o.extract ? fr->o.extract : "");
 	rc = append(fr, c, fr->o.emit, note);
 	if (!rc && runs_most(fr, "cpus"))
 		rc = lc_model_append_cpus(fr->o.emit, runs_most(fr, "cpus"));
