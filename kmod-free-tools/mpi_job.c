@@ -159,17 +159,13 @@ static double worst(const double *k, const double *t, int i0, int i1, double a, 
 	return m;
 }
 
-int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
-		 struct lc_loggp *lg, int *clamped, char *msg, size_t len)
+/* Where one line (worst point off by best) is better split in two at the
+ * protocol switch: the first size of the second line, when one line misses
+ * a point by more than 10 % and two miss less; else 0. */
+static int best_split(const double *bytes, const double *t_ns, int n, double best)
 {
-	double a, b, best;
 	int split = 0;
 
-	*clamped = 0;
-	if (n < 2 || line_fit(bytes, t_ns, 0, n, &a, &b))
-		return lc_fail(msg, len, -EINVAL, "a fit needs at least two message sizes");
-	best = worst(bytes, t_ns, 0, n, a, b);
-	/* one line misses a point by more than 10 %: the protocol switch */
 	for (int j = 2; best > 0.10 && j <= n - 2; j++) {
 		double a1, b1, a2, b2, w;
 
@@ -182,8 +178,39 @@ int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
 			split = j;
 		}
 	}
-	double a2 = 0, b2 = 0;
+	return split;
+}
 
+/* lg from the line a + k b (and from S bytes on, S > 0, a2 + k b2) with
+ * the overhead o measured.  o is part of the intercept: measured above it
+ * (a busy machine), it is cut to the intercept and L is 0.  Returns
+ * whether a latency was clamped so. */
+static int loggp_of(struct lc_loggp *lg, double o, double a, double b, double S, double a2,
+		    double b2)
+{
+	int clamped = o > a;
+
+	*lg = (struct lc_loggp){ .G = b, .o = o < a ? o : a };
+	lg->L = a - lg->o > 0 ? a - lg->o : 0;
+	if (S > 0) {
+		lg->S = S;
+		lg->Gs = b2;
+		lg->Ls = a2 - lg->o > 0 ? a2 - lg->o : 0;
+		clamped |= a2 < lg->o;
+	}
+	return clamped;
+}
+
+int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
+		 struct lc_loggp *lg, int *clamped, char *msg, size_t len)
+{
+	double a, b, a2 = 0, b2 = 0;
+	int split;
+
+	*clamped = 0;
+	if (n < 2 || line_fit(bytes, t_ns, 0, n, &a, &b))
+		return lc_fail(msg, len, -EINVAL, "a fit needs at least two message sizes");
+	split = best_split(bytes, t_ns, n, worst(bytes, t_ns, 0, n, a, b));
 	if (split) {
 		line_fit(bytes, t_ns, 0, split, &a, &b);
 		line_fit(bytes, t_ns, split, n, &a2, &b2);
@@ -191,17 +218,7 @@ int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
 	if (b < 0)
 		return lc_fail(msg, len, -EINVAL, "time falls with message size (%.3g ns/byte): "
 			       "the measurement is too noisy", b);
-	/* o is part of the intercept: measured above it (a busy machine), it
-	 * is cut to the intercept and L is 0 */
-	*lg = (struct lc_loggp){ .G = b, .o = o < a ? o : a };
-	lg->L = a - lg->o > 0 ? a - lg->o : 0;
-	*clamped = o > a;
-	if (split) {
-		lg->S = bytes[split];
-		lg->Gs = b2;
-		lg->Ls = a2 - lg->o > 0 ? a2 - lg->o : 0;
-		*clamped |= a2 < lg->o;
-	}
+	*clamped = loggp_of(lg, o, a, b, split ? bytes[split] : 0, a2, b2);
 	return 0;
 }
 
