@@ -581,7 +581,8 @@ static void model_chart(FILE *out, const struct lc_profile *pr, const struct lc_
 	fputs("<h2>Model</h2>\n<p>Predicted run time T(p) (black) and each category C(p)/p of "
 	      "the model <code>", out);
 	esc(out, hm->name);
-	fprintf(out, "</code> for p = 1 to %d; the dot is this run's wall time.</p>\n"
+	fprintf(out, "</code> for p = 1 to %d (a category whose model goes below 0 is drawn "
+		"at 0: a time is not negative); the dot is this run's wall time.</p>\n"
 		"<svg id=\"model\" width=\"%d\" height=\"%d\" role=\"img\" "
 		"aria-label=\"model curves\">\n", pmax, W, h + 40);
 	for (int c = 0; c < LC_NCAT; c++)

@@ -686,7 +686,8 @@ struct kv {
 /* The profile's keys of a -l line, in order: p, the categories (na when not
  * measured), cpus when the profile recorded the machine's CPUs (before rt:
  * "p=N li=" and "tt= " stay next to each other for readers of older lines),
- * tt.  Returns how many. */
+ * tt, and load (the machine's share other processes and steal took, %)
+ * when it was measured.  Returns how many. */
 static int lline_pairs(const struct lc_profile *pr, const struct view *v, struct kv *kv)
 {
 	int n = 0;
@@ -706,6 +707,11 @@ static int lline_pairs(const struct lc_profile *pr, const struct view *v, struct
 	}
 	kv[n].key = lc_cat_info(LC_KEY_TT)->key;
 	snprintf(kv[n++].val, sizeof(kv->val), "%.9g", lc_sec(v->total));
+	if (lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD) >= 0) {	/* unknown: left out */
+		kv[n].key = "load";
+		snprintf(kv[n++].val, sizeof(kv->val), "%.3g",
+			 lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD));
+	}
 	return n;
 }
 
@@ -748,8 +754,8 @@ static int same_value(const char *a, const char *b)
 static int lline(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v,
 		 char *msg, size_t len)
 {
-	struct kv kv[LC_NKEY + 2];
-	int n = lline_pairs(pr, v, kv), skip[LC_NKEY + 2] = { 0 };
+	struct kv kv[LC_NKEY + 3];
+	int n = lline_pairs(pr, v, kv), skip[LC_NKEY + 3] = { 0 };
 	char nv[256];
 
 	for (int i = 0; i < n; i++) {

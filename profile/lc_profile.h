@@ -401,6 +401,9 @@ struct lc_prof_machine {
 /* A program process ended inside the span: its CPU time after the previous
  * span is unknown (counted in other_ns), so totals leave the span out. */
 #define LC_MACH_PARTIAL 1u
+/* The span was too short for /proc/stat's clock ticks to give the share
+ * (set with LC_MACH_PARTIAL: unknown, left out of the totals). */
+#define LC_MACH_COARSE 2u
 
 /* Shortest measuring span of the machine's share. */
 #define LC_MACHINE_EVERY_NS 100000000ull	/* 100 ms */
