@@ -189,16 +189,9 @@ static void flush_locked(struct lc_tbuf *b)
 static void append_locked(struct lc_tbuf *b, uint64_t t_ns, uint16_t op,
 			  uint32_t slot, uint64_t arg)
 {
-	struct lc_trace_rec *r;
-
 	if (b->n == LC_TBUF_RECS)
 		flush_locked(b);
-	r = &b->rec[b->n++];
-	r->t_ns = t_ns;
-	r->op = op;
-	r->reserved = 0;
-	r->slot = slot;
-	r->arg = arg;
+	b->rec[b->n++] = (struct lc_trace_rec){ .t_ns = t_ns, .op = op, .slot = slot, .arg = arg };
 }
 
 /* The calling thread's buffer, created and put on the list on first use.

@@ -39,17 +39,13 @@ static double shares(const struct lc_profile *prof, int src, double out[LC_NCAT]
 	return total;
 }
 
-int lc_calib_accuracy(const struct lc_profile *prof, struct lc_calib_acc *a, char *why,
-		      size_t len)
+/* The errors of the sampled shares s against the trace's t, per measured
+ * category, into a; returns the largest sampled share below 100 %. */
+static double share_errors(const struct lc_profile *prof, const double *s, const double *t,
+			   struct lc_calib_acc *a)
 {
-	double s[LC_NCAT], t[LC_NCAT], fmax = 0;
+	double fmax = 0;
 
-	*a = (struct lc_calib_acc){ .err_cat = -1 };
-	if (!prof->data[LC_SRC_SAMPLED].present || !prof->data[LC_SRC_TRACE].present)
-		return lc_fail(why, len, -EINVAL, "the profile lacks its %s source",
-			       prof->data[LC_SRC_TRACE].present ? "sampled" : "trace");
-	if (shares(prof, LC_SRC_SAMPLED, s) <= 0 || shares(prof, LC_SRC_TRACE, t) <= 0)
-		return lc_fail(why, len, -EINVAL, "the profile is empty");
 	for (int c = 0; c < LC_NCAT; c++) {
 		double d = fabs(s[c] - t[c]);
 
@@ -63,6 +59,13 @@ int lc_calib_accuracy(const struct lc_profile *prof, struct lc_calib_acc *a, cha
 		if (s[c] > fmax && s[c] < 100)
 			fmax = s[c];
 	}
+	return fmax;
+}
+
+/* The run's ticks and gaps into a, and the error the binomial sampling of
+ * a share of fmax % alone would make. */
+static void run_facts(const struct lc_profile *prof, struct lc_calib_acc *a, double fmax)
+{
 	a->ticks = prof->ended ? prof->end.ticks : 0;
 	a->max_gap_ns = prof->ended ? prof->end.max_gap_ns : 0;
 	a->wall_ns = prof->ended ? prof->end.end_ns : 0;
@@ -72,6 +75,20 @@ int lc_calib_accuracy(const struct lc_profile *prof, struct lc_calib_acc *a, cha
 		a->est = 200.0 * sqrt(fmax / 100 * (1 - fmax / 100) / (double)a->ticks);
 	else
 		a->est = NAN;
+}
+
+int lc_calib_accuracy(const struct lc_profile *prof, struct lc_calib_acc *a, char *why,
+		      size_t len)
+{
+	double s[LC_NCAT], t[LC_NCAT];
+
+	*a = (struct lc_calib_acc){ .err_cat = -1 };
+	if (!prof->data[LC_SRC_SAMPLED].present || !prof->data[LC_SRC_TRACE].present)
+		return lc_fail(why, len, -EINVAL, "the profile lacks its %s source",
+			       prof->data[LC_SRC_TRACE].present ? "sampled" : "trace");
+	if (shares(prof, LC_SRC_SAMPLED, s) <= 0 || shares(prof, LC_SRC_TRACE, t) <= 0)
+		return lc_fail(why, len, -EINVAL, "the profile is empty");
+	run_facts(prof, a, share_errors(prof, s, t, a));
 	return 0;
 }
 

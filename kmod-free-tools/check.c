@@ -201,44 +201,58 @@ static const struct { const char *name; uint64_t config; } hw_events[] = {
 };
 #define NHW (sizeof(hw_events) / sizeof(hw_events[0]))
 
+/* What the hardware events opened: for this process, for a child, the
+ * first error here and the events that did not open with why. */
+struct pmu_tally {
+	int ok_self, ok_child, first_err;
+	char miss[LC_CHECK_TEXT];
+};
+
+/* Try hardware event k here and on child (or child's -errno). */
+static void pmu_try(struct pmu_tally *t, size_t k, pid_t child)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .config = hw_events[k].config };
+	int e_self = lc_perf_try(&a, 0), e_child = child > 0 ? lc_perf_try(&a, child) : (int)child;
+	size_t l = strlen(t->miss);
+
+	t->ok_self += !e_self;
+	t->ok_child += !e_child;
+	if (e_self && !t->first_err)
+		t->first_err = -e_self;
+	if (e_self || e_child)
+		snprintf(t->miss + l, sizeof(t->miss) - l, "%s%s %s", l ? ", " : "",
+			 hw_events[k].name, lc_errno_name(e_self ? -e_self : -e_child));
+}
+
+/* The verdict on the PMU from t. */
+static void pmu_say(struct lc_check_item *i, const struct pmu_tally *t)
+{
+	if (t->ok_self == (int)NHW && t->ok_child == (int)NHW)
+		say(i, LC_CHECK_OK, NULL, "cycles, instructions, stalls and cache misses open "
+		    "for this process and a child");
+	else if (!t->ok_self)
+		say(i, LC_CHECK_WARN, "run on bare metal or enable the virtual PMU (e.g. "
+		    "'-cpu host,pmu=on'); memory loss stays unmeasured (resource contention "
+		    "comes from the scheduler)",
+		    "no CPU PMU: %s (%s)", t->miss, t->first_err == ENOENT ?
+		    "the kernel knows no hardware events" : strerror(t->first_err));
+	else
+		say(i, LC_CHECK_WARN, "some counters are missing; 'lostcycles events' lists what opens",
+		    "partial: %s", t->miss);
+}
+
 static void probe_pmu(struct lc_check_item *it, size_t *n)
 {
 	struct lc_check_item *i = item(it, n, "pmu", "CPU PMU");
 	pid_t child = idle_child();
-	int ok_self = 0, ok_child = 0, first_err = 0;
-	char miss[LC_CHECK_TEXT] = "";
+	struct pmu_tally t = { 0 };
 
-	for (size_t k = 0; k < NHW; k++) {
-		struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE,
-					     .config = hw_events[k].config };
-		int e_self = lc_perf_try(&a, 0), e_child = child > 0 ? lc_perf_try(&a, child) : (int)child;
-
-		ok_self += !e_self;
-		ok_child += !e_child;
-		if (e_self && !first_err)
-			first_err = -e_self;
-		if (e_self || e_child) {
-			size_t l = strlen(miss);
-
-			snprintf(miss + l, sizeof(miss) - l, "%s%s %s", l ? ", " : "",
-				 hw_events[k].name, lc_errno_name(e_self ? -e_self : -e_child));
-		}
-	}
+	for (size_t k = 0; k < NHW; k++)
+		pmu_try(&t, k, child);
 	end_child(child);
-	i->number = ok_self;
-	i->err = first_err;
-	if (ok_self == (int)NHW && ok_child == (int)NHW)
-		say(i, LC_CHECK_OK, NULL, "cycles, instructions, stalls and cache misses open "
-		    "for this process and a child");
-	else if (!ok_self)
-		say(i, LC_CHECK_WARN, "run on bare metal or enable the virtual PMU (e.g. "
-		    "'-cpu host,pmu=on'); memory loss stays unmeasured (resource contention "
-		    "comes from the scheduler)",
-		    "no CPU PMU: %s (%s)", miss,
-		    first_err == ENOENT ? "the kernel knows no hardware events" : strerror(first_err));
-	else
-		say(i, LC_CHECK_WARN, "some counters are missing; 'lostcycles events' lists what opens",
-		    "partial: %s", miss);
+	i->number = t.ok_self;
+	i->err = t.first_err;
+	pmu_say(i, &t);
 }
 
 /* "KVM", "QEMU"... from DMI, or "" when not a VM. */

@@ -441,6 +441,22 @@ int lc_launch_node_lock(const char *name)
 	return 1;	/* fd stays open: the lock lives as long as we do */
 }
 
+/* Whether the node's ranks are gone at now, our child having ended at
+ * done: none was ever seen for NODE_FIRST_NS, or those seen have all been
+ * gone for NODE_GRACE_NS (since *quiet, 0 while one lives). */
+static int node_gone(struct lc_registry *reg, uint64_t now, uint64_t done, uint64_t *quiet)
+{
+	if (lc_registry_live(reg)) {
+		*quiet = 0;
+		return 0;
+	}
+	if (!lc_registry_seen(reg))
+		return now - done > NODE_FIRST_NS;
+	if (!*quiet)
+		*quiet = now;
+	return now - *quiet > NODE_GRACE_NS;
+}
+
 int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_registry *reg,
 			int *sig)
 {
@@ -462,16 +478,7 @@ int lc_launch_wait_node(const struct lc_launch *l, pid_t child, struct lc_regist
 			done = now;
 		else if (status < 0)
 			status = -1;
-		if (status < 0)
-			continue;
-		if (*sig || (!lc_registry_live(reg) && !lc_registry_seen(reg) &&
-			     now - done > NODE_FIRST_NS))
-			return status;
-		if (lc_registry_live(reg))
-			quiet = 0;
-		else if (lc_registry_seen(reg) && !quiet)
-			quiet = now;
-		else if (lc_registry_seen(reg) && now - quiet > NODE_GRACE_NS)
+		if (status >= 0 && (*sig || node_gone(reg, now, done, &quiet)))
 			return status;
 	}
 }

@@ -4,6 +4,7 @@
 #include "mpi_job.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,41 +31,57 @@ double lc_loggp_time(const struct lc_loggp *lg, double k)
 	return lg->L + lg->o + k * lg->G;
 }
 
+/* The parameters of a LogGP file by key; bit i of "seen" is row i's. */
+static const struct {
+	const char *key;
+	size_t off;
+} loggp_keys[] = {
+	{ "L", offsetof(struct lc_loggp, L) },	 { "o", offsetof(struct lc_loggp, o) },
+	{ "G", offsetof(struct lc_loggp, G) },	 { "S", offsetof(struct lc_loggp, S) },
+	{ "Ls", offsetof(struct lc_loggp, Ls) }, { "Gs", offsetof(struct lc_loggp, Gs) },
+};
+
+/* Parameter key (unknown keys, later additions, are ignored) = v into lg;
+ * its bit into *seen. */
+static void loggp_set(struct lc_loggp *lg, const char *key, double v, int *seen)
+{
+	for (size_t i = 0; i < sizeof(loggp_keys) / sizeof(loggp_keys[0]); i++)
+		if (!strcmp(key, loggp_keys[i].key)) {
+			*(double *)(void *)((char *)lg + loggp_keys[i].off) = v;
+			*seen |= 1 << i;
+		}
+}
+
+/* The parameters of the lines of f into lg, their bits into *seen.  0, or
+ * the number of the first line that is not KEY VALUE (a value >= 0). */
+static int loggp_lines(FILE *f, struct lc_loggp *lg, int *seen)
+{
+	char line[256], key[16];
+	double v;
+
+	for (int n = 1; fgets(line, sizeof(line), f); n++) {
+		if (sscanf(line, " %15s", key) != 1 || key[0] == '#')
+			continue;
+		if (sscanf(line, " %15s %lf", key, &v) != 2 || !isfinite(v) || v < 0)
+			return n;
+		loggp_set(lg, key, v, seen);
+	}
+	return 0;
+}
+
 int lc_loggp_read(const char *path, struct lc_loggp *lg, char *msg, size_t len)
 {
 	FILE *f = fopen(path, "r");
-	char line[256];
-	int seen = 0, n = 0;
+	int seen = 0, bad;
 
 	if (!f)
 		return lc_fail(msg, len, -errno, "%s: %s", path, strerror(errno));
 	*lg = (struct lc_loggp){ 0 };
-	while (fgets(line, sizeof(line), f)) {
-		char key[16];
-		double v;
-
-		n++;
-		if (sscanf(line, " %15s", key) != 1 || key[0] == '#')
-			continue;
-		if (sscanf(line, " %15s %lf", key, &v) != 2 || !isfinite(v) || v < 0) {
-			fclose(f);
-			return lc_fail(msg, len, -EINVAL, "%s:%d: expected KEY VALUE with a "
-				       "value >= 0", path, n);
-		}
-		if (!strcmp(key, "L"))
-			lg->L = v, seen |= 1;
-		else if (!strcmp(key, "o"))
-			lg->o = v, seen |= 2;
-		else if (!strcmp(key, "G"))
-			lg->G = v, seen |= 4;
-		else if (!strcmp(key, "S"))
-			lg->S = v, seen |= 8;
-		else if (!strcmp(key, "Ls"))
-			lg->Ls = v, seen |= 16;
-		else if (!strcmp(key, "Gs"))
-			lg->Gs = v, seen |= 32;
-	}
+	bad = loggp_lines(f, lg, &seen);
 	fclose(f);
+	if (bad)
+		return lc_fail(msg, len, -EINVAL, "%s:%d: expected KEY VALUE with a value >= 0",
+			       path, bad);
 	if ((seen & 7) != 7)
 		return lc_fail(msg, len, -EINVAL, "%s: needs the parameters L, o and G", path);
 	if ((seen & 56) != 0 && ((seen & 56) != 56 || lg->S <= 0))
@@ -142,17 +159,13 @@ static double worst(const double *k, const double *t, int i0, int i1, double a, 
 	return m;
 }
 
-int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
-		 struct lc_loggp *lg, int *clamped, char *msg, size_t len)
+/* Where one line (worst point off by best) is better split in two at the
+ * protocol switch: the first size of the second line, when one line misses
+ * a point by more than 10 % and two miss less; else 0. */
+static int best_split(const double *bytes, const double *t_ns, int n, double best)
 {
-	double a, b, best;
 	int split = 0;
 
-	*clamped = 0;
-	if (n < 2 || line_fit(bytes, t_ns, 0, n, &a, &b))
-		return lc_fail(msg, len, -EINVAL, "a fit needs at least two message sizes");
-	best = worst(bytes, t_ns, 0, n, a, b);
-	/* one line misses a point by more than 10 %: the protocol switch */
 	for (int j = 2; best > 0.10 && j <= n - 2; j++) {
 		double a1, b1, a2, b2, w;
 
@@ -165,8 +178,39 @@ int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
 			split = j;
 		}
 	}
-	double a2 = 0, b2 = 0;
+	return split;
+}
 
+/* lg from the line a + k b (and from S bytes on, S > 0, a2 + k b2) with
+ * the overhead o measured.  o is part of the intercept: measured above it
+ * (a busy machine), it is cut to the intercept and L is 0.  Returns
+ * whether a latency was clamped so. */
+static int loggp_of(struct lc_loggp *lg, double o, double a, double b, double S, double a2,
+		    double b2)
+{
+	int clamped = o > a;
+
+	*lg = (struct lc_loggp){ .G = b, .o = o < a ? o : a };
+	lg->L = a - lg->o > 0 ? a - lg->o : 0;
+	if (S > 0) {
+		lg->S = S;
+		lg->Gs = b2;
+		lg->Ls = a2 - lg->o > 0 ? a2 - lg->o : 0;
+		clamped |= a2 < lg->o;
+	}
+	return clamped;
+}
+
+int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
+		 struct lc_loggp *lg, int *clamped, char *msg, size_t len)
+{
+	double a, b, a2 = 0, b2 = 0;
+	int split;
+
+	*clamped = 0;
+	if (n < 2 || line_fit(bytes, t_ns, 0, n, &a, &b))
+		return lc_fail(msg, len, -EINVAL, "a fit needs at least two message sizes");
+	split = best_split(bytes, t_ns, n, worst(bytes, t_ns, 0, n, a, b));
 	if (split) {
 		line_fit(bytes, t_ns, 0, split, &a, &b);
 		line_fit(bytes, t_ns, split, n, &a2, &b2);
@@ -174,17 +218,7 @@ int lc_loggp_fit(const double *bytes, const double *t_ns, int n, double o,
 	if (b < 0)
 		return lc_fail(msg, len, -EINVAL, "time falls with message size (%.3g ns/byte): "
 			       "the measurement is too noisy", b);
-	/* o is part of the intercept: measured above it (a busy machine), it
-	 * is cut to the intercept and L is 0 */
-	*lg = (struct lc_loggp){ .G = b, .o = o < a ? o : a };
-	lg->L = a - lg->o > 0 ? a - lg->o : 0;
-	*clamped = o > a;
-	if (split) {
-		lg->S = bytes[split];
-		lg->Gs = b2;
-		lg->Ls = a2 - lg->o > 0 ? a2 - lg->o : 0;
-		*clamped |= a2 < lg->o;
-	}
+	*clamped = loggp_of(lg, o, a, b, split ? bytes[split] : 0, a2, b2);
 	return 0;
 }
 
@@ -194,11 +228,29 @@ static int usable(const char *path)
 	return access(path, R_OK);
 }
 
+/* name in build/ beside this program (a build tree) or in ../lib (an
+ * installation) into buf; 0 when readable there. */
+static int beside_exe(const char *name, char *buf, size_t len)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	if (!(slash = strrchr(exe, '/')))
+		return -1;
+	*slash = 0;
+	snprintf(buf, len, "%s/build/%s", exe, name);
+	if (!usable(buf))
+		return 0;
+	snprintf(buf, len, "%s/../lib/%s", exe, name);
+	return usable(buf);
+}
+
 int lc_mpi_find(const char *name, const char *env, char *buf, size_t len, char *msg,
 		size_t msglen)
 {
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
 	const char *e = env ? getenv(env) : NULL;
 
 	if (e && *e) {
@@ -207,20 +259,8 @@ int lc_mpi_find(const char *name, const char *env, char *buf, size_t len, char *
 			return 0;
 		return lc_fail(msg, msglen, -ENOENT, "%s=%s: %s", env, e, strerror(errno));
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = 0;
-			snprintf(buf, len, "%s/build/%s", exe, name);
-			if (!usable(buf))
-				return 0;
-			snprintf(buf, len, "%s/../lib/%s", exe, name);
-			if (!usable(buf))
-				return 0;
-		}
-	}
+	if (!beside_exe(name, buf, len))
+		return 0;
 	snprintf(buf, len, "%s/%s", LC_LIBDIR, name);
 	if (!usable(buf))
 		return 0;

@@ -70,8 +70,9 @@ static double us_parsed(uint64_t ns)
  * to tn is searched for, one unit in the last place at a time.  When none
  * does (t + d steps over tn: t has a bit at half tn's last place and tn's
  * last bit is odd, so both ties round away), the largest d whose sum stays
- * below tn is taken: a gap of one unit in the last place, never an overlap
- * that a parser would drop. */
+ * below tn is taken, never an overlap that a parser would drop; the next
+ * slice of the track then starts at t + d as parsed (slice_at), one unit
+ * in the last place before tn, so that the two still meet exactly. */
 static double meet(double t, double tn)
 {
 	double d = tn - t;

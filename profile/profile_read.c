@@ -1814,6 +1814,32 @@ static long read_header(struct feed *f, uint8_t *hb, char *err, size_t errlen)
 }
 
 /* Walk the blocks from offset off.  Returns 0 or a negative error. */
+/* The payload of the next block of f whose length and CRC check, its type
+ * into *type.  1 when there is one, 0 when the file ends (*cut: inside a
+ * block), or -errno from reading. */
+static int next_block(struct feed *f, uint16_t *type, struct cur *c, int *cut)
+{
+	uint8_t hdr[LC_PF_BLK_HDR];
+	const uint8_t *p;
+	ssize_t got = feed_take(f, LC_PF_BLK_HDR, &p);
+	uint32_t len;
+
+	*cut = got != 0;	/* until the block proves complete */
+	if (got < LC_PF_BLK_HDR)
+		return got < 0 ? (int)got : 0;
+	memcpy(hdr, p, sizeof(hdr));
+	*type = lc_pf_get16(hdr);
+	len = lc_pf_get32(hdr + 4);
+	got = len > LC_PF_BLK_MAX ? 0 : feed_take(f, (size_t)len + LC_PF_BLK_CRC, &p);
+	if (got < 0 || (size_t)got < (size_t)len + LC_PF_BLK_CRC)
+		return got < 0 ? (int)got : 0;
+	if (lc_pf_get32(p + len) != lc_crc32(lc_crc32(0, hdr, sizeof(hdr)), p, len))
+		return 0;
+	*cut = 0;
+	*c = (struct cur){ .p = p, .n = len };
+	return 1;
+}
+
 static int read_blocks(struct rstate *s, struct feed *f, size_t off, char *err, size_t errlen)
 {
 	struct lc_profile *pr = s->prof;
@@ -1821,43 +1847,21 @@ static int read_blocks(struct rstate *s, struct feed *f, size_t off, char *err, 
 
 	pr->cut_offset = off;
 	for (;;) {
-		uint8_t hdr[LC_PF_BLK_HDR];
-		const uint8_t *p;
-		uint16_t type;
-		uint32_t len;
+		uint16_t type = 0;
 		struct cur c;
-		ssize_t got;
-		int r;
+		int r = next_block(f, &type, &c, &cut);
 
-		got = feed_take(f, LC_PF_BLK_HDR, &p);
-		if (got < 0)
-			return lc_fail(err, errlen, (int)got, "%s", strerror((int)-got));
-		if (got == 0)
+		if (r < 0)
+			return lc_fail(err, errlen, r, "%s", strerror(-r));
+		if (!r)
 			break;
-		cut = 1;	/* until the block proves complete */
-		if (got < LC_PF_BLK_HDR)
-			break;
-		memcpy(hdr, p, sizeof(hdr));
-		type = lc_pf_get16(hdr);
-		len = lc_pf_get32(hdr + 4);
-		if (len > LC_PF_BLK_MAX)
-			break;
-		got = feed_take(f, (size_t)len + LC_PF_BLK_CRC, &p);
-		if (got < 0)
-			return lc_fail(err, errlen, (int)got, "%s", strerror((int)-got));
-		if ((size_t)got < (size_t)len + LC_PF_BLK_CRC)
-			break;
-		if (lc_pf_get32(p + len) != lc_crc32(lc_crc32(0, hdr, sizeof(hdr)), p, len))
-			break;
-		cut = 0;
-		c = (struct cur){ .p = p, .n = len };
 		r = parse_block(s, type, &c);
 		if (r == -ENOMEM)
 			return lc_fail(err, errlen, r, "out of memory");
 		if (c.why)
 			return lc_fail(err, errlen, -EBADMSG, "corrupt %s block at byte %zu: %s",
 				    block_name(type), off, c.why);
-		off += LC_PF_BLK_HDR + len + LC_PF_BLK_CRC;
+		off += LC_PF_BLK_HDR + c.n + LC_PF_BLK_CRC;
 		pr->cut_offset = off;
 	}
 	if (!s->have_info)
@@ -1895,6 +1899,36 @@ static void free_slot(struct slot *sl)
 }
 
 /* Read a profile from f with options o (NULL: keep everything). */
+/* A reader's state for options o (NULL: the defaults), with a new empty
+ * profile.  0 or -ENOMEM. */
+static int rstate_init(struct rstate *s, const struct lc_read_opts *o)
+{
+	if (o) {
+		s->o = *o;
+		s->lean = o->no_rows || o->max_windows;
+	}
+	for (int k = 0; k < LC_NSRC; k++)
+		s->src[k].factor = 1;
+	s->prof = calloc(1, sizeof(*s->prof));
+	return s->prof ? 0 : -ENOMEM;
+}
+
+/* Free what the reader kept besides the profile. */
+static void rstate_free(struct rstate *s)
+{
+	free_slot(&s->scratch);
+	for (int k = 0; k < LC_NSRC; k++) {
+		for (uint32_t i = 0; i < RING; i++) {
+			free_slot(&s->src[k].ring[i]);
+			free(s->src[k].pring[i].rows);
+		}
+		free(s->src[k].last);
+	}
+	free(s->map);
+	free(s->psum);
+	free(s->pext.rows);
+}
+
 static int parse_feed(struct feed *f, const struct lc_read_opts *o, struct lc_profile **out,
 		      char *err, size_t errlen)
 {
@@ -1904,36 +1938,17 @@ static int parse_feed(struct feed *f, const struct lc_read_opts *o, struct lc_pr
 	int r;
 
 	*out = NULL;
-	if (o) {
-		s.o = *o;
-		s.lean = o->no_rows || o->max_windows;
-	}
-	for (int k = 0; k < LC_NSRC; k++)
-		s.src[k].factor = 1;
-	s.prof = calloc(1, sizeof(*s.prof));
-	if (!s.prof)
+	if (rstate_init(&s, o))
 		return lc_fail(err, errlen, -ENOMEM, "out of memory");
 	hsize = read_header(f, hb, err, errlen);
-	if (hsize < 0) {
-		r = (int)hsize;
-		goto out;
+	r = hsize < 0 ? (int)hsize : 0;
+	if (!r) {
+		s.prof->version = lc_pf_get16(hb + 8);
+		r = read_blocks(&s, f, (size_t)hsize, err, errlen);
 	}
-	s.prof->version = lc_pf_get16(hb + 8);
-	r = read_blocks(&s, f, (size_t)hsize, err, errlen);
 	if (!r && settle(&s))
 		r = lc_fail(err, errlen, -ENOMEM, "out of memory");
-out:
-	free_slot(&s.scratch);
-	for (int k = 0; k < LC_NSRC; k++) {
-		for (uint32_t i = 0; i < RING; i++) {
-			free_slot(&s.src[k].ring[i]);
-			free(s.src[k].pring[i].rows);
-		}
-		free(s.src[k].last);
-	}
-	free(s.map);
-	free(s.psum);
-	free(s.pext.rows);
+	rstate_free(&s);
 	if (r) {
 		lc_profile_free(s.prof);
 		return r;

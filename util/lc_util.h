@@ -50,7 +50,7 @@ void lc_free_field(void *rows, size_t n, size_t size, size_t off);
 	lc_free_field((rows), (n), sizeof(*(rows)), offsetof(__typeof__(*(rows)), field))
 
 /* Free table t (NULL is fine): its t->n rows t->rows through free_row, then
- * t itself. */
+ * t itself.  t is evaluated more than once: give a variable. */
 #define LC_FREE_TABLE(t, rows, n, free_row) \
 	do { \
 		if (t) \

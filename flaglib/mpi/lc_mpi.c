@@ -405,17 +405,14 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
-	int rc;
-
-	if (!g.on)
-		return PMPI_Finalize();
-	/* the job ends here: what MPI_Finalize takes is outside it */
-	poll_end();
-	lc_auto_set(LC_ST_IDLE);
-	lc_auto_parallel(-1);
-	g.on = 0;
-	rc = PMPI_Finalize();
-	return rc;
+	if (g.on) {
+		/* the job ends here: what MPI_Finalize takes is outside it */
+		poll_end();
+		lc_auto_set(LC_ST_IDLE);
+		lc_auto_parallel(-1);
+		g.on = 0;
+	}
+	return PMPI_Finalize();
 }
 
 /* ---- point to point ------------------------------------------------------------ */
@@ -714,18 +711,26 @@ int MPI_Get(void *obuf, int ocount, MPI_Datatype otype, int trank, MPI_Aint tdis
 		 PMPI_Get(obuf, ocount, otype, trank, tdisp, tcount, ttype, win));
 }
 
-int MPI_Win_fence(int assert, MPI_Win win)
+/* The rounds of a fence over win's group, as a dissemination barrier
+ * takes them: ceil(log2 p); 0 when the group cannot be read. */
+static int fence_rounds(MPI_Win win)
 {
 	MPI_Group grp;
 	int r = 0, p = 1;
 
-	if (g.on && g.have_loggp && PMPI_Win_get_group(win, &grp) == MPI_SUCCESS) {
-		PMPI_Group_size(grp, &p);
-		PMPI_Group_free(&grp);
-		while ((1 << r) < p)
-			r++;
-		credit(r * (g.L + g.o));
-	}
+	if (PMPI_Win_get_group(win, &grp) != MPI_SUCCESS)
+		return 0;
+	PMPI_Group_size(grp, &p);
+	PMPI_Group_free(&grp);
+	while ((1 << r) < p)
+		r++;
+	return r;
+}
+
+int MPI_Win_fence(int assert, MPI_Win win)
+{
+	if (g.on && g.have_loggp)
+		credit(fence_rounds(win) * (g.L + g.o));
 	WAITING(LC_MPIF_WIN_FENCE, PMPI_Win_fence(assert, win));
 }
 
