@@ -368,8 +368,11 @@ static void text_cost(const struct lc_profile *pr, uint64_t wall_ns)
 	if (!pr->ended || !pr->end.interval_rule)
 		return;
 	printf("** interval: %s\n", lc_cost_rule_text(&pr->end, buf, sizeof(buf)));
-	lc_cost_slowdown(pr->end.sampler_cpu_ns, wall_ns, pr->procs, pr->end.shared_cpu, &lo, &hi);
-	if (pr->end.shared_cpu < 0)
+	if (lc_cost_slowdown(pr->end.sampler_cpu_ns, wall_ns, pr->procs, pr->end.shared_cpu, &lo,
+			     &hi))
+		printf("** estimated slowdown of the program by the sampler: cannot be estimated "
+		       "(it held a CPU the program used most of the time)\n");
+	else if (pr->end.shared_cpu < 0)
 		printf("** estimated slowdown of the program by the sampler: ~0 (it had a CPU of "
 		       "its own)\n");
 	else

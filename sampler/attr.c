@@ -180,6 +180,8 @@ struct lc_accum {
 	size_t tagsets_cap;
 
 	struct task **buckets;
+
+	uint64_t ntasks;		/* tasks in the table (its free walks no further) */
 	struct lc_prof_wasted *pending;	/* wasted and move records */
 	uint32_t npending;
 	size_t pending_cap;
@@ -234,13 +236,15 @@ int lc_accum_window_grow(struct lc_accum *a, uint32_t grow)
 	return 0;
 }
 
-/* Free every task of the table. */
+/* Free every task of the table: the buckets up to the last task only (a
+ * table without tasks, the usual case, is never touched: its 512 kB are
+ * pages the kernel has not even given it). */
 static void tasks_free(struct lc_accum *a)
 {
-	for (uint32_t b = 0; b < TASK_BUCKETS; b++) {
+	for (uint32_t b = 0; a->ntasks && b < TASK_BUCKETS; b++) {
 		struct task *t = a->buckets[b], *next;
 
-		for (; t; t = next) {
+		for (; t; t = next, a->ntasks--) {
 			next = t->next;
 			free(t->runs);
 			free(t);
@@ -449,6 +453,7 @@ static struct task *task_find(struct lc_accum *a, uint32_t uid, uint64_t id, int
 	t->id = id;
 	t->next = *b;
 	*b = t;
+	a->ntasks++;
 	return t;
 }
 
