@@ -11,6 +11,7 @@
 #include "lc_util.h"
 #include "lostcycles.h"
 #include "place.h"
+#include "tidy.h"
 
 #define TASK_BUCKETS 65536u
 
@@ -258,23 +259,13 @@ void lc_accum_free(struct lc_accum *a)
 	if (!a)
 		return;
 	tasks_free(a);
-	free(a->buckets);
 	for (uint32_t i = 0; i < a->ntagsets; i++)
 		free(a->tagsets[i].tags);
-	free(a->tagsets);
-	free(a->rows);
-	free(a->touched);
-	free(a->touched_list);
-	free(a->tagrows);
-	free(a->cur_tags);
-	free(a->pending);
 	for (size_t i = 0; i < a->busy_cap; i++)
 		free(a->busy_runs[i].runs);
-	free(a->busy_runs);
-	free(a->pcounts);
-	free(a->syncs);
 	lc_placeacc_free(a->places);
-	free(a);
+	LC_FREE_ALL(a->buckets, a->tagsets, a->rows, a->touched, a->touched_list, a->tagrows,
+		    a->cur_tags, a->pending, a->busy_runs, a->pcounts, a->syncs, a);
 }
 
 /* The window row of thread i, marking it touched; NULL on ENOMEM. */

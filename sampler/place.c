@@ -17,6 +17,7 @@
 
 #include "lc_abi.h"
 #include "lc_util.h"
+#include "tidy.h"
 
 uint64_t lc_place_of(const struct lc_target *t, uint32_t i, uint32_t st, uint32_t sync,
 		     uint64_t *obj)
@@ -174,11 +175,9 @@ static int by_place(const void *x, const void *y)
 {
 	const struct lc_prof_place *a = x, *b = y;
 
-	if (a->place != b->place)
-		return a->place < b->place ? -1 : 1;
-	if (a->obj != b->obj)
-		return a->obj < b->obj ? -1 : 1;
-	return (a->thread > b->thread) - (a->thread < b->thread);
+	return a->place != b->place ? lc_cmp_u64(a->place, b->place) :
+	       a->obj != b->obj     ? lc_cmp_u64(a->obj, b->obj) :
+				      lc_cmp_u64(a->thread, b->thread);
 }
 
 int lc_placeacc_take(struct lc_placeacc *pa, uint8_t src, uint32_t window,

@@ -17,6 +17,7 @@
 #include "fdroom.h"
 #include "lc_util.h"
 #include "wake.h"
+#include "tidy.h"
 
 #define RING_PAGES 8u	/* data pages of each thread's switch-record ring */
 
@@ -723,9 +724,5 @@ void lc_sched_free(struct lc_sched *s)
 	for (size_t i = 0; i < s->logs_cap; i++)
 		free(s->logs[i].v);
 	lc_wake_close(s->wake);
-	free(s->logs);
-	free(s->tids);
-	free(s->thr);
-	free(s->active);
-	free(s);
+	LC_FREE_ALL(s->logs, s->tids, s->thr, s->active, s);
 }

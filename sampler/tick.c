@@ -21,6 +21,8 @@
 #include "lc_util.h"
 #include "place.h"
 #include "slotsweep.h"
+#include "tidy.h"
+#include "waits.h"
 
 /* How many slots, and how many threads' run-queue sources, a tick asks the
  * memory for ahead of the one it reads: each is a line that another CPU
@@ -44,7 +46,7 @@ struct kid {
 
 /* The waits of one process's threads at a tick (proc_waits). */
 struct proc_wait {
-	uint64_t first, second;		/* the two earliest waited_at */
+	uint64_t first, second;		/* the two earliest waits.at */
 	uint32_t who;			/* the thread (index in threads[]) of first */
 	uint32_t n;			/* its threads at this tick */
 	int remote;			/* an MPI rank: its waits are for other processes */
@@ -112,9 +114,7 @@ struct lc_sampler {
 	 * by profile thread, the tick number + 1 at which its current wait
 	 * (SYNC or IDLE) began (0: not waiting), and at which it was last
 	 * seen waiting */
-	uint64_t *wait_since, *waited_at;
-	uint32_t *wait_key;		/* state and work_exists of that wait */
-	size_t wait_cap;
+	struct lc_waits waits;
 	/* what the scheduler said of each thread observed in this tick
 	 * (beside threads[]), and the CPUs the threads may run on (the
 	 * union of their affinity masks, read when each is new) */
@@ -392,7 +392,7 @@ static int waiting(uint32_t st)
 	return st == LC_ST_SYNC || st == LC_ST_IDLE;
 }
 
-/* Note the waits of this tick's threads (wait_since, waited_at).  0, or
+/* Note the waits of this tick's threads (s->waits).  0, or
  * -ENOMEM (the waiters' rule is then off for this tick). */
 static int note_waits(struct lc_sampler *s)
 {
@@ -402,25 +402,8 @@ static int note_waits(struct lc_sampler *s)
 		uint32_t th = s->threads[i].thread;
 		uint32_t key = s->threads[i].state | (uint32_t)s->procs[s->threads[i].proc].we << 8;
 
-		if (th >= s->wait_cap) {
-			size_t c1 = s->wait_cap, c2 = s->wait_cap;
-
-			if (lc_grow((void **)&s->wait_since, &c1, (size_t)th + 1, sizeof(uint64_t)) ||
-			    lc_grow((void **)&s->wait_key, &c2, c1, sizeof(uint32_t)) ||
-			    lc_grow((void **)&s->waited_at, &s->wait_cap, c1, sizeof(uint64_t)))
-				return -ENOMEM;
-		}
-		if (!waiting(s->threads[i].state)) {
-			s->wait_since[th] = 0;
-			continue;
-		}
-		/* a wait in another state, or after work began or ended (a
-		 * worker idle at a loop's end, then between regions), waits
-		 * for another event */
-		if (!s->wait_since[th] || s->wait_key[th] != key)
-			s->wait_since[th] = now;
-		s->wait_key[th] = key;
-		s->waited_at[th] = now;
+		if (lc_waits_note(&s->waits, th, s->threads[i].state, key, now))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -438,7 +421,7 @@ static int proc_waits(struct lc_sampler *s)
 					       s->procs[p].rank };
 	for (uint32_t i = 0; i < s->nthreads; i++) {
 		struct proc_wait *w = &s->pw[s->threads[i].proc];
-		uint64_t at = s->waited_at[s->threads[i].thread];
+		uint64_t at = s->waits.at[s->threads[i].thread];
 
 		w->n++;
 		if (at < w->first) {
@@ -462,7 +445,7 @@ static int wait_over(const struct lc_sampler *s, uint32_t i)
 	const struct proc_wait *w = &s->pw[s->threads[i].proc];
 	uint64_t others = w->who == i ? w->second : w->first;
 
-	return !w->remote && w->n > 1 && others >= s->wait_since[s->threads[i].thread];
+	return !w->remote && w->n > 1 && others >= s->waits.since[s->threads[i].thread];
 }
 
 /* Thread i's run-queue time that is resource contention: all of it while
@@ -1301,16 +1284,6 @@ void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
 	*st = s->st;
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
-	free(s->procs);
-	free(s->threads);
-	free(s->kids);
-	free(s->wasted);
-	free(s->live);
-	free(s->seen);
-	free(s->wait_since);
-	free(s->waited_at);
-	free(s->wait_key);
-	free(s->pw);
-	free(s->rq);
-	free(s);
+	lc_waits_free(&s->waits);
+	LC_FREE_ALL(s->procs, s->threads, s->kids, s->wasted, s->live, s->seen, s->pw, s->rq, s);
 }
