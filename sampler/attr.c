@@ -237,19 +237,35 @@ int lc_accum_window_grow(struct lc_accum *a, uint32_t grow)
 	return 0;
 }
 
+/* Free the tasks of a bucket's chain from t; how many there were. */
+static uint64_t chain_free(struct task *t)
+{
+	uint64_t n = 0;
+
+	for (struct task *next; t; t = next, n++) {
+		next = t->next;
+		free(t->runs);
+		free(t);
+	}
+	return n;
+}
+
+/* The tag sets' and the pending computations' own lists. */
+static void lists_free(struct lc_accum *a)
+{
+	for (uint32_t i = 0; i < a->ntagsets; i++)
+		free(a->tagsets[i].tags);
+	for (size_t i = 0; i < a->busy_cap; i++)
+		free(a->busy_runs[i].runs);
+}
+
 /* Free every task of the table: the buckets up to the last task only (a
  * table without tasks, the usual case, is never touched: its 512 kB are
  * pages the kernel has not even given it). */
 static void tasks_free(struct lc_accum *a)
 {
 	for (uint32_t b = 0; a->ntasks && b < TASK_BUCKETS; b++) {
-		struct task *t = a->buckets[b], *next;
-
-		for (; t; t = next, a->ntasks--) {
-			next = t->next;
-			free(t->runs);
-			free(t);
-		}
+		a->ntasks -= chain_free(a->buckets[b]);
 		a->buckets[b] = NULL;
 	}
 }
@@ -259,10 +275,7 @@ void lc_accum_free(struct lc_accum *a)
 	if (!a)
 		return;
 	tasks_free(a);
-	for (uint32_t i = 0; i < a->ntagsets; i++)
-		free(a->tagsets[i].tags);
-	for (size_t i = 0; i < a->busy_cap; i++)
-		free(a->busy_runs[i].runs);
+	lists_free(a);
 	lc_placeacc_free(a->places);
 	LC_FREE_ALL(a->buckets, a->tagsets, a->rows, a->touched, a->touched_list, a->tagrows,
 		    a->cur_tags, a->pending, a->busy_runs, a->pcounts, a->syncs, a);
@@ -519,18 +532,11 @@ int lc_accum_events(struct lc_accum *a, uint32_t n, const struct lc_prof_event *
 	return note(a, lc_pwriter_events(a->w, n, ev));
 }
 
-/* The pending computation of thread, NULL on ENOMEM. */
+/* The pending computation of thread (grown zeroed), NULL on ENOMEM. */
 static struct busy_list *busy_of(struct lc_accum *a, uint32_t thread)
 {
-	if (thread >= a->busy_cap) {
-		size_t cap = a->busy_cap, old = a->busy_cap;
-
-		while (cap <= thread)
-			cap *= 2;
-		if (lc_grow((void **)&a->busy_runs, &a->busy_cap, cap, sizeof(*a->busy_runs)))
-			return NULL;
-		memset(a->busy_runs + old, 0, (a->busy_cap - old) * sizeof(*a->busy_runs));
-	}
+	if (lc_grow((void **)&a->busy_runs, &a->busy_cap, (size_t)thread + 1, sizeof(*a->busy_runs)))
+		return NULL;
 	return &a->busy_runs[thread];
 }
 

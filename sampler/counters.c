@@ -19,6 +19,7 @@
 
 #include "fdroom.h"
 #include "lc_util.h"
+#include "tidy.h"
 
 enum backend { BK_NONE, BK_PERF, BK_REPLAY };
 
@@ -183,14 +184,12 @@ static int add_list(struct lc_ctr *c, const char *list, int exclude_kernel, char
 static void core_pmu(char *out, size_t len)
 {
 	out[0] = 0;
-	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
+	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX && !out[0]; p++) {
 		pfm_pmu_info_t pi = { .size = sizeof(pi) };
 
 		if (pfm_get_pmu_info((pfm_pmu_t)p, &pi) == PFM_SUCCESS && pi.is_present &&
-		    pi.type == PFM_PMU_TYPE_CORE) {
+		    pi.type == PFM_PMU_TYPE_CORE)
 			snprintf(out, len, "%s", pi.name);
-			return;
-		}
 	}
 }
 
@@ -414,12 +413,10 @@ static int no_pmu(void)
 				     .exclude_hv = 1, .disabled = 1 };
 	long fd;
 
-	if (lc_ctr_open_hook)
-		return 0;	/* a test's opens: the whole way */
+	if (lc_ctr_open_hook)	/* a test's opens go the whole way */
+		return 0;
 	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd >= 0)
-		close((int)fd);
-	return fd < 0 && errno == ENOENT;
+	return fd < 0 ? errno == ENOENT : (close((int)fd), 0);
 }
 
 /* The default events without libpfm4 when the kernel has no hardware PMU:
@@ -428,14 +425,13 @@ static int no_pmu(void)
 static int no_pmu_default(struct lc_ctr *c, const struct lc_ctr_cfg *cfg)
 {
 	char evs[2048], msg[256], r[400];
-	size_t n;
 
 	if (cfg->events || cfg->replay || !no_pmu() ||
 	    default_events(cfg->events_file, "", evs, sizeof(evs), msg, sizeof(msg)))
 		return 0;
-	n = strcspn(evs, "=,");
 	snprintf(c->why, sizeof(c->why), "not measured: counters (%.*s%s) do not open here: %s",
-		 (int)n, evs, strchr(evs, ',') ? ", ..." : "", lc_ctr_reason(-ENOENT, r, sizeof(r)));
+		 (int)strcspn(evs, "=,"), evs, strchr(evs, ',') ? ", ..." : "",
+		 lc_ctr_reason(-ENOENT, r, sizeof(r)));
 	return 1;
 }
 
@@ -716,8 +712,5 @@ void lc_ctr_close(struct lc_ctr *c)
 			lc_ctr_detach(c, (uint32_t)i, NULL, NULL);
 	for (uint32_t i = 0; i < LC_PROF_MAX_EVENTS; i++)
 		free(c->ev[i].name);
-	free(c->thr);
-	free(c->lines);
-	free(c->prev);
-	free(c);
+	LC_FREE_ALL(c->thr, c->lines, c->prev, c);
 }

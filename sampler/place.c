@@ -82,11 +82,7 @@ void lc_placeacc_free(struct lc_placeacc *pa)
 		free(pa->mods[i].m.path);
 		free(pa->mods[i].m.build_id);
 	}
-	free(pa->mods);
-	free(pa->tab);
-	free(pa->order);
-	free(pa->out);
-	free(pa);
+	LC_FREE_ALL(pa->mods, pa->tab, pa->order, pa->out, pa);
 }
 
 /* The hash of a row's key. */

@@ -217,9 +217,7 @@ struct lc_sched *lc_sched_new(enum lc_sched_source want, char *why, size_t len)
 
 	if (!s)
 		return NULL;
-	s->page = sysconf(_SC_PAGESIZE);
-	if (s->page <= 0)
-		s->page = 4096;
+	s->page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
 	if (why && len)
 		why[0] = 0;
 	choose_source(s, want, why, len);

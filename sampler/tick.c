@@ -399,10 +399,10 @@ static int note_waits(struct lc_sampler *s)
 	uint64_t now = s->gen + 1;
 
 	for (uint32_t i = 0; i < s->nthreads; i++) {
-		uint32_t th = s->threads[i].thread;
-		uint32_t key = s->threads[i].state | (uint32_t)s->procs[s->threads[i].proc].we << 8;
+		const struct lc_obs_thread *t = &s->threads[i];
+		uint32_t key = t->state | (uint32_t)s->procs[t->proc].we << 8;
 
-		if (lc_waits_note(&s->waits, th, s->threads[i].state, key, now))
+		if (lc_waits_note(&s->waits, t->thread, t->state, key, now))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1012,6 +1012,14 @@ static void *keeper(void *arg)
 	return NULL;
 }
 
+/* The keeper's lock and condition gone (it never started, or has left). */
+static void keeper_destroy(struct lc_sampler *s)
+{
+	pthread_mutex_destroy(&s->klock);
+	pthread_cond_destroy(&s->kcond);
+	s->have_keeper = 0;
+}
+
 /* Start the keeper when the sampler busy-waits at SCHED_FIFO and the
  * kernel has a budget. */
 static void keeper_start(struct lc_sampler *s)
@@ -1028,10 +1036,8 @@ static void keeper_start(struct lc_sampler *s)
 	pthread_cond_init(&s->kcond, &ca);
 	pthread_condattr_destroy(&ca);
 	s->have_keeper = !lc_thread_start(&s->keeper, keeper, s);
-	if (!s->have_keeper) {
-		pthread_mutex_destroy(&s->klock);
-		pthread_cond_destroy(&s->kcond);
-	}
+	if (!s->have_keeper)
+		keeper_destroy(s);
 }
 
 static void keeper_stop(struct lc_sampler *s)
@@ -1043,9 +1049,7 @@ static void keeper_stop(struct lc_sampler *s)
 	pthread_cond_broadcast(&s->kcond);
 	pthread_mutex_unlock(&s->klock);
 	pthread_join(s->keeper, NULL);
-	pthread_mutex_destroy(&s->klock);
-	pthread_cond_destroy(&s->kcond);
-	s->have_keeper = 0;
+	keeper_destroy(s);
 }
 
 /* A sleep looks at the stop flag at least this often, so that a long
