@@ -331,26 +331,18 @@ static void cost_line(const char *cmd, const struct lc_session_result *res)
 				 .interval_max_ns = res->interval_max_ns,
 				 .mean_interval_ns = res->mean_interval_ns, .goal_ppm = res->goal_ppm,
 				 .budget_ppm = res->budget_ppm, .goal_at_ns = res->goal_at_ns };
-	double wall = res->wall_ns ? (double)res->wall_ns : 1, lo, hi;
-	char rule[256];
-	int model = lc_cost_slowdown(res->sampler_cpu_ns, res->wall_ns, res->procs, res->shared_cpu,
-				     &lo, &hi);
+	double wall = res->wall_ns ? (double)res->wall_ns : 1;
+	char rule[256], slow[160];
 
 	fprintf(stderr, "lostcycles %s: interval %s; error bars (one standard error) at most "
 			"\u00b1%.2f %% of p x wall\n", cmd, lc_cost_rule_text(&e, rule, sizeof(rule)),
 		100 * res->err_bound);
 	fprintf(stderr, "lostcycles %s: sampler CPU %.3f s, %.1f %% of one CPU (its thread "
-			"%.1f %%); estimated slowdown of the program ", cmd,
+			"%.1f %%); estimated slowdown of the program %s\n", cmd,
 		(double)res->sampler_cpu_ns / 1e9, 100 * (double)res->sampler_cpu_ns / wall,
-		100 * (double)res->thread_cpu_ns / wall);
-	if (res->shared_cpu < 0)
-		fprintf(stderr, "~0 (the sampler had a CPU of its own)\n");
-	else if (model)
-		fprintf(stderr, "cannot be estimated (the sampler held CPU %d, which the program "
-				"used, most of the time)\n", res->shared_cpu);
-	else
-		fprintf(stderr, "%.1f..%.1f %% (it shared CPU %d)\n", 100 * lo, 100 * hi,
-			res->shared_cpu);
+		100 * (double)res->thread_cpu_ns / wall,
+		lc_cost_slowdown_text(res->sampler_cpu_ns, res->wall_ns, res->procs, res->shared_cpu,
+				      slow, sizeof(slow)));
 }
 
 /* LC_TICK_BREAKDOWN=1: where the sampling thread's CPU time went, per tick. */

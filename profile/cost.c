@@ -80,3 +80,19 @@ int lc_cost_slowdown(uint64_t sampler_cpu_ns, uint64_t wall_ns, uint32_t ncpus, 
 	*lo = share / (1 - share);
 	return rc;
 }
+
+const char *lc_cost_slowdown_text(uint64_t sampler_cpu_ns, uint64_t wall_ns, uint32_t ncpus,
+				  int shared_cpu, char *buf, size_t len)
+{
+	double lo, hi, share = wall_ns ? 100.0 * (double)sampler_cpu_ns / (double)wall_ns : 0;
+
+	if (lc_cost_slowdown(sampler_cpu_ns, wall_ns, ncpus, shared_cpu, &lo, &hi))
+		snprintf(buf, len, "cannot be estimated (the sampler held CPU %d, which the program "
+			 "used, %.0f %% of the time)", shared_cpu, share);
+	else if (shared_cpu < 0)
+		snprintf(buf, len, "~0 (the sampler had a CPU of its own)");
+	else
+		snprintf(buf, len, "%.1f..%.1f %% (its %.1f %% of one CPU, CPU %d, taken from the "
+			 "program's %u)", 100 * lo, 100 * hi, share, shared_cpu, ncpus);
+	return buf;
+}

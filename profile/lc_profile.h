@@ -683,6 +683,12 @@ const char *lc_cost_rule_text(const struct lc_prof_end *e, char *buf, size_t len
  * busy-waited on the program's CPU, whose slowdown cannot be estimated;
  * *lo..*hi are then the model's figures at the capped share). */
 #define LC_COST_MODEL_SHARE 0.5
+
+/* The estimate of lc_cost_slowdown in words into buf: "~0 (the sampler had
+ * a CPU of its own)", "1.6..3.3 % (its 3.2 % of one CPU, CPU 1, taken from
+ * the program's 2)", or "cannot be estimated (...)". */
+const char *lc_cost_slowdown_text(uint64_t sampler_cpu_ns, uint64_t wall_ns, uint32_t ncpus,
+				  int shared_cpu, char *buf, size_t len);
 int lc_cost_slowdown(uint64_t sampler_cpu_ns, uint64_t wall_ns, uint32_t ncpus, int shared_cpu,
 		      double *lo, double *hi);
 
