@@ -747,11 +747,27 @@ static void observe(struct lc_sampler *s, struct lc_target *t, uint64_t now, uin
 	s->nprocs++;
 }
 
-/* Observe target t under a guard (guard.h): when its program (or anyone)
- * has shrunk its segment, the read faults, this tick's observations of t
- * are taken back, and t is marked for the writer to drop, with one
- * warning.  What was measured before stays in the profile; the tick goes
- * on with the other targets. */
+/* The last LC_TASK_WASTED declarations in t's slots, its process having
+ * exited (its time is no longer charged): also of a thread no tick met,
+ * such as a main thread that declared a task wasted just before exit (a
+ * declaration names a task of t's own, so a slot that was not checked can
+ * only move t's own time). */
+static void last_wasted(struct lc_sampler *s, struct lc_target *t)
+{
+	struct lc_seg_hdr *h = (struct lc_seg_hdr *)t->hdr;
+	uint32_t hwm = __atomic_load_n(&h->slot_hwm, __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < hwm && i < t->nslots; i++)
+		if (!t->cache[i].refused && __atomic_load_n(&lc_seg_slot(h, i)->tid, __ATOMIC_ACQUIRE))
+			read_wasted(s, t, lc_seg_slot(h, i), &t->cache[i]);
+}
+
+/* Observe target t under a guard (guard.h), or when its process has left
+ * read its last declarations: when its program (or anyone) has shrunk its
+ * segment, the read faults, this tick's observations of t are taken back,
+ * and t is marked for the writer to drop, with one warning.  What was
+ * measured before stays in the profile; the tick goes on with the other
+ * targets. */
 static void observe_guarded(struct lc_sampler *s, struct lc_target *t, uint64_t now,
 			    uint64_t dt)
 {
@@ -764,7 +780,10 @@ static void observe_guarded(struct lc_sampler *s, struct lc_target *t, uint64_t 
 		return;
 	}
 	lc_guard_arm(&s->guard, t->hdr, t->len);
-	observe(s, t, now, dt);
+	if (__atomic_load_n(&t->leave_at, __ATOMIC_ACQUIRE))
+		last_wasted(s, t);
+	else
+		observe(s, t, now, dt);
 	lc_guard_disarm();
 }
 
@@ -842,6 +861,7 @@ static void tick(struct lc_sampler *s)
 	phase(s, LC_PH_MACHINE);
 	s->st.ticks++;
 	s->last = now;
+	lc_registry_ticked(s->cfg.reg, now);
 }
 
 /* Pin the calling thread and raise its scheduling class as far as allowed. */
