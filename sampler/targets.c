@@ -35,6 +35,7 @@
 #define SCAN_TRIES_MAX 64u	/* names the discovery thread tries per scan */
 #define MAX_POLL 1024
 #define LEAVE_POLL_NS 1000000	/* the wait while targets are leaving */
+#define IDLE_POLL_NS 100000000	/* the wait when every event is said */
 #define LEAVE_MAX_NS 100000000	/* a leaving target waits for a tick at most */
 #define FD_RESERVE 64		/* descriptors never taken by pidfds: the shm
 				 * opens, the profile, counters */
@@ -936,13 +937,26 @@ static void detach_left(struct lc_registry *r)
 		}
 }
 
+/* The longest wait for events: POLL_NS (targets watched by kill(pid, 0),
+ * or no inotify), IDLE_POLL_NS when inotify and a pidfd per target say
+ * every event (a faulted target is then dropped that late: the tick loop
+ * no longer reads it), LEAVE_POLL_NS while targets are leaving. */
+static uint64_t wait_top(const struct lc_registry *r)
+{
+	if (r->leaving)
+		return LEAVE_POLL_NS;
+	if (r->inotify >= 0 && r->npidfd == __atomic_load_n(&r->live, __ATOMIC_RELAXED))
+		return IDLE_POLL_NS;
+	return POLL_NS;
+}
+
 /* How long the wait for events may be: until the next name waiting is due
  * (each backs off on its own, so a segment that stays unpublished, or
  * thousands of them, cannot keep this SCHED_FIFO thread busy), at most
- * POLL_NS, and LEAVE_POLL_NS while targets are leaving. */
+ * wait_top. */
 static long wait_for(const struct lc_registry *r)
 {
-	uint64_t now = lc_clock_ns(), top = r->leaving ? LEAVE_POLL_NS : POLL_NS;
+	uint64_t now = lc_clock_ns(), top = wait_top(r);
 
 	if (r->next_try_ns <= now)
 		return 0;
