@@ -198,15 +198,14 @@ static void phase_calibrate(struct lc_sampler *s)
 	s->ph_cost = (t1 - t0) / 64;
 }
 
+/* (tick.h) With only one CPU allowed, none is spare: the sampler shares it. */
 int lc_sampler_spare_cpu(void)
 {
 	cpu_set_t set;
 	int last = -1;
 
-	if (sched_getaffinity(0, sizeof(set), &set))
+	if (sched_getaffinity(0, sizeof(set), &set) || CPU_COUNT(&set) < 2)
 		return -1;
-	if (CPU_COUNT(&set) < 2)
-		return -1;	/* no spare: share the only CPU */
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &set))
 			last = c;
@@ -392,17 +391,16 @@ static int waiting(uint32_t st)
 	return st == LC_ST_SYNC || st == LC_ST_IDLE;
 }
 
-/* Note the waits of this tick's threads (s->waits).  0, or
+/* Note the waits of this tick's threads (s->waits; a wait's time is the
+ * tick's number, from 1).  0, or
  * -ENOMEM (the waiters' rule is then off for this tick). */
 static int note_waits(struct lc_sampler *s)
 {
-	uint64_t now = s->gen + 1;
-
 	for (uint32_t i = 0; i < s->nthreads; i++) {
 		const struct lc_obs_thread *t = &s->threads[i];
 		uint32_t key = t->state | (uint32_t)s->procs[t->proc].we << 8;
 
-		if (lc_waits_note(&s->waits, t->thread, t->state, key, now))
+		if (lc_waits_note(&s->waits, t->thread, t->state, key, s->gen + 1))
 			return -ENOMEM;
 	}
 	return 0;
