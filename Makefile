@@ -130,6 +130,7 @@ WORK_BIN := $(WORK_SRC:tests/workloads/%.c=$(B)/workloads/%)
 EX_SRC   := $(wildcard examples/*.c)
 EX_BIN   := $(EX_SRC:examples/%.c=$(B)/examples/%)
 FFT2D_BIN := $(B)/examples/fft2d_tp $(B)/examples/fft2d_dp
+JACOBI_BIN := $(B)/examples/jacobi_pt
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 
@@ -221,6 +222,12 @@ $(B)/examples/fft2d_%: examples/fft2d/fft2d_%.c examples/fft2d/fft2d.h $(LIB_SO)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -fopenmp -o $@ $< $(ALL_LDFLAGS) $(USE_LIB) -lm
 
+# The held-out Jacobi (examples/jacobi/): plain pthreads, no lostcycles code.
+$(B)/examples/jacobi_pt: examples/jacobi/jacobi_pt.c
+	@mkdir -p $(@D)
+	$(quiet) CC $<
+	$(Q)$(CC) $(ALL_CFLAGS) -pthread -o $@ $< $(ALL_LDFLAGS)
+
 $(B)/workloads/%: tests/workloads/%.c $(LIB_SO)
 	@mkdir -p $(@D)
 	$(quiet) CC $<
@@ -239,7 +246,7 @@ $(B)/bench/%: bench/%.c $(TOOL_LIB) $(LIB_SO)
 	$(quiet) CC $<
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TOOL_LIB) $(ALL_LDFLAGS) $(USE_LIB) $(TOOL_LIBS)
 
-examples: $(EX_BIN) $(MPI_EX_BIN) $(FFT2D_BIN)
+examples: $(EX_BIN) $(MPI_EX_BIN) $(FFT2D_BIN) $(JACOBI_BIN)
 workloads: $(WORK_BIN)
 
 demo: deps

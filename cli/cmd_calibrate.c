@@ -170,10 +170,8 @@ static int workload_child(const char *arg)
 		warnx("bad workload argument");
 		return 2;
 	}
-	if (lc_calib_workload(end + 1, loops, why, sizeof(why))) {
-		warnx("%s", why);
-		return 1;
-	}
+	if (lc_calib_workload(end + 1, loops, why, sizeof(why)))
+		return lc_cmd_fail(why);
 	return 0;
 }
 
@@ -199,10 +197,8 @@ static int memory_path(const struct calopts *o, char *path, size_t len)
 {
 	char msg[4400];
 
-	if (o->out && !o->force && lc_out_prepare(o->out, LC_OUT_KEEP, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
+	if (o->out && !o->force && lc_out_prepare(o->out, LC_OUT_KEEP, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	if (o->out)
 		snprintf(path, len, "%s", o->out);
 	else if (lc_memlat_default_path(path, len)) {
@@ -224,10 +220,8 @@ static int memory(const struct calopts *o)
 	}
 	if ((rc = memory_cpus(o->cpus, &a, &b)) || (rc = memory_path(o, path, sizeof(path))))
 		return rc;
-	if (lc_calib_memory(a, b, path, stdout, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
+	if (lc_calib_memory(a, b, path, stdout, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	return 0;
 }
 
@@ -278,10 +272,8 @@ static int prepare(struct lc_calib_run *c, const struct calopts *o)
 	}
 	if ((c->graph && lc_out_prepare(c->graph, o->force ? LC_OUT_FORCE : LC_OUT_KEEP, msg,
 					sizeof(msg))) ||
-	    (!o->ncmd && lc_calib_builtin(c, msg, sizeof(msg))) || lc_calib_open(c, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
+	    (!o->ncmd && lc_calib_builtin(c, msg, sizeof(msg))) || lc_calib_open(c, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	return 0;
 }
 
@@ -315,41 +307,6 @@ static int calibrate(const struct calopts *o)
 	return rc ? 1 : interrupted ? 128 + interrupted : 0;
 }
 
-/* The ping-pong program and the LogGP file.  0, or -1 after a message. */
-static int paths(const struct calopts *o, char *prog, char *out, size_t len)
-{
-	char msg[512];
-
-	if (lc_mpi_find("lostcycles-pingpong", NULL, prog, len, msg, sizeof(msg)) ||
-	    (o->out && !o->force && lc_out_prepare(o->out, LC_OUT_KEEP, msg, sizeof(msg)))) {
-		warnx("%s", msg);
-		return -1;
-	}
-	if (o->out)
-		snprintf(out, len, "%s", o->out);
-	else
-		lc_loggp_default_path(out, len);
-	return 0;
-}
-
-/* Run the ping-pong program prog.  0, or -1 after a message. */
-static int measure(const struct calopts *o, const char *prog, struct lc_pingpong *p)
-{
-	char max[32];
-	char **cmd;
-	int st;
-
-	snprintf(max, sizeof(max), "%llu", (unsigned long long)o->max);
-	cmd = lc_pingpong_argv(o->cmd, o->ncmd, prog, max);
-	st = cmd ? lc_pingpong_run(cmd, p) : -ENOMEM;
-	if (st < 0)
-		warnx("the ping-pong failed: cannot run %s: %s", cmd ? cmd[0] : "it", strerror(-st));
-	else if (st)
-		warnx("the ping-pong failed (exit status %d)", st);
-	free(cmd);
-	return st ? -1 : 0;
-}
-
 /* The warning of a fitted line whose latency was clamped to 0. */
 static void clamped_warning(const struct lc_pingpong *p, const struct lc_loggp *lg)
 {
@@ -366,21 +323,14 @@ static void clamped_warning(const struct lc_pingpong *p, const struct lc_loggp *
 /* --mpi: measure, fit, write, print.  The exit status. */
 static int mpi(const struct calopts *o)
 {
-	char out[4096], prog[4096], msg[512], note[256];
+	const struct lc_calib_mpi_req rq = { o->cmd, o->ncmd, o->max, o->out, o->force };
 	struct lc_pingpong p = { 0 };
 	struct lc_loggp lg;
+	char msg[4400];
 	int clamped;
 
-	if (paths(o, prog, out, sizeof(out)) || measure(o, prog, &p))
-		return 1;
-	snprintf(note, sizeof(note), "from a ping-pong of %d sizes up to %llu bytes", p.n,
-		 (unsigned long long)o->max);
-	if (lc_pingpong_fit(&p, &lg, &clamped, msg, sizeof(msg)) ||
-	    lc_loggp_write(out, &lg, note, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
-	lc_pingpong_print(stdout, &p, &lg, out);
+	if (lc_calib_mpi(&rq, stdout, &p, &lg, &clamped, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	if (clamped)
 		clamped_warning(&p, &lg);
 	return 0;

@@ -12,27 +12,19 @@
  * combines the node files.  See docs/mpi.md.
  */
 #include <err.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lc_abi.h"
 #include "lc_cmd.h"
+#include "lc_exec_node.h"
 #include "lc_launch.h"
 #include "lc_opt.h"
-#include "lc_profile.h"
 #include "lc_util.h"
 #include "mpi_job.h"
 #include "session.h"
-#include "targets.h"
-
 
 static const char *const usage[] = {
 	"mpiexec -n N lostcycles exec [-o PREFIX] [--force] [-i INTERVAL] [-w WINDOW]",
@@ -87,108 +79,37 @@ static int parse(int argc, char **argv, struct exec_opts *o)
 	return argc - n;
 }
 
-/* Export the job's id that the batch system gave (Slurm's), for lc_job to
- * record in every rank. */
-static void export_job_id(void)
-{
-	uint64_t id = lc_launch_job_id();
-	char v[24];
-
-	if (!id)
-		return;
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)id);
-	setenv(LC_ENV_JOB_ID, v, 1);
-}
-
-/* The node's session over reg (which it then owns), started.  NULL after
- * a message. */
-static struct lc_session *node_session(const struct exec_opts *o, const char *session,
-				       const char *host, const char *out, const char *cmd,
-				       const struct lc_mpi_setup *m, struct lc_registry *reg)
-{
-	struct lc_session_opts so = {
-		.interval_ns = o->interval_ns, .interval_max_ns = lc_opt_interval_max(),
-		.window_ns = o->window_ns, .window_grow = o->window_grow, .cpu = -1,
-		.out = out, .name = session, .command = cmd, .host = host,
-		.unavailable = m->have_loggp ? 0 : 1u << LC_CAT_CL,
-		.unavailable_why = LC_MPI_NO_LOGGP,
-		.sched = LC_SCHED_SWITCH,	/* as record: resource contention */
-	};
-	struct lc_session *ses = lc_session_new(&so, reg);
-	char msg[512];
-
-	if (!ses) {
-		lc_registry_stop(reg);
-		lc_registry_free(reg);
-		warnx("out of memory");
-		return NULL;
-	}
-	if (lc_session_start(ses, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		lc_session_free(ses);
-		return NULL;
-	}
-	return ses;
-}
-
-/* Run the program as our child under the node's session until the node's
- * ranks are gone; the session's end.  Returns the exit status. */
-static int run_node(struct lc_launch *l, struct lc_session *ses, const char *out, char **argv)
-{
-	struct lc_session_result res;
-	int sig = 0, status;
-	pid_t child = lc_launch_spawn(l, argv, &sig);
-
-	if (child < 0 && !sig)
-		warnx("%s: %s", argv[0], strerror((int)-child));
-	status = sig ? 128 + sig : child < 0 ? 127 :
-		 lc_launch_wait_node(l, child, lc_session_registry(ses), &sig);
-	lc_session_finish(ses, status, sig ? "interrupted" : "node's ranks exited", &res);
-	for (const char *p = res.notes; *p;) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-
-		warnx("%.*s", n, p);
-		p += n + (nl != NULL);
-	}
-	if (res.write_err)
-		warnx("%s: write failed: %s", out, strerror(-res.write_err));
-	lc_session_free(ses);
-	return res.write_err ? 1 : status;
-}
-
 /* The node's sampler: record the session while the program runs as our
  * child, until the node's ranks are gone. */
 static int lead(const struct exec_opts *o, const char *session, const char *host,
 		const struct lc_mpi_setup *m, int argc, char **argv)
 {
 	struct lc_launch l = { 0 };
-	struct lc_registry *reg;
+	struct lc_session_result res;
 	struct lc_session *ses;
-	char out[4096], msg[512], *cmd;
-	int e;
+	char out[4096], msg[4400];
+	struct lc_exec_node n = { session, host, out, NULL, o->interval_ns, lc_opt_interval_max(),
+				  o->window_ns, o->window_grow, m->have_loggp };
+	int st;
 
 	snprintf(out, sizeof(out), "%s.%s.data", o->prefix, host);
 	if (lc_out_prepare(out, o->force ? LC_OUT_FORCE : lc_opt_given("output", 'o') ?
-			   LC_OUT_KEEP : LC_OUT_ROTATE, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
-	cmd = lc_launch_join(argc, argv);
+			   LC_OUT_KEEP : LC_OUT_ROTATE, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
+	n.cmd = lc_launch_join(argc, argv);
 	lc_launch_begin(&l);
-	/* the ranks are children of the launcher's process on this node */
-	reg = lc_registry_start_lineage(session, &e);
-	if (reg && (e = lc_registry_set_roots(reg, &(pid_t){ getppid() }, 1))) {
-		lc_registry_stop(reg);
-		lc_registry_free(reg);
-		reg = NULL;
+	ses = lc_exec_node_start(&n, msg, sizeof(msg));
+	st = ses ? lc_exec_node_run(&l, ses, argv, &res, msg, sizeof(msg)) : 1;
+	if (*msg)
+		warnx("%s", msg);
+	if (ses) {
+		lc_cmd_notes(res.notes);
+		if (res.write_err)
+			warnx("%s: write failed: %s", out, strerror(-res.write_err));
+		lc_session_free(ses);
 	}
-	if (!reg)
-		warnx("cannot start discovery: %s", strerror(-e));
-	ses = reg ? node_session(o, session, host, out, cmd, m, reg) : NULL;
-	e = ses ? run_node(&l, ses, out, argv) : 1;
-	free(cmd);
-	return e;
+	free((char *)n.cmd);
+	return ses && res.write_err ? 1 : st;
 }
 
 int lc_cmd_exec(int argc, char **argv)
@@ -203,13 +124,11 @@ int lc_cmd_exec(int argc, char **argv)
 	lc_launch_node_host(host, sizeof(host));
 	/* the launcher's process on this node is the parent of all its ranks */
 	snprintf(session, sizeof(session), "lcx%d-%.40s", (int)getppid(), host);
-	if (lc_mpi_setup(&m, o.loggp, msg, sizeof(msg))) {
-		warnx("%s", msg);
-		return 1;
-	}
+	if (lc_mpi_setup(&m, o.loggp, msg, sizeof(msg)))
+		return lc_cmd_fail(msg);
 	setenv(LC_ENV_SESSION, session, 1);
 	setenv(LC_ENV_HOST, host, 1);
-	export_job_id();
+	lc_exec_export_job_id();
 	if (lc_launch_srun_without_pmi() && lc_launch_rank() == 0)
 		warnx("srun started %u tasks without an MPI process manager: each MPI rank will "
 		      "see a job of one (srun --mpi=pmi2 for MPICH, --mpi=pmix for Open MPI; "

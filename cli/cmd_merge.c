@@ -25,18 +25,6 @@ static const char *const usage[] = {
 	NULL,
 };
 
-/* Print each line of notes as a warning. */
-static void print_notes(const char *notes)
-{
-	for (const char *p = notes; *p;) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-
-		warnx("%.*s", n, p);
-		p += n + (nl != NULL);
-	}
-}
-
 /* With --job: the node files of job among the operands (default "."),
  * out left aside, into *files (*owned to free).  The count, or -1 after a
  * message. */
@@ -73,15 +61,11 @@ static int merge_files(char **files, int n, const char *out, int force, char *ms
 			return 2;
 		}
 	if (lc_out_prepare(out, force ? LC_OUT_FORCE : lc_opt_given("output", 0) ? LC_OUT_KEEP :
-			   LC_OUT_ROTATE, msg, len)) {
-		warnx("%s", msg);
-		return 1;
-	}
-	if (lc_merge(files, n, out, &st, msg, len)) {
-		warnx("%s", msg);
-		return 1;
-	}
-	print_notes(st.notes);
+			   LC_OUT_ROTATE, msg, len))
+		return lc_cmd_fail(msg);
+	if (lc_merge(files, n, out, &st, msg, len))
+		return lc_cmd_fail(msg);
+	lc_cmd_notes(st.notes);
 	fprintf(stderr, "lostcycles merge: %s: %u node file%s, %u rank%s, p = %u", out, st.files,
 		st.files == 1 ? "" : "s", st.ranks, st.ranks == 1 ? "" : "s", st.procs);
 	if (lc_opt_given("job", 0))

@@ -381,18 +381,6 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 		unseen_note(r, cmd);
 }
 
-/* Print each line of the session's notes as a warning. */
-static void print_notes(const char *notes)
-{
-	while (*notes) {
-		const char *nl = strchr(notes, '\n');
-		int n = nl ? (int)(nl - notes) : (int)strlen(notes);
-
-		warnx("%.*s", n, notes);
-		notes += n + (nl != NULL);
-	}
-}
-
 /* What the session's end says besides the summary. */
 static void end_warnings(const struct lc_session_result *res)
 {
@@ -429,7 +417,7 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 
 	if (r->ses) {
 		lc_session_finish(r->ses, status, reason, &res);
-		print_notes(res.notes);
+		lc_cmd_notes(res.notes);
 		if (res.write_err) {
 			warnx("%s: write failed: %s (the profile holds what was written before)",
 			      r->o.out, strerror(-res.write_err));

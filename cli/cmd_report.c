@@ -406,23 +406,14 @@ static int resolve_tag(const struct lc_profile *pr, struct lc_report_opts *o,
 		*tn = lc_tagnames_of_profile(pr);
 	o->tag_name = lc_tagnames_get;
 	o->tag_arg = *tn;
-	if (!tag_text || !(r = lc_tagnames_find(*tn, tag_text, &o->tag)) || tag_row(*tn, o))
-		return -1;
-	if (r == -2 && !lc_where_names(pr, o->source, tag_text, msg, sizeof(msg))) {
-		warnx("%s: '%s' names several fragment tags (--tags lists them: give the whole "
-		      "name or the number)", o->file, tag_text);
-		return 1;
-	}
-	if (lc_where_names(pr, o->source, tag_text, msg, sizeof(msg))) {
-		where_on = 1;
-		return -1;
-	}
-	if (strstr(msg, " names "))
+	r = tag_text ? lc_tag_resolve(pr, o->source, *tn, tag_text, &o->tag, msg, sizeof(msg)) :
+		       LC_TAGREF_TAG;
+	if (r == LC_TAGREF_ROW)
+		tag_text = NULL;
+	where_on |= r == LC_TAGREF_PLACE;
+	if (r < 0)
 		warnx("%s: %s", o->file, msg);
-	else
-		warnx("%s: no fragment tag or place is named '%s' (--tags and --where list them)",
-		      o->file, tag_text);
-	return 1;
+	return r < 0 ? 1 : -1;
 }
 
 /* --where: the places, or with -t one place's threads.  Returns the exit

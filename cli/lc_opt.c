@@ -19,7 +19,6 @@
 #define CODE_ROW 0x1000			/* getopt code of a row without short letter */
 #define CODE_HELP 0x0f00
 #define CODE_LIST 0x0f01
-#define HELP_COL_MAX 26			/* where help lines start, at most */
 
 /* The parse in progress (getopt_long's state is global anyway), and the
  * options the latest one saw (by name: the table may be gone by then). */
@@ -34,28 +33,10 @@ static struct {
 	char name[64];		/* the subcommand's, for messages */
 } cur;
 
-/* The subcommand's name for messages: argv[0] of the latest parse, else the
- * word after "lostcycles " in usage's first line (may be NULL). */
-static const char *cmd_name(const char *const *usage)
+/* The subcommand's name for messages: argv[0] of the latest parse. */
+static const char *cmd_name(void)
 {
-	const char *u = usage && usage[0] ? strstr(usage[0], "lostcycles ") : NULL;
-
-	if (!cur.name[0] && u)
-		snprintf(cur.name, sizeof(cur.name), "%.*s", (int)strcspn(u + 11, " "), u + 11);
 	return cur.name[0] ? cur.name : "?";
-}
-
-const char *lc_opt_name(const struct lc_opt *opt)
-{
-	static char buf[2][80];
-	static int k;
-
-	k ^= 1;
-	if (opt->name)
-		snprintf(buf[k], sizeof(buf[k]), "--%s", opt->name);
-	else
-		snprintf(buf[k], sizeof(buf[k]), "-%c", opt->shortc);
-	return buf[k];
 }
 
 /* A usage error: one line, status LC_OPT_USAGE. */
@@ -64,7 +45,7 @@ static int usage_error(const char *fmt, const char *a, const char *b)
 	char msg[512];
 
 	snprintf(msg, sizeof(msg), fmt, a, b);
-	warnx("%s (see 'lostcycles %s --help')", msg, cmd_name(NULL));
+	warnx("%s (see 'lostcycles %s --help')", msg, cmd_name());
 	return LC_OPT_USAGE;
 }
 
@@ -77,31 +58,6 @@ int lc_opt_bad(const struct lc_opt *opt, const char *arg, const char *why)
 	else
 		warnx("bad %s '%s'", lc_opt_name(opt), arg ? arg : "");
 	return -1;
-}
-
-/* The number of rows of table (before its END row). */
-static int rows(const struct lc_opt *table)
-{
-	int n = 0;
-
-	while (table[n].kind != LC_OPT_K_END)
-		n++;
-	return n;
-}
-
-/* Whether opt is left out of --help and the completion. */
-static int hidden(const struct lc_opt *opt)
-{
-	return !opt->help || (opt->flags & LC_OPT_HIDDEN);
-}
-
-/* Whether the table uses letter c. */
-static int uses_short(const struct lc_opt *table, int c)
-{
-	for (int i = 0; table[i].kind != LC_OPT_K_END; i++)
-		if (table[i].shortc == c)
-			return 1;
-	return 0;
 }
 
 /* A number in [min, max] into a field of size bytes. */
@@ -207,11 +163,6 @@ static int set_enum(const struct lc_opt *opt, const char *arg)
 	return -1;
 }
 
-const struct lc_opt_word lc_opt_color_words[] = {
-	{ "auto", LC_COLOR_AUTO }, { "always", LC_COLOR_ALWAYS }, { "never", LC_COLOR_NEVER },
-	{ NULL, 0 },
-};
-
 /* Set the field of opt from arg.  Returns 0 or -1 after a message. */
 static int set_field(const struct lc_opt *opt, const char *arg)
 {
@@ -271,7 +222,7 @@ static void build(const struct lc_opt *table, int n, struct option *lo, char *sh
 		if (has_arg(o) == optional_argument)
 			*sh++ = ':';
 	}
-	if (!uses_short(table, 'h'))
+	if (!lc_opt_uses_short(table, 'h'))
 		*sh++ = 'h';
 	*sh = 0;
 	lo[k++] = (struct option){ "help", no_argument, NULL, CODE_HELP };
@@ -312,7 +263,7 @@ static int take(const struct lc_opt *table, int n, const char *const *usage, int
 {
 	int i;
 
-	if (c == CODE_HELP || (c == 'h' && !uses_short(table, 'h'))) {
+	if (c == CODE_HELP || (c == 'h' && !lc_opt_uses_short(table, 'h'))) {
 		lc_opt_help(stdout, table, usage);
 		return LC_OPT_HELP;
 	}
@@ -335,7 +286,7 @@ int lc_opt_parse(int argc, char **argv, const struct lc_opt *table,
 {
 	struct option lo[ROWS_MAX + 3];
 	char sh[3 * ROWS_MAX + 4];
-	int n = rows(table), w = 1, stop = table[n].flags & LC_OPT_STOP;
+	int n = lc_opt_rows(table), w = 1, stop = table[n].flags & LC_OPT_STOP;
 
 	if (n > ROWS_MAX)
 		errx(70, "lc_opt_parse: more than %d options", ROWS_MAX);
@@ -392,112 +343,6 @@ void lc_opt_take(void)
 {
 	if (optind < cur.argc)
 		optind++;
-}
-
-/* The label of opt in --help: "-o, --output=FILE", "    --force", "-l [NOTE]". */
-static void label(const struct lc_opt *opt, char *buf, size_t len)
-{
-	const char *a = opt->argname;
-	int opt_arg = opt->flags & LC_OPT_OPTARG, peek = opt->flags & LC_OPT_PEEK;
-
-	if (!opt->name) {
-		snprintf(buf, len, "-%c%s%s%s%s", opt->shortc, a ? " " : "",
-			 a && (opt_arg || peek) ? "[" : "", a ? a : "",
-			 a && (opt_arg || peek) ? "]" : "");
-		return;
-	}
-	snprintf(buf, len, "%s%c%s--%s%s%s%s", opt->shortc ? "-" : " ",
-		 opt->shortc ? opt->shortc : ' ', opt->shortc ? ", " : "  ", opt->name,
-		 a && opt_arg ? "[=" : a && peek ? " [" : a ? "=" : "", a ? a : "",
-		 a && (opt_arg || peek) ? "]" : "");
-}
-
-/* One option of --help: the label, then the help line from column col
- * (its "\n"-separated parts each on a line of their own). */
-static void help_row(FILE *f, const char *lab, const char *help, int col)
-{
-	if ((int)strlen(lab) + 4 > col)
-		fprintf(f, "  %s\n%*s", lab, col, "");
-	else
-		fprintf(f, "  %-*s", col - 2, lab);
-	for (const char *p = help; *p;) {
-		const char *nl = strchr(p, '\n');
-		int k = nl ? (int)(nl - p) : (int)strlen(p);
-
-		fprintf(f, "%.*s\n", k, p);
-		p += k + (nl != NULL);
-		if (*p)
-			fprintf(f, "%*s", col, "");
-	}
-}
-
-void lc_opt_help(FILE *f, const struct lc_opt *table, const char *const *usage)
-{
-	static const struct lc_opt help = LC_OPT_FLAG("help", 'h', "", NULL);
-	char lab[128], more[160];
-	int col = 0, i = 0;
-
-	for (; usage && usage[i] && usage[i][0]; i++)
-		fprintf(f, "%s%s\n", i ? "       " : "usage: ", usage[i]);
-	for (; usage && usage[i]; i++)
-		fprintf(f, "%s\n", usage[i]);
-	for (int k = 0; table[k].kind != LC_OPT_K_END; k++) {
-		label(&table[k], lab, sizeof(lab));
-		if (!hidden(&table[k]) && (int)strlen(lab) + 4 > col)
-			col = (int)strlen(lab) + 4;
-	}
-	col = col > HELP_COL_MAX ? HELP_COL_MAX : col < 18 ? 18 : col;
-	fputc('\n', f);
-	for (int k = 0; table[k].kind != LC_OPT_K_END; k++) {
-		if (hidden(&table[k]))
-			continue;
-		label(&table[k], lab, sizeof(lab));
-		help_row(f, lab, table[k].help, col);
-	}
-	label(&help, lab, sizeof(lab));
-	if (uses_short(table, 'h'))
-		snprintf(lab, sizeof(lab), "    --help");
-	snprintf(more, sizeof(more), "this text; see also lostcycles-%s(1)", cmd_name(usage));
-	help_row(f, lab, more, col);
-}
-
-/* The kind of opt as --list-opts names it. */
-static void kind_name(const struct lc_opt *opt, char *buf, size_t len)
-{
-	static const char *const names[] = {
-		[LC_OPT_K_FLAG] = "flag", [LC_OPT_K_STRING] = "string",
-		[LC_OPT_K_NUMBER] = "number", [LC_OPT_K_REAL] = "real",
-		[LC_OPT_K_DURATION] = "duration", [LC_OPT_K_ENUM] = "enum",
-		[LC_OPT_K_CALLBACK] = "callback",
-	};
-	size_t at;
-
-	if (opt->kind == LC_OPT_K_STRING && (opt->flags & LC_OPT_FILE)) {
-		snprintf(buf, len, "file");
-		return;
-	}
-	at = (size_t)snprintf(buf, len, "%s", names[opt->kind]);
-	for (int i = 0; opt->kind == LC_OPT_K_ENUM && opt->words[i].word && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%c%s", i ? '|' : ':',
-				       opt->words[i].word);
-}
-
-void lc_opt_dump(FILE *f, const struct lc_opt *table)
-{
-	char kind[256], sh[3];
-
-	for (int i = 0; table[i].kind != LC_OPT_K_END; i++) {
-		const struct lc_opt *o = &table[i];
-
-		kind_name(o, kind, sizeof(kind));
-		snprintf(sh, sizeof(sh), "-%c", o->shortc ? o->shortc : 0);
-		fprintf(f, "%s%s\t%s\t%s%s%s\t%s\t%s\n", o->name ? "--" : "-",
-			o->name ? o->name : "", sh, o->flags & (LC_OPT_PEEK | LC_OPT_OPTARG) ? "[" : "",
-			o->argname ? o->argname : "-",
-			o->flags & (LC_OPT_PEEK | LC_OPT_OPTARG) ? "]" : "", kind,
-			hidden(o) ? "hidden" : "-");
-	}
-	fprintf(f, "--help\t%s\t-\tflag\t-\n", uses_short(table, 'h') ? "-" : "-h");
 }
 
 /* The values of g, one per axis, into at.  0, or -1 after a message. */

@@ -16,26 +16,14 @@
 
 #include <gsl/gsl_errno.h>
 
-/* The subcommands, in the order "lostcycles --help" lists them. */
+/* The subcommands (LC_COMMANDS of lc_cmd.h). */
+#define COMMAND_ROW(n, s) { #n, lc_cmd_##n, s },
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
-} commands[] = {
-	{ "record",  lc_cmd_record,  "run a command and write its predicate profile" },
-	{ "attach",  lc_cmd_attach,  "profile running processes until they exit or ^C" },
-	{ "report",  lc_cmd_report,  "print a profile (the thesis's pp)" },
-	{ "fit",     lc_cmd_fit,     "fit models to categories over runs (lca)" },
-	{ "predict", lc_cmd_predict, "predict run time and what-if scenarios" },
-	{ "check",   lc_cmd_check,   "will profiling work here, and how well?" },
-	{ "events",  lc_cmd_events,  "list hardware and software events, and which open here" },
-	{ "calibrate", lc_cmd_calibrate, "choose the sampling interval (--memory, --mpi: measure the machine)" },
-	{ "sweep",   lc_cmd_sweep,   "run a command over a design of variables into a runs file" },
-	{ "exec",    lc_cmd_exec,    "one rank of an MPI job under the user's launcher" },
-	{ "merge",   lc_cmd_merge,   "combine the node files of a job into one profile" },
-	{ "compose", lc_cmd_compose, "compose fragment models along the program's structure (lcm)" },
-	{ "export",  lc_cmd_export,  "write runs in Extra-P's input formats (--extrap), a timeline as OTF2 (--otf2)" },
-};
+} commands[] = { LC_COMMANDS(COMMAND_ROW) };
+#undef COMMAND_ROW
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -184,6 +172,23 @@ int lc_opt_max_points(const struct lc_opt *opt, const char *arg)
 	}
 	*(size_t *)opt->field = (size_t)v;
 	return 0;
+}
+
+void lc_cmd_notes(const char *notes)
+{
+	while (*notes) {
+		const char *nl = strchr(notes, '\n');
+		int n = nl ? (int)(nl - notes) : (int)strlen(notes);
+
+		warnx("%.*s", n, notes);
+		notes += n + (nl != NULL);
+	}
+}
+
+int lc_cmd_fail(const char *msg)
+{
+	warnx("%s", msg);
+	return 1;
 }
 
 /* Options and no operand.  See lc_cmd.h. */

@@ -162,24 +162,28 @@ static inline struct lc_slot *lc_priv_slot(enum lc_op op, uint64_t arg)
 	return s;
 }
 
+/* The one release store of a macro: take the slot as s (lc_priv_slot(op,
+ * arg)) and, unless the library did the operation, store value (which may
+ * read s) into its field.  A macro of the private lc_priv_ names, for the
+ * field and the value that reads the slot. */
+#define lc_priv_store(op, arg, s, field, value) \
+	do { \
+		struct lc_slot *s = lc_priv_slot((op), (arg)); \
+		if (s) \
+			__atomic_store_n(&s->field, (value), __ATOMIC_RELEASE); \
+	} while (0)
+
 /* Set the state word to state, keeping no saved states. */
 static inline void lc_priv_state(uint32_t state)
 {
-	struct lc_slot *s = lc_priv_slot(LC_OP_STATE, state);
-
-	if (s)
-		__atomic_store_n(&s->state, state, __ATOMIC_RELEASE);
+	lc_priv_store(LC_OP_STATE, state, s, state, state);
 }
 
 /* Enter state, saving the current state for lc_priv_pop(). */
 static inline void lc_priv_push(uint32_t state)
 {
-	struct lc_slot *s = lc_priv_slot(LC_OP_PUSH, state);
-
-	if (s)
-		__atomic_store_n(&s->state,
-				 (__atomic_load_n(&s->state, __ATOMIC_RELAXED) << 8) | state,
-				 __ATOMIC_RELEASE);
+	lc_priv_store(LC_OP_PUSH, state, s, state,
+		      (__atomic_load_n(&s->state, __ATOMIC_RELAXED) << 8) | state);
 }
 
 /* Wait for synchronization object id (lc_sync_id): name it in the flags,
@@ -223,20 +227,15 @@ static inline void lc_priv_pop(void)
 static inline void lc_priv_queue_empty(int empty)
 {
 	uint32_t f = empty ? LC_SLOT_QUEUE_EMPTY : 0;
-	struct lc_slot *s = lc_priv_slot(LC_OP_QUEUE_EMPTY, f);
 
-	if (s)
-		__atomic_store_n(&s->flags, (__atomic_load_n(&s->flags, __ATOMIC_RELAXED) &
-					     ~LC_SLOT_QUEUE_EMPTY) | f, __ATOMIC_RELEASE);
+	lc_priv_store(LC_OP_QUEUE_EMPTY, f, s, flags,
+		      (__atomic_load_n(&s->flags, __ATOMIC_RELAXED) & ~LC_SLOT_QUEUE_EMPTY) | f);
 }
 
 /* Set the current task id (0 = none). */
 static inline void lc_priv_task(uint64_t id)
 {
-	struct lc_slot *s = lc_priv_slot(LC_OP_TASK, id);
-
-	if (s)
-		__atomic_store_n(&s->task, id, __ATOMIC_RELEASE);
+	lc_priv_store(LC_OP_TASK, id, s, task, id);
 }
 
 /* Declare task id wasted: record it in the ring, then publish the count. */

@@ -21,28 +21,39 @@ static int64_t work_add(struct lc_seg_hdr *h, int d)
 	return old + d;
 }
 
+/* Take plock; returns the time to log a change under it with in trace
+ * mode (0 otherwise). */
+static uint64_t plock_take(void)
+{
+	pthread_mutex_lock(&lc_priv_g.plock);
+	return lc_priv_g.trace ? lc_clock_ns() : 0;
+}
+
+/* Log op with arg at now in trace mode if the change was done, then
+ * release plock. */
+static void plock_drop(uint64_t now, int done, uint16_t op, uint64_t arg)
+{
+	if (done && lc_priv_g.trace)
+		lc_priv_trace_log(now, op, LC_NO_SLOT, arg);
+	pthread_mutex_unlock(&lc_priv_g.plock);
+}
+
 /* Add d to work_exists (LC_PARALLEL_BEGIN / _END, and the automatic
  * layers through lc_auto_parallel). */
 void lc_priv_parallel(int d)
 {
-	struct lc_seg_hdr *h;
+	struct lc_seg_hdr *h = lc_priv_segment();
 	uint64_t now;
 	int64_t n;
 
-	lc_priv_init();
-	h = lc_priv_g.hdr;
-	if (!h)
-		return;
-	if (!lc_priv_g.trace) {
-		work_add(h, d);
+	if (!h || !lc_priv_g.trace) {
+		if (h)
+			work_add(h, d);
 		return;
 	}
-	pthread_mutex_lock(&lc_priv_g.plock);
-	now = lc_clock_ns();
+	now = plock_take();
 	n = work_add(h, d);
-	if (n >= 0)
-		lc_priv_trace_log(now, LC_OP_PARALLEL, LC_NO_SLOT, (uint64_t)n);
-	pthread_mutex_unlock(&lc_priv_g.plock);
+	plock_drop(now, n >= 0, LC_OP_PARALLEL, (uint64_t)n);
 }
 
 LC_API void lc_parallel_begin(void)
@@ -66,11 +77,9 @@ static void set_u32(uint32_t *field, uint16_t op, uint32_t v)
 		__atomic_store_n(field, v, __ATOMIC_RELEASE);
 		return;
 	}
-	pthread_mutex_lock(&lc_priv_g.plock);
-	now = lc_clock_ns();
+	now = plock_take();
 	__atomic_store_n(field, v, __ATOMIC_RELEASE);
-	lc_priv_trace_log(now, op, LC_NO_SLOT, v);
-	pthread_mutex_unlock(&lc_priv_g.plock);
+	plock_drop(now, 1, op, v);
 }
 
 LC_API void lc_solution_found(void)
@@ -174,21 +183,15 @@ static int tag_close(struct lc_seg_hdr *h, int64_t tag)
  * mode what was accepted. */
 static void fragment(int64_t tag, int open)
 {
-	struct lc_seg_hdr *h;
+	struct lc_seg_hdr *h = lc_priv_segment();
 	uint64_t now;
 	int r;
 
-	lc_priv_init();
-	h = lc_priv_g.hdr;
 	if (!h)
 		return;
-	pthread_mutex_lock(&lc_priv_g.plock);
-	now = lc_priv_g.trace ? lc_clock_ns() : 0;
+	now = plock_take();
 	r = open ? tag_open(h, tag) : tag_close(h, tag);
-	if (r == 0 && lc_priv_g.trace)
-		lc_priv_trace_log(now, open ? LC_OP_FRAGMENT_BEGIN : LC_OP_FRAGMENT_END,
-				  LC_NO_SLOT, (uint64_t)tag);
-	pthread_mutex_unlock(&lc_priv_g.plock);
+	plock_drop(now, r == 0, open ? LC_OP_FRAGMENT_BEGIN : LC_OP_FRAGMENT_END, (uint64_t)tag);
 }
 
 LC_API void lc_fragment_begin(int64_t tag)

@@ -30,13 +30,10 @@
 static double shares(const struct lc_profile *prof, int src, double out[LC_NCAT])
 {
 	uint64_t cat[LC_NCAT];
-	double total = 0;
+	double total = (double)lc_profile_finish(prof, &prof->data[src].total, cat);
 
-	lc_profile_finish(prof, &prof->data[src].total, cat);
-	cat[LC_CAT_PC] += cat[LC_CAT_RC];
+	cat[LC_CAT_PC] += cat[LC_CAT_RC];	/* the sum stays */
 	cat[LC_CAT_RC] = 0;
-	for (int c = 0; c < LC_NCAT; c++)
-		total += (double)cat[c];
 	for (int c = 0; c < LC_NCAT; c++)
 		out[c] = total > 0 ? 100.0 * (double)cat[c] / total : 0;
 	return total;

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "lc_util.h"
@@ -103,4 +104,53 @@ void lc_pingpong_print(FILE *out, const struct lc_pingpong *p, const struct lc_l
 		fprintf(out, "; from %.0f bytes on (protocol switch): Ls = %.1f ns, Gs = %.4f ns/byte "
 			"(%.2f GB/s)", lg->S, lg->Ls, lg->Gs, lg->Gs > 0 ? 1 / lg->Gs : 0.0);
 	fprintf(out, "\nworst size off the model by a factor %.2f; written to %s\n", worst, path);
+}
+
+/* The ping-pong program and the LogGP file of rq.  0, or -1 with the
+ * reason. */
+static int mpi_paths(const struct lc_calib_mpi_req *rq, char *prog, char *out, size_t plen,
+		     char *msg, size_t len)
+{
+	if (lc_mpi_find("lostcycles-pingpong", NULL, prog, plen, msg, len) ||
+	    (rq->out && !rq->force && lc_out_prepare(rq->out, LC_OUT_KEEP, msg, len)))
+		return -1;
+	if (rq->out)
+		snprintf(out, plen, "%s", rq->out);
+	else
+		lc_loggp_default_path(out, plen);
+	return 0;
+}
+
+/* Run the ping-pong program prog into *p.  0, or -1 with the reason. */
+static int mpi_measure(const struct lc_calib_mpi_req *rq, const char *prog, struct lc_pingpong *p,
+		       char *msg, size_t len)
+{
+	char max[32], **cmd;
+	int st;
+
+	snprintf(max, sizeof(max), "%llu", (unsigned long long)rq->max);
+	cmd = lc_pingpong_argv(rq->launcher, rq->nlauncher, prog, max);
+	st = cmd ? lc_pingpong_run(cmd, p) : -ENOMEM;
+	if (st < 0)
+		lc_fail(msg, len, -1, "the ping-pong failed: cannot run %s: %s", cmd ? cmd[0] : "it",
+			strerror(-st));
+	else if (st)
+		lc_fail(msg, len, -1, "the ping-pong failed (exit status %d)", st);
+	free(cmd);
+	return st ? -1 : 0;
+}
+
+int lc_calib_mpi(const struct lc_calib_mpi_req *rq, FILE *out, struct lc_pingpong *p,
+		 struct lc_loggp *lg, int *clamped, char *msg, size_t len)
+{
+	char path[4096], prog[4096], note[256];
+
+	if (mpi_paths(rq, prog, path, sizeof(path), msg, len) || mpi_measure(rq, prog, p, msg, len))
+		return -1;
+	snprintf(note, sizeof(note), "from a ping-pong of %d sizes up to %llu bytes", p->n,
+		 (unsigned long long)rq->max);
+	if (lc_pingpong_fit(p, lg, clamped, msg, len) || lc_loggp_write(path, lg, note, msg, len))
+		return -1;
+	lc_pingpong_print(out, p, lg, path);
+	return 0;
 }

@@ -8,6 +8,7 @@
 #define LC_CALIB_MPI_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "mpi_job.h"
@@ -42,5 +43,21 @@ int lc_pingpong_fit(const struct lc_pingpong *p, struct lc_loggp *lg, int *clamp
  * worst ratio, and where they were written (path), to out. */
 void lc_pingpong_print(FILE *out, const struct lc_pingpong *p, const struct lc_loggp *lg,
 		       const char *path);
+
+/* What calibrate --mpi measures: the launcher words (none: mpiexec -n 2),
+ * the largest message in bytes, and where the parameters go (NULL: the
+ * default file; an existing -o FILE is kept unless force). */
+struct lc_calib_mpi_req {
+	char **launcher;
+	int nlauncher;
+	uint64_t max;
+	const char *out;
+	int force;
+};
+
+/* Run the ping-pong into *p, fit *lg (*clamped as lc_loggp_fit's), write
+ * the file and print the table to out.  0, or -1 with the reason in msg. */
+int lc_calib_mpi(const struct lc_calib_mpi_req *rq, FILE *out, struct lc_pingpong *p,
+		 struct lc_loggp *lg, int *clamped, char *msg, size_t len);
 
 #endif /* LC_CALIB_MPI_H */

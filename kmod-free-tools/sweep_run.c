@@ -171,6 +171,8 @@ static int runs_line(const char *lpath, const char *prof, char *out, size_t len)
 	fclose(f);
 	n = strcspn(out, "\n");
 	out[n] = 0;
+	if (strstr(out, " load="))	/* report -l's, written again after wall= below */
+		n = (size_t)(strstr(out, " load=") - out), out[n] = 0;
 	if (lc_profile_read(prof, &pr, why, sizeof(why)))
 		return -1;
 	load = lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD);

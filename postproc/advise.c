@@ -81,14 +81,14 @@ int lc_rules_count(const struct lc_rules *r)
 	return r ? r->n : 0;
 }
 
+static void free_rule(void *r)
+{
+	free(((struct rule *)r)->fix);
+}
+
 void lc_rules_free(struct lc_rules *r)
 {
-	if (!r)
-		return;
-	for (int i = 0; i < r->n; i++)
-		free(r->v[i].fix);
-	free(r->v);
-	free(r);
+	LC_FREE_TABLE(r, v, n, free_rule);
 }
 
 /* The next whitespace-separated word of *s into buf; returns its length. */
@@ -734,9 +734,7 @@ int lc_advise_print(FILE *out, const struct lc_profile *pr, const struct lc_rule
 	if (!x.d->present)
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       o->source == LC_SRC_TRACE ? "trace" : "sampled");
-	lc_profile_finish(pr, &x.d->total, x.cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		x.total += x.cat[c];
+	x.total = lc_profile_finish(pr, &x.d->total, x.cat);
 	if (!x.total)
 		return lc_fail(msg, len, 1, "the profile holds no time");
 	for (int c = 0; c < LC_NCAT; c++) {

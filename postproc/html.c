@@ -37,6 +37,15 @@ static int measured(const struct lc_profile *pr, int c)
 	return !((pr->info.unavailable >> c) & 1);
 }
 
+/* The warning that the machine's load m distorts categories. */
+static void load_warning(FILE *out, const struct lc_prof_machine *m)
+{
+	fprintf(out, "<p class=\"warning\" id=\"load\"><strong>Warning:</strong> other "
+		"processes and the hypervisor held %.1f %% of the program's CPUs (above "
+		"%.0f %%): the categories marked * are distorted by that load.</p>\n",
+		lc_machine_pct(m, LC_SHARE_LOAD), LC_MACHINE_LOAD_PCT);
+}
+
 /* The machine's share of the program's CPUs, and a warning when its load
  * distorts categories (marked * in the table). */
 static void machine(FILE *out, const struct lc_profile *pr)
@@ -50,10 +59,7 @@ static void machine(FILE *out, const struct lc_profile *pr)
 		lc_machine_pct(m, LC_SHARE_OTHER), lc_machine_pct(m, LC_SHARE_STEAL),
 		lc_machine_pct(m, LC_SHARE_SAMPLER), m->ncpus);
 	if (lc_machine_distorts(pr))
-		fprintf(out, "<p class=\"warning\" id=\"load\"><strong>Warning:</strong> other "
-			"processes and the hypervisor held %.1f %% of the program's CPUs (above "
-			"%.0f %%): the categories marked * are distorted by that load.</p>\n",
-			lc_machine_pct(m, LC_SHARE_LOAD), LC_MACHINE_LOAD_PCT);
+		load_warning(out, m);
 }
 
 static void head(FILE *out, const struct lc_profile *pr, const char *name)
@@ -102,22 +108,27 @@ static void warnings(FILE *out, const struct lc_profile *pr)
 			"program.</p>\n", (int)pr->end.shared_cpu);
 }
 
+/* The row of category c: ns of total, or na. */
+static void table_row(FILE *out, const struct lc_profile *pr, int c, uint64_t ns, uint64_t total)
+{
+	fprintf(out, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>%s (%s)%s</td>",
+		lc_cat_colour(c), lc_cat_info(c)->name, lc_cat_info(c)->key,
+		(lc_machine_distorts(pr) >> c) & 1 ? " *" : "");
+	if (measured(pr, c))
+		fprintf(out, "<td>%.6f</td><td>%.1f %%</td></tr>\n", sec(ns),
+			total ? 100.0 * (double)ns / (double)total : 0.0);
+	else
+		fputs("<td>na</td><td>not measured</td></tr>\n", out);
+}
+
 /* The category table with shares. */
 static void table(FILE *out, const struct lc_profile *pr, const uint64_t cat[LC_NCAT],
 		  uint64_t total)
 {
 	fputs("<h2>Categories</h2>\n<table id=\"categories\"><tr><th>category</th><th>seconds</th>"
 	      "<th>share</th></tr>\n", out);
-	for (int c = 0; c < LC_NCAT; c++) {
-		fprintf(out, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>%s (%s)%s</td>",
-			lc_cat_colour(c), lc_cat_info(c)->name, lc_cat_info(c)->key,
-			(lc_machine_distorts(pr) >> c) & 1 ? " *" : "");
-		if (measured(pr, c))
-			fprintf(out, "<td>%.6f</td><td>%.1f %%</td></tr>\n", sec(cat[c]),
-				total ? 100.0 * (double)cat[c] / (double)total : 0.0);
-		else
-			fputs("<td>na</td><td>not measured</td></tr>\n", out);
-	}
+	for (int c = 0; c < LC_NCAT; c++)
+		table_row(out, pr, c, cat[c], total);
 	fprintf(out, "<tr><th>total (p &times; wall)</th><th>%.6f</th><th>100 %%</th></tr></table>\n",
 		sec(total));
 }
@@ -224,16 +235,27 @@ static double nice_step(double span, int max)
 /* The unit of a time axis that ends at end ns: its name and its ns. */
 static const char *time_unit(uint64_t end, double *ns)
 {
-	if (end < 2000000) {
-		*ns = 1e3;
-		return "\xc2\xb5s";
+	static const struct { uint64_t below; double ns; const char *name; } units[] = {
+		{ 2000000, 1e3, "\xc2\xb5s" }, { 2000000000, 1e6, "ms" }, { UINT64_MAX, 1e9, "s" },
+	};
+	size_t i = 0;
+
+	while (end >= units[i].below && units[i].below != UINT64_MAX)
+		i++;
+	*ns = units[i].ns;
+	return units[i].name;
+}
+
+/* The ticks of the time axis, every step units of unit ns, labelled. */
+static void time_ticks(FILE *out, const struct tl *t, double unit, double step)
+{
+	for (double v = 0; v * unit <= (double)t->end * (1 + 1e-9); v += step) {
+		double x = tl_x(t, (uint64_t)(v * unit));
+
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", x, t->axis_y,
+			x, t->axis_y + 5, x, t->axis_y + 18, v);
 	}
-	if (end < 2000000000) {
-		*ns = 1e6;
-		return "ms";
-	}
-	*ns = 1e9;
-	return "s";
 }
 
 /* The time axis under the plot: ticks with their times and the unit. */
@@ -245,15 +267,21 @@ static void time_axis(FILE *out, const struct tl *t)
 	step = nice_step((double)t->end / unit, 8);
 	fprintf(out, "<g id=\"time-axis\" font-size=\"12\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 		"y2=\"%d\" stroke=\"#000\"/>\n", LABEL, t->axis_y, W - 30, t->axis_y);
-	for (double v = 0; v * unit <= (double)t->end * (1 + 1e-9); v += step) {
-		double x = tl_x(t, (uint64_t)(v * unit));
-
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
-			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", x, t->axis_y,
-			x, t->axis_y + 5, x, t->axis_y + 18, v);
-	}
+	time_ticks(out, t, unit, step);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since the start "
 		"(%s)</text></g>\n", (LABEL + W) / 2, t->axis_y + 36, u);
+}
+
+/* The ticks of the processors axis, every step processors, labelled. */
+static void procs_ticks(FILE *out, const struct tl *t, double step)
+{
+	for (double v = 0; v <= t->procs + 1e-9; v += step) {
+		double y = TL_TOP + TL_H - TL_H * v / t->procs;
+
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", LABEL - 5, y,
+			LABEL, y, LABEL - 8, y + 4, v);
+	}
 }
 
 /* The processors axis beside the band: 0 .. procs. */
@@ -263,13 +291,7 @@ static void procs_axis(FILE *out, const struct tl *t)
 
 	fprintf(out, "<g id=\"procs-axis\" font-size=\"12\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 		"y2=\"%d\" stroke=\"#000\"/>\n", LABEL, TL_TOP, LABEL, TL_TOP + TL_H);
-	for (double v = 0; v <= t->procs + 1e-9; v += step < 1 ? 1 : step) {
-		double y = TL_TOP + TL_H - TL_H * v / t->procs;
-
-		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>"
-			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", LABEL - 5, y,
-			LABEL, y, LABEL - 8, y + 4, v);
-	}
+	procs_ticks(out, t, step < 1 ? 1 : step);
 	fprintf(out, "<text x=\"0\" y=\"%d\">processors</text></g>\n", TL_TOP + TL_H / 2);
 }
 
@@ -360,38 +382,46 @@ static void procs_band(FILE *out, const struct tl *t)
 			      (double)TL_H / (double)t->cols[i].wall / t->procs, "");
 }
 
+/* The lane of thread k, labelled. */
+static void thread_lane(FILE *out, const struct lc_profile *pr, const struct tl *t, uint32_t k)
+{
+	char who[40];
+
+	fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"12\">thread %u (tid %d)</text>\n",
+		lane_y(t, k) + 12, k, k < pr->nthreads ? pr->threads[k].tid : 0);
+	snprintf(who, sizeof(who), "thread %u, ", k);
+	for (uint32_t i = 0; i < t->ncols; i++)
+		if (t->cols[i].wall)
+			stack(out, t, &t->cols[i], t->lane[(size_t)i * t->lanes + k],
+			      lane_y(t, k) + TL_LANE, (double)TL_LANE / (double)t->cols[i].wall, who);
+}
+
 /* One lane per thread (the first t->lanes), labelled: the thread's
  * categories per column, each as tall as its share of the column's time. */
 static void thread_lanes(FILE *out, const struct lc_profile *pr, const struct tl *t)
 {
-	char who[40];
+	for (uint32_t k = 0; k < t->lanes; k++)
+		thread_lane(out, pr, t, k);
+}
 
-	for (uint32_t k = 0; k < t->lanes; k++) {
-		fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"12\">thread %u (tid %d)</text>\n",
-			lane_y(t, k) + 12, k, k < pr->nthreads ? pr->threads[k].tid : 0);
-		snprintf(who, sizeof(who), "thread %u, ", k);
-		for (uint32_t i = 0; i < t->ncols; i++)
-			if (t->cols[i].wall)
-				stack(out, t, &t->cols[i], t->lane[(size_t)i * t->lanes + k],
-				      lane_y(t, k) + TL_LANE, (double)TL_LANE / (double)t->cols[i].wall,
-				      who);
-	}
+/* The black mark above column col, whose windows missed ticks. */
+static void missed_mark(FILE *out, const struct tl *t, const struct tl_col *col)
+{
+	double x = tl_x(t, col->start), wd = tl_x(t, col->end) - x;
+
+	fprintf(out, "<rect class=\"missed\" x=\"%.2f\" y=\"2\" width=\"%.2f\" "
+		"height=\"10\" fill=\"#000000\"><title>%.3f s to %.3f s: %" PRIu64
+		" ticks missed: their time went to the state seen at the end of each "
+		"gap</title></rect>\n", x, wd < 1 ? 1 : wd, sec(col->start),
+		sec(col->end), col->missed);
 }
 
 /* Black marks above the columns whose windows missed ticks. */
 static void missed_marks(FILE *out, const struct tl *t)
 {
-	for (uint32_t i = 0; i < t->ncols; i++) {
-		const struct tl_col *col = &t->cols[i];
-		double x = tl_x(t, col->start), wd = tl_x(t, col->end) - x;
-
-		if (col->missed)
-			fprintf(out, "<rect class=\"missed\" x=\"%.2f\" y=\"2\" width=\"%.2f\" "
-				"height=\"10\" fill=\"#000000\"><title>%.3f s to %.3f s: %" PRIu64
-				" ticks missed: their time went to the state seen at the end of each "
-				"gap</title></rect>\n", x, wd < 1 ? 1 : wd, sec(col->start),
-				sec(col->end), col->missed);
-	}
+	for (uint32_t i = 0; i < t->ncols; i++)
+		if (t->cols[i].missed)
+			missed_mark(out, t, &t->cols[i]);
 	if (t->nmissed)
 		fputs("<text x=\"0\" y=\"11\" font-size=\"12\">missed ticks</text>\n", out);
 }
@@ -538,9 +568,7 @@ static void model_chart(FILE *out, const struct lc_profile *pr, const struct lc_
 	double ymax = 0, wall = 0;
 	uint64_t cat[LC_NCAT], tot = 0;
 
-	lc_profile_finish(pr, &pr->data[LC_SRC_SAMPLED].total, cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		tot += cat[c];
+	tot = lc_profile_finish(pr, &pr->data[LC_SRC_SAMPLED].total, cat);
 	wall = pr->procs ? sec(tot) / pr->procs : wall;
 	model_series(hm, pmax, y);
 	for (int s = 0; s <= LC_NCAT; s++)
@@ -553,7 +581,8 @@ static void model_chart(FILE *out, const struct lc_profile *pr, const struct lc_
 	fputs("<h2>Model</h2>\n<p>Predicted run time T(p) (black) and each category C(p)/p of "
 	      "the model <code>", out);
 	esc(out, hm->name);
-	fprintf(out, "</code> for p = 1 to %d; the dot is this run's wall time.</p>\n"
+	fprintf(out, "</code> for p = 1 to %d (a category whose model goes below 0 is drawn "
+		"at 0: a time is not negative); the dot is this run's wall time.</p>\n"
 		"<svg id=\"model\" width=\"%d\" height=\"%d\" role=\"img\" "
 		"aria-label=\"model curves\">\n", pmax, W, h + 40);
 	for (int c = 0; c < LC_NCAT; c++)
@@ -591,9 +620,7 @@ int lc_html_write(FILE *out, const struct lc_profile *pr, enum lc_source src, co
 	if (!d->present)
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
-	lc_profile_finish(pr, &d->total, cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		total += cat[c];
+	total = lc_profile_finish(pr, &d->total, cat);
 	head(out, pr, name);
 	warnings(out, pr);
 	table(out, pr, cat, total);

@@ -220,12 +220,12 @@ static void print_search(const struct lc_fitrun *fr, FILE *out)
 
 	if (fr->nvars == 1)
 		fprintf(out, "search: %d hypotheses: c0, and c0 + c1*f and c1*f for f = "
-			"%s^i*log2(%s)^j, i in %s..3, j in 0..2\n", fr->ncands, fr->vars[0],
+			"%s^i*log2(%s)^j, i in %s..3, j in 0..2\n", fr->ntried, fr->vars[0],
 			fr->vars[0], lo);
 	else
 		fprintf(out, "search: %d hypotheses: sums of up to two products of the best %d "
 			"factors v^i*log2(v)^j (i in %s..3) of each variable, found along lines of "
-			"the others\n", fr->ncands, fr->search.kept[0], lo);
+			"the others\n", fr->ntried, fr->search.kept[0], lo);
 }
 
 /* The notes of forms left out as undefined at some point. */
@@ -450,7 +450,7 @@ static void report_json(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, ",\n  \"points\": %zu, \"runs\": %zu, \"runs_na\": %zu, \"runs_missing\": "
 		"%zu, \"weights\": \"%s\", \"hypotheses\": %d, \"undefined_left_out\": %d,\n",
 		p->n, p->used, p->na, p->missing, w == 2 ? "relative" : w == 1 ? "spread" : "none",
-		fr->ncands, fr->nundef + fr->search.undefined);
+		fr->ntried, fr->nundef + fr->search.undefined);
 	fprintf(out, "  \"ranked_by\": \"%s\", \"cross_validated\": %d, \"simpler_promoted\": "
 		"%s,\n", crit_name(fr->sel.crit), fr->sel.shortlist,
 		fr->sel.promoted >= 0 ? "true" : "false");
@@ -562,8 +562,9 @@ static void plot_models(const struct lc_fitrun *fr, FILE *f, double lo, double h
 	}
 }
 
-/* Write the gnuplot data file: the points, then every shown model sampled
- * over the range of the variable. */
+/* Write the gnuplot data file: the points (their spread's bars clipped at
+ * 0: a time is not negative), then every shown model sampled over the
+ * range of the variable. */
 static int plot_data(const struct lc_fitrun *fr, const char *path, int n)
 {
 	const struct lc_points *p = &fr->pts;
@@ -572,9 +573,10 @@ static int plot_data(const struct lc_fitrun *fr, const char *path, int n)
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# %s %s spread runs\n", fr->vars[0], fr->cat->key);
+	fprintf(f, "# %s %s spread runs low high\n", fr->vars[0], fr->cat->key);
 	for (size_t i = 0; i < p->n; i++) {
-		fprintf(f, "%.10g %.10g %.10g %d\n", p->x[i], p->y[i], p->sd[i], p->count[i]);
+		fprintf(f, "%.10g %.10g %.10g %d %.10g %.10g\n", p->x[i], p->y[i], p->sd[i],
+			p->count[i], fmax(p->y[i] - p->sd[i], 0), p->y[i] + p->sd[i]);
 		lo = fmin(lo, p->x[i]);
 		hi = fmax(hi, p->x[i]);
 	}
@@ -599,7 +601,7 @@ static int plot_script(const struct lc_fitrun *fr, const char *path, const char 
 	fprintf(f, "\nset key left top noenhanced\nplot ");
 	lc_plotout_str(f, "%s", dpath);
 	/* the category's colour of every chart */
-	fprintf(f, " index 0 using 1:2:3 with yerrorbars pt 7 lc rgb '%s' title 'measured'",
+	fprintf(f, " index 0 using 1:2:5:6 with yerrorbars pt 7 lc rgb '%s' title 'measured'",
 		fr->cat->colour);
 	for (int i = 0; i < n; i++) {
 		lc_fitrun_model_text(fr, &fr->cands[i], text, sizeof(text));
@@ -624,6 +626,20 @@ struct plot_files {
 	char gp[4096], data[4096], png[4096];
 };
 
+/* Say how many points' spread bars the plot stops at 0. */
+static void say_clipped(const struct lc_fitrun *fr)
+{
+	char text[160];
+	int n = 0;
+
+	for (size_t i = 0; i < fr->pts.n; i++)
+		n += fr->pts.y[i] - fr->pts.sd[i] < 0;
+	snprintf(text, sizeof(text), "-g: at %d point%s the spread reaches below 0; its bar stops "
+		 "at 0 (a time is not negative)", n, n == 1 ? "" : "s");
+	if (n)
+		say(fr, text);
+}
+
 /* Write the data and the script of -g for the n best models. */
 static int plot_write(const struct lc_fitrun *fr, const struct plot_files *pf, int n, char *msg,
 		      size_t len)
@@ -632,6 +648,8 @@ static int plot_write(const struct lc_fitrun *fr, const struct plot_files *pf, i
 
 	if (!rc)
 		rc = plot_script(fr, pf->gp, pf->data, n);
+	if (!rc)
+		say_clipped(fr);
 	return rc ? lc_fail(msg, len, rc, "-g %s: %s", fr->o.plot, strerror(-rc)) : 0;
 }
 

@@ -409,7 +409,9 @@ static int add_search(struct lc_fitrun *fr, char *msg, size_t len)
 			       fr->search.undefined_at);
 	if (rc)
 		return lc_fail(msg, len, rc, "out of memory");
-	return add_strv(fr, h, n, msg, len);
+	fr->hyp = h;	/* fitted one at a time (fit_hypotheses) */
+	fr->nhyp = n;
+	return 0;
 }
 
 /* Collect every candidate: the user's formulae, then defaults or search. */
@@ -688,11 +690,108 @@ static int fit_each(struct lc_fitrun *fr)
 	return nok;
 }
 
+/* Free candidate c's text and formula. */
+static void cand_free(struct lc_fitcand *c)
+{
+	free(c->text);
+	lc_formula_free(c->f);
+}
+
+/* Whether kept candidate a ranks after b (lc_fit_rank_cmp, then the later
+ * hypothesis): the order a stable sort of all of them gives. */
+static int after(const struct lc_fitcand *a, const struct lc_fitcand *b)
+{
+	int r = lc_fit_rank_cmp(&a->fit, &b->fit);
+
+	return r ? r > 0 : a->seq > b->seq;
+}
+
+/* The place of the worst of the n kept candidates k. */
+static int worst_kept(const struct lc_fitcand *k, int n)
+{
+	int w = 0;
+
+	for (int i = 1; i < n; i++)
+		if (after(&k[i], &k[w]))
+			w = i;
+	return w;
+}
+
+/* Keep fitted candidate c among the *n best in k (at most LC_FITRUN_KEEP),
+ * or free it. */
+static void keep_best(struct lc_fitcand *k, int *n, struct lc_fitcand *c)
+{
+	int w;
+
+	if (*n < LC_FITRUN_KEEP) {
+		k[(*n)++] = *c;
+		return;
+	}
+	w = worst_kept(k, *n);
+	if (!after(c, &k[w])) {
+		cand_free(&k[w]);
+		k[w] = *c;
+	} else {
+		cand_free(c);
+	}
+}
+
+/* Parse, check and fit hypothesis i into c.  1 when it fitted, 0 when it
+ * is left out (undefined, refused: counted as fit_each does), or
+ * -ENOMEM. */
+static int fit_hypothesis(struct lc_fitrun *fr, int i, struct lc_fitcand *c)
+{
+	struct lc_parse_error pe;
+
+	*c = (struct lc_fitcand){ .text = fr->hyp[i], .seq = i };
+	fr->hyp[i] = NULL;
+	if (lc_formula_parse(c->text, LC_EXPR_LOG2, resolve_var, fr, &c->f, &pe))
+		return -ENOMEM;	/* the search writes only forms that parse */
+	if (undefined(fr, c)) {
+		fr->nundef++;
+		return 0;
+	}
+	if (fit_cand(fr, c))
+		return -ENOMEM;
+	below_zero(fr, c);
+	return c->ok;
+}
+
+/* By the original order of the hypotheses. */
+static int by_seq(const void *a, const void *b)
+{
+	const struct lc_fitcand *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Fit the --search hypotheses one at a time, keeping the LC_FITRUN_KEEP
+ * best after the user's candidates, in the hypotheses' order.  Returns
+ * how many fitted, or -ENOMEM. */
+static int fit_hypotheses(struct lc_fitrun *fr)
+{
+	struct lc_fitcand *k = &fr->cands[fr->ncands], c;
+	int n = 0, nok = 0, rc = 0;
+
+	for (int i = 0; i < fr->nhyp && rc >= 0; i++) {
+		rc = fit_hypothesis(fr, i, &c);
+		if (rc > 0)
+			keep_best(k, &n, &c);
+		else
+			cand_free(&c);
+		nok += rc > 0;
+	}
+	qsort(k, (size_t)n, sizeof(*k), by_seq);
+	fr->ncands += n;
+	return rc < 0 ? rc : nok;
+}
+
 /* Fit all candidates, then rank them. */
 static int fit_all(struct lc_fitrun *fr, char *msg, size_t len)
 {
-	int nok = fit_each(fr);
+	int nok = fit_each(fr), nh = nok < 0 ? 0 : fit_hypotheses(fr);
 
+	nok = nok < 0 || nh < 0 ? -ENOMEM : nok + nh;
 	if (nok < 0)
 		return lc_fail(msg, len, nok, "out of memory");
 	if (!nok && (fr->nundef || fr->search.undefined) && !fr->o.nforms)
@@ -720,6 +819,7 @@ int lc_fitrun_run(struct lc_fitrun *fr, char *msg, size_t len)
 	    (rc = find_keys(fr, msg, len)) || (rc = build_points(fr, msg, len)) ||
 	    (rc = collect(fr, msg, len)) || (rc = parse_cands(fr, msg, len)))
 		return rc;
+	fr->ntried = fr->ncands + fr->nhyp;
 	return fit_all(fr, msg, len);
 }
 
@@ -756,11 +856,10 @@ int lc_fitrun_present_cats(const char *path, char *buf, size_t len, struct lc_ru
 
 void lc_fitrun_free(struct lc_fitrun *fr)
 {
-	for (int i = 0; i < fr->ncands; i++) {
-		free(fr->cands[i].text);
-		lc_formula_free(fr->cands[i].f);
-	}
+	for (int i = 0; i < fr->ncands; i++)
+		cand_free(&fr->cands[i]);
 	free(fr->cands);
+	lc_strv_free(fr->hyp, fr->nhyp);
 	for (int v = 0; v < fr->nvars; v++)
 		free(fr->vars[v]);
 	lc_points_free(&fr->pts);

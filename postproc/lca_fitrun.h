@@ -24,6 +24,11 @@
 #define LC_FITRUN_MAXVARS 8
 #define LC_FITRUN_MAXCANDS 8192
 #define LC_FITRUN_MAXFORMS 64
+/* --search keeps this many of its fitted hypotheses, the best by
+ * lc_fit_rank_cmp: the ranking's shortlist (LC_SELECT_SHORTLIST) and every
+ * model shown come from them, and memory does not grow with the number of
+ * hypotheses (a fit record is 3.6 kB). */
+#define LC_FITRUN_KEEP 256
 
 /* The key of a run's machine load: the percent of the CPU time of the
  * program's CPUs that went to other processes and the hypervisor. */
@@ -58,6 +63,7 @@ struct lc_fitcand {
 	struct lc_formula *f;		/* what was fitted (after pruning) */
 	struct lc_fit fit;
 	int ok, user, undefined;
+	int seq;			/* --search: the hypothesis' number */
 	int ndropped;
 	char dropped[256];		/* terms pruned away, as text */
 	char also[384];			/* other candidates pruning made equal to this one */
@@ -99,6 +105,9 @@ struct lc_fitrun {
 	int nneg;			/* default or search forms left out: below zero */
 	int allzero;			/* the category is 0 in every selected run: its model is 0 */
 	char neg_at[64];		/* where the first one went below zero */
+	char **hyp;			/* --search: the hypotheses not fitted yet */
+	int nhyp;			/* how many --search built */
+	int ntried;			/* candidates collected: the user's, defaults, hypotheses */
 };
 
 /* Look up o.cat in the category table.  0, or -ENOENT with the reason. */

@@ -202,19 +202,13 @@ static int cmp_score(const void *a, const void *b)
 	return (x->score > y->score) - (x->score < y->score);
 }
 
-/* Stage 1 for variable v: score every factor by the in-sample SMAPE of
- * c0 + c1*factor summed over the lines along v, sort best first.  Returns
- * the number of factors or -ENOMEM / -EDOM. */
-static int rank_factors(const char *name, const struct lc_points *pts, int v, unsigned sflags,
-			unsigned fitflags, struct factor *fs, struct lc_search_info *info)
+/* The single-variable points of the lines along v with 3 points or more
+ * (all points as one line when none has) into lp[64].  Returns how many,
+ * or -ENOMEM. */
+static int collect_lines(const struct lc_points *pts, int v, struct lc_points *lp)
 {
-	int nf = factors(name, pts, v, sflags, fs, info), *line, nl, used = 0, rc = 0;
-	struct lc_points lp[64];
-	int nlp = 0;
+	int *line = malloc((pts->n + 1) * sizeof(*line)), nl, nlp = 0, rc = 0;
 
-	if (nf == 0)
-		return -EDOM;
-	line = malloc((pts->n + 1) * sizeof(*line));
 	if (!line)
 		return -ENOMEM;
 	nl = lines_along(pts, v, line);
@@ -229,24 +223,46 @@ static int rank_factors(const char *name, const struct lc_points *pts, int v, un
 		rc = line_points(pts, v, line, -1, &lp[0]);
 		nlp = 1;
 	}
-	for (int a = 0; a < nf && !rc; a++) {
-		struct lc_formula *fm = parse_one(name, fs[a].text);
-		struct lc_fit fit;
+	free(line);
+	return rc ? rc : nlp;
+}
 
-		fs[a].score = 0;
-		if (!fm) {
-			rc = -ENOMEM;
-			break;
-		}
-		for (int l = 0; l < nlp; l++)
-			fs[a].score += lc_fit_formula(fm, &lp[l], fitflags | LC_FIT_NOLOO, &name, &fit,
-						      NULL, 0) ? 200 : fit.smape_in;
-		lc_formula_free(fm);
-		used++;
-	}
+/* Score factor fa by the in-sample SMAPE of c0 + c1*factor summed over
+ * the nlp lines lp (200 for a line it cannot fit).  0 or -ENOMEM. */
+static int score_factor(const char *name, struct factor *fa, const struct lc_points *lp, int nlp,
+			unsigned fitflags)
+{
+	struct lc_formula *fm = parse_one(name, fa->text);
+	struct lc_fit fit;
+
+	fa->score = 0;
+	if (!fm)
+		return -ENOMEM;
+	for (int l = 0; l < nlp; l++)
+		fa->score += lc_fit_formula(fm, &lp[l], fitflags | LC_FIT_NOLOO, &name, &fit, NULL,
+					    0) ? 200 : fit.smape_in;
+	lc_formula_free(fm);
+	return 0;
+}
+
+/* Stage 1 for variable v: score every factor by the in-sample SMAPE of
+ * c0 + c1*factor summed over the lines along v, sort best first.  Returns
+ * the number of factors or -ENOMEM / -EDOM. */
+static int rank_factors(const char *name, const struct lc_points *pts, int v, unsigned sflags,
+			unsigned fitflags, struct factor *fs, struct lc_search_info *info)
+{
+	int nf = factors(name, pts, v, sflags, fs, info), used = 0, rc = 0, nlp;
+	struct lc_points lp[64];
+
+	if (nf == 0)
+		return -EDOM;
+	nlp = collect_lines(pts, v, lp);
+	if (nlp < 0)
+		return nlp;
+	for (; used < nf && !rc; used++)
+		rc = score_factor(name, &fs[used], lp, nlp, fitflags);
 	for (int l = 0; l < nlp; l++)
 		lc_points_free(&lp[l]);
-	free(line);
 	if (rc)
 		return rc;
 	qsort(fs, (size_t)used, sizeof(*fs), cmp_score);
@@ -259,11 +275,40 @@ static void join(char *buf, size_t len, const char *a, const char *b)
 	snprintf(buf, len, "%s%s%s", a, *a && *b ? "*" : "", b);
 }
 
+/* Term c of the terms of stage 2 into out: for each variable, no factor
+ * or one of its keep[v] kept factors (c counts in that mixed radix). */
+static void make_term(struct factor (*fs)[MAXFACTORS], const int *keep, int nvars, size_t c,
+		      char *out)
+{
+	char b[3 * FLEN + 4];
+
+	out[0] = 0;
+	for (int v = 0; v < nvars; v++) {
+		int idx = (int)(c % ((size_t)keep[v] + 1));
+
+		c /= (size_t)keep[v] + 1;
+		join(b, sizeof(b), out, idx ? fs[v][idx - 1].text : "");
+		memcpy(out, b, sizeof(b));
+	}
+}
+
+/* Push "a + b + 1" and "a + b" (b NULL: "a + 1" and "a").  0 or -ENOMEM. */
+static int push_sums(char ***h, int *n, const char *a, const char *b)
+{
+	char buf[8 * FLEN];
+
+	snprintf(buf, sizeof(buf), "%s%s%s + 1", a, b ? " + " : "", b ? b : "");
+	if (lc_strv_push(h, n, buf))
+		return -ENOMEM;
+	snprintf(buf, sizeof(buf), "%s%s%s", a, b ? " + " : "", b ? b : "");
+	return lc_strv_push(h, n, buf);
+}
+
 /* Stage 2: the terms (kept factors and their products across variables),
  * then every term and every pair of terms, with and without a constant. */
 static int combine(struct factor (*fs)[MAXFACTORS], const int *keep, int nvars, char ***h, int *n)
 {
-	int nt = 0, rc = 0, idx[3];
+	int nt = 0, rc = 0;
 	char (*term)[3 * FLEN + 4];
 	size_t cap = 1;
 
@@ -274,33 +319,12 @@ static int combine(struct factor (*fs)[MAXFACTORS], const int *keep, int nvars, 
 		free(term);
 		return -ENOMEM;
 	}
-	/* every choice of (no factor or one kept factor) per variable, but not none */
-	for (size_t c = 1; c < cap; c++) {
-		size_t r = c;
-		char a[3 * FLEN + 4] = "", b[3 * FLEN + 4];
-
-		for (int v = 0; v < nvars; v++) {
-			idx[v] = (int)(r % ((size_t)keep[v] + 1));
-			r /= (size_t)keep[v] + 1;
-			join(b, sizeof(b), a, idx[v] ? fs[v][idx[v] - 1].text : "");
-			memcpy(a, b, sizeof(a));
-		}
-		memcpy(term[nt++], a, sizeof(a));
-	}
+	for (size_t c = 1; c < cap; c++)	/* every choice but none */
+		make_term(fs, keep, nvars, c, term[nt++]);
 	for (int a = 0; a < nt && !rc; a++) {
-		char buf[8 * FLEN];
-
-		snprintf(buf, sizeof(buf), "%s + 1", term[a]);
-		rc = lc_strv_push(h, n, buf);
-		if (!rc)
-			rc = lc_strv_push(h, n, term[a]);
-		for (int b = a + 1; b < nt && !rc; b++) {
-			snprintf(buf, sizeof(buf), "%s + %s + 1", term[a], term[b]);
-			rc = lc_strv_push(h, n, buf);
-			snprintf(buf, sizeof(buf), "%s + %s", term[a], term[b]);
-			if (!rc)
-				rc = lc_strv_push(h, n, buf);
-		}
+		rc = push_sums(h, n, term[a], NULL);
+		for (int b = a + 1; b < nt && !rc; b++)
+			rc = push_sums(h, n, term[a], term[b]);
 	}
 	free(term);
 	return rc;

@@ -623,13 +623,16 @@ static int plot_block(struct lc_compose *c, FILE *f, int b, char *msg, size_t le
 			return rc;
 		if (c->runs)
 			m = lc_compose_measured(c, &cnt);
-		fprintf(f, "%.10g %.10g %.10g %.10g %.10g\n", x->v[i], r.t, r.half, rb.t, m);
+		c->nclip += r.t - r.half < 0;
+		fprintf(f, "%.10g %.10g %.10g %.10g %.10g %.10g %.10g\n", x->v[i], r.t, r.half, rb.t,
+			m, fmax(r.t - r.half, 0), r.t + r.half);
 	}
 	return 0;
 }
 
 /* Write the plot data: one block per value of the second axis, rows of
- * x, T, its half width, T of --compare, the measurement. */
+ * x, T, its half width, T of --compare, the measurement, and the 90 %
+ * interval's bounds, the lower one clipped at 0 (counted in c->nclip). */
 static int plot_data(struct lc_compose *c, const char *data, int nb, char *msg, size_t len)
 {
 	FILE *f = lc_out_fopen(data);
@@ -655,7 +658,7 @@ static void plot_lines(const void *arg, FILE *f, const char *data, int b)
 
 	if (c->g.naxes > 1)
 		snprintf(label, sizeof(label), " %s=%g", c->names[1], c->g.axis[1].v[b]);
-	lc_plotout_curve(f, !b, data, b, "using 1:2:3 with yerrorlines lw 2", "%s predicted%s",
+	lc_plotout_curve(f, !b, data, b, "using 1:2:6:7 with yerrorlines lw 2", "%s predicted%s",
 			 na, label);
 	if (c->o.compare)
 		lc_plotout_curve(f, 0, data, b, "using 1:4 with linespoints dt 2", "%s predicted%s",
@@ -675,11 +678,14 @@ int lc_compose_plot(struct lc_compose *c, FILE *out, char *msg, size_t len)
 	struct lc_plotout po;
 	int rc;
 
+	c->nclip = 0;
 	if ((rc = lc_plotout_open(&po, c->o.plot, c->o.force, msg, len)) ||
 	    (rc = plot_data(c, po.data, s.ncurves, msg, len)) ||
-	    (rc = lc_plotout_script(&po, &s, msg, len)))
+	    (rc = lc_plotout_script(&po, &s, msg, len)) ||
+	    (rc = lc_plotout_finish(&po, out, msg, len)))
 		return rc;
-	return lc_plotout_finish(&po, out, msg, len);
+	lc_plotout_clipped(out, c->nclip, "the 90% prediction interval");
+	return 0;
 }
 
 int lc_compose_print(struct lc_compose *c, FILE *out, char *msg, size_t len)

@@ -54,6 +54,7 @@ struct lc_compose {
 	int nnames;
 	struct lc_runs *runs;
 	struct lc_strace trace;		/* --critical-path */
+	int nclip;			/* --plot: bars whose lower bound was below 0 */
 };
 
 /* Read (or with o.extract extract, writing the structure to o.output or

@@ -105,8 +105,7 @@ static void add_finished(struct lc_acct *a, struct nodesum *ns, const struct lc_
 	uint64_t cat[LC_NCAT];
 
 	lc_acct_finish(b, pf, cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		a->cat[c] += cat[c];
+	lc_cat_add(a->cat, cat);
 	a->li_qempty += b->li_qempty;
 	ns->we += b->t_we;
 	ns->nwe += b->t_nwe;
@@ -141,8 +140,7 @@ static int fold(const struct job *jb, int f, const struct lc_prof_window *w, str
 			for (k = j->sum.row0; k < j->nrows && j->rows[k].thread != r.thread; k++)
 				;
 		if (k < j->nrows) {
-			for (int c = 0; c < LC_NCAT; c++)
-				j->rows[k].cat[c] += r.cat[c];
+			lc_cat_add(j->rows[k].cat, r.cat);
 			j->rows[k].li_qempty += r.li_qempty;
 			continue;
 		}
@@ -266,18 +264,28 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The pids of pr's processes, sorted, in a new array; NULL when out of
+ * memory. */
+static int32_t *sorted_pids(const struct lc_profile *pr)
+{
+	int32_t *pid = malloc(((size_t)pr->nprocesses + 1) * sizeof(*pid));
+
+	for (uint32_t i = 0; pid && i < pr->nprocesses; i++)
+		pid[i] = pr->processes[i].pid;
+	if (pid)
+		qsort(pid, pr->nprocesses, sizeof(*pid), cmp_pid);
+	return pid;
+}
+
 /* Every rank of file f names one of that file's processes.  Returns 0,
  * -EINVAL or -ENOMEM with why. */
 static int check_pids(const struct lc_profile *pr, const char *name, char *msg, size_t len)
 {
-	int32_t *pid = malloc(((size_t)pr->nprocesses + 1) * sizeof(*pid));
+	int32_t *pid = sorted_pids(pr);
 	int r = 0;
 
 	if (!pid)
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < pr->nprocesses; i++)
-		pid[i] = pr->processes[i].pid;
-	qsort(pid, pr->nprocesses, sizeof(*pid), cmp_pid);
 	for (uint32_t i = 0; i < pr->nranks && !r; i++)
 		if (!bsearch(&pr->ranks[i].pid, pid, pr->nprocesses, sizeof(*pid), cmp_pid))
 			r = lc_fail(msg, len, -EINVAL, "%s: rank %d names pid %d, which is not one "
@@ -488,6 +496,17 @@ static int place(struct job *jb, char *const *paths, char *msg, size_t len)
 	return 0;
 }
 
+/* Whether a process of node f has the pid of one of an earlier node. */
+static int pid_clash(const struct job *jb, int f)
+{
+	for (int g = 0; g < f; g++)
+		for (uint32_t i = 0; i < jb->pr[f]->nprocesses; i++)
+			for (uint32_t k = 0; k < jb->pr[g]->nprocesses; k++)
+				if (jb->pr[f]->processes[i].pid == jb->pr[g]->processes[k].pid)
+					return 1;
+	return 0;
+}
+
 /* Pid offsets so that equal pids of different nodes stay apart, and the
  * job's thread numbering. */
 static void number(struct job *jb)
@@ -495,15 +514,7 @@ static void number(struct job *jb)
 	uint32_t base = 0;
 
 	for (int f = 0; f < jb->n; f++) {
-		int clash = 0;
-
-		for (int g = 0; g < f && !clash; g++)
-			for (uint32_t i = 0; i < jb->pr[f]->nprocesses && !clash; i++)
-				for (uint32_t k = 0; k < jb->pr[g]->nprocesses; k++)
-					if (jb->pr[f]->processes[i].pid ==
-					    jb->pr[g]->processes[k].pid)
-						clash = 1;
-		jb->pid_add[f] = clash ? (int32_t)((uint32_t)f << PID_NODE_SHIFT) : 0;
+		jb->pid_add[f] = pid_clash(jb, f) ? (int32_t)((uint32_t)f << PID_NODE_SHIFT) : 0;
 		jb->thread_base[f] = base;
 		base += jb->pr[f]->nthreads;
 	}

@@ -26,10 +26,17 @@ struct run {
 	uint64_t start, end;	/* ns after t0 */
 };
 
-/* The writer's state. */
+/* The writer's state.  The slices of a track are written one after the
+ * other: the last one's track, its end in ns and that end as a reader
+ * parses it (ts + dur in doubles), where the next slice on the track that
+ * starts there begins. */
 struct pf {
 	FILE *out;
 	int first;		/* no event written yet */
+	int sliced;		/* a slice was written: the fields below hold */
+	int64_t pid, tid;	/* the track of the last slice */
+	uint64_t end_ns;
+	double end_at;
 };
 
 /* ns as microseconds with three decimals (exact ns), into buf. */
@@ -60,7 +67,10 @@ static double us_parsed(uint64_t ns)
  * after 201015.567) may sum to one unit in the last place past the next
  * slice's ts, which Chrome's trace parser then drops as overlapping.  tn - t
  * is exact when t >= tn / 2 (Sterbenz); else the nearest double that sums
- * to tn is searched for, one unit in the last place at a time. */
+ * to tn is searched for, one unit in the last place at a time.  When none
+ * does (t + d steps over tn: t has a bit at half tn's last place and tn's
+ * last bit is odd, so both ties round away), t + d is one unit in the
+ * last place from tn, and the next slice starts there (slice_open). */
 static double meet(double t, double tn)
 {
 	double d = tn - t;
@@ -70,24 +80,28 @@ static double meet(double t, double tn)
 	return d;
 }
 
-/* The duration of a slice from start to end (ns after t0): the exact
- * decimal when it sums to the end as parsed, else the shortest decimal of
- * meet()'s double (it differs from the exact one by far less than 1 ns). */
-static void dur(FILE *out, uint64_t start, uint64_t end)
+/* The shortest decimal that parses to d. */
+static void shortest(FILE *out, double d)
 {
-	double d = meet(us_parsed(start), us_parsed(end));
 	char buf[40];
 
-	if (d == us_parsed(end - start)) {
-		us(out, end - start);
-		return;
-	}
 	for (int prec = 9; prec <= 17; prec++) {
 		snprintf(buf, sizeof(buf), "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)
 			break;
 	}
 	fputs(buf, out);
+}
+
+/* A time of ns that a reader parses to at: the exact decimal when it does,
+ * else the shortest decimal of at (which differs from the exact one by far
+ * less than 1 ns). */
+static void us_at(FILE *out, uint64_t ns, double at)
+{
+	if (at == us_parsed(ns))
+		us(out, ns);
+	else
+		shortest(out, at);
 }
 
 /* Start an event: the separator and its fixed fields. */
@@ -107,6 +121,49 @@ static void meta(struct pf *f, const char *what, int64_t pid, int64_t tid, const
 	fputs("}}", f->out);
 }
 
+/* A sample of counter track name at ts (ns), open at its args object. */
+static void counter_open(struct pf *f, const char *name, uint64_t ts)
+{
+	ev_open(f, "C", PID_TOOL, 0);
+	fprintf(f->out, ",\"name\":\"%s\",\"ts\":", name);
+	us(f->out, ts);
+	fputs(",\"args\":{", f->out);
+}
+
+/* Where a slice of track (pid, tid) from start begins as parsed: where
+ * the track's last slice ended when it ends at start, else the parsed
+ * exact decimal. */
+static double slice_at(const struct pf *f, int64_t pid, int64_t tid, uint64_t start)
+{
+	if (f->sliced && pid == f->pid && tid == f->tid && start == f->end_ns)
+		return f->end_at;
+	return us_parsed(start);
+}
+
+/* The last slice was of track (pid, tid), ending at end ns, at as parsed. */
+static void remember_end(struct pf *f, int64_t pid, int64_t tid, uint64_t end, double at)
+{
+	f->sliced = 1;
+	f->pid = pid;
+	f->tid = tid;
+	f->end_ns = end;
+	f->end_at = at;
+}
+
+/* The ts and dur of a slice of track (pid, tid) from start to end (ns
+ * after t0), meeting the track's last slice and the next one as parsed;
+ * remembers where it ends. */
+static void slice_times(struct pf *f, int64_t pid, int64_t tid, uint64_t start, uint64_t end)
+{
+	double t = slice_at(f, pid, tid, start), d = meet(t, us_parsed(end));
+
+	fputs(",\"ts\":", f->out);
+	us_at(f->out, start, t);
+	fputs(",\"dur\":", f->out);
+	us_at(f->out, end - start, d);
+	remember_end(f, pid, tid, end, t + d);
+}
+
 /* A complete slice, its closing brace left to the caller (for args). */
 static void slice_open(struct pf *f, int64_t pid, int64_t tid, const char *name,
 		       const char *cat, uint64_t start, uint64_t end)
@@ -116,10 +173,7 @@ static void slice_open(struct pf *f, int64_t pid, int64_t tid, const char *name,
 	lc_json_str(f->out, name);
 	fputs(",\"cat\":", f->out);
 	lc_json_str(f->out, cat);
-	fputs(",\"ts\":", f->out);
-	us(f->out, start);
-	fputs(",\"dur\":", f->out);
-	dur(f->out, start, end);
+	slice_times(f, pid, tid, start, end);
 }
 
 /* A complete slice. */
@@ -206,8 +260,7 @@ static void fit_window(const struct lc_prof_data *d, uint32_t i, const struct lc
 
 	room = i + 1 < d->nwindows && d->windows[i + 1].start_ns > at ?
 	       d->windows[i + 1].start_ns - at : UINT64_MAX;
-	for (int c = 0; c < LC_NCAT; c++)
-		sum += tr->cat[c];
+	sum = lc_cat_sum(tr->cat);
 	for (int c = 0; c < LC_NCAT; c++)
 		ns[c] = sum <= room ? tr->cat[c] :
 			(uint64_t)((double)tr->cat[c] * (double)room / (double)sum);
@@ -256,6 +309,19 @@ static int track_slice(void *arg, int cat, uint64_t start, uint64_t end)
 	return 0;
 }
 
+/* A sample of the processors track at ts: the processors in each measured
+ * category, cat[] over wall (cat NULL: all 0, the track's end). */
+static void processors_sample(struct pf *f, const struct lc_profile *pr, uint64_t ts,
+			      const uint64_t *cat, uint64_t wall)
+{
+	counter_open(f, "processors", ts);
+	for (int c = 0, n = 0; c < LC_NCAT; c++)
+		if (!((pr->info.unavailable >> c) & 1))	/* na: omitted, not 0 */
+			fprintf(f->out, cat ? "%s\"%s\":%.6f" : "%s\"%s\":0", n++ ? "," : "",
+				lc_cat_info(c)->key, cat ? (double)cat[c] / (double)wall : 0.0);
+	fputs("}}", f->out);
+}
+
 /* The counter track: processors in each category, per window; a category
  * not measured (na, e.g. memory loss without counters) is left out. */
 static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_prof_data *d)
@@ -269,27 +335,23 @@ static void counters(struct pf *f, const struct lc_profile *pr, const struct lc_
 		if (!wall)
 			continue;
 		lc_profile_finish(pr, &w->acct, cat);
-		ev_open(f, "C", PID_TOOL, 0);
-		fputs(",\"name\":\"processors\",\"ts\":", f->out);
-		us(f->out, w->start_ns);
-		fputs(",\"args\":{", f->out);
-		for (int c = 0, n = 0; c < LC_NCAT; c++)
-			if (!((pr->info.unavailable >> c) & 1))	/* na: omitted, not 0 */
-				fprintf(f->out, "%s\"%s\":%.6f", n++ ? "," : "", lc_cat_info(c)->key,
-					(double)cat[c] / (double)wall);
-		fputs("}}", f->out);
+		processors_sample(f, pr, w->start_ns, cat, wall);
 		end = w->start_ns + wall;
 	}
-	if (!end)
-		return;
-	ev_open(f, "C", PID_TOOL, 0);
-	fputs(",\"name\":\"processors\",\"ts\":", f->out);
-	us(f->out, end);
-	fputs(",\"args\":{", f->out);
-	for (int c = 0, n = 0; c < LC_NCAT; c++)
-		if (!((pr->info.unavailable >> c) & 1))
-			fprintf(f->out, "%s\"%s\":0", n++ ? "," : "", lc_cat_info(c)->key);
-	fputs("}}", f->out);
+	if (end)
+		processors_sample(f, pr, end, NULL, 1);
+}
+
+/* The machine track's sample of span m. */
+static void machine_sample(struct pf *f, const struct lc_prof_machine *m)
+{
+	double cpus = m->len_ns ? (double)m->total_ns / (double)m->len_ns : 0;
+
+	counter_open(f, "machine (CPUs)", m->start_ns);
+	fprintf(f->out, "\"other\":%.6f,\"steal\":%.6f,\"sampler\":%.6f}}",
+		cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100,
+		cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100,
+		cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100);
 }
 
 /* The machine's counter track: the share of the program's CPUs (in CPUs)
@@ -299,24 +361,45 @@ static void machine_track(struct pf *f, const struct lc_profile *pr)
 	uint64_t end = 0;
 
 	for (uint32_t i = 0; i < pr->nmachine; i++) {
-		const struct lc_prof_machine *m = &pr->machine[i];
-		double cpus = m->len_ns ? (double)m->total_ns / (double)m->len_ns : 0;
-
-		ev_open(f, "C", PID_TOOL, 0);
-		fputs(",\"name\":\"machine (CPUs)\",\"ts\":", f->out);
-		us(f->out, m->start_ns);
-		fprintf(f->out, ",\"args\":{\"other\":%.6f,\"steal\":%.6f,\"sampler\":%.6f}}",
-			cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100,
-			cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100,
-			cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100);
-		end = m->start_ns + m->len_ns;
+		machine_sample(f, &pr->machine[i]);
+		end = pr->machine[i].start_ns + pr->machine[i].len_ns;
 	}
 	if (!end)
 		return;
-	ev_open(f, "C", PID_TOOL, 0);
-	fputs(",\"name\":\"machine (CPUs)\",\"ts\":", f->out);
-	us(f->out, end);
-	fputs(",\"args\":{\"other\":0,\"steal\":0,\"sampler\":0}}", f->out);
+	counter_open(f, "machine (CPUs)", end);
+	fputs("\"other\":0,\"steal\":0,\"sampler\":0}}", f->out);
+}
+
+/* ns of a tag in the window from start: the open run r grows when it ends
+ * there, else it is written and a new one begins. */
+static void tag_run(struct pf *f, struct run *r, uint64_t start, uint64_t ns, int64_t tid,
+		    const char *label)
+{
+	if (!ns)
+		return;
+	if (r->open && r->end == start) {
+		r->end += ns;
+		return;
+	}
+	if (r->open)
+		slice(f, PID_TOOL, tid, label, "tag", r->start, r->end);
+	*r = (struct run){ .open = 1, .cat = -1, .start = start, .end = start + ns };
+}
+
+/* The track tid of tag: a slice labelled label while it was open, windows
+ * in a row joined. */
+static void tag_track(struct pf *f, const struct lc_prof_data *d, int64_t tag, int64_t tid,
+		      const char *label)
+{
+	struct run r = { 0 };
+
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		for (uint32_t j = 0; j < d->windows[i].ntags; j++)
+			if (d->windows[i].tags[j].tag == tag)
+				tag_run(f, &r, d->windows[i].start_ns,
+					lc_acct_wall(&d->windows[i].tags[j].acct), tid, label);
+	if (r.open)
+		slice(f, PID_TOOL, tid, label, "tag", r.start, r.end);
 }
 
 /* One track per fragment tag: a slice while it was open. */
@@ -326,33 +409,13 @@ static void tag_tracks(struct pf *f, const struct lc_prof_data *d,
 	char label[512];
 
 	for (uint32_t k = 0; k < d->ntags; k++) {
-		int64_t tag = d->tags[k].tag, tid = TID_TAG0 + k;
+		int64_t tag = d->tags[k].tag;
 		const char *name = tag_name ? tag_name(tag_arg, tag) : NULL;
-		struct run r = { 0 };
 
 		snprintf(label, sizeof(label), "tag %" PRId64 "%s%s%s", tag, name ? " " : "",
 			 name ? name : "", "");
-		meta(f, "thread_name", PID_TOOL, tid, label);
-		for (uint32_t i = 0; i < d->nwindows; i++) {
-			const struct lc_prof_window *w = &d->windows[i];
-
-			for (uint32_t j = 0; j < w->ntags; j++) {
-				uint64_t ns = lc_acct_wall(&w->tags[j].acct);
-
-				if (w->tags[j].tag != tag || !ns)
-					continue;
-				if (r.open && r.end == w->start_ns) {
-					r.end += ns;
-					continue;
-				}
-				if (r.open)
-					slice(f, PID_TOOL, tid, label, "tag", r.start, r.end);
-				r = (struct run){ .open = 1, .cat = -1, .start = w->start_ns,
-						  .end = w->start_ns + ns };
-			}
-		}
-		if (r.open)
-			slice(f, PID_TOOL, tid, label, "tag", r.start, r.end);
+		meta(f, "thread_name", PID_TOOL, TID_TAG0 + k, label);
+		tag_track(f, d, tag, TID_TAG0 + k, label);
 	}
 }
 
@@ -389,24 +452,14 @@ static uint32_t place_row(const struct lc_places *pl, const struct lc_prof_place
 	return hit ? (uint32_t)(*hit - pl->w->rows) : pl->w->n - 1;
 }
 
-/* All categories of place row p. */
-static uint64_t place_ns(const struct lc_prof_place *p)
-{
-	uint64_t s = 0;
-
-	for (int c = 0; c < LC_NCAT; c++)
-		s += p->cat[c];
-	return s;
-}
-
 void lc_places_free(struct lc_places *pl)
 {
-	if (!pl)
-		return;
-	lc_where_free(pl->w);
-	free(pl->keys);
-	free(pl->acc);
-	free(pl->held);
+	if (pl) {
+		lc_where_free(pl->w);
+		free(pl->keys);
+		free(pl->acc);
+		free(pl->held);
+	}
 	free(pl);
 }
 
@@ -496,8 +549,8 @@ static uint32_t top_place(const struct lc_places *pl, const struct lc_prof_windo
 	uint64_t most = 0;
 
 	for (uint32_t i = 0; i < w->nplaces; i++)
-		if (w->places[i].thread == t && place_ns(&w->places[i]) > most) {
-			most = place_ns(&w->places[i]);
+		if (w->places[i].thread == t && lc_cat_sum(w->places[i].cat) > most) {
+			most = lc_cat_sum(w->places[i].cat);
 			best = place_row(pl, &w->places[i]);
 		}
 	return best;
@@ -512,8 +565,8 @@ static void add_places(struct lc_places *pl, const struct lc_prof_window *w, uin
 
 	for (uint32_t i = 0; i < w->nplaces; i++)
 		if (w->places[i].thread == t) {
-			hold_ns(pl, place_row(pl, &w->places[i]), place_ns(&w->places[i]));
-			placed += place_ns(&w->places[i]);
+			hold_ns(pl, place_row(pl, &w->places[i]), lc_cat_sum(w->places[i].cat));
+			placed += lc_cat_sum(w->places[i].cat);
 		}
 	if (!placed)
 		hold_ns(pl, pl->w->n - 1, span);

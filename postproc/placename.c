@@ -4,6 +4,7 @@
  * run, and its source line, symbol or address.
  */
 #include "placename.h"
+#include "lc_util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -418,16 +419,18 @@ const char *lc_placenames_note(const struct lc_placenames *pn)
 	return pn ? pn->note : "";
 }
 
+/* Free what a file row holds. */
+static void free_file(void *row)
+{
+	struct file *f = row;
+
+	free(f->path);
+	free(f->base);
+	lc_program_syms_close(f->syms);
+	lc_program_dbg_close(f->dbg);
+}
+
 void lc_placenames_free(struct lc_placenames *pn)
 {
-	if (!pn)
-		return;
-	for (uint32_t i = 0; i < pn->nfiles; i++) {
-		free(pn->files[i].path);
-		free(pn->files[i].base);
-		lc_program_syms_close(pn->files[i].syms);
-		lc_program_dbg_close(pn->files[i].dbg);
-	}
-	free(pn->files);
-	free(pn);
+	LC_FREE_TABLE(pn, files, nfiles, free_file);
 }

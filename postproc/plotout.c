@@ -126,3 +126,10 @@ int lc_plotout_axes(struct lc_grid *g, const char *x, char *msg, size_t len)
 		swap_axes(g, 1, a);
 	return 0;
 }
+
+void lc_plotout_clipped(FILE *out, int n, const char *what)
+{
+	if (n > 0)
+		fprintf(out, "note: --plot: at %d point%s %s reaches below 0; its bar stops at 0 "
+			"(a time is not negative)\n", n, n == 1 ? "" : "s", what);
+}

@@ -25,6 +25,10 @@ int lc_plotout_open(struct lc_plotout *po, const char *png, int force, char *msg
  * reason when gnuplot failed. */
 int lc_plotout_finish(const struct lc_plotout *po, FILE *out, char *msg, size_t len);
 
+/* The note on out that at n points (none: no note) what (an interval, a
+ * spread) reached below 0 and its error bar was drawn from 0. */
+void lc_plotout_clipped(FILE *out, int n, const char *what);
+
 /* Write the text of fmt to f as one gnuplot string, quoted through the
  * emitter (lc_emit_gnuplot_str): no file name, path or label ends the
  * string and reaches gnuplot's command language. */

@@ -133,9 +133,7 @@ int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_po
 	if (!d->present || !pr->procs)
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
-	lc_profile_finish(pr, &d->total, cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		total += cat[c];
+	total = lc_profile_finish(pr, &d->total, cat);
 	for (uint32_t t = 0; t < d->nthreads; t++)
 		if (d->threads[t].cat[LC_CAT_CL] > clmax)
 			clmax = d->threads[t].cat[LC_CAT_CL];
@@ -160,6 +158,10 @@ int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_po
 	}
 	return 0;
 }
+
+/* The text columns of seconds and of percentages. */
+#define SECONDS_COL(n) { .name = (n), .kind = LC_COL_FLOAT, .prec = 6, .width = 12 }
+#define PCT_COL(n) { .name = (n), .kind = LC_COL_PCT, .prec = 1, .width = 9 }
 
 /* The metrics in text: name, value, what it is built from. */
 static const struct lc_col text_cols[] = {
@@ -190,10 +192,7 @@ static const struct lc_col rank_cols[] = {
 	{ .name = "pid", .kind = LC_COL_INT, .width = 8 },
 	{ .name = "threads", .kind = LC_COL_INT, .width = 8 },
 	{ .name = "procs", .kind = LC_COL_FLOAT, .prec = 2, .width = 6 },
-	{ .name = "U(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
-	{ .name = "M(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
-	{ .name = "OpenMP", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
-	{ .name = "M/maxM", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+	SECONDS_COL("U(s)"), SECONDS_COL("M(s)"), PCT_COL("OpenMP"), PCT_COL("M/maxM"),
 };
 
 /* One text row: name, value (NaN: na), what it is built from. */
@@ -345,17 +344,25 @@ static int same_group(const struct lc_runs *r, size_t i, size_t j, int kp)
 	return 1;
 }
 
+/* The fewest processors of a run of run i's group (INFINITY: none). */
+static double group_pmin(const struct lc_runs *r, size_t i, int kp)
+{
+	double pmin = INFINITY, p, tt;
+
+	for (size_t j = 0; j < lc_runs_count(r); j++)
+		if (run_useful(r, j, kp, &p, &tt) >= 0 && same_group(r, i, j, kp) && p < pmin)
+			pmin = p;
+	return pmin;
+}
+
 /* The useful computation of the reference of run i: the run of its group
  * with the fewest processors (the mean of such runs). */
 static double reference(const struct lc_runs *r, size_t i, int kp)
 {
 	size_t n = lc_runs_count(r);
-	double pmin = INFINITY, sum = 0, p, tt, u;
+	double pmin = group_pmin(r, i, kp), sum = 0, p, tt, u;
 	int k = 0;
 
-	for (size_t j = 0; j < n; j++)
-		if (run_useful(r, j, kp, &p, &tt) >= 0 && same_group(r, i, j, kp) && p < pmin)
-			pmin = p;
 	for (size_t j = 0; j < n; j++) {
 		u = run_useful(r, j, kp, &p, &tt);
 		if (u >= 0 && p == pmin && same_group(r, i, j, kp))
@@ -368,11 +375,8 @@ static double reference(const struct lc_runs *r, size_t i, int kp)
 static const struct lc_col runs_text[] = {
 	{ .name = "line", .kind = LC_COL_INT, .width = 6 },
 	{ .name = "p", .kind = LC_COL_SIG, .width = 6 },
-	{ .name = "U(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
-	{ .name = "tt(s)", .kind = LC_COL_FLOAT, .prec = 6, .width = 12 },
-	{ .name = "PE", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
-	{ .name = "CompScal", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
-	{ .name = "GE", .kind = LC_COL_PCT, .prec = 1, .width = 9 },
+	SECONDS_COL("U(s)"), SECONDS_COL("tt(s)"),
+	PCT_COL("PE"), PCT_COL("CompScal"), PCT_COL("GE"),
 };
 
 /* ... and in CSV: fractions. */

@@ -3,6 +3,7 @@
  * the source lines of its addresses (libdw).  See lc_program.h.
  */
 #include "lc_program.h"
+#include "lc_util.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -16,23 +17,26 @@
 #include <string.h>
 #include <unistd.h>
 
-int lc_program_find(const char *w, char *path, size_t len)
+/* The executable w in a directory of $PATH into path; 0 or -1. */
+static int find_in_path(const char *w, char *path, size_t len)
 {
 	const char *p = getenv("PATH");
 	char dirs[8192], *save = NULL, *d;
 
+	snprintf(dirs, sizeof(dirs), "%s", p ? p : "/usr/local/bin:/usr/bin:/bin");
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		if (snprintf(path, len, "%s/%s", *d ? d : ".", w) < (int)len && !access(path, X_OK))
+			return 0;
+	return -1;
+}
+
+int lc_program_find(const char *w, char *path, size_t len)
+{
 	if (strchr(w, '/')) {
 		snprintf(path, len, "%s", w);
 		return access(path, R_OK) ? -1 : 0;
 	}
-	snprintf(dirs, sizeof(dirs), "%s", p ? p : "/usr/local/bin:/usr/bin:/bin");
-	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		if (snprintf(path, len, "%s/%s", *d ? d : ".", w) >= (int)len)
-			continue;
-		if (!access(path, X_OK))
-			return 0;
-	}
-	return -1;
+	return find_in_path(w, path, len);
 }
 
 /* The program's word of a command line: the first word, or for "env" the
@@ -140,6 +144,13 @@ int lc_program_needs(const char *path, const char *prefix)
 	return r;
 }
 
+/* The n bytes d in hex into hex[len], as many as fit. */
+static void hex_of(const unsigned char *d, size_t n, char *hex, size_t len)
+{
+	for (size_t i = 0; i < n && 2 * i + 2 < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
 /* The build id note among the notes of data into hex; 0 or -ENOENT. */
 static int note_build_id(Elf_Data *data, char *hex, size_t len)
 {
@@ -152,17 +163,28 @@ static int note_build_id(Elf_Data *data, char *hex, size_t len)
 		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
 		    memcmp((const char *)data->d_buf + noff, "GNU", 4))
 			continue;
-		for (size_t i = 0; i < nh.n_descsz && 2 * i + 2 < len; i++)
-			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+		hex_of(d, nh.n_descsz, hex, len);
 		return 0;
 	}
 	return -ENOENT;
 }
 
-int lc_program_build_id(const char *path, char *hex, size_t len)
+/* The build id of e, from its first note section holding one, into hex;
+ * 0 or -ENOENT. */
+static int elf_build_id(Elf *e, char *hex, size_t len)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	int r = -ENOENT;
+
+	while (r && (scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
+			r = note_build_id(elf_getdata(scn, NULL), hex, len);
+	return r;
+}
+
+int lc_program_build_id(const char *path, char *hex, size_t len)
+{
 	int fd, r;
 	Elf *e;
 
@@ -172,10 +194,7 @@ int lc_program_build_id(const char *path, char *hex, size_t len)
 	r = elf_open(path, &fd, &e);
 	if (r)
 		return r;
-	r = -ENOENT;
-	while (r && (scn = elf_nextscn(e, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
-			r = note_build_id(elf_getdata(scn, NULL), hex, len);
+	r = elf_build_id(e, hex, len);
 	elf_close(fd, e);
 	return r;
 }
@@ -294,14 +313,14 @@ const struct lc_program_sym *lc_program_sym_at(const struct lc_program_syms *t, 
 	return NULL;
 }
 
+static void free_sym(void *s)
+{
+	free(((struct lc_program_sym *)s)->name);
+}
+
 void lc_program_syms_close(struct lc_program_syms *t)
 {
-	if (!t)
-		return;
-	for (size_t i = 0; i < t->n; i++)
-		free(t->s[i].name);
-	free(t->s);
-	free(t);
+	LC_FREE_TABLE(t, s, n, free_sym);
 }
 
 struct lc_program_dbg {
@@ -317,11 +336,10 @@ struct lc_program_dbg *lc_program_dbg_open(const char *path)
 		return NULL;
 	d->fd = open(path, O_RDONLY | O_CLOEXEC);
 	d->dw = d->fd >= 0 ? dwarf_begin(d->fd, DWARF_C_READ) : NULL;
-	if (!d->dw) {
-		lc_program_dbg_close(d);
-		return NULL;
-	}
-	return d;
+	if (d->dw)
+		return d;
+	lc_program_dbg_close(d);
+	return NULL;
 }
 
 void lc_program_dbg_close(struct lc_program_dbg *d)

@@ -32,13 +32,20 @@ static double pct(uint64_t ns, uint64_t total)
 /* Finish acct a for the profile's p into v. */
 static void make_view(const struct lc_profile *pr, const struct lc_acct *a, struct view *v)
 {
-	lc_profile_finish(pr, a, v->cat);
+	v->total = lc_profile_finish(pr, a, v->cat);
 	v->qempty = a->li_qempty;
-	v->total = 0;
-	for (int c = 0; c < LC_NCAT; c++)
-		v->total += v->cat[c];
 	v->wall = pr->procs ? lc_sec(v->total) / pr->procs : lc_sec(lc_acct_wall(a));
 	v->nobs = 0;
+}
+
+/* The ticks of the windows of d. */
+static uint64_t sampled_ticks(const struct lc_prof_data *d)
+{
+	uint64_t ticks = 0;
+
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		ticks += d->windows[i].ticks;
+	return ticks;
 }
 
 /* The slot observations behind v when it comes from the sampled source:
@@ -49,16 +56,10 @@ static double observations(const struct lc_profile *pr, const struct lc_report_o
 			   const struct view *v)
 {
 	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
-	uint64_t whole[LC_NCAT], ticks = 0, wt = 0;
+	uint64_t whole[LC_NCAT], ticks = sampled_ticks(d);
+	uint64_t wt = lc_profile_finish(pr, &d->total, whole);
 
-	if (o->source != LC_SRC_SAMPLED)
-		return 0;
-	for (uint32_t i = 0; i < d->nwindows; i++)
-		ticks += d->windows[i].ticks;
-	lc_profile_finish(pr, &d->total, whole);
-	for (int c = 0; c < LC_NCAT; c++)
-		wt += whole[c];
-	if (!wt || !ticks)
+	if (o->source != LC_SRC_SAMPLED || !wt || !ticks)
 		return 0;
 	return (double)ticks * pr->procs * ((double)v->total / (double)wt);
 }
@@ -322,20 +323,34 @@ static void pp_row(struct lc_emit *e, const char *name, const struct view *v, ui
 	lc_emit_row(e);
 }
 
-static void pp_line(struct lc_emit *e, const struct lc_profile *pr, const struct view *v, int c)
+/* The row of category c when it was not measured: na and why. */
+static void pp_na(struct lc_emit *e, const struct lc_profile *pr, int c)
 {
 	char why[LC_PROF_TEXT_MAX + 8];
 
-	lc_emit_color(e, lc_cat_info(c)->colour);
-	if (!unavailable(pr, c)) {
-		pp_row(e, lc_cat_info(c)->name, v, v->cat[c], lc_report_mark(pr, c));
-		return;
-	}
 	snprintf(why, sizeof(why), "(%s)", reason(pr, c));
 	lc_emit_str(e, lc_cat_info(c)->name);
 	lc_emit_na(e);
 	lc_emit_empty(e);
 	lc_emit_str(e, why);
+	lc_emit_row(e);
+}
+
+static void pp_line(struct lc_emit *e, const struct lc_profile *pr, const struct view *v, int c)
+{
+	lc_emit_color(e, lc_cat_info(c)->colour);
+	if (!unavailable(pr, c))
+		pp_row(e, lc_cat_info(c)->name, v, v->cat[c], lc_report_mark(pr, c));
+	else
+		pp_na(e, pr, c);
+}
+
+/* The Total Time row of pp. */
+static void pp_total(struct lc_emit *e, const struct view *v)
+{
+	lc_emit_str(e, "Total Time");
+	lc_emit_num(e, lc_sec(v->total));
+	lc_emit_num(e, v->total ? 100.0 : 0.0);
 	lc_emit_row(e);
 }
 
@@ -350,10 +365,7 @@ static void pp_table(const struct lc_profile *pr, const struct view *v)
 		if (c == LC_CAT_LI && v->qempty && !unavailable(pr, c))
 			pp_row(e, "  of which queue empty", v, v->qempty, "");
 	}
-	lc_emit_str(e, "Total Time");
-	lc_emit_num(e, lc_sec(v->total));
-	lc_emit_num(e, v->total ? 100.0 : 0.0);
-	lc_emit_row(e);
+	pp_total(e, v);
 	pp_line(e, pr, v, LC_CAT_PC);
 	lc_emit_end(e);
 }
@@ -394,6 +406,13 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 /* For the ± line: what it leaves out when ticks were missed (the time of
  * a gap went to the state seen at its end, whatever the threads did in
  * it), or "". */
+/* The interval the ticks kept on average (the nominal one before minor 5). */
+static uint64_t mean_interval(const struct lc_profile *pr)
+{
+	return pr->end.interval_rule && pr->end.mean_interval_ns ? pr->end.mean_interval_ns :
+								     pr->info.interval_ns;
+}
+
 static const char *missed_note(const struct lc_profile *pr, char *buf, size_t len)
 {
 	struct samp s;
@@ -403,9 +422,7 @@ static const char *missed_note(const struct lc_profile *pr, char *buf, size_t le
 	*buf = 0;
 	if (!s.missed)
 		return buf;
-	t = (double)s.missed * (double)(pr->end.interval_rule && pr->end.mean_interval_ns ?
-					 pr->end.mean_interval_ns : pr->info.interval_ns) *
-	    pr->procs / 1e9;
+	t = (double)s.missed * (double)mean_interval(pr) * pr->procs / 1e9;
 	snprintf(buf, len, "; it excludes the %" PRIu64 " missed ticks%s: their %.6f s "
 		 "(missed ticks x interval x p) went to the state seen at the end of each "
 		 "gap and may belong to other categories", s.missed,
@@ -497,15 +514,6 @@ static void empty_row(const struct lc_prof_data *d, const struct view *v, uint64
 	}
 }
 
-static uint64_t row_total(const uint64_t cat[LC_NCAT])
-{
-	uint64_t t = 0;
-
-	for (int c = 0; c < LC_NCAT; c++)
-		t += cat[c];
-	return t;
-}
-
 /* The emitter's format for o's. */
 static enum lc_emit_format emit_fmt(enum lc_report_fmt f)
 {
@@ -541,7 +549,7 @@ static void cat_cells(struct lc_emit *e, const struct lc_profile *pr, const uint
 			lc_emit_na(e);
 		else
 			lc_emit_num(e, lc_sec(cat[c]));
-	lc_emit_num(e, lc_sec(row_total(cat)));
+	lc_emit_num(e, lc_sec(lc_cat_sum(cat)));
 }
 
 /* Threads x categories, then the empty slots (text and CSV). */
@@ -661,7 +669,8 @@ struct kv {
 /* The profile's keys of a -l line, in order: p, the categories (na when not
  * measured), cpus when the profile recorded the machine's CPUs (before rt:
  * "p=N li=" and "tt= " stay next to each other for readers of older lines),
- * tt.  Returns how many. */
+ * tt, and load (the machine's share other processes and steal took, %)
+ * when it was measured.  Returns how many. */
 static int lline_pairs(const struct lc_profile *pr, const struct view *v, struct kv *kv)
 {
 	int n = 0;
@@ -681,6 +690,11 @@ static int lline_pairs(const struct lc_profile *pr, const struct view *v, struct
 	}
 	kv[n].key = lc_cat_info(LC_KEY_TT)->key;
 	snprintf(kv[n++].val, sizeof(kv->val), "%.9g", lc_sec(v->total));
+	if (lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD) >= 0) {	/* unknown: left out */
+		kv[n].key = "load";
+		snprintf(kv[n++].val, sizeof(kv->val), "%.3g",
+			 lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD));
+	}
 	return n;
 }
 
@@ -723,8 +737,8 @@ static int same_value(const char *a, const char *b)
 static int lline(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v,
 		 char *msg, size_t len)
 {
-	struct kv kv[LC_NKEY + 2];
-	int n = lline_pairs(pr, v, kv), skip[LC_NKEY + 2] = { 0 };
+	struct kv kv[LC_NKEY + 3];
+	int n = lline_pairs(pr, v, kv), skip[LC_NKEY + 3] = { 0 };
 	char nv[256];
 
 	for (int i = 0; i < n; i++) {
@@ -1007,7 +1021,7 @@ static void json_cats(const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
 		else
 			printf("%.9f, ", lc_sec(cat[c]));
 	}
-	printf("\"total\": %.9f}", lc_sec(row_total(cat)));
+	printf("\"total\": %.9f}", lc_sec(lc_cat_sum(cat)));
 }
 
 static void json_head(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v)
@@ -1110,21 +1124,44 @@ static void json_categories(const struct lc_profile *pr, const struct view *v)
 	printf("  }");
 }
 
+/* The row of thread i in per_thread. */
+static void json_thread(const struct lc_profile *pr, const struct lc_prof_data *d, uint32_t i)
+{
+	printf("%s\n    {\"thread\": %u, \"pid\": %d, \"tid\": %d, \"seconds\": ",
+	       i ? "," : "", i, pr->threads[i].pid, pr->threads[i].tid);
+	json_cats(pr, d->threads[i].cat);
+	printf("}");
+}
+
 static void json_per_thread(const struct lc_profile *pr, const struct lc_prof_data *d,
 			    const struct view *v)
 {
 	uint64_t empty[LC_NCAT];
 
 	printf(",\n  \"per_thread\": [");
-	for (uint32_t i = 0; i < d->nthreads; i++) {
-		printf("%s\n    {\"thread\": %u, \"pid\": %d, \"tid\": %d, \"seconds\": ",
-		       i ? "," : "", i, pr->threads[i].pid, pr->threads[i].tid);
-		json_cats(pr, d->threads[i].cat);
-		printf("}");
-	}
+	for (uint32_t i = 0; i < d->nthreads; i++)
+		json_thread(pr, d, i);
 	empty_row(d, v, empty);
 	printf("\n  ],\n  \"empty_slots\": ");
 	json_cats(pr, empty);
+}
+
+/* One window of the timeline (first: no comma before it); 0 when the
+ * options leave it out. */
+static int json_window(const struct lc_profile *pr, const struct lc_prof_window *w,
+		       const struct lc_report_opts *o, int first)
+{
+	const struct lc_acct *a = window_acct(w, o);
+	struct view v;
+
+	if (!a)
+		return 0;
+	make_view(pr, a, &v);
+	printf("%s\n    {\"window\": %u, \"start\": %.9f, \"wall\": %.9f, \"seconds\": ",
+	       first ? "" : ",", w->index, lc_sec(w->start_ns), v.wall);
+	json_cats(pr, v.cat);
+	printf("}");
+	return 1;
 }
 
 static void json_timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
@@ -1133,19 +1170,9 @@ static void json_timeline(const struct lc_profile *pr, const struct lc_prof_data
 	int first = 1;
 
 	printf(",\n  \"timeline\": [");
-	for (uint32_t i = 0; i < d->nwindows; i++) {
-		const struct lc_acct *a = window_acct(&d->windows[i], o);
-		struct view v;
-
-		if (!a)
-			continue;
-		make_view(pr, a, &v);
-		printf("%s\n    {\"window\": %u, \"start\": %.9f, \"wall\": %.9f, \"seconds\": ",
-		       first ? "" : ",", d->windows[i].index, lc_sec(d->windows[i].start_ns), v.wall);
-		json_cats(pr, v.cat);
-		printf("}");
-		first = 0;
-	}
+	for (uint32_t i = 0; i < d->nwindows; i++)
+		if (json_window(pr, &d->windows[i], o, first))
+			first = 0;
 	printf("\n  ]");
 }
 
@@ -1199,25 +1226,38 @@ static void json_counters(const struct lc_profile *pr, const struct lc_prof_data
 	printf("}");
 }
 
-static void json_report(const struct lc_profile *pr, const struct lc_report_opts *o,
-			const struct lc_prof_data *d, const struct view *v)
+/* "cut": where a cut profile ends, or null. */
+static void json_cut(const struct lc_profile *pr, const struct lc_prof_data *d)
 {
-	json_head(pr, o, v);
 	printf("  \"cut\": ");
 	if (pr->cut)
 		printf("{\"offset\": %" PRIu64 ", \"windows\": %u, \"seconds\": %.9f},\n",
 		       pr->cut_offset, d->nwindows, lc_sec(lc_acct_wall(&d->total)));
 	else
 		printf("null,\n");
-	json_sampler(pr);
-	lc_report_machine_json(stdout, pr, o->timeline);
-	json_categories(pr, v);
+}
+
+/* The parts of the JSON report that options ask for. */
+static void json_optional(const struct lc_profile *pr, const struct lc_report_opts *o,
+			  const struct lc_prof_data *d, const struct view *v)
+{
 	if (o->per_thread)
 		json_per_thread(pr, d, v);
 	if (o->timeline)
 		json_timeline(pr, d, o);
 	if (o->counters)
 		json_counters(pr, d, o);
+}
+
+static void json_report(const struct lc_profile *pr, const struct lc_report_opts *o,
+			const struct lc_prof_data *d, const struct view *v)
+{
+	json_head(pr, o, v);
+	json_cut(pr, d);
+	json_sampler(pr);
+	lc_report_machine_json(stdout, pr, o->timeline);
+	json_categories(pr, v);
+	json_optional(pr, o, d, v);
 	printf("\n}\n");
 }
 

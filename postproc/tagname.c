@@ -4,6 +4,7 @@
  * of its tags from its debug information (libdw), fall back to raw names.
  */
 #include "tagname.h"
+#include "lc_util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -14,6 +15,7 @@
 
 #include "lc_profile.h"
 #include "lc_program.h"
+#include "where.h"
 
 struct entry {
 	int64_t tag;
@@ -149,14 +151,14 @@ int lc_tagnames_find(const struct lc_tagnames *tn, const char *name, int64_t *ta
 	return found == 1 ? 0 : found ? -2 : -1;
 }
 
+static void free_entry(void *e)
+{
+	free(((struct entry *)e)->name);
+}
+
 void lc_tagnames_free(struct lc_tagnames *tn)
 {
-	if (!tn)
-		return;
-	for (uint32_t i = 0; i < tn->n; i++)
-		free(tn->e[i].name);
-	free(tn->e);
-	free(tn);
+	LC_FREE_TABLE(tn, e, n, free_entry);
 }
 
 struct lc_tagnames *lc_tagnames_of_profile(const struct lc_profile *pr)
@@ -192,4 +194,24 @@ int lc_tagnames_row(const struct lc_tagnames *tn, const char *text, int64_t *tag
 		return 0;
 	}
 	return lc_tagnames_find(tn, text + 4, tag) ? -1 : 0;
+}
+
+int lc_tag_resolve(const struct lc_profile *pr, int src, const struct lc_tagnames *tn,
+		   const char *text, int64_t *tag, char *msg, size_t len)
+{
+	int r = lc_tagnames_find(tn, text, tag);
+
+	if (!r)
+		return LC_TAGREF_TAG;
+	if (!lc_tagnames_row(tn, text, tag))
+		return LC_TAGREF_ROW;
+	if (lc_where_names(pr, (enum lc_source)src, text, msg, len))
+		return LC_TAGREF_PLACE;
+	if (r == -2)
+		return lc_fail(msg, len, -1, "'%s' names several fragment tags (--tags lists them: "
+			       "give the whole name or the number)", text);
+	if (!strstr(msg, " names "))
+		lc_fail(msg, len, -1, "no fragment tag or place is named '%s' (--tags and --where "
+			"list them)", text);
+	return -1;
 }

@@ -9,6 +9,7 @@
 #ifndef LC_TAGNAME_H
 #define LC_TAGNAME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The layout of the OpenMP tool's tags (docs/shm-abi.md, LC_TAG_OMP of
@@ -49,6 +50,15 @@ int lc_tagnames_find(const struct lc_tagnames *tn, const char *name, int64_t *ta
  * "tag NUMBER = NAME" (how the text table prints a shared name) or
  * "tag NAME".  Returns 0 and sets *tag when it names one, else -1. */
 int lc_tagnames_row(const struct lc_tagnames *tn, const char *text, int64_t *tag);
+
+/* What report's -t TEXT names in profile pr (its source src, tn its tag
+ * names): a tag by number or name (LC_TAGREF_TAG), the tag of a "tag NAME"
+ * row of --where --inclusive (LC_TAGREF_ROW), both with *tag set, or a
+ * place of --where (LC_TAGREF_PLACE).  -1 with the reason in msg when it
+ * names none, or several tags and no place. */
+enum { LC_TAGREF_TAG = 1, LC_TAGREF_ROW, LC_TAGREF_PLACE };
+int lc_tag_resolve(const struct lc_profile *pr, int src, const struct lc_tagnames *tn,
+		   const char *text, int64_t *tag, char *msg, size_t len);
 
 /* Free tn; accepts NULL. */
 void lc_tagnames_free(struct lc_tagnames *tn);

@@ -66,8 +66,7 @@ static struct lc_where *where_new(uint32_t cap)
 /* Add the place row p (one thread's share of a place) into row r. */
 static void add_share(struct lc_where_row *r, const struct lc_prof_place *p)
 {
-	for (int c = 0; c < LC_NCAT; c++)
-		r->cat[c] += p->cat[c];
+	lc_cat_add(r->cat, p->cat);
 	r->nthreads++;
 }
 
@@ -153,22 +152,28 @@ static int by_name(const void *a, const void *b)
 	return x->obj < y->obj ? -1 : x->obj > y->obj;
 }
 
+/* Row r, the k-th of its name, named "NAME#k".  0 or -ENOMEM. */
+static int number_name(struct lc_where_row *r, uint32_t k)
+{
+	char buf[600], *n;
+
+	snprintf(buf, sizeof(buf), "%s#%" PRIu32, r->name, k);
+	if (!(n = strdup(buf)))
+		return -ENOMEM;
+	free(r->name);
+	r->name = n;
+	return 0;
+}
+
 /* Give rows of the same text distinct names: the second "NAME#2", ... in
  * the order of their place words, so a name does not depend on ranking. */
 static int unique_names(struct lc_where *w)
 {
 	qsort(w->rows, w->n, sizeof(*w->rows), by_name);
 	for (uint32_t i = 1, k = 1; i < w->n; i++) {
-		char buf[600], *n;
-
 		k = strcmp(w->rows[i].name, w->rows[i - k].name) ? 1 : k + 1;
-		if (k == 1)
-			continue;
-		snprintf(buf, sizeof(buf), "%s#%" PRIu32, w->rows[i].name, k);
-		if (!(n = strdup(buf)))
+		if (k > 1 && number_name(&w->rows[i], k))
 			return -ENOMEM;
-		free(w->rows[i].name);
-		w->rows[i].name = n;
 	}
 	return 0;
 }
@@ -314,8 +319,7 @@ static struct lc_where_row *group_row(struct lc_where *w, const char *name, cons
 /* Add place row x into the group g (a sum: no slowest thread). */
 static void add_into(struct lc_where_row *g, const struct lc_where_row *x)
 {
-	for (int c = 0; c < LC_NCAT; c++)
-		g->cat[c] += x->cat[c];
+	lc_cat_add(g->cat, x->cat);
 	g->nthreads += x->nthreads;
 }
 
@@ -541,15 +545,17 @@ const struct lc_where_row *lc_where_top(const struct lc_where *w, int c, double 
 	return best;
 }
 
+/* Free the strings of a place row. */
+static void free_row(void *row)
+{
+	struct lc_where_row *r = row;
+
+	free(r->name);
+	free(r->what);
+	free(r->func);
+}
+
 void lc_where_free(struct lc_where *w)
 {
-	if (!w)
-		return;
-	for (uint32_t i = 0; i < w->n; i++) {
-		free(w->rows[i].name);
-		free(w->rows[i].what);
-		free(w->rows[i].func);
-	}
-	free(w->rows);
-	free(w);
+	LC_FREE_TABLE(w, rows, n, free_row);
 }

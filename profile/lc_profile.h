@@ -98,6 +98,12 @@ uint64_t lc_acct_wall(const struct lc_acct *a);
  * p * lc_acct_wall(a) exactly when n <= p at every tick. */
 void lc_acct_finish(const struct lc_acct *a, uint32_t p, uint64_t out[LC_NCAT]);
 
+/* The sum of the categories cat[]. */
+uint64_t lc_cat_sum(const uint64_t cat[LC_NCAT]);
+
+/* Add the categories b[] into a[]. */
+void lc_cat_add(uint64_t a[LC_NCAT], const uint64_t b[LC_NCAT]);
+
 /* ---- what a profile holds ------------------------------------------------- */
 
 /* Where numbers came from: the sampler, or the exact trace-mode event log. */
@@ -395,6 +401,9 @@ struct lc_prof_machine {
 /* A program process ended inside the span: its CPU time after the previous
  * span is unknown (counted in other_ns), so totals leave the span out. */
 #define LC_MACH_PARTIAL 1u
+/* The span was too short for /proc/stat's clock ticks to give the share
+ * (set with LC_MACH_PARTIAL: unknown, left out of the totals). */
+#define LC_MACH_COARSE 2u
 
 /* Shortest measuring span of the machine's share. */
 #define LC_MACHINE_EVERY_NS 100000000ull	/* 100 ms */
@@ -662,9 +671,10 @@ const struct lc_prof_rank *lc_profile_rank_of(const struct lc_profile *prof, int
 /* Free a profile; accepts NULL. */
 void lc_profile_free(struct lc_profile *prof);
 
-/* The categories of a whole source (or of one tag's row) for the profile's p. */
-void lc_profile_finish(const struct lc_profile *prof, const struct lc_acct *a,
-		       uint64_t out[LC_NCAT]);
+/* The categories of a whole source (or of one tag's row) for the profile's
+ * p; returns their sum. */
+uint64_t lc_profile_finish(const struct lc_profile *prof, const struct lc_acct *a,
+			   uint64_t out[LC_NCAT]);
 
 /* ---- what the sampler cost (cost.c, docs/performance.md) ---------------- */
 

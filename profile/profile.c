@@ -5,6 +5,7 @@
 #include "lc_profile.h"
 #include "profile_format.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,30 +13,26 @@
  * The reasons say what is missing when a source was not measured; the
  * sampler copies them into a profile that lacks the source.  The colours
  * are every chart's; useful marks POP's useful computation; needed what
- * predicting T(E) cannot do without. */
+ * predicting T(E) cannot do without.  A row that names no source is
+ * measured from the flags alone (LC_FROM_FLAGS, 0). */
 static const struct lc_cat_info cat_table[LC_NKEY] = {
-	[LC_CAT_LI] = { "li", "Load Imbalance", "load imbalance", LC_FROM_FLAGS, NULL,
-			.colour = "#d62728", .needed = 1 },
-	[LC_CAT_IP] = { "ip", "Insuff Parallelism", "insufficient parallelism", LC_FROM_FLAGS, NULL,
-			.colour = "#ff7f0e", .needed = 1 },
-	[LC_CAT_SL] = { "sl", "Synchronization Loss", "synchronization loss", LC_FROM_FLAGS, NULL,
-			.colour = "#9467bd", .needed = 1 },
-	[LC_CAT_CL] = { "cl", "Communication Loss", "communication loss", LC_FROM_FLAGS, NULL,
-			.colour = "#8c564b", .needed = 1 },
+	[LC_CAT_LI] = { "li", "Load Imbalance", "load imbalance", .colour = "#d62728", .needed = 1 },
+	[LC_CAT_IP] = { "ip", "Insuff Parallelism", "insufficient parallelism", .colour = "#ff7f0e",
+			.needed = 1 },
+	[LC_CAT_SL] = { "sl", "Synchronization Loss", "synchronization loss", .colour = "#9467bd",
+			.needed = 1 },
+	[LC_CAT_CL] = { "cl", "Communication Loss", "communication loss", .colour = "#8c564b", .needed = 1 },
 	[LC_CAT_RC] = { "rc", "Resource Contention", "resource contention", LC_FROM_SCHED,
 			"not measured: no run-queue data (record --sched=none, or none could be read)",
 			.colour = "#e377c2" },
 	[LC_CAT_ML] = { "ml", "Memory Loss", "memory loss", LC_FROM_COUNTERS,
 			"not measured: no hardware stall counters (record -e; docs/counters.md)",
 			.colour = "#7f7f7f", .useful = 1 },
-	[LC_CAT_BL] = { "bl", "Braking Loss", "braking loss", LC_FROM_FLAGS, NULL,
-			.colour = "#bcbd22", .useful = 1 },
-	[LC_CAT_WC] = { "wc", "Wasted Computation", "wasted computation", LC_FROM_FLAGS, NULL,
-			.colour = "#17becf", .useful = 1 },
-	[LC_CAT_PC] = { "rt", "Remaining Time", "pure computation, remaining time", LC_FROM_FLAGS,
-			NULL, .colour = "#2ca02c", .useful = 1, .needed = 1 },
-	[LC_KEY_TT] = { "tt", "Total", "total time (p x wall)", LC_FROM_SUM, NULL,
-			.colour = "#000000" },
+	[LC_CAT_BL] = { "bl", "Braking Loss", "braking loss", .colour = "#bcbd22", .useful = 1 },
+	[LC_CAT_WC] = { "wc", "Wasted Computation", "wasted computation", .colour = "#17becf", .useful = 1 },
+	[LC_CAT_PC] = { "rt", "Remaining Time", "pure computation, remaining time", .colour = "#2ca02c",
+			.useful = 1, .needed = 1 },
+	[LC_KEY_TT] = { "tt", "Total", "total time (p x wall)", LC_FROM_SUM, .colour = "#000000" },
 };
 
 /* The counter roles, by enum lc_ev_role. */
@@ -72,6 +69,90 @@ const char *lc_sched_source_name(uint32_t src)
 {
 	return src < sizeof(sched_sources) / sizeof(sched_sources[0]) ? sched_sources[src] : NULL;
 }
+
+/* The records of the file, field by field (profile_format.h).  F(f, w):
+ * field f of struct T with width w in the file; a width that is not the
+ * field's size does not compile. */
+#define F_SIZE(w) ((w) == LC_PF_STR ? sizeof(char *) : (w) == LC_PF_STRS ? \
+		   sizeof(char *) * LC_NCAT : (size_t)((w) & LC_PF_SIZE))
+#define F(f, w) { (uint8_t)((w) + 0 * sizeof(char[sizeof(((struct T *)0)->f) == F_SIZE(w) ? 1 : -1])), \
+		  (uint16_t)offsetof(struct T, f) }
+#define LAYOUT(name, ...) \
+	static const struct lc_pf_field name##_f[] = { __VA_ARGS__ }; \
+	const struct lc_pf_layout name = { name##_f, sizeof(name##_f) / sizeof(name##_f[0]) }
+#define S LC_PF_STR
+#define SV LC_PF_STRS
+#define V32 (LC_PF_VAR | 4)
+#define V64 (LC_PF_VAR | 8)
+
+#define T lc_prof_window
+/* a window block of minor 0-2 (type 4), and a varint window's (type 12) */
+LAYOUT(lc_pf_window4, F(source, 1), F(index, 4), F(start_ns, 8), F(ticks, 4), F(max_n, 4),
+       F(team, 4));
+LAYOUT(lc_pf_vwindow, F(source, 1), F(index, V32), F(start_ns, V64), F(len_ns, V64),
+       F(ticks, V32), F(max_n, V32), F(team, V32));
+#undef T
+
+#define T lc_prof_info
+LAYOUT(lc_pf_info, F(start_realtime_ns, 8), F(t0_ns, 8), F(interval_ns, 8), F(window_ns, 8),
+       F(procs_option, 4), F(sampler_cpu, 4), F(sched_fifo, 4), F(unavailable, 4), F(reason, SV),
+       F(hostname, S), F(command, S), F(session, S));
+LAYOUT(lc_pf_info_grow, F(window_grow, 4));	/* minor 3 */
+#undef T
+#define T lc_prof_process
+LAYOUT(lc_pf_process, F(pid, 4), F(attach_ns, 8), F(comm, S));
+#undef T
+#define T lc_prof_thread
+LAYOUT(lc_pf_thread, F(idx, 4), F(pid, 4), F(tid, 4), F(slot, 4), F(first_ns, 8));
+#undef T
+#define T lc_prof_rank
+LAYOUT(lc_pf_rank, F(pid, 4), F(rank, 4), F(size, 4), F(flags, 4), F(clock_offset_ns, 8),
+       F(job_id, 8), F(host, S));
+#undef T
+#define T lc_prof_machine
+LAYOUT(lc_pf_machine, F(start_ns, 8), F(len_ns, 8), F(ncpus, 4), F(flags, 4), F(total_ns, 8),
+       F(program_ns, 8), F(sampler_ns, 8), F(other_ns, 8), F(steal_ns, 8));
+#undef T
+#define T lc_prof_module
+LAYOUT(lc_pf_module, F(pid, 4), F(hash, 4), F(path, S), F(build_id, S), F(size, 8),
+       F(mtime_ns, 8));
+LAYOUT(lc_pf_module_bias, F(based, 1), F(bias, 8));	/* minor 5 */
+#undef T
+#define T lc_prof_wasted
+LAYOUT(lc_pf_wasted, F(source, 1), F(window, 4), F(thread, 4), F(ns, 8), F(task, 8));
+LAYOUT(lc_pf_move, F(source, 1), F(window, 4), F(thread, 4), F(from, 1), F(to, 1), F(ns, 8));
+#undef T
+#define T lc_prof_counts
+LAYOUT(lc_pf_counts, F(source, 1), F(window, 4), F(thread, 4));
+#undef T
+#define T lc_prof_sync
+LAYOUT(lc_pf_sync_row, F(pid, 4), F(obj, 8), F(ns, 8), F(name, S));
+#undef T
+#define T lc_prof_event
+LAYOUT(lc_pf_event_row, F(role, 4), F(name, S));
+#undef T
+#define T lc_prof_place_name
+LAYOUT(lc_pf_place_name_row, F(kind, 1), F(what, 1), F(name, S));
+#undef T
+#define T lc_prof_end
+LAYOUT(lc_pf_end, F(end_ns, 8), F(procs, 4), F(procs_from, 4), F(exit_status, 4), F(ticks, 4),
+       F(max_gap_ns, 8), F(wasted_lost, 8), F(bad_reads, 8), F(reason, S));
+LAYOUT(lc_pf_end_ext, F(sampler_cpu_ns, 8), F(max_gap_at_ns, 8), F(missed_ticks, 8),
+       F(sched_source, 4), F(shared_cpu, 4), F(unavailable, 4), F(reason_na, SV), F(method, SV),
+       F(ncpus, 4));
+LAYOUT(lc_pf_end_p, F(max_threads, 4), F(max_runnable, 4), F(affinity_cpus, 4));
+LAYOUT(lc_pf_end_rule, F(rule, 4), F(interval_min_ns, 8), F(interval_max_ns, 8),
+       F(mean_interval_ns, 8), F(goal_ppm, 4), F(budget_ppm, 4), F(goal_at_ns, 8),
+       F(thread_cpu_ns, 8));
+LAYOUT(lc_pf_end_fds, F(untracked, 4), F(fd_flags, 4));
+#undef T
+#undef S
+#undef SV
+#undef V32
+#undef V64
+#undef LAYOUT
+#undef F
+#undef F_SIZE
 
 /* CRC-32 table for the reflected polynomial 0xEDB88320. */
 static const uint32_t crc_table[256] = {
@@ -186,8 +267,7 @@ char *lc_key_list(char *buf, size_t len)
 /* Add b into a, field by field. */
 void lc_acct_add(struct lc_acct *a, const struct lc_acct *b)
 {
-	for (int c = 0; c < LC_NCAT; c++)
-		a->cat[c] += b->cat[c];
+	lc_cat_add(a->cat, b->cat);
 	a->li_qempty += b->li_qempty;
 	a->t_we += b->t_we;
 	a->n_we += b->n_we;
@@ -218,10 +298,26 @@ void lc_acct_finish(const struct lc_acct *a, uint32_t p, uint64_t out[LC_NCAT])
 }
 
 /* The categories of a for the profile's p. */
-void lc_profile_finish(const struct lc_profile *prof, const struct lc_acct *a,
-		       uint64_t out[LC_NCAT])
+uint64_t lc_profile_finish(const struct lc_profile *prof, const struct lc_acct *a,
+			   uint64_t out[LC_NCAT])
 {
 	lc_acct_finish(a, prof->procs, out);
+	return lc_cat_sum(out);
+}
+
+uint64_t lc_cat_sum(const uint64_t cat[LC_NCAT])
+{
+	uint64_t s = 0;
+
+	for (int c = 0; c < LC_NCAT; c++)
+		s += cat[c];
+	return s;
+}
+
+void lc_cat_add(uint64_t a[LC_NCAT], const uint64_t b[LC_NCAT])
+{
+	for (int c = 0; c < LC_NCAT; c++)
+		a[c] += b[c];
 }
 
 /* Table-driven CRC-32, zlib-compatible: lc_crc32(0, "123456789", 9) is

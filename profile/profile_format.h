@@ -59,6 +59,39 @@ static const uint8_t lc_pf_vorder[10] = { 8 /* PC */, 2 /* SL */, 0 /* LI */, 4 
 #define LC_PF_M_TROW	((1u << 10) - 1)	/* every bit a thread row may use */
 #define LC_PF_M_PLACE	((1u << 9) - 1)	/* every bit a place row may use */
 
+/* A field of a record in the file, as the writer writes it and the reader
+ * reads it: its width there (1, 4 or 8 bytes, the width of the struct's
+ * field, little-endian; LC_PF_VAR | 4 or 8: a varint into a u32 or u64
+ * field), LC_PF_STR (a u32 length and the bytes; a char *
+ * in the struct, NULL for length 0) or LC_PF_STRS (a u8 count and that many
+ * strings; a char *[LC_NCAT] in the struct, strings past it skipped), and
+ * its offset in the struct. */
+#define LC_PF_STR	0
+#define LC_PF_STRS	2
+#define LC_PF_VAR	0x20	/* with a size 4 or 8: an unsigned varint */
+#define LC_PF_SIZE	0x0f	/* the size bits of a width */
+struct lc_pf_field {
+	uint8_t width;
+	uint16_t off;
+};
+
+/* The fields of a record, or of one part of it, in file order.  The
+ * tables are in profile.c. */
+struct lc_pf_layout {
+	const struct lc_pf_field *f;
+	uint32_t n;
+};
+
+extern const struct lc_pf_layout lc_pf_window4, lc_pf_vwindow, lc_pf_info, lc_pf_info_grow, lc_pf_process, lc_pf_thread,
+	lc_pf_rank, lc_pf_machine, lc_pf_module, lc_pf_module_bias, lc_pf_wasted, lc_pf_move,
+	lc_pf_counts, lc_pf_sync_row, lc_pf_event_row, lc_pf_place_name_row;
+
+/* The end block: its fields, then the parts appended in later minors (2:
+ * ext, 4: p's rules, 5: the interval rule, 5: descriptors), each present
+ * in full or not at all. */
+extern const struct lc_pf_layout lc_pf_end, lc_pf_end_ext, lc_pf_end_p, lc_pf_end_rule,
+	lc_pf_end_fds;
+
 /* Zigzag: signed values of small magnitude as small unsigned ones
  * (0, -1, 1, -2, ... as 0, 1, 2, 3, ...). */
 static inline uint64_t lc_pf_zigzag(int64_t v)

@@ -154,7 +154,8 @@ static char *getstr(struct cur *c, int *oom)
 		return NULL;
 	s = malloc((size_t)n + 1);
 	if (!s) {
-		*oom = 1;
+		if (oom)
+			*oom = 1;
 		bad(c, "out of memory");
 		return NULL;
 	}
@@ -276,36 +277,104 @@ static void getvacct(struct cur *c, struct lc_acct *a)
 	acct_of(v, a);
 }
 
+/* A u8 count and that many strings into v[0..LC_NCAT) (replacing what v
+ * held); strings past LC_NCAT are read and dropped. */
+static void getstrs(struct cur *c, char **v, int *oom)
+{
+	int n = get8(c);
+
+	for (int i = 0; i < n && !c->why; i++) {
+		char *r = getstr(c, oom);
+
+		if (i < LC_NCAT) {
+			free(v[i]);
+			v[i] = r;
+		} else {
+			free(r);
+		}
+	}
+}
+
+/* Store v into the unsigned field of size bytes (1, 4 or 8) at dst. */
+static void store_uint(void *dst, uint8_t size, uint64_t v)
+{
+	if (size == 1)
+		*(uint8_t *)dst = (uint8_t)v;
+	else if (size == 4)
+		*(uint32_t *)dst = (uint32_t)v;
+	else
+		*(uint64_t *)dst = v;
+}
+
+/* An unsigned field of width (profile_format.h: 1, 4 or 8 bytes, or a
+ * varint into 4 or 8) into dst; 0 when the block ends before it. */
+static void getuint(struct cur *c, void *dst, uint8_t width)
+{
+	uint8_t size = width & LC_PF_SIZE;
+	uint64_t v = width & LC_PF_VAR ? (size == 4 ? getuv32(c) : getuv(c)) :
+		     size == 1 ? get8(c) : size == 4 ? get32(c) : get64(c);
+
+	store_uint(dst, size, v);
+}
+
+/* The fields of layout l into record rec (profile_format.h); a string
+ * field's old value is not freed.  oom as getstr's (NULL: ENOMEM is only
+ * c->why). */
+static void get_fields(struct cur *c, void *rec, const struct lc_pf_layout *l, int *oom)
+{
+	for (uint32_t i = 0; i < l->n; i++) {
+		char *dst = (char *)rec + l->f[i].off;
+
+		if (l->f[i].width == LC_PF_STRS)
+			getstrs(c, (char **)(void *)dst, oom);
+		else if (l->f[i].width == LC_PF_STR)
+			*(char **)(void *)dst = getstr(c, oom);
+		else
+			getuint(c, dst, l->f[i].width);
+	}
+}
+
+/* n rows of layout l into the array rows (size bytes a row) from row
+ * *count on, counting each row read whole.  0 or -ENOMEM. */
+static int get_rows(struct cur *c, void *rows, size_t size, uint32_t n, uint32_t *count,
+		    const struct lc_pf_layout *l)
+{
+	int oom = 0;
+
+	for (uint32_t i = 0; i < n && !c->why; i++) {
+		get_fields(c, (char *)rows + (size_t)*count * size, l, &oom);
+		if (!c->why)
+			++*count;
+	}
+	return oom ? -ENOMEM : 0;
+}
+
 static int parse_info(struct rstate *s, struct cur *c)
 {
 	struct lc_prof_info *in = &s->prof->info;
-	int oom = 0, ncat;
+	int oom = 0;
 
-	in->start_realtime_ns = get64(c);
-	in->t0_ns = get64(c);
-	in->interval_ns = get64(c);
-	in->window_ns = get64(c);
-	in->procs_option = get32(c);
-	in->sampler_cpu = (int32_t)get32(c);
-	in->sched_fifo = get32(c);
-	in->unavailable = get32(c) & ((1u << LC_NCAT) - 1);
-	ncat = get8(c);
-	for (int i = 0; i < ncat && !c->why; i++) {
-		char *r = getstr(c, &oom);
-
-		if (i < LC_NCAT)
-			in->reason[i] = r;
-		else
-			free(r);
-	}
-	in->hostname = getstr(c, &oom);
-	in->command = getstr(c, &oom);
-	in->session = getstr(c, &oom);
+	get_fields(c, in, &lc_pf_info, &oom);
+	in->unavailable &= (1u << LC_NCAT) - 1;
 	/* minor 3: the window schedule's growth (absent before: fixed) */
 	if (!c->why && c->n - c->off >= 4)
-		in->window_grow = get32(c);
+		get_fields(c, in, &lc_pf_info_grow, &oom);
 	s->have_info = 1;
 	return oom ? -ENOMEM : 0;
+}
+
+/* Append record rec (size bytes, just read) to the array *arr of *n rows
+ * (capacity *cap) unless the block is invalid; a record not stored has its
+ * string str freed.  0, or -ENOMEM (also when reading it ran out: oom). */
+static int append_rec(struct cur *c, void *arr, uint32_t *n, size_t *cap, const void *rec,
+		      size_t size, char *str, int oom)
+{
+	if (c->why || lc_grow(arr, cap, (size_t)*n + 1, size)) {
+		free(str);
+		return oom || !c->why ? -ENOMEM : 0;
+	}
+	memcpy(*(char **)arr + (size_t)(*n)++ * size, rec, size);
+	return 0;
 }
 
 static int parse_process(struct rstate *s, struct cur *c)
@@ -314,16 +383,8 @@ static int parse_process(struct rstate *s, struct cur *c)
 	struct lc_prof_process p = { 0 };
 	int oom = 0;
 
-	p.pid = (int32_t)get32(c);
-	p.attach_ns = get64(c);
-	p.comm = getstr(c, &oom);
-	if (c->why ||
-	    lc_grow((void **)&pr->processes, &s->pcap, (size_t)pr->nprocesses + 1, sizeof(p))) {
-		free(p.comm);
-		return oom || !c->why ? -ENOMEM : 0;
-	}
-	pr->processes[pr->nprocesses++] = p;
-	return 0;
+	get_fields(c, &p, &lc_pf_process, &oom);
+	return append_rec(c, &pr->processes, &pr->nprocesses, &s->pcap, &p, sizeof(p), p.comm, oom);
 }
 
 /* A rank block (minor 1): the job identity of a process. */
@@ -333,22 +394,10 @@ static int parse_rank(struct rstate *s, struct cur *c)
 	struct lc_prof_rank r = { 0 };
 	int oom = 0;
 
-	r.pid = (int32_t)get32(c);
-	r.rank = (int32_t)get32(c);
-	r.size = get32(c);
-	r.flags = get32(c);
-	r.clock_offset_ns = (int64_t)get64(c);
-	r.job_id = get64(c);
-	r.host = getstr(c, &oom);
+	get_fields(c, &r, &lc_pf_rank, &oom);
 	if (!c->why && (r.rank < 0 || (uint32_t)r.rank >= r.size))
 		bad(c, "rank outside the job's size");
-	if (c->why ||
-	    lc_grow((void **)&pr->ranks, &s->rcap, (size_t)pr->nranks + 1, sizeof(r))) {
-		free(r.host);
-		return oom || !c->why ? -ENOMEM : 0;
-	}
-	pr->ranks[pr->nranks++] = r;
-	return 0;
+	return append_rec(c, &pr->ranks, &pr->nranks, &s->rcap, &r, sizeof(r), r.host, oom);
 }
 
 /* Whether the parts of machine span m fit its total, for 1 to 65536 CPUs. */
@@ -372,23 +421,12 @@ static int parse_machine(struct rstate *s, struct cur *c)
 	struct lc_profile *pr = s->prof;
 	struct lc_prof_machine m = { 0 }, *t = &pr->machine_total;
 
-	m.start_ns = get64(c);
-	m.len_ns = get64(c);
-	m.ncpus = get32(c);
-	m.flags = get32(c);
-	m.total_ns = get64(c);
-	m.program_ns = get64(c);
-	m.sampler_ns = get64(c);
-	m.other_ns = get64(c);
-	m.steal_ns = get64(c);
-	if (c->why)
-		return 0;
-	if (!machine_ok(&m))
-		return bad(c, "machine span: its parts exceed its total, or no CPU");
-	if (lc_grow((void **)&pr->machine, &s->mcap, (size_t)pr->nmachine + 1, sizeof(m)))
+	get_fields(c, &m, &lc_pf_machine, NULL);
+	if (!c->why && !machine_ok(&m))
+		bad(c, "machine span: its parts exceed its total, or no CPU");
+	if (append_rec(c, &pr->machine, &pr->nmachine, &s->mcap, &m, sizeof(m), NULL, 0))
 		return -ENOMEM;
-	pr->machine[pr->nmachine++] = m;
-	if (m.flags & LC_MACH_PARTIAL || t->total_ns > UINT64_MAX / 2 ||
+	if (c->why || m.flags & LC_MACH_PARTIAL || t->total_ns > UINT64_MAX / 2 ||
 	    t->len_ns > UINT64_MAX / 2 || m.total_ns > UINT64_MAX / 4)
 		return 0;
 	if (m.ncpus > t->ncpus)
@@ -415,23 +453,16 @@ static int parse_thread(struct rstate *s, struct cur *c)
 	struct lc_profile *pr = s->prof;
 	struct lc_prof_thread t;
 
-	t.idx = get32(c);
-	t.pid = (int32_t)get32(c);
-	t.tid = (int32_t)get32(c);
-	t.slot = get32(c);
-	t.first_ns = get64(c);
-	if (c->why)
-		return 0;
-	if (t.idx != pr->nthreads)
-		return bad(c, "thread index out of order");
-	if (lc_grow((void **)&pr->threads, &s->tcap, (size_t)pr->nthreads + 1, sizeof(t)))
-		return -ENOMEM;
-	pr->threads[pr->nthreads++] = t;
-	return 0;
+	get_fields(c, &t, &lc_pf_thread, NULL);
+	if (!c->why && t.idx != pr->nthreads)
+		bad(c, "thread index out of order");
+	return append_rec(c, &pr->threads, &pr->nthreads, &s->tcap, &t, sizeof(t), NULL, 0);
 }
 
-static void free_window(struct lc_prof_window *w)
+static void free_window(void *row)
 {
+	struct lc_prof_window *w = row;
+
 	free(w->threads);
 	free(w->tags);
 	free(w->places);
@@ -457,27 +488,39 @@ static struct lc_prof_window *scratch_reset(struct rstate *s)
 	return w;
 }
 
-/* The rows of a window block (type 4); rows must name threads declared
- * earlier. */
+/* Room in the scratch window for n rows and g tag rows, unless the block
+ * is already invalid (then the readers that follow read nothing). */
+static int rows_room(struct rstate *s, struct cur *c, uint32_t n, uint32_t g)
+{
+	return c->why ? 0 : scratch_room(&s->scratch, n, g);
+}
+
+/* A thread row's masked values v (fixed-width order). */
+static void trow_set(struct lc_prof_trow *r, const uint64_t v[10])
+{
+	memcpy(r->cat, v, sizeof(r->cat));
+	r->li_qempty = v[LC_PF_M_QEMPTY];
+}
+
+/* The thread rows and tag rows of a window block (type 4); rows must name
+ * threads declared earlier. */
 static int parse_rows(struct rstate *s, struct cur *c, struct lc_prof_window *w)
 {
 	w->nthreads = getcount(c, 6);
-	if (c->why || scratch_room(&s->scratch, w->nthreads, 0))
-		return c->why ? 0 : -ENOMEM;
+	if (rows_room(s, c, w->nthreads, 0))
+		return -ENOMEM;
 	for (uint32_t i = 0; i < w->nthreads && !c->why; i++) {
-		struct lc_prof_trow *r = &w->threads[i];
 		uint64_t v[10];
 
-		r->thread = get32(c);
-		if (!c->why && r->thread >= s->prof->nthreads)
+		w->threads[i].thread = get32(c);
+		if (!c->why && w->threads[i].thread >= s->prof->nthreads)
 			return bad(c, "row names an undeclared thread");
 		getmasked(c, v, 10, LC_PF_M_TROW);
-		memcpy(r->cat, v, sizeof(r->cat));
-		r->li_qempty = v[LC_PF_M_QEMPTY];
+		trow_set(&w->threads[i], v);
 	}
 	w->ntags = getcount(c, 10);
-	if (c->why || scratch_room(&s->scratch, 0, w->ntags))
-		return c->why ? 0 : -ENOMEM;
+	if (rows_room(s, c, 0, w->ntags))
+		return -ENOMEM;
 	for (uint32_t i = 0; i < w->ntags && !c->why; i++) {
 		w->tags[i].tag = (int64_t)get64(c);
 		getacct(c, &w->tags[i].acct);
@@ -495,12 +538,7 @@ static int parse_window(struct rstate *s, struct cur *c)
 	struct lc_prof_window *w = scratch_reset(s);
 	int r;
 
-	w->source = get8(c);
-	w->index = get32(c);
-	w->start_ns = get64(c);
-	w->ticks = get32(c);
-	w->max_n = get32(c);
-	w->team = get32(c);
+	get_fields(c, w, &lc_pf_window4, NULL);
 	getacct(c, &w->acct);
 	r = parse_rows(s, c, w);
 	w->len_ns = s->prof->info.window_ns;
@@ -509,48 +547,55 @@ static int parse_window(struct rstate *s, struct cur *c)
 	return commit_window(s, c, w);
 }
 
-/* A varint window block (type 12, minor 3). */
-static int parse_vwindow(struct rstate *s, struct cur *c)
+/* The thread rows of a varint window: each thread the difference from the
+ * previous row's, within the declared threads. */
+static int parse_vrows(struct rstate *s, struct cur *c, struct lc_prof_window *w)
 {
-	struct lc_prof_window *w = scratch_reset(s);
-	uint32_t prev = 0, nth = s->prof->nthreads, x;
-	int ext, rc;
-	uint8_t src;
+	uint32_t prev = 0, nth = s->prof->nthreads;
 
-	w->source = get8(c);
-	w->index = getuv32(c);
-	w->start_ns = getuv(c);
-	w->len_ns = getuv(c);
-	w->ticks = getuv32(c);
-	w->max_n = getuv32(c);
-	w->team = getuv32(c);
-	getvacct(c, &w->acct);
-	/* a row is at least a delta and a mask, a tag row a tag and a mask */
+	/* a row is at least a delta and a mask */
 	w->nthreads = getvcount(c, 2);
-	if (c->why || scratch_room(&s->scratch, w->nthreads, 0))
-		return c->why ? 0 : -ENOMEM;
+	if (rows_room(s, c, w->nthreads, 0))
+		return -ENOMEM;
 	for (uint32_t i = 0; i < w->nthreads && !c->why; i++) {
-		struct lc_prof_trow *r = &w->threads[i];
 		int64_t d = lc_pf_unzigzag(getuv(c));
 		uint64_t v[10];
 
-		if (c->why)
-			break;
-		if (d < -(int64_t)prev || d >= (int64_t)nth - (int64_t)prev)
+		if (!c->why && (d < -(int64_t)prev || d >= (int64_t)nth - (int64_t)prev))
 			return bad(c, "row names an undeclared thread");
-		r->thread = prev = (uint32_t)((int64_t)prev + d);
+		w->threads[i].thread = prev = (uint32_t)((int64_t)prev + d);
 		getvmasked(c, v, 10, LC_PF_M_TROW);
-		memcpy(r->cat, v, sizeof(r->cat));
-		r->li_qempty = v[LC_PF_M_QEMPTY];
+		trow_set(&w->threads[i], v);
 	}
+	return 0;
+}
+
+/* The tag rows of a varint window: a tag and a masked acct each. */
+static int parse_vtags(struct rstate *s, struct cur *c, struct lc_prof_window *w)
+{
 	w->ntags = getvcount(c, 2);
-	if (c->why || scratch_room(&s->scratch, 0, w->ntags))
-		return c->why ? 0 : -ENOMEM;
+	if (rows_room(s, c, 0, w->ntags))
+		return -ENOMEM;
 	for (uint32_t i = 0; i < w->ntags && !c->why; i++) {
 		w->tags[i].tag = lc_pf_unzigzag(getuv(c));
 		getvacct(c, &w->tags[i].acct);
 	}
-	/* minor 5: the window's place rows follow */
+	return 0;
+}
+
+/* A varint window block (type 12, minor 3), with its place rows after the
+ * tag rows from minor 5 on. */
+static int parse_vwindow(struct rstate *s, struct cur *c)
+{
+	struct lc_prof_window *w = scratch_reset(s);
+	uint32_t x;
+	int ext, rc;
+	uint8_t src;
+
+	get_fields(c, w, &lc_pf_vwindow, NULL);
+	getvacct(c, &w->acct);
+	if (parse_vrows(s, c, w) || parse_vtags(s, c, w))
+		return c->why ? 0 : -ENOMEM;
 	ext = !c->why && c->off < c->n;
 	if (ext && get_place_rows(s, c, w->source, w->index))
 		return -ENOMEM;
@@ -710,6 +755,68 @@ static struct lc_prof_tagrow *find_tagrow(struct lc_prof_window *w, int64_t tag)
 	return NULL;
 }
 
+/* Room for n more elements of size bytes in the array *p of have. */
+static int room_more(void *p, uint32_t have, uint32_t n, size_t size)
+{
+	void *q;
+
+	if (!n)
+		return 0;
+	q = realloc(*(void **)p, ((size_t)have + n) * size);
+	if (!q)
+		return -ENOMEM;
+	*(void **)p = q;
+	return 0;
+}
+
+/* src's tag rows into dst's, by tag. */
+static int merge_tags(struct lc_prof_window *dst, const struct lc_prof_window *src)
+{
+	if (room_more(&dst->tags, dst->ntags, src->ntags, sizeof(*dst->tags)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < src->ntags; i++) {
+		struct lc_prof_tagrow *g = find_tagrow(dst, src->tags[i].tag);
+
+		if (g)
+			lc_acct_add(&g->acct, &src->tags[i].acct);
+		else
+			dst->tags[dst->ntags++] = src->tags[i];
+	}
+	return 0;
+}
+
+/* Thread row r into dst's row of its thread (s->map: thread -> position
+ * + 1), or as a new row. */
+static void merge_row(struct rstate *s, struct lc_prof_window *dst, const struct lc_prof_trow *r)
+{
+	uint32_t k = s->map[r->thread];
+
+	if (!k) {
+		dst->threads[dst->nthreads] = *r;
+		s->map[r->thread] = ++dst->nthreads;
+		return;
+	}
+	lc_cat_add(dst->threads[k - 1].cat, r->cat);
+	dst->threads[k - 1].li_qempty += r->li_qempty;
+}
+
+/* src's thread rows into dst's, by thread, through a map of thread ->
+ * position + 1 left all zero again afterwards. */
+static int merge_rows(struct rstate *s, struct lc_prof_window *dst,
+		      const struct lc_prof_window *src)
+{
+	if (lc_grow((void **)&s->map, &s->mapcap, s->prof->nthreads, sizeof(*s->map)) ||
+	    room_more(&dst->threads, dst->nthreads, src->nthreads, sizeof(*dst->threads)))
+		return -ENOMEM;
+	for (uint32_t i = dst->nthreads; i-- > 0;)
+		s->map[dst->threads[i].thread] = i + 1;
+	for (uint32_t i = 0; i < src->nthreads; i++)
+		merge_row(s, dst, &src->threads[i]);
+	for (uint32_t i = 0; i < dst->nthreads; i++)
+		s->map[dst->threads[i].thread] = 0;
+	return 0;
+}
+
 /* Merge the later window src into dst: sums, maxima, tag rows by tag and,
  * when dst has rows, rows by thread; dst keeps its start and index. */
 static int merge_window(struct rstate *s, struct lc_prof_window *dst,
@@ -719,57 +826,11 @@ static int merge_window(struct rstate *s, struct lc_prof_window *dst,
 	dst->ticks += src->ticks;
 	dst->len_ns += src->len_ns;
 	dst->nmerged += src->nmerged;
-	if (src->max_n > dst->max_n)
-		dst->max_n = src->max_n;
-	if (src->team > dst->team)
-		dst->team = src->team;
-	if (src->ntags) {
-		void *p = realloc(dst->tags, ((size_t)dst->ntags + src->ntags) * sizeof(*dst->tags));
-
-		if (!p)
-			return -ENOMEM;
-		dst->tags = p;
-	}
-	for (uint32_t i = 0; i < src->ntags; i++) {
-		struct lc_prof_tagrow *g = find_tagrow(dst, src->tags[i].tag);
-
-		if (g)
-			lc_acct_add(&g->acct, &src->tags[i].acct);
-		else
-			dst->tags[dst->ntags++] = src->tags[i];
-	}
-	if (!keep_rows || !src->nthreads)
-		return 0;
-	/* rows by thread through a map of thread -> position + 1, left all
-	 * zero again afterwards */
-	if (lc_grow((void **)&s->map, &s->mapcap, s->prof->nthreads, sizeof(*s->map)))
+	dst->max_n = src->max_n > dst->max_n ? src->max_n : dst->max_n;
+	dst->team = src->team > dst->team ? src->team : dst->team;
+	if (merge_tags(dst, src))
 		return -ENOMEM;
-	{
-		void *p = realloc(dst->threads,
-				  ((size_t)dst->nthreads + src->nthreads) * sizeof(*dst->threads));
-
-		if (!p)
-			return -ENOMEM;
-		dst->threads = p;
-	}
-	for (uint32_t i = dst->nthreads; i-- > 0;)
-		s->map[dst->threads[i].thread] = i + 1;
-	for (uint32_t i = 0; i < src->nthreads; i++) {
-		const struct lc_prof_trow *r = &src->threads[i];
-		uint32_t k = s->map[r->thread];
-
-		if (k) {
-			for (int c = 0; c < LC_NCAT; c++)
-				dst->threads[k - 1].cat[c] += r->cat[c];
-			dst->threads[k - 1].li_qempty += r->li_qempty;
-		} else {
-			dst->threads[dst->nthreads] = *r;
-			s->map[r->thread] = ++dst->nthreads;
-		}
-	}
-	for (uint32_t i = 0; i < dst->nthreads; i++)
-		s->map[dst->threads[i].thread] = 0;
-	return 0;
+	return keep_rows && src->nthreads ? merge_rows(s, dst, src) : 0;
 }
 
 /* Merge the held windows of d pairwise (0 and 1, 2 and 3, ...), with
@@ -986,8 +1047,7 @@ static int add_place_total(struct lc_prof_data *d, struct srcst *ss, const struc
 	uint32_t i = place_pos(d, r);
 
 	if (i < d->nplaces && !place_cmp(&d->places[i], r)) {
-		for (int c = 0; c < LC_NCAT; c++)
-			d->places[i].cat[c] += r->cat[c];
+		lc_cat_add(d->places[i].cat, r->cat);
 		return 0;
 	}
 	if (lc_grow((void **)&d->places, &ss->plcap, (size_t)d->nplaces + 1, sizeof(*r)))
@@ -1230,22 +1290,19 @@ static void place_move(struct rstate *s, const struct lc_prof_wasted *x, uint64_
 	spread(&d->places[i], j - i, x, m, NULL);
 }
 
-/* Free the module records of a profile. */
-static void free_modules(struct lc_profile *pr)
+/* Free what a module record holds. */
+static void free_module(void *row)
 {
-	for (uint32_t i = 0; i < pr->nmodules; i++) {
-		free(pr->modules[i].path);
-		free(pr->modules[i].build_id);
-	}
-	free(pr->modules);
+	struct lc_prof_module *m = row;
+
+	free(m->path);
+	free(m->build_id);
 }
 
 /* Free the names of place words of a profile. */
 static void free_place_names(struct lc_profile *pr)
 {
-	for (uint32_t i = 0; i < pr->nplace_names; i++)
-		free(pr->place_names[i].name);
-	free(pr->place_names);
+	LC_FREE_FIELD(pr->place_names, pr->nplace_names, name);
 	pr->place_names = NULL;
 	pr->nplace_names = 0;
 }
@@ -1255,7 +1312,6 @@ static int parse_place_names(struct rstate *s, struct cur *c)
 {
 	struct lc_profile *pr = s->prof;
 	uint32_t n = getcount(c, 6);
-	int oom = 0;
 
 	if (c->why)
 		return 0;
@@ -1263,16 +1319,8 @@ static int parse_place_names(struct rstate *s, struct cur *c)
 	pr->place_names = calloc(n ? n : 1, sizeof(*pr->place_names));
 	if (!pr->place_names)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < n && !c->why; i++) {
-		struct lc_prof_place_name *x = &pr->place_names[pr->nplace_names];
-
-		x->kind = get8(c);
-		x->what = get8(c);
-		x->name = getstr(c, &oom);
-		if (!c->why)
-			pr->nplace_names++;
-	}
-	return oom ? -ENOMEM : 0;
+	return get_rows(c, pr->place_names, sizeof(*pr->place_names), n, &pr->nplace_names,
+			&lc_pf_place_name_row);
 }
 
 const char *lc_profile_place_what(const struct lc_profile *prof, uint64_t w)
@@ -1293,15 +1341,10 @@ static int parse_module(struct rstate *s, struct cur *c)
 	struct lc_prof_module m = { 0 }, *slot = NULL;
 	int oom = 0;
 
-	m.pid = (int32_t)get32(c);
-	m.hash = get32(c);
-	m.path = getstr(c, &oom);
-	m.build_id = getstr(c, &oom);
-	m.size = get64(c);
-	m.mtime_ns = get64(c);
+	get_fields(c, &m, &lc_pf_module, &oom);
 	if (c->n - c->off >= 9) {	/* appended in minor 5: older files have none */
-		m.based = get8(c) != 0;
-		m.bias = get64(c);
+		get_fields(c, &m, &lc_pf_module_bias, NULL);
+		m.based = m.based != 0;
 	}
 	if (!c->why && m.hash > 0xffffu)
 		bad(c, "module hash out of range");
@@ -1416,6 +1459,21 @@ static int get_tags(struct cur *c, uint32_t n, int64_t **out)
 	return 0;
 }
 
+/* The tags of a record that names thread (read before them): a count and
+ * the tags into *ntags and a new *tags.  A thread not declared makes the
+ * block invalid with the reason why.  0 (c->why set if invalid) or
+ * -ENOMEM. */
+static int get_thread_tags(struct rstate *s, struct cur *c, uint32_t thread, uint32_t *ntags,
+			   int64_t **tags, const char *why)
+{
+	*ntags = getcount(c, 8);
+	if (c->why)
+		return 0;
+	if (thread >= s->prof->nthreads)
+		return bad(c, why);
+	return get_tags(c, *ntags, tags);
+}
+
 /* Apply a parsed wasted or move record, then free its tags. */
 static int apply_free(struct rstate *s, struct cur *c, struct lc_prof_wasted *x)
 {
@@ -1429,17 +1487,9 @@ static int parse_wasted(struct rstate *s, struct cur *c)
 {
 	struct lc_prof_wasted x = { .from = LC_CAT_PC, .to = LC_CAT_WC };
 
-	x.source = get8(c);
-	x.window = get32(c);
-	x.thread = get32(c);
-	x.ns = get64(c);
-	x.task = get64(c);
-	x.ntags = getcount(c, 8);
-	if (c->why)
-		return 0;
-	if (x.thread >= s->prof->nthreads)
-		return bad(c, "wasted time of an undeclared thread");
-	if (get_tags(c, x.ntags, &x.tags))
+	get_fields(c, &x, &lc_pf_wasted, NULL);
+	if (get_thread_tags(s, c, x.thread, &x.ntags, &x.tags,
+			    "wasted time of an undeclared thread"))
 		return -ENOMEM;
 	return apply_free(s, c, &x);
 }
@@ -1448,46 +1498,20 @@ static int parse_move(struct rstate *s, struct cur *c)
 {
 	struct lc_prof_wasted x = { 0 };
 
-	x.source = get8(c);
-	x.window = get32(c);
-	x.thread = get32(c);
-	x.from = get8(c);
-	x.to = get8(c);
-	x.ns = get64(c);
-	x.ntags = getcount(c, 8);
-	if (c->why)
-		return 0;
-	if (x.thread >= s->prof->nthreads)
-		return bad(c, "moved time of an undeclared thread");
-	if (x.from >= LC_NCAT || x.to >= LC_NCAT)
-		return bad(c, "move names an unknown category");
-	if (get_tags(c, x.ntags, &x.tags))
+	get_fields(c, &x, &lc_pf_move, NULL);
+	if (get_thread_tags(s, c, x.thread, &x.ntags, &x.tags, "moved time of an undeclared thread"))
 		return -ENOMEM;
+	if (!c->why && (x.from >= LC_NCAT || x.to >= LC_NCAT))
+		bad(c, "move names an unknown category");
 	return apply_free(s, c, &x);
 }
 
-/* Free the sync records of a profile. */
-static void free_sync(struct lc_profile *pr)
+/* Drop the sync records of source src, making room for n more. */
+static int sync_drop(struct lc_profile *pr, uint8_t src, uint32_t n)
 {
-	for (uint32_t i = 0; i < pr->nsync; i++)
-		free(pr->sync[i].name);
-	free(pr->sync);
-	pr->sync = NULL;
-	pr->nsync = 0;
-}
+	struct lc_prof_sync *all = calloc((size_t)pr->nsync + n + 1, sizeof(*all));
+	uint32_t k = 0;
 
-/* A sync block replaces the records of its source read so far. */
-static int parse_sync(struct rstate *s, struct cur *c)
-{
-	struct lc_profile *pr = s->prof;
-	uint8_t src = get8(c);
-	uint32_t n = getcount(c, 24), k = 0;
-	struct lc_prof_sync *all;
-	int oom = 0;
-
-	if (c->why || src >= LC_NSRC)
-		return 0;
-	all = calloc((size_t)pr->nsync + n + 1, sizeof(*all));
 	if (!all)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < pr->nsync; i++) {
@@ -1499,25 +1523,32 @@ static int parse_sync(struct rstate *s, struct cur *c)
 	free(pr->sync);
 	pr->sync = all;
 	pr->nsync = k;
-	for (uint32_t i = 0; i < n && !c->why; i++) {
-		struct lc_prof_sync *y = &pr->sync[pr->nsync];
+	return 0;
+}
 
-		y->source = src;
-		y->pid = (int32_t)get32(c);
-		y->obj = get64(c);
-		y->ns = get64(c);
-		y->name = getstr(c, &oom);
-		if (!c->why)
-			pr->nsync++;
-	}
-	return oom ? -ENOMEM : 0;
+/* A sync block replaces the records of its source read so far. */
+static int parse_sync(struct rstate *s, struct cur *c)
+{
+	struct lc_profile *pr = s->prof;
+	uint8_t src = get8(c);
+	uint32_t n = getcount(c, 24), k = pr->nsync;
+	int r;
+
+	if (c->why || src >= LC_NSRC)
+		return 0;
+	if (sync_drop(pr, src, n))
+		return -ENOMEM;
+	k = pr->nsync;
+	r = get_rows(c, pr->sync, sizeof(*pr->sync), n, &pr->nsync, &lc_pf_sync_row);
+	for (uint32_t i = k; i < pr->nsync; i++)
+		pr->sync[i].source = src;
+	return r;
 }
 
 static int parse_events(struct rstate *s, struct cur *c)
 {
 	struct lc_profile *pr = s->prof;
-	uint32_t n = getcount(c, 8);
-	int oom = 0;
+	uint32_t n = getcount(c, 8), got = 0;
 
 	if (c->why)
 		return 0;
@@ -1529,14 +1560,11 @@ static int parse_events(struct rstate *s, struct cur *c)
 	if (!pr->events)
 		return -ENOMEM;
 	pr->nevents = n;
-	for (uint32_t i = 0; i < n && !c->why; i++) {
-		pr->events[i].role = get32(c);
-		pr->events[i].name = getstr(c, &oom);
+	if (get_rows(c, pr->events, sizeof(*pr->events), n, &got, &lc_pf_event_row))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
 		if (pr->events[i].role >= LC_EVR_NROLES)
 			pr->events[i].role = LC_EVR_OTHER;
-	}
-	if (oom)
-		return -ENOMEM;
 	for (int k = 0; k < LC_NSRC && !c->why; k++)
 		if (fit_counters(s, &pr->data[k], &s->src[k]))
 			return -ENOMEM;
@@ -1548,87 +1576,42 @@ static int parse_counts(struct rstate *s, struct cur *c)
 	struct lc_prof_counts x = { 0 };
 	int r;
 
-	x.source = get8(c);
-	x.window = get32(c);
-	x.thread = get32(c);
-	x.ntags = getcount(c, 8);
-	if (c->why)
-		return 0;
-	if (x.thread >= s->prof->nthreads)
-		return bad(c, "counts of an undeclared thread");
-	if (get_tags(c, x.ntags, &x.tags))
+	get_fields(c, &x, &lc_pf_counts, NULL);
+	if (get_thread_tags(s, c, x.thread, &x.ntags, &x.tags, "counts of an undeclared thread"))
 		return -ENOMEM;
 	x.nev = get32(c);
-	if (!c->why && (x.nev != s->prof->nevents || !s->prof->events)) {
-		free(x.tags);
-		return bad(c, "counts that do not match the events block");
-	}
-	for (uint32_t i = 0; i < x.nev; i++)
+	if (!c->why && (x.nev != s->prof->nevents || !s->prof->events))
+		bad(c, "counts that do not match the events block");
+	for (uint32_t i = 0; i < x.nev && !c->why; i++)
 		x.v[i] = get64(c);
 	r = c->why ? 0 : apply_counts(s, &x);
 	free(x.tags);
 	return r;
 }
 
-/* The appended fields of an end block (format minor 2), when present. */
+/* The parts of an end block appended in later minors, each read when the
+ * block holds more, and marked as read (the int at flag) when whole. */
+static const struct end_part {
+	const struct lc_pf_layout *l;
+	size_t flag;
+} end_parts[] = {
+	{ &lc_pf_end_ext, offsetof(struct lc_prof_end, ext) },			/* minor 2 */
+	{ &lc_pf_end_p, offsetof(struct lc_prof_end, p_rules) },		/* minor 4 */
+	{ &lc_pf_end_rule, offsetof(struct lc_prof_end, interval_rule) },	/* minor 5 */
+	{ &lc_pf_end_fds, offsetof(struct lc_prof_end, fds) },			/* minor 5 */
+};
+
+/* The appended parts of an end block, as far as present. */
 static void parse_end_ext(struct cur *c, struct lc_prof_end *e, int *oom)
 {
-	int n;
-
-	if (c->why || c->off == c->n)
-		return;
-	e->sampler_cpu_ns = get64(c);
-	e->max_gap_at_ns = get64(c);
-	e->missed_ticks = get64(c);
-	e->sched_source = get32(c);
-	e->shared_cpu = (int32_t)get32(c);
-	e->unavailable = get32(c) & ((1u << LC_NCAT) - 1);
-	for (int k = 0; k < 2; k++) {
-		char **dst = k ? e->method : e->reason_na;
-
-		n = get8(c);
-		for (int i = 0; i < n && !c->why; i++) {
-			char *r = getstr(c, oom);
-
-			if (i < LC_NCAT) {
-				free(dst[i]);
-				dst[i] = r;
-			} else {
-				free(r);
-			}
-		}
+	for (size_t i = 0; i < sizeof(end_parts) / sizeof(end_parts[0]); i++) {
+		if (c->why || c->off == c->n)
+			return;
+		get_fields(c, e, end_parts[i].l, oom);
+		e->unavailable &= (1u << LC_NCAT) - 1;
+		if (!c->why)
+			*(int *)(void *)((char *)e + end_parts[i].flag) = 1;
 	}
-	e->ncpus = get32(c);
-	if (!c->why)
-		e->ext = 1;
-	/* minor 4: p's rules */
-	if (c->why || c->off == c->n)
-		return;
-	e->max_threads = get32(c);
-	e->max_runnable = get32(c);
-	e->affinity_cpus = get32(c);
-	if (!c->why)
-		e->p_rules = 1;
-	/* minor 5: the interval rule */
-	if (c->why || c->off == c->n)
-		return;
-	e->rule = get32(c);
-	e->interval_min_ns = get64(c);
-	e->interval_max_ns = get64(c);
-	e->mean_interval_ns = get64(c);
-	e->goal_ppm = get32(c);
-	e->budget_ppm = get32(c);
-	e->goal_at_ns = get64(c);
-	e->thread_cpu_ns = get64(c);
-	if (!c->why)
-		e->interval_rule = 1;
-	/* minor 5: descriptors */
-	if (c->why || c->off == c->n)
-		return;
-	e->untracked = get32(c);
-	e->fd_flags = get32(c);
-	if (!c->why)
-		e->fds = 1;
 }
 
 static int parse_end(struct rstate *s, struct cur *c)
@@ -1637,64 +1620,36 @@ static int parse_end(struct rstate *s, struct cur *c)
 	int oom = 0;
 
 	free(e->reason);	/* a second end block replaces the first */
-	e->end_ns = get64(c);
-	e->procs = get32(c);
-	e->procs_from = get32(c);
-	e->exit_status = (int32_t)get32(c);
-	e->ticks = get32(c);
-	e->max_gap_ns = get64(c);
-	e->wasted_lost = get64(c);
-	e->bad_reads = get64(c);
-	e->reason = getstr(c, &oom);
+	get_fields(c, e, &lc_pf_end, &oom);
 	parse_end_ext(c, e, &oom);
 	if (!c->why)
 		s->prof->ended = 1;
 	return oom ? -ENOMEM : 0;
 }
 
+/* The reader of each block type; a type without one (a newer minor
+ * version's) is skipped. */
+static int (*const parsers[])(struct rstate *s, struct cur *c) = {
+	[LC_PF_INFO] = parse_info,		[LC_PF_PROCESS] = parse_process,
+	[LC_PF_THREAD] = parse_thread,		[LC_PF_WINDOW] = parse_window,
+	[LC_PF_WASTED] = parse_wasted,		[LC_PF_END] = parse_end,
+	[LC_PF_RANK] = parse_rank,		[LC_PF_MOVE] = parse_move,
+	[LC_PF_EVENTS] = parse_events,		[LC_PF_COUNTS] = parse_counts,
+	[LC_PF_SYNC] = parse_sync,		[LC_PF_VWINDOW] = parse_vwindow,
+	[LC_PF_MACHINE] = parse_machine,	[LC_PF_PLACES] = parse_places,
+	[LC_PF_MODULE] = parse_module,		[LC_PF_PLACE_NAMES] = parse_place_names,
+};
+
 /* Parse one verified payload; 0, -ENOMEM, or 0 with c->why set. */
 static int parse_block(struct rstate *s, uint16_t type, struct cur *c)
 {
 	if (!s->have_info && type != LC_PF_INFO)
 		return bad(c, "the first block is not the info block");
-	switch (type) {
-	case LC_PF_INFO:
-		if (s->have_info)
-			return bad(c, "second info block");
-		return parse_info(s, c);
-	case LC_PF_PROCESS:
-		return parse_process(s, c);
-	case LC_PF_THREAD:
-		return parse_thread(s, c);
-	case LC_PF_WINDOW:
-		return parse_window(s, c);
-	case LC_PF_WASTED:
-		return parse_wasted(s, c);
-	case LC_PF_END:
-		return parse_end(s, c);
-	case LC_PF_RANK:
-		return parse_rank(s, c);
-	case LC_PF_MOVE:
-		return parse_move(s, c);
-	case LC_PF_EVENTS:
-		return parse_events(s, c);
-	case LC_PF_COUNTS:
-		return parse_counts(s, c);
-	case LC_PF_SYNC:
-		return parse_sync(s, c);
-	case LC_PF_VWINDOW:
-		return parse_vwindow(s, c);
-	case LC_PF_MACHINE:
-		return parse_machine(s, c);
-	case LC_PF_PLACES:
-		return parse_places(s, c);
-	case LC_PF_MODULE:
-		return parse_module(s, c);
-	case LC_PF_PLACE_NAMES:
-		return parse_place_names(s, c);
-	default:
-		return 0;	/* a newer minor version's block: skip it */
-	}
+	if (type == LC_PF_INFO && s->have_info)
+		return bad(c, "second info block");
+	if (type >= sizeof(parsers) / sizeof(parsers[0]) || !parsers[type])
+		return 0;
+	return parsers[type](s, c);
 }
 
 /* An end block of minor 2 has the final say on what was measured. */
@@ -2023,46 +1978,53 @@ int lc_profile_read(const char *path, struct lc_profile **out, char *err, size_t
 	return lc_profile_read_opts(path, NULL, out, err, errlen);
 }
 
+/* Free what the info block of a profile holds. */
+static void free_info(struct lc_prof_info *info)
+{
+	for (int c = 0; c < LC_NCAT; c++)
+		free(info->reason[c]);
+	free(info->hostname);
+	free(info->command);
+	free(info->session);
+}
+
+/* Free the arrays of one source's data. */
+static void free_data(struct lc_prof_data *d)
+{
+	lc_free_rows(d->windows, d->nwindows, sizeof(*d->windows), free_window);
+	free(d->threads);
+	free(d->tags);
+	free(d->ev_window);
+	free(d->ev_thread);
+	free(d->ev_tag);
+	free(d->places);
+}
+
+/* Free the strings of the end record. */
+static void free_end(struct lc_prof_end *e)
+{
+	for (int c = 0; c < LC_NCAT; c++) {
+		free(e->reason_na[c]);
+		free(e->method[c]);
+	}
+	free(e->reason);
+}
+
 void lc_profile_free(struct lc_profile *prof)
 {
 	if (!prof)
 		return;
-	for (int c = 0; c < LC_NCAT; c++)
-		free(prof->info.reason[c]);
-	free(prof->info.hostname);
-	free(prof->info.command);
-	free(prof->info.session);
-	for (uint32_t i = 0; i < prof->nprocesses; i++)
-		free(prof->processes[i].comm);
-	free(prof->processes);
-	for (uint32_t i = 0; i < prof->nranks; i++)
-		free(prof->ranks[i].host);
-	free(prof->ranks);
+	free_info(&prof->info);
+	LC_FREE_FIELD(prof->processes, prof->nprocesses, comm);
+	LC_FREE_FIELD(prof->ranks, prof->nranks, host);
 	free(prof->threads);
-	for (int s = 0; s < LC_NSRC; s++) {
-		struct lc_prof_data *d = &prof->data[s];
-
-		for (uint32_t i = 0; i < d->nwindows; i++)
-			free_window(&d->windows[i]);
-		free(d->windows);
-		free(d->threads);
-		free(d->tags);
-		free(d->ev_window);
-		free(d->ev_thread);
-		free(d->ev_tag);
-		free(d->places);
-	}
-	free_modules(prof);
+	for (int s = 0; s < LC_NSRC; s++)
+		free_data(&prof->data[s]);
+	lc_free_rows(prof->modules, prof->nmodules, sizeof(*prof->modules), free_module);
 	free_place_names(prof);
-	for (uint32_t i = 0; i < prof->nevents; i++)
-		free(prof->events[i].name);
-	free(prof->events);
-	free_sync(prof);
+	LC_FREE_FIELD(prof->events, prof->nevents, name);
+	LC_FREE_FIELD(prof->sync, prof->nsync, name);
 	free(prof->machine);
-	for (int c = 0; c < LC_NCAT; c++) {
-		free(prof->end.reason_na[c]);
-		free(prof->end.method[c]);
-	}
-	free(prof->end.reason);
+	free_end(&prof->end);
 	free(prof);
 }

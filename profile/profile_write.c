@@ -135,15 +135,9 @@ static void async_stop(struct lc_pwriter *w)
 {
 	if (!w->async)
 		return;
-	pthread_mutex_lock(&w->lock);
-	w->stopping = 1;
-	pthread_cond_signal(&w->cond);
-	pthread_mutex_unlock(&w->lock);
-	pthread_join(w->th, NULL);
+	lc_thread_stop(w->th, &w->lock, &w->cond, &w->stopping);
 	if (w->async_err && !w->err)
 		w->err = w->async_err;
-	pthread_mutex_destroy(&w->lock);
-	pthread_cond_destroy(&w->cond);
 	w->async = 0;
 }
 
@@ -219,6 +213,55 @@ static void putstr(struct lc_pwriter *w, const char *s)
 		memcpy(p, s, n);
 }
 
+/* Strings v[0..LC_NCAT): a u8 count and the strings. */
+static void putstrs(struct lc_pwriter *w, char *const *v)
+{
+	put8(w, LC_NCAT);
+	for (int c = 0; c < LC_NCAT; c++)
+		putstr(w, v[c]);
+}
+
+/* An unsigned field of width (profile_format.h: 1, 4 or 8 bytes,
+ * little-endian, or a varint from 4 or 8) at src. */
+static void put_uint(struct lc_pwriter *w, const void *src, uint8_t width)
+{
+	uint8_t size = width & LC_PF_SIZE, *p;
+	uint64_t v = size == 1 ? *(const uint8_t *)src :
+		     size == 4 ? *(const uint32_t *)src : *(const uint64_t *)src;
+
+	p = width & LC_PF_VAR ? NULL : room(w, size);
+	if (width & LC_PF_VAR)
+		putuv(w, v);
+	for (uint8_t i = 0; p && i < size; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* One field of a record at src, as the layout gives it. */
+static void put_field(struct lc_pwriter *w, const void *src, uint8_t width)
+{
+	if (width == LC_PF_STRS)
+		putstrs(w, src);
+	else if (width == LC_PF_STR)
+		putstr(w, *(char *const *)src);
+	else
+		put_uint(w, src, width);
+}
+
+/* The fields of record rec in the order of layout l. */
+static void put_fields(struct lc_pwriter *w, const void *rec, const struct lc_pf_layout *l)
+{
+	for (uint32_t i = 0; i < l->n; i++)
+		put_field(w, (const char *)rec + l->f[i].off, l->f[i].width);
+}
+
+/* A count and n tags. */
+static void put_tags(struct lc_pwriter *w, uint32_t n, const int64_t *tags)
+{
+	put32(w, n);
+	for (uint32_t i = 0; i < n; i++)
+		put64(w, (uint64_t)tags[i]);
+}
+
 /* The nonzero values among v[0..nbits) (fixed-width field order) as a
  * varint mask and varints, in the order of lc_pf_vorder. */
 static void putvmasked(struct lc_pwriter *w, const uint64_t *v, int nbits)
@@ -260,17 +303,22 @@ static void putvtrow(struct lc_pwriter *w, const struct lc_prof_trow *r, uint32_
 	putvmasked(w, v, 10);
 }
 
-/* Start a block of the given type: reserve its header. */
-static void begin(struct lc_pwriter *w, uint16_t type)
+/* Start a block of the given type after what the buffer holds: its header. */
+static void begin_here(struct lc_pwriter *w, uint16_t type)
 {
-	uint8_t *p;
+	uint8_t *p = room(w, LC_PF_BLK_HDR);
 
-	w->len = 0;
-	p = room(w, LC_PF_BLK_HDR);
 	if (p) {
 		lc_pf_put16(p, type);
 		lc_pf_put16(p + 2, 0);
 	}
+}
+
+/* Begin a block of type type as the first thing in the buffer. */
+static void begin(struct lc_pwriter *w, uint16_t type)
+{
+	w->len = 0;
+	begin_here(w, type);
 }
 
 /* Finish the block begun at offset start: fill in its length, append the
@@ -302,52 +350,55 @@ static int finish(struct lc_pwriter *w, size_t start)
 	return r;
 }
 
+/* A block of type type holding record rec of layout l. */
+static int put_record(struct lc_pwriter *w, uint16_t type, const void *rec,
+		      const struct lc_pf_layout *l)
+{
+	begin(w, type);
+	put_fields(w, rec, l);
+	return finish(w, 0);
+}
+
 int lc_pwriter_rank(struct lc_pwriter *w, const struct lc_prof_rank *r)
 {
-	begin(w, LC_PF_RANK);
-	put32(w, (uint32_t)r->pid);
-	put32(w, (uint32_t)r->rank);
-	put32(w, r->size);
-	put32(w, r->flags);
-	put64(w, (uint64_t)r->clock_offset_ns);
-	put64(w, r->job_id);
-	putstr(w, r->host);
-	return finish(w, 0);
+	return put_record(w, LC_PF_RANK, r, &lc_pf_rank);
 }
 
 int lc_pwriter_machine(struct lc_pwriter *w, const struct lc_prof_machine *m)
 {
-	begin(w, LC_PF_MACHINE);
-	put64(w, m->start_ns);
-	put64(w, m->len_ns);
-	put32(w, m->ncpus);
-	put32(w, m->flags);
-	put64(w, m->total_ns);
-	put64(w, m->program_ns);
-	put64(w, m->sampler_ns);
-	put64(w, m->other_ns);
-	put64(w, m->steal_ns);
-	return finish(w, 0);
+	return put_record(w, LC_PF_MACHINE, m, &lc_pf_machine);
 }
 
 /* The info payload. */
 static void put_info(struct lc_pwriter *w, const struct lc_prof_info *in)
 {
-	put64(w, in->start_realtime_ns);
-	put64(w, in->t0_ns);
-	put64(w, in->interval_ns);
-	put64(w, in->window_ns);
-	put32(w, in->procs_option);
-	put32(w, (uint32_t)in->sampler_cpu);
-	put32(w, in->sched_fifo);
-	put32(w, in->unavailable);
-	put8(w, LC_NCAT);
-	for (int c = 0; c < LC_NCAT; c++)
-		putstr(w, in->reason[c]);
-	putstr(w, in->hostname);
-	putstr(w, in->command);
-	putstr(w, in->session);
-	put32(w, in->window_grow);
+	put_fields(w, in, &lc_pf_info);
+	put_fields(w, in, &lc_pf_info_grow);
+}
+
+/* The file header (docs/format.md) at the start of the buffer. */
+static void put_file_header(struct lc_pwriter *w)
+{
+	uint8_t *h = room(w, LC_PF_HDR_SIZE);
+
+	if (!h)
+		return;
+	lc_pf_put64(h, LC_PF_MAGIC);
+	lc_pf_put16(h + 8, LC_PF_MAJOR);
+	lc_pf_put16(h + 10, LC_PF_MINOR);
+	lc_pf_put32(h + 12, LC_PF_HDR_SIZE);
+	lc_pf_put32(h + 16, 0);
+	lc_pf_put32(h + 20, lc_crc32(0, h, LC_PF_HDR_SIZE - 4));
+}
+
+/* Close and free a writer that was not opened whole (NULL is fine). */
+static void writer_free(struct lc_pwriter *w)
+{
+	if (w && w->fd >= 0)
+		close(w->fd);
+	if (w)
+		free(w->buf);
+	free(w);
 }
 
 /* Create path, write the file header and the info block with one write. */
@@ -355,7 +406,6 @@ struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *
 				   int *err)
 {
 	struct lc_pwriter *w = calloc(1, sizeof(*w));
-	uint8_t *h;
 	int r = -ENOMEM;
 
 	if (!w)
@@ -366,23 +416,8 @@ struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *
 		r = w->fd;
 		goto fail;
 	}
-	h = room(w, LC_PF_HDR_SIZE);
-	if (h) {
-		lc_pf_put64(h, LC_PF_MAGIC);
-		lc_pf_put16(h + 8, LC_PF_MAJOR);
-		lc_pf_put16(h + 10, LC_PF_MINOR);
-		lc_pf_put32(h + 12, LC_PF_HDR_SIZE);
-		lc_pf_put32(h + 16, 0);
-		lc_pf_put32(h + 20, lc_crc32(0, h, LC_PF_HDR_SIZE - 4));
-	}
-	if (!w->err) {
-		uint8_t *bh = room(w, LC_PF_BLK_HDR);
-
-		if (bh) {
-			lc_pf_put16(bh, LC_PF_INFO);
-			lc_pf_put16(bh + 2, 0);
-		}
-	}
+	put_file_header(w);
+	begin_here(w, LC_PF_INFO);
 	put_info(w, info);
 	r = finish(w, LC_PF_HDR_SIZE);
 	if (r)
@@ -391,32 +426,18 @@ struct lc_pwriter *lc_pwriter_open(const char *path, const struct lc_prof_info *
 fail:
 	if (err)
 		*err = r;
-	if (w && w->fd >= 0)
-		close(w->fd);
-	if (w)
-		free(w->buf);
-	free(w);
+	writer_free(w);
 	return NULL;
 }
 
 int lc_pwriter_process(struct lc_pwriter *w, const struct lc_prof_process *p)
 {
-	begin(w, LC_PF_PROCESS);
-	put32(w, (uint32_t)p->pid);
-	put64(w, p->attach_ns);
-	putstr(w, p->comm);
-	return finish(w, 0);
+	return put_record(w, LC_PF_PROCESS, p, &lc_pf_process);
 }
 
 int lc_pwriter_thread(struct lc_pwriter *w, const struct lc_prof_thread *t)
 {
-	begin(w, LC_PF_THREAD);
-	put32(w, t->idx);
-	put32(w, (uint32_t)t->pid);
-	put32(w, (uint32_t)t->tid);
-	put32(w, t->slot);
-	put64(w, t->first_ns);
-	return finish(w, 0);
+	return put_record(w, LC_PF_THREAD, t, &lc_pf_thread);
 }
 
 static void put_place_rows(struct lc_pwriter *w, uint32_t n, const struct lc_prof_place *pl);
@@ -425,16 +446,13 @@ static void put_place_rows(struct lc_pwriter *w, uint32_t n, const struct lc_pro
  * are small, and a window of 256 rows is most of a profile. */
 int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win)
 {
+	struct lc_prof_window x = *win;
 	uint32_t prev = 0;
 
+	if (!x.len_ns)
+		x.len_ns = w->window_ns;
 	begin(w, LC_PF_VWINDOW);
-	put8(w, win->source);
-	putuv(w, win->index);
-	putuv(w, win->start_ns);
-	putuv(w, win->len_ns ? win->len_ns : w->window_ns);
-	putuv(w, win->ticks);
-	putuv(w, win->max_n);
-	putuv(w, win->team);
+	put_fields(w, &x, &lc_pf_vwindow);
 	putvacct(w, &win->acct);
 	putuv(w, win->nthreads);
 	for (uint32_t i = 0; i < win->nthreads; i++) {
@@ -454,29 +472,16 @@ int lc_pwriter_window(struct lc_pwriter *w, const struct lc_prof_window *win)
 int lc_pwriter_wasted(struct lc_pwriter *w, const struct lc_prof_wasted *x)
 {
 	begin(w, LC_PF_WASTED);
-	put8(w, x->source);
-	put32(w, x->window);
-	put32(w, x->thread);
-	put64(w, x->ns);
-	put64(w, x->task);
-	put32(w, x->ntags);
-	for (uint32_t i = 0; i < x->ntags; i++)
-		put64(w, (uint64_t)x->tags[i]);
+	put_fields(w, x, &lc_pf_wasted);
+	put_tags(w, x->ntags, x->tags);
 	return finish(w, 0);
 }
 
 int lc_pwriter_move(struct lc_pwriter *w, const struct lc_prof_wasted *x)
 {
 	begin(w, LC_PF_MOVE);
-	put8(w, x->source);
-	put32(w, x->window);
-	put32(w, x->thread);
-	put8(w, x->from);
-	put8(w, x->to);
-	put64(w, x->ns);
-	put32(w, x->ntags);
-	for (uint32_t i = 0; i < x->ntags; i++)
-		put64(w, (uint64_t)x->tags[i]);
+	put_fields(w, x, &lc_pf_move);
+	put_tags(w, x->ntags, x->tags);
 	return finish(w, 0);
 }
 
@@ -520,15 +525,13 @@ int lc_pwriter_places(struct lc_pwriter *w, uint32_t n, const struct lc_prof_pla
 
 int lc_pwriter_module(struct lc_pwriter *w, const struct lc_prof_module *m)
 {
+	struct lc_prof_module x = *m;
+
+	if (!x.based)
+		x.bias = 0;
 	begin(w, LC_PF_MODULE);
-	put32(w, (uint32_t)m->pid);
-	put32(w, m->hash);
-	putstr(w, m->path);
-	putstr(w, m->build_id);
-	put64(w, m->size);
-	put64(w, m->mtime_ns);
-	put8(w, m->based);
-	put64(w, m->based ? m->bias : 0);
+	put_fields(w, &x, &lc_pf_module);
+	put_fields(w, &x, &lc_pf_module_bias);
 	return finish(w, 0);
 }
 
@@ -537,11 +540,8 @@ int lc_pwriter_place_names(struct lc_pwriter *w, uint32_t n,
 {
 	begin(w, LC_PF_PLACE_NAMES);
 	put32(w, n);
-	for (uint32_t i = 0; i < n; i++) {
-		put8(w, names[i].kind);
-		put8(w, names[i].what);
-		putstr(w, names[i].name);
-	}
+	for (uint32_t i = 0; i < n; i++)
+		put_fields(w, &names[i], &lc_pf_place_name_row);
 	return finish(w, 0);
 }
 
@@ -551,12 +551,8 @@ int lc_pwriter_sync(struct lc_pwriter *w, uint8_t source, uint32_t n,
 	begin(w, LC_PF_SYNC);
 	put8(w, source);
 	put32(w, n);
-	for (uint32_t i = 0; i < n; i++) {
-		put32(w, (uint32_t)sy[i].pid);
-		put64(w, sy[i].obj);
-		put64(w, sy[i].ns);
-		putstr(w, sy[i].name);
-	}
+	for (uint32_t i = 0; i < n; i++)
+		put_fields(w, &sy[i], &lc_pf_sync_row);
 	return finish(w, 0);
 }
 
@@ -564,69 +560,34 @@ int lc_pwriter_events(struct lc_pwriter *w, uint32_t n, const struct lc_prof_eve
 {
 	begin(w, LC_PF_EVENTS);
 	put32(w, n);
-	for (uint32_t i = 0; i < n; i++) {
-		put32(w, ev[i].role);
-		putstr(w, ev[i].name);
-	}
+	for (uint32_t i = 0; i < n; i++)
+		put_fields(w, &ev[i], &lc_pf_event_row);
 	return finish(w, 0);
 }
 
 int lc_pwriter_counts(struct lc_pwriter *w, const struct lc_prof_counts *c)
 {
 	begin(w, LC_PF_COUNTS);
-	put8(w, c->source);
-	put32(w, c->window);
-	put32(w, c->thread);
-	put32(w, c->ntags);
-	for (uint32_t i = 0; i < c->ntags; i++)
-		put64(w, (uint64_t)c->tags[i]);
+	put_fields(w, c, &lc_pf_counts);
+	put_tags(w, c->ntags, c->tags);
 	put32(w, c->nev);
 	for (uint32_t i = 0; i < c->nev; i++)
 		put64(w, c->v[i]);
 	return finish(w, 0);
 }
 
+/* The end block with every part of every minor. */
 int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e)
 {
+	static const struct lc_pf_layout *const parts[] = { &lc_pf_end, &lc_pf_end_ext,
+							    &lc_pf_end_p, &lc_pf_end_rule,
+							    &lc_pf_end_fds };
+	struct lc_prof_end x = *e;
+
+	x.unavailable &= (1u << LC_NCAT) - 1;
 	begin(w, LC_PF_END);
-	put64(w, e->end_ns);
-	put32(w, e->procs);
-	put32(w, e->procs_from);
-	put32(w, (uint32_t)e->exit_status);
-	put32(w, e->ticks);
-	put64(w, e->max_gap_ns);
-	put64(w, e->wasted_lost);
-	put64(w, e->bad_reads);
-	putstr(w, e->reason);
-	put64(w, e->sampler_cpu_ns);
-	put64(w, e->max_gap_at_ns);
-	put64(w, e->missed_ticks);
-	put32(w, e->sched_source);
-	put32(w, (uint32_t)e->shared_cpu);
-	put32(w, e->unavailable & ((1u << LC_NCAT) - 1));
-	put8(w, LC_NCAT);
-	for (int c = 0; c < LC_NCAT; c++)
-		putstr(w, e->reason_na[c]);
-	put8(w, LC_NCAT);
-	for (int c = 0; c < LC_NCAT; c++)
-		putstr(w, e->method[c]);
-	put32(w, e->ncpus);
-	/* minor 4: p's rules */
-	put32(w, e->max_threads);
-	put32(w, e->max_runnable);
-	put32(w, e->affinity_cpus);
-	/* minor 5: the interval rule */
-	put32(w, e->rule);
-	put64(w, e->interval_min_ns);
-	put64(w, e->interval_max_ns);
-	put64(w, e->mean_interval_ns);
-	put32(w, e->goal_ppm);
-	put32(w, e->budget_ppm);
-	put64(w, e->goal_at_ns);
-	put64(w, e->thread_cpu_ns);
-	/* minor 5: descriptors */
-	put32(w, e->untracked);
-	put32(w, e->fd_flags);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		put_fields(w, &x, parts[i]);
 	return finish(w, 0);
 }
 

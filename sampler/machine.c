@@ -9,6 +9,15 @@
  * the span, of those CPUs' time: busy minus the program and the sampler
  * is other processes', and steal is the hypervisor's.  A read costs about
  * 7 us for /proc/stat and 3 us per process, once per 100 ms or more.
+ *
+ * /proc/stat and /proc/PID/stat count in clock ticks (10 ms), so a share
+ * is off by up to a tick per CPU and two for the program's user and system
+ * time over the measured time (the counters' differences add up along
+ * consecutive spans): the first spans are held back until together they
+ * are long enough for that to be at most 1/LC_MACHINE_RESOLUTION of their
+ * CPU time (400 ms on 2 CPUs), and a run that ends before is written with
+ * them flagged unknown (LC_MACH_PARTIAL | LC_MACH_COARSE): a run of 4 ms
+ * cannot be judged.
  */
 #include "machine.h"
 
@@ -22,6 +31,11 @@
 #include <unistd.h>
 
 #include "lc_util.h"
+
+/* The ticks' error may be at most this fraction of the measured CPU time. */
+#define LC_MACHINE_RESOLUTION 20u
+/* The most spans held back until the measured time is long enough. */
+#define LC_MACHINE_HELD 16
 
 /* A program process and its CPU time at the last read. */
 struct mproc {
@@ -45,6 +59,10 @@ struct lc_machine {
 	int stat_fd;			/* /proc/stat, kept open */
 	uint64_t tick_ns;		/* ns per clock tick (USER_HZ) */
 	uint64_t gen;			/* reads taken; 0: no baseline yet */
+	uint32_t ncpus;			/* CPUs of the mask at the last read */
+	struct lc_prof_machine held[LC_MACHINE_HELD];	/* spans not written yet */
+	int nheld;
+	int judged;			/* the spans so far were long enough */
 	uint64_t last;			/* CLOCK_MONOTONIC of the last read */
 	uint64_t last_boot;		/* CLOCK_BOOTTIME of the last read */
 	uint64_t *cpu_busy, *cpu_total, *cpu_steal;	/* [CPU_SETSIZE], at the last read */
@@ -246,45 +264,121 @@ static uint64_t sampler_delta(struct lc_machine *m, const cpu_set_t *mask)
 	return d;
 }
 
-/* Measure the span since the last read and write it (not at the baseline):
- * the CPUs are the program's now (its processes' affinity masks; before
- * any process is known, this process's). */
-static int measure(struct lc_machine *m, uint64_t now)
+/* The smaller of a and b. */
+static uint64_t min64(uint64_t a, uint64_t b)
 {
-	struct lc_prof_machine x = { 0 };
-	uint64_t prog, self, busy;
+	return a < b ? a : b;
+}
+
+/* b - a, or 0 when b is not above a (a counter read twice). */
+static uint64_t delta(uint64_t a, uint64_t b)
+{
+	return b > a ? b - a : 0;
+}
+
+/* Split the span's CPU time between c and d (the counters at its start and
+ * end) into x: the program's prog, the sampler's self, steal and the rest
+ * (other processes'), each clamped to what is left. */
+static void split(struct lc_prof_machine *x, struct cpus c, struct cpus d, uint64_t prog,
+		  uint64_t self)
+{
+	uint64_t busy;
+
+	x->total_ns = d.total - c.total;
+	busy = min64(delta(c.busy, d.busy), x->total_ns);
+	x->steal_ns = min64(delta(c.steal, d.steal), x->total_ns - busy);
+	x->program_ns = min64(prog, busy);
+	x->sampler_ns = min64(self, busy - x->program_ns);
+	x->other_ns = busy - x->program_ns - x->sampler_ns;
+}
+
+/* The program's CPUs now (its processes' affinity masks; before any process
+ * is known, this process's) into mask, and its CPU time since the last
+ * read. */
+static uint64_t program_now(struct lc_machine *m, cpu_set_t *mask)
+{
+	uint64_t prog = program_delta(m, mask);
+
+	if (!CPU_COUNT(mask) && sched_getaffinity(getpid(), sizeof(*mask), mask))
+		CPU_ZERO(mask);
+	return prog;
+}
+
+/* Measure the span since the last read into x (x->total_ns stays 0 at the
+ * baseline or when no time passed). */
+static void measure_span(struct lc_machine *m, uint64_t now, struct lc_prof_machine *x)
+{
+	uint64_t prog, self;
 	struct cpus c, d;
 	cpu_set_t mask;
 
 	m->gen++;
 	m->partial = 0;
-	prog = program_delta(m, &mask);
-	if (!CPU_COUNT(&mask) && sched_getaffinity(getpid(), sizeof(mask), &mask))
-		CPU_ZERO(&mask);
+	prog = program_now(m, &mask);
 	self = sampler_delta(m, &mask);
 	c = sum_cpus(m, &mask);		/* the arrays still hold the last read's */
+	m->ncpus = c.n;
 	if (read_stat(m) || !c.n || m->gen == 1)
-		goto out;
+		return;
 	d = sum_cpus(m, &mask);
 	if (d.total <= c.total)
-		goto out;
-	x.total_ns = d.total - c.total;
-	busy = d.busy > c.busy ? d.busy - c.busy : 0;
-	busy = busy < x.total_ns ? busy : x.total_ns;
-	x.steal_ns = d.steal > c.steal ? d.steal - c.steal : 0;
-	if (x.steal_ns > x.total_ns - busy)
-		x.steal_ns = x.total_ns - busy;
-	x.program_ns = prog < busy ? prog : busy;
-	x.sampler_ns = self < busy - x.program_ns ? self : busy - x.program_ns;
-	x.other_ns = busy - x.program_ns - x.sampler_ns;
-	x.start_ns = m->last - m->t0;
-	x.len_ns = now - m->last;
-	x.ncpus = c.n;
-	x.flags = m->partial ? LC_MACH_PARTIAL : 0;
-out:
+		return;
+	split(x, c, d, prog, self);
+	x->start_ns = m->last - m->t0;
+	x->len_ns = now - m->last;
+	x->ncpus = c.n;
+	x->flags = m->partial ? LC_MACH_PARTIAL : 0;
+}
+
+/* Write the held spans, flagged unknown when coarse.  0 or -errno. */
+static int flush_held(struct lc_machine *m, int coarse)
+{
+	int rc = 0;
+
+	for (int i = 0; i < m->nheld && !rc; i++) {
+		if (coarse)
+			m->held[i].flags |= LC_MACH_PARTIAL | LC_MACH_COARSE;
+		rc = lc_pwriter_machine(m->w, &m->held[i]);
+	}
+	m->nheld = 0;
+	return rc;
+}
+
+/* Whether the held spans' CPU time is long enough for the ticks' error. */
+static int long_enough(const struct lc_machine *m)
+{
+	uint64_t err = (uint64_t)(m->ncpus + 2) * m->tick_ns, cpu = 0;
+
+	for (int i = 0; i < m->nheld; i++)
+		cpu += m->held[i].total_ns;
+	return cpu >= err * LC_MACHINE_RESOLUTION;
+}
+
+/* Write span x, or hold it until the spans so far are long enough. */
+static int put_span(struct lc_machine *m, const struct lc_prof_machine *x)
+{
+	if (m->judged)
+		return lc_pwriter_machine(m->w, x);
+	m->held[m->nheld++] = *x;
+	if (!long_enough(m) && m->nheld < LC_MACHINE_HELD)
+		return 0;
+	m->judged = 1;
+	return flush_held(m, 0);
+}
+
+/* Measure the span since the last read and write or hold it (nothing at
+ * the baseline); at the last, write what is held, unknown if too short. */
+static int measure(struct lc_machine *m, uint64_t now, int last)
+{
+	struct lc_prof_machine x = { 0 };
+	int rc = 0;
+
+	measure_span(m, now, &x);
 	m->last = now;
 	m->last_boot = clock_of(CLOCK_BOOTTIME);
-	return x.total_ns ? lc_pwriter_machine(m->w, &x) : 0;
+	if (x.total_ns)
+		rc = put_span(m, &x);
+	return !rc && last ? flush_held(m, 1) : rc;
 }
 
 int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
@@ -300,6 +394,6 @@ int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
 			return 0;	/* measure at window ends */
 	}
 	if (m->gen && now == m->last)
-		return 0;
-	return measure(m, now);
+		return last ? flush_held(m, 1) : 0;
+	return measure(m, now, last);
 }

@@ -28,12 +28,23 @@
 #                             with the reason, count it in nbusy and return
 #                             0, else return 1 (the caller fails it):
 #                             unjudged "share" "$tmp/err" || fail "share"
+#   not_judged WHAT REASON   count the judgment WHAT as not judged (nbusy)
+#                             for the measured REASON, and say so: for a
+#                             test that measures busyness its own way
 #   end_unjudged NAME         when nothing failed (nfail 0) but a judgment
 #                             was left unjudged, skip with the reason
 #                             (finish does this for SUB tests)
 #   ok WHAT                   print "ok    WHAT" and count it in ntest
 #   fail WHAT                 print "FAIL  WHAT" and count it in nfail and
 #                             ntest
+#   status_ok WHAT ST FILE    ok WHAT when the exit status ST is 0, else
+#                             fail it with ST, showing FILE (the output)
+#   has_lines WHAT FILE PAT...  ok WHAT when FILE has a line matching every
+#                             PAT (grep's basic regular expressions), else
+#                             fail it naming the first missing PAT,
+#                             showing FILE
+#   fd_limited N CMD...       run CMD under "ulimit -n N" (soft and hard:
+#                             CMD cannot raise it)
 #   need_built NAME FILE [TARGET]  exit 1 with "NAME: FILE is missing (run
 #                             make TARGET)" (default: workloads) unless
 #                             FILE is an executable
@@ -48,6 +59,11 @@
 #                             folder of the test's own (no LogGP model),
 #                             LOSTCYCLES_LOGGP unset and TMPDIR=$tmp (what
 #                             mpiexec leaves goes with $tmp)
+#   mpi_job_test NAME PROG    for a test of whole MPI jobs: LC and APP
+#                             (PROG) as absolute paths, need_mpi NAME with
+#                             APP, then in $tmp
+#   need_timed_workload NAME FILE  skip_under_tsan NAME, then need_built
+#                             NAME FILE: a test that judges FILE's times
 #   two_nodes PREFIX N OPTS_A OPTS_B  one MPI job of $APP 5 N on two "nodes"
 #                             of two ranks (LOSTCYCLES_HOST nodeA, nodeB),
 #                             each under "$LC exec -o PREFIX" with its OPTS:
@@ -154,11 +170,15 @@ unjudged() {
 	local what=$1
 	shift
 	machine_busy "$@" || return 1
+	not_judged "$what" "$busy_reason"
+}
+
+not_judged() {
 	nbusy=$((nbusy + 1))
 	ntest=$((${ntest:-0} + 1))
-	lc_unjudged="$what"
-	lc_unjudged_why=$busy_reason
-	echo "busy  $what: not judged, the machine was too busy: $busy_reason"
+	lc_unjudged="$1"
+	lc_unjudged_why=$2
+	echo "busy  $1: not judged, the machine was too busy: $2"
 }
 
 end_unjudged() {
@@ -171,6 +191,31 @@ nfail=0
 ntest=0
 ok() { ntest=$((ntest + 1)); echo "ok    $*"; }
 fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "FAIL  $*"; }
+
+status_ok() {
+	if [ "$2" -eq 0 ]; then
+		ok "$1"
+	else
+		fail "$1: exit status $2"; sed 's/^/      /' "$3"
+	fi
+}
+
+has_lines() {
+	local what=$1 file=$2 pat
+	shift 2
+	for pat in "$@"; do
+		grep -q -- "$pat" "$file" && continue
+		fail "$what: no line matches '$pat':"; sed 's/^/      /' "$file"
+		return 1
+	done
+	ok "$what"
+}
+
+fd_limited() {
+	local n=$1
+	shift
+	sh -c 'ulimit -n "$0" && exec "$@"' "$n" "$@"
+}
 
 need_built() {
 	[ -x "$2" ] || { echo "$1: $2 is missing (run make ${3:-workloads})" >&2; exit 1; }
@@ -197,6 +242,18 @@ need_mpi() {
 	export XDG_CONFIG_HOME="$tmp/config"
 	unset LOSTCYCLES_LOGGP
 	export TMPDIR="$tmp"
+}
+
+mpi_job_test() {
+	LC=$(pwd)/lostcycles
+	APP=$(pwd)/$2
+	need_mpi "$1" "" "$APP"
+	cd "$tmp" || exit 1
+}
+
+need_timed_workload() {
+	skip_under_tsan "$1"
+	need_built "$1" "$2"
 }
 
 two_nodes() {

@@ -10,11 +10,15 @@
 #ifndef PROF_SAMPLE_H
 #define PROF_SAMPLE_H
 
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lc_profile.h"
+#include "profile_format.h"
 
 #define SAMPLE_NBLOCKS 10
 
@@ -139,6 +143,44 @@ static int sample_write(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
 #undef SAMPLE_BLOCK
 	err = lc_pwriter_close(w);
 	return r ? r : err;
+}
+
+/* The sample written to path (bounds as sample_write) and read back; the
+ * test fails when either cannot be done.  Include cmocka.h before. */
+static inline struct lc_profile *sample_read(const char *path, uint64_t bounds[SAMPLE_NBLOCKS])
+{
+	struct lc_profile *pr = NULL;
+	char why[256];
+
+	assert_int_equal(sample_write(path, bounds), 0);
+	if (lc_profile_read(path, &pr, why, sizeof(why)))
+		fail_msg("%s", why);
+	return pr;
+}
+
+/* A block in b: its header (type, len), the payload pl[0..len) and its CRC;
+ * len + 12 bytes. */
+static inline void sample_block(uint8_t *b, uint16_t type, const uint8_t *pl, uint32_t len)
+{
+	lc_pf_put16(b, type);
+	lc_pf_put16(b + 2, 0);
+	lc_pf_put32(b + 4, len);
+	memcpy(b + 8, pl, len);
+	lc_pf_put32(b + 8 + len, lc_crc32(0, b, 8 + len));
+}
+
+/* Append to the file at path a block of type with the payload pl[0..len). */
+static inline void sample_append_block(const char *path, uint16_t type, const uint8_t *pl,
+				       uint32_t len)
+{
+	uint8_t *b = malloc(len + 12);
+	int fd = open(path, O_WRONLY | O_APPEND);
+
+	assert_true(b && fd >= 0);
+	sample_block(b, type, pl, len);
+	assert_int_equal(write(fd, b, len + 12), (ssize_t)(len + 12));
+	close(fd);
+	free(b);
 }
 
 #endif

@@ -52,22 +52,14 @@ fi
 "$LC" compose --extract "$D/annotated.c" --at "n=256 p=4 k=4" --explain >"$tmp/out" 2>&1
 # task1 takes 0.0593101 s, task2 0.0330957 s: task2, the faster, ends one of
 # its 4 iterations after task1: 0.0593101 + 0.0330957/4 = 0.067584 s
-if grep -q "load imbalance LI+" "$tmp/out" && grep -q "pipeline: task2 waits for the first of 4 iterations of task1" "$tmp/out" &&
-   grep -q "^T(E) = sum C(E)/p = 0.067584 s" "$tmp/out"; then
-	ok "--explain names the rules; T by hand 0.067584 s"
-else
-	fail "--explain"; sed 's/^/      /' "$tmp/out"
-fi
+has_lines "--explain names the rules; T by hand 0.067584 s" "$tmp/out" "load imbalance LI+" \
+	"pipeline: task2 waits for the first of 4 iterations of task1" "^T(E) = sum C(E)/p = 0.067584 s"
 
 # the transfer of a (1048576 bytes) to task2's 2 processors, priced from a
 # calibrate --memory file: 1048576/64 lines x 40 ns = 0.00065536 s each
 printf 'format=1\ntransfer_ns=40\ndram_ns=280\n' >"$tmp/mem"
 "$LC" compose --extract "$D/annotated.c" --at "n=256 p=4 k=4" --memory="$tmp/mem" >"$tmp/out" 2>&1
-if grep -q "^cl .* 0.00131072 " "$tmp/out"; then
-	ok "--memory: communication loss from the per-machine file"
-else
-	fail "--memory"; sed 's/^/      /' "$tmp/out"
-fi
+has_lines "--memory: communication loss from the per-machine file" "$tmp/out" "^cl .* 0.00131072 "
 refuse "--memory missing file" "run 'lostcycles calibrate --memory'" --extract "$D/annotated.c" --at "n=1 p=2 k=1" --memory="$tmp/nothere"
 
 # ---- refusals --------------------------------------------------------------
@@ -87,21 +79,14 @@ refuse "missing variable" "f.lcm:2: node 'f': its model uses 'n'" -s "$tmp/f.lcm
 # T = n (p-3)^2/p + 1: the minimum is at p = 3, T = 1
 printf 'serial main: f\nfragment f\n    model: rt(n,p) = n*(p-3)^2 + p\n' >"$tmp/t.lcm"
 "$LC" compose -s "$tmp/t.lcm" --at "n=1" --tune "p=1..8" >"$tmp/out" 2>&1
-if grep -q "^search .*: n=1 p=3: T = 1 s" "$tmp/out" && grep -q "^brute force (8 points):  n=1 p=3: T = 1 s" "$tmp/out" &&
-   grep -q "found the brute-force minimum" "$tmp/out"; then
-	ok "--tune p: minimum at p = 3 as brute force"
-else
-	fail "--tune p"; sed 's/^/      /' "$tmp/out"
-fi
+has_lines "--tune p: minimum at p = 3 as brute force" "$tmp/out" "^search .*: n=1 p=3: T = 1 s" \
+	"^brute force (8 points):  n=1 p=3: T = 1 s" "found the brute-force minimum"
 # processors per task: a (6n of work) on q, b (2n) on p - q; the best split
 # balances 6n/q = 2n/(8-q): q = 6, T = n
 printf 'parallel main: a b\nfragment a\n    model: rt(n,p) = 6*n\n    p = q\nfragment b\n    model: rt(n,p) = 2*n\n    p = p - q\n' >"$tmp/q.lcm"
 "$LC" compose -s "$tmp/q.lcm" --at "n=5 p=8" --tune "q=1..7" >"$tmp/out" 2>&1
-if grep -q "^brute force (7 points):  n=5 p=8 q=6: T = 5 s" "$tmp/out" && grep -q "^search .*q=6: T = 5 s" "$tmp/out"; then
-	ok "--tune processors per task: q = 6 of 8, T = n"
-else
-	fail "--tune q"; sed 's/^/      /' "$tmp/out"
-fi
+has_lines "--tune processors per task: q = 6 of 8, T = n" "$tmp/out" \
+	"^brute force (7 points):  n=5 p=8 q=6: T = 5 s" "^search .*q=6: T = 5 s"
 
 # ---- fit --emit-comment round trip -------------------------------------------
 R=tests/data/fit/runfast.runs

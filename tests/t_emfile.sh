@@ -10,18 +10,9 @@ W=build/workloads/hostile
 need_built t_emfile "$W"
 [ -d /dev/shm ] || skip t_emfile "no /dev/shm here"
 
-sh -c 'ulimit -n 48 && exec "$@"' sh "$LC" record --no-counters --sched=none -o "$tmp/e.data" \
+fd_limited 48 "$LC" record --no-counters --sched=none -o "$tmp/e.data" \
 	-- "$W" children 100 1500 >"$tmp/out" 2>&1
-st=$?
-if [ "$st" -eq 0 ]; then
-	ok "ulimit -n 48, 100 live children: every child kept its segment name"
-else
-	fail "ulimit -n 48, 100 live children: exit status $st"; sed 's/^/      /' "$tmp/out"
-fi
+status_ok "ulimit -n 48, 100 live children: every child kept its segment name" $? "$tmp/out"
 # the parent and its 100 children
-if grep -q ' 101 processes' "$tmp/out"; then
-	ok "all 101 processes were tracked"
-else
-	fail "not all 101 processes were tracked:"; sed 's/^/      /' "$tmp/out"
-fi
+has_lines "all 101 processes were tracked" "$tmp/out" ' 101 processes'
 finish

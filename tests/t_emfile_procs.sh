@@ -11,17 +11,12 @@
 SUB=emfile_procs
 . tests/lib.sh
 W=build/workloads/hostile
-[ -x "$W" ] || { echo "t_emfile_procs: $W is missing (run make workloads)" >&2; exit 1; }
+need_built t_emfile_procs "$W"
 [ -d /dev/shm ] || skip t_emfile_procs "no /dev/shm here"
 
-sh -c 'ulimit -n 128 && exec "$@"' sh "$LC" record --force -o "$tmp/e.data" \
+fd_limited 128 "$LC" record --force -o "$tmp/e.data" \
 	-- "$W" children 200 2000 >"$tmp/out" 2>&1
-st=$?
-if [ "$st" -eq 0 ]; then
-	ok "ulimit -n 128, 200 live children: record and every child succeeded"
-else
-	fail "ulimit -n 128, 200 live children: exit status $st"; sed 's/^/      /' "$tmp/out"
-fi
+status_ok "ulimit -n 128, 200 live children: record and every child succeeded" $? "$tmp/out"
 if grep -qi 'invalid' "$tmp/out"; then
 	fail "a segment was called invalid:"; grep -i invalid "$tmp/out" | head -3 | sed 's/^/      /'
 else

@@ -12,11 +12,7 @@
 . tests/lib.sh
 set -u
 
-LC=$(pwd)/lostcycles
-APP=$(pwd)/build/mpi/imbalance
-
-need_mpi t_mpi_merge "" "$APP"
-cd "$tmp" || exit 1
+mpi_job_test t_mpi_merge build/mpi/imbalance
 
 # job: run one job of two "nodes" of two ranks each, merge, and check it;
 # returns 1 when the per-rank check failed (worth another try on a busy

@@ -12,9 +12,8 @@
 # is not judged: the test skips with the reason.
 SUB=rc
 . tests/lib.sh
-skip_under_tsan t_rc
 W=build/workloads/rcpin
-need_built t_rc "$W"
+need_timed_workload t_rc "$W"
 
 # compare OUT CSV LABEL: each "thread TID WALL CPU" line of OUT against the
 # per-thread row (by tid) of the report CSV

@@ -13,9 +13,8 @@
 # miss is not judged: the test skips with the reason.
 SUB=slots
 . tests/lib.sh
-skip_under_tsan t_slots
 W=build/workloads/helpers
-need_built t_slots "$W"
+need_timed_workload t_slots "$W"
 
 # judge LABEL OUT CSV CAT: workers' busy time vs rt + rc, CAT's share
 judge() {

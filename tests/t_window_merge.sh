@@ -13,12 +13,7 @@
 . tests/lib.sh
 set -u
 
-LC=$(pwd)/lostcycles
-APP=$(pwd)/build/mpi/imbalance
-
-need_mpi t_window_merge "" "$APP"
-
-cd "$tmp" || exit 1
+mpi_job_test t_window_merge build/mpi/imbalance
 
 timeline() {	# timeline FILE: "index start total" per window
 	"$LC" report --timeline --format csv "$1" 2>/dev/null | awk -F, '

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_abi.h"
 
 #define OFF(type, field, off, size)                                      \
@@ -193,15 +194,6 @@ static void test_version(void **state)
 	assert_true(LC_VERSION_MINOR < 256 && LC_VERSION_PATCH < 256);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_slot),
-		cmocka_unit_test(test_seg_hdr),
-		cmocka_unit_test(test_trace),
-		cmocka_unit_test(test_constants),
-		cmocka_unit_test(test_version),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_slot), LC_T(test_seg_hdr), LC_T(test_trace), LC_T(test_constants),
+	     LC_T(test_version))

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "attr.h"
 #include "lostcycles.h"
 
@@ -94,6 +95,39 @@ static struct lc_profile *rig_finish(struct rig *r, uint64_t out[LC_NCAT])
 	return prof;
 }
 
+/* A rig of p slots and o's threads, charged once from 0 for dt: its
+ * profile, the sampled categories in out. */
+static struct lc_profile *charge_once(struct rig *r, uint32_t p, const struct lc_obs *o,
+				      uint64_t dt, uint64_t out[LC_NCAT])
+{
+	rig_open(r, p, (int)o->nthreads);
+	assert_int_equal(lc_accum_charge(r->a, 0, dt, o), 0);
+	return rig_finish(r, out);
+}
+
+/* The state a letter of obs_of names: N(one) I(dle) B(usy) S(ync) C(omm). */
+static uint32_t state_of(char c)
+{
+	return (uint32_t)(strchr("NIBSC", c) - "NIBSC");
+}
+
+/* The observation obs_of makes: its process and threads (which a test may
+ * change between charges). */
+static struct lc_obs_proc obs_pr;
+static struct lc_obs_thread obs_t[8];
+static struct lc_obs obs;
+
+/* One process doing work (uid 1, work exists) whose threads 0.. are in the
+ * states the letters of states name (state_of). */
+static struct lc_obs *obs_of(const char *states)
+{
+	obs_pr = (struct lc_obs_proc){ .uid = 1, .we = 1 };
+	for (uint32_t i = 0; states[i]; i++)
+		obs_t[i] = (struct lc_obs_thread){ .thread = i, .state = state_of(states[i]) };
+	obs = (struct lc_obs){ 1, &obs_pr, (uint32_t)strlen(states), obs_t };
+	return &obs;
+}
+
 /* Free r and prof. */
 static void rig_close(struct rig *r, struct lc_profile *prof)
 {
@@ -121,20 +155,16 @@ static void test_table(void **state)
 static void test_slots_and_completeness(void **state)
 {
 	struct rig r;
-	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
-	struct lc_obs_thread t[2] = {
-		{ .thread = 0, .state = LC_ST_BUSY },
-		{ .thread = 1, .state = LC_ST_IDLE, .qempty = 1 },
-	};
-	struct lc_obs o = { 1, &pr, 2, t };
+	struct lc_obs *o = obs_of("BI");
 	uint64_t out[LC_NCAT];
 	struct lc_profile *prof;
 
+	obs_t[1].qempty = 1;
 	rig_open(&r, 4, 2);
-	assert_int_equal(lc_accum_charge(r.a, 0, 1 * MS, &o), 0);
-	pr.we = 0;
-	t[0].state = LC_ST_SYNC;
-	assert_int_equal(lc_accum_charge(r.a, 1 * MS, 2 * MS, &o), 0);
+	assert_int_equal(lc_accum_charge(r.a, 0, 1 * MS, o), 0);
+	obs_pr.we = 0;
+	obs_t[0].state = LC_ST_SYNC;
+	assert_int_equal(lc_accum_charge(r.a, 1 * MS, 2 * MS, o), 0);
 	prof = rig_finish(&r, out);
 	assert_int_equal(prof->procs, 4);
 	assert_int_equal(out[LC_CAT_PC], 1 * MS);
@@ -176,23 +206,13 @@ static void test_window_split(void **state)
 static void test_scaling(void **state)
 {
 	struct rig r;
-	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
-	struct lc_obs_thread t[3] = {
-		{ .thread = 0, .state = LC_ST_BUSY },
-		{ .thread = 1, .state = LC_ST_BUSY },
-		{ .thread = 2, .state = LC_ST_SYNC },
-	};
-	struct lc_obs o = { 1, &pr, 3, t };
 	uint64_t out[LC_NCAT];
-	struct lc_profile *prof;
+	struct lc_profile *prof = charge_once(&r, 2, obs_of("BBS"), 1000001, out);
 
-	rig_open(&r, 2, 3);
-	assert_int_equal(lc_accum_charge(r.a, 0, 1000001, &o), 0);
-	prof = rig_finish(&r, out);
+	(void)state;
 	assert_int_equal(sum(out), 2 * 1000001);
 	assert_int_equal(out[LC_CAT_LI], 0);
-	/* the two running threads claim both slots: nothing is lost to the
-	 * waiting helper */
+	/* both running threads claim both slots: nothing lost to the waiting one */
 	assert_int_equal(out[LC_CAT_PC], 2 * 1000001);
 	assert_int_equal(out[LC_CAT_SL], 0);
 	rig_close(&r, prof);
@@ -203,36 +223,31 @@ static void test_scaling(void **state)
 static void test_tiers(void **state)
 {
 	struct rig r;
-	struct lc_obs_proc pr = { .uid = 1, .we = 1 };
 	/* three BUSY threads: 1 ms each; thread 1 waited 0.4 ms in the run
 	 * queue, thread 2 0.6 ms; one SYNC and one IDLE thread */
-	struct lc_obs_thread t[5] = {
-		{ .thread = 0, .state = LC_ST_BUSY },
-		{ .thread = 1, .state = LC_ST_BUSY, .runq_ns = 400000 },
-		{ .thread = 2, .state = LC_ST_BUSY, .runq_ns = 600000 },
-		{ .thread = 3, .state = LC_ST_SYNC },
-		{ .thread = 4, .state = LC_ST_IDLE },
-	};
-	struct lc_obs o = { 1, &pr, 5, t };
+	struct lc_obs *o = obs_of("BBBSI");
+	struct lc_obs_thread *t = obs_t;
 	uint64_t out[LC_NCAT];
 	struct lc_profile *prof;
 
+	t[1].runq_ns = 400000;
+	t[2].runq_ns = 600000;
 	rig_open(&r, 2, 5);
 	/* running demand 1 + 0.6 + 0.4 = 2 ms fills the 2 slots exactly */
-	assert_int_equal(lc_accum_charge(r.a, 0, MS, &o), 0);
+	assert_int_equal(lc_accum_charge(r.a, 0, MS, o), 0);
 	/* p = 2 again, but two threads only half running: 1 ms running, the
 	 * run queue claims 1 ms, nothing is left for SYNC and IDLE */
 	t[0].runq_ns = 500000;
 	t[1].runq_ns = 500000;
 	t[2].state = LC_ST_SYNC;
 	t[2].runq_ns = 0;
-	assert_int_equal(lc_accum_charge(r.a, MS, MS, &o), 0);
+	assert_int_equal(lc_accum_charge(r.a, MS, MS, o), 0);
 	/* now 0.5 ms running (thread 0), 0.5 ms run queue of thread 0 and
 	 * 0.5 ms of thread 1, which is IDLE but was woken (the sampler says
 	 * so by its runq_ns: RC whatever the state), and 0.5 ms left that
 	 * threads 2 and 3 (SYNC) share before thread 4 (IDLE) gets any */
 	t[1].state = LC_ST_IDLE;
-	assert_int_equal(lc_accum_charge(r.a, 2 * MS, MS, &o), 0);
+	assert_int_equal(lc_accum_charge(r.a, 2 * MS, MS, o), 0);
 	prof = rig_finish(&r, out);
 	assert_int_equal(sum(out), 2 * 3 * MS);
 	assert_int_equal(out[LC_CAT_PC], 2 * MS + MS + MS / 2);
@@ -242,14 +257,16 @@ static void test_tiers(void **state)
 	assert_int_equal(prof->data[0].threads[3].cat[LC_CAT_SL], MS / 4);
 	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_RC], MS);
 	rig_close(&r, prof);
+}
 
-	/* more running demand than slots: shared in proportion, to the ns */
-	rig_open(&r, 2, 3);
-	for (int i = 0; i < 3; i++)
-		t[i] = (struct lc_obs_thread){ .thread = (uint32_t)i, .state = LC_ST_BUSY };
-	o.nthreads = 3;
-	assert_int_equal(lc_accum_charge(r.a, 0, 1000001, &o), 0);
-	prof = rig_finish(&r, out);
+/* More running demand than slots: shared in proportion, to the ns. */
+static void test_tiers_proportion(void **state)
+{
+	struct rig r;
+	uint64_t out[LC_NCAT];
+	struct lc_profile *prof = charge_once(&r, 2, obs_of("BBB"), 1000001, out);
+
+	(void)state;
 	assert_int_equal(out[LC_CAT_PC], 2 * 1000001);
 	for (int i = 0; i < 3; i++) {
 		uint64_t v = prof->data[0].threads[i].cat[LC_CAT_PC];
@@ -423,20 +440,7 @@ static void test_sync_objects(void **state)
 	rig_close(&r, prof);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_slots_and_completeness),
-		cmocka_unit_test(test_window_split),
-		cmocka_unit_test(test_scaling),
-		cmocka_unit_test(test_tiers),
-		cmocka_unit_test(test_sync_objects),
-		cmocka_unit_test(test_tags),
-		cmocka_unit_test(test_wasted),
-		cmocka_unit_test(test_procs_from),
-		cmocka_unit_test(test_thread_ids),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_table), LC_T(test_slots_and_completeness), LC_T(test_window_split),
+	     LC_T(test_scaling), LC_T(test_tiers), LC_T(test_tiers_proportion), LC_T(test_sync_objects), LC_T(test_tags),
+	     LC_T(test_wasted), LC_T(test_procs_from), LC_T(test_thread_ids))

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_auto.h"
 #include "lc_internal.h"
 #include "session_test.h"
@@ -50,10 +51,10 @@ static uint32_t word(void)
 	return __atomic_load_n(&lc_priv_thr.sp->state, __ATOMIC_ACQUIRE);
 }
 
-/* Layer states are marked, nest, and restore. */
-static void test_layer_states(void **state)
+/* A new session whose thread a layer set BUSY, then entered SYNC, then
+ * IDLE: each state marked as the layer's. */
+static void layer_nest(void)
 {
-	(void)state;
 	start(NULL);
 	assert_true(lc_auto_active());
 	lc_auto_set(LC_ST_BUSY);
@@ -62,6 +63,13 @@ static void test_layer_states(void **state)
 	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_SYNC);
 	lc_auto_enter(LC_ST_IDLE);
 	assert_int_equal(word() & 0xff, LC_ST_IDLE);
+}
+
+/* Layer states are marked, nest, and restore. */
+static void test_layer_states(void **state)
+{
+	(void)state;
+	layer_nest();
 	lc_auto_leave();
 	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_SYNC);
 	lc_auto_leave();
@@ -73,14 +81,12 @@ static void test_layer_states(void **state)
 /* Deeper than LC_AUTO_DEPTH: counted, and the levels come back out. */
 static void test_deep_nesting(void **state)
 {
-	unsigned i;
-
 	(void)state;
 	start(NULL);
 	lc_auto_set(LC_ST_IDLE);
-	for (i = 0; i < LC_AUTO_DEPTH + 5; i++)
+	for (unsigned i = 0; i < LC_AUTO_DEPTH + 5; i++)
 		lc_auto_enter(i % 2 ? LC_ST_SYNC : LC_ST_BUSY);
-	for (i = 0; i < LC_AUTO_DEPTH + 5; i++)
+	for (unsigned i = 0; i < LC_AUTO_DEPTH + 5; i++)
 		lc_auto_leave();
 	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_IDLE);
 }
@@ -164,57 +170,87 @@ static void test_first_contact(void **state)
 	assert_int_equal(word(), LC_AUTO_MARK | LC_ST_SYNC);
 }
 
-/* work_exists: the layers' share adds and never goes below 0; the
- * program's first LC_PARALLEL_* withdraws it for good. */
-static void test_parallel(void **state)
+/* A new session: its segment header. */
+static struct lc_seg_hdr *new_segment(void)
 {
-	struct lc_seg_hdr *h;
-
-	(void)state;
 	start(NULL);
-	h = lc_priv_segment();
-	lc_auto_parallel(-1);
-	assert_int_equal(h->work_exists, 0);
-	lc_auto_parallel(1);
-	lc_auto_parallel(1);
-	assert_int_equal(h->work_exists, 2);
-	lc_auto_parallel(-1);
-	assert_int_equal(h->work_exists, 1);
-	LC_PARALLEL_BEGIN();
-	assert_int_equal(h->work_exists, 1);	/* the program's only */
-	lc_auto_parallel(1);
-	assert_int_equal(h->work_exists, 1);
-	LC_PARALLEL_END();
-	assert_int_equal(h->work_exists, 0);
-	lc_auto_parallel(1);
-	assert_int_equal(h->work_exists, 0);
+	return lc_priv_segment();
 }
+
+/* A step of the layers or the program on the segment, and what the
+ * segment then holds: work_exists after a parallel step, team after a
+ * team step. */
+enum { LAYER_PARALLEL, PROGRAM_BEGIN, PROGRAM_END, LAYER_TEAM, PROGRAM_TEAM };
+
+struct step {
+	int op, arg;
+	uint32_t want;
+};
+
+/* work_exists: the layers' share adds and never goes below 0; the
+ * program's first LC_PARALLEL_BEGIN withdraws it for good. */
+static const struct step parallel_steps[] = {
+	{ LAYER_PARALLEL, -1, 0 }, { LAYER_PARALLEL, 1, 1 }, { LAYER_PARALLEL, 1, 2 },
+	{ LAYER_PARALLEL, -1, 1 }, { PROGRAM_BEGIN, 0, 1 }, { LAYER_PARALLEL, 1, 1 },
+	{ PROGRAM_END, 0, 0 }, { LAYER_PARALLEL, 1, 0 },
+};
 
 /* The team: the layers' largest, until the program declares its own. */
-static void test_team(void **state)
-{
-	struct lc_seg_hdr *h;
+static const struct step team_steps[] = {
+	{ LAYER_TEAM, 2, 2 }, { LAYER_TEAM, 4, 4 }, { LAYER_TEAM, 3, 4 },
+	{ PROGRAM_TEAM, 8, 8 }, { LAYER_TEAM, 16, 8 },
+};
 
-	(void)state;
-	start(NULL);
-	h = lc_priv_segment();
-	lc_auto_team(2);
-	lc_auto_team(4);
-	lc_auto_team(3);
-	assert_int_equal(h->team, 4);
-	LC_TEAM(8);
-	assert_int_equal(h->team, 8);
-	lc_auto_team(16);
-	assert_int_equal(h->team, 8);
+static void do_step(const struct step *st)
+{
+	switch (st->op) {
+	case LAYER_PARALLEL: lc_auto_parallel(st->arg); break;
+	case PROGRAM_BEGIN: LC_PARALLEL_BEGIN(); break;
+	case PROGRAM_END: LC_PARALLEL_END(); break;
+	case LAYER_TEAM: lc_auto_team(st->arg); break;
+	default: LC_TEAM(st->arg); break;
+	}
 }
 
-/* Without a session nothing happens and nothing is registered. */
+/* A new session through the n steps at st, each checked. */
+static void run_steps(const struct step *st, size_t n)
+{
+	struct lc_seg_hdr *h = new_segment();
+
+	for (size_t i = 0; i < n; i++, st++) {
+		do_step(st);
+		assert_int_equal(st->op >= LAYER_TEAM ? h->team : h->work_exists, st->want);
+	}
+}
+
+static void test_parallel_and_team(void **state)
+{
+	(void)state;
+	run_steps(parallel_steps, sizeof(parallel_steps) / sizeof(parallel_steps[0]));
+	stop(NULL);
+	run_steps(team_steps, sizeof(team_steps) / sizeof(team_steps[0]));
+}
+
+/* No session in the environment: the library opens none. */
+static void no_session(void)
+{
+	unsetenv(LC_ENV_SESSION);
+	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
+}
+
+/* Without a session nothing happens: the layers are off ... */
 static void test_no_session(void **state)
 {
 	(void)state;
-	unsetenv(LC_ENV_SESSION);
-	assert_int_equal(lc_priv_reinit_for_tests(), -ENOENT);
+	no_session();
 	assert_false(lc_auto_active());
+}
+
+/* ... and the layers' calls register no thread. */
+static void test_no_session_calls(void **state)
+{
+	(void)state;
+	no_session();
 	lc_auto_set(LC_ST_BUSY);
 	lc_auto_enter(LC_ST_SYNC);
 	lc_auto_leave();
@@ -231,17 +267,24 @@ static void test_program_refers(void **state)
 {
 	const char *const cm[] = { "no_such_function_here", "_cmocka_run_group_tests" };
 	const char *const libc[] = { "pthread_create" };
-	const char *const none[] = { "no_such_function_here" };
-	const char *const own[] = { "lc_parallel_begin", "lc_parallel_end" };
 
 	(void)state;
 	assert_int_equal(lc_priv_program_refers(cm, 2), 1);
 	assert_int_equal(lc_priv_program_refers(libc, 1), 1);
+}
+
+/* ... and refers to no function it lacks or defines. */
+static void test_program_refers_not(void **state)
+{
+	const char *const none[] = { "no_such_function_here" };
+	const char *const own[] = { "lc_parallel_begin", "lc_parallel_end" };
+
+	(void)state;
 	assert_int_equal(lc_priv_program_refers(none, 1), 0);
 	assert_int_equal(lc_priv_program_refers(own, 2), 0);
 }
 
-/* Tag fields and the module hash's range. */
+/* Tag fields. */
 static void test_tags(void **state)
 {
 	int64_t t = LC_TAG_OMP | (int64_t)((uint64_t)0x1234 << 40) | 0xabcdef;
@@ -251,6 +294,13 @@ static void test_tags(void **state)
 	assert_int_equal(LC_TAG_KIND(t), 0x4f);
 	assert_int_equal(LC_TAG_MODULE(t), 0x1234);
 	assert_int_equal(LC_TAG_VADDR(t), 0xabcdef);
+}
+
+/* The module hash's range: never the main program's, below "unknown",
+ * the same for the same path. */
+static void test_module_hash(void **state)
+{
+	(void)state;
 	assert_int_not_equal(lc_tag_module_hash(""), LC_TAG_MODULE_MAIN);
 	assert_true(lc_tag_module_hash("/usr/lib/libx.so") < LC_TAG_MODULE_UNKNOWN);
 	assert_int_equal(lc_tag_module_hash("/a"), lc_tag_module_hash("/a"));
@@ -262,20 +312,16 @@ static int group_teardown(void **state)
 	return rmdir(lc_test_dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_layer_states, stop),
-		cmocka_unit_test_teardown(test_deep_nesting, stop),
-		cmocka_unit_test_teardown(test_precedence, stop),
-		cmocka_unit_test_teardown(test_precedence_trace, stop),
-		cmocka_unit_test_teardown(test_first_contact, stop),
-		cmocka_unit_test_teardown(test_parallel, stop),
-		cmocka_unit_test_teardown(test_team, stop),
-		cmocka_unit_test_teardown(test_no_session, stop),
-		cmocka_unit_test_teardown(test_program_refers, stop),
-		cmocka_unit_test_teardown(test_tags, stop),
-	};
-
-	return cmocka_run_group_tests(tests, lc_test_tmpdir_setup, group_teardown);
-}
+LC_TEST_MAIN(lc_test_tmpdir_setup, group_teardown,
+	     cmocka_unit_test_teardown(test_layer_states, stop),
+	     cmocka_unit_test_teardown(test_deep_nesting, stop),
+	     cmocka_unit_test_teardown(test_precedence, stop),
+	     cmocka_unit_test_teardown(test_precedence_trace, stop),
+	     cmocka_unit_test_teardown(test_first_contact, stop),
+	     cmocka_unit_test_teardown(test_parallel_and_team, stop),
+	     cmocka_unit_test_teardown(test_no_session, stop),
+	     cmocka_unit_test_teardown(test_no_session_calls, stop),
+	     cmocka_unit_test_teardown(test_program_refers, stop),
+	     cmocka_unit_test_teardown(test_program_refers_not, stop),
+	     cmocka_unit_test_teardown(test_tags, stop),
+	     cmocka_unit_test_teardown(test_module_hash, stop))

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_calib_mpi.h"
 #include "lc_calib_run.h"
 
@@ -152,15 +153,6 @@ static void test_two_cpus(void **state)
 	assert_true(a > b && b >= 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_intervals),
-		cmocka_unit_test(test_report_recommends),
-		cmocka_unit_test(test_pingpong_argv),
-		cmocka_unit_test(test_pingpong_run_and_print),
-		cmocka_unit_test(test_two_cpus),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_intervals), LC_T(test_report_recommends), LC_T(test_pingpong_argv),
+	     LC_T(test_pingpong_run_and_print), LC_T(test_two_cpus))

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "lc_test.h"
 #include "lc_calib.h"
 
 #define US 1000u
@@ -149,16 +150,6 @@ static void test_few_runs(void **state)
 	recommend(r, 2, 0.0, 3, 1.0, 0, 1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_noisy_machine),
-		cmocka_unit_test(test_quiet_machine),
-		cmocka_unit_test(test_over_budget),
-		cmocka_unit_test(test_negative_noise),
-		cmocka_unit_test(test_busy_wait),
-		cmocka_unit_test(test_few_runs),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_noisy_machine), LC_T(test_quiet_machine), LC_T(test_over_budget),
+	     LC_T(test_negative_noise), LC_T(test_busy_wait), LC_T(test_few_runs))

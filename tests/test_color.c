@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_test.h"
 #include "lc_color.h"
 #include "lc_emit.h"
 #include "lc_profile.h"
@@ -142,12 +143,5 @@ static void test_emit_cell(void **state)
 	free(buf);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_when), cmocka_unit_test(test_nearest),
-		cmocka_unit_test(test_two), cmocka_unit_test(test_emit_cell),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_when), LC_T(test_nearest), LC_T(test_two), LC_T(test_emit_cell))

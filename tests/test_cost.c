@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_profile.h"
 
 static char path[] = "/tmp/lc_test_cost.XXXXXX";
@@ -122,13 +123,5 @@ static void test_slowdown(void **state)
 	assert_true(hi >= lo && lo >= 0 && hi < 100);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rule_round_trip),
-		cmocka_unit_test(test_rule_text),
-		cmocka_unit_test(test_slowdown),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LC_TEST_MAIN(setup, teardown,
+	     LC_T(test_rule_round_trip), LC_T(test_rule_text), LC_T(test_slowdown))

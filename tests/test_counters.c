@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lc_test.h"
 #include "attr.h"
 #include "counters.h"
 #include "lostcycles.h"
@@ -517,19 +518,7 @@ static void test_refusals(void **state)
 	lc_ctr_open_hook = NULL;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_encoding_errors),
-		cmocka_unit_test(test_no_pmu),
-		cmocka_unit_test(test_roles_and_methods),
-		cmocka_unit_test(test_split),
-		cmocka_unit_test(test_replay),
-		cmocka_unit_test(test_accum_spread),
-		cmocka_unit_test(test_software_event),
-		cmocka_unit_test(test_target_credentials),
-		cmocka_unit_test(test_refusals),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_encoding_errors), LC_T(test_no_pmu), LC_T(test_roles_and_methods),
+	     LC_T(test_split), LC_T(test_replay), LC_T(test_accum_spread),
+	     LC_T(test_software_event), LC_T(test_target_credentials), LC_T(test_refusals))

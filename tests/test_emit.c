@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_test.h"
 #include "lc_emit.h"
 #include "lc_util.h"
 
@@ -254,15 +255,6 @@ static void test_replacement(void **state)
 	assert_string_equal(why, "host x?[2J?\xe2\x82\xac\nnext");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text),	     cmocka_unit_test(test_csv),
-		cmocka_unit_test(test_json),	     cmocka_unit_test(test_text_hostile),
-		cmocka_unit_test(test_layout),	     cmocka_unit_test(test_escapes),
-		cmocka_unit_test(test_gap_compact),
-		cmocka_unit_test(test_replacement),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_text), LC_T(test_csv), LC_T(test_json), LC_T(test_text_hostile),
+	     LC_T(test_layout), LC_T(test_escapes), LC_T(test_gap_compact), LC_T(test_replacement))

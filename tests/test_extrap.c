@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lc_test.h"
 #include "extrap.h"
 #include "lca_runs.h"
 
@@ -106,13 +107,5 @@ static void test_builder(void **state)
 	lc_runs_free(r);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_valid),
-		cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_builder),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_valid), LC_T(test_hostile), LC_T(test_builder))

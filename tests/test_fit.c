@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_util.h"
 #include "rng.h"
 #include "lc_profile.h"
@@ -559,63 +560,79 @@ static void p_points(struct lc_runs *r, const char *key, struct lc_points *pts)
 					 0, pts), 0);
 }
 
+/* The kind of the cell of run row in column key (its value in *v). */
+static int cell(struct lc_runs *r, size_t row, const char *key, double *v)
+{
+	return lc_runs_get(r, row, lc_runs_find_key(r, key, strlen(key)), v);
+}
+
+/* The points of key over p in r: n of them; na runs na, missing missing. */
+static void points_are(struct lc_runs *r, const char *key, int n, int na, int missing)
+{
+	struct lc_points pts;
+
+	p_points(r, key, &pts);
+	assert_int_equal((int)pts.n, n);
+	assert_int_equal((int)pts.na, na);
+	assert_int_equal((int)pts.missing, missing);
+	lc_points_free(&pts);
+}
+
 /* Runs files: -l lines in any order, Figure 5.1 lines, na, repeats
  * averaged with spread. */
+static const char runs_text[] =
+	"# comment\n\n"
+	"n=64 p=4 li=0.5 ip=1.5 sl=0.01 cl=na rc=na ml=na bl=0 wc=0 rt=28.6 tt=49.3\n"
+	"tt=50 li=0.7 p=4 n=64 cl=na\n"
+	"d=32 v=4.5 p=2 li=0.018748 ip=0.002202 sl=0.276536 cl=0.077673 rc=0.037759 tt=1.313014 rt=0.900096\n";
+
+/* The runs, their lines and cells. */
 static void test_runs(void **state)
 {
-	static const char text[] =
-		"# comment\n\n"
-		"n=64 p=4 li=0.5 ip=1.5 sl=0.01 cl=na rc=na ml=na bl=0 wc=0 rt=28.6 tt=49.3\n"
-		"tt=50 li=0.7 p=4 n=64 cl=na\n"
-		"d=32 v=4.5 p=2 li=0.018748 ip=0.002202 sl=0.276536 cl=0.077673 rc=0.037759 tt=1.313014 rt=0.900096\n";
-	struct lc_runs *r = runs_of(text);
-	struct lc_points pts;
+	struct lc_runs *r = runs_of(runs_text);
 	double v;
 
 	(void)state;
 	assert_int_equal((int)lc_runs_count(r), 3);
 	assert_int_equal(lc_runs_line(r, 2), 5);
-	assert_int_equal(lc_runs_get(r, 0, lc_runs_find_key(r, "cl", 2), &v), LC_CELL_NA);
-	assert_int_equal(lc_runs_get(r, 2, lc_runs_find_key(r, "d", 1), &v), LC_CELL_VALUE);
+	assert_int_equal(cell(r, 0, "cl", &v), LC_CELL_NA);
+	assert_int_equal(cell(r, 2, "d", &v), LC_CELL_VALUE);
 	assert_true(v == 32);
+	lc_runs_free(r);
+}
+
+/* Repeats of a point are averaged, with their spread; na cells are no
+ * points. */
+static void test_runs_repeats(void **state)
+{
+	struct lc_runs *r = runs_of(runs_text);
+	struct lc_points pts;
+
+	(void)state;
 	p_points(r, "li", &pts);
 	assert_int_equal((int)pts.n, 2);
 	assert_true(pts.x[1] == 4 && fabs(pts.y[1] - 0.6) < 1e-12 && pts.count[1] == 2);
 	assert_true(fabs(pts.sd[1] - sqrt(0.02)) < 1e-12);
 	lc_points_free(&pts);
-	p_points(r, "cl", &pts);
-	assert_int_equal((int)pts.n, 1);
-	assert_int_equal((int)pts.na, 2);
-	lc_points_free(&pts);
+	points_are(r, "cl", 1, 2, 0);
 	lc_runs_free(r);
 }
 
-/* Word values in notes; a run whose variable is not a number is missing. */
+/* Word values in notes; a run whose variable is not a number is missing;
+ * CSV with a header line, na cells. */
 static void test_runs_notes(void **state)
 {
 	struct lc_runs *r = runs_of("impl=task p=1 li=0.5\nimpl=data p=2 li=0.7\np=x li=1\n");
-	struct lc_points pts;
+	struct lc_runs *csv = runs_of("n, p, li\n64, 2, 0.5\n128, 2, na\n");
 	double v;
 
 	(void)state;
-	assert_int_equal(lc_runs_get(r, 0, lc_runs_find_key(r, "impl", 4), &v), LC_CELL_TEXT);
-	p_points(r, "li", &pts);
-	assert_int_equal((int)pts.n, 2);
-	assert_int_equal((int)pts.missing, 1);
-	lc_points_free(&pts);
+	assert_int_equal(cell(r, 0, "impl", &v), LC_CELL_TEXT);
+	points_are(r, "li", 2, 0, 1);
+	assert_int_equal((int)lc_runs_count(csv), 2);
+	assert_int_equal(cell(csv, 1, "li", &v), LC_CELL_NA);
 	lc_runs_free(r);
-}
-
-/* CSV with a header line, na cells. */
-static void test_runs_csv(void **state)
-{
-	struct lc_runs *r = runs_of("n, p, li\n64, 2, 0.5\n128, 2, na\n");
-	double v;
-
-	(void)state;
-	assert_int_equal((int)lc_runs_count(r), 2);
-	assert_int_equal(lc_runs_get(r, 1, lc_runs_find_key(r, "li", 2), &v), LC_CELL_NA);
-	lc_runs_free(r);
+	lc_runs_free(csv);
 }
 
 /* Malformed lines give the line and the token. */
@@ -639,22 +656,8 @@ static void test_runs_errors(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lsq_vs_normal_equations),
-		cmocka_unit_test(test_formula_errors),
-		cmocka_unit_test(test_formula_terms),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_nonneg),
-		cmocka_unit_test(test_select),
-		cmocka_unit_test(test_runs),
-		cmocka_unit_test(test_runs_notes),
-		cmocka_unit_test(test_runs_csv),
-		cmocka_unit_test(test_runs_errors),
-		cmocka_unit_test(test_recovery),
-		cmocka_unit_test(test_prune_case_models),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_lsq_vs_normal_equations), LC_T(test_formula_errors),
+	     LC_T(test_formula_terms), LC_T(test_refusals), LC_T(test_nonneg), LC_T(test_select),
+	     LC_T(test_runs), LC_T(test_runs_repeats), LC_T(test_runs_notes),
+	     LC_T(test_runs_errors), LC_T(test_recovery), LC_T(test_prune_case_models))

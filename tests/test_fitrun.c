@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_profile.h"
 #include "lca_fitrun.h"
 #include "lca_model.h"
@@ -41,18 +42,6 @@ static void take_note(void *arg, const char *text)
 	strcat(notes, "\n");
 }
 
-/* Write text to dir/name; its path into path. */
-static void write_file(const char *name, const char *text, char *path, size_t len)
-{
-	FILE *f;
-
-	snprintf(path, len, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* rt = 2 + 3p exactly, three repeats of p = 1..8, and li = p where p > 1. */
 static int setup(void **state)
 {
@@ -65,7 +54,7 @@ static int setup(void **state)
 		for (int p = 1; p <= 8; p++)
 			snprintf(text + strlen(text), sizeof(text) - strlen(text),
 				 "p=%d rt=%g li=%s\n", p, 2.0 + 3.0 * p, p > 1 ? "1" : "na");
-	write_file("r.runs", text, runs, sizeof(runs));
+	lc_test_write(runs, sizeof(runs), dir, "r.runs", text);
 	return 0;
 }
 
@@ -112,19 +101,38 @@ static char *printed(struct lc_fitrun *fr, int fmt)
 	return buf;
 }
 
-static void test_fit_ranks_the_true_form(void **state)
+/* fr: a fit of rt over p with the formulae forms, run; it must succeed. */
+static void fitted(struct lc_fitrun *fr, const char *const *forms, int n)
 {
-	static const char *const forms[] = { "p^2", "1 + p", "p" };
-	struct lc_fitrun fr;
 	char msg[256] = "";
 
+	fit_init(fr, forms, n);
+	if (fit_run(fr, msg, sizeof(msg)))
+		fail_msg("%s", msg);
+}
+
+static const char *const three_forms[] = { "p^2", "1 + p", "p" };
+
+static void test_fit_ranks_the_true_form(void **state)
+{
+	struct lc_fitrun fr;
+
 	(void)state;
-	fit_init(&fr, forms, 3);
-	assert_int_equal(fit_run(&fr, msg, sizeof(msg)), 0);
+	fitted(&fr, three_forms, 3);
 	assert_int_equal(lc_fitrun_fitted(&fr), 3);
 	assert_string_equal(fr.cands[0].text, "1 + p");
 	assert_true(fabs(fr.cands[0].fit.coef[0] - 2) < 1e-9);
 	assert_true(fabs(fr.cands[0].fit.coef[1] - 3) < 1e-9);
+	lc_fitrun_free(&fr);
+}
+
+/* ... over every point, with nothing refused or noted. */
+static void test_fit_takes_every_point(void **state)
+{
+	struct lc_fitrun fr;
+
+	(void)state;
+	fitted(&fr, three_forms, 3);
 	assert_int_equal(fr.pts.n, 8);
 	assert_int_equal(fr.user_refused, 0);
 	assert_string_equal(notes, "");
@@ -135,18 +143,17 @@ static void test_fit_refusal_is_a_note(void **state)
 {
 	static const char *const forms[] = { "1 + p, p + p" };
 	struct lc_fitrun fr;
-	char msg[256] = "";
 
 	(void)state;
-	fit_init(&fr, forms, 1);
-	assert_int_equal(fit_run(&fr, msg, sizeof(msg)), 0);
+	fitted(&fr, forms, 1);
 	assert_int_equal(lc_fitrun_fitted(&fr), 1);
 	assert_int_equal(fr.user_refused, 1);
 	assert_non_null(strstr(notes, "model 'p + p' refused: "));
 	lc_fitrun_free(&fr);
 }
 
-/* The reason fit gives for forms (with variable list vars, category cat). */
+/* A fit of category cat over vars with the formula form: 0 or the error,
+ * its reason into msg. */
 static int fit_reason(const char *cat, const char *vars, const char *form, char *msg,
 		      size_t len)
 {
@@ -161,94 +168,87 @@ static int fit_reason(const char *cat, const char *vars, const char *form, char 
 	return rc;
 }
 
+/* Fits refused, with the start of their reasons. */
+static const struct { const char *cat, *vars, *form; int rc; const char *why; } fit_refusals[] = {
+	{ "zz", "p", "p", -ENOENT, "unknown category 'zz' (known: " },
+	{ "rt", "q", "q", -ENOENT, "unknown variable 'q': no run in " },
+	{ "rt", "p", "p*(1", -EINVAL, "formula 'p*(1': column " },
+	{ "tt", "p", "p", -ENOENT, "category 'tt' does not appear in " },
+};
+
 static void test_fit_refusals(void **state)
 {
 	char msg[512];
 
 	(void)state;
-	assert_int_equal(fit_reason("zz", "p", "p", msg, sizeof(msg)), -ENOENT);
-	assert_non_null(strstr(msg, "unknown category 'zz' (known: "));
-	assert_int_equal(fit_reason("rt", "q", "q", msg, sizeof(msg)), -ENOENT);
-	assert_non_null(strstr(msg, "unknown variable 'q': no run in "));
-	assert_int_equal(fit_reason("rt", "p", "p*(1", msg, sizeof(msg)), -EINVAL);
-	assert_non_null(strstr(msg, "formula 'p*(1': column "));
-	assert_non_null(strstr(msg, "\n    p*(1\n    "));
-	assert_int_equal(msg[strlen(msg) - 1], '^');
-	assert_int_equal(fit_reason("tt", "p", "p", msg, sizeof(msg)), -ENOENT);
-	assert_non_null(strstr(msg, "category 'tt' does not appear in "));
+	for (size_t i = 0; i < sizeof(fit_refusals) / sizeof(fit_refusals[0]); i++) {
+		assert_int_equal(fit_reason(fit_refusals[i].cat, fit_refusals[i].vars,
+					    fit_refusals[i].form, msg, sizeof(msg)), fit_refusals[i].rc);
+		assert_non_null(strstr(msg, fit_refusals[i].why));
+	}
 }
 
-static void test_fit_outputs(void **state)
+/* A formula's syntax error shows the formula and a caret under it. */
+static void test_fit_refusal_caret(void **state)
+{
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(fit_reason("rt", "p", "p*(1", msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "\n    p*(1\n    "));
+	assert_int_equal(msg[strlen(msg) - 1], '^');
+}
+
+/* What a fit of "1 + p" and "p" prints in format fmt, in a new string. */
+static char *fit_printed(int fmt)
 {
 	static const char *const forms[] = { "1 + p", "p" };
 	struct lc_fitrun fr;
-	char msg[256], *out;
+	char *out;
 
-	(void)state;
-	fit_init(&fr, forms, 2);
-	assert_int_equal(fit_run(&fr, msg, sizeof(msg)), 0);
-	out = printed(&fr, LC_FITFMT_TEXT);
-	assert_non_null(strstr(out, "Datafile: "));
-	assert_non_null(strstr(out, "\n 1. (2 +/- "));
-	free(out);
-	out = printed(&fr, LC_FITFMT_CSV);
-	assert_memory_equal(out, "rank,formula,r2,", 16);
-	assert_non_null(strstr(out, "\n1,2 + 3*p,1,1,"));	/* quoted only when it must be */
-	assert_non_null(strstr(out, "\n2,"));
-	free(out);
-	out = printed(&fr, LC_FITFMT_JSON);
-	assert_memory_equal(out, "{\"file\": ", 9);
-	assert_non_null(strstr(out, "\"rank\": 2"));
-	free(out);
-	out = printed(&fr, LC_FITFMT_FORMULA);
-	assert_int_equal(strchr(out, '\n') - out + 1, (long)strlen(out));	/* one line */
-	assert_non_null(strstr(out, "*p"));
-	free(out);
+	fitted(&fr, forms, 2);
+	out = printed(&fr, fmt);
 	lc_fitrun_free(&fr);
+	return out;
 }
 
-static void test_fit_emit_round_trip(void **state)
+/* Each format of that fit: how it begins (or NULL) and what it holds; CSV
+ * quotes a formula only when it must. */
+static const struct { int fmt; const char *start; const char *const *has; } fit_formats[] = {
+	{ LC_FITFMT_TEXT, NULL, LC_STRS("Datafile: ", "\n 1. (2 +/- ") },
+	{ LC_FITFMT_CSV, "rank,formula,r2,", LC_STRS("\n1,2 + 3*p,1,1,", "\n2,") },
+	{ LC_FITFMT_JSON, "{\"file\": ", LC_STRS("\"rank\": 2") },
+	{ LC_FITFMT_FORMULA, NULL, LC_STRS("*p") },
+};
+
+static void test_fit_formats(void **state)
 {
-	static const char *const forms[] = { "1 + p" };
-	struct lc_fitrun fr;
-	struct lc_model *m = NULL;
-	struct lc_env env;
-	const char *names[] = { "p" }, *missing = NULL;
-	double vals[] = { 4 }, c, h;
-	char msg[256], path[256], *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	int line;
+	(void)state;
+	for (size_t i = 0; i < sizeof(fit_formats) / sizeof(fit_formats[0]); i++) {
+		char *out = fit_printed(fit_formats[i].fmt);
+
+		if (fit_formats[i].start)
+			assert_memory_equal(out, fit_formats[i].start, strlen(fit_formats[i].start));
+		lc_test_has(out, fit_formats[i].has);
+		free(out);
+	}
+}
+
+/* The formula format is one line. */
+static void test_fit_formula(void **state)
+{
+	char *out = fit_printed(LC_FITFMT_FORMULA);
 
 	(void)state;
-	fit_init(&fr, forms, 1);
-	snprintf(path, sizeof(path), "%s/m.model", dir);
-	fr.o.emit = path;
-	fr.o.emit_comment = 1;
-	assert_int_equal(fit_run(&fr, msg, sizeof(msg)), 0);
-	assert_int_equal(lc_fitrun_emit(&fr, f, f, msg, sizeof(msg)), 0);
-	assert_int_equal(lc_fitrun_comment(&fr, f, msg, sizeof(msg)), 0);
-	fclose(f);
-	assert_non_null(strstr(buf, "appended model 1 to "));
-	assert_non_null(strstr(buf, "/* lcm: model: rt(p) = "));
-	assert_memory_equal(buf + strlen(buf) - 4, " */\n", 4);
-	free(buf);
-	assert_int_equal(lc_model_read(path, &m, &line, msg, sizeof(msg)), 0);
-	env = (struct lc_env){ names, vals, 1 };
-	assert_int_equal(lc_predict_cat(m, "rt", &env, &c, &h, &missing), 0);
-	assert_true(fabs(c - 14) < 1e-6);
-	lc_model_free(m);
-	fr.o.pick = 5;
-	assert_int_equal(lc_fitrun_emit(&fr, stdout, stdout, msg, sizeof(msg)), -ERANGE);
-	assert_string_equal(msg, "--pick 5: only 1 model fitted");
-	lc_fitrun_free(&fr);
+	assert_int_equal(strchr(out, '\n') - out + 1, (long)strlen(out));
+	free(out);
 }
 
 /* A model file of every category T(E) needs, over p and n. */
 static void write_model(char *path, size_t len)
 {
-	write_file("t.model", "rt(n,p) = 8*n\nli(n,p) = p - 1\nip(n,p) = 0\nsl(n,p) = 0\n"
-		   "cl(n,p) = 0\nrc(n,p) = 0\n", path, len);
+	lc_test_write(path, len, dir, "t.model", "rt(n,p) = 8*n\nli(n,p) = p - 1\nip(n,p) = 0\n"
+		      "sl(n,p) = 0\ncl(n,p) = 0\nrc(n,p) = 0\n");
 }
 
 /* What run(arg, f, msg, len) writes to f, in a new string (free it), or
@@ -279,57 +279,170 @@ static int predict_run(void *o, FILE *f, char *msg, size_t len)
 	return rc;
 }
 
-/* What predict prints for o, or NULL after a refusal (reason in msg). */
-static char *predicted(struct lc_predrun_opts *o, char *msg, size_t len)
+typedef int (*runner)(void *o, FILE *f, char *msg, size_t len);
+
+/* What run prints for the options at o, in a new string (free it); the
+ * test fails when it refuses. */
+static char *output_of(runner run, void *o)
 {
-	return captured(predict_run, o, msg, len);
+	char msg[512];
+	char *out = captured(run, o, msg, sizeof(msg));
+
+	if (!out)
+		fail_msg("%s", msg);
+	return out;
 }
 
-static void test_predict_tables(void **state)
+/* What run prints for the options at o holds every string of want (up to
+ * its NULL). */
+static void shows(runner run, void *o, const char *const *want)
 {
-	char model[256], msg[256], *out;
-	struct lc_predrun_opts o = { .at = "n=1 p=4", .max_points = 1000 };
+	char *out = output_of(run, o);
+
+	lc_test_has(out, want);
+	free(out);
+}
+
+/* run refuses the options at o with the reason want. */
+static void refused(runner run, void *o, const char *want)
+{
+	char msg[512];
+
+	assert_null(captured(run, o, msg, sizeof(msg)));
+	assert_string_equal(msg, want);
+}
+
+/* fr: a fit of "1 + p" to emit, with a comment, to dir/m.model (its path
+ * in path). */
+static void fit_for_emit(struct lc_fitrun *fr, char *path, size_t len)
+{
+	static const char *const forms[] = { "1 + p" };
+	char msg[256];
+
+	fit_init(fr, forms, 1);
+	snprintf(path, len, "%s/m.model", dir);
+	fr->o.emit = path;
+	fr->o.emit_comment = 1;
+	assert_int_equal(fit_run(fr, msg, sizeof(msg)), 0);
+}
+
+/* A runner: --emit, then --emit-comment, of the fit at fr, to f. */
+static int emit_run(void *fr, FILE *f, char *msg, size_t len)
+{
+	int rc = lc_fitrun_emit(fr, f, f, msg, len);
+
+	return rc ? rc : lc_fitrun_comment(fr, f, msg, len);
+}
+
+/* --emit says where the model went; --emit-comment prints it as a C
+ * comment. */
+static void test_fit_emit(void **state)
+{
+	struct lc_fitrun fr;
+	char path[256], *buf;
 
 	(void)state;
-	write_model(model, sizeof(model));
-	o.model = model;
-	o.whatif[o.nwhatif++] = "li=0";
-	out = predicted(&o, msg, sizeof(msg));
-	assert_non_null(out);
-	/* T = (8 + 3) / 4; at p=1, 8: speedup 8 / 2.75 */
-	assert_non_null(strstr(out, "T(E) = sum C(E)/p = 2.75 s"));
-	assert_non_null(strstr(out, "speedup over p=1: 2.909"));
-	assert_non_null(strstr(out, "what-if li=0"));
-	free(out);
-	o = (struct lc_predrun_opts){ .model = model, .grid = "n=1 p=1,2,4", .max_points = 1000 };
-	out = predicted(&o, msg, sizeof(msg));
-	assert_non_null(out);
-	assert_non_null(strstr(out, "over n=1 p=1,2,4"));
-	assert_non_null(strstr(out, "\n         1          4"));
-	free(out);
+	fit_for_emit(&fr, path, sizeof(path));
+	buf = output_of(emit_run, &fr);
+	assert_non_null(strstr(buf, "appended model 1 to "));
+	assert_non_null(strstr(buf, "/* lcm: model: rt(p) = "));
+	assert_memory_equal(buf + strlen(buf) - 4, " */\n", 4);
+	free(buf);
+	lc_fitrun_free(&fr);
 }
 
+/* The emitted model reads back and predicts rt(4) = 2 + 3 * 4. */
+static void test_fit_emit_round_trip(void **state)
+{
+	const char *names[] = { "p" }, *missing = NULL;
+	double vals[] = { 4 }, c, h;
+	struct lc_env env = { names, vals, 1 };
+	struct lc_model *m = NULL;
+	struct lc_fitrun fr;
+	char path[256], msg[256];
+	int line;
+
+	(void)state;
+	fit_for_emit(&fr, path, sizeof(path));
+	free(output_of(emit_run, &fr));
+	lc_fitrun_free(&fr);
+	assert_int_equal(lc_model_read(path, &m, &line, msg, sizeof(msg)), 0);
+	assert_int_equal(lc_predict_cat(m, "rt", &env, &c, &h, &missing), 0);
+	assert_true(fabs(c - 14) < 1e-6);
+	lc_model_free(m);
+}
+
+/* --pick past the models fitted is refused. */
+static void test_fit_pick(void **state)
+{
+	struct lc_fitrun fr;
+	char path[256], msg[256];
+
+	(void)state;
+	fit_for_emit(&fr, path, sizeof(path));
+	fr.o.pick = 5;
+	assert_int_equal(lc_fitrun_emit(&fr, stdout, stdout, msg, sizeof(msg)), -ERANGE);
+	assert_string_equal(msg, "--pick 5: only 1 model fitted");
+	lc_fitrun_free(&fr);
+}
+
+/* predict's options for a new model file (write_model) at path. */
+static struct lc_predrun_opts predict_opts(char *path, size_t len)
+{
+	write_model(path, len);
+	return (struct lc_predrun_opts){ .model = path, .max_points = 1000 };
+}
+
+/* A point: T(E), the speedup and a what-if. */
+static void test_predict_point(void **state)
+{
+	char model[256];
+	struct lc_predrun_opts o = predict_opts(model, sizeof(model));
+
+	(void)state;
+	o.at = "n=1 p=4";
+	o.whatif[o.nwhatif++] = "li=0";
+	/* T = (8 + 3) / 4; at p=1, 8: speedup 8 / 2.75 */
+	shows(predict_run, &o, LC_STRS("T(E) = sum C(E)/p = 2.75 s",
+		"speedup over p=1: 2.909", "what-if li=0"));
+}
+
+/* A grid: its table. */
+static void test_predict_grid(void **state)
+{
+	char model[256];
+	struct lc_predrun_opts o = predict_opts(model, sizeof(model));
+
+	(void)state;
+	o.grid = "n=1 p=1,2,4";
+	shows(predict_run, &o, LC_STRS("over n=1 p=1,2,4", "\n         1          4"));
+}
+
+/* Refused: a variable the model lacks, a what-if without p ... */
 static void test_predict_refusals(void **state)
 {
-	char model[256], msg[256];
-	struct lc_predrun_opts o = { .at = "n=1 q=4", .max_points = 1000 };
+	char model[256];
+	struct lc_predrun_opts o = predict_opts(model, sizeof(model));
 
 	(void)state;
-	write_model(model, sizeof(model));
-	o.model = model;
-	assert_null(predicted(&o, msg, sizeof(msg)));
-	assert_string_equal(msg, "unknown variable 'q' (the model uses: n p)");
+	o.at = "n=1 q=4";
+	refused(predict_run, &o, "unknown variable 'q' (the model uses: n p)");
 	o.at = "n=1";
 	o.whatif[o.nwhatif++] = "li=0";
-	assert_null(predicted(&o, msg, sizeof(msg)));
-	assert_string_equal(msg, "--what-if needs T(E) = sum C(E)/p, which needs p in --at");
-	o = (struct lc_predrun_opts){ .model = model, .max_points = 1000 };
-	assert_null(predicted(&o, msg, sizeof(msg)));
-	assert_string_equal(msg, "give one of --at or --grid");
+	refused(predict_run, &o, "--what-if needs T(E) = sum C(E)/p, which needs p in --at");
+}
+
+/* ... neither a point nor a grid, a missing model file. */
+static void test_predict_refusals_input(void **state)
+{
+	char model[256];
+	struct lc_predrun_opts o = predict_opts(model, sizeof(model));
+
+	(void)state;
+	refused(predict_run, &o, "give one of --at or --grid");
 	o.model = "/nonexistent/m";
 	o.at = "p=1";
-	assert_null(predicted(&o, msg, sizeof(msg)));
-	assert_string_equal(msg, "/nonexistent/m: No such file or directory");
+	refused(predict_run, &o, "/nonexistent/m: No such file or directory");
 }
 
 /* One run of compose for the options at o, printed to f. */
@@ -344,55 +457,56 @@ static int compose_run(void *o, FILE *f, char *msg, size_t len)
 	return rc;
 }
 
-/* What compose prints for o, or NULL after a refusal (reason in msg). */
-static char *composed(struct lc_compose_opts *o, char *msg, size_t len)
+/* compose's options for tests/data/compose/split.lcm at the point at. */
+static struct lc_compose_opts split_opts(const char *at)
 {
-	return captured(compose_run, o, msg, len);
+	return (struct lc_compose_opts){ .structure = "tests/data/compose/split.lcm", .at = at,
+					 .max_points = 1000 };
 }
 
-static void test_compose_point_and_tuning(void **state)
+/* A point: T(E) and the table. */
+static void test_compose_point(void **state)
 {
-	struct lc_compose_opts o = { .structure = "tests/data/compose/split.lcm",
-				     .at = "n=10 p=4 q=1", .max_points = 1000 };
-	char msg[512], *out;
+	struct lc_compose_opts o = split_opts("n=10 p=4 q=1");
 
 	(void)state;
-	out = composed(&o, msg, sizeof(msg));
-	if (!out)
-		fail_msg("%s", msg);
-	assert_non_null(strstr(out, "T(E) = sum C(E)/p = "));
-	assert_non_null(strstr(out, "\nrt   "));
-	free(out);
-	/* Ta = (60 + 0.5 (q-1)) / q, Tb = (20 + 0.5 (p-q-1)) / (p-q): least at q=3 */
-	o.at = "n=10 p=4";
-	o.tune = "q=1,2,3";
-	out = composed(&o, msg, sizeof(msg));
-	if (!out)
-		fail_msg("%s", msg);
-	assert_non_null(strstr(out, "search ("));
-	assert_non_null(strstr(out, "n=10 p=4 q=3: T = "));
-	assert_non_null(strstr(out, "the search found the brute-force minimum"));
-	free(out);
+	shows(compose_run, &o, LC_STRS("T(E) = sum C(E)/p = ", "\nrt   "));
 }
 
+/* Tuning q: Ta = (60 + 0.5 (q-1)) / q, Tb = (20 + 0.5 (p-q-1)) / (p-q):
+ * least at q=3, as brute force finds. */
+static void test_compose_tuning(void **state)
+{
+	struct lc_compose_opts o = split_opts("n=10 p=4");
+
+	(void)state;
+	o.tune = "q=1,2,3";
+	shows(compose_run, &o, LC_STRS("search (", "n=10 p=4 q=3: T = ",
+		"the search found the brute-force minimum"));
+}
+
+/* Refused: no p, p both fixed and tuned, --memory without a source. */
 static void test_compose_refusals(void **state)
 {
-	struct lc_compose_opts o = { .structure = "tests/data/compose/split.lcm",
-				     .at = "n=10 q=1", .max_points = 1000 };
+	struct lc_compose_opts o = split_opts("n=10 q=1");
+
+	(void)state;
+	refused(compose_run, &o, "T(E) = sum C(E)/p needs p (the number of processors) in --at");
+	o.at = "n=10 p=4";
+	o.tune = "p=1,2";
+	refused(compose_run, &o, "'p' is in both --at and --tune");
+	o.tune = NULL;
+	o.memory = "";
+	refused(compose_run, &o, "--memory is not available here");	/* no memory callback */
+}
+
+/* --transfer: latency and bandwidth, or the reason. */
+static void test_compose_transfer(void **state)
+{
 	char msg[512];
 	double lat, bw;
 
 	(void)state;
-	assert_null(composed(&o, msg, sizeof(msg)));
-	assert_string_equal(msg, "T(E) = sum C(E)/p needs p (the number of processors) in --at");
-	o.at = "n=10 p=4";
-	o.tune = "p=1,2";
-	assert_null(composed(&o, msg, sizeof(msg)));
-	assert_string_equal(msg, "'p' is in both --at and --tune");
-	o.tune = NULL;
-	o.memory = "";
-	assert_null(composed(&o, msg, sizeof(msg)));	/* no memory callback given */
-	assert_string_equal(msg, "--memory is not available here");
 	assert_int_equal(lc_compose_transfer("latency=1e-6 bandwidth=1e9", &lat, &bw, msg,
 					     sizeof(msg)), 0);
 	assert_true(lat == 1e-6 && bw == 1e9);
@@ -400,19 +514,11 @@ static void test_compose_refusals(void **state)
 	assert_non_null(strstr(msg, "--transfer wants "));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fit_ranks_the_true_form),
-		cmocka_unit_test(test_fit_refusal_is_a_note),
-		cmocka_unit_test(test_fit_refusals),
-		cmocka_unit_test(test_fit_outputs),
-		cmocka_unit_test(test_fit_emit_round_trip),
-		cmocka_unit_test(test_predict_tables),
-		cmocka_unit_test(test_predict_refusals),
-		cmocka_unit_test(test_compose_point_and_tuning),
-		cmocka_unit_test(test_compose_refusals),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LC_TEST_MAIN(setup, teardown,
+	     LC_T(test_fit_ranks_the_true_form), LC_T(test_fit_takes_every_point),
+	     LC_T(test_fit_refusal_is_a_note), LC_T(test_fit_refusals), LC_T(test_fit_refusal_caret),
+	     LC_T(test_fit_formats), LC_T(test_fit_formula),
+	     LC_T(test_fit_emit), LC_T(test_fit_emit_round_trip), LC_T(test_fit_pick),
+	     LC_T(test_predict_point), LC_T(test_predict_grid), LC_T(test_predict_refusals),
+	     LC_T(test_predict_refusals_input), LC_T(test_compose_point), LC_T(test_compose_tuning),
+	     LC_T(test_compose_refusals), LC_T(test_compose_transfer))

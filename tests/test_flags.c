@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lostcycles.h"
 #include "lc_auto.h"
 #include "lc_internal.h"
@@ -1121,34 +1122,28 @@ static void test_sync_cache(void **state)
 	assert_int_equal(lc_priv_segment()->sync_n, 2);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_no_session, stop),
-		cmocka_unit_test_teardown(test_sync_objects, stop),
-		cmocka_unit_test_teardown(test_sync_cache, stop),
-		cmocka_unit_test_teardown(test_invalid_env, stop),
-		cmocka_unit_test_teardown(test_debug_output, stop),
-		cmocka_unit_test_teardown(test_segment, stop),
-		cmocka_unit_test_teardown(test_state_word, stop),
-		cmocka_unit_test_teardown(test_state_depth, stop),
-		cmocka_unit_test_teardown(test_sync_nesting, stop),
-		cmocka_unit_test_teardown(test_sync_three_levels, stop),
-		cmocka_unit_test_teardown(test_sync_end_forgets, stop),
-		cmocka_unit_test_teardown(test_sync_mixed_pairs, stop),
-		cmocka_unit_test_teardown(test_sync_threads, stop),
-		cmocka_unit_test_teardown(test_sync_trace, stop),
-		cmocka_unit_test_teardown(test_task_queue, stop),
-		cmocka_unit_test_teardown(test_claim_release, stop),
-		cmocka_unit_test_teardown(test_churn, stop),
-		cmocka_unit_test_teardown(test_slots_full, stop),
-		cmocka_unit_test_teardown(test_process_wide, stop),
-		cmocka_unit_test_teardown(test_seqlock, stop),
-		cmocka_unit_test_teardown(test_trace_mode, stop),
-		cmocka_unit_test_teardown(test_trace_no_dir, stop),
-		cmocka_unit_test_teardown(test_fork, stop),
-		cmocka_unit_test_teardown(test_fork_trace, stop),
-	};
-
-	return cmocka_run_group_tests(tests, lc_test_tmpdir_setup, group_teardown);
-}
+LC_TEST_MAIN(lc_test_tmpdir_setup, group_teardown,
+	     cmocka_unit_test_teardown(test_no_session, stop),
+	     cmocka_unit_test_teardown(test_sync_objects, stop),
+	     cmocka_unit_test_teardown(test_sync_cache, stop),
+	     cmocka_unit_test_teardown(test_invalid_env, stop),
+	     cmocka_unit_test_teardown(test_debug_output, stop),
+	     cmocka_unit_test_teardown(test_segment, stop),
+	     cmocka_unit_test_teardown(test_state_word, stop),
+	     cmocka_unit_test_teardown(test_state_depth, stop),
+	     cmocka_unit_test_teardown(test_sync_nesting, stop),
+	     cmocka_unit_test_teardown(test_sync_three_levels, stop),
+	     cmocka_unit_test_teardown(test_sync_end_forgets, stop),
+	     cmocka_unit_test_teardown(test_sync_mixed_pairs, stop),
+	     cmocka_unit_test_teardown(test_sync_threads, stop),
+	     cmocka_unit_test_teardown(test_sync_trace, stop),
+	     cmocka_unit_test_teardown(test_task_queue, stop),
+	     cmocka_unit_test_teardown(test_claim_release, stop),
+	     cmocka_unit_test_teardown(test_churn, stop),
+	     cmocka_unit_test_teardown(test_slots_full, stop),
+	     cmocka_unit_test_teardown(test_process_wide, stop),
+	     cmocka_unit_test_teardown(test_seqlock, stop),
+	     cmocka_unit_test_teardown(test_trace_mode, stop),
+	     cmocka_unit_test_teardown(test_trace_no_dir, stop),
+	     cmocka_unit_test_teardown(test_fork, stop),
+	     cmocka_unit_test_teardown(test_fork_trace, stop))

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_profile.h"
 
 #define NW 10			/* windows */
@@ -155,28 +156,11 @@ static const char *write_spec(struct spec *s, const char *name)
 	return path;
 }
 
-/* Run "./lostcycles ARGS" with stdout into out[]; returns the exit status. */
-static int run(const char *fmt, ...)
-{
-	char args[2048], line[4096];
-	va_list ap;
-	FILE *p;
-	size_t n;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	snprintf(line, sizeof(line), "LOSTCYCLES_ADVICE=share/advice.txt ./lostcycles %s 2>&1",
-		 args);
-	p = popen(line, "r");
-	assert_non_null(p);
-	n = fread(out, 1, sizeof(out) - 1, p);
-	out[n] = 0;
-	st = pclose(p);
-	assert_true(WIFEXITED(st));
-	return WEXITSTATUS(st);
-}
+/* Run "./lostcycles ARGS" (a printf format and its arguments) with stdout
+ * and stderr into out[]; the exit status. */
+#define RUN(...)                                                                   \
+	lc_test_shell(out, sizeof(out),                                            \
+		      "2>&1 LOSTCYCLES_ADVICE=share/advice.txt ./lostcycles " __VA_ARGS__)
 
 /* ---- the profiles of each rule -------------------------------------------- */
 
@@ -463,17 +447,21 @@ static int fired(const char *rule)
 	return strstr(out, want) != NULL;
 }
 
+/* Write the profile s and run "lostcycles report OPTS -f" on it: it must
+ * exit 0; what it printed is in out[]. */
+static void report_of(const char *opts, struct spec s)
+{
+	assert_int_equal(RUN("report %s -f %s", opts, write_spec(&s, "e.data")), 0);
+}
+
 static void test_rules(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct spec s = cases[i].trigger();
-
-		assert_int_equal(run("report --advise -f %s", write_spec(&s, "t.data")), 0);
+		report_of("--advise", cases[i].trigger());
 		if (!fired(cases[i].rule))
 			fail_msg("%s did not fire on its trigger:\n%s", cases[i].rule, out);
-		s = cases[i].control();
-		assert_int_equal(run("report --advise -f %s", write_spec(&s, "c.data")), 0);
+		report_of("--advise", cases[i].control());
 		if (fired(cases[i].rule))
 			fail_msg("%s fired on its control:\n%s", cases[i].rule, out);
 	}
@@ -504,92 +492,92 @@ static void test_rules_covered(void **state)
 	assert_true(n <= (int)(sizeof(cases) / sizeof(cases[0])));
 }
 
-/* The evidence names the tag, the spans, the late rank and the trend. */
-static void test_evidence(void **state)
+/* Four ranks on the 2 CPUs: rank 3 always last. */
+static struct spec ranks4(void)
 {
-	struct spec s = ip_serial();
-
-	(void)state;
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "0.000-0.010 s, 0.090-0.100 s (holding 100 % of it)"));
-	s = sl_late();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "rank 1 (h) arrived last in 10 of the 10 windows"));
-	s = li_rising();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "per-thread li rises with the thread index (r = +1.00"));
-	assert_non_null(strstr(out, "ranked by share"));
-	/* li is 6 of 40 ms: 15 %, halving it saves 7.5 % */
-	assert_non_null(strstr(out, "load imbalance (li): 15.0 % of the total; halving it saves "
-				    "7.5 % of the run"));
+	return ranks(4, 0);
 }
 
-/* A rule that names culprits says why it names none; the machine's load
- * above 10 % is the first item, with its figure, and marks the categories
- * it distorts; below, advice does not mention it. */
-static void test_chance_and_load(void **state)
-{
-	struct spec s = sl_balanced2();
+/* A profile's report with opts, and what it must and must not say. */
+struct advice {
+	struct spec (*spec)(void);
+	const char *opts;
+	const char *const *has, *const *lacks;
+};
 
+static const struct advice advices[] = {
+	/* the evidence names the tag, the spans, the late rank, the trend */
+	{ ip_serial, "--advise", LC_STRS("0.000-0.010 s, 0.090-0.100 s (holding 100 % of it)"), NULL },
+	{ sl_late, "--advise", LC_STRS("rank 1 (h) arrived last in 10 of the 10 windows"), NULL },
+	/* without a model the items are ranked by share: li is 6 of 40 ms,
+	 * 15 %, halving it saves 7.5 % */
+	{ li_rising, "--advise", LC_STRS("per-thread li rises with the thread index (r = +1.00",
+		"ranked by share",
+		"load imbalance (li): 15.0 % of the total; halving it saves 7.5 % of the run"), NULL },
+	/* a rule that names culprits says why it names none: ranks late by
+	 * chance, from waiting for a CPU, on a loaded machine, or more ranks
+	 * than CPUs; threads by chance */
+	{ sl_balanced2, "--advise", LC_STRS("no rank is systematically late: rank "),
+	  LC_STRS("give it less work") },
+	{ sl_late_runq, "--advise", LC_STRS("no rank is systematically late from its work"), NULL },
+	{ sl_late_loaded, "--advise", LC_STRS("no rank can be named as late from this run"),
+	  LC_STRS("rank 1", "fix [sl-other]") },	/* the load may explain sl */
+	{ ranks4, "--advise", LC_STRS("p = 4 processors share 2 CPUs"), LC_STRS("fix [sl-late]") },
+	{ li_chance, "--advise", LC_STRS("no thread index is systematically"), NULL },
+	/* the machine's load above 10 % is the first item, with its figure,
+	 * and names the categories it distorts; the report's header says so
+	 * and marks them, and the JSON; below 10 % neither mentions it */
+	{ rc_loaded, "--advise", LC_STRS(" 1. the machine's load: other processes took 40.0 %",
+		"distorted: li, ip, sl, rc", " 2. resource contention"), LC_STRS("fix [rc-runq]") },
+	{ rc_loaded, "", LC_STRS("** the machine: other processes 40.0 %",
+		"are distorted by that load", "Resource Contention"), NULL },
+	{ rc_loaded, "--format json",
+	  LC_STRS("\"loaded\": true, \"distorts\": [\"li\", \"ip\", \"sl\", \"rc\"]"), NULL },
+	{ rc_quiet, "--advise", NULL, LC_STRS("the machine's load", "fix [load]") },
+	{ rc_quiet, "", LC_STRS("** the machine: other processes 5.0 %"), LC_STRS(" *\n") },
+};
+
+static void test_advice(void **state)
+{
 	(void)state;
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "no rank is systematically late: rank "));
-	assert_null(strstr(out, "give it less work"));
-	s = sl_late_runq();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "no rank is systematically late from its work"));
-	s = sl_late_loaded();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "no rank can be named as late from this run"));
-	assert_null(strstr(out, "rank 1"));
-	assert_null(strstr(out, "fix [sl-other]"));	/* the load may explain sl */
-	s = ranks(4, 0);	/* 4 ranks on the 2 CPUs: rank 3 always last */
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "p = 4 processors share 2 CPUs"));
-	assert_null(strstr(out, "fix [sl-late]"));
-	s = li_chance();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "no thread index is systematically"));
-	s = rc_loaded();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, " 1. the machine's load: other processes took 40.0 %"));
-	assert_non_null(strstr(out, "distorted: li, ip, sl, rc"));
-	assert_non_null(strstr(out, " 2. resource contention"));
-	assert_null(strstr(out, "fix [rc-runq]"));
-	assert_int_equal(run("report -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "** the machine: other processes 40.0 %"));
-	assert_non_null(strstr(out, "are distorted by that load"));
-	assert_non_null(strstr(out, "Resource Contention"));
+	for (size_t i = 0; i < sizeof(advices) / sizeof(advices[0]); i++) {
+		report_of(advices[i].opts, advices[i].spec());
+		if (advices[i].has)
+			lc_test_has(out, advices[i].has);
+		if (advices[i].lacks)
+			lc_test_lacks(out, advices[i].lacks);
+	}
+}
+
+/* A loaded run's report marks the distorted Resource Contention row. */
+static void test_load_mark(void **state)
+{
+	(void)state;
+	report_of("", rc_loaded());
 	assert_non_null(strstr(strstr(out, "Resource Contention"), " *\n"));
-	assert_int_equal(run("report --format json -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "\"loaded\": true, \"distorts\": [\"li\", \"ip\", \"sl\", \"rc\"]"));
-	s = rc_quiet();
-	assert_int_equal(run("report --advise -f %s", write_spec(&s, "e.data")), 0);
-	assert_null(strstr(out, "the machine's load"));
-	assert_null(strstr(out, "fix [load]"));
-	assert_int_equal(run("report -f %s", write_spec(&s, "e.data")), 0);
-	assert_non_null(strstr(out, "** the machine: other processes 5.0 %"));
-	assert_null(strstr(out, " *\n"));
+}
+
+/* Four threads, li and ip 15 % each, and a model by which at p = 4
+ * T = (rt + li + ip) / p = (1 + 0.1 + 0.9) / 4: ip gains most; the advice
+ * with that model and the options more. */
+static void advise_model(const char *more)
+{
+	struct spec s = base(4);
+	uint64_t li[4] = { 0, 1 * MS, 2 * MS, 3 * MS }, ip[4] = { 0, 2 * MS, 2 * MS, 2 * MS };
+	char model[256];
+
+	set_all(&s, LC_CAT_LI, li);
+	set_all(&s, LC_CAT_IP, ip);
+	lc_test_write(model, sizeof(model), dir, "m.model", "rt(p) = 1\nli(p) = 0.025*p\nip(p) = 0.225*p\n");
+	assert_int_equal(RUN("report --advise --model %s %s -f %s", model, more,
+			     write_spec(&s, "e.data")), 0);
 }
 
 /* With a model the ranking follows the predicted gain, not the share. */
 static void test_model_rank(void **state)
 {
-	struct spec s = base(4);
-	uint64_t li[4] = { 0, 1 * MS, 2 * MS, 3 * MS }, ip[4] = { 0, 2 * MS, 2 * MS, 2 * MS };
-	char model[256];
-	FILE *f;
-
 	(void)state;
-	set_all(&s, LC_CAT_LI, li);	/* li 15 %, ip 15 % */
-	set_all(&s, LC_CAT_IP, ip);
-	snprintf(model, sizeof(model), "%s/m.model", dir);
-	f = fopen(model, "w");
-	assert_non_null(f);
-	/* at p = 4: T = (rt + li + ip) / p = (1 + 0.1 + 0.9) / 4: ip gains most */
-	fputs("rt(p) = 1\nli(p) = 0.025*p\nip(p) = 0.225*p\n", f);
-	fclose(f);
-	assert_int_equal(run("report --advise -f %s --model %s", write_spec(&s, "m.data"), model), 0);
+	advise_model("");
 	assert_non_null(strstr(out, "ranked by predicted gain"));
 	assert_non_null(strstr(out, " at p=4\n"));
 	/* halving ip saves 0.45 / 2 = 22.5 % of T = 2, li 2.5 % */
@@ -597,33 +585,50 @@ static void test_model_rank(void **state)
 				    "halving it saves 22.5 %"));
 	assert_non_null(strstr(out, " 2. load imbalance (li): 15.0 % of the total; halving it "
 				    "saves 2.5 %"));
-	/* at p = 8: halving ip saves 0.9 / 2 of T = 3 */
-	assert_int_equal(run("report --advise -f %s --model %s --at p=8", write_spec(&s, "m.data"),
-			     model), 0);
-	assert_non_null(strstr(out, " at p=8\n"));
-	assert_non_null(strstr(out, "halving it saves 30.0 %"));
-	assert_int_equal(run("report --advise -f %s --rules /nonexistent", write_spec(&s, "m.data")),
-			 1);
 }
 
-/* POP of a known profile: thread 0 PC 8 + CL 2 ms, thread 1 PC 4 + SL 6 ms
- * per 10 ms window: LB 60/80, CommE 80/100, PE 60/100; with LogGP-split
- * waits TE (100 - 20) / 100 and SerE CommE / TE. */
-static void test_pop(void **state)
+/* ... at the point --at names; a missing rules file is refused. */
+static void test_model_rank_at(void **state)
+{
+	(void)state;
+	advise_model("--at p=8");
+	/* at p = 8: halving ip saves 0.9 / 2 of T = 3 */
+	assert_non_null(strstr(out, " at p=8\n"));
+	assert_non_null(strstr(out, "halving it saves 30.0 %"));
+	assert_int_equal(RUN("report --advise -f %s/e.data --rules /nonexistent", dir), 1);
+}
+
+/* The two-thread profile of test_pop: per 10 ms window thread 0 PC 8 + CL
+ * 2 ms, thread 1 PC 4 + SL 6 ms. */
+static struct spec pop_spec(void)
 {
 	struct spec s = base(2);
 	uint64_t cl[2] = { 2 * MS, 0 }, sl[2] = { 0, 6 * MS };
 
-	(void)state;
 	set_all(&s, LC_CAT_CL, cl);
 	set_all(&s, LC_CAT_SL, sl);
-	assert_int_equal(run("report --pop --format csv -f %s", write_spec(&s, "p.data")), 0);
+	return s;
+}
+
+/* POP of a known profile (pop_spec): LB 60/80, CommE 80/100, PE 60/100 ... */
+static void test_pop(void **state)
+{
+	(void)state;
+	report_of("--pop --format csv", pop_spec());
 	assert_non_null(strstr(out, "\n0.100000000,0.060000000,0.080000000,0.750000,0.800000,"
 				    "na,na,0.600000\n"));
+}
+
+/* ... with LogGP-split waits TE (100 - 20) / 100 and SerE CommE / TE. */
+static void test_pop_loggp(void **state)
+{
+	struct spec s = pop_spec();
+
+	(void)state;
 	s.procs = s.ranks = s.loggp = 1;
-	assert_int_equal(run("report --pop --format csv -f %s", write_spec(&s, "p.data")), 0);
+	report_of("--pop --format csv", s);
 	assert_non_null(strstr(out, "0.750000,0.800000,1.000000,0.800000,0.600000\n"));
-	assert_int_equal(run("report --pop -f %s", write_spec(&s, "p.data")), 0);
+	report_of("--pop", s);
 	assert_non_null(strstr(out, "parallel efficiency             60.0%"));
 }
 
@@ -631,15 +636,11 @@ static void test_pop(void **state)
 static void test_pop_runs(void **state)
 {
 	char runs[256];
-	FILE *f;
 
 	(void)state;
-	snprintf(runs, sizeof(runs), "%s/r.runs", dir);
-	f = fopen(runs, "w");
-	assert_non_null(f);
-	fputs("p=1 tt=1.0 rt=1.0\np=2 tt=1.2 rt=1.1 li=0.1\np=4 tt=2.0 rt=1.25 sl=0.75 ml=na\n", f);
-	fclose(f);
-	assert_int_equal(run("report --pop --format csv -f %s", runs), 0);
+	lc_test_write(runs, sizeof(runs), dir, "r.runs",
+		"p=1 tt=1.0 rt=1.0\np=2 tt=1.2 rt=1.1 li=0.1\np=4 tt=2.0 rt=1.25 sl=0.75 ml=na\n");
+	assert_int_equal(RUN("report --pop --format csv -f %s", runs), 0);
 	assert_non_null(strstr(out, "1,1,1,1,1.000000,1.000000,1.000000\n"));
 	assert_non_null(strstr(out, "2,2,1.1,1.2,0.916667,0.909091,0.833333\n"));
 	assert_non_null(strstr(out, "3,4,1.25,2,0.625000,0.800000,0.500000\n"));
@@ -660,17 +661,7 @@ static int teardown(void **state)
 	return system(c);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rules),
-		cmocka_unit_test(test_rules_covered),
-		cmocka_unit_test(test_evidence),
-		cmocka_unit_test(test_chance_and_load),
-		cmocka_unit_test(test_model_rank),
-		cmocka_unit_test(test_pop),
-		cmocka_unit_test(test_pop_runs),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LC_TEST_MAIN(setup, teardown,
+	     LC_T(test_rules), LC_T(test_rules_covered), LC_T(test_advice), LC_T(test_load_mark),
+	     LC_T(test_model_rank),
+	     LC_T(test_model_rank_at), LC_T(test_pop), LC_T(test_pop_loggp), LC_T(test_pop_runs))

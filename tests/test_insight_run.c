@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "insight.h"
 
 #define RUNS "tests/data/fit/runfast.runs"
@@ -58,13 +59,5 @@ static void test_advise_refusals(void **state)
 	assert_string_equal(msg, "/nonexistent/m.model: No such file or directory");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_is_profile),
-		cmocka_unit_test(test_pop_runs),
-		cmocka_unit_test(test_advise_refusals),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_is_profile), LC_T(test_pop_runs), LC_T(test_advise_refusals))

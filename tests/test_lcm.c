@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_abi.h"
 #include "lc_profile.h"
 #include "lc_strace.h"
@@ -443,21 +444,8 @@ static void test_critical_path(void **state)
 	rmdir(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_serial_sum),
-		cmocka_unit_test(test_parallel_li),
-		cmocka_unit_test(test_override_and_unused),
-		cmocka_unit_test(test_communication),
-		cmocka_unit_test(test_measured_baseline),
-		cmocka_unit_test(test_pipeline_fill),
-		cmocka_unit_test(test_intervals),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_unknown_variable),
-		cmocka_unit_test(test_extract),
-		cmocka_unit_test(test_critical_path),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_serial_sum), LC_T(test_parallel_li), LC_T(test_override_and_unused),
+	     LC_T(test_communication), LC_T(test_measured_baseline), LC_T(test_pipeline_fill),
+	     LC_T(test_intervals), LC_T(test_refusals), LC_T(test_unknown_variable),
+	     LC_T(test_extract), LC_T(test_critical_path))

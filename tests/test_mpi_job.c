@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "attr.h"
 #include "lostcycles.h"
 #include "lc_profile.h"
@@ -316,17 +317,7 @@ static void test_merge(void **state)
 	unlink(j);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rank_block),
-		cmocka_unit_test(test_rank_outside_size),
-		cmocka_unit_test(test_loggp_file),
-		cmocka_unit_test(test_loggp_fit),
-		cmocka_unit_test(test_loggp_fit_switch),
-		cmocka_unit_test(test_transfer_split),
-		cmocka_unit_test(test_merge),
-	};
-
-	return cmocka_run_group_tests(tests, tdir_setup, tdir_teardown);
-}
+LC_TEST_MAIN(tdir_setup, tdir_teardown,
+	     LC_T(test_rank_block), LC_T(test_rank_outside_size), LC_T(test_loggp_file),
+	     LC_T(test_loggp_fit), LC_T(test_loggp_fit_switch), LC_T(test_transfer_split),
+	     LC_T(test_merge))

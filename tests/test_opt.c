@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_test.h"
 #include "lc_opt.h"
 
 /* The fields of the test table. */
@@ -191,14 +192,5 @@ static void test_help(void **state)
 	assert_non_null(strstr(h, "--help\t-h\t-\tflag\t-\n"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kinds),
-		cmocka_unit_test(test_operands),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_help),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_kinds), LC_T(test_operands), LC_T(test_refusals), LC_T(test_help))

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_test.h"
 #include "lc_profile.h"
 #include "perfetto.h"
 #include "rng.h"
@@ -123,11 +124,5 @@ static void test_an_hour_in(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_near_zero), cmocka_unit_test(test_an_hour_in),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_near_zero), LC_T(test_an_hour_in))

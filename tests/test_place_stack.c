@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_auto.h"
 #include "lc_internal.h"
 #include "session_test.h"
@@ -130,14 +131,7 @@ static void test_sites(void **state)
 	assert_int_equal(LC_PLACE_SITE_VADDR(w), LC_PLACE_NOADDR);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_stack, stop),
-		cmocka_unit_test_teardown(test_thread_exit, stop),
-		cmocka_unit_test_teardown(test_no_session, stop),
-		cmocka_unit_test(test_sites),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     cmocka_unit_test_teardown(test_stack, stop),
+	     cmocka_unit_test_teardown(test_thread_exit, stop),
+	     cmocka_unit_test_teardown(test_no_session, stop), LC_T(test_sites))

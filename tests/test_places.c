@@ -21,9 +21,11 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_abi.h"
 #include "lc_profile.h"
 #include "prof_sample.h"
+#include "prof_writer.h"
 #include "profile_format.h"
 
 static char path[] = "/tmp/lc_test_placesXXXXXX";
@@ -74,19 +76,8 @@ static struct lc_pwriter *open_two(void)
 {
 	struct lc_prof_info in = sample_info();
 	struct lc_prof_process p = { .pid = 100, .comm = sample_comm };
-	int rc = 0;
-	struct lc_pwriter *w;
 
-	unlink(path);
-	w = lc_pwriter_open(path, &in, &rc);
-	assert_non_null(w);
-	assert_int_equal(lc_pwriter_process(w, &p), 0);
-	for (uint32_t t = 0; t < 2; t++) {
-		struct lc_prof_thread th = { .idx = t, .pid = 100, .tid = 200 + (int)t };
-
-		assert_int_equal(lc_pwriter_thread(w, &th), 0);
-	}
-	return w;
+	return lc_test_pwriter(path, &in, &p, 2, 200);
 }
 
 /* Each thread's place rows of source 0 add up to its thread row. */
@@ -262,22 +253,6 @@ static void test_round_trip(void **state)
 	check_read(&few, 70);
 }
 
-/* The file at path plus one block of payload pl[0..n) and its CRC. */
-static void append_raw(uint16_t type, const uint8_t *pl, uint32_t n)
-{
-	uint8_t b[64];
-	int fd = open(path, O_WRONLY | O_APPEND);
-
-	assert_true(fd >= 0 && n + 12 <= sizeof(b));
-	lc_pf_put16(b, type);
-	lc_pf_put16(b + 2, 0);
-	lc_pf_put32(b + 4, n);
-	memcpy(b + 8, pl, n);
-	lc_pf_put32(b + 8 + n, lc_crc32(0, b, 8 + n));
-	assert_int_equal(write(fd, b, n + 12), (ssize_t)(n + 12));
-	close(fd);
-}
-
 /* A file of threads 0 and 1 and window 0, then the block: refused. */
 static void refused(uint16_t type, const uint8_t *pl, uint32_t n, const char *why)
 {
@@ -287,7 +262,7 @@ static void refused(uint16_t type, const uint8_t *pl, uint32_t n, const char *wh
 
 	put_window(w, 0, 1, &r);
 	assert_int_equal(lc_pwriter_close(w), 0);
-	append_raw(type, pl, n);
+	sample_append_block(path, type, pl, n);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 	assert_null(pr);
 	if (!strstr(err, why))
@@ -347,11 +322,9 @@ static void test_twice(void **state)
 static void test_older(void **state)
 {
 	uint64_t bounds[SAMPLE_NBLOCKS];
-	struct lc_profile *pr = NULL;
+	struct lc_profile *pr = sample_read(path, bounds);
 
 	(void)state;
-	assert_int_equal(sample_write(path, bounds), 0);
-	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
 	for (int s = 0; s < LC_NSRC; s++)
 		assert_int_equal(pr->data[s].nplaces, 0);
 	assert_int_equal(pr->nmodules, 0);
@@ -359,14 +332,5 @@ static void test_older(void **state)
 	lc_profile_free(pr);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_twice),
-		cmocka_unit_test(test_older),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LC_TEST_MAIN(setup, teardown,
+	     LC_T(test_round_trip), LC_T(test_hostile), LC_T(test_twice), LC_T(test_older))

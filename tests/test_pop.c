@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "pop.h"
 
 #define MS 1000000ull
@@ -121,14 +122,6 @@ static void test_one_process(void **state)
 	assert_true(fabs(o.omp_pe - o.lb) < 1e-9);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hybrid),
-		cmocka_unit_test(test_p_too_small),
-		cmocka_unit_test(test_unequal_ranks),
-		cmocka_unit_test(test_one_process),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_hybrid), LC_T(test_p_too_small), LC_T(test_unequal_ranks),
+	     LC_T(test_one_process))

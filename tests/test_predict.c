@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "names.h"
 #include "lca_formula.h"
 #include "lca_grid.h"
@@ -351,16 +352,7 @@ static void test_prediction_interval(void **state)
 	assert_true(inside >= 0.8 * total && inside <= 0.98 * total);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table53_roundtrip),
-		cmocka_unit_test(test_table53_crossover),
-		cmocka_unit_test(test_total_and_whatif),
-		cmocka_unit_test(test_grid),
-		cmocka_unit_test(test_model_errors),
-		cmocka_unit_test(test_prediction_interval),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_table53_roundtrip), LC_T(test_table53_crossover),
+	     LC_T(test_total_and_whatif), LC_T(test_grid), LC_T(test_model_errors),
+	     LC_T(test_prediction_interval))

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_profile.h"
 #include "prof_sample.h"
 #include "profile_format.h"
@@ -65,24 +66,6 @@ static void store(const char *p, const uint8_t *b, size_t n)
 	if (n)
 		assert_int_equal(write(fd, b, n), (ssize_t)n);
 	close(fd);
-}
-
-/* Append one block with a correct CRC. */
-static void append_block(const char *p, uint16_t type, const uint8_t *pl, uint32_t len)
-{
-	uint8_t *b = malloc(len + 12);
-	int fd = open(p, O_WRONLY | O_APPEND);
-
-	assert_non_null(b);
-	assert_true(fd >= 0);
-	lc_pf_put16(b, type);
-	lc_pf_put16(b + 2, 0);
-	lc_pf_put32(b + 4, len);
-	memcpy(b + 8, pl, len);
-	lc_pf_put32(b + 8 + len, lc_crc32(0, b, 8 + len));
-	assert_int_equal(write(fd, b, len + 12), (ssize_t)(len + 12));
-	close(fd);
-	free(b);
 }
 
 static void test_categories(void **state)
@@ -291,11 +274,9 @@ static void check_sample(const struct lc_profile *pr)
 static void test_round_trip(void **state)
 {
 	uint64_t bounds[SAMPLE_NBLOCKS];
-	struct lc_profile *pr = NULL;
+	struct lc_profile *pr = sample_read(path, bounds);
 
 	(void)state;
-	assert_int_equal(sample_write(path, bounds), 0);
-	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
 	check_sample(pr);
 	assert_int_equal(pr->cut_offset, bounds[SAMPLE_NBLOCKS - 1]);
 	lc_profile_free(pr);
@@ -435,7 +416,7 @@ static void test_crafted(void **state)
 	(void)state;
 	/* an unknown block type after the end block: skipped */
 	assert_int_equal(sample_write(path, bounds), 0);
-	append_block(path, 99, (const uint8_t *)"future", 6);
+	sample_append_block(path, 99, (const uint8_t *)"future", 6);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
 	check_sample(pr);
 	lc_profile_free(pr);
@@ -446,7 +427,7 @@ static void test_crafted(void **state)
 	pl[0] = LC_SRC_SAMPLED;			/* source, index 0, start, ticks... */
 	lc_pf_put32(pl + 27, 1);		/* after 1+4+8+4+4+4 + empty acct mask */
 	lc_pf_put32(pl + 31, 0);		/* thread 0, empty mask, no tags */
-	append_block(path, LC_PF_WINDOW, pl, 31 + 4 + 2 + 4);
+	sample_append_block(path, LC_PF_WINDOW, pl, 31 + 4 + 2 + 4);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "undeclared thread"));
 
@@ -454,7 +435,7 @@ static void test_crafted(void **state)
 	store(path, b, (size_t)bounds[4]);
 	memset(pl, 0, sizeof(pl));
 	lc_pf_put32(pl + 27, 0xffffffffu);
-	append_block(path, LC_PF_WINDOW, pl, 40);
+	sample_append_block(path, LC_PF_WINDOW, pl, 40);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "count"));
 
@@ -462,13 +443,13 @@ static void test_crafted(void **state)
 	store(path, b, (size_t)bounds[4]);
 	memset(pl, 0, sizeof(pl));
 	lc_pf_put32(pl + 12, LC_PROF_TEXT_MAX + 1);
-	append_block(path, LC_PF_PROCESS, pl, 20);
+	sample_append_block(path, LC_PF_PROCESS, pl, 20);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "string"));
 
 	/* the first block is not info */
 	store(path, b, LC_PF_HDR_SIZE);
-	append_block(path, LC_PF_END, pl, 48);
+	sample_append_block(path, LC_PF_END, pl, 48);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 
 	/* a newer major version, with a valid header checksum */
@@ -560,24 +541,24 @@ static void test_machine_blocks(void **state)
 	lc_pf_put64(pl + 24, 100);		/* total */
 	lc_pf_put64(pl + 32, 60);		/* program */
 	lc_pf_put64(pl + 48, 60);		/* other */
-	append_block(path, LC_PF_MACHINE, pl, 64);
+	sample_append_block(path, LC_PF_MACHINE, pl, 64);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "machine"));
 	assert_int_equal(sample_write(path, bounds), 0);
 	lc_pf_put64(pl + 48, 40);
 	lc_pf_put32(pl + 16, 0);
-	append_block(path, LC_PF_MACHINE, pl, 64);
+	sample_append_block(path, LC_PF_MACHINE, pl, 64);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 	assert_int_equal(sample_write(path, bounds), 0);
 	lc_pf_put32(pl + 16, 1);
-	append_block(path, LC_PF_MACHINE, pl, 63);
+	sample_append_block(path, LC_PF_MACHINE, pl, 63);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "short"));
 	assert_int_equal(sample_write(path, bounds), 0);
 	lc_pf_put64(pl + 32, UINT64_MAX);	/* overflowing parts */
 	lc_pf_put64(pl + 24, UINT64_MAX);
 	lc_pf_put64(pl + 40, UINT64_MAX);
-	append_block(path, LC_PF_MACHINE, pl, 72);	/* longer: the rest ignored */
+	sample_append_block(path, LC_PF_MACHINE, pl, 72);	/* longer: the rest ignored */
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 }
 
@@ -934,12 +915,12 @@ static void test_type4_file(void **state)
 	store(path, b, (size_t)bounds[4] - 4);
 	free(b);
 	ewindow4(&e, &w);
-	append_block(path, LC_PF_WINDOW, e.b, e.n);
+	sample_append_block(path, LC_PF_WINDOW, e.b, e.n);
 	w.index = 1;
 	w.start_ns = 10000000;
 	rows[0].cat[LC_CAT_SL] = 0;
 	ewindow4(&e, &w);
-	append_block(path, LC_PF_WINDOW, e.b, e.n);
+	sample_append_block(path, LC_PF_WINDOW, e.b, e.n);
 	/* wasted: 2 ms of thread 1 in window 0, tag -9 */
 	e.n = 0;
 	e8(&e, LC_SRC_SAMPLED);
@@ -949,7 +930,7 @@ static void test_type4_file(void **state)
 	e64(&e, 77);
 	e32(&e, 1);
 	e64(&e, (uint64_t)-9);
-	append_block(path, LC_PF_WASTED, e.b, e.n);
+	sample_append_block(path, LC_PF_WASTED, e.b, e.n);
 	for (int k = 0; k < 2; k++) {
 		const struct lc_prof_data *d;
 
@@ -1321,7 +1302,7 @@ static void vwindow_refused(const uint8_t *b, uint64_t at, const uint8_t *pl, ui
 	char want[128];
 
 	store(path, b, (size_t)at);
-	append_block(path, LC_PF_VWINDOW, pl, n);
+	sample_append_block(path, LC_PF_VWINDOW, pl, n);
 	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 	assert_null(pr);
 	snprintf(want, sizeof(want), "corrupt window block at byte %llu: %s",
@@ -1347,7 +1328,7 @@ static void test_corrupt_varints(void **state)
 		static const uint8_t ok[] = { 0, 0, 0, 5, 1, 1, 0, 1, 3, 1, 4, 1, 3, 1, 1, 0 };
 
 		store(path, b, (size_t)bounds[4]);
-		append_block(path, LC_PF_VWINDOW, ok, sizeof(ok));
+		sample_append_block(path, LC_PF_VWINDOW, ok, sizeof(ok));
 		assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
 		assert_int_equal(pr->data[0].nwindows, 1);
 		assert_int_equal(pr->data[0].windows[0].len_ns, 5);
@@ -1386,8 +1367,8 @@ static void test_corrupt_varints(void **state)
 		vwindow_refused(b, at, shortb, sizeof(shortb), "block too short");
 		/* two windows of the same index */
 		store(path, b, (size_t)at);
-		append_block(path, LC_PF_VWINDOW, order, sizeof(order));
-		append_block(path, LC_PF_VWINDOW, order, sizeof(order));
+		sample_append_block(path, LC_PF_VWINDOW, order, sizeof(order));
+		sample_append_block(path, LC_PF_VWINDOW, order, sizeof(order));
 		assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), -EBADMSG);
 		{
 			char want[128];
@@ -1473,28 +1454,10 @@ static void test_window_schedule(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_categories),
-		cmocka_unit_test(test_acct_finish),
-		cmocka_unit_test(test_completeness),
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_truncation),
-		cmocka_unit_test(test_corruption),
-		cmocka_unit_test(test_random),
-		cmocka_unit_test(test_crafted),
-		cmocka_unit_test(test_write_errors),
-		cmocka_unit_test(test_counters_blocks),
-		cmocka_unit_test(test_vwindow_round_trip),
-		cmocka_unit_test(test_type4_file),
-		cmocka_unit_test(test_opts_equal),
-		cmocka_unit_test(test_opts_old_clamp),
-		cmocka_unit_test(test_coalescing),
-		cmocka_unit_test(test_corrupt_varints),
-		cmocka_unit_test(test_window_schedule),
-		cmocka_unit_test(test_machine_blocks),
-	};
-
-	return cmocka_run_group_tests(tests, tdir_setup, tdir_teardown);
-}
+LC_TEST_MAIN(tdir_setup, tdir_teardown,
+	     LC_T(test_categories), LC_T(test_acct_finish), LC_T(test_completeness),
+	     LC_T(test_round_trip), LC_T(test_truncation), LC_T(test_corruption), LC_T(test_random),
+	     LC_T(test_crafted), LC_T(test_write_errors), LC_T(test_counters_blocks),
+	     LC_T(test_vwindow_round_trip), LC_T(test_type4_file), LC_T(test_opts_equal),
+	     LC_T(test_opts_old_clamp), LC_T(test_coalescing), LC_T(test_corrupt_varints),
+	     LC_T(test_window_schedule), LC_T(test_machine_blocks))

@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "targets.h"
 
 static char session[LC_SESSION_MAX];
@@ -651,22 +652,8 @@ static void test_churn(void **state)
 	assert_int_equal(cleanup_session(), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_publication),
-		cmocka_unit_test(test_rejects),
-		cmocka_unit_test(test_abi_mismatch),
-		cmocka_unit_test(test_planted_fifo),
-		cmocka_unit_test(test_nslots_flip),
-		cmocka_unit_test(test_forged_owner),
-		cmocka_unit_test(test_pid_reuse),
-		cmocka_unit_test(test_unpublished_backoff),
-		cmocka_unit_test(test_out_of_fds),
-		cmocka_unit_test(test_exit_detaches),
-		cmocka_unit_test(test_exec_replaces),
-		cmocka_unit_test(test_churn),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_publication), LC_T(test_rejects), LC_T(test_abi_mismatch),
+	     LC_T(test_planted_fifo), LC_T(test_nslots_flip), LC_T(test_forged_owner),
+	     LC_T(test_pid_reuse), LC_T(test_unpublished_backoff), LC_T(test_out_of_fds),
+	     LC_T(test_exit_detaches), LC_T(test_exec_replaces), LC_T(test_churn))

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "search_gen.h"
 
 /* The 56 forms, designs A and B, 10 seeds each: >= 99 % at 1 % noise and
@@ -58,12 +59,5 @@ static void test_strong_scaling(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_single_variable),
-		cmocka_unit_test(test_strong_scaling),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_single_variable), LC_T(test_strong_scaling))

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lineage.h"
 #include "slotsweep.h"
 
@@ -217,15 +218,6 @@ static void test_lineage(void **state)
 	close(fds[1]);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_free_segment),
-		cmocka_unit_test(test_threads_found),
-		cmocka_unit_test(test_small_full),
-		cmocka_unit_test(test_window_grows),
-		cmocka_unit_test(test_lineage),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_free_segment), LC_T(test_threads_found), LC_T(test_small_full),
+	     LC_T(test_window_grows), LC_T(test_lineage))

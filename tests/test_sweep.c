@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lc_test.h"
 #include "lc_sweep.h"
 
 static void var(struct lc_sweep_var *v, const char *spec)
@@ -22,6 +23,63 @@ static void var(struct lc_sweep_var *v, const char *spec)
 	char why[256];
 
 	assert_int_equal(lc_sweep_var_parse(spec, v, why, sizeof(why)), 0);
+}
+
+/* The k variables of specs into v. */
+static void vars(struct lc_sweep_var *v, const char *const *specs, int k)
+{
+	for (int i = 0; i < k; i++)
+		var(&v[i], specs[i]);
+}
+
+static void vars_free(struct lc_sweep_var *v, int k)
+{
+	for (int i = 0; i < k; i++)
+		lc_sweep_var_free(&v[i]);
+}
+
+/* The points of design over the k variables at v; their count in *n. */
+static size_t *points(struct lc_sweep_var *v, int k, int design, size_t *n)
+{
+	size_t *pts;
+
+	assert_int_equal(lc_sweep_points(v, k, design, &pts, n), 0);
+	return pts;
+}
+
+static const char *const p_n[] = { "p=1,2,4,8", "n=256,512,1024" };
+static const char *const cube[] = { "a=1,2,3", "b=1,2,3", "c=1,2,3" };
+static const char *const flat[] = { "a=1,2,3", "b=7", "c=1,2,3" };
+
+/* How many points each design has: in 2-D every point has at most 2
+ * interior coordinates, and only (1..2, 1) has two, so the edges are
+ * everything but p=2,4 at n=512; a cube's 12 edges of 3 points share its
+ * 8 corners: 8 + 12 = 20; one value gives a single point in every design. */
+static const struct { const char *const *specs; int k, design; size_t n; } counts[] = {
+	{ p_n, 2, LC_DESIGN_FULL, 12 }, { p_n, 2, LC_DESIGN_EDGES, 10 },
+	{ p_n, 2, LC_DESIGN_CORNERS, 4 }, { cube, 3, LC_DESIGN_FULL, 27 },
+	{ cube, 3, LC_DESIGN_EDGES, 20 }, { cube, 3, LC_DESIGN_CORNERS, 8 },
+	{ flat, 3, LC_DESIGN_CORNERS, 4 },
+};
+
+/* How many points design has over the k variables of specs. */
+static size_t design_count(const char *const *specs, int k, int design)
+{
+	struct lc_sweep_var v[3] = { 0 };
+	size_t n;
+
+	vars(v, specs, k);
+	free(points(v, k, design, &n));
+	vars_free(v, k);
+	return n;
+}
+
+static void test_design_counts(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		assert_int_equal(design_count(counts[i].specs, counts[i].k, counts[i].design),
+				 counts[i].n);
 }
 
 /* Whether (a, b) is among the points of a 2-variable design. */
@@ -33,78 +91,71 @@ static int has2(const size_t *pts, size_t n, size_t a, size_t b)
 	return 0;
 }
 
-static void test_designs_2d(void **state)
+/* The points of design over p_n; their count in *n. */
+static size_t *p_n_points(int design, size_t *n)
 {
 	struct lc_sweep_var v[2];
-	size_t *pts, n;
+	size_t *pts;
+
+	vars(v, p_n, 2);
+	pts = points(v, 2, design, n);
+	vars_free(v, 2);
+	return pts;
+}
+
+/* The full design varies the last variable fastest; the edges leave out
+ * the interior points. */
+static void test_designs_2d(void **state)
+{
+	size_t n, *pts = p_n_points(LC_DESIGN_FULL, &n);
 
 	(void)state;
-	var(&v[0], "p=1,2,4,8");
-	var(&v[1], "n=256,512,1024");
-	assert_int_equal(lc_sweep_points(v, 2, LC_DESIGN_FULL, &pts, &n), 0);
-	assert_int_equal(n, 12);
-	assert_true(pts[0] == 0 && pts[1] == 0 && pts[2] == 0 && pts[3] == 1);	/* last fastest */
+	assert_true(pts[0] == 0 && pts[1] == 0 && pts[2] == 0 && pts[3] == 1);
 	free(pts);
-	assert_int_equal(lc_sweep_points(v, 2, LC_DESIGN_EDGES, &pts, &n), 0);
-	/* in 2-D every point has at most 2 interior coordinates: only (1..2, 1)
-	 * has two, so the edges are everything but p=2,4 at n=512 */
-	assert_int_equal(n, 10);
-	assert_false(has2(pts, n, 1, 1));
-	assert_false(has2(pts, n, 2, 1));
+	pts = p_n_points(LC_DESIGN_EDGES, &n);
+	assert_true(!has2(pts, n, 1, 1) && !has2(pts, n, 2, 1));
 	assert_true(has2(pts, n, 1, 0) && has2(pts, n, 3, 1) && has2(pts, n, 0, 1));
 	free(pts);
-	assert_int_equal(lc_sweep_points(v, 2, LC_DESIGN_CORNERS, &pts, &n), 0);
-	assert_int_equal(n, 4);
+}
+
+/* The corners are the four extremes. */
+static void test_corners_2d(void **state)
+{
+	size_t n, *pts = p_n_points(LC_DESIGN_CORNERS, &n);
+
+	(void)state;
 	assert_true(has2(pts, n, 0, 0) && has2(pts, n, 0, 2) && has2(pts, n, 3, 0) &&
 		    has2(pts, n, 3, 2));
 	free(pts);
-	lc_sweep_var_free(&v[0]);
-	lc_sweep_var_free(&v[1]);
 }
 
+/* A cube's edge points have at most one interior coordinate. */
 static void test_designs_3d(void **state)
 {
 	struct lc_sweep_var v[3];
 	size_t *pts, n;
 
 	(void)state;
-	var(&v[0], "a=1,2,3");
-	var(&v[1], "b=1,2,3");
-	var(&v[2], "c=1,2,3");
-	assert_int_equal(lc_sweep_points(v, 3, LC_DESIGN_FULL, &pts, &n), 0);
-	assert_int_equal(n, 27);
+	vars(v, cube, 3);
+	pts = points(v, 3, LC_DESIGN_EDGES, &n);
+	for (size_t i = 0; i < n; i++)
+		assert_true((pts[3 * i] == 1) + (pts[3 * i + 1] == 1) + (pts[3 * i + 2] == 1) <= 1);
 	free(pts);
-	/* a cube's 12 edges of 3 points share its 8 corners: 8 + 12 = 20 */
-	assert_int_equal(lc_sweep_points(v, 3, LC_DESIGN_EDGES, &pts, &n), 0);
-	assert_int_equal(n, 20);
-	for (size_t i = 0; i < n; i++) {
-		int interior = 0;
+	vars_free(v, 3);
+}
 
-		for (int k = 0; k < 3; k++)
-			interior += pts[3 * i + k] == 1;
-		assert_true(interior <= 1);
-	}
-	free(pts);
-	assert_int_equal(lc_sweep_points(v, 3, LC_DESIGN_CORNERS, &pts, &n), 0);
-	assert_int_equal(n, 8);
-	free(pts);
-	/* one value: a single point in every design */
-	lc_sweep_var_free(&v[1]);
-	var(&v[1], "b=7");
-	assert_int_equal(lc_sweep_points(v, 3, LC_DESIGN_CORNERS, &pts, &n), 0);
-	assert_int_equal(n, 4);
-	free(pts);
-	for (int k = 0; k < 3; k++)
-		lc_sweep_var_free(&v[k]);
+/* A design by its name. */
+static void test_design_parse(void **state)
+{
+	(void)state;
 	assert_int_equal(lc_sweep_design_parse("edges"), LC_DESIGN_EDGES);
 	assert_int_equal(lc_sweep_design_parse("half"), -1);
 }
 
+/* A variable: its name and values. */
 static void test_var_parse(void **state)
 {
-	static const char *const bad[] = { "n=1,,2", "2n=1", "n=a b", "n" };
 	struct lc_sweep_var v;
-	char why[256];
 
 	(void)state;
 	var(&v, "n=1,10,x");
@@ -112,12 +163,28 @@ static void test_var_parse(void **state)
 	assert_string_equal(v.name, "n");
 	assert_string_equal(v.values[2], "x");
 	lc_sweep_var_free(&v);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(lc_sweep_var_parse(bad[i], &v, why, sizeof(why)), -EINVAL);
-	assert_int_equal(lc_sweep_var_parse("n=1,1", &v, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "twice"));
 }
 
+/* Variables refused, with a word of the reason where it matters. */
+static const struct { const char *text, *why; } bad_vars[] = {
+	{ "n=1,,2", "" }, { "2n=1", "" }, { "n=a b", "" }, { "n", "" }, { "n=1,1", "twice" },
+};
+
+static void test_var_refusals(void **state)
+{
+	struct lc_sweep_var v;
+	char why[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_vars) / sizeof(bad_vars[0]); i++) {
+		assert_int_equal(lc_sweep_var_parse(bad_vars[i].text, &v, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, bad_vars[i].why));
+	}
+}
+
+static const char *const n_p[] = { "n=256,512", "p=4" };
+
+/* Placeholders take the values of the row's point. */
 static void test_subst(void **state)
 {
 	struct lc_sweep_var v[2];
@@ -125,16 +192,28 @@ static void test_subst(void **state)
 	char why[256], *out;
 
 	(void)state;
-	var(&v[0], "n=256,512");
-	var(&v[1], "p=4");
+	vars(v, n_p, 2);
 	assert_int_equal(lc_sweep_subst("-n{n}x{p}{n}", v, 2, row, &out, why, sizeof(why)), 0);
 	assert_string_equal(out, "-n512x4512");
 	free(out);
-	assert_int_equal(lc_sweep_subst("{q}", v, 2, row, &out, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "{q}"));
-	assert_int_equal(lc_sweep_subst("{n", v, 2, row, &out, why, sizeof(why)), -EINVAL);
-	lc_sweep_var_free(&v[0]);
-	lc_sweep_var_free(&v[1]);
+	vars_free(v, 2);
+}
+
+/* An unknown or unclosed placeholder is refused, an unknown one named. */
+static void test_subst_refusals(void **state)
+{
+	static const struct { const char *text, *why; } bad[] = { { "{q}", "{q}" }, { "{n", "" } };
+	struct lc_sweep_var v[2];
+	size_t row[2] = { 1, 0 };
+	char why[256], *out;
+
+	(void)state;
+	vars(v, n_p, 2);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(lc_sweep_subst(bad[i].text, v, 2, row, &out, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, bad[i].why));
+	}
+	vars_free(v, 2);
 }
 
 static void test_done(void **state)
@@ -182,15 +261,8 @@ static void test_done(void **state)
 	lc_sweep_var_free(&v[1]);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_designs_2d),
-		cmocka_unit_test(test_designs_3d),
-		cmocka_unit_test(test_var_parse),
-		cmocka_unit_test(test_subst),
-		cmocka_unit_test(test_done),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_design_counts), LC_T(test_designs_2d), LC_T(test_corners_2d),
+	     LC_T(test_designs_3d), LC_T(test_design_parse), LC_T(test_var_parse),
+	     LC_T(test_var_refusals), LC_T(test_subst), LC_T(test_subst_refusals),
+	     LC_T(test_done))

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lc_test.h"
 #include "lc_util.h"
 
 static char dir[64];
@@ -233,14 +234,6 @@ static void test_durations(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_config_path), cmocka_unit_test(test_mkdir_p),
-		cmocka_unit_test(test_replace_file), cmocka_unit_test(test_append),
-		cmocka_unit_test(test_spawn),	    cmocka_unit_test(test_spawn_waits),
-		cmocka_unit_test(test_spawn_hooks), cmocka_unit_test(test_durations),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+LC_TEST_MAIN(setup, teardown,
+	     LC_T(test_config_path), LC_T(test_mkdir_p), LC_T(test_replace_file), LC_T(test_append),
+	     LC_T(test_spawn), LC_T(test_spawn_waits), LC_T(test_spawn_hooks), LC_T(test_durations))

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "lc_abi.h"
 #include "lc_program.h"
 #include "tagname.h"
@@ -182,16 +183,6 @@ static void test_find(void **state)
 	assert_int_equal(lc_program_find("/nonexistent/prog", path, sizeof(path)), -1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_layout_matches_abi),
-		cmocka_unit_test(test_raw_names),
-		cmocka_unit_test(test_names_from_debug_info),
-		cmocka_unit_test(test_srcline),
-		cmocka_unit_test(test_needs),
-		cmocka_unit_test(test_find),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_layout_matches_abi), LC_T(test_raw_names), LC_T(test_names_from_debug_info),
+	     LC_T(test_srcline), LC_T(test_needs), LC_T(test_find))

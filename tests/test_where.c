@@ -34,6 +34,7 @@
 
 #include "lc_abi.h"
 #include "lc_profile.h"
+#include "prof_writer.h"
 #include "lc_program.h"
 #include "placename.h"
 #include "where.h"
@@ -159,18 +160,8 @@ static void write_sample(void)
 		{ .kind = LC_PLACE_SYNC, .what = 1, .name = name_mutex },
 		{ .kind = LC_PLACE_SYNC, .what = 2, .name = name_wait },
 	};
-	struct lc_pwriter *w;
-	int rc = 0;
+	struct lc_pwriter *w = lc_test_pwriter(path, &in, &pc, 3, 300);
 
-	unlink(path);
-	w = lc_pwriter_open(path, &in, &rc);
-	assert_non_null(w);
-	assert_int_equal(lc_pwriter_process(w, &pc), 0);
-	for (uint32_t t = 0; t < 3; t++) {
-		struct lc_prof_thread th = { .idx = t, .pid = 100, .tid = 300 + (int)t };
-
-		assert_int_equal(lc_pwriter_thread(w, &th), 0);
-	}
 	window0(w);
 	window1(w);
 	assert_int_equal(lc_pwriter_wasted(w, &x), 0);
@@ -192,17 +183,27 @@ static struct lc_profile *read_sample(void)
 	return pr;
 }
 
+/* The where view of category cat (-1: all) of pr's sampled source; built,
+ * or the test fails with the reason. */
+static struct lc_where *built(struct lc_profile *pr, int cat)
+{
+	struct lc_where *w = NULL;
+	char msg[256];
+
+	if (lc_where_build(pr, LC_SRC_SAMPLED, cat, &w, msg, sizeof(msg)))
+		fail_msg("%s", msg);
+	return w;
+}
+
 /* The rows add up to the totals; (elsewhere) is the rows without a place
  * plus the slots no thread row holds. */
 static void test_exact(void **state)
 {
 	struct lc_profile *pr = read_sample();
 	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
-	struct lc_where *w = NULL;
-	char msg[256];
+	struct lc_where *w = built(pr, -1);
 
 	(void)state;
-	assert_int_equal(lc_where_build(pr, LC_SRC_SAMPLED, -1, &w, msg, sizeof(msg)), 0);
 	assert_int_equal(w->n, 5);	/* A, B, lock_a, lock_a#2, elsewhere */
 	assert_string_equal(w->rows[w->n - 1].name, "(elsewhere)");
 	for (int c = 0; c < LC_NCAT; c++) {
@@ -236,11 +237,10 @@ static void test_exact(void **state)
 static void test_find(void **state)
 {
 	struct lc_profile *pr = read_sample();
-	struct lc_where *w = NULL;
+	struct lc_where *w = built(pr, LC_CAT_LI);
 	char msg[512];
 
 	(void)state;
-	assert_int_equal(lc_where_build(pr, LC_SRC_SAMPLED, LC_CAT_LI, &w, msg, sizeof(msg)), 0);
 	assert_string_equal(w->rows[0].name, "0x1111");	/* the only LI */
 	for (uint32_t i = 0; i < w->n; i++)
 		assert_ptr_equal(lc_where_find(w, w->rows[i].name, msg, sizeof(msg)), &w->rows[i]);
@@ -348,12 +348,11 @@ static void check_text(const char *text, const struct lc_where *w)
 static void test_formats(void **state)
 {
 	struct lc_profile *pr = read_sample();
-	struct lc_where *w = NULL;
-	char msg[256], *csv, *json, *text;
+	struct lc_where *w = built(pr, -1);
+	char *csv, *json, *text;
 	struct json_object *arr;
 
 	(void)state;
-	assert_int_equal(lc_where_build(pr, LC_SRC_SAMPLED, -1, &w, msg, sizeof(msg)), 0);
 	csv = printed(pr, w, 1);
 	json = printed(pr, w, 2);
 	text = printed(pr, w, 0);
@@ -409,13 +408,12 @@ static uint64_t html_sum(const char *html, int c)
 static void test_html(void **state)
 {
 	struct lc_profile *pr = read_sample();
-	struct lc_where *w = NULL;
-	char msg[256], *buf = NULL;
+	struct lc_where *w = built(pr, -1);
+	char *buf = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
 
 	(void)state;
-	assert_int_equal(lc_where_build(pr, LC_SRC_SAMPLED, -1, &w, msg, sizeof(msg)), 0);
 	assert_int_equal(lc_where_html(f, pr, w), 0);
 	fclose(f);
 	assert_null(strstr(buf, "<script"));

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
 #include "attr.h"
 #include "lostcycles.h"
 #include "merge.h"
@@ -419,19 +420,8 @@ static void test_merge_growing(void **state)
 	merge_cleanup();
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_growing_windows),
-		cmocka_unit_test(test_long_charge_and_gap),
-		cmocka_unit_test(test_fixed),
-		cmocka_unit_test(test_sources_line_up),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_merge_equal_fixed),
-		cmocka_unit_test(test_merge_finer_into_coarser),
-		cmocka_unit_test(test_merge_coarser_refused),
-		cmocka_unit_test(test_merge_growing),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+LC_TEST_MAIN(NULL, NULL,
+	     LC_T(test_growing_windows), LC_T(test_long_charge_and_gap), LC_T(test_fixed),
+	     LC_T(test_sources_line_up), LC_T(test_refused), LC_T(test_merge_equal_fixed),
+	     LC_T(test_merge_finer_into_coarser), LC_T(test_merge_coarser_refused),
+	     LC_T(test_merge_growing))

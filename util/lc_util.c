@@ -97,6 +97,24 @@ int lc_grow(void **p, size_t *cap, size_t need, size_t sz)
 	return 0;
 }
 
+void lc_free_rows(void *rows, size_t n, size_t size, void (*free_row)(void *row))
+{
+	for (size_t i = 0; rows && i < n; i++)
+		free_row((char *)rows + i * size);
+	free(rows);
+}
+
+void lc_free_field(void *rows, size_t n, size_t size, size_t off)
+{
+	for (size_t i = 0; rows && i < n; i++) {
+		void *p;
+
+		memcpy(&p, (char *)rows + i * size + off, sizeof(p));
+		free(p);
+	}
+	free(rows);
+}
+
 int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
 {
 	if (msg && len) {
@@ -208,6 +226,17 @@ int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 	rc = pthread_create(t, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return -rc;
+}
+
+void lc_thread_stop(pthread_t t, pthread_mutex_t *lock, pthread_cond_t *cond, int *stop)
+{
+	pthread_mutex_lock(lock);
+	*stop = 1;
+	pthread_cond_broadcast(cond);
+	pthread_mutex_unlock(lock);
+	pthread_join(t, NULL);
+	pthread_mutex_destroy(lock);
+	pthread_cond_destroy(cond);
 }
 
 /* True when c ends a word: white space or one of seps. */

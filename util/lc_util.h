@@ -38,6 +38,26 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  * and *cap unchanged. */
 int lc_grow(void **p, size_t *cap, size_t need, size_t sz);
 
+/* Free an array of n rows of size bytes: what each row points to through
+ * free_row (given the row), then the array.  rows may be NULL. */
+void lc_free_rows(void *rows, size_t n, size_t size, void (*free_row)(void *row));
+
+/* Free an array of n rows of size bytes whose one allocation is the
+ * pointer at byte offset off of each row (a name): those, then the array.
+ * LC_FREE_FIELD(rows, n, field) names the field. */
+void lc_free_field(void *rows, size_t n, size_t size, size_t off);
+#define LC_FREE_FIELD(rows, n, field) \
+	lc_free_field((rows), (n), sizeof(*(rows)), offsetof(__typeof__(*(rows)), field))
+
+/* Free table t (NULL is fine): its t->n rows t->rows through free_row, then
+ * t itself. */
+#define LC_FREE_TABLE(t, rows, n, free_row) \
+	do { \
+		if (t) \
+			lc_free_rows((t)->rows, (t)->n, sizeof(*(t)->rows), (free_row)); \
+		free(t); \
+	} while (0)
+
 /* Format a one-line reason into msg[len] and return err (a -errno), for
  * library functions that explain their refusals.  msg may be NULL (or len
  * 0): only err is returned then.  The one way a library layer gives a
@@ -82,6 +102,10 @@ void lc_strv_free(char **v, int n);
  * so that signals reach the thread that waits for them.  Returns 0 or
  * -errno. */
 int lc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
+
+/* Stop thread t that waits on cond under lock until *stop is set: set it
+ * under lock, wake t, join it, then destroy lock and cond. */
+void lc_thread_stop(pthread_t t, pthread_mutex_t *lock, pthread_cond_t *cond, int *stop);
 
 /* The path of data file name (e.g. "models.txt") into buf: the file named
  * by environment variable env when set (NULL: none), else the first

@@ -1,8 +1,8 @@
 # written by lostcycles compose
-set xlabel "n"
+set xlabel 'n'
 set ylabel "T (seconds)"
 set logscale y
-set title "docs/case-study-fft2d/tp.lcm" noenhanced
+set title 'docs/case-study-fft2d/tp.lcm' noenhanced
 set key left top noenhanced
 plot 'docs/case-study-fft2d/tp-vs-dp.data' index 0 using 1:2:3 with yerrorlines lw 2 title 'tp.lcm predicted p=2', \
      'docs/case-study-fft2d/tp-vs-dp.data' index 0 using 1:4 with linespoints dt 2 title 'dp.lcm predicted p=2', \

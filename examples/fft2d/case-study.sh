@@ -17,9 +17,12 @@
 # analysis only, FRESH [0]: 1 to delete OUTDIR's sweeps and runs first (by
 # default an interrupted or shorter study resumes: the sweeps skip the runs
 # their files hold, and a profile already turned into runs lines is not read
-# again), KEEP_PROFILES [0]: 1 to keep the sweeps' profiles.  Each sweep
-# line carries the machine's load during the run (load=).  Run from the top
-# of the tree after "make all examples".
+# again), KEEP_PROFILES [0]: 1 to keep the sweeps' profiles.  A sweep line
+# carries the machine's load during the run (load=) when the run was long
+# enough for /proc/stat's ticks to give it (about 0.4 s on 2 CPUs), and
+# OUTDIR/machine.txt the load over the whole measurement; dp-categories.txt
+# the error per p and category.  Run from the top of the tree after "make
+# all examples".
 set -eu
 
 OUT=${1:-build/fft2d}
@@ -58,7 +61,10 @@ sweep() {
 	"$LC" sweep -q -o "$OUT/$name.sweep" -r "$r" --record-opts=--trace -v "n=$(list $NS)" "$@" -v "k=$K" \
 		-- "$BIN/$prog" $args -n {n} -p {p} -k {k} || { echo "sweep $name failed" >&2; exit 1; }
 }
+# the machine over the measurements (snapshot.sh, machine.awk)
+snapshot() { sh "$SRC/snapshot.sh" $$; }
 if [ "$REUSE" != 1 ]; then
+	before=$(snapshot)
 	for r in $(seq "$REPEATS"); do
 		prog=fft2d_tp args=-f sweep frag -v "p=$(list $PS)"
 		prog=fft2d_dp args= sweep dp -v "p=$(list $PS)"
@@ -90,6 +96,8 @@ if [ "$REUSE" != 1 ]; then
 		esac
 		echo "$f" >>"$OUT/read.profiles"
 	done
+	echo "$before" "$(snapshot)" | tr '\n' ' ' | awk -f "$SRC/machine.awk" -v cpus="$(getconf _NPROCESSORS_ONLN)" -v hz="$(getconf CLK_TCK)" \
+		| tee "$OUT/machine.txt"
 	# the profiles (trace mode: large) are not kept, the sweeps' own lines are
 	[ "${KEEP_PROFILES:-0}" = 1 ] || rm -rf "$OUT"/*.sweep.profiles
 fi
@@ -100,24 +108,33 @@ done
 wc -l "$OUT"/setup.runs "$OUT"/init.runs "$OUT"/cffts.runs "$OUT"/transpose.runs
 
 echo "== 2. fit each fragment's categories (lostcycles fit --emit)"
-# fit FRAGMENT CATEGORY FORMULA [OPTIONS]: plain least squares, as the
-# thesis's lca, all terms kept (FITOPTS changes that): the large sizes, where
-# the time is, weigh most, and a term is not dropped because this machine's
-# noise hides it at a few points.
+# fit FRAGMENT CATEGORY FORMULA [OPTIONS]: every category the fragments'
+# runs hold is modelled (rt, li, and rc: even a quiet machine keeps a thread
+# runnable but not running for 5-10 % of its time at n >= 256, the sampler
+# and other processes taking turns on its CPUs, and the programs pay it
+# too); each point weighs by its relative error (fit's default 1/y^2: the
+# study is judged by the relative error at each n, and the times span 300x,
+# so plain least squares would leave the small sizes to chance); and a term
+# whose 90 % interval contains 0 is dropped (--prune).  FITOPTS replaces
+# "--prune" (e.g. FITOPTS="--absolute" for the thesis's plain least squares
+# with every term kept).
 fit() {
 	f=$1 c=$2 form=$3
 	shift 3
-	"$LC" fit -c "$c" -v "n p" -f "$OUT/$f.median.runs" --emit "$OUT/$f.model" ${FITOPTS:---absolute} "$@" "$form" | tail -n 1
+	"$LC" fit -c "$c" -v "n p" -f "$OUT/$f.median.runs" --emit "$OUT/$f.model" ${FITOPTS:---prune} "$@" "$form" | tail -n 1
 }
-# computation (rt) grows with the work, n^2 or n^2 log n, and with p when
-# the threads slow each other down; load imbalance (li) needs two threads,
-# so it is fitted where p >= 2, as (p - 1) times the work plus a constant
+# computation (rt) and run-queue contention (rc) grow with the work, n^2 or
+# n^2 log n, and with p when the threads slow each other down; load
+# imbalance (li) needs two threads, so it is fitted where p >= 2, as (p - 1)
+# times the work plus a constant (the loop's fork and barrier)
 fit setup ip "p + n^2*p"
-fit init rt "n^2 + n^2*(p-1)"
+for c in rt rc; do
+	fit init $c "n^2 + n^2*(p-1)"
+	fit cffts $c "n^2*log2(n) + n^2*log2(n)*(p-1)"
+	fit transpose $c "n^2 + n^2*(p-1)"
+done
 fit init li "n^2*(p-1) + abs(p-1)" -x "p>=2"
-fit cffts rt "n^2*log2(n) + n^2*log2(n)*(p-1)"
 fit cffts li "n^2*log2(n)*(p-1) + abs(p-1)" -x "p>=2"
-fit transpose rt "n^2 + n^2*(p-1)"
 fit transpose li "n^2*(p-1) + abs(p-1)" -x "p>=2"
 
 echo "== 3. extract the structures from the sources (lostcycles compose --extract)"
@@ -137,6 +154,13 @@ echo "== 5. compare the predictions with the measurements (median run per point)
 "$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.median.runs" | tee "$OUT/tp-error.txt"
 "$LC" compose -s "$OUT/dp.lcm" --grid "$grid_dp" --measured "$OUT/dp.median.runs" --force --plot "$OUT/dp.png" \
 	| tee "$OUT/dp-error.txt"
+# the data-parallel error per p and per category: each point's composed
+# categories (compose --at) against its median run
+for n in $NS; do
+	for p in $PS; do
+		"$LC" compose -s "$OUT/dp.lcm" --at "n=$n p=$p k=$K"
+	done
+done | awk -f "$SRC/categories.awk" - "$OUT/dp.median.runs" | tee "$OUT/dp-categories.txt"
 "$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.median.runs" --compare "$OUT/dp.lcm" \
 	--force --plot "$OUT/tp-vs-dp.png" >/dev/null
 

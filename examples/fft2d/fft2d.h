@@ -173,29 +173,36 @@ static double fft2d_sum(const struct fft2d *f)
 	return s;
 }
 
+/* The row FFTs of matrix m (in a) and the column FFTs (rows of b), as
+ * loops over a matrix number like loop_init and loop_transpose. */
+static void loop_rows(struct fft2d *f, int m, int threads)
+{
+	loop_cffts(f, f->a[m], threads);
+}
+
+static void loop_cols(struct fft2d *f, int m, int threads)
+{
+	loop_cffts(f, f->b[m], threads);
+}
+
+/* One fragment measured alone: loop over the k matrices, under tag. */
+static inline void fragment_alone(struct fft2d *f, int tag, void (*loop)(struct fft2d *, int, int))
+{
+	LC_FRAGMENT_BEGIN(tag);
+	for (int m = 0; m < f->k; m++)
+		loop(f, m, f->p);
+	LC_FRAGMENT_END(tag);
+}
+
 /* Measuring the fragments (fft2d_tp -f): each loop alone on all p threads,
  * over the k matrices, under its own tag.  Kept here, out of the programs'
  * sources, so that "lostcycles compose --extract" sees only their structure. */
 static inline void fft2d_fragments(struct fft2d *f)
 {
-	int threads = f->p;
-
-	LC_FRAGMENT_BEGIN(FRAG_INIT);
-	for (int m = 0; m < f->k; m++)
-		loop_init(f, m, threads);
-	LC_FRAGMENT_END(FRAG_INIT);
-	LC_FRAGMENT_BEGIN(FRAG_ROWS);
-	for (int m = 0; m < f->k; m++)
-		loop_cffts(f, f->a[m], threads);
-	LC_FRAGMENT_END(FRAG_ROWS);
-	LC_FRAGMENT_BEGIN(FRAG_TRANSPOSE);
-	for (int m = 0; m < f->k; m++)
-		loop_transpose(f, m, threads);
-	LC_FRAGMENT_END(FRAG_TRANSPOSE);
-	LC_FRAGMENT_BEGIN(FRAG_COLS);
-	for (int m = 0; m < f->k; m++)
-		loop_cffts(f, f->b[m], threads);
-	LC_FRAGMENT_END(FRAG_COLS);
+	fragment_alone(f, FRAG_INIT, loop_init);
+	fragment_alone(f, FRAG_ROWS, loop_rows);
+	fragment_alone(f, FRAG_TRANSPOSE, loop_transpose);
+	fragment_alone(f, FRAG_COLS, loop_cols);
 }
 
 /* Parse -n N -p P -k K and the flags in extra (each sets *flag). */

@@ -1,5 +1,6 @@
 # median.awk — of "lostcycles report -l" lines, keep for each point (the
-# same notes: n=, k=, p=, ...) the run with the median total time tt: one
+# same notes: n=, k=, p=, ...; not a run's own load=, wall= or rep=) the
+# run with the median total time tt: one
 # slow run on a busy machine then does not pull a point's mean away.
 # With an even number of runs, the lower middle one is kept.
 {
@@ -9,7 +10,7 @@
 		split($i, kv, "=")
 		if (kv[1] == "tt")
 			tt = kv[2] + 0
-		else if (kv[1] !~ /^(li|ip|sl|cl|rc|ml|bl|wc|rt)$/)
+		else if (kv[1] !~ /^(li|ip|sl|cl|rc|ml|bl|wc|rt|load|wall|rep)$/)
 			key = key " " $i
 	}
 	if (!(key in count)) {

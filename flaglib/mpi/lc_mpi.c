@@ -420,33 +420,19 @@ int MPI_Finalize(void)
 
 /* ---- point to point ------------------------------------------------------------ */
 
-int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-	if (g.on)
-		credit(msg(bytes(count, type)));
-	WAITING(LC_MPIF_SEND, PMPI_Send(buf, count, type, dest, tag, comm));
-}
-
-int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-	if (g.on)
-		credit(msg(bytes(count, type)));
-	WAITING(LC_MPIF_SSEND, PMPI_Ssend(buf, count, type, dest, tag, comm));
-}
-
-int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-	if (g.on)
-		credit(msg(bytes(count, type)));
-	WAITING(LC_MPIF_RSEND, PMPI_Rsend(buf, count, type, dest, tag, comm));
-}
-
-int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-	if (g.on)
-		credit(msg(bytes(count, type)));
-	WAITING(LC_MPIF_BSEND, PMPI_Bsend(buf, count, type, dest, tag, comm));
-}
+/* The four blocking sends, each name and its place f: the message's bytes
+ * are credited, the call waits as SYNC. */
+#define BLOCKING_SEND(name, f)                                                               \
+	int name(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) \
+	{                                                                                    \
+		if (g.on)                                                                    \
+			credit(msg(bytes(count, type)));                                     \
+		WAITING(f, P##name(buf, count, type, dest, tag, comm));                      \
+	}
+BLOCKING_SEND(MPI_Send, LC_MPIF_SEND)
+BLOCKING_SEND(MPI_Ssend, LC_MPIF_SSEND)
+BLOCKING_SEND(MPI_Rsend, LC_MPIF_RSEND)
+BLOCKING_SEND(MPI_Bsend, LC_MPIF_BSEND)
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
 	     MPI_Status *st)

@@ -28,6 +28,7 @@
 /* Lock-like functions on obj: try first; only EBUSY means a wait. */
 #define TRY_THEN_WAIT(wait, obj, try_call, wait_call) \
 	do { \
+		int r; \
 		if (!lc_pt_on) \
 			return (wait_call); \
 		r = (try_call); \
@@ -37,97 +38,38 @@
 		return r; \
 	} while (0)
 
-/* A mutex: SYNC only when it is taken. */
-LC_PT_API int pthread_mutex_lock(pthread_mutex_t *m)
-{
-	int r;
+/* The interposed lock function name(params) on object l: the thread is SYNC
+ * (wait kind wait) only when try(l) finds l taken and the real name(args...)
+ * waits for it. */
+#define LOCK_WAIT(name, wait, try, params, ...) \
+	LC_PT_API int name params \
+	{ \
+		TRY_THEN_WAIT(wait, l, LC_PT_REAL(try)(l), LC_PT_REAL(name)(__VA_ARGS__)); \
+	}
 
-	TRY_THEN_WAIT(LC_WAIT_MUTEX, m, LC_PT_REAL(pthread_mutex_trylock)(m),
-		      LC_PT_REAL(pthread_mutex_lock)(m));
-}
-
-/* A mutex with an absolute CLOCK_REALTIME timeout. */
-LC_PT_API int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t)
-{
-	int r;
-
-	TRY_THEN_WAIT(LC_WAIT_MUTEX, m, LC_PT_REAL(pthread_mutex_trylock)(m),
-		      LC_PT_REAL(pthread_mutex_timedlock)(m, t));
-}
-
-/* A mutex with a timeout on clock c. */
-LC_PT_API int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t c, const struct timespec *t)
-{
-	int r;
-
-	TRY_THEN_WAIT(LC_WAIT_MUTEX, m, LC_PT_REAL(pthread_mutex_trylock)(m),
-		      LC_PT_REAL(pthread_mutex_clocklock)(m, c, t));
-}
-
-/* A read lock: SYNC while a writer holds it. */
-LC_PT_API int pthread_rwlock_rdlock(pthread_rwlock_t *l)
-{
-	int r;
-
-	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_tryrdlock)(l),
-		      LC_PT_REAL(pthread_rwlock_rdlock)(l));
-}
-
-/* A write lock: SYNC while anyone holds it. */
-LC_PT_API int pthread_rwlock_wrlock(pthread_rwlock_t *l)
-{
-	int r;
-
-	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_trywrlock)(l),
-		      LC_PT_REAL(pthread_rwlock_wrlock)(l));
-}
-
-/* A read lock with a CLOCK_REALTIME timeout. */
-LC_PT_API int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t)
-{
-	int r;
-
-	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_tryrdlock)(l),
-		      LC_PT_REAL(pthread_rwlock_timedrdlock)(l, t));
-}
-
-/* A write lock with a CLOCK_REALTIME timeout. */
-LC_PT_API int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t)
-{
-	int r;
-
-	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_trywrlock)(l),
-		      LC_PT_REAL(pthread_rwlock_timedwrlock)(l, t));
-}
-
-/* A read lock with a timeout on clock c. */
-LC_PT_API int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t c,
-					 const struct timespec *t)
-{
-	int r;
-
-	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_tryrdlock)(l),
-		      LC_PT_REAL(pthread_rwlock_clockrdlock)(l, c, t));
-}
-
-/* A write lock with a timeout on clock c. */
-LC_PT_API int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t c,
-					 const struct timespec *t)
-{
-	int r;
-
-	TRY_THEN_WAIT(LC_WAIT_RWLOCK, l, LC_PT_REAL(pthread_rwlock_trywrlock)(l),
-		      LC_PT_REAL(pthread_rwlock_clockwrlock)(l, c, t));
-}
-
+#define TS const struct timespec *t
+/* Mutexes: SYNC only when taken; plain, with a CLOCK_REALTIME timeout, with a
+ * timeout on clock c. */
+LOCK_WAIT(pthread_mutex_lock, LC_WAIT_MUTEX, pthread_mutex_trylock, (pthread_mutex_t *l), l)
+LOCK_WAIT(pthread_mutex_timedlock, LC_WAIT_MUTEX, pthread_mutex_trylock,
+	  (pthread_mutex_t *l, TS), l, t)
+LOCK_WAIT(pthread_mutex_clocklock, LC_WAIT_MUTEX, pthread_mutex_trylock,
+	  (pthread_mutex_t *l, clockid_t c, TS), l, c, t)
+/* Read locks (SYNC while a writer holds it) and write locks (SYNC while anyone
+ * holds it), each plain, with a CLOCK_REALTIME timeout, on clock c. */
+LOCK_WAIT(pthread_rwlock_rdlock, LC_WAIT_RWLOCK, pthread_rwlock_tryrdlock, (pthread_rwlock_t *l), l)
+LOCK_WAIT(pthread_rwlock_wrlock, LC_WAIT_RWLOCK, pthread_rwlock_trywrlock, (pthread_rwlock_t *l), l)
+LOCK_WAIT(pthread_rwlock_timedrdlock, LC_WAIT_RWLOCK, pthread_rwlock_tryrdlock,
+	  (pthread_rwlock_t *l, TS), l, t)
+LOCK_WAIT(pthread_rwlock_timedwrlock, LC_WAIT_RWLOCK, pthread_rwlock_trywrlock,
+	  (pthread_rwlock_t *l, TS), l, t)
+LOCK_WAIT(pthread_rwlock_clockrdlock, LC_WAIT_RWLOCK, pthread_rwlock_tryrdlock,
+	  (pthread_rwlock_t *l, clockid_t c, TS), l, c, t)
+LOCK_WAIT(pthread_rwlock_clockwrlock, LC_WAIT_RWLOCK, pthread_rwlock_trywrlock,
+	  (pthread_rwlock_t *l, clockid_t c, TS), l, c, t)
 /* A spin lock: SYNC while it spins. */
-LC_PT_API int pthread_spin_lock(pthread_spinlock_t *l)
-{
-	int r;
-
-	TRY_THEN_WAIT(LC_WAIT_SPIN, l, LC_PT_REAL(pthread_spin_trylock)(l),
-		      LC_PT_REAL(pthread_spin_lock)(l));
-}
+LOCK_WAIT(pthread_spin_lock, LC_WAIT_SPIN, pthread_spin_trylock, (pthread_spinlock_t *l), l)
+#undef TS
 
 /* A barrier: SYNC until the last thread arrives. */
 LC_PT_API int pthread_barrier_wait(pthread_barrier_t *b)

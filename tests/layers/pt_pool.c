@@ -39,6 +39,20 @@ static int take(void)
 	return got;
 }
 
+/* Queue one task, or (last) close the queue: every waiting worker wakes. */
+static void put(int last)
+{
+	pthread_mutex_lock(&lock);
+	if (last) {
+		closed = 1;
+		pthread_cond_broadcast(&more);
+	} else {
+		queued++;
+		pthread_cond_signal(&more);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
 static void *worker(void *arg)
 {
 	double x = 1.0 + (double)(long)arg, mine = 0;
@@ -79,16 +93,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "pt_pool: cannot start thread %ld\n", i);
 			return 1;
 		}
-	for (long k = 0; k < tasks; k++) {	/* hand the tasks out one by one */
-		pthread_mutex_lock(&lock);
-		queued++;
-		pthread_cond_signal(&more);
-		pthread_mutex_unlock(&lock);
-	}
-	pthread_mutex_lock(&lock);
-	closed = 1;
-	pthread_cond_broadcast(&more);
-	pthread_mutex_unlock(&lock);
+	for (long k = 0; k < tasks; k++)	/* hand the tasks out one by one */
+		put(0);
+	put(1);
 	for (long i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	fw_report(w0, n, total);

@@ -133,8 +133,9 @@ static unsigned char *own_segment(size_t *len)
 }
 
 /* fakeslots N MS: see the top of the file. */
-static int do_fakeslots(uint32_t n, long ms)
+static int do_fakeslots(int count, long ms)
 {
+	uint32_t n = (uint32_t)count;
 	struct lc_seg_hdr *h;
 	size_t len;
 	pid_t child;
@@ -314,22 +315,26 @@ static int do_children(int n, long ms)
 	return bad ? 1 : 0;
 }
 
+/* The commands: name, and the function of its MS (one) or N MS (two). */
+static const struct {
+	const char *name;
+	int (*one)(long ms);
+	int (*two)(int n, long ms);
+} cmds[] = {
+	{ "fakeslots", NULL, do_fakeslots }, { "garbage", do_garbage, NULL },
+	{ "truncate", do_truncate, NULL },   { "children", NULL, do_children },
+	{ "sigterm", do_sigterm, NULL },     { "wastejump", do_wastejump, NULL },
+	{ "wideslots", NULL, do_wideslots },
+};
+
 int main(int argc, char **argv)
 {
-	if (argc == 4 && !strcmp(argv[1], "fakeslots"))
-		return do_fakeslots((uint32_t)atoi(argv[2]), atol(argv[3]));
-	if (argc == 3 && !strcmp(argv[1], "garbage"))
-		return do_garbage(atol(argv[2]));
-	if (argc == 3 && !strcmp(argv[1], "truncate"))
-		return do_truncate(atol(argv[2]));
-	if (argc == 4 && !strcmp(argv[1], "children"))
-		return do_children(atoi(argv[2]), atol(argv[3]));
-	if (argc == 3 && !strcmp(argv[1], "sigterm"))
-		return do_sigterm(atol(argv[2]));
-	if (argc == 3 && !strcmp(argv[1], "wastejump"))
-		return do_wastejump(atol(argv[2]));
-	if (argc == 4 && !strcmp(argv[1], "wideslots"))
-		return do_wideslots(atoi(argv[2]), atol(argv[3]));
+	for (size_t i = 0; argc > 2 && i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(argv[1], cmds[i].name) || argc != (cmds[i].two ? 4 : 3))
+			continue;
+		return cmds[i].two ? cmds[i].two(atoi(argv[2]), atol(argv[3]))
+				   : cmds[i].one(atol(argv[2]));
+	}
 	fprintf(stderr, "usage: hostile sigterm MS | children N MS | truncate MS | fakeslots N MS | "
 			"garbage MS | wideslots N MS | wastejump MS\n");
 	return 2;
