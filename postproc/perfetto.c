@@ -69,14 +69,17 @@ static double us_parsed(uint64_t ns)
  * is exact when t >= tn / 2 (Sterbenz); else the nearest double that sums
  * to tn is searched for, one unit in the last place at a time.  When none
  * does (t + d steps over tn: t has a bit at half tn's last place and tn's
- * last bit is odd, so both ties round away), t + d is one unit in the
- * last place from tn, and the next slice starts there (slice_open). */
+ * last bit is odd, so both ties round away), the largest d whose sum stays
+ * below tn is taken: a gap of one unit in the last place, never an overlap
+ * that a parser would drop. */
 static double meet(double t, double tn)
 {
 	double d = tn - t;
 
 	for (int i = 0; i < 64 && t + d != tn; i++)
 		d = nextafter(d, t + d < tn ? HUGE_VAL : 0);
+	while (t + d > tn && d > 0)	/* no exact one: the largest below tn */
+		d = nextafter(d, 0);
 	return d;
 }
 

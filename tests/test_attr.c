@@ -16,6 +16,7 @@
 #include "lc_test.h"
 #include "attr.h"
 #include "lostcycles.h"
+#include "prof_writer.h"
 
 #define MS 1000000ull
 
@@ -27,30 +28,21 @@ static struct lc_pwriter *open_writer(uint32_t procs)
 	struct lc_prof_info info = { .interval_ns = 100000, .window_ns = 10 * MS,
 				     .procs_option = procs, .sampler_cpu = -1,
 				     .hostname = "h", .command = "c", .session = "s" };
-	struct lc_pwriter *w;
-	int e = 0;
 
 	snprintf(path, sizeof(path), "/tmp/lc-test-attr.%d.data", (int)getpid());
-	unlink(path);	/* the writer creates a new file */
-	w = lc_pwriter_open(path, &info, &e);
-	assert_non_null(w);
-	return w;
+	return lc_test_new_writer(path, &info);
 }
 
 /* Finish the accumulator a into w with an end block and read the file back. */
 static struct lc_profile *finish(struct lc_pwriter *w, struct lc_accum *a)
 {
 	struct lc_prof_end end = { .reason = "test", .exit_status = 0 };
-	struct lc_profile *prof = NULL;
-	char err[256];
 
 	assert_int_equal(lc_accum_flush(a), 0);
 	end.procs = lc_accum_procs(a, &end.procs_from);
 	assert_int_equal(lc_pwriter_end(w, &end), 0);
 	assert_int_equal(lc_pwriter_close(w), 0);
-	assert_int_equal(lc_profile_read(path, &prof, err, sizeof(err)), 0);
-	unlink(path);
-	return prof;
+	return lc_test_read_back(path);
 }
 
 /* The categories of source 0 of prof. */

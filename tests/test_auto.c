@@ -28,6 +28,15 @@ static void start(const char *trace)
 	lc_test_session("ta", NULL, trace, lc_test_dir);
 }
 
+/* End any session: no session or trace in the environment, the library
+ * reset. */
+static void end_session(void)
+{
+	unsetenv(LC_ENV_SESSION);
+	unsetenv(LC_ENV_TRACE);
+	lc_priv_reinit_for_tests();
+}
+
 /* End any session (and remove its trace file, if any). */
 static int stop(void **state)
 {
@@ -36,9 +45,7 @@ static int stop(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", t ? t : "");
-	unsetenv(LC_ENV_SESSION);
-	unsetenv(LC_ENV_TRACE);
-	lc_priv_reinit_for_tests();
+	end_session();
 	if (path[0])
 		unlink(path);
 	return 0;

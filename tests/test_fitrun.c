@@ -42,18 +42,26 @@ static void take_note(void *arg, const char *text)
 	strcat(notes, "\n");
 }
 
-/* rt = 2 + 3p exactly, three repeats of p = 1..8, and li = p where p > 1. */
+/* The runs' text: rt = 2 + 3p exactly, three repeats of p = 1..8, and
+ * li = 1 where p > 1 (na at p = 1). */
+static void runs_text(char *text, size_t len)
+{
+	text[0] = '\0';
+	for (int r = 0; r < 3; r++)
+		for (int p = 1; p <= 8; p++)
+			snprintf(text + strlen(text), len - strlen(text), "p=%d rt=%g li=%s\n", p,
+				 2.0 + 3.0 * p, p > 1 ? "1" : "na");
+}
+
+/* The group's folder and its runs file (runs_text). */
 static int setup(void **state)
 {
-	char text[4096] = "";
+	char text[4096];
 
 	(void)state;
 	if (!mkdtemp(dir))
 		return -1;
-	for (int r = 0; r < 3; r++)
-		for (int p = 1; p <= 8; p++)
-			snprintf(text + strlen(text), sizeof(text) - strlen(text),
-				 "p=%d rt=%g li=%s\n", p, 2.0 + 3.0 * p, p > 1 ? "1" : "na");
+	runs_text(text, sizeof(text));
 	lc_test_write(runs, sizeof(runs), dir, "r.runs", text);
 	return 0;
 }

@@ -235,6 +235,53 @@ static struct lc_slot *busy_thread(void)
 	return lc_self;
 }
 
+/* The macros a step of a table runs (M_SYNC_IN: sync_in of its word). */
+enum { M_BUSY, M_IDLE, M_SYNC_B, M_SYNC_E, M_COMM_B, M_COMM_E, M_SYNC_IN };
+
+#define ANY UINT32_MAX	/* a step after which the word is not checked */
+
+/* A step of a thread's nesting: the macro, then the word its slot holds. */
+struct mstep {
+	int m;
+	uint32_t want;
+};
+
+static void do_macro(int m)
+{
+	switch (m) {
+	case M_BUSY: LC_BUSY(); break;
+	case M_IDLE: LC_IDLE(); break;
+	case M_SYNC_B: LC_SYNC_BEGIN(); break;
+	case M_SYNC_E: LC_SYNC_END(); break;
+	case M_COMM_B: LC_COMM_BEGIN(); break;
+	default: LC_COMM_END(); break;
+	}
+}
+
+static void sync_in(struct lc_slot *s, uint32_t w);
+
+/* The n steps at st on the calling thread, whose slot is s. */
+static void run_macros(struct lc_slot *s, const struct mstep *st, size_t n)
+{
+	for (; n--; st++) {
+		if (st->m == M_SYNC_IN) {
+			sync_in(s, st->want);
+			continue;
+		}
+		do_macro(st->m);
+		if (st->want != ANY)
+			assert_int_equal(s->state, st->want);
+	}
+}
+
+#define RUN_MACROS(s, t) run_macros((s), (t), sizeof(t) / sizeof((t)[0]))
+
+/* Pairs nest and restore the word; a plain state drops the saved ones. */
+static const struct mstep word_steps[] = {
+	{ M_SYNC_B, 0x0203 }, { M_COMM_B, 0x020304 }, { M_COMM_E, 0x0203 },
+	{ M_SYNC_E, LC_ST_BUSY }, { M_IDLE, LC_ST_IDLE }, { M_COMM_B, ANY }, { M_BUSY, LC_ST_BUSY },
+};
+
 static void test_state_word(void **state)
 {
 	struct lc_slot *s;
@@ -244,30 +291,20 @@ static void test_state_word(void **state)
 	assert_null(lc_self);
 	s = busy_thread();
 	assert_int_equal(s->state, LC_ST_BUSY);
-	STEP(s, LC_SYNC_BEGIN(), 0x0203);
-	STEP(s, LC_COMM_BEGIN(), 0x020304);
-	STEP(s, LC_COMM_END(), 0x0203);
-	STEP(s, LC_SYNC_END(), LC_ST_BUSY);
-	STEP(s, LC_IDLE(), LC_ST_IDLE);
-	LC_COMM_BEGIN();
-	STEP(s, LC_BUSY(), LC_ST_BUSY);		/* a plain state drops the saved ones */
+	RUN_MACROS(s, word_steps);
 }
 
 /* Three saved states survive; END past the bottom gives NONE; the first
  * macro of a thread can be a BEGIN. */
 static void test_state_depth(void **state)
 {
-	struct lc_slot *s;
+	static const struct mstep steps[] = {
+		{ M_SYNC_B, ANY }, { M_COMM_B, ANY }, { M_SYNC_B, 0x02030403 }, { M_SYNC_E, ANY },
+		{ M_COMM_E, ANY }, { M_SYNC_E, LC_ST_BUSY }, { M_SYNC_E, LC_ST_NONE },
+	};
 
 	(void)state;
-	s = busy_thread();
-	LC_SYNC_BEGIN();
-	LC_COMM_BEGIN();
-	STEP(s, LC_SYNC_BEGIN(), 0x02030403);
-	LC_SYNC_END();
-	LC_COMM_END();
-	STEP(s, LC_SYNC_END(), LC_ST_BUSY);
-	STEP(s, LC_SYNC_END(), LC_ST_NONE);
+	RUN_MACROS(busy_thread(), steps);
 	stop(NULL);
 	start(NULL, NULL);
 	LC_SYNC_BEGIN();
@@ -330,40 +367,31 @@ static void *nest_writer(void *arg)
 	return NULL;
 }
 
+/* SYNC pairs in IDLE, BUSY and COMM; SYNC in SYNC in COMM fills the word;
+ * an END past the bottom gives NONE. */
+static const struct mstep nesting_steps[] = {
+	{ M_IDLE, LC_ST_IDLE }, { M_SYNC_IN, LC_ST_IDLE }, { M_BUSY, LC_ST_BUSY },
+	{ M_SYNC_IN, LC_ST_BUSY }, { M_COMM_B, ANY }, { M_SYNC_IN, (LC_ST_BUSY << 8) | LC_ST_COMM },
+	{ M_SYNC_B, 0x020403 }, { M_SYNC_B, 0x02040303 }, { M_SYNC_E, 0x020403 }, { M_SYNC_E, ANY },
+	{ M_COMM_E, ANY }, { M_SYNC_E, ANY }, { M_SYNC_IN, LC_ST_NONE },
+};
+
 static void test_sync_nesting(void **state)
 {
-	struct lc_slot *s;
-
 	(void)state;
-	s = busy_thread();
-	STEP(s, LC_IDLE(), LC_ST_IDLE);
-	sync_in(s, LC_ST_IDLE);
-	STEP(s, LC_BUSY(), LC_ST_BUSY);
-	sync_in(s, LC_ST_BUSY);
-	LC_COMM_BEGIN();
-	sync_in(s, (LC_ST_BUSY << 8) | LC_ST_COMM);
-	STEP(s, LC_SYNC_BEGIN(), 0x020403);	/* SYNC in SYNC in COMM: the word is full */
-	STEP(s, LC_SYNC_BEGIN(), 0x02040303);
-	STEP(s, LC_SYNC_END(), 0x020403);
-	LC_SYNC_END();
-	LC_COMM_END();
-	LC_SYNC_END();		/* past the bottom: NONE */
-	sync_in(s, LC_ST_NONE);
+	RUN_MACROS(busy_thread(), nesting_steps);
 }
 
 /* Three levels below the top come back in order. */
 static void test_sync_three_levels(void **state)
 {
-	struct lc_slot *s;
+	static const struct mstep steps[] = {
+		{ M_SYNC_B, ANY }, { M_SYNC_B, ANY }, { M_SYNC_B, 0x02030303 },
+		{ M_SYNC_E, 0x020303 }, { M_SYNC_E, 0x0203 }, { M_SYNC_E, LC_ST_BUSY },
+	};
 
 	(void)state;
-	s = busy_thread();
-	LC_SYNC_BEGIN();
-	LC_SYNC_BEGIN();
-	STEP(s, LC_SYNC_BEGIN(), 0x02030303);
-	STEP(s, LC_SYNC_END(), 0x020303);
-	STEP(s, LC_SYNC_END(), 0x0203);
-	STEP(s, LC_SYNC_END(), LC_ST_BUSY);
+	RUN_MACROS(busy_thread(), steps);
 }
 
 /* END forgets the object of a LC_SYNC_BEGIN_ON, even the first one (id 1:

@@ -95,8 +95,8 @@ static const char *line(const char *prefix)
 	return NULL;
 }
 
-/* The line starting with prefix holds each of the words. */
-static void line_has(const char *prefix, const char *w1, const char *w2)
+/* The line starting with prefix holds the word w (none: NULL). */
+static void line_holds(const char *prefix, const char *w)
 {
 	const char *l = line(prefix);
 	const char *e = strchr(l, '\n');
@@ -104,10 +104,15 @@ static void line_has(const char *prefix, const char *w1, const char *w2)
 	size_t n = e ? (size_t)(e - l) : strlen(l);
 
 	snprintf(buf, sizeof(buf), "%.*s", (int)n, l);
-	if (w1 && !strstr(buf, w1))
-		fail_msg("'%s' lacks '%s'", buf, w1);
-	if (w2 && !strstr(buf, w2))
-		fail_msg("'%s' lacks '%s'", buf, w2);
+	if (w && !strstr(buf, w))
+		fail_msg("'%s' lacks '%s'", buf, w);
+}
+
+/* The line starting with prefix holds each of the words. */
+static void line_has(const char *prefix, const char *w1, const char *w2)
+{
+	line_holds(prefix, w1);
+	line_holds(prefix, w2);
 }
 
 /* The line starting with prefix does not hold w. */

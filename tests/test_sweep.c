@@ -62,15 +62,24 @@ static const struct { const char *const *specs; int k, design; size_t n; } count
 	{ flat, 3, LC_DESIGN_CORNERS, 4 },
 };
 
+/* The points of design over the k variables of specs; their count in *n. */
+static size_t *design_points(const char *const *specs, int k, int design, size_t *n)
+{
+	struct lc_sweep_var v[3] = { 0 };
+	size_t *pts;
+
+	vars(v, specs, k);
+	pts = points(v, k, design, n);
+	vars_free(v, k);
+	return pts;
+}
+
 /* How many points design has over the k variables of specs. */
 static size_t design_count(const char *const *specs, int k, int design)
 {
-	struct lc_sweep_var v[3] = { 0 };
 	size_t n;
 
-	vars(v, specs, k);
-	free(points(v, k, design, &n));
-	vars_free(v, k);
+	free(design_points(specs, k, design, &n));
 	return n;
 }
 
@@ -91,28 +100,16 @@ static int has2(const size_t *pts, size_t n, size_t a, size_t b)
 	return 0;
 }
 
-/* The points of design over p_n; their count in *n. */
-static size_t *p_n_points(int design, size_t *n)
-{
-	struct lc_sweep_var v[2];
-	size_t *pts;
-
-	vars(v, p_n, 2);
-	pts = points(v, 2, design, n);
-	vars_free(v, 2);
-	return pts;
-}
-
 /* The full design varies the last variable fastest; the edges leave out
  * the interior points. */
 static void test_designs_2d(void **state)
 {
-	size_t n, *pts = p_n_points(LC_DESIGN_FULL, &n);
+	size_t n, *pts = design_points(p_n, 2, LC_DESIGN_FULL, &n);
 
 	(void)state;
 	assert_true(pts[0] == 0 && pts[1] == 0 && pts[2] == 0 && pts[3] == 1);
 	free(pts);
-	pts = p_n_points(LC_DESIGN_EDGES, &n);
+	pts = design_points(p_n, 2, LC_DESIGN_EDGES, &n);
 	assert_true(!has2(pts, n, 1, 1) && !has2(pts, n, 2, 1));
 	assert_true(has2(pts, n, 1, 0) && has2(pts, n, 3, 1) && has2(pts, n, 0, 1));
 	free(pts);
@@ -121,7 +118,7 @@ static void test_designs_2d(void **state)
 /* The corners are the four extremes. */
 static void test_corners_2d(void **state)
 {
-	size_t n, *pts = p_n_points(LC_DESIGN_CORNERS, &n);
+	size_t n, *pts = design_points(p_n, 2, LC_DESIGN_CORNERS, &n);
 
 	(void)state;
 	assert_true(has2(pts, n, 0, 0) && has2(pts, n, 0, 2) && has2(pts, n, 3, 0) &&
@@ -132,16 +129,12 @@ static void test_corners_2d(void **state)
 /* A cube's edge points have at most one interior coordinate. */
 static void test_designs_3d(void **state)
 {
-	struct lc_sweep_var v[3];
-	size_t *pts, n;
+	size_t n, *pts = design_points(cube, 3, LC_DESIGN_EDGES, &n);
 
 	(void)state;
-	vars(v, cube, 3);
-	pts = points(v, 3, LC_DESIGN_EDGES, &n);
 	for (size_t i = 0; i < n; i++)
 		assert_true((pts[3 * i] == 1) + (pts[3 * i + 1] == 1) + (pts[3 * i + 2] == 1) <= 1);
 	free(pts);
-	vars_free(v, 3);
 }
 
 /* A design by its name. */
@@ -184,36 +177,42 @@ static void test_var_refusals(void **state)
 
 static const char *const n_p[] = { "n=256,512", "p=4" };
 
-/* Placeholders take the values of the row's point. */
-static void test_subst(void **state)
+/* lc_sweep_subst of text at the point (n=512, p=4) of n_p: its status;
+ * the result in *out (free it) or the reason in why. */
+static int subst(const char *text, char **out, char *why, size_t len)
 {
 	struct lc_sweep_var v[2];
 	size_t row[2] = { 1, 0 };
+	int rc;
+
+	vars(v, n_p, 2);
+	rc = lc_sweep_subst(text, v, 2, row, out, why, len);
+	vars_free(v, 2);
+	return rc;
+}
+
+/* Placeholders take the values of the row's point. */
+static void test_subst(void **state)
+{
 	char why[256], *out;
 
 	(void)state;
-	vars(v, n_p, 2);
-	assert_int_equal(lc_sweep_subst("-n{n}x{p}{n}", v, 2, row, &out, why, sizeof(why)), 0);
+	assert_int_equal(subst("-n{n}x{p}{n}", &out, why, sizeof(why)), 0);
 	assert_string_equal(out, "-n512x4512");
 	free(out);
-	vars_free(v, 2);
 }
 
 /* An unknown or unclosed placeholder is refused, an unknown one named. */
 static void test_subst_refusals(void **state)
 {
 	static const struct { const char *text, *why; } bad[] = { { "{q}", "{q}" }, { "{n", "" } };
-	struct lc_sweep_var v[2];
-	size_t row[2] = { 1, 0 };
 	char why[256], *out;
 
 	(void)state;
-	vars(v, n_p, 2);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(lc_sweep_subst(bad[i].text, v, 2, row, &out, why, sizeof(why)), -EINVAL);
+		assert_int_equal(subst(bad[i].text, &out, why, sizeof(why)), -EINVAL);
 		assert_non_null(strstr(why, bad[i].why));
 	}
-	vars_free(v, 2);
 }
 
 static void test_done(void **state)

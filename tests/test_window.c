@@ -26,6 +26,7 @@
 #include "lostcycles.h"
 #include "merge.h"
 #include "node_file.h"
+#include "prof_writer.h"
 
 #define MS 1000000ull
 
@@ -37,30 +38,21 @@ static struct lc_pwriter *open_writer(uint64_t base, uint32_t grow)
 				     .window_grow = grow, .procs_option = 1,
 				     .sampler_cpu = -1, .hostname = "h", .command = "c",
 				     .session = "s" };
-	struct lc_pwriter *w;
-	int e = 0;
 
 	snprintf(path, sizeof(path), "/tmp/lc-test-window.%d.data", (int)getpid());
-	unlink(path);
-	w = lc_pwriter_open(path, &info, &e);
-	assert_non_null(w);
-	return w;
+	return lc_test_new_writer(path, &info);
 }
 
 static struct lc_profile *finish(struct lc_pwriter *w, struct lc_accum **acc, int n)
 {
 	struct lc_prof_end end = { .reason = "test", .procs = 1,
 				   .procs_from = LC_PROCS_OPTION };
-	struct lc_profile *prof = NULL;
-	char err[256];
 
 	for (int i = 0; i < n; i++)
 		assert_int_equal(lc_accum_flush(acc[i]), 0);
 	assert_int_equal(lc_pwriter_end(w, &end), 0);
 	assert_int_equal(lc_pwriter_close(w), 0);
-	assert_int_equal(lc_profile_read(path, &prof, err, sizeof(err)), 0);
-	unlink(path);
-	return prof;
+	return lc_test_read_back(path);
 }
 
 /* Charge [0, until) in steps of step to one busy thread. */
@@ -212,17 +204,27 @@ static void test_sources_line_up(void **state)
 	lc_threads_free(th);
 }
 
-/* Growths the schedule does not define, and a change after charging. */
+/* Growths the schedule does not define are refused ... */
 static void test_refused(void **state)
+{
+	struct lc_accum *a = lc_accum_new(NULL, LC_SRC_SAMPLED, 1 * MS, 1);
+
+	(void)state;
+	assert_int_equal(lc_accum_window_grow(a, 1), -EINVAL);
+	assert_int_equal(lc_accum_window_grow(a, 7), -EINVAL);
+	assert_int_equal(lc_accum_window_grow(a, 2), 0);
+	assert_int_equal(lc_accum_window_grow(a, 0), 0);
+	lc_accum_free(a);
+}
+
+/* ... and any, once the accumulator has charged time. */
+static void test_refused_busy(void **state)
 {
 	struct lc_accum *a = lc_accum_new(NULL, LC_SRC_SAMPLED, 1 * MS, 1);
 	struct lc_obs_proc pr = { .uid = 1 };
 	struct lc_obs o = { 1, &pr, 0, NULL };
 
-	assert_int_equal(lc_accum_window_grow(a, 1), -EINVAL);
-	assert_int_equal(lc_accum_window_grow(a, 7), -EINVAL);
-	assert_int_equal(lc_accum_window_grow(a, 2), 0);
-	assert_int_equal(lc_accum_window_grow(a, 0), 0);
+	(void)state;
 	lc_accum_charge(a, 0, 1 * MS, &o);
 	assert_int_equal(lc_accum_window_grow(a, 8), -EBUSY);
 	lc_accum_free(a);
@@ -422,6 +424,6 @@ static void test_merge_growing(void **state)
 
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_growing_windows), LC_T(test_long_charge_and_gap), LC_T(test_fixed),
-	     LC_T(test_sources_line_up), LC_T(test_refused), LC_T(test_merge_equal_fixed),
-	     LC_T(test_merge_finer_into_coarser), LC_T(test_merge_coarser_refused),
-	     LC_T(test_merge_growing))
+	     LC_T(test_sources_line_up), LC_T(test_refused), LC_T(test_refused_busy),
+	     LC_T(test_merge_equal_fixed), LC_T(test_merge_finer_into_coarser),
+	     LC_T(test_merge_coarser_refused), LC_T(test_merge_growing))

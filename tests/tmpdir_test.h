@@ -26,19 +26,24 @@ static int tdir_setup(void **state)
 	return 0;
 }
 
-/* cmocka group teardown: remove the files in tdir, then tdir. */
-static int tdir_teardown(void **state)
+/* Remove the files of the folder d opened on tdir; close d (NULL: none). */
+static void tdir_empty(DIR *d)
 {
-	DIR *d = opendir(tdir);
 	struct dirent *e;
 	char p[400];
 
-	(void)state;
 	while (d && (e = readdir(d)))
 		if (snprintf(p, sizeof(p), "%s/%s", tdir, e->d_name) < (int)sizeof(p))
 			unlink(p);	/* "." and "..": EISDIR */
 	if (d)
 		closedir(d);
+}
+
+/* cmocka group teardown: remove the files in tdir, then tdir. */
+static int tdir_teardown(void **state)
+{
+	(void)state;
+	tdir_empty(opendir(tdir));
 	return rmdir(tdir);
 }
 
