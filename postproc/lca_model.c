@@ -125,44 +125,32 @@ static struct lc_catmodel *cat_entry(struct lc_model *m, const char *cat)
 	return cm;
 }
 
-/* Parse a model line "cat(vars) = expr  # comment". */
-static int model_line(struct reader *rd, char *s)
+/* The category name at the start of s into name[16], s moved past it and
+ * its blanks.  0 or the reader's -EINVAL. */
+static int model_name(struct reader *rd, const char **s, char *name)
 {
-	char name[16], *hash = strchr(s, '#');
-	const char *p = s;
-	struct lc_catmodel *cm;
-	struct lc_parse_error pe;
 	size_t n = 0;
-	int rc;
 
-	if (hash)
-		*hash = '\0';
-	while (isalnum((unsigned char)p[n]) || p[n] == '_')
+	while (isalnum((unsigned char)(*s)[n]) || (*s)[n] == '_')
 		n++;
-	if (!n || n >= sizeof(name))
+	if (!n || n >= 16)
 		return bad(rd, "expected 'CATEGORY(VARS) = FORMULA'");
-	memcpy(name, p, n);
+	memcpy(name, *s, n);
 	name[n] = '\0';
 	if (lc_key_lookup(name) < 0)
 		return bad(rd, "unknown category '%s'", name);
-	p += n;
-	while (isspace((unsigned char)*p))
-		p++;
-	rd->ndecl = 0;
-	if (*p == '(' && (rc = parse_decl(rd, &p)))
-		return rc;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p != '=')
-		return bad(rd, "expected '=' after %s(...)", name);
-	cm = cat_entry(rd->m, lc_cat_info(lc_key_lookup(name))->key);
-	if (!cm)
-		return bad(rd, "too many categories");
-	snprintf(cm->cat, sizeof(cm->cat), "%s", lc_cat_info(lc_key_lookup(name))->key);
-	cm->line = rd->line;
-	cm->nvars = rd->ndecl;
-	memcpy(cm->vars, rd->decl, sizeof(rd->decl));
-	rc = lc_expr_parse(p + 1, rd->logflags, resolve_decl, rd, &cm->expr, &pe);
+	*s += n;
+	while (isspace((unsigned char)**s))
+		(*s)++;
+	return 0;
+}
+
+/* Parse the formula after '=' at p (s: the line, for columns) into cm. */
+static int model_expr(struct reader *rd, const char *s, const char *p, struct lc_catmodel *cm)
+{
+	struct lc_parse_error pe;
+	int rc = lc_expr_parse(p + 1, rd->logflags, resolve_decl, rd, &cm->expr, &pe);
+
 	if (rc == -EINVAL)
 		return bad(rd, "column %d: %s", (int)(p + 1 - s) + pe.column, pe.msg);
 	if (rc)
@@ -171,6 +159,37 @@ static int model_line(struct reader *rd, char *s)
 	if (rc < 0)
 		return rc == -E2BIG ? bad(rd, "more than %d terms", LC_FORMULA_MAXTERMS) : rc;
 	cm->nterms = rc;
+	return 0;
+}
+
+/* Parse a model line "cat(vars) = expr  # comment". */
+static int model_line(struct reader *rd, char *s)
+{
+	char name[16], *hash = strchr(s, '#');
+	const char *p = s, *key;
+	struct lc_catmodel *cm;
+	int rc;
+
+	if (hash)
+		*hash = '\0';
+	if ((rc = model_name(rd, &p, name)))
+		return rc;
+	rd->ndecl = 0;
+	if (*p == '(' && (rc = parse_decl(rd, &p)))
+		return rc;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '=')
+		return bad(rd, "expected '=' after %s(...)", name);
+	key = lc_cat_info(lc_key_lookup(name))->key;
+	if (!(cm = cat_entry(rd->m, key)))
+		return bad(rd, "too many categories");
+	snprintf(cm->cat, sizeof(cm->cat), "%s", key);
+	cm->line = rd->line;
+	cm->nvars = rd->ndecl;
+	memcpy(cm->vars, rd->decl, sizeof(rd->decl));
+	if ((rc = model_expr(rd, s, p, cm)))
+		return rc;
 	rd->cur = cm;
 	return 0;
 }

@@ -1347,6 +1347,70 @@ static void cp_follow(const struct node *n, const struct cp *cp, struct val *kid
 						kids[d].p;
 }
 
+/* Each child's time and half widths before the waits (t0, cp->h0), the
+ * waits on the longest path per task, each task's last instance
+ * (lastof, -1: none); returns the instance that finishes last. */
+static int cp_tally(const struct node *n, struct cp *cp, const struct val *kids, size_t hn,
+		    int *lastof, double *wait, double *t0)
+{
+	int end = -1;
+
+	for (int c = 0; c < n->nchild; c++) {
+		lastof[c] = -1;
+		t0[c] = kids[c].t;
+		memcpy(cp->h0 + (size_t)c * hn, kids[c].h, hn * sizeof(double));
+	}
+	for (int i = 0; i < cp->ni; i++) {
+		wait[cp->in[i].task] += cp->in[i].wait;
+		lastof[cp->in[i].task] = i;
+		if (end < 0 || cp->in[i].finish > cp->in[end].finish)
+			end = i;
+	}
+	return end;
+}
+
+/* Add each task's waits to its time as synchronization loss, its half
+ * widths following the path. */
+static void cp_add_waits(const struct node *n, struct cp *cp, struct val *kids, const int *lastof,
+			 const double *wait, const double *t0, size_t hn, FILE *ex, int depth)
+{
+	for (int c = 0; c < n->nchild; c++) {
+		if (lastof[c] < 0)
+			continue;
+		cp_follow(n, cp, kids, c, lastof[c], t0, hn);
+		kids[c].t += wait[c];
+		kids[c].c[LC_CAT_SL] += kids[c].p * wait[c];
+		if (ex && wait[c] > 0)
+			fprintf(ex, "%*s+ critical path: %s waits %.4g s for the other tasks: %.4g s x %g "
+				"processors of synchronization loss\n", 2 * depth + 2, "", n->childname[c], wait[c],
+				wait[c], kids[c].p);
+	}
+}
+
+/* The instances of n's tasks in the trace into cp: how many tasks have
+ * some (cp freed when fewer than two), or -errno. */
+static int cp_tasks(struct lcm *s, const struct node *n, struct cp *cp)
+{
+	int ntasks;
+
+	if (cp_alloc(s, n, cp))
+		return -ENOMEM;
+	ntasks = cp_instances(s, n, cp);
+	if (ntasks < 2)
+		cp_free(cp);
+	return ntasks;
+}
+
+/* Fewer than two tasks in the trace: the pipeline rule, said with ex. */
+static int cp_fallback(struct lcm *s, const struct node *n, struct val *kids, double **envs,
+		       FILE *ex, int depth)
+{
+	if (ex)
+		fprintf(ex, "%*s! %s holds instances of fewer than two tasks of %s: no critical path here\n",
+			2 * depth + 2, "", s->trace_name, n->name);
+	return pipeline_fill(s, n, kids, envs, ex, depth);
+}
+
 /* Synchronization by critical path analysis over the recorded trace
  * (instead of the pipeline rule): each task's waits on the longest path
  * become its synchronization loss, and its half widths follow the path. */
@@ -1356,51 +1420,24 @@ static int critical_path(struct lcm *s, const struct node *n, struct val *kids, 
 	const struct lc_strace *t = s->trace;
 	size_t hn = (size_t)s->nnodes * LC_NKEY;
 	struct cp cp = { 0 };
-	int ntasks, lastof[MAXCHILD], end = -1, nlinked;
+	int ntasks = cp_tasks(s, n, &cp), lastof[MAXCHILD], end, nlinked;
 	double wait[MAXCHILD] = { 0 }, t0[MAXCHILD];
 
-	if (cp_alloc(s, n, &cp))
-		return -ENOMEM;
-	if ((ntasks = cp_instances(s, n, &cp)) < 2) {
-		cp_free(&cp);
-		if (ntasks < 0)
-			return ntasks;
-		if (ex)
-			fprintf(ex, "%*s! %s holds instances of fewer than two tasks of %s: no critical path here\n",
-				2 * depth + 2, "", s->trace_name, n->name);
-		return pipeline_fill(s, n, kids, envs, ex, depth);
-	}
+	if (ntasks < 0)
+		return ntasks;
+	if (ntasks < 2)
+		return cp_fallback(s, n, kids, envs, ex, depth);
 	for (size_t k = 0; k < t->nwait; k++)
 		cp_wait(n, &cp, &t->wait[k]);
 	nlinked = cp.ne;
 	cp_longest(&cp);
-	for (int c = 0; c < n->nchild; c++) {
-		lastof[c] = -1;
-		t0[c] = kids[c].t;
-		memcpy(cp.h0 + (size_t)c * hn, kids[c].h, hn * sizeof(double));
-	}
-	for (int i = 0; i < cp.ni; i++) {
-		wait[cp.in[i].task] += cp.in[i].wait;
-		lastof[cp.in[i].task] = i;
-		if (end < 0 || cp.in[i].finish > cp.in[end].finish)
-			end = i;
-	}
+	end = cp_tally(n, &cp, kids, hn, lastof, wait, t0);
 	if (ex)
 		fprintf(ex, "%*s+ critical path over %s: %d fragment instances of %d tasks, %d wait%s linking "
 			"one task's instance to the end of another's; each instance takes its fragment's "
 			"predicted time, shared out as in the recording\n", 2 * depth + 2, "", s->trace_name,
 			cp.ni, ntasks, nlinked, nlinked == 1 ? "" : "s");
-	for (int c = 0; c < n->nchild; c++) {
-		if (lastof[c] < 0)
-			continue;
-		cp_follow(n, &cp, kids, c, lastof[c], t0, hn);
-		kids[c].t += wait[c];
-		kids[c].c[LC_CAT_SL] += kids[c].p * wait[c];
-		if (ex && wait[c] > 0)
-			fprintf(ex, "%*s+ critical path: %s waits %.4g s for the other tasks: %.4g s x %g "
-				"processors of synchronization loss\n", 2 * depth + 2, "", n->childname[c], wait[c],
-				wait[c], kids[c].p);
-	}
+	cp_add_waits(n, &cp, kids, lastof, wait, t0, hn, ex, depth);
 	if (ex)
 		cp_print_path(s, n, &cp, end, ex, depth);
 	cp_free(&cp);
