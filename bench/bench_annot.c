@@ -61,21 +61,27 @@ static const char *layer_why = "build/liblostcycles-pthread.so not built";
 
 #define BARRIER() __asm__ volatile("" ::: "memory")
 
+/* A loop of n iterations of the pair a, b (statements), the compiler kept
+ * from merging or moving them. */
+#define PAIR_LOOP(name, a, b)                                                                   \
+	static void name(long n, void *x)                                                       \
+	{                                                                                      \
+		(void)x;                                                                       \
+		for (long i = 0; i < n; i++) {                                                 \
+			a;                                                                     \
+			BARRIER();                                                             \
+			b;                                                                     \
+			BARRIER();                                                             \
+		}                                                                              \
+	}
+
 static void op_empty(long n, void *x)
 {
 	for (long i = 0; i < n; i++)
 		BARRIER();
 }
 
-static void op_store(long n, void *x)
-{
-	for (long i = 0; i < n; i++) {
-		plain = LC_ST_BUSY;
-		BARRIER();
-		plain = LC_ST_IDLE;
-		BARRIER();
-	}
-}
+PAIR_LOOP(op_store, plain = LC_ST_BUSY, plain = LC_ST_IDLE)
 
 static void op_store2load(long n, void *x)
 {
@@ -112,45 +118,13 @@ static void op_layer(long n, void *x)
 	}
 }
 
-static void op_busy(long n, void *x)
-{
-	for (long i = 0; i < n; i++) {
-		LC_BUSY();
-		BARRIER();
-		LC_IDLE();
-		BARRIER();
-	}
-}
+PAIR_LOOP(op_busy, LC_BUSY(), LC_IDLE())
 
-static void op_sync(long n, void *x)
-{
-	for (long i = 0; i < n; i++) {
-		LC_SYNC_BEGIN();
-		BARRIER();
-		LC_SYNC_END();
-		BARRIER();
-	}
-}
+PAIR_LOOP(op_sync, LC_SYNC_BEGIN(), LC_SYNC_END())
 
-static void op_task(long n, void *x)
-{
-	for (long i = 0; i < n; i++) {
-		LC_TASK_BEGIN(i + 1);
-		BARRIER();
-		LC_TASK_END(i + 1);
-		BARRIER();
-	}
-}
+PAIR_LOOP(op_task, LC_TASK_BEGIN(i + 1), LC_TASK_END(i + 1))
 
-static void op_fragment(long n, void *x)
-{
-	for (long i = 0; i < n; i++) {
-		LC_FRAGMENT_BEGIN(7);
-		BARRIER();
-		LC_FRAGMENT_END(7);
-		BARRIER();
-	}
-}
+PAIR_LOOP(op_fragment, LC_FRAGMENT_BEGIN(7), LC_FRAGMENT_END(7))
 
 static void op_likwid(long n, void *x)
 {

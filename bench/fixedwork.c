@@ -34,12 +34,9 @@ int main(int argc, char **argv)
 {
 	long n = 2;
 	double ms;
+	int rc = lc_bench_main(argc, argv, "fixedwork [CHUNKS [THREADS]]", &chunks, &n, work, &ms);
 
-	if (lc_bench_args(argc, argv, "fixedwork [CHUNKS [THREADS]]", &chunks, &n))
-		return 2;
-	ms = lc_bench_team("fixedwork", n, work);
-	if (ms < 0)
-		return 1;
-	printf("fixedwork: %ld chunks on %ld threads: %.1f ms\n", chunks, n, ms);
-	return 0;
+	if (!rc)
+		printf("fixedwork: %ld chunks on %ld threads: %.1f ms\n", chunks, n, ms);
+	return rc;
 }

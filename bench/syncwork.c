@@ -46,14 +46,12 @@ int main(int argc, char **argv)
 {
 	long n = 1;
 	double ms;
+	int rc;
 
-	if (lc_bench_args(argc, argv, "syncwork [ITERATIONS [THREADS]]", &iters, &n))
-		return 2;
 	LC_NAME(&lock, "syncwork lock");
-	ms = lc_bench_team("syncwork", n, work);
-	if (ms < 0)
-		return 1;
-	printf("syncwork: %ld iterations on %ld threads, %.0f state changes/s/thread: %.1f ms\n",
-	       iters, n, 4e3 * (double)iters / ms, ms);
-	return 0;
+	rc = lc_bench_main(argc, argv, "syncwork [ITERATIONS [THREADS]]", &iters, &n, work, &ms);
+	if (!rc)
+		printf("syncwork: %ld iterations on %ld threads, %.0f state changes/s/thread: "
+		       "%.1f ms\n", iters, n, 4e3 * (double)iters / ms, ms);
+	return rc;
 }

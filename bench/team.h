@@ -57,4 +57,16 @@ static inline double lc_bench_team(const char *prog, long n, void *(*work)(void 
 	return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
 }
 
+/* A team workload's main: its operands (usage as lc_bench_args), then n
+ * threads of work timed into *ms.  0, 2 (bad operands) or 1 (a thread
+ * could not start), the workload's exit status. */
+static inline int lc_bench_main(int argc, char **argv, const char *usage, long *count, long *n,
+				void *(*work)(void *), double *ms)
+{
+	if (lc_bench_args(argc, argv, usage, count, n))
+		return 2;
+	*ms = lc_bench_team(argv[0], *n, work);
+	return *ms < 0;
+}
+
 #endif

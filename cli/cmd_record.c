@@ -95,7 +95,7 @@ static const struct lc_opt_word sched_words[] = {
 /* The options' defaults. */
 static const struct opts defaults = {
 	.interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS, .window_ns = LC_SESSION_DEFAULT_WINDOW_NS,
-	.cpu = -1, .out = "lostcycles.data", .sched = LC_SCHED_SWITCH, .jitter_pct = 10,
+	.cpu = -1, .out = "lostcycles.data", .sched = LC_SCHED_SWITCH, .jitter_pct = 50,
 };
 
 /* Parse the options of record (attach 0) or attach into o (which holds
@@ -135,7 +135,7 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 			    "(context-\nswitch records, else schedstat; the default), schedstat,\n"
 			    "or none (RC is na)", &o->sched, sched_words),
 		LC_OPT_NUMBER("jitter", 0, "PCT", "make each interval PCT % longer or shorter at "
-			      "random\n(default 10; 0: a fixed grid)", &o->jitter_pct, 0, 50),
+			      "random\n(default 50; 0: a fixed grid)", &o->jitter_pct, 0, 50),
 		LC_OPT_STRING("events", 'e', "EV,...", "counters, libpfm4 names with modifiers, "
 			      "each optionally\n=cycles|stall|miss|miss-stall|instr|other (default: "
 			      "the\nset for this CPU in events.txt; see lostcycles events)", &o->events),
@@ -331,22 +331,18 @@ static void cost_line(const char *cmd, const struct lc_session_result *res)
 				 .interval_max_ns = res->interval_max_ns,
 				 .mean_interval_ns = res->mean_interval_ns, .goal_ppm = res->goal_ppm,
 				 .budget_ppm = res->budget_ppm, .goal_at_ns = res->goal_at_ns };
-	double wall = res->wall_ns ? (double)res->wall_ns : 1, lo, hi;
-	char rule[256];
+	double wall = res->wall_ns ? (double)res->wall_ns : 1;
+	char rule[256], slow[160];
 
-	lc_cost_slowdown(res->sampler_cpu_ns, res->wall_ns, res->procs, res->shared_cpu, &lo, &hi);
 	fprintf(stderr, "lostcycles %s: interval %s; error bars (one standard error) at most "
 			"\u00b1%.2f %% of p x wall\n", cmd, lc_cost_rule_text(&e, rule, sizeof(rule)),
 		100 * res->err_bound);
 	fprintf(stderr, "lostcycles %s: sampler CPU %.3f s, %.1f %% of one CPU (its thread "
-			"%.1f %%); estimated slowdown of the program ", cmd,
+			"%.1f %%); estimated slowdown of the program %s\n", cmd,
 		(double)res->sampler_cpu_ns / 1e9, 100 * (double)res->sampler_cpu_ns / wall,
-		100 * (double)res->thread_cpu_ns / wall);
-	if (res->shared_cpu < 0)
-		fprintf(stderr, "~0 (the sampler had a CPU of its own)\n");
-	else
-		fprintf(stderr, "%.1f..%.1f %% (it shared CPU %d)\n", 100 * lo, 100 * hi,
-			res->shared_cpu);
+		100 * (double)res->thread_cpu_ns / wall,
+		lc_cost_slowdown_text(res->sampler_cpu_ns, res->wall_ns, res->procs, res->shared_cpu,
+				      slow, sizeof(slow)));
 }
 
 /* LC_TICK_BREAKDOWN=1: where the sampling thread's CPU time went, per tick. */

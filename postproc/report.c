@@ -372,8 +372,6 @@ static void pp_table(const struct lc_profile *pr, const struct view *v)
 
 /* The interval rule and the slowdown of the program the sampler caused
  * (docs/performance.md), when the profile says (minor 5). */
-static void text_slowdown(const struct lc_profile *pr, uint64_t wall_ns);
-
 static void text_cost(const struct lc_profile *pr, uint64_t wall_ns)
 {
 	char buf[256];
@@ -381,24 +379,9 @@ static void text_cost(const struct lc_profile *pr, uint64_t wall_ns)
 	if (!pr->ended || !pr->end.interval_rule)
 		return;
 	printf("** interval: %s\n", lc_cost_rule_text(&pr->end, buf, sizeof(buf)));
-	text_slowdown(pr, wall_ns);
-}
-
-/* The slowdown of the program the sampler caused, estimated from its CPU
- * time over the run's wall_ns. */
-static void text_slowdown(const struct lc_profile *pr, uint64_t wall_ns)
-{
-	double lo, hi;
-
-	lc_cost_slowdown(pr->end.sampler_cpu_ns, wall_ns, pr->procs, pr->end.shared_cpu, &lo, &hi);
-	if (pr->end.shared_cpu < 0)
-		printf("** estimated slowdown of the program by the sampler: ~0 (it had a CPU of "
-		       "its own)\n");
-	else
-		printf("** estimated slowdown of the program by the sampler: %.1f..%.1f %% (its "
-		       "%.1f %% of one CPU, taken from the program's %u)\n", 100 * lo, 100 * hi,
-		       wall_ns ? 100.0 * (double)pr->end.sampler_cpu_ns / (double)wall_ns : 0.0,
-		       pr->procs);
+	printf("** estimated slowdown of the program by the sampler: %s\n",
+	       lc_cost_slowdown_text(pr->end.sampler_cpu_ns, wall_ns, pr->procs,
+				     pr->end.shared_cpu, buf, sizeof(buf)));
 }
 
 /* The wall time, and beside it the sampler's own CPU time when recorded. */

@@ -490,8 +490,15 @@ struct lc_prof_end {
 /* How the sampler chose its interval (lc_prof_end.rule). */
 enum lc_interval_rule {
 	LC_RULE_FIXED = 0,	/* -i TIME */
-	LC_RULE_ADAPTIVE = 1,	/* fine until the error goal, then by a CPU budget */
+	LC_RULE_ADAPTIVE = 1,	/* fine until the error goal, then by the sampling
+				 * thread's CPU budget (files of an earlier rule) */
+	LC_RULE_ADAPTIVE_START = 2,	/* fine for LC_RULE_START_TICKS ticks or until
+					 * the error goal, then by the whole record
+					 * process's CPU budget */
 };
+
+/* The fine start of LC_RULE_ADAPTIVE_START, in ticks. */
+#define LC_RULE_START_TICKS 64u
 
 /* fd_flags: descriptors ran out during the recording; threads seen after
  * that have no scheduler or counter source. */
@@ -681,8 +688,18 @@ const char *lc_cost_rule_text(const struct lc_prof_end *e, char *buf, size_t len
  * own (shared_cpu < 0), else from its share s of one CPU: s spread over the
  * ncpus processors the program used, s/n / (1 - s/n) (threads that do not
  * wait for each other), up to s / (1 - s) (a team whose threads wait for
- * the one it preempted). */
-void lc_cost_slowdown(uint64_t sampler_cpu_ns, uint64_t wall_ns, uint32_t ncpus, int shared_cpu,
+ * the one it preempted).  0, or -ERANGE when the share is beyond what the
+ * model describes (more than LC_COST_MODEL_SHARE of the CPU: a sampler that
+ * busy-waited on the program's CPU, whose slowdown cannot be estimated;
+ * *lo..*hi are then the model's figures at the capped share). */
+#define LC_COST_MODEL_SHARE 0.5
+
+/* The estimate of lc_cost_slowdown in words into buf: "~0 (the sampler had
+ * a CPU of its own)", "1.6..3.3 % (its 3.2 % of one CPU, CPU 1, taken from
+ * the program's 2)", or "cannot be estimated (...)". */
+const char *lc_cost_slowdown_text(uint64_t sampler_cpu_ns, uint64_t wall_ns, uint32_t ncpus,
+				  int shared_cpu, char *buf, size_t len);
+int lc_cost_slowdown(uint64_t sampler_cpu_ns, uint64_t wall_ns, uint32_t ncpus, int shared_cpu,
 		      double *lo, double *hi);
 
 #endif /* LC_PROFILE_H */

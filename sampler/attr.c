@@ -11,6 +11,7 @@
 #include "lc_util.h"
 #include "lostcycles.h"
 #include "place.h"
+#include "tidy.h"
 
 #define TASK_BUCKETS 65536u
 
@@ -180,6 +181,8 @@ struct lc_accum {
 	size_t tagsets_cap;
 
 	struct task **buckets;
+
+	uint64_t ntasks;		/* tasks in the table (its free walks no further) */
 	struct lc_prof_wasted *pending;	/* wasted and move records */
 	uint32_t npending;
 	size_t pending_cap;
@@ -234,17 +237,35 @@ int lc_accum_window_grow(struct lc_accum *a, uint32_t grow)
 	return 0;
 }
 
-/* Free every task of the table. */
+/* Free the tasks of a bucket's chain from t; how many there were. */
+static uint64_t chain_free(struct task *t)
+{
+	uint64_t n = 0;
+
+	for (struct task *next; t; t = next, n++) {
+		next = t->next;
+		free(t->runs);
+		free(t);
+	}
+	return n;
+}
+
+/* The tag sets' and the pending computations' own lists. */
+static void lists_free(struct lc_accum *a)
+{
+	for (uint32_t i = 0; i < a->ntagsets; i++)
+		free(a->tagsets[i].tags);
+	for (size_t i = 0; i < a->busy_cap; i++)
+		free(a->busy_runs[i].runs);
+}
+
+/* Free every task of the table: the buckets up to the last task only (a
+ * table without tasks, the usual case, is never touched: its 512 kB are
+ * pages the kernel has not even given it). */
 static void tasks_free(struct lc_accum *a)
 {
-	for (uint32_t b = 0; b < TASK_BUCKETS; b++) {
-		struct task *t = a->buckets[b], *next;
-
-		for (; t; t = next) {
-			next = t->next;
-			free(t->runs);
-			free(t);
-		}
+	for (uint32_t b = 0; a->ntasks && b < TASK_BUCKETS; b++) {
+		a->ntasks -= chain_free(a->buckets[b]);
 		a->buckets[b] = NULL;
 	}
 }
@@ -254,23 +275,10 @@ void lc_accum_free(struct lc_accum *a)
 	if (!a)
 		return;
 	tasks_free(a);
-	free(a->buckets);
-	for (uint32_t i = 0; i < a->ntagsets; i++)
-		free(a->tagsets[i].tags);
-	free(a->tagsets);
-	free(a->rows);
-	free(a->touched);
-	free(a->touched_list);
-	free(a->tagrows);
-	free(a->cur_tags);
-	free(a->pending);
-	for (size_t i = 0; i < a->busy_cap; i++)
-		free(a->busy_runs[i].runs);
-	free(a->busy_runs);
-	free(a->pcounts);
-	free(a->syncs);
+	lists_free(a);
 	lc_placeacc_free(a->places);
-	free(a);
+	LC_FREE_ALL(a->buckets, a->tagsets, a->rows, a->touched, a->touched_list, a->tagrows,
+		    a->cur_tags, a->pending, a->busy_runs, a->pcounts, a->syncs, a);
 }
 
 /* The window row of thread i, marking it touched; NULL on ENOMEM. */
@@ -449,6 +457,7 @@ static struct task *task_find(struct lc_accum *a, uint32_t uid, uint64_t id, int
 	t->id = id;
 	t->next = *b;
 	*b = t;
+	a->ntasks++;
 	return t;
 }
 
@@ -523,18 +532,11 @@ int lc_accum_events(struct lc_accum *a, uint32_t n, const struct lc_prof_event *
 	return note(a, lc_pwriter_events(a->w, n, ev));
 }
 
-/* The pending computation of thread, NULL on ENOMEM. */
+/* The pending computation of thread (grown zeroed), NULL on ENOMEM. */
 static struct busy_list *busy_of(struct lc_accum *a, uint32_t thread)
 {
-	if (thread >= a->busy_cap) {
-		size_t cap = a->busy_cap, old = a->busy_cap;
-
-		while (cap <= thread)
-			cap *= 2;
-		if (lc_grow((void **)&a->busy_runs, &a->busy_cap, cap, sizeof(*a->busy_runs)))
-			return NULL;
-		memset(a->busy_runs + old, 0, (a->busy_cap - old) * sizeof(*a->busy_runs));
-	}
+	if (lc_grow((void **)&a->busy_runs, &a->busy_cap, (size_t)thread + 1, sizeof(*a->busy_runs)))
+		return NULL;
 	return &a->busy_runs[thread];
 }
 

@@ -19,6 +19,7 @@
 
 #include "fdroom.h"
 #include "lc_util.h"
+#include "tidy.h"
 
 enum backend { BK_NONE, BK_PERF, BK_REPLAY };
 
@@ -183,33 +184,35 @@ static int add_list(struct lc_ctr *c, const char *list, int exclude_kernel, char
 static void core_pmu(char *out, size_t len)
 {
 	out[0] = 0;
-	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
+	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX && !out[0]; p++) {
 		pfm_pmu_info_t pi = { .size = sizeof(pi) };
 
 		if (pfm_get_pmu_info((pfm_pmu_t)p, &pi) == PFM_SUCCESS && pi.is_present &&
-		    pi.type == PFM_PMU_TYPE_CORE) {
+		    pi.type == PFM_PMU_TYPE_CORE)
 			snprintf(out, len, "%s", pi.name);
-			return;
-		}
 	}
 }
 
-/* The default events of the detected PMU from the events file: the first
- * line whose PMU glob matches, else the "default" line. */
-static int default_events(const char *file, char *out, size_t len, char *msg, size_t mlen)
+/* The events file's path: file, else the installed one. */
+static const char *events_path(const char *file, char *path, size_t len)
 {
-	char line[2048], pmu[64], dflt[2048] = "", path[PATH_MAX];
-	FILE *f;
+	if (file)
+		return file;
+	lc_share_file("events.txt", "LOSTCYCLES_EVENTS", path, len);
+	return path;
+}
 
-	if (!file) {
-		lc_share_file("events.txt", "LOSTCYCLES_EVENTS", path, sizeof(path));
-		file = path;
-	}
-	f = fopen(file, "r");
+/* The default events of core PMU pmu ("": none found) from the events
+ * file: the first line whose PMU glob matches, else the "default" line. */
+static int default_events(const char *file, const char *pmu, char *out, size_t len, char *msg,
+			  size_t mlen)
+{
+	char line[2048], dflt[2048] = "", path[PATH_MAX];
+	FILE *f = fopen(events_path(file, path, sizeof(path)), "r");
+
 	if (!f)
-		return lc_fail(msg, mlen, -ENOENT, "%s: %s (give the events with -e)", file,
-			       strerror(errno));
-	core_pmu(pmu, sizeof(pmu));
+		return lc_fail(msg, mlen, -ENOENT, "%s: %s (give the events with -e)",
+			       events_path(file, path, sizeof(path)), strerror(errno));
 	out[0] = 0;
 	while (fgets(line, sizeof(line), f)) {
 		char glob[128], evs[1900];
@@ -228,7 +231,7 @@ static int default_events(const char *file, char *out, size_t len, char *msg, si
 		snprintf(out, len, "%s", dflt);
 	if (!out[0])
 		return lc_fail(msg, mlen, -ENOENT, "%s: no line for PMU '%s' and no default line",
-			       file, *pmu ? pmu : "(none)");
+			       events_path(file, path, sizeof(path)), *pmu ? pmu : "(none)");
 	return 0;
 }
 
@@ -400,20 +403,56 @@ static void ctr_probe(struct lc_ctr *c)
 	c->bk = BK_PERF;
 }
 
+/* Whether the kernel has no hardware PMU: a cycles counter on this thread
+ * fails with ENOENT (these virtual machines).  One system call, where
+ * libpfm4's initialisation costs ~2 ms of a recording's start. */
+static int no_pmu(void)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .size = sizeof(a),
+				     .config = PERF_COUNT_HW_CPU_CYCLES, .exclude_kernel = 1,
+				     .exclude_hv = 1, .disabled = 1 };
+	long fd;
+
+	if (lc_ctr_open_hook)	/* a test's opens go the whole way */
+		return 0;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? errno == ENOENT : (close((int)fd), 0);
+}
+
+/* The default events without libpfm4 when the kernel has no hardware PMU:
+ * c->why names the events file's default line, which cannot open.  1 when
+ * that decided it, 0 to go the whole way. */
+static int no_pmu_default(struct lc_ctr *c, const struct lc_ctr_cfg *cfg)
+{
+	char evs[2048], msg[256], r[400];
+
+	if (cfg->events || cfg->replay || !no_pmu() ||
+	    default_events(cfg->events_file, "", evs, sizeof(evs), msg, sizeof(msg)))
+		return 0;
+	snprintf(c->why, sizeof(c->why), "not measured: counters (%.*s%s) do not open here: %s",
+		 (int)strcspn(evs, "=,"), evs, strchr(evs, ',') ? ", ..." : "",
+		 lc_ctr_reason(-ENOENT, r, sizeof(r)));
+	return 1;
+}
+
 /* The events of cfg into c, and its back end (replay, perf, or none with
  * the reason in c->why).  0, or -errno with the reason in msg. */
 static int ctr_start(struct lc_ctr *c, const struct lc_ctr_cfg *cfg, char *msg, size_t len)
 {
-	char evs[2048];
-	int rc, prc = pfm_initialize();
+	char evs[2048], pmu[64];
+	int rc, prc;
 
+	if (no_pmu_default(c, cfg))
+		return 0;
+	prc = pfm_initialize();
 	if (prc != PFM_SUCCESS) {
 		snprintf(c->why, sizeof(c->why), "not measured: libpfm4: %s", pfm_strerror(prc));
 		return 0;
 	}
+	core_pmu(pmu, sizeof(pmu));
 	if (cfg->events)
 		snprintf(evs, sizeof(evs), "%s", cfg->events);
-	else if ((rc = default_events(cfg->events_file, evs, sizeof(evs), msg, len))) {
+	else if ((rc = default_events(cfg->events_file, pmu, evs, sizeof(evs), msg, len))) {
 		snprintf(c->why, sizeof(c->why), "not measured: %s", msg);
 		return 0;
 	}
@@ -673,8 +712,5 @@ void lc_ctr_close(struct lc_ctr *c)
 			lc_ctr_detach(c, (uint32_t)i, NULL, NULL);
 	for (uint32_t i = 0; i < LC_PROF_MAX_EVENTS; i++)
 		free(c->ev[i].name);
-	free(c->thr);
-	free(c->lines);
-	free(c->prev);
-	free(c);
+	LC_FREE_ALL(c->thr, c->lines, c->prev, c);
 }

@@ -17,6 +17,7 @@
 
 #include "lc_abi.h"
 #include "lc_util.h"
+#include "tidy.h"
 
 uint64_t lc_place_of(const struct lc_target *t, uint32_t i, uint32_t st, uint32_t sync,
 		     uint64_t *obj)
@@ -81,11 +82,7 @@ void lc_placeacc_free(struct lc_placeacc *pa)
 		free(pa->mods[i].m.path);
 		free(pa->mods[i].m.build_id);
 	}
-	free(pa->mods);
-	free(pa->tab);
-	free(pa->order);
-	free(pa->out);
-	free(pa);
+	LC_FREE_ALL(pa->mods, pa->tab, pa->order, pa->out, pa);
 }
 
 /* The hash of a row's key. */
@@ -174,11 +171,9 @@ static int by_place(const void *x, const void *y)
 {
 	const struct lc_prof_place *a = x, *b = y;
 
-	if (a->place != b->place)
-		return a->place < b->place ? -1 : 1;
-	if (a->obj != b->obj)
-		return a->obj < b->obj ? -1 : 1;
-	return (a->thread > b->thread) - (a->thread < b->thread);
+	return a->place != b->place ? lc_cmp_u64(a->place, b->place) :
+	       a->obj != b->obj     ? lc_cmp_u64(a->obj, b->obj) :
+				      lc_cmp_u64(a->thread, b->thread);
 }
 
 int lc_placeacc_take(struct lc_placeacc *pa, uint8_t src, uint32_t window,

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "lc_util.h"
+#include "tidy.h"
+#include "waits.h"
 
 #define OP_END 0xffff		/* synthetic: the process left */
 
@@ -58,11 +60,9 @@ static int event_cmp(const void *a, const void *b)
 {
 	const struct event *x = a, *y = b;
 
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->t != y->t	  ? lc_cmp_u64(x->t, y->t) :
+	       x->file != y->file ? lc_cmp_u64(x->file, y->file) :
+				    lc_cmp_u64(x->seq, y->seq);
 }
 
 /* Parse "lostcycles-trace.S.PID.NONCE" for session; 0 or -EINVAL. */
@@ -177,9 +177,8 @@ struct replay {
 	 * tick.c: since when it waits (0: not), when it last waited */
 	const struct lc_sched *sched;
 	size_t *span_at;
-	uint64_t *wait_since, *waited_at;
-	uint32_t *wait_key;
-	size_t wcap;
+	size_t span_cap;
+	struct lc_waits waits;
 };
 
 /* Build the observation of the current state into r's buffers. */
@@ -389,23 +388,9 @@ static int note_waits(struct replay *r, const struct lc_obs *o, uint64_t t)
 		uint32_t th = o->threads[i].thread, st = o->threads[i].state;
 		uint32_t key = st | (uint32_t)o->procs[o->threads[i].proc].we << 8;
 
-		if (th >= r->wcap) {
-			size_t c1 = r->wcap, c2 = r->wcap, c3 = r->wcap;
-
-			if (lc_grow((void **)&r->span_at, &c1, (size_t)th + 1, sizeof(size_t)) ||
-			    lc_grow((void **)&r->wait_since, &c2, c1, sizeof(uint64_t)) ||
-			    lc_grow((void **)&r->wait_key, &c3, c1, sizeof(uint32_t)) ||
-			    lc_grow((void **)&r->waited_at, &r->wcap, c1, sizeof(uint64_t)))
-				return -ENOMEM;
-		}
-		if (st != LC_ST_SYNC && st != LC_ST_IDLE) {
-			r->wait_since[th] = 0;
-			continue;
-		}
-		if (!r->wait_since[th] || r->wait_key[th] != key)
-			r->wait_since[th] = t;
-		r->wait_key[th] = key;
-		r->waited_at[th] = t;
+		if (lc_grow((void **)&r->span_at, &r->span_cap, (size_t)th + 1, sizeof(size_t)) ||
+		    lc_waits_note(&r->waits, th, st, key, t))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -415,13 +400,13 @@ static int note_waits(struct replay *r, const struct lc_obs *o, uint64_t t)
 static int wait_over(const struct replay *r, const struct lc_obs *o, uint32_t i)
 {
 	const struct lc_obs_thread *th = o->threads;
-	uint64_t since = r->wait_since[th[i].thread];
+	uint64_t since = r->waits.since[th[i].thread];
 	int others = 0;
 
 	for (uint32_t k = 0; k < o->nthreads; k++) {
 		if (k == i || th[k].proc != th[i].proc)
 			continue;
-		if (r->waited_at[th[k].thread] < since)
+		if (r->waits.at[th[k].thread] < since)
 			return 0;
 		others = 1;
 	}
@@ -511,9 +496,7 @@ out:
 	free(r.procs);
 	free(r.threads);
 	free(r.span_at);
-	free(r.wait_since);
-	free(r.waited_at);
-	free(r.wait_key);
+	lc_waits_free(&r.waits);
 	free(ev);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "fdroom.h"
 #include "lc_util.h"
 #include "wake.h"
+#include "tidy.h"
 
 #define RING_PAGES 8u	/* data pages of each thread's switch-record ring */
 
@@ -216,9 +217,7 @@ struct lc_sched *lc_sched_new(enum lc_sched_source want, char *why, size_t len)
 
 	if (!s)
 		return NULL;
-	s->page = sysconf(_SC_PAGESIZE);
-	if (s->page <= 0)
-		s->page = 4096;
+	s->page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
 	if (why && len)
 		why[0] = 0;
 	choose_source(s, want, why, len);
@@ -723,9 +722,5 @@ void lc_sched_free(struct lc_sched *s)
 	for (size_t i = 0; i < s->logs_cap; i++)
 		free(s->logs[i].v);
 	lc_wake_close(s->wake);
-	free(s->logs);
-	free(s->tids);
-	free(s->thr);
-	free(s->active);
-	free(s);
+	LC_FREE_ALL(s->logs, s->tids, s->thr, s->active, s);
 }

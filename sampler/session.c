@@ -381,7 +381,7 @@ static void end_rule(const struct lc_session *s, struct lc_prof_end *end)
 {
 	int adaptive = interval_max(&s->o) > s->o.interval_ns;
 
-	end->rule = adaptive ? LC_RULE_ADAPTIVE : LC_RULE_FIXED;
+	end->rule = adaptive ? LC_RULE_ADAPTIVE_START : LC_RULE_FIXED;
 	end->interval_min_ns = s->o.interval_ns;
 	end->interval_max_ns = adaptive ? interval_max(&s->o) : s->o.interval_ns;
 	end->mean_interval_ns = s->st.ticks ? end->end_ns / s->st.ticks : 0;

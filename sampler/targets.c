@@ -34,6 +34,9 @@
 #define RETRY_MAX_NS 1000000000	/* the longest wait between two tries of one */
 #define SCAN_TRIES_MAX 64u	/* names the discovery thread tries per scan */
 #define MAX_POLL 1024
+#define LEAVE_POLL_NS 1000000	/* the wait while targets are leaving */
+#define IDLE_POLL_NS 100000000	/* the wait when every event is said */
+#define LEAVE_MAX_NS 100000000	/* a leaving target waits for a tick at most */
 #define FD_RESERVE 64		/* descriptors never taken by pidfds: the shm
 				 * opens, the profile, counters */
 #define LOST_RETRY_NS POLL_NS	/* retry period of a name short of descriptors */
@@ -66,6 +69,11 @@ struct lc_registry {
 	 * live; rejected relaxed), read by any thread with atomic loads.  A
 	 * departure is recorded before live counts it. */
 	uint32_t seen, live, rejected;
+	/* The start of the tick loop's last tick (lc_registry_ticked), 0 while
+	 * none: written by the sampling thread (release), read by the writer
+	 * (acquire).  The writer's alone: how many targets are leaving. */
+	uint64_t ticked;
+	uint32_t leaving;
 	/* The scanning thread's alone (discovery, or the owner while no
 	 * discovery thread runs): next_uid and names under lock, next_try_ns
 	 * between scan() and the wait that follows it. */
@@ -200,7 +208,8 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 	__atomic_store_n(&t->gone, 1, __ATOMIC_RELEASE);
 	cds_list_del_rcu(&t->node);
 	if (!lc_grow((void **)&r->dep, &r->depcap, r->ndep + 1, sizeof(*r->dep)))
-		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce, lc_clock_ns(),
+		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce,
+							   t->leave_at ? t->leave_at : lc_clock_ns(),
 							   seg_flags(t) };
 	/* the departure is recorded before the count says the target left */
 	__atomic_store_n(&r->live, r->live - 1, __ATOMIC_RELEASE);
@@ -901,8 +910,61 @@ static int names_wanted(const struct lc_registry *r, const char *buf, size_t len
 	return 0;
 }
 
+/* t's process exited: detach it now when no tick loop reads the targets,
+ * else mark it leaving (the next tick reads its last declarations). */
+static void leave(struct lc_registry *r, struct lc_target *t)
+{
+	if (!__atomic_load_n(&r->ticked, __ATOMIC_ACQUIRE)) {
+		detach(r, t, 1);
+		return;
+	}
+	__atomic_store_n(&t->leave_at, lc_clock_ns(), __ATOMIC_RELEASE);
+	r->leaving++;
+}
+
+/* Detach the leaving targets that a tick has read since they left, or
+ * that waited LEAVE_MAX_NS (a tick loop that stopped).  Caller holds the
+ * lock. */
+static void detach_left(struct lc_registry *r)
+{
+	uint64_t ticked = __atomic_load_n(&r->ticked, __ATOMIC_ACQUIRE), now = lc_clock_ns();
+	struct lc_target *t, *tmp;
+
+	cds_list_for_each_entry_safe(t, tmp, &r->list, node)
+		if (t->leave_at && (ticked > t->leave_at || now - t->leave_at > LEAVE_MAX_NS)) {
+			detach(r, t, 1);
+			r->leaving--;
+		}
+}
+
+/* The longest wait for events: POLL_NS (targets watched by kill(pid, 0),
+ * or no inotify), IDLE_POLL_NS when inotify and a pidfd per target say
+ * every event (a faulted target is then dropped that late: the tick loop
+ * no longer reads it), LEAVE_POLL_NS while targets are leaving. */
+static uint64_t wait_top(const struct lc_registry *r)
+{
+	if (r->leaving)
+		return LEAVE_POLL_NS;
+	if (r->inotify >= 0 && r->npidfd == __atomic_load_n(&r->live, __ATOMIC_RELAXED))
+		return IDLE_POLL_NS;
+	return POLL_NS;
+}
+
+/* How long the wait for events may be: until the next name waiting is due
+ * (each backs off on its own, so a segment that stays unpublished, or
+ * thousands of them, cannot keep this SCHED_FIFO thread busy), at most
+ * wait_top. */
+static long wait_for(const struct lc_registry *r)
+{
+	uint64_t now = lc_clock_ns(), top = wait_top(r);
+
+	if (r->next_try_ns <= now)
+		return 0;
+	return (long)(r->next_try_ns - now < top ? r->next_try_ns - now : top);
+}
+
 /* Wait for inotify or a process exit; detach the targets whose process has
- * exited. */
+ * exited (leave). */
 static void wait_events(struct lc_registry *r)
 {
 	struct pollfd pfd[MAX_POLL];
@@ -914,19 +976,13 @@ static void wait_events(struct lc_registry *r)
 	pfd[n++] = (struct pollfd){ .fd = r->inotify, .events = POLLIN };
 	pthread_mutex_lock(&r->lock);
 	cds_list_for_each_entry(t, &r->list, node) {
-		if (n == MAX_POLL || t->pidfd < 0)
+		if (n == MAX_POLL || t->pidfd < 0 || t->leave_at)
 			continue;
 		who[n] = t;
 		pfd[n++] = (struct pollfd){ .fd = t->pidfd, .events = POLLIN };
 	}
 	pthread_mutex_unlock(&r->lock);
-	/* until the next name waiting is due (each backs off on its own, so
-	 * a segment that stays unpublished, or thousands of them, cannot keep
-	 * this SCHED_FIFO thread busy), at most POLL_NS */
-	uint64_t now = lc_clock_ns();
-	long wait_ns = r->next_try_ns <= now ? 0 :
-		       r->next_try_ns - now < POLL_NS ? (long)(r->next_try_ns - now) : POLL_NS;
-	struct timespec ts = { 0, wait_ns };
+	struct timespec ts = { 0, wait_for(r) };
 
 	if (ppoll(pfd, n, &ts, NULL) < 0)
 		n = 1;
@@ -936,7 +992,8 @@ static void wait_events(struct lc_registry *r)
 	pthread_mutex_lock(&r->lock);
 	for (nfds_t i = 1; i < n; i++)
 		if (pfd[i].revents & (POLLIN | POLLHUP))	/* the process exited */
-			detach(r, who[i], 1);
+			leave(r, who[i]);
+	detach_left(r);
 	reap_unwatched(r);
 	drop_faulted(r);
 	pthread_mutex_unlock(&r->lock);
@@ -1074,6 +1131,11 @@ int lc_registry_set_roots(struct lc_registry *r, const pid_t *pids, int n)
 	r->lineage = LINEAGE_SET;
 	pthread_mutex_unlock(&r->lock);
 	return 0;
+}
+
+void lc_registry_ticked(struct lc_registry *r, uint64_t now)
+{
+	__atomic_store_n(&r->ticked, now, __ATOMIC_RELEASE);
 }
 
 uint32_t lc_registry_outsiders(struct lc_registry *r)

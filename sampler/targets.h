@@ -27,8 +27,9 @@
 #define LC_FAULT_DATA 2		/* LC_TARGET_BAD_MAX bad reads */
 
 /* Bounds on the work a target's segment can cause: bad reads before it is
- * dropped, and new thread identities checked per tick over all targets. */
-#define LC_TARGET_BAD_MAX 256u
+ * dropped (a garbage header is one a tick: 64 ms at the default's 1 ms),
+ * and new thread identities checked per tick over all targets. */
+#define LC_TARGET_BAD_MAX 64u
 #define LC_ID_CHECKS_PER_TICK 32u
 
 /* What the tick loop remembers about one slot between ticks (the tick
@@ -71,6 +72,12 @@ struct lc_target {
 	int gone;		/* the process exited or was replaced: written by
 				 * the writer (release), read by the tick loop
 				 * (acquire) */
+	uint64_t leave_at;	/* CLOCK_MONOTONIC when the writer saw the process
+				 * exit, 0: not leaving.  Written by the writer
+				 * (release), which detaches the target once a
+				 * tick that began later has read its last
+				 * LC_TASK_WASTED declarations; read by the tick
+				 * loop (acquire), which reads only those then */
 	int fault;		/* LC_FAULT_*: a read of the mapping faulted (the
 				 * segment was truncated), or it held too much
 				 * garbage: written by the tick loop (release),
@@ -140,6 +147,12 @@ int lc_registry_set_roots(struct lc_registry *r, const pid_t *pids, int n);
 /* Segments refused because their process does not descend from the roots
  * (any thread, any time); each is also a rejection, with its reason. */
 uint32_t lc_registry_outsiders(struct lc_registry *r);
+
+/* The tick loop's word that a tick that began at now has read every
+ * target's LC_TASK_WASTED declarations: a target whose process was seen
+ * exiting before now may be detached.  Until a tick loop says so, targets
+ * are detached as soon as their process exits.  The sampling thread. */
+void lc_registry_ticked(struct lc_registry *r, uint64_t now);
 
 /* Like lc_registry_start, but no discovery thread runs: the caller drives
  * discovery with lc_registry_scan, and so knows what each scan found (tests

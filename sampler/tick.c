@@ -21,6 +21,8 @@
 #include "lc_util.h"
 #include "place.h"
 #include "slotsweep.h"
+#include "tidy.h"
+#include "waits.h"
 
 /* How many slots, and how many threads' run-queue sources, a tick asks the
  * memory for ahead of the one it reads: each is a line that another CPU
@@ -44,7 +46,7 @@ struct kid {
 
 /* The waits of one process's threads at a tick (proc_waits). */
 struct proc_wait {
-	uint64_t first, second;		/* the two earliest waited_at */
+	uint64_t first, second;		/* the two earliest waits.at */
 	uint32_t who;			/* the thread (index in threads[]) of first */
 	uint32_t n;			/* its threads at this tick */
 	int remote;			/* an MPI rank: its waits are for other processes */
@@ -112,9 +114,7 @@ struct lc_sampler {
 	 * by profile thread, the tick number + 1 at which its current wait
 	 * (SYNC or IDLE) began (0: not waiting), and at which it was last
 	 * seen waiting */
-	uint64_t *wait_since, *waited_at;
-	uint32_t *wait_key;		/* state and work_exists of that wait */
-	size_t wait_cap;
+	struct lc_waits waits;
 	/* what the scheduler said of each thread observed in this tick
 	 * (beside threads[]), and the CPUs the threads may run on (the
 	 * union of their affinity masks, read when each is new) */
@@ -198,15 +198,14 @@ static void phase_calibrate(struct lc_sampler *s)
 	s->ph_cost = (t1 - t0) / 64;
 }
 
+/* (tick.h) With only one CPU allowed, none is spare: the sampler shares it. */
 int lc_sampler_spare_cpu(void)
 {
 	cpu_set_t set;
 	int last = -1;
 
-	if (sched_getaffinity(0, sizeof(set), &set))
+	if (sched_getaffinity(0, sizeof(set), &set) || CPU_COUNT(&set) < 2)
 		return -1;
-	if (CPU_COUNT(&set) < 2)
-		return -1;	/* no spare: share the only CPU */
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &set))
 			last = c;
@@ -392,35 +391,17 @@ static int waiting(uint32_t st)
 	return st == LC_ST_SYNC || st == LC_ST_IDLE;
 }
 
-/* Note the waits of this tick's threads (wait_since, waited_at).  0, or
+/* Note the waits of this tick's threads (s->waits; a wait's time is the
+ * tick's number, from 1).  0, or
  * -ENOMEM (the waiters' rule is then off for this tick). */
 static int note_waits(struct lc_sampler *s)
 {
-	uint64_t now = s->gen + 1;
-
 	for (uint32_t i = 0; i < s->nthreads; i++) {
-		uint32_t th = s->threads[i].thread;
-		uint32_t key = s->threads[i].state | (uint32_t)s->procs[s->threads[i].proc].we << 8;
+		const struct lc_obs_thread *t = &s->threads[i];
+		uint32_t key = t->state | (uint32_t)s->procs[t->proc].we << 8;
 
-		if (th >= s->wait_cap) {
-			size_t c1 = s->wait_cap, c2 = s->wait_cap;
-
-			if (lc_grow((void **)&s->wait_since, &c1, (size_t)th + 1, sizeof(uint64_t)) ||
-			    lc_grow((void **)&s->wait_key, &c2, c1, sizeof(uint32_t)) ||
-			    lc_grow((void **)&s->waited_at, &s->wait_cap, c1, sizeof(uint64_t)))
-				return -ENOMEM;
-		}
-		if (!waiting(s->threads[i].state)) {
-			s->wait_since[th] = 0;
-			continue;
-		}
-		/* a wait in another state, or after work began or ended (a
-		 * worker idle at a loop's end, then between regions), waits
-		 * for another event */
-		if (!s->wait_since[th] || s->wait_key[th] != key)
-			s->wait_since[th] = now;
-		s->wait_key[th] = key;
-		s->waited_at[th] = now;
+		if (lc_waits_note(&s->waits, t->thread, t->state, key, s->gen + 1))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -438,7 +419,7 @@ static int proc_waits(struct lc_sampler *s)
 					       s->procs[p].rank };
 	for (uint32_t i = 0; i < s->nthreads; i++) {
 		struct proc_wait *w = &s->pw[s->threads[i].proc];
-		uint64_t at = s->waited_at[s->threads[i].thread];
+		uint64_t at = s->waits.at[s->threads[i].thread];
 
 		w->n++;
 		if (at < w->first) {
@@ -462,7 +443,7 @@ static int wait_over(const struct lc_sampler *s, uint32_t i)
 	const struct proc_wait *w = &s->pw[s->threads[i].proc];
 	uint64_t others = w->who == i ? w->second : w->first;
 
-	return !w->remote && w->n > 1 && others >= s->wait_since[s->threads[i].thread];
+	return !w->remote && w->n > 1 && others >= s->waits.since[s->threads[i].thread];
 }
 
 /* Thread i's run-queue time that is resource contention: all of it while
@@ -764,11 +745,27 @@ static void observe(struct lc_sampler *s, struct lc_target *t, uint64_t now, uin
 	s->nprocs++;
 }
 
-/* Observe target t under a guard (guard.h): when its program (or anyone)
- * has shrunk its segment, the read faults, this tick's observations of t
- * are taken back, and t is marked for the writer to drop, with one
- * warning.  What was measured before stays in the profile; the tick goes
- * on with the other targets. */
+/* The last LC_TASK_WASTED declarations in t's slots, its process having
+ * exited (its time is no longer charged): also of a thread no tick met,
+ * such as a main thread that declared a task wasted just before exit (a
+ * declaration names a task of t's own, so a slot that was not checked can
+ * only move t's own time). */
+static void last_wasted(struct lc_sampler *s, struct lc_target *t)
+{
+	struct lc_seg_hdr *h = (struct lc_seg_hdr *)t->hdr;
+	uint32_t hwm = __atomic_load_n(&h->slot_hwm, __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < hwm && i < t->nslots; i++)
+		if (!t->cache[i].refused && __atomic_load_n(&lc_seg_slot(h, i)->tid, __ATOMIC_ACQUIRE))
+			read_wasted(s, t, lc_seg_slot(h, i), &t->cache[i]);
+}
+
+/* Observe target t under a guard (guard.h), or when its process has left
+ * read its last declarations: when its program (or anyone) has shrunk its
+ * segment, the read faults, this tick's observations of t are taken back,
+ * and t is marked for the writer to drop, with one warning.  What was
+ * measured before stays in the profile; the tick goes on with the other
+ * targets. */
 static void observe_guarded(struct lc_sampler *s, struct lc_target *t, uint64_t now,
 			    uint64_t dt)
 {
@@ -781,7 +778,10 @@ static void observe_guarded(struct lc_sampler *s, struct lc_target *t, uint64_t 
 		return;
 	}
 	lc_guard_arm(&s->guard, t->hdr, t->len);
-	observe(s, t, now, dt);
+	if (__atomic_load_n(&t->leave_at, __ATOMIC_ACQUIRE))
+		last_wasted(s, t);
+	else
+		observe(s, t, now, dt);
 	lc_guard_disarm();
 }
 
@@ -859,6 +859,7 @@ static void tick(struct lc_sampler *s)
 	phase(s, LC_PH_MACHINE);
 	s->st.ticks++;
 	s->last = now;
+	lc_registry_ticked(s->cfg.reg, now);
 }
 
 /* Pin the calling thread and raise its scheduling class as far as allowed. */
@@ -1029,6 +1030,14 @@ static void *keeper(void *arg)
 	return NULL;
 }
 
+/* The keeper's lock and condition gone (it never started, or has left). */
+static void keeper_destroy(struct lc_sampler *s)
+{
+	pthread_mutex_destroy(&s->klock);
+	pthread_cond_destroy(&s->kcond);
+	s->have_keeper = 0;
+}
+
 /* Start the keeper when the sampler busy-waits at SCHED_FIFO and the
  * kernel has a budget. */
 static void keeper_start(struct lc_sampler *s)
@@ -1045,10 +1054,8 @@ static void keeper_start(struct lc_sampler *s)
 	pthread_cond_init(&s->kcond, &ca);
 	pthread_condattr_destroy(&ca);
 	s->have_keeper = !lc_thread_start(&s->keeper, keeper, s);
-	if (!s->have_keeper) {
-		pthread_mutex_destroy(&s->klock);
-		pthread_cond_destroy(&s->kcond);
-	}
+	if (!s->have_keeper)
+		keeper_destroy(s);
 }
 
 static void keeper_stop(struct lc_sampler *s)
@@ -1060,9 +1067,7 @@ static void keeper_stop(struct lc_sampler *s)
 	pthread_cond_broadcast(&s->kcond);
 	pthread_mutex_unlock(&s->klock);
 	pthread_join(s->keeper, NULL);
-	pthread_mutex_destroy(&s->klock);
-	pthread_cond_destroy(&s->kcond);
-	s->have_keeper = 0;
+	keeper_destroy(s);
 }
 
 /* A sleep looks at the stop flag at least this often, so that a long
@@ -1101,15 +1106,18 @@ static void spin_until(const struct lc_sampler *s, uint64_t t)
 			sched_yield();
 }
 
-/* The next interval: the nominal one made longer or shorter by jitter_ns,
- * the sign drawn at random (xorshift64).  The moves add up, so the ticks'
- * phase walks randomly against any periodic phase of the program (ticks on a
- * fixed grid would see a phase locked to it in the same state every time),
- * while the mean interval stays the nominal one.  Steps of the full bound
- * make the walk cover the program's period three times faster than steps
- * drawn uniformly within it (variance j^2 against j^2/3): at the default 10 %
- * a 2 s run at 1 ms reads a half-busy phase as 0.50 +- 0.03 instead of
- * +- 0.055. */
+/* The next interval: the nominal one made longer or shorter by up to
+ * jitter_ns, drawn uniformly (xorshift64).  The ticks' phase then moves
+ * against any periodic phase of the program by a random amount each tick,
+ * while the mean interval stays the nominal one: ticks on a fixed grid
+ * would see a phase locked to it in the same state every time, and small
+ * moves (the +-10 % of an earlier default) only walk slowly across it, so
+ * that a half-busy phase of 1 ms sampled at 1 ms read 0.5 +- 0.03 to 0.07
+ * (2-6 % of the run against its exact trace, with a standard error of
+ * 1.1 %).  At the default +-50 % a tick's phase in any period up to the
+ * interval is uniform after one step, so the ticks sample it independently
+ * and the binomial error bars hold; the spread of the intervals makes the
+ * error bars 4 % wider than a fixed grid's (E[dt^2] = (1 + 1/12) E[dt]^2). */
 static uint64_t next_interval(struct lc_sampler *s)
 {
 	uint64_t j = s->cur * s->cfg.jitter_ns / s->cfg.interval_ns;
@@ -1119,45 +1127,65 @@ static uint64_t next_interval(struct lc_sampler *s)
 	s->rng ^= s->rng << 13;
 	s->rng ^= s->rng >> 7;
 	s->rng ^= s->rng << 17;
-	return (s->rng >> 32) & 1 ? s->cur + j : s->cur - j;
+	return s->cur - j + (s->rng >> 11) % (2 * j + 1);
 }
 
 /*
  * The adaptive interval (cfg.interval_max_ns > cfg.interval_ns).  On these
- * machines a tick's CPU time is mostly its wake-up (~20 us at 100 us), so
- * only fewer ticks make the sampler cheaper.  The interval stays at
- * interval_ns until the run holds cfg.goal_obs slot observations (the
- * binomial standard error of any category is then within the error goal:
- * 0.5 / sqrt(obs)), so a short run is sampled as finely as before; then
- * every ADAPT_TICKS ticks it becomes the tick's CPU time (smoothed, read
- * on the thread's own CPU clock) over the budget, between interval_ns and
- * interval_max_ns, at most doubling per step.  The mean interval and the
- * error bars that came of it are in the profile's end block.
+ * machines a tick's CPU time is mostly its wake-up (10-20 us), so only
+ * fewer ticks make the sampler cheaper.  The interval stays at interval_ns
+ * for the first LC_RULE_START_TICKS ticks, or until the run holds
+ * cfg.goal_obs slot observations (the binomial standard error of any
+ * category is then within the error goal, 0.5 / sqrt(obs)) if that comes
+ * first: a program's start and a very short run are sampled finely.  Then
+ * every ADAPT_TICKS ticks it becomes the CPU time of a tick to the whole
+ * process (its own CPU clock: this thread, discovery, the writer; smoothed)
+ * over the budget, between interval_ns and interval_max_ns, growing by at
+ * most GROW_STEP a step.  The mean interval, when the error goal was reached
+ * and the error bars that came of it are in the profile's end block.
  */
 #define ADAPT_TICKS 32u
 
+/* The process's CPU time (a system call: every ADAPT_TICKS ticks). */
+static uint64_t process_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The interval at which a tick's smoothed CPU cost s->per is the budget's
+ * share, within the rule's range and at most GROW_STEP times the current
+ * one (from the fine start to the top in two steps). */
+#define GROW_STEP 4u
+
+static uint64_t budget_interval(const struct lc_sampler *s)
+{
+	uint32_t ppm = s->cfg.budget_ppm ? s->cfg.budget_ppm : LC_TICK_BUDGET_PPM;
+	uint64_t want = s->per * 1000000u / ppm;
+
+	want = want > GROW_STEP * s->cur ? GROW_STEP * s->cur : want;
+	want = want > s->cfg.interval_max_ns ? s->cfg.interval_max_ns : want;
+	return want > s->cfg.interval_ns ? want : s->cfg.interval_ns;
+}
+
 static void adapt(struct lc_sampler *s, uint64_t now)
 {
-	uint64_t cpu, per, want;
+	uint64_t cpu, per;
 
 	if (s->cfg.interval_max_ns <= s->cfg.interval_ns || s->st.ticks - s->a_ticks < ADAPT_TICKS)
 		return;
-	cpu = thread_cpu_ns();
+	cpu = process_cpu_ns();
 	per = (cpu - s->a_cpu) / (s->st.ticks - s->a_ticks);
 	s->per = s->per ? (3 * s->per + per) / 4 : per;
 	s->a_cpu = cpu;
 	s->a_ticks = s->st.ticks;
-	if (!s->st.goal_at) {
-		if (s->obs < s->cfg.goal_obs)
-			return;
+	if (!s->st.goal_at && s->obs >= s->cfg.goal_obs)
 		s->st.goal_at = now;
-	}
-	want = s->per * 1000000u / (s->cfg.budget_ppm ? s->cfg.budget_ppm : LC_TICK_BUDGET_PPM);
-	if (want > 2 * s->cur)
-		want = 2 * s->cur;
-	if (want > s->cfg.interval_max_ns)
-		want = s->cfg.interval_max_ns;
-	s->cur = want > s->cfg.interval_ns ? want : s->cfg.interval_ns;
+	if (s->st.goal_at || s->st.ticks >= LC_RULE_START_TICKS)
+		s->cur = budget_interval(s);
 }
 
 /* The sampling thread. */
@@ -1185,7 +1213,8 @@ static void *run(void *arg)
 	s->st.timed = getenv("LC_TICK_BREAKDOWN") && *getenv("LC_TICK_BREAKDOWN") == '1';
 	if (s->st.timed)
 		phase_calibrate(s);
-	s->a_cpu = s->ph_t = thread_cpu_ns();
+	s->ph_t = thread_cpu_ns();
+	s->a_cpu = process_cpu_ns();
 	next = s->cfg.t0 + next_interval(s);
 	s->st.busy_wait = !s->cfg.sleep_only && s->cfg.interval_ns < LC_TICK_SPIN_NS;
 	s->rt_now = s->fifo;
@@ -1277,16 +1306,6 @@ void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
 	*st = s->st;
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
-	free(s->procs);
-	free(s->threads);
-	free(s->kids);
-	free(s->wasted);
-	free(s->live);
-	free(s->seen);
-	free(s->wait_since);
-	free(s->waited_at);
-	free(s->wait_key);
-	free(s->pw);
-	free(s->rq);
-	free(s);
+	lc_waits_free(&s->waits);
+	LC_FREE_ALL(s->procs, s->threads, s->kids, s->wasted, s->live, s->seen, s->pw, s->rq, s);
 }

@@ -24,8 +24,9 @@
 #define LC_TICK_SPIN_NS 30000u
 
 /* The adaptive interval (record's default, docs/performance.md): ticks at
- * interval_ns until the run has enough slot observations for its error
- * goal, then at the interval that keeps the sampling thread's own CPU time
+ * interval_ns for LC_RULE_START_TICKS ticks or until the run has enough
+ * slot observations for its error goal, then at the interval that keeps
+ * the CPU time of the whole process (the sampling thread and the others)
  * within its budget, between interval_ns and interval_max_ns. */
 #define LC_TICK_BUDGET_PPM 20000u	/* 2 % of one CPU */
 #define LC_TICK_GOAL_PPM 10000u		/* 1 % of the total time */
@@ -64,7 +65,7 @@ struct lc_sampler_cfg {
 	struct lc_machine *mach;	/* the machine's share, NULL: not measured */
 	/* the adaptive interval: interval_max_ns > interval_ns turns it on */
 	uint64_t interval_max_ns;
-	uint32_t budget_ppm;		/* the sampling thread's CPU share */
+	uint32_t budget_ppm;		/* the process's CPU share */
 	uint64_t goal_obs;		/* slot observations before it may grow */
 	uint64_t window_ns;		/* the windows (for the breakdown's */
 	uint32_t window_grow;		/* hand-off ticks) */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lc_util.h"
+#include "tidy.h"
 
 #define WAKE_PAGES 16u		/* data pages of each CPU's ring */
 #define TRACEFS "/sys/kernel/tracing"
@@ -243,6 +244,5 @@ void lc_wake_close(struct lc_wake *w)
 		if (w->cpu[c].fd >= 0)
 			close(w->cpu[c].fd);
 	}
-	free(w->cpu);
-	free(w);
+	LC_FREE_ALL(w->cpu, w);
 }

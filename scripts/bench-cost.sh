@@ -12,7 +12,7 @@
 # 6b, the slowdown: each program alone, under record -i 10s (its layer
 # with a sampler that hardly ever wakes: what the layer alone costs) and
 # under record at the default settings, without and with --spare-cpu,
-# interleaved (PAIRS rounds, default 5); the medians of the ratios of the
+# interleaved (PAIRS rounds); the medians of the ratios of the
 # program's own wall time: the sampler's (default over -i 10s, the goal's)
 # and record's in all (default over alone).  With --spare-cpu the program runs on the other CPUs, so its pair
 # is the program alone on those CPUs (taskset), with as many threads.  The
@@ -20,19 +20,36 @@
 # it and its waited-for children: bench/cputime) minus the program's own
 # (what it prints, getrusage).  A last row runs the pool with 64 threads.
 #
-# PAIRS, STENCIL_STEPS, POOL_TASKS and COST_INTERVALS (the breakdown's, "25us
-# 100us 1ms default") make it shorter (tests/t_cost.sh).
+# PAIRS (default 7), STENCIL_STEPS (20000: about 1 s on a quiet 2-CPU
+# machine), POOL_TASKS (12000: about 1 s) and COST_INTERVALS (the
+# breakdown's, "25us 100us 1ms default") make it shorter (tests/t_cost.sh).
 #
 # Prints the benchmark table's rows ("row|6 cost|...") on stdout and the raw
-# numbers on stderr.
+# numbers on stderr.  With --table it first builds what it needs, then
+# prints the rows as a table with the machine, the load and the time taken,
+# the raw numbers going to build/bench/bench-cost.log: the one command for
+# item 6 alone (3-5 minutes on a quiet 2-CPU machine).
 set -eu
-pairs=${PAIRS:-5}
+if [ "${1:-}" = --table ]; then
+	make -s all workloads build/bench/cputime >&2
+	t_start=$(date +%s)
+	t_load=$(cut -d' ' -f1-3 /proc/loadavg)
+	t_rows=$(sh "$0" 2> build/bench/bench-cost.log)
+	echo "item 6 (scripts/bench-cost.sh): $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), kernel $(uname -r)"
+	echo "load average at start $t_load, at end $(cut -d' ' -f1-3 /proc/loadavg); $(($(date +%s) - t_start)) s; raw numbers in build/bench/bench-cost.log"
+	echo
+	echo "| item | measure | figure | ratio to baseline | goal | verdict |"
+	echo "|---|---|---|---|---|---|"
+	echo "$t_rows" | sed -n 's/^row|\(.*\)$/| \1 |/p' | sed 's/||/| |/g; s/||/| |/g'
+	exit 0
+fi
+pairs=${PAIRS:-7}
 ncpu=$(nproc)
 last=$((ncpu - 1))
 rest=$((ncpu > 1 ? ncpu - 1 : 1))
 others="0-$((ncpu > 1 ? ncpu - 2 : 0))"
-stencil="build/layers/omp_stencil ${STENCIL_STEPS:-10000}"
-pool="build/layers/pt_pool ${POOL_TASKS:-8000}"
+stencil="build/layers/omp_stencil ${STENCIL_STEPS:-20000}"
+pool="build/layers/pt_pool ${POOL_TASKS:-12000}"
 for w in build/layers/omp_stencil build/layers/pt_pool; do
 	[ -x "$w" ] || { echo "bench-cost: $w not built (make workloads)" >&2; exit 1; }
 done
@@ -56,7 +73,7 @@ breakdown() {	# WORKLOAD SPARE(0|1) INTERVAL(default|TIME)
 	cat "$tmp/b.err" >&2
 	awk -v wl="$1" -v sp="$2" -v iv="$3" '
 		/per tick \(us/ { sub(/.*CPU\): /, ""); parts = $0 }
-		/ ticks, / { for (i = 1; i <= NF; i++) if ($i == "ticks,") ticks = $(i - 1) }
+		/ ticks, / && !ticks { for (i = 1; i <= NF; i++) if ($i == "ticks,") ticks = $(i - 1) }
 		/interval .*mean/ { m = $0; sub(/.*mean /, "", m); sub(/;.*/, "", m) }
 		/sampler CPU/ { s = $0; sub(/.*sampler CPU /, "", s); sub(/; estimated.*/, "", s) }
 		END { printf "row|6 cost|breakdown: %s, %s, -i %s|%s ticks, mean %s; us per tick: %s; sampler %s|-|-|\n",
@@ -131,7 +148,7 @@ done
 
 # 64 threads (the pool), no spare CPU: the sampler's CPU
 out=$(build/bench/cputime "$tmp/time" ./lostcycles record -q --force --pthread \
-	-o "$tmp/s.data" -- build/layers/pt_pool "${POOL_TASKS:-8000}" 64)
+	-o "$tmp/s.data" -- build/layers/pt_pool "${POOL_TASKS:-12000}" 64)
 w=$(echo "$out" | field wall)
 c=$(echo "$out" | field cpu)
 t=$(awk '{ print $1 + $2 }' "$tmp/time")
