@@ -84,8 +84,10 @@ names_rank() {
 # the balanced controls: MPI 2 and 4 ranks, OpenMP, pthread
 controls() {
 	if [ "$have_mpi" = 1 ]; then
-		rec "$1-mpi2" --mpi mpiexec -n 2 "$MPI_APP" && control "$1-mpi2"
-		rec "$1-mpi4" --mpi mpiexec -n 4 "$MPI_APP" 1000000 && control "$1-mpi4"
+		# long enough (about 0.6 s) for the machine share, which needs
+		# a span of /proc/stat's clock ticks
+		rec "$1-mpi2" --mpi mpiexec -n 2 "$MPI_APP" 6000000 && control "$1-mpi2"
+		rec "$1-mpi4" --mpi mpiexec -n 4 "$MPI_APP" 3000000 && control "$1-mpi4"
 	else
 		echo "note  no MPICH: the MPI controls are left out"
 	fi
