@@ -24,32 +24,36 @@ static void adaptive_text(const struct lc_prof_end *e, char *buf, size_t len)
 		 e->goal_ppm / 1e4, at, e->budget_ppm / 1e4);
 }
 
-/* "(100 us until the error goal 1 % (reached at 0.412 s) or 128 ticks,
- * then record within 2 % of a CPU)" for the rule with a short fine start,
- * into buf. */
+/* "(100 us until the error goal 1 % (reached at 0.412 s) or 64 ticks,
+ * then record within 2 % of a CPU up to 1 ms, from the goal on within
+ * 1 %)" for the rule with a short fine start (its top after the goal is
+ * LC_RULE_GOAL_TOP_MUL x the one before), into buf. */
 static void start_text(const struct lc_prof_end *e, char *buf, size_t len)
 {
-	char lo[32], at[48];
+	char lo[32], hi[32], at[48];
 
 	lc_fmt_duration(e->interval_min_ns, 0, lo, sizeof(lo));
 	if (e->goal_at_ns)
 		snprintf(at, sizeof(at), "reached at %.3f s", lc_sec(e->goal_at_ns));
 	else
 		snprintf(at, sizeof(at), "not reached");
+	lc_fmt_duration(e->interval_max_ns, 0, hi, sizeof(hi));
 	snprintf(buf, len, "(%s until the error goal %g %% (%s) or %u ticks, then record within "
-		 "%g %% of a CPU)", lo, e->goal_ppm / 1e4, at, LC_RULE_START_TICKS,
-		 e->budget_ppm / 1e4);
+		 "%g %% of a CPU up to %s, from the goal on within %g %%)", lo, e->goal_ppm / 1e4,
+		 at, LC_RULE_START_TICKS, e->budget_ppm / 1e4, hi,
+		 e->budget_ppm / 1e4 / LC_RULE_GOAL_BUDGET_DIV);
 }
 
 const char *lc_cost_rule_text(const struct lc_prof_end *e, char *buf, size_t len)
 {
-	char lo[32], hi[32], mean[32], how[200] = "";
+	char lo[32], hi[32], mean[32], how[320] = "";
 
 	*buf = 0;
 	if (!e->interval_rule)
 		return buf;
 	lc_fmt_duration(e->interval_min_ns, 0, lo, sizeof(lo));
-	lc_fmt_duration(e->interval_max_ns, 0, hi, sizeof(hi));
+	lc_fmt_duration(e->interval_max_ns * (e->rule == LC_RULE_ADAPTIVE_START ?
+					      LC_RULE_GOAL_TOP_MUL : 1), 0, hi, sizeof(hi));
 	lc_fmt_duration(e->mean_interval_ns, 0, mean, sizeof(mean));
 	if (e->rule == LC_RULE_ADAPTIVE)
 		adaptive_text(e, how, sizeof(how));

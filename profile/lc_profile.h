@@ -500,6 +500,13 @@ enum lc_interval_rule {
 /* The fine start of LC_RULE_ADAPTIVE_START, in ticks. */
 #define LC_RULE_START_TICKS 64u
 
+/* LC_RULE_ADAPTIVE_START once the error goal is reached: the budget is
+ * divided by LC_RULE_GOAL_BUDGET_DIV and the top multiplied by
+ * LC_RULE_GOAL_TOP_MUL (the error bars only shrink from there, and fewer
+ * wake-ups slow the program less). */
+#define LC_RULE_GOAL_BUDGET_DIV 2u
+#define LC_RULE_GOAL_TOP_MUL 4u
+
 /* fd_flags: descriptors ran out during the recording; threads seen after
  * that have no scheduler or counter source. */
 #define LC_END_FDS_SHORT 1u

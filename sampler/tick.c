@@ -1141,7 +1141,8 @@ static uint64_t next_interval(struct lc_sampler *s)
  * every ADAPT_TICKS ticks it becomes the CPU time of a tick to the whole
  * process (its own CPU clock: this thread, discovery, the writer; smoothed)
  * over the budget, between interval_ns and interval_max_ns, growing by at
- * most GROW_STEP a step.  The mean interval, when the error goal was reached
+ * most GROW_STEP a step; once the error goal is reached, over half the
+ * budget and up to LC_RULE_GOAL_TOP_MUL x interval_max_ns.  The mean interval, when the error goal was reached
  * and the error bars that came of it are in the profile's end block.
  */
 #define ADAPT_TICKS 32u
@@ -1164,10 +1165,18 @@ static uint64_t process_cpu_ns(void)
 static uint64_t budget_interval(const struct lc_sampler *s)
 {
 	uint32_t ppm = s->cfg.budget_ppm ? s->cfg.budget_ppm : LC_TICK_BUDGET_PPM;
-	uint64_t want = s->per * 1000000u / ppm;
+	uint64_t top = s->cfg.interval_max_ns, want;
 
+	if (s->st.goal_at) {	/* the error goal reached: ease off */
+		ppm /= LC_RULE_GOAL_BUDGET_DIV;
+		top *= LC_RULE_GOAL_TOP_MUL;
+		if (!s->cfg.window_grow && s->cfg.window_ns && top > s->cfg.window_ns)
+			top = s->cfg.window_ns > s->cfg.interval_max_ns ? s->cfg.window_ns
+									: s->cfg.interval_max_ns;
+	}
+	want = s->per * 1000000u / (ppm ? ppm : 1);
 	want = want > GROW_STEP * s->cur ? GROW_STEP * s->cur : want;
-	want = want > s->cfg.interval_max_ns ? s->cfg.interval_max_ns : want;
+	want = want > top ? top : want;
 	return want > s->cfg.interval_ns ? want : s->cfg.interval_ns;
 }
 

@@ -102,6 +102,12 @@ static void test_rule_text(void **state)
 				  .mean_interval_ns = 100000, .goal_ppm = 10000, .budget_ppm = 20000 };
 	lc_cost_rule_text(&e, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "error goal 1 %, not reached"));
+	e.rule = LC_RULE_ADAPTIVE_START;	/* the top after the goal in the range */
+	e.goal_at_ns = 500000000;
+	lc_cost_rule_text(&e, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "adaptive 100 us..4 ms (100 us until the error goal 1 % "
+				    "(reached at 0.500 s) or 64 ticks, then record within 2 % of a "
+				    "CPU up to 1 ms, from the goal on within 1 %), mean "));
 	e.interval_rule = 0;	/* an older file: nothing to say */
 	assert_string_equal(lc_cost_rule_text(&e, buf, sizeof(buf)), "");
 }
