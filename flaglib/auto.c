@@ -98,8 +98,9 @@ static int owned(struct lc_auto_thr *a)
 }
 
 /* Show state st, waiting for synchronization object sync (0 none), in the
- * calling thread's slot if the layers own it: the object into the flags
- * first, then the state word with release, which publishes both. */
+ * calling thread's slot if the layers own it: a change of state stamped
+ * first (what the slot showed until now, lc_priv_stamp), then the object
+ * into the flags, then the state word with release, which publishes them. */
 static void put_on(struct lc_auto_thr *a, uint32_t st, uint32_t sync)
 {
 	uint32_t w = LC_AUTO_MARK | (st & 0xffu), f;
@@ -108,6 +109,8 @@ static void put_on(struct lc_auto_thr *a, uint32_t st, uint32_t sync)
 	a->cur = (uint8_t)st;
 	if (!lc_auto_active() || !owned(a))
 		return;
+	if ((a->word & 0xffu) != st)	/* a change: its stamp first */
+		lc_priv_stamp(LC_STAMP_STATE);
 	s = lc_priv_slot(LC_OP_STATE, w);
 	if (s) {
 		f = __atomic_load_n(&s->flags, __ATOMIC_RELAXED);

@@ -53,7 +53,7 @@
  */
 #define LC_SEG_MAGIC     0x31544d474553434cull	/* "LCSEGMT1" little-endian */
 #define LC_ABI_MAJOR     LC_ABI_VERSION	/* lostcycles.h; also the SONAME major */
-#define LC_ABI_MINOR     4u
+#define LC_ABI_MINOR     5u
 #define LC_HDR_SIZE      4096u
 
 /* Flags in lc_seg_hdr.flags. */
@@ -259,6 +259,70 @@ static inline uint64_t *lc_seg_places(struct lc_seg_hdr *h)
 
 /* The size of a segment of n slots with place cells. */
 #define LC_SEG_SIZE_PLACES(n)	((uint64_t)LC_HDR_SIZE + (uint64_t)(n) * (sizeof(struct lc_slot) + 8u))
+
+/* ---- stamps (ABI 1.5; docs/shm-abi.md "Stamps") ------------------------------
+ * A segment with LC_SEG_STAMPS (only together with LC_SEG_PLACES) has, after
+ * its place cells, one stamp per slot (struct lc_stamp stamp[nslots];
+ * seg_size counts them): the thread's last LC_STAMP_DEPTH changes of state
+ * or place made by its layers, each with what the slot showed before it.
+ * The sampler charges a tick by the thread's state at the instant its
+ * timer fired, not at the later instant it ran: its own wake-up may have
+ * preempted a thread and made another wait in between.
+ *
+ * A change is a group of stores less than LC_STAMP_GROUP_NS after its
+ * first, with at most one change of state and one of place (a wait's place
+ * and its state are one change).  The writer of change n (counted from 0)
+ * stores head = n + 1 (release), then in entry n % LC_STAMP_DEPTH t_ns = 0,
+ * state, flags and place (what the slot showed before the change), then
+ * t_ns = the time of the group's last store (release).  A reader takes an
+ * entry only when it reads the same non-zero t_ns before and after its
+ * fields, and the entries only when head did not move meanwhile.
+ */
+#define LC_SEG_STAMPS		8u
+#define LC_STAMP_GROUP_NS	2000u
+#define LC_STAMP_DEPTH		4u
+
+struct lc_stamp_entry {
+	uint64_t t_ns;		/* CLOCK_MONOTONIC of the change; 0 = being
+				 * written */
+	uint64_t place;		/* the place cell before it */
+	uint32_t state;		/* the slot's state word before it */
+	uint32_t flags;		/* the slot's flags before it */
+};
+
+struct lc_stamp {
+	uint64_t head;		/* changes stamped; 0 = none */
+	uint64_t reserved[3];
+	struct lc_stamp_entry e[LC_STAMP_DEPTH];
+};
+
+_Static_assert(sizeof(struct lc_stamp) == 128, "a stamp is two cache lines");
+
+/* Where the stamps of a segment of n slots begin: after its place cells,
+ * at the next multiple of 64 bytes. */
+static inline uint64_t lc_seg_stamps_at(uint32_t n)
+{
+	return ((uint64_t)LC_HDR_SIZE + (uint64_t)n * (sizeof(struct lc_slot) + 8u) + 63u) &
+	       ~(uint64_t)63u;
+}
+
+/* The size of a segment of n slots whose flags are flags, 0 when flags
+ * name a layout no version has (stamps without places). */
+static inline uint64_t lc_seg_size_of(uint32_t flags, uint32_t n)
+{
+	if (flags & LC_SEG_STAMPS)
+		return flags & LC_SEG_PLACES ?
+		       lc_seg_stamps_at(n) + (uint64_t)n * sizeof(struct lc_stamp) : 0;
+	return (uint64_t)LC_HDR_SIZE +
+	       (uint64_t)n * (sizeof(struct lc_slot) + (flags & LC_SEG_PLACES ? 8u : 0u));
+}
+
+/* The stamps of a mapped segment with LC_SEG_STAMPS (the caller checks the
+ * flags and that seg_size counts them). */
+static inline struct lc_stamp *lc_seg_stamps(struct lc_seg_hdr *h)
+{
+	return (struct lc_stamp *)(void *)((char *)h + lc_seg_stamps_at(h->nslots));
+}
 
 /* An OpenMP place word: kind, module field, link-time address. */
 static inline uint64_t lc_place_omp(uint32_t kind, uint32_t module, uint64_t vaddr)

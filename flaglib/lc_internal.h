@@ -112,10 +112,16 @@ void lc_priv_thread_forget(void);
 /* Register the calling thread if it never was (no store into its slot). */
 void lc_priv_thread_ensure(void);
 
-/* place.c: the calling thread's place cell (NULL: a private one) */
-void lc_priv_place_bind(uint64_t *cell);
-uint64_t *lc_priv_place_cell(struct lc_seg_hdr *h, uint32_t slot);
+/* place.c: the calling thread's place cell and stamp, those of slot of
+ * segment h (h NULL: private ones) */
+void lc_priv_place_bind(struct lc_seg_hdr *h, uint32_t slot);
 void lc_priv_place_forget(void);
+/* Before a layer changes the calling thread's state (kind LC_STAMP_STATE)
+ * or place (LC_STAMP_PLACE): stamp what its slot showed until now
+ * (lc_abi.h, "stamps"). */
+#define LC_STAMP_STATE 1u
+#define LC_STAMP_PLACE 2u
+void lc_priv_stamp(uint32_t kind);
 
 /* trace.c */
 int lc_priv_trace_open(uint64_t nonce, uint64_t start_ns);

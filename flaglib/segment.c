@@ -186,7 +186,7 @@ static void trace_inherited(const struct lc_seg_hdr *h, uint64_t t)
  */
 static int seg_create(const struct lc_seg_hdr *from)
 {
-	uint64_t size = LC_SEG_SIZE_PLACES(lc_priv_g.nslots);
+	uint64_t size = lc_seg_size_of(LC_SEG_PLACES | LC_SEG_STAMPS, lc_priv_g.nslots);
 	struct lc_seg_hdr *h;
 	uint64_t nonce;
 
@@ -199,7 +199,8 @@ static int seg_create(const struct lc_seg_hdr *from)
 	h->slot_size = sizeof(struct lc_slot);
 	h->nslots = lc_priv_g.nslots;
 	h->seg_size = size;
-	h->flags = LC_SEG_PLACES;	/* place cells after the slots (ABI 1.4) */
+	h->flags = LC_SEG_PLACES | LC_SEG_STAMPS;	/* place cells (ABI 1.4) and
+							 * stamps (1.5) after the slots */
 	h->pid = (int32_t)getpid();
 	h->start_ns = lc_clock_ns();
 	h->nonce = nonce;

@@ -68,8 +68,7 @@ static struct lc_seg_hdr *own_map(const char *name, uint64_t start, uint64_t *si
 	    h->abi_major != LC_ABI_MAJOR || h->hdr_size != LC_HDR_SIZE ||
 	    h->slot_size != sizeof(struct lc_slot) || h->pid != (int32_t)getpid() ||
 	    !start || h->proc_start != start || h->nslots == 0 || h->nslots > LC_SLOTS_MAX ||
-	    h->seg_size != (h->flags & LC_SEG_PLACES ? LC_SEG_SIZE_PLACES(h->nslots) :
-			    LC_HDR_SIZE + (uint64_t)h->nslots * sizeof(struct lc_slot)) ||
+	    h->seg_size != lc_seg_size_of(h->flags & (LC_SEG_PLACES | LC_SEG_STAMPS), h->nslots) ||
 	    h->seg_size != (uint64_t)st.st_size || (h->flags & LC_SEG_TRACE)) {
 		munmap(h, (size_t)st.st_size);
 		return NULL;
@@ -110,6 +109,8 @@ static void reset_slots(struct lc_seg_hdr *h, uint32_t tid)
 		__atomic_store_n(&sl->task, 0, __ATOMIC_RELAXED);
 		if (h->flags & LC_SEG_PLACES)	/* the old image's places (ABI 1.4) */
 			__atomic_store_n(&lc_seg_places(h)[i], 0, __ATOMIC_RELAXED);
+		if (h->flags & LC_SEG_STAMPS)	/* and stamps (1.5) */
+			__atomic_store_n(&lc_seg_stamps(h)[i].head, 0, __ATOMIC_RELAXED);
 		if (owner == tid && lc_priv_g.adopt_slot == LC_NO_SLOT)
 			lc_priv_g.adopt_slot = i;
 		else

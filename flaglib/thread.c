@@ -94,7 +94,7 @@ static void slot_release(struct lc_thr *t)
 	__atomic_store_n(&s->state, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->flags, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->task, 0, __ATOMIC_RELAXED);
-	lc_priv_place_bind(NULL);	/* the slot's cell back to 0 first */
+	lc_priv_place_bind(NULL, 0);	/* the slot's cell back to 0 first */
 	__atomic_store_n(&s->tid, 0, __ATOMIC_RELEASE);
 	if (lc_priv_g.trace) {
 		lc_priv_trace_log(now, LC_OP_RELEASE, t->slot, t->tid);
@@ -109,7 +109,7 @@ static void use_dummy(struct lc_thr *t, enum lc_thr_state st)
 	t->sp = &lc_dummy;
 	t->slot = LC_NO_SLOT;
 	lc_self = &lc_dummy;
-	lc_priv_place_bind(NULL);
+	lc_priv_place_bind(NULL, 0);
 }
 
 /* After exec: the main thread's slot of the segment the process had
@@ -151,7 +151,7 @@ static void thread_register(struct lc_thr *t)
 	t->state = LC_T_SLOT;
 	t->slot = i;
 	t->sp = lc_seg_slot(h, i);
-	lc_priv_place_bind(lc_priv_place_cell(h, i));
+	lc_priv_place_bind(h, i);
 	if (pthread_setspecific(lc_priv_g.key, t) != 0)
 		lc_priv_debug("thread %u: slot %u will not be released at exit", t->tid, i);
 	if (lc_priv_g.trace) {

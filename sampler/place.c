@@ -19,11 +19,61 @@
 #include "lc_util.h"
 #include "tidy.h"
 
-uint64_t lc_place_of(const struct lc_target *t, uint32_t i, uint32_t st, uint32_t sync,
+void lc_slot_read(const struct lc_target *t, uint32_t i, struct lc_slot_view *v)
+{
+	const struct lc_slot *sl = lc_seg_slot((struct lc_seg_hdr *)t->hdr, i);
+
+	v->state = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE);
+	v->flags = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED);
+	v->place = t->places ? __atomic_load_n(&t->places[i], __ATOMIC_RELAXED) : 0;
+}
+
+/* Entry j of stamp c into *v; its time, or 0 when it is being written. */
+static uint64_t entry_read(const struct lc_stamp *c, uint64_t j, struct lc_slot_view *v)
+{
+	const struct lc_stamp_entry *e = &c->e[j % LC_STAMP_DEPTH];
+	uint64_t t = __atomic_load_n(&e->t_ns, __ATOMIC_ACQUIRE);
+
+	v->state = __atomic_load_n(&e->state, __ATOMIC_RELAXED);
+	v->flags = __atomic_load_n(&e->flags, __ATOMIC_RELAXED);
+	v->place = __atomic_load_n(&e->place, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&e->t_ns, __ATOMIC_RELAXED) == t ? t : 0;
+}
+
+/* The changes newest first: the state at the instant at is what the slot
+ * showed before the oldest change after it (before the oldest one kept,
+ * when all LC_STAMP_DEPTH came after it). */
+int lc_slot_before(const struct lc_target *t, uint32_t i, uint64_t at, struct lc_slot_view *v)
+{
+	const struct lc_stamp *c = t->stamps ? &t->stamps[i] : NULL;
+	struct lc_slot_view b, e;
+	uint64_t head, j;
+	int found = 0;
+
+	if (!c || !at)
+		return 0;
+	head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
+	for (j = head; j > 0 && head - j < LC_STAMP_DEPTH; j--) {
+		uint64_t when = entry_read(c, j - 1, &e);
+
+		if (!when)
+			return 0;	/* being written: now, ambiguous */
+		if (when <= at)
+			break;
+		b = e;
+		found = 1;
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (!found || __atomic_load_n(&c->head, __ATOMIC_RELAXED) != head)
+		return 0;
+	*v = b;
+	return 1;
+}
+
+uint64_t lc_place_of(const struct lc_target *t, uint64_t w, uint32_t st, uint32_t sync,
 		     uint64_t *obj)
 {
-	uint64_t w = t->places && i < t->nslots ? __atomic_load_n(&t->places[i], __ATOMIC_RELAXED) : 0;
-
 	*obj = 0;
 	if (!sync)
 		return w;

@@ -25,12 +25,30 @@
 /* Distinct (pid, module) pairs resolved in a run; more are not resolved. */
 #define LC_PLACE_MODULES_MAX 256u
 
-/* The place word of slot i of target t, whose thread is in state st
- * (LC_ST_*) waiting for synchronization object sync (index + 1, checked by
- * the caller; 0 none); *obj gets the object's value (0 none).  0 when the
- * segment has no place cells.  A SYNC thread that names an object but
- * stands in no LC_PLACE_SYNC place is in the LC_SYNC_BEGIN_ON place. */
-uint64_t lc_place_of(const struct lc_target *t, uint32_t i, uint32_t st, uint32_t sync,
+/* What a tick reads of a thread's slot: its state word, flags and place
+ * cell. */
+struct lc_slot_view {
+	uint32_t state, flags;
+	uint64_t place;
+};
+
+/* Read slot i of target t (i < t->nslots) into *v: the state word with
+ * acquire, then the flags and the place cell (0 when the segment has
+ * none). */
+void lc_slot_read(const struct lc_target *t, uint32_t i, struct lc_slot_view *v);
+
+/* When the layers of slot i's thread changed its state or place after the
+ * instant at (its stamp, docs/shm-abi.md "Stamps"), replace *v, read by
+ * lc_slot_read, by what the slot showed before that change and return 1;
+ * else (no stamps, an earlier change, a stamp being written) return 0. */
+int lc_slot_before(const struct lc_target *t, uint32_t i, uint64_t at, struct lc_slot_view *v);
+
+/* The place of a thread whose place cell holds w, in state st (LC_ST_*)
+ * waiting for synchronization object sync (index + 1, checked by the
+ * caller; 0 none); *obj gets the object's value (0 none).  A SYNC thread
+ * that names an object but stands in no LC_PLACE_SYNC place is in the
+ * LC_SYNC_BEGIN_ON place. */
+uint64_t lc_place_of(const struct lc_target *t, uint64_t w, uint32_t st, uint32_t sync,
 		     uint64_t *obj);
 
 struct lc_placeacc;

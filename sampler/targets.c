@@ -237,7 +237,7 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
  */
 
 /* The largest segment of this ABI. */
-#define SEG_MAX LC_SEG_SIZE_PLACES(LC_SLOTS_MAX)
+#define SEG_MAX lc_seg_size_of(LC_SEG_PLACES | LC_SEG_STAMPS, LC_SLOTS_MAX)
 
 /* A segment being attached: what attach() has opened so far. */
 struct seg_open {
@@ -256,7 +256,8 @@ struct seg_snap {
 	uint32_t hdr_size, slot_size, nslots;
 	uint64_t seg_size, start_ns, nonce, proc_start;
 	int32_t pid;
-	uint32_t flags;		/* only LC_SEG_PLACES, set before publication */
+	uint32_t flags;		/* only LC_SEG_PLACES and _STAMPS, set before
+				 * publication */
 	char comm[16];
 };
 
@@ -318,7 +319,7 @@ static void snapshot(const struct lc_seg_hdr *h, struct seg_snap *s)
 	s->pid = __atomic_load_n(&h->pid, __ATOMIC_RELAXED);
 	s->start_ns = __atomic_load_n(&h->start_ns, __ATOMIC_RELAXED);
 	s->nonce = __atomic_load_n(&h->nonce, __ATOMIC_RELAXED);
-	s->flags = __atomic_load_n(&h->flags, __ATOMIC_RELAXED) & LC_SEG_PLACES;
+	s->flags = __atomic_load_n(&h->flags, __ATOMIC_RELAXED) & (LC_SEG_PLACES | LC_SEG_STAMPS);
 	for (size_t i = 0; i < sizeof(s->comm); i++)
 		s->comm[i] = __atomic_load_n(&h->comm[i], __ATOMIC_RELAXED);
 	s->comm[sizeof(s->comm) - 1] = '\0';
@@ -346,9 +347,9 @@ static int check(const struct seg_snap *s, uint64_t size, size_t len, pid_t pid,
 	if (s->nslots == 0 || s->nslots > LC_SLOTS_MAX)
 		return lc_fail(why, wl, -EINVAL, "target %d: %u slots, not 1..%u: skipped",
 			       (int)pid, s->nslots, LC_SLOTS_MAX);
-	if (s->seg_size != (s->flags ? LC_SEG_SIZE_PLACES(s->nslots) :
-			    (uint64_t)LC_HDR_SIZE + (uint64_t)s->nslots * sizeof(struct lc_slot)) ||
-	    s->seg_size > len || size > SEG_MAX)
+	if (!lc_seg_size_of(s->flags, s->nslots) ||
+	    s->seg_size != lc_seg_size_of(s->flags, s->nslots) || s->seg_size > len ||
+	    size > SEG_MAX)
 		return lc_fail(why, wl, -EINVAL, "target %d: header says %u slots in %llu bytes, the file has %llu: skipped",
 			       (int)pid, s->nslots, (unsigned long long)s->seg_size,
 			       (unsigned long long)size);
@@ -408,8 +409,12 @@ static struct lc_target *target_new(struct lc_registry *r, struct seg_open *o,
 	t->len = o->len;
 	t->nslots = s->nslots;
 	/* from the validated copy: the live nslots is the program's to change */
-	t->places = s->flags ? (const uint64_t *)(const void *)((const char *)o->map + LC_HDR_SIZE +
-				  (size_t)s->nslots * sizeof(struct lc_slot)) : NULL;
+	t->places = s->flags & LC_SEG_PLACES ?
+		    (const uint64_t *)(const void *)((const char *)o->map + LC_HDR_SIZE +
+						      (size_t)s->nslots * sizeof(struct lc_slot)) : NULL;
+	t->stamps = s->flags & LC_SEG_STAMPS ?
+		    (const struct lc_stamp *)(const void *)((const char *)o->map +
+							    lc_seg_stamps_at(s->nslots)) : NULL;
 	t->pid = s->pid;
 	t->nonce = s->nonce;
 	t->start_ns = s->start_ns;

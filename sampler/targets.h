@@ -62,6 +62,7 @@ struct lc_target {
 	size_t len;
 	uint32_t nslots;
 	const uint64_t *places;	/* the place cells (ABI 1.4), NULL: none */
+	const struct lc_stamp *stamps;	/* the stamps (ABI 1.5), NULL: none */
 	int32_t pid;
 	uint64_t nonce;
 	uint64_t start_ns;

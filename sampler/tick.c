@@ -83,6 +83,9 @@ struct lc_sampler {
 	/* The sampling thread's alone; the owner reads last and st after
 	 * pthread_join in stop. */
 	uint64_t last;
+	uint64_t at;		/* the instant a tick samples: when its timer
+				 * was due (docs/shm-abi.md, "Stamps"); 0 =
+				 * when it reads */
 	struct lc_sampler_stats st;
 	/* observation buffers, reused every tick (the sampling thread's);
 	 * nprocs and nthreads count this tick's, the marks say where the
@@ -622,7 +625,8 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 	for (lc_slotsweep_begin(&it, t, hwm); lc_slotsweep_next(&it, &i);) {
 		const struct lc_slot *sl = lc_seg_slot(h, i);
 		struct lc_slot_cache *c = &t->cache[i];
-		uint32_t tid, gen, st, flags, sync;
+		struct lc_slot_view v;
+		uint32_t tid, gen, st, sync;
 		uint64_t place, obj;
 		int fresh = 0;
 
@@ -659,17 +663,18 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		if (*nthreads >= s->kids_cap &&
 		    lc_grow((void **)&s->kids, &s->kids_cap, *nthreads + 1, sizeof(*s->kids)))
 			return;
-		st = __atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) & 0xff;
+		lc_slot_read(t, i, &v);
+		lc_slot_before(t, i, s->at, &v);	/* the state when the tick was due */
+		st = v.state & 0xff;
 		if (st > LC_ST_COMM) {
 			bad_read(s, t);
 			st = LC_ST_IDLE;
 		}
-		flags = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED);
-		sync = sync_object(s, t, st, flags);
-		place = lc_place_of(t, i, st, sync, &obj);
+		sync = sync_object(s, t, st, v.flags);
+		place = lc_place_of(t, v.place, st, sync, &obj);
 		s->threads[(*nthreads)++] = (struct lc_obs_thread){
 			.thread = (uint32_t)c->thread, .proc = proc, .state = st,
-			.qempty = flags & LC_SLOT_QUEUE_EMPTY,
+			.qempty = v.flags & LC_SLOT_QUEUE_EMPTY,
 			.sync = sync, .place = place, .obj = obj,
 			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
 			.xfer_ns = xfer_take(sl, c, fresh, st, dt),
@@ -1235,6 +1240,7 @@ static void *run(void *arg)
 			spin_until(s, next);
 		else
 			sleep_until(s, next);
+		s->at = next;
 		tick(s);
 		now = s->last;
 		adapt(s, now);
@@ -1243,6 +1249,7 @@ static void *run(void *arg)
 			next = now + next_interval(s);
 	}
 	keeper_stop(s);
+	s->at = 0;
 	tick(s);
 	/* the last reads: every thread's counts up to the last tick */
 	for (uint32_t i = 0; s->cfg.ctr && i < s->nlive; i++)

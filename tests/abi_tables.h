@@ -47,6 +47,10 @@ static const struct field seg_fields[] = {
 	F(lc_sync_entry, obj, 0, 8), F(lc_sync_entry, seq, 8, 4), F(lc_sync_entry, name, 16, 48),
 	/* lc_tag_entry */
 	F(lc_tag_entry, tag, 0, 8), F(lc_tag_entry, depth, 8, 4), F(lc_tag_entry, reserved, 12, 4),
+	/* lc_stamp, lc_stamp_entry (ABI 1.5) */
+	F(lc_stamp, head, 0, 8), F(lc_stamp, reserved, 8, 24), F(lc_stamp, e, 32, 4 * 24),
+	F(lc_stamp_entry, t_ns, 0, 8), F(lc_stamp_entry, place, 8, 8),
+	F(lc_stamp_entry, state, 16, 4), F(lc_stamp_entry, flags, 20, 4),
 };
 
 static const struct field trace_fields[] = {
@@ -72,8 +76,11 @@ static const struct konst abi_constants[] = {
 	K(LC_JOB_LOGGP, 1),
 	K(LC_ABI_MAJOR, 1),
 	K(LC_ABI_VERSION, LC_ABI_MAJOR),
-	K(LC_ABI_MINOR, 4),
+	K(LC_ABI_MINOR, 5),
 	K(LC_SEG_PLACES, 4),
+	K(LC_SEG_STAMPS, 8),
+	K(LC_STAMP_DEPTH, 4),
+	K(LC_STAMP_GROUP_NS, 2000),
 	K(LC_PLACE_DEPTH, 8),
 	K(LC_WAIT_MUTEX, 1),
 	K(LC_WAIT_USER, 8),

@@ -98,6 +98,15 @@ static void test_place_cells(void **state)
 {
 	(void)state;
 	assert_int_equal(LC_SEG_SIZE_PLACES(8), LC_HDR_SIZE + 8 * 72);
+	assert_int_equal(lc_seg_size_of(LC_SEG_PLACES, 8), LC_HDR_SIZE + 8 * 72);
+	assert_int_equal(lc_seg_size_of(0, 8), LC_HDR_SIZE + 8 * 64);
+	/* stamps (ABI 1.5): 128 bytes a slot, from the next 64-byte boundary
+	 * after the place cells; never without place cells */
+	assert_int_equal(lc_seg_stamps_at(8), LC_HDR_SIZE + 8 * 72);
+	assert_int_equal(lc_seg_stamps_at(7), LC_HDR_SIZE + 7 * 72 + 8);
+	assert_int_equal(lc_seg_size_of(LC_SEG_PLACES | LC_SEG_STAMPS, 7),
+			 LC_HDR_SIZE + 7 * 72 + 8 + 7 * 128);
+	assert_int_equal(lc_seg_size_of(LC_SEG_STAMPS, 8), 0);
 	assert_int_equal(LC_PLACE_OMP_REGION, LC_TAG_KIND(LC_TAG_OMP));
 	assert_int_equal(lc_place_omp(LC_PLACE_OMP_WORK, 0x1234, 0x1122334455ull),
 			 0x5712341122334455ull);

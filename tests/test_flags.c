@@ -181,16 +181,16 @@ static void test_segment(void **state)
 	snprintf(path, sizeof(path), "/dev/shm%s", name);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	assert_int_equal(st.st_size, LC_HDR_SIZE + 8 * (64 + 8));	/* slots, place cells */
+	assert_int_equal(st.st_size, LC_HDR_SIZE + 8 * (64 + 8 + 128));	/* slots, place cells, stamps */
 	assert_int_equal(__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE), LC_SEG_MAGIC);
 	assert_int_equal(h->abi_major, LC_ABI_MAJOR);
 	assert_int_equal(h->abi_minor, LC_ABI_MINOR);
 	assert_int_equal(h->hdr_size, LC_HDR_SIZE);
 	assert_int_equal(h->slot_size, 64);
 	assert_int_equal(h->nslots, 8);
-	assert_int_equal(h->seg_size, LC_SEG_SIZE_PLACES(8));
+	assert_int_equal(h->seg_size, lc_seg_size_of(LC_SEG_PLACES | LC_SEG_STAMPS, 8));
 	assert_int_equal(h->pid, getpid());
-	assert_int_equal(h->flags, LC_SEG_PLACES);
+	assert_int_equal(h->flags, LC_SEG_PLACES | LC_SEG_STAMPS);
 	assert_true(h->start_ns > 0 && h->start_ns <= lc_clock_ns());
 	{
 		/* proc_start is field 22 of /proc/self/stat */
@@ -875,7 +875,7 @@ static void test_trace_mode(void **state)
 	(void)state;
 	start("8", "1");
 	h = lc_priv_segment();
-	assert_int_equal(h->flags, LC_SEG_TRACE | LC_SEG_PLACES);
+	assert_int_equal(h->flags, LC_SEG_TRACE | LC_SEG_PLACES | LC_SEG_STAMPS);
 	nonce = h->nonce;
 	t0 = lc_clock_ns();
 	assert_non_null(lc_priv_trace_file());
@@ -959,7 +959,7 @@ static void test_trace_no_dir(void **state)
 	setenv(LC_ENV_TRACE, "1", 1);
 	setenv(LC_ENV_SESSION, "tfnodir", 1);
 	assert_int_equal(lc_priv_reinit_for_tests(), 0);
-	assert_int_equal(lc_priv_segment()->flags, LC_SEG_PLACES);
+	assert_int_equal(lc_priv_segment()->flags, LC_SEG_PLACES | LC_SEG_STAMPS);
 	assert_null(lc_priv_trace_file());
 	LC_BUSY();
 	assert_true(in_segment(lc_self));

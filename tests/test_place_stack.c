@@ -5,7 +5,8 @@
  * a stack deeper than LC_PLACE_DEPTH keeps the outer place and counts the
  * excess, a thread's cell is 0 again after it exits, a thread without a
  * session stores into a private cell; code sites are the module and
- * link-time address of an address.
+ * link-time address of an address; the layers' changes of state and
+ * place are stamped with what the slot showed before them (ABI 1.5).
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -52,7 +53,7 @@ static void test_stack(void **state)
 	lc_test_session("tps", "8", NULL, tmpdir);
 	h = lc_priv_segment();
 	assert_true(h->flags & LC_SEG_PLACES);
-	assert_int_equal(h->seg_size, LC_SEG_SIZE_PLACES(8));
+	assert_int_equal(h->seg_size, lc_seg_size_of(h->flags, 8));
 	c = my_cell();
 	assert_int_equal(*c, 0);
 	for (uint64_t i = 1; i <= LC_PLACE_DEPTH + 2; i++) {
@@ -131,7 +132,79 @@ static void test_sites(void **state)
 	assert_int_equal(LC_PLACE_SITE_VADDR(w), LC_PLACE_NOADDR);
 }
 
+/* Spin for at least ns nanoseconds. */
+static void spin_ns(uint64_t ns)
+{
+	uint64_t t = lc_clock_ns();
+
+	while (lc_clock_ns() - t < ns)
+		;
+}
+
+/* A thread whose layers own its state: a wait (its place, then its state:
+ * one change), its end (state, then place: one change), a place alone, and
+ * two changes of state at once (two changes: one state each). */
+static void *stamped(void *arg)
+{
+	struct lc_seg_hdr *h = lc_priv_segment();
+	struct lc_stamp *c;
+	const struct lc_stamp_entry *e;
+	uint64_t t0;
+
+	(void)arg;
+	lc_auto_set(LC_ST_BUSY);	/* registers: nothing to stamp yet */
+	assert_int_equal(lc_priv_thr.state, LC_T_SLOT);
+	c = &lc_seg_stamps(h)[lc_priv_thr.slot];
+	assert_int_equal(c->head, 0);
+	spin_ns(3 * LC_STAMP_GROUP_NS);
+	t0 = lc_clock_ns();
+	lc_auto_place_push(0x51);
+	lc_auto_enter(LC_ST_SYNC);
+	e = &c->e[0];
+	assert_int_equal(c->head, 1);
+	assert_int_equal(e->state & 0xff, LC_ST_BUSY);
+	assert_int_equal(e->place, 0);
+	assert_true(e->t_ns >= t0 && e->t_ns <= lc_clock_ns());
+	spin_ns(3 * LC_STAMP_GROUP_NS);
+	lc_auto_leave();
+	lc_auto_place_pop();
+	assert_int_equal(c->head, 2);
+	assert_int_equal(c->e[1].state & 0xff, LC_ST_SYNC);
+	assert_int_equal(c->e[1].place, 0x51);
+	assert_true(c->e[1].t_ns > e->t_ns);
+	spin_ns(3 * LC_STAMP_GROUP_NS);
+	lc_auto_place_push(0x52);
+	assert_int_equal(c->head, 3);
+	assert_int_equal(c->e[2].state & 0xff, LC_ST_BUSY);
+	assert_int_equal(c->e[2].place, 0);
+	lc_auto_enter(LC_ST_IDLE);	/* the same change as the place */
+	assert_int_equal(c->head, 3);
+	lc_auto_leave();		/* a second state: a second change */
+	assert_int_equal(c->head, 4);
+	assert_int_equal(c->e[3].state & 0xff, LC_ST_IDLE);
+	assert_int_equal(c->e[3].place, 0x52);
+	spin_ns(3 * LC_STAMP_GROUP_NS);
+	lc_auto_place_pop();		/* the ring wraps */
+	assert_int_equal(c->head, 5);
+	assert_int_equal(c->e[0].place, 0x52);
+	lc_auto_set(LC_ST_BUSY);	/* no change of state: no stamp */
+	assert_int_equal(c->head, 5);
+	return NULL;
+}
+
+static void test_stamps(void **state)
+{
+	pthread_t th;
+
+	(void)state;
+	lc_test_session("tst", "8", NULL, tmpdir);
+	assert_true(lc_priv_segment()->flags & LC_SEG_STAMPS);
+	assert_int_equal(pthread_create(&th, NULL, stamped, NULL), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+}
+
 LC_TEST_MAIN(NULL, NULL,
 	     cmocka_unit_test_teardown(test_stack, stop),
 	     cmocka_unit_test_teardown(test_thread_exit, stop),
-	     cmocka_unit_test_teardown(test_no_session, stop), LC_T(test_sites))
+	     cmocka_unit_test_teardown(test_no_session, stop), LC_T(test_sites),
+	     cmocka_unit_test_teardown(test_stamps, stop))

@@ -55,7 +55,7 @@ static uint64_t start_ticks(pid_t pid)
 /* Create a segment for pid with nonce as the library would; magic is written
  * only when publish is set.  corrupt selects a field to break (0 = none; 6:
  * another process start time; 7: an ABI 1.2 header made before the process
- * started).  Returns the mapping. */
+ * started; 8: stamps without place cells).  Returns the mapping. */
 static struct lc_seg_hdr *make_segment(pid_t pid, uint64_t nonce, uint32_t nslots,
 				       int publish, int corrupt)
 {
@@ -97,6 +97,10 @@ static struct lc_seg_hdr *make_segment(pid_t pid, uint64_t nonce, uint32_t nslot
 		h->pid = pid + 1;
 	if (corrupt == 5)
 		h->abi_major = LC_ABI_MAJOR + 1;	/* a library of another ABI */
+	if (corrupt == 8) {		/* stamps without place cells: no layout */
+		h->flags = LC_SEG_STAMPS;
+		h->seg_size = 0;
+	}
 	if (publish)
 		__atomic_store_n(&h->magic, corrupt == 4 ? 0x1234 : LC_SEG_MAGIC, __ATOMIC_RELEASE);
 	return h;
@@ -170,22 +174,23 @@ static void test_publication(void **state)
 /* Invalid segments are rejected and never attached. */
 static void test_rejects(void **state)
 {
-	struct lc_rejection rej[4];
+	static const int bad[] = { 1, 2, 3, 4, 8 };
+	struct lc_rejection rej[5];
 	struct lc_registry *r;
 	uint32_t n;
 	int e;
 
 	new_session();
-	for (int c = 1; c <= 4; c++)
-		make_segment(getpid(), (uint64_t)c, 4, 1, c);
+	for (int c = 0; c < 5; c++)
+		make_segment(getpid(), (uint64_t)bad[c], 4, 1, bad[c]);
 	r = lc_registry_start(session, NULL, 0, &e);
 	assert_non_null(r);
-	assert_true(wait_for(r, rejected_is, 4));
+	assert_true(wait_for(r, rejected_is, 5));
 	assert_int_equal(lc_registry_seen(r), 0);
 	lc_registry_stop(r);
-	n = lc_registry_rejections(r, rej, 4);
-	assert_int_equal(n, 4);
-	assert_int_equal(lc_registry_rejections(r, rej, 2), 4);	/* copies 2, counts all */
+	n = lc_registry_rejections(r, rej, 5);
+	assert_int_equal(n, 5);
+	assert_int_equal(lc_registry_rejections(r, rej, 2), 5);	/* copies 2, counts all */
 	for (uint32_t i = 0; i < n; i++) {
 		char head[32];
 
@@ -194,10 +199,10 @@ static void test_rejects(void **state)
 		assert_non_null(strstr(rej[i].reason, ": skipped"));
 	}
 	lc_registry_free(r);
-	for (int c = 1; c <= 4; c++) {
+	for (int c = 0; c < 5; c++) {
 		char name[256];
 		snprintf(name, sizeof(name), "/%s%s.%d.%016llx", LC_SHM_PREFIX, session,
-			 (int)getpid(), (unsigned long long)c);
+			 (int)getpid(), (unsigned long long)bad[c]);
 		shm_unlink(name);
 	}
 }

@@ -4,7 +4,9 @@
  * 65536; every slot holding an accepted thread is read at every tick, once;
  * a new thread anywhere below the mark is found within mark / window
  * ticks; below the window every slot is read at every tick, in order; and
- * the lineage of a process (sampler/lineage.c) is followed to its roots.
+ * the lineage of a process (sampler/lineage.c) is followed to its roots;
+ * a slot is read as it was when the tick was due, from its stamps
+ * (sampler/place.c, lc_slot_before).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +22,7 @@
 
 #include "lc_test.h"
 #include "lineage.h"
+#include "place.h"
 #include "slotsweep.h"
 
 #define NSLOTS 65536u
@@ -179,6 +182,55 @@ static void test_window_grows(void **state)
 
 /* Lineage: a child and a grandchild descend from this process; this process
  * does not descend from its child; init descends from nothing here. */
+/* Stamp c of a thread: change n at time t, before which the slot showed
+ * state st in place pl. */
+static void stamp_put(struct lc_stamp *c, uint64_t n, uint64_t t, uint32_t st, uint64_t pl)
+{
+	c->e[n % LC_STAMP_DEPTH] = (struct lc_stamp_entry){ .t_ns = t, .state = st, .place = pl };
+	if (n + 1 > c->head)
+		c->head = n + 1;
+}
+
+/* The state before the oldest change after the tick's due time; nothing
+ * without stamps, changes or a due time, or while an entry is written;
+ * the oldest kept when every kept change came after it. */
+static void test_slot_before(void **state)
+{
+	struct lc_target *t = new_target(2);
+	struct lc_stamp st[2];
+	struct lc_slot_view v = { .state = LC_ST_IDLE, .place = 7 };
+
+	(void)state;
+	memset(st, 0, sizeof(st));
+	assert_int_equal(lc_slot_before(t, 0, 100, &v), 0);	/* a segment of ABI 1.4 */
+	t->stamps = st;
+	assert_int_equal(lc_slot_before(t, 0, 100, &v), 0);	/* no change yet */
+	stamp_put(&st[0], 0, 50, LC_ST_IDLE, 1);	/* IDLE until 50, */
+	stamp_put(&st[0], 1, 120, LC_ST_BUSY, 2);	/* BUSY until 120, */
+	stamp_put(&st[0], 2, 130, LC_ST_SYNC, 3);	/* SYNC until 130 */
+	assert_int_equal(lc_slot_before(t, 0, 130, &v), 0);
+	assert_int_equal(lc_slot_before(t, 0, 0, &v), 0);	/* the last tick: as read */
+	assert_int_equal(v.state, LC_ST_IDLE);
+	assert_int_equal(lc_slot_before(t, 0, 125, &v), 1);
+	assert_int_equal(v.state, LC_ST_SYNC);
+	assert_int_equal(v.place, 3);
+	assert_int_equal(lc_slot_before(t, 0, 100, &v), 1);
+	assert_int_equal(v.state, LC_ST_BUSY);
+	assert_int_equal(v.place, 2);
+	assert_int_equal(lc_slot_before(t, 0, 10, &v), 1);
+	assert_int_equal(v.state, LC_ST_IDLE);
+	stamp_put(&st[0], 3, 140, LC_ST_BUSY, 4);
+	stamp_put(&st[0], 4, 150, LC_ST_IDLE, 5);	/* change 0 is overwritten */
+	assert_int_equal(lc_slot_before(t, 0, 10, &v), 1);
+	assert_int_equal(v.state, LC_ST_BUSY);	/* before change 1, the oldest kept */
+	st[0].e[3].t_ns = 0;	/* change 3 being written */
+	v.state = LC_ST_COMM;
+	assert_int_equal(lc_slot_before(t, 0, 135, &v), 0);
+	assert_int_equal(v.state, LC_ST_COMM);
+	assert_int_equal(lc_slot_before(t, 1, 10, &v), 0);	/* another slot's */
+	free_target(t);
+}
+
 static void test_lineage(void **state)
 {
 	struct lc_root self, kid;
@@ -220,4 +272,4 @@ static void test_lineage(void **state)
 
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_free_segment), LC_T(test_threads_found), LC_T(test_small_full),
-	     LC_T(test_window_grows), LC_T(test_lineage))
+	     LC_T(test_window_grows), LC_T(test_lineage), LC_T(test_slot_before))
