@@ -298,7 +298,7 @@ static void gap_note(const struct run *r, const char *cmd, const struct lc_sessi
 		return;
 	fprintf(stderr, "lostcycles %s: %swarning%s: the sampler fell behind: its longest tick gap "
 			"was %.1f ms (ending at %.3f s), and %llu ticks (%.1f %%) were missed; "
-			"the time of a gap is charged to the state seen at its end\n", cmd,
+			"the time of a gap is charged to one state seen in it\n", cmd,
 		lc_color(stderr, LC_COLOR_WARNING), lc_color(stderr, NULL),
 		(double)res->max_gap_ns / 1e6, (double)res->max_gap_at_ns / 1e9,
 		(unsigned long long)res->missed_ticks,

@@ -280,16 +280,16 @@ int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 			 s.est_missed ? " (estimated from the windows' tick counts)" : "");
 	if (big)
 		snprintf(msg, len, "the sampler stalled for %s%s%s: times in a late tick's span "
-			 "are charged to the state seen at its end", lc_fmt_duration(s.gap_ns, 0, g, sizeof(g)),
+			 "are charged to one state seen in it", lc_fmt_duration(s.gap_ns, 0, g, sizeof(g)),
 			 at, miss);
 	else if (!s.gap_ns)	/* no end block: the profile was cut */
 		snprintf(msg, len, "the sampler fell behind (its longest tick gap is not known: the "
 			 "profile has no end block; the worst span began%s)%s: times in a late "
-			 "tick's span are charged to the state seen at its end",
+			 "tick's span are charged to one state seen in it",
 			 *at ? at : " at an unknown time", miss);
 	else
 		snprintf(msg, len, "the sampler fell behind (longest tick gap %s%s)%s: times in "
-			 "a late tick's span are charged to the state seen at its end",
+			 "a late tick's span are charged to one state seen in it",
 			 lc_fmt_duration(s.gap_ns, 0, g, sizeof(g)), at, miss);
 	return 1;
 }
@@ -404,7 +404,7 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 }
 
 /* For the ± line: what it leaves out when ticks were missed (the time of
- * a gap went to the state seen at its end, whatever the threads did in
+ * a gap went to one state seen in it, whatever the threads did in
  * it), or "". */
 /* The interval the ticks kept on average (the nominal one before minor 5). */
 static uint64_t mean_interval(const struct lc_profile *pr)
