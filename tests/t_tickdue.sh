@@ -33,7 +33,7 @@ for opt in default 1ms; do
 	name="omp_stencil at $opt: sampled LI agrees with the trace"
 	set -- --trace --force --omp
 	[ "$opt" = default ] || set -- "$@" -i "$opt"
-	OMP_NUM_THREADS=2 "$LC" record "$@" -o "$tmp/$opt.data" -- "$ST" 20000 \
+	OMP_NUM_THREADS=2 "$LC" record "$@" -o "$tmp/$opt.data" -- "$ST" 10000 \
 		>"$tmp/$opt.out" 2>"$tmp/$opt.err"
 	st=$?
 	s=$(li "$tmp/$opt.data") || s=
