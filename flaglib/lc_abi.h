@@ -257,8 +257,6 @@ static inline uint64_t *lc_seg_places(struct lc_seg_hdr *h)
 	return (uint64_t *)(void *)((char *)h + LC_HDR_SIZE + (size_t)h->nslots * sizeof(struct lc_slot));
 }
 
-/* The size of a segment of n slots with place cells. */
-#define LC_SEG_SIZE_PLACES(n)	((uint64_t)LC_HDR_SIZE + (uint64_t)(n) * (sizeof(struct lc_slot) + 8u))
 
 /* ---- stamps (ABI 1.5; docs/shm-abi.md "Stamps") ------------------------------
  * A segment with LC_SEG_STAMPS (only together with LC_SEG_PLACES) has, after
