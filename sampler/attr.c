@@ -4,6 +4,7 @@
 #include "attr.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,9 @@ struct lc_accum {
 	int run_known;		/* lc_accum_runnable was told of this interval */
 	uint32_t run_next;	/* ... and what it said */
 	uint64_t ticks;
+	uint64_t run_cat[LC_NCAT];	/* the threads' time so far, by category */
+	uint64_t run_slots;	/* p x time so far (the threads' time while p
+				 * is not known) */
 	uint64_t wasted_lost;
 	uint64_t charge_dt;	/* the interval lc_accum_charge is charging */
 	int err;
@@ -723,6 +727,7 @@ static void charge_thread(struct lc_accum *a, struct lc_acct *c, const struct lc
 	if (!ns)
 		return;
 	c->cat[cat] += ns;
+	a->run_cat[cat] += ns;
 	if (cat == LC_CAT_LI && th->qempty)
 		c->li_qempty += ns;
 	if (r) {
@@ -825,6 +830,7 @@ static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *
 			      ns[0], part);
 		charge_thread(a, &c, th, pr, r, pc, LC_CAT_RC, ns[1], part);
 	}
+	a->run_slots += p ? (uint64_t)p * part : used;
 	if (we_any) {
 		c.t_we = part;
 		c.n_we = used;
@@ -964,6 +970,26 @@ void lc_accum_procs_rules(const struct lc_accum *a, uint32_t *threads, uint32_t 
 uint32_t lc_accum_max_threads(const struct lc_accum *a)
 {
 	return a->max_n_all;
+}
+
+/* f (1 - f) of a share f of the slots' time, moved toward 1/2 by margin. */
+static double spread_of(double f, double margin)
+{
+	f = f < 0.5 ? fmin(f + margin, 0.5) : fmax(f - margin, 0.5);
+	return f * (1 - f);
+}
+
+double lc_accum_spread(const struct lc_accum *a, double margin)
+{
+	double all = (double)a->run_slots, v = 0, claimed = 0;
+
+	if (!a->run_slots)
+		return 0.25;
+	for (int c = 0; c < LC_NCAT; c++) {
+		claimed += (double)a->run_cat[c];
+		v = fmax(v, spread_of((double)a->run_cat[c] / all, margin));
+	}
+	return fmax(v, spread_of(fmax(all - claimed, 0) / all, margin));
 }
 
 uint64_t lc_accum_ticks(const struct lc_accum *a)

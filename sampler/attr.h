@@ -152,6 +152,13 @@ void lc_accum_procs_rules(const struct lc_accum *a, uint32_t *threads, uint32_t 
 /* Most live threads at one tick so far. */
 uint32_t lc_accum_max_threads(const struct lc_accum *a);
 
+/* The largest f (1 - f) of the run so far, f the share of its slots' time
+ * (p x wall) of each category and of the slots no thread claimed, each
+ * moved toward 1/2 by margin (at most to 1/2): a category's standard error
+ * after n slot observations is sqrt(f (1 - f) / n), as report's +- column
+ * says.  1/4, the largest there is, before anything was charged. */
+double lc_accum_spread(const struct lc_accum *a, double margin);
+
 /* Statistics for the end block. */
 uint64_t lc_accum_ticks(const struct lc_accum *a);
 uint64_t lc_accum_wasted_lost_count(const struct lc_accum *a);

@@ -407,7 +407,7 @@ static void result_rule(const struct lc_session *s, const struct lc_prof_end *en
 	res->budget_ppm = end->budget_ppm;
 	res->goal_at_ns = end->goal_at_ns;
 	res->thread_cpu_ns = end->thread_cpu_ns;
-	res->err_bound = n > 0 ? 0.5 / sqrt(n) : 0;
+	res->err_bound = n > 0 ? sqrt(lc_accum_spread(s->acc, 0) / n) : 0;
 	res->timed = s->st.timed;
 	memcpy(res->phase_ns, s->st.phase_ns, sizeof(res->phase_ns));
 }

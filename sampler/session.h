@@ -91,8 +91,9 @@ struct lc_session_result {
 	uint32_t goal_ppm, budget_ppm;
 	uint64_t goal_at_ns;	/* 0: the error goal was not reached */
 	uint64_t thread_cpu_ns;	/* the sampling thread's own */
-	double err_bound;	/* the largest standard error any category can
-				 * have, of p x wall: 0.5 / sqrt(ticks x p) */
+	double err_bound;	/* the largest standard error of a category,
+				 * of p x wall: sqrt(f (1 - f) / (ticks x p)),
+				 * f the category's share (lc_accum_spread) */
 	int timed;		/* LC_TICK_BREAKDOWN: phase_ns holds it */
 	uint64_t phase_ns[LC_SESSION_PHASES];	/* by enum lc_tick_phase */
 	char notes[1024];	/* warnings, one per line, "" when none */

@@ -4,6 +4,7 @@
 #include "tick.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -1139,10 +1140,9 @@ static uint64_t next_interval(struct lc_sampler *s)
  * The adaptive interval (cfg.interval_max_ns > cfg.interval_ns).  On these
  * machines a tick's CPU time is mostly its wake-up (10-20 us), so only
  * fewer ticks make the sampler cheaper.  The interval stays at interval_ns
- * for the first LC_RULE_START_TICKS ticks, or until the run holds
- * cfg.goal_obs slot observations (the binomial standard error of any
- * category is then within the error goal, 0.5 / sqrt(obs)) if that comes
- * first: a program's start and a very short run are sampled finely.  Then
+ * for the first LC_RULE_START_TICKS ticks, or until the run reaches its
+ * error goal (goal_reached: the binomial standard error of every category
+ * within the goal) if that comes first: a program's start and a very short run are sampled finely.  Then
  * every ADAPT_TICKS ticks it becomes the CPU time of a tick to the whole
  * process (its own CPU clock: this thread, discovery, the writer; smoothed)
  * over the budget, between interval_ns and interval_max_ns, growing by at
@@ -1185,6 +1185,23 @@ static uint64_t budget_interval(const struct lc_sampler *s)
 	return want > s->cfg.interval_ns ? want : s->cfg.interval_ns;
 }
 
+/* Whether the run holds enough slot observations for the error goal:
+ * cfg.goal_obs is what the largest binomial error, f (1 - f) = 1/4, needs
+ * (0.25 / goal^2); a run whose categories are further from 1/2 needs that
+ * times 4 f (1 - f), the largest of its categories so far, each moved
+ * toward 1/2 by two of its worst-case standard errors (1 / sqrt(obs)), so
+ * that an early share that is off by chance does not end the fine start
+ * early. */
+static int goal_reached(const struct lc_sampler *s)
+{
+	double obs = (double)s->obs;
+
+	if (s->obs >= s->cfg.goal_obs)
+		return 1;
+	return obs >= 4 * lc_accum_spread(s->cfg.acc, 1 / sqrt(obs ? obs : 1)) *
+		      (double)s->cfg.goal_obs;
+}
+
 static void adapt(struct lc_sampler *s, uint64_t now)
 {
 	uint64_t cpu, per;
@@ -1196,7 +1213,7 @@ static void adapt(struct lc_sampler *s, uint64_t now)
 	s->per = s->per ? (3 * s->per + per) / 4 : per;
 	s->a_cpu = cpu;
 	s->a_ticks = s->st.ticks;
-	if (!s->st.goal_at && s->obs >= s->cfg.goal_obs)
+	if (!s->st.goal_at && goal_reached(s))
 		s->st.goal_at = now;
 	if (s->st.goal_at || s->st.ticks >= LC_RULE_START_TICKS)
 		s->cur = budget_interval(s);

@@ -3,6 +3,7 @@
  * accumulator's charging, window splitting, slot scaling, fragment tags and
  * wasted-task corrections, checked through a written and re-read profile.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,6 +169,31 @@ static void test_slots_and_completeness(void **state)
 	assert_int_equal(prof->data[0].threads[0].cat[LC_CAT_PC], 1 * MS);
 	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_IP], 2 * MS);
 	rig_close(&r, prof);
+}
+
+/* The run's spread: the largest f (1 - f) of its categories and of the
+ * slots no thread claimed, each share moved toward 1/2 by the margin. */
+static void test_spread(void **state)
+{
+	struct rig r;
+	struct lc_obs *o = obs_of("BBBI");
+	uint64_t out[LC_NCAT];
+
+	(void)state;
+	rig_open(&r, 4, 4);
+	assert_true(lc_accum_spread(r.a, 0) == 0.25);	/* nothing charged yet */
+	assert_int_equal(lc_accum_charge(r.a, 0, 1 * MS, o), 0);
+	/* PC 3/4, LI 1/4: 3/16 */
+	assert_true(fabs(lc_accum_spread(r.a, 0) - 0.1875) < 1e-12);
+	assert_true(fabs(lc_accum_spread(r.a, 0.125) - 0.375 * 0.625) < 1e-12);
+	assert_true(lc_accum_spread(r.a, 0.5) == 0.25);	/* never past 1/2 */
+	o = obs_of("B");	/* 1 thread of 4 slots: 3 slots no thread claimed */
+	assert_int_equal(lc_accum_charge(r.a, 1 * MS, 3 * MS, o), 0);
+	/* PC (3 + 3) / 16, LI 1/16, unclaimed 9/16 */
+	assert_true(fabs(lc_accum_spread(r.a, 0) - 9.0 / 16 * 7.0 / 16) < 1e-12);
+	lc_profile_free(rig_finish(&r, out));
+	lc_accum_free(r.a);
+	lc_threads_free(r.th);
 }
 
 /* An interval across window boundaries is split exactly. */
@@ -435,4 +461,4 @@ static void test_sync_objects(void **state)
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_table), LC_T(test_slots_and_completeness), LC_T(test_window_split),
 	     LC_T(test_scaling), LC_T(test_tiers), LC_T(test_tiers_proportion), LC_T(test_sync_objects), LC_T(test_tags),
-	     LC_T(test_wasted), LC_T(test_procs_from), LC_T(test_thread_ids))
+	     LC_T(test_wasted), LC_T(test_procs_from), LC_T(test_thread_ids), LC_T(test_spread))
