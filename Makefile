@@ -42,16 +42,27 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter
 	     $(LAYER_INC) -DLC_TOOL_VERSION='"$(VERSION)"' -DLC_DATADIR='"$(DATADIR)"' -DLC_LIBDIR='"$(LIBDIR)"' \
 	     -pthread -MMD -MP $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS)
 
+B := build
+
 # ---- the layers: each folder sees only its own headers and those below it --
 # (docs/architecture.md; tests/t_layers.sh checks the includes too).
 #   cli -> kmod-free-tools -> sampler, postproc -> profile -> util
 #   sampler -> flaglib's ABI headers (lostcycles.h, lc_abi.h)
+# postproc/ has rooms of its own, each with its own arrows:
+#   report -> lca -> common;  lcm -> lca;  export -> common;  merge alone
 INC_flaglib  := -Iflaglib
 INC_util     := -Iutil
 INC_profile  := -Iprofile $(INC_util)
 INC_sampler  := -Isampler $(INC_profile) -Iflaglib
-INC_postproc := -Ipostproc $(INC_profile)
-INC_tools    := -Ikmod-free-tools -Isampler -Ipostproc $(INC_profile) -Iflaglib
+INC_pp_common := -Ipostproc/common $(INC_profile)
+INC_pp_merge  := -Ipostproc/merge $(INC_profile)
+INC_pp_lca    := -Ipostproc/lca $(INC_pp_common)
+INC_pp_lcm    := -Ipostproc/lcm $(INC_pp_lca)
+INC_pp_report := -Ipostproc/report $(INC_pp_lca)
+INC_pp_export := -Ipostproc/export $(INC_pp_common)
+PP_ROOMS     := common merge lca lcm report export
+INC_postproc := $(PP_ROOMS:%=-Ipostproc/%) $(INC_profile)
+INC_tools    := -Ikmod-free-tools -Isampler $(INC_postproc) -Iflaglib
 INC_cli      := -Icli $(INC_tools)
 INC_all      := $(INC_cli)
 LAYER_INC     = $(INC_all)
@@ -59,14 +70,18 @@ $(B)/pic/flaglib/%.o:      LAYER_INC = $(INC_flaglib)
 $(B)/util/%.o:             LAYER_INC = $(INC_util)
 $(B)/profile/%.o:          LAYER_INC = $(INC_profile)
 $(B)/sampler/%.o:          LAYER_INC = $(INC_sampler)
-$(B)/postproc/%.o:         LAYER_INC = $(INC_postproc)
+$(B)/postproc/common/%.o:  LAYER_INC = $(INC_pp_common)
+$(B)/postproc/merge/%.o:   LAYER_INC = $(INC_pp_merge)
+$(B)/postproc/lca/%.o:     LAYER_INC = $(INC_pp_lca)
+$(B)/postproc/lcm/%.o:     LAYER_INC = $(INC_pp_lcm)
+$(B)/postproc/report/%.o:  LAYER_INC = $(INC_pp_report)
+$(B)/postproc/export/%.o:  LAYER_INC = $(INC_pp_export)
 $(B)/kmod-free-tools/%.o:  LAYER_INC = $(INC_tools)
 $(B)/cli/%.o:              LAYER_INC = $(INC_cli)
 $(B)/examples/%:           LAYER_INC = $(INC_flaglib)
 $(B)/workloads/%:          LAYER_INC = $(INC_flaglib)
 ALL_LDFLAGS = -pthread $(LDFLAGS) $(SAN_FLAGS)
 
-B := build
 
 # ---- OTF2 (optional): "export --otf2" when libopen-trace-format2-dev is
 # installed (pkg-config otf2 and its header); without it the export says
@@ -114,12 +129,12 @@ MPI_TEST_BIN += $(if $(and $(MPICC),$(MPIFC)),$(patsubst tests/mpi/%.f90,$(B)/mp
 MPI_EX_BIN := $(if $(MPICC),$(patsubst examples/mpi/%.c,$(B)/examples/mpi/%,$(wildcard examples/mpi/*.c)))
 
 # ---- the lostcycles command -------------------------------------------------
-TOOL_SRC := $(wildcard util/*.c profile/*.c sampler/*.c postproc/*.c kmod-free-tools/*.c cli/*.c)
+TOOL_SRC := $(wildcard util/*.c profile/*.c sampler/*.c $(PP_ROOMS:%=postproc/%/*.c) kmod-free-tools/*.c cli/*.c)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(B)/%.o)
 TOOL_MAIN := $(B)/cli/lostcycles.o
 TOOL_LIB := $(B)/libtool.a
 TOOL_LIBS := -lpfm -lurcu-memb -lurcu-cds -lgsl -lgslcblas -ljson-c -ldw -lelf -lm -lrt $(OTF2_LIBS)
-$(B)/postproc/otf2.o: ALL_CFLAGS += $(OTF2_CFLAGS)
+$(B)/postproc/export/otf2.o: ALL_CFLAGS += $(OTF2_CFLAGS)
 
 # ---- tests, examples, benchmarks --------------------------------------------
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -395,10 +410,10 @@ FUZZ_NAMES := profile runs formula model grid merge gpquote extrap
 HAVE_FUZZ := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}' | \
 	$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null && echo 1)
 FUZZ_B := $(B)/fuzz
-FUZZ_SRC := $(wildcard util/*.c profile/*.c postproc/*.c)
+FUZZ_SRC := $(wildcard util/*.c profile/*.c $(PP_ROOMS:%=postproc/%/*.c))
 FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FUZZ_B)/%.o)
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_B)/fuzz_%)
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Iutil -Iprofile -Ipostproc -Itests/fuzz \
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 $(INC_postproc) -Itests/fuzz \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -DLC_DATADIR='"$(DATADIR)"' \
 	-DLC_TOOL_VERSION='"$(VERSION)"' -DLC_LIBDIR='"$(LIBDIR)"'
 

@@ -1,7 +1,7 @@
 /*
  * cmd_compose.c — "lostcycles compose": lost cycles modeling (the thesis's
  * lcm, chapter 6).  Its options; the composition, its tables and its plot
- * are postproc/lcm_compose.c.
+ * are postproc/lcm/lcm_compose.c.
  */
 #include "lc_cmd.h"
 #include "lc_calib.h"

@@ -1,7 +1,7 @@
 /*
  * cmd_export.c — "lostcycles export": a runs file in Extra-P's text or
- * JSON-lines input format (--extrap, postproc/extrap.c), or a profile's
- * timeline as an OTF2 archive (--otf2, postproc/otf2.c).
+ * JSON-lines input format (--extrap, postproc/lca/extrap.c), or a profile's
+ * timeline as an OTF2 archive (--otf2, postproc/export/otf2.c).
  */
 #include <err.h>
 #include <stdio.h>

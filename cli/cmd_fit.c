@@ -1,6 +1,6 @@
 /*
  * cmd_fit.c — "lostcycles fit": the thesis's lca.  Its options; the fit
- * (postproc/lca_fitrun.c) and its outputs (postproc/lca_fitout.c).
+ * (postproc/lca/lca_fitrun.c) and its outputs (postproc/lca/lca_fitout.c).
  */
 #include "lc_profile.h"
 #include "lc_cmd.h"

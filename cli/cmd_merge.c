@@ -1,6 +1,6 @@
 /*
  * cmd_merge.c — "lostcycles merge": combine the node files that
- * "lostcycles exec" wrote into one job profile (postproc/merge.c).
+ * "lostcycles exec" wrote into one job profile (postproc/merge/merge.c).
  */
 #include <err.h>
 #include <stdio.h>

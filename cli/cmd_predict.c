@@ -1,7 +1,7 @@
 /*
  * cmd_predict.c — "lostcycles predict": its options; the prediction, its
- * tables and its plot are postproc/lca_predrun.c, the predicate profile
- * chart of --profile postproc/lca_ppchart.c.
+ * tables and its plot are postproc/lca/lca_predrun.c, the predicate profile
+ * chart of --profile postproc/lca/lca_ppchart.c.
  */
 #include "lc_cmd.h"
 #include "lc_opt.h"

@@ -1,6 +1,6 @@
 /*
  * cmd_report.c — "lostcycles report": the options, reading the profile, and
- * exit codes; the printing is postproc/report.c.
+ * exit codes; the printing is postproc/report/report.c.
  */
 #include "lc_cmd.h"
 #include "lc_opt.h"
@@ -10,7 +10,7 @@
 #include "report_insight.h"
 #include "report_sync.h"
 #include "tagname.h"
-#include "where.h"
+#include "where_print.h"
 
 #include <err.h>
 #include <errno.h>
@@ -86,7 +86,7 @@ static int list_only;
 /* --sync: list the synchronization objects instead of a report. */
 static int sync_only;
 
-/* --where[=CAT], --inclusive (postproc/where.c). */
+/* --where[=CAT], --inclusive (postproc/common/where.c). */
 static int where_on, inclusive;
 static int where_cat = -1;
 

@@ -84,7 +84,7 @@ int lc_opt_bad(const struct lc_opt *opt, const char *arg, const char *why);
 /* Shared option values and callbacks. */
 
 /* NAME=VALUE pairs of one point (--at "n=1024 p=26"), in the grammar of
- * predict's --at (postproc/lca_grid.h), the one parser of points. */
+ * predict's --at (postproc/lca/lca_grid.h), the one parser of points. */
 #define LC_OPT_AT_MAX 16
 struct lc_opt_at {
 	int n;

@@ -11,7 +11,7 @@
 # each thread's time per region equals report --per-thread's time per
 # category to the nanosecond.  An archive already in DIR is kept, a
 # profile without the source asked for is refused, and the export of a
-# build without the library (postproc/otf2.c compiled without it) says so
+# build without the library (postproc/export/otf2.c compiled without it) says so
 # and fails.  SKIP 77 when the OTF2 library or otf2-print cannot be had.
 SUB=export
 . tests/lib.sh
@@ -34,8 +34,8 @@ int main(void)
 }
 C
 # (with the build's sanitizers, whose objects build/libtool.a holds)
-if ${CC:-cc} -std=c11 -D_GNU_SOURCE ${LC_SAN:+-fsanitize=$LC_SAN} -Ipostproc -Iprofile -Iutil \
-	-o "$tmp/stub" "$tmp/stub.c" postproc/otf2.c build/libtool.a -lm >"$tmp/cc" 2>&1; then
+if ${CC:-cc} -std=c11 -D_GNU_SOURCE ${LC_SAN:+-fsanitize=$LC_SAN} -Ipostproc/export -Ipostproc/common -Iprofile -Iutil \
+	-o "$tmp/stub" "$tmp/stub.c" postproc/export/otf2.c build/libtool.a -lm >"$tmp/cc" 2>&1; then
 	"$tmp/stub" >"$tmp/out" 2>&1
 	st=$?
 	check "a build without the OTF2 library says so" "grep -q '^0 1 this build has no OTF2 support' \"\$tmp/out\""

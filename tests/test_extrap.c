@@ -1,6 +1,6 @@
 /*
  * test_extrap.c — Extra-P's JSON lines read with json-c into runs through
- * the runs builder (postproc/extrap.c, lca_runs.h): what a valid file
+ * the runs builder (postproc/lca/extrap.c, lca_runs.h): what a valid file
  * holds, and a clear one-line reason, never a crash, for hostile lines.
  */
 #include <stdarg.h>

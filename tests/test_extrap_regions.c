@@ -1,5 +1,5 @@
 /*
- * test_extrap_regions.c — the region of a run (postproc/lca_runs.c,
+ * test_extrap_regions.c — the region of a run (postproc/lca/lca_runs.c,
  * lca_runs_region.c, extrap.c): Extra-P's REGION lines become the runs'
  * region= notes, kept as text; the regions are listed in the order of
  * their first runs and selected one by one with their file lines.

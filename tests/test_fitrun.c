@@ -1,6 +1,6 @@
 /*
  * test_fitrun.c — one run of fit, predict and compose without the command
- * line (postproc/lca_fitrun.c, lca_fitout.c, lca_predrun.c, lcm_compose.c):
+ * line (postproc/lca/lca_fitrun.c, lca_fitout.c, lca_predrun.c, lcm_compose.c):
  * a fit recovers exact coefficients and ranks the true form first, a
  * refused formula reaches the note callback while the others fit, every
  * refusal comes back as -errno with its one-line reason (a syntax error

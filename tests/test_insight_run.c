@@ -1,6 +1,6 @@
 /*
  * test_insight_run.c — the insight outputs that assemble several modules
- * (postproc/insight.c): a runs file is not taken for a profile, POP of a
+ * (postproc/report/insight.c): a runs file is not taken for a profile, POP of a
  * runs file prints a table, and the refusals name the file and the reason
  * (rules that cannot be read, a model file that does not exist, a file
  * that is neither a profile nor runs).

@@ -1,5 +1,5 @@
 /*
- * test_lcm.c — lost cycles modeling (postproc/lcm.c, lcm_extract.c): the
+ * test_lcm.c — lost cycles modeling (postproc/lcm/lcm.c, lcm_extract.c): the
  * composition rules on small structures against hand-computed answers
  * (serial sum, load imbalance LI+ for unequal tasks, the p/T default and an
  * override, processors left unused, communication only across a parallel

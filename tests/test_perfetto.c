@@ -1,5 +1,5 @@
 /*
- * test_perfetto.c — the Chrome trace JSON of a timeline (postproc/perfetto.h)
+ * test_perfetto.c — the Chrome trace JSON of a timeline (postproc/export/perfetto.h)
  * as a reader that sums in doubles sees it: a synthetic profile of one
  * thread whose windows hold random nanoseconds per category, at small
  * times (the first slices near 0, where tn - t is not exact in doubles)

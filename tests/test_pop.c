@@ -1,6 +1,6 @@
 /*
  * test_pop.c — the POP metrics of hand-made profiles held in memory
- * (postproc/pop.c): the hybrid model's levels against their definitions
+ * (postproc/report/pop.c): the hybrid model's levels against their definitions
  * (pop.h), no efficiency above 1 when p is fewer than the threads that
  * computed, and the reason given when a rank computed on more processors
  * than p gives it.

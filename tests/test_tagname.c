@@ -1,6 +1,6 @@
 /*
  * test_tagname.c — a program's facts and the names of fragment tags
- * (postproc/program.c, postproc/tagname.c): the tag layout constants of
+ * (postproc/common/program.c, postproc/report/tagname.c): the tag layout constants of
  * tagname.h against lc_abi.h, raw names, names read from this test's own
  * debug information through libdw (a function's file, line and name, the
  * program found through "env VAR=..."), lookup by name, DT_NEEDED entries

@@ -37,7 +37,7 @@
 #include "prof_writer.h"
 #include "lc_program.h"
 #include "placename.h"
-#include "where.h"
+#include "where_print.h"
 
 static char dir[] = "/tmp/lc_test_whereXXXXXX";
 static char path[256];

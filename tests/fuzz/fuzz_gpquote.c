@@ -1,6 +1,6 @@
 /* fuzz_gpquote — the gnuplot string writer of the plot scripts
  * (lc_emit_gnuplot_str in util/lc_emit.c, and lc_plotout_str in
- * postproc/plotout.c, which formats first): for any
+ * postproc/lca/plotout.c, which formats first): for any
  * input the output is one single-quoted gnuplot string, which gnuplot
  * expands in no way (no back-quotes, macros or escapes inside): it starts
  * and ends with a quote, every quote inside is doubled, no byte in it is a

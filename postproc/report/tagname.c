@@ -15,7 +15,7 @@
 
 #include "lc_profile.h"
 #include "lc_program.h"
-#include "where.h"
+#include "where_print.h"
 
 struct entry {
 	int64_t tag;

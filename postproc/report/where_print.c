@@ -3,7 +3,7 @@
  * text shows each category's seconds and the lost time's share of the
  * total; CSV and JSON add each category's share.
  */
-#include "where.h"
+#include "where_print.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -15,7 +15,7 @@
 #include "lca_model.h"
 #include "lca_predict.h"
 #include "report.h"
-#include "where.h"
+#include "where_print.h"
 
 #define W 860		/* chart width, px */
 #define LABEL 150	/* room for the row labels of the thread chart */
