@@ -100,7 +100,7 @@ static void print_load(const struct lc_fitrun *fr, FILE *f, const char *pre)
 {
 	if (fr->o.noload)
 		fprintf(f, "%snote: --no-load: the model is of the program on a machine without other "
-			"load (%s)\n", pre, !strcmp(fr->cat->key, "tt") ? "tt less rc, the time "
+			"load (%s)\n", pre, fr->cat->from == LC_FROM_SUM ? "tt less rc, the time "
 			"runnable but not running" : "rc, the time runnable but not running, is apart "
 			"from this category");
 	for (int i = 0; i < fr->nloaded && i < LC_FIT_LOADED_SHOWN; i++)

@@ -354,19 +354,24 @@ static void pp_total(struct lc_emit *e, const struct view *v)
 	lc_emit_row(e);
 }
 
-/* The categories, "of which queue empty", Total Time, then Parallel
- * Computation, as the thesis's pp prints them. */
+/* The losses (Load Imbalance with "of which queue empty"), Total Time,
+ * then the computation (Remaining Time), as the thesis's pp prints them:
+ * the table's order, its computation rows after the total. */
 static void pp_table(const struct lc_profile *pr, const struct view *v)
 {
 	struct lc_emit *e = lc_emit_new(stdout, LC_EMIT_TEXT, pp_cols, 4, LC_EMIT_NO_HEADER);
 
-	for (int c = 0; c < LC_CAT_PC; c++) {
+	for (int c = 0; c < LC_NCAT; c++) {
+		if (lc_cat_info(c)->computation)
+			continue;
 		pp_line(e, pr, v, c);
 		if (c == LC_CAT_LI && v->qempty && !unavailable(pr, c))
 			pp_row(e, "  of which queue empty", v, v->qempty, "");
 	}
 	pp_total(e, v);
-	pp_line(e, pr, v, LC_CAT_PC);
+	for (int c = 0; c < LC_NCAT; c++)
+		if (lc_cat_info(c)->computation)
+			pp_line(e, pr, v, c);
 	lc_emit_end(e);
 }
 
@@ -667,7 +672,8 @@ struct kv {
 };
 
 /* The profile's keys of a -l line, in order: p, the categories (na when not
- * measured), cpus when the profile recorded the machine's CPUs (before rt:
+ * measured), cpus when the profile recorded the machine's CPUs (before the
+ * first computation category, rt:
  * "p=N li=" and "tt= " stay next to each other for readers of older lines),
  * tt, and load (the machine's share other processes and steal took, %)
  * when it was measured.  Returns how many. */
@@ -677,8 +683,9 @@ static int lline_pairs(const struct lc_profile *pr, const struct view *v, struct
 
 	kv[n].key = "p";
 	snprintf(kv[n++].val, sizeof(kv->val), "%u", pr->procs);
-	for (int c = 0; c < LC_NCAT; c++) {
-		if (c == LC_CAT_PC && pr->ended && pr->end.ext && pr->end.ncpus) {
+	for (int c = 0, cpus = pr->ended && pr->end.ext && pr->end.ncpus; c < LC_NCAT; c++) {
+		if (cpus && lc_cat_info(c)->computation) {
+			cpus = 0;
 			kv[n].key = "cpus";
 			snprintf(kv[n++].val, sizeof(kv->val), "%u", pr->end.ncpus);
 		}
@@ -835,7 +842,7 @@ static void csv_summary(const struct lc_profile *pr, const struct view *v)
 	sum_head(e, "qe", "of which queue empty", lc_sec(v->qempty), pct(v->qempty, v->total));
 	lc_emit_empty(e);
 	sum_tail(e, pr, v, -1, v->qempty);
-	sum_head(e, "tt", "Total Time", lc_sec(v->total), v->total ? 100.0 : 0.0);
+	sum_head(e, lc_cat_info(LC_KEY_TT)->key, "Total Time", lc_sec(v->total), v->total ? 100.0 : 0.0);
 	lc_emit_row(e);
 	sum_head(e, "wall", "Wall Time", v->wall, NAN);
 	lc_emit_row(e);
