@@ -256,6 +256,24 @@ $(B)/tests/%: tests/%.c $(TOOL_LIB) $(LIB_A)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(TOOL_LIB) $(LIB_A) $(ALL_LDFLAGS) \
 		$(shell cat tests/$*.ldflags 2>/dev/null) -lcmocka $(TOOL_LIBS)
 
+# test_cattable once more over a category table with one more row
+# (LC_TEST_EXTRA_CAT in lc_profile.h): the analysis layers and what they
+# use, built apart with it.
+XCAT_SRC := $(filter util/% profile/% postproc/%,$(TOOL_SRC))
+XCAT_OBJ := $(XCAT_SRC:%.c=$(B)/xcat/%.o)
+TEST_BIN += $(B)/tests/test_cattable_xcat
+$(B)/xcat/%/otf2.o: ALL_CFLAGS += $(OTF2_CFLAGS)
+$(B)/xcat/%.o: %.c $(STAMP)
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) -DLC_TEST_EXTRA_CAT -c -o $@ $<
+
+$(B)/tests/test_cattable_xcat: tests/test_cattable.c $(XCAT_OBJ)
+	@mkdir -p $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) -DLC_TEST_EXTRA_CAT -Itests -o $@ $< $(XCAT_OBJ) $(ALL_LDFLAGS) \
+		-lcmocka $(TOOL_LIBS)
+
 $(B)/bench/%: bench/%.c $(TOOL_LIB) $(LIB_SO)
 	@mkdir -p $(@D)
 	$(quiet) CC $<

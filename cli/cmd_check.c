@@ -13,6 +13,7 @@
 
 #include "lc_check.h"
 #include "lc_cmd.h"
+#include "lc_emit.h"
 #include "lc_opt.h"
 #include "lc_util.h"
 
@@ -30,32 +31,31 @@ static const char *const usage[] = {
 
 static const char *const level_names[] = { "OK", "WARN", "FAIL" };
 
+/* The checks as one JSON object: the verdict, then one line per check. */
 static void print_json(const struct lc_check_item *it, size_t n, enum lc_check_level worst,
 		       int cleaned)
 {
-	printf("{\"status\":\"%s\",\"works\":%s,\"cleaned\":%d,\"checks\":[",
-	       worst == LC_CHECK_OK ? "ok" : worst == LC_CHECK_WARN ? "degraded" : "fail",
-	       worst == LC_CHECK_FAIL ? "false" : "true", cleaned);
+	struct lc_doc d;
+
+	lc_doc_init(&d, stdout, 0);
+	lc_doc_obj(&d, NULL, LC_DOC_TIGHT);
+	lc_doc_str(&d, "status", worst == LC_CHECK_OK ? "ok" : worst == LC_CHECK_WARN ? "degraded" :
+			       "fail");
+	lc_doc_bool(&d, "works", worst != LC_CHECK_FAIL);
+	lc_doc_int(&d, "cleaned", cleaned);
+	lc_doc_arr(&d, "checks", LC_DOC_TIGHT | LC_DOC_LINES);
 	for (size_t i = 0; i < n; i++) {
-		printf("%s\n {\"name\":", i ? "," : "");
-		lc_json_str(stdout, it[i].key);
-		printf(",\"level\":\"%s\",\"value\":", level_names[it[i].level]);
-		lc_json_str(stdout, it[i].value);
-		printf(",\"fix\":");
-		lc_json_str(stdout, it[i].fix);
-		printf(",\"errno\":");
-		if (it[i].err)
-			lc_json_str(stdout, lc_errno_name(it[i].err));
-		else
-			printf("null");
-		printf(",\"number\":");
-		if (isfinite(it[i].number))
-			printf("%.6g", it[i].number);
-		else
-			printf("null");
-		printf("}");
+		lc_doc_obj(&d, NULL, LC_DOC_TIGHT);
+		lc_doc_str(&d, "name", it[i].key);
+		lc_doc_str(&d, "level", level_names[it[i].level]);
+		lc_doc_str(&d, "value", it[i].value);
+		lc_doc_str(&d, "fix", it[i].fix);
+		lc_doc_str(&d, "errno", it[i].err ? lc_errno_name(it[i].err) : NULL);
+		lc_doc_sig(&d, "number", it[i].number, 6);
+		lc_doc_end(&d);
 	}
-	printf("\n]}\n");
+	lc_doc_end(&d);
+	lc_doc_end(&d);
 }
 
 static void print_table(const struct lc_check_item *it, size_t n, enum lc_check_level worst)

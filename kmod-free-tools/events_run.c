@@ -4,6 +4,7 @@
  * process and for another one, one event described, named events checked.
  */
 #include "lc_events_run.h"
+#include "lc_emit.h"
 #include "lc_events.h"
 #include "lc_check.h"
 #include "lc_util.h"
@@ -50,37 +51,36 @@ static void show_text(FILE *out, const struct lc_event_info *e, const char *full
 		why(e, rs, sizeof(rs)));
 }
 
-/* One event as a JSON object (first: no comma before). */
-static void show_json(FILE *out, const struct lc_event_info *e, const char *full, int first)
+/* One event as a JSON object of the list d. */
+static void show_json(struct lc_doc *d, const struct lc_event_info *e, const char *full)
 {
 	char rs[256];
 
-	fprintf(out, "%s\n  {\"event\": ", first ? "" : ",");
-	lc_json_str(out, full);
-	fprintf(out, ", \"kind\": ");
-	lc_json_str(out, e->encode_err ? "unknown" : lc_event_kind_name(e->kind));
-	fprintf(out, ", \"opens\": %s, \"opens_in_child\": %s, \"reason\": ",
-		!e->encode_err && !e->open_err ? "true" : "false",
-		!e->encode_err && !e->child_err ? "true" : "false");
-	if (*why(e, rs, sizeof(rs)))
-		lc_json_str(out, rs);
-	else
-		fprintf(out, "null");
-	fputc('}', out);
+	lc_doc_obj(d, NULL, 0);
+	lc_doc_str(d, "event", full);
+	lc_doc_str(d, "kind", e->encode_err ? "unknown" : lc_event_kind_name(e->kind));
+	lc_doc_bool(d, "opens", !e->encode_err && !e->open_err);
+	lc_doc_bool(d, "opens_in_child", !e->encode_err && !e->child_err);
+	lc_doc_str(d, "reason", *why(e, rs, sizeof(rs)) ? rs : NULL);
+	lc_doc_end(d);
 }
 
-static void show(FILE *out, const struct lc_event_info *e, const char *full, int json, int first)
+/* One event: text, or (json) an object of the list d. */
+static void show(FILE *out, struct lc_doc *d, const struct lc_event_info *e, const char *full,
+		 int json)
 {
 	if (json)
-		show_json(out, e, full, first);
+		show_json(d, e, full);
 	else
 		show_text(out, e, full);
 }
 
-static void header(FILE *out, int json)
+/* The table's header, or the start of the JSON list d. */
+static void header(FILE *out, struct lc_doc *d, int json)
 {
+	lc_doc_init(d, out, 2);
 	if (json)
-		fprintf(out, "[");
+		lc_doc_arr(d, NULL, LC_DOC_LINES);
 	else
 		fprintf(out, "%-44s %-9s %-22s %-22s %s\n", "EVENT", "KIND", "THIS PROCESS",
 			"ANOTHER PROCESS", "WHY NOT");
@@ -102,8 +102,9 @@ static size_t show_kept(FILE *out, const struct lc_events_list_req *rq,
 			const struct lc_event_info *ev, size_t n)
 {
 	size_t nopen = 0, shown = 0;
+	struct lc_doc d;
 
-	header(out, rq->json);
+	header(out, &d, rq->json);
 	for (size_t i = 0; i < n; i++) {
 		char full[200];
 
@@ -111,10 +112,11 @@ static size_t show_kept(FILE *out, const struct lc_events_list_req *rq,
 		if (!matches(full, ev[i].name, rq->pat, rq->npat) || (rq->available && ev[i].open_err))
 			continue;
 		nopen += !ev[i].open_err;
-		show(out, &ev[i], full, rq->json, !shown++);
+		show(out, &d, &ev[i], full, rq->json);
+		shown++;
 	}
 	if (rq->json)
-		fprintf(out, "\n]\n");
+		lc_doc_end(&d);
 	else
 		fprintf(out, "\n%zu events, %zu open here\n", shown, nopen);
 	return shown;
@@ -187,17 +189,18 @@ int lc_events_print_describe(FILE *out, const char *name, char *msg, size_t len)
 
 int lc_events_print_probe(FILE *out, int n, char *const *names, int json)
 {
+	struct lc_doc d;
 	int bad = 0;
 
-	header(out, json);
+	header(out, &d, json);
 	for (int i = 0; i < n; i++) {
 		struct lc_event_info e;
 
 		lc_event_probe(names[i], &e);
-		show(out, &e, names[i], json, i == 0);
+		show(out, &d, &e, names[i], json);
 		bad |= e.open_err != 0;
 	}
 	if (json)
-		fprintf(out, "\n]\n");
+		lc_doc_end(&d);
 	return bad;
 }

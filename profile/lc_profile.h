@@ -25,6 +25,10 @@ enum lc_cat {
 	LC_CAT_BL,	/* braking loss */
 	LC_CAT_WC,	/* wasted computation */
 	LC_CAT_PC,	/* pure computation (remaining time) */
+#ifdef LC_TEST_EXTRA_CAT
+	LC_CAT_XT,	/* only in the build of tests/test_cattable.c that
+			 * proves every output walks the table */
+#endif
 	LC_NCAT,
 	LC_KEY_TT = LC_NCAT,	/* total time: a key, not a category */
 	LC_NKEY
@@ -53,10 +57,19 @@ struct lc_cat_info {
 				 * (U = rt + ml + wc + bl) */
 	unsigned needed : 1;	/* predicting T(E) needs a model of it: rt and
 				 * the overheads the flags always measure */
+	unsigned computation : 1;	/* the program's own work, not a loss (rt):
+				 * pp prints it after Total Time, lost time
+				 * (lc_cat_lost) leaves it out, a -l line puts
+				 * cpus= before it, fit searches negative
+				 * exponents for it (work divided among p) */
 };
 
 /* The facts of category or key c (c < LC_NKEY), or NULL. */
 const struct lc_cat_info *lc_cat_info(int c);
+
+/* The lost time of cat[]: category c's when c >= 0, else every category's
+ * but the computation ones (lc_cat_info's computation). */
+uint64_t lc_cat_lost(const uint64_t cat[LC_NCAT], int c);
 
 /* Category whose key is exactly key ("li".."rt"), or -1 (also for "tt"
  * and NULL). */

@@ -13,7 +13,8 @@
  * The reasons say what is missing when a source was not measured; the
  * sampler copies them into a profile that lacks the source.  The colours
  * are every chart's; useful marks POP's useful computation; needed what
- * predicting T(E) cannot do without.  A row that names no source is
+ * predicting T(E) cannot do without; computation the program's own work
+ * (every loop over the table places it after the losses).  A row that names no source is
  * measured from the flags alone (LC_FROM_FLAGS, 0). */
 static const struct lc_cat_info cat_table[LC_NKEY] = {
 	[LC_CAT_LI] = { "li", "Load Imbalance", "load imbalance", .colour = "#d62728", .needed = 1 },
@@ -31,7 +32,10 @@ static const struct lc_cat_info cat_table[LC_NKEY] = {
 	[LC_CAT_BL] = { "bl", "Braking Loss", "braking loss", .colour = "#bcbd22", .useful = 1 },
 	[LC_CAT_WC] = { "wc", "Wasted Computation", "wasted computation", .colour = "#17becf", .useful = 1 },
 	[LC_CAT_PC] = { "rt", "Remaining Time", "pure computation, remaining time", .colour = "#2ca02c",
-			.useful = 1, .needed = 1 },
+			.useful = 1, .needed = 1, .computation = 1 },
+#ifdef LC_TEST_EXTRA_CAT
+	[LC_CAT_XT] = { "xt", "Extra Test Loss", "a test's extra loss", .colour = "#123456" },
+#endif
 	[LC_KEY_TT] = { "tt", "Total", "total time (p x wall)", LC_FROM_SUM, .colour = "#000000" },
 };
 
@@ -228,6 +232,19 @@ const struct lc_cat_info *lc_cat_info(int c)
 	if ((unsigned)c >= LC_NKEY)
 		return NULL;
 	return &cat_table[c];
+}
+
+/* The lost time of cat: category c, or every category but computation. */
+uint64_t lc_cat_lost(const uint64_t cat[LC_NCAT], int c)
+{
+	uint64_t s = 0;
+
+	if (c >= 0 && c < LC_NCAT)
+		return cat[c];
+	for (int k = 0; k < LC_NCAT; k++)
+		if (!cat_table[k].computation)
+			s += cat[k];
+	return s;
 }
 
 /* Category whose key is key, or -1 (also for "tt" and NULL). */

@@ -245,6 +245,43 @@ static void test_replacement(void **state)
 	assert_string_equal(why, "host x?[2J?\xe2\x82\xac\nnext");
 }
 
+/* The document writer: each layout, breaks, empty containers, numbers
+ * that are not finite as null, and strings escaped as the tables' JSON
+ * (a byte that is not UTF-8 as U+FFFD, control characters as \u). */
+static void test_doc(void **state)
+{
+	struct lc_doc d;
+	struct cap c;
+
+	(void)state;
+	lc_doc_init(&d, cap_open(&c), 2);
+	lc_doc_obj(&d, NULL, LC_DOC_LINES);
+	lc_doc_str(&d, "s", "a\"\\\x01\xff");
+	lc_doc_obj(&d, "in", 0);
+	lc_doc_num(&d, "x", 1.5, 3);
+	lc_doc_num(&d, "nan", NAN, 3);
+	lc_doc_break(&d);
+	lc_doc_sig(&d, "g", 0.000125, 2);
+	lc_doc_end(&d);
+	lc_doc_arr(&d, "hang", LC_DOC_HANG);
+	lc_doc_int(&d, NULL, -3);
+	lc_doc_uint(&d, NULL, 4);
+	lc_doc_end(&d);
+	lc_doc_arr(&d, "empty", LC_DOC_LINES);
+	lc_doc_end(&d);
+	lc_doc_obj(&d, "tight", LC_DOC_TIGHT);
+	lc_doc_bool(&d, "t", 1);
+	lc_doc_null(&d, "n");
+	lc_doc_raw(&d, "r", "1.000");
+	lc_doc_end(&d);
+	lc_doc_end(&d);
+	cap_check(&c, NULL, "{\n  \"s\": \"a\\\"\\\\\\u0001\\ufffd\",\n"
+		  "  \"in\": {\"x\": 1.500, \"nan\": null,\n    \"g\": 0.00013},\n"
+		  "  \"hang\": [\n    -3,\n    4],\n  \"empty\": [\n  ],\n"
+		  "  \"tight\": {\"t\":true,\"n\":null,\"r\":1.000}\n}\n");
+}
+
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_render),
-	     LC_T(test_layout), LC_T(test_escapes), LC_T(test_gap_compact), LC_T(test_replacement))
+	     LC_T(test_layout), LC_T(test_escapes), LC_T(test_gap_compact), LC_T(test_replacement),
+	     LC_T(test_doc))

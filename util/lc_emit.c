@@ -674,3 +674,139 @@ int lc_emit_end(struct lc_emit *e)
 	free(e);
 	return err;
 }
+
+/* ---- documents ------------------------------------------------------------ */
+
+void lc_doc_init(struct lc_doc *d, FILE *out, int indent)
+{
+	*d = (struct lc_doc){ .out = out, .indent = indent };
+}
+
+/* A new line indented for level open containers. */
+static void doc_line(const struct lc_doc *d, int level)
+{
+	fputc('\n', d->out);
+	for (int i = 0; i < d->indent * level; i++)
+		fputc(' ', d->out);
+}
+
+/* The layout of the innermost container (0 at the top). */
+static unsigned doc_layout(const struct lc_doc *d)
+{
+	return d->depth ? d->layout[(d->depth > LC_DOC_DEPTH ? LC_DOC_DEPTH : d->depth) - 1] : 0;
+}
+
+/* The separator, line and key before a member. */
+static void doc_member(struct lc_doc *d, const char *key)
+{
+	unsigned l = doc_layout(d);
+	unsigned *n = d->depth && d->depth <= LC_DOC_DEPTH ? &d->n[d->depth - 1] : NULL;
+	int first = n && !*n;
+
+	if (!d->depth)
+		return;
+	if (!first)
+		fputc(',', d->out);
+	if (d->brk || (l & (LC_DOC_LINES | LC_DOC_HANG)))
+		doc_line(d, d->depth);
+	else if (!first && !(l & LC_DOC_TIGHT))
+		fputc(' ', d->out);
+	d->brk = 0;
+	if (n)
+		(*n)++;
+	if (key) {
+		lc_emit_json_str(d->out, key);
+		fputs(l & LC_DOC_TIGHT ? ":" : ": ", d->out);
+	}
+}
+
+static void doc_open(struct lc_doc *d, const char *key, unsigned layout, char open, char close)
+{
+	doc_member(d, key);
+	fputc(open, d->out);
+	if (d->depth < LC_DOC_DEPTH) {
+		d->layout[d->depth] = layout;
+		d->n[d->depth] = 0;
+		d->close[d->depth] = close;
+	}
+	d->depth++;
+}
+
+void lc_doc_obj(struct lc_doc *d, const char *key, unsigned layout)
+{
+	doc_open(d, key, layout, '{', '}');
+}
+
+void lc_doc_arr(struct lc_doc *d, const char *key, unsigned layout)
+{
+	doc_open(d, key, layout, '[', ']');
+}
+
+void lc_doc_end(struct lc_doc *d)
+{
+	int k = d->depth - 1;
+
+	if (k < 0)
+		return;
+	if (doc_layout(d) & LC_DOC_LINES)
+		doc_line(d, k);
+	fputc(k < LC_DOC_DEPTH ? d->close[k] : '}', d->out);
+	d->depth--;
+	d->brk = 0;
+	if (!d->depth)
+		fputc('\n', d->out);
+}
+
+void lc_doc_break(struct lc_doc *d)
+{
+	d->brk = 1;
+}
+
+void lc_doc_raw(struct lc_doc *d, const char *key, const char *text)
+{
+	doc_member(d, key);
+	fputs(text, d->out);
+}
+
+void lc_doc_str(struct lc_doc *d, const char *key, const char *s)
+{
+	doc_member(d, key);
+	lc_emit_json_str(d->out, s);
+}
+
+void lc_doc_num(struct lc_doc *d, const char *key, double v, int prec)
+{
+	doc_member(d, key);
+	lc_emit_json_num(d->out, v, prec);
+}
+
+void lc_doc_sig(struct lc_doc *d, const char *key, double v, int digits)
+{
+	doc_member(d, key);
+	if (isfinite(v))
+		fprintf(d->out, "%.*g", digits, v);
+	else
+		fputs("null", d->out);
+}
+
+void lc_doc_int(struct lc_doc *d, const char *key, int64_t v)
+{
+	doc_member(d, key);
+	fprintf(d->out, "%" PRId64, v);
+}
+
+void lc_doc_uint(struct lc_doc *d, const char *key, uint64_t v)
+{
+	doc_member(d, key);
+	fprintf(d->out, "%" PRIu64, v);
+}
+
+void lc_doc_bool(struct lc_doc *d, const char *key, int v)
+{
+	lc_doc_raw(d, key, v ? "true" : "false");
+}
+
+void lc_doc_null(struct lc_doc *d, const char *key)
+{
+	lc_doc_raw(d, key, "null");
+}

@@ -143,4 +143,59 @@ void lc_emit_text_fix(char *s, int keep_nl);
  * starts one.  NULL writes ''. */
 void lc_emit_gnuplot_str(FILE *out, const char *s);
 
+/* ---- documents ---------------------------------------------------------------
+ * Nested JSON (the report's document, fit's, the Perfetto trace, check's and
+ * events' lists) written as it goes: the writer holds only its open
+ * containers, so a document of any length takes the same memory.  Keys and
+ * strings are escaped as lc_emit_json_str does; a number that is not finite
+ * is null.  Each container chooses its layout, flags of:
+ *
+ *   LC_DOC_TIGHT  no blank after ',' and ':' ({"a":1,"b":2}); else one
+ *   LC_DOC_LINES  each member on a line of its own, the close too
+ *   LC_DOC_HANG   each member on a line of its own, the close after the last
+ *
+ * neither of the last two: the members on the current line.  A line begun
+ * for a member is indented by indent blanks (lc_doc_init) per open
+ * container.  lc_doc_break puts the next member on a line of its own in any
+ * layout.  Use: lc_doc_init, then values (key NULL in an array; the first
+ * value is the document), lc_doc_obj/lc_doc_arr ... lc_doc_end; the
+ * document's last lc_doc_end writes a newline after it.  Used by one
+ * thread; more than LC_DOC_DEPTH open containers are written flat. */
+#define LC_DOC_TIGHT	1u
+#define LC_DOC_LINES	2u
+#define LC_DOC_HANG	4u
+#define LC_DOC_DEPTH	16
+
+struct lc_doc {
+	FILE *out;
+	int indent;		/* blanks per open container on a new line */
+	int depth;		/* open containers */
+	int brk;		/* the next member on a new line */
+	unsigned layout[LC_DOC_DEPTH];
+	unsigned n[LC_DOC_DEPTH];	/* members written into each */
+	char close[LC_DOC_DEPTH];
+};
+
+void lc_doc_init(struct lc_doc *d, FILE *out, int indent);
+/* Open an object or an array as member key (NULL: in an array, or the
+ * document) with layout (LC_DOC_* flags). */
+void lc_doc_obj(struct lc_doc *d, const char *key, unsigned layout);
+void lc_doc_arr(struct lc_doc *d, const char *key, unsigned layout);
+/* Close the innermost container. */
+void lc_doc_end(struct lc_doc *d);
+/* The next member on a line of its own. */
+void lc_doc_break(struct lc_doc *d);
+
+/* Members: a string (NULL: null), a number with prec digits after the
+ * point, with digits significant digits (%g), integers, true or false,
+ * null, and text written as it is (a number the caller formatted). */
+void lc_doc_str(struct lc_doc *d, const char *key, const char *s);
+void lc_doc_num(struct lc_doc *d, const char *key, double v, int prec);
+void lc_doc_sig(struct lc_doc *d, const char *key, double v, int digits);
+void lc_doc_int(struct lc_doc *d, const char *key, int64_t v);
+void lc_doc_uint(struct lc_doc *d, const char *key, uint64_t v);
+void lc_doc_bool(struct lc_doc *d, const char *key, int v);
+void lc_doc_null(struct lc_doc *d, const char *key);
+void lc_doc_raw(struct lc_doc *d, const char *key, const char *text);
+
 #endif

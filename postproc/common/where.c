@@ -14,19 +14,6 @@
 #include "lc_util.h"
 #include "placename.h"
 
-/* The lost time of cat for ranking: category c, or every one but PC. */
-static uint64_t lost(const uint64_t cat[LC_NCAT], int c)
-{
-	uint64_t s = 0;
-
-	if (c >= 0)
-		return cat[c];
-	for (int k = 0; k < LC_NCAT; k++)
-		if (k != LC_CAT_PC)
-			s += cat[k];
-	return s;
-}
-
 /* The tid of thread index t of pr, or -1. */
 static int32_t tid_of(const struct lc_profile *pr, uint32_t t)
 {
@@ -78,13 +65,13 @@ static void find_slowest(const struct lc_profile *pr, struct lc_where_row *r,
 			 const struct lc_prof_place *const *g, uint32_t n)
 {
 	const struct lc_prof_place *best = NULL;
-	int late = r->cat[LC_CAT_PC] < lost(r->cat, -1);
+	int late = r->cat[LC_CAT_PC] < lc_cat_lost(r->cat, -1);
 	uint64_t bv = 0;
 	double sum = 0;
 	uint32_t k = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t v = late ? lost(g[i]->cat, -1) : g[i]->cat[LC_CAT_PC];
+		uint64_t v = late ? lc_cat_lost(g[i]->cat, -1) : g[i]->cat[LC_CAT_PC];
 
 		if (g[i]->thread == UINT32_MAX)
 			continue;
@@ -184,7 +171,7 @@ static int rank_cat_of;
 static int by_lost(const void *a, const void *b)
 {
 	const struct lc_where_row *x = a, *y = b;
-	uint64_t lx = lost(x->cat, rank_cat_of), ly = lost(y->cat, rank_cat_of);
+	uint64_t lx = lc_cat_lost(x->cat, rank_cat_of), ly = lc_cat_lost(y->cat, rank_cat_of);
 
 	if (lx != ly)
 		return lx > ly ? -1 : 1;

@@ -100,7 +100,7 @@ static void print_load(const struct lc_fitrun *fr, FILE *f, const char *pre)
 {
 	if (fr->o.noload)
 		fprintf(f, "%snote: --no-load: the model is of the program on a machine without other "
-			"load (%s)\n", pre, !strcmp(fr->cat->key, "tt") ? "tt less rc, the time "
+			"load (%s)\n", pre, fr->cat->from == LC_FROM_SUM ? "tt less rc, the time "
 			"runnable but not running" : "rc, the time runnable but not running, is apart "
 			"from this category");
 	for (int i = 0; i < fr->nloaded && i < LC_FIT_LOADED_SHOWN; i++)
@@ -360,14 +360,8 @@ static void text_table(const struct lc_fitrun *fr, FILE *out)
 	legend(fr, n, out);
 }
 
-/* Print a JSON number, null when not finite. */
-static void json_num(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.10g", v);
-	else
-		fprintf(out, "null");
-}
+/* A JSON number with 10 significant digits, null when not finite. */
+#define json_num(d, key, v) lc_doc_sig(d, key, v, 10)
 
 /* The name of the ranking criterion, for json and csv. */
 static const char *crit_name(enum lc_crit c)
@@ -376,29 +370,31 @@ static const char *crit_name(enum lc_crit c)
 }
 
 /* The terms of c as JSON objects: term, coefficient, 90% interval. */
-static void json_terms(const struct lc_fitrun *fr, const struct lc_fitcand *c, FILE *out)
+static void json_terms(const struct lc_fitrun *fr, const struct lc_fitcand *c, struct lc_doc *d)
 {
 	const struct lc_fit *f = &c->fit;
 	char text[2048];
 
+	lc_doc_arr(d, "terms", 0);
 	for (int t = 0; t < c->f->nterms; t++) {
 		lc_expr_print(c->f->term[t], (const char *const *)fr->vars, 10, text, sizeof(text));
-		fprintf(out, "%s{\"term\": ", t ? ", " : "");
-		lc_json_str(out, text);
-		fprintf(out, ", \"coef\": ");
-		json_num(out, f->coef[t]);
-		fprintf(out, ", \"interval90\": [");
-		json_num(out, f->coef[t] - f->half[t]);
-		fprintf(out, ", ");
-		json_num(out, f->coef[t] + f->half[t]);
-		fprintf(out, "], \"contains_zero\": %s, \"held_at_zero\": %s}",
-			f->flagged[t] ? "true" : "false", f->zero[t] ? "true" : "false");
+		lc_doc_obj(d, NULL, 0);
+		lc_doc_str(d, "term", text);
+		json_num(d, "coef", f->coef[t]);
+		lc_doc_arr(d, "interval90", 0);
+		json_num(d, NULL, f->coef[t] - f->half[t]);
+		json_num(d, NULL, f->coef[t] + f->half[t]);
+		lc_doc_end(d);
+		lc_doc_bool(d, "contains_zero", f->flagged[t]);
+		lc_doc_bool(d, "held_at_zero", f->zero[t]);
+		lc_doc_end(d);
 	}
+	lc_doc_end(d);
 }
 
 /* One model as a JSON object. */
 static void json_model(const struct lc_fitrun *fr, const struct lc_fitcand *c, int rank,
-		       FILE *out)
+		       struct lc_doc *d)
 {
 	const struct lc_fit *f = &c->fit;
 	const struct { const char *key; double v; } num[] = {
@@ -410,63 +406,69 @@ static void json_model(const struct lc_fitrun *fr, const struct lc_fitcand *c, i
 	char text[2048];
 
 	lc_fitrun_formula(fr, c, text, sizeof(text));
-	fprintf(out, "    {\"rank\": %d, \"formula\": ", rank);
-	lc_json_str(out, text);
-	fprintf(out, ", \"terms\": [");
-	json_terms(fr, c, out);
-	fprintf(out, "],\n     ");
-	for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
-		fprintf(out, "%s\"%s\": ", i ? ", " : "", num[i].key);
-		json_num(out, num[i].v);
-	}
-	fprintf(out, ", \"lack_of_fit\": %s", f->lof ? "true" : "false");
-	fprintf(out, ", \"below_zero\": %s", f->negative ? "true" : "false");
-	fprintf(out, ", \"dof\": %d}", f->dof);
+	lc_doc_obj(d, NULL, 0);
+	lc_doc_int(d, "rank", rank);
+	lc_doc_str(d, "formula", text);
+	json_terms(fr, c, d);
+	lc_doc_break(d);
+	for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++)
+		json_num(d, num[i].key, num[i].v);
+	lc_doc_bool(d, "lack_of_fit", f->lof);
+	lc_doc_bool(d, "below_zero", f->negative);
+	lc_doc_int(d, "dof", f->dof);
+	lc_doc_end(d);
 }
 
 /* The JSON header of what was fitted to what. */
-static void json_data(const struct lc_fitrun *fr, FILE *out)
+static void json_data(const struct lc_fitrun *fr, struct lc_doc *d)
 {
-	fprintf(out, "{\"file\": ");
-	lc_json_str(out, fr->o.runs);
-	if (fr->o.region) {
-		fprintf(out, ", \"region\": ");
-		lc_json_str(out, fr->o.region);
-	}
-	fprintf(out, ", \"category\": ");
-	lc_json_str(out, fr->cat->key);
-	fprintf(out, ", \"variables\": [");
-	for (int v = 0; v < fr->nvars; v++) {
-		fprintf(out, "%s", v ? ", " : "");
-		lc_json_str(out, fr->vars[v]);
-	}
-	fprintf(out, "], \"extract\": ");
-	if (fr->o.extract)
-		lc_json_str(out, fr->o.extract);
-	else
-		fprintf(out, "null");
+	lc_doc_str(d, "file", fr->o.runs);
+	if (fr->o.region)
+		lc_doc_str(d, "region", fr->o.region);
+	lc_doc_str(d, "category", fr->cat->key);
+	lc_doc_arr(d, "variables", 0);
+	for (int v = 0; v < fr->nvars; v++)
+		lc_doc_str(d, NULL, fr->vars[v]);
+	lc_doc_end(d);
+	lc_doc_str(d, "extract", fr->o.extract);
+}
+
+/* The points and runs behind the fit, and how the models were ranked. */
+static void json_rule(const struct lc_fitrun *fr, struct lc_doc *d)
+{
+	const struct lc_points *p = &fr->pts;
+	int w = fr->cands[0].fit.weighted;
+
+	lc_doc_break(d);
+	lc_doc_uint(d, "points", p->n);
+	lc_doc_uint(d, "runs", p->used);
+	lc_doc_uint(d, "runs_na", p->na);
+	lc_doc_uint(d, "runs_missing", p->missing);
+	lc_doc_str(d, "weights", w == 2 ? "relative" : w == 1 ? "spread" : "none");
+	lc_doc_int(d, "hypotheses", fr->ntried);
+	lc_doc_int(d, "undefined_left_out", fr->nundef + fr->search.undefined);
+	lc_doc_break(d);
+	lc_doc_str(d, "ranked_by", crit_name(fr->sel.crit));
+	lc_doc_int(d, "cross_validated", fr->sel.shortlist);
+	lc_doc_bool(d, "simpler_promoted", fr->sel.promoted >= 0);
 }
 
 /* --format json: the data, the rule and the shown models. */
 static void report_json(const struct lc_fitrun *fr, FILE *out)
 {
-	const struct lc_points *p = &fr->pts;
-	int n = lc_fitrun_shown(fr), w = fr->cands[0].fit.weighted;
+	int n = lc_fitrun_shown(fr);
+	struct lc_doc d;
 
-	json_data(fr, out);
-	fprintf(out, ",\n  \"points\": %zu, \"runs\": %zu, \"runs_na\": %zu, \"runs_missing\": "
-		"%zu, \"weights\": \"%s\", \"hypotheses\": %d, \"undefined_left_out\": %d,\n",
-		p->n, p->used, p->na, p->missing, w == 2 ? "relative" : w == 1 ? "spread" : "none",
-		fr->ntried, fr->nundef + fr->search.undefined);
-	fprintf(out, "  \"ranked_by\": \"%s\", \"cross_validated\": %d, \"simpler_promoted\": "
-		"%s,\n", crit_name(fr->sel.crit), fr->sel.shortlist,
-		fr->sel.promoted >= 0 ? "true" : "false");
-	fprintf(out, "  \"models\": [\n");
-	for (int i = 0; i < n; i++) {
-		json_model(fr, &fr->cands[i], i + 1, out);
-		fprintf(out, "%s\n", i + 1 < n ? "," : "");
-	}
-	fprintf(out, "  ]}\n");
+	lc_doc_init(&d, out, 2);
+	lc_doc_obj(&d, NULL, 0);
+	json_data(fr, &d);
+	json_rule(fr, &d);
+	lc_doc_break(&d);
+	lc_doc_arr(&d, "models", LC_DOC_LINES);
+	for (int i = 0; i < n; i++)
+		json_model(fr, &fr->cands[i], i + 1, &d);
+	lc_doc_end(&d);
+	lc_doc_end(&d);
 }
 
 /* The columns of --format csv: numbers with 10 significant digits, empty

@@ -196,13 +196,13 @@ static int noload_less(const struct lc_fitrun *fr, int *less, char *msg, size_t 
 	*less = -1;
 	if (!fr->o.noload)
 		return 0;
-	if (!strcmp(fr->cat->key, "rc"))
+	if (fr->cat->from == LC_FROM_SCHED)
 		return lc_fail(msg, len, -EINVAL, "--no-load: rc is the time runnable but not running, "
 			       "which other load adds; without other load predict with -w nocontention "
 			       "(or fit rc without --no-load)");
-	if (strcmp(fr->cat->key, "tt"))
+	if (fr->cat->from != LC_FROM_SUM)
 		return 0;
-	*less = lc_runs_find_key(fr->runs, "rc", 2);
+	*less = lc_runs_find_key(fr->runs, lc_cat_info(LC_CAT_RC)->key, 2);
 	if (*less < 0)
 		return lc_fail(msg, len, -ENOENT, "--no-load: no run in %s has rc (resource "
 			       "contention) to take off tt", fr->o.runs);
@@ -394,7 +394,7 @@ static int add_defaults(struct lc_fitrun *fr, char *msg, size_t len)
 
 int lc_fitrun_negative_ok(const struct lc_fitrun *fr)
 {
-	return fr->o.negative || !strcmp(fr->cat->key, "rt");
+	return fr->o.negative || fr->cat->computation;
 }
 
 /* Add the --search hypotheses. */

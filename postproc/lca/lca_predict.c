@@ -159,11 +159,11 @@ double lc_predict_lower(double t, double half)
 /* True when the model's only category is tt. */
 static int only_tt(const struct lc_model *m)
 {
-	return m->ncats == 1 && !strcmp(m->cats[0].cat, "tt");
+	return m->ncats == 1 && lc_key_lookup(m->cats[0].cat) == LC_KEY_TT;
 }
 
 /* The categories (with needed: only those T(E) needs) that m has no model
- * of, as "li sl" into buf, rt first; how many.  None for a model of tt
+ * of, as "li sl" into buf, with needed the computation (rt) first; how many.  None for a model of tt
  * alone. */
 static int missing_cats(const struct lc_model *m, int needed, char *buf, size_t len)
 {
@@ -174,11 +174,12 @@ static int missing_cats(const struct lc_model *m, int needed, char *buf, size_t 
 		buf[0] = '\0';
 	if (only_tt(m))
 		return 0;
-	for (int i = 0; i < LC_NCAT; i++) {
-		int c = needed ? (i + LC_CAT_PC) % LC_NCAT : i;	/* rt first when needed */
+	for (int i = 0; i < 2 * LC_NCAT; i++) {	/* with needed: computation first */
+		int c = i % LC_NCAT, first = !needed || lc_cat_info(c)->computation;
 		const char *key = lc_cat_info(c)->key;
 
-		if ((needed && !lc_cat_info(c)->needed) || lc_model_cat(m, key))
+		if ((i < LC_NCAT) != first || (needed && !lc_cat_info(c)->needed) ||
+		    lc_model_cat(m, key))
 			continue;
 		if (used < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? " " : "", key);
@@ -215,7 +216,7 @@ int lc_predict_total(const struct lc_model *m, const struct lc_env *env, const s
 		double c, h;
 		int rc;
 
-		if (!strcmp(cat, "tt") && !only_tt(m))
+		if (lc_key_lookup(cat) == LC_KEY_TT && !only_tt(m))
 			continue;
 		rc = lc_predict_cat(m, cat, env, &c, &h, missing);
 		if (rc)
@@ -251,7 +252,7 @@ int lc_predict_gain(const struct lc_model *m, const struct lc_env *at, const str
 	for (int i = 0; i < m->ncats; i++) {
 		const struct lc_catmodel *cm = &m->cats[i];
 
-		if (!strcmp(cm->cat, "tt") && !only_tt(m))
+		if (lc_key_lookup(cm->cat) == LC_KEY_TT && !only_tt(m))
 			continue;
 		*var += lc_model_var_fit(cm, va);
 		*gain += lc_model_gain(cm, va, vx);

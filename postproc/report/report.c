@@ -354,19 +354,24 @@ static void pp_total(struct lc_emit *e, const struct view *v)
 	lc_emit_row(e);
 }
 
-/* The categories, "of which queue empty", Total Time, then Parallel
- * Computation, as the thesis's pp prints them. */
+/* The losses (Load Imbalance with "of which queue empty"), Total Time,
+ * then the computation (Remaining Time), as the thesis's pp prints them:
+ * the table's order, its computation rows after the total. */
 static void pp_table(const struct lc_profile *pr, const struct view *v)
 {
 	struct lc_emit *e = lc_emit_new(stdout, LC_EMIT_TEXT, pp_cols, 4, LC_EMIT_NO_HEADER);
 
-	for (int c = 0; c < LC_CAT_PC; c++) {
+	for (int c = 0; c < LC_NCAT; c++) {
+		if (lc_cat_info(c)->computation)
+			continue;
 		pp_line(e, pr, v, c);
 		if (c == LC_CAT_LI && v->qempty && !unavailable(pr, c))
 			pp_row(e, "  of which queue empty", v, v->qempty, "");
 	}
 	pp_total(e, v);
-	pp_line(e, pr, v, LC_CAT_PC);
+	for (int c = 0; c < LC_NCAT; c++)
+		if (lc_cat_info(c)->computation)
+			pp_line(e, pr, v, c);
 	lc_emit_end(e);
 }
 
@@ -667,7 +672,8 @@ struct kv {
 };
 
 /* The profile's keys of a -l line, in order: p, the categories (na when not
- * measured), cpus when the profile recorded the machine's CPUs (before rt:
+ * measured), cpus when the profile recorded the machine's CPUs (before the
+ * first computation category, rt:
  * "p=N li=" and "tt= " stay next to each other for readers of older lines),
  * tt, and load (the machine's share other processes and steal took, %)
  * when it was measured.  Returns how many. */
@@ -677,8 +683,9 @@ static int lline_pairs(const struct lc_profile *pr, const struct view *v, struct
 
 	kv[n].key = "p";
 	snprintf(kv[n++].val, sizeof(kv->val), "%u", pr->procs);
-	for (int c = 0; c < LC_NCAT; c++) {
-		if (c == LC_CAT_PC && pr->ended && pr->end.ext && pr->end.ncpus) {
+	for (int c = 0, cpus = pr->ended && pr->end.ext && pr->end.ncpus; c < LC_NCAT; c++) {
+		if (cpus && lc_cat_info(c)->computation) {
+			cpus = 0;
 			kv[n].key = "cpus";
 			snprintf(kv[n++].val, sizeof(kv->val), "%u", pr->end.ncpus);
 		}
@@ -835,7 +842,7 @@ static void csv_summary(const struct lc_profile *pr, const struct view *v)
 	sum_head(e, "qe", "of which queue empty", lc_sec(v->qempty), pct(v->qempty, v->total));
 	lc_emit_empty(e);
 	sum_tail(e, pr, v, -1, v->qempty);
-	sum_head(e, "tt", "Total Time", lc_sec(v->total), v->total ? 100.0 : 0.0);
+	sum_head(e, lc_cat_info(LC_KEY_TT)->key, "Total Time", lc_sec(v->total), v->total ? 100.0 : 0.0);
 	lc_emit_row(e);
 	sum_head(e, "wall", "Wall Time", v->wall, NAN);
 	lc_emit_row(e);
@@ -1011,254 +1018,244 @@ static void counters(const struct lc_profile *pr, const struct lc_prof_data *d,
 /* ---- json ---------------------------------------------------------------- */
 
 /* {"li": 0.1, ..., "rt": 0.2, "total": 0.3} with null for unavailable. */
-static void json_cats(const struct lc_profile *pr, const uint64_t cat[LC_NCAT])
+static void json_cats(struct lc_doc *j, const char *key, const struct lc_profile *pr,
+		      const uint64_t cat[LC_NCAT])
 {
-	printf("{");
-	for (int c = 0; c < LC_NCAT; c++) {
-		printf("\"%s\": ", lc_cat_info(c)->key);
+	lc_doc_obj(j, key, 0);
+	for (int c = 0; c < LC_NCAT; c++)
 		if (unavailable(pr, c))
-			printf("null, ");
+			lc_doc_null(j, lc_cat_info(c)->key);
 		else
-			printf("%.9f, ", lc_sec(cat[c]));
-	}
-	printf("\"total\": %.9f}", lc_sec(lc_cat_sum(cat)));
+			lc_doc_num(j, lc_cat_info(c)->key, lc_sec(cat[c]), 9);
+	lc_doc_num(j, "total", lc_sec(lc_cat_sum(cat)), 9);
+	lc_doc_end(j);
 }
 
-static void json_head(const struct lc_profile *pr, const struct lc_report_opts *o, const struct view *v)
+static void json_head(struct lc_doc *j, const struct lc_profile *pr,
+		      const struct lc_report_opts *o, const struct view *v)
 {
-	printf("{\n  \"file\": ");
-	lc_json_str(stdout, o->file);
-	printf(",\n  \"command\": ");
-	lc_json_str(stdout, pr->info.command);
-	printf(",\n  \"source\": \"%s\",\n", o->source == LC_SRC_TRACE ? "trace" : "sampled");
+	lc_doc_str(j, "file", o->file);
+	lc_doc_str(j, "command", pr->info.command);
+	lc_doc_str(j, "source", o->source == LC_SRC_TRACE ? "trace" : "sampled");
 	if (o->have_tag)
-		printf("  \"tag\": %" PRId64 ",\n", o->tag);
-	if (o->have_tag && tag_name(o, o->tag)) {
-		printf("  \"tag_name\": ");
-		lc_json_str(stdout, tag_name(o, o->tag));
-		printf(",\n");
+		lc_doc_int(j, "tag", o->tag);
+	if (o->have_tag && tag_name(o, o->tag))
+		lc_doc_str(j, "tag_name", tag_name(o, o->tag));
+	lc_doc_uint(j, "procs", pr->procs);
+	lc_doc_str(j, "procs_from", procs_from(pr->procs_from));
+	if (pr->ended && pr->end.p_rules) {
+		lc_doc_obj(j, "procs_rules", 0);
+		lc_doc_uint(j, "threads", pr->end.max_threads);
+		lc_doc_uint(j, "runnable", pr->end.max_runnable);
+		lc_doc_uint(j, "affinity_cpus", pr->end.affinity_cpus);
+		lc_doc_end(j);
 	}
-	printf("  \"procs\": %u,\n  \"procs_from\": ", pr->procs);
-	lc_json_str(stdout, procs_from(pr->procs_from));
-	if (pr->ended && pr->end.p_rules)
-		printf(",\n  \"procs_rules\": {\"threads\": %u, \"runnable\": %u, "
-		       "\"affinity_cpus\": %u}", pr->end.max_threads, pr->end.max_runnable,
-		       pr->end.affinity_cpus);
-	printf(",\n  \"wall\": %.9f,\n  \"total\": %.9f,\n", v->wall, lc_sec(v->total));
-	printf("  \"li_queue_empty\": %.9f,\n", lc_sec(v->qempty));
-	printf("  \"wasted_lost\": %" PRIu64 ",\n  \"bad_reads\": %" PRIu64 ",\n",
-	       pr->end.wasted_lost, pr->end.bad_reads);
-	if (pr->ended && pr->end.fds)
-		printf("  \"untracked_for_want_of_fds\": %" PRIu32 ",\n  \"fds_ran_out\": %s,\n",
-		       pr->end.untracked, pr->end.fd_flags & LC_END_FDS_SHORT ? "true" : "false");
+	lc_doc_num(j, "wall", v->wall, 9);
+	lc_doc_num(j, "total", lc_sec(v->total), 9);
+	lc_doc_num(j, "li_queue_empty", lc_sec(v->qempty), 9);
+	lc_doc_uint(j, "wasted_lost", pr->end.wasted_lost);
+	lc_doc_uint(j, "bad_reads", pr->end.bad_reads);
+	if (pr->ended && pr->end.fds) {
+		lc_doc_uint(j, "untracked_for_want_of_fds", pr->end.untracked);
+		lc_doc_bool(j, "fds_ran_out", pr->end.fd_flags & LC_END_FDS_SHORT);
+	}
 }
 
 /* "sampler": the sampler's own run, null where the profile does not say. */
-static void json_sampler(const struct lc_profile *pr)
+static void json_sampler(struct lc_doc *j, const struct lc_profile *pr)
 {
 	int ext = pr->ended && pr->end.ext;
 	struct samp s;
 
 	sampler_stats(pr, &s);
-	printf("  \"sampler\": {\"ticks\": %" PRIu64 ", \"max_gap_s\": ", s.ticks);
-	if (pr->ended)
-		printf("%.9f", lc_sec(s.gap_ns));
-	else
-		printf("null");
-	printf(", \"max_gap_at_s\": ");
-	if (s.gap_start >= 0)
-		printf("%.9f", lc_sec((uint64_t)s.gap_start));
-	else
-		printf("null");
-	printf(", \"missed_ticks\": %" PRIu64 ", \"estimated\": %s, \"stalled\": %s, "
-	       "\"cpu_s\": ", s.missed, s.est_missed ? "true" : "false",
-	       s.stalled ? "true" : "false");
-	if (ext && pr->end.sampler_cpu_ns)
-		printf("%.9f", lc_sec(pr->end.sampler_cpu_ns));
-	else
-		printf("null");
-	printf(", \"shared_cpu\": ");
+	lc_doc_obj(j, "sampler", 0);
+	lc_doc_uint(j, "ticks", s.ticks);
+	lc_doc_num(j, "max_gap_s", pr->ended ? lc_sec(s.gap_ns) : NAN, 9);
+	lc_doc_num(j, "max_gap_at_s", s.gap_start >= 0 ? lc_sec((uint64_t)s.gap_start) : NAN, 9);
+	lc_doc_uint(j, "missed_ticks", s.missed);
+	lc_doc_bool(j, "estimated", s.est_missed);
+	lc_doc_bool(j, "stalled", s.stalled);
+	lc_doc_num(j, "cpu_s", ext && pr->end.sampler_cpu_ns ? lc_sec(pr->end.sampler_cpu_ns) : NAN,
+		   9);
 	if (ext)
-		printf("%d", pr->end.shared_cpu);
+		lc_doc_int(j, "shared_cpu", pr->end.shared_cpu);
 	else
-		printf("null");
-	printf(", \"sched_source\": ");
-	lc_json_str(stdout, ext ? lc_sched_source_name(pr->end.sched_source) : NULL);
-	printf(", \"ncpus\": ");
+		lc_doc_null(j, "shared_cpu");
+	lc_doc_str(j, "sched_source", ext ? lc_sched_source_name(pr->end.sched_source) : NULL);
 	if (ext && pr->end.ncpus)
-		printf("%u},\n", pr->end.ncpus);
+		lc_doc_uint(j, "ncpus", pr->end.ncpus);
 	else
-		printf("null},\n");
+		lc_doc_null(j, "ncpus");
+	lc_doc_end(j);
 }
 
-static void json_categories(const struct lc_profile *pr, const struct view *v)
+static void json_categories(struct lc_doc *j, const struct lc_profile *pr, const struct view *v)
 {
 	char buf[LC_PROF_TEXT_MAX + 128];
 
-	printf("  \"observations\": ");
-	if (v->nobs > 0)
-		printf("%.0f,\n", v->nobs);
-	else
-		printf("null,\n");
-	printf("  \"categories\": {\n");
+	lc_doc_num(j, "observations", v->nobs > 0 ? v->nobs : NAN, 0);
+	lc_doc_obj(j, "categories", LC_DOC_LINES);
 	for (int c = 0; c < LC_NCAT; c++) {
 		int na = unavailable(pr, c);
 
-		printf("    \"%s\": {\"name\": \"%s\", \"seconds\": ", lc_cat_info(c)->key,
-		       lc_cat_info(c)->name);
-		if (na)
-			printf("null, \"percent\": null, \"available\": false, \"reason\": ");
-		else
-			printf("%.9f, \"percent\": %.4f, \"available\": true, \"reason\": ",
-			       lc_sec(v->cat[c]), pct(v->cat[c], v->total));
-		lc_json_str(stdout, na ? reason(pr, c) : NULL);
-		printf(", \"se\": ");
-		if (!na && v->nobs > 0)
-			printf("%.9f", std_err(v, v->cat[c]));
-		else
-			printf("null");
-		printf(", \"method\": ");
-		lc_json_str(stdout, method(pr, c, buf, sizeof(buf)));
-		printf("}%s\n", c + 1 < LC_NCAT ? "," : "");
+		lc_doc_obj(j, lc_cat_info(c)->key, 0);
+		lc_doc_str(j, "name", lc_cat_info(c)->name);
+		lc_doc_num(j, "seconds", na ? NAN : lc_sec(v->cat[c]), 9);
+		lc_doc_num(j, "percent", na ? NAN : pct(v->cat[c], v->total), 4);
+		lc_doc_bool(j, "available", !na);
+		lc_doc_str(j, "reason", na ? reason(pr, c) : NULL);
+		lc_doc_num(j, "se", !na && v->nobs > 0 ? std_err(v, v->cat[c]) : NAN, 9);
+		lc_doc_str(j, "method", method(pr, c, buf, sizeof(buf)));
+		lc_doc_end(j);
 	}
-	printf("  }");
+	lc_doc_end(j);
 }
 
-/* The row of thread i in per_thread. */
-static void json_thread(const struct lc_profile *pr, const struct lc_prof_data *d, uint32_t i)
+/* The pid and tid of thread i as members. */
+static void json_ids(struct lc_doc *j, const struct lc_profile *pr, uint32_t i)
 {
-	printf("%s\n    {\"thread\": %u, \"pid\": %d, \"tid\": %d, \"seconds\": ",
-	       i ? "," : "", i, pr->threads[i].pid, pr->threads[i].tid);
-	json_cats(pr, d->threads[i].cat);
-	printf("}");
+	lc_doc_uint(j, "thread", i);
+	lc_doc_int(j, "pid", pr->threads[i].pid);
+	lc_doc_int(j, "tid", pr->threads[i].tid);
 }
 
-static void json_per_thread(const struct lc_profile *pr, const struct lc_prof_data *d,
-			    const struct view *v)
+static void json_per_thread(struct lc_doc *j, const struct lc_profile *pr,
+			    const struct lc_prof_data *d, const struct view *v)
 {
 	uint64_t empty[LC_NCAT];
 
-	printf(",\n  \"per_thread\": [");
-	for (uint32_t i = 0; i < d->nthreads; i++)
-		json_thread(pr, d, i);
+	lc_doc_arr(j, "per_thread", LC_DOC_LINES);
+	for (uint32_t i = 0; i < d->nthreads; i++) {
+		lc_doc_obj(j, NULL, 0);
+		json_ids(j, pr, i);
+		json_cats(j, "seconds", pr, d->threads[i].cat);
+		lc_doc_end(j);
+	}
+	lc_doc_end(j);
 	empty_row(d, v, empty);
-	printf("\n  ],\n  \"empty_slots\": ");
-	json_cats(pr, empty);
+	json_cats(j, "empty_slots", pr, empty);
 }
 
-/* One window of the timeline (first: no comma before it); 0 when the
- * options leave it out. */
-static int json_window(const struct lc_profile *pr, const struct lc_prof_window *w,
-		       const struct lc_report_opts *o, int first)
+/* The timeline: one object per window the options keep. */
+static void json_timeline(struct lc_doc *j, const struct lc_profile *pr,
+			  const struct lc_prof_data *d, const struct lc_report_opts *o)
 {
-	const struct lc_acct *a = window_acct(w, o);
-	struct view v;
+	lc_doc_arr(j, "timeline", LC_DOC_LINES);
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		const struct lc_prof_window *w = &d->windows[i];
+		const struct lc_acct *a = window_acct(w, o);
+		struct view v;
 
-	if (!a)
-		return 0;
-	make_view(pr, a, &v);
-	printf("%s\n    {\"window\": %u, \"start\": %.9f, \"wall\": %.9f, \"seconds\": ",
-	       first ? "" : ",", w->index, lc_sec(w->start_ns), v.wall);
-	json_cats(pr, v.cat);
-	printf("}");
-	return 1;
-}
-
-static void json_timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
-			  const struct lc_report_opts *o)
-{
-	int first = 1;
-
-	printf(",\n  \"timeline\": [");
-	for (uint32_t i = 0; i < d->nwindows; i++)
-		if (json_window(pr, &d->windows[i], o, first))
-			first = 0;
-	printf("\n  ]");
+		if (!a)
+			continue;
+		make_view(pr, a, &v);
+		lc_doc_obj(j, NULL, 0);
+		lc_doc_uint(j, "window", w->index);
+		lc_doc_num(j, "start", lc_sec(w->start_ns), 9);
+		lc_doc_num(j, "wall", v.wall, 9);
+		json_cats(j, "seconds", pr, v.cat);
+		lc_doc_end(j);
+	}
+	lc_doc_end(j);
 }
 
 /* "counts": [...], "ipc": x, "mpki": y of v[]. */
-static void json_counts(const struct lc_profile *pr, const uint64_t *v)
+static void json_counts(struct lc_doc *j, const struct lc_profile *pr, const uint64_t *v)
 {
-	printf("\"counts\": [");
+	lc_doc_arr(j, "counts", 0);
 	for (uint32_t e = 0; e < pr->nevents; e++)
-		printf("%s%" PRIu64, e ? ", " : "", v[e]);
-	printf("], \"ipc\": ");
-	lc_emit_json_num(stdout, ipc(pr, v), 6);
-	printf(", \"mpki\": ");
-	lc_emit_json_num(stdout, mpki(pr, v), 6);
+		lc_doc_uint(j, NULL, v[e]);
+	lc_doc_end(j);
+	lc_doc_num(j, "ipc", ipc(pr, v), 6);
+	lc_doc_num(j, "mpki", mpki(pr, v), 6);
 }
 
-static void json_counters(const struct lc_profile *pr, const struct lc_prof_data *d,
-			  const struct lc_report_opts *o)
+/* The counts per thread and per tag. */
+static void json_counts_by(struct lc_doc *j, const struct lc_profile *pr,
+			   const struct lc_prof_data *d)
+{
+	lc_doc_break(j);
+	lc_doc_arr(j, "per_thread", LC_DOC_HANG);
+	for (uint32_t i = 0; i < d->nthreads && d->ev_thread; i++) {
+		lc_doc_obj(j, NULL, 0);
+		json_ids(j, pr, i);
+		json_counts(j, pr, &d->ev_thread[(size_t)i * pr->nevents]);
+		lc_doc_end(j);
+	}
+	lc_doc_end(j);
+	lc_doc_break(j);
+	lc_doc_arr(j, "per_tag", LC_DOC_HANG);
+	for (uint32_t i = 0; i < d->ntags && d->ev_tag; i++) {
+		lc_doc_obj(j, NULL, 0);
+		lc_doc_int(j, "tag", d->tags[i].tag);
+		json_counts(j, pr, &d->ev_tag[(size_t)i * pr->nevents]);
+		lc_doc_end(j);
+	}
+	lc_doc_end(j);
+}
+
+static void json_counters(struct lc_doc *j, const struct lc_profile *pr,
+			  const struct lc_prof_data *d, const struct lc_report_opts *o)
 {
 	const uint64_t *v = counts_of(pr, d, o);
 
-	printf(",\n  \"counters\": ");
+	lc_doc_obj(j, "counters", 0);
+	lc_doc_bool(j, "recorded", v != NULL);
 	if (!v) {
-		printf("{\"recorded\": false, \"note\": \"no counters recorded\"}");
+		lc_doc_str(j, "note", "no counters recorded");
+		lc_doc_end(j);
 		return;
 	}
-	printf("{\"recorded\": true,\n    \"events\": [");
+	lc_doc_break(j);
+	lc_doc_arr(j, "events", 0);
 	for (uint32_t e = 0; e < pr->nevents; e++) {
-		printf("%s{\"name\": ", e ? ", " : "");
-		lc_json_str(stdout, pr->events[e].name);
-		printf(", \"role\": \"%s\", \"total\": %" PRIu64 "}",
-		       lc_ev_role_info(pr->events[e].role)->name, v[e]);
+		lc_doc_obj(j, NULL, 0);
+		lc_doc_str(j, "name", pr->events[e].name);
+		lc_doc_str(j, "role", lc_ev_role_info(pr->events[e].role)->name);
+		lc_doc_uint(j, "total", v[e]);
+		lc_doc_end(j);
 	}
-	printf("],\n    ");
-	json_counts(pr, v);
-	if (!o->have_tag) {
-		printf(",\n    \"per_thread\": [");
-		for (uint32_t i = 0; i < d->nthreads && d->ev_thread; i++) {
-			printf("%s\n      {\"thread\": %u, \"pid\": %d, \"tid\": %d, ",
-			       i ? "," : "", i, pr->threads[i].pid, pr->threads[i].tid);
-			json_counts(pr, &d->ev_thread[(size_t)i * pr->nevents]);
-			printf("}");
-		}
-		printf("],\n    \"per_tag\": [");
-		for (uint32_t i = 0; i < d->ntags && d->ev_tag; i++) {
-			printf("%s\n      {\"tag\": %" PRId64 ", ", i ? "," : "", d->tags[i].tag);
-			json_counts(pr, &d->ev_tag[(size_t)i * pr->nevents]);
-			printf("}");
-		}
-		printf("]");
-	}
-	printf("}");
+	lc_doc_end(j);
+	lc_doc_break(j);
+	json_counts(j, pr, v);
+	if (!o->have_tag)
+		json_counts_by(j, pr, d);
+	lc_doc_end(j);
 }
 
 /* "cut": where a cut profile ends, or null. */
-static void json_cut(const struct lc_profile *pr, const struct lc_prof_data *d)
+static void json_cut(struct lc_doc *j, const struct lc_profile *pr, const struct lc_prof_data *d)
 {
-	printf("  \"cut\": ");
-	if (pr->cut)
-		printf("{\"offset\": %" PRIu64 ", \"windows\": %u, \"seconds\": %.9f},\n",
-		       pr->cut_offset, d->nwindows, lc_sec(lc_acct_wall(&d->total)));
-	else
-		printf("null,\n");
-}
-
-/* The parts of the JSON report that options ask for. */
-static void json_optional(const struct lc_profile *pr, const struct lc_report_opts *o,
-			  const struct lc_prof_data *d, const struct view *v)
-{
-	if (o->per_thread)
-		json_per_thread(pr, d, v);
-	if (o->timeline)
-		json_timeline(pr, d, o);
-	if (o->counters)
-		json_counters(pr, d, o);
+	if (!pr->cut) {
+		lc_doc_null(j, "cut");
+		return;
+	}
+	lc_doc_obj(j, "cut", 0);
+	lc_doc_uint(j, "offset", pr->cut_offset);
+	lc_doc_uint(j, "windows", d->nwindows);
+	lc_doc_num(j, "seconds", lc_sec(lc_acct_wall(&d->total)), 9);
+	lc_doc_end(j);
 }
 
 static void json_report(const struct lc_profile *pr, const struct lc_report_opts *o,
 			const struct lc_prof_data *d, const struct view *v)
 {
-	json_head(pr, o, v);
-	json_cut(pr, d);
-	json_sampler(pr);
-	lc_report_machine_json(stdout, pr, o->timeline);
-	json_categories(pr, v);
-	json_optional(pr, o, d, v);
-	printf("\n}\n");
+	struct lc_doc j;
+
+	lc_doc_init(&j, stdout, 2);
+	lc_doc_obj(&j, NULL, LC_DOC_LINES);
+	json_head(&j, pr, o, v);
+	json_cut(&j, pr, d);
+	json_sampler(&j, pr);
+	lc_report_machine_json(&j, pr, o->timeline);
+	json_categories(&j, pr, v);
+	if (o->per_thread)
+		json_per_thread(&j, pr, d, v);
+	if (o->timeline)
+		json_timeline(&j, pr, d, o);
+	if (o->counters)
+		json_counters(&j, pr, d, o);
+	lc_doc_end(&j);
 }
 
 /* Print the report.  See report.h. */

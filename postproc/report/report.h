@@ -85,9 +85,10 @@ int lc_report_late(const struct lc_profile *pr, enum lc_source src, struct lc_la
  * printed, 0 when the profile holds no machine block (format < 1.4). */
 int lc_report_machine_text(FILE *out, const struct lc_profile *pr);
 
-/* "  \"machine\": {...},\n" (null without machine blocks), with every span
- * when spans is set. */
-void lc_report_machine_json(FILE *out, const struct lc_profile *pr, int spans);
+/* The member "machine" of the report's document j: {...}, null without
+ * machine blocks, with every span when spans is set. */
+struct lc_doc;
+void lc_report_machine_json(struct lc_doc *j, const struct lc_profile *pr, int spans);
 
 /* " *" when the machine's load distorts category c of pr, else "". */
 const char *lc_report_mark(const struct lc_profile *pr, int c);

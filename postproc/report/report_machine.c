@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 
 int lc_report_machine_text(FILE *out, const struct lc_profile *pr)
@@ -38,44 +39,44 @@ const char *lc_report_mark(const struct lc_profile *pr, int c)
 }
 
 /* {"start": s, "len": s, "other": %, ...} of one span. */
-static void json_span(FILE *out, const struct lc_prof_machine *m)
+static void json_span(struct lc_doc *j, const char *key, const struct lc_prof_machine *m)
 {
-	fprintf(out, "{\"start\": %.9f, \"len\": %.9f, \"cpus\": %u, \"partial\": %s, "
-		"\"other\": %.4f, \"steal\": %.4f, \"sampler\": %.4f, \"program\": %.4f}",
-		lc_sec(m->start_ns), lc_sec(m->len_ns), m->ncpus,
-		m->flags & LC_MACH_PARTIAL ? "true" : "false", lc_machine_pct(m, LC_SHARE_OTHER),
-		lc_machine_pct(m, LC_SHARE_STEAL), lc_machine_pct(m, LC_SHARE_SAMPLER),
-		lc_machine_pct(m, LC_SHARE_PROGRAM));
+	lc_doc_obj(j, key, 0);
+	lc_doc_num(j, "start", lc_sec(m->start_ns), 9);
+	lc_doc_num(j, "len", lc_sec(m->len_ns), 9);
+	lc_doc_uint(j, "cpus", m->ncpus);
+	lc_doc_bool(j, "partial", m->flags & LC_MACH_PARTIAL);
+	lc_doc_num(j, "other", lc_machine_pct(m, LC_SHARE_OTHER), 4);
+	lc_doc_num(j, "steal", lc_machine_pct(m, LC_SHARE_STEAL), 4);
+	lc_doc_num(j, "sampler", lc_machine_pct(m, LC_SHARE_SAMPLER), 4);
+	lc_doc_num(j, "program", lc_machine_pct(m, LC_SHARE_PROGRAM), 4);
+	lc_doc_end(j);
 }
 
-void lc_report_machine_json(FILE *out, const struct lc_profile *pr, int spans)
+void lc_report_machine_json(struct lc_doc *j, const struct lc_profile *pr, int spans)
 {
 	const struct lc_prof_machine *m = &pr->machine_total;
 	uint32_t dis = lc_machine_distorts(pr);
-	int first = 1;
 
-	fprintf(out, "  \"machine\": ");
 	if (!pr->nmachine || !m->total_ns) {
-		fprintf(out, "null,\n");
+		lc_doc_null(j, "machine");
 		return;
 	}
-	fprintf(out, "{\"percent\": ");
-	json_span(out, m);
-	fprintf(out, ", \"threshold\": %.1f, \"loaded\": %s, \"distorts\": [", LC_MACHINE_LOAD_PCT,
-		dis ? "true" : "false");
+	lc_doc_obj(j, "machine", 0);
+	json_span(j, "percent", m);
+	lc_doc_num(j, "threshold", LC_MACHINE_LOAD_PCT, 1);
+	lc_doc_bool(j, "loaded", dis != 0);
+	lc_doc_arr(j, "distorts", 0);
 	for (int c = 0; c < LC_NCAT; c++)
-		if ((dis >> c) & 1) {
-			fprintf(out, "%s\"%s\"", first ? "" : ", ", lc_cat_info(c)->key);
-			first = 0;
-		}
-	fprintf(out, "]");
+		if ((dis >> c) & 1)
+			lc_doc_str(j, NULL, lc_cat_info(c)->key);
+	lc_doc_end(j);
 	if (spans) {
-		fprintf(out, ",\n    \"spans\": [");
-		for (uint32_t i = 0; i < pr->nmachine; i++) {
-			fprintf(out, "%s\n      ", i ? "," : "");
-			json_span(out, &pr->machine[i]);
-		}
-		fprintf(out, "]");
+		lc_doc_break(j);
+		lc_doc_arr(j, "spans", LC_DOC_HANG);
+		for (uint32_t i = 0; i < pr->nmachine; i++)
+			json_span(j, NULL, &pr->machine[i]);
+		lc_doc_end(j);
 	}
-	fprintf(out, "},\n");
+	lc_doc_end(j);
 }

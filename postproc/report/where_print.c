@@ -26,22 +26,9 @@ static double pct(uint64_t ns, uint64_t total)
 	return total ? 100.0 * (double)ns / (double)total : 0.0;
 }
 
-static uint64_t row_lost(const uint64_t cat[LC_NCAT], int c)
-{
-	uint64_t s = 0;
-
-	if (c >= 0)
-		return cat[c];
-	for (int k = 0; k < LC_CAT_PC; k++)
-		s += cat[k];
-	for (int k = LC_CAT_PC + 1; k < LC_NCAT; k++)
-		s += cat[k];
-	return s;
-}
-
 static uint64_t grand_total(const struct lc_where *w)
 {
-	return row_lost(w->total, -1) + w->total[LC_CAT_PC];
+	return lc_cat_sum(w->total);
 }
 
 static void add(struct lc_col *cols, int *n, struct lc_col c)
@@ -169,8 +156,8 @@ static void row(struct lc_emit *e, const struct lc_profile *pr, const struct lc_
 		else if (!text)
 			lc_emit_num(e, pct(r->cat[c], tt));
 	}
-	lc_emit_num(e, lc_sec(row_lost(r->cat, w->rank_cat)));
-	lc_emit_num(e, pct(row_lost(r->cat, w->rank_cat), tt));
+	lc_emit_num(e, lc_sec(lc_cat_lost(r->cat, w->rank_cat)));
+	lc_emit_num(e, pct(lc_cat_lost(r->cat, w->rank_cat), tt));
 	if (w->inclusive == 1)	/* a sum of places: threads are counted per place */
 		lc_emit_na(e);
 	else
@@ -343,8 +330,8 @@ static int by_html_key(const void *a, const void *b)
 
 	if (html_key == KEY_NAME)
 		return strcmp(x->name, y->name);
-	vx = html_key == KEY_LOST ? row_lost(x->cat, html_w->rank_cat) : x->cat[html_key];
-	vy = html_key == KEY_LOST ? row_lost(y->cat, html_w->rank_cat) : y->cat[html_key];
+	vx = html_key == KEY_LOST ? lc_cat_lost(x->cat, html_w->rank_cat) : x->cat[html_key];
+	vy = html_key == KEY_LOST ? lc_cat_lost(y->cat, html_w->rank_cat) : y->cat[html_key];
 	return vx != vy ? (vx > vy ? -1 : 1) : strcmp(x->name, y->name);
 }
 
@@ -363,7 +350,7 @@ static void html_head(FILE *out)
 static void html_row(FILE *out, const struct lc_profile *pr, const struct lc_where *w,
 		     const struct lc_where_row *r)
 {
-	uint64_t l = row_lost(r->cat, w->rank_cat);
+	uint64_t l = lc_cat_lost(r->cat, w->rank_cat);
 
 	fputs("<tr><td>", out);
 	html_str(out, r->name);
