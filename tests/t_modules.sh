@@ -17,7 +17,9 @@
 #     the root-only file's build id, size or mtime;
 #   - a FIFO at that path does not hang the recording (60 s);
 #   - a sampler run as nobody too (it may not use /proc/PID/map_files, so
-#     it opens the path, never through a link): the same two.
+#     it opens the path, never through a link): the same two;
+#   - a program run as nobody that it may execute but not read (0711):
+#     its build id is not in root's profile (0755: it is).
 # The first judgment is not judged when the run with 10 mappings, this
 # test's measure of the machine, missed over 2 % of its ticks.  The second and third parts skip
 # when not root or without setpriv.
@@ -76,10 +78,10 @@ fi
 command -v setpriv >/dev/null 2>&1 || { finish; exit; }
 asnobody="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
 mkdir "$tmp/u" && chown nobody "$tmp/u"
-cp build/liblostcycles.so.1 "$tmp/u/lib.so"
+cp build/liblostcycles-pthread.so.1 "$tmp/u/lib.so"	# an ELF file nothing else maps
 chown nobody "$tmp/u/lib.so"
 libid=$(build_id "$tmp/u/lib.so")
-cp "$W" "$tmp/secret"			# root's, 0600: another build id
+cp "$LC" "$tmp/secret"			# root's, 0600: an ELF file of its own build id
 head -c 4321 /dev/urandom >>"$tmp/secret"
 chmod 600 "$tmp/secret"
 touch -d '2001-02-03 04:05:06.123456789' "$tmp/secret"
@@ -128,4 +130,19 @@ for who in root nobody; do
 	status_ok "$who's sampler: a FIFO at the module's path (no hang)" "$pst" \
 		"$tmp/fifo-$who.err"
 done
+
+# the main program, executable by nobody but not readable (0711): not
+# recorded; readable (0755): recorded
+cp "$W" "$tmp/prog"
+wid=$(build_id "$tmp/prog")
+for mode in 711 755; do
+	chmod "$mode" "$tmp/prog"
+	"$LC" record -o "$tmp/p$mode.data" -- $asnobody "$tmp/prog" "$tmp/u/lib.so" 10 600 \
+		>"$tmp/p$mode.out" 2>"$tmp/p$mode.err"
+	status_ok "record a program of mode $mode run as nobody" $? "$tmp/p$mode.err"
+done
+grep -aq "$wid" "$tmp/p755.data" && ok "mode 755: the program's build id is recorded" ||
+	fail "mode 755: no build id $wid in the profile"
+grep -aq "$wid" "$tmp/p711.data" && fail "mode 711: the profile has the build id of a program nobody may not read" ||
+	ok "mode 711: nothing of a program its user may not read"
 finish

@@ -9,8 +9,8 @@
  * for MS milliseconds is BUSY (asleep, to leave the CPUs to the sampler)
  * while it moves, every 2 ms, through sync
  * places: one naming FILE's module (its path hashed as the layers hash
- * it), and 300 naming modules that no mapping has, each at call site
- * 0x1000.  With PLANT, before the places, FILE is removed and the path
+ * it), one the main program, and 300 naming modules that no mapping has,
+ * each at call site 0x1000.  With PLANT, before the places, FILE is removed and the path
  * /proc/PID/maps then gives it, "FILE (deleted)", becomes a symbolic link
  * to PLANT, or a FIFO when PLANT is "fifo"; the module named is that
  * path.  Prints "mapped N" once mapped.
@@ -31,7 +31,7 @@
 #include "lc_auto.h"
 #include "lostcycles.h"
 
-#define FAKES 300u
+#define FAKES 300u	/* modules no mapping has */
 
 static void die(const char *what)
 {
@@ -91,8 +91,9 @@ int main(int argc, char **argv)
 	LC_BUSY();
 	end = now_ns() + (uint64_t)strtoul(argv[3], NULL, 10) * 1000000ull;
 	while (now_ns() < end) {
-		uint32_t m = k % (FAKES + 1) ? (uint32_t)(k % (FAKES + 1)) * 211u % 0xfffeu + 1u :
-					       lc_tag_module_hash(mod);
+		uint32_t i = (uint32_t)(k % (FAKES + 2)), m = i == 1 ? LC_TAG_MODULE_MAIN :
+							   i ? i * 211u % 0xfffeu + 1u :
+							       lc_tag_module_hash(mod);
 		struct timespec ts = { 0, 2000000 };
 
 		lc_auto_place_push(lc_place_site(LC_PLACE_SYNC, LC_WAIT_USER, m, 0x1000));
