@@ -1,22 +1,15 @@
 /*
  * place.c — place cells read per tick, place rows per window, and the
- * modules of place words (see place.h).
+ * names of the words met (see place.h; their modules are module.c's).
  */
 #include "place.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "lc_abi.h"
 #include "lc_util.h"
+#include "module.h"
 #include "tidy.h"
 
 void lc_slot_read(const struct lc_target *t, uint32_t i, struct lc_slot_view *v)
@@ -90,21 +83,13 @@ struct prow {
 	int used;
 };
 
-/* A module met: (pid, hash) and, once found, its record. */
-struct pmod {
-	struct lc_prof_module m;
-	int found;
-};
-
 struct lc_placeacc {
 	struct prow *tab;	/* cap entries, a power of 2 */
 	uint32_t cap, n, nplaced;	/* rows, rows with a place other than 0 */
 	uint32_t *order;	/* the used entries, in order of first use */
 	struct lc_prof_place *out;	/* the rows of a block */
 	uint64_t folded;
-	struct pmod *mods;
-	uint32_t nmods;
-	size_t modcap;
+	struct lc_modres *mods;	/* the modules of the words met */
 	uint8_t seen[2][256];	/* the "what" fields met, of MPI and sync words */
 };
 
@@ -117,7 +102,8 @@ struct lc_placeacc *lc_placeacc_new(void)
 	pa->cap = 64;
 	pa->tab = calloc(pa->cap, sizeof(*pa->tab));
 	pa->order = calloc(pa->cap, sizeof(*pa->order));
-	if (!pa->tab || !pa->order) {
+	pa->mods = lc_modres_new();
+	if (!pa->tab || !pa->order || !pa->mods) {
 		lc_placeacc_free(pa);
 		return NULL;
 	}
@@ -128,11 +114,8 @@ void lc_placeacc_free(struct lc_placeacc *pa)
 {
 	if (!pa)
 		return;
-	for (uint32_t i = 0; i < pa->nmods; i++) {
-		free(pa->mods[i].m.path);
-		free(pa->mods[i].m.build_id);
-	}
-	LC_FREE_ALL(pa->mods, pa->tab, pa->order, pa->out, pa);
+	lc_modres_free(pa->mods);
+	LC_FREE_ALL(pa->tab, pa->order, pa->out, pa);
 }
 
 /* The hash of a row's key. */
@@ -188,8 +171,6 @@ static int grow(struct lc_placeacc *pa)
 	return 0;
 }
 
-static void module_note(struct lc_placeacc *pa, int32_t pid, uint64_t place);
-
 uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, uint64_t place,
 			  uint64_t obj)
 {
@@ -212,7 +193,7 @@ uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, 
 	pa->nplaced += place != 0;
 	if (LC_PLACE_KIND(place) == LC_PLACE_MPI || LC_PLACE_KIND(place) == LC_PLACE_SYNC)
 		pa->seen[LC_PLACE_KIND(place) == LC_PLACE_SYNC][LC_PLACE_WHAT(place)] = 1;
-	module_note(pa, pid, place);
+	lc_modres_note(pa->mods, pid, place);
 	return e->r.cat;
 }
 
@@ -258,44 +239,7 @@ uint64_t lc_placeacc_folded(const struct lc_placeacc *pa)
 	return pa->folded;
 }
 
-/* ---- modules -------------------------------------------------------------- */
-
-/* The module field of a place word, or -1 for a kind without one or an
- * unknown module. */
-static int32_t module_of(uint64_t place)
-{
-	uint32_t k = LC_PLACE_KIND(place), m;
-
-	if (k == LC_PLACE_OMP_REGION || k == LC_PLACE_OMP_WORK)
-		m = (uint32_t)(place >> 40) & 0xffffu;
-	else if (k == LC_PLACE_MPI || k == LC_PLACE_SYNC)
-		m = LC_PLACE_SITE_MODULE(place);
-	else
-		return -1;
-	if (m == LC_TAG_MODULE_UNKNOWN || (k != LC_PLACE_OMP_REGION && k != LC_PLACE_OMP_WORK &&
-					   LC_PLACE_SITE_VADDR(place) == LC_PLACE_NOADDR))
-		return -1;
-	return (int32_t)m;
-}
-
-/* The first time (pid, module of place) is met, look the module up while
- * the process lives. */
-static void module_note(struct lc_placeacc *pa, int32_t pid, uint64_t place)
-{
-	int32_t m = module_of(place);
-	struct pmod *x;
-
-	if (m < 0 || pa->nmods >= LC_PLACE_MODULES_MAX)
-		return;
-	for (uint32_t i = 0; i < pa->nmods; i++)
-		if (pa->mods[i].m.pid == pid && pa->mods[i].m.hash == (uint32_t)m)
-			return;
-	if (lc_grow((void **)&pa->mods, &pa->modcap, pa->nmods + 1, sizeof(*pa->mods)))
-		return;
-	x = &pa->mods[pa->nmods++];
-	*x = (struct pmod){ .m = { .pid = pid, .hash = (uint32_t)m } };
-	x->found = lc_place_module_find(&x->m) == 0;
-}
+/* ---- names and modules ----------------------------------------------------- */
 
 /* The names block: the names lc_abi.h gives the "what" fields of the MPI
  * and sync place words met (none met: no block). */
@@ -321,172 +265,5 @@ int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w)
 {
 	int r = write_names(pa, w);
 
-	for (uint32_t i = 0; i < pa->nmods && !r; i++)
-		if (pa->mods[i].found)
-			r = lc_pwriter_module(w, &pa->mods[i].m);
-	return r;
-}
-
-/* The hex of the NT_GNU_BUILD_ID note of the ELF file open as fd, or NULL. */
-static char *build_id(int fd)
-{
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	char *hex = NULL;
-
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	while (e && !hex && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
-			continue;
-		while (!hex && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			const uint8_t *b = (const uint8_t *)d->d_buf + doff;
-
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((const char *)d->d_buf + noff, "GNU", 4) || !nh.n_descsz ||
-			    nh.n_descsz > 64 || !(hex = malloc(2 * nh.n_descsz + 1)))
-				continue;
-			for (size_t k = 0; k < nh.n_descsz; k++)
-				snprintf(hex + 2 * k, 3, "%02x", b[k]);
-		}
-	}
-	elf_end(e);
-	return hex;
-}
-
-/* The page-aligned link-time address of the ELF file open as fd's first
- * PT_LOAD (the one mapped from file offset 0) into *v: 0 or -EINVAL. */
-static int first_load(int fd, uint64_t *v)
-{
-	Elf *e;
-	GElf_Phdr ph;
-	size_t n = 0;
-	int r = -EINVAL;
-
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && !elf_getphdrnum(e, &n))
-		for (size_t i = 0; i < n && r; i++)
-			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
-				*v = (ph.p_vaddr - ph.p_offset) & ~(uint64_t)0xfff;
-				r = 0;
-			}
-	elf_end(e);
-	return r;
-}
-
-/* The start of the mapping of file offset 0 of path in pid's
- * /proc/PID/maps into *start: 0 or -ENOENT. */
-static int maps_start(int32_t pid, const char *path, uint64_t *start)
-{
-	char name[64], line[PATH_MAX + 256];
-	unsigned long long lo, hi, off;
-	FILE *f;
-	int r = -ENOENT, at;
-
-	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
-	f = fopen(name, "re");
-	if (!f)
-		return -errno;
-	while (r && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &lo, &hi, &off, &at) == 3 &&
-		    !off && !strcmp(line + at, path)) {
-			*start = lo;
-			r = 0;
-		}
-	}
-	fclose(f);
-	return r;
-}
-
-/* Record m's load bias (run-time minus link-time address) from where pid
- * mapped path and the ELF open as fd; none when either is unknown. */
-static void module_bias(struct lc_prof_module *m, int fd, const char *path)
-{
-	uint64_t v = 0, start = 0;
-
-	if (!first_load(fd, &v) && !maps_start(m->pid, path, &start) && start >= v) {
-		m->bias = start - v;
-		m->based = 1;
-	}
-}
-
-/* Fill size, mtime and build id of m from the file at path (opened as is:
- * /proc/PID/exe reaches a deleted or replaced program's file too). */
-static int module_stat(struct lc_prof_module *m, const char *path, const char *real)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	m->size = (uint64_t)st.st_size;
-	m->mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
-	m->build_id = build_id(fd);
-	module_bias(m, fd, real);
-	close(fd);
-	return 0;
-}
-
-/* The path of the first object mapped by pid whose path hashes to hash, in
- * buf[PATH_MAX]; 0 or -ENOENT. */
-static int maps_find(int32_t pid, uint32_t hash, char *buf)
-{
-	char name[64], line[PATH_MAX + 256];
-	FILE *f;
-	int r = -ENOENT;
-
-	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
-	f = fopen(name, "re");
-	if (!f)
-		return -errno;
-	while (r && fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/');
-
-		if (!p)
-			continue;
-		p[strcspn(p, "\n")] = 0;
-		if (lc_tag_module_hash(p) == hash) {
-			snprintf(buf, PATH_MAX, "%s", p);
-			r = 0;
-		}
-	}
-	fclose(f);
-	return r;
-}
-
-int lc_place_module_find(struct lc_prof_module *m)
-{
-	char path[PATH_MAX], exe[64];
-	ssize_t n;
-	int r;
-
-	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)m->pid);
-	if (m->hash == LC_TAG_MODULE_MAIN) {
-		n = readlink(exe, path, sizeof(path) - 1);
-		if (n < 0)
-			return -errno;
-		path[n] = 0;
-	} else if ((r = maps_find(m->pid, m->hash, path))) {
-		return r;
-	}
-	m->path = strdup(path);
-	if (!m->path)
-		return -ENOMEM;
-	r = module_stat(m, m->hash == LC_TAG_MODULE_MAIN ? exe : path, path);
-	if (r) {
-		free(m->path);
-		m->path = NULL;
-	}
-	return r;
+	return r ? r : lc_modres_write(pa->mods, w, LC_PLACE_MODULES_WAIT_NS);
 }

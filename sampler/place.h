@@ -6,9 +6,11 @@
  * the accumulator charges exactly what a tick charges to the thread's row
  * to the row of (thread, pid, place, obj) of the window (lc_placeacc_row),
  * hands a window's place rows to its window block (lc_placeacc_take), and
- * learns the modules of the place words it meets (the path, build id, size
- * and mtime of the object a module hash names), which it writes before the
- * end block with the names of the words' "what" fields (lc_placeacc_modules).  All of it is the sampling thread's.
+ * notes the modules of the place words it meets, which a thread of
+ * module.c looks up off the tick path (the path, build id, size and mtime
+ * of the object a module hash names); it writes them before the end block
+ * with the names of the words' "what" fields (lc_placeacc_modules).  All
+ * of it but the lookups is the sampling thread's.
  */
 #ifndef LC_PLACE_H
 #define LC_PLACE_H
@@ -22,8 +24,8 @@
  * time goes to its thread's place 0 and the row is counted as folded. */
 #define LC_PLACE_ROWS_MAX 4096u
 
-/* Distinct (pid, module) pairs resolved in a run; more are not resolved. */
-#define LC_PLACE_MODULES_MAX 256u
+/* How long the end of a run waits for the modules still being looked up. */
+#define LC_PLACE_MODULES_WAIT_NS 2000000000ull
 
 /* What a tick reads of a thread's slot: its state word, flags and place
  * cell. */
@@ -53,13 +55,14 @@ uint64_t lc_place_of(const struct lc_target *t, uint64_t w, uint32_t st, uint32_
 
 struct lc_placeacc;
 
-/* A place accumulator; NULL on ENOMEM. */
+/* A place accumulator, with the thread that looks up its modules; NULL on
+ * ENOMEM. */
 struct lc_placeacc *lc_placeacc_new(void);
 void lc_placeacc_free(struct lc_placeacc *pa);
 
 /* The categories of the current window's row of (thread, pid, place, obj),
  * made when new (the first time a (pid, module) appears, its module is
- * looked up in /proc/PID); NULL on ENOMEM. */
+ * queued for lookup: module.h); NULL on ENOMEM. */
 uint64_t *lc_placeacc_row(struct lc_placeacc *pa, uint32_t thread, int32_t pid, uint64_t place,
 			  uint64_t obj);
 
@@ -72,17 +75,11 @@ int lc_placeacc_take(struct lc_placeacc *pa, uint8_t src, uint32_t window,
 		     struct lc_prof_place **rows);
 
 /* Write the names block (the names of the "what" fields of the place
- * words met) and a module block for every module resolved so far.  0 or
- * -errno. */
+ * words met) and a module block for every module found (waiting up to
+ * LC_PLACE_MODULES_WAIT_NS for the lookups under way).  0 or -errno. */
 int lc_placeacc_modules(struct lc_placeacc *pa, struct lc_pwriter *w);
 
 /* Rows folded into place 0 so far, for lack of room in their window. */
 uint64_t lc_placeacc_folded(const struct lc_placeacc *pa);
-
-/* The module of (pid, hash) (0: the main program), found in /proc/pid:
- * fills path, build_id (hex, or NULL), size and mtime_ns of m (pid and
- * hash set).  Returns 0, -ENOENT when no mapped object hashes to it, or
- * another -errno.  The strings are m's to free. */
-int lc_place_module_find(struct lc_prof_module *m);
 
 #endif /* LC_PLACE_H */

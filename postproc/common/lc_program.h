@@ -53,8 +53,10 @@ int lc_program_inline_site(struct lc_program_dbg *d, uint64_t addr, char *file, 
 void lc_program_dbg_close(struct lc_program_dbg *d);
 
 /* The GNU build id of the ELF file at path as lower-case hex into
- * hex[len].  Returns 0, -ENOENT when the file has none, or -errno when it
- * cannot be read as ELF. */
+ * hex[len], read by lc_elf_build_id (util/lc_elf.h: which note, which
+ * edge cases).  Returns 0, -ENOENT when the file has none, -ENOEXEC when
+ * it is not a regular ELF file (a FIFO is not waited for), -ERANGE when
+ * len is too short for it, or another -errno when it does not open. */
 int lc_program_build_id(const char *path, char *hex, size_t len);
 
 /* One symbol of an ELF file: a function (STT_FUNC, STT_GNU_IFUNC) or a data

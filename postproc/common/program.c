@@ -2,6 +2,7 @@
  * program.c — a program's file on PATH, its DT_NEEDED entries (libelf) and
  * the source lines of its addresses (libdw).  See lc_program.h.
  */
+#include "lc_elf.h"
 #include "lc_program.h"
 #include "lc_util.h"
 
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The executable w in a directory of $PATH into path; 0 or -1. */
@@ -144,58 +146,19 @@ int lc_program_needs(const char *path, const char *prefix)
 	return r;
 }
 
-/* The n bytes d in hex into hex[len], as many as fit. */
-static void hex_of(const unsigned char *d, size_t n, char *hex, size_t len)
-{
-	for (size_t i = 0; i < n && 2 * i + 2 < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d[i]);
-}
-
-/* The build id note among the notes of data into hex; 0 or -ENOENT. */
-static int note_build_id(Elf_Data *data, char *hex, size_t len)
-{
-	GElf_Nhdr nh;
-	size_t off = 0, noff, doff;
-
-	while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
-		const unsigned char *d = (const unsigned char *)data->d_buf + doff;
-
-		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-		    memcmp((const char *)data->d_buf + noff, "GNU", 4))
-			continue;
-		hex_of(d, nh.n_descsz, hex, len);
-		return 0;
-	}
-	return -ENOENT;
-}
-
-/* The build id of e, from its first note section holding one, into hex;
- * 0 or -ENOENT. */
-static int elf_build_id(Elf *e, char *hex, size_t len)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	int r = -ENOENT;
-
-	while (r && (scn = elf_nextscn(e, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
-			r = note_build_id(elf_getdata(scn, NULL), hex, len);
-	return r;
-}
-
 int lc_program_build_id(const char *path, char *hex, size_t len)
 {
+	struct stat st;
 	int fd, r;
-	Elf *e;
 
 	if (!len)
 		return -EINVAL;
 	*hex = 0;
-	r = elf_open(path, &fd, &e);
-	if (r)
-		return r;
-	r = elf_build_id(e, hex, len);
-	elf_close(fd, e);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);	/* a FIFO must not block */
+	if (fd < 0)
+		return -errno;
+	r = fstat(fd, &st) ? -errno : S_ISREG(st.st_mode) ? lc_elf_build_id(fd, hex, len) : -ENOEXEC;
+	close(fd);
 	return r;
 }
 
