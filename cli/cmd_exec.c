@@ -116,8 +116,8 @@ int lc_cmd_exec(int argc, char **argv)
 {
 	struct exec_opts o;
 	struct lc_mpi_setup m;
-	char host[64], session[LC_SESSION_MAX], msg[512];
-	int first = parse(argc, argv, &o);
+	char host[64], session[LC_SESSION_MAX], msg[4400];
+	int first = parse(argc, argv, &o), lead_rank;
 
 	if (first < 0)
 		return first == -1 ? 0 : 2;
@@ -133,7 +133,13 @@ int lc_cmd_exec(int argc, char **argv)
 		warnx("srun started %u tasks without an MPI process manager: each MPI rank will "
 		      "see a job of one (srun --mpi=pmi2 for MPICH, --mpi=pmix for Open MPI; "
 		      "'srun --mpi=list' says what this Slurm has)", lc_launch_srun_without_pmi());
-	if (lc_launch_node_lock(session)) {
+	lead_rank = lc_launch_node_lock(session, msg, sizeof(msg));
+	if (lead_rank < 0) {
+		/* the node could not be profiled: the rank does not run unprofiled */
+		warnx("%s; %s not run", msg, argv[first]);
+		return 1;
+	}
+	if (lead_rank) {
 		/* once a job, where the launcher says which rank is first */
 		if (m.warning[0] && lc_launch_rank() <= 0)
 			warnx("%s", m.warning);
