@@ -15,7 +15,7 @@
 #include "lc_abi.h"
 #include "lc_cmd.h"
 #include "lc_launch.h"
-#include "lc_opt.h"
+#include "lc_opt_session.h"
 #include "lc_profile.h"
 #include "lc_util.h"
 #include "mpi_job.h"
@@ -23,34 +23,26 @@
 #include "targets.h"
 #include "tick.h"
 
+#define LC_RECORD_OUT "lostcycles.data"	/* -o's default */
 #define ATTACH_WAIT_NS 1000000000u	/* how long attach waits for segments */
 #define LC_GONE_NS 50000000u	/* how long the command's end may take to be seen */
 #define LC_TERM_WAIT_NS 5000000000ull	/* how long record waits for its command
 					 * after passing a signal on */
 
-/* Options shared by record and attach. */
+/* Options of record and attach: the session's (s, handed to the sampler)
+ * and the command's own. */
 struct opts {
-	uint64_t interval_ns;
-	uint64_t interval_max_ns;	/* the adaptive interval's top, 0: -i fixed it */
-	uint64_t window_ns;
-	int cpu;
-	uint32_t procs;
-	const char *out;
+	struct lc_session_opts s;	/* -i -w --window-grow --jitter -C -p -o
+					 * --sched -e --counter-interval
+					 * --miss-latency --counter-replay
+					 * --no-counters */
 	int trace;
 	int quiet;
 	int omp;		/* --omp: load the OpenMP tool into the command */
 	int pthread;		/* --pthread: preload the pthread layer */
 	int mpi;		/* --mpi: LD_PRELOAD the MPI layer into the ranks */
 	const char *loggp;	/* --loggp=FILE, NULL: the default */
-	int sched;		/* --sched: enum lc_sched_source wanted */
-	uint32_t jitter_pct;	/* --jitter: percent of the interval */
-	const char *events;	/* -e */
-	uint64_t counter_interval_ns;	/* --counter-interval */
-	double miss_latency_ns;	/* --miss-latency */
-	const char *counter_replay;	/* --counter-replay */
-	int no_counters;	/* --no-counters */
 	int force;		/* --force: replace an existing -o FILE */
-	uint32_t window_grow;	/* the windows' growth (lc_window_span), 0 fixed */
 	int spare_cpu;		/* --spare-cpu: keep the command off the sampler's CPU */
 	int no_wait;		/* --no-wait: end with the command, leaving its live processes */
 };
@@ -92,10 +84,9 @@ static const struct lc_opt_word sched_words[] = {
 	{ "schedstat", LC_SCHED_SCHEDSTAT }, { "none", LC_SCHED_NONE }, { NULL, 0 },
 };
 
-/* The options' defaults. */
+/* The options' defaults: the session's (LC_SESSION_OPTS_DEFAULT, as exec's). */
 static const struct opts defaults = {
-	.interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS, .window_ns = LC_SESSION_DEFAULT_WINDOW_NS,
-	.cpu = -1, .out = "lostcycles.data", .sched = LC_SCHED_SWITCH, .jitter_pct = 50,
+	.s = LC_SESSION_OPTS_DEFAULT,
 };
 
 /* Parse the options of record (attach 0) or attach into o (which holds
@@ -106,17 +97,17 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 	/* record's own options: hidden for attach, which refuses them */
 #define REC(h) (attach ? NULL : (h))
 	const struct lc_opt opts[] = {
-		LC_OPT_ROWS_TIMING(&o->interval_ns, &o->window_ns, &o->window_grow),
+		LC_OPT_ROWS_SESSION(&o->s),
 		LC_OPT_NUMBER("cpu", 'C', "CPU", "pin the sampler to CPU (default: the last "
-			      "allowed CPU)", &o->cpu, 0, CPU_SETSIZE - 1),
+			      "allowed CPU)", &o->s.cpu, 0, CPU_SETSIZE - 1),
 		LC_OPT_FLAG("spare-cpu", 0, REC("run CMD on the other CPUs only, so that the "
 			    "sampler\nhas its CPU to itself (for programs with fewer threads\n"
 			    "than CPUs: the kernel may otherwise place one on it)"), &o->spare_cpu),
 		LC_OPT_NUMBER("procs", 'p', "P", "processor slots (default: the team declared, "
 			      "else most threads runnable at once, capped by their affinity)",
-			      &o->procs, 1, LC_SLOTS_MAX),
+			      &o->s.procs, 1, LC_SLOTS_MAX),
 		LC_OPT_FILENAME("output", 'o', "FILE", "profile file (default lostcycles.data, whose "
-				"previous\nfile is kept as lostcycles.data.old)", &o->out),
+				"previous\nfile is kept as lostcycles.data.old)", &o->s.out),
 		LC_OPT_FLAG("force", 0, "replace FILE when it exists (else it is refused)",
 			    &o->force),
 		LC_OPT_FLAG("trace", 0, REC("also log every transition and add the exact "
@@ -133,20 +124,18 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 				"na)"), &o->loggp),
 		LC_OPT_ENUM("sched", 0, "SOURCE", "run-queue data for resource contention: switch "
 			    "(context-\nswitch records, else schedstat; the default), schedstat,\n"
-			    "or none (RC is na)", &o->sched, sched_words),
-		LC_OPT_NUMBER("jitter", 0, "PCT", "make each interval PCT % longer or shorter at "
-			      "random\n(default 50; 0: a fixed grid)", &o->jitter_pct, 0, 50),
+			    "or none (RC is na)", &o->s.sched, sched_words),
 		LC_OPT_STRING("events", 'e', "EV,...", "counters, libpfm4 names with modifiers, "
 			      "each optionally\n=cycles|stall|miss|miss-stall|instr|other (default: "
-			      "the\nset for this CPU in events.txt; see lostcycles events)", &o->events),
+			      "the\nset for this CPU in events.txt; see lostcycles events)", &o->s.events),
 		LC_OPT_DURATION("counter-interval", 0, "TIME", "read each thread's counters this "
-				"often (10ms)", &o->counter_interval_ns, 100000, UINT64_MAX),
+				"often (10ms)", &o->s.counter_interval_ns, 100000, UINT64_MAX),
 		LC_OPT_REAL("miss-latency", 0, "NS", "ideal latency of one miss: CL = misses x NS "
 			    "(default:\ntransfer_ns of the file of 'lostcycles calibrate --memory')",
-			    &o->miss_latency_ns, 1e-9, 999999.999),
+			    &o->s.miss_latency_ns, 1e-9, 999999.999),
 		LC_OPT_FILENAME("counter-replay", 0, "FILE", "take the counts from FILE instead of "
-				"the kernel (tests)", &o->counter_replay),
-		LC_OPT_FLAG("no-counters", 0, "no counters (memory loss is na)", &o->no_counters),
+				"the kernel (tests)", &o->s.counter_replay),
+		LC_OPT_FLAG("no-counters", 0, "no counters (memory loss is na)", &o->s.no_counters),
 		LC_OPT_FLAG("no-wait", 0, REC("end when CMD ends (say how many processes of the "
 			    "session\nit left running) instead of waiting for them"), &o->no_wait),
 		LC_OPT_FLAG("quiet", 'q', "no summary line on stderr", &o->quiet),
@@ -158,14 +147,27 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 
 	if (n < 0)
 		return n;
-	o->interval_max_ns = lc_opt_interval_max();
-	return lc_opt_windows(o->interval_ns, &o->window_ns, &o->window_grow) ? LC_OPT_USAGE : n;
+	if (!o->s.out)
+		o->s.out = LC_RECORD_OUT;
+	return lc_opt_session_settle(&o->s) ? LC_OPT_USAGE : n;
+}
+
+/* The session options of record's (attach 1: attach's) argv.  See
+ * lc_opt_session.h. */
+int lc_opt_record_session(int attach, int argc, char **argv, struct lc_session_opts *so)
+{
+	struct opts o = defaults;
+	char **rest;
+	int n = parse_opts(attach, argc, argv, &o, &rest);
+
+	*so = o.s;
+	return n;
 }
 
 /* Check the options against each other.  Returns 0 or 2 (printed). */
 static int check_opts(const struct opts *o)
 {
-	if (o->no_counters && (o->events || o->counter_replay || o->miss_latency_ns > 0)) {
+	if (o->s.no_counters && (o->s.events || o->s.counter_replay || o->s.miss_latency_ns > 0)) {
 		warnx("--no-counters does not combine with -e, --miss-latency or --counter-replay");
 		return 2;
 	}
@@ -198,13 +200,13 @@ static void miss_latency(struct run *r)
 {
 	char why[512];
 
-	if (r->o.no_counters)
+	if (r->o.s.no_counters)
 		return;
-	if (r->o.miss_latency_ns > 0) {
+	if (r->o.s.miss_latency_ns > 0) {
 		snprintf(r->latency_from, sizeof(r->latency_from), "--miss-latency");
 		return;
 	}
-	if (lc_launch_miss_latency(&r->o.miss_latency_ns, r->latency_from,
+	if (lc_launch_miss_latency(&r->o.s.miss_latency_ns, r->latency_from,
 				   sizeof(r->latency_from), why, sizeof(why)) < 0 && !r->o.quiet)
 		warnx("%swarning%s: %s: misses are not charged to communication loss",
 		      lc_color(stderr, LC_COLOR_WARNING), lc_color(stderr, NULL), why);
@@ -217,30 +219,27 @@ static int prepare_output(const struct opts *o)
 {
 	char msg[4400];
 
-	if (!lc_out_prepare(o->out, o->force ? LC_OUT_FORCE : lc_opt_given("output", 'o') ?
+	if (!lc_out_prepare(o->s.out, o->force ? LC_OUT_FORCE : lc_opt_given("output", 'o') ?
 			    LC_OUT_KEEP : LC_OUT_ROTATE, msg, sizeof(msg)))
 		return 0;
 	warnx("%s", msg);
 	return 1;
 }
 
-/* The session's options from the run's. */
+/* The session's options: the command line's, and what the run set up. */
 static struct lc_session_opts session_opts(const struct run *r)
 {
-	return (struct lc_session_opts){
-		.interval_ns = r->o.interval_ns, .interval_max_ns = r->o.interval_max_ns,
-		.window_ns = r->o.window_ns, .window_grow = r->o.window_grow, .cpu = r->o.cpu,
-		.procs = r->o.procs, .out = r->o.out, .trace = r->l.trace,
-		.trace_dir = r->l.trace_dir, .own_trace_dir = r->l.own_trace_dir,
-		.name = r->l.session, .command = r->command,
-		.unavailable = r->o.mpi && !r->mpi.have_loggp ? 1u << LC_CAT_CL : 0,
-		.unavailable_why = LC_MPI_NO_LOGGP,
-		.sched = r->o.sched, .jitter_ns = r->o.interval_ns * r->o.jitter_pct / 100,
-		.events = r->o.events, .counter_interval_ns = r->o.counter_interval_ns,
-		.miss_latency_ns = r->o.miss_latency_ns, .counter_replay = r->o.counter_replay,
-		.miss_latency_from = r->latency_from[0] ? r->latency_from : NULL,
-		.no_counters = r->o.no_counters,
-	};
+	struct lc_session_opts so = r->o.s;
+
+	so.trace = r->l.trace;
+	so.trace_dir = r->l.trace_dir;
+	so.own_trace_dir = r->l.own_trace_dir;
+	so.name = r->l.session;
+	so.command = r->command;
+	so.unavailable = r->o.mpi && !r->mpi.have_loggp ? 1u << LC_CAT_CL : 0;
+	so.unavailable_why = LC_MPI_NO_LOGGP;
+	so.miss_latency_from = r->latency_from[0] ? r->latency_from : NULL;
+	return so;
 }
 
 /* Create the session over reg (which it then owns) and start sampling.
@@ -283,7 +282,7 @@ static void cpu_notes(const struct run *r, const char *cmd, const struct lc_sess
 		fprintf(stderr, "lostcycles %s: the sampler shared CPU %d with the program (no CPU was "
 				"spare) and used %.3f s of CPU: the program ran slower than alone\n",
 			cmd, res->shared_cpu, cpu_s);
-	else if (r->prog && !r->o.spare_cpu && lc_launch_spare_hint(r->o.cpu, res))
+	else if (r->prog && !r->o.spare_cpu && lc_launch_spare_hint(r->o.s.cpu, res))
 		fprintf(stderr, "lostcycles %s: hint: the program had fewer threads (p = %u) than "
 				"CPUs, and the kernel may have placed one on the sampler's CPU, which "
 				"slows it: --spare-cpu keeps the program off that CPU\n", cmd, res->procs);
@@ -371,7 +370,7 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 	lc_procs_text(why, sizeof(why), res->procs, res->procs_from, res->max_threads,
 		      res->max_runnable, res->affinity_cpus);
 	fprintf(stderr, "lostcycles %s: %s: %.3f s, %llu ticks, %u process%s, p = %s\n", cmd,
-		r->o.out, (double)res->wall_ns / 1e9, (unsigned long long)res->ticks, res->seen,
+		r->o.s.out, (double)res->wall_ns / 1e9, (unsigned long long)res->ticks, res->seen,
 		res->seen == 1 ? "" : "es", why);
 	cost_line(cmd, res);
 	breakdown_line(cmd, res);
@@ -420,7 +419,7 @@ static int finish_run(struct run *r, const char *cmd, int status, const char *re
 		lc_cmd_notes(res.notes);
 		if (res.write_err) {
 			warnx("%s: write failed: %s (the profile holds what was written before)",
-			      r->o.out, strerror(-res.write_err));
+			      r->o.s.out, strerror(-res.write_err));
 			rc = 1;
 		} else if (res.opened) {
 			summary(r, cmd, &res);
@@ -466,7 +465,7 @@ static int record_setup(struct run *r, int argc, char **argv)
 {
 	char msg[512];
 
-	if (r->o.spare_cpu && lc_launch_spare_cpus(&r->l, r->o.cpu, msg, sizeof(msg))) {
+	if (r->o.spare_cpu && lc_launch_spare_cpus(&r->l, r->o.s.cpu, msg, sizeof(msg))) {
 		warnx("--spare-cpu: %s", msg);
 		return 2;
 	}

@@ -43,45 +43,4 @@ void lc_cmd_notes(const char *notes);
 /* Print msg as the command's one-line message; returns 1 (failed). */
 int lc_cmd_fail(const char *msg);
 
-struct lc_opt;
-
-/* Callback of --max-points N (predict, compose): a count of grid points,
- * 1 or more, into the size_t field.  Returns 0, or -1 after a message. */
-int lc_opt_max_points(const struct lc_opt *opt, const char *arg);
-/* The --max-points row of predict and compose, with its help line H. */
-#define LC_OPT_MAX_POINTS(H, P) LC_OPT_CALLBACK("max-points", 0, "N", (H), (P), lc_opt_max_points)
-
-/* Parse the options of a command that takes no operand: -1 to go on, or
- * the exit status (0 after --help, 2 after a usage message). */
-int lc_opt_parse_only(int argc, char **argv, const struct lc_opt *opts,
-		      const char *const *usage);
-
-/* Callback of --window-grow N (record, attach, exec): 0 (fixed windows) or
- * an even count, 2 or more, of windows after which the window length
- * doubles (lc_window_span), into the uint32_t opt->field. */
-int lc_opt_window_grow(const struct lc_opt *opt, const char *arg);
-
-/* After lc_opt_parse of the rows of LC_OPT_ROWS_TIMING: the default window
- * follows a long interval, and grows (LC_WINDOW_GROW_DEFAULT) unless -w or
- * --window-grow was given.  Returns 0, or -1 after a message when the window
- * is shorter than the interval. */
-int lc_opt_windows(uint64_t interval_ns, uint64_t *window_ns, uint32_t *grow);
-
-/* After lc_opt_parse of the rows of LC_OPT_ROWS_TIMING: the adaptive
- * interval's top (lc_session_opts.interval_max_ns), 0 when -i fixed it. */
-uint64_t lc_opt_interval_max(void);
-
-/* The timing options of record, attach and exec: -i, -w, --window-grow into
- * the uint64_t *I, *W (ns) and uint32_t *G. */
-#define LC_OPT_ROWS_TIMING(I, W, G) \
-	LC_OPT_DURATION("interval", 'i', "TIME", "a fixed sampling interval (units ns us ms s;\n" \
-			"default: adaptive, 100us until the error bars reach\n1 %, then " \
-			"up to 1ms within 2 % of a CPU)", I, 1000, 10000000000ull), \
-	LC_OPT_DURATION("window", 'w', "TIME", "timeline window: every window TIME long " \
-			"(default:\n10ms, or the interval when that is longer, doubling\n" \
-			"after 4096 windows, so that long runs stay small)", W, 1, UINT64_MAX), \
-	LC_OPT_CALLBACK("window-grow", 0, "N", "after the first N windows (N even), the " \
-			"window doubles\nevery N/2 windows; 0: fixed (default 4096 without " \
-			"-w,\n0 with -w)", G, lc_opt_window_grow)
-
 #endif

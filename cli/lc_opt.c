@@ -191,6 +191,11 @@ static int set_field(const struct lc_opt *opt, const char *arg)
 	return -1;
 }
 
+int lc_opt_set(const struct lc_opt *opt, const char *arg)
+{
+	return set_field(opt, arg);
+}
+
 /* getopt_long's has_arg of opt. */
 static int has_arg(const struct lc_opt *opt)
 {
@@ -383,4 +388,32 @@ int lc_opt_at(const struct lc_opt *opt, const char *arg)
 		rc = at_take(opt, arg, &g, at);
 	lc_grid_free(&g);
 	return rc;
+}
+
+/* --max-points.  See lc_opt.h. */
+int lc_opt_max_points(const struct lc_opt *opt, const char *arg)
+{
+	uint64_t v;
+
+	if (lc_parse_u64(arg, 1, SIZE_MAX, &v)) {
+		warnx("bad --max-points '%s' (a count, 1 or more)", arg);
+		return -1;
+	}
+	*(size_t *)opt->field = (size_t)v;
+	return 0;
+}
+
+/* Options and no operand.  See lc_opt.h. */
+int lc_opt_parse_only(int argc, char **argv, const struct lc_opt *opts,
+		      const char *const *usage)
+{
+	char **rest;
+	int n = lc_opt_parse(argc, argv, opts, usage, &rest);
+
+	if (n < 0)
+		return LC_OPT_EXIT(n);
+	if (!n)
+		return -1;
+	warnx("unexpected argument '%s'; see 'lostcycles %s --help'", rest[0], argv[0]);
+	return 2;
 }

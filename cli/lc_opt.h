@@ -100,4 +100,20 @@ int lc_opt_at(const struct lc_opt *opt, const char *arg);
  * table lists the formats the command writes). */
 enum { LC_FMT_TEXT, LC_FMT_CSV, LC_FMT_JSON, LC_FMT_JSONL, LC_FMT_FORMULA, LC_FMT_PERFETTO };
 
+/* Set opt's field from arg as lc_opt_parse does for opt's kind (for a
+ * callback that sets a field of a plain kind and then more).  Returns 0 or
+ * -1 after a message. */
+int lc_opt_set(const struct lc_opt *opt, const char *arg);
+
+/* Callback of --max-points N (predict, compose): a count of grid points,
+ * 1 or more, into the size_t field.  Returns 0, or -1 after a message. */
+int lc_opt_max_points(const struct lc_opt *opt, const char *arg);
+/* The --max-points row of predict and compose, with its help line H. */
+#define LC_OPT_MAX_POINTS(H, P) LC_OPT_CALLBACK("max-points", 0, "N", (H), (P), lc_opt_max_points)
+
+/* Parse the options of a command that takes no operand: -1 to go on, or
+ * the exit status (0 after --help, 2 after a usage message). */
+int lc_opt_parse_only(int argc, char **argv, const struct lc_opt *opts,
+		      const char *const *usage);
+
 #endif

@@ -1,12 +1,7 @@
 /*
- * lostcycles.c — the lostcycles command: dispatch to a subcommand, git-style,
- * and the option parsers that several subcommands share.
+ * lostcycles.c — the lostcycles command: dispatch to a subcommand, git-style.
  */
 #include "lc_cmd.h"
-#include "lc_opt.h"
-#include "lc_util.h"
-#include "lc_profile.h"
-#include "session.h"
 
 #include <err.h>
 #include <errno.h>
@@ -159,86 +154,4 @@ int main(int argc, char **argv)
 		return run_command(cmd, argc, argv);
 	fprintf(stderr, "lostcycles: '%s' is not a command; see 'lostcycles --help'\n", name);
 	return 2;
-}
-
-/* --max-points.  See lc_cmd.h. */
-int lc_opt_max_points(const struct lc_opt *opt, const char *arg)
-{
-	uint64_t v;
-
-	if (lc_parse_u64(arg, 1, SIZE_MAX, &v)) {
-		warnx("bad --max-points '%s' (a count, 1 or more)", arg);
-		return -1;
-	}
-	*(size_t *)opt->field = (size_t)v;
-	return 0;
-}
-
-void lc_cmd_notes(const char *notes)
-{
-	while (*notes) {
-		const char *nl = strchr(notes, '\n');
-		int n = nl ? (int)(nl - notes) : (int)strlen(notes);
-
-		warnx("%.*s", n, notes);
-		notes += n + (nl != NULL);
-	}
-}
-
-int lc_cmd_fail(const char *msg)
-{
-	warnx("%s", msg);
-	return 1;
-}
-
-/* Options and no operand.  See lc_cmd.h. */
-int lc_opt_parse_only(int argc, char **argv, const struct lc_opt *opts,
-		      const char *const *usage)
-{
-	char **rest;
-	int n = lc_opt_parse(argc, argv, opts, usage, &rest);
-
-	if (n < 0)
-		return LC_OPT_EXIT(n);
-	if (!n)
-		return -1;
-	warnx("unexpected argument '%s'; see 'lostcycles %s --help'", rest[0], argv[0]);
-	return 2;
-}
-
-/* --window-grow.  See lc_cmd.h. */
-int lc_opt_window_grow(const struct lc_opt *opt, const char *arg)
-{
-	uint64_t v;
-
-	/* the schedule doubles the length every N/2 windows after the first
-	 * N, so an odd N has no level boundary to double at */
-	if (lc_parse_u64(arg, 0, UINT32_MAX - 1, &v) || v == 1 || v % 2)
-		return lc_opt_bad(opt, arg, "0: fixed windows; else an even number of windows, "
-				  "2 or more, after which the window doubles");
-	*(uint32_t *)opt->field = (uint32_t)v;
-	return 0;
-}
-
-/* The windows after -i, -w, --window-grow.  See lc_cmd.h. */
-uint64_t lc_opt_interval_max(void)
-{
-	return lc_opt_given("interval", 'i') ? 0 : LC_SESSION_ADAPT_MAX_NS;
-}
-
-int lc_opt_windows(uint64_t interval_ns, uint64_t *window_ns, uint32_t *grow)
-{
-	int given = lc_opt_given("window", 'w');
-
-	if (!given && *window_ns < interval_ns)
-		*window_ns = interval_ns;	/* the default follows a long interval */
-	/* -w asks for that resolution over the whole run; without it the
-	 * windows grow, so that an hour's profile stays small */
-	if (!lc_opt_given("window-grow", 0))
-		*grow = given ? 0 : LC_WINDOW_GROW_DEFAULT;
-	if (*window_ns >= interval_ns)
-		return 0;
-	warnx("the window (-w) must not be shorter than the interval (the interval must be "
-	      "1us..10s)");
-	return -1;
 }

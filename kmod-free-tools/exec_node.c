@@ -43,17 +43,18 @@ static struct lc_registry *node_registry(const char *session, char *msg, size_t 
 	return reg;
 }
 
-/* The options of the node's session. */
+/* The options of the node's session: the command line's, and the node's. */
 static struct lc_session_opts node_opts(const struct lc_exec_node *n)
 {
-	return (struct lc_session_opts){
-		.interval_ns = n->interval_ns, .interval_max_ns = n->interval_max_ns,
-		.window_ns = n->window_ns, .window_grow = n->window_grow, .cpu = -1,
-		.out = n->out, .name = n->session, .command = n->cmd, .host = n->host,
-		.unavailable = n->have_loggp ? 0 : 1u << LC_CAT_CL,
-		.unavailable_why = LC_MPI_NO_LOGGP,
-		.sched = LC_SCHED_SWITCH,	/* as record: resource contention */
-	};
+	struct lc_session_opts so = n->opts;
+
+	so.out = n->out;
+	so.name = n->session;
+	so.command = n->cmd;
+	so.host = n->host;
+	so.unavailable = n->have_loggp ? 0 : 1u << LC_CAT_CL;
+	so.unavailable_why = LC_MPI_NO_LOGGP;
+	return so;
 }
 
 struct lc_session *lc_exec_node_start(const struct lc_exec_node *n, char *msg, size_t len)

@@ -11,12 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "lc_abi.h"
 #include "lc_calib.h"
+#include "lineage.h"
 #include "lc_program.h"
 #include "lc_util.h"
 #include "mpi_job.h"
@@ -423,22 +425,91 @@ unsigned lc_launch_srun_without_pmi(void)
 	return n > 1 && n <= UINT32_MAX ? (unsigned)n : 0;
 }
 
-int lc_launch_node_lock(const char *name)
+/* The user's private directory of node locks, $TMPDIR/lostcycles-UID (or
+ * /tmp's) into dir: made 0700 when missing, and accepted only when it is a
+ * directory (not a link), owned by this user and writable by no one else.
+ * Returns 0, or -errno with the reason in msg. */
+static int lock_dir(char *dir, size_t dlen, char *msg, size_t len)
 {
-	char path[4096];
 	const char *tmp = getenv("TMPDIR");
-	int fd;
+	struct stat st;
+	int e;
 
-	snprintf(path, sizeof(path), "%s/lostcycles-exec.%s.lock", tmp && *tmp ? tmp : "/tmp",
-		 name);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return 0;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		close(fd);
-		return 0;
+	snprintf(dir, dlen, "%s/lostcycles-%u", tmp && *tmp ? tmp : "/tmp",
+		 (unsigned)geteuid());
+	e = lc_safe_dir(dir, 0700, msg, len);
+	if (e)
+		return e;
+	if (lstat(dir, &st))
+		return lc_fail(msg, len, -errno, "%s: %s", dir, strerror(errno));
+	if (st.st_uid != geteuid())
+		return lc_fail(msg, len, -EPERM, "%s belongs to another user (uid %u): "
+			       "refused", dir, (unsigned)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return lc_fail(msg, len, -EPERM, "%s is writable by %s: refused (chmod 700 "
+			       "it)", dir, st.st_mode & S_IWOTH ? "everyone" : "its group");
+	return 0;
+}
+
+/* The pid the lock's holder wrote into fd, waiting up to a second for a
+ * holder that has just taken it; 0 when none is written. */
+static pid_t lock_holder(int fd)
+{
+	char buf[24];
+
+	for (int i = 0; i < 100; i++) {
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+		long v;
+
+		buf[n > 0 ? n : 0] = 0;
+		v = strtol(buf, NULL, 10);
+		if (v > 0 && v <= INT32_MAX)
+			return (pid_t)v;
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	}
-	return 1;	/* fd stays open: the lock lives as long as we do */
+	return 0;
+}
+
+/* Whether pid is another rank of this node: a child of our parent. */
+static int sibling(pid_t pid)
+{
+	uint64_t start;
+	pid_t pp;
+
+	return pid != getpid() && !lc_proc_parent(pid, &pp, &start) && pp == getppid();
+}
+
+int lc_launch_node_lock(const char *name, char *msg, size_t len)
+{
+	char dir[4096], path[4400], pid[24];
+	pid_t holder;
+	int fd, e = lock_dir(dir, sizeof(dir), msg, len);
+
+	if (e)
+		return e;
+	snprintf(path, sizeof(path), "%s/exec.%s.lock", dir, name);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return lc_fail(msg, len, -errno, "%s: %s%s", path, strerror(errno),
+			       errno == ELOOP ? " (a symbolic link: refused)" : "");
+	if (!flock(fd, LOCK_EX | LOCK_NB)) {
+		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+		if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, strlen(pid), 0) > 0)
+			return 1;	/* fd stays open: the lock lives as long as we do */
+		e = -errno;
+		close(fd);
+		return lc_fail(msg, len, e, "%s: %s", path, strerror(-e));
+	}
+	e = errno == EWOULDBLOCK ? 0 : -errno;
+	holder = e ? 0 : lock_holder(fd);
+	close(fd);
+	if (!e && sibling(holder))
+		return 0;
+	if (e)
+		return lc_fail(msg, len, e, "%s: %s", path, strerror(-e));
+	return lc_fail(msg, len, -EBUSY, "%s is held by %s, not by a rank of this job: "
+		       "this node cannot be profiled", path, holder ? "another process" :
+		       "a process that did not say which");
 }
 
 /* Whether the node's ranks are gone at now, our child having ended at

@@ -13,14 +13,12 @@
 #include "lc_launch.h"
 #include "session.h"
 
-/* The node's session: its name, host, output file and command line, the
- * timing of record's -i, -w, --window-grow (interval_max_ns as
- * lc_session_opts'), and whether a LogGP file was found (else CL is not
- * measured). */
+/* The node's session: the options of the command line (exec's, as
+ * record's), and its name, host, output file and command line, and
+ * whether a LogGP file was found (else CL is not measured). */
 struct lc_exec_node {
+	struct lc_session_opts opts;
 	const char *session, *host, *out, *cmd;
-	uint64_t interval_ns, interval_max_ns, window_ns;
-	uint32_t window_grow;
 	int have_loggp;
 };
 

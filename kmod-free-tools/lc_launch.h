@@ -142,9 +142,16 @@ int lc_launch_rank(void);
  * else 0. */
 unsigned lc_launch_srun_without_pmi(void);
 
-/* exec: take the node lock of session name ($TMPDIR or /tmp); 1 when this
- * rank is the node's sampler (the lock is held until the process exits). */
-int lc_launch_node_lock(const char *name);
+/* exec: take the node lock of session name, the file exec.NAME.lock in
+ * the user's private directory $TMPDIR/lostcycles-UID (or /tmp's: made
+ * 0700, refused when it is a link, another user's, or writable by others;
+ * the lock file is never opened through a link).  Returns 1 when this rank
+ * is the node's sampler (the lock is held until the process exits, and
+ * the file holds its pid), 0 when another rank of this node (a child of
+ * our parent) holds it, or -errno with the reason in msg: the directory
+ * or file refused, or (-EBUSY) the lock held by a process that is no rank
+ * of this job, so that the node's profile could not be written. */
+int lc_launch_node_lock(const char *name, char *msg, size_t len);
 
 /* exec: wait for the child (passing SIGINT, SIGTERM, SIGHUP on), then until
  * no process of reg has been alive for 0.3 s (or none appeared within 5 s

@@ -281,7 +281,7 @@ int lc_session_start(struct lc_session *s, char *msg, size_t len)
 				       .t0 = s->t0, .reg = s->reg, .acc = s->acc,
 				       .threads = s->threads, .w = s->w, .sched = s->sched,
 				       .ctr = counting(s) ? s->ctr : NULL,
-				       .jitter_ns = s->o.jitter_ns, .mach = s->mach,
+				       .jitter_ns = s->o.interval_ns * s->o.jitter_pct / 100, .mach = s->mach,
 				       .interval_max_ns = interval_max(&s->o),
 				       .budget_ppm = budget_ppm(&s->o), .goal_obs = goal_obs(&s->o),
 				       .window_ns = s->o.window_ns, .window_grow = s->o.window_grow };

@@ -16,11 +16,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lc_profile.h"
 #include "targets.h"
 
 #define LC_SESSION_DEFAULT_INTERVAL_NS 100000u	/* 100 us */
 #define LC_SESSION_DEFAULT_WINDOW_NS 10000000u	/* 10 ms */
 #define LC_SESSION_ADAPT_MAX_NS 1000000u	/* the adaptive interval's top: 1 ms */
+#define LC_SESSION_DEFAULT_JITTER_PCT 50u	/* each interval +- up to 50 %, drawn
+					 * uniformly (docs/performance.md) */
 #define LC_SESSION_REASONS_SHOWN 4	/* refused segments named in the notes */
 #define LC_SESSION_PHASES 8	/* the parts of a tick (tick.h's LC_NPHASES) */
 
@@ -52,7 +55,8 @@ struct lc_session_opts {
 	int sched;		/* run-queue source wanted (enum lc_sched_source;
 				 * 0 = none): LC_SCHED_SWITCH tries context-switch
 				 * records, then schedstat */
-	uint64_t jitter_ns;	/* tick phase jitter, +- this */
+	uint32_t jitter_pct;	/* each interval up to this percent longer or
+				 * shorter at random (0..50; 0: a fixed grid) */
 	/* counters (docs/counters.md) */
 	const char *events;	/* record -e, NULL: the default set */
 	const char *events_file;	/* NULL: LC_DATADIR/events.txt */
@@ -63,6 +67,16 @@ struct lc_session_opts {
 	const char *counter_replay;	/* a counter trace (tests) */
 	int no_counters;	/* do not count */
 };
+
+/* The settings of a session that the command line did not change: the
+ * adaptive interval from 100 us up to 1 ms, 10 ms windows, a spare CPU,
+ * run-queue data from context switches, +-50 % jitter, the counters of
+ * events.txt.  record, attach and exec all start from it. */
+#define LC_SESSION_OPTS_DEFAULT { \
+	.interval_ns = LC_SESSION_DEFAULT_INTERVAL_NS, \
+	.interval_max_ns = LC_SESSION_ADAPT_MAX_NS, \
+	.window_ns = LC_SESSION_DEFAULT_WINDOW_NS, .cpu = -1, .sched = LC_SCHED_SWITCH, \
+	.jitter_pct = LC_SESSION_DEFAULT_JITTER_PCT }
 
 /* What a finished session measured, for the command's summary line. */
 struct lc_session_result {

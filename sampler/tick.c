@@ -4,7 +4,6 @@
 #include "tick.h"
 
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -14,11 +13,12 @@
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "guard.h"
+#include "interval.h"
+#include "keeper.h"
 #include "lc_util.h"
 #include "place.h"
 #include "slotsweep.h"
@@ -128,26 +128,13 @@ struct lc_sampler {
 	struct proc_wait *pw;		/* by process of this tick (proc_waits) */
 	size_t pw_cap;
 	uint64_t gen;			/* tick number */
-	uint64_t rng;			/* jitter's random state */
 	uint64_t ctr_opens;		/* counters this tick may still open */
 	int ctr_waiting;		/* threads seen last tick wait for counters */
 	int ctr_waiting_next;		/* ... and at this tick */
 	/* A busy-waiting SCHED_FIFO sampler's share of the real-time budget
-	 * (keeper()): the sampling thread sets self, tid and the lengths of
-	 * the phases before it starts the keeper, and sets kstop under klock;
-	 * the keeper writes rt_now (relaxed: the sampling thread reads it to
-	 * know whether to yield), 1 while the sampler is SCHED_FIFO. */
-	pthread_t self, keeper;
-	pid_t tid;
-	uint64_t rt_fifo_ns, rt_other_ns;
-	int have_keeper, kstop, rt_now;
-	pthread_mutex_t klock;
-	pthread_cond_t kcond;		/* on CLOCK_MONOTONIC */
-	/* the interval (the sampling thread's): cur the nominal interval
-	 * now; obs the slot observations so far; the adaptive rule's look
-	 * at the thread's CPU clock every ADAPT_TICKS ticks (a_cpu, a_ticks
-	 * at the last look, per the smoothed CPU time of a tick) */
-	uint64_t cur, obs, a_cpu, a_ticks, per;
+	 * (keeper.h) and the interval (interval.h): the sampling thread's */
+	struct lc_keeper kp;
+	struct lc_interval iv;
 	uint32_t ncpus;
 	/* LC_TICK_BREAKDOWN: the thread's CPU clock at the end of the last
 	 * phase timed, and what reading it costs */
@@ -812,9 +799,9 @@ static void tick_stats(struct lc_sampler *s, uint64_t now, uint64_t dt)
 		s->st.max_gap_ns = dt;
 		s->st.max_gap_at = now;
 	}
-	if (dt >= 2 * s->cur + s->cur * s->cfg.jitter_ns / s->cfg.interval_ns)
-		s->st.missed_ticks += dt / s->cur - 1;
-	s->obs += slots ? slots : 1;
+	if (dt >= 2 * s->iv.cur + lc_interval_jitter(&s->iv))
+		s->st.missed_ticks += dt / s->iv.cur - 1;
+	s->iv.obs += slots ? slots : 1;
 }
 
 /* One tick: observe every target now and charge [last, now) to what was seen. */
@@ -911,171 +898,6 @@ static void reserve_fds(void)
 	close(fd);
 }
 
-/*
- * The kernel lets real-time threads run sched_rt_runtime_us of every
- * sched_rt_period_us on a CPU (950 ms of 1 s by default) and then stops them
- * until the period ends.  A sampler that busy-waits at SCHED_FIFO uses its
- * whole CPU, so it was stopped for 50 ms of every second: 2000 missed ticks
- * at 25 us, 5 % of them, in one gap.  Instead, of every RT_CYCLE_NS it spins
- * at SCHED_FIFO for the budget's share less 5 % (90 ms by default), then at
- * SCHED_OTHER for the rest: on a CPU of its own nothing else wants the CPU
- * then and no tick is lost; beside other threads it shares the CPU with
- * them for those 10 ms, which costs at most what the throttling did.  Any
- * stretch of the kernel's period holds whole cycles, so at most 90 % of
- * real-time running.
- *
- * A keeper thread at a higher real-time priority (it runs ~10 us a cycle)
- * switches the sampler's class, because at SCHED_OTHER the sampler itself
- * may not run again: another session's sampler spinning at SCHED_FIFO on
- * the same CPU keeps it off until throttled.  Such a peer is seen in the
- * sampler's switches in (schedstat's third field): alone, a SCHED_FIFO
- * spinner is never switched out, while its yield to a spinning peer
- * switches at every turn.  Beside a peer the sampler stays SCHED_FIFO for
- * the cycle and shares the CPU with it turn by turn, as before.
- */
-#define RT_CYCLE_NS 100000000u
-#define RT_PEER_SWITCHES 100u
-
-/* The phases' lengths from the kernel's budget; 0 when there is no budget
- * to keep (unlimited) and the sampler stays SCHED_FIFO. */
-static int rt_budget(struct lc_sampler *s)
-{
-	long long period = -1, runtime = -1, share;
-
-	lc_read_num("/proc/sys/kernel/sched_rt_period_us", &period);
-	lc_read_num("/proc/sys/kernel/sched_rt_runtime_us", &runtime);
-	share = runtime - period / 20;
-	if (period <= 0 || runtime < 0 || runtime >= period)
-		return 0;
-	s->rt_fifo_ns = share > 0 ? (uint64_t)(RT_CYCLE_NS * (double)share / (double)period) : 0;
-	s->rt_other_ns = RT_CYCLE_NS - s->rt_fifo_ns;
-	return 1;
-}
-
-/* The times the sampling thread was switched in (schedstat's pcount), from
- * its open schedstat file; 0 when unreadable. */
-static uint64_t switches_in(int fd)
-{
-	char buf[128];
-	unsigned long long run, wait, n;
-	ssize_t len = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
-
-	if (len <= 0)
-		return 0;
-	buf[len] = 0;
-	return sscanf(buf, "%llu %llu %llu", &run, &wait, &n) == 3 ? n : 0;
-}
-
-/* Wait until the monotonic time t; whether the sampler is stopping. */
-static int keeper_wait(struct lc_sampler *s, uint64_t t)
-{
-	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
-	int stop;
-
-	pthread_mutex_lock(&s->klock);
-	while (!s->kstop && lc_clock_ns() < t)
-		pthread_cond_timedwait(&s->kcond, &s->klock, &ts);
-	stop = s->kstop;
-	pthread_mutex_unlock(&s->klock);
-	return stop;
-}
-
-/* Put the sampling thread in SCHED_FIFO (fifo) or SCHED_OTHER. */
-static void sampler_class(struct lc_sampler *s, int fifo)
-{
-	struct sched_param sp = { .sched_priority = fifo };
-
-	if (!fifo)
-		__atomic_store_n(&s->rt_now, 0, __ATOMIC_RELAXED);
-	if (!pthread_setschedparam(s->self, fifo ? SCHED_FIFO : SCHED_OTHER, &sp) && fifo)
-		__atomic_store_n(&s->rt_now, 1, __ATOMIC_RELAXED);
-}
-
-/* The keeper of the real-time budget (see above). */
-static void *keeper(void *arg)
-{
-	struct lc_sampler *s = arg;
-	struct sched_param sp = { .sched_priority = 2 };
-	char path[64];
-	uint64_t t = lc_clock_ns(), seen;
-	cpu_set_t set;
-	int fd;
-
-	/* wherever the process may run, not only on the sampler's CPU: it
-	 * must run there even when it did not get its real-time priority */
-	if (!sched_getaffinity(getpid(), sizeof(set), &set))
-		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	prctl(PR_SET_NAME, "lc-keeper", 0, 0, 0);
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)s->tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	seen = switches_in(fd);
-	for (;;) {
-		uint64_t now_seen;
-
-		t += s->rt_fifo_ns;
-		if (keeper_wait(s, t))
-			break;
-		now_seen = switches_in(fd);
-		if (now_seen - seen > RT_PEER_SWITCHES) {	/* a peer: stay */
-			seen = now_seen;
-			t += s->rt_other_ns;
-			continue;
-		}
-		sampler_class(s, 0);
-		t += s->rt_other_ns;
-		if (keeper_wait(s, t))
-			break;
-		sampler_class(s, 1);
-		seen = switches_in(fd);
-	}
-	if (!__atomic_load_n(&s->rt_now, __ATOMIC_RELAXED))
-		sampler_class(s, 1);
-	if (fd >= 0)
-		close(fd);
-	return NULL;
-}
-
-/* The keeper's lock and condition gone (it never started, or has left). */
-static void keeper_destroy(struct lc_sampler *s)
-{
-	pthread_mutex_destroy(&s->klock);
-	pthread_cond_destroy(&s->kcond);
-	s->have_keeper = 0;
-}
-
-/* Start the keeper when the sampler busy-waits at SCHED_FIFO and the
- * kernel has a budget. */
-static void keeper_start(struct lc_sampler *s)
-{
-	pthread_condattr_t ca;
-
-	if (!s->st.busy_wait || !s->fifo || !rt_budget(s))
-		return;
-	s->self = pthread_self();
-	s->tid = (pid_t)syscall(SYS_gettid);
-	pthread_mutex_init(&s->klock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&s->kcond, &ca);
-	pthread_condattr_destroy(&ca);
-	s->have_keeper = !lc_thread_start(&s->keeper, keeper, s);
-	if (!s->have_keeper)
-		keeper_destroy(s);
-}
-
-static void keeper_stop(struct lc_sampler *s)
-{
-	if (!s->have_keeper)
-		return;
-	pthread_mutex_lock(&s->klock);
-	s->kstop = 1;
-	pthread_cond_broadcast(&s->kcond);
-	pthread_mutex_unlock(&s->klock);
-	pthread_join(s->keeper, NULL);
-	keeper_destroy(s);
-}
-
 /* A sleep looks at the stop flag at least this often, so that a long
  * interval (-i 10s) does not keep the session waiting for its last tick. */
 #define SLEEP_CHUNK_NS 100000000u
@@ -1108,115 +930,8 @@ static void sleep_until(const struct lc_sampler *s, uint64_t t)
 static void spin_until(const struct lc_sampler *s, uint64_t t)
 {
 	while (lc_clock_ns() < t && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
-		if (__atomic_load_n(&s->rt_now, __ATOMIC_RELAXED))
+		if (lc_keeper_fifo_now(&s->kp))
 			sched_yield();
-}
-
-/* The next interval: the nominal one made longer or shorter by up to
- * jitter_ns, drawn uniformly (xorshift64).  The ticks' phase then moves
- * against any periodic phase of the program by a random amount each tick,
- * while the mean interval stays the nominal one: ticks on a fixed grid
- * would see a phase locked to it in the same state every time, and small
- * moves (the +-10 % of an earlier default) only walk slowly across it, so
- * that a half-busy phase of 1 ms sampled at 1 ms read 0.5 +- 0.03 to 0.07
- * (2-6 % of the run against its exact trace, with a standard error of
- * 1.1 %).  At the default +-50 % a tick's phase in any period up to the
- * interval is uniform after one step, so the ticks sample it independently
- * and the binomial error bars hold; the spread of the intervals makes the
- * error bars 4 % wider than a fixed grid's (E[dt^2] = (1 + 1/12) E[dt]^2). */
-static uint64_t next_interval(struct lc_sampler *s)
-{
-	uint64_t j = s->cur * s->cfg.jitter_ns / s->cfg.interval_ns;
-
-	if (!j)
-		return s->cur;
-	s->rng ^= s->rng << 13;
-	s->rng ^= s->rng >> 7;
-	s->rng ^= s->rng << 17;
-	return s->cur - j + (s->rng >> 11) % (2 * j + 1);
-}
-
-/*
- * The adaptive interval (cfg.interval_max_ns > cfg.interval_ns).  On these
- * machines a tick's CPU time is mostly its wake-up (10-20 us), so only
- * fewer ticks make the sampler cheaper.  The interval stays at interval_ns
- * for the first LC_RULE_START_TICKS ticks, or until the run reaches its
- * error goal (goal_reached: the binomial standard error of every category
- * within the goal) if that comes first: a program's start and a very short run are sampled finely.  Then
- * every ADAPT_TICKS ticks it becomes the CPU time of a tick to the whole
- * process (its own CPU clock: this thread, discovery, the writer; smoothed)
- * over the budget, between interval_ns and interval_max_ns, growing by at
- * most GROW_STEP a step; once the error goal is reached, over half the
- * budget and up to LC_RULE_GOAL_TOP_MUL x interval_max_ns.  The mean interval, when the error goal was reached
- * and the error bars that came of it are in the profile's end block.
- */
-#define ADAPT_TICKS 32u
-
-/* The process's CPU time (a system call: every ADAPT_TICKS ticks). */
-static uint64_t process_cpu_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* The interval at which a tick's smoothed CPU cost s->per is the budget's
- * share, within the rule's range and at most GROW_STEP times the current
- * one (from the fine start to the top in two steps). */
-#define GROW_STEP 4u
-
-static uint64_t budget_interval(const struct lc_sampler *s)
-{
-	uint32_t ppm = s->cfg.budget_ppm ? s->cfg.budget_ppm : LC_TICK_BUDGET_PPM;
-	uint64_t top = s->cfg.interval_max_ns, want;
-
-	if (s->st.goal_at) {	/* the error goal reached: ease off */
-		ppm /= LC_RULE_GOAL_BUDGET_DIV;
-		top *= LC_RULE_GOAL_TOP_MUL;
-		if (!s->cfg.window_grow && s->cfg.window_ns && top > s->cfg.window_ns)
-			top = s->cfg.window_ns > s->cfg.interval_max_ns ? s->cfg.window_ns
-									: s->cfg.interval_max_ns;
-	}
-	want = s->per * 1000000u / (ppm ? ppm : 1);
-	want = want > GROW_STEP * s->cur ? GROW_STEP * s->cur : want;
-	want = want > top ? top : want;
-	return want > s->cfg.interval_ns ? want : s->cfg.interval_ns;
-}
-
-/* Whether the run holds enough slot observations for the error goal:
- * cfg.goal_obs is what the largest binomial error, f (1 - f) = 1/4, needs
- * (0.25 / goal^2); a run whose categories are further from 1/2 needs that
- * times 4 f (1 - f), the largest of its categories so far, each moved
- * toward 1/2 by two of its worst-case standard errors (1 / sqrt(obs)), so
- * that an early share that is off by chance does not end the fine start
- * early. */
-static int goal_reached(const struct lc_sampler *s)
-{
-	double obs = (double)s->obs;
-
-	if (s->obs >= s->cfg.goal_obs)
-		return 1;
-	return obs >= 4 * lc_accum_spread(s->cfg.acc, 1 / sqrt(obs ? obs : 1)) *
-		      (double)s->cfg.goal_obs;
-}
-
-static void adapt(struct lc_sampler *s, uint64_t now)
-{
-	uint64_t cpu, per;
-
-	if (s->cfg.interval_max_ns <= s->cfg.interval_ns || s->st.ticks - s->a_ticks < ADAPT_TICKS)
-		return;
-	cpu = process_cpu_ns();
-	per = (cpu - s->a_cpu) / (s->st.ticks - s->a_ticks);
-	s->per = s->per ? (3 * s->per + per) / 4 : per;
-	s->a_cpu = cpu;
-	s->a_ticks = s->st.ticks;
-	if (!s->st.goal_at && goal_reached(s))
-		s->st.goal_at = now;
-	if (s->st.goal_at || s->st.ticks >= LC_RULE_START_TICKS)
-		s->cur = budget_interval(s);
 }
 
 /* The sampling thread. */
@@ -1238,18 +953,17 @@ static void *run(void *arg)
 	if (s->start_err || s->go < 0)
 		goto out;
 	s->last = s->cfg.t0;
-	s->rng = s->cfg.t0 | 1;
-	s->cur = s->cfg.interval_ns;
+	lc_interval_init(&s->iv, &s->cfg);
 	s->ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
 	s->st.timed = getenv("LC_TICK_BREAKDOWN") && *getenv("LC_TICK_BREAKDOWN") == '1';
 	if (s->st.timed)
 		phase_calibrate(s);
 	s->ph_t = thread_cpu_ns();
-	s->a_cpu = process_cpu_ns();
-	next = s->cfg.t0 + next_interval(s);
+	next = s->cfg.t0 + lc_interval_next(&s->iv);
 	s->st.busy_wait = !s->cfg.sleep_only && s->cfg.interval_ns < LC_TICK_SPIN_NS;
-	s->rt_now = s->fifo;
-	keeper_start(s);
+	s->kp.rt_now = s->fifo;
+	if (s->st.busy_wait && s->fifo)
+		lc_keeper_start(&s->kp);
 	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t now;
 
@@ -1260,18 +974,19 @@ static void *run(void *arg)
 		s->at = next;
 		tick(s);
 		now = s->last;
-		adapt(s, now);
-		next += next_interval(s);
+		lc_interval_adapt(&s->iv, s->st.ticks, now);
+		next += lc_interval_next(&s->iv);
 		if (next <= now)	/* late: skip the missed ticks, charge real time */
-			next = now + next_interval(s);
+			next = now + lc_interval_next(&s->iv);
 	}
-	keeper_stop(s);
+	lc_keeper_stop(&s->kp);
 	s->at = 0;
 	tick(s);
 	/* the last reads: every thread's counts up to the last tick */
 	for (uint32_t i = 0; s->cfg.ctr && i < s->nlive; i++)
 		lc_ctr_detach(s->cfg.ctr, s->live[i], counted, s);
-	s->st.last_interval_ns = s->cur;
+	s->st.last_interval_ns = s->iv.cur;
+	s->st.goal_at = s->iv.goal_at;
 	s->st.thread_cpu_ns = thread_cpu_ns();
 out:
 	urcu_memb_unregister_thread();
