@@ -494,6 +494,7 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	if (pr->ended && (pr->end.fd_flags & LC_END_FDS_SHORT))
 		printf("** note: file descriptors ran out while recording: threads that appeared "
 		       "after that have no scheduler or counter source\n");
+	lc_report_limits(pr);
 	if (omp_tags(pr))
 		printf("** note: OpenMP: a thread spinning on a flush or an atomic variable "
 		       "(no OpenMP wait construct) is computation: the tool cannot see such "
@@ -1051,6 +1052,7 @@ static void json_head(const struct lc_profile *pr, const struct lc_report_opts *
 	if (pr->ended && pr->end.fds)
 		printf("  \"untracked_for_want_of_fds\": %" PRIu32 ",\n  \"fds_ran_out\": %s,\n",
 		       pr->end.untracked, pr->end.fd_flags & LC_END_FDS_SHORT ? "true" : "false");
+	lc_report_limits_json(pr);
 }
 
 /* "sampler": the sampler's own run, null where the profile does not say. */

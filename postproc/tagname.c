@@ -112,7 +112,9 @@ struct lc_tagnames *lc_tagnames_new(const char *command, const int64_t *tags, ui
 	if (!lc_program_of_command(command, exe, sizeof(exe)))
 		resolve(tn, exe);
 	for (uint32_t i = 0; i < n; i++)
-		if (!tn->e[i].name && LC_TAGN_KIND(tn->e[i].tag) == LC_TAGN_KIND_OMP)
+		if (tn->e[i].tag == LC_TAG_OTHER)	/* the tags beyond the cap */
+			tn->e[i].name = strdup("other tags");
+		else if (!tn->e[i].name && LC_TAGN_KIND(tn->e[i].tag) == LC_TAGN_KIND_OMP)
 			tn->e[i].name = raw_name(tn->e[i].tag);
 	return tn;
 }
