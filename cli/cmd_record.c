@@ -45,6 +45,7 @@ struct opts {
 	int force;		/* --force: replace an existing -o FILE */
 	int spare_cpu;		/* --spare-cpu: keep the command off the sampler's CPU */
 	int no_wait;		/* --no-wait: end with the command, leaving its live processes */
+	uint32_t slots;		/* --slots: LOSTCYCLES_SLOTS of the command, 0 inherited */
 };
 
 /* A run in progress: what both commands set up and tear down. */
@@ -62,7 +63,8 @@ static const char *const record_usage[] = {
 	"lostcycles record [-i INTERVAL] [-w WINDOW] [--window-grow=N] [-C CPU]",
 	"                  [--spare-cpu] [-p PROCS] [-o FILE] [--force] [-e EVENTS]",
 	"                  [--sched=SOURCE] [--jitter=PCT] [--trace] [--omp] [--pthread]",
-	"                  [--mpi [--loggp=FILE]] [--no-wait] [-q] [--] CMD [ARGS...]",
+	"                  [--mpi [--loggp=FILE]] [--slots=N] [--no-wait] [-q] [--] CMD",
+	"                  [ARGS...]",
 	"",
 	"Run CMD in a new profiling session, sample its flags every INTERVAL, write",
 	"the predicate profile to FILE, and exit with CMD's exit status.",
@@ -136,6 +138,9 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 		LC_OPT_FILENAME("counter-replay", 0, "FILE", "take the counts from FILE instead of "
 				"the kernel (tests)", &o->s.counter_replay),
 		LC_OPT_FLAG("no-counters", 0, "no counters (memory loss is na)", &o->s.no_counters),
+		LC_OPT_NUMBER("slots", 0, "N", REC("flag slots per process of CMD (LOSTCYCLES_SLOTS;"
+			      "\ndefault 256): a thread beyond them is not profiled"), &o->slots, 1,
+			      LC_SLOTS_MAX),
 		LC_OPT_FLAG("no-wait", 0, REC("end when CMD ends (say how many processes of the "
 			    "session\nit left running) instead of waiting for them"), &o->no_wait),
 		LC_OPT_FLAG("quiet", 'q', "no summary line on stderr", &o->quiet),
@@ -391,6 +396,18 @@ static void end_warnings(const struct lc_session_result *res)
 	if (res->fds_short)
 		warnx("file descriptors ran out (ulimit -n): processes were tracked first, and "
 		      "threads that appeared after that have no scheduler or counter source");
+	if (res->unslotted || res->unslotted_seen)
+		warnx("%u thread%s %s not profiled: %s process's flag slots were full (give "
+		      "record --slots N, or LOSTCYCLES_SLOTS=N; default %u); %u thread%s without a "
+		      "slot seen, their CPU time at least %.3f s", res->unslotted,
+		      res->unslotted == 1 ? "" : "s", res->unslotted == 1 ? "was" : "were",
+		      res->unslotted == 1 ? "its" : "their", LC_SLOTS_DEFAULT, res->unslotted_seen,
+		      res->unslotted_seen == 1 ? "" : "s", (double)res->unslotted_cpu_ns / 1e9);
+	if (res->tags_over)
+		warnx("fragment tags beyond the first %u distinct ones were open at %llu tick%s: "
+		      "their time is in the row of 'other tags' (tag %lld)", LC_TAGS_CAP,
+		      (unsigned long long)res->tags_over, res->tags_over == 1 ? "" : "s",
+		      (long long)LC_TAG_OTHER);
 	if (res->rejected > LC_SESSION_REASONS_SHOWN)
 		warnx("%u invalid shared-memory segments ignored in all", res->rejected);
 }
@@ -472,6 +489,7 @@ static int record_setup(struct run *r, int argc, char **argv)
 	if (prepare_output(&r->o))
 		return 1;
 	r->l.trace = r->o.trace;
+	r->l.slots = r->o.slots;
 	if (lc_launch_trace(&r->l, msg, sizeof(msg))) {
 		warnx("%s", msg);
 		return 1;

@@ -147,7 +147,7 @@ static void env_free(struct envadd *e)
 		free(e->v[i]);
 }
 
-/* l's session, trace mode and layers as variables.  0 or -ENOMEM. */
+/* l's session, trace mode, layers and slots as variables.  0 or -ENOMEM. */
 static int env_build(const struct lc_launch *l, struct envadd *e)
 {
 	int r = 0;
@@ -162,6 +162,12 @@ static int env_build(const struct lc_launch *l, struct envadd *e)
 		r = env_add(e, "LD_PRELOAD", l->omp_lib, 1);
 	if (!r && l->pthread_lib[0])
 		r = env_add(e, "LD_PRELOAD", l->pthread_lib, 1);
+	if (!r && l->slots) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "%u", (unsigned)l->slots);
+		r = env_add(e, LC_ENV_SLOTS, n, 0);
+	}
 	return r;
 }
 

@@ -29,6 +29,7 @@ struct lc_launch {
 	int own_trace_dir;		/* made here: the session removes it */
 	char omp_lib[PATH_MAX];		/* "" or the OpenMP tool (OMP_TOOL_LIBRARIES) */
 	char pthread_lib[PATH_MAX];	/* "" or the pthread layer (LD_PRELOAD) */
+	uint32_t slots;			/* LOSTCYCLES_SLOTS of the command, 0: as inherited */
 	int pin;			/* run the command on cpus only */
 	cpu_set_t cpus;
 	struct rlimit nofile;		/* the open-file limit as found, for the command */

@@ -498,7 +498,26 @@ struct lc_prof_end {
 	uint32_t untracked;		/* processes not tracked for want of file
 					 * descriptors: missing from the profile */
 	uint32_t fd_flags;		/* LC_END_FDS_SHORT */
+	/* appended in format minor 5 for the limits (limits = 1 when
+	 * present): what the recording could not keep apart */
+	int limits;
+	uint32_t unslotted;		/* threads the segments refused a slot
+					 * (their slots_full, summed): not profiled */
+	uint32_t unslotted_seen;	/* threads the sampler saw in /proc without
+					 * a slot */
+	uint64_t unslotted_cpu_ns;	/* their CPU time, as far as seen (at least) */
+	uint32_t tags_cap;		/* distinct fragment tags kept apart
+					 * (LC_TAGS_CAP), 0 not known */
+	uint64_t tags_over;		/* ticks at which a tag beyond the cap was
+					 * open: charged to LC_TAG_OTHER */
 };
+
+/* The fragment tags a recording keeps apart: the first LC_TAGS_CAP
+ * distinct tags of a run have rows of their own; the time of any later
+ * one goes to the row of LC_TAG_OTHER ("other tags"), which a program's
+ * own tag of that value (INT64_MIN) shares. */
+#define LC_TAGS_CAP 1024u
+#define LC_TAG_OTHER INT64_MIN
 
 /* How the sampler chose its interval (lc_prof_end.rule). */
 enum lc_interval_rule {

@@ -149,6 +149,8 @@ LAYOUT(lc_pf_end_rule, F(rule, 4), F(interval_min_ns, 8), F(interval_max_ns, 8),
        F(mean_interval_ns, 8), F(goal_ppm, 4), F(budget_ppm, 4), F(goal_at_ns, 8),
        F(thread_cpu_ns, 8));
 LAYOUT(lc_pf_end_fds, F(untracked, 4), F(fd_flags, 4));
+LAYOUT(lc_pf_end_limits, F(unslotted, 4), F(unslotted_seen, 4), F(unslotted_cpu_ns, 8),
+       F(tags_cap, 4), F(tags_over, 8));
 #undef T
 #undef S
 #undef SV

@@ -87,10 +87,10 @@ extern const struct lc_pf_layout lc_pf_window4, lc_pf_vwindow, lc_pf_info, lc_pf
 	lc_pf_counts, lc_pf_sync_row, lc_pf_event_row, lc_pf_place_name_row;
 
 /* The end block: its fields, then the parts appended in later minors (2:
- * ext, 4: p's rules, 5: the interval rule, 5: descriptors), each present
- * in full or not at all. */
+ * ext, 4: p's rules, 5: the interval rule, 5: descriptors, 5: limits),
+ * each present in full or not at all. */
 extern const struct lc_pf_layout lc_pf_end, lc_pf_end_ext, lc_pf_end_p, lc_pf_end_rule,
-	lc_pf_end_fds;
+	lc_pf_end_fds, lc_pf_end_limits;
 
 /* Zigzag: signed values of small magnitude as small unsigned ones
  * (0, -1, 1, -2, ... as 0, 1, 2, 3, ...). */

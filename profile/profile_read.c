@@ -1599,6 +1599,7 @@ static const struct end_part {
 	{ &lc_pf_end_p, offsetof(struct lc_prof_end, p_rules) },		/* minor 4 */
 	{ &lc_pf_end_rule, offsetof(struct lc_prof_end, interval_rule) },	/* minor 5 */
 	{ &lc_pf_end_fds, offsetof(struct lc_prof_end, fds) },			/* minor 5 */
+	{ &lc_pf_end_limits, offsetof(struct lc_prof_end, limits) },		/* minor 5 */
 };
 
 /* The appended parts of an end block, as far as present. */

@@ -581,7 +581,7 @@ int lc_pwriter_end(struct lc_pwriter *w, const struct lc_prof_end *e)
 {
 	static const struct lc_pf_layout *const parts[] = { &lc_pf_end, &lc_pf_end_ext,
 							    &lc_pf_end_p, &lc_pf_end_rule,
-							    &lc_pf_end_fds };
+							    &lc_pf_end_fds, &lc_pf_end_limits };
 	struct lc_prof_end x = *e;
 
 	x.unavailable &= (1u << LC_NCAT) - 1;

@@ -183,6 +183,15 @@ struct lc_accum {
 	struct tagset *tagsets;
 	uint32_t ntagsets;
 	size_t tagsets_cap;
+	uint32_t cur_tagset;		/* tagset_id of cur_tags, UINT32_MAX: not yet */
+
+	/* the distinct tags of the run, at most LC_TAGS_CAP (open addressing
+	 * over TAG_HASH cells; kept[i] marks a cell in use); a later tag is
+	 * charged to LC_TAG_OTHER and the tick counted in tags_over */
+	int64_t *known;
+	uint8_t *kept;
+	uint32_t nknown;
+	uint64_t tags_over;
 
 	struct task **buckets;
 
@@ -227,6 +236,7 @@ struct lc_accum *lc_accum_new(struct lc_pwriter *w, enum lc_source src, uint64_t
 	a->src = src;
 	a->window_ns = window_ns ? window_ns : 10000000u;
 	a->procs_opt = procs;
+	a->cur_tagset = UINT32_MAX;
 	return a;
 }
 
@@ -282,7 +292,8 @@ void lc_accum_free(struct lc_accum *a)
 	lists_free(a);
 	lc_placeacc_free(a->places);
 	LC_FREE_ALL(a->buckets, a->tagsets, a->rows, a->touched, a->touched_list, a->tagrows,
-		    a->cur_tags, a->pending, a->busy_runs, a->pcounts, a->syncs, a);
+		    a->cur_tags, a->pending, a->busy_runs, a->pcounts, a->syncs, a->known, a->kept,
+		    a);
 }
 
 /* The window row of thread i, marking it touched; NULL on ENOMEM. */
@@ -394,13 +405,53 @@ static int flush_window(struct lc_accum *a)
 	return a->err;
 }
 
-/* Collect the union of the open tags of all processes into a->cur_tags. */
+/* Cells of the table of the run's distinct tags: twice the cap, a power
+ * of two. */
+#define TAG_HASH (2u * LC_TAGS_CAP)
+
+/* tag as the profile keeps it: itself when it is one of the run's first
+ * LC_TAGS_CAP distinct tags (entered when new), else LC_TAG_OTHER, with
+ * *over set.  A run that opens a new tag for every request would
+ * otherwise grow the profile by a row per tag and window, and the
+ * accumulator's tag sets without end. */
+static int64_t keep_tag(struct lc_accum *a, int64_t tag, int *over)
+{
+	uint32_t h;
+
+	if (tag == LC_TAG_OTHER)
+		return tag;
+	if (!a->known && (!(a->known = malloc(TAG_HASH * sizeof(*a->known))) ||
+			  !(a->kept = calloc(TAG_HASH, 1)))) {
+		free(a->known);
+		a->known = NULL;
+		*over = 1;
+		return LC_TAG_OTHER;
+	}
+	h = (uint32_t)(((uint64_t)tag * 0x9e3779b97f4a7c15ull) >> 40) & (TAG_HASH - 1);
+	for (; a->kept[h]; h = (h + 1) & (TAG_HASH - 1))
+		if (a->known[h] == tag)
+			return tag;
+	if (a->nknown == LC_TAGS_CAP) {
+		*over = 1;
+		return LC_TAG_OTHER;
+	}
+	a->kept[h] = 1;
+	a->known[h] = tag;
+	a->nknown++;
+	return tag;
+}
+
+/* Collect the union of the open tags of all processes into a->cur_tags
+ * (each as keep_tag keeps it), counting a tick with a tag over the cap. */
 static void collect_tags(struct lc_accum *a, const struct lc_obs *o)
 {
+	int over = 0;
+
 	a->ncur_tags = 0;
+	a->cur_tagset = UINT32_MAX;
 	for (uint32_t p = 0; p < o->nprocs; p++) {
 		for (uint32_t k = 0; k < o->procs[p].ntags; k++) {
-			int64_t tag = o->procs[p].tags[k];
+			int64_t tag = keep_tag(a, o->procs[p].tags[k], &over);
 			uint32_t j;
 
 			for (j = 0; j < a->ncur_tags && a->cur_tags[j] != tag; j++)
@@ -413,10 +464,12 @@ static void collect_tags(struct lc_accum *a, const struct lc_obs *o)
 			a->cur_tags[a->ncur_tags++] = tag;
 		}
 	}
+	a->tags_over += over;
 }
 
-/* The interned id of the current tag set; UINT32_MAX on ENOMEM. */
-static uint32_t tagset_id(struct lc_accum *a)
+/* The interned id of the current tag set, entered when new; UINT32_MAX
+ * on ENOMEM. */
+static uint32_t find_tagset(struct lc_accum *a)
 {
 	for (uint32_t i = 0; i < a->ntagsets; i++) {
 		const struct tagset *s = &a->tagsets[i];
@@ -437,6 +490,16 @@ static uint32_t tagset_id(struct lc_accum *a)
 	if (s->n)
 		memcpy(s->tags, a->cur_tags, s->n * sizeof(int64_t));
 	return a->ntagsets++;
+}
+
+/* The interned id of the current tag set (found once per tick); UINT32_MAX
+ * on ENOMEM. */
+static uint32_t tagset_id(struct lc_accum *a)
+{
+	if (a->cur_tagset != UINT32_MAX)
+		return a->cur_tagset;
+	a->cur_tagset = find_tagset(a);
+	return a->cur_tagset;
 }
 
 /* Hash bucket of (uid, task). */
@@ -995,6 +1058,11 @@ double lc_accum_spread(const struct lc_accum *a, double margin)
 uint64_t lc_accum_ticks(const struct lc_accum *a)
 {
 	return a->ticks;
+}
+
+uint64_t lc_accum_tags_over(const struct lc_accum *a)
+{
+	return a->tags_over;
 }
 
 uint64_t lc_accum_wasted_lost_count(const struct lc_accum *a)

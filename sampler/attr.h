@@ -163,4 +163,8 @@ double lc_accum_spread(const struct lc_accum *a, double margin);
 uint64_t lc_accum_ticks(const struct lc_accum *a);
 uint64_t lc_accum_wasted_lost_count(const struct lc_accum *a);
 
+/* Ticks at which a fragment tag beyond the run's first LC_TAGS_CAP distinct
+ * ones was open (its time went to the row of LC_TAG_OTHER). */
+uint64_t lc_accum_tags_over(const struct lc_accum *a);
+
 #endif /* LC_ATTR_H */

@@ -22,6 +22,7 @@
 #include "lc_util.h"
 #include "replay.h"
 #include "tick.h"
+#include "unslotted.h"
 
 /* A session.  Written by the owning thread only, except acc, threads and w,
  * which the sampling thread uses between start and finish (see session.h). */
@@ -412,6 +413,22 @@ static void result_rule(const struct lc_session *s, const struct lc_prof_end *en
 	memcpy(res->phase_ns, s->st.phase_ns, sizeof(res->phase_ns));
 }
 
+/* The limits of the end record (and the result): threads without a slot,
+ * fragment tags beyond the cap. */
+static void end_limits(struct lc_session *s, struct lc_prof_end *end,
+		       struct lc_session_result *res)
+{
+	struct lc_unslotted u = { 0 };
+
+	if (s->reg)
+		lc_registry_unslotted(s->reg, &u);
+	end->unslotted = res->unslotted = u.refused;
+	end->unslotted_seen = res->unslotted_seen = u.seen;
+	end->unslotted_cpu_ns = res->unslotted_cpu_ns = u.cpu_ns;
+	end->tags_cap = LC_TAGS_CAP;
+	end->tags_over = res->tags_over = lc_accum_tags_over(s->acc);
+}
+
 /* Write the end record: p, the sampler's statistics, status and reason. */
 static void write_end(struct lc_session *s, int status, const char *reason,
 		      struct lc_session_result *res)
@@ -443,6 +460,7 @@ static void write_end(struct lc_session *s, int status, const char *reason,
 	end.ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
 	end.untracked = s->reg ? lc_registry_untracked(s->reg) : 0;
 	end.fd_flags = s->reg && lc_fds_short() ? LC_END_FDS_SHORT : 0;
+	end_limits(s, &end, res);
 	end.shared_cpu = shared_cpu(s);
 	end.unavailable = s->unavailable;
 	for (int c = 0; c < LC_NCAT; c++) {

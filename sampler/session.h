@@ -92,6 +92,12 @@ struct lc_session_result {
 	uint32_t untracked;	/* processes that could not be tracked for want
 				 * of file descriptors */
 	int fds_short;		/* descriptors ran out (fdroom.h) */
+	/* the limits (the end block's): threads without a slot, fragment
+	 * tags beyond the cap */
+	uint32_t unslotted;	/* threads the segments refused a slot */
+	uint32_t unslotted_seen;	/* threads seen without a slot */
+	uint64_t unslotted_cpu_ns;	/* their CPU time, at least */
+	uint64_t tags_over;	/* ticks with a tag beyond LC_TAGS_CAP open */
 	int opened;		/* the profile file was created */
 	int write_err;		/* -errno when the profile is incomplete, else 0 */
 	uint64_t sampler_cpu_ns;	/* CPU time of the sampler's process */

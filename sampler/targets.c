@@ -26,6 +26,7 @@
 #include "lineage.h"
 #include "nametab.h"
 #include "slotsweep.h"
+#include "unslotted.h"
 
 #define SHM_DIR "/dev/shm"
 #define POLL_NS 20000000	/* rescan period when nothing is pending */
@@ -109,6 +110,9 @@ struct lc_registry {
 	struct lc_root *roots;
 	int nroots;
 	uint32_t outsiders;		/* segments refused: not of the roots' tree */
+	/* The threads without a slot of the targets detached so far: under
+	 * lock (unslotted.h). */
+	struct lc_unslotted unslotted;
 };
 
 #define LINEAGE_ANY 0		/* every process of the session (pid mode, tests) */
@@ -179,6 +183,7 @@ static void free_target(struct rcu_head *head)
 	struct lc_target *t = caa_container_of(head, struct lc_target, rcu);
 
 	munmap((void *)t->hdr, t->len);
+	lc_unslotted_free(t);
 	free(t->cache);
 	lc_slotsweep_free(t);
 	free(t);
@@ -207,6 +212,8 @@ static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 {
 	__atomic_store_n(&t->gone, 1, __ATOMIC_RELEASE);
 	cds_list_del_rcu(&t->node);
+	lc_unslotted_add(t, &r->unslotted);
+	lc_unslotted_free(t);
 	if (!lc_grow((void **)&r->dep, &r->depcap, r->ndep + 1, sizeof(*r->dep)))
 		r->dep[r->ndep++] = (struct lc_departure){ t->pid, t->nonce,
 							   t->leave_at ? t->leave_at : lc_clock_ns(),
@@ -968,6 +975,18 @@ static long wait_for(const struct lc_registry *r)
 	return (long)(r->next_try_ns - now < top ? r->next_try_ns - now : top);
 }
 
+/* Look at the threads without a slot of every target still running
+ * (unslotted.h): due ones, or all with force.  Caller holds the lock. */
+static void look_unslotted(struct lc_registry *r, int force)
+{
+	uint64_t now = lc_clock_ns();
+	struct lc_target *t;
+
+	cds_list_for_each_entry(t, &r->list, node)
+		if (!t->leave_at)
+			lc_unslotted_look(t, now, force);
+}
+
 /* Wait for inotify or a process exit; detach the targets whose process has
  * exited (leave). */
 static void wait_events(struct lc_registry *r)
@@ -998,6 +1017,7 @@ static void wait_events(struct lc_registry *r)
 	for (nfds_t i = 1; i < n; i++)
 		if (pfd[i].revents & (POLLIN | POLLHUP))	/* the process exited */
 			leave(r, who[i]);
+	look_unslotted(r, 0);
 	detach_left(r);
 	reap_unwatched(r);
 	drop_faulted(r);
@@ -1167,6 +1187,7 @@ int lc_registry_scan(struct lc_registry *r)
 		return -EBUSY;
 	scan(r, 1);
 	pthread_mutex_lock(&r->lock);
+	look_unslotted(r, 1);
 	cds_list_for_each_entry_safe(t, tmp, &r->list, node)
 		if (exited(t))
 			detach(r, t, 1);
@@ -1189,6 +1210,7 @@ void lc_registry_stop(struct lc_registry *r)
 	}
 	pthread_mutex_lock(&r->lock);
 	drop_faulted(r);
+	look_unslotted(r, 1);
 	cds_list_for_each_entry_safe(t, tmp, &r->list, node)
 		detach(r, t, kill(t->pid, 0) && errno == ESRCH);
 	pthread_mutex_unlock(&r->lock);
@@ -1245,6 +1267,17 @@ uint64_t lc_registry_tries(struct lc_registry *r)
 uint32_t lc_registry_untracked(struct lc_registry *r)
 {
 	return __atomic_load_n(&r->untracked, __ATOMIC_RELAXED);
+}
+
+void lc_registry_unslotted(struct lc_registry *r, struct lc_unslotted *out)
+{
+	struct lc_target *t;
+
+	pthread_mutex_lock(&r->lock);
+	*out = r->unslotted;
+	cds_list_for_each_entry(t, &r->list, node)
+		lc_unslotted_add(t, out);
+	pthread_mutex_unlock(&r->lock);
 }
 
 uint32_t lc_registry_rejections(struct lc_registry *r, struct lc_rejection *out, uint32_t max)

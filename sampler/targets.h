@@ -103,6 +103,13 @@ struct lc_target {
 	size_t active_cap;
 	uint8_t *listed;	/* per slot: in active[] (nslots bytes) */
 	uint32_t cursor;	/* where the window over the others goes on */
+	/* the writer's alone: the threads without a slot (unslotted.h) */
+	struct lc_unslot_thread *unslot;	/* by tid */
+	uint32_t unslot_n;
+	size_t unslot_cap;
+	uint64_t unslot_done;	/* run time of threads whose tid was reused */
+	uint32_t unslot_refused;	/* the segment's slots_full, largest seen */
+	uint64_t unslot_next;	/* the next look is due (CLOCK_MONOTONIC) */
 };
 
 /* A target that left the run, for the trace replay. */
@@ -197,6 +204,12 @@ uint64_t lc_registry_tries(struct lc_registry *r);
  * descriptors (EMFILE, ENFILE) and have not been attached since: their
  * processes are missing from the profile (any thread, any time). */
 uint32_t lc_registry_untracked(struct lc_registry *r);
+
+/* The threads without a slot of every target so far (unslotted.h): those
+ * the segments refused, those seen in /proc, their CPU time.  Any thread;
+ * takes the registry lock. */
+struct lc_unslotted;
+void lc_registry_unslotted(struct lc_registry *r, struct lc_unslotted *out);
 
 /* Copy the first max rejected segments, with their reasons, into out, for
  * the command to report (the library prints nothing); returns how many

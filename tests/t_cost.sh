@@ -82,7 +82,14 @@ check "record -i 250us: the rule is fixed" 'grep -q "interval fixed 250 us (-i),
 run report "$tmp/f.data"
 check "report: the rule is fixed" 'grep -q "^\*\* interval: fixed 250 us (-i), mean " "$tmp/out"'
 
-# 4. make bench's item 6: well-formed rows (short runs; no figure judged)
+# 4. make bench's item 6: well-formed rows (short runs; no figure judged).
+# Not under ThreadSanitizer: its stencil runs on GCC's libgomp, which TSan
+# cannot see into, and its false reports end a run with TSan's status 66.
+case ${LC_SAN:-} in *thread*)
+	echo "skip  bench-cost.sh rows: under SAN=thread the OpenMP stencil's runs end with TSan's status 66 (libgomp is not instrumented)"
+	finish
+	exit ;;
+esac
 PAIRS=1 STENCIL_STEPS=50 POOL_TASKS=50 COST_INTERVALS=default \
 	sh scripts/bench-cost.sh > "$tmp/rows" 2> "$tmp/rows.err"
 st=$?

@@ -499,6 +499,7 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	if (pr->ended && (pr->end.fd_flags & LC_END_FDS_SHORT))
 		printf("** note: file descriptors ran out while recording: threads that appeared "
 		       "after that have no scheduler or counter source\n");
+	lc_report_limits(pr);
 	if (omp_tags(pr))
 		printf("** note: OpenMP: a thread spinning on a flush or an atomic variable "
 		       "(no OpenMP wait construct) is computation: the tool cannot see such "
@@ -1059,6 +1060,7 @@ static void json_head(struct lc_doc *j, const struct lc_profile *pr,
 		lc_doc_uint(j, "untracked_for_want_of_fds", pr->end.untracked);
 		lc_doc_bool(j, "fds_ran_out", pr->end.fd_flags & LC_END_FDS_SHORT);
 	}
+	lc_report_limits_json(j, pr);
 }
 
 /* "sampler": the sampler's own run, null where the profile does not say. */

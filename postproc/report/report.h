@@ -93,4 +93,11 @@ void lc_report_machine_json(struct lc_doc *j, const struct lc_profile *pr, int s
 /* " *" when the machine's load distorts category c of pr, else "". */
 const char *lc_report_mark(const struct lc_profile *pr, int c);
 
+/* What the recording could not keep apart (report_limits.c): threads
+ * without a flag slot, fragment tags beyond the cap; a line each of the
+ * text report on stdout, and the fields of the JSON report (each line
+ * ending in a comma).  Nothing when the profile does not say. */
+void lc_report_limits(const struct lc_profile *pr);
+void lc_report_limits_json(struct lc_doc *j, const struct lc_profile *pr);
+
 #endif /* LC_REPORT_H */

@@ -84,6 +84,18 @@ static void resolve(struct lc_tagnames *tn, const char *exe)
 	lc_program_dbg_close(d);
 }
 
+/* Entries by tag (qsort). */
+static int by_tag(const void *a, const void *b)
+{
+	int64_t x = ((const struct entry *)a)->tag, y = ((const struct entry *)b)->tag;
+
+	return (x > y) - (x < y);
+}
+
+/* The entries are sorted by tag, so that a lookup is a binary search: a
+ * profile may hold tens of thousands of tags, and report looks up each
+ * (a linear search made report --tags quadratic: 21,000 tags took 0.8 s,
+ * 6,000 took 0.05 s). */
 struct lc_tagnames *lc_tagnames_new(const char *command, const int64_t *tags, uint32_t n)
 {
 	struct lc_tagnames *tn = calloc(1, sizeof(*tn));
@@ -96,22 +108,31 @@ struct lc_tagnames *lc_tagnames_new(const char *command, const int64_t *tags, ui
 	tn->n = n;
 	for (uint32_t i = 0; i < n; i++)
 		tn->e[i].tag = tags[i];
+	qsort(tn->e, n, sizeof(*tn->e), by_tag);
 	if (!lc_program_of_command(command, exe, sizeof(exe)))
 		resolve(tn, exe);
 	for (uint32_t i = 0; i < n; i++)
-		if (!tn->e[i].name && LC_TAGN_KIND(tags[i]) == LC_TAGN_KIND_OMP)
-			tn->e[i].name = raw_name(tags[i]);
+		if (tn->e[i].tag == LC_TAG_OTHER)	/* the tags beyond the cap */
+			tn->e[i].name = strdup("other tags");
+		else if (!tn->e[i].name && LC_TAGN_KIND(tn->e[i].tag) == LC_TAGN_KIND_OMP)
+			tn->e[i].name = raw_name(tn->e[i].tag);
 	return tn;
 }
 
 const char *lc_tagnames_get(const void *arg, int64_t tag)
 {
 	const struct lc_tagnames *tn = arg;
+	uint32_t lo = 0, hi = tn ? tn->n : 0;
 
-	for (uint32_t i = 0; tn && i < tn->n; i++)
-		if (tn->e[i].tag == tag)
-			return tn->e[i].name;
-	return NULL;
+	while (lo < hi) {	/* the first entry of tag (a tag of two sources is twice) */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (tn->e[mid].tag < tag)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return tn && lo < tn->n && tn->e[lo].tag == tag ? tn->e[lo].name : NULL;
 }
 
 /* Nonzero when name designates full, a "file:line (function)" name: equal
