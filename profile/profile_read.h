@@ -85,7 +85,8 @@ uint32_t lc_rd_get32(struct cur *c);
 
 uint64_t lc_rd_get64(struct cur *c);
 
-/* Up to nbits masked values into v[] (zero where the mask bit is clear). */
+/* Up to nbits masked values into v[] (zero where the mask bit is clear,
+ * and every one when the mask is refused). */
 void lc_rd_getmasked(struct cur *c, uint64_t *v, int nbits, unsigned allowed);
 
 void lc_rd_getacct(struct cur *c, struct lc_acct *a);
@@ -106,7 +107,8 @@ uint32_t lc_rd_getuv32(struct cur *c);
 uint32_t lc_rd_getvcount(struct cur *c, size_t min);
 
 /* Up to nbits values after a varint mask, as varints, into v[] in the
- * fixed-width field order (the mask's bits follow lc_pf_vorder). */
+ * fixed-width field order (the mask's bits follow lc_pf_vorder); all zero
+ * when the mask is refused. */
 void lc_rd_getvmasked(struct cur *c, uint64_t *v, int nbits, unsigned allowed);
 
 void lc_rd_getvacct(struct cur *c, struct lc_acct *a);

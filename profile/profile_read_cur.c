@@ -90,13 +90,15 @@ static char *getstr(struct cur *c, int *oom)
 	return s;
 }
 
-/* Up to nbits masked values into v[] (zero where the mask bit is clear). */
+/* Up to nbits masked values into v[] (zero where the mask bit is clear,
+ * and every one when the mask is refused). */
 void lc_rd_getmasked(struct cur *c, uint64_t *v, int nbits, unsigned allowed)
 {
 	uint16_t mask = get16(c);
 
 	if (mask & ~allowed) {
 		lc_rd_bad(c, "unknown field in mask");
+		memset(v, 0, (size_t)nbits * sizeof(*v));
 		return;
 	}
 	for (int i = 0; i < nbits; i++)
@@ -182,13 +184,15 @@ uint32_t lc_rd_getvcount(struct cur *c, size_t min)
 }
 
 /* Up to nbits values after a varint mask, as varints, into v[] in the
- * fixed-width field order (the mask's bits follow lc_pf_vorder). */
+ * fixed-width field order (the mask's bits follow lc_pf_vorder); all zero
+ * when the mask is refused. */
 void lc_rd_getvmasked(struct cur *c, uint64_t *v, int nbits, unsigned allowed)
 {
 	uint64_t mask = lc_rd_getuv(c);
 
 	if (mask & ~(uint64_t)allowed) {
 		lc_rd_bad(c, "unknown field in mask");
+		memset(v, 0, (size_t)nbits * sizeof(*v));
 		return;
 	}
 	for (int i = 0; i < nbits; i++)

@@ -110,10 +110,15 @@ static void get_place_row(struct rstate *s, struct cur *c, struct lc_prof_place 
 	memcpy(r->cat, v, sizeof(r->cat));
 	if (c->why)
 		return;
-	if (t > s->prof->nthreads)
+	/* refused rows stop here: a thread past those declared has no pid */
+	if (t > s->prof->nthreads) {
 		lc_rd_bad(c, "place row names an undeclared thread");
-	else if (pid < INT32_MIN || pid > INT32_MAX)
+		return;
+	}
+	if (pid < INT32_MIN || pid > INT32_MAX) {
 		lc_rd_bad(c, "place row's pid out of range");
+		return;
+	}
 	r->thread = t ? (uint32_t)(t - 1) : UINT32_MAX;
 	/* a thread's row is of its thread's process, whatever it says */
 	r->pid = t ? s->prof->threads[t - 1].pid : (int32_t)pid;
