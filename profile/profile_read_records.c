@@ -78,7 +78,9 @@ static int machine_ok(const struct lc_prof_machine *m)
 	       m->start_ns <= UINT64_MAX - m->len_ns;
 }
 
-/* A machine block (minor 4): one span of the machine's share. */
+/* A machine block (minor 4): one span of the machine's share, added to
+ * the profile's unless it is partial or the sum of lengths or of totals
+ * would pass 2^64 ns. */
 int lc_rd_parse_machine(struct rstate *s, struct cur *c)
 {
 	struct lc_profile *pr = s->prof;
@@ -89,8 +91,9 @@ int lc_rd_parse_machine(struct rstate *s, struct cur *c)
 		lc_rd_bad(c, "machine span: its parts exceed its total, or no CPU");
 	if (append_rec(c, &pr->machine, &pr->nmachine, &s->mcap, &m, sizeof(m), NULL, 0))
 		return -ENOMEM;
-	if (c->why || m.flags & LC_MACH_PARTIAL || t->total_ns > UINT64_MAX / 2 ||
-	    t->len_ns > UINT64_MAX / 2 || m.total_ns > UINT64_MAX / 4)
+	/* the parts fit the total, so the parts' sums fit when the total's does */
+	if (c->why || m.flags & LC_MACH_PARTIAL || t->total_ns > UINT64_MAX - m.total_ns ||
+	    t->len_ns > UINT64_MAX - m.len_ns)
 		return 0;
 	if (m.ncpus > t->ncpus)
 		t->ncpus = m.ncpus;

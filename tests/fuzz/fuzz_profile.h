@@ -40,7 +40,8 @@ static inline void check_lean(const struct lc_profile *all, const struct lc_prof
 }
 
 /* The machine spans a reading kept fit their totals, and the profile's
- * share is the sum of those without the partial flag. */
+ * share is the sum of those without the partial flag (as long as the
+ * sums of lengths and totals fit 64 bits), a load of at most 100 %. */
 static inline void check_machine(const struct lc_profile *p)
 {
 	struct lc_prof_machine t = { 0 };
@@ -51,13 +52,17 @@ static inline void check_machine(const struct lc_profile *p)
 		if (m->program_ns + m->sampler_ns + m->other_ns + m->steal_ns > m->total_ns ||
 		    !m->ncpus || lc_machine_pct(m, LC_SHARE_LOAD) > 100.0 + 1e-9)
 			__builtin_trap();
-		if (m->flags & LC_MACH_PARTIAL || t.total_ns > UINT64_MAX / 2 ||
-		    t.len_ns > UINT64_MAX / 2 || m->total_ns > UINT64_MAX / 4)
+		if (m->flags & LC_MACH_PARTIAL || t.total_ns > UINT64_MAX - m->total_ns ||
+		    t.len_ns > UINT64_MAX - m->len_ns)
 			continue;
+		t.len_ns += m->len_ns;
 		t.total_ns += m->total_ns;
 		t.other_ns += m->other_ns;
+		t.steal_ns += m->steal_ns;
 	}
-	if (t.total_ns != p->machine_total.total_ns || t.other_ns != p->machine_total.other_ns)
+	if (t.total_ns != p->machine_total.total_ns || t.other_ns != p->machine_total.other_ns ||
+	    t.len_ns != p->machine_total.len_ns || t.steal_ns != p->machine_total.steal_ns ||
+	    (p->nmachine && !(lc_machine_pct(&p->machine_total, LC_SHARE_LOAD) <= 100.0 + 1e-9)))
 		__builtin_trap();
 }
 
