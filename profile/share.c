@@ -6,30 +6,30 @@
 
 double lc_machine_pct(const struct lc_prof_machine *m, enum lc_share what)
 {
-	uint64_t v;
+	double v;	/* a sum of two u64 can pass 2^64: summed as doubles */
 
 	if (!m || !m->total_ns)
 		return -1;
 	switch (what) {
 	case LC_SHARE_OTHER:
-		v = m->other_ns;
+		v = (double)m->other_ns;
 		break;
 	case LC_SHARE_SAMPLER:
-		v = m->sampler_ns;
+		v = (double)m->sampler_ns;
 		break;
 	case LC_SHARE_STEAL:
-		v = m->steal_ns;
+		v = (double)m->steal_ns;
 		break;
 	case LC_SHARE_LOAD:
-		v = m->other_ns + m->steal_ns;
+		v = (double)m->other_ns + (double)m->steal_ns;
 		break;
 	case LC_SHARE_PROGRAM:
-		v = m->program_ns;
+		v = (double)m->program_ns;
 		break;
 	default:
 		return -1;
 	}
-	return 100.0 * (double)v / (double)m->total_ns;
+	return 100.0 * v / (double)m->total_ns;
 }
 
 uint32_t lc_machine_distorts(const struct lc_profile *pr)

@@ -1,5 +1,6 @@
 #!/bin/sh
-# t_fuzz.sh — each libFuzzer target (tests/fuzz/: the profile reader, the
+# t_fuzz.sh — each libFuzzer target (tests/fuzz/: the profile reader on any
+# bytes and on blocks mutated with their CRCs repaired, the
 # runs parser, the formula parser, the model-file reader, the grid parser,
 # merge's node-file checks, the gnuplot string quoting of the plot scripts,
 # the Extra-P readers)
@@ -11,14 +12,14 @@
 . tests/lib.sh
 set -u
 SECS=${FUZZ_CHECK_SECONDS:-3}
-for t in profile runs formula model grid merge gpquote extrap; do
+for t in profile profile_blocks runs formula model grid merge gpquote extrap; do
 	[ -x "build/fuzz/fuzz_$t" ] || {
 		skip t_fuzz "build/fuzz/fuzz_$t was not built: clang with libFuzzer (-fsanitize=fuzzer) is not installed"
 	}
 done
 lc_tmpdir
 nfail=0
-for t in profile runs formula model grid merge gpquote extrap; do
+for t in profile profile_blocks runs formula model grid merge gpquote extrap; do
 	mkdir "$tmp/$t"
 	# the sanitized build's options are not for the fuzzers
 	if env -u ASAN_OPTIONS -u TSAN_OPTIONS "build/fuzz/fuzz_$t" -max_total_time="$SECS" \

@@ -273,6 +273,8 @@ static void test_hostile(void **state)
 {
 	/* source, window, count, then rows: thread+1, pid (zigzag), place, obj, mask */
 	const uint8_t undeclared[] = { 0, 0, 1, 3, 200, 1, 0, 0, 0 };
+	/* thread + 1 = 2^32: the reader went on to that thread's pid (a crash) */
+	const uint8_t far[] = { 0, 0, 1, 0x80, 0x80, 0x80, 0x80, 0x10, 200, 1, 0, 0, 0 };
 	const uint8_t wrongpid[] = { 0, 0, 1, 1, 202, 1, 0, 0, 0 };	/* read as its thread's */
 	const uint8_t bigpid[] = { 0, 0, 1, 0, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 0, 0 };
 	const uint8_t count[] = { 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 200, 1, 0, 0, 0 };
@@ -282,6 +284,7 @@ static void test_hostile(void **state)
 
 	(void)state;
 	refused(LC_PF_PLACES, undeclared, sizeof(undeclared), "undeclared thread");
+	refused(LC_PF_PLACES, far, sizeof(far), "undeclared thread");
 	refused(LC_PF_PLACES, count, sizeof(count), "count larger");
 	refused(LC_PF_PLACES, bigpid, sizeof(bigpid), "pid out of range");
 	refused(LC_PF_PLACES, unread, sizeof(unread), "not of the window read");

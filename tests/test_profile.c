@@ -479,6 +479,39 @@ static void test_crafted(void **state)
 	free(b);
 }
 
+/* The profile's share sums every span that is not partial as long as the
+ * sums of lengths and totals fit 64 bits: a span of 2^63 ns is followed by
+ * one of 0.1 s (the reader left that out, and the fuzz target's check,
+ * which summed what it was not told to leave out, trapped), and a third of
+ * 2^63 ns that would wrap the sum of lengths is left out. */
+static void test_machine_sums(void **state)
+{
+	struct lc_prof_info in = sample_info();
+	const uint64_t half = 1ull << 63;
+	struct lc_prof_machine m[3] = {
+		{ .len_ns = half, .ncpus = 2, .total_ns = 200000000, .other_ns = 100000000 },
+		{ .start_ns = 100000000, .len_ns = 100000000, .ncpus = 2, .total_ns = 200000000 },
+		{ .len_ns = half, .ncpus = 2, .total_ns = 200000000, .other_ns = 200000000 },
+	};
+	struct lc_profile *pr = NULL;
+	struct lc_pwriter *w;
+	int rc = 0;
+
+	(void)state;
+	w = sample_open(path, &in, &rc);
+	assert_non_null(w);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(lc_pwriter_machine(w, &m[i]), 0);
+	assert_int_equal(lc_pwriter_close(w), 0);
+	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr->nmachine, 3);
+	assert_true(pr->machine_total.len_ns == half + 100000000);
+	assert_int_equal(pr->machine_total.total_ns, 400000000);
+	assert_int_equal(pr->machine_total.other_ns, 100000000);
+	assert_true(fabs(lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD) - 25.0) < 1e-9);
+	lc_profile_free(pr);
+}
+
 /* Machine blocks (minor 4): read back, summed without partial spans, the
  * shares and the categories they distort; a profile without them reads
  * as unmeasured; a block whose parts exceed its total, that names no CPU
@@ -1460,4 +1493,5 @@ LC_TEST_MAIN(tdir_setup, tdir_teardown,
 	     LC_T(test_crafted), LC_T(test_write_errors), LC_T(test_counters_blocks),
 	     LC_T(test_vwindow_round_trip), LC_T(test_type4_file), LC_T(test_opts_equal),
 	     LC_T(test_opts_old_clamp), LC_T(test_coalescing), LC_T(test_corrupt_varints),
-	     LC_T(test_window_schedule), LC_T(test_machine_blocks))
+	     LC_T(test_window_schedule), LC_T(test_machine_blocks),
+	     LC_T(test_machine_sums))

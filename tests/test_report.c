@@ -22,7 +22,8 @@
 #include "profile_format.h"
 
 static char dir[] = "/tmp/lc_test_reportXXXXXX";
-static char sample[256], errpath[256], v2[256], v2stall[256], v2old[256], v2cut[256];
+static char sample[256], errpath[256], v2[256], v2stall[256], v2old[256], v2cut[256],
+	    v2grown[256];
 static uint64_t bounds[SAMPLE_NBLOCKS];
 static char out[65536], errout[4096];
 
@@ -46,8 +47,9 @@ static int setup(void **state)
 	tmp(v2stall, sizeof(v2stall), "v2stall.data");
 	tmp(v2old, sizeof(v2old), "v2old.data");
 	tmp(v2cut, sizeof(v2cut), "v2cut.data");
+	tmp(v2grown, sizeof(v2grown), "v2grown.data");
 	if (v2_write(v2, 0, 0) || v2_write(v2stall, 1, 0) || v2_write(v2old, 1, 1) ||
-	    v2_write(v2cut, 1, 2))
+	    v2_write(v2cut, 1, 2) || v2_write(v2grown, 2, 2))
 		return -1;
 	return sample_write(sample, bounds);
 }
@@ -183,7 +185,9 @@ static void write_prefix(const char *p, size_t n)
  * 4000, 3000, 30, 400 (IPC 0.75, 10 misses per 1000 instructions); tag 5
  * holds thread 0's 1000, 2000, 10, 100.
  * With stall set, windows 1 and 2 have no tick: the sampler stalled for 25 ms
- * from 8 ms, missing 249 ticks (151 taken); else every window has 100 ticks. */
+ * from 8 ms, missing 249 ticks (151 taken); with stall 2 the interval grew
+ * (100, 50, 25, 10 ticks: 0.1 to 1 ms) and none was missed; else every
+ * window has 100 ticks. */
 static char v2_cycles[] = "cycles", v2_instr[] = "instructions", v2_miss[] = "LLC-misses",
 	    v2_stall[] = "stalled-cycles-backend", v2_nomiss[] = "no miss counter",
 	    v2_rc[] = "BUSY time runnable but off CPU, per tick",
@@ -225,7 +229,7 @@ static struct lc_prof_end v2_end(int stall)
 				 .max_gap_at_ns = 20000000, .sched_source = LC_SCHED_SWITCH,
 				 .shared_cpu = 1, .unavailable = 1u << LC_CAT_CL, .ncpus = 2 };
 
-	if (stall) {
+	if (stall == 1) {
 		e.ticks = 151, e.missed_ticks = 249, e.max_gap_ns = 25000000;
 		e.max_gap_at_ns = 33000000;
 	}
@@ -294,8 +298,10 @@ static int v2_write(const char *path, int stall, int old)
 	uint64_t end_at;
 	int err = 0, r;
 
-	if (stall)
+	if (stall == 1)
 		ticks[0] = 80, ticks[1] = 0, ticks[2] = 0, ticks[3] = 71;
+	else if (stall == 2)
+		ticks[0] = 100, ticks[1] = 50, ticks[2] = 25, ticks[3] = 10;
 	w = sample_open(path, &in, &err);
 	if (!w)
 		return err;
@@ -616,6 +622,21 @@ static void test_stall_cut(void **state)
 	assert_null(strstr(errout, "gap 0"));
 }
 
+/* A recording cut short whose interval grew (the interval rule) missed
+ * nothing: its windows hold 185 ticks where the nominal 0.1 ms would give
+ * 400, which is no stall (it was read as 214 missed ticks, 54 %); the cut
+ * note says the run was cut short. */
+static void test_cut_grown(void **state)
+{
+	(void)state;
+	assert_int_equal(run("-f '%s'", v2grown), 0);
+	assert_int_equal(count_lines(errout), 1);
+	assert_non_null(strstr(errout, "the recording was cut short (no end block)"));
+	assert_null(strstr(errout, "missed"));
+	assert_null(strstr(out, "missed"));
+	line_has("** profile cut at byte", NULL, NULL);
+}
+
 /* Item: a stalled sampler is said once on stderr, when and how long ... */
 static void test_stall(void **state)
 {
@@ -753,4 +774,5 @@ LC_TEST_MAIN(setup, teardown,
 	     LC_T(test_source_refusals), LC_T(test_cut), LC_T(test_cut_wasted), LC_T(test_cut_lline),
 	     LC_T(test_cut_json), LC_T(test_methods_once), LC_T(test_std_err_column),
 	     LC_T(test_stall), LC_T(test_stall_old), LC_T(test_stall_none), LC_T(test_stall_cut),
+	     LC_T(test_cut_grown),
 	     LC_T(test_counters_refusals), LC_T(test_bad_inputs), LC_T(test_bad_options))

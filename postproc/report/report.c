@@ -167,8 +167,10 @@ static void cut_note(const struct lc_profile *pr, const struct lc_prof_data *d,
 	buf[0] = 0;
 	if (pr->cut)
 		snprintf(buf, len, "profile cut at byte %" PRIu64 ": shows the first %u "
-			 "windows (%.6f s)", pr->cut_offset, d->nwindows,
-			 lc_sec(lc_acct_wall(&d->total)));
+			 "windows (%.6f s)%s", pr->cut_offset, d->nwindows,
+			 lc_sec(lc_acct_wall(&d->total)),
+			 pr->ended ? "" : "; the recording was cut short (no end block): its "
+			 "ticks are those the windows hold");
 }
 
 /* ---- the sampler's own run ---------------------------------------------- */
@@ -231,6 +233,27 @@ static uint64_t top_interval(const struct lc_profile *pr)
 	       pr->end.interval_max_ns : pr->info.interval_ns;
 }
 
+/* For a run cut short (no end block, so no interval is known but the
+ * nominal one, which the interval rule may have grown from): the ticks of
+ * the windows that hold none, each at the interval the last window before
+ * it with ticks achieved (its wall time over its ticks).  A window that
+ * holds ticks is taken as whole: what it lacks cannot be told from a
+ * longer interval. */
+static uint64_t windows_missed(const struct lc_prof_data *d)
+{
+	uint64_t missed = 0, iv = 0;
+
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		const struct lc_prof_window *w = &d->windows[i];
+
+		if (w->ticks)
+			iv = lc_acct_wall(&w->acct) / w->ticks;
+		else if (iv)
+			missed += lc_acct_wall(&w->acct) / iv;
+	}
+	return missed;
+}
+
 /* Fill s from the end block, estimating from the windows what it lacks. */
 static void sampler_stats(const struct lc_profile *pr, struct samp *s)
 {
@@ -247,12 +270,19 @@ static void sampler_stats(const struct lc_profile *pr, struct samp *s)
 		s->missed = pr->end.missed_ticks;
 		if (pr->end.max_gap_at_ns >= s->gap_ns && s->gap_ns)
 			s->gap_start = (int64_t)(pr->end.max_gap_at_ns - s->gap_ns);
-	} else if (interval && d->present) {
-		/* one tick of slack: where the first tick falls is not recorded */
+	} else if (interval && d->present && pr->ended) {
+		/* before minor 2 the interval was fixed; one tick of slack:
+		 * where the first tick falls is not recorded */
 		want = lc_acct_wall(&d->total) / interval;
 		s->missed = want > sum + 1 ? want - sum - 1 : 0;
 		s->est_missed = 1;
 		s->gap_start = guess_gap_start(d, interval);
+		s->est_start = 1;
+	} else if (d->present) {
+		/* cut short: the interval may have grown past the nominal one */
+		s->missed = windows_missed(d);
+		s->est_missed = 1;
+		s->gap_start = s->missed ? guess_gap_start(d, interval) : -1;
 		s->est_start = 1;
 	}
 	s->stalled = (interval && s->gap_ns > 10 * top_interval(pr)) ||
