@@ -41,9 +41,9 @@ ln -s /dev/zero "$tmp/libwh.so"
 # within NAME ARGS...: lostcycles ARGS under timeout; fails on a hang
 within() {
 	name=$1; shift
-	timeout $T "$LC" "$@" >"$tmp/out" 2>&1
+	timeout -k 5 $T "$LC" "$@" >"$tmp/out" 2>&1
 	st=$?
-	if [ $st -eq 124 ]; then
+	if [ $st -eq 124 ] || [ $st -eq 137 ]; then
 		fail "$name: still waiting after $T s"
 		st=0
 		return 1
