@@ -60,7 +60,7 @@ within "report --html" report --html "$tmp/a.html" "$tmp/a.data" &&
 	check "report --html does not wait for the FIFO" '[ -s "$tmp/a.html" ]'
 within "report --timeline" report --timeline --format perfetto "$tmp/a.data" &&
 	check "report --timeline --format perfetto does not wait for the FIFO" '[ -s "$tmp/out" ]'
-if "$LC" export --otf2 "$tmp/o" "$tmp/a.data" 2>&1 | grep -q "no OTF2 support"; then
+if "$LC" export --otf2 "$tmp/o" "$tmp/none.data" 2>&1 | grep -q "no OTF2 support"; then
 	echo "note  this build has no OTF2 support: export --otf2 is not run"
 else
 	rm -rf "$tmp/o"
