@@ -91,7 +91,8 @@ static int parse(struct export_opts *o, int argc, char **argv)
 				"(an existing\nFILE is kept unless --force)", &o->out),
 		LC_OPT_FLAG("force", 0, "replace an existing FILE", &o->force),
 		LC_OPT_FILENAME("otf2", 0, "DIR", "the profile's timeline as the OTF2 archive "
-				"DIR/traces.otf2\n(an archive already in DIR is kept)", &o->otf2),
+				"DIR/traces.otf2\n(DIR: new, or an empty directory of your own)",
+				&o->otf2),
 		LC_OPT_FILENAME("file", 'f', "FILE", "--otf2: the profile to read (default "
 				"lostcycles.data)", &o->file),
 		LC_OPT_ENUM("source", 0, "SRC", "--otf2: sampled (default) or trace (exact "

@@ -4,7 +4,9 @@
 # round-trips through "report --per-rank --format csv" of a merged job
 # profile (one field, byte for byte), and neither the text tables nor the
 # summary pass a control character to the terminal; the JSON report of a
-# command line with an escape sequence and an invalid byte parses.
+# command line with an escape sequence and an invalid byte parses; a
+# synchronization object named "=HYPERLINK(...)" is written to CSV as the
+# text "'=HYPERLINK(...)" (no spreadsheet runs it), numbers unchanged.
 # The MPI part exits 77 when MPICH is absent.
 set -u
 
@@ -24,6 +26,29 @@ python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$t
 	>"$tmp/out" 2>&1
 st=$?
 check "report --format json of it is valid UTF-8 JSON" true
+
+# ---- a name a spreadsheet would run as a formula: CSV quotes it as text -----------
+W=build/workloads/evilname
+if [ -x "$W" ]; then
+	run record --force -q -o "$tmp/f.data" -- "$W" '=HYPERLINK("http://x","y")' '@SUM(1+1)'
+	check "record a program with a synchronization object named '=HYPERLINK(...)'" true
+	"$LC" report --sync --format csv "$tmp/f.data" >"$tmp/f.csv" 2>/dev/null
+	python3 - "$tmp/f.csv" >"$tmp/out" 2>&1 <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="", encoding="utf-8")))
+names = [r["name"] for r in rows]
+if not names:
+    print("note: the sampler saw no synchronization object (busy machine): not judged")
+    sys.exit(0)
+assert "'=HYPERLINK(\"http://x\",\"y\")" in names, names
+assert not any(n[:1] in "=+-@" for n in names), names
+for r in rows:
+    int(r["pid"]); float(r["seconds"])	# numbers stay numbers
+print("the name reads back as '=HYPERLINK(...), text; numbers as they were")
+EOF
+	st=$?
+	check "report --sync --format csv: a formula-like name is quoted text (OWASP), numbers kept" true
+fi
 
 # ---- a command line that would be gnuplot commands stays a title ---------------
 if command -v gnuplot >/dev/null 2>&1; then

@@ -9,7 +9,10 @@
 # location per thread in the process's location group; on every location
 # Enter and Leave alternate on one region at a time, in time order; and
 # each thread's time per region equals report --per-thread's time per
-# category to the nanosecond.  An archive already in DIR is kept, a
+# category to the nanosecond.  An archive already in DIR is kept; links
+# planted in DIR or at DIR, a DIR that is not empty or another user's are
+# refused and nothing is written through them; names with escape sequences
+# and invalid UTF-8 reach the archive's strings cleaned; a
 # profile without the source asked for is refused, and the export of a
 # build without the library (postproc/export/otf2.c compiled without it) says so
 # and fails.  SKIP 77 when the OTF2 library or otf2-print cannot be had.
@@ -164,6 +167,59 @@ else
 fi
 
 refuse "an archive already in DIR is kept" 1 "already holds an OTF2 archive" --otf2 "$tmp/o" "$tmp/d.data"
+
+# links planted in or at DIR are never followed: a link to a file of root's
+# and a dangling link in DIR (before: the file overwritten, the dangling
+# link's target created), DIR itself a link (to a directory, or dangling),
+# DIR not empty, DIR another user's; an empty DIR of one's own is used
+mkdir "$tmp/pl" "$tmp/real"
+echo keep >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/pl/traces.def"
+ln -s "$tmp/created" "$tmp/pl/traces.otf2"
+refuse "links planted in DIR: refused (DIR is not empty)" 1 "is not empty" --otf2 "$tmp/pl" "$tmp/d.data"
+st=0
+check "the planted links' targets untouched: the file kept, nothing created" \
+	'[ "$(cat "$tmp/victim")" = keep ] && [ ! -e "$tmp/created" ] && [ -L "$tmp/pl/traces.def" ]'
+ln -s "$tmp/real" "$tmp/lnk"
+refuse "DIR a link to a directory: refused" 1 "is a symbolic link" --otf2 "$tmp/lnk" "$tmp/d.data"
+ln -s "$tmp/made" "$tmp/dangling"
+refuse "DIR a dangling link: refused" 1 "is a symbolic link" --otf2 "$tmp/dangling" "$tmp/d.data"
+st=0
+check "nothing written through either link" '[ -z "$(ls -A "$tmp/real")" ] && [ ! -e "$tmp/made" ]'
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir "$tmp/theirs" && chown 65534 "$tmp/theirs"
+	refuse "DIR of another user: refused" 1 "belongs to uid 65534" --otf2 "$tmp/theirs" "$tmp/d.data"
+fi
+run export --otf2 "$tmp/real" "$tmp/d.data"
+check "an empty DIR of one's own holds the archive, no temporary left beside it" \
+	'[ -f "$tmp/real/traces.otf2" ] && ! ls -d "$tmp"/*.tmp-* >/dev/null 2>&1'
+
+# names from the profile (the program's name, its command line) with an
+# escape sequence, a bell and bytes that are not UTF-8 reach the archive's
+# strings as '?'; valid UTF-8 stays
+evil=$(printf 'd\033[2J\007\377\303\251')
+cp "$DEMO" "$tmp/$evil"
+"$LC" record -q -o "$tmp/e.data" -- "$tmp/$evil" >"$tmp/rec.out" 2>&1 ||
+	{ cat "$tmp/rec.out"; fail "record of a program with a hostile name"; }
+run export --otf2 "$tmp/oe" "$tmp/e.data"
+otf2-print -G "$tmp/oe/traces.otf2" >"$tmp/edefs" 2>&1
+otf2-print -A "$tmp/oe/traces.otf2" >>"$tmp/edefs" 2>&1
+cat >"$tmp/clean.py" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+try:
+    s = b.decode("utf-8")
+except UnicodeDecodeError as e:
+    sys.exit("not UTF-8: %s" % e)
+bad = [hex(ord(c)) for c in s if (ord(c) < 32 and c not in "\n\t") or 0x7f <= ord(c) < 0xa0]
+if bad:
+    sys.exit("control characters: %s" % bad[:5])
+if "d?[2J??\u00e9" not in s:
+    sys.exit("the cleaned name is not there")
+PY
+python3 "$tmp/clean.py" "$tmp/edefs" >"$tmp/py" 2>&1
+verdict "OTF2 strings carry no control character nor invalid UTF-8 (names cleaned, valid UTF-8 kept)" $? "$tmp/py"
+
 refuse "no trace data" 1 "holds no trace data" --otf2 "$tmp/o2" --source trace "$tmp/d.data"
 refuse "--otf2 with -o" 2 "--otf2 takes no -o" --otf2 "$tmp/o3" -o x "$tmp/d.data"
 refuse "neither --extrap nor --otf2" 2 "--extrap RUNS is required, or --otf2 DIR" "$tmp/d.data"

@@ -281,7 +281,41 @@ static void test_doc(void **state)
 		  "  \"tight\": {\"t\":true,\"n\":null,\"r\":1.000}\n}\n");
 }
 
+/* CSV: a text a spreadsheet would run as a formula gets a leading single
+ * quote inside a quoted field; numbers (in text cells too) and other text
+ * stay as they are. */
+static void test_csv_formula(void **state)
+{
+	static const struct lc_col c2[] = {
+		{ .name = "name", .kind = LC_COL_STR }, { .name = "v", .kind = LC_COL_FLOAT, .prec = 1 },
+	};
+	static const char *const in[] = {
+		"=HYPERLINK(\"http://x\",\"y\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)",
+		"\tx", "\rx", "-1.5", "+3", "-", "a=b", "",
+	};
+	static const char *const want = "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\" "
+		"\"'+1+cmd|' /C calc'!A0\" \"'-2+3\" \"'@SUM(A1)\" \"'\tx\" \"'\rx\" -1.5 +3 "
+		"\"'-\" a=b  ";
+	struct cap out;
+	FILE *f = cap_open(&out);
+	struct lc_emit *e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(in) / sizeof(*in); i++) {
+		lc_emit_csv_str(f, in[i]);
+		fputc(' ', f);
+	}
+	cap_check(&out, NULL, want);
+	f = cap_open(&out);
+	e = lc_emit_new(f, LC_EMIT_CSV, c2, 2, 0);
+	lc_emit_str(e, "=1+1");
+	lc_emit_num(e, -1.5);
+	lc_emit_row(e);
+	assert_int_equal(lc_emit_end(e), 0);
+	cap_check(&out, NULL, "name,v\n\"'=1+1\",-1.5\n");
+}
+
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_render),
 	     LC_T(test_layout), LC_T(test_escapes), LC_T(test_gap_compact), LC_T(test_replacement),
-	     LC_T(test_doc))
+	     LC_T(test_doc), LC_T(test_csv_formula))

@@ -389,6 +389,64 @@ static void test_formula_errors(void **state)
 	}
 }
 
+/* text: n copies of open, then mid, then n copies of close; malloc'd. */
+static char *repeat(const char *open, int n, const char *mid, const char *close)
+{
+	size_t lo = strlen(open), lc = strlen(close), lm = strlen(mid);
+	char *s = malloc((size_t)n * (lo + lc) + lm + 1), *p = s;
+
+	assert_non_null(s);
+	for (int i = 0; i < n; i++, p += lo)
+		memcpy(p, open, lo);
+	memcpy(p, mid, lm + 1);
+	p += lm;
+	for (int i = 0; i < n; i++, p += lc)
+		memcpy(p, close, lc);
+	*p = 0;
+	return s;
+}
+
+/* Whether the expression text parses; when refused, the reason holds msg. */
+static int parses(const char *text, const char *msg)
+{
+	static const char *const nt[] = { "p", NULL };
+	struct lc_parse_error pe;
+	struct lc_expr *e = NULL;
+	int r = lc_expr_parse(text, 0, resolve, (void *)nt, &e, &pe);
+
+	if (r)
+		assert_non_null(strstr(pe.msg, msg));
+	else
+		assert_true(isfinite(lc_expr_eval(e, (double[]){ 1 })));
+	lc_expr_free(e);
+	return r == 0;
+}
+
+/* Hostile texts are refused before they exhaust the stack (a model file of
+ * 60 KB of brackets, 100,000 terms), and texts just inside the bounds are
+ * parsed and evaluated. */
+static void test_formula_bounds(void **state)
+{
+	static const struct { const char *open, *mid, *close; int n, ok; const char *msg; } cases[] = {
+		{ "(", "p", ")", 30000, 0, "nested more than 256 deep" },
+		{ "(", "p", ")", 255, 1, "" },
+		{ "-", "p", "", 60000, 0, "nested more than 256 deep" },
+		{ "sqrt(", "p", ")", 257, 0, "nested more than 256 deep" },
+		{ "p^", "1", "", 300, 0, "nested more than 256 deep" },
+		{ "", "p", "+p", 100000, 0, "longer than 65536 characters" },
+		{ "", "p", "+p", 20000, 0, "more than 1000 levels of operations" },
+		{ "", "p", "*1", 998, 1, "" },
+		{ "", "p", "*1", 1000, 0, "more than 1000 levels of operations" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *t = repeat(cases[i].open, cases[i].n, cases[i].mid, cases[i].close);
+
+		assert_int_equal(parses(t, cases[i].msg), cases[i].ok);
+		free(t);
+	}
+}
+
 /* Formulae split into terms, print back, evaluate with log bases. */
 static void test_formula_terms(void **state)
 {
@@ -657,7 +715,7 @@ static void test_runs_errors(void **state)
 }
 
 LC_TEST_MAIN(NULL, NULL,
-	     LC_T(test_lsq_vs_normal_equations), LC_T(test_formula_errors),
+	     LC_T(test_lsq_vs_normal_equations), LC_T(test_formula_errors), LC_T(test_formula_bounds),
 	     LC_T(test_formula_terms), LC_T(test_refusals), LC_T(test_nonneg), LC_T(test_select),
 	     LC_T(test_runs), LC_T(test_runs_repeats), LC_T(test_runs_notes),
 	     LC_T(test_runs_errors), LC_T(test_recovery), LC_T(test_prune_case_models))

@@ -166,15 +166,31 @@ static void put_utf8(FILE *out, const char *str, int quoted)
 	}
 }
 
+/* Whether a spreadsheet would read CSV field s as a formula: it starts
+ * with '=', '+', '-', '@', a tab or a carriage return (OWASP's list) and
+ * is not a plain number such as -1.5. */
+static int csv_formula(const char *s)
+{
+	char *end;
+
+	if (!*s || !strchr("=+-@\t\r", *s))
+		return 0;
+	(void)strtod(s, &end);
+	return end == s || *end;
+}
+
 void lc_emit_csv_str(FILE *out, const char *s)
 {
-	int quoted;
+	int quoted, formula;
 
 	if (!s)
 		return;
-	quoted = s[strcspn(s, ",\"\r\n")] != '\0';
+	formula = csv_formula(s);
+	quoted = formula || s[strcspn(s, ",\"\r\n")] != '\0';
 	if (quoted)
 		fputc('"', out);
+	if (formula)
+		fputc('\'', out);	/* text, never a formula */
 	put_utf8(out, s, quoted);
 	if (quoted)
 		fputc('"', out);

@@ -7,8 +7,12 @@
  *         command; widths count characters, not bytes; columns are
  *         separated by one blank and no line ends in blanks;
  *   CSV   a field holding a comma, a double quote, CR or LF is quoted and
- *         its quotes doubled; everything else is written as it is, so a
- *         field reads back byte for byte;
+ *         its quotes doubled; a text field a spreadsheet would take for a
+ *         formula (it starts with '=', '+', '-', '@', a tab or CR and is
+ *         not a number such as -1.5) is quoted with a single quote put
+ *         before it (OWASP's rule against CSV injection); everything else
+ *         is written as it is, so such a field reads back byte for byte
+ *         but for that quote, and every other byte for byte;
  *   JSON  '"', '\\' and control characters are escaped, bytes that are not
  *         UTF-8 become U+FFFD; NaN and infinities are null.
  *
@@ -120,7 +124,9 @@ void lc_emit_json_num(FILE *out, double v, int prec);
 
 /* s as one CSV field (quoted when it needs to be), each byte that is not
  * UTF-8 as U+FFFD (control characters are data and stay, quoted when they
- * end a line); NULL writes nothing. */
+ * end a line), a text a spreadsheet would run as a formula ("=cmd|...",
+ * "@SUM(...)", "-2+3") as "'=cmd|..." (never a number: "-1.5" stays);
+ * NULL writes nothing. */
 void lc_emit_csv_str(FILE *out, const char *s);
 
 /* s as HTML text or an attribute value: &, <, >, " and ' as character

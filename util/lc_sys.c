@@ -134,6 +134,61 @@ FILE *lc_append_fopen(const char *path)
 	return lc_fd_stream(lc_append_open(path), "a");
 }
 
+/* What a file that is not a regular one is, for a reason. */
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a directory" :
+	       S_ISSOCK(m) ? "a socket" : "something else";
+}
+
+/* The regular file behind the O_PATH descriptor pfd opened for reading:
+ * through /proc/self/fd (the same inode, whatever the name now is), else
+ * (no /proc) by name, without waiting, checked again once open. */
+static int reopen_regular(int pfd, const char *path, const struct stat *st)
+{
+	char self[64];
+	struct stat now;
+	int fd;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &now) || !S_ISREG(now.st_mode) || now.st_ino != st->st_ino ||
+	    now.st_dev != st->st_dev) {
+		close(fd);
+		return -EAGAIN;
+	}
+	return fd;
+}
+
+int lc_open_regular(const char *path, uint64_t max, char *msg, size_t len)
+{
+	int pfd = open(path, O_PATH | O_CLOEXEC), fd;
+	struct stat st;
+
+	if (pfd < 0 || fstat(pfd, &st)) {
+		fd = -errno;
+		if (pfd >= 0)
+			close(pfd);
+		return msg ? lc_fail(msg, len, fd, "%s", strerror(-fd)) : fd;
+	}
+	if (!S_ISREG(st.st_mode))
+		fd = msg ? lc_fail(msg, len, -EINVAL, "%s, not a regular file: not opened",
+				   file_kind(st.st_mode)) : -EINVAL;
+	else if (max && (uint64_t)st.st_size > max)
+		fd = msg ? lc_fail(msg, len, -EFBIG, "larger than %llu MiB: not read",
+				   (unsigned long long)(max >> 20)) : -EFBIG;
+	else if ((fd = reopen_regular(pfd, path, &st)) < 0 && msg)
+		lc_fail(msg, len, fd, "%s", fd == -EAGAIN ?
+			"changed while it was opened: not read" : strerror(-fd));
+	close(pfd);
+	return fd;
+}
+
 /* ---- processes ------------------------------------------------------------ */
 
 /* Child side: fd to path (created or truncated, never through a link). */

@@ -202,6 +202,18 @@ int lc_append_open(const char *path);
 /* lc_append_open as a stdio stream; NULL with errno set. */
 FILE *lc_append_fopen(const char *path);
 
+/* Open path for reading only when it is a regular file of at most max
+ * bytes (0: no cap): what analysis opens by a name a profile, a folder or
+ * another user gave it.  Nothing else is opened: the name is looked at
+ * through an O_PATH descriptor (which opens no device and waits for no
+ * FIFO's writer) and the file reopened through it, so a FIFO or device
+ * planted at the name, or swapped in between, is never opened or waited
+ * for.  Returns the descriptor (O_RDONLY, close-on-exec), or -errno:
+ * -EINVAL not a regular file, -EFBIG larger than max; the reason, for the
+ * caller to put after the name ("a FIFO, not a regular file: not
+ * opened"), in msg[len] when msg is not NULL. */
+int lc_open_regular(const char *path, uint64_t max, char *msg, size_t len);
+
 /* How lc_spawn sets up the child.  Zeroed fields change nothing. */
 struct lc_spawn_io {
 	const char *out;	/* stdout to this file (created or truncated,

@@ -3,7 +3,9 @@
  * where it is on PATH, which shared libraries it needs (to warn that GCC's
  * libgomp has no OMPT interface, for one), and the source line and function
  * of an address in it (to name the OpenMP tool's fragment tags).  The file
- * is untrusted input; the libraries check every offset.  Nothing here
+ * is untrusted input; the libraries check every offset.  Only a regular
+ * file is opened (a FIFO or device named as a module is never opened or
+ * waited for), and none larger than LC_PROGRAM_MAX_SIZE.  Nothing here
  * prints.
  */
 #ifndef LC_PROGRAM_H
@@ -11,6 +13,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The largest program or library file read (4 GiB). */
+#define LC_PROGRAM_MAX_SIZE (4ull << 30)
 
 /* The file of program word w: w itself when it holds a '/', else the first
  * executable of that name on PATH.  Returns 0 with the file in path, or -1

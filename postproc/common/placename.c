@@ -109,6 +109,11 @@ static int same_file(const struct lc_prof_module *m, char *why, size_t len)
 			 m->path, strerror(errno));
 		return 0;
 	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > LC_PROGRAM_MAX_SIZE) {
+		snprintf(why, len, "%s is %s: not opened, its places are named by address",
+			 m->path, S_ISREG(st.st_mode) ? "larger than 4 GiB" : "not a regular file");
+		return 0;
+	}
 	if (m->build_id) {
 		if (!lc_program_build_id(m->path, id, sizeof(id)) && !strcmp(id, m->build_id))
 			return 1;

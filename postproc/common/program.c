@@ -111,13 +111,16 @@ static int needs(Elf *e, const char *prefix)
 	return -1;
 }
 
-/* Open path as an ELF file into *e with its descriptor in *fd.  Returns 0,
- * or -errno (-ENOEXEC: not ELF) with nothing left open. */
+/* Open path as an ELF file into *e with its descriptor in *fd: a regular
+ * file only (lc_open_regular: a FIFO or device at a module's path is never
+ * opened or waited for) of at most LC_PROGRAM_MAX_SIZE bytes.  Returns 0,
+ * or -errno (-ENOEXEC: not ELF; -EINVAL: not a regular file; -EFBIG) with
+ * nothing left open. */
 static int elf_open(const char *path, int *fd, Elf **e)
 {
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = lc_open_regular(path, LC_PROGRAM_MAX_SIZE, NULL, 0);
 	if (*fd < 0)
-		return -errno;
+		return *fd;
 	elf_version(EV_CURRENT);
 	*e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
 	if (*e && elf_kind(*e) == ELF_K_ELF)
@@ -238,7 +241,8 @@ struct lc_program_syms *lc_program_syms_open(const char *path)
 		lc_program_syms_close(t);
 		return NULL;
 	}
-	qsort(t->s, t->n, sizeof(*t->s), by_addr);
+	if (t->n)	/* t->s is NULL without symbols */
+		qsort(t->s, t->n, sizeof(*t->s), by_addr);
 	return t;
 }
 
@@ -297,7 +301,7 @@ struct lc_program_dbg *lc_program_dbg_open(const char *path)
 
 	if (!d)
 		return NULL;
-	d->fd = open(path, O_RDONLY | O_CLOEXEC);
+	d->fd = lc_open_regular(path, LC_PROGRAM_MAX_SIZE, NULL, 0);
 	d->dw = d->fd >= 0 ? dwarf_begin(d->fd, DWARF_C_READ) : NULL;
 	if (d->dw)
 		return d;

@@ -3,14 +3,18 @@
  */
 #include "otf2.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 
 #ifndef LC_HAVE_OTF2
@@ -144,10 +148,28 @@ static void local_defs(struct ox *o)
 	keep(o, OTF2_Archive_CloseDefFiles(o->ar));
 }
 
-/* A new string definition; its reference. */
+/* s (NULL: "") as a new string for the archive, in a copy with control
+ * characters and bytes that are not UTF-8 as '?' (the emitter's text
+ * rule): a name from the profile reaches no reader's terminal as an
+ * escape sequence.  NULL when out of memory. */
+static char *clean(const char *s)
+{
+	char *c = strdup(s ? s : "");
+
+	lc_emit_text_fix(c, 0);
+	return c;
+}
+
+/* A new string definition (cleaned); its reference. */
 static OTF2_StringRef str(struct ox *o, const char *s)
 {
-	keep(o, OTF2_GlobalDefWriter_WriteString(o->gd, o->nstr, s ? s : ""));
+	char *c = clean(s);
+
+	if (!c)
+		keep(o, OTF2_ERROR_MEM_ALLOC_FAILED);
+	else
+		keep(o, OTF2_GlobalDefWriter_WriteString(o->gd, o->nstr, c));
+	free(c);
 	return o->nstr++;
 }
 
@@ -291,25 +313,120 @@ static void global_defs(struct ox *o)
 	locations(o);
 }
 
-/* Refuse a DIR that already holds an archive (the library would mix the
- * old files with the new). */
+/* Accept DIR when it is missing, or an empty directory of the user's own
+ * (not a symbolic link): the archive goes into a new private directory
+ * and is renamed to DIR when complete, so nothing planted in or at DIR is
+ * followed, overwritten or mixed with it. */
 static int fresh(const char *dir, char *msg, size_t len)
 {
 	char path[4096];
+	struct stat st, at;
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
 
+	if (lstat(dir, &st))
+		return errno == ENOENT ? 0 : lc_fail(msg, len, 1, "%s: %s", dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/" ARCHIVE ".otf2", dir);
-	if (access(path, F_OK) == 0)
+	if (S_ISDIR(st.st_mode) && !lstat(path, &at) && S_ISREG(at.st_mode))
 		return lc_fail(msg, len, 1, "%s already holds an OTF2 archive (" ARCHIVE ".otf2): "
 			       "remove it or choose another directory", dir);
+	if (!S_ISDIR(st.st_mode))
+		return lc_fail(msg, len, 1, "%s exists and is %s: not replaced (name a new or "
+			       "empty directory)", dir, S_ISLNK(st.st_mode) ? "a symbolic link" :
+			       "not a directory");
+	if (st.st_uid != geteuid())
+		return lc_fail(msg, len, 1, "%s belongs to uid %u: refused (name a new directory "
+			       "or an empty one of your own)", dir, (unsigned)st.st_uid);
+	if (!(d = opendir(dir)))
+		return lc_fail(msg, len, 1, "%s: %s", dir, strerror(errno));
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	if (n)
+		return lc_fail(msg, len, 1, "%s is not empty: refused (name a new or empty "
+			       "directory)", dir);
 	return 0;
 }
 
-/* Open the archive; the reason in msg when it fails. */
-static int open_archive(struct ox *o, const char *dir, char *msg, size_t len)
+/* Remove the entries of directory fd (the archive's files and its one
+ * level of folders below); fd stays open. */
+static void empty_dir(int fd, int depth)
 {
-	char creator[64];
+	DIR *d = fdopendir(dup(fd));
+	struct dirent *de;
 
-	o->ar = OTF2_Archive_Open(dir, ARCHIVE, OTF2_FILEMODE_WRITE, 1024 * 1024,
+	while (d && (de = readdir(d))) {
+		int sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!unlinkat(fd, de->d_name, 0) || errno != EISDIR || depth > 2)
+			continue;
+		sub = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0) {
+			empty_dir(sub, depth + 1);
+			close(sub);
+		}
+		unlinkat(fd, de->d_name, AT_REMOVEDIR);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* The private directory the archive is written into: tmp, made beside
+ * dir (mode 0700, a new name), open as *fd, and the name the library is
+ * given for it (through the descriptor: its files go into that
+ * directory whatever is done to the names around it).  0 or 1. */
+static int private_dir(const char *dir, char *tmp, size_t tlen, int *fd, char *via,
+		       size_t vlen, char *msg, size_t len)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (snprintf(tmp, tlen, "%.*s.tmp-XXXXXX", (int)n, dir) >= (int)tlen)
+		return lc_fail(msg, len, 1, "%s: name too long", dir);
+	if (!mkdtemp(tmp))
+		return lc_fail(msg, len, 1, "cannot make a directory beside %s: %s", dir,
+			       strerror(errno));
+	*fd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0) {
+		lc_fail(msg, len, 1, "%s: %s", tmp, strerror(errno));
+		rmdir(tmp);
+		return 1;
+	}
+	snprintf(via, vlen, "/proc/self/fd/%d", *fd);
+	return 0;
+}
+
+/* Put the written archive in place: the private directory gets the
+ * user's usual mode and becomes dir (rename: an empty directory there is
+ * replaced; a link or anything else planted since is not).  On failure
+ * (or failed set) its files are removed.  0 or 1. */
+static int put_in_place(const char *tmp, int fd, const char *dir, int failed, char *msg,
+			size_t len)
+{
+	mode_t um = umask(0);
+
+	umask(um);
+	if (!failed && (fchmod(fd, 0777 & ~um) || rename(tmp, dir)))
+		failed = lc_fail(msg, len, 1, "cannot move the archive to %s: %s", dir,
+				 strerror(errno));
+	if (failed) {
+		empty_dir(fd, 0);
+		rmdir(tmp);
+	}
+	close(fd);
+	return failed ? 1 : 0;
+}
+
+/* Open the archive in directory via (dir in the reason when it fails). */
+static int open_archive(struct ox *o, const char *via, const char *dir, char *msg, size_t len)
+{
+	char creator[64], *c = NULL, *h = NULL;
+
+	o->ar = OTF2_Archive_Open(via, ARCHIVE, OTF2_FILEMODE_WRITE, 1024 * 1024,
 				  4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!o->ar)
 		return lc_fail(msg, len, 1, "%s: cannot create the OTF2 archive%s%s", dir,
@@ -318,10 +435,12 @@ static int open_archive(struct ox *o, const char *dir, char *msg, size_t len)
 	keep(o, OTF2_Archive_SetFlushCallbacks(o->ar, &flush_cb, NULL));
 	keep(o, OTF2_Archive_SetSerialCollectiveCallbacks(o->ar));
 	keep(o, OTF2_Archive_SetCreator(o->ar, creator));
-	if (o->pr->info.command)
-		keep(o, OTF2_Archive_SetDescription(o->ar, o->pr->info.command));
-	if (o->pr->info.hostname)
-		keep(o, OTF2_Archive_SetMachineName(o->ar, o->pr->info.hostname));
+	if (o->pr->info.command && (c = clean(o->pr->info.command)))
+		keep(o, OTF2_Archive_SetDescription(o->ar, c));
+	free(c);
+	if (o->pr->info.hostname && (h = clean(o->pr->info.hostname)))
+		keep(o, OTF2_Archive_SetMachineName(o->ar, h));
+	free(h);
 	return 0;
 }
 
@@ -335,13 +454,15 @@ int lc_otf2_write(const char *dir, const struct lc_profile *pr, enum lc_source s
 {
 	struct ox o = { .pr = pr, .d = &pr->data[src] };
 	size_t n = (size_t)pr->nprocesses + pr->nthreads + 1;
+	char tmp[4096], via[64];
 	OTF2_ErrorCallback prev;
-	int rc;
+	int rc, fd = -1;
 
 	if (!o.d->present)
 		return lc_fail(msg, len, 1, "the profile holds no %s data",
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
-	if (fresh(dir, msg, len))
+	if (fresh(dir, msg, len) || private_dir(dir, tmp, sizeof(tmp), &fd, via, sizeof(via), msg,
+						len))
 		return 1;
 	prev = OTF2_Error_RegisterCallback(on_error, &o);
 	rc = lc_places_new(pr, src, &o.pl);
@@ -353,7 +474,7 @@ int lc_otf2_write(const char *dir, const struct lc_profile *pr, enum lc_source s
 		rc = lc_fail(msg, len, 1, "%s", strerror(ENOMEM));
 		goto out;
 	}
-	rc = open_archive(&o, dir, msg, len);
+	rc = open_archive(&o, via, dir, msg, len);
 	if (rc)
 		goto out;
 	events(&o);
@@ -364,6 +485,7 @@ int lc_otf2_write(const char *dir, const struct lc_profile *pr, enum lc_source s
 	     lc_fail(msg, len, 1, "%s: writing the OTF2 archive failed: %s%s%s", dir,
 		     OTF2_Error_GetDescription(o.rc), o.why[0] ? ": " : "", o.why);
 out:
+	rc = put_in_place(tmp, fd, dir, rc, msg, len);
 	OTF2_Error_RegisterCallback(prev, NULL);
 	lc_places_free(o.pl);
 	free(o.nev);

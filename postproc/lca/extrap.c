@@ -31,6 +31,16 @@
  * twice that while it grows). */
 #define MAXCELLS 4000000
 #define MAXCELLS_TEXT "4000000"
+/* The most values (repetitions of all metrics at all points) a file may
+ * hold: each becomes part of a run, about 160 bytes of the runs, so a
+ * file cannot make the reader take more than a few hundred MB (a 16 MB
+ * DATA line of 8 million values took 1.3 GB). */
+#define MAXVALS 1000000
+#define MAXVALS_TEXT "1000000"
+/* The longest line of a JSON-lines file (json-c builds a tree of the whole
+ * line: about 80 bytes per number in it). */
+#define JSONL_LINE_MAX (1 << 20)
+#define JSONL_LINE_MAX_TEXT "1 MiB"
 
 struct vals {
 	size_t n, cap;
@@ -41,6 +51,7 @@ struct vals {
  * the values (the repetitions) at each point.  On the heap: it is large. */
 struct table {
 	int npar, nslot, nreg;
+	size_t nval;			/* values in all cells */
 	char par[MAXPAR][NAMELEN];
 	char met[MAXSLOT][NAMELEN];	/* the slot's metric */
 	int mreg[MAXSLOT];		/* the slot's region */
@@ -127,11 +138,15 @@ static long point(struct table *t, const double *x)
 	return (long)t->npt++;
 }
 
-static int add_value(struct vals *c, double v)
+/* Add value v to cell c of t: -E2BIG beyond MAXVALS values, -ENOMEM. */
+static int add_value(struct table *t, struct vals *c, double v)
 {
+	if (t->nval >= MAXVALS)
+		return -E2BIG;
 	if (lc_grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v)))
 		return -ENOMEM;
 	c->v[c->n++] = v;
+	t->nval++;
 	return 0;
 }
 
@@ -247,10 +262,13 @@ static int run_values(struct table *t, const struct lc_runs *r, size_t i, const 
 	p = point(t, x);
 	if (p < 0)
 		return (int)p;
-	for (int c = 0; c < LC_NKEY; c++)
-		if (row[c] >= 0 && lc_runs_get(r, i, mkey[c], &v) == LC_CELL_VALUE &&
-		    add_value(cell(t, row[c], (size_t)p), v))
-			return -ENOMEM;
+	for (int c = 0; c < LC_NKEY; c++) {
+		int rc = row[c] >= 0 && lc_runs_get(r, i, mkey[c], &v) == LC_CELL_VALUE ?
+			 add_value(t, cell(t, row[c], (size_t)p), v) : 0;
+
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
@@ -272,8 +290,8 @@ static int from_runs(struct table *t, const struct lc_runs *r, char *msg, size_t
 		return lc_fail(msg, len, rc, "no variable has a number in every run");
 	if (rc == -E2BIG)
 		return lc_fail(msg, len, rc, "more than %d regions, %d metrics of regions, "
-			       MAXPT_TEXT " points or " MAXCELLS_TEXT " points x metrics of regions",
-			       MAXREG, MAXSLOT);
+			       MAXPT_TEXT " points, " MAXCELLS_TEXT " points x metrics of regions or "
+			       MAXVALS_TEXT " values", MAXREG, MAXSLOT);
 	if (!rc && !t->nslot)
 		return lc_fail(msg, len, -EINVAL, "the runs hold no category");
 	return rc ? lc_fail(msg, len, rc, "out of memory") : 0;
@@ -532,8 +550,12 @@ static int text_data(struct table *t, struct tstate *st, const char *s, int ln,
 			break;
 		if (read_num(&s, &v))
 			return bad_at(err, ln, s, "DATA: expected numbers");
-		if (add_value(cell(t, st->met, st->next), v))
-			return -ENOMEM;
+		int r = add_value(t, cell(t, st->met, st->next), v);
+
+		if (r == -E2BIG)
+			return bad(err, ln, "DATA: more than " MAXVALS_TEXT " values in the file");
+		if (r)
+			return r;
 	}
 	st->next++;
 	return 0;
@@ -688,8 +710,8 @@ static const char *jparams(struct table *t, struct json_object *o, double *x, in
 	return k == t->npar ? NULL : "not the parameters of the first line";
 }
 
-/* "value": a number or a list of numbers, added to cell c. */
-static const char *jvalues(struct json_object *o, struct vals *c)
+/* "value": a number or a list of numbers, added to cell c of t. */
+static const char *jvalues(struct table *t, struct json_object *o, struct vals *c)
 {
 	size_t n = json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 1;
 	double v;
@@ -700,8 +722,11 @@ static const char *jvalues(struct json_object *o, struct vals *c)
 		if (jnum(json_object_is_type(o, json_type_array) ? json_object_array_get_idx(o, k) : o,
 			 &v))
 			return "\"value\" is not a number or a list of numbers";
-		if (add_value(c, v))
-			return "out of memory";
+		int r = add_value(t, c, v);
+
+		if (r)
+			return r == -E2BIG ? "more than " MAXVALS_TEXT " values in the file" :
+			       "out of memory";
 	}
 	return NULL;
 }
@@ -747,7 +772,7 @@ static const char *jline(struct table *t, struct json_object *o)
 		       "metrics of regions";
 	if (m < 0 || p < 0)
 		return "too many metrics, a metric name too long, or out of memory";
-	return jvalues(value, cell(t, m, (size_t)p));
+	return jvalues(t, value, cell(t, m, (size_t)p));
 }
 
 static int read_jsonl(FILE *f, struct table *t, struct lc_runs_error *err)
@@ -755,13 +780,19 @@ static int read_jsonl(FILE *f, struct table *t, struct lc_runs_error *err)
 	char *line = NULL, why[160];
 	struct json_tokener *tok = json_tokener_new();
 	size_t cap = 0;
+	ssize_t got;
 	int ln = 0, rc = tok ? 0 : -ENOMEM;
 
-	while (!rc && getline(&line, &cap, f) >= 0) {
+	while (!rc && (got = getline(&line, &cap, f)) >= 0) {
 		struct json_object *o;
 		const char *reason;
 
 		ln++;
+		if (got > JSONL_LINE_MAX) {
+			rc = bad(err, ln, "a line longer than " JSONL_LINE_MAX_TEXT " (a measurement "
+				 "is one object of one line)");
+			break;
+		}
 		if (!line[strspn(line, " \t\r\n")])
 			continue;
 		json_tokener_reset(tok);

@@ -28,6 +28,9 @@ static const char *const *names_of(const struct lc_fitrun *fr)
 static int parse_fail(char *msg, size_t len, const char *what, const char *text,
 		      const struct lc_parse_error *pe)
 {
+	if (strlen(text) > 200)	/* no echo of a long text, nor a caret under it */
+		return lc_fail(msg, len, -EINVAL, "%s '%.40s...' (%zu characters): column %d: %s",
+			       what, text, strlen(text), pe->column, pe->msg);
 	return lc_fail(msg, len, -EINVAL, "%s '%s': column %d: %s\n    %s\n    %*s^", what, text,
 		       pe->column, pe->msg, text, pe->column - 1, "");
 }

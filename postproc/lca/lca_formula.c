@@ -41,6 +41,7 @@ struct node {
 	int a, b;		/* children, -1 when absent */
 	int fn;			/* for OP_FN1 / OP_FN2 */
 	int slot;		/* for OP_VAR */
+	int depth;		/* levels of the subtree (a leaf: 1) */
 	double num;		/* for OP_NUM */
 };
 
@@ -62,6 +63,7 @@ struct parser {
 	struct lc_expr *e;
 	struct lc_parse_error *err;
 	int failed;
+	int nest;		/* parse_unary calls open: the parser's recursion */
 };
 
 /* Record the first error at column (p - text + 1) with a printf message.
@@ -82,12 +84,21 @@ static int fail(struct parser *ps, const char *p, const char *fmt, ...)
 	return -1;
 }
 
+/* The levels of the subtree at node i (0: none). */
+static int depth_of(const struct lc_expr *e, int i)
+{
+	return i < 0 ? 0 : e->nodes[i].depth;
+}
+
 /* Append a node to e; returns its index or -1 when out of memory. */
 static int add_node(struct lc_expr *e, enum op op, int a, int b)
 {
+	int da = depth_of(e, a), db = depth_of(e, b);
+
 	if (lc_grow((void **)&e->nodes, &e->cap, (size_t)e->n + 1, sizeof(*e->nodes)))
 		return -1;
-	e->nodes[e->n] = (struct node){ .op = op, .a = a, .b = b, .fn = -1, .slot = -1 };
+	e->nodes[e->n] = (struct node){ .op = op, .a = a, .b = b, .fn = -1, .slot = -1,
+					.depth = 1 + (da > db ? da : db) };
 	return e->n++;
 }
 
@@ -132,8 +143,12 @@ static int parse_unary(struct parser *ps);
  * memory" at the text at. */
 static int new_node(struct parser *ps, const char *at, enum op op, int a, int b)
 {
-	int i = add_node(ps->e, op, a, b);
+	int i;
 
+	if (depth_of(ps->e, a) >= LC_EXPR_MAX_DEPTH || depth_of(ps->e, b) >= LC_EXPR_MAX_DEPTH)
+		return fail(ps, at, "more than %d levels of operations (terms, factors or "
+			    "calls in a row): refused", LC_EXPR_MAX_DEPTH);
+	i = add_node(ps->e, op, a, b);
 	return i < 0 ? fail(ps, at, "out of memory") : i;
 }
 
@@ -270,8 +285,8 @@ static int parse_pow(struct parser *ps)
 	return a;
 }
 
-/* unary := "-" unary | "+" unary | pow */
-static int parse_unary(struct parser *ps)
+/* The body of parse_unary: a sign and its operand, or a pow. */
+static int unary_body(struct parser *ps)
 {
 	int a;
 
@@ -284,6 +299,22 @@ static int parse_unary(struct parser *ps)
 	if (accept(ps, "+"))
 		return parse_unary(ps);
 	return parse_pow(ps);
+}
+
+/* unary := "-" unary | "+" unary | pow; every nesting (a bracket, a call,
+ * a sign, an exponent) comes through here, so ps->nest bounds the
+ * parser's recursion. */
+static int parse_unary(struct parser *ps)
+{
+	int a;
+
+	if (ps->nest >= LC_EXPR_MAX_NEST)
+		return fail(ps, ps->pos, "nested more than %d deep (brackets, calls, signs or "
+			    "exponents): refused", LC_EXPR_MAX_NEST);
+	ps->nest++;
+	a = unary_body(ps);
+	ps->nest--;
+	return a;
 }
 
 /* prod := unary ( ("*" | "/") unary )* */
@@ -369,7 +400,11 @@ static int parser_init(struct parser *ps, const char *text, unsigned flags,
 		err->msg[0] = '\0';
 	}
 	ps->e = expr_new();
-	return ps->e ? 0 : -ENOMEM;
+	if (!ps->e)
+		return -ENOMEM;
+	if (strnlen(text, LC_EXPR_MAX_LEN + 1) > LC_EXPR_MAX_LEN)
+		fail(ps, text, "longer than %d characters: refused", LC_EXPR_MAX_LEN);
+	return 0;
 }
 
 /* Finish a parse: check for trailing text, hand out or free the result. */
@@ -397,7 +432,7 @@ int lc_expr_parse(const char *text, unsigned flags, lc_resolve_fn resolve, void 
 
 	if (parser_init(&ps, text, flags, resolve, ctx, err))
 		return -ENOMEM;
-	return parser_finish(&ps, parse_or(&ps), out);
+	return parser_finish(&ps, ps.failed ? -1 : parse_or(&ps), out);
 }
 
 /* Parse a list of conditions joined by commas or juxtaposition (both mean
@@ -410,7 +445,7 @@ int lc_expr_parse_cond(const char *text, unsigned flags, lc_resolve_fn resolve, 
 
 	if (parser_init(&ps, text, flags, resolve, ctx, err))
 		return -ENOMEM;
-	root = parse_or(&ps);
+	root = ps.failed ? -1 : parse_or(&ps);
 	for (;;) {
 		if (root < 0)
 			break;

@@ -34,6 +34,15 @@
 
 #include <stddef.h>
 
+/* What the parser refuses, so that no text can exhaust the stack of the
+ * parser or of the walks over the parsed tree (evaluation, printing): a
+ * text longer than LC_EXPR_MAX_LEN characters, brackets, calls, signs and
+ * exponents nested deeper than LC_EXPR_MAX_NEST, and a tree deeper than
+ * LC_EXPR_MAX_DEPTH levels (a sum of that many terms in a row). */
+#define LC_EXPR_MAX_LEN		65536
+#define LC_EXPR_MAX_NEST	256
+#define LC_EXPR_MAX_DEPTH	1000
+
 /* Largest number of terms in a formula. */
 #define LC_FORMULA_MAXTERMS 32
 

@@ -288,7 +288,8 @@ int lc_predict_crossovers(const struct lc_model *a, const struct lc_model *b,
 
 	if (env->n > 64)
 		return -EINVAL;
-	memcpy(vals, env->vals, sizeof(double) * (size_t)env->n);
+	if (env->n)	/* env->vals may be NULL without variables */
+		memcpy(vals, env->vals, sizeof(double) * (size_t)env->n);
 	e.vals = vals;
 	for (int i = 0; i < nx; i++, prev = d) {
 		double lo, hi, dlo;

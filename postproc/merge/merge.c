@@ -36,11 +36,27 @@
 					 * base windows are not one job */
 #define PID_NODE_SHIFT 22		/* pids above 2^22 do not exist on Linux */
 
+int lc_merge_read(const char *path, const struct lc_read_opts *o, struct lc_profile **pr,
+		  char *why, size_t len)
+{
+	char self[64];
+	int fd = lc_open_regular(path, 0, why, len), r;
+
+	*pr = NULL;
+	if (fd < 0)
+		return fd;
+	/* the file just checked, whatever its name is by now */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	r = lc_profile_read_opts(access(self, F_OK) ? path : self, o, pr, why, len);
+	close(fd);
+	return r;
+}
+
 /* The format minor of the file at path, or -1. */
 static int file_minor(const char *path)
 {
 	unsigned char h[12];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+	int fd = lc_open_regular(path, 0, NULL, 0), ok;
 
 	if (fd < 0)
 		return -1;
@@ -654,7 +670,7 @@ int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *
 		goto out;
 	}
 	for (int f = 0; f < n && !r; f++)
-		if (lc_profile_read(paths[f], &jb.pr[f], why, sizeof(why)))
+		if (lc_merge_read(paths[f], NULL, &jb.pr[f], why, sizeof(why)))
 			r = lc_fail(msg, len, -EINVAL, "%s: %s", paths[f], why);
 	if (r || (r = check(&jb, paths, msg, len)))
 		goto out;

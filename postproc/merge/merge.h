@@ -43,9 +43,18 @@ int lc_merge_check(struct lc_profile *const *pr, const char *const *names, int n
 int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *st, char *msg,
 	     size_t len);
 
+/* Read the node file at path (lc_profile_read_opts with o, which may be
+ * NULL) only when it is a regular file: a FIFO or device named on the
+ * command line or planted among a folder's *.data files is refused
+ * (lc_open_regular), never opened or waited for.  Returns 0, or -errno
+ * with the reason in why[len]. */
+struct lc_read_opts;
+int lc_merge_read(const char *path, const struct lc_read_opts *o, struct lc_profile **pr,
+		  char *why, size_t len);
+
 /* The node files of job id job among paths: each a profile, or a folder
  * whose *.data files are all looked at (in name order); profiles that
- * cannot be read are passed over.  Returns how many were found, their names
+ * cannot be read (or are not regular files) are passed over.  Returns how many were found, their names
  * in *found (free with lc_merge_found_free), or -ENOENT (none: msg says
  * how many were looked at), -ENOMEM, -errno of a path that cannot be read. */
 int lc_merge_find_job(char *const *paths, int n, uint64_t job, char ***found, char *msg,

@@ -28,7 +28,7 @@ static int of_job(const char *path, uint64_t job, struct found *f)
 	char why[256];
 	int yes = 0;
 
-	if (lc_profile_read_opts(path, &o, &pr, why, sizeof(why)))
+	if (lc_merge_read(path, &o, &pr, why, sizeof(why)))
 		return 0;
 	f->looked++;
 	for (uint32_t i = 0; i < pr->nranks && !yes; i++)
