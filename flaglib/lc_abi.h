@@ -412,7 +412,7 @@ enum lc_place_wait { LC_WAIT_NONE = 0, LC_PLACE_WAITS(LC_PLACE_ENUM_) LC_WAIT_N 
 enum lc_mpi_func { LC_MPIF_NONE = 0, LC_MPI_FUNCS(LC_PLACE_ENUM_) LC_MPIF_N };
 
 /* The name of the "what" field of a place word of kind LC_PLACE_MPI or
- * LC_PLACE_SYNC (lc_place_wait_names, lc_mpi_func_names), NULL for an
+ * LC_PLACE_SYNC (from the tables LC_PLACE_WAITS and LC_MPI_FUNCS), NULL for an
  * unknown index or another kind. */
 static inline const char *lc_place_what_name(uint32_t kind, uint32_t what)
 {

@@ -86,12 +86,12 @@ void lc_sched_keep_spans(struct lc_sched *s);
 /* The kept spans of thread, in time order; their count in *n (0: none). */
 const struct lc_rq_span *lc_sched_spans(const struct lc_sched *s, uint32_t thread, size_t *n);
 
-/* Whether lc_sched_runq has started watching thread (or has nothing to
+/* Whether lc_sched_read has started watching thread (or has nothing to
  * start): the first call opens the thread's source, which costs ~20 us of
  * system calls (perf_event_open and mmap of its ring). */
 int lc_sched_watching(const struct lc_sched *s, uint32_t thread);
 
-/* Start loading what lc_sched_runq will read first for thread: the head
+/* Start loading what lc_sched_read will read first for thread: the head
  * of its switch-record ring, a page of its own per thread, which is a cache
  * (and often a TLB) miss at every tick.  A tick that prefetches a few
  * threads ahead overlaps those misses instead of waiting for each. */

@@ -5,7 +5,8 @@ the tool's sources names must be one the tree's code defines or uses.
 A name followed by ".h", ".c" or ".so" is a file and is not checked; a
 name ending in "_*" or "*" (lc_opt_*) stands for every name with that
 prefix and needs one.  Prints each stale name with its file and line and
-exits 1; exits 0 when there is none.  Run from the top of the tree.
+exits 1; exits 0 when there is none.  Run from the top of the tree, or
+give the top as the one argument.
 """
 import os
 import re
@@ -14,6 +15,9 @@ import sys
 DIRS = ["flaglib", "util", "profile", "sampler", "postproc", "kmod-free-tools",
         "cli", "tests", "bench", "examples"]
 NAME = re.compile(r"\b((?:lc|LC)_[A-Za-z0-9_]*)(\*?)")
+# lc_cmd_NAME, LC_OPT_X: a capitalised last word of a lower-case name is a
+# placeholder, and the name stands for every name with the prefix before it
+PLACEHOLDER = re.compile(r"(?<=[a-z0-9]_)[A-Z][A-Z0-9]*$")
 TOKEN = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
 
 
@@ -44,6 +48,8 @@ def sources():
 
 
 def main():
+    if len(sys.argv) > 1:
+        os.chdir(sys.argv[1])
     known, said = set(), []
     for path in sources():
         with open(path, encoding="utf-8", errors="replace") as fh:
@@ -57,7 +63,8 @@ def main():
                 said.append((path, line + text.count("\n", 0, m.start()), m.group(1), m.group(2)))
     stale = []
     for path, line, name, star in said:
-        if star or name.endswith("_"):
+        if star or name.endswith("_") or PLACEHOLDER.search(name):
+            name = PLACEHOLDER.sub("", name)
             ok = any(k.startswith(name) for k in known)
         else:
             ok = name in known

@@ -69,6 +69,7 @@ else
 		need libmpich-dev  /usr/include/$multi/mpich/mpi.h /usr/include/mpich/mpi.h
 		need gfortran      /usr/bin/gfortran
 		need zsh           /usr/bin/zsh	# t_completion: zsh's completion
+		need python3       /usr/bin/python3	# tests that read JSON, check-comments.py
 		need clang         /usr/bin/clang
 		need libomp-dev    /usr/lib/llvm-*/lib/clang/*/include/omp-tools.h
 		# libFuzzer and the sanitizers' runtimes (t_fuzz.sh, make fuzz,

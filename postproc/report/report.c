@@ -438,9 +438,6 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 	text_cost(pr, s.wall_ns);
 }
 
-/* For the ± line: what it leaves out when ticks were missed (the time of
- * a gap went to one state seen in it, whatever the threads did in
- * it), or "". */
 /* The interval the ticks kept on average (the nominal one before minor 5). */
 static uint64_t mean_interval(const struct lc_profile *pr)
 {
@@ -448,6 +445,9 @@ static uint64_t mean_interval(const struct lc_profile *pr)
 								     pr->info.interval_ns;
 }
 
+/* For the ± line: what it leaves out when ticks were missed (the time of
+ * a gap went to one state seen in it, whatever the threads did in
+ * it), into buf[len]; "" when none were missed.  Returns buf. */
 static const char *missed_note(const struct lc_profile *pr, char *buf, size_t len)
 {
 	struct samp s;
