@@ -179,19 +179,16 @@ int lc_rd_fit_counters(struct rstate *s, struct lc_prof_data *d, struct srcst *s
 }
 
 /* Position of tag in the sorted per-tag totals of d, or where it goes. */
+static int cmp_tagrow(const void *key, const void *elem)
+{
+	int64_t x = *(const int64_t *)key, y = ((const struct lc_prof_tagrow *)elem)->tag;
+
+	return (x > y) - (x < y);
+}
+
 static uint32_t tag_pos(const struct lc_prof_data *d, int64_t tag)
 {
-	uint32_t lo = 0, hi = d->ntags;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (d->tags[mid].tag < tag)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return (uint32_t)lc_lower_bound(d->tags, d->ntags, sizeof(*d->tags), &tag, cmp_tagrow);
 }
 
 /* The per-tag total of tag, or NULL. */

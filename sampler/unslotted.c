@@ -54,20 +54,18 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A tid against a kept thread, for lc_lower_bound. */
+static int cmp_kept(const void *key, const void *elem)
+{
+	uint32_t x = *(const uint32_t *)key, y = ((const struct lc_unslot_thread *)elem)->tid;
+
+	return (x > y) - (x < y);
+}
+
 /* Position of tid in the kept threads of t, or where it goes. */
 static uint32_t kept_pos(const struct lc_target *t, uint32_t tid)
 {
-	uint32_t lo = 0, hi = t->unslot_n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (t->unslot[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return (uint32_t)lc_lower_bound(t->unslot, t->unslot_n, sizeof(*t->unslot), &tid, cmp_kept);
 }
 
 /* Keep run time ns of thread tid (the largest seen; a smaller one is a new

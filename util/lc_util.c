@@ -74,6 +74,22 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+size_t lc_lower_bound(const void *base, size_t n, size_t size, const void *key,
+		      int (*cmp)(const void *key, const void *elem))
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp(key, (const char *)base + mid * size) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int lc_grow(void **p, size_t *cap, size_t need, size_t sz)
 {
 	size_t c = *cap ? *cap : 16;

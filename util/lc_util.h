@@ -38,6 +38,12 @@ int lc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  * and *cap unchanged. */
 int lc_grow(void **p, size_t *cap, size_t need, size_t sz);
 
+/* The first of the n elements of size bytes at base (sorted by cmp) that
+ * is not below key: cmp(key, elem) < 0 when key is below elem, 0 when
+ * equal.  n when every element is below key. */
+size_t lc_lower_bound(const void *base, size_t n, size_t size, const void *key,
+		      int (*cmp)(const void *key, const void *elem));
+
 /* Free an array of n rows of size bytes: what each row points to through
  * free_row (given the row), then the array.  rows may be NULL. */
 void lc_free_rows(void *rows, size_t n, size_t size, void (*free_row)(void *row));

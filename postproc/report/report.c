@@ -636,6 +636,19 @@ static const struct lc_acct *window_acct(const struct lc_prof_window *w, const s
 	return NULL;
 }
 
+/* The view of window w as a timeline row shows it into *v: 0 when the
+ * row is left out (the window lacks the tag asked for), else 1. */
+static int window_view(const struct lc_profile *pr, const struct lc_prof_window *w,
+		       const struct lc_report_opts *o, struct view *v)
+{
+	const struct lc_acct *a = window_acct(w, o);
+
+	if (!a)
+		return 0;
+	make_view(pr, a, v);
+	return 1;
+}
+
 /* The file's windows that d's held windows stand for. */
 static uint64_t merged_windows(const struct lc_prof_data *d)
 {
@@ -673,12 +686,10 @@ static void timeline(const struct lc_profile *pr, const struct lc_prof_data *d,
 	e = lc_emit_new(stdout, f, cols, n, 0);
 	for (uint32_t i = 0; i < d->nwindows; i++) {
 		const struct lc_prof_window *w = &d->windows[i];
-		const struct lc_acct *a = window_acct(w, o);
 		struct view v;
 
-		if (!a)
+		if (!window_view(pr, w, o, &v))
 			continue;
-		make_view(pr, a, &v);
 		lc_emit_uint(e, w->index);
 		lc_emit_num(e, lc_sec(w->start_ns));
 		lc_emit_num(e, v.wall);
@@ -1175,12 +1186,10 @@ static void json_timeline(struct lc_doc *j, const struct lc_profile *pr,
 	lc_doc_arr(j, "timeline", LC_DOC_LINES);
 	for (uint32_t i = 0; i < d->nwindows; i++) {
 		const struct lc_prof_window *w = &d->windows[i];
-		const struct lc_acct *a = window_acct(w, o);
 		struct view v;
 
-		if (!a)
+		if (!window_view(pr, w, o, &v))
 			continue;
-		make_view(pr, a, &v);
 		lc_doc_obj(j, NULL, 0);
 		lc_doc_uint(j, "window", w->index);
 		lc_doc_num(j, "start", lc_sec(w->start_ns), 9);

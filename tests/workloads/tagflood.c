@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "lostcycles.h"
+#include "wl_args.h"
 
 static uint64_t run_ns, piece_ns;
 static int64_t next_tag = 1;
@@ -59,29 +60,13 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static unsigned long arg_num(const char *s, unsigned long def)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s)
-		return def;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v == 0 || v > 100000000ul) {
-		fprintf(stderr, "tagflood: bad number '%s'\n", s);
-		exit(2);
-	}
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	pthread_t th[2];
 	uint64_t start;
 
-	run_ns = arg_num(argc > 1 ? argv[1] : NULL, 1000) * 1000000ull;
-	piece_ns = arg_num(argc > 2 ? argv[2] : NULL, 200) * 1000ull;
+	run_ns = wl_arg_num("tagflood", argc > 1 ? argv[1] : NULL, 1000, 100000000ul) * 1000000ull;
+	piece_ns = wl_arg_num("tagflood", argc > 2 ? argv[2] : NULL, 200, 100000000ul) * 1000ull;
 	start = now_ns();
 	for (int i = 0; i < 2; i++)
 		if (pthread_create(&th[i], NULL, worker, &start)) {

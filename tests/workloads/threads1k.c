@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "lostcycles.h"
+#include "wl_args.h"
 
 static pthread_barrier_t all_done;
 static uint64_t work_ns;
@@ -52,31 +53,14 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-/* A positive number from s, or def when s is NULL; exits on garbage. */
-static unsigned long arg_num(const char *s, unsigned long def, unsigned long max)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s)
-		return def;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v == 0 || v > max) {
-		fprintf(stderr, "threads1k: bad number '%s' (1..%lu)\n", s, max);
-		exit(2);
-	}
-	return v;
-}
-
 int main(int argc, char **argv)
 {
-	unsigned long n = arg_num(argc > 1 ? argv[1] : NULL, 1000, 10000);
+	unsigned long n = wl_arg_num("threads1k", argc > 1 ? argv[1] : NULL, 1000, 10000);
 	pthread_t *th = calloc(n, sizeof(*th));
 	pthread_attr_t at;
 	int e;
 
-	work_ns = arg_num(argc > 2 ? argv[2] : NULL, 20, 100000) * 1000000ull;
+	work_ns = wl_arg_num("threads1k", argc > 2 ? argv[2] : NULL, 20, 100000) * 1000000ull;
 	if (!th || pthread_barrier_init(&all_done, NULL, (unsigned)n) ||
 	    pthread_attr_init(&at) || pthread_attr_setstacksize(&at, 64 * 1024)) {
 		fprintf(stderr, "threads1k: out of memory\n");
