@@ -27,24 +27,11 @@
 
 /* The reader of each block type; a type without one (a newer minor
  * version's) is skipped. */
+#define LC_RD_PARSER_ROW_(type, name) [type] = lc_rd_parse_##name,
 static int (*const parsers[])(struct rstate *s, struct cur *c) = {
-	[LC_PF_INFO] = lc_rd_parse_info,
-	[LC_PF_PROCESS] = lc_rd_parse_process,
-	[LC_PF_THREAD] = lc_rd_parse_thread,
-	[LC_PF_WINDOW] = lc_rd_parse_window,
-	[LC_PF_WASTED] = lc_rd_parse_wasted,
-	[LC_PF_END] = lc_rd_parse_end,
-	[LC_PF_RANK] = lc_rd_parse_rank,
-	[LC_PF_MOVE] = lc_rd_parse_move,
-	[LC_PF_EVENTS] = lc_rd_parse_events,
-	[LC_PF_COUNTS] = lc_rd_parse_counts,
-	[LC_PF_SYNC] = lc_rd_parse_sync,
-	[LC_PF_VWINDOW] = lc_rd_parse_vwindow,
-	[LC_PF_MACHINE] = lc_rd_parse_machine,
-	[LC_PF_PLACES] = lc_rd_parse_places,
-	[LC_PF_MODULE] = lc_rd_parse_module,
-	[LC_PF_PLACE_NAMES] = lc_rd_parse_place_names,
+	LC_RD_PARSERS(LC_RD_PARSER_ROW_)
 };
+#undef LC_RD_PARSER_ROW_
 
 /* Parse one verified payload; 0, -ENOMEM, or 0 with c->why set. */
 static int parse_block(struct rstate *s, uint16_t type, struct cur *c)

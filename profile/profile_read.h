@@ -129,19 +129,30 @@ int lc_rd_get_tags(struct cur *c, uint32_t n, int64_t **out);
 /* ---- profile_read_records.c ---- */
 
 /* The reader of a block type (lc_rd_parse_*, the table of profile_read.c):
- * 0, -ENOMEM, or 0 with c->why set when the payload is invalid. */
+ * 0, -ENOMEM, or 0 with c->why set when the payload is invalid.  X(TYPE,
+ * NAME): lc_rd_parse_NAME reads blocks of type TYPE; each is defined, with
+ * what it reads, in the file of its section. */
+#define LC_RD_PARSERS(X) \
+	X(LC_PF_INFO, info) \
+	X(LC_PF_PROCESS, process) \
+	X(LC_PF_THREAD, thread) \
+	X(LC_PF_WINDOW, window) \
+	X(LC_PF_WASTED, wasted) \
+	X(LC_PF_END, end) \
+	X(LC_PF_RANK, rank) \
+	X(LC_PF_MOVE, move) \
+	X(LC_PF_EVENTS, events) \
+	X(LC_PF_COUNTS, counts) \
+	X(LC_PF_SYNC, sync) \
+	X(LC_PF_VWINDOW, vwindow) \
+	X(LC_PF_MACHINE, machine) \
+	X(LC_PF_PLACES, places) \
+	X(LC_PF_MODULE, module) \
+	X(LC_PF_PLACE_NAMES, place_names)
 
-int lc_rd_parse_info(struct rstate *s, struct cur *c);
-
-int lc_rd_parse_process(struct rstate *s, struct cur *c);
-
-/* A rank block (minor 1): the job identity of a process. */
-int lc_rd_parse_rank(struct rstate *s, struct cur *c);
-
-/* A machine block (minor 4): one span of the machine's share. */
-int lc_rd_parse_machine(struct rstate *s, struct cur *c);
-
-int lc_rd_parse_thread(struct rstate *s, struct cur *c);
+#define LC_RD_PARSER_DECL_(type, name) int lc_rd_parse_##name(struct rstate *s, struct cur *c);
+LC_RD_PARSERS(LC_RD_PARSER_DECL_)
+#undef LC_RD_PARSER_DECL_
 
 /* Free what a module record holds. */
 void lc_rd_free_module(void *row);
@@ -149,30 +160,9 @@ void lc_rd_free_module(void *row);
 /* Free the names of place words of a profile. */
 void lc_rd_free_place_names(struct lc_profile *pr);
 
-/* A names block (type 16) replaces the names read so far. */
-int lc_rd_parse_place_names(struct rstate *s, struct cur *c);
-
-/* A module block (type 15): a later one of the same pid and hash replaces
- * an earlier one. */
-int lc_rd_parse_module(struct rstate *s, struct cur *c);
-
-/* A sync block replaces the records of its source read so far. */
-int lc_rd_parse_sync(struct rstate *s, struct cur *c);
-
-int lc_rd_parse_events(struct rstate *s, struct cur *c);
-
-int lc_rd_parse_end(struct rstate *s, struct cur *c);
-
 /* ---- profile_read_window.c ---- */
 
 void lc_rd_free_window(void *row);
-
-/* A window block of format minor 0-2 (type 4, fixed-width fields). */
-int lc_rd_parse_window(struct rstate *s, struct cur *c);
-
-/* A varint window block (type 12, minor 3), with its place rows after the
- * tag rows from minor 5 on. */
-int lc_rd_parse_vwindow(struct rstate *s, struct cur *c);
 
 /* The per-thread totals of d cover every declared thread. */
 int lc_rd_fit_threads(struct rstate *s, struct lc_prof_data *d, struct srcst *ss);
@@ -220,12 +210,6 @@ int lc_rd_locate(struct rstate *s, uint8_t src, uint32_t x, struct lc_prof_windo
  * what moved (never more than cat[from] held). */
 uint64_t lc_rd_shift(uint64_t cat[LC_NCAT], const struct lc_prof_wasted *x, uint64_t want);
 
-int lc_rd_parse_wasted(struct rstate *s, struct cur *c);
-
-int lc_rd_parse_move(struct rstate *s, struct cur *c);
-
-int lc_rd_parse_counts(struct rstate *s, struct cur *c);
-
 /* ---- profile_read_places.c ---- */
 
 /* n place rows of window x of source src into s->pext (c->why on error). */
@@ -236,9 +220,6 @@ int lc_rd_get_place_rows(struct rstate *s, struct cur *c, uint8_t src, uint32_t 
  * not place), into the ring, the totals and (every window kept) the
  * window. */
 int lc_rd_places_commit(struct rstate *s, struct cur *c, uint8_t src, uint32_t x);
-
-/* A place block (type 14): source, window, rows. */
-int lc_rd_parse_places(struct rstate *s, struct cur *c);
 
 /* A correction of m ns that moved in the thread's row of window x->window:
  * the same m over that thread's place rows of that window (the window's

@@ -13,8 +13,9 @@ SUB=report
 . tests/lib.sh
 GEN=build/tests/test_where
 need_built t_analysis_opens "$GEN" tests
-command -v nm >/dev/null || skip t_analysis_opens "nm (binutils) is missing"
-command -v timeout >/dev/null || skip t_analysis_opens "timeout (coreutils) is missing"
+for tool in nm timeout; do	# binutils, coreutils
+	command -v $tool >/dev/null || skip t_analysis_opens "$tool is missing"
+done
 T=20	# seconds: far beyond what a report of a 2 ms profile takes
 
 cat >"$tmp/prog.c" <<'EOF'

@@ -127,10 +127,18 @@ static void every_row(const char *what, const char *out, const char *pattern)
 	}
 }
 
+/* The report in format fmt with its per-thread and timeline tables. */
+static char *report_tables(enum lc_report_fmt fmt)
+{
+	struct lc_report_opts o = { .file = "synthetic", .fmt = fmt, .per_thread = 1,
+				    .timeline = 1 };
+
+	return report(&o);
+}
+
 static void test_text(void **state)
 {
-	struct lc_report_opts o = { .file = "synthetic", .per_thread = 1, .timeline = 1 };
-	char *out = report(&o), *tables;
+	char *out = report_tables(LC_REPORT_TEXT), *tables;
 
 	(void)state;
 	every_row("text table", out, "\n@n ");
@@ -142,9 +150,7 @@ static void test_text(void **state)
 
 static void test_csv(void **state)
 {
-	struct lc_report_opts o = { .file = "synthetic", .fmt = LC_REPORT_CSV, .per_thread = 1,
-				    .timeline = 1 };
-	char *out = report(&o);
+	char *out = report_tables(LC_REPORT_CSV);
 
 	(void)state;
 	every_row("CSV summary", out, "\n@k,@n,");
@@ -154,9 +160,7 @@ static void test_csv(void **state)
 
 static void test_json(void **state)
 {
-	struct lc_report_opts o = { .file = "synthetic", .fmt = LC_REPORT_JSON, .per_thread = 1,
-				    .timeline = 1 };
-	char *out = report(&o);
+	char *out = report_tables(LC_REPORT_JSON);
 
 	(void)state;
 	every_row("JSON categories", out, "\"@k\": {\"name\": \"@n\"");

@@ -46,19 +46,12 @@ static struct lc_session_opts parse(const char *cmd, const char *const *opts, in
 /* The settings of so that the sampler gets from the command line, equal. */
 static void same_settings(const struct lc_session_opts *a, const struct lc_session_opts *b)
 {
-	assert_int_equal(a->interval_ns, b->interval_ns);
-	assert_int_equal(a->interval_max_ns, b->interval_max_ns);
-	assert_int_equal(a->budget_ppm, b->budget_ppm);
-	assert_int_equal(a->goal_ppm, b->goal_ppm);
-	assert_int_equal(a->window_ns, b->window_ns);
-	assert_int_equal(a->window_grow, b->window_grow);
-	assert_int_equal(a->jitter_pct, b->jitter_pct);
-	assert_int_equal(a->cpu, b->cpu);
-	assert_int_equal(a->procs, b->procs);
-	assert_int_equal(a->sched, b->sched);
-	assert_int_equal(a->no_counters, b->no_counters);
+#define SAME_(f) assert_int_equal(a->f, b->f);
+	SAME_(interval_ns) SAME_(interval_max_ns) SAME_(budget_ppm) SAME_(goal_ppm)
+	SAME_(window_ns) SAME_(window_grow) SAME_(jitter_pct) SAME_(cpu) SAME_(procs)
+	SAME_(sched) SAME_(no_counters) SAME_(counter_interval_ns)
+#undef SAME_
 	assert_true(a->events == b->events);
-	assert_int_equal(a->counter_interval_ns, b->counter_interval_ns);
 	assert_true(a->miss_latency_ns == b->miss_latency_ns);
 }
 
