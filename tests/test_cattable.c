@@ -148,25 +148,19 @@ static void test_text(void **state)
 	free(out);
 }
 
-static void test_csv(void **state)
+/* CSV and JSON: the summary, per-thread and timeline rows of each. */
+static void test_csv_json(void **state)
 {
-	char *out = report_tables(LC_REPORT_CSV);
+	char *csv = report_tables(LC_REPORT_CSV), *json = report_tables(LC_REPORT_JSON);
 
 	(void)state;
-	every_row("CSV summary", out, "\n@k,@n,");
-	every_row("CSV tables", out, ",@k,");
-	free(out);
-}
-
-static void test_json(void **state)
-{
-	char *out = report_tables(LC_REPORT_JSON);
-
-	(void)state;
-	every_row("JSON categories", out, "\"@k\": {\"name\": \"@n\"");
-	every_row("JSON per_thread", strstr(out, "\"per_thread\""), "\"@k\": ");
-	every_row("JSON timeline", strstr(out, "\"timeline\""), "\"@k\": ");
-	free(out);
+	every_row("CSV summary", csv, "\n@k,@n,");
+	every_row("CSV tables", csv, ",@k,");
+	every_row("JSON categories", json, "\"@k\": {\"name\": \"@n\"");
+	every_row("JSON per_thread", strstr(json, "\"per_thread\""), "\"@k\": ");
+	every_row("JSON timeline", strstr(json, "\"timeline\""), "\"@k\": ");
+	free(csv);
+	free(json);
 }
 
 /* The -l line, and the runs file it makes read back with every key. */
@@ -224,8 +218,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
-		cmocka_unit_test(test_csv),
-		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_csv_json),
 		cmocka_unit_test(test_lline),
 		cmocka_unit_test(test_perfetto),
 		cmocka_unit_test(test_html),
