@@ -81,11 +81,6 @@ static const char *const attach_usage[] = {
 	NULL,
 };
 
-static const struct lc_opt_word sched_words[] = {
-	{ "switch", LC_SCHED_SWITCH }, { "auto", LC_SCHED_SWITCH },
-	{ "schedstat", LC_SCHED_SCHEDSTAT }, { "none", LC_SCHED_NONE }, { NULL, 0 },
-};
-
 /* The options' defaults: the session's (LC_SESSION_OPTS_DEFAULT, as exec's). */
 static const struct opts defaults = {
 	.s = LC_SESSION_OPTS_DEFAULT,
@@ -124,20 +119,7 @@ static int parse_opts(int attach, int argc, char **argv, struct opts *o, char **
 		LC_OPT_FILENAME("loggp", 0, "FILE", REC("LogGP parameters for communication loss "
 				"(default: the file\nof 'lostcycles calibrate --mpi'; none: CL is "
 				"na)"), &o->loggp),
-		LC_OPT_ENUM("sched", 0, "SOURCE", "run-queue data for resource contention: switch "
-			    "(context-\nswitch records, else schedstat; the default), schedstat,\n"
-			    "or none (RC is na)", &o->s.sched, sched_words),
-		LC_OPT_STRING("events", 'e', "EV,...", "counters, libpfm4 names with modifiers, "
-			      "each optionally\n=cycles|stall|miss|miss-stall|instr|other (default: "
-			      "the\nset for this CPU in events.txt; see lostcycles events)", &o->s.events),
-		LC_OPT_DURATION("counter-interval", 0, "TIME", "read each thread's counters this "
-				"often (10ms)", &o->s.counter_interval_ns, 100000, UINT64_MAX),
-		LC_OPT_REAL("miss-latency", 0, "NS", "ideal latency of one miss: CL = misses x NS "
-			    "(default:\ntransfer_ns of the file of 'lostcycles calibrate --memory')",
-			    &o->s.miss_latency_ns, 1e-9, 999999.999),
-		LC_OPT_FILENAME("counter-replay", 0, "FILE", "take the counts from FILE instead of "
-				"the kernel (tests)", &o->s.counter_replay),
-		LC_OPT_FLAG("no-counters", 0, "no counters (memory loss is na)", &o->s.no_counters),
+		LC_OPT_ROWS_SOURCES(&o->s),
 		LC_OPT_NUMBER("slots", 0, "N", REC("flag slots per process of CMD (LOSTCYCLES_SLOTS;"
 			      "\ndefault 256): a thread beyond them is not profiled"), &o->slots, 1,
 			      LC_SLOTS_MAX),

@@ -56,3 +56,8 @@ int lc_opt_session_settle(struct lc_session_opts *so)
 	      "1us..10s)");
 	return -1;
 }
+
+const struct lc_opt_word lc_opt_sched_words[] = {
+	{ "switch", LC_SCHED_SWITCH }, { "auto", LC_SCHED_SWITCH },
+	{ "schedstat", LC_SCHED_SCHEDSTAT }, { "none", LC_SCHED_NONE }, { NULL, 0 },
+};

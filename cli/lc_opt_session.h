@@ -27,6 +27,28 @@ int lc_opt_interval(const struct lc_opt *opt, const char *arg);
  * into the uint32_t opt->field. */
 int lc_opt_window_grow(const struct lc_opt *opt, const char *arg);
 
+/* The words of --sched (enum lc_sched_source). */
+extern const struct lc_opt_word lc_opt_sched_words[];
+
+/* The rows of the session's sources of run-queue time and counters (of
+ * the struct lc_session_opts S): --sched, -e, --counter-interval,
+ * --miss-latency, --counter-replay, --no-counters. */
+#define LC_OPT_ROWS_SOURCES(S) \
+	LC_OPT_ENUM("sched", 0, "SOURCE", "run-queue data for resource contention: switch " \
+		    "(context-\nswitch records, else schedstat; the default), schedstat,\n" \
+		    "or none (RC is na)", &(S)->sched, lc_opt_sched_words), \
+	LC_OPT_STRING("events", 'e', "EV,...", "counters, libpfm4 names with modifiers, " \
+		      "each optionally\n=cycles|stall|miss|miss-stall|instr|other (default: " \
+		      "the\nset for this CPU in events.txt; see lostcycles events)", &(S)->events), \
+	LC_OPT_DURATION("counter-interval", 0, "TIME", "read each thread's counters this " \
+			"often (10ms)", &(S)->counter_interval_ns, 100000, UINT64_MAX), \
+	LC_OPT_REAL("miss-latency", 0, "NS", "ideal latency of one miss: CL = misses x NS " \
+		    "(default:\ntransfer_ns of the file of 'lostcycles calibrate --memory')", \
+		    &(S)->miss_latency_ns, 1e-9, 999999.999), \
+	LC_OPT_FILENAME("counter-replay", 0, "FILE", "take the counts from FILE instead of " \
+			"the kernel (tests)", &(S)->counter_replay), \
+	LC_OPT_FLAG("no-counters", 0, "no counters (memory loss is na)", &(S)->no_counters)
+
 /* After lc_opt_parse of a table with LC_OPT_ROWS_SESSION(so): the default
  * window follows a long interval, and grows (LC_WINDOW_GROW_DEFAULT)
  * unless -w or --window-grow was given.  Returns 0, or -1 after a message

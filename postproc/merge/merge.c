@@ -650,6 +650,54 @@ static int write_end(const struct job *jb, struct lc_pwriter *w, int ncut)
 	return lc_pwriter_end(w, &e);
 }
 
+/* The arrays of jb, one row per node file (jb->n); 0 or -ENOMEM. */
+static int job_alloc(struct job *jb)
+{
+	size_t n = (size_t)jb->n;
+
+	jb->pr = calloc(n, sizeof(*jb->pr));
+	jb->off = calloc(n, sizeof(*jb->off));
+	jb->thread_base = calloc(n, sizeof(*jb->thread_base));
+	jb->pid_add = calloc(n, sizeof(*jb->pid_add));
+	return jb->pr && jb->off && jb->thread_base && jb->pid_add ? 0 : -ENOMEM;
+}
+
+/* Free what jb holds (not jb). */
+static void job_free(struct job *jb)
+{
+	for (int f = 0; jb->pr && f < jb->n; f++)
+		lc_profile_free(jb->pr[f]);
+	free(jb->pr);
+	free(jb->off);
+	for (int s = 0; s < LC_NSRC; s++)
+		free(jb->at[s]);
+	free(jb->thread_base);
+	free(jb->pid_add);
+}
+
+/* Sum the node files' processors into jb->p and their ranks into st, with
+ * a note for each file cut short or whose pids were moved; returns how
+ * many were cut short. */
+static int count_nodes(struct job *jb, char *const *paths, struct lc_merge_stats *st)
+{
+	int ncut = 0;
+
+	for (int f = 0; f < jb->n; f++) {
+		jb->p += jb->pr[f]->procs;
+		st->ranks += jb->pr[f]->nranks;
+		if (jb->pr[f]->cut) {
+			ncut++;
+			lc_append_line(st->notes, sizeof(st->notes), "%s is cut after byte %llu: "
+				       "merged what it holds", paths[f],
+				       (unsigned long long)jb->pr[f]->cut_offset);
+		}
+		if (jb->pid_add[f])
+			lc_append_line(st->notes, sizeof(st->notes), "%s: pids also used on "
+				       "another node appear as pid + %d", paths[f], jb->pid_add[f]);
+	}
+	return ncut;
+}
+
 int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *st, char *msg,
 	     size_t len)
 {
@@ -661,11 +709,7 @@ int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *
 	*st = (struct lc_merge_stats){ 0 };
 	if (n < 1)
 		return lc_fail(msg, len, -EINVAL, "no node files");
-	jb.pr = calloc((size_t)n, sizeof(*jb.pr));
-	jb.off = calloc((size_t)n, sizeof(*jb.off));
-	jb.thread_base = calloc((size_t)n, sizeof(*jb.thread_base));
-	jb.pid_add = calloc((size_t)n, sizeof(*jb.pid_add));
-	if (!jb.pr || !jb.off || !jb.thread_base || !jb.pid_add) {
+	if (job_alloc(&jb)) {
 		r = lc_fail(msg, len, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -679,19 +723,7 @@ int lc_merge(char *const *paths, int n, const char *out, struct lc_merge_stats *
 	if ((r = align(&jb, paths, msg, len)) || (r = place(&jb, paths, msg, len)))
 		goto out;
 	number(&jb);
-	for (int f = 0; f < n; f++) {
-		jb.p += jb.pr[f]->procs;
-		st->ranks += jb.pr[f]->nranks;
-		if (jb.pr[f]->cut) {
-			ncut++;
-			lc_append_line(st->notes, sizeof(st->notes), "%s is cut after byte %llu: "
-				       "merged what it holds", paths[f],
-				       (unsigned long long)jb.pr[f]->cut_offset);
-		}
-		if (jb.pid_add[f])
-			lc_append_line(st->notes, sizeof(st->notes), "%s: pids also used on "
-				       "another node appear as pid + %d", paths[f], jb.pid_add[f]);
-	}
+	ncut = count_nodes(&jb, paths, st);
 	if ((r = write_head(&jb, out, &w, msg, len)))
 		goto out;
 	for (int s = 0; s < LC_NSRC && !r; s++)
@@ -712,13 +744,6 @@ out:
 		if (!r && e)
 			r = lc_fail(msg, len, e, "%s: %s", out, strerror(-e));
 	}
-	for (int f = 0; jb.pr && f < n; f++)
-		lc_profile_free(jb.pr[f]);
-	free(jb.pr);
-	free(jb.off);
-	for (int s = 0; s < LC_NSRC; s++)
-		free(jb.at[s]);
-	free(jb.thread_base);
-	free(jb.pid_add);
+	job_free(&jb);
 	return r;
 }
