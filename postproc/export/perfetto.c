@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
 #include "timeline.h"
 
@@ -31,8 +32,7 @@ struct run {
  * parses it (ts + dur in doubles), where the next slice on the track that
  * starts there begins. */
 struct pf {
-	FILE *out;
-	int first;		/* no event written yet */
+	struct lc_doc d;	/* the document, written as it goes */
 	int sliced;		/* a slice was written: the fields below hold */
 	int64_t pid, tid;	/* the track of the last slice */
 	uint64_t end_ns;
@@ -44,13 +44,6 @@ static const char *us_text(char buf[32], uint64_t ns)
 {
 	snprintf(buf, 32, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
 	return buf;
-}
-
-static void us(FILE *out, uint64_t ns)
-{
-	char buf[32];
-
-	fputs(us_text(buf, ns), out);
 }
 
 /* The double a JSON reader gets from us(ns): the decimal, correctly
@@ -84,54 +77,64 @@ static double meet(double t, double tn)
 	return d;
 }
 
-/* The shortest decimal that parses to d. */
-static void shortest(FILE *out, double d)
+/* The shortest decimal that parses to d, into buf. */
+static const char *shortest(char buf[40], double d)
 {
-	char buf[40];
-
 	for (int prec = 9; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		snprintf(buf, 40, "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)
 			break;
 	}
-	fputs(buf, out);
+	return buf;
 }
 
-/* A time of ns that a reader parses to at: the exact decimal when it does,
- * else the shortest decimal of at (which differs from the exact one by far
- * less than 1 ns). */
-static void us_at(FILE *out, uint64_t ns, double at)
+/* A time of ns that a reader parses to at, as member key: the exact
+ * decimal when it does, else the shortest decimal of at (which differs
+ * from the exact one by far less than 1 ns). */
+static void us_at(struct lc_doc *d, const char *key, uint64_t ns, double at)
 {
-	if (at == us_parsed(ns))
-		us(out, ns);
-	else
-		shortest(out, at);
+	char buf[40];
+
+	lc_doc_raw(d, key, at == us_parsed(ns) ? us_text(buf, ns) : shortest(buf, at));
 }
 
-/* Start an event: the separator and its fixed fields. */
+/* Start an event (one line of the trace's array): its fixed fields, the
+ * rest and its close (lc_doc_end) left to the caller. */
 static void ev_open(struct pf *f, const char *ph, int64_t pid, int64_t tid)
 {
-	fprintf(f->out, "%s\n{\"ph\":\"%s\",\"pid\":%" PRId64 ",\"tid\":%" PRId64, f->first ? "" : ",",
-		ph, pid, tid);
-	f->first = 0;
+	lc_doc_obj(&f->d, NULL, LC_DOC_TIGHT);
+	lc_doc_str(&f->d, "ph", ph);
+	lc_doc_int(&f->d, "pid", pid);
+	lc_doc_int(&f->d, "tid", tid);
 }
 
 /* A metadata event naming a process or thread. */
 static void meta(struct pf *f, const char *what, int64_t pid, int64_t tid, const char *name)
 {
 	ev_open(f, "M", pid, tid);
-	fprintf(f->out, ",\"name\":\"%s\",\"args\":{\"name\":", what);
-	lc_json_str(f->out, name);
-	fputs("}}", f->out);
+	lc_doc_str(&f->d, "name", what);
+	lc_doc_obj(&f->d, "args", LC_DOC_TIGHT);
+	lc_doc_str(&f->d, "name", name);
+	lc_doc_end(&f->d);
+	lc_doc_end(&f->d);
 }
 
-/* A sample of counter track name at ts (ns), open at its args object. */
+/* A sample of counter track name at ts (ns), open at its args object
+ * (counter_close ends both). */
 static void counter_open(struct pf *f, const char *name, uint64_t ts)
 {
+	char buf[32];
+
 	ev_open(f, "C", PID_TOOL, 0);
-	fprintf(f->out, ",\"name\":\"%s\",\"ts\":", name);
-	us(f->out, ts);
-	fputs(",\"args\":{", f->out);
+	lc_doc_str(&f->d, "name", name);
+	lc_doc_raw(&f->d, "ts", us_text(buf, ts));
+	lc_doc_obj(&f->d, "args", LC_DOC_TIGHT);
+}
+
+static void counter_close(struct pf *f)
+{
+	lc_doc_end(&f->d);
+	lc_doc_end(&f->d);
 }
 
 /* Where a slice of track (pid, tid) from start begins as parsed: where
@@ -161,22 +164,18 @@ static void slice_times(struct pf *f, int64_t pid, int64_t tid, uint64_t start, 
 {
 	double t = slice_at(f, pid, tid, start), d = meet(t, us_parsed(end));
 
-	fputs(",\"ts\":", f->out);
-	us_at(f->out, start, t);
-	fputs(",\"dur\":", f->out);
-	us_at(f->out, end - start, d);
+	us_at(&f->d, "ts", start, t);
+	us_at(&f->d, "dur", end - start, d);
 	remember_end(f, pid, tid, end, t + d);
 }
 
-/* A complete slice, its closing brace left to the caller (for args). */
+/* A complete slice, its close (lc_doc_end) left to the caller (for args). */
 static void slice_open(struct pf *f, int64_t pid, int64_t tid, const char *name,
 		       const char *cat, uint64_t start, uint64_t end)
 {
 	ev_open(f, "X", pid, tid);
-	fputs(",\"name\":", f->out);
-	lc_json_str(f->out, name);
-	fputs(",\"cat\":", f->out);
-	lc_json_str(f->out, cat);
+	lc_doc_str(&f->d, "name", name);
+	lc_doc_str(&f->d, "cat", cat);
 	slice_times(f, pid, tid, start, end);
 }
 
@@ -185,7 +184,7 @@ static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, cons
 		  uint64_t start, uint64_t end)
 {
 	slice_open(f, pid, tid, name, cat, start, end);
-	fputc('}', f->out);
+	lc_doc_end(&f->d);
 }
 
 
@@ -244,11 +243,15 @@ static void processors_sample(struct pf *f, const struct lc_profile *pr, uint64_
 			      const uint64_t *cat, uint64_t wall)
 {
 	counter_open(f, "processors", ts);
-	for (int c = 0, n = 0; c < LC_NCAT; c++)
-		if (!((pr->info.unavailable >> c) & 1))	/* na: omitted, not 0 */
-			fprintf(f->out, cat ? "%s\"%s\":%.6f" : "%s\"%s\":0", n++ ? "," : "",
-				lc_cat_info(c)->key, cat ? (double)cat[c] / (double)wall : 0.0);
-	fputs("}}", f->out);
+	for (int c = 0; c < LC_NCAT; c++) {
+		if ((pr->info.unavailable >> c) & 1)	/* na: omitted, not 0 */
+			continue;
+		if (cat)
+			lc_doc_num(&f->d, lc_cat_info(c)->key, (double)cat[c] / (double)wall, 6);
+		else
+			lc_doc_int(&f->d, lc_cat_info(c)->key, 0);
+	}
+	counter_close(f);
 }
 
 /* The counter track: processors in each category, per window; a category
@@ -277,10 +280,10 @@ static void machine_sample(struct pf *f, const struct lc_prof_machine *m)
 	double cpus = m->len_ns ? (double)m->total_ns / (double)m->len_ns : 0;
 
 	counter_open(f, "machine (CPUs)", m->start_ns);
-	fprintf(f->out, "\"other\":%.6f,\"steal\":%.6f,\"sampler\":%.6f}}",
-		cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100,
-		cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100,
-		cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100);
+	lc_doc_num(&f->d, "other", cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100, 6);
+	lc_doc_num(&f->d, "steal", cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100, 6);
+	lc_doc_num(&f->d, "sampler", cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100, 6);
+	counter_close(f);
 }
 
 /* The machine's counter track: the share of the program's CPUs (in CPUs)
@@ -296,7 +299,10 @@ static void machine_track(struct pf *f, const struct lc_profile *pr)
 	if (!end)
 		return;
 	counter_open(f, "machine (CPUs)", end);
-	fputs("\"other\":0,\"steal\":0,\"sampler\":0}}", f->out);
+	lc_doc_int(&f->d, "other", 0);
+	lc_doc_int(&f->d, "steal", 0);
+	lc_doc_int(&f->d, "sampler", 0);
+	counter_close(f);
 }
 
 /* ns of a tag in the window from start: the open run r grows when it ends
@@ -357,19 +363,21 @@ static int place_slice(void *arg, const struct lc_places *pl, uint32_t place, ui
 		       uint64_t end)
 {
 	struct track *k = arg;
-	FILE *out = k->f->out;
+	struct lc_doc *d = &k->f->d;
 	uint32_t top[PLACE_ARGS], n;
 	uint64_t ns[PLACE_ARGS];
+	char sec[48];
 
 	slice_open(k->f, k->pid, k->tid, lc_places_name(pl, place), "place", start, end);
-	fputs(",\"args\":{", out);
+	lc_doc_obj(d, "args", LC_DOC_TIGHT);
 	n = lc_places_top(pl, PLACE_ARGS, top, ns);
-	for (uint32_t i = 0; i < n; i++) {
-		fputs(i ? "," : "", out);
-		lc_json_str(out, lc_places_name(pl, top[i]));
-		fprintf(out, ":%" PRIu64 ".%09" PRIu64, ns[i] / 1000000000u, ns[i] % 1000000000u);
+	for (uint32_t i = 0; i < n; i++) {	/* exact ns as seconds */
+		snprintf(sec, sizeof(sec), "%" PRIu64 ".%09" PRIu64, ns[i] / 1000000000u,
+			 ns[i] % 1000000000u);
+		lc_doc_raw(d, lc_places_name(pl, top[i]), sec);
 	}
-	fputs("}}", out);
+	lc_doc_end(d);
+	lc_doc_end(d);
 	return 0;
 }
 
@@ -383,12 +391,29 @@ static void place_track(struct pf *f, const struct lc_profile *pr, const struct 
 	lc_place_runs(pl, d, t, place_slice, &k);
 }
 
+/* The document's opening: what made it, then the array of events opened
+ * (one event per line). */
+static void head(struct pf *f, const struct lc_profile *pr, enum lc_source src)
+{
+	struct lc_doc *d = &f->d;
+
+	lc_doc_obj(d, NULL, LC_DOC_TIGHT);
+	lc_doc_str(d, "displayTimeUnit", "ns");
+	lc_doc_obj(d, "otherData", LC_DOC_TIGHT);
+	lc_doc_str(d, "tool", "lostcycles");
+	lc_doc_str(d, "command", pr->info.command ? pr->info.command : "");
+	lc_doc_uint(d, "p", pr->procs);
+	lc_doc_str(d, "source", src == LC_SRC_TRACE ? "trace" : "sampled");
+	lc_doc_end(d);
+	lc_doc_arr(d, "traceEvents", LC_DOC_TIGHT | LC_DOC_LINES);
+}
+
 int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src,
 		      const char *(*tag_name)(const void *, int64_t), const void *tag_arg,
 		      char *msg, size_t len)
 {
 	const struct lc_prof_data *d = &pr->data[src];
-	struct pf f = { .out = out, .first = 1 };
+	struct pf f = { 0 };
 	struct lc_places *pl;
 
 	if (!d->present)
@@ -396,10 +421,8 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
 	if (lc_places_new(pr, src, &pl))
 		return lc_fail(msg, len, 1, "out of memory");
-	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"lostcycles\",\"command\":", out);
-	lc_json_str(out, pr->info.command ? pr->info.command : "");
-	fprintf(out, ",\"p\":%u,\"source\":\"%s\"},\"traceEvents\":[", pr->procs,
-		src == LC_SRC_TRACE ? "trace" : "sampled");
+	lc_doc_init(&f.d, out, 0);
+	head(&f, pr, src);
 	names(&f, pr);
 	for (uint32_t t = 0; t < pr->nthreads; t++) {
 		struct track k = { &f, pr->threads[t].pid, pr->threads[t].tid };
@@ -412,7 +435,8 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 	counters(&f, pr, d);
 	machine_track(&f, pr);
 	tag_tracks(&f, d, tag_name, tag_arg);
-	fputs("\n]}\n", out);
+	lc_doc_end(&f.d);	/* the events */
+	lc_doc_end(&f.d);	/* the document, and its newline */
 	return 0;
 }
 
