@@ -1,6 +1,7 @@
 /*
  * cmd_export.c — "lostcycles export": a runs file in Extra-P's text or
- * JSON-lines input format (--extrap, postproc/lca/extrap.c), or a profile's
+ * JSON-lines input format (--extrap: the runs' table made by
+ * postproc/lca/extrap.c, written by postproc/export/extrap_write.c), or a profile's
  * timeline as an OTF2 archive (--otf2, postproc/export/otf2.c).
  */
 #include <err.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "extrap.h"
+#include "extrap_write.h"
 #include "lc_cmd.h"
 #include "lc_opt.h"
 #include "lca_runs.h"
@@ -138,28 +140,44 @@ static int export_otf2(const struct export_opts *o)
 	return rc ? 1 : 0;
 }
 
-/* --extrap: read the runs, write them. */
-static int export_extrap(const struct export_opts *o)
+/* The Extra-P table of the runs file path into *t.  0, or 1 after a
+ * message. */
+static int extrap_table(const char *path, struct lc_xp_table **t)
 {
 	struct lc_runs *r = NULL;
 	struct lc_runs_error e = { 0 };
+	char msg[256];
+	int rc = lc_runs_read(path, &r, &e);
+
+	if (rc) {
+		lc_runs_fail(path, rc, &e, msg, sizeof(msg));
+		warnx("%s", msg);
+		return 1;
+	}
+	rc = lc_extrap_from_runs(r, t, msg, sizeof(msg));
+	if (rc)
+		warnx("%s: %s", path, msg);
+	lc_runs_free(r);
+	return rc ? 1 : 0;
+}
+
+/* --extrap: read the runs, write them. */
+static int export_extrap(const struct export_opts *o)
+{
+	struct lc_xp_table *t = NULL;
 	FILE *out = stdout;
 	char msg[256];
 	int rc, dropped = 0;
 
-	rc = lc_runs_read(o->runs, &r, &e);
-	if (rc) {
-		lc_runs_fail(o->runs, rc, &e, msg, sizeof(msg));
-		warnx("%s", msg);
+	if (extrap_table(o->runs, &t))
 		return 1;
-	}
 	if (o->out && !(out = lc_out_open(o->out, o->force ? LC_OUT_FORCE : LC_OUT_KEEP, msg,
 					  sizeof(msg)))) {
 		warnx("%s", msg);
-		lc_runs_free(r);
+		lc_xp_free(t);
 		return 1;
 	}
-	rc = lc_extrap_write(out, r, o->format == LC_FMT_JSONL, &dropped, msg, sizeof(msg));
+	rc = lc_extrap_write(out, t, o->format == LC_FMT_JSONL, &dropped, msg, sizeof(msg));
 	if (rc)
 		warnx("%s: %s", o->runs, msg);
 	else if (dropped)
@@ -169,7 +187,7 @@ static int export_extrap(const struct export_opts *o)
 		warn("%s", o->out);
 		rc = 1;
 	}
-	lc_runs_free(r);
+	lc_xp_free(t);
 	return rc ? 1 : 0;
 }
 

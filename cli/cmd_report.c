@@ -5,11 +5,11 @@
 #include "lc_cmd.h"
 #include "lc_opt.h"
 #include "lc_util.h"
-#include "perfetto.h"
 #include "report.h"
 #include "report_insight.h"
 #include "report_sync.h"
 #include "tagname.h"
+#include "timeline.h"
 #include "where_print.h"
 
 #include <err.h>
@@ -441,7 +441,7 @@ static int read_places(const char *file, enum lc_source src, struct lc_profile *
 		       size_t len)
 {
 	struct lc_profile *whole = NULL;
-	int need = max_windows ? lc_perfetto_needs_places(*pr, src) : 0;
+	int need = max_windows ? lc_timeline_needs_places(*pr, src) : 0;
 
 	if (need < 0)
 		warnx("%s: no place tracks: the profile has more than %u windows "

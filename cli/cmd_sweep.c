@@ -21,6 +21,7 @@
 #include "lc_sweep.h"
 #include "lc_sweep_run.h"
 #include "lc_abi.h"
+#include "lc_emit.h"
 #include "lc_util.h"
 #include "lca_grid.h"
 #include "lca_model.h"
@@ -30,6 +31,7 @@ static const char *const usage[] = {
 	"                 [-r REPEATS] [--record-opts \"OPTS\"] [--fail-fast] [-n] [-q]",
 	"                 -- CMD [ARGS...]",
 	"lostcycles sweep -o RUNS -v NAME=V1,V2,... [-v ...] --suggest MODEL [--top N]",
+	"                 [--at SPEC | --grid SPEC] [-x EXPR] [--format text|csv|json]",
 	"",
 	"Run CMD under 'lostcycles record' at every point of the design, {NAME} in the",
 	"arguments replaced by the point's value (p is also record's --procs), and",
@@ -48,6 +50,7 @@ struct sweep {
 	const char *suggest;		/* model file, or NULL */
 	const char *at, *grid, *extract;	/* --suggest: where T is wanted, the fit's -x */
 	size_t top;
+	int format;			/* --suggest's table: LC_FMT_TEXT, _CSV, _JSON */
 	size_t *pts, npts;
 	struct lc_sweep_done *done;
 	struct lc_sweep_done *fitted;	/* --suggest -x: the points the fit used */
@@ -209,6 +212,10 @@ static int opt_record_opts(const struct lc_opt *opt, const char *arg)
 	return 0;
 }
 
+static const struct lc_opt_word formats[] = {
+	{ "text", LC_FMT_TEXT }, { "csv", LC_FMT_CSV }, { "json", LC_FMT_JSON }, { NULL, 0 },
+};
+
 static const struct lc_opt_word designs[] = {
 	{ "full", LC_DESIGN_FULL }, { "edges", LC_DESIGN_EDGES }, { "corners", LC_DESIGN_CORNERS },
 	{ NULL, 0 },
@@ -244,6 +251,8 @@ static int parse(struct sweep *s, int argc, char **argv)
 			      "predict's", &s->grid),
 		LC_OPT_STRING("extract", 'x', "EXPR", "--suggest: the runs the model was fitted "
 			      "to (fit's -x);\nthe others count as not measured", &s->extract),
+		LC_OPT_ENUM("format", 0, "FMT", "--suggest: the table as text (default), csv or "
+			    "json", &s->format, formats),
 		LC_OPT_FLAG("quiet", 'q', "no progress on stderr", &s->quiet),
 		LC_OPT_END_AT_OPERAND(),
 	};
@@ -255,6 +264,10 @@ static int parse(struct sweep *s, int argc, char **argv)
 	if (!s->runs || !s->nvars || (n == 0 && !s->suggest)) {
 		warnx("%s (see 'lostcycles sweep --help')", !s->runs ? "no runs file (-o RUNS)" :
 		      !s->nvars ? "no variable (-v)" : "no command given");
+		return LC_OPT_USAGE;
+	}
+	if (!s->suggest && lc_opt_given("format", 0)) {
+		warnx("--format goes with --suggest (see 'lostcycles sweep --help')");
 		return LC_OPT_USAGE;
 	}
 	s->sp.vars = s->vars;
@@ -280,6 +293,77 @@ static int suggest_done(struct sweep *s, struct lc_grid *g, char *why, size_t le
 		return 0;
 	e = lc_sweep_done_where(s->runs, s->vars, s->nvars, s->extract, &s->fitted, why, len);
 	return e == -ENOENT ? 0 : e;
+}
+
+/* The columns of --suggest's table after one per variable (its value):
+ * how much one run there narrows the 90 % interval of T(E) where it is
+ * wanted, T(E) there and the interval's half width, absolute and of T. */
+static const struct lc_col suggest_cols[] = {
+	{ .name = "narrows_pct", .kind = LC_COL_PCT, .prec = 1, .data_prec = 4 },
+	{ .name = "T", .kind = LC_COL_SIG, .prec = 6, .data_prec = 9 },
+	{ .name = "half90", .kind = LC_COL_SIG, .prec = 3, .data_prec = 9 },
+	{ .name = "half90_pct", .kind = LC_COL_PCT, .prec = 1, .data_prec = 4 },
+};
+#define NSUGGEST_COLS (int)(sizeof(suggest_cols) / sizeof(suggest_cols[0]))
+
+/* The text format's line above the table: what the rows are (the names
+ * given as text for a terminal). */
+static void suggest_heading(const struct sweep *s)
+{
+	fputs("points of the grid not in ", stdout);
+	lc_emit_text_str(stdout, s->runs);
+	if (s->extract) {
+		fputs(" (or left out by -x '", stdout);
+		lc_emit_text_str(stdout, s->extract);
+		fputs("')", stdout);
+	}
+	fputs(" where one more run narrows ", stdout);
+	lc_emit_text_str(stdout, s->suggest);
+	fputs("'s 90 % prediction interval of T(E) most at ", stdout);
+	lc_emit_text_str(stdout, s->at ? s->at : s->grid ? s->grid : "every point of the grid");
+	fputs(", on average:\n", stdout);
+}
+
+/* The n suggestions of out as --format says: a row per point, the most
+ * narrowing first.  With none, text says so; CSV and JSON write an empty
+ * table and say it on standard error.  Exit status. */
+static int suggest_print(const struct sweep *s, const struct lc_suggestion *out, size_t n)
+{
+	struct lc_col cols[LC_SWEEP_VARS + NSUGGEST_COLS];
+	struct lc_emit *e;
+	int nc = 0;
+
+	if (!n && s->format == LC_FMT_TEXT) {
+		fputs("no point to suggest: every point of the grid is in ", stdout);
+		lc_emit_text_str(stdout, s->runs);
+		fputc('\n', stdout);
+		return 0;
+	}
+	if (!n)
+		warnx("no point to suggest: every point of the grid is in %s", s->runs);
+	else if (s->format == LC_FMT_TEXT)
+		suggest_heading(s);
+	for (int i = 0; i < s->nvars; i++)
+		cols[nc++] = (struct lc_col){ .name = s->vars[i].name, .kind = LC_COL_SIG,
+					      .prec = 15 };
+	for (int i = 0; i < NSUGGEST_COLS; i++)
+		cols[nc++] = suggest_cols[i];
+	e = lc_emit_new(stdout, s->format == LC_FMT_CSV ? LC_EMIT_CSV : s->format == LC_FMT_JSON ?
+			LC_EMIT_JSON : LC_EMIT_TEXT, cols, nc, 0);
+	for (size_t k = 0; k < n; k++) {
+		for (int i = 0; i < s->nvars; i++)
+			lc_emit_num(e, strtod(s->vars[i].values[out[k].row[i]], NULL));
+		lc_emit_num(e, 100 * out[k].narrow);
+		lc_emit_num(e, out[k].t);
+		lc_emit_num(e, out[k].half);
+		lc_emit_num(e, 100 * out[k].half / out[k].t);
+		lc_emit_row(e);
+	}
+	if (!e || lc_emit_end(e)) {
+		warnx("--suggest: %s", e ? "cannot write the table" : "out of memory");
+		return 1;
+	}
+	return 0;
 }
 
 /* --suggest: print the points where one run narrows the prediction most.
@@ -309,26 +393,7 @@ static int suggest(struct sweep *s)
 		warnx("--suggest: %s", why);
 		return 1;
 	}
-	if (!n) {
-		printf("no point to suggest: every point of the grid is in %s\n", s->runs);
-		return 0;
-	}
-	printf("points of the grid not in %s%s%s%s where one more run narrows %s's 90 %% "
-	       "prediction interval of T(E) most at %s, on average:\n", s->runs,
-	       s->extract ? " (or left out by -x '" : "", s->extract ? s->extract : "",
-	       s->extract ? "')" : "", s->suggest, s->at ? s->at : s->grid ? s->grid :
-	       "every point of the grid");
-	for (int k = 0; k < n; k++) {
-		int w = 0;
-
-		for (int i = 0; i < s->nvars; i++)
-			w += printf("%s%s=%s", i ? " " : "  ", s->vars[i].name,
-				    s->vars[i].values[out[k].row[i]]);
-		printf("%*s narrows it by %.1f %%; T here = %.6g +/- %.3g (%.1f %%)\n",
-		       w < 30 ? 30 - w : 1, "", 100 * out[k].narrow, out[k].t, out[k].half,
-		       100 * out[k].half / out[k].t);
-	}
-	return 0;
+	return suggest_print(s, out, (size_t)n);
 }
 
 /* Free what the sweep holds. */

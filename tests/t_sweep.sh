@@ -165,21 +165,24 @@ R=$OLDPWD/tests/data/fit/runfast.runs
 "$LC" fit -c li -v "n p" -f "$R" --emit m.model "n*log(n)*p" >/dev/null 2>&1
 "$LC" fit -c rt -v "n p" -f "$R" --emit m.model "n^2*log2(n)+1" >/dev/null 2>&1
 "$LC" fit -c ip -v "n p" -f "$R" --emit m.model "n^2*p" >/dev/null 2>&1
-"$LC" sweep -o "$R" -v n=16,256,1024,4096 -v p=1,26,64 --suggest m.model >sg.out 2>err
+# The CSV rows: n,p,narrows_pct,T,half90,half90_pct (t_sweep_suggest.sh
+# checks the formats against each other).
+"$LC" sweep -o "$R" -v n=16,256,1024,4096 -v p=1,26,64 --suggest m.model --format csv >sg.out 2>err
 rc=$?
-pts=$(grep -c '^  n=.* narrows it by ' sg.out)
-if [ $rc -eq 0 ] && [ "$pts" -eq 3 ] && ! grep -q '^  n=16 p=26 \|^  n=256 p=1 ' sg.out &&
-   awk '/ narrows it by / { v = $5 + 0; if (n++ && v > prev + 1e-9) bad = 1; prev = v }
+pts=$(grep -c '^[0-9]*,[0-9]*,' sg.out)
+if [ $rc -eq 0 ] && [ "$pts" -eq 3 ] && ! grep -q '^16,26,\|^256,1,' sg.out &&
+   awk -F, 'NR > 1 { v = $3 + 0; if (n++ && v > prev + 1e-9) bad = 1; prev = v }
 	END { exit bad }' sg.out; then
-	ok "--suggest: 3 unmeasured points, the most narrowing first: $(sed -n 2p sg.out | tr -s ' ')"
+	ok "--suggest: 3 unmeasured points, the most narrowing first: $(sed -n 2p sg.out)"
 else
 	fail "--suggest: exit $rc"; cat sg.out err
 fi
 # -x: the points the fit left out count as not measured (n=256 p=1 is in the
 # runs file, the fit used n=1024 only)
-"$LC" sweep -o "$R" -v n=16,256,1024,4096 -v p=1,26,64 --suggest m.model -x "n=1024" --top 12 >sg.out 2>err
-if [ $? -eq 0 ] && grep -q '^  n=256 p=1 ' sg.out && [ "$(grep -c '^  n=' sg.out)" -eq 11 ] &&
-   ! grep -q '^  n=1024 p=26 ' sg.out; then
+"$LC" sweep -o "$R" -v n=16,256,1024,4096 -v p=1,26,64 --suggest m.model -x "n=1024" --top 12 \
+	--format csv >sg.out 2>err
+if [ $? -eq 0 ] && grep -q '^256,1,' sg.out && [ "$(grep -c '^[0-9]*,[0-9]*,' sg.out)" -eq 11 ] &&
+   ! grep -q '^1024,26,' sg.out; then
 	ok "--suggest -x: points the fit left out are suggested, the fitted one is not"
 else
 	fail "--suggest -x: $(cat sg.out err)"
@@ -193,10 +196,10 @@ for n in 1 2 4; do for p in 1 2 4; do
 	echo "n=$n p=$p rt=$(awk -v n=$n -v p=$p -v e=$e 'BEGIN { print (2 * n + 3 * p) * e }') li=0 ip=0 sl=0 cl=0"
 done; done >h.runs
 for c in rt li ip sl cl; do "$LC" fit -c $c -v "n p" -f h.runs --absolute --emit h.model "n + p" >/dev/null 2>&1; done
-"$LC" sweep -o h.runs -v n=1,2,4,8,16,32,64 -v p=1,2,4,8,16,32,64 --suggest h.model --at "n=64 p=1" --top 1 >a.out 2>&1
-"$LC" sweep -o h.runs -v n=1,2,4,8,16,32,64 -v p=1,2,4,8,16,32,64 --suggest h.model --at "n=1 p=64" --top 1 >b.out 2>&1
-if grep -q '^  n=64 p=1 .*narrows it by [5-9][0-9]' a.out && grep -q '^  n=1 p=64 .*narrows it by [5-9][0-9]' b.out; then
-	ok "--suggest --at: the run that narrows the prediction there: $(sed -n 2p a.out | tr -s ' ') / $(sed -n 2p b.out | tr -s ' ')"
+"$LC" sweep -o h.runs -v n=1,2,4,8,16,32,64 -v p=1,2,4,8,16,32,64 --suggest h.model --at "n=64 p=1" --top 1 --format csv >a.out 2>&1
+"$LC" sweep -o h.runs -v n=1,2,4,8,16,32,64 -v p=1,2,4,8,16,32,64 --suggest h.model --at "n=1 p=64" --top 1 --format csv >b.out 2>&1
+if grep -q '^64,1,[5-9][0-9]\.' a.out && grep -q '^1,64,[5-9][0-9]\.' b.out; then
+	ok "--suggest --at: the run that narrows the prediction there: $(sed -n 2p a.out) / $(sed -n 2p b.out)"
 else
 	fail "--suggest --at: $(cat a.out b.out)"
 fi

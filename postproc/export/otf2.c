@@ -35,7 +35,7 @@ int lc_otf2_write(const char *dir, const struct lc_profile *pr, enum lc_source s
 
 #include <otf2/otf2.h>
 
-#include "perfetto.h"
+#include "timeline.h"
 
 #define ARCHIVE "traces"	/* DIR/traces.otf2, traces.def, traces/ */
 #define NODE_MACHINE 0		/* the system tree's root; hosts follow */

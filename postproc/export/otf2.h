@@ -9,7 +9,7 @@
  * in a job); each thread is a location (a CPU thread) of its process's
  * group.  Each category is a region (name "Load Imbalance", canonical
  * name its key "li", description its prose).  A thread's timeline is its
- * runs of categories as lc_timeline_runs lays them out (perfetto.h): one
+ * runs of categories as lc_timeline_runs lays them out (timeline.h): one
  * Enter and one Leave event per run, so that a thread's time in a region is
  * its time in that category to the nanosecond.  When threads were in
  * places (lc_places_new), each thread also has a place location (after

@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lc_emit.h"
 #include "lc_util.h"
-#include "where.h"
+#include "timeline.h"
 
 #define PID_TOOL 0		/* the process of counters and tags */
 #define TID_TAG0 1000000	/* tag tracks: TID_TAG0 + the tag's index */
@@ -31,8 +32,7 @@ struct run {
  * parses it (ts + dur in doubles), where the next slice on the track that
  * starts there begins. */
 struct pf {
-	FILE *out;
-	int first;		/* no event written yet */
+	struct lc_doc d;	/* the document, written as it goes */
 	int sliced;		/* a slice was written: the fields below hold */
 	int64_t pid, tid;	/* the track of the last slice */
 	uint64_t end_ns;
@@ -44,13 +44,6 @@ static const char *us_text(char buf[32], uint64_t ns)
 {
 	snprintf(buf, 32, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
 	return buf;
-}
-
-static void us(FILE *out, uint64_t ns)
-{
-	char buf[32];
-
-	fputs(us_text(buf, ns), out);
 }
 
 /* The double a JSON reader gets from us(ns): the decimal, correctly
@@ -84,54 +77,64 @@ static double meet(double t, double tn)
 	return d;
 }
 
-/* The shortest decimal that parses to d. */
-static void shortest(FILE *out, double d)
+/* The shortest decimal that parses to d, into buf. */
+static const char *shortest(char buf[40], double d)
 {
-	char buf[40];
-
 	for (int prec = 9; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		snprintf(buf, 40, "%.*g", prec, d);
 		if (strtod(buf, NULL) == d)
 			break;
 	}
-	fputs(buf, out);
+	return buf;
 }
 
-/* A time of ns that a reader parses to at: the exact decimal when it does,
- * else the shortest decimal of at (which differs from the exact one by far
- * less than 1 ns). */
-static void us_at(FILE *out, uint64_t ns, double at)
+/* A time of ns that a reader parses to at, as member key: the exact
+ * decimal when it does, else the shortest decimal of at (which differs
+ * from the exact one by far less than 1 ns). */
+static void us_at(struct lc_doc *d, const char *key, uint64_t ns, double at)
 {
-	if (at == us_parsed(ns))
-		us(out, ns);
-	else
-		shortest(out, at);
+	char buf[40];
+
+	lc_doc_raw(d, key, at == us_parsed(ns) ? us_text(buf, ns) : shortest(buf, at));
 }
 
-/* Start an event: the separator and its fixed fields. */
+/* Start an event (one line of the trace's array): its fixed fields, the
+ * rest and its close (lc_doc_end) left to the caller. */
 static void ev_open(struct pf *f, const char *ph, int64_t pid, int64_t tid)
 {
-	fprintf(f->out, "%s\n{\"ph\":\"%s\",\"pid\":%" PRId64 ",\"tid\":%" PRId64, f->first ? "" : ",",
-		ph, pid, tid);
-	f->first = 0;
+	lc_doc_obj(&f->d, NULL, LC_DOC_TIGHT);
+	lc_doc_str(&f->d, "ph", ph);
+	lc_doc_int(&f->d, "pid", pid);
+	lc_doc_int(&f->d, "tid", tid);
 }
 
 /* A metadata event naming a process or thread. */
 static void meta(struct pf *f, const char *what, int64_t pid, int64_t tid, const char *name)
 {
 	ev_open(f, "M", pid, tid);
-	fprintf(f->out, ",\"name\":\"%s\",\"args\":{\"name\":", what);
-	lc_json_str(f->out, name);
-	fputs("}}", f->out);
+	lc_doc_str(&f->d, "name", what);
+	lc_doc_obj(&f->d, "args", LC_DOC_TIGHT);
+	lc_doc_str(&f->d, "name", name);
+	lc_doc_end(&f->d);
+	lc_doc_end(&f->d);
 }
 
-/* A sample of counter track name at ts (ns), open at its args object. */
+/* A sample of counter track name at ts (ns), open at its args object
+ * (counter_close ends both). */
 static void counter_open(struct pf *f, const char *name, uint64_t ts)
 {
+	char buf[32];
+
 	ev_open(f, "C", PID_TOOL, 0);
-	fprintf(f->out, ",\"name\":\"%s\",\"ts\":", name);
-	us(f->out, ts);
-	fputs(",\"args\":{", f->out);
+	lc_doc_str(&f->d, "name", name);
+	lc_doc_raw(&f->d, "ts", us_text(buf, ts));
+	lc_doc_obj(&f->d, "args", LC_DOC_TIGHT);
+}
+
+static void counter_close(struct pf *f)
+{
+	lc_doc_end(&f->d);
+	lc_doc_end(&f->d);
 }
 
 /* Where a slice of track (pid, tid) from start begins as parsed: where
@@ -161,22 +164,18 @@ static void slice_times(struct pf *f, int64_t pid, int64_t tid, uint64_t start, 
 {
 	double t = slice_at(f, pid, tid, start), d = meet(t, us_parsed(end));
 
-	fputs(",\"ts\":", f->out);
-	us_at(f->out, start, t);
-	fputs(",\"dur\":", f->out);
-	us_at(f->out, end - start, d);
+	us_at(&f->d, "ts", start, t);
+	us_at(&f->d, "dur", end - start, d);
 	remember_end(f, pid, tid, end, t + d);
 }
 
-/* A complete slice, its closing brace left to the caller (for args). */
+/* A complete slice, its close (lc_doc_end) left to the caller (for args). */
 static void slice_open(struct pf *f, int64_t pid, int64_t tid, const char *name,
 		       const char *cat, uint64_t start, uint64_t end)
 {
 	ev_open(f, "X", pid, tid);
-	fputs(",\"name\":", f->out);
-	lc_json_str(f->out, name);
-	fputs(",\"cat\":", f->out);
-	lc_json_str(f->out, cat);
+	lc_doc_str(&f->d, "name", name);
+	lc_doc_str(&f->d, "cat", cat);
 	slice_times(f, pid, tid, start, end);
 }
 
@@ -185,31 +184,9 @@ static void slice(struct pf *f, int64_t pid, int64_t tid, const char *name, cons
 		  uint64_t start, uint64_t end)
 {
 	slice_open(f, pid, tid, name, cat, start, end);
-	fputc('}', f->out);
+	lc_doc_end(&f->d);
 }
 
-/* The runs being laid out for lc_timeline_runs. */
-struct lay {
-	struct run r;
-	lc_run_fn fn;
-	void *arg;
-	int rc;			/* the first non-zero return of fn */
-};
-
-/* Extend the open run with [start, start + ns) of category cat, handing
- * the run it closes to the callback. */
-static void extend(struct lay *l, int cat, uint64_t start, uint64_t ns)
-{
-	struct run *r = &l->r;
-
-	if (r->open && r->cat == cat && r->end == start) {
-		r->end += ns;
-		return;
-	}
-	if (r->open && !l->rc)
-		l->rc = l->fn(l->arg, r->cat, r->start, r->end);
-	*r = (struct run){ .open = 1, .cat = cat, .start = start, .end = start + ns };
-}
 
 /* Name the processes and threads of the profile. */
 static void names(struct pf *f, const struct lc_profile *pr)
@@ -244,59 +221,6 @@ static void name_place_track(struct pf *f, const struct lc_profile *pr, uint32_t
 	meta(f, "thread_name", pr->threads[t].pid, (int64_t)pr->threads[t].tid + TID_PLACES, buf);
 }
 
-/* The row of thread t in window w, or NULL. */
-static const struct lc_prof_trow *row(const struct lc_prof_window *w, uint32_t t)
-{
-	for (uint32_t i = 0; i < w->nthreads; i++)
-		if (w->threads[i].thread == t)
-			return &w->threads[i];
-	return NULL;
-}
-
-/* Window i's categories of row tr in ns[], shrunk in proportion when
- * they hold more than fits before the next window starts: a merged job's
- * window may hold a node window that began before it, and a track must
- * never overlap itself. */
-static void fit_window(const struct lc_prof_data *d, uint32_t i, const struct lc_prof_trow *tr,
-		       uint64_t ns[LC_NCAT])
-{
-	uint64_t at = d->windows[i].start_ns, sum = 0, room;
-
-	room = i + 1 < d->nwindows && d->windows[i + 1].start_ns > at ?
-	       d->windows[i + 1].start_ns - at : UINT64_MAX;
-	sum = lc_cat_sum(tr->cat);
-	for (int c = 0; c < LC_NCAT; c++)
-		ns[c] = sum <= room ? tr->cat[c] :
-			(uint64_t)((double)tr->cat[c] * (double)room / (double)sum);
-}
-
-int lc_timeline_runs(const struct lc_prof_data *d, uint32_t t, lc_run_fn fn, void *arg)
-{
-	struct lay l = { .fn = fn, .arg = arg };
-
-	for (uint32_t i = 0; i < d->nwindows && !l.rc; i++) {
-		const struct lc_prof_trow *tr = row(&d->windows[i], t);
-		uint64_t at = d->windows[i].start_ns, ns[LC_NCAT];
-		int lead = l.r.open ? l.r.cat : -1;
-
-		if (!tr)
-			continue;
-		fit_window(d, i, tr, ns);
-		if (lead >= 0 && ns[lead]) {
-			extend(&l, lead, at, ns[lead]);
-			at += ns[lead];
-		}
-		for (int c = 0; c < LC_NCAT; c++) {
-			if (c == lead || !ns[c])
-				continue;
-			extend(&l, c, at, ns[c]);
-			at += ns[c];
-		}
-	}
-	if (l.r.open && !l.rc)
-		l.rc = fn(arg, l.r.cat, l.r.start, l.r.end);
-	return l.rc;
-}
 
 /* The track a thread's slices go to. */
 struct track {
@@ -319,11 +243,15 @@ static void processors_sample(struct pf *f, const struct lc_profile *pr, uint64_
 			      const uint64_t *cat, uint64_t wall)
 {
 	counter_open(f, "processors", ts);
-	for (int c = 0, n = 0; c < LC_NCAT; c++)
-		if (!((pr->info.unavailable >> c) & 1))	/* na: omitted, not 0 */
-			fprintf(f->out, cat ? "%s\"%s\":%.6f" : "%s\"%s\":0", n++ ? "," : "",
-				lc_cat_info(c)->key, cat ? (double)cat[c] / (double)wall : 0.0);
-	fputs("}}", f->out);
+	for (int c = 0; c < LC_NCAT; c++) {
+		if ((pr->info.unavailable >> c) & 1)	/* na: omitted, not 0 */
+			continue;
+		if (cat)
+			lc_doc_num(&f->d, lc_cat_info(c)->key, (double)cat[c] / (double)wall, 6);
+		else
+			lc_doc_int(&f->d, lc_cat_info(c)->key, 0);
+	}
+	counter_close(f);
 }
 
 /* The counter track: processors in each category, per window; a category
@@ -352,10 +280,10 @@ static void machine_sample(struct pf *f, const struct lc_prof_machine *m)
 	double cpus = m->len_ns ? (double)m->total_ns / (double)m->len_ns : 0;
 
 	counter_open(f, "machine (CPUs)", m->start_ns);
-	fprintf(f->out, "\"other\":%.6f,\"steal\":%.6f,\"sampler\":%.6f}}",
-		cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100,
-		cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100,
-		cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100);
+	lc_doc_num(&f->d, "other", cpus * lc_machine_pct(m, LC_SHARE_OTHER) / 100, 6);
+	lc_doc_num(&f->d, "steal", cpus * lc_machine_pct(m, LC_SHARE_STEAL) / 100, 6);
+	lc_doc_num(&f->d, "sampler", cpus * lc_machine_pct(m, LC_SHARE_SAMPLER) / 100, 6);
+	counter_close(f);
 }
 
 /* The machine's counter track: the share of the program's CPUs (in CPUs)
@@ -371,7 +299,10 @@ static void machine_track(struct pf *f, const struct lc_profile *pr)
 	if (!end)
 		return;
 	counter_open(f, "machine (CPUs)", end);
-	fputs("\"other\":0,\"steal\":0,\"sampler\":0}}", f->out);
+	lc_doc_int(&f->d, "other", 0);
+	lc_doc_int(&f->d, "steal", 0);
+	lc_doc_int(&f->d, "sampler", 0);
+	counter_close(f);
 }
 
 /* ns of a tag in the window from start: the open run r grows when it ends
@@ -423,218 +354,6 @@ static void tag_tracks(struct pf *f, const struct lc_prof_data *d,
 	}
 }
 
-/* ---- place runs ----------------------------------------------------------- */
-
-/* The places of a profile for place tracks: report --where's rows (each
- * place named once, as the table prints it), found by key, and the time
- * of each in the open run. */
-struct lc_places {
-	struct lc_where *w;
-	const struct lc_where_row **keys;	/* w's rows by (place, obj) */
-	uint64_t *acc;		/* ns of each row of w in the open run */
-	uint32_t *held, nheld;	/* the rows of acc not 0 */
-};
-
-static int by_place_key(const void *a, const void *b)
-{
-	const struct lc_where_row *x = *(const struct lc_where_row *const *)a;
-	const struct lc_where_row *y = *(const struct lc_where_row *const *)b;
-
-	if (x->place != y->place)
-		return x->place < y->place ? -1 : 1;
-	return x->obj < y->obj ? -1 : x->obj > y->obj;
-}
-
-/* The row of place row p in pl->w: its place's, else (elsewhere), last. */
-static uint32_t place_row(const struct lc_places *pl, const struct lc_prof_place *p)
-{
-	struct lc_where_row key = { .place = p->place, .obj = p->obj };
-	const struct lc_where_row *kp = &key, **hit = NULL;
-
-	if (p->place)
-		hit = bsearch(&kp, pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
-	return hit ? (uint32_t)(*hit - pl->w->rows) : pl->w->n - 1;
-}
-
-void lc_places_free(struct lc_places *pl)
-{
-	if (pl) {
-		lc_where_free(pl->w);
-		free(pl->keys);
-		free(pl->acc);
-		free(pl->held);
-	}
-	free(pl);
-}
-
-/* Whether a window of d keeps its place rows. */
-static int windows_placed(const struct lc_prof_data *d)
-{
-	for (uint32_t i = 0; i < d->nwindows; i++)
-		if (d->windows[i].nplaces)
-			return 1;
-	return 0;
-}
-
-int lc_places_new(const struct lc_profile *pr, enum lc_source src, struct lc_places **out)
-{
-	struct lc_places *pl;
-	char msg[512];
-	int r;
-
-	*out = NULL;
-	if (!windows_placed(&pr->data[src]))
-		return 0;
-	if (!(pl = calloc(1, sizeof(*pl))))
-		return -ENOMEM;
-	r = lc_where_build(pr, src, -1, &pl->w, msg, sizeof(msg));
-	if (r || pl->w->n < 2) {	/* no places; or all elsewhere */
-		lc_places_free(pl);
-		return r == -ENOMEM ? r : 0;
-	}
-	pl->keys = malloc(pl->w->n * sizeof(*pl->keys));
-	pl->acc = calloc(pl->w->n, sizeof(*pl->acc));
-	pl->held = malloc(pl->w->n * sizeof(*pl->held));
-	if (!pl->keys || !pl->acc || !pl->held) {
-		lc_places_free(pl);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < pl->w->n; i++)
-		pl->keys[i] = &pl->w->rows[i];
-	qsort(pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
-	*out = pl;
-	return 0;
-}
-
-uint32_t lc_places_count(const struct lc_places *pl)
-{
-	return pl->w->n;
-}
-
-const char *lc_places_name(const struct lc_places *pl, uint32_t place)
-{
-	return pl->w->rows[place].name;
-}
-
-uint32_t lc_places_top(const struct lc_places *pl, uint32_t n, uint32_t *place, uint64_t *ns)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < pl->nheld; i++) {
-		uint32_t r = pl->held[i], j;
-		uint64_t v = pl->acc[r];
-
-		if (k == n && (!n || v <= ns[n - 1]))
-			continue;
-		j = k < n ? k++ : n - 1;	/* the slot it takes, then moves up */
-		for (; j > 0 && ns[j - 1] < v; j--) {
-			place[j] = place[j - 1];
-			ns[j] = ns[j - 1];
-		}
-		place[j] = r;
-		ns[j] = v;
-	}
-	return k;
-}
-
-/* Add ns to row r's time in the open run. */
-static void hold_ns(struct lc_places *pl, uint32_t r, uint64_t ns)
-{
-	if (!pl->acc[r] && ns)
-		pl->held[pl->nheld++] = r;
-	pl->acc[r] += ns;
-}
-
-/* The row of the place holding most of thread t's time in window w (the
- * first of equals; (elsewhere) when t has no place row there). */
-static uint32_t top_place(const struct lc_places *pl, const struct lc_prof_window *w, uint32_t t)
-{
-	uint32_t best = pl->w->n - 1;
-	uint64_t most = 0;
-
-	for (uint32_t i = 0; i < w->nplaces; i++)
-		if (w->places[i].thread == t && lc_cat_sum(w->places[i].cat) > most) {
-			most = lc_cat_sum(w->places[i].cat);
-			best = place_row(pl, &w->places[i]);
-		}
-	return best;
-}
-
-/* Add thread t's times per place in window w (span ns on its track) to
- * the open run's. */
-static void add_places(struct lc_places *pl, const struct lc_prof_window *w, uint32_t t,
-		       uint64_t span)
-{
-	uint64_t placed = 0;
-
-	for (uint32_t i = 0; i < w->nplaces; i++)
-		if (w->places[i].thread == t) {
-			hold_ns(pl, place_row(pl, &w->places[i]), lc_cat_sum(w->places[i].cat));
-			placed += lc_cat_sum(w->places[i].cat);
-		}
-	if (!placed)
-		hold_ns(pl, pl->w->n - 1, span);
-}
-
-/* The open run of a thread's places. */
-struct prun {
-	int open;
-	uint32_t place;		/* a row of pl->w */
-	uint64_t start, end;
-};
-
-/* Hand the open run r to fn (unless NULL) and clear its times. */
-static int close_run(struct lc_places *pl, struct prun *r, lc_place_fn fn, void *arg)
-{
-	int rc = fn ? fn(arg, pl, r->place, r->start, r->end) : 0;
-
-	for (uint32_t i = 0; i < pl->nheld; i++)
-		pl->acc[pl->held[i]] = 0;
-	pl->nheld = 0;
-	r->open = 0;
-	return rc;
-}
-
-/* The span of thread row tr of window i on its track (lc_timeline_runs'). */
-static uint64_t span_of(const struct lc_prof_data *d, uint32_t i, const struct lc_prof_trow *tr)
-{
-	uint64_t ns[LC_NCAT], span = 0;
-
-	fit_window(d, i, tr, ns);
-	for (int c = 0; c < LC_NCAT; c++)
-		span += ns[c];
-	return span;
-}
-
-int lc_place_runs(struct lc_places *pl, const struct lc_prof_data *d, uint32_t t, lc_place_fn fn,
-		  void *arg)
-{
-	struct prun r = { 0 };
-	int rc = 0;
-
-	for (uint32_t i = 0; i < d->nwindows && !rc; i++) {
-		const struct lc_prof_window *w = &d->windows[i];
-		const struct lc_prof_trow *tr = row(w, t);
-		uint64_t span = tr ? span_of(d, i, tr) : 0;
-		uint32_t top;
-
-		if (!span)
-			continue;
-		top = top_place(pl, w, t);
-		if (r.open && (r.place != top || r.end != w->start_ns))
-			rc = close_run(pl, &r, fn, arg);
-		if (!r.open)
-			r = (struct prun){ .open = 1, .place = top, .start = w->start_ns,
-					   .end = w->start_ns };
-		r.end += span;
-		add_places(pl, w, t, span);
-	}
-	if (r.open && !rc)
-		rc = close_run(pl, &r, fn, arg);
-	if (r.open)	/* stopped: leave no times behind */
-		close_run(pl, &r, NULL, NULL);
-	return rc;
-}
 
 /* ---- place tracks ---------------------------------------------------------- */
 
@@ -644,19 +363,21 @@ static int place_slice(void *arg, const struct lc_places *pl, uint32_t place, ui
 		       uint64_t end)
 {
 	struct track *k = arg;
-	FILE *out = k->f->out;
+	struct lc_doc *d = &k->f->d;
 	uint32_t top[PLACE_ARGS], n;
 	uint64_t ns[PLACE_ARGS];
+	char sec[48];
 
 	slice_open(k->f, k->pid, k->tid, lc_places_name(pl, place), "place", start, end);
-	fputs(",\"args\":{", out);
+	lc_doc_obj(d, "args", LC_DOC_TIGHT);
 	n = lc_places_top(pl, PLACE_ARGS, top, ns);
-	for (uint32_t i = 0; i < n; i++) {
-		fputs(i ? "," : "", out);
-		lc_json_str(out, lc_places_name(pl, top[i]));
-		fprintf(out, ":%" PRIu64 ".%09" PRIu64, ns[i] / 1000000000u, ns[i] % 1000000000u);
+	for (uint32_t i = 0; i < n; i++) {	/* exact ns as seconds */
+		snprintf(sec, sizeof(sec), "%" PRIu64 ".%09" PRIu64, ns[i] / 1000000000u,
+			 ns[i] % 1000000000u);
+		lc_doc_raw(d, lc_places_name(pl, top[i]), sec);
 	}
-	fputs("}}", out);
+	lc_doc_end(d);
+	lc_doc_end(d);
 	return 0;
 }
 
@@ -670,12 +391,29 @@ static void place_track(struct pf *f, const struct lc_profile *pr, const struct 
 	lc_place_runs(pl, d, t, place_slice, &k);
 }
 
+/* The document's opening: what made it, then the array of events opened
+ * (one event per line). */
+static void head(struct pf *f, const struct lc_profile *pr, enum lc_source src)
+{
+	struct lc_doc *d = &f->d;
+
+	lc_doc_obj(d, NULL, LC_DOC_TIGHT);
+	lc_doc_str(d, "displayTimeUnit", "ns");
+	lc_doc_obj(d, "otherData", LC_DOC_TIGHT);
+	lc_doc_str(d, "tool", "lostcycles");
+	lc_doc_str(d, "command", pr->info.command ? pr->info.command : "");
+	lc_doc_uint(d, "p", pr->procs);
+	lc_doc_str(d, "source", src == LC_SRC_TRACE ? "trace" : "sampled");
+	lc_doc_end(d);
+	lc_doc_arr(d, "traceEvents", LC_DOC_TIGHT | LC_DOC_LINES);
+}
+
 int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src,
 		      const char *(*tag_name)(const void *, int64_t), const void *tag_arg,
 		      char *msg, size_t len)
 {
 	const struct lc_prof_data *d = &pr->data[src];
-	struct pf f = { .out = out, .first = 1 };
+	struct pf f = { 0 };
 	struct lc_places *pl;
 
 	if (!d->present)
@@ -683,10 +421,8 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 			       src == LC_SRC_TRACE ? "trace" : "sampled");
 	if (lc_places_new(pr, src, &pl))
 		return lc_fail(msg, len, 1, "out of memory");
-	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"lostcycles\",\"command\":", out);
-	lc_json_str(out, pr->info.command ? pr->info.command : "");
-	fprintf(out, ",\"p\":%u,\"source\":\"%s\"},\"traceEvents\":[", pr->procs,
-		src == LC_SRC_TRACE ? "trace" : "sampled");
+	lc_doc_init(&f.d, out, 0);
+	head(&f, pr, src);
 	names(&f, pr);
 	for (uint32_t t = 0; t < pr->nthreads; t++) {
 		struct track k = { &f, pr->threads[t].pid, pr->threads[t].tid };
@@ -699,21 +435,8 @@ int lc_perfetto_write(FILE *out, const struct lc_profile *pr, enum lc_source src
 	counters(&f, pr, d);
 	machine_track(&f, pr);
 	tag_tracks(&f, d, tag_name, tag_arg);
-	fputs("\n]}\n", out);
+	lc_doc_end(&f.d);	/* the events */
+	lc_doc_end(&f.d);	/* the document, and its newline */
 	return 0;
 }
 
-int lc_perfetto_needs_places(const struct lc_profile *pr, enum lc_source src)
-{
-	const struct lc_prof_data *d = &pr->data[src];
-	uint32_t placed = 0;
-
-	for (uint32_t i = 0; i < d->nplaces && !placed; i++)
-		placed = d->places[i].place != 0;
-	if (!placed)
-		return 0;
-	for (uint32_t i = 0; i < d->nwindows; i++)
-		if (d->windows[i].nmerged > 1)
-			return -1;
-	return 1;
-}

@@ -1,9 +1,9 @@
 /*
- * extrap.c — Extra-P's text and JSON-lines formats (see extrap.h).
- *
- * Both directions go through one table: parameters, points (their
- * coordinates), metrics, and for each metric and point the list of values
- * (the repetitions).
+ * extrap.c — runs and Extra-P's text and JSON-lines formats (see extrap.h):
+ * runs into the table that export/extrap_write.c writes, and both formats
+ * read back into runs.  Both directions go through one table
+ * (extrap_table.h): parameters, points (their coordinates), metrics, and
+ * for each metric and point the list of values (the repetitions).
  */
 #include "extrap.h"
 
@@ -18,171 +18,32 @@
 #include "lc_profile.h"
 #include "lc_util.h"
 
-#define MAXPAR 16
-#define NAMELEN 64
-/* The most regions, and region-metric pairs ("slots"), a file may hold. */
-#define MAXREG 1024
-#define MAXSLOT 4096
-/* The most points a file may hold (a fit's runs; a point is found by a
- * linear search): documented with the formats (lostcycles-export(1)). */
-#define MAXPT 10000
-#define MAXPT_TEXT "10000"
-/* The most points x slots (the table's memory: 24 bytes each, and up to
- * twice that while it grows). */
-#define MAXCELLS 4000000
-#define MAXCELLS_TEXT "4000000"
-/* The most values (repetitions of all metrics at all points) a file may
- * hold: each becomes part of a run, about 160 bytes of the runs, so a
- * file cannot make the reader take more than a few hundred MB (a 16 MB
- * DATA line of 8 million values took 1.3 GB). */
-#define MAXVALS 1000000
-#define MAXVALS_TEXT "1000000"
+/* The table's limits by shorter names. */
+#define MAXPAR LC_XP_MAXPAR
+#define NAMELEN LC_XP_NAMELEN
+#define MAXREG LC_XP_MAXREG
+#define MAXSLOT LC_XP_MAXSLOT
+#define MAXPT_TEXT LC_XP_MAXPT_TEXT
+#define MAXCELLS_TEXT LC_XP_MAXCELLS_TEXT
+#define MAXVALS_TEXT LC_XP_MAXVALS_TEXT
 /* The longest line of a JSON-lines file (json-c builds a tree of the whole
  * line: about 80 bytes per number in it). */
 #define JSONL_LINE_MAX (1 << 20)
 #define JSONL_LINE_MAX_TEXT "1 MiB"
 
-struct vals {
-	size_t n, cap;
-	double *v;
-};
-
-/* Regions share the points; each slot is one metric of one region, with
- * the values (the repetitions) at each point.  On the heap: it is large. */
-struct table {
-	int npar, nslot, nreg;
-	size_t nval;			/* values in all cells */
-	char par[MAXPAR][NAMELEN];
-	char met[MAXSLOT][NAMELEN];	/* the slot's metric */
-	int mreg[MAXSLOT];		/* the slot's region */
-	char reg[MAXREG][LC_REGION_MAX];
-	size_t npt, cappt;
-	double *pt;			/* npt x MAXPAR coordinates */
-	struct vals *val[MAXSLOT];	/* [slot][point], cappt each */
-};
-
-static void table_free(struct table *t)
-{
-	for (int m = 0; t && m < t->nslot; m++) {
-		for (size_t p = 0; p < t->cappt; p++)
-			free(t->val[m][p].v);
-		free(t->val[m]);
-	}
-	if (t)
-		free(t->pt);
-	free(t);
-}
-
-/* The values of slot m at point p. */
-static struct vals *cell(struct table *t, int m, size_t p)
-{
-	return &t->val[m][p];
-}
-
-/* Slot m's values grown from old to cap points. */
-static int grow_slot(struct table *t, int m, size_t old, size_t cap)
-{
-	struct vals *nv = realloc(t->val[m], cap * sizeof(*nv));
-
-	if (!nv)
-		return -ENOMEM;
-	memset(&nv[old], 0, (cap - old) * sizeof(*nv));
-	t->val[m] = nv;
-	return 0;
-}
-
-/* Make room for point n in every slot. */
-static int grow_points(struct table *t, size_t n)
-{
-	size_t old = t->cappt, cap = old ? old : 8;
-	double *pt;
-
-	if (n < old)
-		return 0;
-	while (cap <= n)
-		cap *= 2;
-	if (!(pt = realloc(t->pt, cap * MAXPAR * sizeof(*t->pt))))
-		return -ENOMEM;
-	t->pt = pt;
-	for (int m = 0; m < t->nslot; m++)
-		if (grow_slot(t, m, old, cap))
-			return -ENOMEM;
-	t->cappt = cap;
-	return 0;
-}
-
-/* A new table, or NULL. */
-static struct table *table_new(void)
-{
-	struct table *t = calloc(1, sizeof(*t));
-
-	if (t && grow_points(t, 0)) {
-		table_free(t);
-		return NULL;
-	}
-	return t;
-}
-
-/* The point with coordinates x, added when new; -E2BIG beyond MAXPT
- * points, -ENOMEM. */
-static long point(struct table *t, const double *x)
-{
-	for (size_t i = 0; i < t->npt; i++)
-		if (!memcmp(&t->pt[i * MAXPAR], x, (size_t)t->npar * sizeof(*x)))
-			return (long)i;
-	if (t->npt >= MAXPT || (t->npt + 1) * (size_t)t->nslot > MAXCELLS)
-		return -E2BIG;
-	if (grow_points(t, t->npt))
-		return -ENOMEM;
-	memcpy(&t->pt[t->npt * MAXPAR], x, (size_t)t->npar * sizeof(*x));
-	return (long)t->npt++;
-}
-
-/* Add value v to cell c of t: -E2BIG beyond MAXVALS values, -ENOMEM. */
-static int add_value(struct table *t, struct vals *c, double v)
-{
-	if (t->nval >= MAXVALS)
-		return -E2BIG;
-	if (lc_grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v)))
-		return -ENOMEM;
-	c->v[c->n++] = v;
-	t->nval++;
-	return 0;
-}
+_Static_assert(LC_XP_REGLEN == LC_REGION_MAX, "a region of the table is a runs region");
 
 /* The region named s[0..n), added when new; -EINVAL when not a region
  * name or too many. */
-static int region(struct table *t, const char *s, size_t n)
+static int region(struct lc_xp_table *t, const char *s, size_t n)
 {
-	for (int i = 0; i < t->nreg; i++)
-		if (strlen(t->reg[i]) == n && !strncmp(t->reg[i], s, n))
-			return i;
-	if (t->nreg == MAXREG || !lc_runs_region_ok(s, n))
-		return -EINVAL;
-	snprintf(t->reg[t->nreg], LC_REGION_MAX, "%.*s", (int)n, s);
-	return t->nreg++;
-}
-
-/* The slot of metric s[0..n) in region reg, added when new; -EINVAL when
- * too many, -ENOMEM. */
-static int slot(struct table *t, int reg, const char *s, size_t n)
-{
-	for (int i = 0; i < t->nslot; i++)
-		if (t->mreg[i] == reg && strlen(t->met[i]) == n && !strncmp(t->met[i], s, n))
-			return i;
-	if (t->nslot == MAXSLOT || n >= NAMELEN || t->npt * (size_t)(t->nslot + 1) > MAXCELLS)
-		return -EINVAL;
-	if (grow_slot(t, t->nslot, 0, t->cappt))
-		return -ENOMEM;
-	snprintf(t->met[t->nslot], NAMELEN, "%.*s", (int)n, s);
-	t->mreg[t->nslot] = reg;
-	return t->nslot++;
+	return lc_runs_region_ok(s, n) ? lc_xp_region(t, s, n) : -EINVAL;
 }
 
 /* ---- runs to table ------------------------------------------------------------ */
 
 /* The parameters: variables every run gives a number. */
-static void find_params(struct table *t, const struct lc_runs *r, int *pkey)
+static void find_params(struct lc_xp_table *t, const struct lc_runs *r, int *pkey)
 {
 	for (int k = 0; k < lc_runs_nkeys(r) && t->npar < MAXPAR; k++) {
 		size_t i, n = lc_runs_count(r);
@@ -221,7 +82,7 @@ static void cat_keys(const struct lc_runs *r, int *mkey)
 /* The slots: for each region (in the order of its first run) each
  * category some run of it gives a number, in the category table's order;
  * map[region * LC_NKEY + category] gets the slot, -1 for none. */
-static int make_slots(struct table *t, const struct lc_runs *r, const int *mkey, int *map)
+static int make_slots(struct lc_xp_table *t, const struct lc_runs *r, const int *mkey, int *map)
 {
 	int rkey = lc_runs_find_key(r, LC_RUNS_REGION, strlen(LC_RUNS_REGION));
 	double v;
@@ -241,14 +102,14 @@ static int make_slots(struct table *t, const struct lc_runs *r, const int *mkey,
 			const char *key = lc_cat_info(c)->key;
 			int *m = &map[g * LC_NKEY + c];
 
-			if (*m == -2 && (*m = slot(t, g, key, strlen(key))) < 0)
+			if (*m == -2 && (*m = lc_xp_slot(t, g, key, strlen(key))) < 0)
 				return *m == -ENOMEM ? -ENOMEM : -E2BIG;
 		}
 	return 0;
 }
 
 /* The values of run i, at its point, into its region's slots. */
-static int run_values(struct table *t, const struct lc_runs *r, size_t i, const int *pkey,
+static int run_values(struct lc_xp_table *t, const struct lc_runs *r, size_t i, const int *pkey,
 		      const int *mkey, const int *map)
 {
 	int rkey = lc_runs_find_key(r, LC_RUNS_REGION, strlen(LC_RUNS_REGION));
@@ -259,12 +120,12 @@ static int run_values(struct table *t, const struct lc_runs *r, size_t i, const 
 
 	for (int j = 0; j < t->npar; j++)
 		lc_runs_get(r, i, pkey[j], &x[j]);
-	p = point(t, x);
+	p = lc_xp_point(t, x);
 	if (p < 0)
 		return (int)p;
 	for (int c = 0; c < LC_NKEY; c++) {
 		int rc = row[c] >= 0 && lc_runs_get(r, i, mkey[c], &v) == LC_CELL_VALUE ?
-			 add_value(t, cell(t, row[c], (size_t)p), v) : 0;
+			 lc_xp_value(t, lc_xp_cell(t, row[c], (size_t)p), v) : 0;
 
 		if (rc)
 			return rc;
@@ -272,7 +133,9 @@ static int run_values(struct table *t, const struct lc_runs *r, size_t i, const 
 	return 0;
 }
 
-static int from_runs(struct table *t, const struct lc_runs *r, char *msg, size_t len)
+/* The table of r into t: 0, or -EINVAL / -E2BIG / -ENOMEM with the reason
+ * in msg. */
+static int from_runs(struct lc_xp_table *t, const struct lc_runs *r, char *msg, size_t len)
 {
 	int pkey[MAXPAR], mkey[LC_NKEY], *map = malloc(MAXREG * LC_NKEY * sizeof(*map)), rc;
 
@@ -297,115 +160,19 @@ static int from_runs(struct table *t, const struct lc_runs *r, char *msg, size_t
 	return rc ? lc_fail(msg, len, rc, "out of memory") : 0;
 }
 
-/* ---- writing ---------------------------------------------------------------- */
-
-/* v in plain decimal notation, with the fewest digits that read back as v. */
-static void num(FILE *out, double v)
+int lc_extrap_from_runs(const struct lc_runs *r, struct lc_xp_table **out, char *msg, size_t len)
 {
-	char b[512];
-
-	for (int prec = 0; prec < 340; prec++) {
-		snprintf(b, sizeof(b), "%.*f", prec, v);
-		if (strtod(b, NULL) == v)
-			break;
-	}
-	fputs(b, out);
-}
-
-/* Whether metric m has values at every point. */
-static int complete(struct table *t, int m)
-{
-	for (size_t p = 0; p < t->npt; p++)
-		if (!cell(t, m, p)->n)
-			return 0;
-	return 1;
-}
-
-/* The DATA lines of slot m, or nothing (*dropped counted) when some point
- * has no value. */
-static void write_slot(FILE *out, struct table *t, int m, int *dropped)
-{
-	if (!complete(t, m)) {
-		(*dropped)++;
-		return;
-	}
-	fprintf(out, "METRIC %s\n", t->met[m]);
-	for (size_t p = 0; p < t->npt; p++) {
-		fputs("DATA", out);
-		for (size_t k = 0; k < cell(t, m, p)->n; k++) {
-			fputc(' ', out);
-			num(out, cell(t, m, p)->v[k]);
-		}
-		fputc('\n', out);
-	}
-}
-
-static void write_text(FILE *out, struct table *t, int *dropped)
-{
-	fputs("# lostcycles export --extrap: one metric per lost cycles category, in seconds "
-	      "summed over the processors\n", out);
-	for (int j = 0; j < t->npar; j++)
-		fprintf(out, "PARAMETER %s\n", t->par[j]);
-	fputs("POINTS", out);
-	for (size_t p = 0; p < t->npt; p++) {
-		fputs(" (", out);
-		for (int j = 0; j < t->npar; j++) {
-			fputs(j ? " " : "", out);
-			num(out, t->pt[p * MAXPAR + j]);
-		}
-		fputc(')', out);
-	}
-	fputc('\n', out);
-	for (int g = 0; g < t->nreg; g++) {
-		fprintf(out, "REGION %s\n", t->reg[g]);
-		for (int m = 0; m < t->nslot; m++)
-			if (t->mreg[m] == g)
-				write_slot(out, t, m, dropped);
-	}
-}
-
-/* One JSON line: the values of slot m at point p. */
-static void write_jline(FILE *out, struct table *t, int m, size_t p)
-{
-	struct vals *c = cell(t, m, p);
-
-	fputs("{\"params\":{", out);
-	for (int j = 0; j < t->npar; j++) {
-		fprintf(out, "%s\"%s\":", j ? "," : "", t->par[j]);
-		num(out, t->pt[p * MAXPAR + j]);
-	}
-	fprintf(out, "},\"callpath\":\"%s\",\"metric\":\"%s\",\"value\":[", t->reg[t->mreg[m]],
-		t->met[m]);
-	for (size_t k = 0; k < c->n; k++) {
-		fputs(k ? "," : "", out);
-		num(out, c->v[k]);
-	}
-	fputs("]}\n", out);
-}
-
-static void write_jsonl(FILE *out, struct table *t)
-{
-	for (size_t p = 0; p < t->npt; p++)
-		for (int m = 0; m < t->nslot; m++)
-			if (cell(t, m, p)->n)
-				write_jline(out, t, m, p);
-}
-
-int lc_extrap_write(FILE *out, const struct lc_runs *r, int jsonl, int *dropped, char *msg,
-		    size_t len)
-{
-	struct table *t = table_new();
+	struct lc_xp_table *t = lc_xp_new();
 	int rc;
 
-	*dropped = 0;
+	*out = NULL;
 	if (!t)
 		return lc_fail(msg, len, -ENOMEM, "out of memory");
 	rc = from_runs(t, r, msg, len);
-	if (!rc && jsonl)
-		write_jsonl(out, t);
-	else if (!rc)
-		write_text(out, t, dropped);
-	table_free(t);
+	if (rc)
+		lc_xp_free(t);
+	else
+		*out = t;
 	return rc;
 }
 
@@ -468,7 +235,7 @@ static int read_num(const char **s, double *v)
 }
 
 /* POINTS s: "(a b) (c d)", "((a) (b))" or, with one parameter, "a b". */
-static int text_points(struct table *t, const char *s, int ln, struct lc_runs_error *err)
+static int text_points(struct lc_xp_table *t, const char *s, int ln, struct lc_runs_error *err)
 {
 	double x[MAXPAR];
 	int depth = 0, k = 0;
@@ -495,7 +262,7 @@ static int text_points(struct table *t, const char *s, int ln, struct lc_runs_er
 		if (k != t->npar)
 			return bad_at(err, ln, s - 1, "POINTS: a point has not one coordinate per "
 				      "PARAMETER");
-		p = point(t, x);
+		p = lc_xp_point(t, x);
 		if (p == -E2BIG)
 			return bad(err, ln, "POINTS: more than " MAXPT_TEXT " points, or than "
 				   MAXCELLS_TEXT " points x metrics of regions");
@@ -518,7 +285,7 @@ struct tstate {
  * end of the file, line ln): one per point or none.  Fitting on the points
  * that have data would fit another set of runs than the file's.  0 or
  * -EINVAL. */
-static int data_end(const struct table *t, const struct tstate *st, int ln,
+static int data_end(const struct lc_xp_table *t, const struct tstate *st, int ln,
 		    struct lc_runs_error *err)
 {
 	char why[160];
@@ -531,7 +298,7 @@ static int data_end(const struct table *t, const struct tstate *st, int ln,
 }
 
 /* One DATA line s for the current metric. */
-static int text_data(struct table *t, struct tstate *st, const char *s, int ln,
+static int text_data(struct lc_xp_table *t, struct tstate *st, const char *s, int ln,
 		     struct lc_runs_error *err)
 {
 	double v;
@@ -540,7 +307,7 @@ static int text_data(struct table *t, struct tstate *st, const char *s, int ln,
 		return bad(err, ln, "DATA before REGION and METRIC");
 	if (st->next >= t->npt)
 		return bad(err, ln, "more DATA lines than POINTS");
-	if (!st->next && cell(t, st->met, 0)->n)
+	if (!st->next && lc_xp_cell(t, st->met, 0)->n)
 		return bad_at(err, ln, t->reg[st->reg], "a second METRIC block of one REGION's "
 			      "metric (its DATA would count twice)");
 	for (;;) {
@@ -550,7 +317,7 @@ static int text_data(struct table *t, struct tstate *st, const char *s, int ln,
 			break;
 		if (read_num(&s, &v))
 			return bad_at(err, ln, s, "DATA: expected numbers");
-		int r = add_value(t, cell(t, st->met, st->next), v);
+		int r = lc_xp_value(t, lc_xp_cell(t, st->met, st->next), v);
 
 		if (r == -E2BIG)
 			return bad(err, ln, "DATA: more than " MAXVALS_TEXT " values in the file");
@@ -573,12 +340,12 @@ static const char *rest(const char *s, size_t *n)
 }
 
 /* The slot of the current region and metric (when both are known). */
-static int text_slot(struct table *t, struct tstate *st, int ln, struct lc_runs_error *err)
+static int text_slot(struct lc_xp_table *t, struct tstate *st, int ln, struct lc_runs_error *err)
 {
 	st->met = -1;
 	if (st->reg < 0 || !st->mname[0])
 		return 0;
-	st->met = slot(t, st->reg, st->mname, strlen(st->mname));
+	st->met = lc_xp_slot(t, st->reg, st->mname, strlen(st->mname));
 	if (st->met == -ENOMEM)
 		return -ENOMEM;
 	return st->met < 0 ? bad(err, ln, "more than 4096 metrics of regions, or than "
@@ -586,7 +353,7 @@ static int text_slot(struct table *t, struct tstate *st, int ln, struct lc_runs_
 }
 
 /* A REGION line's name w[0..n). */
-static int text_region(struct table *t, struct tstate *st, const char *w, size_t n, int ln,
+static int text_region(struct lc_xp_table *t, struct tstate *st, const char *w, size_t n, int ln,
 		       struct lc_runs_error *err)
 {
 	if (!n)
@@ -603,7 +370,7 @@ static int text_region(struct table *t, struct tstate *st, const char *w, size_t
 }
 
 /* A METRIC line's name w[0..n). */
-static int text_metric(struct table *t, struct tstate *st, const char *w, size_t n, int ln,
+static int text_metric(struct lc_xp_table *t, struct tstate *st, const char *w, size_t n, int ln,
 		       struct lc_runs_error *err)
 {
 	if (!n || n >= NAMELEN)
@@ -613,7 +380,7 @@ static int text_metric(struct table *t, struct tstate *st, const char *w, size_t
 }
 
 /* One line of the text format. */
-static int text_line(struct table *t, struct tstate *st, char *s, int ln,
+static int text_line(struct lc_xp_table *t, struct tstate *st, char *s, int ln,
 		     struct lc_runs_error *err)
 {
 	size_t n;
@@ -644,7 +411,7 @@ static int text_line(struct table *t, struct tstate *st, char *s, int ln,
  * four coordinates fits (docs/models.md, Extra-P). */
 #define TEXT_LINE_MAX ((ssize_t)64 << 20)
 
-static int read_text(FILE *f, struct table *t, struct lc_runs_error *err)
+static int read_text(FILE *f, struct lc_xp_table *t, struct lc_runs_error *err)
 {
 	struct tstate st = { .reg = -1, .met = -1 };
 	char *line = NULL, why[160];
@@ -687,7 +454,7 @@ static int jnum(struct json_object *o, double *v)
 
 /* The parameters of one line's "params" object into x: the first line
  * names them, later lines must give the same.  NULL or a reason. */
-static const char *jparams(struct table *t, struct json_object *o, double *x, int first)
+static const char *jparams(struct lc_xp_table *t, struct json_object *o, double *x, int first)
 {
 	int k = 0;
 
@@ -711,7 +478,7 @@ static const char *jparams(struct table *t, struct json_object *o, double *x, in
 }
 
 /* "value": a number or a list of numbers, added to cell c of t. */
-static const char *jvalues(struct table *t, struct json_object *o, struct vals *c)
+static const char *jvalues(struct lc_xp_table *t, struct json_object *o, struct lc_xp_vals *c)
 {
 	size_t n = json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 1;
 	double v;
@@ -722,7 +489,7 @@ static const char *jvalues(struct table *t, struct json_object *o, struct vals *
 		if (jnum(json_object_is_type(o, json_type_array) ? json_object_array_get_idx(o, k) : o,
 			 &v))
 			return "\"value\" is not a number or a list of numbers";
-		int r = add_value(t, c, v);
+		int r = lc_xp_value(t, c, v);
 
 		if (r)
 			return r == -E2BIG ? "more than " MAXVALS_TEXT " values in the file" :
@@ -742,7 +509,7 @@ static const char *jstr(struct json_object *o, const char *key, const char *def)
 }
 
 /* One line's object into the table.  NULL or a reason. */
-static const char *jline(struct table *t, struct json_object *o)
+static const char *jline(struct lc_xp_table *t, struct json_object *o)
 {
 	struct json_object *params, *value;
 	const char *met = jstr(o, "metric", "time"), *callpath = jstr(o, "callpath", "program");
@@ -765,17 +532,17 @@ static const char *jline(struct table *t, struct json_object *o)
 		return lc_runs_region_ok(callpath, strlen(callpath)) ? "more than 1024 callpaths" :
 		       "\"callpath\" is not a region name (one word of at most 127 characters, "
 		       "none '=', ',', '\"' or '\\')";
-	m = slot(t, g, met, strlen(met));
-	p = m < 0 ? -1 : point(t, x);
+	m = lc_xp_slot(t, g, met, strlen(met));
+	p = m < 0 ? -1 : lc_xp_point(t, x);
 	if (p == -E2BIG)
 		return "more than " MAXPT_TEXT " points, or than " MAXCELLS_TEXT " points x "
 		       "metrics of regions";
 	if (m < 0 || p < 0)
 		return "too many metrics, a metric name too long, or out of memory";
-	return jvalues(t, value, cell(t, m, (size_t)p));
+	return jvalues(t, value, lc_xp_cell(t, m, (size_t)p));
 }
 
-static int read_jsonl(FILE *f, struct table *t, struct lc_runs_error *err)
+static int read_jsonl(FILE *f, struct lc_xp_table *t, struct lc_runs_error *err)
 {
 	char *line = NULL, why[160];
 	struct json_tokener *tok = json_tokener_new();
@@ -820,14 +587,14 @@ static int read_jsonl(FILE *f, struct table *t, struct lc_runs_error *err)
 
 /* The runs of region g at point p: one per repetition, its region, the
  * point's coordinates and the region's metrics there. */
-static int point_runs(struct table *t, int g, size_t p, struct lc_runs *r, int *line)
+static int point_runs(struct lc_xp_table *t, int g, size_t p, struct lc_runs *r, int *line)
 {
 	size_t reps = 0;
 	int rc = 0;
 
 	for (int m = 0; m < t->nslot; m++)
-		if (t->mreg[m] == g && cell(t, m, p)->n > reps)
-			reps = cell(t, m, p)->n;
+		if (t->mreg[m] == g && lc_xp_cell(t, m, p)->n > reps)
+			reps = lc_xp_cell(t, m, p)->n;
 	for (size_t k = 0; !rc && k < reps; k++) {
 		rc = lc_runs_start(r, ++*line);
 		if (!rc)
@@ -835,8 +602,8 @@ static int point_runs(struct table *t, int g, size_t p, struct lc_runs *r, int *
 		for (int j = 0; !rc && j < t->npar; j++)
 			rc = lc_runs_add(r, t->par[j], t->pt[p * MAXPAR + j]);
 		for (int m = 0; !rc && m < t->nslot; m++)
-			if (t->mreg[m] == g && k < cell(t, m, p)->n)
-				rc = lc_runs_add(r, t->met[m], cell(t, m, p)->v[k]);
+			if (t->mreg[m] == g && k < lc_xp_cell(t, m, p)->n)
+				rc = lc_runs_add(r, t->met[m], lc_xp_cell(t, m, p)->v[k]);
 	}
 	return rc;
 }
@@ -844,7 +611,7 @@ static int point_runs(struct table *t, int g, size_t p, struct lc_runs *r, int *
 /* The table as runs: for each region, point and repetition one, their
  * lines numbered from 1 in that order; a name that cannot be a runs-file
  * name is refused. */
-static int table_runs(struct table *t, struct lc_runs *r, struct lc_runs_error *err)
+static int table_runs(struct lc_xp_table *t, struct lc_runs *r, struct lc_runs_error *err)
 {
 	int rc = 0, line = 0;
 
@@ -860,7 +627,7 @@ static int table_runs(struct table *t, struct lc_runs *r, struct lc_runs_error *
 
 int lc_extrap_parse(FILE *f, int format, struct lc_runs **out, struct lc_runs_error *err)
 {
-	struct table *t = table_new();
+	struct lc_xp_table *t = lc_xp_new();
 	int rc = t ? 0 : -ENOMEM;
 
 	*out = NULL;
@@ -878,7 +645,7 @@ int lc_extrap_parse(FILE *f, int format, struct lc_runs **out, struct lc_runs_er
 		lc_runs_free(*out);
 		*out = NULL;
 	}
-	table_free(t);
+	lc_xp_free(t);
 	return rc;
 }
 

@@ -3,14 +3,14 @@
  * (PARAMETER, POINTS, REGION, METRIC, DATA lines) and JSON lines (one
  * object per line with "params", "metric", "callpath" and "value").
  *
- * Writing: the parameters are the runs' variables that every run gives a
+ * Writing is two steps: runs into Extra-P's table here
+ * (lc_extrap_from_runs), the table into a file by export's writer
+ * (extrap_write.h), which needs nothing of lca.  The parameters are the runs' variables that every run gives a
  * number (notes such as impl=task are left out), the metrics are the
  * categories and tt (one metric per category, in seconds summed over the
  * processors), one region per region= note of the runs ("program" for
  * runs without one).  Runs with the same parameter values (and region)
- * are repetitions of one point.  Numbers are written in plain
- * decimal notation with as many digits as the double needs to read back
- * exactly, so a file read back and written again is the same file.
+ * are repetitions of one point.
  *
  * Reading turns each point's k-th values of every metric into one run, so
  * that "lostcycles fit -f X" reads Extra-P files as it reads runs files;
@@ -25,14 +25,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "extrap_table.h"
 #include "lca_runs.h"
 
-/* Write r to out: JSON lines when jsonl, else the text format.  In the text
- * format a metric that some point lacks cannot be written: it is left out
- * and *dropped counts it.  Returns 0, or -EINVAL / -ENOMEM with the reason
- * in msg (no parameter, no metric). */
-int lc_extrap_write(FILE *out, const struct lc_runs *r, int jsonl, int *dropped, char *msg,
-		    size_t len);
+/* The table of r into *out (free it with lc_xp_free), for lc_extrap_write.
+ * Returns 0, or -EINVAL / -E2BIG / -ENOMEM with the reason in msg (no
+ * parameter, no metric, beyond the limits, out of memory). */
+int lc_extrap_from_runs(const struct lc_runs *r, struct lc_xp_table **out, char *msg,
+			size_t len);
 
 /* Which format the text in f starts with: 1 Extra-P text, 2 JSON lines,
  * 0 neither (a runs file).  Leaves f at its start. */
