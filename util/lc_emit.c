@@ -129,11 +129,6 @@ void lc_emit_json_str(FILE *out, const char *str)
 	fputc('"', out);
 }
 
-void lc_json_str(FILE *out, const char *s)
-{
-	lc_emit_json_str(out, s);
-}
-
 void lc_emit_json_num(FILE *out, double v, int prec)
 {
 	if (isfinite(v))

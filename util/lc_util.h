@@ -120,11 +120,6 @@ void lc_thread_stop(pthread_t t, pthread_mutex_t *lock, pthread_cond_t *cond, in
  * Returns 0, or -ENOENT with the last path tried in buf. */
 int lc_share_file(const char *name, const char *env, char *buf, size_t len);
 
-/* Write s to out as a JSON string: lc_emit_json_str of lc_emit.h, the
- * one escaping ('"', '\\', control characters; invalid UTF-8 as U+FFFD);
- * NULL writes null. */
-void lc_json_str(FILE *out, const char *s);
-
 /* Read the decimal number a file begins with (a /proc/sys setting) into
  * *v.  Returns 0, -errno when the file cannot be opened, or -EINVAL when
  * it does not begin with a number. */
