@@ -310,16 +310,26 @@ static void add_into(struct lc_where_row *g, const struct lc_where_row *x)
 	g->nthreads += x->nthreads;
 }
 
+/* The name of the function row of place row x: "func()", or a demangled
+ * C++ name as it is (its parameters are its parentheses). */
+static void func_row_name(const struct lc_where_row *x, char *name, size_t len)
+{
+	if (!x->func[0])
+		snprintf(name, len, "(unknown function)()");
+	else
+		snprintf(name, len, strchr(x->func, '(') ? "%s" : "%s()", x->func);
+}
+
 /* One row per function holding places, and one per MPI function. */
 static int by_function(const struct lc_where *ex, struct lc_where *w)
 {
-	char name[300];
+	char name[1100];
 
 	for (uint32_t i = 0; i < ex->n; i++) {
 		const struct lc_where_row *x = &ex->rows[i];
 		struct lc_where_row *g;
 
-		snprintf(name, sizeof(name), "%s()", x->func[0] ? x->func : "(unknown function)");
+		func_row_name(x, name, sizeof(name));
 		if (!(g = group_row(w, name, "function")))
 			return -ENOMEM;
 		add_into(g, x);
@@ -425,7 +435,7 @@ static int belongs(const struct lc_where *ex, const struct lc_where_row *r,
 		   const struct lc_prof_place *p)
 {
 	const struct lc_where_row *x;
-	char fn[300];
+	char fn[1100];
 
 	if (strcmp(r->what, "function") && strcmp(r->what, "MPI function"))
 		return p->place == r->place && p->obj == r->obj;
@@ -433,7 +443,7 @@ static int belongs(const struct lc_where *ex, const struct lc_where_row *r,
 		return 0;
 	if (!strcmp(r->what, "MPI function"))
 		return LC_PLN_KIND(x->place) == LC_PLN_MPI && !strcmp(x->what, r->name);
-	snprintf(fn, sizeof(fn), "%s()", x->func[0] ? x->func : "(unknown function)");
+	func_row_name(x, fn, sizeof(fn));
 	return !strcmp(fn, r->name);
 }
 
