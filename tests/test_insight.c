@@ -25,6 +25,7 @@
 #define MS 1000000ull
 #define MAXT 4
 #define MAXTAG 2
+#define MAXPL 2
 
 /* A hand-made profile: p = nth threads, live in every window, each thread
  * one process when procs is set (ranks when ranks is set). */
@@ -39,6 +40,8 @@ struct spec {
 	uint32_t sched;
 	int nevents;
 	double load;		/* > 0: a machine block, other processes' % */
+	int nplaces;		/* places (OpenMP loops at 0x1000, 0x1010, ...) */
+	uint64_t pl[MAXPL][MAXT][LC_NCAT];	/* each thread's there, every window */
 };
 
 static char dir[] = "/tmp/lc_test_insightXXXXXX";
@@ -67,6 +70,23 @@ static void fill_pc(struct spec *s)
 	}
 }
 
+/* The place rows of window w of s: each thread's share of each place. */
+static void write_places(struct lc_pwriter *wr, const struct spec *s, int w)
+{
+	struct lc_prof_place pl[MAXPL * MAXT];
+	uint32_t n = 0;
+
+	for (int k = 0; k < s->nplaces; k++)
+		for (uint32_t t = 0; t < s->nth; t++) {
+			pl[n] = (struct lc_prof_place){ .window = (uint32_t)w, .thread = t,
+							.pid = s->procs ? 100 + (int32_t)t : 100,
+							.place = 0x57ull << 56 | (0x1000u + 16u * k) };
+			memcpy(pl[n++].cat, s->pl[k][t], sizeof(pl[0].cat));
+		}
+	if (n)
+		assert_int_equal(lc_pwriter_places(wr, n, pl), 0);
+}
+
 /* One window of s. */
 static void write_window(struct lc_pwriter *wr, struct spec *s, int w)
 {
@@ -93,6 +113,7 @@ static void write_window(struct lc_pwriter *wr, struct spec *s, int w)
 		tags[k].acct.n_we = s->nth * s->tagwall[w][k];
 	}
 	assert_int_equal(lc_pwriter_window(wr, &win), 0);
+	write_places(wr, s, w);
 }
 
 /* The processes, ranks and threads of s. */
@@ -381,6 +402,34 @@ static struct spec sl_late_loaded(void)
 	return with_load(sl_late(), 40);
 }
 
+/* s with run-queue data (RC measured from context-switch records). */
+static struct spec with_runq(struct spec s)
+{
+	s.unavailable = 1u << LC_CAT_ML;
+	s.sched = LC_SCHED_SWITCH;
+	return s;
+}
+
+/* Under load 40 %, with run-queue data: rank 1 always waits least and
+ * computes 10 ms a window against rank 0's 7 (+43 %): named by its work. */
+static struct spec sl_work_loaded(void)
+{
+	return with_load(with_runq(sl_late()), 40);
+}
+
+/* ... the ranks take turns waiting and compute alike: none named. */
+static struct spec sl_even_loaded(void)
+{
+	return with_load(with_runq(sl_balanced2()), 40);
+}
+
+/* ... rank 1 always arrives last, but for want of a CPU (3 ms a window in
+ * the run queue): both compute 7 ms a window, none named. */
+static struct spec sl_runq_loaded(void)
+{
+	return with_load(sl_late_runq(), 40);
+}
+
 static struct spec rc_counters(void)
 {
 	return with_cat(LC_CAT_RC, 0, LC_SCHED_NONE, 1);
@@ -432,6 +481,10 @@ static const struct {
 	{ "rc-runq", rc_runq, rc_counters },
 	{ "rc-runq", rc_runq, rc_fit },
 	{ "rc-load", rc_loaded, rc_quiet },
+	{ "rc-held", rc_fit, rc_runq },
+	{ "rc-held", rc_quiet, rc_loaded },
+	{ "sl-late", sl_work_loaded, sl_even_loaded },
+	{ "sl-late", sl_work_loaded, sl_runq_loaded },
 	{ "rc-other", rc_counters, rc_runq },
 	{ "ml-data", ml_counters, ml_none },
 	{ "bl-stop", bl_some, ml_none },
@@ -533,7 +586,21 @@ static const struct advice advices[] = {
 		"are distorted by that load", "Resource Contention"), NULL },
 	{ rc_loaded, "--format json",
 	  LC_STRS("\"loaded\": true, \"distorts\": [\"li\", \"ip\", \"sl\", \"rc\"]"), NULL },
-	{ rc_quiet, "--advise", NULL, LC_STRS("the machine's load", "fix [load]") },
+	{ rc_quiet, "--advise", LC_STRS("fix [rc-held]", "something other than the program held"),
+	  LC_STRS("the machine's load", "fix [load]", "fix [rc-other]", "number of threads") },
+	/* a run with no complete measuring span whose 2 threads waited 20 %
+	 * of the time in the run queue on 2 CPUs: someone else held them;
+	 * the advice says so first and never blames the program's threads */
+	{ rc_fit, "--advise", LC_STRS(" 1. the machine's load: not measured",
+		"distorted: li, ip, sl, rc", "fix [rc-held]"),
+	  LC_STRS("fix [rc-other]", "number of threads", "fix [rc-runq]") },
+	/* under load a late rank is judged by its work, and says so */
+	{ sl_work_loaded, "--advise", LC_STRS("rank 1 (h) computed 0.100 s, the others 0.070 s "
+		"(median: +43 %", "the others waited 0.030 s more than it did (100 % of sl)",
+		"judged by computation and waits, not arrival order", "fix [sl-late]"), NULL },
+	{ sl_even_loaded, "--advise", LC_STRS("no rank is systematically late from its work: "
+		"judged by computation"), LC_STRS("fix [sl-late]") },
+	{ sl_late, "--advise", LC_STRS("judged by arrival order and computation"), NULL },
 	{ rc_quiet, "", LC_STRS("** the machine: other processes 5.0 %"), LC_STRS(" *\n") },
 };
 

@@ -57,21 +57,34 @@ static void add_share(struct lc_where_row *r, const struct lc_prof_place *p)
 	r->nthreads++;
 }
 
+/* The time a place row's thread waited for its partners: its lost time
+ * but the wait for a CPU (RC), which is the machine's or the scheduler's,
+ * not lateness of a partner. */
+static uint64_t partner_wait(const uint64_t cat[LC_NCAT])
+{
+	uint64_t lost = lc_cat_lost(cat, -1);
+
+	return lost > cat[LC_CAT_RC] ? lost - cat[LC_CAT_RC] : 0;
+}
+
 /* The slowest thread of place row r from its place rows g[n]: where the
- * threads mostly computed (PC at least the lost time), the one with the
- * most PC; where they mostly waited, the one that waited least (it came
- * last).  Left at -1 with fewer than two threads. */
+ * threads mostly computed (PC at least the time they waited for
+ * partners), the one with the most PC; where they mostly waited, the one
+ * that waited least for partners (it came last).  Time spent waiting for
+ * a CPU counts in neither: on a loaded machine it is the load's, and the
+ * thread's computation (its CPU time in its own work) is what the load
+ * does not distort.  Left at -1 with fewer than two threads. */
 static void find_slowest(const struct lc_profile *pr, struct lc_where_row *r,
 			 const struct lc_prof_place *const *g, uint32_t n)
 {
 	const struct lc_prof_place *best = NULL;
-	int late = r->cat[LC_CAT_PC] < lc_cat_lost(r->cat, -1);
+	int late = r->cat[LC_CAT_PC] < partner_wait(r->cat);
 	uint64_t bv = 0;
 	double sum = 0;
 	uint32_t k = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t v = late ? lc_cat_lost(g[i]->cat, -1) : g[i]->cat[LC_CAT_PC];
+		uint64_t v = late ? partner_wait(g[i]->cat) : g[i]->cat[LC_CAT_PC];
 
 		if (g[i]->thread == UINT32_MAX)
 			continue;
