@@ -430,6 +430,50 @@ static struct spec sl_runq_loaded(void)
 	return with_load(sl_late_runq(), 40);
 }
 
+/* Two threads, sl 3 ms a window each; thread 0 spends in of it at the
+ * place 0x1000. */
+static struct spec sl_at_place(uint64_t in)
+{
+	struct spec s = base(2);
+	uint64_t sl[2] = { 3 * MS, 3 * MS };
+
+	set_all(&s, LC_CAT_SL, sl);
+	s.nplaces = 1;
+	s.pl[0][0][LC_CAT_SL] = in;
+	return s;
+}
+
+static struct spec sl_place_tiny(void)
+{
+	return sl_at_place(10000);	/* 0.17 % of sl */
+}
+
+static struct spec sl_place_big(void)
+{
+	return sl_at_place(2 * MS);	/* 33.3 % of sl */
+}
+
+/* A loop at 0x1000 under load 40 % with run-queue data: thread 1 computes
+ * 4.5 ms a window there and waits 5.5 ms for a CPU; thread 0 computes 3 ms
+ * and waits 3 ms for thread 1.  Thread 1 is the slowest (it computed
+ * more); by lost time with the wait for a CPU (8.5 ms against 7.5 ms of
+ * computation) thread 0, which waited least, would read as the late one. */
+static struct spec loop_loaded(void)
+{
+	struct spec s = with_load(with_runq(base(2)), 40);
+
+	s.nplaces = 1;
+	for (int w = 0; w < NW; w++) {
+		s.th[w][0][LC_CAT_SL] = 3 * MS;
+		s.th[w][1][LC_CAT_RC] = 5500000;
+	}
+	s.pl[0][0][LC_CAT_PC] = 3 * MS;
+	s.pl[0][0][LC_CAT_SL] = 3 * MS;
+	s.pl[0][1][LC_CAT_PC] = 4500000;
+	s.pl[0][1][LC_CAT_RC] = 5500000;
+	return s;
+}
+
 static struct spec rc_counters(void)
 {
 	return with_cat(LC_CAT_RC, 0, LC_SCHED_NONE, 1);
@@ -601,6 +645,15 @@ static const struct advice advices[] = {
 	{ sl_even_loaded, "--advise", LC_STRS("no rank is systematically late from its work: "
 		"judged by computation"), LC_STRS("fix [sl-late]") },
 	{ sl_late, "--advise", LC_STRS("judged by arrival order and computation"), NULL },
+	/* "where:" names a place only when it holds 5 % of the category */
+	{ sl_place_tiny, "--advise", LC_STRS("where: no place holds 5 % of it or more "
+		"(report --where=sl)"), LC_STRS("holds 0.2 % of it") },
+	{ sl_place_big, "--advise", LC_STRS("(omp loop) holds 33.3 % of it (report --where=sl)"),
+	  LC_STRS("no place holds") },
+	/* --where's slowest under load: by computation, a wait for a CPU left
+	 * out, and the header says so */
+	{ loop_loaded, "--where", LC_STRS(" tid 1001 ", "** slowest: under the machine's load "
+		"(40.0 %"), LC_STRS("tid 1000 last") },
 	{ rc_quiet, "", LC_STRS("** the machine: other processes 5.0 %"), LC_STRS(" *\n") },
 };
 
