@@ -752,6 +752,45 @@ static void test_pop_loggp(void **state)
 	assert_non_null(strstr(out, "parallel efficiency             60.0%"));
 }
 
+/* pop_spec under load 40 % with run-queue data: thread 0 (the busiest,
+ * U 60 ms) computes 6 ms a window, waits 2 ms for a CPU and 2 ms in CL;
+ * thread 1 computes 4 and waits 6 in SL.  T' = T - RC of thread 0 = 80 ms:
+ * LB 50/60, CommE 60/80, PE 50/80 (counting the load: 60/100, 50/100). */
+static struct spec pop_loaded(void)
+{
+	struct spec s = with_load(with_runq(pop_spec()), 40);
+	uint64_t rc[2] = { 2 * MS, 0 };
+
+	set_all(&s, LC_CAT_RC, rc);
+	return s;
+}
+
+/* POP on a busy machine leaves the load out: the report's load line and
+ * marks, T less the busiest processor's waits for a CPU; without run-queue
+ * data it says it cannot. */
+static void test_pop_load(void **state)
+{
+	struct spec s = with_load(pop_spec(), 40);
+
+	(void)state;
+	report_of("--pop --format csv", pop_loaded());
+	assert_non_null(strstr(out, ",machine_load_pct,own_time\n0.100000000,0.050000000,"
+				    "0.060000000,0.833333,0.750000,na,na,0.625000,40.00,"
+				    "0.080000000\n"));
+	report_of("--pop", pop_loaded());
+	lc_test_has(out, LC_STRS("** the machine: other processes 40.0 %",
+		"the categories marked * are distorted by that load",
+		"T = the program's own time 0.080000 s",
+		"parallel efficiency             62.5%", "rc) *\n",
+		"communication efficiency      75.0%"));
+	lc_test_lacks(out, LC_STRS("count the machine's load"));
+	report_of("--pop", s);
+	lc_test_has(out, LC_STRS("** note: these metrics count the machine's load",
+		"record --sched", "T = wall 0.100000 s"));
+	report_of("--pop --format csv", s);
+	assert_non_null(strstr(out, ",0.600000,40.00,na\n"));
+}
+
 /* POP across runs: PE = U / tt, CompScal = U(p = 1) / U. */
 static void test_pop_runs(void **state)
 {
@@ -784,4 +823,4 @@ static int teardown(void **state)
 LC_TEST_MAIN(setup, teardown,
 	     LC_T(test_rules), LC_T(test_rules_covered), LC_T(test_advice), LC_T(test_load_mark),
 	     LC_T(test_model_rank),
-	     LC_T(test_model_rank_at), LC_T(test_pop), LC_T(test_pop_loggp), LC_T(test_pop_runs))
+	     LC_T(test_model_rank_at), LC_T(test_pop), LC_T(test_pop_loggp), LC_T(test_pop_load), LC_T(test_pop_runs))
