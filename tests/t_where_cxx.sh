@@ -74,4 +74,20 @@ if grep -q "ns::ddot(int, double const\*, double\*, double\(&amp;\|&#38;\))+0x4"
 else
 	fail "the HTML page: no demangled name"; grep -o "[^<>]*ddot[^<>]*" "$tmp/cxx.html" | head
 fi
+
+# --tags of a -g build: "file:LINE (function)", the function as the debug
+# information names it, never mangled
+if $CXX -g -O1 -no-pie -fno-pie -o "$tmp/prog_g" "$tmp/prog.cpp" 2>/dev/null; then
+	dg=$(sym "$tmp/prog_g" _ZN2ns4ddotEiPKdPdRd)
+	"$GEN" --write "$tmp/tags.data" "$tmp/prog_g" - "o:$(add "$dg" 4)" "t:$(add "$dg" 4)" \
+		>"$tmp/gen.out" 2>&1
+	"$LC" report --tags "$tmp/tags.data" >"$tmp/tags" 2>&1
+	if grep -q "prog.cpp:[0-9]* (ddot)" "$tmp/tags" && ! grep -q "_ZN2ns" "$tmp/tags"; then
+		ok "--tags names the C++ function of a tag readably"
+	else
+		fail "--tags: no readable C++ function"; cat "$tmp/tags"
+	fi
+else
+	echo "note  $CXX -g failed: the --tags check is left out"
+fi
 finish
