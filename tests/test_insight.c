@@ -25,6 +25,7 @@
 #define MS 1000000ull
 #define MAXT 4
 #define MAXTAG 2
+#define MAXPL 2
 
 /* A hand-made profile: p = nth threads, live in every window, each thread
  * one process when procs is set (ranks when ranks is set). */
@@ -39,6 +40,8 @@ struct spec {
 	uint32_t sched;
 	int nevents;
 	double load;		/* > 0: a machine block, other processes' % */
+	int nplaces;		/* places (OpenMP loops at 0x1000, 0x1010, ...) */
+	uint64_t pl[MAXPL][MAXT][LC_NCAT];	/* each thread's there, every window */
 };
 
 static char dir[] = "/tmp/lc_test_insightXXXXXX";
@@ -67,6 +70,23 @@ static void fill_pc(struct spec *s)
 	}
 }
 
+/* The place rows of window w of s: each thread's share of each place. */
+static void write_places(struct lc_pwriter *wr, const struct spec *s, int w)
+{
+	struct lc_prof_place pl[MAXPL * MAXT];
+	uint32_t n = 0;
+
+	for (int k = 0; k < s->nplaces; k++)
+		for (uint32_t t = 0; t < s->nth; t++) {
+			pl[n] = (struct lc_prof_place){ .window = (uint32_t)w, .thread = t,
+							.pid = s->procs ? 100 + (int32_t)t : 100,
+							.place = 0x57ull << 56 | (0x1000u + 16u * k) };
+			memcpy(pl[n++].cat, s->pl[k][t], sizeof(pl[0].cat));
+		}
+	if (n)
+		assert_int_equal(lc_pwriter_places(wr, n, pl), 0);
+}
+
 /* One window of s. */
 static void write_window(struct lc_pwriter *wr, struct spec *s, int w)
 {
@@ -93,6 +113,7 @@ static void write_window(struct lc_pwriter *wr, struct spec *s, int w)
 		tags[k].acct.n_we = s->nth * s->tagwall[w][k];
 	}
 	assert_int_equal(lc_pwriter_window(wr, &win), 0);
+	write_places(wr, s, w);
 }
 
 /* The processes, ranks and threads of s. */
@@ -381,6 +402,78 @@ static struct spec sl_late_loaded(void)
 	return with_load(sl_late(), 40);
 }
 
+/* s with run-queue data (RC measured from context-switch records). */
+static struct spec with_runq(struct spec s)
+{
+	s.unavailable = 1u << LC_CAT_ML;
+	s.sched = LC_SCHED_SWITCH;
+	return s;
+}
+
+/* Under load 40 %, with run-queue data: rank 1 always waits least and
+ * computes 10 ms a window against rank 0's 7 (+43 %): named by its work. */
+static struct spec sl_work_loaded(void)
+{
+	return with_load(with_runq(sl_late()), 40);
+}
+
+/* ... the ranks take turns waiting and compute alike: none named. */
+static struct spec sl_even_loaded(void)
+{
+	return with_load(with_runq(sl_balanced2()), 40);
+}
+
+/* ... rank 1 always arrives last, but for want of a CPU (3 ms a window in
+ * the run queue): both compute 7 ms a window, none named. */
+static struct spec sl_runq_loaded(void)
+{
+	return with_load(sl_late_runq(), 40);
+}
+
+/* Two threads, sl 3 ms a window each; thread 0 spends in of it at the
+ * place 0x1000. */
+static struct spec sl_at_place(uint64_t in)
+{
+	struct spec s = base(2);
+	uint64_t sl[2] = { 3 * MS, 3 * MS };
+
+	set_all(&s, LC_CAT_SL, sl);
+	s.nplaces = 1;
+	s.pl[0][0][LC_CAT_SL] = in;
+	return s;
+}
+
+static struct spec sl_place_tiny(void)
+{
+	return sl_at_place(10000);	/* 0.17 % of sl */
+}
+
+static struct spec sl_place_big(void)
+{
+	return sl_at_place(2 * MS);	/* 33.3 % of sl */
+}
+
+/* A loop at 0x1000 under load 40 % with run-queue data: thread 1 computes
+ * 4.5 ms a window there and waits 5.5 ms for a CPU; thread 0 computes 3 ms
+ * and waits 3 ms for thread 1.  Thread 1 is the slowest (it computed
+ * more); by lost time with the wait for a CPU (8.5 ms against 7.5 ms of
+ * computation) thread 0, which waited least, would read as the late one. */
+static struct spec loop_loaded(void)
+{
+	struct spec s = with_load(with_runq(base(2)), 40);
+
+	s.nplaces = 1;
+	for (int w = 0; w < NW; w++) {
+		s.th[w][0][LC_CAT_SL] = 3 * MS;
+		s.th[w][1][LC_CAT_RC] = 5500000;
+	}
+	s.pl[0][0][LC_CAT_PC] = 3 * MS;
+	s.pl[0][0][LC_CAT_SL] = 3 * MS;
+	s.pl[0][1][LC_CAT_PC] = 4500000;
+	s.pl[0][1][LC_CAT_RC] = 5500000;
+	return s;
+}
+
 static struct spec rc_counters(void)
 {
 	return with_cat(LC_CAT_RC, 0, LC_SCHED_NONE, 1);
@@ -432,6 +525,10 @@ static const struct {
 	{ "rc-runq", rc_runq, rc_counters },
 	{ "rc-runq", rc_runq, rc_fit },
 	{ "rc-load", rc_loaded, rc_quiet },
+	{ "rc-held", rc_fit, rc_runq },
+	{ "rc-held", rc_quiet, rc_loaded },
+	{ "sl-late", sl_work_loaded, sl_even_loaded },
+	{ "sl-late", sl_work_loaded, sl_runq_loaded },
 	{ "rc-other", rc_counters, rc_runq },
 	{ "ml-data", ml_counters, ml_none },
 	{ "bl-stop", bl_some, ml_none },
@@ -533,7 +630,30 @@ static const struct advice advices[] = {
 		"are distorted by that load", "Resource Contention"), NULL },
 	{ rc_loaded, "--format json",
 	  LC_STRS("\"loaded\": true, \"distorts\": [\"li\", \"ip\", \"sl\", \"rc\"]"), NULL },
-	{ rc_quiet, "--advise", NULL, LC_STRS("the machine's load", "fix [load]") },
+	{ rc_quiet, "--advise", LC_STRS("fix [rc-held]", "something other than the program held"),
+	  LC_STRS("the machine's load", "fix [load]", "fix [rc-other]", "number of threads") },
+	/* a run with no complete measuring span whose 2 threads waited 20 %
+	 * of the time in the run queue on 2 CPUs: someone else held them;
+	 * the advice says so first and never blames the program's threads */
+	{ rc_fit, "--advise", LC_STRS(" 1. the machine's load: not measured",
+		"distorted: li, ip, sl, rc", "fix [rc-held]"),
+	  LC_STRS("fix [rc-other]", "number of threads", "fix [rc-runq]") },
+	/* under load a late rank is judged by its work, and says so */
+	{ sl_work_loaded, "--advise", LC_STRS("rank 1 (h) computed 0.100 s, the others 0.070 s "
+		"(median: +43 %", "the others waited 0.030 s more than it did (100 % of sl)",
+		"judged by computation and waits, not arrival order", "fix [sl-late]"), NULL },
+	{ sl_even_loaded, "--advise", LC_STRS("no rank is systematically late from its work: "
+		"judged by computation"), LC_STRS("fix [sl-late]") },
+	{ sl_late, "--advise", LC_STRS("judged by arrival order and computation"), NULL },
+	/* "where:" names a place only when it holds 5 % of the category */
+	{ sl_place_tiny, "--advise", LC_STRS("where: no place holds 5 % of it or more "
+		"(report --where=sl)"), LC_STRS("holds 0.2 % of it") },
+	{ sl_place_big, "--advise", LC_STRS("(omp loop) holds 33.3 % of it (report --where=sl)"),
+	  LC_STRS("no place holds") },
+	/* --where's slowest under load: by computation, a wait for a CPU left
+	 * out, and the header says so */
+	{ loop_loaded, "--where", LC_STRS(" tid 1001 ", "** slowest: under the machine's load "
+		"(40.0 %"), LC_STRS("tid 1000 last") },
 	{ rc_quiet, "", LC_STRS("** the machine: other processes 5.0 %"), LC_STRS(" *\n") },
 };
 
@@ -632,6 +752,45 @@ static void test_pop_loggp(void **state)
 	assert_non_null(strstr(out, "parallel efficiency             60.0%"));
 }
 
+/* pop_spec under load 40 % with run-queue data: thread 0 (the busiest,
+ * U 60 ms) computes 6 ms a window, waits 2 ms for a CPU and 2 ms in CL;
+ * thread 1 computes 4 and waits 6 in SL.  T' = T - RC of thread 0 = 80 ms:
+ * LB 50/60, CommE 60/80, PE 50/80 (counting the load: 60/100, 50/100). */
+static struct spec pop_loaded(void)
+{
+	struct spec s = with_load(with_runq(pop_spec()), 40);
+	uint64_t rc[2] = { 2 * MS, 0 };
+
+	set_all(&s, LC_CAT_RC, rc);
+	return s;
+}
+
+/* POP on a busy machine leaves the load out: the report's load line and
+ * marks, T less the busiest processor's waits for a CPU; without run-queue
+ * data it says it cannot. */
+static void test_pop_load(void **state)
+{
+	struct spec s = with_load(pop_spec(), 40);
+
+	(void)state;
+	report_of("--pop --format csv", pop_loaded());
+	assert_non_null(strstr(out, ",machine_load_pct,own_time\n0.100000000,0.050000000,"
+				    "0.060000000,0.833333,0.750000,na,na,0.625000,40.00,"
+				    "0.080000000\n"));
+	report_of("--pop", pop_loaded());
+	lc_test_has(out, LC_STRS("** the machine: other processes 40.0 %",
+		"the categories marked * are distorted by that load",
+		"T = the program's own time 0.080000 s",
+		"parallel efficiency             62.5%", "rc) *\n",
+		"communication efficiency      75.0%"));
+	lc_test_lacks(out, LC_STRS("count the machine's load"));
+	report_of("--pop", s);
+	lc_test_has(out, LC_STRS("** note: these metrics count the machine's load",
+		"record --sched", "T = wall 0.100000 s"));
+	report_of("--pop --format csv", s);
+	assert_non_null(strstr(out, ",0.600000,40.00,na\n"));
+}
+
 /* POP across runs: PE = U / tt, CompScal = U(p = 1) / U. */
 static void test_pop_runs(void **state)
 {
@@ -664,4 +823,4 @@ static int teardown(void **state)
 LC_TEST_MAIN(setup, teardown,
 	     LC_T(test_rules), LC_T(test_rules_covered), LC_T(test_advice), LC_T(test_load_mark),
 	     LC_T(test_model_rank),
-	     LC_T(test_model_rank_at), LC_T(test_pop), LC_T(test_pop_loggp), LC_T(test_pop_runs))
+	     LC_T(test_model_rank_at), LC_T(test_pop), LC_T(test_pop_loggp), LC_T(test_pop_load), LC_T(test_pop_runs))

@@ -95,4 +95,14 @@ const struct lc_program_sym *lc_program_sym_at(const struct lc_program_syms *t, 
 /* Free t; accepts NULL. */
 void lc_program_syms_close(struct lc_program_syms *t);
 
+/* The readable form of symbol name: a C++ name ("_Z4ddotiPKdS0_PdRd")
+ * demangled into buf ("ddot(int, double const*, double const*, double*,
+ * double&)") by the C++ runtime's __cxa_demangle, loaded from
+ * libstdc++.so.6 when present (no link-time C++ dependency); any other
+ * name as it is (C, and Fortran's "ddot_": the linker's name, the one the
+ * program's sources and other tools show).  Returns buf or name; NULL
+ * name gives "".  *mangled, when not NULL, is set to 1 when name is a C++
+ * name that stayed mangled (no C++ runtime, or a name it refused). */
+const char *lc_program_demangle(const char *name, char *buf, size_t len, int *mangled);
+
 #endif /* LC_PROGRAM_H */

@@ -194,12 +194,28 @@ static void unnamed(struct lc_placenames *pn, struct file *f)
 	add_note(pn, why);
 }
 
+/* The readable name of symbol s (a C++ name demangled, lc_program.h) in
+ * buf or s's; a note when a C++ name stays mangled. */
+static const char *sym_name(struct lc_placenames *pn, const struct lc_program_sym *s, char *buf,
+			    size_t len)
+{
+	int mangled;
+	const char *n = lc_program_demangle(s->name, buf, len, &mangled);
+
+	if (mangled)
+		add_note(pn, "C++ names are shown mangled: the C++ runtime (libstdc++.so.6) "
+			     "that demangles them was not found");
+	return n;
+}
+
 /* The function of link-time address a in f into func ("" unknown). */
-static void function_of(const struct file *f, uint64_t a, char *func, size_t len)
+static void function_of(struct lc_placenames *pn, const struct file *f, uint64_t a, char *func,
+			size_t len)
 {
 	const struct lc_program_sym *s = lc_program_sym_at(f->syms, a, 1);
+	char buf[1024];
 
-	snprintf(func, len, "%s", s ? s->name : "");
+	snprintf(func, len, "%s", s ? sym_name(pn, s, buf, sizeof(buf)) : "");
 }
 
 /* Append " via FILE:LINE" to out when code address a of f was inlined at
@@ -238,12 +254,14 @@ static void code_name(struct lc_placenames *pn, struct file *f, uint64_t a, char
 		snprintf(out, len, "%s%.300s:%d", mod, b ? b + 1 : file, line);
 		inline_site(f, a - 1, line, out, len);
 		if (!*func || *func == '.')
-			function_of(f, a - 1, func, flen);
+			function_of(pn, f, a - 1, func, flen);
 		return;
 	}
 	if (f && f->usable && (s = lc_program_sym_at(f->syms, a - 1, 1))) {
-		snprintf(out, len, "%s%s+0x%" PRIx64, mod, s->name, a - s->addr);
-		snprintf(func, flen, "%s", s->name);
+		const char *n = sym_name(pn, s, file, sizeof(file));
+
+		snprintf(out, len, "%s%s+0x%" PRIx64, mod, n, a - s->addr);
+		snprintf(func, flen, "%s", n);
 		return;
 	}
 	if (f)
@@ -268,19 +286,22 @@ static const char *sync_name(const struct lc_profile *pr, int32_t pid, uint64_t 
 /* The data symbol of file f holding link-time address a, written as
  * "[MODULE:]symbol[+0xOFF]" into out; 0, or -ENOENT when none holds it
  * (a data symbol holds an address only inside its size). */
-static int data_symbol(const struct file *f, uint64_t a, char *out, size_t len)
+static int data_symbol(struct lc_placenames *pn, const struct file *f, uint64_t a, char *out,
+		       size_t len)
 {
 	const struct lc_program_sym *s = f && f->usable ? lc_program_sym_at(f->syms, a, 0) : NULL;
-	char mod[300] = "";
+	char mod[300] = "", buf[1024];
+	const char *n;
 
 	if (!s)
 		return -ENOENT;
 	if (f->lib && f->base)
 		snprintf(mod, sizeof(mod), "%s:", f->base);
+	n = sym_name(pn, s, buf, sizeof(buf));
 	if (a == s->addr)
-		snprintf(out, len, "%s%s", mod, s->name);
+		snprintf(out, len, "%s%s", mod, n);
 	else
-		snprintf(out, len, "%s%s+0x%" PRIx64, mod, s->name, a - s->addr);
+		snprintf(out, len, "%s%s+0x%" PRIx64, mod, n, a - s->addr);
 	return 0;
 }
 
@@ -302,14 +323,14 @@ static int static_name(struct lc_placenames *pn, int32_t pid, uint64_t obj, char
 			continue;
 		based = 1;
 		f = module_file(pn, pid, m->hash);
-		if (obj >= m->bias && !data_symbol(f, obj - m->bias, out, len))
+		if (obj >= m->bias && !data_symbol(pn, f, obj - m->bias, out, len))
 			return 0;
 	}
 	if (based)
 		return -ENOENT;
 	f = module_file(pn, pid, 0);
 	if (f && f->usable && f->syms && !f->syms->pie)
-		return data_symbol(f, obj, out, len);
+		return data_symbol(pn, f, obj, out, len);
 	if (f && f->usable)
 		add_note(pn, "no load address of the program was recorded (a profile of an "
 			     "older build): its synchronization objects are named by address");

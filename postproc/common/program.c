@@ -6,11 +6,13 @@
 #include "lc_program.h"
 #include "lc_util.h"
 
+#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -484,4 +486,45 @@ int lc_program_srcline(struct lc_program_dbg *d, uint64_t addr, char *file, size
 	snprintf(file, flen, "%s", src);
 	function_at(&cu, addr, src, *line, func, fnlen);
 	return 0;
+}
+
+/* ---- C++ names ------------------------------------------------------------- */
+
+/* The C++ runtime's demangler (the Itanium C++ ABI's __cxa_demangle),
+ * looked up once; NULL when libstdc++.so.6 is not there. */
+typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
+static cxa_demangle_fn cxa_demangle;
+static pthread_once_t cxa_once = PTHREAD_ONCE_INIT;
+
+static void cxa_load(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+	if (h)	/* kept open: the function is used until exit */
+		*(void **)&cxa_demangle = dlsym(h, "__cxa_demangle");
+}
+
+const char *lc_program_demangle(const char *name, char *buf, size_t len, int *mangled)
+{
+	int status = -1;
+	char *d = NULL;
+
+	if (mangled)
+		*mangled = 0;
+	if (!name)
+		return "";
+	if (strncmp(name, "_Z", 2) || !len)
+		return name;
+	pthread_once(&cxa_once, cxa_load);
+	if (cxa_demangle)
+		d = cxa_demangle(name, NULL, NULL, &status);
+	if (!d || status) {
+		free(d);
+		if (mangled)
+			*mangled = 1;
+		return name;
+	}
+	snprintf(buf, len, "%s", d);
+	free(d);
+	return buf;
 }

@@ -57,21 +57,34 @@ static void add_share(struct lc_where_row *r, const struct lc_prof_place *p)
 	r->nthreads++;
 }
 
+/* The time a place row's thread waited for its partners: its lost time
+ * but the wait for a CPU (RC), which is the machine's or the scheduler's,
+ * not lateness of a partner. */
+static uint64_t partner_wait(const uint64_t cat[LC_NCAT])
+{
+	uint64_t lost = lc_cat_lost(cat, -1);
+
+	return lost > cat[LC_CAT_RC] ? lost - cat[LC_CAT_RC] : 0;
+}
+
 /* The slowest thread of place row r from its place rows g[n]: where the
- * threads mostly computed (PC at least the lost time), the one with the
- * most PC; where they mostly waited, the one that waited least (it came
- * last).  Left at -1 with fewer than two threads. */
+ * threads mostly computed (PC at least the time they waited for
+ * partners), the one with the most PC; where they mostly waited, the one
+ * that waited least for partners (it came last).  Time spent waiting for
+ * a CPU counts in neither: on a loaded machine it is the load's, and the
+ * thread's computation (its CPU time in its own work) is what the load
+ * does not distort.  Left at -1 with fewer than two threads. */
 static void find_slowest(const struct lc_profile *pr, struct lc_where_row *r,
 			 const struct lc_prof_place *const *g, uint32_t n)
 {
 	const struct lc_prof_place *best = NULL;
-	int late = r->cat[LC_CAT_PC] < lc_cat_lost(r->cat, -1);
+	int late = r->cat[LC_CAT_PC] < partner_wait(r->cat);
 	uint64_t bv = 0;
 	double sum = 0;
 	uint32_t k = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t v = late ? lc_cat_lost(g[i]->cat, -1) : g[i]->cat[LC_CAT_PC];
+		uint64_t v = late ? partner_wait(g[i]->cat) : g[i]->cat[LC_CAT_PC];
 
 		if (g[i]->thread == UINT32_MAX)
 			continue;
@@ -310,16 +323,26 @@ static void add_into(struct lc_where_row *g, const struct lc_where_row *x)
 	g->nthreads += x->nthreads;
 }
 
+/* The name of the function row of place row x: "func()", or a demangled
+ * C++ name as it is (its parameters are its parentheses). */
+static void func_row_name(const struct lc_where_row *x, char *name, size_t len)
+{
+	if (!x->func[0])
+		snprintf(name, len, "(unknown function)()");
+	else
+		snprintf(name, len, strchr(x->func, '(') ? "%s" : "%s()", x->func);
+}
+
 /* One row per function holding places, and one per MPI function. */
 static int by_function(const struct lc_where *ex, struct lc_where *w)
 {
-	char name[300];
+	char name[1100];
 
 	for (uint32_t i = 0; i < ex->n; i++) {
 		const struct lc_where_row *x = &ex->rows[i];
 		struct lc_where_row *g;
 
-		snprintf(name, sizeof(name), "%s()", x->func[0] ? x->func : "(unknown function)");
+		func_row_name(x, name, sizeof(name));
 		if (!(g = group_row(w, name, "function")))
 			return -ENOMEM;
 		add_into(g, x);
@@ -425,7 +448,7 @@ static int belongs(const struct lc_where *ex, const struct lc_where_row *r,
 		   const struct lc_prof_place *p)
 {
 	const struct lc_where_row *x;
-	char fn[300];
+	char fn[1100];
 
 	if (strcmp(r->what, "function") && strcmp(r->what, "MPI function"))
 		return p->place == r->place && p->obj == r->obj;
@@ -433,7 +456,7 @@ static int belongs(const struct lc_where *ex, const struct lc_where_row *r,
 		return 0;
 	if (!strcmp(r->what, "MPI function"))
 		return LC_PLN_KIND(x->place) == LC_PLN_MPI && !strcmp(x->what, r->name);
-	snprintf(fn, sizeof(fn), "%s()", x->func[0] ? x->func : "(unknown function)");
+	func_row_name(x, fn, sizeof(fn));
 	return !strcmp(fn, r->name);
 }
 

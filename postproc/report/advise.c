@@ -20,8 +20,8 @@
 #include "report.h"
 #include "where.h"
 
-enum detector { D_TREND, D_TAG, D_PHASES, D_LATE, D_RUNQ, D_LOAD, D_COUNTERS, D_SHARE,
-		D_OTHERWISE, D_N };
+enum detector { D_TREND, D_TAG, D_PHASES, D_LATE, D_RUNQ, D_LOAD, D_HELD, D_COUNTERS,
+		D_SHARE, D_OTHERWISE, D_N };
 
 /* Evidence that names a culprit (a thread index, a tag, a rank) must beat
  * chance at this significance (one-sided): a trend's Pearson r, a late
@@ -40,6 +40,19 @@ enum detector { D_TREND, D_TAG, D_PHASES, D_LATE, D_RUNQ, D_LOAD, D_COUNTERS, D_
  * compute-bound thread beside a sampler at 100 us), so the excess must
  * pass that as well (late_min_excess). */
 #define LATE_MIN_EXCESS 0.05
+
+/* Under the machine's load a late rank is judged by its computation
+ * alone, which must pass the others' median by this much (plus the
+ * sampler's share, as above): computation measured apart from run-queue
+ * time is the CPU time of the rank's own work, which others' load changes
+ * by little (two ranks of a balanced job beside two CPU-bound processes on
+ * 2 CPUs: 0.344 and 0.346 s), while the skew worth naming is a factor
+ * (miniAMR --lb_opt 0: 2.4-2.8 x). */
+#define LATE_LOAD_EXCESS 0.25
+
+/* The advice's "where:" line names a place only when it holds at least
+ * this share of the category: below it no place explains the category. */
+#define WHERE_MIN_SHARE 0.05
 
 struct ctx;
 struct rule;
@@ -226,6 +239,47 @@ static int measured(const struct lc_profile *pr, int c)
 	return !((pr->info.unavailable >> c) & 1);
 }
 
+/* The CPUs the program could use (the machine share's count, else the
+ * end block's); 0 unknown. */
+static uint32_t cpus_of(const struct lc_profile *pr)
+{
+	return pr->machine_total.ncpus ? pr->machine_total.ncpus : pr->end.ncpus;
+}
+
+/* Whether the threads waited in the run queue (c measured from run-queue
+ * data) while p fit the CPUs: then something other than the program held
+ * them (other processes, the sampler without a spare CPU). */
+static int cpus_held(const struct ctx *x, int c)
+{
+	const struct lc_profile *pr = x->pr;
+	uint32_t cpus = cpus_of(pr);
+
+	return c == LC_CAT_RC && measured(pr, c) && pr->ended && pr->end.ext &&
+	       lc_sched_source_name(pr->end.sched_source) && x->cat[c] && cpus &&
+	       pr->procs <= cpus;
+}
+
+/* Whether the machine's share covers the run: a complete measuring span. */
+static int share_measured(const struct lc_profile *pr)
+{
+	return pr->nmachine && pr->machine_total.total_ns;
+}
+
+/* The categories the machine's load distorts (lc_machine_distorts); and
+ * when the run has no complete measuring span (a short run) but its
+ * threads waited LC_MACHINE_LOAD_PCT of the time or more in the run queue
+ * while p fit the CPUs, those of a loaded machine: someone else held the
+ * CPUs, and the waits the program's categories show may be that. */
+static uint32_t distorts(const struct ctx *x)
+{
+	if (share_measured(x->pr))
+		return lc_machine_distorts(x->pr);
+	if (cpus_held(x, LC_CAT_RC) &&
+	    100.0 * (double)x->cat[LC_CAT_RC] >= LC_MACHINE_LOAD_PCT * (double)x->total)
+		return 1u << LC_CAT_RC | 1u << LC_CAT_SL | 1u << LC_CAT_LI | 1u << LC_CAT_IP;
+	return 0;
+}
+
 /* Pearson's r of y against 0, 1, ..., n-1; 0 when y is constant. */
 static double trend_r(const double *y, uint32_t n)
 {
@@ -406,13 +460,15 @@ static double binom_p(uint64_t k, uint64_t n, double q)
 	return k ? gsl_cdf_binomial_Q((unsigned)(k - 1), q, (unsigned)n) : 1;
 }
 
-/* late-rank: one rank arrives last at group synchronization more often
- * than chance (1/P of the windows, significance PARAM / P), the machine's
- * load does not distort c (other programs make ranks late too, and under
- * heavy load even their measured computation varies by tens of percent),
- * the job does not oversubscribe its CPUs (nor do its own ranks),
- * the others' wait for it is a real share of c, and it computed more than
- * the others (else the scheduler made it late, not its work). */
+/* late-rank, on a quiet machine: one rank arrives last at group
+ * synchronization more often than chance (1/P of the windows,
+ * significance PARAM / P), the job does not oversubscribe its CPUs (nor do
+ * its own ranks), the others' wait for it is a real share of c, and it
+ * computed more than the others (else the scheduler made it late, not its
+ * work).  On a loaded machine arrival order is not evidence (other
+ * programs make ranks late too): the rank is judged by its computation,
+ * which the load does not distort when run-queue time is measured apart,
+ * and by the waits it causes (late_by_work). */
 /* The excess computation a late rank needs: LATE_MIN_EXCESS, plus twice
  * the share of one CPU the sampler took when it shared the program's. */
 static double late_min_excess(const struct lc_profile *pr)
@@ -423,63 +479,119 @@ static double late_min_excess(const struct lc_profile *pr)
 	return LATE_MIN_EXCESS + 2 * (one > 1 ? 1 : one);
 }
 
-static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
+/* Whether the job's p exceeds the CPUs it could use; then why no rank
+ * can be named into ev. */
+static int oversubscribed(const struct ctx *x, char *ev, size_t len)
 {
-	struct lc_late l;
-	double q, pv, alpha;
-	uint32_t cpus;
+	uint32_t cpus = x->pr->machine_total.ncpus ? x->pr->machine_total.ncpus : x->pr->end.ncpus;
 
-
-	if (lc_report_late(x->pr, x->o->source, &l) || l.nwin < 2 || l.nranks < 2 ||
-	    l.nwin > UINT32_MAX)
+	if (!cpus || x->pr->procs <= cpus)
 		return 0;
-	q = 1.0 / l.nranks;
-	alpha = (ru->param > 0 ? ru->param : ALPHA) / l.nranks;
-	pv = binom_p(l.last, l.nwin, q);
+	snprintf(ev, len, "no rank can be named as late from this run: its p = %u processors "
+		 "share %u CPUs, so ranks wait for CPUs their siblings hold as well as for their "
+		 "work", x->pr->procs, cpus);
+	return 1;
+}
+
+/* late-rank under the machine's load: the rank that computed most, when
+ * its computation passes the others' median by LATE_LOAD_EXCESS (and the
+ * sampler's share) and the others' waits beyond its own are a real share
+ * of c. */
+static int late_by_work(const struct ctx *x, const struct rule *ru, const struct lc_late *l,
+			char *ev, size_t len)
+{
+	double load = lc_machine_pct(&x->pr->machine_total, LC_SHARE_LOAD);
+	double need = LATE_LOAD_EXCESS + late_min_excess(x->pr) - LATE_MIN_EXCESS;
+	double more = l->work.pc_others > 0 ? (double)l->work.pc / l->work.pc_others - 1 : 0;
+
+	if ((distorts(x) >> LC_CAT_PC) & 1) {
+		snprintf(ev, len, "no rank can be named as late from this run: the machine's load "
+			 "(%.1f %% of the program's CPUs) makes ranks late as well as their work "
+			 "does, and without run-queue data (record --sched) a rank's computation "
+			 "counts its waits for a CPU too", load);
+		return 0;
+	}
+	if (oversubscribed(x, ev, len))
+		return 0;
+	if (l->work.pc_others <= 0 || more < need) {
+		snprintf(ev, len, "no rank is systematically late from its work: judged by "
+			 "computation (the machine's load, %.1f %% of the program's CPUs, makes "
+			 "arrival order no evidence), rank %d computed %.3f s, the others %.3f s "
+			 "(median), within %.0f %%", load, l->work.rank, sec(l->work.pc),
+			 l->work.pc_others / 1e9, 100 * need);
+		return 0;
+	}
+	if ((double)l->work.caused < LATE_MIN_SHARE * (double)x->cat[ru->cat]) {
+		snprintf(ev, len, "no rank is systematically late: rank %d computed %.3f s against "
+			 "the others' %.3f s (median), but the others waited only %.3f s more than "
+			 "it did, under %.0f %% of %s", l->work.rank, sec(l->work.pc),
+			 l->work.pc_others / 1e9, sec(l->work.caused), 100 * LATE_MIN_SHARE,
+			 lc_cat_info(ru->cat)->key);
+		return 0;
+	}
+	snprintf(ev, len, "rank %d (%s) computed %.3f s, the others %.3f s (median: %+.0f %%, "
+		 "beyond the %.0f %% the load and the sampler allow); the others waited %.3f s "
+		 "more than it did (%.0f %% of %s); judged by computation and waits, not arrival "
+		 "order, which the machine's load (%.1f %% of the program's CPUs) distorts (by "
+		 "arrival it was last in %" PRIu64 " of %" PRIu64 " windows)", l->work.rank,
+		 l->work.host ? l->work.host : "?", sec(l->work.pc), l->work.pc_others / 1e9,
+		 100 * more, 100 * need, sec(l->work.caused),
+		 100.0 * (double)l->work.caused / (double)x->cat[ru->cat],
+		 lc_cat_info(ru->cat)->key, load, l->work.last, l->nwin);
+	return 1;
+}
+
+/* late-rank on a quiet machine: by arrival order, then computation. */
+static int late_by_arrival(const struct ctx *x, const struct rule *ru, const struct lc_late *l,
+			   char *ev, size_t len)
+{
+	double q = 1.0 / l->nranks, alpha = (ru->param > 0 ? ru->param : ALPHA) / l->nranks;
+	double pv = binom_p(l->last, l->nwin, q);
+
 	if (pv > alpha) {
 		snprintf(ev, len, "no rank is systematically late: rank %d arrived last in %" PRIu64
 			 " of the %" PRIu64 " windows where ranks waited, as often as chance gives "
-			 "with %u ranks (p = %.2g, above %.2g)", l.rank, l.last, l.nwin, l.nranks,
-			 pv, alpha);
+			 "with %u ranks (p = %.2g, above %.2g)", l->rank, l->last, l->nwin,
+			 l->nranks, pv, alpha);
 		return 0;
 	}
-	if ((lc_machine_distorts(x->pr) >> ru->cat) & 1) {
-		snprintf(ev, len, "no rank can be named as late from this run: one arrived last "
-			 "more often than chance gives, but the machine's load (%.1f %% of the "
-			 "program's CPUs) makes ranks late as well as their work does",
-			 lc_machine_pct(&x->pr->machine_total, LC_SHARE_LOAD));
+	if (oversubscribed(x, ev, len))
 		return 0;
-	}
-	cpus = x->pr->machine_total.ncpus ? x->pr->machine_total.ncpus : x->pr->end.ncpus;
-	if (cpus && x->pr->procs > cpus) {
-		snprintf(ev, len, "no rank can be named as late from this run: one arrived last "
-			 "more often than chance gives, but its p = %u processors share %u CPUs, so "
-			 "ranks wait for CPUs their siblings hold as well as for their work",
-			 x->pr->procs, cpus);
-		return 0;
-	}
-	if ((double)l.caused < LATE_MIN_SHARE * (double)x->cat[ru->cat]) {
+	if ((double)l->caused < LATE_MIN_SHARE * (double)x->cat[ru->cat]) {
 		snprintf(ev, len, "no rank is systematically late: rank %d arrived last in %" PRIu64
 			 " of %" PRIu64 " windows, but the others' wait for it (%.3f s) is under "
-			 "%.0f %% of %s", l.rank, l.last, l.nwin, sec(l.caused),
+			 "%.0f %% of %s", l->rank, l->last, l->nwin, sec(l->caused),
 			 100 * LATE_MIN_SHARE, lc_cat_info(ru->cat)->key);
 		return 0;
 	}
-	if ((double)l.pc < (1 + late_min_excess(x->pr)) * l.pc_others) {
+	if ((double)l->pc < (1 + late_min_excess(x->pr)) * l->pc_others) {
 		snprintf(ev, len, "no rank is systematically late from its work: rank %d arrived "
 			 "last in %" PRIu64 " of %" PRIu64 " windows, but computed %.3f s against "
 			 "the others' %.3f s (median), within %.0f %% (the sampler's share of a CPU "
-			 "counted): it waited for a CPU, not for its work", l.rank, l.last,
-			 l.nwin, sec(l.pc), l.pc_others / 1e9, 100 * late_min_excess(x->pr));
+			 "counted): it waited for a CPU, not for its work", l->rank, l->last,
+			 l->nwin, sec(l->pc), l->pc_others / 1e9, 100 * late_min_excess(x->pr));
 		return 0;
 	}
 	snprintf(ev, len, "rank %d (%s) arrived last in %" PRIu64 " of the %" PRIu64
 		 " windows where ranks waited (chance: 1 in %u, p = %.2g); the others waited "
-		 "%.3f s for it (%.0f %% of %s); it computed %.3f s, the others %.3f s (median)",
-		 l.rank, l.host ? l.host : "?", l.last, l.nwin, l.nranks, pv, sec(l.caused),
-		 100.0 * (double)l.caused / (double)x->cat[ru->cat], lc_cat_info(ru->cat)->key,
-		 sec(l.pc), l.pc_others / 1e9);
+		 "%.3f s for it (%.0f %% of %s); it computed %.3f s, the others %.3f s (median); "
+		 "judged by arrival order and computation", l->rank, l->host ? l->host : "?",
+		 l->last, l->nwin, l->nranks, pv, sec(l->caused),
+		 100.0 * (double)l->caused / (double)x->cat[ru->cat], lc_cat_info(ru->cat)->key,
+		 sec(l->pc), l->pc_others / 1e9);
 	return 1;
+}
+
+static int ev_late(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
+{
+	struct lc_late l;
+
+	if (lc_report_late(x->pr, x->o->source, &l) || l.nwin < 2 || l.nranks < 2 ||
+	    l.nwin > UINT32_MAX)
+		return 0;
+	if ((distorts(x) >> ru->cat) & 1)
+		return late_by_work(x, ru, &l, ev, len);
+	return late_by_arrival(x, ru, &l, ev, len);
 }
 
 /* run-queue: c measured from the scheduler's run-queue data. */
@@ -519,6 +631,32 @@ static int ev_load(const struct ctx *x, const struct rule *ru, char *ev, size_t 
 	return 1;
 }
 
+/* cpus-held: c is run-queue wait while p fit the CPUs, and the load
+ * detector's figure is not there to say so (below its threshold, or no
+ * complete measuring span). */
+static int ev_held(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
+{
+	const struct lc_prof_machine *m = &x->pr->machine_total;
+	double load = lc_machine_pct(m, LC_SHARE_LOAD);
+	char share[160];
+
+	if (!cpus_held(x, ru->cat) || (share_measured(x->pr) && load >= LC_MACHINE_LOAD_PCT))
+		return 0;
+	if (share_measured(x->pr))
+		snprintf(share, sizeof(share), "other processes and steal %.1f %%, the sampler "
+			 "%.1f %% (/proc/stat over %.3f s)", load,
+			 lc_machine_pct(m, LC_SHARE_SAMPLER), sec(m->len_ns));
+	else
+		snprintf(share, sizeof(share), "not measured: the run is shorter than a complete "
+			 "measuring span");
+	snprintf(ev, len, "%s is run-queue wait (from %s) while p = %u processors fit the %u "
+		 "CPUs the program could use: something other than the program held them (the "
+		 "machine's share: %s)", lc_cat_info(ru->cat)->key,
+		 lc_sched_source_name(x->pr->end.sched_source), x->pr->procs, cpus_of(x->pr),
+		 share);
+	return 1;
+}
+
 /* counters: c measured from hardware counters. */
 static int ev_counters(const struct ctx *x, const struct rule *ru, char *ev, size_t len)
 {
@@ -539,6 +677,7 @@ static const struct detector_def detectors[D_N] = {
 	[D_LATE] = { "late-rank", ev_late },
 	[D_RUNQ] = { "run-queue", ev_runq },
 	[D_LOAD] = { "load", ev_load },
+	[D_HELD] = { "cpus-held", ev_held },
 	[D_COUNTERS] = { "counters", ev_counters },
 	[D_SHARE] = { "share", NULL },
 	[D_OTHERWISE] = { "otherwise", NULL },
@@ -558,7 +697,7 @@ static int evidence(const struct ctx *x, const struct rule *ru, const int *fired
 		return detectors[ru->det].find(x, ru, ev, len);
 	if (ru->det == D_OTHERWISE && fired[ru->cat])
 		return 0;
-	if (ru->det == D_OTHERWISE && (lc_machine_distorts(x->pr) >> ru->cat) & 1)
+	if (ru->det == D_OTHERWISE && (distorts(x) >> ru->cat) & 1)
 		return 0;	/* no evidence of its own: the load may be all of it */
 	snprintf(ev, len, "%s is %.1f %% of the total time", lc_cat_info(ru->cat)->key, share);
 	return 1;
@@ -678,23 +817,13 @@ static void print_head(FILE *out, const struct ctx *x, int modelled)
 			"halving a category saves half its share of the run's time\n");
 }
 
-/* The first item when the machine's load distorts the profile: how much
- * of the program's CPUs other processes and the hypervisor took, and which
- * categories carry it.  Returns 1 when printed. */
-static int print_load(FILE *out, const struct lc_profile *pr)
+/* The "distorted:" line and the fix of the load item: the categories of
+ * mask dis. */
+static void print_distorted(FILE *out, uint32_t dis)
 {
-	const struct lc_prof_machine *m = &pr->machine_total;
-	uint32_t dis = lc_machine_distorts(pr);
 	int first = 1;
 
-	if (!dis)
-		return 0;
-	fprintf(out, " 1. the machine's load: other processes took %.1f %% and the hypervisor "
-		"(steal) %.1f %% of the %u CPUs the program could use (above %.0f %%)\n",
-		lc_machine_pct(m, LC_SHARE_OTHER), lc_machine_pct(m, LC_SHARE_STEAL), m->ncpus,
-		LC_MACHINE_LOAD_PCT);
-	fprintf(out, "     evidence: /proc/stat over %.3f s of the run; the sampler took %.1f %% "
-		"more\n     distorted:", sec(m->len_ns), lc_machine_pct(m, LC_SHARE_SAMPLER));
+	fprintf(out, "     distorted:");
 	for (int c = 0; c < LC_NCAT; c++)
 		if ((dis >> c) & 1) {
 			fprintf(out, "%s %s", first ? "" : ",", lc_cat_info(c)->key);
@@ -703,11 +832,43 @@ static int print_load(FILE *out, const struct lc_profile *pr)
 	fprintf(out, " (threads wait for CPUs the others hold, or for partners that are off "
 		"theirs)\n     fix [load]: measure again on a quiet machine or on CPUs of the "
 		"program's own before acting on the items below\n");
+}
+
+/* The first item when the machine's load distorts the profile: how much
+ * of the program's CPUs other processes and the hypervisor took, and which
+ * categories carry it; for a run without a complete measuring span, the
+ * run-queue wait that shows it (distorts).  Returns 1 when printed. */
+static int print_load(FILE *out, const struct ctx *x)
+{
+	const struct lc_prof_machine *m = &x->pr->machine_total;
+	uint32_t dis = distorts(x);
+
+	if (!dis)
+		return 0;
+	if (!share_measured(x->pr)) {
+		fprintf(out, " 1. the machine's load: not measured (the run is shorter than a "
+			"complete measuring span), but the threads waited for a CPU %.1f %% of the "
+			"total time while p = %u processors fit the %u CPUs the program could use\n"
+			"     evidence: rc is run-queue wait (from %s): something other than the "
+			"program held its CPUs\n", 100.0 * (double)x->cat[LC_CAT_RC] /
+			(double)x->total, x->pr->procs, cpus_of(x->pr),
+			lc_sched_source_name(x->pr->end.sched_source));
+		print_distorted(out, dis);
+		return 1;
+	}
+	fprintf(out, " 1. the machine's load: other processes took %.1f %% and the hypervisor "
+		"(steal) %.1f %% of the %u CPUs the program could use (above %.0f %%)\n",
+		lc_machine_pct(m, LC_SHARE_OTHER), lc_machine_pct(m, LC_SHARE_STEAL), m->ncpus,
+		LC_MACHINE_LOAD_PCT);
+	fprintf(out, "     evidence: /proc/stat over %.3f s of the run; the sampler took %.1f %% "
+		"more\n", sec(m->len_ns), lc_machine_pct(m, LC_SHARE_SAMPLER));
+	print_distorted(out, dis);
 	return 1;
 }
 
 /* The place that holds the most of category c (report --where), with its
- * share of c, when the profile has places. */
+ * share of c, when the profile has places and it holds WHERE_MIN_SHARE of
+ * c or more (else "no place holds ..."). */
 static void print_where(FILE *out, const struct lc_where *w, int c)
 {
 	double share;
@@ -715,6 +876,11 @@ static void print_where(FILE *out, const struct lc_where *w, int c)
 
 	if (!top)
 		return;
+	if (share < WHERE_MIN_SHARE) {
+		fprintf(out, "     where: no place holds %.0f %% of it or more (report --where=%s)\n",
+			100 * WHERE_MIN_SHARE, lc_cat_info(c)->key);
+		return;
+	}
 	fprintf(out, "     where: ");
 	lc_emit_text_str(out, top->name);
 	fprintf(out, " (%s) holds %.1f %% of it (report --where=%s)\n",
@@ -751,7 +917,7 @@ int lc_advise_print(FILE *out, const struct lc_profile *pr, const struct lc_rule
 		modelled |= it[i].modelled;
 	qsort(it, (size_t)n, sizeof(*it), by_gain);
 	print_head(out, &x, modelled);
-	k = print_load(out, pr);
+	k = print_load(out, &x);
 	if (!n)
 		fprintf(out, "no rule found its evidence: no lost cycles category stands out\n");
 	if (n && lc_where_build(pr, o->source, -1, &w, wmsg, sizeof(wmsg)))

@@ -11,6 +11,7 @@
 #include "lc_emit.h"
 #include "lc_util.h"
 #include "lca_runs.h"
+#include "report.h"
 
 /* Useful computation: the categories the table marks useful (pop.h). */
 static uint64_t useful(const uint64_t cat[LC_NCAT])
@@ -122,6 +123,52 @@ static int hybrid_sums(const struct lc_profile *pr, enum lc_source src, struct l
 	return 0;
 }
 
+/* The waits for a CPU of the busiest thread of d (the most useful
+ * computation), s: what the machine's load added to the critical
+ * processor's time. */
+static double busiest_rc(const struct lc_prof_data *d)
+{
+	uint64_t best = 0, rc = 0;
+
+	for (uint32_t t = 0; t < d->nthreads; t++) {
+		uint64_t u = useful(d->threads[t].cat);
+
+		if (u > best) {
+			best = u;
+			rc = d->threads[t].cat[LC_CAT_RC];
+		}
+	}
+	return lc_sec(rc);
+}
+
+/* Whether and how the machine's load is left out of the metrics of out
+ * (pop.h: load, own, cannot). */
+static void machine_out(const struct lc_profile *pr, const struct lc_prof_data *d,
+			struct lc_pop *out)
+{
+	uint32_t dis = lc_machine_distorts(pr);
+	uint32_t cpus = pr->machine_total.ncpus ? pr->machine_total.ncpus : pr->end.ncpus;
+
+	out->own = out->wall;
+	if (!dis)
+		return;
+	out->load = -1;
+	if ((dis >> LC_CAT_PC) & 1)
+		out->cannot = "without run-queue data (record --sched) the time threads waited for "
+			      "a CPU is not told apart from their computation";
+	else if (cpus && pr->procs > cpus)
+		out->cannot = "p is above the CPUs the program could use, so its waits for a CPU "
+			      "are partly its own";
+	if (out->cannot)
+		return;
+	out->load = 1;
+	out->own = out->wall - busiest_rc(d);
+	if (out->own < out->useful_max)
+		out->own = out->useful_max;
+	if (out->own > out->wall || out->own <= 0)
+		out->own = out->wall;
+}
+
 int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_pop *out,
 		   char *msg, size_t len)
 {
@@ -144,16 +191,17 @@ int lc_pop_compute(const struct lc_profile *pr, enum lc_source src, struct lc_po
 		return 1;
 	if (out->useful_max <= 0)
 		return lc_fail(msg, len, 1, "the profile holds no computation");
+	machine_out(pr, d, out);
 	out->useful_avg = lc_sec(useful(cat)) / pr->procs;
 	out->lb = out->useful_avg / out->useful_max;
-	out->comm = out->useful_max / out->wall;
-	out->pe = out->useful_avg / out->wall;
+	out->comm = out->useful_max / out->own;
+	out->pe = out->useful_avg / out->own;
 	out->omp_pe = sum_pm > 0 ? sum_u / sum_pm : NAN;
 	out->mpi_lb = sum_pm / (pr->procs * out->useful_max);
 	out->mpi_pe = out->mpi_lb * out->comm;
 	out->have_transfer = loggp_split(pr);
 	if (out->have_transfer) {
-		out->te = (out->wall - lc_sec(clmax)) / out->wall;
+		out->te = (out->own - lc_sec(clmax)) / out->own;
 		out->ser = out->te > 0 ? out->comm / out->te : NAN;
 	}
 	return 0;
@@ -195,26 +243,59 @@ static const struct lc_col rank_cols[] = {
 	SECONDS_COL("U(s)"), SECONDS_COL("M(s)"), PCT_COL("OpenMP"), PCT_COL("M/maxM"),
 };
 
-/* One text row: name, value (NaN: na), what it is built from. */
-static void text_metric(struct lc_emit *e, const char *name, double v, const char *from)
+/* The categories a metric is built from: the times against T, and the
+ * useful computation U. */
+#define TIME_CATS (1u << LC_CAT_LI | 1u << LC_CAT_IP | 1u << LC_CAT_SL | 1u << LC_CAT_CL | \
+		   1u << LC_CAT_RC)
+#define USEFUL_CATS (1u << LC_CAT_PC | 1u << LC_CAT_ML | 1u << LC_CAT_WC | 1u << LC_CAT_BL)
+
+/* One text row: name, value (NaN: na), what it is built from, and the
+ * report's mark " *" when the machine's load distorts one of cats (bits)
+ * of pr. */
+static void text_metric(struct lc_emit *e, const struct lc_profile *pr, const char *name,
+			double v, const char *from, uint32_t cats)
 {
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s%s", from, lc_machine_distorts(pr) & cats ? " *" : "");
 	lc_emit_str(e, name);
 	lc_emit_num(e, 100 * v);
-	lc_emit_str(e, from);
+	lc_emit_str(e, buf);
 	lc_emit_row(e);
 }
 
-static void csv_metrics(FILE *out, const struct lc_pop *m, double ser, double te)
+/* The CSV columns of a loaded machine, after the others. */
+static const struct lc_col csv_load_cols[] = {
+	{ .name = "machine_load_pct", .kind = LC_COL_FLOAT, .prec = 2 },
+	{ .name = "own_time", .kind = LC_COL_FLOAT, .prec = 9, .na = "na", .csv_na = "na" },
+};
+
+static void csv_metrics(FILE *out, const struct lc_profile *pr, const struct lc_pop *m,
+			double ser, double te)
 {
-	int n = m->hybrid ? 12 : 8;
-	struct lc_emit *e = lc_emit_new(out, LC_EMIT_CSV, csv_cols, n, 0);
+	int n = m->hybrid ? 12 : 8, k = n;
+	struct lc_col cols[14];
+	struct lc_emit *e;
 	const double v[] = { m->wall, m->useful_avg, m->useful_max, m->lb, m->comm, ser, te, m->pe,
 			     m->mpi_pe, m->mpi_lb, m->omp_pe };
 
+	memcpy(cols, csv_cols, (size_t)n * sizeof(*cols));
+	if (m->load) {
+		cols[k++] = csv_load_cols[0];
+		cols[k++] = csv_load_cols[1];
+	}
+	e = lc_emit_new(out, LC_EMIT_CSV, cols, k, 0);
 	for (int i = 0; i < n && i < 11; i++)
 		lc_emit_num(e, v[i]);
 	if (m->hybrid)
 		lc_emit_uint(e, m->nranks);
+	if (m->load) {
+		lc_emit_num(e, lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD));
+		if (m->load > 0)
+			lc_emit_num(e, m->own);
+		else
+			lc_emit_na(e);
+	}
 	lc_emit_row(e);
 	lc_emit_end(e);
 }
@@ -257,14 +338,32 @@ static void hybrid_print(FILE *out, const struct lc_profile *pr, enum lc_source 
 	fprintf(out, "** hybrid MPI + OpenMP (%u ranks; POP's multiplicative model: "
 		"parallel efficiency = MPI PE x OpenMP PE)\n", m->nranks);
 	e = lc_emit_new(out, LC_EMIT_TEXT, text_cols, 3, LC_EMIT_NO_HEADER);
-	text_metric(e, "MPI parallel efficiency", m->mpi_pe, "sum p_r M_r / (p T): M_r the "
-		    "busiest processor of rank r");
-	text_metric(e, "  MPI load balance", m->mpi_lb, "avg M_r / max M_r");
-	text_metric(e, "  MPI communication eff.", m->comm, "max M_r / T");
-	text_metric(e, "OpenMP parallel efficiency", m->omp_pe, "sum U_r / sum p_r M_r: "
-		    "threads against their rank's busiest");
+	text_metric(e, pr, "MPI parallel efficiency", m->mpi_pe, "sum p_r M_r / (p T): M_r the "
+		    "busiest processor of rank r", TIME_CATS | USEFUL_CATS);
+	text_metric(e, pr, "  MPI load balance", m->mpi_lb, "avg M_r / max M_r", USEFUL_CATS);
+	text_metric(e, pr, "  MPI communication eff.", m->comm, "max M_r / T",
+		    TIME_CATS | USEFUL_CATS);
+	text_metric(e, pr, "OpenMP parallel efficiency", m->omp_pe, "sum U_r / sum p_r M_r: "
+		    "threads against their rank's busiest", USEFUL_CATS);
 	lc_emit_end(e);
 	rank_rows(out, pr, src, m);
+}
+
+/* The header of the text output: the machine's share as the report says
+ * it, what T is, and whether the load is left out. */
+static void text_head(FILE *out, const struct lc_profile *pr, const struct lc_pop *m)
+{
+	lc_report_machine_text(out, pr);
+	fprintf(out, "** POP efficiency metrics (useful computation U = rt + ml + wc + bl; ");
+	if (m->load > 0)
+		fprintf(out, "T = the program's own time %.6f s: wall %.6f s less the busiest "
+			"processor's waits for a CPU, which the machine's load caused; p = %u)\n",
+			m->own, m->wall, pr->procs);
+	else
+		fprintf(out, "T = wall %.6f s; p = %u)\n", m->wall, pr->procs);
+	if (m->load < 0)
+		fprintf(out, "** note: these metrics count the machine's load (their T is the wall "
+			"time): %s\n", m->cannot);
 }
 
 int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int csv,
@@ -279,23 +378,26 @@ int lc_pop_print(FILE *out, const struct lc_profile *pr, enum lc_source src, int
 	te = m.have_transfer ? m.te : NAN;
 	ser = m.have_transfer ? m.ser : NAN;
 	if (csv) {
-		csv_metrics(out, &m, ser, te);
+		csv_metrics(out, pr, &m, ser, te);
 		return 0;
 	}
-	fprintf(out, "** POP efficiency metrics (useful computation U = rt + ml + wc + bl; "
-		"T = wall %.6f s; p = %u)\n", m.wall, pr->procs);
+	text_head(out, pr, &m);
 	e = lc_emit_new(out, LC_EMIT_TEXT, text_cols, 3, 0);
-	text_metric(e, "parallel efficiency", m.pe, "avg U / T = 1 - (li+ip+sl+cl+rc)/tt");
-	text_metric(e, "  load balance", m.lb, "avg U / max U of a processor (li, ip: idle "
-		    "slots count as U = 0)");
-	text_metric(e, "  communication efficiency", m.comm, "max U / T (sl, cl, rc of the "
-		    "busiest processor)");
-	text_metric(e, "    serialisation efficiency", ser, m.have_transfer ?
+	text_metric(e, pr, "parallel efficiency", m.pe, m.load > 0 ?
+		    "avg U / T (T less the busiest processor's rc)" : "avg U / T = 1 - (li+ip+sl+cl+rc)/tt",
+		    TIME_CATS | USEFUL_CATS);
+	text_metric(e, pr, "  load balance", m.lb, "avg U / max U of a processor (li, ip: idle "
+		    "slots count as U = 0)", USEFUL_CATS);
+	text_metric(e, pr, "  communication efficiency", m.comm, m.load > 0 ?
+		    "max U / T (sl, cl of the busiest processor; rc left out)" :
+		    "max U / T (sl, cl, rc of the busiest processor)", TIME_CATS | USEFUL_CATS);
+	text_metric(e, pr, "    serialisation efficiency", ser, m.have_transfer ?
 		    "CommE / TE: the waiting (sl) left on an ideal network" :
-		    "na: waits not split into transfer and waiting (MPI with LogGP, docs/mpi.md)");
-	text_metric(e, "    transfer efficiency", te, m.have_transfer ?
-		    "(T - max cl) / T: cl is LogGP transfer time" :
-		    "na: as above");
+		    "na: waits not split into transfer and waiting (MPI with LogGP, docs/mpi.md)",
+		    m.have_transfer ? TIME_CATS | USEFUL_CATS : 0);
+	text_metric(e, pr, "    transfer efficiency", te, m.have_transfer ?
+		    "(T - max cl) / T: cl is LogGP transfer time" : "na: as above",
+		    m.have_transfer ? TIME_CATS : 0);
 	lc_emit_end(e);
 	fprintf(out, "average useful %.6f s per processor, most useful %.6f s (one processor)\n",
 		m.useful_avg, m.useful_max);

@@ -36,6 +36,20 @@
  *   (record with --procs, or LC_TEAM).
  *   global efficiency          GE   = PE x CompScal
  *
+ * On a busy machine (other processes and steal above 10 % of the
+ * program's CPUs) the time threads waited for a CPU (rc, measured from
+ * run-queue data) is the machine's, not the program's: the metrics then
+ * take T' = T - RC_b, the wall time less the waits for a CPU of the
+ * busiest processor b (the thread with the most useful computation, whose
+ * time sets the run's), never below max M_r, in place of T (PE = avg U /
+ * T', CommE = max M_r / T'), and say so.  A wait of another thread for a
+ * partner that waited for a CPU stays in its sl (the sampler's rule makes
+ * it rc where it can tell), and the mark says sl is distorted.  Without run-queue data,
+ * or with p above the CPUs (where rc is partly the program's own), they
+ * cannot leave the load out, and say that.  The text output opens with the
+ * report's line on the machine's share, and marks (" *") each metric built
+ * from a category the load distorts.
+ *
  * Everything prints to the stream given; failures return 1 with a reason.
  */
 #ifndef LC_POP_H
@@ -59,6 +73,15 @@ struct lc_pop {
 	uint32_t nranks;	/* processes that computed (R) */
 	int hybrid;		/* R >= 2 and a rank computed on 2 threads or more */
 	double omp_pe, mpi_pe, mpi_lb;
+	/* The machine's load (lc_machine_distorts): 0 none; 1 above the
+	 * threshold and left out: the metrics are over own, the program's
+	 * time without the waits for a CPU (see below); -1 above it but
+	 * not separable (no run-queue data, or p above the CPUs: the wait
+	 * for a CPU is then partly the program's own), the metrics over T
+	 * count it, and cannot names why. */
+	int load;
+	double own;		/* T', s (load 1), else T */
+	const char *cannot;
 };
 
 /* One rank's (process's) share of the hybrid model. */

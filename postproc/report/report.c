@@ -483,17 +483,6 @@ static void text_methods(const struct lc_profile *pr, const struct view *v)
 		       "observations)%s\n", v->nobs, missed_note(pr, buf, sizeof(buf)));
 }
 
-/* Whether the profile holds a tag of the OpenMP tool (kind byte 0x4f, 'O',
- * in the top byte: docs/shm-abi.md, fragment tags). */
-static int omp_tags(const struct lc_profile *pr)
-{
-	for (int s = 0; s < LC_NSRC; s++)
-		for (uint32_t i = 0; i < pr->data[s].ntags; i++)
-			if ((uint64_t)pr->data[s].tags[i].tag >> 56 == 0x4f)
-				return 1;
-	return 0;
-}
-
 static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
 			 const struct view *v, const char *note)
 {
@@ -530,10 +519,6 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 		printf("** note: file descriptors ran out while recording: threads that appeared "
 		       "after that have no scheduler or counter source\n");
 	lc_report_limits(pr);
-	if (omp_tags(pr))
-		printf("** note: OpenMP: a thread spinning on a flush or an atomic variable "
-		       "(no OpenMP wait construct) is computation: the tool cannot see such "
-		       "waits (docs/openmp-pthreads.md, Limits)\n");
 	if (*note)
 		printf("** %s\n", note);
 }

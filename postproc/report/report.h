@@ -74,6 +74,19 @@ struct lc_late {
 	uint32_t nranks;	/* ranks with threads in the source */
 	uint64_t pc;		/* its computation (PC), ns */
 	double pc_others;	/* the other ranks' median PC, ns */
+	/* The rank that computed most, judged by its work (what the
+	 * machine's load does not distort when run-queue time is measured
+	 * apart): its computation against the others' median, and the
+	 * waits it caused, the others' SL beyond its own summed. */
+	struct {
+		int32_t rank;
+		const char *host;
+		uint64_t pc;
+		double pc_others;	/* median, ns */
+		uint64_t sl;		/* its own SL, ns */
+		uint64_t caused;	/* sum over the others of (their SL - its SL), >= 0 */
+		uint64_t last;		/* windows in which it arrived last */
+	} work;
 };
 
 /* Fill *out from source src of pr.  Returns 0, -ENOENT when the profile has

@@ -322,6 +322,46 @@ int lc_report_ranks(const struct lc_profile *pr, const struct lc_report_opts *o,
 	return 0;
 }
 
+/* The median of the PC of rows[0..n) but skip (with threads only); 0 none. */
+static double median_pc(const struct rank_row *rows, uint32_t n, uint32_t skip)
+{
+	uint64_t *pc = calloc(n ? n : 1, sizeof(*pc));
+	uint32_t k = 0;
+	double m = 0;
+
+	if (!pc)
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (i != skip && rows[i].nthreads)
+			pc[k++] = rows[i].cat[LC_CAT_PC];
+	if (k) {
+		qsort(pc, k, sizeof(*pc), by_u64);
+		m = k % 2 ? (double)pc[k / 2] : ((double)pc[k / 2 - 1] + (double)pc[k / 2]) / 2;
+	}
+	free(pc);
+	return m;
+}
+
+/* The rank that computed most (out->work): its computation, the others'
+ * median, and the others' waits beyond its own. */
+static void by_work(const struct rank_row *rows, uint32_t n, struct lc_late *out)
+{
+	uint32_t top = 0;
+
+	for (uint32_t i = 1; i < n; i++)
+		if (rows[i].nthreads && rows[i].cat[LC_CAT_PC] > rows[top].cat[LC_CAT_PC])
+			top = i;
+	out->work.rank = rows[top].rank;
+	out->work.host = rows[top].host;
+	out->work.pc = rows[top].cat[LC_CAT_PC];
+	out->work.sl = rows[top].cat[LC_CAT_SL];
+	out->work.last = rows[top].last;
+	out->work.pc_others = median_pc(rows, n, top);
+	for (uint32_t i = 0; i < n; i++)
+		if (i != top && rows[i].nthreads && rows[i].cat[LC_CAT_SL] > out->work.sl)
+			out->work.caused += rows[i].cat[LC_CAT_SL] - out->work.sl;
+}
+
 /* The rank that arrived last most often.  See report.h. */
 int lc_report_late(const struct lc_profile *pr, enum lc_source src, struct lc_late *out)
 {
@@ -340,27 +380,15 @@ int lc_report_late(const struct lc_profile *pr, enum lc_source src, struct lc_la
 		if (rows[i].last > rows[best].last)
 			best = i;
 	if (n && out->nwin) {
-		uint64_t *pc = calloc(n, sizeof(*pc));
-		uint32_t k = 0;
-
 		out->rank = rows[best].rank;
 		out->host = rows[best].host;
 		out->last = rows[best].last;
 		out->caused = rows[best].caused;
-		for (uint32_t i = 0; i < n; i++) {
-			if (!rows[i].nthreads)
-				continue;
-			out->nranks++;
-			if (i != best && pc)
-				pc[k++] = rows[i].cat[LC_CAT_PC];
-		}
+		for (uint32_t i = 0; i < n; i++)
+			out->nranks += rows[i].nthreads > 0;
 		out->pc = rows[best].cat[LC_CAT_PC];
-		if (k) {
-			qsort(pc, k, sizeof(*pc), by_u64);
-			out->pc_others = k % 2 ? (double)pc[k / 2] :
-				((double)pc[k / 2 - 1] + (double)pc[k / 2]) / 2;
-		}
-		free(pc);
+		out->pc_others = median_pc(rows, n, best);
+		by_work(rows, n, out);
 	}
 	free(rows);
 	return n && out->nwin ? 0 : -ENOENT;

@@ -211,6 +211,13 @@ int lc_where_print(FILE *out, const struct lc_profile *pr, const struct lc_where
 		total_row(e, pr, w);
 	if (lc_emit_end(e))
 		return -EIO;
+	if (text && (lc_machine_distorts(pr) >> LC_CAT_SL & 1))
+		fprintf(out, "** slowest: under the machine's load (%.1f %% of the program's CPUs) "
+			"judged by computation, and at waits by the wait for partners alone: a "
+			"wait for a CPU is the load's, not lateness%s\n",
+			lc_machine_pct(&pr->machine_total, LC_SHARE_LOAD),
+			lc_machine_distorts(pr) >> LC_CAT_PC & 1 ?
+			" (without run-queue data computation counts it too: record --sched)" : "");
 	if (text && w->note[0]) {
 		fprintf(out, "** names: ");
 		lc_emit_text_str(out, w->note);
