@@ -158,8 +158,8 @@ static void print_spread(const struct lc_fitrun *fr, FILE *out)
 		100 * lo, 100 * hi);
 	for (int v = 0; v < fr->nvars; v++)
 		fprintf(out, "%s%s=%g", v ? " " : "", fr->vars[v], p->x[at * (size_t)fr->nvars + (size_t)v]);
-	fprintf(out, "); the runs' noise %.3g%% (from the repeats: 1.4826 x their median distance "
-		"from their point's median)\n", 100 * p->noise);
+	fprintf(out, "); the runs' noise %.3g%% (from the repeats: their pooled "
+		"standard deviation, unbiased)\n", 100 * p->noise);
 }
 
 /* The line of points and runs: how many, which were left out, and the
