@@ -684,6 +684,53 @@ static void below_zero(struct lc_fitrun *fr, struct lc_fitcand *c)
 	snprintf(c->why, sizeof(c->why), "below zero at %s", where);
 }
 
+/* True when the fitted c has two non-constant terms of opposite signs: a
+ * positive term less a faster-growing one cancels past the data. */
+static int opposite_signed(const struct lc_fitrun *fr, const struct lc_fitcand *c)
+{
+	int pos = 0, neg = 0;
+
+	for (int t = 0; t < c->f->nterms; t++) {
+		double a = lc_expr_eval(c->f->term[t], &fr->pts.x[0]);
+		int konst = 1;
+
+		for (size_t i = 1; i < fr->pts.n && konst; i++)
+			konst = lc_expr_eval(c->f->term[t], &fr->pts.x[i * (size_t)fr->nvars]) == a;
+		if (konst || c->fit.zero[t] || c->fit.coef[t] == 0)
+			continue;
+		pos |= c->fit.coef[t] * a > 0 || (a == 0 && c->fit.coef[t] > 0);
+		neg |= c->fit.coef[t] * a < 0 || (a == 0 && c->fit.coef[t] < 0);
+	}
+	return pos && neg;
+}
+
+/* Leave out the default and search forms with opposite-signed terms
+ * unless the data demand them: when some fitted model without such terms
+ * is not doubtful (every coefficient clear of 0, no lack of fit), they
+ * are refused, counted, the first named. */
+static void refuse_mixed(struct lc_fitrun *fr)
+{
+	int plain = 0;
+
+	for (int i = 0; i < fr->ncands; i++) {
+		struct lc_fitcand *c = &fr->cands[i];
+
+		c->mixed = c->ok && !c->user && opposite_signed(fr, c);
+		plain |= c->ok && !c->mixed && !lc_fit_doubtful(&c->fit);
+	}
+	for (int i = 0; plain && i < fr->ncands; i++) {
+		struct lc_fitcand *c = &fr->cands[i];
+
+		if (!c->mixed)
+			continue;
+		if (!fr->nmixed++)
+			lc_fitrun_model_text(fr, c, fr->mixed_first, sizeof(fr->mixed_first));
+		c->ok = 0;
+		snprintf(c->why, sizeof(c->why), "opposite-signed terms: they cancel past the data, "
+			 "and a model without them fits");
+	}
+}
+
 /* Fit every candidate, noting refusals; default and search forms that are
  * not defined at every point are left out (and counted).  Returns the
  * number fitted, or -ENOMEM. */
@@ -829,6 +876,7 @@ static int fit_all(struct lc_fitrun *fr, char *msg, size_t len)
 		return lc_fail(msg, len, -EDOM, "%s", "");
 	if (fr->o.prune)
 		dedupe(fr);
+	refuse_mixed(fr);
 	return rank(fr) ? lc_fail(msg, len, -ENOMEM, "out of memory") : 0;
 }
 
