@@ -88,6 +88,20 @@ printf 'parallel main: a b\nfragment a\n    model: rt(n,p) = 6*n\n    p = q\nfra
 has_lines "--tune processors per task: q = 6 of 8, T = n" "$tmp/out" \
 	"^brute force (7 points):  n=5 p=8 q=6: T = 5 s" "^search .*q=6: T = 5 s"
 
+# ---- --what-if -----------------------------------------------------------------
+# a (6n) and b (2n) side by side on one processor each: T = 6n, LI = 4n;
+# balanced (li=0): T = (6n + 2n)/2 = 4n; rt*=0.25: T = (2n + 4n)/2 = 3n
+printf 'parallel main: a b\nfragment a\n    model: rt(n,p) = 6*n\n    p = 1\nfragment b\n    model: rt(n,p) = 2*n\n    p = 1\n' >"$tmp/w.lcm"
+"$LC" compose -s "$tmp/w.lcm" --at "n=5 p=2" -w balanced -w "rt*=0.25" >"$tmp/out" 2>&1
+has_lines "--what-if at a point: balanced and a scaled category, with gains" "$tmp/out" \
+	"^T(E) = sum C(E)/p = 30 s" "^what-if balanced  *T = 20 s  gain 10 s (33.3%)" \
+	"^what-if rt\*=0.25  *T = 15 s  gain 15 s (50.0%)"
+"$LC" compose -s "$tmp/w.lcm" --grid "n=5,10 p=2" -w nowait -w li=0 >"$tmp/out" 2>&1
+has_lines "--what-if over a grid: a column and gain per scenario" "$tmp/out" \
+	"li=0  *gain%" "^ *10  *2  *60  .*  60  *0\.0  *40  *33\.3$"
+refuse "--what-if: a bad scenario" "what-if 'zz=0': unknown category 'zz'" -s "$tmp/w.lcm" --at "n=5 p=2" -w zz=0
+refuse "--what-if with --tune" "--what-if and --tune: give one of them" -s "$tmp/w.lcm" --at "n=5" --tune "p=1,2" -w balanced
+
 # ---- fit --emit-comment round trip -------------------------------------------
 R=tests/data/fit/runfast.runs
 if "$LC" fit -c rt -v "n p" -f "$R" --emit "$tmp/rt.model" "n^2*log2(n) + 1" >/dev/null &&

@@ -25,6 +25,7 @@ PY
 printf 'PARAMETER p\nPOINTS 1 2 4 8\nREGION r\nMETRIC li\nDATA 1\nDATA 2\n' >"$tmp/few.txt"
 refuse "fewer DATA lines than POINTS" 1 "few.txt:6: METRIC li has 2 DATA lines for 4 POINTS" \
 	--extrap "$tmp/few.txt"
+if grep -q ": 'li'$" "$tmp/err"; then fail "the metric named twice: $(cat "$tmp/err")"; else ok "the metric is named once (not again as the offending word)"; fi
 gen 5000 "$tmp/long.txt"
 run export --extrap "$tmp/long.txt" -o "$tmp/long.runs"
 check "a POINTS line of 5000 points (90 KB) is read" '[ "$(grep -c "^DATA" "$tmp/long.runs")" -eq 5000 ]'

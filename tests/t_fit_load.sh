@@ -46,6 +46,15 @@ sed 's/ load=[0-9]*//' "$R" >"$tmp/noload.runs"
 st=$?
 [ "$st" -ne 0 ] && grep -q "max-load: no run in .* has load=" "$tmp/out" &&
 	ok "--max-load without load= in the runs: refused" || { fail "--max-load without load="; cat "$tmp/out"; }
+# short runs carry no load= (too short for the machine's share): unknown, kept, with a note
+{ cat "$R"; printf 'p=16 rt=64 rc=0 tt=64\n'; printf 'p=32 rt=128 rc=0 tt=128\n'; } >"$tmp/short.runs"
+"$LC" fit -c tt -v p -f "$tmp/short.runs" --max-load 20 'p' >"$tmp/out" 2>&1
+st=$?
+[ "$st" -eq 0 ] && grep -q "note: --max-load: 2 runs carry no load= (.*short.runs:9 and more: a run too short" "$tmp/out" &&
+	grep -q "6 points from 6 runs; 4 not selected by --max-load" "$tmp/out" &&
+	grep -q "^ 1\. (4 +/- [0-9.e-]*) \* p " "$tmp/out" &&
+	ok "--max-load: runs without load= kept as unknown, with a note" ||
+	{ fail "--max-load with short runs"; cat "$tmp/out"; }
 "$LC" fit -c tt -v p -f "$R" --max-load 0 'p' >"$tmp/out" 2>&1
 st=$?
 [ "$st" -eq 2 ] && grep -q "max-load wants a percentage above 0 and at most 100, not '0'" "$tmp/out" &&

@@ -81,6 +81,14 @@ check "p beyond the CPUs but measured: no note; %pmax recorded" \
 run predict -m "$tmp/c4.model" --at "p=8"
 check "p beyond the largest measured p: the note" \
 	'grep -q "^note: p up to 8 exceeds the 2 CPUs of the machine the runs were measured on and the largest p measured" "$tmp/out"'
+printf 'tt(p) = 10 - 0.5*p\n' >"$tmp/neg.model"
+run predict -m "$tmp/neg.model" --at "p=8"
+check "a total-time model above zero: T(E) and a speedup" \
+	'grep -q "^T(E) = sum C(E)/p = 0\.75 s" "$tmp/out" && ! grep -q "nan" "$tmp/out"'
+refuse "a total-time model below zero at the point: refused with the reason, no -nan" 1 \
+	"T(E) of $tmp/neg.model is not positive at p=32: its models are zero or below zero there" \
+	-m "$tmp/neg.model" --at "p=32"
+refuse "the same in a grid" 1 "is not positive at p=20" -m "$tmp/neg.model" --grid "p=1,20,40"
 printf '%%cpus two\nrt(p) = p\n' >"$tmp/bad.model"
 refuse "a bad %cpus line is refused with its line" 1 "bad.model:1" -m "$tmp/bad.model" --at "p=1"
 

@@ -8,6 +8,10 @@
  * lot): the default median, and the minimum, stay near the truth where the
  * mean does not.
  *
+ * The runs' noise estimated from 3 or 5 repeats of known sigma (2 %, 5 %,
+ * 10 %) is unbiased: its mean over 150 seeded cases within 5 % of sigma,
+ * and clean repeats are listed as outliers in at most 5 of 150 cases.
+ *
  * With arguments it is the larger measurement behind docs/performance.md:
  * test_noisy SEEDS [SIGMA]  prints the rate of each variant and asserts nothing.
  */
@@ -119,9 +123,67 @@ static void test_skewed_repeats(void **state)
 	assert_true(min_ok >= 36);
 }
 
+/* The mean noise estimate over `cases` generated cases of 6 points with
+ * `reps` Gaussian repeats of relative sigma each (the points' sizes spread
+ * over 1e-3..1e3), and how many cases list an outlier. */
+static double noise_mean(double sigma, int reps, int cases, int *flagged)
+{
+	double sum = 0;
+	int keys[1] = { 0 };
+
+	*flagged = 0;
+	for (int s = 0; s < cases; s++) {
+		struct lc_runs *r = lc_runs_new();
+		struct lc_points pts;
+		int line = 1;
+
+		assert_non_null(r);
+		for (int i = 0; i < 6; i++) {
+			double v = pow(10, 6 * rng_uniform() - 3);
+
+			for (int k = 0; k < reps; k++) {
+				lc_runs_start(r, line++);
+				lc_runs_add(r, "p", ldexp(1, i + 1));
+				lc_runs_add(r, "y", v * (1 + sigma * noisy_normal()));
+			}
+		}
+		assert_int_equal(lc_points_build(r, keys, 1, 1, NULL, LC_POINTS_DEFAULT, &pts), 0);
+		sum += pts.noise;
+		*flagged += pts.nout > 0;
+		lc_points_free(&pts);
+		lc_runs_free(r);
+	}
+	return sum / cases;
+}
+
+/* The noise estimate of generated repeats of known sigma: unbiased with 3
+ * and 5 repeats (the median absolute deviation it replaced gave 1.95 % and
+ * 3.29 % for 5 %), and clean repeats named outliers in at most 5 of 150
+ * cases (16 of 45 with 3 repeats before). */
+static void test_noise_estimate(void **state)
+{
+	static const double sigma[] = { 0.02, 0.05, 0.10 };
+	static const int reps[] = { 3, 5 };
+
+	(void)state;
+	rng_seed(9100);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 2; j++) {
+			int flagged;
+			double m = noise_mean(sigma[i], reps[j], 150, &flagged);
+
+			printf("noise of %d repeats, sigma %.0f%%: mean estimate %.2f%%, "
+			       "%d of 150 cases with an outlier\n", reps[j], 100 * sigma[i],
+			       100 * m, flagged);
+			assert_true(fabs(m / sigma[i] - 1) <= 0.05);
+			assert_true(flagged <= 5);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_noise_estimate),
 		cmocka_unit_test(test_skewed_repeats),
 		cmocka_unit_test(test_noisy_goal),
 	};

@@ -294,7 +294,7 @@ static int data_end(const struct lc_xp_table *t, const struct tstate *st, int ln
 		return 0;
 	snprintf(why, sizeof(why), "METRIC %s has %zu DATA lines for %zu POINTS (one per point)",
 		 t->met[st->met], st->next, t->npt);
-	return bad_at(err, ln, t->met[st->met], why);
+	return bad_at(err, ln, "", why);	/* the reason names the metric */
 }
 
 /* One DATA line s for the current metric. */

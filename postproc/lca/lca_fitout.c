@@ -158,8 +158,8 @@ static void print_spread(const struct lc_fitrun *fr, FILE *out)
 		100 * lo, 100 * hi);
 	for (int v = 0; v < fr->nvars; v++)
 		fprintf(out, "%s%s=%g", v ? " " : "", fr->vars[v], p->x[at * (size_t)fr->nvars + (size_t)v]);
-	fprintf(out, "); the runs' noise %.3g%% (from the repeats: 1.4826 x their median distance "
-		"from their point's median)\n", 100 * p->noise);
+	fprintf(out, "); the runs' noise %.3g%% (from the repeats: their pooled "
+		"standard deviation, unbiased)\n", 100 * p->noise);
 }
 
 /* The line of points and runs: how many, which were left out, and the
@@ -241,6 +241,10 @@ static void print_undefined(const struct lc_fitrun *fr, FILE *out)
 	if (fr->nundef)
 		fprintf(out, "note: %d form%s undefined at %s (log of 0, or a negative power of 0) "
 			"left out\n", fr->nundef, fr->nundef == 1 ? "" : "s", fr->undef_at);
+	if (fr->nmixed)
+		fprintf(out, "note: %d form%s with opposite-signed terms left out (they cancel past "
+			"the data; a model without them fits): the first %s\n", fr->nmixed,
+			fr->nmixed == 1 ? "" : "s", fr->mixed_first);
 	if (fr->nneg)
 		fprintf(out, "note: %d form%s whose fitted curve goes below zero in the %s left out "
 			"(the first at %s)\n", fr->nneg, fr->nneg == 1 ? "" : "s",
@@ -272,6 +276,10 @@ static void print_rule(const struct lc_fitrun *fr, FILE *out)
 		fprintf(out, "ranked by %s; '?' and '!' models last%s\n", crit[fr->sel.crit],
 			fr->sel.crit == LC_CRIT_AICC ? "; the simplest within 2 of the best first" :
 			"");
+	if (fr->sel.extrap)
+		fprintf(out, "extrapolation first: the largest level of each variable (then the two "
+			"largest) held out and predicted from the others; errors within %.3g%% of "
+			"the best's are ties, which the rule above orders\n", fr->sel.band);
 	if (fr->sel.promoted >= 0)
 		fprintf(out, "note: model 1 has fewer parameters or simpler terms than model 2 and "
 			"is within one standard error of it\n");

@@ -246,8 +246,27 @@ static int find_loaded(struct lc_fitrun *fr, char *msg, size_t len)
 	return 0;
 }
 
-/* --max-load: add "load<=PCT" to the -x condition; every run must carry
- * its load. */
+/* Note the runs without a load value that --max-load keeps (too short
+ * for the machine's share to be measured: their load is unknown). */
+static void note_unknown_load(struct lc_fitrun *fr)
+{
+	int n = 0, first = 0;
+
+	for (size_t i = 0; i < lc_runs_count(fr->runs); i++)
+		if (lc_runs_get(fr->runs, i, fr->loadkey, &(double){ 0 }) != LC_CELL_VALUE &&
+		    !n++)
+			first = lc_runs_line(fr->runs, i);
+	if (n)
+		lc_note(fr->note, fr->note_arg, "note: --max-load: %d run%s carr%s no %s= (%s:%d%s: "
+			"a run too short for the machine's share to be measured); %s load is "
+			"unknown, and %s kept", n, n == 1 ? "" : "s", n == 1 ? "ies" : "y",
+			LC_FIT_LOAD_KEY, fr->o.runs, first, n > 1 ? " and more" : "",
+			n == 1 ? "its" : "their", n == 1 ? "it is" : "they are");
+}
+
+/* --max-load: add "(load>PCT)==0" to the -x condition: a run above PCT
+ * is left out, one whose load is unknown (no load= value) is kept, with a
+ * note.  Some run must carry its load. */
 static int max_load_cond(struct lc_fitrun *fr, char *msg, size_t len)
 {
 	char text[1024];
@@ -258,12 +277,9 @@ static int max_load_cond(struct lc_fitrun *fr, char *msg, size_t len)
 	if (fr->loadkey < 0)
 		return lc_fail(msg, len, -ENOENT, "--max-load: no run in %s has %s= (the machine's "
 			       "load share, as report -l writes it)", fr->o.runs, LC_FIT_LOAD_KEY);
-	for (size_t i = 0; i < lc_runs_count(fr->runs); i++)
-		if (lc_runs_get(fr->runs, i, fr->loadkey, &(double){ 0 }) != LC_CELL_VALUE)
-			return lc_fail(msg, len, -EINVAL, "--max-load: %s:%d has no %s value",
-				       fr->o.runs, lc_runs_line(fr->runs, i), LC_FIT_LOAD_KEY);
-	snprintf(text, sizeof(text), "%s%s" LC_FIT_LOAD_KEY "<=%.17g", fr->o.extract ? fr->o.extract : "",
-		 fr->o.extract ? " " : "", fr->o.max_load);
+	note_unknown_load(fr);
+	snprintf(text, sizeof(text), "%s%s(" LC_FIT_LOAD_KEY ">%.17g)==0",
+		 fr->o.extract ? fr->o.extract : "", fr->o.extract ? " " : "", fr->o.max_load);
 	lc_expr_free(fr->cond);
 	fr->cond = NULL;
 	if (lc_expr_parse_cond(text, 0, resolve_key, fr->runs, &fr->cond, &pe))
@@ -668,6 +684,53 @@ static void below_zero(struct lc_fitrun *fr, struct lc_fitcand *c)
 	snprintf(c->why, sizeof(c->why), "below zero at %s", where);
 }
 
+/* True when the fitted c has two non-constant terms of opposite signs: a
+ * positive term less a faster-growing one cancels past the data. */
+static int opposite_signed(const struct lc_fitrun *fr, const struct lc_fitcand *c)
+{
+	int pos = 0, neg = 0;
+
+	for (int t = 0; t < c->f->nterms; t++) {
+		double a = lc_expr_eval(c->f->term[t], &fr->pts.x[0]);
+		int konst = 1;
+
+		for (size_t i = 1; i < fr->pts.n && konst; i++)
+			konst = lc_expr_eval(c->f->term[t], &fr->pts.x[i * (size_t)fr->nvars]) == a;
+		if (konst || c->fit.zero[t] || c->fit.coef[t] == 0)
+			continue;
+		pos |= c->fit.coef[t] * a > 0 || (a == 0 && c->fit.coef[t] > 0);
+		neg |= c->fit.coef[t] * a < 0 || (a == 0 && c->fit.coef[t] < 0);
+	}
+	return pos && neg;
+}
+
+/* Leave out the default and search forms with opposite-signed terms
+ * unless the data demand them: when some fitted model without such terms
+ * is not doubtful (every coefficient clear of 0, no lack of fit), they
+ * are refused, counted, the first named. */
+static void refuse_mixed(struct lc_fitrun *fr)
+{
+	int plain = 0;
+
+	for (int i = 0; i < fr->ncands; i++) {
+		struct lc_fitcand *c = &fr->cands[i];
+
+		c->mixed = c->ok && !c->user && opposite_signed(fr, c);
+		plain |= c->ok && !c->mixed && !lc_fit_doubtful(&c->fit);
+	}
+	for (int i = 0; plain && i < fr->ncands; i++) {
+		struct lc_fitcand *c = &fr->cands[i];
+
+		if (!c->mixed)
+			continue;
+		if (!fr->nmixed++)
+			lc_fitrun_model_text(fr, c, fr->mixed_first, sizeof(fr->mixed_first));
+		c->ok = 0;
+		snprintf(c->why, sizeof(c->why), "opposite-signed terms: they cancel past the data, "
+			 "and a model without them fits");
+	}
+}
+
 /* Fit every candidate, noting refusals; default and search forms that are
  * not defined at every point are left out (and counted).  Returns the
  * number fitted, or -ENOMEM. */
@@ -813,6 +876,7 @@ static int fit_all(struct lc_fitrun *fr, char *msg, size_t len)
 		return lc_fail(msg, len, -EDOM, "%s", "");
 	if (fr->o.prune)
 		dedupe(fr);
+	refuse_mixed(fr);
 	return rank(fr) ? lc_fail(msg, len, -ENOMEM, "out of memory") : 0;
 }
 

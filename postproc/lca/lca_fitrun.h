@@ -67,6 +67,7 @@ struct lc_fitcand {
 	struct lc_formula *f;		/* what was fitted (after pruning) */
 	struct lc_fit fit;
 	int ok, user, undefined;
+	int mixed;			/* non-constant terms of opposite signs */
 	int seq;			/* --search: the hypothesis' number */
 	int ndropped;
 	char dropped[256];		/* terms pruned away, as text */
@@ -109,6 +110,9 @@ struct lc_fitrun {
 	int nneg;			/* default or search forms left out: below zero */
 	int allzero;			/* the category is 0 in every selected run: its model is 0 */
 	char neg_at[64];		/* where the first one went below zero */
+	int nmixed;			/* default or search forms left out: opposite-
+					 * signed terms while a model without fits */
+	char mixed_first[160];		/* the first of them, as fitted */
 	char **hyp;			/* --search: the hypotheses not fitted yet */
 	int nhyp;			/* how many --search built */
 	int ntried;			/* candidates collected: the user's, defaults, hypotheses */

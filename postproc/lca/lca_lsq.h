@@ -34,6 +34,7 @@
 #define LC_FIT_WEIGHTS	0x4u	/* weight points by count / sd^2 when every point has repeats */
 #define LC_FIT_RELATIVE	0x8u	/* else weight points by 1 / y^2 (relative errors) when no y is 0 */
 #define LC_FIT_RANK_AICC 0x10u	/* lc_fit_select: rank by AICc alone (see there) */
+#define LC_FIT_NOEXTRAP 0x20u	/* lc_fit_select: no hold-out of the largest levels */
 
 /* One fitted model. */
 struct lc_fit {
@@ -56,6 +57,8 @@ struct lc_fit {
 	double smape;			/* leave-one-out SMAPE in percent; NaN if unavailable */
 	double smape_se;		/* its standard error (spread of the per-point errors / sqrt n) */
 	double smape_in;		/* in-sample SMAPE in percent */
+	double xerr;			/* extrapolation error in percent (lc_fit_extrap);
+					 * NaN when not computed or not possible */
 	double lof_p;			/* lack-of-fit p-value against the spread of repeats; NaN without */
 	int lof;			/* lof_p < LC_LOF_LEVEL: misfit beyond the repeats' spread */
 	double threshold;		/* threshold models: split value of the first variable */
@@ -123,6 +126,22 @@ int lc_fit_rank_cmp(const struct lc_fit *a, const struct lc_fit *b);
 int lc_fit_loo(const struct lc_formula *f, const struct lc_points *pts, unsigned flags,
 	       const char *const *names, struct lc_fit *fit);
 
+/* How many of the largest levels of each variable lc_fit_extrap holds
+ * out in turn, and how many levels must stay to fit on. */
+#define LC_EXTRAP_HOLD 2
+#define LC_EXTRAP_KEEP 3
+
+/* Fill fit->xerr (fit from lc_fit_formula with the same flags): for each
+ * variable, the points at its largest level are left out, f is refitted on
+ * the others and predicts them; then the two largest levels (while
+ * LC_EXTRAP_KEEP levels and more points than parameters stay).  xerr is
+ * the mean relative error of those predictions in percent (a prediction
+ * below zero counts its full distance): how well f predicts data it did
+ * not see in the direction a user extrapolates.  NaN when no such refit is
+ * possible.  Returns 0 or -ENOMEM. */
+int lc_fit_extrap(const struct lc_formula *f, const struct lc_points *pts, unsigned flags,
+		  const char *const *names, struct lc_fit *fit);
+
 /* What lc_fit_select ranked by. */
 enum lc_crit {
 	LC_CRIT_LOO,		/* leave-one-out SMAPE */
@@ -139,6 +158,8 @@ struct lc_select {
 	int shortlist;		/* models cross-validated */
 	int promoted;		/* the model the simpler-model rule moved to the top, or -1 */
 	int promoted_over;	/* the model it moved ahead of */
+	int extrap;		/* models ranked first by their extrapolation error */
+	double band;		/* the errors counted as ties, percent */
 };
 
 /*
@@ -157,6 +178,11 @@ struct lc_select {
  *     AICc is within 2 of the best's), the simplest is moved to the top:
  *     fewest parameters, then fewest variable reads in its terms (n counts
  *     1, n*log2(n)/p counts 3), then the better criterion.
+ *  4. unless LC_FIT_NOEXTRAP: the shortlist's models are scored by how well
+ *     they predict the largest levels of each variable held out
+ *     (lc_fit_extrap); those whose error is within a band of the best's
+ *     (the runs' noise, at least 1 %) come first in the order of steps 2
+ *     and 3, which only break these ties; the others follow by that error.
  * With LC_FIT_RANK_AICC in flags, when every model of the shortlist has a
  * finite AICc, step 2 ranks by AICc and step 3 is left out: the single-variable search, whose hypotheses c0 + c1*f differ in the
  * shape of f alone, so that the best weighted fit wins.  On six points

@@ -78,8 +78,8 @@ int lc_whatif_parse(const char *s, struct lc_whatif *w, char *msg, size_t len)
 	return w->n ? 0 : lc_fail(msg, len, -EINVAL, "what-if: empty scenario");
 }
 
-/* Apply the scenario's changes for category cat to *c and *half. */
-static void apply(const struct lc_whatif *w, const char *cat, double *c, double *half)
+/* Apply the scenario's changes for category cat.  See lca_predict.h. */
+void lc_whatif_apply(const struct lc_whatif *w, const char *cat, double *c, double *half)
 {
 	for (int i = 0; w && i < w->n; i++) {
 		double v = w->e[i].v;
@@ -221,7 +221,7 @@ int lc_predict_total(const struct lc_model *m, const struct lc_env *env, const s
 		rc = lc_predict_cat(m, cat, env, &c, &h, missing);
 		if (rc)
 			return rc;
-		apply(w, cat, &c, &h);
+		lc_whatif_apply(w, cat, &c, &h);
 		sum += c;
 		var += h * h;
 	}

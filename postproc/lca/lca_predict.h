@@ -32,6 +32,10 @@ struct lc_whatif {
  * nospeculation (wc=0).  Returns 0 or -EINVAL with msg set. */
 int lc_whatif_parse(const char *s, struct lc_whatif *w, char *msg, size_t len);
 
+/* Apply the changes of w (NULL: none) for category cat to its value *c
+ * and half width *half, in order. */
+void lc_whatif_apply(const struct lc_whatif *w, const char *cat, double *c, double *half);
+
 /* The environment: names[i] = vals[i] for i < n. */
 struct lc_env {
 	const char *const *names;

@@ -130,19 +130,40 @@ static void set_point(struct lc_predrun *pr, size_t i)
 		pr->vals[a] = pr->g.axis[a].v[idx[a]];
 }
 
-/* T of model m at the current point, with the what-if w (NULL: none). */
+/* The current point as "n=1024 p=26" into buf. */
+static void point_text(const struct lc_predrun *pr, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int a = 0; a < pr->g.naxes && used < len; a++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%g", a ? " " : "",
+					 pr->names[a], pr->vals[a]);
+}
+
+/* T of model m at the current point, with the what-if w (NULL: none).  A
+ * model whose T is not positive there (its categories below zero, each
+ * counted as 0) is refused: a run takes time, and a speedup over it would
+ * be meaningless. */
 static int total(const struct lc_predrun *pr, const struct lc_model *m,
 		 const struct lc_whatif *w, double *t, double *half, char *msg, size_t len)
 {
 	const char *missing = "?";
 	int rc = lc_predict_total(m, &pr->env, w, t, half, &missing);
+	char at[160];
 
 	if (rc == -EINVAL && !strcmp(missing, "p"))
 		return lc_fail(msg, len, rc, "p must be positive");
 	if (rc)
 		return lc_fail(msg, len, rc, "the model uses '%s'; give it in --at or --grid",
 			       missing);
-	return 0;
+	if (w || *t > 0)
+		return 0;
+	point_text(pr, at, sizeof(at));
+	return lc_fail(msg, len, -EDOM, "T(E) of %s is not positive at %s: its models are zero "
+		       "or below zero there (past the range they were fitted over; a time cannot "
+		       "be negative); refit with fit --search --upto", m == pr->a ? pr->o.model :
+		       pr->o.compare, at);
 }
 
 /* T of m at the current point with p replaced by pv (for speedup and

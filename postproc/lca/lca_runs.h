@@ -134,9 +134,11 @@ struct lc_points {
 	size_t excluded;	/* runs the extraction condition rejected */
 	int *skip_line;		/* for each of the missing runs: its line in the file, */
 	int *skip_key;		/* and the first key it lacks (NULL when not built) */
-	double noise;		/* the runs' relative noise: 1.4826 x the median
-				 * relative distance of a repeat from its point's
-				 * median, at least LC_OUTLIER_FLOOR */
+	double noise;		/* the runs' relative noise: the pooled standard
+				 * deviation of the repeats about their point's
+				 * mean over its value, unbiased for normal
+				 * repeats (c4), far repeats left out, at least
+				 * LC_OUTLIER_FLOOR */
 	size_t nout;		/* repeats far from their point: */
 	struct lc_outlier *out;	/* each one (lines in file order per point) */
 };

@@ -180,12 +180,26 @@ static int set_transfer(struct lc_compose *c, char *msg, size_t len)
 	return 0;
 }
 
+/* Parse the --what-if scenarios; --tune has no place for them. */
+static int parse_whatif(struct lc_compose *c, char *msg, size_t len)
+{
+	int rc;
+
+	if (c->o.nwhatif && c->o.tune)
+		return lc_fail(msg, len, -EINVAL, "--what-if and --tune: give one of them");
+	for (int i = 0; i < c->o.nwhatif; i++)
+		if ((rc = lc_whatif_parse(c->o.whatif[i], &c->w[i], msg, len)))
+			return rc;
+	return 0;
+}
+
 /* Parse the grids and bind the structures to their variables. */
 static int setup(struct lc_compose *c, char *msg, size_t len)
 {
 	int rc;
 
-	if ((rc = parse_grids(c, msg, len)) || (rc = set_names(c, msg, len)) ||
+	if ((rc = parse_whatif(c, msg, len)) || (rc = parse_grids(c, msg, len)) ||
+	    (rc = set_names(c, msg, len)) ||
 	    (rc = set_transfer(c, msg, len)) ||
 	    (rc = lcm_bind(c->a, c->names, c->nnames, msg, len)))
 		return rc;
@@ -326,6 +340,32 @@ static void print_cats(const struct lcm_result *r, FILE *out)
 	clip_note(&r->clip, out);
 }
 
+/* T of the composed result r after scenario w: each category changed as
+ * w says, T = sum C / p. */
+static double whatif_t(const struct lcm_result *r, const struct lc_whatif *w)
+{
+	double sum = 0;
+
+	for (int k = 0; k < LC_NCAT; k++) {
+		double ck = r->c[k], hk = r->hc[k];
+
+		lc_whatif_apply(w, lc_cat_info(k)->key, &ck, &hk);
+		sum += ck;
+	}
+	return sum / r->p;
+}
+
+/* The what-if lines of one point. */
+static void print_whatifs(const struct lc_compose *c, const struct lcm_result *r, FILE *out)
+{
+	for (int i = 0; i < c->o.nwhatif; i++) {
+		double tw = whatif_t(r, &c->w[i]);
+
+		fprintf(out, "what-if %-20s T = %.6g s  gain %.4g s (%.1f%%)\n", c->w[i].text, tw,
+			r->t - tw, r->t > 0 ? 100 * (r->t - tw) / r->t : 0.0);
+	}
+}
+
 /* The comparison line of one point. */
 static void print_compare(const struct lc_compose *c, double ta, double tb, FILE *out)
 {
@@ -368,6 +408,7 @@ static int compose_one(struct lc_compose *c, FILE *out, char *msg, size_t len)
 	fprintf(out, "lostcycles compose: %s at ", a_name(c));
 	print_point(c, out);
 	print_cats(&r, out);
+	print_whatifs(c, &r, out);
 	if (c->o.compare && (rc = eval_b(c, &rb, msg, len)))
 		return rc;
 	if (c->o.compare)
@@ -387,6 +428,8 @@ static void grid_header(const struct lc_compose *c, FILE *out)
 	for (int a = 0; a < c->g.naxes; a++)
 		fprintf(out, "%10s ", c->names[a]);
 	fprintf(out, "%12s %10s", "T(E) s", "+/-");
+	for (int i = 0; i < c->o.nwhatif; i++)
+		fprintf(out, "  %12.12s %6s", c->w[i].text, "gain%");
 	if (c->o.compare)
 		fprintf(out, " %12s %6s", "T_B s", "faster");
 	if (c->runs)
@@ -433,6 +476,11 @@ static int grid_row(struct lc_compose *c, size_t i, struct errsum *es, FILE *out
 	for (int a = 0; a < c->g.naxes; a++)
 		fprintf(out, "%10g ", c->vals[a]);
 	fprintf(out, "%12.6g %10.4g", r.t, r.half);
+	for (int w = 0; w < c->o.nwhatif; w++) {
+		double tw = whatif_t(&r, &c->w[w]);
+
+		fprintf(out, "  %12.6g %6.1f", tw, r.t > 0 ? 100 * (r.t - tw) / r.t : 0.0);
+	}
 	if (c->o.compare)
 		fprintf(out, " %12.6g %6s", rb.t, faster(r.t, rb.t) < 0 ? "A" :
 			faster(r.t, rb.t) > 0 ? "B" : "equal");

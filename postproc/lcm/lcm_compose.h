@@ -2,8 +2,9 @@
  * lcm_compose.h — one run of "lostcycles compose" (lost cycles modeling,
  * the thesis's lcm, chapter 6): read or extract the structure, bind it to
  * the variables of --at/--grid (and --tune), compose it at each point and
- * print the predicted categories and T(E), the comparison with a second
- * structure or model file, the measured runs and the tuning search; write
+ * print the predicted categories and T(E), what-if scenarios (category
+ * changes on the composed program, as predict's), the comparison with a
+ * second structure or model file, the measured runs and the tuning search; write
  * the plot of --plot.
  *
  * Loading returns 0 or -errno with a one-line reason (lc_fail) and prints
@@ -18,6 +19,7 @@
 
 #include "lc_strace.h"
 #include "lca_grid.h"
+#include "lca_predict.h"
 
 #define LC_COMPOSE_MAXSRC 32
 
@@ -27,6 +29,8 @@ struct lc_compose_opts {
 	const char *critical;		/* --critical-path TRACE */
 	const char *memory;		/* --memory[=FILE]: "" for the default file */
 	const char *src[LC_COMPOSE_MAXSRC];
+	const char *whatif[LC_WHATIF_MAX];	/* --what-if scenarios, as given */
+	int nwhatif;
 	int nsrc, extract, explain, force;
 	size_t max_points;		/* --max-points */
 };
@@ -55,6 +59,7 @@ struct lc_compose {
 	struct lc_runs *runs;
 	struct lc_strace trace;		/* --critical-path */
 	int nclip;			/* --plot: bars whose lower bound was below 0 */
+	struct lc_whatif w[LC_WHATIF_MAX];	/* o.whatif parsed */
 };
 
 /* Read (or with o.extract extract, writing the structure to o.output or
