@@ -34,7 +34,7 @@ static const char *const usage[] = {
 static struct lc_diff_opts dopt = LC_DIFF_OPTS_DEFAULT;
 static struct lc_diff_cond cond[MAX_COND];
 static int ncond, fmt_opt = LC_FMT_TEXT, source_opt = LC_SRC_SAMPLED, all, scaling, force;
-static double min_pct = 2.0;
+static double min_pct = 5.0;
 static const char *html, *size_list;
 
 static const struct lc_opt_word formats[] = {
@@ -71,7 +71,7 @@ static const struct lc_opt opts[] = {
 		    &dopt.threads),
 	LC_OPT_REAL("z", 0, "Z", "beyond noise: a change of more than Z standard errors\n"
 		    "(default 3) ...", &dopt.z, 0, 1e6),
-	LC_OPT_REAL("min", 0, "PCT", "... and of at least PCT % of the total time (default 2)",
+	LC_OPT_REAL("min", 0, "PCT", "... and of at least PCT % of the total time (default 5)",
 		    &min_pct, 0, 100),
 	LC_OPT_CALLBACK("fail-if", 0, "COND", "exit 3 when COND holds beyond noise: "
 			"[PLACE@]METRIC>CHANGE\nor <CHANGE; METRIC a category key or total; "

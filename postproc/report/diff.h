@@ -27,7 +27,7 @@ struct lc_diff_opts {
 	int threads;		/* rows per thread too (matched by their order) */
 };
 
-#define LC_DIFF_OPTS_DEFAULT { .source = LC_SRC_SAMPLED, .z = 3.0, .min = 0.02 }
+#define LC_DIFF_OPTS_DEFAULT { .source = LC_SRC_SAMPLED, .z = 3.0, .min = 0.05 }
 
 struct lc_diff_row {
 	char *place;		/* "(total)", a place's name (A's), "thread 2" */
