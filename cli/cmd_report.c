@@ -86,6 +86,18 @@ static int list_only;
 /* --sync: list the synchronization objects instead of a report. */
 static int sync_only;
 
+/* --bottlenecks[=TRACE] (postproc/report/bottleneck.c). */
+static int bneck_on;
+static const char *bneck_trace;
+
+static int opt_bottlenecks(const struct lc_opt *opt, const char *arg)
+{
+	(void)opt;
+	bneck_on = 1;
+	bneck_trace = arg;
+	return 0;
+}
+
 /* --where[=CAT], --inclusive (postproc/common/where.c). */
 static int where_on, inclusive;
 static int where_cat = -1;
@@ -210,6 +222,11 @@ static int check_opts(struct lc_report_opts *o)
 			  o->timeline || o->counters))
 		return usage_error("%s", "--sync lists the synchronization objects: it takes no "
 				   "other option but -f, --format and --source");
+	if (bneck_on && (where_on || list_only || sync_only || o->lline || o->per_thread ||
+			 o->per_rank || o->timeline || o->counters || o->have_tag ||
+			 lc_insight_wanted(&insight)))
+		return usage_error("%s", "--bottlenecks is a table of its own: it takes no other "
+				   "option but -f, --format and --source");
 	if (inclusive && !where_on)
 		return usage_error("%s", "--inclusive is a view of --where");
 	if (where_on && o->per_rank)
@@ -284,6 +301,10 @@ static const struct lc_opt opts[] = {
 			       "waits) ranked by\nlost time, or by category CAT (e.g. li); "
 			       "exclusive rows\nand (elsewhere) add up to the totals "
 			       "(docs/where.md)", NULL, opt_where),
+	LC_OPT_CALLBACK_OPTARG("bottlenecks", 0, "TRACE", "the bottleneck tests per place: "
+			       "hotspots (5 % of the total),\nan MPI call against its LogGP "
+			       "ideal, a fragment's instances\nagainst their mean (with TRACE, "
+			       "of record --trace)", NULL, opt_bottlenecks),
 	LC_OPT_FLAG("inclusive", 0, "--where: one row per function holding places, per MPI\n"
 		    "function and per fragment tag (rows overlap)", &inclusive),
 	LC_OPT_FLAG("per-thread", 0, "a table of threads x categories", &ropt.per_thread),
@@ -500,6 +521,21 @@ static int tables(const struct lc_profile *pr, struct lc_report_opts *o, struct 
 	return r;
 }
 
+/* The bottleneck table.  Returns the exit status. */
+static int bottlenecks(const struct lc_profile *pr, struct lc_report_opts *o,
+		       struct lc_tagnames **tn)
+{
+	char msg[1536];
+
+	*tn = lc_tagnames_of_profile(pr);
+	o->tag_name = lc_tagnames_get;
+	o->tag_arg = *tn;
+	if (!lc_report_bottlenecks(pr, o, bneck_trace, msg, sizeof(msg)))
+		return 0;
+	warnx("%s: %s", o->file, msg);
+	return 1;
+}
+
 /* The view the options ask for.  Returns the exit status. */
 static int view(const struct lc_profile *pr, struct lc_report_opts *o, struct lc_tagnames **tn)
 {
@@ -512,6 +548,8 @@ static int view(const struct lc_profile *pr, struct lc_report_opts *o, struct lc
 		*tn = lc_tagnames_of_profile(pr);
 		return print_where(pr, o, *tn);
 	}
+	if (bneck_on)
+		return bottlenecks(pr, o, tn);
 	if (lc_insight_wanted(&insight)) {
 		*tn = lc_tagnames_of_profile(pr);
 		return lc_insight_run(&insight, pr, o, *tn);

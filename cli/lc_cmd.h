@@ -19,6 +19,7 @@
 	X(report, "print a profile (the thesis's pp)") \
 	X(fit, "fit models to categories over runs (lca)") \
 	X(predict, "predict run time and what-if scenarios") \
+	X(diff, "compare two profiles or sets of repeats; scaling per place") \
 	X(check, "will profiling work here, and how well?") \
 	X(events, "list hardware and software events, and which open here") \
 	X(calibrate, "choose the sampling interval (--memory, --mpi: measure the machine)") \

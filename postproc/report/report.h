@@ -113,4 +113,19 @@ const char *lc_report_mark(const struct lc_profile *pr, int c);
 void lc_report_limits(const struct lc_profile *pr);
 void lc_report_limits_json(struct lc_doc *j, const struct lc_profile *pr);
 
+/* The bottleneck tests per place (bottleneck.c, PPW's): places holding
+ * LC_BNECK_HOTSPOT of the total or more; an MPI call among them is flagged
+ * when it took more than LC_BNECK_RATIO times its LogGP ideal (the
+ * communication loss credited there), another place has no instances in a
+ * profile: with trace (a trace file or folder of record --trace, or NULL)
+ * each hotspot fragment tag is flagged when its shortest or longest
+ * instance is LC_BNECK_SPREAD times off their mean.  A table on stdout as
+ * o->fmt says, and in text the count flagged.  0, or -errno with the
+ * reason in msg (no places and no trace, a trace that does not read). */
+#define LC_BNECK_HOTSPOT 0.05
+#define LC_BNECK_RATIO 2.0
+#define LC_BNECK_SPREAD 2.0
+int lc_report_bottlenecks(const struct lc_profile *pr, const struct lc_report_opts *o,
+			  const char *trace, char *msg, size_t len);
+
 #endif /* LC_REPORT_H */
