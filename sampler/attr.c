@@ -780,6 +780,23 @@ static uint64_t runq_part(const struct lc_obs_thread *th, uint64_t part, uint64_
 	return q < part ? q : part;
 }
 
+/* Of the ns a waiting thread th was granted for the own part (own ns of
+ * part, the rest being its run-queue time) of an interval of dt, the time
+ * the partners' rule makes resource contention: its partner_ns in
+ * proportion to part, at most own, shared as the grant was. */
+static uint64_t partner_part(const struct lc_obs_thread *th, uint64_t ns, uint64_t own,
+			     uint64_t part, uint64_t dt)
+{
+	uint64_t w;
+
+	if (!th->partner_ns || !ns || !own || !dt)
+		return 0;
+	w = (uint64_t)((unsigned __int128)th->partner_ns * part / dt);
+	if (w >= own)
+		return ns;
+	return (uint64_t)((unsigned __int128)w * ns / own);
+}
+
 /* Charge ns of thread th (in category cat) to the window, its row r (NULL
  * on ENOMEM), its place row pc (NULL: none, or ENOMEM) exactly as its row,
  * its task and its transfer credit. */
@@ -862,7 +879,7 @@ static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *
 	for (uint32_t i = 0; i < n; i++) {
 		const struct lc_obs_thread *th = &o->threads[i];
 		const struct lc_obs_proc *pr = &o->procs[th->proc];
-		uint64_t q = runq_part(th, part, a->charge_dt), ns[2];
+		uint64_t q = runq_part(th, part, a->charge_dt), ns[2], w;
 		int tk[2] = { state_tier(th->state), TIER_RQ };
 		struct lc_prof_trow *r;
 		uint64_t *pc;
@@ -889,9 +906,10 @@ static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *
 						      th->obj) : NULL;
 		if (r && a->places && !pc)
 			note(a, -ENOMEM);
+		w = partner_part(th, ns[0], part - q, part, a->charge_dt);
 		charge_thread(a, &c, th, pr, r, pc, lc_attr_category(th->state, pr->we, pr->sf),
-			      ns[0], part);
-		charge_thread(a, &c, th, pr, r, pc, LC_CAT_RC, ns[1], part);
+			      ns[0] - w, part);
+		charge_thread(a, &c, th, pr, r, pc, LC_CAT_RC, ns[1] + w, part);
 	}
 	a->run_slots += p ? (uint64_t)p * part : used;
 	if (we_any) {

@@ -47,6 +47,10 @@ struct lc_obs_thread {
 				 * and BUSY, or woken, or a waiter whose event
 				 * had happened: the sampler decides), charged
 				 * to RC whatever its state */
+	uint64_t partner_ns;	/* of the interval, the time a waiter (SYNC or
+				 * IDLE) waited for partners that waited for a
+				 * processor (the partners' rule: waits.h),
+				 * charged to RC instead of its wait's category */
 	uint64_t place;		/* its place word (lc_abi.h), 0 elsewhere */
 	uint64_t obj;		/* the value of its synchronization object, 0 */
 };

@@ -124,6 +124,8 @@ struct lc_sampler {
 	 * union of their affinity masks, read when each is new) */
 	struct lc_runq *rq;
 	size_t rq_cap;
+	uint64_t *rqall;		/* beside threads[]: all of rq's run-queue time */
+	size_t rqall_cap;
 	cpu_set_t aff;
 	struct proc_wait *pw;		/* by process of this tick (proc_waits) */
 	size_t pw_cap;
@@ -451,6 +453,21 @@ static uint64_t rc_of(const struct lc_sampler *s, uint32_t i, int waits_known)
 	return q->woken_ns;
 }
 
+/* The partners' rule over this tick's interval of dt (waits.h): each
+ * waiter's time waiting for partners that wait for a CPU. */
+static void partners(struct lc_sampler *s, uint64_t dt)
+{
+	struct lc_obs o = { .nprocs = s->nprocs, .procs = s->procs, .nthreads = s->nthreads,
+			    .threads = s->threads };
+
+	if (s->nthreads > s->rqall_cap &&
+	    lc_grow((void **)&s->rqall, &s->rqall_cap, s->nthreads, sizeof(*s->rqall)))
+		return;
+	for (uint32_t i = 0; i < s->nthreads; i++)
+		s->rqall[i] = s->rq[i].preempt_ns + s->rq[i].woken_ns;
+	lc_waits_partners(&s->waits, &o, s->threads, s->rqall, s->gen + 1, dt);
+}
+
 /* How many threads were runnable at once over an interval of dt (their
  * time over dt, rounded): a thread whose flag says it computes or
  * communicates for all of it (its blocking calls, I/O or a sleep, are its
@@ -518,6 +535,8 @@ static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
 	waits_known = !note_waits(s) && !proc_waits(s);
 	for (uint32_t i = 0; i < n; i++)
 		th[i].runq_ns = rc_of(s, i, waits_known);
+	if (waits_known)
+		partners(s, now - last);
 	lc_accum_runnable(s->cfg.acc, runnable_at_once(s, now - last), (uint32_t)CPU_COUNT(&s->aff));
 }
 
@@ -1055,5 +1074,6 @@ void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
 	lc_waits_free(&s->waits);
-	LC_FREE_ALL(s->procs, s->threads, s->kids, s->wasted, s->live, s->seen, s->pw, s->rq, s);
+	LC_FREE_ALL(s->procs, s->threads, s->kids, s->wasted, s->live, s->seen, s->pw, s->rq,
+		    s->rqall, s);
 }
