@@ -433,7 +433,8 @@ static int add_runq(struct replay *r, struct lc_obs *o, uint64_t a, uint64_t b)
 		uint32_t mask = 1u << LC_RQ_WOKEN, st = th[i].state, all;
 
 		if (st == LC_ST_BUSY ||
-		    ((st == LC_ST_SYNC || st == LC_ST_IDLE) && wait_over(r, o, i)))
+		    ((st == LC_ST_SYNC || st == LC_ST_IDLE) &&
+		     (wait_over(r, o, i) || lc_waits_work_began(&r->waits, th[i].thread))))
 			mask |= 1u << LC_RQ_PREEMPT;
 		all = 1u << LC_RQ_WOKEN | 1u << LC_RQ_PREEMPT;
 		th[i].runq_ns = span_time(r, th[i].thread, a, b, mask);

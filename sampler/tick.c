@@ -43,6 +43,8 @@
  * observation, for its run-queue source). */
 struct kid {
 	pid_t pid, tid;
+	uint64_t cut;		/* when it entered its state inside the tick's
+				 * interval (lc_slot_change), 0: before */
 };
 
 /* The waits of one process's threads at a tick (proc_waits). */
@@ -442,15 +444,40 @@ static int wait_over(const struct lc_sampler *s, uint32_t i)
 /* Thread i's run-queue time that is resource contention: all of it while
  * BUSY; while it waits or communicates, the time after a wake-up (its wait
  * was over), and the time it was preempted when the event it waits for has
- * happened (docs/openmp-pthreads.md, "Waiting for a CPU"). */
-static uint64_t rc_of(const struct lc_sampler *s, uint32_t i, int waits_known)
+ * happened, or when it was idle as work began (a worker that the fork has
+ * not reached: docs/openmp-pthreads.md, "Waiting for a CPU"). */
+static uint64_t rc_of(const struct lc_sampler *s, uint32_t i, const struct lc_runq *q,
+		      int waits_known)
 {
-	const struct lc_runq *q = &s->rq[i];
 	uint32_t st = s->threads[i].state;
 
-	if (st == LC_ST_BUSY || (q->preempt_ns && waits_known && waiting(st) && wait_over(s, i)))
+	if (st == LC_ST_BUSY ||
+	    (q->preempt_ns && waits_known && waiting(st) &&
+	     (wait_over(s, i) || lc_waits_work_began(&s->waits, s->threads[i].thread))))
 		return q->preempt_ns + q->woken_ns;
 	return q->woken_ns;
+}
+
+/* Thread i's run-queue time that is resource contention, in the two parts
+ * of an interval in which its state changed (note_change): before the
+ * change as the state it left says (a waiter that left its wait then
+ * waited for a CPU once its event had happened), after it by rc_of. */
+static void split_rc(struct lc_sampler *s, uint32_t i, int waits_known)
+{
+	struct lc_runq *q = &s->rq[i], post = *q;
+	struct lc_obs_thread *th = &s->threads[i];
+	uint32_t prev = th->prev_state;
+
+	if (!th->prev_ns) {
+		th->runq_ns = rc_of(s, i, q, waits_known);
+		return;
+	}
+	post.preempt_ns -= q->cut_preempt_ns < q->preempt_ns ? q->cut_preempt_ns : q->preempt_ns;
+	post.woken_ns -= q->cut_woken_ns < q->woken_ns ? q->cut_woken_ns : q->woken_ns;
+	th->runq_ns = rc_of(s, i, &post, waits_known);
+	th->prev_runq_ns = q->cut_woken_ns;
+	if (prev == LC_ST_BUSY || (waiting(prev) && !waiting(th->state)))
+		th->prev_runq_ns += q->cut_preempt_ns;
 }
 
 /* The partners' rule over this tick's interval of dt (waits.h): each
@@ -523,7 +550,7 @@ static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
 	for (uint32_t i = 0; i < n; i++) {
 		if (i + RUNQ_AHEAD < n)
 			lc_sched_prefetch(s->cfg.sched, th[i + RUNQ_AHEAD].thread);
-		s->rq[i] = (struct lc_runq){ 0 };
+		s->rq[i] = (struct lc_runq){ .cut = s->kids[i].cut };
 		if (!lc_sched_watching(s->cfg.sched, th[i].thread)) {
 			if (!opens)
 				continue;
@@ -534,7 +561,7 @@ static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
 	}
 	waits_known = !note_waits(s) && !proc_waits(s);
 	for (uint32_t i = 0; i < n; i++)
-		th[i].runq_ns = rc_of(s, i, waits_known);
+		split_rc(s, i, waits_known);
 	if (waits_known)
 		partners(s, now - last);
 	lc_accum_runnable(s->cfg.acc, runnable_at_once(s, now - last), (uint32_t)CPU_COUNT(&s->aff));
@@ -616,6 +643,28 @@ static uint32_t sync_object(struct lc_sampler *s, struct lc_target *t, uint32_t 
 	return id;
 }
 
+/* When the thread of slot i of t (observation k) entered its state inside
+ * this tick's interval, the interval is charged in two parts: before the
+ * change in the state it left, after it in its state (item k's prev_*;
+ * kids[k].cut asks the run-queue source for the time before the change).
+ * A tick that charged all of a late interval to the state seen at its end
+ * credited a short region's worker, whose state changes at every fork and
+ * barrier, with less computation than it did. */
+static void note_change(struct lc_sampler *s, const struct lc_target *t, uint32_t i, uint32_t k,
+			uint64_t now)
+{
+	struct lc_obs_thread *th = &s->threads[k];
+	uint64_t cut;
+	uint32_t prev;
+
+	if (!s->last || !lc_slot_change(t, i, s->last, s->at, th->state, &cut, &prev) ||
+	    cut >= now)
+		return;
+	s->kids[k].cut = cut;
+	th->prev_state = prev > LC_ST_COMM ? LC_ST_IDLE : prev;
+	th->prev_ns = cut - s->last;
+}
+
 /* Read the slots of target t into the thread observations. */
 static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		       uint32_t *nthreads, uint64_t now, uint64_t dt)
@@ -686,7 +735,8 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
 			.xfer_ns = xfer_take(sl, c, fresh, st, dt),
 		};
-		s->kids[*nthreads - 1] = (struct kid){ t->pid, (pid_t)tid };
+		s->kids[*nthreads - 1] = (struct kid){ t->pid, (pid_t)tid, 0 };
+		note_change(s, t, i, *nthreads - 1, now);
 		thread_seen(s, (uint32_t)c->thread, fresh, (pid_t)tid);
 	}
 }

@@ -14,12 +14,13 @@
 /* Room for thread th in every array of w; 0 or -ENOMEM. */
 static int waits_room(struct lc_waits *w, uint32_t th)
 {
-	size_t c1 = w->cap, c2 = w->cap;
+	size_t c1 = w->cap, c2 = w->cap, c3 = w->cap;
 
 	if (th < w->cap)
 		return 0;
 	if (lc_grow((void **)&w->since, &c1, (size_t)th + 1, sizeof(uint64_t)) ||
 	    lc_grow((void **)&w->key, &c2, c1, sizeof(uint32_t)) ||
+	    lc_grow((void **)&w->began, &c3, c1, 1) ||
 	    lc_grow((void **)&w->at, &w->cap, c1, sizeof(uint64_t)))
 		return -ENOMEM;
 	return 0;
@@ -31,10 +32,14 @@ int lc_waits_note(struct lc_waits *w, uint32_t th, uint32_t st, uint32_t key, ui
 		return -ENOMEM;
 	if (st != LC_ST_SYNC && st != LC_ST_IDLE) {
 		w->since[th] = 0;
+		w->began[th] = 0;
 		return 0;
 	}
-	if (!w->since[th] || w->key[th] != key)
+	if (!w->since[th] || w->key[th] != key) {
+		/* idle before work began and idle since: work is there for it */
+		w->began[th] = w->since[th] && st == LC_ST_IDLE && key == (w->key[th] | 1u << 8);
 		w->since[th] = t;
+	}
 	w->key[th] = key;
 	w->at[th] = t;
 	return 0;
@@ -134,7 +139,8 @@ int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_
 		const struct lc_obs_thread *x = &o->threads[i];
 		uint32_t k = x->thread;
 		struct lc_awaited a;
-		uint64_t own = x->runq_ns < dt ? dt - x->runq_ns : 0, all, debt, ns;
+		uint64_t held = x->runq_ns + x->prev_ns, own = held < dt ? dt - held : 0;
+		uint64_t all, debt, ns;
 
 		if ((x->state != LC_ST_SYNC && x->state != LC_ST_IDLE) || !o->procs[x->proc].we)
 			continue;
@@ -152,6 +158,6 @@ int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_
 
 void lc_waits_free(struct lc_waits *w)
 {
-	LC_FREE_ALL(w->since, w->at, w->key, w->rq, w->base, w->used, w->waited,
+	LC_FREE_ALL(w->since, w->at, w->key, w->began, w->rq, w->base, w->used, w->waited,
 		    w->aw);
 }

@@ -20,6 +20,8 @@ struct lc_waits {
 	uint64_t *since;	/* when the thread's wait began, 0: not waiting */
 	uint64_t *at;		/* when it was last seen waiting */
 	uint32_t *key;		/* the state and work_exists of that wait */
+	uint8_t *began;		/* it was idle when work began and still is:
+				 * a worker the fork has not reached yet */
 	size_t cap;
 	/* the partners' rule, by profile thread (lc_waits_partners) */
 	uint64_t *rq;		/* run-queue time since it last left a wait */
@@ -57,6 +59,14 @@ int lc_waits_note(struct lc_waits *w, uint32_t th, uint32_t st, uint32_t key, ui
  */
 int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_thread *th,
 		      const uint64_t *rq, uint64_t t, uint64_t dt);
+
+/* Whether thread th (noted) was idle when work began and is still idle:
+ * the event it waits for (the work) has happened, and the time it spends
+ * in a run queue is waiting for a CPU. */
+static inline int lc_waits_work_began(const struct lc_waits *w, uint32_t th)
+{
+	return th < w->cap && w->began[th];
+}
 
 /* Free w's arrays (not w). */
 void lc_waits_free(struct lc_waits *w);

@@ -21,6 +21,8 @@
  * summed over the threads:
  *   truth p=P li=LI li_skewed=LI li_balanced=LI cpu=CPU wall=MAIN_DURATION
  *   thread T cpu=ITS_CPU_TIME_IN_THE_WORK
+ * (the master's with its serial parts: the calibration before the regions,
+ * its probe's arithmetic after each).
  */
 #include <omp.h>
 #include <pthread.h>
@@ -40,6 +42,7 @@ static double seen[MAXT][MAXT];		/* [t][k]: k's CPU clock at t's arrival */
 static double cpu_of[MAXT];		/* each thread's CPU time in the work */
 static double li_truth[2];		/* skewed, balanced loops */
 static double per_ms;			/* iterations of step() per CPU ms */
+static double judged;			/* the master's CPU time in judge() */
 
 static volatile double sink;
 
@@ -90,6 +93,7 @@ static void part(int t, int n, double ms)
  * the others waited for it. */
 static void judge(int n, int which)
 {
+	double c0 = lw_clock(CLOCK_THREAD_CPUTIME_ID);
 	int last = 0;
 
 	for (int t = 1; t < n; t++)
@@ -98,6 +102,7 @@ static void judge(int n, int which)
 	for (int t = 0; t < n; t++)
 		if (t != last && seen[last][last] > seen[t][last])
 			li_truth[which] += seen[last][last] - seen[t][last];
+	judged += lw_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
 }
 
 static void balanced(int n, double ms)
@@ -127,6 +132,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: omp_partner REGIONS MS SKEW [where]\n");
 		return 2;
 	}
+	double s0 = lw_clock(CLOCK_THREAD_CPUTIME_ID), serial;
+
 	per_ms = calibrate();
 #pragma omp parallel
 	{
@@ -137,11 +144,13 @@ int main(int argc, char **argv)
 		if (t < MAXT)
 			pthread_getcpuclockid(pthread_self(), &clk[t]);
 	}
+	serial = lw_clock(CLOCK_THREAD_CPUTIME_ID) - s0;
 	for (int r = 0; r < regions; r++) {
 		if (where)
 			balanced(n, ms);
 		skewed(n, ms, skew);
 	}
+	cpu_of[0] += serial + judged;
 	for (int t = 0; t < n; t++)
 		cpu += cpu_of[t];
 	printf("truth p=%d li=%.6f li_skewed=%.6f li_balanced=%.6f cpu=%.6f wall=%.6f\n", n,
