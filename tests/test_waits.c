@@ -160,6 +160,29 @@ static void test_partner_own_runq(void **state)
 	lc_waits_free(&r.w);
 }
 
+/* A thread idle when work began (a worker the fork has not reached) waits
+ * for a CPU until it leaves its wait; one that began to wait after the work
+ * did waits for a partner. */
+static void test_work_began(void **state)
+{
+	struct lc_waits w = { 0 };
+
+	(void)state;
+	assert_int_equal(lc_waits_note(&w, 0, LC_ST_IDLE, LC_ST_IDLE, 1), 0);
+	assert_int_equal(lc_waits_note(&w, 1, LC_ST_BUSY, LC_ST_BUSY | 1u << 8, 1), 0);
+	assert_false(lc_waits_work_began(&w, 0));
+	assert_int_equal(lc_waits_note(&w, 0, LC_ST_IDLE, LC_ST_IDLE | 1u << 8, 2), 0);
+	assert_true(lc_waits_work_began(&w, 0));
+	assert_int_equal(lc_waits_note(&w, 0, LC_ST_IDLE, LC_ST_IDLE | 1u << 8, 3), 0);
+	assert_true(lc_waits_work_began(&w, 0));
+	assert_int_equal(lc_waits_note(&w, 0, LC_ST_BUSY, LC_ST_BUSY | 1u << 8, 4), 0);
+	assert_false(lc_waits_work_began(&w, 0));
+	assert_int_equal(lc_waits_note(&w, 0, LC_ST_IDLE, LC_ST_IDLE | 1u << 8, 5), 0);
+	assert_false(lc_waits_work_began(&w, 0));
+	assert_false(lc_waits_work_began(&w, 7));
+	lc_waits_free(&w);
+}
+
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_partner_in_runq), LC_T(test_partner_debt), LC_T(test_partner_mixed),
-	     LC_T(test_partner_processes), LC_T(test_partner_own_runq))
+	     LC_T(test_partner_processes), LC_T(test_partner_own_runq), LC_T(test_work_began))

@@ -9,9 +9,9 @@
  * waits at the region's implicit barrier.
  *
  *   omp_partner REGIONS MS SKEW          the regions above
- *   omp_partner REGIONS MS SKEW where    each round a balanced loop (in
- *                                        balanced()) then a loop skewed by
- *                                        SKEW (in skewed()), both MS ms
+ *   omp_partner REGIONS MS SKEW where    each round four balanced loops of
+ *                                        MS/4 ms (in balanced()) then a
+ *                                        loop skewed by SKEW (in skewed())
  *
  * The probe: at its arrival each thread reads every thread's CPU clock
  * (pthread_getcpuclockid); after the region, the last to arrive is known,
@@ -146,8 +146,8 @@ int main(int argc, char **argv)
 	}
 	serial = lw_clock(CLOCK_THREAD_CPUTIME_ID) - s0;
 	for (int r = 0; r < regions; r++) {
-		if (where)
-			balanced(n, ms);
+		for (int k = 0; where && k < 4; k++)
+			balanced(n, ms / 4);
 		skewed(n, ms, skew);
 	}
 	cpu_of[0] += serial + judged;
