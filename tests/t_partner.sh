@@ -13,7 +13,9 @@
 #     report --where=li ranks the skewed loop first, and each function's
 #     LI is within 3 % of the total time of the probe's;
 #   - short regions (2 ms a thread): each thread's computation within 5 %
-#     of its own CPU time in the work (the master's with its serial parts).
+#     of its own CPU time in the work (the master's with its serial parts);
+#   - a run of a few tenths of a second: the report's header and -l line
+#     carry the machine's share, measured from its start to its end.
 # A run the machine made impossible to judge exits 77 with the figure: the
 # sampler missed more than a fifth of its ticks, or the program's threads
 # got less than 3 % of their CPUs (the rest went to many other programs);
@@ -156,6 +158,24 @@ if run_beside short 400 2 0; then
 		fail "short regions beside two CPU-bound processes: a thread's computation off its CPU time"
 		cat "$tmp/short.out"
 	fi
+fi
+
+# ---- a short run (~0.3 s): the machine's share is measured over all of it --
+hogs
+OMP_NUM_THREADS=2 "$LC" record --force --omp -o "$tmp/run.data" -- "$PROG" 4 5 0 \
+	>"$tmp/run.out" 2>"$tmp/run.err"
+st=$?
+unhog
+"$LC" report "$tmp/run.data" >"$tmp/run.rep" 2>/dev/null
+"$LC" report -l "$tmp/run.data" >"$tmp/run.l" 2>/dev/null
+share=$(grep '^\*\* the machine:' "$tmp/run.rep")
+echo "  short run: wall $(field wall "$tmp/run.out") s; $share"
+if [ "$st" -eq 0 ] && echo "$share" | grep -q 'other processes [0-9.]* %.*(/proc/stat over' &&
+   [ -n "$(field load "$tmp/run.l")" ]; then
+	ok "a short run beside two CPU-bound processes: the report has the machine's share of all of it"
+else
+	fail "a short run beside two CPU-bound processes: no machine's share (record exited $st)"
+	cat "$tmp/run.err" "$tmp/run.rep"
 fi
 
 if [ -n "$skipped" ] && [ "$nfail" -eq 0 ]; then
