@@ -15,9 +15,11 @@
  * time over the measured time (the counters' differences add up along
  * consecutive spans): the first spans are held back until together they
  * are long enough for that to be at most 1/LC_MACHINE_RESOLUTION of their
- * CPU time (400 ms on 2 CPUs), and a run that ends before is written with
- * them flagged unknown (LC_MACH_PARTIAL | LC_MACH_COARSE): a run of 4 ms
- * cannot be judged.
+ * CPU time (400 ms on 2 CPUs).  A run that ends before is measured whole:
+ * meanwhile the program's CPU time is read every 10 ms (peek), and at the
+ * end the held spans become one, known when its CPU time is at least 5
+ * times the ticks' error (100 ms on 2 CPUs), else flagged unknown
+ * (LC_MACH_PARTIAL | LC_MACH_COARSE): a run of 4 ms cannot be judged.
  */
 #include "machine.h"
 
