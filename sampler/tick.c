@@ -643,20 +643,22 @@ static uint32_t sync_object(struct lc_sampler *s, struct lc_target *t, uint32_t 
 	return id;
 }
 
-/* When the thread of slot i of t (observation k) entered its state inside
- * this tick's interval, the interval is charged in two parts: before the
- * change in the state it left, after it in its state (item k's prev_*;
+/* The kernel's ids of observation k (slot i of t, thread tid).  When its
+ * thread entered its state inside this tick's interval, the interval is
+ * charged in two parts: before the change in the state it left, after it
+ * in its state (observation k's prev_*;
  * kids[k].cut asks the run-queue source for the time before the change).
  * A tick that charged all of a late interval to the state seen at its end
  * credited a short region's worker, whose state changes at every fork and
  * barrier, with less computation than it did. */
 static void note_change(struct lc_sampler *s, const struct lc_target *t, uint32_t i, uint32_t k,
-			uint64_t now)
+			pid_t tid, uint64_t now)
 {
 	struct lc_obs_thread *th = &s->threads[k];
 	uint64_t cut;
 	uint32_t prev;
 
+	s->kids[k] = (struct kid){ t->pid, tid, 0 };
 	if (!s->last || !lc_slot_change(t, i, s->last, s->at, th->state, &cut, &prev) ||
 	    cut >= now)
 		return;
@@ -735,8 +737,7 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
 			.xfer_ns = xfer_take(sl, c, fresh, st, dt),
 		};
-		s->kids[*nthreads - 1] = (struct kid){ t->pid, (pid_t)tid, 0 };
-		note_change(s, t, i, *nthreads - 1, now);
+		note_change(s, t, i, *nthreads - 1, (pid_t)tid, now);
 		thread_seen(s, (uint32_t)c->thread, fresh, (pid_t)tid);
 	}
 }
