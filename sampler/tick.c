@@ -490,8 +490,13 @@ static void partners(struct lc_sampler *s, uint64_t dt)
 	if (s->nthreads > s->rqall_cap &&
 	    lc_grow((void **)&s->rqall, &s->rqall_cap, s->nthreads, sizeof(*s->rqall)))
 		return;
-	for (uint32_t i = 0; i < s->nthreads; i++)
-		s->rqall[i] = s->rq[i].preempt_ns + s->rq[i].woken_ns;
+	for (uint32_t i = 0; i < s->nthreads; i++) {	/* (after a change: after it) */
+		const struct lc_runq *q = &s->rq[i];
+		uint64_t all = q->preempt_ns + q->woken_ns, cut = q->cut_preempt_ns + q->cut_woken_ns;
+
+		s->rqall[i] = s->threads[i].prev_ns && cut < all ? all - cut :
+			      s->threads[i].prev_ns ? 0 : all;
+	}
 	lc_waits_partners(&s->waits, &o, s->threads, s->rqall, s->gen + 1, dt);
 }
 

@@ -48,13 +48,14 @@ int lc_waits_note(struct lc_waits *w, uint32_t th, uint32_t st, uint32_t key, ui
 /* Room for thread th in the partners' arrays of w; 0 or -ENOMEM. */
 static int partners_room(struct lc_waits *w, uint32_t th)
 {
-	size_t c1 = w->pcap, c2 = w->pcap, c3 = w->pcap;
+	size_t c1 = w->pcap, c2 = w->pcap, c3 = w->pcap, c4 = w->pcap;
 
 	if (th < w->pcap)
 		return 0;
 	if (lc_grow((void **)&w->rq, &c1, (size_t)th + 1, sizeof(uint64_t)) ||
 	    lc_grow((void **)&w->base, &c2, c1, sizeof(uint64_t)) ||
 	    lc_grow((void **)&w->used, &c3, c1, sizeof(uint64_t)) ||
+	    lc_grow((void **)&w->late, &c4, c1, sizeof(uint64_t)) ||
 	    lc_grow((void **)&w->waited, &w->pcap, c1, 1))
 		return -ENOMEM;
 	return 0;
@@ -88,12 +89,23 @@ static void partners_scan(struct lc_waits *w, const struct lc_obs *o, const uint
 			if (w->since[th] == t) {	/* a wait begins */
 				w->base[th] = w->rq[th];
 				w->used[th] = 0;
+				w->late[th] = 0;
 			}
+			w->late[th] += x->runq_ns;
 			w->waited[th] = 1;
+			if (w->began[th])	/* a member not yet arrived at its work */
+				awaited_add(&aw[x->proc], rq[i], w->late[th]);
 			continue;
 		}
-		if (w->waited[th])		/* it left a wait: a new phase */
-			w->rq[th] = 0;
+		/* it left a wait (seen waiting before, or the stamps say it
+		 * came from one inside the interval): a new phase, late by
+		 * what it waited for a CPU once its event had happened (the
+		 * waiters' rule: a worker queued after the fork) */
+		if (x->prev_ns && (x->prev_state == LC_ST_SYNC || x->prev_state == LC_ST_IDLE)) {
+			w->rq[th] = (w->waited[th] ? w->late[th] : 0) + x->prev_runq_ns;
+		} else if (w->waited[th]) {
+			w->rq[th] = w->late[th];
+		}
 		w->waited[th] = 0;
 		w->rq[th] += rq[i];
 		if (st == LC_ST_BUSY)
@@ -142,8 +154,9 @@ int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_
 		uint64_t held = x->runq_ns + x->prev_ns, own = held < dt ? dt - held : 0;
 		uint64_t all, debt, ns;
 
-		if ((x->state != LC_ST_SYNC && x->state != LC_ST_IDLE) || !o->procs[x->proc].we)
-			continue;
+		if ((x->state != LC_ST_SYNC && x->state != LC_ST_IDLE) || !o->procs[x->proc].we ||
+		    w->began[k])
+			continue;	/* (a worker not yet at its work waits for a CPU) */
 		a = awaited_of(o, x, aw);
 		if (!a.n)
 			continue;
@@ -158,6 +171,6 @@ int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_
 
 void lc_waits_free(struct lc_waits *w)
 {
-	LC_FREE_ALL(w->since, w->at, w->key, w->began, w->rq, w->base, w->used, w->waited,
+	LC_FREE_ALL(w->since, w->at, w->key, w->began, w->rq, w->base, w->used, w->late, w->waited,
 		    w->aw);
 }

@@ -27,6 +27,8 @@ struct lc_waits {
 	uint64_t *rq;		/* run-queue time since it last left a wait */
 	uint64_t *base;		/* while it waits: its rq when the wait began */
 	uint64_t *used;		/* ... and the wait's time charged to RC so far */
+	uint64_t *late;		/* ... and its run-queue time that was RC (its
+				 * event had happened): where its next rq starts */
 	uint8_t *waited;	/* it was waiting at the previous interval */
 	size_t pcap;
 	struct lc_awaited *aw;	/* by process of the interval (waits.c) */
@@ -42,8 +44,9 @@ int lc_waits_note(struct lc_waits *w, uint32_t th, uint32_t st, uint32_t key, ui
 /*
  * The partners' rule (lostcycles(1), "Waits for a partner that waits for a
  * CPU").  A thread that waits (SYNC or IDLE while work exists) waits for
- * someone: the other BUSY threads of its process; an MPI rank, the BUSY
- * threads of the other ranks on this node.  Over an interval of dt in which
+ * someone: the other BUSY threads of its process, and those idle since
+ * work began (members the fork has not reached: lc_waits_work_began); an
+ * MPI rank, the BUSY threads of the other ranks on this node.  Over an interval of dt in which
  * o's thread i was runnable but not running for rq[i] (whatever its state),
  * set each waiter's partner_ns, the part of its wait that is the machine's:
  *   (a) while every awaited thread waits in a run queue (the least of their
@@ -54,7 +57,9 @@ int lc_waits_note(struct lc_waits *w, uint32_t th, uint32_t st, uint32_t key, ui
  *       alike: only the difference makes it late), less what this wait was
  *       already charged.
  * Only the rest of a wait (the awaited thread's extra computation) stays
- * load imbalance or synchronization loss.  Call after lc_waits_note of the
+ * load imbalance or synchronization loss.  A thread whose prev_state (a
+ * change inside the interval) was a wait left a wait there: rq[] is then
+ * its run-queue time after the change.  Call after lc_waits_note of the
  * same interval at the same t.  0, or -ENOMEM (partner_ns left 0).
  */
 int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_thread *th,

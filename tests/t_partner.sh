@@ -9,7 +9,7 @@
 #   - skewed (thread t computes 1 + t/2 times as long): LI within 3 % of
 #     the total time of the program's own probe (the CPU time the last
 #     thread computed while the others waited for it);
-#   - balanced loops of short regions and a skewed loop, in two functions:
+#   - a balanced loop of short iterations and a skewed loop, in two functions:
 #     report --where=li ranks the skewed loop first, and each function's
 #     LI is within 3 % of the total time of the probe's;
 #   - short regions (2 ms a thread): each thread's computation within 5 %
@@ -120,7 +120,8 @@ if run_beside skew 60 10 0.5; then
 fi
 
 # ---- a balanced and a skewed loop: --where ranks the skewed one first ------
-# (each round four balanced regions of 2.5 ms and one skewed of 10 ms)
+# (each round a balanced region of 20 iterations of 0.5 ms a thread, then a
+# skewed one of 10 and 15 ms)
 if run_beside where 30 10 0.5 where; then
 	"$LC" report --where=li --format csv "$tmp/where.data" >"$tmp/where.csv" 2>"$tmp/where.werr"
 	"$LC" report -l "$tmp/where.data" >"$tmp/where.l" 2>/dev/null

@@ -183,6 +183,49 @@ static void test_work_began(void **state)
 	lc_waits_free(&w);
 }
 
+/* A partner that passed a barrier between two observations (the stamps
+ * say it came from a wait inside the interval) starts a new phase: its
+ * old run-queue time explains nothing any more. */
+static void test_partner_passed_wait(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_open(&r, 2, 0);
+	step(&r, "BB", (uint64_t[]){ 0, 5 * MS }, 20 * MS);
+	r.th[1].prev_state = LC_ST_IDLE;	/* it waited, then went on */
+	r.th[1].prev_ns = MS;
+	step(&r, "BB", (uint64_t[]){ 0, 0 }, 10 * MS);
+	r.th[1].prev_ns = 0;
+	step(&r, "IB", (uint64_t[]){ 0, 0 }, 5 * MS);
+	assert_int_equal(r.th[0].partner_ns, 0);
+	lc_waits_free(&r.w);
+}
+
+/* A team member the fork has not reached yet (idle since before work
+ * began) is awaited; it is no waiter of the rule itself. */
+static void test_partner_not_started(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_open(&r, 2, 0);
+	/* no work: both idle; then work begins and thread 0 (the master)
+	 * computes while thread 1 is not reached yet */
+	for (uint32_t i = 0; i < 2; i++)
+		assert_int_equal(lc_waits_note(&r.w, i, LC_ST_IDLE, LC_ST_IDLE, 1), 0);
+	r.t = 1;
+	step(&r, "BI", (uint64_t[]){ 0, 6 * MS }, 6 * MS);
+	assert_true(lc_waits_work_began(&r.w, 1));
+	assert_int_equal(r.th[1].partner_ns, 0);
+	/* the master arrives first and waits for the worker, still queued */
+	step(&r, "II", (uint64_t[]){ 0, 4 * MS }, 4 * MS);
+	assert_int_equal(r.th[0].partner_ns, 4 * MS);
+	assert_int_equal(r.th[1].partner_ns, 0);
+	lc_waits_free(&r.w);
+}
+
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_partner_in_runq), LC_T(test_partner_debt), LC_T(test_partner_mixed),
-	     LC_T(test_partner_processes), LC_T(test_partner_own_runq), LC_T(test_work_began))
+	     LC_T(test_partner_processes), LC_T(test_partner_own_runq), LC_T(test_work_began),
+	     LC_T(test_partner_passed_wait), LC_T(test_partner_not_started))

@@ -9,8 +9,9 @@
  * waits at the region's implicit barrier.
  *
  *   omp_partner REGIONS MS SKEW          the regions above
- *   omp_partner REGIONS MS SKEW where    each round four balanced loops of
- *                                        MS/4 ms (in balanced()) then a
+ *   omp_partner REGIONS MS SKEW where    each round a balanced loop of
+ *                                        short iterations (20 of MS/20 ms
+ *                                        a thread, in balanced()) then a
  *                                        loop skewed by SKEW (in skewed())
  *
  * The probe: at its arrival each thread reads every thread's CPU clock
@@ -35,6 +36,7 @@
 #include "layer_wl.h"
 
 #define MAXT 16
+#define SHORT 20		/* iterations a thread of the balanced loop */
 
 static clockid_t clk[MAXT];
 static double arrived[MAXT];		/* a region's arrivals (monotonic s) */
@@ -72,14 +74,20 @@ static double calibrate(void)
 	return best;
 }
 
-/* Thread t's part of a region: compute ms of CPU time, then note its
- * arrival and everyone's CPU clock. */
-static void part(int t, int n, double ms)
+/* Compute ms of CPU time; the CPU time it took. */
+static double compute(double ms)
 {
 	double c0 = lw_clock(CLOCK_THREAD_CPUTIME_ID);
 
 	sink = step(sink, (long)(ms * per_ms));
-	cpu_of[t] += lw_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
+	return lw_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
+}
+
+/* Thread t's (last) part of a region: compute ms of CPU time, then note
+ * its arrival and everyone's CPU clock. */
+static void part(int t, int n, double ms)
+{
+	cpu_of[t] += compute(ms);
 	arrived[t] = lw_secs();
 	for (int k = 0; k < n; k++) {
 		struct timespec ts;
@@ -105,11 +113,19 @@ static void judge(int n, int which)
 	judged += lw_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
 }
 
+/* A balanced loop of short iterations: SHORT per thread, ms / SHORT each,
+ * schedule(static) (thread t has iterations t x SHORT ..). */
 static void balanced(int n, double ms)
 {
-#pragma omp parallel for schedule(static, 1) num_threads(n)
-	for (int t = 0; t < n; t++)
-		part(t, n, ms);
+#pragma omp parallel for schedule(static) num_threads(n)
+	for (int i = 0; i < n * SHORT; i++) {
+		int t = omp_get_thread_num();
+
+		if (i % SHORT == SHORT - 1)	/* its last: it arrives */
+			part(t, n, ms / SHORT);
+		else
+			cpu_of[t] += compute(ms / SHORT);
+	}
 	judge(n, 1);
 }
 
@@ -146,8 +162,8 @@ int main(int argc, char **argv)
 	}
 	serial = lw_clock(CLOCK_THREAD_CPUTIME_ID) - s0;
 	for (int r = 0; r < regions; r++) {
-		for (int k = 0; where && k < 4; k++)
-			balanced(n, ms / 4);
+		if (where)
+			balanced(n, ms);
 		skewed(n, ms, skew);
 	}
 	cpu_of[0] += serial + judged;
