@@ -769,15 +769,59 @@ static int state_tier(uint32_t st)
 	       st == LC_ST_SYNC ? TIER_SYNC : TIER_IDLE;
 }
 
-/* The run-queue part of part ns for thread th, in an interval of dt. */
-static uint64_t runq_part(const struct lc_obs_thread *th, uint64_t part, uint64_t dt)
+/* x of an interval of dt, in proportion to part of it (at most part). */
+static uint64_t scaled(uint64_t x, uint64_t part, uint64_t dt)
 {
-	uint64_t q;
-
-	if (!th->runq_ns || !dt)
+	if (!x || !dt)
 		return 0;
-	q = th->runq_ns >= dt ? part : (uint64_t)((unsigned __int128)th->runq_ns * part / dt);
-	return q < part ? q : part;
+	return x >= dt ? part : (uint64_t)((unsigned __int128)x * part / dt);
+}
+
+/* Of the ns a waiting thread th was granted for the own part (own ns of
+ * part, the rest being its run-queue time and its previous state's) of an
+ * interval of dt, the time the partners' rule makes resource contention:
+ * its partner_ns in proportion to part, at most own, shared as the grant
+ * was. */
+static uint64_t partner_part(const struct lc_obs_thread *th, uint64_t ns, uint64_t own,
+			     uint64_t part, uint64_t dt)
+{
+	uint64_t w;
+
+	if (!th->partner_ns || !ns || !own || !dt)
+		return 0;
+	w = (uint64_t)((unsigned __int128)th->partner_ns * part / dt);
+	if (w >= own)
+		return ns;
+	return (uint64_t)((unsigned __int128)w * ns / own);
+}
+
+/* A thread's time in part of an interval of dt as demands on the claim
+ * tiers: [0] in its state, [1] in the state it left at a change inside
+ * the interval (prev_ns of it), [2] its run-queue time that is RC. */
+struct pieces {
+	uint64_t ns[3];
+	int tier[3];
+	enum lc_cat cat[3];
+};
+
+static void pieces_of(const struct lc_obs_thread *th, const struct lc_obs_proc *pr, uint64_t part,
+		      uint64_t dt, struct pieces *pc)
+{
+	uint64_t before = th->prev_ns ? scaled(th->prev_ns, part, dt) : 0, qb, q;
+
+	qb = scaled(th->prev_runq_ns, part, dt);
+	qb = qb < before ? qb : before;
+	q = scaled(th->runq_ns, part, dt);
+	q = q < part - before ? q : part - before;
+	pc->ns[0] = part - before - q;
+	pc->tier[0] = state_tier(th->state);
+	pc->cat[0] = lc_attr_category(th->state, pr->we, pr->sf);
+	pc->ns[1] = before - qb;
+	pc->tier[1] = state_tier(th->prev_state);
+	pc->cat[1] = lc_attr_category(th->prev_state, pr->we, pr->sf);
+	pc->ns[2] = q + qb;
+	pc->tier[2] = TIER_RQ;
+	pc->cat[2] = LC_CAT_RC;
 }
 
 /* Charge ns of thread th (in category cat) to the window, its row r (NULL
@@ -822,77 +866,96 @@ static void charge_thread(struct lc_accum *a, struct lc_acct *c, const struct lc
 	}
 }
 
+/* The claims of a part on the tiers: demand[] of o's threads' pieces,
+ * grant[] of p slots (0: every demand), and first[], the claims of a
+ * tier shared in proportion that get one more ns of its rounding
+ * remainder.  Returns the slot time used. */
+static uint64_t tiers_claim(const struct lc_accum *a, uint64_t part, const struct lc_obs *o,
+			    uint32_t p, uint64_t demand[NTIERS], uint64_t grant[NTIERS],
+			    uint32_t first[NTIERS])
+{
+	uint64_t left = p ? (uint64_t)p * part : UINT64_MAX, used = 0, sum[NTIERS] = { 0 };
+	struct pieces pc;
+
+	memset(demand, 0, NTIERS * sizeof(*demand));
+	for (uint32_t i = 0; i < o->nthreads; i++) {
+		pieces_of(&o->threads[i], &o->procs[o->threads[i].proc], part, a->charge_dt, &pc);
+		for (int j = 0; j < 3; j++)
+			demand[pc.tier[j]] += pc.ns[j];
+	}
+	for (int k = 0; k < NTIERS; k++) {
+		grant[k] = demand[k] < left ? demand[k] : left;
+		left -= grant[k];
+		used += grant[k];
+	}
+	/* A tier that gets less than its demand shares it in proportion; the
+	 * rounding remainder goes, one ns each, to its first claims. */
+	for (uint32_t i = 0; i < o->nthreads; i++) {
+		pieces_of(&o->threads[i], &o->procs[o->threads[i].proc], part, a->charge_dt, &pc);
+		for (int j = 0; j < 3; j++) {
+			int k = pc.tier[j];
+
+			if (pc.ns[j] && grant[k] < demand[k])
+				sum[k] += (uint64_t)((unsigned __int128)pc.ns[j] * grant[k] / demand[k]);
+		}
+	}
+	for (int k = 0; k < NTIERS; k++)
+		first[k] = grant[k] < demand[k] ? (uint32_t)(grant[k] - sum[k]) : 0;
+	return used;
+}
+
+/* Charge thread th's pieces of part, each scaled by its tier's grant
+ * (done[] counts the remainders given out), the partners' rule's share of
+ * its wait to RC. */
+static void charge_pieces(struct lc_accum *a, struct lc_acct *c, const struct lc_obs_thread *th,
+			  const struct lc_obs_proc *pr, uint64_t part, const uint64_t demand[NTIERS],
+			  const uint64_t grant[NTIERS], const uint32_t first[NTIERS],
+			  uint32_t done[NTIERS])
+{
+	struct pieces pc;
+	uint64_t own, w, *cells;
+	struct lc_prof_trow *r;
+
+	pieces_of(th, pr, part, a->charge_dt, &pc);
+	own = pc.ns[0];
+	for (int j = 0; j < 3; j++) {
+		int k = pc.tier[j];
+
+		if (!pc.ns[j] || grant[k] >= demand[k])
+			continue;
+		pc.ns[j] = (uint64_t)((unsigned __int128)pc.ns[j] * grant[k] / demand[k]);
+		if (done[k] < first[k]) {
+			pc.ns[j]++;
+			done[k]++;
+		}
+	}
+	/* the row once per thread, even when it gets nothing: every thread
+	 * seen in a window has a row in it */
+	r = row(a, th->thread);
+	cells = r && a->places ? lc_placeacc_row(a->places, th->thread, pr->pid, th->place, th->obj)
+			       : NULL;
+	if (r && a->places && !cells)
+		note(a, -ENOMEM);
+	w = partner_part(th, pc.ns[0], own, part, a->charge_dt);
+	pc.ns[0] -= w;
+	pc.ns[2] += w;
+	for (int j = 0; j < 3; j++)
+		charge_thread(a, c, th, pr, r, cells, pc.cat[j], pc.ns[j], part);
+}
+
 /* Charge part ns of the current window to the state in o, with p slots
  * known (0 = not yet: every thread gets its whole demand). */
 static void charge_part(struct lc_accum *a, uint64_t part, const struct lc_obs *o,
 			uint32_t p, int we_any)
 {
-	uint32_t n = o->nthreads;
-	uint64_t demand[NTIERS] = { 0 }, grant[NTIERS], left, used = 0;
+	uint64_t demand[NTIERS], grant[NTIERS], used;
 	uint32_t first[NTIERS], done[NTIERS] = { 0 };
 	struct lc_acct c = { 0 };
 
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t q = runq_part(&o->threads[i], part, a->charge_dt);
-
-		demand[state_tier(o->threads[i].state)] += part - q;
-		demand[TIER_RQ] += q;
-	}
-	left = p ? (uint64_t)p * part : UINT64_MAX;
-	for (int k = 0; k < NTIERS; k++) {
-		grant[k] = demand[k] < left ? demand[k] : left;
-		left -= grant[k];
-		used += grant[k];
-		first[k] = 0;
-	}
-	/* A tier that gets less than its demand shares it in proportion; the
-	 * rounding remainder goes, one ns each, to its first claims. */
-	for (int k = 0; k < NTIERS; k++) {
-		uint64_t sum = 0;
-
-		for (uint32_t i = 0; i < n && grant[k] < demand[k]; i++) {
-			const struct lc_obs_thread *th = &o->threads[i];
-			uint64_t q = runq_part(th, part, a->charge_dt);
-			uint64_t d = k == TIER_RQ ? q : state_tier(th->state) == k ? part - q : 0;
-
-			sum += (uint64_t)((unsigned __int128)d * grant[k] / demand[k]);
-		}
-		first[k] = grant[k] < demand[k] ? (uint32_t)(grant[k] - sum) : 0;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		const struct lc_obs_thread *th = &o->threads[i];
-		const struct lc_obs_proc *pr = &o->procs[th->proc];
-		uint64_t q = runq_part(th, part, a->charge_dt), ns[2];
-		int tk[2] = { state_tier(th->state), TIER_RQ };
-		struct lc_prof_trow *r;
-		uint64_t *pc;
-
-		ns[0] = part - q;
-		ns[1] = q;
-		for (int j = 0; j < 2; j++) {
-			int k = tk[j];
-
-			if (!ns[j])
-				continue;
-			if (grant[k] < demand[k]) {
-				ns[j] = (uint64_t)((unsigned __int128)ns[j] * grant[k] / demand[k]);
-				if (done[k] < first[k]) {
-					ns[j]++;
-					done[k]++;
-				}
-			}
-		}
-		/* the row once per thread, even when it gets nothing: every
-		 * thread seen in a window has a row in it */
-		r = row(a, th->thread);
-		pc = r && a->places ? lc_placeacc_row(a->places, th->thread, pr->pid, th->place,
-						      th->obj) : NULL;
-		if (r && a->places && !pc)
-			note(a, -ENOMEM);
-		charge_thread(a, &c, th, pr, r, pc, lc_attr_category(th->state, pr->we, pr->sf),
-			      ns[0], part);
-		charge_thread(a, &c, th, pr, r, pc, LC_CAT_RC, ns[1], part);
-	}
+	used = tiers_claim(a, part, o, p, demand, grant, first);
+	for (uint32_t i = 0; i < o->nthreads; i++)
+		charge_pieces(a, &c, &o->threads[i], &o->procs[o->threads[i].proc], part, demand,
+			      grant, first, done);
 	a->run_slots += p ? (uint64_t)p * part : used;
 	if (we_any) {
 		c.t_we = part;

@@ -47,6 +47,15 @@ struct lc_obs_thread {
 				 * and BUSY, or woken, or a waiter whose event
 				 * had happened: the sampler decides), charged
 				 * to RC whatever its state */
+	uint32_t prev_state;	/* the state it left at a change inside the */
+	uint64_t prev_ns;	/* interval, and how long into the interval
+				 * (0: none: state held all of it) */
+	uint64_t prev_runq_ns;	/* of prev_ns, the run-queue time that is RC
+				 * (runq_ns is then of the rest) */
+	uint64_t partner_ns;	/* of the interval, the time a waiter (SYNC or
+				 * IDLE) waited for partners that waited for a
+				 * processor (the partners' rule: waits.h),
+				 * charged to RC instead of its wait's category */
 	uint64_t place;		/* its place word (lc_abi.h), 0 elsewhere */
 	uint64_t obj;		/* the value of its synchronization object, 0 */
 };

@@ -61,6 +61,10 @@ struct lc_runq {
 	uint64_t run_ns;	/* running */
 	int known;		/* the source measured run_ns (the thread is
 				 * watched and the source is not none) */
+	uint64_t cut;		/* in: an instant in (last, now) at which the
+				 * thread's flags changed, 0 none (kept) */
+	uint64_t cut_preempt_ns; /* of preempt_ns and woken_ns, the parts */
+	uint64_t cut_woken_ns;	/* before cut (switch records; schedstat: 0) */
 };
 
 /* Read the wake-ups since the previous tick: call once per tick, before
@@ -68,7 +72,8 @@ struct lc_runq {
 void lc_sched_tick(struct lc_sched *s);
 
 /* The scheduler's view of thread (profile index; pid, tid its kernel ids)
- * within [last, now) (CLOCK_MONOTONIC ns) into *out.  The first call for a
+ * within [last, now) (CLOCK_MONOTONIC ns) into *out, whose cut the caller
+ * sets (0: none).  The first call for a
  * thread starts watching it (and reports nothing known). */
 void lc_sched_read(struct lc_sched *s, uint32_t thread, pid_t pid, pid_t tid,
 		   uint64_t last, uint64_t now, struct lc_runq *out);

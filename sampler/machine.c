@@ -15,9 +15,11 @@
  * time over the measured time (the counters' differences add up along
  * consecutive spans): the first spans are held back until together they
  * are long enough for that to be at most 1/LC_MACHINE_RESOLUTION of their
- * CPU time (400 ms on 2 CPUs), and a run that ends before is written with
- * them flagged unknown (LC_MACH_PARTIAL | LC_MACH_COARSE): a run of 4 ms
- * cannot be judged.
+ * CPU time (400 ms on 2 CPUs).  A run that ends before is measured whole:
+ * meanwhile the program's CPU time is read every 10 ms (peek), and at the
+ * end the held spans become one, known when its CPU time is at least 5
+ * times the ticks' error (100 ms on 2 CPUs), else flagged unknown
+ * (LC_MACH_PARTIAL | LC_MACH_COARSE): a run of 4 ms cannot be judged.
  */
 #include "machine.h"
 
@@ -34,6 +36,11 @@
 
 /* The ticks' error may be at most this fraction of the measured CPU time. */
 #define LC_MACHINE_RESOLUTION 20u
+/* How often the program's CPU time is read while the first spans are held. */
+#define LC_MACHINE_PEEK_NS 10000000ull	/* 10 ms */
+/* A short run, measured whole at its end, has its share when the ticks'
+ * error is at most this fraction of its CPU time (100 ms on 2 CPUs). */
+#define LC_MACHINE_SHORT_RESOLUTION 5u
 /* The most spans held back until the measured time is long enough. */
 #define LC_MACHINE_HELD 16
 
@@ -42,6 +49,7 @@ struct mproc {
 	int32_t pid;
 	uint64_t cpu_ns;
 	uint64_t gen;		/* the read that last saw it */
+	uint64_t read_ns;	/* CLOCK_MONOTONIC of that read */
 };
 
 /* The CPU counters of the mask's CPUs, summed. */
@@ -70,6 +78,11 @@ struct lc_machine {
 	struct mproc *procs;
 	size_t nprocs, procs_cap;
 	int partial;			/* this span lost a process's time */
+	uint64_t now;			/* CLOCK_MONOTONIC of the read under way */
+	uint64_t peeked;		/* of the last peek (peek) */
+	uint64_t peek_prog;		/* the program's CPU time peeks saw since
+					 * the last read */
+	int peek_partial;		/* ... and whether they lost a process's */
 	char stat_buf[1 << 16];		/* /proc/stat as read */
 };
 
@@ -222,6 +235,7 @@ static uint64_t proc_delta(struct lc_machine *m, int32_t pid, cpu_set_t *mask)
 		m->partial = 1;
 	e->cpu_ns = cpu;
 	e->gen = m->gen;
+	e->read_ns = m->now;
 	return d;
 }
 
@@ -242,8 +256,10 @@ static uint64_t program_delta(struct lc_machine *m, cpu_set_t *mask)
 	for (size_t i = 0; i < m->nprocs; i++) {
 		if (m->procs[i].gen == m->gen)
 			m->procs[k++] = m->procs[i];
-		else
-			m->partial = 1;
+		else if (m->now - m->procs[i].read_ns > LC_MACHINE_PEEK_NS + m->tick_ns)
+			m->partial = 1;	/* (read last within a clock tick of its
+					 * end: its CPU time since is below the
+					 * counters' resolution) */
 	}
 	m->nprocs = k;
 	return sum;
@@ -297,7 +313,11 @@ static void split(struct lc_prof_machine *x, struct cpus c, struct cpus d, uint6
  * read. */
 static uint64_t program_now(struct lc_machine *m, cpu_set_t *mask)
 {
-	uint64_t prog = program_delta(m, mask);
+	uint64_t prog = program_delta(m, mask) + m->peek_prog;
+
+	m->partial |= m->peek_partial;
+	m->peek_prog = 0;
+	m->peek_partial = 0;
 
 	if (!CPU_COUNT(mask) && sched_getaffinity(getpid(), sizeof(*mask), mask))
 		CPU_ZERO(mask);
@@ -314,6 +334,7 @@ static void measure_span(struct lc_machine *m, uint64_t now, struct lc_prof_mach
 
 	m->gen++;
 	m->partial = 0;
+	m->now = now;
 	prog = program_now(m, &mask);
 	self = sampler_delta(m, &mask);
 	c = sum_cpus(m, &mask);		/* the arrays still hold the last read's */
@@ -344,14 +365,41 @@ static int flush_held(struct lc_machine *m, int coarse)
 	return rc;
 }
 
-/* Whether the held spans' CPU time is long enough for the ticks' error. */
-static int long_enough(const struct lc_machine *m)
+/* Whether the held spans' CPU time is at least res times the ticks'
+ * error. */
+static int long_enough(const struct lc_machine *m, uint64_t res)
 {
 	uint64_t err = (uint64_t)(m->ncpus + 2) * m->tick_ns, cpu = 0;
 
 	for (int i = 0; i < m->nheld; i++)
 		cpu += m->held[i].total_ns;
-	return cpu >= err * LC_MACHINE_RESOLUTION;
+	return cpu >= err * res;
+}
+
+/* The end of a run whose spans were all held (a short run): the whole run
+ * is measured once, its spans merged into one (the counters' differences
+ * add up along consecutive spans, so the whole is as coarse as one span),
+ * and written as known when its CPU time is at least
+ * LC_MACHINE_SHORT_RESOLUTION times the ticks' error; else unknown. */
+static int flush_whole(struct lc_machine *m)
+{
+	struct lc_prof_machine *x = &m->held[0];
+
+	for (int i = 1; i < m->nheld; i++) {
+		const struct lc_prof_machine *y = &m->held[i];
+
+		x->len_ns = y->start_ns + y->len_ns - x->start_ns;
+		x->total_ns += y->total_ns;
+		x->program_ns += y->program_ns;
+		x->sampler_ns += y->sampler_ns;
+		x->other_ns += y->other_ns;
+		x->steal_ns += y->steal_ns;
+		x->flags |= y->flags;
+		x->ncpus = y->ncpus > x->ncpus ? y->ncpus : x->ncpus;
+	}
+	if (m->nheld)
+		m->nheld = 1;
+	return flush_held(m, !long_enough(m, LC_MACHINE_SHORT_RESOLUTION));
 }
 
 /* Write span x, or hold it until the spans so far are long enough. */
@@ -360,7 +408,7 @@ static int put_span(struct lc_machine *m, const struct lc_prof_machine *x)
 	if (m->judged)
 		return lc_pwriter_machine(m->w, x);
 	m->held[m->nheld++] = *x;
-	if (!long_enough(m) && m->nheld < LC_MACHINE_HELD)
+	if (!long_enough(m, LC_MACHINE_RESOLUTION) && m->nheld < LC_MACHINE_HELD)
 		return 0;
 	m->judged = 1;
 	return flush_held(m, 0);
@@ -378,7 +426,27 @@ static int measure(struct lc_machine *m, uint64_t now, int last)
 	m->last_boot = clock_of(CLOCK_BOOTTIME);
 	if (x.total_ns)
 		rc = put_span(m, &x);
-	return !rc && last ? flush_held(m, 1) : rc;
+	return !rc && last ? flush_whole(m) : rc;
+}
+
+/* While the first spans are held (the run may end before they are long
+ * enough), read the program's CPU time every LC_MACHINE_PEEK_NS, so that
+ * a process that ends is known to within a clock tick of its end and a
+ * short run is measured whole (flush_whole). */
+static void peek(struct lc_machine *m, uint64_t now)
+{
+	cpu_set_t mask;
+	int partial = m->partial;
+
+	if (m->judged || now - m->peeked < LC_MACHINE_PEEK_NS)
+		return;
+	m->peeked = now;
+	m->now = now;
+	m->gen++;
+	m->partial = 0;
+	m->peek_prog += program_delta(m, &mask);
+	m->peek_partial |= m->partial;
+	m->partial = partial;
 }
 
 int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
@@ -386,6 +454,7 @@ int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
 	uint64_t a, b;
 
 	if (m->gen && !last) {
+		peek(m, now);
 		if (now - m->last < LC_MACHINE_EVERY_NS)
 			return 0;
 		a = lc_window_at(m->window_ns, m->grow, m->last - m->t0);
@@ -394,6 +463,6 @@ int lc_machine_tick(struct lc_machine *m, uint64_t now, int last)
 			return 0;	/* measure at window ends */
 	}
 	if (m->gen && now == m->last)
-		return last ? flush_held(m, 1) : 0;
+		return last ? flush_whole(m) : 0;
 	return measure(m, now, last);
 }

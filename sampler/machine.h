@@ -30,8 +30,9 @@ struct lc_machine *lc_machine_new(struct lc_pwriter *w, struct lc_registry *reg,
  * a window ended at least LC_MACHINE_EVERY_NS after the previous span, or
  * when last is set (the final tick).  The first spans are held until they
  * are long enough together for /proc/stat's clock ticks (machine.c); a run
- * that ends before writes them flagged LC_MACH_PARTIAL | LC_MACH_COARSE,
- * the share unknown.  Returns 0 or the writer's -errno. */
+ * that ends before is measured whole, one span from the first tick to the
+ * last, flagged LC_MACH_PARTIAL | LC_MACH_COARSE (the share unknown) only
+ * when even that is too short.  Returns 0 or the writer's -errno. */
 int lc_machine_tick(struct lc_machine *m, uint64_t now, int last);
 
 /* Free; accepts NULL. */

@@ -179,6 +179,8 @@ struct replay {
 	size_t *span_at;
 	size_t span_cap;
 	struct lc_waits waits;
+	uint64_t *rqall;	/* beside threads: all of a thread's run-queue time */
+	size_t rqall_cap;
 };
 
 /* Build the observation of the current state into r's buffers. */
@@ -424,15 +426,24 @@ static int add_runq(struct replay *r, struct lc_obs *o, uint64_t a, uint64_t b)
 		return 0;
 	if (note_waits(r, o, a))
 		return -ENOMEM;
+	if (o->nthreads > r->rqall_cap &&
+	    lc_grow((void **)&r->rqall, &r->rqall_cap, o->nthreads, sizeof(*r->rqall)))
+		return -ENOMEM;
 	for (uint32_t i = 0; i < o->nthreads; i++) {
-		uint32_t mask = 1u << LC_RQ_WOKEN, st = th[i].state;
+		uint32_t mask = 1u << LC_RQ_WOKEN, st = th[i].state, all;
 
 		if (st == LC_ST_BUSY ||
-		    ((st == LC_ST_SYNC || st == LC_ST_IDLE) && wait_over(r, o, i)))
+		    ((st == LC_ST_SYNC || st == LC_ST_IDLE) &&
+		     (wait_over(r, o, i) || lc_waits_work_began(&r->waits, th[i].thread))))
 			mask |= 1u << LC_RQ_PREEMPT;
+		all = 1u << LC_RQ_WOKEN | 1u << LC_RQ_PREEMPT;
 		th[i].runq_ns = span_time(r, th[i].thread, a, b, mask);
+		r->rqall[i] = mask == all ? th[i].runq_ns : span_time(r, th[i].thread, a, b, all);
 	}
-	return 0;
+	/* the partners' rule, exact per interval between transitions: each
+	 * arrival is a transition, and each thread's run-queue time since its
+	 * last wait is summed from its spans */
+	return lc_waits_partners(&r->waits, o, th, r->rqall, a, b - a);
 }
 
 /* Charge [*cur, until) (clamped to the window) with the current state. */
@@ -496,6 +507,7 @@ out:
 	free(r.procs);
 	free(r.threads);
 	free(r.span_at);
+	free(r.rqall);
 	lc_waits_free(&r.waits);
 	free(ev);
 	return rc;

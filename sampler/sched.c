@@ -410,6 +410,16 @@ static void overlap(uint64_t *acc, uint64_t a, uint64_t b, uint64_t last, uint64
 		*acc += b - a;
 }
 
+/* Add the part of run-queue span [a, b) inside [last, now) to *acc (a
+ * field of out), and the part of it before out->cut (when set) to *early. */
+static void rq_overlap(struct lc_runq *out, uint64_t *acc, uint64_t *early, uint64_t a, uint64_t b,
+		       uint64_t last, uint64_t now)
+{
+	overlap(acc, a, b, last, now);
+	if (out->cut > last && out->cut < now)
+		overlap(early, a, b, last, out->cut);
+}
+
 /* Thread t was switched out at time; preempted says it stayed runnable. */
 static void switched_out(struct sthr *t, uint64_t time, int preempted, uint64_t last, uint64_t now,
 			 struct lc_runq *out)
@@ -435,7 +445,7 @@ static void sleep_ended(struct lc_sched *s, struct sthr *t, uint32_t thread, uin
 	uint64_t w = first_wake(t, t->blocked, time);
 
 	if (w) {
-		overlap(&out->woken_ns, w, time, last, now);
+		rq_overlap(out, &out->woken_ns, &out->cut_woken_ns, w, time, last, now);
 		log_span(s, thread, w, time, LC_RQ_WOKEN);
 	}
 	t->blk_done += time - t->blocked;
@@ -449,7 +459,7 @@ static void switched_in(struct lc_sched *s, struct sthr *t, uint32_t thread, uin
 			uint64_t last, uint64_t now, struct lc_runq *out)
 {
 	if (t->since) {
-		overlap(&out->preempt_ns, t->since, time, last, now);
+		rq_overlap(out, &out->preempt_ns, &out->cut_preempt_ns, t->since, time, last, now);
 		log_span(s, thread, t->since, time, LC_RQ_PREEMPT);
 		t->pre_done += time - t->since;
 		t->since = 0;
@@ -477,7 +487,7 @@ static void schedstat_woken(struct lc_sched *s, struct sthr *t, uint32_t thread,
 		w = t->blk_done;
 	if (w > t->blk_in)
 		w = t->blk_in;
-	overlap(&out->woken_ns, t->blk_in - w, t->blk_in, last, now);
+	rq_overlap(out, &out->woken_ns, &out->cut_woken_ns, t->blk_in - w, t->blk_in, last, now);
 	log_span(s, thread, t->blk_in - w, t->blk_in, LC_RQ_WOKEN);
 	t->wait_seen = rd;
 	t->pre_done = t->blk_done = 0;
@@ -536,11 +546,11 @@ static void switch_read(struct lc_sched *s, struct sthr *t, uint32_t thread, uin
 			 __ATOMIC_RELEASE);
 	/* what goes on past the last record */
 	if (t->since)
-		overlap(&out->preempt_ns, t->since, now, last, now);
+		rq_overlap(out, &out->preempt_ns, &out->cut_preempt_ns, t->since, now, last, now);
 	if (t->on)
 		overlap(&out->run_ns, t->on, now, last, now);
 	if (t->blocked && (w = first_wake(t, t->blocked, now)))
-		overlap(&out->woken_ns, w, now, last, now);
+		rq_overlap(out, &out->woken_ns, &out->cut_woken_ns, w, now, last, now);
 	if (s->wsrc == LC_WAKE_SCHEDSTAT)
 		schedstat_woken(s, t, thread, last, now, out);
 }
@@ -646,7 +656,7 @@ void lc_sched_read(struct lc_sched *s, uint32_t thread, pid_t pid, pid_t tid,
 {
 	struct sthr *t;
 
-	*out = (struct lc_runq){ 0 };
+	*out = (struct lc_runq){ .cut = out->cut };
 	if (s->src == LC_SCHED_NONE || !(t = slot_of(s, thread)))
 		return;
 	if (t->used && t->tid != tid)

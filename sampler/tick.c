@@ -43,6 +43,8 @@
  * observation, for its run-queue source). */
 struct kid {
 	pid_t pid, tid;
+	uint64_t cut;		/* when it entered its state inside the tick's
+				 * interval (lc_slot_change), 0: before */
 };
 
 /* The waits of one process's threads at a tick (proc_waits). */
@@ -124,6 +126,8 @@ struct lc_sampler {
 	 * union of their affinity masks, read when each is new) */
 	struct lc_runq *rq;
 	size_t rq_cap;
+	uint64_t *rqall;		/* beside threads[]: all of rq's run-queue time */
+	size_t rqall_cap;
 	cpu_set_t aff;
 	struct proc_wait *pw;		/* by process of this tick (proc_waits) */
 	size_t pw_cap;
@@ -440,15 +444,60 @@ static int wait_over(const struct lc_sampler *s, uint32_t i)
 /* Thread i's run-queue time that is resource contention: all of it while
  * BUSY; while it waits or communicates, the time after a wake-up (its wait
  * was over), and the time it was preempted when the event it waits for has
- * happened (docs/openmp-pthreads.md, "Waiting for a CPU"). */
-static uint64_t rc_of(const struct lc_sampler *s, uint32_t i, int waits_known)
+ * happened, or when it was idle as work began (a worker that the fork has
+ * not reached: docs/openmp-pthreads.md, "Waiting for a CPU"). */
+static uint64_t rc_of(const struct lc_sampler *s, uint32_t i, const struct lc_runq *q,
+		      int waits_known)
 {
-	const struct lc_runq *q = &s->rq[i];
 	uint32_t st = s->threads[i].state;
 
-	if (st == LC_ST_BUSY || (q->preempt_ns && waits_known && waiting(st) && wait_over(s, i)))
+	if (st == LC_ST_BUSY ||
+	    (q->preempt_ns && waits_known && waiting(st) &&
+	     (wait_over(s, i) || lc_waits_work_began(&s->waits, s->threads[i].thread))))
 		return q->preempt_ns + q->woken_ns;
 	return q->woken_ns;
+}
+
+/* Thread i's run-queue time that is resource contention, in the two parts
+ * of an interval in which its state changed (note_change): before the
+ * change as the state it left says (a waiter that left its wait then
+ * waited for a CPU once its event had happened), after it by rc_of. */
+static void split_rc(struct lc_sampler *s, uint32_t i, int waits_known)
+{
+	struct lc_runq *q = &s->rq[i], post = *q;
+	struct lc_obs_thread *th = &s->threads[i];
+	uint32_t prev = th->prev_state;
+
+	if (!th->prev_ns) {
+		th->runq_ns = rc_of(s, i, q, waits_known);
+		return;
+	}
+	post.preempt_ns -= q->cut_preempt_ns < q->preempt_ns ? q->cut_preempt_ns : q->preempt_ns;
+	post.woken_ns -= q->cut_woken_ns < q->woken_ns ? q->cut_woken_ns : q->woken_ns;
+	th->runq_ns = rc_of(s, i, &post, waits_known);
+	th->prev_runq_ns = q->cut_woken_ns;
+	if (prev == LC_ST_BUSY || (waiting(prev) && !waiting(th->state)))
+		th->prev_runq_ns += q->cut_preempt_ns;
+}
+
+/* The partners' rule over this tick's interval of dt (waits.h): each
+ * waiter's time waiting for partners that wait for a CPU. */
+static void partners(struct lc_sampler *s, uint64_t dt)
+{
+	struct lc_obs o = { .nprocs = s->nprocs, .procs = s->procs, .nthreads = s->nthreads,
+			    .threads = s->threads };
+
+	if (s->nthreads > s->rqall_cap &&
+	    lc_grow((void **)&s->rqall, &s->rqall_cap, s->nthreads, sizeof(*s->rqall)))
+		return;
+	for (uint32_t i = 0; i < s->nthreads; i++) {	/* (after a change: after it) */
+		const struct lc_runq *q = &s->rq[i];
+		uint64_t all = q->preempt_ns + q->woken_ns, cut = q->cut_preempt_ns + q->cut_woken_ns;
+
+		s->rqall[i] = s->threads[i].prev_ns && cut < all ? all - cut :
+			      s->threads[i].prev_ns ? 0 : all;
+	}
+	lc_waits_partners(&s->waits, &o, s->threads, s->rqall, s->gen + 1, dt);
 }
 
 /* How many threads were runnable at once over an interval of dt (their
@@ -506,7 +555,7 @@ static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
 	for (uint32_t i = 0; i < n; i++) {
 		if (i + RUNQ_AHEAD < n)
 			lc_sched_prefetch(s->cfg.sched, th[i + RUNQ_AHEAD].thread);
-		s->rq[i] = (struct lc_runq){ 0 };
+		s->rq[i] = (struct lc_runq){ .cut = s->kids[i].cut };
 		if (!lc_sched_watching(s->cfg.sched, th[i].thread)) {
 			if (!opens)
 				continue;
@@ -517,7 +566,9 @@ static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
 	}
 	waits_known = !note_waits(s) && !proc_waits(s);
 	for (uint32_t i = 0; i < n; i++)
-		th[i].runq_ns = rc_of(s, i, waits_known);
+		split_rc(s, i, waits_known);
+	if (waits_known)
+		partners(s, now - last);
 	lc_accum_runnable(s->cfg.acc, runnable_at_once(s, now - last), (uint32_t)CPU_COUNT(&s->aff));
 }
 
@@ -597,6 +648,30 @@ static uint32_t sync_object(struct lc_sampler *s, struct lc_target *t, uint32_t 
 	return id;
 }
 
+/* The kernel's ids of observation k (slot i of t, thread tid).  When its
+ * thread entered its state inside this tick's interval, the interval is
+ * charged in two parts: before the change in the state it left, after it
+ * in its state (observation k's prev_*;
+ * kids[k].cut asks the run-queue source for the time before the change).
+ * A tick that charged all of a late interval to the state seen at its end
+ * credited a short region's worker, whose state changes at every fork and
+ * barrier, with less computation than it did. */
+static void note_change(struct lc_sampler *s, const struct lc_target *t, uint32_t i, uint32_t k,
+			pid_t tid, uint64_t now)
+{
+	struct lc_obs_thread *th = &s->threads[k];
+	uint64_t cut;
+	uint32_t prev;
+
+	s->kids[k] = (struct kid){ t->pid, tid, 0 };
+	if (!s->last || !lc_slot_change(t, i, s->last, s->at, th->state, &cut, &prev) ||
+	    cut >= now)
+		return;
+	s->kids[k].cut = cut;
+	th->prev_state = prev > LC_ST_COMM ? LC_ST_IDLE : prev;
+	th->prev_ns = cut - s->last;
+}
+
 /* Read the slots of target t into the thread observations. */
 static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		       uint32_t *nthreads, uint64_t now, uint64_t dt)
@@ -667,7 +742,7 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 			.task = __atomic_load_n(&sl->task, __ATOMIC_RELAXED),
 			.xfer_ns = xfer_take(sl, c, fresh, st, dt),
 		};
-		s->kids[*nthreads - 1] = (struct kid){ t->pid, (pid_t)tid };
+		note_change(s, t, i, *nthreads - 1, (pid_t)tid, now);
 		thread_seen(s, (uint32_t)c->thread, fresh, (pid_t)tid);
 	}
 }
@@ -1055,5 +1130,6 @@ void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st)
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
 	lc_waits_free(&s->waits);
-	LC_FREE_ALL(s->procs, s->threads, s->kids, s->wasted, s->live, s->seen, s->pw, s->rq, s);
+	LC_FREE_ALL(s->procs, s->threads, s->kids, s->wasted, s->live, s->seen, s->pw, s->rq,
+		    s->rqall, s);
 }

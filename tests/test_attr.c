@@ -294,6 +294,62 @@ static void test_tiers_proportion(void **state)
 	rig_close(&r, prof);
 }
 
+/* The partners' rule's time of a waiter (partner_ns) is resource
+ * contention, the rest of its wait its wait's category, across a window
+ * boundary too, and the categories still sum to p x wall. */
+static void test_partner_charge(void **state)
+{
+	struct rig r;
+	uint64_t out[LC_NCAT];
+	struct lc_obs *o = obs_of("BIS");
+	struct lc_profile *prof;
+
+	(void)state;
+	obs_t[0].runq_ns = 4 * MS;		/* the partner, queued */
+	obs_t[1].partner_ns = 6 * MS;		/* 6 of its 10 ms */
+	obs_t[2].runq_ns = 2 * MS;		/* woken: its own RC */
+	obs_t[2].partner_ns = 8 * MS;		/* all the rest of it */
+	rig_open(&r, 3, 3);
+	/* 5 ms before the first window's end, 5 ms after it */
+	assert_int_equal(lc_accum_charge(r.a, 5 * MS, 10 * MS, o), 0);
+	prof = rig_finish(&r, out);
+	assert_int_equal(sum(out), 3 * 10 * MS);
+	assert_int_equal(out[LC_CAT_PC], 6 * MS);
+	assert_int_equal(out[LC_CAT_LI], 4 * MS);
+	assert_int_equal(out[LC_CAT_SL], 0);
+	assert_int_equal(out[LC_CAT_RC], 4 * MS + 6 * MS + 10 * MS);
+	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_RC], 6 * MS);
+	assert_int_equal(prof->data[0].threads[2].cat[LC_CAT_RC], 10 * MS);
+	rig_close(&r, prof);
+}
+
+/* A thread whose state changed inside the interval is charged in two
+ * parts: before the change in the state it left (with that part's
+ * run-queue time), after it in its state. */
+static void test_two_parts(void **state)
+{
+	struct rig r;
+	uint64_t out[LC_NCAT];
+	struct lc_obs *o = obs_of("BB");
+	struct lc_profile *prof;
+
+	(void)state;
+	/* thread 1: idle 4 ms (3 of them queued), then busy 6 ms (1 queued) */
+	obs_t[1].prev_state = LC_ST_IDLE;
+	obs_t[1].prev_ns = 4 * MS;
+	obs_t[1].prev_runq_ns = 3 * MS;
+	obs_t[1].runq_ns = MS;
+	rig_open(&r, 2, 2);
+	assert_int_equal(lc_accum_charge(r.a, 5 * MS, 10 * MS, o), 0);
+	prof = rig_finish(&r, out);
+	assert_int_equal(sum(out), 2 * 10 * MS);
+	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_PC], 5 * MS);
+	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_RC], 4 * MS);
+	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_LI], MS);
+	assert_int_equal(out[LC_CAT_PC], 15 * MS);
+	rig_close(&r, prof);
+}
+
 /* Open tags of all processes (union) collect every slot's time. */
 static void test_tags(void **state)
 {
@@ -460,5 +516,6 @@ static void test_sync_objects(void **state)
 
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_table), LC_T(test_slots_and_completeness), LC_T(test_window_split),
-	     LC_T(test_scaling), LC_T(test_tiers), LC_T(test_tiers_proportion), LC_T(test_sync_objects), LC_T(test_tags),
+	     LC_T(test_scaling), LC_T(test_tiers), LC_T(test_tiers_proportion), LC_T(test_partner_charge), LC_T(test_two_parts),
+	     LC_T(test_sync_objects), LC_T(test_tags),
 	     LC_T(test_wasted), LC_T(test_procs_from), LC_T(test_thread_ids), LC_T(test_spread))
