@@ -672,6 +672,56 @@ static void note_change(struct lc_sampler *s, const struct lc_target *t, uint32_
 	th->prev_ns = cut - s->last;
 }
 
+/* The thread of slot i of target t, whose tid word read tid, in its slot
+ * cache (its last declarations read when its thread left the slot; a new
+ * thread's identity checked and its profile index given, *fresh set).
+ * Returns 1 when the slot holds a thread to observe, else 0. */
+static inline int slot_thread(struct lc_sampler *s, struct lc_target *t, uint32_t i,
+			      uint32_t tid, uint64_t now, int *fresh)
+{
+	struct lc_seg_hdr *h = (struct lc_seg_hdr *)t->hdr;
+	const struct lc_slot *sl = lc_seg_slot(h, i);
+	struct lc_slot_cache *c = &t->cache[i];
+	uint32_t gen;
+
+	if (!tid) {
+		if (c->thread >= 0)	/* the last declarations of its thread */
+			read_wasted(s, t, sl, c);
+		if (c->tid || c->thread >= 0)
+			*c = (struct lc_slot_cache){ .thread = -1, .nwasted = c->nwasted };
+		return 0;
+	}
+	gen = __atomic_load_n(&sl->gen, __ATOMIC_ACQUIRE);
+	if (c->tid != tid || c->gen != gen)
+		*c = (struct lc_slot_cache){ .tid = tid, .gen = gen, .thread = -1,
+					     .nwasted = c->nwasted };
+	if (c->refused)
+		return 0;
+	if (c->thread < 0) {
+		if (!identity_ok(s, t, sl, c))
+			return 0;
+		c->thread = lc_threads_id(s->cfg.threads, t->pid, t->nonce, i, gen,
+					  (int32_t)tid, now - s->cfg.t0);
+		*fresh = 1;
+		if (c->thread < 0)
+			return 0;
+	}
+	read_wasted(s, t, sl, c);
+	return 1;
+}
+
+/* Room for n thread observations (and their change records): 0 or
+ * -ENOMEM. */
+static inline int obs_room(struct lc_sampler *s, uint32_t n)
+{
+	if (n > s->threads_cap &&
+	    lc_grow((void **)&s->threads, &s->threads_cap, n, sizeof(*s->threads)))
+		return -ENOMEM;
+	if (n > s->kids_cap && lc_grow((void **)&s->kids, &s->kids_cap, n, sizeof(*s->kids)))
+		return -ENOMEM;
+	return 0;
+}
+
 /* Read the slots of target t into the thread observations. */
 static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		       uint32_t *nthreads, uint64_t now, uint64_t dt)
@@ -689,42 +739,16 @@ static void read_slots(struct lc_sampler *s, struct lc_target *t, uint32_t proc,
 		const struct lc_slot *sl = lc_seg_slot(h, i);
 		struct lc_slot_cache *c = &t->cache[i];
 		struct lc_slot_view v;
-		uint32_t tid, gen, st, sync;
+		uint32_t tid, st, sync;
 		uint64_t place, obj;
 		int fresh = 0;
 
 		if (i + SLOTS_AHEAD < hwm)
 			__builtin_prefetch(lc_seg_slot(h, i + SLOTS_AHEAD));
 		tid = __atomic_load_n(&sl->tid, __ATOMIC_ACQUIRE);
-		if (!tid) {
-			if (c->thread >= 0)	/* the last declarations of its thread */
-				read_wasted(s, t, sl, c);
-			if (c->tid || c->thread >= 0)
-				*c = (struct lc_slot_cache){ .thread = -1, .nwasted = c->nwasted };
+		if (!slot_thread(s, t, i, tid, now, &fresh))
 			continue;
-		}
-		gen = __atomic_load_n(&sl->gen, __ATOMIC_ACQUIRE);
-		if (c->tid != tid || c->gen != gen)
-			*c = (struct lc_slot_cache){ .tid = tid, .gen = gen, .thread = -1,
-						     .nwasted = c->nwasted };
-		if (c->refused)
-			continue;
-		if (c->thread < 0) {
-			if (!identity_ok(s, t, sl, c))
-				continue;
-			c->thread = lc_threads_id(s->cfg.threads, t->pid, t->nonce, i, gen,
-						  (int32_t)tid, now - s->cfg.t0);
-			fresh = 1;
-			if (c->thread < 0)
-				continue;
-		}
-		read_wasted(s, t, sl, c);
-		if (*nthreads >= s->threads_cap &&
-		    lc_grow((void **)&s->threads, &s->threads_cap, *nthreads + 1,
-			    sizeof(*s->threads)))
-			return;
-		if (*nthreads >= s->kids_cap &&
-		    lc_grow((void **)&s->kids, &s->kids_cap, *nthreads + 1, sizeof(*s->kids)))
+		if (obs_room(s, *nthreads + 1))
 			return;
 		lc_slot_read(t, i, &v);
 		lc_slot_before(t, i, s->at, &v);	/* the state when the tick was due */
