@@ -187,6 +187,20 @@ end_unjudged() {
 	return 0
 }
 
+# hogs: start two CPU-bound processes beside the test (their pids in h1,
+# h2); unhog ends them, by pid.  A test that calls hogs ends them in its
+# EXIT trap too.
+hogs() {
+	sh -c 'while :; do :; done' & h1=$!
+	sh -c 'while :; do :; done' & h2=$!
+}
+
+unhog() {
+	kill "$h1" "$h2" 2>/dev/null
+	wait "$h1" "$h2" 2>/dev/null
+	h1= h2=
+}
+
 nfail=0
 ntest=0
 ok() { ntest=$((ntest + 1)); echo "ok    $*"; }

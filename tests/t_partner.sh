@@ -42,16 +42,6 @@ skipped=
 # field KEY FILE: the number after KEY= in a line of FILE
 field() { sed -n "s/.*[ ^]$1=\([0-9.na]*\).*/\1/p" "$2" | head -1; }
 
-hogs() {
-	sh -c 'while :; do :; done' & h1=$!
-	sh -c 'while :; do :; done' & h2=$!
-}
-
-unhog() {
-	kill "$h1" "$h2" 2>/dev/null
-	wait "$h1" "$h2" 2>/dev/null
-	h1= h2=
-}
 
 # run LABEL ARGS...: record the program with ARGS beside the two hogs into
 # $tmp/LABEL.*; its report -l line in LABEL.l; "" or why it cannot judge

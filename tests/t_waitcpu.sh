@@ -53,16 +53,6 @@ too_busy() {
 	}'
 }
 
-hogs() {
-	sh -c 'while :; do :; done' & h1=$!
-	sh -c 'while :; do :; done' & h2=$!
-}
-
-unhog() {
-	kill "$h1" "$h2" 2>/dev/null
-	wait "$h1" "$h2" 2>/dev/null
-	h1= h2=
-}
 
 # ---- a balanced OpenMP program beside two CPU-bound processes -------------
 if [ -n "${LC_SAN:-}" ]; then
