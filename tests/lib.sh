@@ -187,6 +187,10 @@ end_unjudged() {
 	return 0
 }
 
+# lfield KEY FILE: the number after KEY= in a line of FILE (a -l line:
+# 2.4e-05 whole, "na" as it is)
+lfield() { sed -n "s/.*[ ^]$1=\([0-9.naeE+-]*\).*/\1/p" "$2" | head -1; }
+
 # hogs: start two CPU-bound processes beside the test (their pids in h1,
 # h2); unhog ends them, by pid.  A test that calls hogs ends them in its
 # EXIT trap too.

@@ -13,6 +13,7 @@
 #     report --where=li ranks the skewed loop first, and each function's
 #     LI is within 3 % of the total time of the probe's;
 #   - short regions (2 ms a thread): each thread's computation within 5 %
+#     (and three standard errors of its tick sampling)
 #     of its own CPU time in the work (the master's with its serial parts);
 #   - a run of a few tenths of a second: the report's header and -l line
 #     carry the machine's share, measured from its start to its end.
@@ -39,8 +40,6 @@ fi
 	skip t_partner "no OpenMP layer or program (clang, libomp-dev)"
 skipped=
 
-# field KEY FILE: the number after KEY= in a line of FILE
-field() { sed -n "s/.*[ ^]$1=\([0-9.na]*\).*/\1/p" "$2" | head -1; }
 
 
 # run LABEL ARGS...: record the program with ARGS beside the two hogs into
@@ -56,7 +55,7 @@ run_beside() {
 	unhog
 	"$LC" report -l "$tmp/$label.data" >"$tmp/$label.l" 2>/dev/null
 	miss=$(sed -n 's/.*and \([0-9]*\) ticks (\([0-9.]*\) %) were missed.*/\2/p' "$tmp/$label.err" | head -1)
-	cpu=$(field cpu "$tmp/$label.out") wall=$(field wall "$tmp/$label.out")
+	cpu=$(lfield cpu "$tmp/$label.out") wall=$(lfield wall "$tmp/$label.out")
 	why=$(awk -v m="${miss:-0}" -v c="${cpu:-0}" -v w="${wall:-1}" 'BEGIN {
 		if (m > 20) { printf "the sampler missed %s %% of its ticks", m; exit }
 		if (c < 0.03 * 2 * w) printf "the program got %.1f %% of its 2 CPUs", 100 * c / (2 * w)
@@ -75,13 +74,13 @@ run_beside() {
 
 # quiet LABEL: the hogs took no CPU from the program (load= of its -l line
 # under 20 %): resource contention has nothing to show
-quiet() { awk -v l="$(field load "$tmp/$1.l")" 'BEGIN { exit !(l != "" && l < 20) }'; }
+quiet() { awk -v l="$(lfield load "$tmp/$1.l")" 'BEGIN { exit !(l != "" && l < 20) }'; }
 
 # ---- balanced: no load imbalance, resource contention carries the rest ----
 if run_beside bal 60 10 0; then
-	tt=$(field tt "$tmp/bal.l") li=$(field li "$tmp/bal.l") sl=$(field sl "$tmp/bal.l")
-	rc=$(field rc "$tmp/bal.l") rt=$(field rt "$tmp/bal.l") ip=$(field ip "$tmp/bal.l")
-	echo "  balanced: tt $tt: li $li sl $sl rc $rc rt $rt ip $ip, load $(field load "$tmp/bal.l") %"
+	tt=$(lfield tt "$tmp/bal.l") li=$(lfield li "$tmp/bal.l") sl=$(lfield sl "$tmp/bal.l")
+	rc=$(lfield rc "$tmp/bal.l") rt=$(lfield rt "$tmp/bal.l") ip=$(lfield ip "$tmp/bal.l")
+	echo "  balanced: tt $tt: li $li sl $sl rc $rc rt $rt ip $ip, load $(lfield load "$tmp/bal.l") %"
 	if awk -v tt="$tt" -v li="$li" -v sl="$sl" 'BEGIN { exit !(li + sl <= 0.03 * tt) }'; then
 		ok "balanced beside two CPU-bound processes: LI + SL <= 3 % of total"
 	else
@@ -99,7 +98,7 @@ fi
 
 # ---- skewed: LI is the partner's extra computation -------------------------
 if run_beside skew 60 10 0.5; then
-	tt=$(field tt "$tmp/skew.l") li=$(field li "$tmp/skew.l") truth=$(field li "$tmp/skew.out")
+	tt=$(lfield tt "$tmp/skew.l") li=$(lfield li "$tmp/skew.l") truth=$(lfield li "$tmp/skew.out")
 	echo "  skewed: tt $tt: li $li, the probe's $truth"
 	if awk -v tt="$tt" -v li="$li" -v t="$truth" 'BEGIN {
 		d = li - t; if (d < 0) d = -d; exit !(t > 0 && d <= 0.03 * tt) }'; then
@@ -115,7 +114,7 @@ fi
 if run_beside where 30 10 0.5 where; then
 	"$LC" report --where=li --format csv "$tmp/where.data" >"$tmp/where.csv" 2>"$tmp/where.werr"
 	"$LC" report -l "$tmp/where.data" >"$tmp/where.l" 2>/dev/null
-	if awk -F, -v tt="$(field tt "$tmp/where.l")" '
+	if awk -F, -v tt="$(lfield tt "$tmp/where.l")" '
 		FNR == NR { n = split($0, f, " "); for (i = 2; i <= n; i++) { split(f[i], kv, "="); t[kv[1]] = kv[2] }; next }
 		FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		FNR == 2 { first = $(col["function"]) }
@@ -136,15 +135,22 @@ fi
 # ---- short regions: each thread's computation is its own CPU time ----------
 if run_beside short 400 2 0; then
 	"$LC" report --per-thread --format csv "$tmp/short.data" >"$tmp/short.csv" 2>/dev/null
+	# the tolerance: 5 % of the CPU time and three standard errors of the
+	# thread's tick sampling (from the summary's: its slot observations)
 	if awk -F, 'FNR == NR { split($0, f, " "); if (f[1] == "thread") cpu[f[2]] = substr(f[3], 5); next }
+		$1 == "rt" && !on { R = $3; S = $7 }
+		$1 == "tt" && !on { T = $3 }
+		$1 == "p" && !on { P = $3 }
 		$1 == "thread" { for (i = 1; i <= NF; i++) col[$i] = i; on = 1; next }
 		on && $1 ~ /^[0-9]+$/ {
 			c = cpu[$1]; rt = $(col["rt"]); d = rt - c; if (d < 0) d = -d
-			printf "  thread %d: computation %.4f s, its CPU time %.4f s (%+.1f %%)\n", $1, rt, c, 100 * (rt - c) / c
-			n++; if (!(c > 0 && d <= 0.05 * c)) bad = 1
+			F = R / T; N = S > 0 ? F * (1 - F) * T * T / (S * S) / P : 0
+			w = T / P; fr = rt / w; se = N > 0 ? sqrt(fr * (1 - fr) / N) * w : 0
+			printf "  thread %d: computation %.4f s, its CPU time %.4f s (%+.1f %%; 3 se %.4f s)\n", $1, rt, c, 100 * (rt - c) / c, 3 * se
+			n++; if (!(c > 0 && d <= 0.05 * c + 3 * se)) bad = 1
 		}
 		END { exit bad || n != 2 }' "$tmp/short.out" "$tmp/short.csv"; then
-		ok "short regions beside two CPU-bound processes: each thread's computation within 5 % of its CPU time"
+		ok "short regions beside two CPU-bound processes: each thread's computation within 5 % of its CPU time (and the sampling's 3 se)"
 	else
 		fail "short regions beside two CPU-bound processes: a thread's computation off its CPU time"
 		cat "$tmp/short.out"
@@ -160,9 +166,9 @@ unhog
 "$LC" report "$tmp/run.data" >"$tmp/run.rep" 2>/dev/null
 "$LC" report -l "$tmp/run.data" >"$tmp/run.l" 2>/dev/null
 share=$(grep '^\*\* the machine:' "$tmp/run.rep")
-echo "  short run: wall $(field wall "$tmp/run.out") s; $share"
+echo "  short run: wall $(lfield wall "$tmp/run.out") s; $share"
 if [ "$st" -eq 0 ] && echo "$share" | grep -q 'other processes [0-9.]* %.*(/proc/stat over' &&
-   [ -n "$(field load "$tmp/run.l")" ]; then
+   [ -n "$(lfield load "$tmp/run.l")" ]; then
 	ok "a short run beside two CPU-bound processes: the report has the machine's share of all of it"
 else
 	fail "a short run beside two CPU-bound processes: no machine's share (record exited $st)"

@@ -40,8 +40,6 @@ need_built t_waitcpu "$PIGZ"
 ncpu=$(nproc)
 skipped=
 
-# field KEY FILE: the number after KEY= in the report -l line of FILE
-field() { sed -n "s/.*[ ^]$1=\([0-9.na]*\).*/\1/p" "$2" | head -1; }
 
 # too_busy ERR CPU P WALL: the reason the machine was too busy to judge a
 # run (record's stderr in ERR; the program's CPU seconds, p, wall), or ""
@@ -73,8 +71,8 @@ elif [ -x "$OMP" ] && [ -e build/liblostcycles-omp.so ]; then
 		echo "skip  OpenMP beside two CPU-bound processes: the machine was too busy to judge: $why"
 		skipped="$skipped omp"
 	else
-		tt=$(field tt "$tmp/omp.l") li=$(field li "$tmp/omp.l") sl=$(field sl "$tmp/omp.l")
-		rc=$(field rc "$tmp/omp.l") rt=$(field rt "$tmp/omp.l") ip=$(field ip "$tmp/omp.l")
+		tt=$(lfield tt "$tmp/omp.l") li=$(lfield li "$tmp/omp.l") sl=$(lfield sl "$tmp/omp.l")
+		rc=$(lfield rc "$tmp/omp.l") rt=$(lfield rt "$tmp/omp.l") ip=$(lfield ip "$tmp/omp.l")
 		echo "  tt $tt: li $li sl $sl rc $rc rt $rt ip $ip (threads' CPU $cpu s, wall $wall s)"
 		if awk -v tt="$tt" -v li="$li" -v sl="$sl" -v rc="$rc" -v rt="$rt" -v ip="$ip" 'BEGIN {
 			exit !(li + sl <= 0.10 * tt && rc >= tt - rt - ip - 0.10 * tt) }'; then
@@ -102,7 +100,7 @@ why=$(too_busy "$tmp/pz.err" "${cpu:-0}" "$want" "${wall:-1}")
 if [ "$st" -ne 0 ] || [ -z "$cpu" ]; then
 	fail "pigz-shaped program: record exited $st"; cat "$tmp/pz.err"
 else
-	tt=$(field tt "$tmp/pz.l") sl=$(field sl "$tmp/pz.l") rt=$(field rt "$tmp/pz.l")
+	tt=$(lfield tt "$tmp/pz.l") sl=$(lfield sl "$tmp/pz.l") rt=$(lfield rt "$tmp/pz.l")
 	p=$(sed -n 's/^p=\([0-9]*\) .*/\1/p' "$tmp/pz.l")
 	echo "  p $p: tt $tt sl $sl rt $rt (compressors' CPU $cpu s, wall $wall s)"
 	if [ "$p" = "$want" ] && grep -q "p = $want (most runnable at once.*4 threads existed" "$tmp/pz.err" &&
@@ -142,7 +140,7 @@ unhog
 "$LC" report -l "$tmp/tr.data" >"$tmp/tr.s" 2>/dev/null
 "$LC" report -l --source trace "$tmp/tr.data" >"$tmp/tr.t" 2>/dev/null
 "$LC" report --source trace "$tmp/tr.data" >"$tmp/tr.rep" 2>/dev/null
-rs=$(field rc "$tmp/tr.s") rtr=$(field rc "$tmp/tr.t") tt=$(field tt "$tmp/tr.t")
+rs=$(lfield rc "$tmp/tr.s") rtr=$(lfield rc "$tmp/tr.t") tt=$(lfield tt "$tmp/tr.t")
 echo "  RC sampled $rs, trace $rtr of $tt"
 if [ "$st" -eq 0 ] && awk -v a="$rs" -v b="$rtr" -v tt="$tt" 'BEGIN {
 	d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.05 * tt) }' &&
@@ -166,7 +164,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 	"$LC" report "$u/u.data" >"$tmp/u.rep" 2>/dev/null
 	"$LC" report -l "$u/u.data" >"$tmp/u.l" 2>/dev/null
 	rm -rf "$u"
-	tt=$(field tt "$tmp/u.l") sl=$(field sl "$tmp/u.l")
+	tt=$(lfield tt "$tmp/u.l") sl=$(lfield sl "$tmp/u.l")
 	cpu=$(sed -n 's/.* cpu=\([0-9.]*\).*/\1/p' "$tmp/u.out")
 	wall=$(sed -n 's/.* wall=\([0-9.]*\).*/\1/p' "$tmp/u.out")
 	why=$(too_busy "$tmp/u.err" "${cpu:-0}" "$want" "${wall:-1}")
