@@ -126,11 +126,24 @@ static const char *agg_text(const struct lc_fitrun *fr)
 	case LC_POINTS_MIN:
 		return "the smallest of each point's repeats";
 	default:
-		for (size_t i = 0; i < fr->pts.n; i++)
-			if (fr->pts.agg[i] == LC_AGG_MEDIAN)
-				return "the median of a point's 3 or more repeats, the mean of fewer";
-		return "repeats averaged";
+		return fr->pts.agg_auto == LC_POINTS_MIN ? "the smallest of each point's repeats" :
+		       "repeats averaged";
 	}
+}
+
+/* Say which aggregate the repeats chose, and why (--aggregate not given). */
+static void print_agg_choice(const struct lc_fitrun *fr, FILE *out)
+{
+	const struct lc_points *p = &fr->pts;
+
+	if (!p->agg_auto)
+		return;
+	fprintf(out, "aggregate: %s, chosen from the repeats: %s (their upper half-ranges %.3gx "
+		"the lower over %d point%s; above %g is right-skewed, as a loaded machine's slowed "
+		"runs make it); --aggregate overrides\n", p->agg_auto == LC_POINTS_MIN ?
+		"the smallest repeat" : "the mean", p->agg_auto == LC_POINTS_MIN ? "right-skewed" :
+		"a symmetric spread", p->skew, p->skew_n, p->skew_n == 1 ? "" : "s",
+		LC_AGG_SKEW_RATIO);
 }
 
 /* The spread of the repeats: the least and largest (hi - lo) / value over
@@ -185,6 +198,7 @@ static void print_counts(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "%s\n", weighted == 2 ? "; relative errors (weights 1/y^2)" :
 		       weighted == 1 ? "" : fr->o.absolute ? "; plain least squares" :
 		       "; plain least squares (a value is 0)");
+	print_agg_choice(fr, out);
 }
 
 /* Print the header lines: what was fitted to what. */
