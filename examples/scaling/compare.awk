@@ -2,8 +2,9 @@
 # Input: predict --grid's table (a "p li ip sl cl bl wc rt T(E)" header and
 # one line per p), then the runs of the predicted p (report -l lines).
 # Each category and T = tt/p are compared with the median of the point's
-# repeats: T must be within tmax %, a category within cmax % or within
-# 1 % of the point's total time (tt), and no prediction below zero.
+# repeats: T must be within tmax % (default 10), a category within cmax %
+# (20) or within ttpct % (1) of the point's total time (tt), and no
+# prediction below zero.
 # Prints a table and a last line "pass" or "FAIL: what".
 FNR == NR {
 	if ($1 == "p") {
@@ -46,6 +47,7 @@ function median(p, c,    n, i, j, t, a) {
 BEGIN {
 	if (tmax == "") tmax = 10
 	if (cmax == "") cmax = 20
+	if (ttpct == "") ttpct = 1
 	split("li ip sl cl rt T", cats, " ")
 	bad = ""
 }
@@ -64,7 +66,7 @@ END {
 			e = m ? 100 * (pred[p, c] - m) / m : 0
 			d = pred[p, c] - m
 			ok = c == "T" ? (e <= tmax && e >= -tmax) : \
-			     (e <= cmax && e >= -cmax) || (d <= tt / 100 && d >= -tt / 100)
+			     (e <= cmax && e >= -cmax) || (d <= tt * ttpct / 100 && d >= -tt * ttpct / 100)
 			if (pred[p, c] < 0)
 				ok = 0
 			printf "%4s %4s %12.6g %12.6g %+7.1f%%%s\n", p, c, pred[p, c], m, e, ok ? "" : "  over the goal"
