@@ -751,7 +751,7 @@ int lc_fit_below_zero(const struct lc_formula *f, struct lc_fit *fit,
 	return fit->negative;
 }
 
-/* Steps of the walk lc_fit_turns and lc_model_turns take past the data. */
+/* Steps of the walk lc_fit_turns takes past the data. */
 #define TURN_STEPS 48
 
 /* Whether the values y[0..n) change direction (rise, then fall, or the
