@@ -144,14 +144,19 @@ refuse "--profile of a missing file" 1 "$tmp/none: No such file or directory" --
 # interval widened 1 + log2(ratio), and a model that turns or goes below
 # zero between its runs and the point asked refused with the reason
 printf 'sl(p) = 0.2/p + 0.006*log2(p)\n#: sl dof=10 s2=1e-06 cov=1e-06,0,0,1e-08\n%%range sl p=1..8\n' >"$tmp/turn.model"
+printf 'sl(p) = 0.2/p + 0.006*log2(p)\n#: sl dof=10 s2=1e-06 cov=1e-06,0,0,1e-08\n' >"$tmp/norange.model"
 refuse "a model that turns between its runs and --at: refused, where it turns" 1 \
 	"the model of sl turns (is not monotone) at p=2" -m "$tmp/turn.model" --at p=64
 refuse "the same for a --grid point" 1 "and p=32: it holds only inside them" \
 	-m "$tmp/turn.model" --grid p=2,8,32
+printf 'rt(p) = 1\nli(p) = 0\nip(p) = 0\ncl(p) = 0\n' >"$tmp/rest.model"
+cat "$tmp/rest.model" "$tmp/norange.model" >"$tmp/a.model"
+cat "$tmp/rest.model" "$tmp/turn.model" >"$tmp/b.model"
+refuse "the same for the model of --compare" 1 "the model of sl turns (is not monotone)" \
+	-m "$tmp/a.model" --compare "$tmp/b.model" --at p=64
 printf 'rt(p) = 10 - p\n%%range rt p=1..4\n' >"$tmp/neg.model"
 refuse "a model below zero between its runs and --at: refused" 1 \
 	"the model of rt goes below zero at p=1" -m "$tmp/neg.model" --at p=16
-printf 'sl(p) = 0.2/p + 0.006*log2(p)\n#: sl dof=10 s2=1e-06 cov=1e-06,0,0,1e-08\n' >"$tmp/norange.model"
 run predict -m "$tmp/norange.model" --at p=16
 h0=$(awk '$1 == "sl" { print $(NF-1) }' "$tmp/out")
 run predict -m "$tmp/turn.model" --at p=16

@@ -234,9 +234,9 @@ static void no_total(const struct lc_predrun *pr, FILE *out)
 		fprintf(out, "T(E) = sum C(E)/p not computed: give p\n");
 }
 
-/* Every point asked, every category: refuse a model that goes below zero
- * or turns between its runs and the point (lc_predict_past), before any
- * table is printed. */
+/* Every point asked, every category of the model and of --compare's:
+ * refuse a model that goes below zero or turns between its runs and the
+ * point (lc_predict_past), before any table is printed. */
 static int past_all(struct lc_predrun *pr, char *msg, size_t len)
 {
 	size_t n = lc_grid_count(&pr->g);
@@ -246,6 +246,10 @@ static int past_all(struct lc_predrun *pr, char *msg, size_t len)
 		set_point(pr, i);
 		for (int c = 0; c < pr->a->ncats; c++)
 			if ((rc = lc_predict_past(pr->a, pr->a->cats[c].cat, &pr->env, msg, len)) ==
+			    -EDOM)
+				return rc;
+		for (int c = 0; pr->b && c < pr->b->ncats; c++)
+			if ((rc = lc_predict_past(pr->b, pr->b->cats[c].cat, &pr->env, msg, len)) ==
 			    -EDOM)
 				return rc;
 	}
