@@ -114,7 +114,8 @@ static const struct lc_opt opts[] = {
 		    "repeats\n(more than 5x the runs' relative noise from their\nmedian; "
 		    "listed either way, with file:line)", &opt.drop_outliers),
 	LC_OPT_ENUM("aggregate", 0, "HOW", "a point's repeats: mean, median or min "
-		    "(default:\nthe median of 3 or more repeats, else the mean)",
+		    "(default:\nchosen from them: the mean of a symmetric spread,\nthe "
+		    "smallest of a right-skewed one)",
 		    &opt.aggregate, agg_words),
 	LC_OPT_STRING("upto", 0, "\"VAR=V...\"", "the range where a model must not go "
 		      "below zero\nreaches V (e.g. the --at of a prediction); the\nmeasured "

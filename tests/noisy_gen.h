@@ -47,6 +47,19 @@ static double noisy_normal(void)
 	return sqrt(-2 * log(1 - u)) * cos(2 * M_PI * v);
 }
 
+/* Repeats of a loaded machine instead of Gaussian ones (NOISY_SKEW=1). */
+static int noisy_skew;
+
+/* One run of true value v on a loaded machine: a little slower than the
+ * truth (half-normal, sigma), and 3 of 10 slowed 1.3 to 3 times by other
+ * load (right-skewed). */
+static double noisy_skewed(double v, double sigma)
+{
+	double y = v * (1 + sigma * fabs(noisy_normal()));
+
+	return rng_uniform() < 0.3 ? y * (1.3 + 1.7 * rng_uniform()) : y;
+}
+
 /* Resolve "p" to slot 0. */
 static int noisy_resolve(void *ctx, const char *name, size_t len)
 {
@@ -72,7 +85,8 @@ static struct lc_runs *noisy_runs(const struct lc_formula *g, const double *c, d
 		for (int k = 0; k < reps; k++) {
 			lc_runs_start(r, line++);
 			lc_runs_add(r, "p", p);
-			lc_runs_add(r, "y", v * (1 + sigma * noisy_normal()));
+			lc_runs_add(r, "y", noisy_skew ? noisy_skewed(v, sigma) :
+					    v * (1 + sigma * noisy_normal()));
 		}
 	}
 	return r;

@@ -46,4 +46,35 @@ run fit -c li -v p -f "$tmp/li.runs"
 check "the ranking says the largest levels were held out" \
 	'grep -q "^extrapolation first: the largest level of each variable (then the two largest) held out" "$tmp/out"'
 
+# a form that turns past the data: a/p + b log2(p) with b > 0 has its
+# minimum at p = a ln2 / b.  Fitted to 0.2/p + 0.02 (monotone), it turns
+# near p = 28: left out when --upto reaches past that, while 0.02 + 0.2/p
+# fits; fitted to 0.2/p + 0.01 log2(p) (the truth turns at p = 13.9) it
+# stays: the data demand it, and --emit says so.
+gen_sl() {
+	for p in 1 2 3 4 6 8; do
+		for f in 0.985 1.0 1.015; do
+			awk -v p=$p -v f=$f -v b="$1" -v c="$2" 'BEGIN {
+				printf "p=%d sl=%.9g\n", p, f * (0.2 / p + b * log(p) / log(2) + c) }'
+		done
+	done
+}
+gen_sl 0 0.02 >"$tmp/mono.runs"
+gen_sl 0.01 0 >"$tmp/turn.runs"
+run fit -c sl -v p -f "$tmp/mono.runs" --upto p=256
+check "monotone truth, --upto p=256: the form that turns is left out, named with where it turns" \
+	'grep -q "^note: 1 form that turns (not monotone) between the data and --upto left out (a model that does not turn fits): the first .*1/p.*log2(p) (turns at p=2[0-9])" "$tmp/out" &&
+	 grep -q "^ 1\. .* + .* \* 1/p " "$tmp/out"'
+run fit -c sl -v p -f "$tmp/mono.runs"
+check "monotone truth without --upto: nothing turns past the data, nothing left out for it" \
+	'! grep -q "turn" "$tmp/out"'
+run fit -c sl -v p -f "$tmp/turn.runs" --upto p=64 --emit "$tmp/turn.model"
+check "a truth that turns: kept (the data demand it), said, and --emit marks it" \
+	'grep -q "^note: every model that fits turns between the data and --upto: the data demand it" "$tmp/out" &&
+	 grep -q "^ 1\. .*1/p.*log2(p)" "$tmp/out" && grep -q "^%range sl p=1\.\.8 turns$" "$tmp/turn.model"'
+run predict -m "$tmp/turn.model" --at p=64
+v=$(awk '$1 == "sl" { print $(NF-2) }' "$tmp/out")
+check "predict allows it at p=64: within 5% of the truth 0.0631 (${v:-none})" \
+	'awk -v v="$v" "BEGIN { e = (v - 0.063125) / 0.063125; exit !(e < 0.05 && e > -0.05) }"'
+
 finish

@@ -17,10 +17,24 @@ done >"$R"
 
 
 run fit -c rt -v p -f "$R" -d 'p'
-check "default: the median of 3 repeats, exactly 2p" \
-	'grep -q "the median of a point.s 3 or more repeats" "$tmp/out" &&
+check "default: one slowed run of three is right-skewed: the smallest repeat, said why, exactly 2p" \
+	'grep -q "(the smallest of each point.s repeats)" "$tmp/out" &&
+	 grep -q "^aggregate: the smallest repeat, chosen from the repeats: right-skewed (their upper half-ranges infx the lower over 4 points;.*--aggregate overrides" "$tmp/out" &&
 	 grep -q "^ 1\. (2 +/- [0-9.e-]*) \* p " "$tmp/out" &&
 	 grep -q "^repeats: spread (largest - smallest) / value 200% .. 200% (the largest at p=1); the runs. noise" "$tmp/out"'
+for p in 1 2 4 8; do
+	for f in 0.97 1.0 1.03; do
+		awk -v p=$p -v f=$f 'BEGIN { printf "p=%d rt=%.9g\n", p, 2 * p * f }'
+	done
+done >"$tmp/sym.runs"
+run fit -c rt -v p -f "$tmp/sym.runs" 'p'
+check "default: a symmetric spread is averaged, said why" \
+	'grep -q "(repeats averaged)" "$tmp/out" &&
+	 grep -q "^aggregate: the mean, chosen from the repeats: a symmetric spread (their upper half-ranges 1x the lower over 4 points" "$tmp/out" &&
+	 grep -q "^ 1\. (2 +/- [0-9.e-]*) \* p " "$tmp/out"'
+run fit -c rt -v p -f "$R" --aggregate median 'p'
+check "--aggregate median overrides the choice, and nothing says it was chosen" \
+	'grep -q "(the median of each point.s repeats)" "$tmp/out" && ! grep -q "^aggregate:" "$tmp/out"'
 run fit -c rt -v p -f "$R" --aggregate mean 'p'
 check "--aggregate mean: the slowed runs pull the model up" \
 	'grep -q "(repeats averaged)" "$tmp/out" && grep -q "^ 1\. (3\.[0-9]* +/- [0-9.e-]*) \* p " "$tmp/out"'

@@ -140,4 +140,34 @@ refuse "missing model file" 1 "$tmp/none: No such file or directory" -m "$tmp/no
 refuse "--profile without --plot" 2 "--profile needs --plot" --profile $R
 refuse "--profile of a missing file" 1 "$tmp/none: No such file or directory" --profile "$tmp/none" --plot "$tmp/x.png"
 
+# past the data ("%range" of the runs a model was fitted to): how far, the
+# interval widened 1 + log2(ratio), and a model that turns or goes below
+# zero between its runs and the point asked refused with the reason
+printf 'sl(p) = 0.2/p + 0.006*log2(p)\n#: sl dof=10 s2=1e-06 cov=1e-06,0,0,1e-08\n%%range sl p=1..8\n' >"$tmp/turn.model"
+printf 'sl(p) = 0.2/p + 0.006*log2(p)\n#: sl dof=10 s2=1e-06 cov=1e-06,0,0,1e-08\n' >"$tmp/norange.model"
+refuse "a model that turns between its runs and --at: refused, where it turns" 1 \
+	"the model of sl turns (is not monotone) at p=2" -m "$tmp/turn.model" --at p=64
+refuse "the same for a --grid point" 1 "and p=32: it holds only inside them" \
+	-m "$tmp/turn.model" --grid p=2,8,32
+printf 'rt(p) = 1\nli(p) = 0\nip(p) = 0\ncl(p) = 0\n' >"$tmp/rest.model"
+cat "$tmp/rest.model" "$tmp/norange.model" >"$tmp/a.model"
+cat "$tmp/rest.model" "$tmp/turn.model" >"$tmp/b.model"
+refuse "the same for the model of --compare" 1 "the model of sl turns (is not monotone)" \
+	-m "$tmp/a.model" --compare "$tmp/b.model" --at p=64
+printf 'rt(p) = 10 - p\n%%range rt p=1..4\n' >"$tmp/neg.model"
+refuse "a model below zero between its runs and --at: refused" 1 \
+	"the model of rt goes below zero at p=1" -m "$tmp/neg.model" --at p=16
+run predict -m "$tmp/norange.model" --at p=16
+h0=$(awk '$1 == "sl" { print $(NF-1) }' "$tmp/out")
+run predict -m "$tmp/turn.model" --at p=16
+h1=$(awk '$1 == "sl" { print $(NF-1) }' "$tmp/out")
+check "how far past the data: p=16 is 2x the largest measured; the interval ${h1:-?} is 2x ${h0:-?}" \
+	'grep -q "^past the data: p=16 is 2x the largest measured (8); the 90% intervals are widened 2x" "$tmp/out" &&
+	 awk -v a="$h1" -v b="$h0" "BEGIN { r = a / b; exit !(r > 1.99 && r < 2.01) }"'
+run predict -m "$tmp/turn.model" --at p=8
+check "inside the data: no note, no widening" '! grep -q "past the data" "$tmp/out"'
+printf 'sl(p) = 0.2/p + 0.006*log2(p)\n%%range sl p=1..x\n' >"$tmp/bad.model"
+refuse "a bad %range line: its line and what it wants" 1 "bad.model:2: '%range' wants VAR=LO..HI" \
+	-m "$tmp/bad.model" --at p=4
+
 finish

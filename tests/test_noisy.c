@@ -44,7 +44,7 @@ static double variant(const char *what, double sigma, int seeds, unsigned pflags
 static void test_noisy_goal(void **state)
 {
 	(void)state;
-	assert_true(variant("default (median, range to the prediction)", 0.05, 3,
+	assert_true(variant("default (chosen from the repeats, range to the prediction)", 0.05, 3,
 			    LC_POINTS_DEFAULT, 2) >= 0.75);
 }
 
@@ -52,9 +52,7 @@ static void test_noisy_goal(void **state)
  * (half-normal, 2 %), and 3 of 10 slowed 1.3 to 3 times by other load. */
 static double skewed(double v)
 {
-	double y = v * (1 + 0.02 * fabs(noisy_normal()));
-
-	return rng_uniform() < 0.3 ? y * (1.3 + 1.7 * rng_uniform()) : y;
+	return noisy_skewed(v, 0.02);
 }
 
 /* The largest relative error of the points of 5 skewed repeats of
@@ -90,11 +88,11 @@ static void skewed_case(unsigned pflags, double *pointerr, double *prederr)
 }
 
 /* Right-skewed repeats (a loaded machine): over 40 seeded cases the default
- * (the median of 5) keeps every point within 15 % of the truth in about half
- * the cases (3 of 5 runs are slowed at some point in the others), the mean in
- * almost none,
- * and predicts within 10 % far more often than the mean, which the slowed runs
- * pull up; the minimum is within 4 % of the truth at every point. */
+ * (chosen from the repeats: their smallest; the median of 5 before, which
+ * kept every point within 15 % in about half the cases) keeps every point
+ * within 15 % of the truth, the mean in almost none, and predicts within
+ * 10 % far more often than the mean, which the slowed runs pull up; the
+ * minimum is within 4 % of the truth at every point. */
 static void test_skewed_repeats(void **state)
 {
 	int med_ok = 0, mean_ok = 0, min_ok = 0, med_pred = 0, mean_pred = 0;
@@ -115,10 +113,10 @@ static void test_skewed_repeats(void **state)
 		skewed_case(LC_POINTS_MIN, &pe, &pr);
 		min_ok += pe <= 4;
 	}
-	printf("skewed repeats, 40 cases: every point within 15%%: median %d, mean %d; "
-	       "prediction at p=512 within 10%%: median %d, mean %d; minimum within 4%%: %d\n",
+	printf("skewed repeats, 40 cases: every point within 15%%: default %d, mean %d; "
+	       "prediction at p=512 within 10%%: default %d, mean %d; minimum within 4%%: %d\n",
 	       med_ok, mean_ok, med_pred, mean_pred, min_ok);
-	assert_true(med_ok >= 18 && med_ok >= mean_ok + 15);
+	assert_true(med_ok >= 36 && med_ok >= mean_ok + 15);
 	assert_true(med_pred > mean_pred);
 	assert_true(min_ok >= 36);
 }
@@ -180,11 +178,68 @@ static void test_noise_estimate(void **state)
 		}
 }
 
+/* How often the default aggregate of `cases` generated cases (6 points,
+ * 3-5 repeats of sigma 5 %, Gaussian or skewed) is the smallest repeat. */
+static int chose_min(int skew, int cases)
+{
+	int keys[1] = { 0 }, n = 0;
+
+	for (int s = 0; s < cases; s++) {
+		struct lc_runs *r = lc_runs_new();
+		struct lc_points pts;
+		int line = 1;
+
+		assert_non_null(r);
+		for (int i = 0; i < 6; i++) {
+			double v = pow(10, 6 * rng_uniform() - 3);
+			int reps = 3 + (int)(3 * rng_uniform());
+
+			for (int k = 0; k < reps; k++) {
+				lc_runs_start(r, line++);
+				lc_runs_add(r, "p", ldexp(1, i + 1));
+				lc_runs_add(r, "y", skew ? noisy_skewed(v, 0.05) :
+						    v * (1 + 0.05 * noisy_normal()));
+			}
+		}
+		assert_int_equal(lc_points_build(r, keys, 1, 1, NULL, LC_POINTS_DEFAULT, &pts), 0);
+		assert_true(pts.agg_auto == LC_POINTS_MIN || pts.agg_auto == LC_POINTS_MEAN);
+		n += pts.agg_auto == LC_POINTS_MIN;
+		lc_points_free(&pts);
+		lc_runs_free(r);
+	}
+	return n;
+}
+
+/* The aggregate chosen from the repeats: of 200 cases of Gaussian repeats
+ * at most 20 take the smallest (the mean is right for them), of 200 cases
+ * of right-skewed ones at least 180; and on the skewed repeats the
+ * single-variable search then predicts 4-16 times the largest p within
+ * 15 % in at least 75 % of the fixed-seed sample (the median: 30 %). */
+static void test_agg_choice(void **state)
+{
+	int g, k;
+	double rate;
+
+	(void)state;
+	rng_seed(9300);
+	g = chose_min(0, 200);
+	k = chose_min(1, 200);
+	printf("aggregate chosen: the smallest in %d of 200 Gaussian cases, %d of 200 skewed\n",
+	       g, k);
+	assert_true(g <= 20);
+	assert_true(k >= 180);
+	noisy_skew = 1;
+	rate = variant("skewed repeats: default", 0.05, 3, LC_POINTS_DEFAULT, 2);
+	noisy_skew = 0;
+	assert_true(rate >= 0.75);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_noise_estimate),
 		cmocka_unit_test(test_skewed_repeats),
+		cmocka_unit_test(test_agg_choice),
 		cmocka_unit_test(test_noisy_goal),
 	};
 	int seeds = argc > 1 ? atoi(argv[1]) : 0;
@@ -195,10 +250,12 @@ int main(int argc, char **argv)
 	noisy_sflags = argc > 3 && atoi(argv[3]) ? LC_SEARCH_NEGATIVE : 0;
 	noisy_share_lo = argc > 4 ? atof(argv[4]) : 0;
 	noisy_oracle = getenv("NOISY_ORACLE") != NULL;
+	noisy_skew = getenv("NOISY_SKEW") != NULL;
 	noisy_verbose = getenv("NOISY_VERBOSE") ? atoi(getenv("NOISY_VERBOSE")) : 0;
 	variant("mean, measured range", sigma, seeds, LC_POINTS_MEAN, 1);
 	variant("mean, range to the prediction", sigma, seeds, LC_POINTS_MEAN, 2);
 	variant("median, range to the prediction", sigma, seeds, LC_POINTS_MEDIAN, 2);
+	variant("min, range to the prediction", sigma, seeds, LC_POINTS_MIN, 2);
 	variant("default", sigma, seeds, LC_POINTS_DEFAULT, 2);
 	return 0;
 }

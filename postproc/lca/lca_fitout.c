@@ -126,11 +126,24 @@ static const char *agg_text(const struct lc_fitrun *fr)
 	case LC_POINTS_MIN:
 		return "the smallest of each point's repeats";
 	default:
-		for (size_t i = 0; i < fr->pts.n; i++)
-			if (fr->pts.agg[i] == LC_AGG_MEDIAN)
-				return "the median of a point's 3 or more repeats, the mean of fewer";
-		return "repeats averaged";
+		return fr->pts.agg_auto == LC_POINTS_MIN ? "the smallest of each point's repeats" :
+		       "repeats averaged";
 	}
+}
+
+/* Say which aggregate the repeats chose, and why (--aggregate not given). */
+static void print_agg_choice(const struct lc_fitrun *fr, FILE *out)
+{
+	const struct lc_points *p = &fr->pts;
+
+	if (!p->agg_auto)
+		return;
+	fprintf(out, "aggregate: %s, chosen from the repeats: %s (their upper half-ranges %.3gx "
+		"the lower over %d point%s; above %g is right-skewed, as a loaded machine's slowed "
+		"runs make it); --aggregate overrides\n", p->agg_auto == LC_POINTS_MIN ?
+		"the smallest repeat" : "the mean", p->agg_auto == LC_POINTS_MIN ? "right-skewed" :
+		"a symmetric spread", p->skew, p->skew_n, p->skew_n == 1 ? "" : "s",
+		LC_AGG_SKEW_RATIO);
 }
 
 /* The spread of the repeats: the least and largest (hi - lo) / value over
@@ -185,6 +198,7 @@ static void print_counts(const struct lc_fitrun *fr, FILE *out)
 	fprintf(out, "%s\n", weighted == 2 ? "; relative errors (weights 1/y^2)" :
 		       weighted == 1 ? "" : fr->o.absolute ? "; plain least squares" :
 		       "; plain least squares (a value is 0)");
+	print_agg_choice(fr, out);
 }
 
 /* Print the header lines: what was fitted to what. */
@@ -245,6 +259,13 @@ static void print_undefined(const struct lc_fitrun *fr, FILE *out)
 		fprintf(out, "note: %d form%s with opposite-signed terms left out (they cancel past "
 			"the data; a model without them fits): the first %s\n", fr->nmixed,
 			fr->nmixed == 1 ? "" : "s", fr->mixed_first);
+	if (fr->nturn)
+		fprintf(out, "note: %d form%s that turn%s (not monotone) between the data and --upto "
+			"left out (a model that does not turn fits): the first %s\n", fr->nturn,
+			fr->nturn == 1 ? "" : "s", fr->nturn == 1 ? "s" : "", fr->turn_first);
+	if (fr->turn_kept)
+		fprintf(out, "note: every model that fits turns between the data and --upto: the "
+			"data demand it, and --emit says so (predict then allows it)\n");
 	if (fr->nneg)
 		fprintf(out, "note: %d form%s whose fitted curve goes below zero in the %s left out "
 			"(the first at %s)\n", fr->nneg, fr->nneg == 1 ? "" : "s",
@@ -747,6 +768,28 @@ static int append(const struct lc_fitrun *fr, const struct lc_fitcand *c, const 
 			       &c->fit, LC_EXPR_LOG2, note);
 }
 
+/* Append the range of the points model c was fitted to (and whether it
+ * turns past them, kept because the data demand it) to path. */
+static int append_range(const struct lc_fitrun *fr, const struct lc_fitcand *c, const char *path)
+{
+	double lo[LC_FITRUN_MAXVARS], hi[LC_FITRUN_MAXVARS];
+
+	if (!fr->pts.n)
+		return 0;
+	for (int v = 0; v < fr->nvars; v++) {
+		lo[v] = INFINITY;
+		hi[v] = -INFINITY;
+		for (size_t i = 0; i < fr->pts.n; i++) {
+			double x = fr->pts.x[i * (size_t)fr->nvars + (size_t)v];
+
+			lo[v] = fmin(lo[v], x);
+			hi[v] = fmax(hi[v], x);
+		}
+	}
+	return lc_model_append_range(path, fr->cat->key, (const char *const *)fr->vars, fr->nvars,
+				     lo, hi, c->turns);
+}
+
 int lc_fitrun_emit(const struct lc_fitrun *fr, FILE *out, FILE *err, char *msg, size_t len)
 {
 	const struct lc_fitcand *c = picked(fr);
@@ -761,6 +804,8 @@ int lc_fitrun_emit(const struct lc_fitrun *fr, FILE *out, FILE *err, char *msg, 
 		 fr->o.region ? " region " : "", fr->o.region ? fr->o.region : "",
 		 fr->o.extract ? " where " : "", fr->o.extract ? fr->o.extract : "");
 	rc = append(fr, c, fr->o.emit, note);
+	if (!rc)
+		rc = append_range(fr, c, fr->o.emit);
 	if (!rc && runs_most(fr, "cpus"))
 		rc = lc_model_append_cpus(fr->o.emit, runs_most(fr, "cpus"));
 	if (!rc && runs_most(fr, "p"))

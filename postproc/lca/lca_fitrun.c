@@ -731,6 +731,58 @@ static void refuse_mixed(struct lc_fitrun *fr)
 	}
 }
 
+/* Whether --upto reaches past the data in some variable. */
+static int upto_past(const struct lc_fitrun *fr)
+{
+	for (int v = 0; v < fr->nvars; v++)
+		for (size_t i = 0; !isnan(fr->upto[v]) && i < fr->pts.n; i++)
+			if (fr->upto[v] > fr->pts.x[i * (size_t)fr->nvars + (size_t)v])
+				return 1;
+	return 0;
+}
+
+/* Refuse candidate c, which turns at c->turn_at: counted, the first named. */
+static void refuse_turn(struct lc_fitrun *fr, struct lc_fitcand *c)
+{
+	char text[160];
+
+	if (!fr->nturn++) {
+		lc_fitrun_model_text(fr, c, text, sizeof(text));
+		snprintf(fr->turn_first, sizeof(fr->turn_first), "%s (turns at %s)", text,
+			 c->turn_at);
+	}
+	c->ok = 0;
+	snprintf(c->why, sizeof(c->why), "turns at %s, between the data and --upto: it holds "
+		 "only inside the data, and a model that does not turn fits", c->turn_at);
+}
+
+/* Leave out the default and search forms that turn (are not monotone)
+ * between the data and --upto unless the data demand it: when some fitted
+ * model that does not turn is not doubtful, they are refused; else they
+ * stay, and fr->turn_kept says so.  The user's forms get a note. */
+static void refuse_turning(struct lc_fitrun *fr)
+{
+	int plain = 0, nturns = 0;
+
+	if (!upto_past(fr))
+		return;
+	for (int i = 0; i < fr->ncands; i++) {
+		struct lc_fitcand *c = &fr->cands[i];
+
+		c->turns = c->ok && lc_fit_turns(c->f, &c->fit, &fr->pts, fr->upto, names_of(fr),
+						 c->turn_at, sizeof(c->turn_at));
+		nturns += c->turns;
+		plain |= c->ok && !c->turns && !c->user && !lc_fit_doubtful(&c->fit);
+		if (c->turns && c->user)
+			lc_note(fr->note, fr->note_arg, "model '%s' turns at %s, between the data "
+				"and --upto: it may hold only inside the data", c->text, c->turn_at);
+	}
+	for (int i = 0; plain && i < fr->ncands; i++)
+		if (fr->cands[i].turns && !fr->cands[i].user)
+			refuse_turn(fr, &fr->cands[i]);
+	fr->turn_kept = !plain && nturns;
+}
+
 /* Fit every candidate, noting refusals; default and search forms that are
  * not defined at every point are left out (and counted).  Returns the
  * number fitted, or -ENOMEM. */
@@ -877,6 +929,7 @@ static int fit_all(struct lc_fitrun *fr, char *msg, size_t len)
 	if (fr->o.prune)
 		dedupe(fr);
 	refuse_mixed(fr);
+	refuse_turning(fr);
 	return rank(fr) ? lc_fail(msg, len, -ENOMEM, "out of memory") : 0;
 }
 

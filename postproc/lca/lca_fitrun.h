@@ -68,6 +68,8 @@ struct lc_fitcand {
 	struct lc_fit fit;
 	int ok, user, undefined;
 	int mixed;			/* non-constant terms of opposite signs */
+	int turns;			/* turns between the data and --upto */
+	char turn_at[48];		/* where it turns */
 	int seq;			/* --search: the hypothesis' number */
 	int ndropped;
 	char dropped[256];		/* terms pruned away, as text */
@@ -113,6 +115,12 @@ struct lc_fitrun {
 	int nmixed;			/* default or search forms left out: opposite-
 					 * signed terms while a model without fits */
 	char mixed_first[160];		/* the first of them, as fitted */
+	int nturn;			/* default or search forms left out: they turn
+					 * between the data and --upto while a model
+					 * that does not fits */
+	char turn_first[224];		/* the first of them, as fitted, and where */
+	int turn_kept;			/* every model that fits turns: the data
+					 * demand it (noted; --emit says so) */
 	char **hyp;			/* --search: the hypotheses not fitted yet */
 	int nhyp;			/* how many --search built */
 	int ntried;			/* candidates collected: the user's, defaults, hypotheses */

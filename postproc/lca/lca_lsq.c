@@ -751,6 +751,75 @@ int lc_fit_below_zero(const struct lc_formula *f, struct lc_fit *fit,
 	return fit->negative;
 }
 
+/* Steps of the walk lc_fit_turns takes past the data. */
+#define TURN_STEPS 48
+
+/* Whether the values y[0..n) change direction (rise, then fall, or the
+ * reverse) beyond tol: the index of the first turn, else -1. */
+int lc_turn_index(const double *y, int n, double tol)
+{
+	int dir = 0;
+
+	for (int i = 1; i < n; i++) {
+		double d = y[i] - y[i - 1];
+		int s = d > tol ? 1 : d < -tol ? -1 : 0;
+
+		if (s && dir && s != dir)
+			return i - 1;
+		if (s)
+			dir = s;
+	}
+	return -1;
+}
+
+/* The walk of f along variable v from the measured point x (at the data's
+ * largest v) to upto: 1 when it turns (where gets the place). */
+static int turns_from(const struct lc_formula *f, const struct lc_fit *fit, const double *x0,
+		      int nv, int v, double upto, double tol, const char *const *names,
+		      char *where, size_t wl)
+{
+	double x[3], y[TURN_STEPS];
+	int k;
+
+	memcpy(x, x0, sizeof(double) * (size_t)nv);
+	for (int i = 0; i < TURN_STEPS; i++) {
+		x[v] = grid_at(x0[v], upto, i, TURN_STEPS);
+		y[i] = lc_fit_eval(f, fit->coef, x);
+	}
+	if ((k = lc_turn_index(y, TURN_STEPS, tol)) < 0)
+		return 0;
+	if (where && wl)
+		snprintf(where, wl, "%s=%.3g", names[v], grid_at(x0[v], upto, k, TURN_STEPS));
+	return 1;
+}
+
+/* Not monotone past the data.  See lca_lsq.h. */
+int lc_fit_turns(const struct lc_formula *f, const struct lc_fit *fit,
+		 const struct lc_points *pts, const double *upto, const char *const *names,
+		 char *where, size_t wl)
+{
+	int nv = pts->nvars;
+	double ymax = 0;
+
+	for (size_t i = 0; i < pts->n; i++)
+		ymax = fmax(ymax, fabs(pts->y[i]));
+	for (int v = 0; upto && v < nv && nv <= 3; v++) {
+		double lo, hi;
+
+		var_range(pts, v, NAN, &lo, &hi);
+		if (isnan(upto[v]) || !(upto[v] > hi))
+			continue;
+		for (size_t i = 0; i < pts->n; i++) {
+			const double *x = &pts->x[i * (size_t)nv];
+
+			if (x[v] == hi && turns_from(f, fit, x, nv, v, upto[v], 1e-9 * ymax, names,
+						     where, wl))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* Doubtful: "?", lack of fit or below zero.  See lca_lsq.h. */
 int lc_fit_doubtful(const struct lc_fit *f)
 {

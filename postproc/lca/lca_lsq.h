@@ -111,6 +111,20 @@ int lc_fit_below_zero(const struct lc_formula *f, struct lc_fit *fit,
 		      const struct lc_points *pts, const double *upto, const char *const *names,
 		      char *where, size_t wl);
 
+/* Whether the fitted curve of f turns (rises, then falls, or the reverse)
+ * between the data and upto: per variable v with upto[v] above its largest
+ * measured value, from each measured point at that largest value along v
+ * up to upto[v] (log-spaced), other variables as measured there.  A time
+ * that turns past the data is a form that only holds inside them.  where
+ * gets the place of the first turn ("p=23.1" with names[]).  1 or 0. */
+int lc_fit_turns(const struct lc_formula *f, const struct lc_fit *fit,
+		 const struct lc_points *pts, const double *upto, const char *const *names,
+		 char *where, size_t wl);
+
+/* The index of the first change of direction of y[0..n) (differences
+ * beyond tol, of both signs), or -1 when y is monotone. */
+int lc_turn_index(const double *y, int n, double tol);
+
 /* True when a fit is doubtful: a coefficient's interval contains zero, it
  * fails the lack-of-fit test, or its curve goes below zero in the range. */
 int lc_fit_doubtful(const struct lc_fit *f);

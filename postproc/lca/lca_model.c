@@ -287,6 +287,68 @@ static int count_line(struct reader *rd, const char *s, const char *what, unsign
 	return 0;
 }
 
+/* Parse one "v=lo..hi" of a "%range" line at *s into cm. */
+static int range_item(struct reader *rd, struct lc_catmodel *cm, const char **s)
+{
+	char name[64], *end;
+	const char *dots;
+	size_t n = strcspn(*s, "=");
+	int v;
+
+	if (!(*s)[n] || n >= sizeof(name))
+		return bad(rd, "'%%range' wants VAR=LO..HI");
+	memcpy(name, *s, n);
+	name[n] = '\0';
+	if ((v = lc_model_var(rd->m, name)) < 0)
+		return bad(rd, "'%%range': '%s' is not a variable of the models above", name);
+	*s += n + 1;
+	dots = strstr(*s, "..");
+	if (!dots || dots == *s || (size_t)(dots - *s) >= sizeof(name))
+		return bad(rd, "'%%range' wants VAR=LO..HI");
+	memcpy(name, *s, (size_t)(dots - *s));
+	name[dots - *s] = '\0';
+	errno = 0;
+	cm->lo[v] = strtod(name, &end);
+	if (errno || *end)
+		return bad(rd, "'%%range' wants VAR=LO..HI");
+	*s = dots + 2;
+	cm->hi[v] = strtod(*s, &end);
+	if (errno || end == *s || !isfinite(cm->lo[v]) || !isfinite(cm->hi[v]) ||
+	    cm->hi[v] < cm->lo[v])
+		return bad(rd, "'%%range' wants VAR=LO..HI, LO <= HI, finite");
+	cm->ranged[v] = 1;
+	*s = end;
+	return 0;
+}
+
+/* Parse "%range cat v=lo..hi ... [turns]" for the model of cat above (a
+ * line whose model is not in the file is ignored). */
+static int range_line(struct reader *rd, const char *s)
+{
+	char name[16];
+	struct lc_catmodel *cm;
+	int rc;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if ((rc = model_name(rd, &s, name)))
+		return rc;
+	cm = (struct lc_catmodel *)lc_model_cat(rd->m, lc_cat_info(lc_key_lookup(name))->key);
+	if (!cm)
+		return 0;	/* its model was taken out of the file: nothing to say */
+	while (*s && !rc) {
+		if (!strncmp(s, "turns", 5) && (!s[5] || isspace((unsigned char)s[5]))) {
+			cm->turns_ok = 1;
+			s += 5;
+		} else {
+			rc = range_item(rd, cm, &s);
+		}
+		while (!rc && isspace((unsigned char)*s))
+			s++;
+	}
+	return rc;
+}
+
 /* Handle one line of a model file. */
 static int read_line(struct reader *rd, char *s)
 {
@@ -302,6 +364,8 @@ static int read_line(struct reader *rd, char *s)
 		return count_line(rd, s + 5, "cpus", &rd->m->cpus);
 	if (!strncmp(s, "%pmax", 5))
 		return count_line(rd, s + 5, "pmax", &rd->m->pmax);
+	if (!strncmp(s, "%range", 6))
+		return range_line(rd, s + 6);
 	return model_line(rd, s);
 }
 
@@ -455,6 +519,23 @@ void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *val
 	var = cov_form(cm, g, g);
 	var += cm->relative ? cm->s2 * *value * *value : cm->s2;
 	*half = gsl_cdf_tdist_Pinv(0.5 + LC_LSQ_LEVEL / 2, cm->dof) * sqrt(fmax(var, 0));
+	*half *= 1 + log2(lc_model_reach(cm, vals, NULL));
+}
+
+/* How far past its runs.  See lca_model.h. */
+double lc_model_reach(const struct lc_catmodel *cm, const double *vals, int *slot)
+{
+	double r = 1;
+
+	if (slot)
+		*slot = -1;
+	for (int v = 0; v < LC_MODEL_MAXVARS; v++)
+		if (cm->ranged[v] && cm->hi[v] > 0 && vals[v] / cm->hi[v] > r) {
+			r = vals[v] / cm->hi[v];
+			if (slot)
+				*slot = v;
+		}
+	return r;
 }
 
 /* What log() means in the file at path after its last "%log" line:
@@ -563,6 +644,21 @@ static int append_count(const char *path, const char *what, unsigned v, int pmax
 int lc_model_append_cpus(const char *path, unsigned cpus)
 {
 	return append_count(path, "cpus", cpus, 0);
+}
+
+/* Append a "%range" line.  See lca_model.h. */
+int lc_model_append_range(const char *path, const char *cat, const char *const *vars,
+			  int nvars, const double *lo, const double *hi, int turns)
+{
+	FILE *f = lc_append_fopen(path);
+
+	if (!f)
+		return -errno;
+	fprintf(f, "%%range %s", cat);
+	for (int v = 0; v < nvars; v++)
+		fprintf(f, " %s=%.10g..%.10g", vars[v], lo[v], hi[v]);
+	fprintf(f, "%s\n", turns ? " turns" : "");
+	return fclose(f) ? -errno : 0;
 }
 
 /* Append a "%pmax" line.  See lca_model.h. */

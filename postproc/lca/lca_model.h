@@ -40,6 +40,12 @@ struct lc_catmodel {
 	int has_cov, dof, relative;
 	double s2;
 	double cov[LC_FORMULA_MAXTERMS * LC_FORMULA_MAXTERMS];
+	/* "%range cat v=lo..hi ... [turns]" below the model: the range of the
+	 * runs it was fitted to, per variable slot (ranged[v] says which), and
+	 * whether fit kept it although it turns past them (the data demand it) */
+	unsigned char ranged[LC_MODEL_MAXVARS];
+	double lo[LC_MODEL_MAXVARS], hi[LC_MODEL_MAXVARS];
+	int turns_ok;
 };
 
 /* A model file. */
@@ -73,7 +79,10 @@ const struct lc_catmodel *lc_model_cat(const struct lc_model *m, const char *cat
 
 /* Evaluate cm at vals (indexed by m's variable slots): *value gets the
  * prediction and *half the half width of its 90 % prediction interval (0 for
- * a model without a "#:" line). */
+ * a model without a "#:" line).  Past the range of its runs ("%range": r =
+ * the largest ratio of a value to its variable's largest measured one,
+ * above 1) the interval is widened by the factor 1 + log2(r): the form
+ * itself is in doubt there, once more for each doubling. */
 void lc_model_eval(const struct lc_catmodel *cm, const double *vals, double *value, double *half);
 
 /* The variance of the fitted value of cm at `at` (the model's uncertainty,
@@ -105,6 +114,17 @@ int lc_model_append_cpus(const char *path, unsigned cpus);
 /* Append a "%pmax N" line (the largest p of the runs a model was fitted to)
  * unless the file says as much already.  0 or -errno. */
 int lc_model_append_pmax(const char *path, unsigned pmax);
+
+/* How far past its runs vals lies for cm: the largest ratio of a value to
+ * its variable's largest measured value (1 within them, or without a
+ * "%range"); *slot gets that variable's slot (-1: none). */
+double lc_model_reach(const struct lc_catmodel *cm, const double *vals, int *slot);
+
+/* Append "%range cat v=lo..hi ..." (the range of the runs the model above
+ * was fitted to; turns: fit kept it although it turns past them) to the
+ * model file at path.  0 or -errno. */
+int lc_model_append_range(const char *path, const char *cat, const char *const *vars,
+			  int nvars, const double *lo, const double *hi, int turns);
 
 /* Predictions a model gave below zero, counted as 0 (a time cannot be
  * negative): how many, and the first one's category and value. */

@@ -151,6 +151,116 @@ int lc_predict_cat_clip(const struct lc_model *m, const char *cat, const struct 
 	return 0;
 }
 
+#define PAST_STEPS 48
+
+/* The values of m's variables at env into vals (NaN where env lacks one). */
+static void model_vals(const struct lc_model *m, const struct lc_env *env, double *vals)
+{
+	for (int v = 0; v < m->nvars; v++)
+		vals[v] = env_get(env, m->vars[v]);
+}
+
+/* Point i of steps on the way from a to b (log-spaced where both are
+ * positive) into x, for every ranged variable of cm. */
+static void way_at(const struct lc_catmodel *cm, const double *a, const double *b, int nv,
+		   int i, double *x)
+{
+	double t = (double)i / (PAST_STEPS - 1);
+
+	for (int v = 0; v < nv; v++)
+		x[v] = !cm->ranged[v] || a[v] == b[v] ? b[v] :
+		       a[v] > 0 && b[v] > 0 ? a[v] * pow(b[v] / a[v], t) : a[v] + (b[v] - a[v]) * t;
+}
+
+/* "p=64" of the ranged variables of cm at x into buf. */
+static void place_text(const struct lc_model *m, const struct lc_catmodel *cm, const double *x,
+		       char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int v = 0; v < m->nvars && used < len; v++)
+		if (cm->ranged[v])
+			used += (size_t)snprintf(buf + used, len - used, "%s%s=%.3g", used ? " " : "",
+						 m->vars[v], x[v]);
+}
+
+/* The walk's values from the range's nearest point a to b into y; 1 when
+ * b lies outside the range. */
+static int walk(const struct lc_model *m, const struct lc_catmodel *cm, const double *b,
+		double *a, double *y)
+{
+	double x[LC_MODEL_MAXVARS];
+	int out = 0;
+
+	for (int v = 0; v < m->nvars; v++) {
+		a[v] = !cm->ranged[v] ? b[v] : fmin(fmax(b[v], cm->lo[v]), cm->hi[v]);
+		out |= a[v] != b[v];
+	}
+	for (int i = 0; out && i < PAST_STEPS; i++) {
+		way_at(cm, a, b, m->nvars, i, x);
+		y[i] = lc_expr_eval(cm->expr, x);
+	}
+	return out;
+}
+
+/* Past the runs.  See lca_predict.h. */
+int lc_predict_past(const struct lc_model *m, const char *cat, const struct lc_env *env,
+		    char *msg, size_t len)
+{
+	const struct lc_catmodel *cm = lc_model_cat(m, cat);
+	double a[LC_MODEL_MAXVARS], b[LC_MODEL_MAXVARS], x[LC_MODEL_MAXVARS], y[PAST_STEPS];
+	double ymax = 0, c, h;
+	char from[96], to[96], at[96];
+	int k = -1, neg = -1;
+
+	if (!cm || lc_predict_cat(m, cat, env, &c, &h, NULL))
+		return cm ? -EINVAL : 0;
+	model_vals(m, env, b);
+	if (!walk(m, cm, b, a, y))
+		return 0;
+	for (int i = 0; i < PAST_STEPS; i++)
+		ymax = fmax(ymax, fabs(y[i]));
+	for (int i = 0; i < PAST_STEPS && neg < 0; i++)
+		neg = y[i] < -1e-9 * ymax ? i : -1;
+	if (neg < 0 && (cm->turns_ok || (k = lc_turn_index(y, PAST_STEPS, 1e-9 * ymax)) < 0))
+		return 0;
+	way_at(cm, a, b, m->nvars, neg >= 0 ? neg : k, x);
+	place_text(m, cm, a, from, sizeof(from));
+	place_text(m, cm, b, to, sizeof(to));
+	place_text(m, cm, x, at, sizeof(at));
+	return lc_fail(msg, len, -EDOM, "the model of %s %s at %s, between its runs (the nearest at %s) and "
+		       "%s: it holds only inside them; refit with fit --upto \"%s\" (a form that %s "
+		       "is then kept only when the data demand it)", cat,
+		       neg >= 0 ? "goes below zero" : "turns (is not monotone)", at, from, to, to,
+		       neg >= 0 ? "goes below zero" : "turns");
+}
+
+/* Past the runs: how far.  See lca_predict.h. */
+double lc_predict_reach(const struct lc_model *m, const struct lc_env *env, char *buf,
+			size_t len)
+{
+	double vals[LC_MODEL_MAXVARS], r = 1;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	model_vals(m, env, vals);
+	for (int v = 0; v < m->nvars; v++) {
+		double hi = 0;
+
+		for (int i = 0; i < m->ncats; i++)
+			if (m->cats[i].ranged[v])
+				hi = fmax(hi, m->cats[i].hi[v]);
+		if (!(hi > 0 && vals[v] > hi) || used >= len)
+			continue;
+		r = fmax(r, vals[v] / hi);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%g is %.3gx the largest "
+					 "measured (%g)", used ? "; " : "", m->vars[v], vals[v],
+					 vals[v] / hi, hi);
+	}
+	return r;
+}
+
 double lc_predict_lower(double t, double half)
 {
 	return t - half > 0 ? t - half : 0;
@@ -228,13 +338,6 @@ int lc_predict_total(const struct lc_model *m, const struct lc_env *env, const s
 	*t = sum / p;
 	*half = sqrt(var) / p;
 	return 0;
-}
-
-/* The values of m's variables at env into vals (NaN where env lacks one). */
-static void model_vals(const struct lc_model *m, const struct lc_env *env, double *vals)
-{
-	for (int v = 0; v < m->nvars; v++)
-		vals[v] = env_get(env, m->vars[v]);
 }
 
 /* Prediction variance and gain.  See lca_predict.h. */

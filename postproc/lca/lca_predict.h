@@ -61,6 +61,22 @@ int lc_predict_cat(const struct lc_model *m, const char *cat, const struct lc_en
 int lc_predict_cat_clip(const struct lc_model *m, const char *cat, const struct lc_env *env,
 			struct lc_clip *clip, double *c, double *half, const char **missing);
 
+/* Whether the model of cat in m holds between the runs it was fitted to
+ * (its "%range") and env: walking from the nearest point of that range to
+ * env, it must not go below zero, nor turn (rise, then fall, or the
+ * reverse) unless fit kept it because the data demand it ("turns").
+ * Returns 0 (also for a model without a range, or env inside it), -EINVAL
+ * when env lacks a variable, or -EDOM with the reason in msg. */
+int lc_predict_past(const struct lc_model *m, const char *cat, const struct lc_env *env,
+		    char *msg, size_t len);
+
+/* How far env lies past the runs of m's models: per variable, the ratio of
+ * its value to the largest value any model's runs measured, where above 1,
+ * as "p=64 is 8x the largest measured (8)" (joined by "; ") into buf.
+ * Returns the largest ratio (1: inside every range, or none known). */
+double lc_predict_reach(const struct lc_model *m, const struct lc_env *env, char *buf,
+			size_t len);
+
 /* The categories T(E) needs: rt (pure computation) and the thesis's five
  * categories of lost cycles, li ip sl cl rc (its complete accounting); ml,
  * bl and wc are added when m has them.  A model of tt alone gives

@@ -214,6 +214,16 @@ static void note_cpus(const struct lc_predrun *pr, double pmax, FILE *out)
 			pr->a->cpus, pr->a->pmax > pr->a->cpus ? " and the largest p measured" : "");
 }
 
+/* Say how far past the runs the farthest point asked goes, and that the
+ * intervals are widened for it. */
+static void note_reach(struct lc_predrun *pr, FILE *out)
+{
+	if (pr->reach > 1)
+		fprintf(out, "past the data: %s; the 90%% intervals are widened %.3gx (1 + log2 of "
+			"the ratio, per model)\n", pr->reach_text, 1 + log2(pr->reach));
+	pr->reach = 0;
+}
+
 /* Say why T(E) is not printed: categories missing, or no p. */
 static void no_total(const struct lc_predrun *pr, FILE *out)
 {
@@ -224,14 +234,43 @@ static void no_total(const struct lc_predrun *pr, FILE *out)
 		fprintf(out, "T(E) = sum C(E)/p not computed: give p\n");
 }
 
+/* Every point asked, every category of the model and of --compare's:
+ * refuse a model that goes below zero or turns between its runs and the
+ * point (lc_predict_past), before any table is printed. */
+static int past_all(struct lc_predrun *pr, char *msg, size_t len)
+{
+	size_t n = lc_grid_count(&pr->g);
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		set_point(pr, i);
+		for (int c = 0; c < pr->a->ncats; c++)
+			if ((rc = lc_predict_past(pr->a, pr->a->cats[c].cat, &pr->env, msg, len)) ==
+			    -EDOM)
+				return rc;
+		for (int c = 0; pr->b && c < pr->b->ncats; c++)
+			if ((rc = lc_predict_past(pr->b, pr->b->cats[c].cat, &pr->env, msg, len)) ==
+			    -EDOM)
+				return rc;
+	}
+	return 0;
+}
+
 /* Predict category cat at the current point. */
 static int category(struct lc_predrun *pr, const char *cat, double *c, double *h,
 		    char *msg, size_t len)
 {
 	const char *missing = "?";
+	char far[sizeof(pr->reach_text)];
+	double r;
 
-	if (!lc_predict_cat_clip(pr->a, cat, &pr->env, &pr->clip, c, h, &missing))
+	if (!lc_predict_cat_clip(pr->a, cat, &pr->env, &pr->clip, c, h, &missing)) {
+		if ((r = lc_predict_reach(pr->a, &pr->env, far, sizeof(far))) > pr->reach) {
+			pr->reach = r;
+			snprintf(pr->reach_text, sizeof(pr->reach_text), "%s", far);
+		}
 		return 0;
+	}
 	return lc_fail(msg, len, -EINVAL, "the model of %s uses '%s'; give it in %s", cat,
 		       missing, grid_opt(pr));
 }
@@ -266,6 +305,7 @@ static int point_cats(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 	}
 	if (pr->pax >= 0)
 		note_cpus(pr, p, out);
+	note_reach(pr, out);
 	return 0;
 }
 
@@ -488,11 +528,16 @@ static int predict_grid(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 	note_excluded(pr, out);
 	if (pr->pax >= 0)
 		note_cpus(pr, end_p(pr, -1), out);
+	note_reach(pr, out);
 	return pr->b && pr->g.axis[0].n > 1 ? crossovers(pr, out, msg, len) : 0;
 }
 
 int lc_predrun_print(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 {
+	int rc = past_all(pr, msg, len);
+
+	if (rc)
+		return rc;
 	if (lc_grid_count(&pr->g) == 1)
 		return predict_one(pr, out, msg, len);
 	return predict_grid(pr, out, msg, len);

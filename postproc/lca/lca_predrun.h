@@ -41,6 +41,8 @@ struct lc_predrun {
 	int has_t;		/* the model has every category T(E) needs, and p is given */
 	char lacks[128];	/* the categories T(E) needs that the model lacks */
 	struct lc_clip clip;	/* category predictions below zero, counted as 0 */
+	double reach;		/* the farthest point past the runs: the ratio */
+	char reach_text[200];	/* and how far, per variable (lc_predict_reach) */
 };
 
 /* Read the model files, parse --at/--grid and the what-ifs, check that the

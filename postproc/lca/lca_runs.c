@@ -686,6 +686,39 @@ static void group_outliers(const struct sel *sel, size_t i, size_t j, size_t n,
 	}
 }
 
+/* Choose the aggregate from the kept repeats of sel[0..m) (work: m
+ * values): LC_POINTS_MIN for a right-skewed spread, else LC_POINTS_MEAN;
+ * the skew ratio goes to out.  See LC_POINTS_AGG. */
+static unsigned choose_agg(const struct sel *sel, size_t m, const char *keep, double *work,
+			   struct lc_points *out)
+{
+	double up = 0, down = 0;
+	size_t i = 0, k = 0, j;
+
+	while (i < m) {
+		size_t c = 0;
+		double med;
+
+		j = group_end(sel, m, i);
+		for (size_t r = i; r < j; r++)
+			if (keep[r])
+				work[c++] = sel[r].y;
+		med = c >= LC_AGG_MEDIAN_MIN ? median(work, c) : 0;
+		if (med != 0) {
+			up += (work[c - 1] - med) / fabs(med);
+			down += (med - work[0]) / fabs(med);
+			k++;
+		}
+		i = j;
+	}
+	if (!k)
+		return LC_POINTS_MEAN;
+	out->skew_n = (int)k;
+	out->skew = down > 0 ? up / down : up > 0 ? INFINITY : 1;
+	out->agg_auto = k > 1 && out->skew > LC_AGG_SKEW_RATIO ? LC_POINTS_MIN : LC_POINTS_MEAN;
+	return (unsigned)out->agg_auto;
+}
+
 /* The aggregation of a point of c kept runs under flags. */
 static enum lc_agg agg_of(unsigned flags, size_t c)
 {
@@ -722,7 +755,8 @@ static void make_point(struct lc_points *out, size_t n, double *v, size_t c, uns
 }
 
 /* Aggregate the kept runs of equal x in the sorted sel[0..m) into out's
- * arrays, after finding the far repeats. */
+ * arrays, after finding the far repeats (and, by default, choosing the
+ * aggregate from the kept ones). */
 static void group_runs(const struct sel *sel, size_t m, int nvars, unsigned flags, double *work,
 		       char *keep, struct lc_points *out)
 {
@@ -730,19 +764,21 @@ static void group_runs(const struct sel *sel, size_t m, int nvars, unsigned flag
 	double *dev = work, *med = work + m, *v = work + 2 * m;
 
 	out->noise = run_noise(sel, m, dev, med, work + 2 * m);
+	for (i = 0; i < m; i = group_end(sel, m, i))
+		group_outliers(sel, i, group_end(sel, m, i), n++, dev, med,
+			       !!(flags & LC_POINTS_DROP_OUTLIERS), out, keep);
+	if (!(flags & LC_POINTS_AGG))
+		flags |= choose_agg(sel, m, keep, v, out);
 	out->used = 0;
-	while (i < m) {
+	for (i = 0, n = 0; i < m; n++) {
 		size_t j = group_end(sel, m, i), c = 0;
 
-		group_outliers(sel, i, j, n, dev, med, !!(flags & LC_POINTS_DROP_OUTLIERS), out,
-			       keep);
 		for (size_t k = i; k < j; k++)
 			if (keep[k])
 				v[c++] = sel[k].y;
 		memcpy(&out->x[n * (size_t)nvars], sel[i].x, (size_t)nvars * sizeof(double));
 		make_point(out, n, v, c, flags);
 		out->used += c;
-		n++;
 		i = j;
 	}
 	out->n = n;
