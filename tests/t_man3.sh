@@ -12,7 +12,9 @@
 #    with -DLC_DISABLE) against the build's header and library, exits 0 on
 #    its own and under "lostcycles record", and the profile shows what the
 #    page's example is about where that is certain (a named lock, fragment
-#    tags, a wasted task).
+#    tags, a wasted task); a fragment or task the sampler could not see (it
+#    stalled, or the machine was measured too busy) is not judged, and the
+#    test then skips with that reason.
 # Run from the top of the tree (make check does).
 . tests/lib.sh
 set -u
@@ -126,8 +128,19 @@ for p in $pages; do
 		"$LC" report --sync "$tmp/$p.data" 2>&1 | grep -q 'counter lock' ||
 			{ fail "$p.3: report --sync does not name the counter lock"; continue; } ;;
 	LC_FRAGMENT_BEGIN)
-		[ "$("$LC" report --tags "$tmp/$p.data" 2>/dev/null | grep -cE '^ *[12]\b')" -ge 2 ] ||
-			{ fail "$p.3: report --tags lacks fragments 1 and 2"; continue; } ;;
+		# SETUP lasts a few ms: a sampler that stalled over it (under
+		# ThreadSanitizer 150-215 ms at its first ticks, symbolizing the
+		# first report its suppressions match) never saw it
+		"$LC" report --tags "$tmp/$p.data" >"$tmp/$p.tags" 2>"$tmp/$p.terr"
+		if [ "$(grep -cE '^ *[12]\b' "$tmp/$p.tags")" -lt 2 ]; then
+			why=$(sed -n 's/.*\(the sampler stalled for [^:]*\):.*/\1/p' "$tmp/$p.terr" | head -n 1)
+			if [ -n "$why" ]; then
+				not_judged "$p.3: report --tags has fragments 1 and 2" "$why"
+			elif ! unjudged "$p.3: report --tags has fragments 1 and 2" "$tmp/$p.out"; then
+				fail "$p.3: report --tags lacks fragments 1 and 2"; cat "$tmp/$p.tags" "$tmp/$p.terr"
+			fi
+			continue
+		fi ;;
 	LC_TASK_BEGIN)
 		"$LC" report --format csv "$tmp/$p.data" 2>/dev/null |
 			awk -F, '$1 == "wc" && $3 > 0 { f = 1 } END { exit !f }' ||
@@ -155,4 +168,5 @@ else
 	fail "make install"
 fi
 [ "$nfail" -eq 0 ] && echo "t_man3: a page per public symbol; every EXAMPLE works"
+end_unjudged t_man3
 exit $((nfail > 0))
