@@ -83,16 +83,18 @@ run report "$tmp/f.data"
 check "report: the rule is fixed" 'grep -q "^\*\* interval: fixed 250 us (-i), mean " "$tmp/out"'
 
 # 4. make bench's item 6: well-formed rows (short runs; no figure judged).
-# Not under ThreadSanitizer: its stencil runs on GCC's libgomp, which TSan
-# cannot see into, and its false reports end a run with TSan's status 66.
-case ${LC_SAN:-} in *thread*)
-	echo "skip  bench-cost.sh rows: under SAN=thread the OpenMP stencil's runs end with TSan's status 66 (libgomp is not instrumented)"
+# Not under a sanitizer build: its OpenMP stencil and the OMPT tool are
+# built by clang, whose sanitizer runtime cannot share a process with GCC's
+# in liblostcycles (record --omp exits 1: "incompatible ASan runtimes").
+if [ -n "${LC_SAN:-}" ]; then
+	echo "NOTE: t_cost: bench-cost.sh rows not run: under SAN=$LC_SAN the OpenMP stencil and the OMPT tool are built by clang, whose sanitizer runtime cannot share a process with GCC's in liblostcycles"
 	finish
-	exit ;;
-esac
+	exit
+fi
 PAIRS=1 STENCIL_STEPS=50 POOL_TASKS=50 COST_INTERVALS=default \
 	sh scripts/bench-cost.sh > "$tmp/rows" 2> "$tmp/rows.err"
 st=$?
+cat "$tmp/rows" "$tmp/rows.err" > "$tmp/out"	# what a failed check shows
 check "bench-cost.sh rows: 7 fields, breakdowns, slowdowns and the 64-thread row" \
 	'awk -F"|" "NF != 7 || \$1 != \"row\" { bad = 1 } /breakdown: .*us per tick: wake-up/ { b++ } /slowdown by the sampler/ { s++ } /64 threads/ { t++ } END { exit bad || b < 2 || s < 2 || t != 1 }" "$tmp/rows"'
 finish

@@ -80,6 +80,11 @@ fi
 [ "$(id -u)" -eq 0 ] || { finish; exit; }
 command -v setpriv >/dev/null 2>&1 || { finish; exit; }
 asnobody="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+# the program's run, ms: two rounds of its 302 places (2 ms each), so that
+# a sampler that stalled at its start still sees the first two, the mapped
+# file and the program (under ThreadSanitizer 150-215 ms, symbolizing its
+# first suppressed report, over the one round of 600 ms)
+run_ms=1300
 mkdir "$tmp/u" && chown nobody "$tmp/u"
 cp build/liblostcycles-pthread.so.1 "$tmp/u/lib.so"	# an ELF file nothing else maps
 chown nobody "$tmp/u/lib.so"
@@ -103,7 +108,7 @@ plant() {
 	chmod 777 "$tmp"
 	# shellcheck disable=SC2086
 	HOME=$tmp/u timeout 60 $pre "$LC" record -o "$tmp/$1.data" -- $in "$W" "$tmp/u/$1.so" \
-		10 600 "$3" >"$tmp/$1.out" 2>"$tmp/$1.err"
+		10 "$run_ms" "$3" >"$tmp/$1.out" 2>"$tmp/$1.err"
 	pst=$?
 	chmod 755 "$tmp"
 }
@@ -145,7 +150,7 @@ cp "$W" "$tmp/prog"
 wid=$(build_id "$tmp/prog")
 for mode in 711 755; do
 	chmod "$mode" "$tmp/prog"
-	"$LC" record -o "$tmp/p$mode.data" -- $asnobody "$tmp/prog" "$tmp/u/lib.so" 10 600 \
+	"$LC" record -o "$tmp/p$mode.data" -- $asnobody "$tmp/prog" "$tmp/u/lib.so" 10 "$run_ms" \
 		>"$tmp/p$mode.out" 2>"$tmp/p$mode.err"
 	status_ok "record a program of mode $mode run as nobody" $? "$tmp/p$mode.err"
 done

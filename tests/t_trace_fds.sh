@@ -8,7 +8,8 @@
 # library opens its trace file again, so the trace profile's computation
 # time agrees with the sampled one (it halves when the records after the
 # close are lost).  When the program also removes its trace file, the
-# trace stops and record says that it was cut.
+# trace stops and record says that it was cut.  The sampled reference is
+# not judged when report says the sampler stalled over the short run.
 SUB=trace_fds
 . tests/lib.sh
 W=build/workloads/closefds
@@ -28,11 +29,18 @@ if grep -q "trace was cut" "$tmp/rec.out"; then
 else
 	ok "record says nothing of a cut trace"
 fi
-rs=$("$LC" report -f "$tmp/t.data" -l 2>/dev/null | sed -n 's/.* rt=\([0-9.e-]*\) .*/\1/p')
+rs=$("$LC" report -f "$tmp/t.data" -l 2>"$tmp/rs.err" | sed -n 's/.* rt=\([0-9.e-]*\) .*/\1/p')
 rt=$("$LC" report -f "$tmp/t.data" -l --source trace 2>/dev/null | sed -n 's/.* rt=\([0-9.e-]*\) .*/\1/p')
+# the sampled rt is the reference: a sampler that stalled over the 0.1 s
+# run (under SAN=thread 150-215 ms at its first ticks, symbolizing the
+# first report its suppressions match) measured none of it
+stall=$(sed -n 's/.*\(the sampler stalled for [^:]*\):.*/\1/p' "$tmp/rs.err" | head -n 1)
+what="the trace is complete: its rt ${rt:-?} s, sampled ${rs:-?} s"
 if [ -n "$rs" ] && [ -n "$rt" ] && awk -v a="$rt" -v b="$rs" 'BEGIN { exit !(b > 0 && a / b > 0.8 && a / b < 1.25) }'; then
-	ok "the trace is complete: its rt $rt s, sampled $rs s"
-else
+	ok "$what"
+elif [ -n "$stall" ]; then
+	not_judged "$what" "$stall"
+elif ! unjudged "$what" "$tmp/rec.out"; then
 	fail "the trace's rt ${rt:-?} s against the sampled ${rs:-?} s (records lost after the close?)"
 fi
 

@@ -240,6 +240,8 @@ PT=build/layers/pt_where
 if [ -f build/liblostcycles-pthread.so ] && [ -x "$PT" ]; then
 	# p = its five threads (-p): each waiting thread holds its processor
 	"$LC" record -q --pthread -p 5 -o "$tmp/pt.data" -- "$PT" >"$tmp/pt.out" 2>"$tmp/pt.err"
+	# its "waited" line is what the rows are judged against
+	status_ok "pthreads: record of pt_where" $? "$tmp/pt.err"
 	if places pt "$tmp/pt.data"; then
 		# names are not timing: judged on a busy machine too
 		heap=$(awk '/^waited / { print $5 }' "$tmp/pt.out")

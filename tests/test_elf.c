@@ -218,15 +218,15 @@ static void test_not_elf(void **state)
 static void test_short_buffer(void **state)
 {
 	static uint8_t b[4096];
-	char hex[40];
+	char hex[41];	/* a 20-byte id: 40 digits and the NUL */
 	int fd;
 
 	(void)state;
 	put_headers(b, &cases[0], put_notes(b, &cases[0]));
 	fd = memfile(b, sizeof(b));
-	assert_int_equal(lc_elf_build_id(fd, hex, sizeof(hex)), -ERANGE);
+	assert_int_equal(lc_elf_build_id(fd, hex, sizeof(hex) - 1), -ERANGE);
 	assert_string_equal(hex, "");
-	assert_int_equal(lc_elf_build_id(fd, hex, 41), 0);
+	assert_int_equal(lc_elf_build_id(fd, hex, sizeof(hex)), 0);
 	assert_int_equal(strlen(hex), 40);
 	assert_int_equal(lc_elf_build_id(fd, hex, 0), -EINVAL);
 	close(fd);
