@@ -67,19 +67,6 @@ static int take_sources(struct lc_compose_opts *o, char **src, int n)
 	return need_input(o);
 }
 
-/* -w SCENARIO (repeatable) into the next slot of o->whatif. */
-static int opt_whatif(const struct lc_opt *opt, const char *arg)
-{
-	struct lc_compose_opts *o = opt->field;
-
-	if (o->nwhatif == LC_WHATIF_MAX) {
-		warnx("at most %d --what-if scenarios", LC_WHATIF_MAX);
-		return -1;
-	}
-	o->whatif[o->nwhatif++] = arg;
-	return 0;
-}
-
 /* The options, into these (file-scope data, as perf's builtins have it). */
 static struct lc_compose_opts opt = { .max_points = LC_GRID_DEFAULT_MAX_POINTS };
 static const struct lc_opt opts[] = {
@@ -90,7 +77,8 @@ static const struct lc_opt opts[] = {
 		      "lostcycles predict)", &opt.grid),
 	LC_OPT_CALLBACK("what-if", 'w', "SCENARIO", "T with categories of the composed "
 			"program changed,\nas in lostcycles predict: \"li=0\", \"sl*=0.5\", "
-			"balanced,\nnowait, nocomm, nocontention (repeatable)", &opt, opt_whatif),
+			"balanced,\nnowait, nocomm, nocontention (repeatable)", &opt.whatif,
+			lc_opt_whatif),
 	LC_OPT_FLAG("explain", 'e', "each node's variables, time and categories, and "
 		    "what\neach rule added", &opt.explain),
 	LC_OPT_FILENAME("compare", 'C', "FILE", "a second structure, or a model file: "

@@ -27,19 +27,6 @@ static const char *const usage[] = {
 	NULL,
 };
 
-/* -w SCENARIO (repeatable) into the next slot of o->whatif. */
-static int opt_whatif(const struct lc_opt *opt, const char *arg)
-{
-	struct lc_predrun_opts *o = opt->field;
-
-	if (o->nwhatif == LC_WHATIF_MAX) {
-		warnx("at most %d --what-if scenarios", LC_WHATIF_MAX);
-		return -1;
-	}
-	o->whatif[o->nwhatif++] = arg;
-	return 0;
-}
-
 /* The options, into these (file-scope data, as perf's builtins have it). */
 static struct lc_predrun_opts opt = { .max_points = LC_GRID_DEFAULT_MAX_POINTS };
 static const struct lc_opt opts[] = {
@@ -50,8 +37,8 @@ static const struct lc_opt opts[] = {
 		      "C(E), and T(E) when it exists;\nLIST items: numbers, A..B[:STEP], ...",
 		      &opt.grid),
 	LC_OPT_CALLBACK("what-if", 'w', "SCENARIO", "e.g. \"li=0\", \"sl*=0.5\", \"li=0 "
-			"sl*=0.5\", balanced,\nnowait, nocomm, nocontention (repeatable)", &opt,
-			opt_whatif),
+			"sl*=0.5\", balanced,\nnowait, nocomm, nocontention (repeatable)", &opt.whatif,
+			lc_opt_whatif),
 	LC_OPT_FILENAME("compare", 'C', "MODEL_B", "where B beats the model, and the "
 			"crossover points\nalong the first grid variable", &opt.compare),
 	LC_OPT_FILENAME("plot", 'P', "FILE.png", "plot T (or speedup) over the first grid "

@@ -6,6 +6,7 @@
 #include "lc_opt.h"
 #include "lc_util.h"
 #include "lca_grid.h"
+#include "lca_predict.h"
 
 #include <err.h>
 #include <errno.h>
@@ -416,4 +417,16 @@ int lc_opt_parse_only(int argc, char **argv, const struct lc_opt *opts,
 		return -1;
 	warnx("unexpected argument '%s'; see 'lostcycles %s --help'", rest[0], argv[0]);
 	return 2;
+}
+
+int lc_opt_whatif(const struct lc_opt *opt, const char *arg)
+{
+	struct lc_whatifs *w = opt->field;
+
+	if (w->n == LC_WHATIF_MAX) {
+		warnx("at most %d --what-if scenarios", LC_WHATIF_MAX);
+		return -1;
+	}
+	w->v[w->n++] = arg;
+	return 0;
 }

@@ -116,4 +116,8 @@ int lc_opt_max_points(const struct lc_opt *opt, const char *arg);
 int lc_opt_parse_only(int argc, char **argv, const struct lc_opt *opts,
 		      const char *const *usage);
 
+/* Callback of --what-if SCENARIO (repeatable): the next of the struct
+ * lc_whatifs opt->field; -1 after a message beyond LC_WHATIF_MAX. */
+int lc_opt_whatif(const struct lc_opt *opt, const char *arg);
+
 #endif

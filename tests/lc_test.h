@@ -7,10 +7,13 @@
 #ifndef LC_TEST_H
 #define LC_TEST_H
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* Run the shell command cmd, its standard output (at most size - 1 bytes,
  * terminated) in out; its exit status.  A command killed by a signal
@@ -95,5 +98,37 @@ static inline void lc_test_lacks(const char *text, const char *const *lacks)
 		const struct CMUnitTest tests[] = { __VA_ARGS__ };          \
 		return cmocka_run_group_tests(tests, setup, teardown);      \
 	}
+
+/* Remove the files in the folder dir, then dir. */
+static inline void lc_test_rmdir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[4200];
+
+	while (d && (e = readdir(d)))
+		if (snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) < (int)sizeof(p))
+			unlink(p);	/* "." and "..": EISDIR */
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* main() as LC_TEST_MAIN, the group run with the folder dir (a mkdtemp
+ * template, e.g. static char dir[] = "/tmp/lc_test_XXXXXX") made before
+ * and removed with its files after. */
+#define LC_TEST_MAIN_IN_DIR(dir, ...)                                       \
+	static int lc_test_dir_up_(void **state)                            \
+	{                                                                   \
+		(void)state;                                                \
+		return mkdtemp(dir) ? 0 : -1;                               \
+	}                                                                   \
+	static int lc_test_dir_down_(void **state)                          \
+	{                                                                   \
+		(void)state;                                                \
+		lc_test_rmdir(dir);                                         \
+		return 0;                                                   \
+	}                                                                   \
+	LC_TEST_MAIN(lc_test_dir_up_, lc_test_dir_down_, __VA_ARGS__)
 
 #endif

@@ -205,6 +205,12 @@ unhog() {
 	h1= h2=
 }
 
+# hogs_trap: end the hogs (and remove $tmp) however the test ends.
+hogs_trap() {
+	h1= h2=
+	trap 'for h in $h1 $h2; do kill "$h" 2>/dev/null; done; rm -rf "$tmp"' EXIT INT TERM
+}
+
 nfail=0
 ntest=0
 ok() { ntest=$((ntest + 1)); echo "ok    $*"; }

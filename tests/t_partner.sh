@@ -23,16 +23,12 @@
 # the checks of resource contention are not judged either when the two
 # CPU-bound processes took no CPU from the program (a machine of more
 # CPUs: nothing to judge).  Run from the top of the tree.
-case ${LC_SAN:-} in *thread*)
-	echo "t_partner: skipped under SAN=thread: its times are judged within tolerances that ThreadSanitizer, slowing the sampler 5-15x, does not leave"
-	exit 77 ;;
-esac
 set -u
 SUB=partner
 . tests/lib.sh
+skip_under_tsan t_partner
 PROG=build/layers/omp_partner
-h1= h2=
-trap 'for h in $h1 $h2; do kill "$h" 2>/dev/null; done; rm -rf "$tmp"' EXIT INT TERM
+hogs_trap
 if [ -n "${LC_SAN:-}" ]; then
 	skip t_partner "under SAN=$LC_SAN the OpenMP program and the OMPT tool are built by clang, whose sanitizer runtime cannot share a process with GCC's in liblostcycles"
 fi

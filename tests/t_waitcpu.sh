@@ -25,17 +25,13 @@
 # machine, every thread waits many time slices for its turn, and the time
 # a thread waits for a partner that waits for a CPU, which stays LI or SL,
 # grows with the crowd).  Run from the top of the tree.
-case ${LC_SAN:-} in *thread*)
-	echo "t_waitcpu: skipped under SAN=thread: its times are judged within tolerances that ThreadSanitizer, slowing the sampler 5-15x, does not leave"
-	exit 77 ;;
-esac
 set -u
 SUB=waitcpu
 . tests/lib.sh
+skip_under_tsan t_waitcpu
 OMP=build/layers/omp_waitcpu
 PIGZ=build/layers/pt_pigz
-h1= h2=
-trap 'for h in $h1 $h2; do kill "$h" 2>/dev/null; done; rm -rf "$tmp"' EXIT INT TERM
+hogs_trap
 need_built t_waitcpu "$PIGZ"
 ncpu=$(nproc)
 skipped=

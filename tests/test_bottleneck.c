@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
+
 #include "lc_abi.h"
 #include "lc_profile.h"
 #include "prof_writer.h"
@@ -135,14 +137,4 @@ static void test_baseline(void **state)
 	lc_profile_free(pr);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_baseline) };
-	int r;
-
-	if (!mkdtemp(dir))
-		return 1;
-	r = cmocka_run_group_tests(tests, NULL, NULL);
-	rmdir(dir);
-	return r;
-}
+LC_TEST_MAIN_IN_DIR(dir, LC_T(test_baseline))

@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "lc_test.h"
+
 #include "lc_abi.h"
 #include "lc_profile.h"
 #include "prof_writer.h"
@@ -279,18 +281,5 @@ static void test_fail_if(void **state)
 	free_all((struct lc_profile *[]){ a, b }, 2);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixed_loop), cmocka_unit_test(test_same),
-		cmocka_unit_test(test_repeats),	   cmocka_unit_test(test_other_p),
-		cmocka_unit_test(test_scaling),	   cmocka_unit_test(test_fail_if),
-	};
-	int r;
-
-	if (!mkdtemp(dir))
-		return 1;
-	r = cmocka_run_group_tests(tests, NULL, NULL);
-	rmdir(dir);
-	return r;
-}
+LC_TEST_MAIN_IN_DIR(dir, LC_T(test_fixed_loop), LC_T(test_same), LC_T(test_repeats),
+		    LC_T(test_other_p), LC_T(test_scaling), LC_T(test_fail_if))

@@ -409,7 +409,7 @@ static void test_predict_point(void **state)
 
 	(void)state;
 	o.at = "n=1 p=4";
-	o.whatif[o.nwhatif++] = "li=0";
+	o.whatif.v[o.whatif.n++] = "li=0";
 	/* T = (8 + 3) / 4; at p=1, 8: speedup 8 / 2.75 */
 	shows(predict_run, &o, LC_STRS("T(E) = sum C(E)/p = 2.75 s",
 		"speedup over p=1: 2.909", "what-if li=0"));
@@ -436,7 +436,7 @@ static void test_predict_refusals(void **state)
 	o.at = "n=1 q=4";
 	refused(predict_run, &o, "unknown variable 'q' (the model uses: n p)");
 	o.at = "n=1";
-	o.whatif[o.nwhatif++] = "li=0";
+	o.whatif.v[o.whatif.n++] = "li=0";
 	refused(predict_run, &o, "--what-if needs T(E) = sum C(E)/p, which needs p in --at");
 }
 

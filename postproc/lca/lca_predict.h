@@ -16,6 +16,12 @@
 
 #define LC_WHATIF_MAX 16
 
+/* The scenarios of the --what-if options, as given. */
+struct lc_whatifs {
+	const char *v[LC_WHATIF_MAX];
+	int n;
+};
+
 /* A what-if scenario: category changes applied in order. */
 struct lc_whatif {
 	char text[128];

@@ -77,15 +77,15 @@ static int parse_grid(struct lc_predrun *pr, char *msg, size_t len)
 /* Check that T(E) exists when an option needs it. */
 static int check_total(struct lc_predrun *pr, char *msg, size_t len)
 {
-	const char *what = pr->o.nwhatif ? "--what-if" : pr->o.compare ? "--compare" : "--plot";
+	const char *what = pr->o.whatif.n ? "--what-if" : pr->o.compare ? "--compare" : "--plot";
 	char vars[256];
 
 	pr->pax = lc_grid_find(&pr->g, "p");
 	pr->has_t = !lc_predict_needs(pr->a, pr->lacks, sizeof(pr->lacks)) && pr->pax >= 0;
-	if (!pr->has_t && (pr->o.nwhatif || pr->o.compare || pr->o.plot) && pr->lacks[0])
+	if (!pr->has_t && (pr->o.whatif.n || pr->o.compare || pr->o.plot) && pr->lacks[0])
 		return lc_fail(msg, len, -EINVAL, "%s needs T(E) = sum C(E)/p, but %s has no "
 			       "model for %s", what, pr->o.model, pr->lacks);
-	if (!pr->has_t && (pr->o.nwhatif || pr->o.compare || pr->o.plot))
+	if (!pr->has_t && (pr->o.whatif.n || pr->o.compare || pr->o.plot))
 		return lc_fail(msg, len, -EINVAL, "%s needs T(E) = sum C(E)/p, which needs p in %s",
 			       what, grid_opt(pr));
 	if (pr->b && lc_predict_needs(pr->b, vars, sizeof(vars)))
@@ -99,8 +99,8 @@ static int parse_whatif(struct lc_predrun *pr, char *msg, size_t len)
 {
 	int rc;
 
-	for (int i = 0; i < pr->o.nwhatif; i++)
-		if ((rc = lc_whatif_parse(pr->o.whatif[i], &pr->w[i], msg, len)))
+	for (int i = 0; i < pr->o.whatif.n; i++)
+		if ((rc = lc_whatif_parse(pr->o.whatif.v[i], &pr->w[i], msg, len)))
 			return rc;
 	return 0;
 }
@@ -316,7 +316,7 @@ static int point_whatifs(struct lc_predrun *pr, double t, double t1, FILE *out, 
 	double tw, hw;
 	int rc;
 
-	for (int i = 0; i < pr->o.nwhatif; i++) {
+	for (int i = 0; i < pr->o.whatif.n; i++) {
 		if ((rc = total(pr, pr->a, &pr->w[i], &tw, &hw, msg, len)))
 			return rc;
 		fprintf(out, "what-if %-20s T = %.6g s  gain %.4g s (%.1f%%)  speedup %.4g\n",
@@ -378,7 +378,7 @@ static void grid_header(const struct lc_predrun *pr, FILE *out)
 		fprintf(out, " %12s", pr->a->cats[i].cat);
 	if (pr->has_t)
 		fprintf(out, " %12s %10s %9s %7s %7s", "T(E) s", "+/-", "speedup", "effic", "SF");
-	for (int i = 0; i < pr->o.nwhatif; i++)
+	for (int i = 0; i < pr->o.whatif.n; i++)
 		fprintf(out, "  %12.12s %6s", pr->w[i].text, "gain%");
 	if (pr->b)
 		fprintf(out, " %12s %s", "T_B s", "faster");
@@ -402,7 +402,7 @@ static int grid_extra(struct lc_predrun *pr, double t, FILE *out, char *msg, siz
 	double tw, hw, tb, hb;
 	int rc;
 
-	for (int i = 0; i < pr->o.nwhatif; i++) {
+	for (int i = 0; i < pr->o.whatif.n; i++) {
 		if ((rc = total(pr, pr->a, &pr->w[i], &tw, &hw, msg, len)))
 			return rc;
 		fprintf(out, "  %12.6g %6.1f", tw, 100 * (t - tw) / t);

@@ -22,8 +22,8 @@
 struct lc_predrun_opts {
 	const char *model, *at, *grid, *compare, *plot, *profile, *extract;
 	const char *plot_x;		/* --x: the variable on the plot's x axis */
-	const char *whatif[LC_WHATIF_MAX];
-	int nwhatif, speedup, force;
+	struct lc_whatifs whatif;	/* --what-if */
+	int speedup, force;
 	size_t max_points;		/* --max-points */
 };
 

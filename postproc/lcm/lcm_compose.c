@@ -185,10 +185,10 @@ static int parse_whatif(struct lc_compose *c, char *msg, size_t len)
 {
 	int rc;
 
-	if (c->o.nwhatif && c->o.tune)
+	if (c->o.whatif.n && c->o.tune)
 		return lc_fail(msg, len, -EINVAL, "--what-if and --tune: give one of them");
-	for (int i = 0; i < c->o.nwhatif; i++)
-		if ((rc = lc_whatif_parse(c->o.whatif[i], &c->w[i], msg, len)))
+	for (int i = 0; i < c->o.whatif.n; i++)
+		if ((rc = lc_whatif_parse(c->o.whatif.v[i], &c->w[i], msg, len)))
 			return rc;
 	return 0;
 }
@@ -358,7 +358,7 @@ static double whatif_t(const struct lcm_result *r, const struct lc_whatif *w)
 /* The what-if lines of one point. */
 static void print_whatifs(const struct lc_compose *c, const struct lcm_result *r, FILE *out)
 {
-	for (int i = 0; i < c->o.nwhatif; i++) {
+	for (int i = 0; i < c->o.whatif.n; i++) {
 		double tw = whatif_t(r, &c->w[i]);
 
 		fprintf(out, "what-if %-20s T = %.6g s  gain %.4g s (%.1f%%)\n", c->w[i].text, tw,
@@ -428,7 +428,7 @@ static void grid_header(const struct lc_compose *c, FILE *out)
 	for (int a = 0; a < c->g.naxes; a++)
 		fprintf(out, "%10s ", c->names[a]);
 	fprintf(out, "%12s %10s", "T(E) s", "+/-");
-	for (int i = 0; i < c->o.nwhatif; i++)
+	for (int i = 0; i < c->o.whatif.n; i++)
 		fprintf(out, "  %12.12s %6s", c->w[i].text, "gain%");
 	if (c->o.compare)
 		fprintf(out, " %12s %6s", "T_B s", "faster");
@@ -476,7 +476,7 @@ static int grid_row(struct lc_compose *c, size_t i, struct errsum *es, FILE *out
 	for (int a = 0; a < c->g.naxes; a++)
 		fprintf(out, "%10g ", c->vals[a]);
 	fprintf(out, "%12.6g %10.4g", r.t, r.half);
-	for (int w = 0; w < c->o.nwhatif; w++) {
+	for (int w = 0; w < c->o.whatif.n; w++) {
 		double tw = whatif_t(&r, &c->w[w]);
 
 		fprintf(out, "  %12.6g %6.1f", tw, r.t > 0 ? 100 * (r.t - tw) / r.t : 0.0);

@@ -29,8 +29,7 @@ struct lc_compose_opts {
 	const char *critical;		/* --critical-path TRACE */
 	const char *memory;		/* --memory[=FILE]: "" for the default file */
 	const char *src[LC_COMPOSE_MAXSRC];
-	const char *whatif[LC_WHATIF_MAX];	/* --what-if scenarios, as given */
-	int nwhatif;
+	struct lc_whatifs whatif;	/* --what-if scenarios, as given */
 	int nsrc, extract, explain, force;
 	size_t max_points;		/* --max-points */
 };
