@@ -121,35 +121,46 @@ static void test_skewed_repeats(void **state)
 	assert_true(min_ok >= 36);
 }
 
+/* The points of one generated case: 6 points of p = 2..64 whose sizes
+ * spread over 1e-3..1e3, each with reps repeats (0: 3 to 5 at random) of
+ * relative sigma, Gaussian or (skew) right-skewed, built by the default
+ * aggregate. */
+static void repeat_points(struct lc_points *pts, double sigma, int reps, int skew)
+{
+	struct lc_runs *r = lc_runs_new();
+	int keys[1] = { 0 }, line = 1;
+
+	assert_non_null(r);
+	for (int i = 0; i < 6; i++) {
+		double v = pow(10, 6 * rng_uniform() - 3);
+		int n = reps ? reps : 3 + (int)(3 * rng_uniform());
+
+		for (int k = 0; k < n; k++) {
+			lc_runs_start(r, line++);
+			lc_runs_add(r, "p", ldexp(1, i + 1));
+			lc_runs_add(r, "y", skew ? noisy_skewed(v, sigma) :
+					    v * (1 + sigma * noisy_normal()));
+		}
+	}
+	assert_int_equal(lc_points_build(r, keys, 1, 1, NULL, LC_POINTS_DEFAULT, pts), 0);
+	lc_runs_free(r);
+}
+
 /* The mean noise estimate over `cases` generated cases of 6 points with
  * `reps` Gaussian repeats of relative sigma each (the points' sizes spread
  * over 1e-3..1e3), and how many cases list an outlier. */
 static double noise_mean(double sigma, int reps, int cases, int *flagged)
 {
 	double sum = 0;
-	int keys[1] = { 0 };
 
 	*flagged = 0;
 	for (int s = 0; s < cases; s++) {
-		struct lc_runs *r = lc_runs_new();
 		struct lc_points pts;
-		int line = 1;
 
-		assert_non_null(r);
-		for (int i = 0; i < 6; i++) {
-			double v = pow(10, 6 * rng_uniform() - 3);
-
-			for (int k = 0; k < reps; k++) {
-				lc_runs_start(r, line++);
-				lc_runs_add(r, "p", ldexp(1, i + 1));
-				lc_runs_add(r, "y", v * (1 + sigma * noisy_normal()));
-			}
-		}
-		assert_int_equal(lc_points_build(r, keys, 1, 1, NULL, LC_POINTS_DEFAULT, &pts), 0);
+		repeat_points(&pts, sigma, reps, 0);
 		sum += pts.noise;
 		*flagged += pts.nout > 0;
 		lc_points_free(&pts);
-		lc_runs_free(r);
 	}
 	return sum / cases;
 }
@@ -182,30 +193,15 @@ static void test_noise_estimate(void **state)
  * 3-5 repeats of sigma 5 %, Gaussian or skewed) is the smallest repeat. */
 static int chose_min(int skew, int cases)
 {
-	int keys[1] = { 0 }, n = 0;
+	int n = 0;
 
 	for (int s = 0; s < cases; s++) {
-		struct lc_runs *r = lc_runs_new();
 		struct lc_points pts;
-		int line = 1;
 
-		assert_non_null(r);
-		for (int i = 0; i < 6; i++) {
-			double v = pow(10, 6 * rng_uniform() - 3);
-			int reps = 3 + (int)(3 * rng_uniform());
-
-			for (int k = 0; k < reps; k++) {
-				lc_runs_start(r, line++);
-				lc_runs_add(r, "p", ldexp(1, i + 1));
-				lc_runs_add(r, "y", skew ? noisy_skewed(v, 0.05) :
-						    v * (1 + 0.05 * noisy_normal()));
-			}
-		}
-		assert_int_equal(lc_points_build(r, keys, 1, 1, NULL, LC_POINTS_DEFAULT, &pts), 0);
+		repeat_points(&pts, 0.05, 0, skew);
 		assert_true(pts.agg_auto == LC_POINTS_MIN || pts.agg_auto == LC_POINTS_MEAN);
 		n += pts.agg_auto == LC_POINTS_MIN;
 		lc_points_free(&pts);
-		lc_runs_free(r);
 	}
 	return n;
 }

@@ -6,10 +6,11 @@
 #ifndef TMPDIR_TEST_H
 #define TMPDIR_TEST_H
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "lc_test.h"
 
 static char tdir[64];		/* the group's folder */
 static char path[256], path2[256];	/* tdir/a.data, tdir/b.data */
@@ -26,25 +27,12 @@ static int tdir_setup(void **state)
 	return 0;
 }
 
-/* Remove the files of the folder d opened on tdir; close d (NULL: none). */
-static void tdir_empty(DIR *d)
-{
-	struct dirent *e;
-	char p[400];
-
-	while (d && (e = readdir(d)))
-		if (snprintf(p, sizeof(p), "%s/%s", tdir, e->d_name) < (int)sizeof(p))
-			unlink(p);	/* "." and "..": EISDIR */
-	if (d)
-		closedir(d);
-}
-
 /* cmocka group teardown: remove the files in tdir, then tdir. */
 static int tdir_teardown(void **state)
 {
 	(void)state;
-	tdir_empty(opendir(tdir));
-	return rmdir(tdir);
+	lc_test_rmdir(tdir);
+	return access(tdir, F_OK) ? 0 : -1;
 }
 
 #endif
