@@ -34,6 +34,9 @@
 
 #include <lostcycles.h>
 
+#define EXAMPLE_NAME "demo"
+#include "example_clock.h"
+
 #define MAX_THREADS 64
 #define LOOP_ITERS 48		/* iterations of the skewed loop */
 #define LOCK_ROUNDS 12		/* histogram updates per thread */
@@ -62,24 +65,6 @@ static unsigned char *link_buf;	/* the "remote" side of the transfer */
 static int winner[STAGES];	/* thread that won each search stage, -1 none */
 static __thread volatile double sink;	/* keeps compute() from being optimised out (per thread) */
 
-/* Print "demo: what: strerror(e)" and exit 1.  Used for every failure:
- * a profile of a half-run program would be misleading. */
-static void die(const char *what, int e)
-{
-	fprintf(stderr, "demo: %s: %s\n", what, strerror(e));
-	exit(1);
-}
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		die("clock_gettime", errno);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Nanoseconds for us microseconds of the default size, scaled by -n. */
 static uint64_t scaled(uint64_t us)
 {
@@ -97,19 +82,6 @@ static void compute(uint64_t ns)
 		for (int i = 0; i < 200; i++)
 			x = x * 0.999999 + 1.0;
 	sink = x;
-}
-
-/* Sleep until the monotonic time t (ns). */
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u),
-			       .tv_nsec = (long)(t % 1000000000u) };
-	int e;
-
-	while ((e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR)
-		;
-	if (e)
-		die("clock_nanosleep", e);
 }
 
 /* Wait until every thread of the team arrives. */

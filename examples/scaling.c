@@ -45,6 +45,9 @@
 
 #include "lostcycles.h"
 
+#define EXAMPLE_NAME "scaling"
+#include "example_clock.h"
+
 #define MAXP 64
 #define START_NS 10000000ull	/* the threads' common start, after main's */
 
@@ -68,33 +71,6 @@ static struct plan plan_of(int p, double n, double u_ns)
 	return (struct plan){ .serial = (uint64_t)s, .comp0 = (uint64_t)(s + w0),
 			      .comp = (uint64_t)(s + wo), .exch = (uint64_t)(s + w0 + x),
 			      .lock = (uint64_t)(s + w0 + x + l) };
-}
-
-static void die(const char *what, int e)
-{
-	fprintf(stderr, "scaling: %s: %s\n", what, strerror(e));
-	exit(1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		die("clock_gettime", errno);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ull),
-			       .tv_nsec = (long)(t % 1000000000ull) };
-	int e;
-
-	while ((e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR)
-		;
-	if (e)
-		die("clock_nanosleep", e);
 }
 
 struct member {
