@@ -19,15 +19,22 @@ SUB=fit
 . tests/lib.sh
 D=tests/data/fit
 
+# near MODEL AT CAT TRUTH TOL LABEL: predict CAT of MODEL at AT within the
+# relative TOL of TRUTH
+near() {
+	run predict -m "$1" --at "$2"
+	v=$(awk -v c="$3" '$1 == c { print $(NF-2) }' "$tmp/out")
+	check "$6 (${v:-none})" \
+		"awk -v v=\"$v\" 'BEGIN { e = (v - $4) / $4; exit !(e < $5 && e > -$5) }'"
+}
+
+
 run fit -c sl -v "n p" -f $D/cancel.runs --search --emit "$tmp/sl.model"
 check "opposite-signed forms are left out with a note" \
 	'grep -q "^note: [0-9]* forms with opposite-signed terms left out (they cancel past the data; a model without them fits)" "$tmp/out"'
 check "the chosen model has no negative coefficient" \
 	'grep -q "^ 1\. " "$tmp/out" && ! grep "^ 1\. " "$tmp/out" | grep -q "(-[0-9]"'
-run predict -m "$tmp/sl.model" --at "n=1024 p=64"
-v=$(awk '$1 == "sl" { print $(NF-2) }' "$tmp/out")
-check "sl at p=64 (8x the largest fitted p) within 20% of the truth 0.3351 (it was 0.447)" \
-	'awk -v v="$v" "BEGIN { e = (v - 0.33505) / 0.33505; exit !(e < 0.20 && e > -0.20) }"'
+near $tmp/sl.model "n=1024 p=64" sl 0.33505 0.20 "sl at p=64 (8x the largest fitted p) within 20% of the truth 0.3351 (it was 0.447)"
 
 for p in 1 2 3 4 5 6 7 8; do
 	for f in 0.98 1.00 1.02; do
@@ -37,10 +44,7 @@ done >"$tmp/li.runs"
 run fit -c li -v p -f "$tmp/li.runs" --emit "$tmp/li.model"
 check "li: a saturating default form (1 - 1/p) is first" \
 	'grep -q "^ 1\. (3\.0[0-9]* +/- [0-9.e-]*) + (-3[.0-9]* +/- [0-9.e-]*) \* 1/p " "$tmp/out"'
-run predict -m "$tmp/li.model" --at "p=64"
-v=$(awk '$1 == "li" { print $(NF-2) }' "$tmp/out")
-check "li at p=64 within 5% of the truth 2.963" \
-	'awk -v v="$v" "BEGIN { e = (v - 2.96313) / 2.96313; exit !(e < 0.05 && e > -0.05) }"'
+near $tmp/li.model "p=64" li 2.96313 0.05 "li at p=64 within 5% of the truth 2.963"
 
 run fit -c li -v p -f "$tmp/li.runs"
 check "the ranking says the largest levels were held out" \
@@ -72,9 +76,6 @@ run fit -c sl -v p -f "$tmp/turn.runs" --upto p=64 --emit "$tmp/turn.model"
 check "a truth that turns: kept (the data demand it), said, and --emit marks it" \
 	'grep -q "^note: every model that fits turns between the data and --upto: the data demand it" "$tmp/out" &&
 	 grep -q "^ 1\. .*1/p.*log2(p)" "$tmp/out" && grep -q "^%range sl p=1\.\.8 turns$" "$tmp/turn.model"'
-run predict -m "$tmp/turn.model" --at p=64
-v=$(awk '$1 == "sl" { print $(NF-2) }' "$tmp/out")
-check "predict allows it at p=64: within 5% of the truth 0.0631 (${v:-none})" \
-	'awk -v v="$v" "BEGIN { e = (v - 0.063125) / 0.063125; exit !(e < 0.05 && e > -0.05) }"'
+near $tmp/turn.model p=64 sl 0.063125 0.05 "predict allows it at p=64: within 5% of the truth 0.0631"
 
 finish

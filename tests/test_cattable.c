@@ -186,30 +186,22 @@ static void test_lline(void **state)
 	free(out);
 }
 
-static void test_perfetto(void **state)
+/* The Perfetto timeline and the HTML page. */
+static void test_perfetto_html(void **state)
 {
-	FILE *f = tmpfile();
+	FILE *f = tmpfile(), *g = tmpfile();
 	char msg[256], *out;
 
 	(void)state;
-	assert_non_null(f);
+	assert_true(f && g);
 	assert_int_equal(lc_perfetto_write(f, &pr, LC_SRC_SAMPLED, NULL, NULL, msg, sizeof(msg)), 0);
 	out = slurp(f);
 	every_row("perfetto slices", out, "\"name\":\"@n\",\"cat\":\"@k\"");
 	every_row("perfetto counter track", strstr(out, "\"processors\""), "\"@k\":");
 	free(out);
-}
-
-static void test_html(void **state)
-{
-	FILE *f = tmpfile();
-	char msg[256], *out;
-
-	(void)state;
-	assert_non_null(f);
-	assert_int_equal(lc_html_write(f, &pr, LC_SRC_SAMPLED, "synthetic", NULL, NULL, msg,
+	assert_int_equal(lc_html_write(g, &pr, LC_SRC_SAMPLED, "synthetic", NULL, NULL, msg,
 				       sizeof(msg)), 0);
-	out = slurp(f);
+	out = slurp(g);
 	every_row("html page", out, "@n");
 	free(out);
 }
@@ -220,8 +212,7 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_csv_json),
 		cmocka_unit_test(test_lline),
-		cmocka_unit_test(test_perfetto),
-		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_perfetto_html),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
