@@ -2,6 +2,7 @@
  * lostcycles.c — the lostcycles command: dispatch to a subcommand, git-style.
  */
 #include "lc_cmd.h"
+#include "lc_opt.h"
 
 #include <err.h>
 #include <errno.h>
@@ -123,6 +124,25 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* The message for name, which is not a command, with the nearest command
+ * or tool option: exit status 2. */
+static int not_a_command(const char *name)
+{
+	const char *cands[NCOMMANDS + 4] = { "--help", "--version", "--completion",
+					     "--list-commands" }, *near;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		cands[4 + i] = commands[i].name;
+	near = lc_opt_nearest(name, cands, NCOMMANDS + 4);
+	if (near)
+		fprintf(stderr, "lostcycles: '%s' is not a command; did you mean '%s'? (see "
+			"'lostcycles --help')\n", name, near);
+	else
+		fprintf(stderr, "lostcycles: '%s' is not a command; see 'lostcycles --help'\n",
+			name);
+	return 2;
+}
+
 /* Run the command cmd with argv[1..]: the exit status. */
 static int run_command(const struct command *cmd, int argc, char **argv)
 {
@@ -132,6 +152,16 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 	snprintf(prog, sizeof(prog), "lostcycles %s", cmd->name);
 	program_invocation_short_name = prog;
 	return cmd->run(argc - 1, argv + 1);
+}
+
+/* "lostcycles help NAME": NAME's own --help, as "lostcycles NAME --help"
+ * prints it. */
+static int help_command(const char *name)
+{
+	const struct command *cmd = find_command(name);
+	char *args[] = { "lostcycles", (char *)name, "--help", NULL };
+
+	return cmd ? run_command(cmd, 3, args) : not_a_command(name);
 }
 
 int main(int argc, char **argv)
@@ -148,10 +178,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!strcmp(name, "help") && argc > 2)
+		return help_command(argv[2]);
 	if ((rc = tool_option(name, argc, argv)) >= 0)
 		return rc;
 	if ((cmd = find_command(name)))
 		return run_command(cmd, argc, argv);
-	fprintf(stderr, "lostcycles: '%s' is not a command; see 'lostcycles --help'\n", name);
-	return 2;
+	return not_a_command(name);
 }
