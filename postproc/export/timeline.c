@@ -93,6 +93,72 @@ int lc_timeline_runs(const struct lc_prof_data *d, uint32_t t, lc_run_fn fn, voi
 	return l.rc;
 }
 
+/* ---- the empty processor slots --------------------------------------------- */
+
+/* Window i's time of the empty processor slots per category in ns[]
+ * (the window's categories for p slots less its threads' rows), and the
+ * span the window lays them out in (its wall time, less when the next
+ * window starts sooner); returns their sum. */
+static uint64_t empty_window(const struct lc_profile *pr, const struct lc_prof_data *d, uint32_t i,
+			     uint64_t ns[LC_NCAT], uint64_t *span)
+{
+	const struct lc_prof_window *w = &d->windows[i];
+	uint64_t room = i + 1 < d->nwindows && d->windows[i + 1].start_ns > w->start_ns ?
+			d->windows[i + 1].start_ns - w->start_ns : UINT64_MAX;
+	uint64_t sum = 0;
+
+	lc_profile_finish(pr, &w->acct, ns);
+	for (uint32_t j = 0; j < w->nthreads; j++)
+		for (int c = 0; c < LC_NCAT; c++)
+			ns[c] = ns[c] > w->threads[j].cat[c] ? ns[c] - w->threads[j].cat[c] : 0;
+	for (int c = 0; c < LC_NCAT; c++)
+		sum += ns[c];
+	*span = lc_acct_wall(&w->acct) < room ? lc_acct_wall(&w->acct) : room;
+	return sum;
+}
+
+uint32_t lc_timeline_empty_slots(const struct lc_profile *pr, const struct lc_prof_data *d)
+{
+	uint64_t ns[LC_NCAT], span, sum, most = 0;
+
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		sum = empty_window(pr, d, i, ns, &span);
+		if (sum && span) {
+			uint64_t k = (sum + span - 1) / span;
+
+			most = k > most ? k : most;
+		}
+	}
+	return most < pr->procs ? (uint32_t)most : pr->procs;
+}
+
+int lc_timeline_empty_runs(const struct lc_profile *pr, const struct lc_prof_data *d,
+			   uint32_t slot, lc_run_fn fn, void *arg)
+{
+	struct lay l = { .fn = fn, .arg = arg };
+	uint32_t nslots = lc_timeline_empty_slots(pr, d);
+
+	for (uint32_t i = 0; i < d->nwindows && !l.rc && slot < nslots; i++) {
+		uint64_t ns[LC_NCAT], span, sum = empty_window(pr, d, i, ns, &span), x = 0;
+		uint64_t lo = slot * span, hi = lo + span, at = d->windows[i].start_ns;
+
+		if (!sum || !span)
+			continue;
+		for (int c = 0; c < LC_NCAT; c++) {	/* the slots' time laid end to end */
+			uint64_t n = sum <= nslots * span ? ns[c] :
+				     (uint64_t)((double)ns[c] * (double)(nslots * span) / (double)sum);
+			uint64_t a = x > lo ? x : lo, b = x + n < hi ? x + n : hi;
+
+			if (b > a)
+				extend(&l, c, at + (a - lo), b - a);
+			x += n;
+		}
+	}
+	if (l.r.open && !l.rc)
+		l.rc = fn(arg, l.r.cat, l.r.start, l.r.end);
+	return l.rc;
+}
+
 /* ---- place runs ----------------------------------------------------------- */
 
 /* The places of a profile for place tracks: report --where's rows (each
