@@ -164,17 +164,22 @@ int lc_timeline_empty_runs(const struct lc_profile *pr, const struct lc_prof_dat
 /* The places of a profile for place tracks: report --where's rows (each
  * place named once, as the table prints it), found by key, and the time
  * of each in the open run. */
+struct pkey {
+	uint64_t place, obj;	/* a key of a row (a row merges several) */
+	uint32_t row;		/* its row in w */
+};
+
 struct lc_places {
 	struct lc_where *w;
-	const struct lc_where_row **keys;	/* w's rows by (place, obj) */
+	struct pkey *keys;	/* every key of w's rows, by (place, obj) */
+	uint32_t nkeys;
 	uint64_t *acc;		/* ns of each row of w in the open run */
 	uint32_t *held, nheld;	/* the rows of acc not 0 */
 };
 
 static int by_place_key(const void *a, const void *b)
 {
-	const struct lc_where_row *x = *(const struct lc_where_row *const *)a;
-	const struct lc_where_row *y = *(const struct lc_where_row *const *)b;
+	const struct pkey *x = a, *y = b;
 
 	if (x->place != y->place)
 		return x->place < y->place ? -1 : 1;
@@ -184,12 +189,29 @@ static int by_place_key(const void *a, const void *b)
 /* The row of place row p in pl->w: its place's, else (elsewhere), last. */
 static uint32_t place_row(const struct lc_places *pl, const struct lc_prof_place *p)
 {
-	struct lc_where_row key = { .place = p->place, .obj = p->obj };
-	const struct lc_where_row *kp = &key, **hit = NULL;
+	struct pkey key = { .place = p->place, .obj = p->obj };
+	const struct pkey *hit = NULL;
 
 	if (p->place)
-		hit = bsearch(&kp, pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
-	return hit ? (uint32_t)(*hit - pl->w->rows) : pl->w->n - 1;
+		hit = bsearch(&key, pl->keys, pl->nkeys, sizeof(*pl->keys), by_place_key);
+	return hit ? hit->row : pl->w->n - 1;
+}
+
+/* The keys of pl->w's rows into pl->keys, sorted.  0 or -ENOMEM. */
+static int place_keys(struct lc_places *pl)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < pl->w->n; i++)
+		n += pl->w->rows[i].nkeys;
+	if (!(pl->keys = calloc(n + 1, sizeof(*pl->keys))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < pl->w->n; i++)
+		for (uint32_t k = 0; k < pl->w->rows[i].nkeys; k++)
+			pl->keys[pl->nkeys++] = (struct pkey){ pl->w->rows[i].keys[2 * k],
+							       pl->w->rows[i].keys[2 * k + 1], i };
+	qsort(pl->keys, pl->nkeys, sizeof(*pl->keys), by_place_key);
+	return 0;
 }
 
 void lc_places_free(struct lc_places *pl)
@@ -228,16 +250,12 @@ int lc_places_new(const struct lc_profile *pr, enum lc_source src, struct lc_pla
 		lc_places_free(pl);
 		return r == -ENOMEM ? r : 0;
 	}
-	pl->keys = malloc(pl->w->n * sizeof(*pl->keys));
 	pl->acc = calloc(pl->w->n, sizeof(*pl->acc));
 	pl->held = malloc(pl->w->n * sizeof(*pl->held));
-	if (!pl->keys || !pl->acc || !pl->held) {
+	if (place_keys(pl) || !pl->acc || !pl->held) {
 		lc_places_free(pl);
 		return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < pl->w->n; i++)
-		pl->keys[i] = &pl->w->rows[i];
-	qsort(pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
 	*out = pl;
 	return 0;
 }
