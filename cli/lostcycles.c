@@ -25,36 +25,67 @@ static const struct command {
 
 /* The bash completion: subcommands from --list-commands, their options
  * and argument kinds from "lostcycles SUB --list-opts" (the option tables),
- * asked when completing, so that it follows the installed program.  zsh
- * runs the same function through bashcompinit (which numbers arrays from 0
- * for it, as bash does). */
+ * asked when completing, so that it follows the installed program.  An
+ * option's value is completed after a space or after "=" (which bash
+ * makes words of their own: "--format" "=" "j"); files, directories,
+ * profiles (*.data and directories, also the operands of report, export
+ * and merge) and the words of an enum.  zsh runs the same function through
+ * bashcompinit (which numbers arrays from 0 for it, as bash does). */
 static const char completion_bash[] =
+	"_lostcycles_value()\n"
+	"{\n"
+	"\tcase $1 in\n"
+	"\tfile) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$2\")) ;;\n"
+	"\tdir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$2\")) ;;\n"
+	"\tprofile) compopt -o filenames 2>/dev/null\n"
+	"\t\tCOMPREPLY=($(compgen -f -X '!*.data' -- \"$2\") $(compgen -d -- \"$2\")) ;;\n"
+	"\tenum:*) COMPREPLY=($(compgen -W \"$(echo \"${1#enum:}\" | tr '|' ' ')\" -- \"$2\")) ;;\n"
+	"\t*) COMPREPLY=() ;;\n"
+	"\tesac\n"
+	"}\n"
 	"_lostcycles()\n"
 	"{\n"
 	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-	"\tlocal lc=${COMP_WORDS[0]} sub=${COMP_WORDS[1]} long short arg kind hide\n"
+	"\tlocal lc=${COMP_WORDS[0]} sub=${COMP_WORDS[1]} long short arg kind hide opt eq=\n"
 	"\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
 	"\t\tCOMPREPLY=($(compgen -W \"$(\"$lc\" --list-commands 2>/dev/null) --help "
-	"--version\" -- \"$cur\"))\n"
+	"--version --completion\" -- \"$cur\"))\n"
 	"\t\treturn\n"
 	"\tfi\n"
+	"\tif [ \"$sub\" = help ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+	"\t\tCOMPREPLY=($(compgen -W \"$(\"$lc\" --list-commands 2>/dev/null)\" -- \"$cur\"))\n"
+	"\t\treturn\n"
+	"\tfi\n"
+	"\tif [[ $cur == --*=* ]]; then\t# no word break at '='\n"
+	"\t\topt=${cur%%=*} eq=$opt= cur=${cur#*=}\n"
+	"\telif [ \"$cur\" = = ]; then\n"
+	"\t\topt=$prev eq== cur=\n"
+	"\telif [ \"$prev\" = = ] && [ \"$COMP_CWORD\" -ge 3 ]; then\n"
+	"\t\topt=${COMP_WORDS[COMP_CWORD-2]} eq==\n"
+	"\telse\n"
+	"\t\topt=$prev\n"
+	"\tfi\n"
 	"\twhile IFS=$'\\t' read -r long short arg kind hide; do\n"
-	"\t\t[ \"$prev\" = \"$long\" ] || [ \"$prev\" = \"$short\" ] || continue\n"
-	"\t\tcase $arg:$kind in\n"
-	"\t\t-:* | \\[*) ;;\n"
-	"\t\t*:file) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
-	"\t\t*:enum:*) COMPREPLY=($(compgen -W \"$(echo \"${kind#enum:}\" | tr '|' ' ')\" "
-	"-- \"$cur\")); return ;;\n"
-	"\t\t*) return ;;\n"
-	"\t\tesac\n"
+	"\t\t[ \"$opt\" = \"$long\" ] || [ \"$opt\" = \"$short\" ] || continue\n"
+	"\t\tcase $arg in -) break ;; \\[*) [ -n \"$eq\" ] || break ;; esac\n"
+	"\t\t_lostcycles_value \"$kind\" \"$cur\"\n"
+	"\t\t[[ $eq == --* ]] && COMPREPLY=(\"${COMPREPLY[@]/#/$eq}\")\n"
+	"\t\treturn\n"
 	"\tdone < <(\"$lc\" \"$sub\" --list-opts 2>/dev/null)\n"
+	"\tif [ -n \"$eq\" ]; then\n"
+	"\t\tCOMPREPLY=()\n"
+	"\t\treturn\n"
+	"\tfi\n"
 	"\tif [[ $cur == -* ]]; then\n"
 	"\t\tCOMPREPLY=($(compgen -W \"$(\"$lc\" \"$sub\" --list-opts 2>/dev/null |\n"
 	"\t\t\tawk -F'\\t' '$5 != \"hidden\" { if ($1 != \"-\") print $1; "
 	"if ($2 != \"-\") print $2 }')\" -- \"$cur\"))\n"
 	"\t\treturn\n"
 	"\tfi\n"
-	"\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	"\tcase $sub in\n"
+	"\treport | export | merge) _lostcycles_value profile \"$cur\" ;;\n"
+	"\t*) _lostcycles_value file \"$cur\" ;;\n"
+	"\tesac\n"
 	"}\n"
 	"complete -F _lostcycles lostcycles\n";
 
