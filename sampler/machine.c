@@ -5,7 +5,9 @@
  * CPUs of the program's affinity mask (the union over its processes), each
  * program process's CPU time (/proc/PID/stat, all its threads, live and
  * exited) and the sampler's own (its process's CPU clock, less the
- * sampling thread's when that thread is pinned outside the mask).  Over
+ * sampling thread's when that thread is pinned outside the mask).  The
+ * program's processes are those of the registry and the processes the
+ * recording started (its roots), flags or none.  Over
  * the span, of those CPUs' time: busy minus the program and the sampler
  * is other processes', and steal is the hypervisor's.  A read costs about
  * 7 us for /proc/stat and 3 us per process, once per 100 ms or more.
@@ -225,8 +227,28 @@ static uint64_t proc_delta(struct lc_machine *m, int32_t pid, cpu_set_t *mask)
 	return d;
 }
 
+/* The CPU time of the recording's roots (the command it started) that no
+ * segment of theirs brought into the registry: a program that set no flag
+ * is still the program, not another process.  0 for a registry of pids. */
+static uint64_t roots_delta(struct lc_machine *m, cpu_set_t *mask)
+{
+	pid_t roots[64];
+	int n = lc_registry_roots(m->reg, roots, 64);
+	uint64_t sum = 0;
+
+	for (int i = 0; i < n; i++) {
+		size_t k = 0;
+
+		while (k < m->nprocs && m->procs[k].pid != roots[i])
+			k++;
+		if (k == m->nprocs || m->procs[k].gen != m->gen)	/* not read yet */
+			sum += proc_delta(m, roots[i], mask);
+	}
+	return sum;
+}
+
 /* The program's CPU time since the last read, over its processes in the
- * registry; their CPUs into mask.  Forgets processes no longer listed
+ * registry and its roots; their CPUs into mask.  Forgets processes no longer listed
  * (the span is partial: their last CPU time is unknown). */
 static uint64_t program_delta(struct lc_machine *m, cpu_set_t *mask)
 {
@@ -239,6 +261,7 @@ static uint64_t program_delta(struct lc_machine *m, cpu_set_t *mask)
 	cds_list_for_each_entry_rcu(t, lc_registry_list(m->reg), node)
 		sum += proc_delta(m, t->pid, mask);	/* gone: still readable until reaped */
 	urcu_memb_read_unlock();
+	sum += roots_delta(m, mask);
 	for (size_t i = 0; i < m->nprocs; i++) {
 		if (m->procs[i].gen == m->gen)
 			m->procs[k++] = m->procs[i];

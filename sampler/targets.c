@@ -1158,6 +1158,17 @@ int lc_registry_set_roots(struct lc_registry *r, const pid_t *pids, int n)
 	return 0;
 }
 
+int lc_registry_roots(struct lc_registry *r, pid_t *pids, int max)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&r->lock);
+	for (; r->lineage == LINEAGE_SET && n < r->nroots && n < max; n++)
+		pids[n] = r->roots[n].pid;
+	pthread_mutex_unlock(&r->lock);
+	return n;
+}
+
 void lc_registry_ticked(struct lc_registry *r, uint64_t now)
 {
 	__atomic_store_n(&r->ticked, now, __ATOMIC_RELEASE);
