@@ -72,6 +72,7 @@ struct lc_machine {
 	struct mproc *procs;
 	size_t nprocs, procs_cap;
 	int partial;			/* this span lost a process's time */
+	uint32_t max_threads;		/* most threads a program process had at a read */
 	char stat_buf[1 << 16];		/* /proc/stat as read */
 };
 
@@ -108,6 +109,11 @@ struct lc_machine *lc_machine_new(struct lc_pwriter *w, struct lc_registry *reg,
 	m->tick_ns = hz > 0 ? 1000000000u / (uint64_t)hz : 10000000u;
 	m->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	return m;
+}
+
+uint32_t lc_machine_max_threads(const struct lc_machine *m)
+{
+	return m ? m->max_threads : 0;
 }
 
 void lc_machine_free(struct lc_machine *m)
@@ -165,11 +171,14 @@ static struct cpus sum_cpus(const struct lc_machine *m, const cpu_set_t *mask)
 }
 
 /* CPU time of process pid (all its threads) and when it started (boot
- * clock, ns); -errno when it cannot be read (gone). */
-static int proc_cpu(const struct lc_machine *m, int32_t pid, uint64_t *cpu, uint64_t *start)
+ * clock, ns); its threads now into *nth; -errno when it cannot be read
+ * (gone). */
+static int proc_cpu(const struct lc_machine *m, int32_t pid, uint64_t *cpu, uint64_t *start,
+		    uint32_t *nth)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long ut, st, sv;
+	long nt;
 	ssize_t n;
 	int fd;
 
@@ -184,8 +193,9 @@ static int proc_cpu(const struct lc_machine *m, int32_t pid, uint64_t *cpu, uint
 	buf[n] = 0;
 	p = strrchr(buf, ')');	/* the command name may hold anything */
 	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu "
-			 "%*d %*d %*d %*d %*d %*d %llu", &ut, &st, &sv) != 3)
+			 "%*d %*d %*d %*d %ld %*d %llu", &ut, &st, &nt, &sv) != 4)
 		return -EIO;
+	*nth = nt > 0 ? (uint32_t)nt : 0;
 	*cpu = (ut + st) * m->tick_ns;
 	*start = sv * m->tick_ns;
 	return 0;
@@ -210,10 +220,12 @@ static uint64_t proc_delta(struct lc_machine *m, int32_t pid, cpu_set_t *mask)
 {
 	struct mproc *e = proc_entry(m, pid);
 	uint64_t cpu = 0, start = 0, d = 0;
+	uint32_t nth = 0;
 	cpu_set_t set;
 
-	if (!e || proc_cpu(m, pid, &cpu, &start))
+	if (!e || proc_cpu(m, pid, &cpu, &start, &nth))
 		return 0;	/* gone since the list was read: noticed below */
+	m->max_threads = nth > m->max_threads ? nth : m->max_threads;
 	if (!sched_getaffinity(pid, sizeof(set), &set))
 		CPU_OR(mask, mask, &set);
 	if (e->cpu_ns != UINT64_MAX)
@@ -227,9 +239,10 @@ static uint64_t proc_delta(struct lc_machine *m, int32_t pid, cpu_set_t *mask)
 	return d;
 }
 
-/* The CPU time of the recording's roots (the command it started) that no
- * segment of theirs brought into the registry: a program that set no flag
- * is still the program, not another process.  0 for a registry of pids. */
+/* The CPU time of the recording's roots (the command it started; not this
+ * process, whose time is the sampler's) that no segment of theirs brought
+ * into the registry: a program that set no flag is still the program, not
+ * another process.  0 for a registry of pids. */
 static uint64_t roots_delta(struct lc_machine *m, cpu_set_t *mask)
 {
 	pid_t roots[64];
@@ -239,6 +252,8 @@ static uint64_t roots_delta(struct lc_machine *m, cpu_set_t *mask)
 	for (int i = 0; i < n; i++) {
 		size_t k = 0;
 
+		if (roots[i] == getpid())	/* the sampler's own: counted apart */
+			continue;
 		while (k < m->nprocs && m->procs[k].pid != roots[i])
 			k++;
 		if (k == m->nprocs || m->procs[k].gen != m->gen)	/* not read yet */
