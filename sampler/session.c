@@ -504,6 +504,7 @@ int lc_session_finish(struct lc_session *s, int status, const char *reason,
 	res->opened = s->w != NULL;
 	res->write_err = lc_pwriter_close(s->w);
 	s->w = NULL;
+	res->proc_threads = lc_machine_max_threads(s->mach);
 	res->seen = s->reg ? lc_registry_seen(s->reg) : 0;
 	res->rejected = s->reg ? lc_registry_rejected(s->reg) : 0;
 	res->untracked = s->reg ? lc_registry_untracked(s->reg) : 0;

@@ -88,6 +88,9 @@ struct lc_session_result {
 	uint32_t max_runnable;
 	uint32_t affinity_cpus;
 	uint32_t seen;		/* processes that appeared */
+	uint32_t proc_threads;	/* most threads a program process had at a
+				 * machine read (0 unknown): threads created,
+				 * flags or none */
 	uint32_t rejected;	/* invalid segments ignored */
 	uint32_t untracked;	/* processes that could not be tracked for want
 				 * of file descriptors */

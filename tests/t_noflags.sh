@@ -5,6 +5,11 @@
 #     processes": the share report --format json gives the program is at
 #     least half the CPU time the program measured itself (it was 0, and
 #     other processes 99 %, before);
+#   - record says that no thread set a flag and names the layer: the
+#     threads the program ran -> --pthread; a program linking libomp
+#     (tests/layers/omp_names) -> --omp; an MPI program run alone
+#     (examples/mpi/stencil, when built) -> --mpi; and report says the
+#     same from the program's runtime (or lists the layers).
 # SKIP 77 when the machine is too busy to tell (the program got less than a
 # third of its CPUs).
 SUB=record
@@ -26,7 +31,28 @@ if own < 33: sys.exit(77)
 sys.exit(0 if m["program"] >= own / 2 else 1)
 PY
 r=$?
-[ "$r" -eq 77 ] && skip t_noflags "the machine is too busy: $(cat "$tmp/py")"
 st=0
-check "the program's own CPU is the program's, not other processes' ($(cat "$tmp/py"))" '[ "$r" -eq 0 ]'
+check "record: no thread set a flag; the threads it ran: --pthread" \
+	'grep -q "no thread set a flag.*ran [0-9]* threads: record it with --pthread" "$tmp/rec"'
+run report "$tmp/n.data"
+check "report: no thread set a flag, and the layers named" \
+	'grep -q "^\*\* note: no thread set a flag.*--pthread if it creates threads" "$tmp/out"'
+if [ -x build/layers/omp_names ]; then
+	OMP_NUM_THREADS=2 "$LC" record -q -o "$tmp/o.data" -- build/layers/omp_names >"$tmp/orec" 2>&1
+	check "record of an OpenMP program without --omp: --omp" \
+		'grep -q "no thread set a flag.*links an OpenMP runtime: record it with --omp" "$tmp/orec"'
+	run report "$tmp/o.data"
+	check "report of it: --omp" 'grep -q "^\*\* note: no thread set a flag.*record it with --omp" "$tmp/out"'
+fi
+if [ -x build/examples/mpi/stencil ] && "$LC" record -q -o "$tmp/m.data" -- \
+	build/examples/mpi/stencil >"$tmp/mrec" 2>&1; then
+	check "record of an MPI program without --mpi: --mpi" \
+		'grep -q "links an MPI library: record it with --mpi" "$tmp/mrec"'
+fi
+st=0
+if [ "$r" -eq 77 ]; then
+	echo "note  the machine share not judged: the machine is too busy: $(cat "$tmp/py")"
+else
+	check "the program's own CPU is the program's, not other processes' ($(cat "$tmp/py"))" '[ "$r" -eq 0 ]'
+fi
 finish

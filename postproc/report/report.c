@@ -13,6 +13,7 @@
 
 #include "lc_color.h"
 #include "lc_emit.h"
+#include "lc_program.h"
 #include "lc_util.h"
 
 /* What is printed: one acct finished for p, with its derived numbers. */
@@ -533,6 +534,28 @@ static void text_methods(const struct lc_profile *pr, const struct view *v)
 		       "observations)%s\n", v->nobs, missed_note(pr, buf, sizeof(buf)));
 }
 
+/* When no thread of the run set a flag (no macros, no layer): said, with
+ * the layer that would profile the program, from the runtime it links
+ * (the threads it ran are not in the profile: record said). */
+static void noflag_note(const struct lc_profile *pr)
+{
+	char exe[4096];
+	const char *l = NULL;
+
+	if (pr->nthreads || pr->nprocesses)
+		return;
+	if (!lc_program_of_command(pr->info.command, exe, sizeof(exe)))
+		l = lc_program_layer(exe);
+	printf("** note: no thread set a flag (the program has no macros and no layer was "
+	       "loaded): the profile is all insufficient parallelism; %s\n",
+	       !l ? "record the program with --pthread if it creates threads, --omp if it "
+		    "uses OpenMP, --mpi if it uses MPI, or add the macros (lostcycles(3))" :
+	       !strcmp(l, "omp") ? "it links an OpenMP runtime: record it with --omp" :
+	       !strcmp(l, "gomp") ? "it links GCC's libgomp, which --omp cannot see: build it "
+				    "with clang -fopenmp and record it with --omp" :
+	       "it links an MPI library: record it with --mpi");
+}
+
 static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
 			 const struct view *v, const char *note)
 {
@@ -544,6 +567,7 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	lc_emit_text_str(stdout, pr->info.command);
 	printf("\n");
 	printf("** processors: %s\n", procs_why(pr, why, sizeof(why)));
+	noflag_note(pr);
 	lc_report_machine_text(stdout, pr);
 	if (o->source == LC_SRC_TRACE)
 		printf("** source: trace mode (exact event log)\n");
