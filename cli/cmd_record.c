@@ -374,8 +374,6 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 {
 	char why[200];
 
-	if (!res->seen)	/* even with -q: the profile says nothing of the program */
-		unseen_note(r, cmd, res);
 	if (r->o.quiet)
 		return;
 	lc_procs_text(why, sizeof(why), res->procs, res->procs_from, res->max_threads,
@@ -387,6 +385,8 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 	breakdown_line(cmd, res);
 	cpu_notes(r, cmd, res);
 	gap_note(r, cmd, res);
+	if (!res->seen)
+		unseen_note(r, cmd, res);
 }
 
 /* What the session's end says besides the summary. */

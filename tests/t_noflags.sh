@@ -38,13 +38,13 @@ run report "$tmp/n.data"
 check "report: no thread set a flag, and the layers named" \
 	'grep -q "^\*\* note: no thread set a flag.*--pthread if it creates threads" "$tmp/out"'
 if [ -x build/layers/omp_names ]; then
-	OMP_NUM_THREADS=2 "$LC" record -q -o "$tmp/o.data" -- build/layers/omp_names >"$tmp/orec" 2>&1
+	OMP_NUM_THREADS=2 "$LC" record -o "$tmp/o.data" -- build/layers/omp_names >"$tmp/orec" 2>&1
 	check "record of an OpenMP program without --omp: --omp" \
 		'grep -q "no thread set a flag.*links an OpenMP runtime: record it with --omp" "$tmp/orec"'
 	run report "$tmp/o.data"
 	check "report of it: --omp" 'grep -q "^\*\* note: no thread set a flag.*record it with --omp" "$tmp/out"'
 fi
-if [ -x build/examples/mpi/stencil ] && "$LC" record -q -o "$tmp/m.data" -- \
+if [ -x build/examples/mpi/stencil ] && "$LC" record -o "$tmp/m.data" -- \
 	build/examples/mpi/stencil >"$tmp/mrec" 2>&1; then
 	check "record of an MPI program without --mpi: --mpi" \
 		'grep -q "links an MPI library: record it with --mpi" "$tmp/mrec"'
