@@ -3,12 +3,16 @@
  */
 #include "lc_cmd.h"
 #include "lc_opt.h"
+#include "session.h"
 
 #include <err.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -185,6 +189,20 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 	return cmd->run(argc - 1, argv + 1);
 }
 
+/* --hold-perf PID (internal, lc_session_holder): hold the perf events a
+ * session of process PID handed over until PID, our parent, exits (its
+ * death signal ends us; no longer our parent: at once): their release,
+ * which waits for the kernel, then delays no one.  Exit status 0. */
+static int hold_perf(const char *parent)
+{
+	char *end;
+	long pid = parent ? strtol(parent, &end, 10) : 0;
+
+	while (pid > 0 && getppid() == (pid_t)pid)
+		sleep(1);
+	return 0;
+}
+
 /* "lostcycles help NAME": NAME's own --help, as "lostcycles NAME --help"
  * prints it. */
 static int help_command(const char *name)
@@ -209,6 +227,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!strcmp(name, "--hold-perf"))
+		return hold_perf(argc > 2 ? argv[2] : NULL);
+	lc_session_holder = "/proc/self/exe";
 	if (!strcmp(name, "help") && argc > 2)
 		return help_command(argv[2]);
 	if ((rc = tool_option(name, argc, argv)) >= 0)

@@ -153,4 +153,10 @@ void lc_session_free(struct lc_session *s);
 /* A fresh session name, "lc<pid>-<random hex>", into buf. */
 void lc_session_name(char *buf, size_t len);
 
+/* The program lc_session_free runs as "PROGRAM --hold-perf PID" to hold the
+ * session's perf events while this process exits (their last release
+ * waits for an RCU grace period: session.c), or NULL (the default: they
+ * are closed here).  The command sets it once before any session. */
+extern const char *lc_session_holder;
+
 #endif /* LC_SESSION_H */
