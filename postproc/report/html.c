@@ -456,12 +456,13 @@ static void timeline_notes(FILE *out, const struct lc_profile *pr, uint32_t nmis
 {
 	if (nmissed)
 		fprintf(out, "<p class=\"warn\" id=\"timeline-missed\">The sampler missed "
-			"<span id=\"missed-ticks\">%" PRIu64 "</span> tick%s%s; the black marks "
-			"above the plot are the %u window%s where the longest gap or the windows' "
+			"<span id=\"missed-ticks\">%" PRIu64 "</span> tick%s%s; the black mark%s "
+			"above the plot show%s the %u window%s where the longest gap or the windows' "
 			"tick counts place them: their time went to the state seen at the end of "
 			"each gap.</p>\n",
 			t->missed.missed, t->missed.missed == 1 ? "" : "s",
-			t->missed.estimated ? " (estimated)" : "", nmissed, nmissed == 1 ? "" : "s");
+			t->missed.estimated ? " (estimated)" : "", nmissed == 1 ? "" : "s",
+			nmissed == 1 ? "s" : "", nmissed, nmissed == 1 ? "" : "s");
 	if (nload)
 		fprintf(out, "<p class=\"warn\" id=\"timeline-load\">In %u span%s (grey marks) other "
 			"processes and the hypervisor held more than %.0f %% of the program's CPUs: "
