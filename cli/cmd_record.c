@@ -291,8 +291,31 @@ static void gap_note(const struct run *r, const char *cmd, const struct lc_sessi
 		100.0 * (double)res->missed_ticks / (double)(all + !res->ticks));
 }
 
+/* No thread set a flag, and no layer was asked for: the layer that would
+ * profile the program (by the runtime it links, or the threads it ran). */
+static void layer_note(const struct run *r, const char *cmd, const struct lc_session_result *res)
+{
+	const char *l = lc_launch_layer_of(r->prog);
+	const char *head = "no thread set a flag (the program has no macros and no layer was "
+			   "loaded): the profile is all insufficient parallelism";
+
+	if (l && !strcmp(l, "omp"))
+		warnx("%s; the program links an OpenMP runtime: record it with --omp", head);
+	else if (l && !strcmp(l, "gomp"))
+		warnx("%s; the program links GCC's libgomp, which --omp cannot see: build it with "
+		      "clang -fopenmp and record it with --omp, or use the flag macros", head);
+	else if (l && !strcmp(l, "mpi"))
+		warnx("%s; the program links an MPI library: record it with --mpi", head);
+	else if (res->proc_threads > 1)
+		warnx("%s; the program ran %u threads: record it with --pthread", head,
+		      res->proc_threads);
+	else
+		warnx("%s; is the program linked with liblostcycles (lostcycles(3))?", head);
+	(void)cmd;
+}
+
 /* A hint when nothing instrumented appeared. */
-static void unseen_note(const struct run *r, const char *cmd)
+static void unseen_note(const struct run *r, const char *cmd, const struct lc_session_result *res)
 {
 	if (r->o.omp || r->o.pthread)
 		fprintf(stderr, "lostcycles %s: no instrumented process appeared: did the "
@@ -303,8 +326,7 @@ static void unseen_note(const struct run *r, const char *cmd)
 				"job use 'lostcycles %s --mpi -- %s ...', which puts the MPI layer "
 				"into every rank\n", cmd, cmd, r->prog);
 	else
-		fprintf(stderr, "lostcycles %s: no instrumented process appeared: is the "
-				"program linked with liblostcycles?\n", cmd);
+		layer_note(r, cmd, res);
 }
 
 /* The interval rule, the error bars it bought and what the sampler cost:
@@ -364,7 +386,7 @@ static void summary(const struct run *r, const char *cmd, const struct lc_sessio
 	cpu_notes(r, cmd, res);
 	gap_note(r, cmd, res);
 	if (!res->seen)
-		unseen_note(r, cmd);
+		unseen_note(r, cmd, res);
 }
 
 /* What the session's end says besides the summary. */

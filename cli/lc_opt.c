@@ -32,6 +32,8 @@ static struct {
 	int argc;
 	char **argv;
 	char name[64];		/* the subcommand's, for messages */
+	const struct lc_opt *table;	/* the table of the parse, nrows rows */
+	int nrows;
 } cur;
 
 /* The subcommand's name for messages: argv[0] of the latest parse. */
@@ -148,6 +150,19 @@ static void list_words(const struct lc_opt_word *w, char *buf, size_t len)
 				       w[i + 1].word ? ", " : " or ", w[i].word);
 }
 
+/* The word of w nearest to arg, or NULL. */
+static const char *nearest_word(const struct lc_opt_word *w, const char *arg)
+{
+	const char *cands[64];
+	size_t n = 0;
+
+	while (n < 64 && w[n].word) {
+		cands[n] = w[n].word;
+		n++;
+	}
+	return lc_opt_nearest(arg, cands, n);
+}
+
 /* One of the words into an int. */
 static int set_enum(const struct lc_opt *opt, const char *arg)
 {
@@ -159,8 +174,11 @@ static int set_enum(const struct lc_opt *opt, const char *arg)
 			return 0;
 		}
 	list_words(opt->words, words, sizeof(words));
-	warnx("bad %s '%s': unknown %s (%s)", lc_opt_name(opt), arg,
-	      opt->argname && opt->name ? opt->name : "value", opt->hint ? opt->hint : words);
+	warnx("bad %s '%s': unknown %s (%s)%s%s%s", lc_opt_name(opt), arg,
+	      opt->argname && opt->name ? opt->name : "value", opt->hint ? opt->hint : words,
+	      nearest_word(opt->words, arg) ? "; did you mean '" : "",
+	      nearest_word(opt->words, arg) ? nearest_word(opt->words, arg) : "",
+	      nearest_word(opt->words, arg) ? "'?" : "");
 	return -1;
 }
 
@@ -247,21 +265,88 @@ static int row_of(const struct lc_opt *table, int n, int c)
 	return -1;
 }
 
+/* The edit distance of a and b (Levenshtein), b at most 63 letters. */
+static size_t edits(const char *a, const char *b)
+{
+	size_t nb = strlen(b), row[64], diag, up;
+
+	if (nb >= 64)
+		return (size_t)-1;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; a[i - 1]; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			up = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? diag :
+				 1 + (diag < up ? (diag < row[j - 1] ? diag : row[j - 1]) :
+						  (up < row[j - 1] ? up : row[j - 1]));
+			diag = up;
+		}
+	}
+	return row[nb];
+}
+
+const char *lc_opt_nearest(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t dbest = (size_t)-1, lw = strlen(word);
+
+	for (size_t i = 0; lw && i < n; i++) {
+		size_t lc, d, most;
+
+		if (!cands[i])
+			continue;
+		lc = strlen(cands[i]);
+		d = !strncmp(cands[i], word, lw) ? 1 : edits(word, cands[i]);
+		most = (lc > lw ? lc : lw) / 3;
+		if (d <= (most < 3 ? most : 3) && d < dbest) {
+			dbest = d;
+			best = cands[i];
+		}
+	}
+	return best;
+}
+
+/* "; did you mean '--NAME'?" for an unknown long option word ("--nmae" or
+ * "--nmae=x") of the table being parsed, into buf ("" when none is near). */
+static const char *did_you_mean(const char *word, char *buf, size_t len)
+{
+	const char *cands[ROWS_MAX + 2], *near;
+	char name[64];
+	size_t n = 0;
+
+	*buf = 0;
+	if (strncmp(word, "--", 2))
+		return buf;
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(word + 2, "="), word + 2);
+	for (int i = 0; i < cur.nrows && n < ROWS_MAX; i++)
+		if (cur.table[i].help && cur.table[i].name)
+			cands[n++] = cur.table[i].name;
+	cands[n++] = "help";
+	near = lc_opt_nearest(name, cands, n);
+	if (near && strcmp(near, name))
+		snprintf(buf, len, "; did you mean '--%s'?", near);
+	return buf;
+}
+
 /* The message of getopt's '?' (unknown option, or a value given to a flag)
  * and ':' (a value missing). */
 static int getopt_error(int c)
 {
 	const char *word = cur.argv[optind - 1];
-	char letter[3] = { '-', (char)optopt, 0 };
+	char letter[3] = { '-', (char)optopt, 0 }, hint[96];
 
 	/* a short option in a group ("-qz") is not the whole word */
 	if (optopt > 0 && optopt < 0x100 && strncmp(word, "--", 2))
 		word = letter;
 	if (c == ':')
 		return usage_error("option '%s' needs a value%s", word, "");
-	if (!strncmp(word, "--", 2) && strchr(word, '='))
+	did_you_mean(word, hint, sizeof(hint));
+	if (!strncmp(word, "--", 2) && strchr(word, '=') && !*hint)
 		return usage_error("unknown option '%s', or it takes no value%s", word, "");
-	return usage_error("unknown option '%s'%s", word, "");
+	return usage_error("unknown option '%s'%s", word, hint);
 }
 
 /* Take option code c.  Returns 0 to go on, else the parse's result. */
@@ -298,6 +383,8 @@ int lc_opt_parse(int argc, char **argv, const struct lc_opt *table,
 		errx(70, "lc_opt_parse: more than %d options", ROWS_MAX);
 	build(table, n, lo, sh);
 	cur.nseen = 0;
+	cur.table = table;
+	cur.nrows = n;
 	cur.argc = argc;
 	cur.argv = argv;
 	snprintf(cur.name, sizeof(cur.name), "%s", argc > 0 && argv[0] ? argv[0] : "");

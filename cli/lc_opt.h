@@ -81,6 +81,12 @@ void lc_opt_take(void);
  * message of a callback.  Returns -1. */
 int lc_opt_bad(const struct lc_opt *opt, const char *arg, const char *why);
 
+/* The word of cands[0..n) nearest to word (by edit distance, at most a
+ * third of the longer word's letters and at most 3 edits; a word that
+ * starts the candidate counts as near), for a "did you mean" line; NULL
+ * when none is near.  NULL candidates are skipped. */
+const char *lc_opt_nearest(const char *word, const char *const *cands, size_t n);
+
 /* Shared option values and callbacks. */
 
 /* NAME=VALUE pairs of one point (--at "n=1024 p=26"), in the grammar of

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "lc_profile.h"
+
 #define HELP_COL_MAX 26			/* where help lines start, at most */
 
 /* The words of --color (LC_OPT_COLOR). */
@@ -139,10 +141,26 @@ static void kind_name(const struct lc_opt *opt, char *buf, size_t len)
 		[LC_OPT_K_DURATION] = "duration", [LC_OPT_K_ENUM] = "enum",
 		[LC_OPT_K_CALLBACK] = "callback",
 	};
+	const char *arg = opt->argname ? opt->argname : "";
 	size_t at;
 
+	if (opt->name && !strcmp(opt->name, "file") && !strcmp(arg, "FILE")) {
+		snprintf(buf, len, "profile");	/* report -f: a profile (*.data) */
+		return;
+	}
+	if (!strcmp(arg, "DIR")) {
+		snprintf(buf, len, "dir");
+		return;
+	}
 	if (opt->kind == LC_OPT_K_STRING && (opt->flags & LC_OPT_FILE)) {
 		snprintf(buf, len, "file");
+		return;
+	}
+	if (!strcmp(arg, "CAT")) {	/* a category key */
+		at = (size_t)snprintf(buf, len, "enum");
+		for (int c = 0; c < LC_NCAT && at < len; c++)
+			at += (size_t)snprintf(buf + at, len - at, "%c%s", c ? '|' : ':',
+					       lc_cat_info(c)->key);
 		return;
 	}
 	at = (size_t)snprintf(buf, len, "%s", names[opt->kind]);

@@ -141,8 +141,10 @@ void lc_opt_help(FILE *f, const struct lc_opt *table, const char *const *usage);
 
 /* Dump table to f, one line per option (and -h/--help): "--NAME" (or "-"
  * when it has none), "-C" (or "-"), the argument's name (or "-"), the kind
- * (flag, string, file, number, real, duration, enum:W1|W2, callback) and
- * "hidden" or "-", tab-separated.  What --list-opts prints. */
+ * (flag, string, file, dir, profile (a profile file, report -f), number,
+ * real, duration, enum:W1|W2 (also a CAT argument: the category keys),
+ * callback) and "hidden" or "-", tab-separated.  What --list-opts prints
+ * and the bash completion reads. */
 void lc_opt_dump(FILE *f, const struct lc_opt *table);
 
 /* The name of opt for messages: "--NAME", or "-C" for a short-only option. */

@@ -349,7 +349,9 @@ static inline uint64_t lc_place_site(uint32_t kind, uint32_t what, uint32_t modu
 	X(LC_WAIT_JOIN, "join")                                         \
 	X(LC_WAIT_SEM, "semaphore")                                     \
 	X(LC_WAIT_SPIN, "spinlock")                                     \
-	X(LC_WAIT_USER, "LC_SYNC_BEGIN_ON")
+	X(LC_WAIT_USER, "LC_SYNC_BEGIN_ON")                              \
+	X(LC_WAIT_OMP_CRITICAL, "omp critical")                         \
+	X(LC_WAIT_OMP_BARRIER, "omp barrier")
 
 #define LC_PLACE_ENUM_(e, name) e,
 enum lc_place_wait { LC_WAIT_NONE = 0, LC_PLACE_WAITS(LC_PLACE_ENUM_) LC_WAIT_N };

@@ -610,6 +610,13 @@ char *lc_launch_command_line(int omp, int argc, char **argv)
 	return s;
 }
 
+const char *lc_launch_layer_of(const char *program)
+{
+	char path[PATH_MAX];
+
+	return lc_program_find(program, path, sizeof(path)) ? NULL : lc_program_layer(path);
+}
+
 int lc_launch_uses_libgomp(const char *program)
 {
 	char path[PATH_MAX];

@@ -109,6 +109,10 @@ char *lc_launch_join(int argc, char **argv);
  * when out of memory. */
 char *lc_launch_command_line(int omp, int argc, char **argv);
 
+/* The layer that would profile program (as the command names it), from
+ * the runtime it links: "omp", "gomp", "mpi" (lc_program_layer), or NULL. */
+const char *lc_launch_layer_of(const char *program);
+
 /* Whether program (as the command names it) can be read and needs GCC's
  * libgomp, which has no OMPT interface for --omp. */
 int lc_launch_uses_libgomp(const char *program);

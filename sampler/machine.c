@@ -5,7 +5,9 @@
  * CPUs of the program's affinity mask (the union over its processes), each
  * program process's CPU time (/proc/PID/stat, all its threads, live and
  * exited) and the sampler's own (its process's CPU clock, less the
- * sampling thread's when that thread is pinned outside the mask).  Over
+ * sampling thread's when that thread is pinned outside the mask).  The
+ * program's processes are those of the registry and the processes the
+ * recording started (its roots), flags or none.  Over
  * the span, of those CPUs' time: busy minus the program and the sampler
  * is other processes', and steal is the hypervisor's.  A read costs about
  * 7 us for /proc/stat and 3 us per process, once per 100 ms or more.
@@ -83,6 +85,7 @@ struct lc_machine {
 	uint64_t peek_prog;		/* the program's CPU time peeks saw since
 					 * the last read */
 	int peek_partial;		/* ... and whether they lost a process's */
+	uint32_t max_threads;		/* most threads a program process had at a read */
 	char stat_buf[1 << 16];		/* /proc/stat as read */
 };
 
@@ -119,6 +122,11 @@ struct lc_machine *lc_machine_new(struct lc_pwriter *w, struct lc_registry *reg,
 	m->tick_ns = hz > 0 ? 1000000000u / (uint64_t)hz : 10000000u;
 	m->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	return m;
+}
+
+uint32_t lc_machine_max_threads(const struct lc_machine *m)
+{
+	return m ? m->max_threads : 0;
 }
 
 void lc_machine_free(struct lc_machine *m)
@@ -176,11 +184,14 @@ static struct cpus sum_cpus(const struct lc_machine *m, const cpu_set_t *mask)
 }
 
 /* CPU time of process pid (all its threads) and when it started (boot
- * clock, ns); -errno when it cannot be read (gone). */
-static int proc_cpu(const struct lc_machine *m, int32_t pid, uint64_t *cpu, uint64_t *start)
+ * clock, ns); its threads now into *nth; -errno when it cannot be read
+ * (gone). */
+static int proc_cpu(const struct lc_machine *m, int32_t pid, uint64_t *cpu, uint64_t *start,
+		    uint32_t *nth)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long ut, st, sv;
+	long nt;
 	ssize_t n;
 	int fd;
 
@@ -195,8 +206,9 @@ static int proc_cpu(const struct lc_machine *m, int32_t pid, uint64_t *cpu, uint
 	buf[n] = 0;
 	p = strrchr(buf, ')');	/* the command name may hold anything */
 	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu "
-			 "%*d %*d %*d %*d %*d %*d %llu", &ut, &st, &sv) != 3)
+			 "%*d %*d %*d %*d %ld %*d %llu", &ut, &st, &nt, &sv) != 4)
 		return -EIO;
+	*nth = nt > 0 ? (uint32_t)nt : 0;
 	*cpu = (ut + st) * m->tick_ns;
 	*start = sv * m->tick_ns;
 	return 0;
@@ -221,10 +233,12 @@ static uint64_t proc_delta(struct lc_machine *m, int32_t pid, cpu_set_t *mask)
 {
 	struct mproc *e = proc_entry(m, pid);
 	uint64_t cpu = 0, start = 0, d = 0;
+	uint32_t nth = 0;
 	cpu_set_t set;
 
-	if (!e || proc_cpu(m, pid, &cpu, &start))
+	if (!e || proc_cpu(m, pid, &cpu, &start, &nth))
 		return 0;	/* gone since the list was read: noticed below */
+	m->max_threads = nth > m->max_threads ? nth : m->max_threads;
 	if (!sched_getaffinity(pid, sizeof(set), &set))
 		CPU_OR(mask, mask, &set);
 	if (e->cpu_ns != UINT64_MAX)
@@ -239,8 +253,31 @@ static uint64_t proc_delta(struct lc_machine *m, int32_t pid, cpu_set_t *mask)
 	return d;
 }
 
+/* The CPU time of the recording's roots (the command it started; not this
+ * process, whose time is the sampler's) that no segment of theirs brought
+ * into the registry: a program that set no flag is still the program, not
+ * another process.  0 for a registry of pids. */
+static uint64_t roots_delta(struct lc_machine *m, cpu_set_t *mask)
+{
+	pid_t roots[64];
+	int n = lc_registry_roots(m->reg, roots, 64);
+	uint64_t sum = 0;
+
+	for (int i = 0; i < n; i++) {
+		size_t k = 0;
+
+		if (roots[i] == getpid())	/* the sampler's own: counted apart */
+			continue;
+		while (k < m->nprocs && m->procs[k].pid != roots[i])
+			k++;
+		if (k == m->nprocs || m->procs[k].gen != m->gen)	/* not read yet */
+			sum += proc_delta(m, roots[i], mask);
+	}
+	return sum;
+}
+
 /* The program's CPU time since the last read, over its processes in the
- * registry; their CPUs into mask.  Forgets processes no longer listed
+ * registry and its roots; their CPUs into mask.  Forgets processes no longer listed
  * (the span is partial: their last CPU time is unknown). */
 static uint64_t program_delta(struct lc_machine *m, cpu_set_t *mask)
 {
@@ -253,6 +290,7 @@ static uint64_t program_delta(struct lc_machine *m, cpu_set_t *mask)
 	cds_list_for_each_entry_rcu(t, lc_registry_list(m->reg), node)
 		sum += proc_delta(m, t->pid, mask);	/* gone: still readable until reaped */
 	urcu_memb_read_unlock();
+	sum += roots_delta(m, mask);
 	for (size_t i = 0; i < m->nprocs; i++) {
 		if (m->procs[i].gen == m->gen)
 			m->procs[k++] = m->procs[i];

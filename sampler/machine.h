@@ -35,6 +35,12 @@ struct lc_machine *lc_machine_new(struct lc_pwriter *w, struct lc_registry *reg,
  * when even that is too short.  Returns 0 or the writer's -errno. */
 int lc_machine_tick(struct lc_machine *m, uint64_t now, int last);
 
+/* The most threads one of the program's processes (its registry's or the
+ * recording's roots) had at a read (/proc/PID/stat), 0 before any: how a
+ * program that set no flag shows that it created threads.  The owner,
+ * after the sampling thread stopped. */
+uint32_t lc_machine_max_threads(const struct lc_machine *m);
+
 /* Free; accepts NULL. */
 void lc_machine_free(struct lc_machine *m);
 

@@ -4,12 +4,16 @@
  */
 #include "session.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -504,12 +508,87 @@ int lc_session_finish(struct lc_session *s, int status, const char *reason,
 	res->opened = s->w != NULL;
 	res->write_err = lc_pwriter_close(s->w);
 	s->w = NULL;
+	res->proc_threads = lc_machine_max_threads(s->mach);
 	res->seen = s->reg ? lc_registry_seen(s->reg) : 0;
 	res->rejected = s->reg ? lc_registry_rejected(s->reg) : 0;
 	res->untracked = s->reg ? lc_registry_untracked(s->reg) : 0;
 	res->fds_short = s->reg && lc_fds_short();
 	note_rejections(s->reg, res);
 	return res->write_err;
+}
+
+const char *lc_session_holder;
+
+/* Whether descriptor fd is a perf event. */
+static int is_perf_fd(int fd)
+{
+	char path[64], link[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = 0;
+	return !strcmp(link, "anon_inode:[perf_event]");
+}
+
+/* The perf event descriptors of this process into fds[max], ascending;
+ * how many. */
+static int perf_fds(int *fds, int max)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)) && n < max) {
+		int fd = atoi(de->d_name);
+
+		if (fd > 2 && fd != dirfd(d) && is_perf_fd(fd))
+			fds[n++] = fd;
+	}
+	if (d)
+		closedir(d);
+	for (int i = 1; i < n; i++)	/* ascending, for close_range's gaps */
+		for (int j = i; j > 0 && fds[j - 1] > fds[j]; j--) {
+			int t = fds[j];
+
+			fds[j] = fds[j - 1];
+			fds[j - 1] = t;
+		}
+	return n;
+}
+
+/* Hand this process's perf events to a holder process (lc_session_holder
+ * run as "HOLDER --hold-perf PID") that keeps them until this process has
+ * exited: the kernel's release of the last event of a tracepoint (the
+ * scheduler's sched_wakeup) waits for an RCU grace period, 2-40 ms, which
+ * record's exit then does not wait for.  The child keeps only those
+ * descriptors, and dies with its parent (PR_SET_PDEATHSIG).  Nothing
+ * happens without a holder, or when fork fails. */
+static void hand_off_perf(void)
+{
+	int fds[64], n;
+	unsigned lo = 0;
+	char ps[24];
+	pid_t parent = getpid();
+
+	if (!lc_session_holder || !(n = perf_fds(fds, 64)))
+		return;
+	snprintf(ps, sizeof(ps), "%d", (int)parent);
+	if (fork() != 0)
+		return;
+	for (int i = 0; i < n; i++) {	/* async-signal-safe from here on */
+		if ((unsigned)fds[i] > lo)
+			close_range(lo, (unsigned)fds[i] - 1, 0);
+		fcntl(fds[i], F_SETFD, 0);
+		lo = (unsigned)fds[i] + 1;
+	}
+	close_range(lo, ~0u, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(0);
+	execl(lc_session_holder, "lostcycles", "--hold-perf", ps, (char *)NULL);
+	_exit(0);
 }
 
 void lc_session_free(struct lc_session *s)
@@ -523,6 +602,8 @@ void lc_session_free(struct lc_session *s)
 	lc_pwriter_close(s->w);
 	lc_accum_free(s->acc);
 	lc_threads_free(s->threads);
+	if (s->sched)
+		hand_off_perf();
 	lc_sched_free(s->sched);
 	lc_machine_free(s->mach);
 	lc_ctr_close(s->ctr);

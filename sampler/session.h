@@ -88,6 +88,9 @@ struct lc_session_result {
 	uint32_t max_runnable;
 	uint32_t affinity_cpus;
 	uint32_t seen;		/* processes that appeared */
+	uint32_t proc_threads;	/* most threads a program process had at a
+				 * machine read (0 unknown): threads created,
+				 * flags or none */
 	uint32_t rejected;	/* invalid segments ignored */
 	uint32_t untracked;	/* processes that could not be tracked for want
 				 * of file descriptors */
@@ -149,5 +152,11 @@ void lc_session_free(struct lc_session *s);
 
 /* A fresh session name, "lc<pid>-<random hex>", into buf. */
 void lc_session_name(char *buf, size_t len);
+
+/* The program lc_session_free runs as "PROGRAM --hold-perf PID" to hold the
+ * session's perf events while this process exits (their last release
+ * waits for an RCU grace period: session.c), or NULL (the default: they
+ * are closed here).  The command sets it once before any session. */
+extern const char *lc_session_holder;
 
 #endif /* LC_SESSION_H */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -26,6 +27,7 @@
 #include "lineage.h"
 #include "nametab.h"
 #include "slotsweep.h"
+#include "tick.h"
 #include "unslotted.h"
 
 #define SHM_DIR "/dev/shm"
@@ -54,6 +56,8 @@ struct lc_registry {
 	pid_t *pids;
 	int npids;
 	int inotify;
+	int wake;			/* eventfd: stop writes it to end discovery's
+					 * wait at once (-1: none, the wait times out) */
 	/* The owner's: written by start and stop only. */
 	pthread_t thread;
 	int running;
@@ -1000,7 +1004,7 @@ static void wait_events(struct lc_registry *r)
 	pfd[n++] = (struct pollfd){ .fd = r->inotify, .events = POLLIN };
 	pthread_mutex_lock(&r->lock);
 	cds_list_for_each_entry(t, &r->list, node) {
-		if (n == MAX_POLL || t->pidfd < 0 || t->leave_at)
+		if (n == MAX_POLL - 1 || t->pidfd < 0 || t->leave_at)
 			continue;
 		who[n] = t;
 		pfd[n++] = (struct pollfd){ .fd = t->pidfd, .events = POLLIN };
@@ -1008,7 +1012,8 @@ static void wait_events(struct lc_registry *r)
 	pthread_mutex_unlock(&r->lock);
 	struct timespec ts = { 0, wait_for(r) };
 
-	if (ppoll(pfd, n, &ts, NULL) < 0)
+	pfd[n] = (struct pollfd){ .fd = r->wake, .events = POLLIN };	/* stop's wake-up */
+	if (ppoll(pfd, n + (r->wake >= 0), &ts, NULL) < 0)
 		n = 1;
 	if (r->inotify >= 0 && (pfd[0].revents & POLLIN))
 		for (ssize_t len; (len = read(r->inotify, buf, sizeof(buf))) > 0;)
@@ -1096,6 +1101,7 @@ static struct lc_registry *registry_open(const char *session, const pid_t *pids,
 	if (r->inotify >= 0)
 		inotify_add_watch(r->inotify, SHM_DIR, IN_CREATE | IN_MOVED_TO);
 	scan(r, 1);		/* what is already there is attached before t0 */
+	r->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);	/* after: segments first */
 	return r;
 }
 
@@ -1114,6 +1120,7 @@ static struct lc_registry *registry_start(const char *session, const pid_t *pids
 
 	if (!r)
 		return NULL;
+	lc_sampler_reserve_fds();	/* while this may be the only thread: tick.h */
 	rc = lc_thread_start(&r->thread, discover, r);
 	if (rc) {
 		*err = rc;
@@ -1156,6 +1163,17 @@ int lc_registry_set_roots(struct lc_registry *r, const pid_t *pids, int n)
 	r->lineage = LINEAGE_SET;
 	pthread_mutex_unlock(&r->lock);
 	return 0;
+}
+
+int lc_registry_roots(struct lc_registry *r, pid_t *pids, int max)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&r->lock);
+	for (; r->lineage == LINEAGE_SET && n < r->nroots && n < max; n++)
+		pids[n] = r->roots[n].pid;
+	pthread_mutex_unlock(&r->lock);
+	return n;
 }
 
 void lc_registry_ticked(struct lc_registry *r, uint64_t now)
@@ -1204,6 +1222,8 @@ void lc_registry_stop(struct lc_registry *r)
 		return;
 	if (r->running) {
 		__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+		if (r->wake >= 0)	/* no need to wait out the poll's timeout */
+			(void)!write(r->wake, &(uint64_t){ 1 }, sizeof(uint64_t));
 		pthread_join(r->thread, NULL);
 		r->running = 0;
 		scan(r, 1);	/* late arrivals, so that stale names get removed */
@@ -1223,6 +1243,8 @@ void lc_registry_free(struct lc_registry *r)
 		return;
 	if (r->inotify >= 0)
 		close(r->inotify);
+	if (r->wake >= 0)
+		close(r->wake);
 	pthread_mutex_destroy(&r->lock);
 	free(r->dep);
 	free(r->bad);

@@ -152,6 +152,10 @@ struct lc_registry *lc_registry_start_lineage(const char *session, int *err);
  * error the segments keep waiting. */
 int lc_registry_set_roots(struct lc_registry *r, const pid_t *pids, int n);
 
+/* The pids of the roots given (at most max) into pids; how many (0 before
+ * they are given, and for a registry of pids).  Any thread. */
+int lc_registry_roots(struct lc_registry *r, pid_t *pids, int max);
+
 /* Segments refused because their process does not descend from the roots
  * (any thread, any time); each is also a rejection, with its reason. */
 uint32_t lc_registry_outsiders(struct lc_registry *r);

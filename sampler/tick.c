@@ -977,10 +977,13 @@ static void place(struct lc_sampler *s)
  * higher descriptor, and in a process with several threads each growth
  * waits for an RCU grace period, 6-13 ms here, inside the tick that opened
  * the 256th (512th ...) per-thread source: 250-500 missed ticks at 25 us.
- * Tables never shrink, so a descriptor opened high and closed keeps it. */
+ * Tables never shrink, so a descriptor opened high and closed keeps it.
+ * The registry calls it before its thread starts, while the process has
+ * one thread and the growth waits for nothing (done here, once threads
+ * ran, it cost record 13 ms of its start); here it is then a no-op. */
 #define RESERVE_FDS 4096
 
-static void reserve_fds(void)
+void lc_sampler_reserve_fds(void)
 {
 	struct rlimit rl;
 	int want = RESERVE_FDS, fd, hi;
@@ -1040,7 +1043,7 @@ static void *run(void *arg)
 	uint64_t next;
 
 	place(s);
-	reserve_fds();
+	lc_sampler_reserve_fds();
 	s->have_proc = !access("/proc/self/task", F_OK);
 	urcu_memb_register_thread();
 	pthread_mutex_lock(&s->lock);

@@ -104,6 +104,11 @@ struct lc_sampler *lc_sampler_start(const struct lc_sampler_cfg *cfg, int *err);
 /* Start ticking from cfg->t0 with the complete configuration. */
 void lc_sampler_go(struct lc_sampler *s, const struct lc_sampler_cfg *cfg);
 
+/* Grow the process's file table to the descriptors a sampler may open
+ * (tick.c): cheap while the process has one thread, an RCU grace period
+ * (6-13 ms) once it has several.  Any thread; later calls cost nothing. */
+void lc_sampler_reserve_fds(void);
+
 /* Take a last tick now (if ticking), stop the thread, and fill *st.  Frees s. */
 void lc_sampler_stop(struct lc_sampler *s, struct lc_sampler_stats *st);
 

@@ -49,6 +49,9 @@ say "short runs beside CPU hogs (scripts/soak-stall.sh)"
 RUNS=${SOAK_RUNS:-60} sh scripts/soak-stall.sh >> "$log" 2>&1 || true
 tail -n 1 "$log" | sed 's/^soak-stall: \(.*\)$/row|3 capacity|short runs beside CPU hogs|\1|-|-|/' >> "$rows"
 
+say "7 record's own start and end (bench_latency: record -q of a program that does nothing)"
+build/bench/bench_latency "${LATENCY_RUNS:-40}" >> "$rows" 2>> "$log"
+
 say "model selection (bench_search)"
 build/bench/bench_search 5 >> "$log" 2>&1
 

@@ -84,6 +84,8 @@ static const struct konst abi_constants[] = {
 	K(LC_PLACE_DEPTH, 8),
 	K(LC_WAIT_MUTEX, 1),
 	K(LC_WAIT_USER, 8),
+	K(LC_WAIT_OMP_CRITICAL, 9),
+	K(LC_WAIT_OMP_BARRIER, 10),
 	K(LC_MPIF_SEND, 1),
 	K(LC_MPIF_RECV, 5),
 	K(LC_MPIF_ALLREDUCE, 24),

@@ -5,7 +5,7 @@
 . tests/lib.sh
 set -eu
 b=build/bench
-for p in bench_annot syncwork manythreads genprofile; do
+for p in bench_annot syncwork manythreads genprofile bench_latency; do
 	[ -x "$b/$p" ] || { echo "t_bench: $b/$p not built"; exit 1; }
 done
 lc_tmpdir
@@ -40,4 +40,10 @@ awk -F, '/^[0-9]+,/ { n++; if ($2 + 0 != end + 0 && n > 1) bad = bad " " $1; end
 	END { if (n > 8 || n < 4 || bad != "" || end < 0.9999 || end > 1.0001) { print "t_bench: --max-windows 8:", n, "windows, gaps at" bad, "end", end; exit 1 } }' "$tmp/tl8"
 ./lostcycles report --timeline --max-windows 8 "$tmp/g2.data" | grep -q "the profile's 36 windows shown as [4-8]: neighbours merged" ||
 	{ echo "t_bench: --max-windows: no note of the merging"; exit 1; }
-echo "t_bench: bench programs run; bench_annot's 13 rows well-formed"
+# bench_latency (item 7: record's own start and end) runs and prints its
+# three rows, six fields each, the last the verdict of the 30 ms goal
+"$b/bench_latency" 2 > "$tmp/lat" || { echo "t_bench: bench_latency failed"; exit 1; }
+awk -F'|' '$1 == "row" && $2 == "7 latency" && NF == 7 { n++ } END { exit n != 3 }' "$tmp/lat" &&
+	tail -n 1 "$tmp/lat" | grep -Eq '\|(met|MISSED)$' ||
+	{ echo "t_bench: bench_latency's rows:"; cat "$tmp/lat"; exit 1; }
+echo "t_bench: bench programs run; bench_annot's 13 rows and bench_latency's 3 well-formed"

@@ -4,13 +4,17 @@
 # whatis needs), and never puts three plain words in a row after a
 # font-alternating macro (.BR, .IR, .BI, ...): such a sentence is set in
 # alternating fonts with its spaces eaten ("na.ACSVfile..."), which groff
-# does not warn about.  Names the page and line of each problem.  Exits 77 without groff.
+# does not warn about; the per-macro pages of man3 too, none of which may
+# print a request as text (a ".PP" glued to the end of a sentence renders
+# as a literal "..PP").  Names the page and line of each problem.  Exits 77 without groff.
 . tests/lib.sh
 set -u
 command -v groff >/dev/null 2>&1 || skip t_man "groff is not installed (apt-get install groff-base)"
 lc_tmpdir
-for f in docs/man/*.[1-8]; do
-	w=$(groff -ww -mandoc -Tutf8 -z "$f" 2>&1)
+for f in docs/man/*.[1-8] docs/man/man3/*.3; do
+	groff -I docs/man -mandoc -Tutf8 "$f" 2>/dev/null | grep -n '\.\.\?\(PP\|TP\|SH\|BR\|IR\)\b' >"$tmp/lit" &&
+		fail "$f: prints a request as text: $(head -n 1 "$tmp/lit")"
+	w=$(groff -I docs/man -ww -mandoc -Tutf8 -z "$f" 2>&1)
 	[ -z "$w" ] || fail "$f: groff: $w"
 	if command -v lexgrog >/dev/null 2>&1 && ! lexgrog "$f" >/dev/null 2>&1; then
 		fail "$f: lexgrog cannot read its NAME section"

@@ -133,7 +133,12 @@ for p in $pages; do
 	case $p in
 	LC_SYNC_BEGIN)
 		"$LC" report --sync "$tmp/$p.data" 2>&1 | grep -q 'counter lock' ||
-			{ fail "$p.3: report --sync does not name the counter lock"; continue; } ;;
+			{ fail "$p.3: report --sync does not name the counter lock"; continue; }
+		# the waits the page promises: the lock's SL at least 5 % of the total
+		"$LC" report --format csv "$tmp/$p.data" 2>/dev/null |
+			awk -F, '$1 == "sl" && $4 + 0 >= 5 { f = 1 } END { exit !f }' ||
+			{ fail "$p.3: its waits for the lock are not Synchronization Loss ($("$LC" report \
+				--format csv "$tmp/$p.data" 2>/dev/null | grep '^sl,'))"; continue; } ;;
 	LC_FRAGMENT_BEGIN)
 		# SETUP lasts a few ms: a sampler that stalled over it (under
 		# ThreadSanitizer 150-215 ms at its first ticks, symbolizing the

@@ -6,10 +6,12 @@
 # validate the archive; the clock properties say ns (1e9
 # ticks per second) with every event inside [global offset, offset +
 # length]; there is one region per category (canonical name its key), one
-# location per thread in the process's location group; on every location
+# location per thread in the process's location group (and one per track
+# of the empty processor slots, in a group of their own); on every location
 # Enter and Leave alternate on one region at a time, in time order; and
 # each thread's time per region equals report --per-thread's time per
-# category to the nanosecond.  An archive already in DIR is kept; links
+# category to the nanosecond, and every category summed over all
+# locations equals the report's total.  An archive already in DIR is kept; links
 # planted in DIR or at DIR, a DIR that is not empty or another user's are
 # refused and nothing is written through them; names with escape sequences
 # and invalid UTF-8 reach the archive's strings cleaned; a
@@ -108,7 +110,7 @@ if nthreads < want_threads or len(locs) != nthreads:
     bad.append("%d threads in the report, %d locations, want %d" % (nthreads, len(locs), want_threads))
 nodes = re.findall(r'^SYSTEM_TREE_NODE\s+\d+\s+Name: "([^"]*)"', defs, re.M)
 if ranks:
-    if sorted(g.split(" (")[0] for g in groups.values()) != ["rank %d" % k for k in range(ranks)]:
+    if sorted(g.split(" (")[0] for g in groups.values() if not g.startswith("empty processor slots")) != ["rank %d" % k for k in range(ranks)]:
         bad.append("location groups %s, want one per rank 0..%d" % (sorted(groups.values()), ranks - 1))
     if sorted(nodes) != ["machine", "nodeA", "nodeB"]:
         bad.append("system tree %s, want machine, nodeA, nodeB" % nodes)
@@ -130,6 +132,32 @@ judge() {
 judge "otf2-print reads the archive; per-thread time per region equals the report's to the ns" \
 	"$tmp/d.data" "$tmp/o" 4 0
 
+# every category, summed over all locations (threads and the empty
+# processor slots' tracks), is the report's: the slots no thread held are
+# exported too (Insufficient Parallelism and Load Imbalance of empty slots)
+"$LC" report -f "$tmp/d.data" --format csv >"$tmp/tot.csv" 2>"$tmp/err"
+python3 - "$tmp/defs" "$tmp/events" "$tmp/tot.csv" >"$tmp/py" 2>&1 <<'PY'
+import collections, csv, re, sys
+defs, evs = (open(f).read() for f in sys.argv[1:3])
+want = {r["key"]: float(r["seconds"]) for r in csv.DictReader(open(sys.argv[3]))
+        if r["available"] == "1" and r["seconds"] not in ("", None)}
+regions = {int(i): k for i, k in re.findall(r'^REGION\s+(\d+)\s+Name: "[^"]*" <\d+> \(Aka\. "([^"]*)"', defs, re.M)}
+slots = re.findall(r'^LOCATION\s+\d+\s+Name: "empty processor slot \d+"', defs, re.M)
+open_, got = {}, collections.Counter()
+for kind, loc, ts, reg in re.findall(r'^(ENTER|LEAVE)\s+(\d+)\s+(\d+)\s+Region: "[^"]*" <(\d+)>', evs, re.M):
+    if kind == "ENTER": open_[loc] = int(ts)
+    else: got[regions[int(reg)]] += int(ts) - open_.pop(loc)
+bad = []
+for k, sec in want.items():
+    if k in ("p", "tt") or k not in regions.values(): continue
+    if abs(got[k] / 1e9 - sec) > 1e-6 * max(1.0, len(slots)) + 1e-9 * 1000:
+        bad.append("%s: %.9f s in the archive, %.9f s in the report" % (k, got[k] / 1e9, sec))
+print("%d empty-slot tracks; ip %.6f s, li %.6f s in the archive" % (len(slots), got["ip"] / 1e9, got["li"] / 1e9))
+for b in bad: print("  " + b)
+sys.exit(1 if bad or not want else 0)
+PY
+verdict "every category summed over the archive's locations is the report's (empty slots included)" $? "$tmp/py"
+
 # the same with OTF2's Python bindings (Debian's python3-otf2, for the
 # system's python3) when they are installed
 PYOTF2=/usr/bin/python3
@@ -146,9 +174,11 @@ spent = collections.defaultdict(collections.Counter)
 with otf2.reader.open(sys.argv[1]) as tr:
     cp = tr.definitions.clock_properties
     if cp.timer_resolution != 10**9: bad.append("timer resolution %d" % cp.timer_resolution)
-    tids = {l.name: int(re.search(r"tid (\d+)", l.name).group(1)) for l in tr.definitions.locations}
+    tids = {l.name: int(re.search(r"tid (\d+)", l.name).group(1)) for l in tr.definitions.locations
+            if re.search(r"tid \d+", l.name)}
     entered = {}
     for loc, ev in tr.events:
+        if loc.name not in tids: continue	# an empty processor slot's track
         tid = tids[loc.name]
         if isinstance(ev, otf2.events.Enter):
             entered[tid] = ev.time

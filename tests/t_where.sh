@@ -144,7 +144,8 @@ PY
 }
 
 # place_otf2 LABEL DATA: export --otf2 of DATA has, after a location per
-# thread, one per thread's place track, named "... places", whose regions
+# thread, one per thread's place track, named "... places" (the empty
+# processor slots' tracks follow them), whose regions
 # are places the where table $tmp/LABEL.csv names (or "(elsewhere)"), and
 # whose Enter/Leave spans cover exactly what its thread's location covers
 place_otf2() {
@@ -159,7 +160,8 @@ place_otf2() {
 import sys, csv, re, collections
 names = {r[0] for r in csv.reader(open(sys.argv[3])) if r} | {"(elsewhere)"}
 locs = {int(m.group(1)): m.group(2) for m in
-        re.finditer(r'^LOCATION +(\d+) +Name: "([^"]*)"', open(sys.argv[1]).read(), re.M)}
+        re.finditer(r'^LOCATION +(\d+) +Name: "([^"]*)"', open(sys.argv[1]).read(), re.M)
+        if not m.group(2).startswith("empty processor slot")}	# their own tracks, after
 cover = collections.defaultdict(list)
 regs = collections.defaultdict(set)
 for m in re.finditer(r'^(ENTER|LEAVE) +(\d+) +(\d+) +Region: "([^"]*)"', open(sys.argv[2]).read(), re.M):

@@ -53,8 +53,8 @@ static void test_when(void **state)
 static void test_nearest(void **state)
 {
 	static const char *const basic[LC_NCAT] = {
-		"\033[31m", "\033[33m", "\033[94m", "\033[31m", "\033[35m",
-		"\033[90m", "\033[33m", "\033[36m", "\033[32m",
+		"\033[31m", "\033[33m", "\033[35m", "\033[34m", "\033[95m",
+		"\033[90m", "\033[92m", "\033[36m", "\033[32m",
 	};
 	static const int cube[LC_NCAT] = { 160, 208, 97, 95, 175, 102, 142, 38, 34 };
 	FILE *f = not_tty();
@@ -63,8 +63,14 @@ static void test_nearest(void **state)
 	lc_color_when = LC_COLOR_ALWAYS;
 	unsetenv("COLORTERM");
 	setenv("TERM", "xterm", 1);
-	for (int c = 0; c < LC_NCAT; c++)
+	for (int c = 0; c < LC_NCAT; c++) {
+		char mine[32];
+
 		assert_string_equal(lc_color(f, lc_cat_info(c)->colour), basic[c]);
+		snprintf(mine, sizeof(mine), "%s", lc_color(f, lc_cat_info(c)->colour));
+		for (int k = 0; k < c; k++)	/* no two categories alike */
+			assert_string_not_equal(mine, lc_color(f, lc_cat_info(k)->colour));
+	}
 	setenv("TERM", "xterm-256color", 1);
 	for (int c = 0; c < LC_NCAT; c++) {
 		snprintf(want, sizeof(want), "\033[38;5;%dm", cube[c]);

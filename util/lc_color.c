@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 int lc_color_when = LC_COLOR_AUTO;
@@ -16,6 +17,24 @@ static const struct { unsigned char rgb[3]; unsigned char sgr; } basic[] = {
 	{ { 0xff, 0x00, 0x00 }, 91 }, { { 0x00, 0xff, 0x00 }, 92 }, { { 0xff, 0xff, 0x00 }, 93 },
 	{ { 0x5c, 0x5c, 0xff }, 94 }, { { 0xff, 0x00, 0xff }, 95 }, { { 0x00, 0xff, 0xff }, 96 },
 };
+
+/* The chart colours (the category table's) whose nearest standard colour
+ * another one already takes, and the standard colour each gets instead, so
+ * that on a 16-colour terminal no two categories share one: li red, ip
+ * yellow, sl magenta, cl blue, rc bright magenta, ml grey, bl bright
+ * green, wc cyan, rt green (test_color proves them distinct). */
+static const struct { const char *hex; unsigned char sgr; } pinned[] = {
+	{ "#9467bd", 35 }, { "#8c564b", 34 }, { "#e377c2", 95 }, { "#bcbd22", 92 },
+};
+
+/* The standard colour pinned for hex, 0 when none. */
+static int pinned_basic(const char *hex)
+{
+	for (size_t i = 0; i < sizeof(pinned) / sizeof(pinned[0]); i++)
+		if (!strcasecmp(hex, pinned[i].hex))
+			return pinned[i].sgr;
+	return 0;
+}
 
 /* Whether out gets colour. */
 static int wanted(FILE *out)
@@ -89,6 +108,7 @@ const char *lc_color(FILE *out, const char *hex)
 		snprintf(b, sizeof(buf[0]), "\033[38;5;%dm",
 			 16 + 36 * cube_level(rgb[0]) + 6 * cube_level(rgb[1]) + cube_level(rgb[2]));
 	else
-		snprintf(b, sizeof(buf[0]), "\033[%dm", nearest_basic(rgb));
+		snprintf(b, sizeof(buf[0]), "\033[%dm",
+			 pinned_basic(hex) ? pinned_basic(hex) : nearest_basic(rgb));
 	return b;
 }

@@ -8,7 +8,8 @@
  *
  * The terminal colour of "#rrggbb" is the nearest of the 256-colour cube
  * when TERM or COLORTERM says the terminal has it, else the nearest of the
- * 16 standard colours (grey for an unsaturated colour).
+ * 16 standard colours (grey for an unsaturated colour), except that the
+ * category colours that would share one get distinct ones.
  */
 #ifndef LC_COLOR_H
 #define LC_COLOR_H

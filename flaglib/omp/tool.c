@@ -161,7 +161,8 @@ static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t e
 		if (wait_state(kind) != LC_ST_IDLE || kind == ompt_sync_region_barrier_implicit_parallel)
 			close_work();
 		if (barrier)
-			lc_auto_place_push(lc_auto_site_word(LC_PLACE_SYNC, LC_WAIT_BARRIER, codeptr_ra));
+			lc_auto_place_push(lc_auto_site_word(LC_PLACE_SYNC, LC_WAIT_OMP_BARRIER,
+							     codeptr_ra));
 		lc_auto_enter(wait_state(kind));
 		return;
 	}
@@ -189,7 +190,8 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
 	if (!mutex_waits(kind))
 		return;
 	close_work();
-	lc_auto_place_push(lc_auto_site_word(LC_PLACE_SYNC, LC_WAIT_MUTEX, codeptr_ra));
+	lc_auto_place_push(lc_auto_site_word(LC_PLACE_SYNC, kind == ompt_mutex_critical ?
+					     LC_WAIT_OMP_CRITICAL : LC_WAIT_MUTEX, codeptr_ra));
 	lc_auto_enter(LC_ST_SYNC);
 }
 

@@ -32,6 +32,12 @@ int lc_program_of_command(const char *command, char *path, size_t len);
  * path is not a readable ELF file with a dynamic section. */
 int lc_program_needs(const char *path, const char *prefix);
 
+/* The layer that would profile the ELF file at path, from the runtime it
+ * links (DT_NEEDED): "omp" (LLVM's or Intel's OpenMP runtime: record
+ * --omp), "gomp" (GCC's libgomp, which --omp cannot see), "mpi" (an MPI
+ * library: --mpi), or NULL (none of them, or not a readable ELF file). */
+const char *lc_program_layer(const char *path);
+
 /* The debug information of one ELF file. */
 struct lc_program_dbg;
 

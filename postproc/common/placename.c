@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lc_program.h"
 
@@ -39,7 +40,7 @@ static const char *const mpi_names[] = {
  * lc_abi.h, index 0: none; checked the same way). */
 static const char *const wait_names[] = {
 	NULL, "mutex", "rwlock", "condition", "barrier", "join", "semaphore", "spinlock",
-	"LC_SYNC_BEGIN_ON",
+	"LC_SYNC_BEGIN_ON", "omp critical", "omp barrier",
 };
 
 const char *lc_placename_what(uint32_t kind, uint32_t what)
@@ -68,6 +69,8 @@ struct lc_placenames {
 	struct file *files;
 	char exe[PATH_MAX];		/* the command's program, "" none */
 	char note[4096];
+	char src[PATH_MAX];		/* the source file of the last code_name, "" */
+	int src_line;			/* and its line */
 };
 
 /* Append sentence s to the note (once per call; the caller says once). */
@@ -245,11 +248,15 @@ static void code_name(struct lc_placenames *pn, struct file *f, uint64_t a, char
 	int line;
 
 	*func = 0;
+	pn->src[0] = 0;
 	if (f && f->lib && f->base)
 		snprintf(mod, sizeof(mod), "%s:", f->base);
 	if (f && f->usable && f->dbg && a &&
 	    !lc_program_srcline(f->dbg, a - 1, file, sizeof(file), &line, func, flen) && line > 0) {
 		const char *b = strrchr(file, '/');
+
+		snprintf(pn->src, sizeof(pn->src), "%s", file);
+		pn->src_line = line;
 
 		snprintf(out, len, "%s%.300s:%d", mod, b ? b + 1 : file, line);
 		inline_site(f, a - 1, line, out, len);
@@ -352,16 +359,80 @@ static void object_name(struct lc_placenames *pn, int32_t pid, uint64_t obj, cha
 
 /* ---- place words ------------------------------------------------------- */
 
-/* An OpenMP construct's place. */
+/* The words of an OpenMP directive that name its construct, in the order
+ * they may come ("parallel for simd"); a clause ends the name. */
+static const char *const omp_words[] = {
+	"target", "teams", "distribute", "parallel", "for", "do", "loop", "sections",
+	"section", "single", "master", "masked", "critical", "barrier", "task",
+	"taskloop", "taskwait", "taskgroup", "ordered", "simd", "workshare", "scope",
+};
+
+/* Whether word w[0..n) is one of omp_words. */
+static int omp_word(const char *w, size_t n)
+{
+	for (size_t i = 0; i < sizeof(omp_words) / sizeof(*omp_words); i++)
+		if (strlen(omp_words[i]) == n && !strncmp(omp_words[i], w, n))
+			return 1;
+	return 0;
+}
+
+/* "omp parallel for", "omp critical (name)": the construct of the
+ * "#pragma omp" directive of source line text t into out; 0, or -1 when
+ * the line holds none. */
+static int omp_directive(const char *t, char *out, size_t len)
+{
+	size_t o, n;
+
+	while (*t == ' ' || *t == '\t')
+		t++;
+	if (strncmp(t, "#pragma", 7) || !(t = strstr(t + 7, "omp")) || (t[3] != ' ' && t[3] != '\t'))
+		return -1;
+	o = (size_t)snprintf(out, len, "omp");
+	for (t += 3;; t += n) {
+		t += strspn(t, " \t");
+		n = strspn(t, "abcdefghijklmnopqrstuvwxyz_");
+		if (!n || !omp_word(t, n) || o + n + 2 >= len)
+			break;
+		o += (size_t)snprintf(out + o, len - o, " %.*s", (int)n, t);
+	}
+	if (strstr(out, "critical") && *t == '(' && strchr(t, ')'))	/* its name */
+		snprintf(out + o, len - o, " %.*s", (int)(strchr(t, ')') - t + 1), t);
+	return o > 3 ? 0 : -1;
+}
+
+/* The construct of the OpenMP directive on line of source file path (a
+ * regular file of at most 64 MiB, as analysis opens files) into out; 0, or
+ * -1 when the file cannot be read or the line holds none. */
+static int omp_pragma(const char *path, int line, char *out, size_t len)
+{
+	char buf[1024];
+	int fd = path[0] && line > 0 ? lc_open_regular(path, 64u << 20, NULL, 0) : -1, r = -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+
+	if (!f && fd >= 0)
+		close(fd);
+	for (int k = 1; f && fgets(buf, sizeof(buf), f); k += strchr(buf, '\n') != NULL)
+		if (k == line && strchr(buf, '\n')) {
+			r = omp_directive(buf, out, len);
+			break;
+		}
+	if (f)
+		fclose(f);
+	return r;
+}
+
+/* An OpenMP construct's place: its kind from its directive in the source
+ * ("omp parallel for"), else "omp region" or "omp loop". */
 static void omp_place(struct lc_placenames *pn, int32_t pid, uint64_t w,
 		      struct lc_place_name *out)
 {
 	struct file *f = module_file(pn, pid, LC_PLN_OMP_MODULE(w));
 
-	snprintf(out->what, sizeof(out->what), "%s",
-		 LC_PLN_KIND(w) == LC_PLN_OMP_REGION ? "omp region" : "omp loop");
 	code_name(pn, f, LC_PLN_OMP_ADDR(w), out->name, sizeof(out->name), out->func,
 		  sizeof(out->func));
+	if (omp_pragma(pn->src, pn->src_line, out->what, sizeof(out->what)))
+		snprintf(out->what, sizeof(out->what), "%s",
+			 LC_PLN_KIND(w) == LC_PLN_OMP_REGION ? "omp region" : "omp loop");
 }
 
 /* "WHAT @ SITE" (or WHAT alone without a call site) of an MPI or wait
@@ -379,6 +450,20 @@ static void call_place(struct lc_placenames *pn, int32_t pid, uint64_t w, const 
 	code_name(pn, module_file(pn, pid, LC_PLN_CALL_MODULE(w)), LC_PLN_CALL_ADDR(w), site,
 		  sizeof(site), out->func, sizeof(out->func));
 	snprintf(out->name, sizeof(out->name), "%s @ %s", subj, site);
+}
+
+/* An OpenMP critical construct's wait named by the critical's name in its
+ * directive: "omp critical (sumup) @ tri.c:14". */
+static void omp_critical_name(struct lc_placenames *pn, struct lc_place_name *out)
+{
+	char d[128], rest[384];
+	size_t k = strlen("omp critical");
+
+	if (strcmp(out->what, "omp critical") || strncmp(out->name, "omp critical", k) ||
+	    omp_pragma(pn->src, pn->src_line, d, sizeof(d)) || strncmp(d, "omp critical (", k + 2))
+		return;
+	snprintf(rest, sizeof(rest), "%s", out->name + k);
+	snprintf(out->name, sizeof(out->name), "%.127s%.383s", d, rest);
 }
 
 /* The name of the "what" field of place word w: the profile's names
@@ -415,11 +500,12 @@ void lc_placenames_get(struct lc_placenames *pn, int32_t pid, uint64_t w, uint64
 			snprintf(out->what, sizeof(out->what), "wait#%" PRIu32, what);
 		if (obj || sync_name(pn->pr, pid, 0))
 			object_name(pn, pid, obj, subj, sizeof(subj));
-		else if (!strcmp(out->what, "join"))	/* a wait without an object */
-			snprintf(subj, sizeof(subj), "%s", out->what);
+		else if (!strcmp(out->what, "join") || !strncmp(out->what, "omp ", 4))
+			snprintf(subj, sizeof(subj), "%s", out->what);	/* no object */
 		else	/* its object was not known at the tick */
 			snprintf(subj, sizeof(subj), "%s (object not recorded)", out->what);
 		call_place(pn, pid, w, subj, out);
+		omp_critical_name(pn, out);
 	} else if (w) {
 		snprintf(out->name, sizeof(out->name), "place:0x%016" PRIx64, w);
 		snprintf(out->what, sizeof(out->what), "unknown");

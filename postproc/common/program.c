@@ -151,6 +151,28 @@ int lc_program_needs(const char *path, const char *prefix)
 	return r;
 }
 
+/* The runtime libraries a layer measures, by the prefix of their name. */
+static const struct { const char *lib; const char *layer; } layer_libs[] = {
+	{ "libomp.so", "omp" }, { "libiomp5.so", "omp" }, { "libgomp.so", "gomp" },
+	{ "libmpi.so", "mpi" }, { "libmpich.so", "mpi" }, { "libmpi_", "mpi" },
+	{ "libmpicxx.so", "mpi" }, { "libmpifort.so", "mpi" }, { "libmpich", "mpi" },
+};
+
+const char *lc_program_layer(const char *path)
+{
+	int fd;
+	Elf *e;
+	const char *r = NULL;
+
+	if (elf_open(path, &fd, &e))
+		return NULL;
+	for (size_t i = 0; !r && i < sizeof(layer_libs) / sizeof(*layer_libs); i++)
+		if (needs(e, layer_libs[i].lib) == 1)
+			r = layer_libs[i].layer;
+	elf_close(fd, e);
+	return r;
+}
+
 int lc_program_build_id(const char *path, char *hex, size_t len)
 {
 	struct stat st;

@@ -117,26 +117,137 @@ static int name_row(struct lc_placenames *pn, struct lc_where_row *r)
 	return r->name && r->what && r->func ? 0 : -ENOMEM;
 }
 
-/* Group the sorted place rows ps[n] (place word not 0) into w's rows. */
+/* Free what a place row holds. */
+static void free_row(void *row)
+{
+	struct lc_where_row *r = row;
+
+	free(r->name);
+	free(r->what);
+	free(r->func);
+	free(r->keys);
+}
+
+/* Append key (place, obj) to row r's keys.  0 or -ENOMEM. */
+static int add_key(struct lc_where_row *r, uint64_t place, uint64_t obj)
+{
+	uint64_t *k = realloc(r->keys, (r->nkeys + 1) * 2 * sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	r->keys = k;
+	k[2 * r->nkeys] = place;
+	k[2 * r->nkeys++ + 1] = obj;
+	return 0;
+}
+
+/* Whether place row p is one of row r's keys. */
+static int has_key(const struct lc_where_row *r, const struct lc_prof_place *p)
+{
+	for (uint32_t k = 0; k < r->nkeys; k++)
+		if (r->keys[2 * k] == p->place && r->keys[2 * k + 1] == p->obj)
+			return 1;
+	return 0;
+}
+
+static int by_thread(const void *a, const void *b)
+{
+	const struct lc_prof_place *x = a, *y = b;
+
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/* Row r's threads and slowest thread from the place rows ps[n] (sorted by
+ * key) of its keys, a thread's rows of several keys added into one.  0 or
+ * -ENOMEM. */
+static int row_threads(const struct lc_profile *pr, struct lc_where_row *r,
+		       const struct lc_prof_place *const *ps, uint32_t n)
+{
+	struct lc_prof_place *t = calloc(n + 1, sizeof(*t));
+	const struct lc_prof_place **g = calloc(n + 1, sizeof(*g));
+	uint32_t m = 0, k = 0;
+
+	if (!t || !g) {
+		free(t);
+		free(g);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (has_key(r, ps[i]))
+			t[m++] = *ps[i];
+	qsort(t, m, sizeof(*t), by_thread);
+	for (uint32_t i = 0; i < m; i++) {
+		if (k && t[i].thread != UINT32_MAX && t[i].thread == t[k - 1].thread)
+			lc_cat_add(t[k - 1].cat, t[i].cat);
+		else
+			t[k++] = t[i];
+	}
+	r->nthreads = k;
+	for (uint32_t i = 0; i < k; i++)
+		g[i] = &t[i];
+	find_slowest(pr, r, g, k);
+	free(t);
+	free(g);
+	return 0;
+}
+
+static int by_name_what(const void *a, const void *b)
+{
+	const struct lc_where_row *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if ((c = strcmp(x->what, y->what)))
+		return c;
+	if (x->place != y->place)
+		return x->place < y->place ? -1 : 1;
+	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
+/* Merge w's rows of one name and kind into one (one call site or construct
+ * met at several addresses: a combined "parallel for"'s region and loop,
+ * a barrier's two return addresses): their time added, their keys kept. */
+static void merge_same(struct lc_where *w)
+{
+	uint32_t k = 0;
+
+	qsort(w->rows, w->n, sizeof(*w->rows), by_name_what);
+	for (uint32_t i = 0; i < w->n; i++) {
+		struct lc_where_row *r = &w->rows[i], *m = k ? &w->rows[k - 1] : NULL;
+
+		if (m && !strcmp(m->name, r->name) && !strcmp(m->what, r->what) &&
+		    !add_key(m, r->place, r->obj)) {
+			lc_cat_add(m->cat, r->cat);
+			free_row(r);
+			continue;
+		}
+		w->rows[k++] = *r;
+	}
+	w->n = k;
+}
+
+/* Group the sorted place rows ps[n] (place word not 0) into w's rows: one
+ * per key, named, then those of one name and kind merged. */
 static int group(const struct lc_profile *pr, struct lc_where *w,
 		 const struct lc_prof_place *const *ps, uint32_t n, struct lc_placenames *pn)
 {
-	for (uint32_t i = 0, first = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		struct lc_where_row *r;
 
 		if (!i || cmp_key(ps[i - 1], ps[i])) {
 			r = &w->rows[w->n++];
 			*r = (struct lc_where_row){ .place = ps[i]->place, .obj = ps[i]->obj,
 						    .pid = ps[i]->pid, .slow_id = -1 };
-			if (name_row(pn, r))
+			if (name_row(pn, r) || add_key(r, r->place, r->obj))
 				return -ENOMEM;
-			first = i;
 		}
-		r = &w->rows[w->n - 1];
-		add_share(r, ps[i]);
-		if (i + 1 == n || cmp_key(ps[i], ps[i + 1]))
-			find_slowest(pr, r, ps + first, i + 1 - first);
+		lc_cat_add(w->rows[w->n - 1].cat, ps[i]->cat);
 	}
+	merge_same(w);
+	for (uint32_t i = 0; i < w->n; i++)
+		if (row_threads(pr, &w->rows[i], ps, n))
+			return -ENOMEM;
 	return 0;
 }
 
@@ -437,7 +548,7 @@ int lc_where_inclusive(const struct lc_profile *pr, enum lc_source src, int rank
 static const struct lc_where_row *row_of(const struct lc_where *ex, const struct lc_prof_place *p)
 {
 	for (uint32_t i = 0; i < ex->n; i++)
-		if (ex->rows[i].place == p->place && ex->rows[i].obj == p->obj)
+		if (has_key(&ex->rows[i], p))
 			return &ex->rows[i];
 	return NULL;
 }
@@ -451,7 +562,7 @@ static int belongs(const struct lc_where *ex, const struct lc_where_row *r,
 	char fn[1100];
 
 	if (strcmp(r->what, "function") && strcmp(r->what, "MPI function"))
-		return p->place == r->place && p->obj == r->obj;
+		return r->nkeys ? has_key(r, p) : p->place == r->place && p->obj == r->obj;
 	if (!p->place || !(x = row_of(ex, p)))
 		return 0;
 	if (!strcmp(r->what, "MPI function"))
@@ -517,6 +628,42 @@ static int same_but_suffix(const char *n, const char *name)
 	       (n[k] == 0 || n[k] == '#' || !strncmp(n + k, " @ ", 3) || !strncmp(n + k, " via ", 5));
 }
 
+/* Whether row name n is name or name with a "#K" suffix. */
+static int same_or_numbered(const char *n, const char *name)
+{
+	size_t k = strlen(name);
+
+	return !strncmp(n, name, k) && (n[k] == 0 || (n[k] == '#' && n[k + 1] &&
+				       strspn(n + k + 1, "0123456789") == strlen(n + k + 1)));
+}
+
+/* Of the rows that name designates exactly (name, or "name#K": several
+ * constructs met at one source line), the one that holds the time: the
+ * only one, or the one with more than twice the time of the others
+ * together; NULL when none or no one holds it (*n: how many; the name
+ * then means its own row, as printed). */
+static const struct lc_where_row *holding(const struct lc_where *w, const char *name,
+					  uint32_t *n)
+{
+	const struct lc_where_row *best = NULL;
+	uint64_t bt = 0, all = 0;
+
+	*n = 0;
+	for (uint32_t i = 0; i < w->n; i++) {
+		uint64_t t = lc_cat_sum(w->rows[i].cat);
+
+		if (!w->rows[i].place || !same_or_numbered(w->rows[i].name, name))
+			continue;
+		++*n;
+		all += t;
+		if (!best || t > bt) {
+			best = &w->rows[i];
+			bt = t;
+		}
+	}
+	return *n == 1 || (best && bt > 2 * (all - bt)) ? best : NULL;
+}
+
 const struct lc_where_row *lc_where_find(const struct lc_where *w, const char *name, char *msg,
 					 size_t len)
 {
@@ -525,9 +672,13 @@ const struct lc_where_row *lc_where_find(const struct lc_where *w, const char *n
 	uint32_t nhit = 0;
 	size_t o;
 
-	for (uint32_t i = 0; i < w->n; i++)
-		if (!strcmp(w->rows[i].name, name) || !strcmp(w->rows[i].name, base))
-			return &w->rows[i];
+	for (uint32_t i = 0; i < w->n; i++) {
+		if (strcmp(w->rows[i].name, name) && strcmp(w->rows[i].name, base))
+			continue;
+		if (!strchr(w->rows[i].name, '#') && (hit = holding(w, w->rows[i].name, &nhit)))
+			return hit;
+		return &w->rows[i];
+	}
 	for (uint32_t i = 0; i < w->n; i++)
 		if (same_but_suffix(w->rows[i].name, base)) {
 			hit = &w->rows[i];
@@ -555,15 +706,6 @@ const struct lc_where_row *lc_where_top(const struct lc_where *w, int c, double 
 	return best;
 }
 
-/* Free the strings of a place row. */
-static void free_row(void *row)
-{
-	struct lc_where_row *r = row;
-
-	free(r->name);
-	free(r->what);
-	free(r->func);
-}
 
 void lc_where_free(struct lc_where *w)
 {

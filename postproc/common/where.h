@@ -19,6 +19,9 @@
 /* One place's row (or, inclusive, one function's or tag's). */
 struct lc_where_row {
 	uint64_t place, obj;	/* the key (0, 0: elsewhere) */
+	uint32_t nkeys;		/* exclusive rows: the keys merged into it (one
+				 * name and kind met at several addresses) */
+	uint64_t *keys;		/* nkeys (place, obj) pairs, the first its own */
 	int32_t pid;		/* the first process seen there */
 	char *name;		/* unique among the rows: "loop.c:12#2" */
 	char *what;		/* "omp loop", "MPI_Recv", "mutex", "function", "tag" */
@@ -61,8 +64,11 @@ int lc_where_inclusive(const struct lc_profile *pr, enum lc_source src, int rank
 
 /* The row named name: a name the table prints, or (when exactly one row
  * has it) the name without its "#N" suffix, or the name of a source line
- * with its directories.  NULL when none or several: the reason, with the
- * candidates, in msg. */
+ * with its directories.  A name that several constructs of one source line
+ * share ("loop.c:12" and "loop.c:12#2": a region and its loop without
+ * their directive's source) gives the one holding more than twice the
+ * others' time together (else the row of that name).  NULL when none or
+ * several: the reason, with the candidates, in msg. */
 const struct lc_where_row *lc_where_find(const struct lc_where *w, const char *name, char *msg,
 					 size_t len);
 

@@ -46,7 +46,9 @@ struct ox {
 	const struct lc_prof_data *d;
 	struct lc_places *pl;		/* place tracks, or NULL */
 	uint32_t nloc;			/* locations: threads, then (pl) their
-					 * place tracks */
+					 * place tracks, then the empty slots */
+	uint32_t nslots;		/* tracks of the empty processor slots */
+	uint32_t slot_group;		/* their location group */
 	OTF2_Archive *ar;
 	OTF2_EvtWriter *ew;		/* the location being written */
 	OTF2_GlobalDefWriter *gd;
@@ -111,10 +113,11 @@ static int place_events(void *arg, const struct lc_places *pl, uint32_t place, u
 }
 
 /* The event file of every location (loc: a thread, or nthreads + a thread
- * for its place track), with its number of events in nev[]. */
+ * for its place track, then the empty slots' tracks), with its number of
+ * events in nev[]. */
 static void events(struct ox *o)
 {
-	uint32_t nt = o->pr->nthreads;
+	uint32_t nt = o->pr->nthreads, nslot0 = o->nloc - o->nslots;
 
 	keep(o, OTF2_Archive_OpenEvtFiles(o->ar));
 	for (uint32_t loc = 0; loc < o->nloc && o->rc == OTF2_SUCCESS; loc++) {
@@ -125,8 +128,10 @@ static void events(struct ox *o)
 		}
 		if (loc < nt)
 			lc_timeline_runs(o->d, loc, run_events, o);
-		else
+		else if (loc < nslot0)
 			lc_place_runs(o->pl, o->d, loc - nt, place_events, o);
+		else
+			lc_timeline_empty_runs(o->pr, o->d, loc - nslot0, run_events, o);
 		keep(o, OTF2_EvtWriter_GetNumberOfEvents(o->ew, &o->nev[loc]));
 		keep(o, OTF2_Archive_CloseEvtWriter(o->ar, o->ew));
 	}
@@ -274,16 +279,24 @@ static void groups(struct ox *o)
 				NODE_MACHINE + 1 + host_index(o, host_of(pr, o->pids[g])),
 				OTF2_UNDEFINED_LOCATION_GROUP));
 	}
+	o->slot_group = o->npids;
+	if (o->nslots) {	/* the program's p slots that no thread held */
+		snprintf(buf, sizeof(buf), "empty processor slots (p = %u)", pr->procs);
+		keep(o, OTF2_GlobalDefWriter_WriteLocationGroup(
+				o->gd, o->slot_group, str(o, buf), OTF2_LOCATION_GROUP_TYPE_UNKNOWN,
+				NODE_MACHINE + 1 + host_index(o, host_of(pr, o->npids ? o->pids[0] : 0)),
+				OTF2_UNDEFINED_LOCATION_GROUP));
+	}
 }
 
 /* A location per thread, in its process's group; then (places) one per
- * thread's place track. */
+ * thread's place track; then one per track of the empty slots, in theirs. */
 static void locations(struct ox *o)
 {
-	uint32_t nt = o->pr->nthreads;
+	uint32_t nt = o->pr->nthreads, nslot0 = o->nloc - o->nslots;
 	char buf[64];
 
-	for (uint32_t loc = 0; loc < o->nloc; loc++) {
+	for (uint32_t loc = 0; loc < nslot0; loc++) {
 		uint32_t t = loc < nt ? loc : loc - nt;
 
 		snprintf(buf, sizeof(buf), "thread %u (tid %d)%s", t, o->pr->threads[t].tid,
@@ -291,6 +304,12 @@ static void locations(struct ox *o)
 		keep(o, OTF2_GlobalDefWriter_WriteLocation(o->gd, loc, str(o, buf),
 							   OTF2_LOCATION_TYPE_CPU_THREAD, o->nev[loc],
 							   pid_index(o, o->pr->threads[t].pid)));
+	}
+	for (uint32_t k = 0; k < o->nslots; k++) {
+		snprintf(buf, sizeof(buf), "empty processor slot %u", k);
+		keep(o, OTF2_GlobalDefWriter_WriteLocation(o->gd, nslot0 + k, str(o, buf),
+							   OTF2_LOCATION_TYPE_CPU_THREAD,
+							   o->nev[nslot0 + k], o->slot_group));
 	}
 }
 
@@ -466,7 +485,8 @@ int lc_otf2_write(const char *dir, const struct lc_profile *pr, enum lc_source s
 		return 1;
 	prev = OTF2_Error_RegisterCallback(on_error, &o);
 	rc = lc_places_new(pr, src, &o.pl);
-	o.nloc = pr->nthreads * (o.pl ? 2 : 1);
+	o.nslots = lc_timeline_empty_slots(pr, o.d);
+	o.nloc = pr->nthreads * (o.pl ? 2 : 1) + o.nslots;
 	o.nev = calloc(o.nloc + 1, sizeof(*o.nev));
 	o.pids = calloc(n, sizeof(*o.pids));
 	o.hosts = calloc(n, sizeof(*o.hosts));

@@ -93,22 +93,93 @@ int lc_timeline_runs(const struct lc_prof_data *d, uint32_t t, lc_run_fn fn, voi
 	return l.rc;
 }
 
+/* ---- the empty processor slots --------------------------------------------- */
+
+/* Window i's time of the empty processor slots per category in ns[]
+ * (the window's categories for p slots less its threads' rows), and the
+ * span the window lays them out in (its wall time, less when the next
+ * window starts sooner); returns their sum. */
+static uint64_t empty_window(const struct lc_profile *pr, const struct lc_prof_data *d, uint32_t i,
+			     uint64_t ns[LC_NCAT], uint64_t *span)
+{
+	const struct lc_prof_window *w = &d->windows[i];
+	uint64_t room = i + 1 < d->nwindows && d->windows[i + 1].start_ns > w->start_ns ?
+			d->windows[i + 1].start_ns - w->start_ns : UINT64_MAX;
+	uint64_t sum = 0;
+
+	lc_profile_finish(pr, &w->acct, ns);
+	for (uint32_t j = 0; j < w->nthreads; j++)
+		for (int c = 0; c < LC_NCAT; c++)
+			ns[c] = ns[c] > w->threads[j].cat[c] ? ns[c] - w->threads[j].cat[c] : 0;
+	for (int c = 0; c < LC_NCAT; c++)
+		sum += ns[c];
+	*span = lc_acct_wall(&w->acct) < room ? lc_acct_wall(&w->acct) : room;
+	return sum;
+}
+
+uint32_t lc_timeline_empty_slots(const struct lc_profile *pr, const struct lc_prof_data *d)
+{
+	uint64_t ns[LC_NCAT], span, sum, most = 0;
+
+	for (uint32_t i = 0; i < d->nwindows; i++) {
+		sum = empty_window(pr, d, i, ns, &span);
+		if (sum && span) {
+			uint64_t k = (sum + span - 1) / span;
+
+			most = k > most ? k : most;
+		}
+	}
+	return most < pr->procs ? (uint32_t)most : pr->procs;
+}
+
+int lc_timeline_empty_runs(const struct lc_profile *pr, const struct lc_prof_data *d,
+			   uint32_t slot, lc_run_fn fn, void *arg)
+{
+	struct lay l = { .fn = fn, .arg = arg };
+	uint32_t nslots = lc_timeline_empty_slots(pr, d);
+
+	for (uint32_t i = 0; i < d->nwindows && !l.rc && slot < nslots; i++) {
+		uint64_t ns[LC_NCAT], span, sum = empty_window(pr, d, i, ns, &span), x = 0;
+		uint64_t lo = slot * span, hi = lo + span, at = d->windows[i].start_ns;
+
+		if (!sum || !span)
+			continue;
+		for (int c = 0; c < LC_NCAT; c++) {	/* the slots' time laid end to end */
+			uint64_t n = sum <= nslots * span ? ns[c] :
+				     (uint64_t)((double)ns[c] * (double)(nslots * span) / (double)sum);
+			uint64_t a = x > lo ? x : lo, b = x + n < hi ? x + n : hi;
+
+			if (b > a)
+				extend(&l, c, at + (a - lo), b - a);
+			x += n;
+		}
+	}
+	if (l.r.open && !l.rc)
+		l.rc = fn(arg, l.r.cat, l.r.start, l.r.end);
+	return l.rc;
+}
+
 /* ---- place runs ----------------------------------------------------------- */
 
 /* The places of a profile for place tracks: report --where's rows (each
  * place named once, as the table prints it), found by key, and the time
  * of each in the open run. */
+struct pkey {
+	uint64_t place, obj;	/* a key of a row (a row merges several) */
+	uint32_t row;		/* its row in w */
+};
+
 struct lc_places {
 	struct lc_where *w;
-	const struct lc_where_row **keys;	/* w's rows by (place, obj) */
+	struct pkey *keys;	/* every key of w's rows, by (place, obj) */
+	uint32_t nkeys;
 	uint64_t *acc;		/* ns of each row of w in the open run */
 	uint32_t *held, nheld;	/* the rows of acc not 0 */
 };
 
 static int by_place_key(const void *a, const void *b)
 {
-	const struct lc_where_row *x = *(const struct lc_where_row *const *)a;
-	const struct lc_where_row *y = *(const struct lc_where_row *const *)b;
+	const struct pkey *x = a, *y = b;
 
 	if (x->place != y->place)
 		return x->place < y->place ? -1 : 1;
@@ -118,12 +189,29 @@ static int by_place_key(const void *a, const void *b)
 /* The row of place row p in pl->w: its place's, else (elsewhere), last. */
 static uint32_t place_row(const struct lc_places *pl, const struct lc_prof_place *p)
 {
-	struct lc_where_row key = { .place = p->place, .obj = p->obj };
-	const struct lc_where_row *kp = &key, **hit = NULL;
+	struct pkey key = { .place = p->place, .obj = p->obj };
+	const struct pkey *hit = NULL;
 
 	if (p->place)
-		hit = bsearch(&kp, pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
-	return hit ? (uint32_t)(*hit - pl->w->rows) : pl->w->n - 1;
+		hit = bsearch(&key, pl->keys, pl->nkeys, sizeof(*pl->keys), by_place_key);
+	return hit ? hit->row : pl->w->n - 1;
+}
+
+/* The keys of pl->w's rows into pl->keys, sorted.  0 or -ENOMEM. */
+static int place_keys(struct lc_places *pl)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < pl->w->n; i++)
+		n += pl->w->rows[i].nkeys;
+	if (!(pl->keys = calloc(n + 1, sizeof(*pl->keys))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < pl->w->n; i++)
+		for (uint32_t k = 0; k < pl->w->rows[i].nkeys; k++)
+			pl->keys[pl->nkeys++] = (struct pkey){ pl->w->rows[i].keys[2 * k],
+							       pl->w->rows[i].keys[2 * k + 1], i };
+	qsort(pl->keys, pl->nkeys, sizeof(*pl->keys), by_place_key);
+	return 0;
 }
 
 void lc_places_free(struct lc_places *pl)
@@ -162,16 +250,12 @@ int lc_places_new(const struct lc_profile *pr, enum lc_source src, struct lc_pla
 		lc_places_free(pl);
 		return r == -ENOMEM ? r : 0;
 	}
-	pl->keys = malloc(pl->w->n * sizeof(*pl->keys));
 	pl->acc = calloc(pl->w->n, sizeof(*pl->acc));
 	pl->held = malloc(pl->w->n * sizeof(*pl->held));
-	if (!pl->keys || !pl->acc || !pl->held) {
+	if (place_keys(pl) || !pl->acc || !pl->held) {
 		lc_places_free(pl);
 		return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < pl->w->n; i++)
-		pl->keys[i] = &pl->w->rows[i];
-	qsort(pl->keys, pl->w->n, sizeof(*pl->keys), by_place_key);
 	*out = pl;
 	return 0;
 }

@@ -34,6 +34,21 @@ typedef int (*lc_run_fn)(void *arg, int cat, uint64_t start_ns, uint64_t end_ns)
  * of fn. */
 int lc_timeline_runs(const struct lc_prof_data *d, uint32_t t, lc_run_fn fn, void *arg);
 
+/* The empty processor slots (p slots less the threads at a tick; report
+ * --per-thread's "(empty slots)" row, Load Imbalance while work existed,
+ * Insufficient Parallelism otherwise) as tracks: how many tracks d needs
+ * (at most p), so that in every window its slots' time, laid end to end
+ * over the tracks, fits. */
+uint32_t lc_timeline_empty_slots(const struct lc_profile *pr, const struct lc_prof_data *d);
+
+/* The runs of empty-slot track slot (0 .. lc_timeline_empty_slots - 1) of
+ * d, in time order: per window, the slots' time of each category laid end
+ * to end from the first track's start to the last's, track slot holding
+ * its share, so that the tracks' time per category sums to the empty
+ * slots' (report --per-thread's row).  0 or fn's first non-zero return. */
+int lc_timeline_empty_runs(const struct lc_profile *pr, const struct lc_prof_data *d,
+			   uint32_t slot, lc_run_fn fn, void *arg);
+
 /* Whether the place runs of source src need pr read again whole (a
  * profile read in bounded memory drops each window's place rows): 0 no (no
  * thread of pr was in a place), 1 yes, -1 they cannot be had (windows were

@@ -88,20 +88,21 @@ static void head(FILE *out, const struct lc_profile *pr, const char *name)
  * ticks), and a sampler that shared a CPU with the program. */
 static void warnings(FILE *out, const struct lc_profile *pr)
 {
+	struct lc_report_missed m;
 	char msg[512];
 
+	lc_report_missed(pr, &m);
 	if (lc_report_stall(pr, msg, sizeof(msg))) {
 		fputs("<p class=\"warn\" id=\"stall\">Warning: ", out);
 		esc(out, msg);
 		fputs(".</p>\n", out);
-	} else if (pr->ended && pr->end.ext && pr->end.missed_ticks)
+	} else if (m.missed)
 		fprintf(out, "<p class=\"warn\" id=\"missed\">Note: the sampler missed %" PRIu64
-			" of its ticks (%.2g %%): their %.6f s (missed ticks &times; interval "
+			" of its ticks%s (%.2g %%): their %.6f s (missed ticks &times; mean interval "
 			"&times; p) went to the state seen at the end of each gap and may belong "
-			"to other categories.</p>\n", pr->end.missed_ticks,
-			100.0 * (double)pr->end.missed_ticks /
-			(double)(pr->end.ticks + pr->end.missed_ticks),
-			(double)pr->end.missed_ticks * (double)pr->info.interval_ns * pr->procs / 1e9);
+			"to other categories.</p>\n", m.missed, m.estimated ? " (estimated)" : "",
+			100.0 * (double)m.missed / (double)(m.ticks + m.missed),
+			(double)m.missed * (double)m.interval_ns * pr->procs / 1e9);
 	if (pr->ended && pr->end.ext && pr->end.shared_cpu >= 0)
 		fprintf(out, "<p class=\"warn\" id=\"shared-cpu\">Note: the sampler shared CPU %d "
 			"with the program (no spare CPU): its ticks took CPU time from the "
@@ -208,6 +209,7 @@ struct tl {
 	struct tl_col *cols;
 	uint64_t (*lane)[LC_NCAT];	/* [col * lanes + thread]: a thread's time */
 	uint32_t nmissed;	/* windows that missed ticks */
+	struct lc_report_missed missed;	/* the run's, as the text report counts them */
 };
 
 static double tl_x(const struct tl *t, uint64_t ns)
@@ -295,15 +297,6 @@ static void procs_axis(FILE *out, const struct tl *t)
 	fprintf(out, "<text x=\"0\" y=\"%d\">processors</text></g>\n", TL_TOP + TL_H / 2);
 }
 
-/* The ticks window w lacks at the nominal interval (one of slack: where
- * the first tick falls is not recorded). */
-static uint64_t missed_in(const struct lc_prof_window *w, uint64_t interval)
-{
-	uint64_t want = interval ? lc_acct_wall(&w->acct) / interval : 0;
-
-	return want > (uint64_t)w->ticks + 1 ? want - w->ticks - 1 : 0;
-}
-
 /* The column of the picture that window w goes into. */
 static uint32_t col_of(const struct tl *t, const struct lc_prof_window *w)
 {
@@ -313,11 +306,11 @@ static uint32_t col_of(const struct tl *t, const struct lc_prof_window *w)
 }
 
 /* Window w (with wall time) into its column: its span, its processor time
- * per category, its missed ticks (sampled windows) and its thread rows. */
+ * per category, the ticks it missed (m) and its thread rows. */
 static void gather_window(struct tl *t, const struct lc_profile *pr,
-			  const struct lc_prof_window *w, int sampled)
+			  const struct lc_prof_window *w, uint64_t m)
 {
-	uint64_t wall = lc_acct_wall(&w->acct), cat[LC_NCAT], m;
+	uint64_t wall = lc_acct_wall(&w->acct), cat[LC_NCAT];
 	uint32_t c = col_of(t, w);
 	struct tl_col *col = &t->cols[c];
 
@@ -329,7 +322,6 @@ static void gather_window(struct tl *t, const struct lc_profile *pr,
 	lc_profile_finish(pr, &w->acct, cat);
 	for (int k = 0; k < LC_NCAT; k++)
 		col->cat[k] += cat[k];
-	m = sampled ? missed_in(w, pr->info.interval_ns) : 0;
 	col->missed += m;
 	t->nmissed += m > 0;
 	for (uint32_t j = 0; j < w->nthreads; j++)
@@ -340,7 +332,8 @@ static void gather_window(struct tl *t, const struct lc_profile *pr,
 }
 
 /* Gather d's windows into at most TL_COLS columns of the picture (a run
- * of thousands of windows draws no more).  0 or -ENOMEM. */
+ * of thousands of windows draws no more), marking missed ticks only where
+ * the text report counts some (lc_report_window_missed).  0 or -ENOMEM. */
 static int gather(struct tl *t, const struct lc_profile *pr, const struct lc_prof_data *d)
 {
 	t->ncols = d->nwindows < TL_COLS ? d->nwindows : TL_COLS;
@@ -349,9 +342,12 @@ static int gather(struct tl *t, const struct lc_profile *pr, const struct lc_pro
 			 sizeof(*t->lane));
 	if (!t->cols || !t->lane)
 		return -ENOMEM;
+	lc_report_missed(pr, &t->missed);
 	for (uint32_t i = 0; i < d->nwindows; i++)
 		if (lc_acct_wall(&d->windows[i].acct))
-			gather_window(t, pr, &d->windows[i], d == &pr->data[LC_SRC_SAMPLED]);
+			gather_window(t, pr, &d->windows[i],
+				      d == &pr->data[LC_SRC_SAMPLED] ?
+				      lc_report_window_missed(pr, &t->missed, i) : 0);
 	return 0;
 }
 
@@ -459,9 +455,14 @@ static void timeline_notes(FILE *out, const struct lc_profile *pr, uint32_t nmis
 			   uint32_t nload, uint32_t nthreads, const struct tl *t)
 {
 	if (nmissed)
-		fprintf(out, "<p class=\"warn\" id=\"timeline-missed\">The sampler missed ticks in "
-			"%u window%s (black marks above them): their time went to the state seen at "
-			"the end of each gap.</p>\n", nmissed, nmissed == 1 ? "" : "s");
+		fprintf(out, "<p class=\"warn\" id=\"timeline-missed\">The sampler missed "
+			"<span id=\"missed-ticks\">%" PRIu64 "</span> tick%s%s; the black mark%s "
+			"above the plot show%s the %u window%s where the longest gap or the windows' "
+			"tick counts place them: their time went to the state seen at the end of "
+			"each gap.</p>\n",
+			t->missed.missed, t->missed.missed == 1 ? "" : "s",
+			t->missed.estimated ? " (estimated)" : "", nmissed == 1 ? "" : "s",
+			nmissed == 1 ? "s" : "", nmissed, nmissed == 1 ? "" : "s");
 	if (nload)
 		fprintf(out, "<p class=\"warn\" id=\"timeline-load\">In %u span%s (grey marks) other "
 			"processes and the hypervisor held more than %.0f %% of the program's CPUs: "

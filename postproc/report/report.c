@@ -13,6 +13,7 @@
 
 #include "lc_color.h"
 #include "lc_emit.h"
+#include "lc_program.h"
 #include "lc_util.h"
 
 /* What is printed: one acct finished for p, with its derived numbers. */
@@ -289,6 +290,63 @@ static void sampler_stats(const struct lc_profile *pr, struct samp *s)
 		     (s->missed && s->missed * 100 > s->ticks + s->missed);
 }
 
+/* The interval the ticks kept on average (the nominal one before minor 5). */
+static uint64_t mean_interval(const struct lc_profile *pr)
+{
+	return pr->end.interval_rule && pr->end.mean_interval_ns ? pr->end.mean_interval_ns :
+								     pr->info.interval_ns;
+}
+
+/* The missed ticks as the text report counts them.  See report.h. */
+void lc_report_missed(const struct lc_profile *pr, struct lc_report_missed *m)
+{
+	struct samp s;
+
+	sampler_stats(pr, &s);
+	*m = (struct lc_report_missed){ .missed = s.missed, .ticks = s.ticks,
+					.interval_ns = mean_interval(pr),
+					.estimated = s.est_missed, .gap_start = s.gap_start,
+					.gap_ns = s.gap_ns };
+}
+
+/* The ticks window w lacks of a gap [a, b) that missed some: its share of
+ * the gap over the mean interval, at least one where they overlap. */
+static uint64_t gap_share(const struct lc_profile *pr, const struct lc_prof_window *w,
+			  uint64_t a, uint64_t b)
+{
+	uint64_t lo = w->start_ns > a ? w->start_ns : a;
+	uint64_t hi = w->start_ns + lc_acct_wall(&w->acct) < b ?
+		      w->start_ns + lc_acct_wall(&w->acct) : b;
+	uint64_t iv = mean_interval(pr);
+
+	if (hi <= lo)
+		return 0;
+	return iv && (hi - lo) / iv > 1 ? (hi - lo) / iv : 1;
+}
+
+/* The ticks sampled window i lacks.  See report.h. */
+uint64_t lc_report_window_missed(const struct lc_profile *pr, const struct lc_report_missed *m,
+				 uint32_t i)
+{
+	const struct lc_prof_data *d = &pr->data[LC_SRC_SAMPLED];
+	uint64_t iv = 0;
+
+	if (i >= d->nwindows || !m->missed)
+		return 0;
+	if (pr->ended && pr->end.ext)	/* where: only the longest gap is recorded */
+		return m->gap_start >= 0 ? gap_share(pr, &d->windows[i], (uint64_t)m->gap_start,
+						     (uint64_t)m->gap_start + m->gap_ns) : 0;
+	if (pr->ended)	/* fixed interval; one tick of slack: where the first tick falls */
+		return deficit(&d->windows[i], pr->info.interval_ns) > 1 ?
+		       deficit(&d->windows[i], pr->info.interval_ns) - 1 : 0;
+	if (d->windows[i].ticks)	/* cut short: as windows_missed counts */
+		return 0;
+	for (uint32_t k = i; k-- > 0 && !iv;)
+		if (d->windows[k].ticks)
+			iv = lc_acct_wall(&d->windows[k].acct) / d->windows[k].ticks;
+	return iv ? lc_acct_wall(&d->windows[i].acct) / iv : 0;
+}
+
 /* The stall warning.  See report.h. */
 int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len)
 {
@@ -438,13 +496,6 @@ static void text_wall(const struct lc_profile *pr, const struct view *v)
 	text_cost(pr, s.wall_ns);
 }
 
-/* The interval the ticks kept on average (the nominal one before minor 5). */
-static uint64_t mean_interval(const struct lc_profile *pr)
-{
-	return pr->end.interval_rule && pr->end.mean_interval_ns ? pr->end.mean_interval_ns :
-								     pr->info.interval_ns;
-}
-
 /* For the ± line: what it leaves out when ticks were missed (the time of
  * a gap went to one state seen in it, whatever the threads did in
  * it), into buf[len]; "" when none were missed.  Returns buf. */
@@ -483,6 +534,28 @@ static void text_methods(const struct lc_profile *pr, const struct view *v)
 		       "observations)%s\n", v->nobs, missed_note(pr, buf, sizeof(buf)));
 }
 
+/* When no thread of the run set a flag (no macros, no layer): said, with
+ * the layer that would profile the program, from the runtime it links
+ * (the threads it ran are not in the profile: record said). */
+static void noflag_note(const struct lc_profile *pr)
+{
+	char exe[4096];
+	const char *l = NULL;
+
+	if (pr->nthreads || pr->nprocesses)
+		return;
+	if (!lc_program_of_command(pr->info.command, exe, sizeof(exe)))
+		l = lc_program_layer(exe);
+	printf("** note: no thread set a flag (the program has no macros and no layer was "
+	       "loaded): the profile is all insufficient parallelism; %s\n",
+	       !l ? "record the program with --pthread if it creates threads, --omp if it "
+		    "uses OpenMP, --mpi if it uses MPI, or add the macros (lostcycles(3))" :
+	       !strcmp(l, "omp") ? "it links an OpenMP runtime: record it with --omp" :
+	       !strcmp(l, "gomp") ? "it links GCC's libgomp, which --omp cannot see: build it "
+				    "with clang -fopenmp and record it with --omp" :
+	       "it links an MPI library: record it with --mpi");
+}
+
 static void text_summary(const struct lc_profile *pr, const struct lc_report_opts *o,
 			 const struct view *v, const char *note)
 {
@@ -494,6 +567,7 @@ static void text_summary(const struct lc_profile *pr, const struct lc_report_opt
 	lc_emit_text_str(stdout, pr->info.command);
 	printf("\n");
 	printf("** processors: %s\n", procs_why(pr, why, sizeof(why)));
+	noflag_note(pr);
 	lc_report_machine_text(stdout, pr);
 	if (o->source == LC_SRC_TRACE)
 		printf("** source: trace mode (exact event log)\n");

@@ -56,6 +56,30 @@ int lc_report_print(const struct lc_profile *pr, const struct lc_report_opts *o,
  * estimated from the windows' tick counts (and the message says so). */
 int lc_report_stall(const struct lc_profile *pr, char *msg, size_t len);
 
+/* The sampler's missed ticks as the text report counts and prices them:
+ * the end block's count (or, for older or cut-short files, the estimate
+ * from the windows' tick counts, with estimated set), the ticks taken, and
+ * the interval the ticks kept on average (missed x interval x p is their
+ * time). */
+struct lc_report_missed {
+	uint64_t missed, ticks, interval_ns;
+	int estimated;
+	int64_t gap_start;	/* the longest gap: ns after t0, -1 unknown */
+	uint64_t gap_ns;	/* its length, 0 unknown */
+};
+void lc_report_missed(const struct lc_profile *pr, struct lc_report_missed *m);
+
+/* The ticks sampled window i lacks, for marking where in the run ticks were
+ * missed; 0 when m (from lc_report_missed) counts none or i is out of range.  A
+ * window of a run with an end block that records its longest gap: the
+ * gap's span in it over the mean interval (at least 1 where they overlap;
+ * the other gaps' places are not recorded); of an older run (fixed
+ * interval): the ticks its wall time holds at the interval beyond one; of
+ * a cut-short run: a window without a tick, its wall time over the
+ * interval of the last window before it that held some. */
+uint64_t lc_report_window_missed(const struct lc_profile *pr, const struct lc_report_missed *m,
+				 uint32_t i);
+
 /* The per-rank views of a message-passing job (report_rank.c): printed
  * after the summary, text or CSV.  Returns 0, or 1 with the reason in msg
  * (the profile has no rank records). */

@@ -182,6 +182,65 @@ void lc_tagnames_free(struct lc_tagnames *tn)
 	LC_FREE_TABLE(tn, e, n, free_entry);
 }
 
+/* Whether a place row of pr has place word w. */
+static int has_place(const struct lc_profile *pr, uint64_t w)
+{
+	for (int s = 0; s < LC_NSRC; s++)
+		for (uint32_t i = 0; i < pr->data[s].nplaces; i++)
+			if (pr->data[s].places[i].place == w)
+				return 1;
+	return 0;
+}
+
+/* Entry e's name with the kind of its construct: "tri.c:8 (main)" ->
+ * "tri.c:8 (main, loop)", "tri.c:8" -> "tri.c:8 (loop)". */
+static void tell_apart(struct entry *e, const char *kind)
+{
+	size_t n = strlen(e->name);
+	char buf[PATH_MAX + 400], *c;
+
+	if (n > 1 && e->name[n - 1] == ')' && strstr(e->name, " ("))
+		snprintf(buf, sizeof(buf), "%.*s, %s)", (int)(n - 1), e->name, kind);
+	else
+		snprintf(buf, sizeof(buf), "%s (%s)", e->name, kind);
+	if ((c = strdup(buf))) {
+		free(e->name);
+		e->name = c;
+	}
+}
+
+/* Whether OpenMP tag t opened a worksharing construct (its place word is
+ * its tag with the 'W' kind; the other OpenMP tags are regions'). */
+static int is_work(const struct lc_profile *pr, int64_t t)
+{
+	return has_place(pr, ((uint64_t)t & 0x00ffffffffffffffull) | (uint64_t)0x57 << 56);
+}
+
+/* Tell apart the names that OpenMP tags of different kinds share (the
+ * region and the loop of a combined "parallel for" are one source line):
+ * "tri.c:8 (main)" -> "tri.c:8 (main, region)", "tri.c:8 (main, loop)".
+ * Tags of one name and kind keep it ("tag NUMBER = NAME" tells them apart
+ * where they are listed). */
+static void distinct_names(const struct lc_profile *pr, struct lc_tagnames *tn)
+{
+	uint32_t n = tn->n;
+	int *kind = calloc(n + 1, sizeof(*kind)), *mixed = calloc(n + 1, sizeof(*mixed));
+
+	for (uint32_t i = 0; kind && mixed && i < n; i++)
+		kind[i] = LC_TAGN_KIND(tn->e[i].tag) != LC_TAGN_KIND_OMP ? 0 :
+			  1 + is_work(pr, tn->e[i].tag);
+	for (uint32_t i = 0; kind && mixed && i < n; i++)
+		for (uint32_t j = i + 1; tn->e[i].name && kind[i] && j < n; j++)
+			if (tn->e[j].name && kind[j] && kind[j] != kind[i] &&
+			    !strcmp(tn->e[i].name, tn->e[j].name))
+				mixed[i] = mixed[j] = 1;
+	for (uint32_t i = 0; kind && mixed && i < n; i++)
+		if (mixed[i])
+			tell_apart(&tn->e[i], kind[i] == 2 ? "loop" : "region");
+	free(kind);
+	free(mixed);
+}
+
 struct lc_tagnames *lc_tagnames_of_profile(const struct lc_profile *pr)
 {
 	struct lc_tagnames *tn;
@@ -198,6 +257,8 @@ struct lc_tagnames *lc_tagnames_of_profile(const struct lc_profile *pr)
 			tags[k++] = pr->data[s].tags[i].tag;
 	tn = lc_tagnames_new(pr->info.command, tags, k);
 	free(tags);
+	if (tn)
+		distinct_names(pr, tn);
 	return tn;
 }
 

@@ -353,7 +353,8 @@ static void html_head(FILE *out)
 	      "<th>slowest</th></tr>\n", out);
 }
 
-/* One row: seconds with nine decimals (the ns, as in CSV). */
+/* One row: seconds to the ms, each cell's title the ns (as in CSV), so
+ * that the table fits a window of 1,400 px. */
 static void html_row(FILE *out, const struct lc_profile *pr, const struct lc_where *w,
 		     const struct lc_where_row *r)
 {
@@ -368,9 +369,10 @@ static void html_row(FILE *out, const struct lc_profile *pr, const struct lc_whe
 		if (unavailable(pr, c))
 			fputs("<td>na</td>", out);
 		else
-			fprintf(out, "<td>%.9f</td>", lc_sec(r->cat[c]));
-	fprintf(out, "<td>%.9f</td><td>%.1f %%</td><td>%" PRIu32 "</td><td>", lc_sec(l),
-		pct(l, grand_total(w)), r->nthreads);
+			fprintf(out, "<td title=\"%.9f s\">%.3f</td>", lc_sec(r->cat[c]),
+				lc_sec(r->cat[c]));
+	fprintf(out, "<td title=\"%.9f s\">%.3f</td><td>%.1f %%</td><td>%" PRIu32 "</td><td>",
+		lc_sec(l), lc_sec(l), pct(l, grand_total(w)), r->nthreads);
 	if (r->slow_id >= 0) {
 		char who[48];
 
@@ -456,7 +458,8 @@ int lc_where_html(FILE *out, const struct lc_profile *pr, const struct lc_where 
 	fputs("<h2>Where</h2>\n<p>Places ranked by lost time; exclusive rows: with "
 	      "(elsewhere) they add up to the totals. A column's header sorts by it.</p>\n"
 	      "<div id=\"where-tables\">\n<style>#where-tables input{display:none}"
-	      "#where-tables table{display:none}", out);
+	      "#where-tables table{display:none}#where-tables td:first-child{max-width:30em;"
+	      "overflow-wrap:anywhere}", out);
 	for (int k = 0; k < HTML_KEYS; k++)
 		fprintf(out, "#ws-%s:checked~#where%s%s{display:table}", key_name(k),
 			k == KEY_LOST ? "" : "-", k == KEY_LOST ? "" : key_name(k));
