@@ -191,18 +191,32 @@ static int row_threads(const struct lc_profile *pr, struct lc_where_row *r,
 	return 0;
 }
 
+/* Rows by their key (place word, then object). */
+static int row_key(const struct lc_where_row *x, const struct lc_where_row *y)
+{
+	if (x->place != y->place)
+		return x->place < y->place ? -1 : 1;
+	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
+/* Rows by name, then key. */
+static int by_name(const void *a, const void *b)
+{
+	const struct lc_where_row *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : row_key(x, y);
+}
+
+/* Rows by name, kind, then key. */
 static int by_name_what(const void *a, const void *b)
 {
 	const struct lc_where_row *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 
-	if (c)
-		return c;
-	if ((c = strcmp(x->what, y->what)))
-		return c;
-	if (x->place != y->place)
-		return x->place < y->place ? -1 : 1;
-	return x->obj < y->obj ? -1 : x->obj > y->obj;
+	if (!c)
+		c = strcmp(x->what, y->what);
+	return c ? c : row_key(x, y);
 }
 
 /* Merge w's rows of one name and kind into one (one call site or construct
@@ -251,17 +265,6 @@ static int group(const struct lc_profile *pr, struct lc_where *w,
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	const struct lc_where_row *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	if (c)
-		return c;
-	if (x->place != y->place)
-		return x->place < y->place ? -1 : 1;
-	return x->obj < y->obj ? -1 : x->obj > y->obj;
-}
 
 /* Row r, the k-th of its name, named "NAME#k".  0 or -ENOMEM. */
 static int number_name(struct lc_where_row *r, uint32_t k)
