@@ -233,10 +233,8 @@ static void test_agg_choice(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_noise_estimate),
-		cmocka_unit_test(test_skewed_repeats),
-		cmocka_unit_test(test_agg_choice),
-		cmocka_unit_test(test_noisy_goal),
+		cmocka_unit_test(test_noise_estimate), cmocka_unit_test(test_skewed_repeats),
+		cmocka_unit_test(test_agg_choice), cmocka_unit_test(test_noisy_goal),
 	};
 	int seeds = argc > 1 ? atoi(argv[1]) : 0;
 	double sigma = argc > 2 ? atof(argv[2]) : 0.05;

@@ -573,12 +573,9 @@ static int write_specs(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exact),
-		cmocka_unit_test(test_find),
-		cmocka_unit_test(test_formats),
-		cmocka_unit_test(test_html),
-		cmocka_unit_test(test_inclusive),
-		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_exact), cmocka_unit_test(test_find),
+		cmocka_unit_test(test_formats), cmocka_unit_test(test_html),
+		cmocka_unit_test(test_inclusive), cmocka_unit_test(test_layout),
 	};
 
 	if (argc > 4 && !strcmp(argv[1], "--write"))
