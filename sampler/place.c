@@ -69,28 +69,29 @@ int lc_slot_change(const struct lc_target *t, uint32_t i, uint64_t last, uint64_
 {
 	const struct lc_stamp *c = t->stamps ? &t->stamps[i] : NULL;
 	struct lc_slot_view e;
-	uint64_t head, j;
+	uint64_t head, j, when = 0;
+	uint32_t after = st, n = 0;
 
 	if (!c || !at)
 		return 0;
 	head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
 	for (j = head; j > 0 && head - j < LC_STAMP_DEPTH; j--) {
-		uint64_t when = entry_read(c, j - 1, &e);
-
-		if (!when || when <= last)
-			return 0;	/* being written, or no change in the span */
-		if (when > at)
-			continue;	/* after the instant: lc_slot_before's */
-		if ((e.state & 0xff) != st) {
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			if (__atomic_load_n(&c->head, __ATOMIC_RELAXED) != head)
-				return 0;
-			*cut = when;
-			*prev = e.state & 0xff;
-			return 1;
-		}
+		if (!(when = entry_read(c, j - 1, &e)))
+			return 0;	/* being written */
+		if (when <= last)
+			break;		/* before the span */
+		if (when > at || (e.state & 0xff) == after)
+			continue;	/* after the instant, or a change of place */
+		if (++n > 1)
+			return 0;	/* two changes of state: no one cut */
+		*cut = when;
+		*prev = after = e.state & 0xff;
 	}
-	return 0;
+	/* the ring ended inside the span: an older change may be lost */
+	if (!n || (j > 0 && when > last))
+		return 0;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&c->head, __ATOMIC_RELAXED) == head;
 }
 
 uint64_t lc_place_of(const struct lc_target *t, uint64_t w, uint32_t st, uint32_t sync,

@@ -46,10 +46,11 @@ void lc_slot_read(const struct lc_target *t, uint32_t i, struct lc_slot_view *v)
 int lc_slot_before(const struct lc_target *t, uint32_t i, uint64_t at, struct lc_slot_view *v);
 
 /* Whether slot i's thread, in state st at the instant at (as
- * lc_slot_before read it), entered that state after last: then *cut is
- * when (the newest change of state at or before at that the stamps keep)
- * and *prev the state it left, and 1 is returned; else 0 (no stamps, no
- * change of state in (last, at], or a stamp being written). */
+ * lc_slot_before read it), entered that state after last by the one
+ * change of state in (last, at]: then *cut is when and *prev the state it
+ * left, and 1 is returned; else 0 (no stamps, no change of state in the
+ * span, several: no one cut splits it truly, or more than the ring keeps,
+ * or a stamp being written). */
 int lc_slot_change(const struct lc_target *t, uint32_t i, uint64_t last, uint64_t at,
 		   uint32_t st, uint64_t *cut, uint32_t *prev);
 

@@ -231,6 +231,43 @@ static void test_slot_before(void **state)
 	free_target(t);
 }
 
+/* The one change of state in a tick's span (last, at]: its time and the
+ * state it left; nothing when the span holds two changes of state (no one
+ * cut splits it truly), none, or more than the ring keeps. */
+static void test_slot_change(void **state)
+{
+	struct lc_target *t = new_target(1);
+	struct lc_stamp st[1];
+	uint64_t cut = 0;
+	uint32_t prev = 0;
+
+	(void)state;
+	memset(st, 0, sizeof(st));
+	t->stamps = st;
+	stamp_put(&st[0], 0, 50, LC_ST_IDLE, 1);	/* IDLE until 50, */
+	stamp_put(&st[0], 1, 120, LC_ST_BUSY, 2);	/* BUSY until 120, */
+	stamp_put(&st[0], 2, 130, LC_ST_SYNC, 3);	/* SYNC until 130, then IDLE */
+	assert_int_equal(lc_slot_change(t, 0, 100, 125, LC_ST_SYNC, &cut, &prev), 1);
+	assert_int_equal(cut, 120);
+	assert_int_equal(prev, LC_ST_BUSY);
+	/* (40, 125]: IDLE -> BUSY at 50 and BUSY -> SYNC at 120 */
+	assert_int_equal(lc_slot_change(t, 0, 40, 125, LC_ST_SYNC, &cut, &prev), 0);
+	assert_int_equal(lc_slot_change(t, 0, 121, 125, LC_ST_SYNC, &cut, &prev), 0);
+	/* changes of place only do not count: BUSY -> SYNC at 140, then three
+	 * places in SYNC; the ring keeps the last four */
+	memset(st, 0, sizeof(st));
+	stamp_put(&st[0], 0, 140, LC_ST_BUSY, 1);
+	stamp_put(&st[0], 1, 150, LC_ST_SYNC, 2);
+	stamp_put(&st[0], 2, 160, LC_ST_SYNC, 3);
+	assert_int_equal(lc_slot_change(t, 0, 100, 170, LC_ST_SYNC, &cut, &prev), 1);
+	assert_int_equal(cut, 140);
+	assert_int_equal(prev, LC_ST_BUSY);
+	stamp_put(&st[0], 3, 170, LC_ST_SYNC, 4);
+	stamp_put(&st[0], 4, 180, LC_ST_SYNC, 5);	/* the change at 140 is overwritten */
+	assert_int_equal(lc_slot_change(t, 0, 100, 190, LC_ST_SYNC, &cut, &prev), 0);
+	free_target(t);
+}
+
 static void test_lineage(void **state)
 {
 	struct lc_root self, kid;
@@ -272,4 +309,5 @@ static void test_lineage(void **state)
 
 LC_TEST_MAIN(NULL, NULL,
 	     LC_T(test_free_segment), LC_T(test_threads_found), LC_T(test_small_full),
-	     LC_T(test_window_grows), LC_T(test_lineage), LC_T(test_slot_before))
+	     LC_T(test_window_grows), LC_T(test_lineage), LC_T(test_slot_before),
+	     LC_T(test_slot_change))
