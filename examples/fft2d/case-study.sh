@@ -116,13 +116,7 @@ for f in "$OUT"/*.sweep; do
 done | tee "$OUT/loads.txt"
 # one run per point (PICK): the fastest by default (this machine's timings
 # vary a lot, and a slowed run is the load's, not the program's)
-point() {
-	if [ "$PICK" = all ]; then
-		awk -f "$SRC/median.awk" -v pick=min "$1"
-	else
-		awk -f "$SRC/median.awk" -v pick="$PICK" "$1"
-	fi
-}
+point() { awk -f "$SRC/median.awk" -v pick="$([ "$PICK" = all ] && echo min || echo "$PICK")" "$1"; }
 for f in setup init cffts transpose; do
 	if [ "$PICK" = all ]; then
 		cp "$OUT/$f.runs" "$OUT/$f.point.runs"
