@@ -147,7 +147,9 @@ refuse "--compare neither" "neither a structure" -s "$tmp/one.lcm" --at "n=1 p=1
 # skips with the reason).
 case_study() {
 	rm -rf "$tmp/fft"
-	NS="128 256 512" PS="1 2" K=8 REPEATS=3 sh examples/fft2d/case-study.sh "$tmp/fft" >"$tmp/cs.out" 2>&1
+	# PICK=median: the rule the bound above was measured with (the
+	# script's default now takes the fastest run)
+	NS="128 256 512" PS="1 2" K=8 REPEATS=3 PICK=median sh examples/fft2d/case-study.sh "$tmp/fft" >"$tmp/cs.out" 2>&1
 	st=$?
 	err=$(sed -n 's/^mean relative error \([0-9.]*\)%.*/\1/p' "$tmp/fft/dp-error.txt" 2>/dev/null)
 }

@@ -40,5 +40,11 @@ check "held out at 2x the largest fitted n (n = 1448): mean error ${e2:-?} % <= 
 	'[ -n "$e2" ] && [ -n "$e1" ] && awk -v a="$e2" -v b="$e1" "BEGIN { exit !(a <= 5 && b <= 5) }"'
 check "the held-out points are marked" \
 	'[ "$(grep -c " held out$" "$tmp/out")" -eq 4 ]'
+# per category (categories.awk): each measured category aggregated as fit
+# aggregated it (here the smallest repeat: the repeats are right-skewed);
+# against the repeats' mean instead, T would be 7 % off
+e3=$(sed -n 's/^held out n=1448: T mean error \([0-9.]*\) %.*/\1/p' "$tmp/categories.txt")
+check "per category at n = 1448: T within ${e3:-?} % <= 2 %, no category more than 20 % and 1 % of T off" \
+	'[ -n "$e3" ] && awk -v a="$e3" "BEGIN { exit !(a <= 2) }" && grep -q "^held out n=1448: .*of T: none$" "$tmp/categories.txt"'
 
 finish

@@ -11,15 +11,20 @@
 #
 # Environment (defaults in brackets): NS ["64 128 256 512 1024"] the sizes,
 # PS ["1 2"] the processor counts (the task-parallel program runs where
-# p >= 2), K [8] matrices per run, REPEATS [5] runs per point (each point
-# is fitted as the median of its runs), LC [./lostcycles], BIN
+# p >= 2), K [8] matrices per run, REPEATS [5] runs per point, PICK [min]
+# which run stands for a point, in the fits and in the comparison alike:
+# min the fastest (a busy machine slows some runs a lot and none speeds
+# up), median the median one, all every run (the fits then choose the
+# aggregate from the repeats, fit's --aggregate through FITOPTS, and the
+# comparison takes the fastest), LC [./lostcycles], BIN
 # [build/examples], REUSE [0]: 1 to keep OUTDIR's runs and redo the
 # analysis only, FRESH [0]: 1 to delete OUTDIR's sweeps and runs first (by
 # default an interrupted or shorter study resumes: the sweeps skip the runs
 # their files hold, and a profile already turned into runs lines is not read
 # again), KEEP_PROFILES [0]: 1 to keep the sweeps' profiles.  A sweep line
 # carries the machine's load during the run (load=) when the run was long
-# enough for /proc/stat's ticks to give it (about 0.4 s on 2 CPUs), and
+# enough for /proc/stat's ticks to give it (about 0.4 s on 2 CPUs),
+# OUTDIR/loads.txt those runs' loads per sweep, and
 # OUTDIR/machine.txt the load over the whole measurement; dp-categories.txt
 # the error per p and category.  Run from the top of the tree after "make
 # all examples".
@@ -30,6 +35,7 @@ NS=${NS:-"64 128 256 512 1024"}
 PS=${PS:-"1 2"}
 K=${K:-8}
 REPEATS=${REPEATS:-5}
+PICK=${PICK:-min}
 LC=${LC:-./lostcycles}
 BIN=${BIN:-build/examples}
 SRC=$(dirname "$0")
@@ -38,7 +44,8 @@ export OMP_WAIT_POLICY=passive	# idle OpenMP threads sleep instead of spinning
 REUSE=${REUSE:-0}
 FRESH=${FRESH:-0}
 mkdir -p "$OUT"
-rm -f "$OUT"/*.model "$OUT"/*.lcm "$OUT"/*.median.runs
+case $PICK in min | median | all) ;; *) echo "PICK=$PICK: min, median or all" >&2; exit 2 ;; esac
+rm -f "$OUT"/*.model "$OUT"/*.lcm "$OUT"/*.median.runs "$OUT"/*.point.runs
 if [ "$FRESH" = 1 ]; then
 	rm -rf "$OUT"/*.runs "$OUT"/*.sweep "$OUT"/*.sweep.profiles "$OUT"/read.profiles
 fi
@@ -101,9 +108,21 @@ if [ "$REUSE" != 1 ]; then
 	# the profiles (trace mode: large) are not kept, the sweeps' own lines are
 	[ "${KEEP_PROFILES:-0}" = 1 ] || rm -rf "$OUT"/*.sweep.profiles
 fi
-# one run per point: the median (this machine's timings vary a lot)
+# the loads of the runs long enough to have one (sweep's load=), per sweep
+for f in "$OUT"/*.sweep; do
+	[ -f "$f" ] || continue
+	sed -n 's/.* load=\([0-9.]*\).*/\1/p' "$f" | sort -n |
+		awk -v f="$(basename "$f")" '{ v[++k] = $1 } END { if (k) printf "%s: load= (other processes and steal, %% of the CPU time) %.1f .. %.1f, median %.1f, over the %d runs of 0.4 s or more\n", f, v[1], v[k], v[int((k + 1) / 2)], k; else printf "%s: no run long enough for a load\n", f }'
+done | tee "$OUT/loads.txt"
+# one run per point (PICK): the fastest by default (this machine's timings
+# vary a lot, and a slowed run is the load's, not the program's)
+point() { awk -f "$SRC/median.awk" -v pick="$([ "$PICK" = all ] && echo min || echo "$PICK")" "$1"; }
 for f in setup init cffts transpose; do
-	awk -f "$SRC/median.awk" "$OUT/$f.runs" >"$OUT/$f.median.runs"
+	if [ "$PICK" = all ]; then
+		cp "$OUT/$f.runs" "$OUT/$f.point.runs"
+	else
+		point "$OUT/$f.runs" >"$OUT/$f.point.runs"
+	fi
 done
 wc -l "$OUT"/setup.runs "$OUT"/init.runs "$OUT"/cffts.runs "$OUT"/transpose.runs
 
@@ -121,7 +140,7 @@ echo "== 2. fit each fragment's categories (lostcycles fit --emit)"
 fit() {
 	f=$1 c=$2 form=$3
 	shift 3
-	"$LC" fit -c "$c" -v "n p" -f "$OUT/$f.median.runs" --emit "$OUT/$f.model" ${FITOPTS:---prune} "$@" "$form" | tail -n 1
+	"$LC" fit -c "$c" -v "n p" -f "$OUT/$f.point.runs" --emit "$OUT/$f.model" ${FITOPTS:---prune} "$@" "$form" | tail -n 1
 }
 # computation (rt) and run-queue contention (rc) grow with the work, n^2 or
 # n^2 log n, and with p when the threads slow each other down; load
@@ -147,21 +166,21 @@ echo "== 4. predict both versions from the fragment models (dp.runs is not read)
 "$LC" compose -s "$OUT/dp.lcm" --grid "$grid_dp" | tee "$OUT/predicted-dp.txt"
 "$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --compare "$OUT/dp.lcm" | tee "$OUT/predicted-tp.txt"
 
-awk -f "$SRC/median.awk" "$OUT/dp.runs" >"$OUT/dp.median.runs"
-awk -f "$SRC/median.awk" "$OUT/tp.runs" >"$OUT/tp.median.runs"
+point "$OUT/dp.runs" >"$OUT/dp.point.runs"
+point "$OUT/tp.runs" >"$OUT/tp.point.runs"
 
-echo "== 5. compare the predictions with the measurements (median run per point)"
-"$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.median.runs" | tee "$OUT/tp-error.txt"
-"$LC" compose -s "$OUT/dp.lcm" --grid "$grid_dp" --measured "$OUT/dp.median.runs" --force --plot "$OUT/dp.png" \
+echo "== 5. compare the predictions with the measurements (one run per point, PICK=$PICK)"
+"$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.point.runs" | tee "$OUT/tp-error.txt"
+"$LC" compose -s "$OUT/dp.lcm" --grid "$grid_dp" --measured "$OUT/dp.point.runs" --force --plot "$OUT/dp.png" \
 	| tee "$OUT/dp-error.txt"
 # the data-parallel error per p and per category: each point's composed
-# categories (compose --at) against its median run
+# categories (compose --at) against its run
 for n in $NS; do
 	for p in $PS; do
 		"$LC" compose -s "$OUT/dp.lcm" --at "n=$n p=$p k=$K"
 	done
-done | awk -f "$SRC/categories.awk" - "$OUT/dp.median.runs" | tee "$OUT/dp-categories.txt"
-"$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.median.runs" --compare "$OUT/dp.lcm" \
+done | awk -f "$SRC/categories.awk" - "$OUT/dp.point.runs" | tee "$OUT/dp-categories.txt"
+"$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.point.runs" --compare "$OUT/dp.lcm" \
 	--force --plot "$OUT/tp-vs-dp.png" >/dev/null
 
 echo "== 6. synchronization by critical path analysis over a recorded trace (compose --critical-path)"
@@ -178,6 +197,6 @@ if [ -n "$tp_ps" ] && [ "$REUSE" != 1 ]; then
 	rm -f "$OUT/trace.data"
 fi
 if [ -n "$tp_ps" ] && [ -d "$OUT/trace" ]; then
-	"$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.median.runs" \
+	"$LC" compose -s "$OUT/tp.lcm" --grid "$grid_tp" --measured "$OUT/tp.point.runs" \
 		--critical-path "$OUT/trace" | tee "$OUT/tp-cp-error.txt"
 fi

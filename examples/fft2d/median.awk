@@ -2,7 +2,9 @@
 # same notes: n=, k=, p=, ...; not a run's own load=, wall= or rep=) the
 # run with the median total time tt: one
 # slow run on a busy machine then does not pull a point's mean away.
-# With an even number of runs, the lower middle one is kept.
+# With an even number of runs, the lower middle one is kept.  With
+# -v pick=min the fastest run is kept instead (the least disturbed one,
+# which a busy machine's right-skewed repeats call for).
 {
 	key = ""
 	tt = 0
@@ -31,6 +33,6 @@ END {
 			for (j = i; j > 1 && t[key, idx[j]] < t[key, idx[j - 1]]; j--) {
 				tmp = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = tmp
 			}
-		print line[key, idx[int((n + 1) / 2)]]
+		print line[key, idx[pick == "min" ? 1 : int((n + 1) / 2)]]
 	}
 }
