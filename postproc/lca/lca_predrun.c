@@ -61,9 +61,18 @@ static int parse_grid(struct lc_predrun *pr, char *msg, size_t len)
 
 	if (!!pr->o.at == !!pr->o.grid)
 		return lc_fail(msg, len, -EINVAL, "give one of --at or --grid");
-	if (lc_grid_parse(spec, &pr->g, why, sizeof(why)) ||
-	    lc_grid_cap(&pr->g, pr->o.max_points, why, sizeof(why)))
+	if (pr->o.best && !pr->o.grid)
+		return lc_fail(msg, len, -EINVAL, "--best searches a grid: give --grid, not --at");
+	for (int i = 0; i < pr->o.where.n; i++)
+		if (lc_best_cond_parse(pr->o.where.v[i], pr->cond, &pr->ncond, LC_BEST_MAXCOND, msg,
+				       len))
+			return -EINVAL;
+	if (lc_grid_parse(spec, &pr->g, why, sizeof(why)))
 		return lc_fail(msg, len, -EINVAL, "%s '%s': %s", grid_opt(pr), spec, why);
+	if (lc_best_fix(&pr->g, pr->cond, pr->ncond, msg, len))
+		return -EINVAL;
+	if (lc_grid_cap(&pr->g, pr->o.max_points, why, sizeof(why)))
+		return lc_fail(msg, len, -E2BIG, "%s '%s': %s", grid_opt(pr), spec, why);
 	for (int i = 0; i < pr->g.naxes; i++) {
 		if (known_var(pr, pr->g.axis[i].name))
 			continue;
@@ -77,15 +86,17 @@ static int parse_grid(struct lc_predrun *pr, char *msg, size_t len)
 /* Check that T(E) exists when an option needs it. */
 static int check_total(struct lc_predrun *pr, char *msg, size_t len)
 {
-	const char *what = pr->o.whatif.n ? "--what-if" : pr->o.compare ? "--compare" : "--plot";
+	const char *what = pr->o.best ? "--best" : pr->o.whatif.n ? "--what-if" :
+			   pr->o.compare ? "--compare" : "--plot";
+	int need = pr->o.best || pr->o.whatif.n || pr->o.compare || pr->o.plot;
 	char vars[256];
 
 	pr->pax = lc_grid_find(&pr->g, "p");
 	pr->has_t = !lc_predict_needs(pr->a, pr->lacks, sizeof(pr->lacks)) && pr->pax >= 0;
-	if (!pr->has_t && (pr->o.whatif.n || pr->o.compare || pr->o.plot) && pr->lacks[0])
+	if (!pr->has_t && need && pr->lacks[0])
 		return lc_fail(msg, len, -EINVAL, "%s needs T(E) = sum C(E)/p, but %s has no "
 			       "model for %s", what, pr->o.model, pr->lacks);
-	if (!pr->has_t && (pr->o.whatif.n || pr->o.compare || pr->o.plot))
+	if (!pr->has_t && need)
 		return lc_fail(msg, len, -EINVAL, "%s needs T(E) = sum C(E)/p, which needs p in %s",
 			       what, grid_opt(pr));
 	if (pr->b && lc_predict_needs(pr->b, vars, sizeof(vars)))
@@ -534,9 +545,9 @@ static int predict_grid(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 
 int lc_predrun_print(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 {
-	int rc = past_all(pr, msg, len);
+	int rc = pr->o.best ? lc_best_print(pr, out, msg, len) : past_all(pr, msg, len);
 
-	if (rc)
+	if (rc || pr->o.best)
 		return rc;
 	if (lc_grid_count(&pr->g) == 1)
 		return predict_one(pr, out, msg, len);
@@ -619,6 +630,46 @@ int lc_predrun_plot(struct lc_predrun *pr, FILE *out, char *msg, size_t len)
 	    (rc = lc_plotout_script(&po, &s, msg, len)))
 		return rc;
 	return lc_plotout_finish(&po, out, msg, len);
+}
+
+/* The helpers of lca_best.c.  See lca_predrun.h. */
+void lc_predrun_point(struct lc_predrun *pr, size_t i)
+{
+	set_point(pr, i);
+}
+
+int lc_predrun_total(struct lc_predrun *pr, double pv, double *t, double *half, char *msg,
+		     size_t len)
+{
+	if (isnan(pv))
+		return total(pr, pr->a, NULL, t, half, msg, len);
+	*half = 0;
+	return total_at_p(pr, pr->a, pv, t, msg, len);
+}
+
+int lc_predrun_past(struct lc_predrun *pr, char *msg, size_t len)
+{
+	int rc;
+
+	for (int c = 0; c < pr->a->ncats; c++)
+		if ((rc = lc_predict_past(pr->a, pr->a->cats[c].cat, &pr->env, msg, len)) == -EDOM)
+			return rc;
+	return 0;
+}
+
+void lc_predrun_notes(struct lc_predrun *pr, double pmax, FILE *out)
+{
+	char far[sizeof(pr->reach_text)];
+	double r = lc_predict_reach(pr->a, &pr->env, far, sizeof(far));
+
+	if (r > pr->reach) {
+		pr->reach = r;
+		snprintf(pr->reach_text, sizeof(pr->reach_text), "%s", far);
+	}
+	note_clipped(pr, out);
+	note_excluded(pr, out);
+	note_cpus(pr, pmax, out);
+	note_reach(pr, out);
 }
 
 void lc_predrun_free(struct lc_predrun *pr)

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lca_best.h"
 #include "lca_grid.h"
 #include "lca_predict.h"
 
@@ -25,6 +26,12 @@ struct lc_predrun_opts {
 	struct lc_whatifs whatif;	/* --what-if */
 	int speedup, force;
 	size_t max_points;		/* --max-points */
+	int best;			/* --best: search the grid (lca_best.h) */
+	int goal;			/* its enum lc_best_goal */
+	struct lc_best_wheres where;	/* --where constraints */
+	double min_eff;			/* --min-efficiency (0: none) */
+	int top;			/* --top: the points listed (0: 5) */
+	int format;			/* --format: enum lc_emit_format */
 };
 
 /* A prediction; zero it (pax -1), fill o, lc_predrun_load, then print;
@@ -43,6 +50,8 @@ struct lc_predrun {
 	struct lc_clip clip;	/* category predictions below zero, counted as 0 */
 	double reach;		/* the farthest point past the runs: the ratio */
 	char reach_text[200];	/* and how far, per variable (lc_predict_reach) */
+	struct lc_best_cond cond[LC_BEST_MAXCOND];	/* --where, parsed */
+	int ncond;
 };
 
 /* Read the model files, parse --at/--grid and the what-ifs, check that the
@@ -58,6 +67,18 @@ int lc_predrun_print(struct lc_predrun *pr, FILE *out, char *msg, size_t len);
  * varies), one curve per value of the next that varies: FILE.data, FILE.gp and the PNG when gnuplot is there,
  * saying on out what was written.  0, or -errno with the reason. */
 int lc_predrun_plot(struct lc_predrun *pr, FILE *out, char *msg, size_t len);
+
+/* For lca_best.c: set pr's point to grid point i; T(E) and its 90 % half
+ * width at the current point with p replaced by pv (NAN: as it is), a T
+ * that is not positive refused; whether each category of the model holds
+ * out to the current point (lc_predict_past); the notes of the tables
+ * (clipped, excluded categories, p past the CPUs up to pmax, past the
+ * data).  0, or -errno with the reason. */
+void lc_predrun_point(struct lc_predrun *pr, size_t i);
+int lc_predrun_total(struct lc_predrun *pr, double pv, double *t, double *half, char *msg,
+		     size_t len);
+int lc_predrun_past(struct lc_predrun *pr, char *msg, size_t len);
+void lc_predrun_notes(struct lc_predrun *pr, double pmax, FILE *out);
 
 /* Free what pr holds (not pr); accepts a zeroed pr. */
 void lc_predrun_free(struct lc_predrun *pr);
