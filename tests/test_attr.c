@@ -88,13 +88,13 @@ static struct lc_profile *rig_finish(struct rig *r, uint64_t out[LC_NCAT])
 	return prof;
 }
 
-/* A rig of p slots and o's threads, charged once from 0 for dt: its
+/* A rig of p slots and o's threads, charged once from t0 for dt: its
  * profile, the sampled categories in out. */
 static struct lc_profile *charge_once(struct rig *r, uint32_t p, const struct lc_obs *o,
-				      uint64_t dt, uint64_t out[LC_NCAT])
+				      uint64_t t0, uint64_t dt, uint64_t out[LC_NCAT])
 {
 	rig_open(r, p, (int)o->nthreads);
-	assert_int_equal(lc_accum_charge(r->a, 0, dt, o), 0);
+	assert_int_equal(lc_accum_charge(r->a, t0, dt, o), 0);
 	return rig_finish(r, out);
 }
 
@@ -225,7 +225,7 @@ static void test_scaling(void **state)
 {
 	struct rig r;
 	uint64_t out[LC_NCAT];
-	struct lc_profile *prof = charge_once(&r, 2, obs_of("BBS"), 1000001, out);
+	struct lc_profile *prof = charge_once(&r, 2, obs_of("BBS"), 0, 1000001, out);
 
 	(void)state;
 	assert_int_equal(sum(out), 2 * 1000001);
@@ -282,7 +282,7 @@ static void test_tiers_proportion(void **state)
 {
 	struct rig r;
 	uint64_t out[LC_NCAT];
-	struct lc_profile *prof = charge_once(&r, 2, obs_of("BBB"), 1000001, out);
+	struct lc_profile *prof = charge_once(&r, 2, obs_of("BBB"), 0, 1000001, out);
 
 	(void)state;
 	assert_int_equal(out[LC_CAT_PC], 2 * 1000001);
@@ -309,10 +309,8 @@ static void test_partner_charge(void **state)
 	obs_t[1].partner_ns = 6 * MS;		/* 6 of its 10 ms */
 	obs_t[2].runq_ns = 2 * MS;		/* woken: its own RC */
 	obs_t[2].partner_ns = 8 * MS;		/* all the rest of it */
-	rig_open(&r, 3, 3);
 	/* 5 ms before the first window's end, 5 ms after it */
-	assert_int_equal(lc_accum_charge(r.a, 5 * MS, 10 * MS, o), 0);
-	prof = rig_finish(&r, out);
+	prof = charge_once(&r, 3, o, 5 * MS, 10 * MS, out);
 	assert_int_equal(sum(out), 3 * 10 * MS);
 	assert_int_equal(out[LC_CAT_PC], 6 * MS);
 	assert_int_equal(out[LC_CAT_LI], 4 * MS);
@@ -339,9 +337,7 @@ static void test_two_parts(void **state)
 	obs_t[1].prev_ns = 4 * MS;
 	obs_t[1].prev_runq_ns = 3 * MS;
 	obs_t[1].runq_ns = MS;
-	rig_open(&r, 2, 2);
-	assert_int_equal(lc_accum_charge(r.a, 5 * MS, 10 * MS, o), 0);
-	prof = rig_finish(&r, out);
+	prof = charge_once(&r, 2, o, 5 * MS, 10 * MS, out);
 	assert_int_equal(sum(out), 2 * 10 * MS);
 	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_PC], 5 * MS);
 	assert_int_equal(prof->data[0].threads[1].cat[LC_CAT_RC], 4 * MS);

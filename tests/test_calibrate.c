@@ -39,6 +39,16 @@ static struct lc_calib_rec recommend(const struct lc_calib_row *r, size_t n, dou
 	return rec;
 }
 
+/* recommend with nothing recommended, for the reason why. */
+static struct lc_calib_rec refused(const struct lc_calib_row *r, size_t n, double bs,
+				   size_t nbase, double budget, int allow, enum lc_calib_why why)
+{
+	struct lc_calib_rec rec = recommend(r, n, bs, nbase, budget, allow, -1);
+
+	assert_int_equal(rec.why, why);
+	return rec;
+}
+
 /* The noisy machine of the audit: overhead spreads up to 177 %, and a
  * -8.6 % "overhead" at the busy-wait 10 us.  Nothing is recommended, and the
  * reason is the noise; the busy-wait row is not even considered. */
@@ -51,14 +61,12 @@ static void test_noisy_machine(void **state)
 	struct lc_calib_rec rec;
 
 	(void)state;
-	rec = recommend(r, 6, 2.0, 3, 1.0, 0, -1);
-	assert_int_equal(rec.why, LC_CALIB_NOISY);
+	rec = refused(r, 6, 2.0, 3, 1.0, 0, LC_CALIB_NOISY);
 	assert_true(fabs(rec.noise - 8.2) < 1e-9);	/* the least noise seen */
 	assert_int_equal(rec.busy_skipped, 0);		/* 10 us was noisy too */
 	/* the old rule (first median <= budget) would have taken 10 us; the
 	 * rule refuses it for its noise, busy waiting allowed or not ... */
-	rec = recommend(r, 6, 2.0, 3, 1.0, 1, -1);
-	assert_int_equal(rec.why, LC_CALIB_NOISY);
+	refused(r, 6, 2.0, 3, 1.0, 1, LC_CALIB_NOISY);
 	/* ... and takes it once its runs agree (noise 2.0 from the baseline:
 	 * bound -8.6 + 1.0 within a budget of 2) */
 	r[0].spread = 0.5;
@@ -85,8 +93,7 @@ static void test_quiet_machine(void **state)
 	 * 0.75, and 1000 us's 0.55 */
 	rec = recommend(r, 4, 0.9, 3, 1.0, 0, 2);
 	assert_true(fabs(rec.bound - 0.75) < 1e-9);
-	rec = recommend(r, 4, 1.2, 3, 1.0, 0, -1);	/* baseline noisier than budget */
-	assert_int_equal(rec.why, LC_CALIB_NOISY);
+	refused(r, 4, 1.2, 3, 1.0, 0, LC_CALIB_NOISY);	/* baseline noisier than budget */
 	/* a larger budget takes the smaller interval */
 	rec = recommend(r, 4, 0.2, 3, 2.0, 0, 0);
 }
@@ -98,8 +105,7 @@ static void test_over_budget(void **state)
 	struct lc_calib_rec rec;
 
 	(void)state;
-	rec = recommend(r, 2, 0.1, 3, 1.0, 0, -1);
-	assert_int_equal(rec.why, LC_CALIB_OVER);
+	rec = refused(r, 2, 0.1, 3, 1.0, 0, LC_CALIB_OVER);
 	assert_true(fabs(rec.bound - 1.25) < 1e-9);
 }
 
@@ -126,26 +132,21 @@ static void test_busy_wait(void **state)
 	rec = recommend(r, 2, 0.1, 3, 1.0, 1, 0);
 	assert_int_equal(rec.busy_skipped, 0);
 	/* only busy-wait intervals measured, not allowed */
-	rec = recommend(r, 1, 0.1, 3, 1.0, 0, -1);
-	assert_int_equal(rec.why, LC_CALIB_ONLY_BUSY);
+	refused(r, 1, 0.1, 3, 1.0, 0, LC_CALIB_ONLY_BUSY);
 }
 
 /* One run per interval (or baseline) shows no spread: nothing is shown. */
 static void test_few_runs(void **state)
 {
 	struct lc_calib_row r[] = { row(100, 0.1, 0.0, 1), row(1000, 0.0, 0.0, 1) };
-	struct lc_calib_rec rec;
 
 	(void)state;
-	rec = recommend(r, 2, 0.0, 1, 1.0, 0, -1);
-	assert_int_equal(rec.why, LC_CALIB_FEW_RUNS);
+	refused(r, 2, 0.0, 1, 1.0, 0, LC_CALIB_FEW_RUNS);
 	r[0].runs = r[1].runs = 3;
-	rec = recommend(r, 2, 0.0, 1, 1.0, 0, -1);	/* one baseline run */
-	assert_int_equal(rec.why, LC_CALIB_FEW_RUNS);
+	refused(r, 2, 0.0, 1, 1.0, 0, LC_CALIB_FEW_RUNS);	/* one baseline run */
 	recommend(r, 2, 0.0, 3, 1.0, 0, 0);
 	/* nothing measured; a row without a finite overhead is skipped */
-	rec = recommend(r, 0, 0.0, 3, 1.0, 0, -1);
-	assert_int_equal(rec.why, LC_CALIB_NO_ROWS);
+	refused(r, 0, 0.0, 3, 1.0, 0, LC_CALIB_NO_ROWS);
 	r[0].overhead = NAN;
 	recommend(r, 2, 0.0, 3, 1.0, 0, 1);
 }

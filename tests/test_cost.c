@@ -16,6 +16,7 @@
 
 #include "lc_test.h"
 #include "lc_profile.h"
+#include "prof_writer.h"
 
 static char path[] = "/tmp/lc_test_cost.XXXXXX";
 
@@ -42,18 +43,11 @@ static int teardown(void **state)
 static struct lc_profile *write_read(const struct lc_prof_end *e)
 {
 	struct lc_prof_info info = { .interval_ns = 100000, .window_ns = 10000000 };
-	struct lc_profile *pr = NULL;
-	struct lc_pwriter *w;
-	char err[256];
-	int rc = 0;
+	struct lc_pwriter *w = lc_test_new_writer(path, &info);
 
-	unlink(path);
-	w = lc_pwriter_open(path, &info, &rc);
-	assert_non_null(w);
 	assert_int_equal(lc_pwriter_end(w, e), 0);
 	assert_int_equal(lc_pwriter_close(w), 0);
-	assert_int_equal(lc_profile_read(path, &pr, err, sizeof(err)), 0);
-	return pr;
+	return lc_test_read_back(path);
 }
 
 /* The adaptive rule's fields come back, and read as the record line says. */

@@ -20,6 +20,7 @@
 #include "lc_test.h"
 #include "lc_profile.h"
 #include "prof_sample.h"
+#include "prof_writer.h"
 #include "profile_format.h"
 #include "rng.h"
 #include "tmpdir_test.h"
@@ -495,11 +496,9 @@ static void test_machine_sums(void **state)
 	};
 	struct lc_profile *pr = NULL;
 	struct lc_pwriter *w;
-	int rc = 0;
 
 	(void)state;
-	w = sample_open(path, &in, &rc);
-	assert_non_null(w);
+	w = lc_test_new_writer(path, &in);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(lc_pwriter_machine(w, &m[i]), 0);
 	assert_int_equal(lc_pwriter_close(w), 0);
@@ -534,11 +533,9 @@ static void test_machine_blocks(void **state)
 	struct lc_pwriter *w;
 	uint64_t bounds[SAMPLE_NBLOCKS];
 	uint8_t pl[72] = { 0 };
-	int rc = 0;
 
 	(void)state;
-	w = sample_open(path, &in, &rc);
-	assert_non_null(w);
+	w = lc_test_new_writer(path, &in);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(lc_pwriter_machine(w, &m[i]), 0);
 	assert_int_equal(lc_pwriter_end(w, &e), 0);
@@ -662,13 +659,11 @@ static void test_counters_blocks(void **state)
 				 .shared_cpu = 0 };
 	struct lc_profile *pr = NULL;
 	struct lc_pwriter *w;
-	int rc = 0;
 
 	(void)state;
 	e.reason_na[LC_CAT_RC] = why;
 	e.method[LC_CAT_ML] = how;
-	w = sample_open(path, &in, &rc);
-	assert_non_null(w);
+	w = lc_test_new_writer(path, &in);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	assert_int_equal(lc_pwriter_events(w, 2, ev), 0);
 	assert_int_equal(lc_pwriter_window(w, &w0), 0);
@@ -699,8 +694,7 @@ static void test_counters_blocks(void **state)
 	lc_profile_free(pr);
 
 	/* counts that do not match the events block are corrupt */
-	w = sample_open(path, &in, &rc);
-	assert_non_null(w);
+	w = lc_test_new_writer(path, &in);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	assert_int_equal(lc_pwriter_events(w, 1, ev), 0);
 	assert_int_equal(lc_pwriter_counts(w, &ct), 0);
@@ -710,8 +704,7 @@ static void test_counters_blocks(void **state)
 	assert_non_null(strstr(err, "corrupt counts block"));
 	assert_null(pr);
 	/* a move to an unknown category is corrupt */
-	w = sample_open(path, &in, &rc);
-	assert_non_null(w);
+	w = lc_test_new_writer(path, &in);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	mv.to = LC_NCAT;
 	assert_int_equal(lc_pwriter_move(w, &mv), 0);
@@ -761,12 +754,10 @@ static void test_vwindow_round_trip(void **state)
 	const struct lc_prof_window *a;
 	uint8_t *b;
 	size_t n;
-	int rc = 0;
 
 	(void)state;
 	in.window_grow = 4096;
-	w = sample_open(path, &in, &rc);
-	assert_non_null(w);
+	w = lc_test_new_writer(path, &in);
 	for (uint32_t i = 0; i < 3; i++) {
 		th.idx = i;
 		assert_int_equal(lc_pwriter_thread(w, &th), 0);
@@ -1251,11 +1242,9 @@ static void test_opts_old_clamp(void **state)
 	struct lc_read_opts lean = { .no_rows = 1 };
 	struct lc_profile *pr = NULL;
 	struct lc_pwriter *w;
-	int rc = 0;
 
 	(void)state;
-	w = sample_open(path, &in, &rc);
-	assert_non_null(w);
+	w = lc_test_new_writer(path, &in);
 	assert_int_equal(lc_pwriter_thread(w, &th), 0);
 	for (win.index = 0; win.index < 100; win.index++)
 		assert_int_equal(lc_pwriter_window(w, &win), 0);

@@ -57,21 +57,38 @@ static void step(struct rig *r, const char *st, const uint64_t *rq, uint64_t dt)
 	assert_int_equal(lc_waits_partners(&r->w, &r->o, r->th, r->rq, r->t, dt), 0);
 }
 
+/* The rig of most tests: two threads of one process, no ranks; its rule's
+ * state freed after the test, passed or not. */
+static struct rig rig2;
+
+static int rig2_open(void **state)
+{
+	rig_open(&rig2, 2, 0);
+	*state = &rig2;
+	return 0;
+}
+
+static int rig2_free(void **state)
+{
+	lc_waits_free(&((struct rig *)*state)->w);
+	return 0;
+}
+
+/* The entry of a test on rig2 (in *state). */
+#define RIG2_T(test) cmocka_unit_test_setup_teardown(test, rig2_open, rig2_free)
+
 /* (a) A waiter whose only partner sits in a run queue the whole interval
  * waits for the machine; for half of it, half. */
 static void test_partner_in_runq(void **state)
 {
-	struct rig r;
+	struct rig *r = *state;
 
-	(void)state;
-	rig_open(&r, 2, 0);
-	step(&r, "IB", (uint64_t[]){ 0, 10 * MS }, 10 * MS);
-	assert_int_equal(r.th[0].partner_ns, 10 * MS);
-	assert_int_equal(r.th[1].partner_ns, 0);
-	step(&r, "IB", (uint64_t[]){ 0, 4 * MS }, 10 * MS);
+	step(r, "IB", (uint64_t[]){ 0, 10 * MS }, 10 * MS);
+	assert_int_equal(r->th[0].partner_ns, 10 * MS);
+	assert_int_equal(r->th[1].partner_ns, 0);
+	step(r, "IB", (uint64_t[]){ 0, 4 * MS }, 10 * MS);
 	/* (b) adds nothing: the 14 ms of run queue were charged already */
-	assert_int_equal(r.th[0].partner_ns, 4 * MS);
-	lc_waits_free(&r.w);
+	assert_int_equal(r->th[0].partner_ns, 4 * MS);
 }
 
 /* (b) A balanced partner preempted 5 ms before the waiter arrived arrives
@@ -79,26 +96,23 @@ static void test_partner_in_runq(void **state)
  * the waiter's own 2 ms of run queue before its wait are taken off. */
 static void test_partner_debt(void **state)
 {
-	struct rig r;
+	struct rig *r = *state;
 
-	(void)state;
-	rig_open(&r, 2, 0);
-	step(&r, "BB", (uint64_t[]){ 0, 5 * MS }, 20 * MS);
-	step(&r, "IB", (uint64_t[]){ 0, 0 }, 3 * MS);
-	assert_int_equal(r.th[0].partner_ns, 3 * MS);
-	step(&r, "IB", (uint64_t[]){ 0, 0 }, 4 * MS);
-	assert_int_equal(r.th[0].partner_ns, 2 * MS);
-	step(&r, "IB", (uint64_t[]){ 0, 0 }, 4 * MS);
-	assert_int_equal(r.th[0].partner_ns, 0);	/* its extra work: LI */
+	step(r, "BB", (uint64_t[]){ 0, 5 * MS }, 20 * MS);
+	step(r, "IB", (uint64_t[]){ 0, 0 }, 3 * MS);
+	assert_int_equal(r->th[0].partner_ns, 3 * MS);
+	step(r, "IB", (uint64_t[]){ 0, 0 }, 4 * MS);
+	assert_int_equal(r->th[0].partner_ns, 2 * MS);
+	step(r, "IB", (uint64_t[]){ 0, 0 }, 4 * MS);
+	assert_int_equal(r->th[0].partner_ns, 0);	/* its extra work: LI */
 
 	/* both at the barrier, then both leave it: a new phase, the old
 	 * debt is gone */
-	step(&r, "II", (uint64_t[]){ 0, 0 }, MS);
-	assert_int_equal(r.th[0].partner_ns, 0);	/* nobody is awaited */
-	step(&r, "BB", (uint64_t[]){ 2 * MS, 5 * MS }, 20 * MS);
-	step(&r, "SB", (uint64_t[]){ 0, 0 }, 10 * MS);
-	assert_int_equal(r.th[0].partner_ns, 3 * MS);
-	lc_waits_free(&r.w);
+	step(r, "II", (uint64_t[]){ 0, 0 }, MS);
+	assert_int_equal(r->th[0].partner_ns, 0);	/* nobody is awaited */
+	step(r, "BB", (uint64_t[]){ 2 * MS, 5 * MS }, 20 * MS);
+	step(r, "SB", (uint64_t[]){ 0, 0 }, 10 * MS);
+	assert_int_equal(r->th[0].partner_ns, 3 * MS);
 }
 
 /* The brief's mixed case: the waiter was preempted 5 ms before its wait,
@@ -106,16 +120,13 @@ static void test_partner_debt(void **state)
  * (a) gives those 2 ms, (b) nothing more, and the work stays LI. */
 static void test_partner_mixed(void **state)
 {
-	struct rig r;
+	struct rig *r = *state;
 
-	(void)state;
-	rig_open(&r, 2, 0);
-	step(&r, "BB", (uint64_t[]){ 5 * MS, 0 }, 20 * MS);
-	step(&r, "IB", (uint64_t[]){ 0, 2 * MS }, 4 * MS);
-	assert_int_equal(r.th[0].partner_ns, 2 * MS);
-	step(&r, "IB", (uint64_t[]){ 0, 0 }, 3 * MS);
-	assert_int_equal(r.th[0].partner_ns, 0);
-	lc_waits_free(&r.w);
+	step(r, "BB", (uint64_t[]){ 5 * MS, 0 }, 20 * MS);
+	step(r, "IB", (uint64_t[]){ 0, 2 * MS }, 4 * MS);
+	assert_int_equal(r->th[0].partner_ns, 2 * MS);
+	step(r, "IB", (uint64_t[]){ 0, 0 }, 3 * MS);
+	assert_int_equal(r->th[0].partner_ns, 0);
 }
 
 /* Threads of another process are nobody's partners; another rank's on
@@ -150,14 +161,11 @@ static void test_partner_processes(void **state)
  * twice. */
 static void test_partner_own_runq(void **state)
 {
-	struct rig r;
+	struct rig *r = *state;
 
-	(void)state;
-	rig_open(&r, 2, 0);
-	r.th[0].runq_ns = 3 * MS;
-	step(&r, "IB", (uint64_t[]){ 3 * MS, 10 * MS }, 10 * MS);
-	assert_int_equal(r.th[0].partner_ns, 7 * MS);
-	lc_waits_free(&r.w);
+	r->th[0].runq_ns = 3 * MS;
+	step(r, "IB", (uint64_t[]){ 3 * MS, 10 * MS }, 10 * MS);
+	assert_int_equal(r->th[0].partner_ns, 7 * MS);
 }
 
 /* A thread idle when work began (a worker the fork has not reached) waits
@@ -188,44 +196,38 @@ static void test_work_began(void **state)
  * old run-queue time explains nothing any more. */
 static void test_partner_passed_wait(void **state)
 {
-	struct rig r;
+	struct rig *r = *state;
 
-	(void)state;
-	rig_open(&r, 2, 0);
-	step(&r, "BB", (uint64_t[]){ 0, 5 * MS }, 20 * MS);
-	r.th[1].prev_state = LC_ST_IDLE;	/* it waited, then went on */
-	r.th[1].prev_ns = MS;
-	step(&r, "BB", (uint64_t[]){ 0, 0 }, 10 * MS);
-	r.th[1].prev_ns = 0;
-	step(&r, "IB", (uint64_t[]){ 0, 0 }, 5 * MS);
-	assert_int_equal(r.th[0].partner_ns, 0);
-	lc_waits_free(&r.w);
+	step(r, "BB", (uint64_t[]){ 0, 5 * MS }, 20 * MS);
+	r->th[1].prev_state = LC_ST_IDLE;	/* it waited, then went on */
+	r->th[1].prev_ns = MS;
+	step(r, "BB", (uint64_t[]){ 0, 0 }, 10 * MS);
+	r->th[1].prev_ns = 0;
+	step(r, "IB", (uint64_t[]){ 0, 0 }, 5 * MS);
+	assert_int_equal(r->th[0].partner_ns, 0);
 }
 
 /* A team member the fork has not reached yet (idle since before work
  * began) is awaited; it is no waiter of the rule itself. */
 static void test_partner_not_started(void **state)
 {
-	struct rig r;
+	struct rig *r = *state;
 
-	(void)state;
-	rig_open(&r, 2, 0);
 	/* no work: both idle; then work begins and thread 0 (the master)
 	 * computes while thread 1 is not reached yet */
 	for (uint32_t i = 0; i < 2; i++)
-		assert_int_equal(lc_waits_note(&r.w, i, LC_ST_IDLE, LC_ST_IDLE, 1), 0);
-	r.t = 1;
-	step(&r, "BI", (uint64_t[]){ 0, 6 * MS }, 6 * MS);
-	assert_true(lc_waits_work_began(&r.w, 1));
-	assert_int_equal(r.th[1].partner_ns, 0);
+		assert_int_equal(lc_waits_note(&r->w, i, LC_ST_IDLE, LC_ST_IDLE, 1), 0);
+	r->t = 1;
+	step(r, "BI", (uint64_t[]){ 0, 6 * MS }, 6 * MS);
+	assert_true(lc_waits_work_began(&r->w, 1));
+	assert_int_equal(r->th[1].partner_ns, 0);
 	/* the master arrives first and waits for the worker, still queued */
-	step(&r, "II", (uint64_t[]){ 0, 4 * MS }, 4 * MS);
-	assert_int_equal(r.th[0].partner_ns, 4 * MS);
-	assert_int_equal(r.th[1].partner_ns, 0);
-	lc_waits_free(&r.w);
+	step(r, "II", (uint64_t[]){ 0, 4 * MS }, 4 * MS);
+	assert_int_equal(r->th[0].partner_ns, 4 * MS);
+	assert_int_equal(r->th[1].partner_ns, 0);
 }
 
 LC_TEST_MAIN(NULL, NULL,
-	     LC_T(test_partner_in_runq), LC_T(test_partner_debt), LC_T(test_partner_mixed),
-	     LC_T(test_partner_processes), LC_T(test_partner_own_runq), LC_T(test_work_began),
-	     LC_T(test_partner_passed_wait), LC_T(test_partner_not_started))
+	     RIG2_T(test_partner_in_runq), RIG2_T(test_partner_debt), RIG2_T(test_partner_mixed),
+	     LC_T(test_partner_processes), RIG2_T(test_partner_own_runq), LC_T(test_work_began),
+	     RIG2_T(test_partner_passed_wait), RIG2_T(test_partner_not_started))

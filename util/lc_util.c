@@ -150,6 +150,17 @@ int lc_fail(char *msg, size_t len, int err, const char *fmt, ...)
 	return err;
 }
 
+int lc_fail_at(const struct lc_at *at, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	return lc_fail(at->msg, at->len, -EINVAL, "%s:%d: %s", at->file, at->line, text);
+}
+
 void lc_note(lc_note_fn *fn, void *arg, const char *fmt, ...)
 {
 	char text[600];

@@ -76,6 +76,19 @@ int lc_fail(char *msg, size_t len, int err, const char *fmt, ...)
 int lc_vfail(char *msg, size_t len, int err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
+/* Where a reader of a text file is, and where its reasons go. */
+struct lc_at {
+	const char *file;
+	int line;
+	char *msg;
+	size_t len;
+};
+
+/* lc_fail's -EINVAL with the reason "FILE:LINE: ..." for the place at: the
+ * one error helper of the readers of line-numbered input. */
+int lc_fail_at(const struct lc_at *at, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* The callback type of a library call's notes: a reason that does not stop
  * the call (the command prints it; NULL drops it). */
 typedef void lc_note_fn(void *arg, const char *text);

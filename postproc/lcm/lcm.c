@@ -116,24 +116,10 @@ struct val {
 /* Reader state. */
 struct rd {
 	struct lcm *s;
-	int line;
+	struct lc_at at;	/* the file (s->name), the line, the reason */
 	struct node *cur;
 	char rootname[NAMELEN];
-	char *msg;
-	size_t len;
 };
-
-/* Set the error "NAME:LINE: ..." and return -EINVAL. */
-static int bad(struct rd *r, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return lc_fail(r->msg, r->len, -EINVAL, "%s:%d: %s", r->s->name, r->line, buf);
-}
 
 /* Skip blanks. */
 static char *skip(char *p)
@@ -187,17 +173,17 @@ static int decl(struct rd *r, enum kind k, char *p)
 
 	p = skip(p);
 	if (word(&p, name, sizeof(name)) || strchr(name, '('))
-		return bad(r, "expected a node name after '%s'", kind_name[k]);
+		return lc_fail_at(&r->at, "expected a node name after '%s'", kind_name[k]);
 	if (find_node(s, name) >= 0)
-		return bad(r, "node '%s' is declared twice (first at line %d)", name,
+		return lc_fail_at(&r->at, "node '%s' is declared twice (first at line %d)", name,
 			   s->nodes[find_node(s, name)].line);
 	if (s->nnodes == MAXNODES)
-		return bad(r, "more than %d nodes", MAXNODES);
+		return lc_fail_at(&r->at, "more than %d nodes", MAXNODES);
 	n = &s->nodes[s->nnodes++];
 	memset(n, 0, sizeof(*n));
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	n->kind = k;
-	n->line = r->line;
+	n->line = r->at.line;
 	r->cur = k == K_LEAF ? NULL : n;
 	if (k == K_LEAF)
 		return 0;	/* the rest of a leaf line says where it is */
@@ -205,15 +191,15 @@ static int decl(struct rd *r, enum kind k, char *p)
 	if (!*p)
 		return 0;
 	if (*p != ':')
-		return bad(r, "expected ':' and the children of '%s'", name);
+		return lc_fail_at(&r->at, "expected ':' and the children of '%s'", name);
 	p = skip(p + 1);
 	while (*p) {
 		char c[NAMELEN];
 
 		if (word(&p, c, sizeof(c)) || strchr(c, '('))
-			return bad(r, "node '%s': '%s' is not a node name", name, p);
+			return lc_fail_at(&r->at, "node '%s': '%s' is not a node name", name, p);
 		if (n->nchild == MAXCHILD)
-			return bad(r, "node '%s' has more than %d children", name, MAXCHILD);
+			return lc_fail_at(&r->at, "node '%s' has more than %d children", name, MAXCHILD);
 		if (!(n->childname[n->nchild++] = strdup(c)))
 			return -ENOMEM;
 		p = skip(p);
@@ -243,9 +229,9 @@ static int data_list(struct rd *r, char *p, char **list, int *n)
 	p = skip(p);
 	while (*p) {
 		if (word(&p, item, sizeof(item)))
-			return bad(r, "node '%s': '%s' is not a data item name", r->cur->name, p);
+			return lc_fail_at(&r->at, "node '%s': '%s' is not a data item name", r->cur->name, p);
 		if (*n == MAXDATA)
-			return bad(r, "node '%s': more than %d data items", r->cur->name, MAXDATA);
+			return lc_fail_at(&r->at, "node '%s': more than %d data items", r->cur->name, MAXDATA);
 		if (!(list[(*n)++] = strdup(item)))
 			return -ENOMEM;
 		p = skip(p);
@@ -260,9 +246,9 @@ static int after_line(struct rd *r, char *p)
 
 	p = skip(p);
 	if (!slash || word(&p, r->cur->after, sizeof(r->cur->after)) || skip(p) != slash)
-		return bad(r, "node '%s': expected 'after: SIBLING / ITERATIONS'", r->cur->name);
+		return lc_fail_at(&r->at, "node '%s': expected 'after: SIBLING / ITERATIONS'", r->cur->name);
 	if (!(r->cur->iters.text = strdup(skip(slash + 1))) || !*r->cur->iters.text)
-		return r->cur->iters.text ? bad(r, "node '%s': 'after:' needs the iterations", r->cur->name)
+		return r->cur->iters.text ? lc_fail_at(&r->at, "node '%s': 'after:' needs the iterations", r->cur->name)
 					  : -ENOMEM;
 	return 0;
 }
@@ -275,7 +261,7 @@ static int tag_line(struct rd *r, char *p)
 	errno = 0;
 	r->cur->tag = strtoll(skip(p), &end, 0);
 	if (end == skip(p) || *skip(end) || errno)
-		return bad(r, "node '%s': expected 'tag: N' (the integer of LC_FRAGMENT_BEGIN)", r->cur->name);
+		return lc_fail_at(&r->at, "node '%s': expected 'tag: N' (the integer of LC_FRAGMENT_BEGIN)", r->cur->name);
 	r->cur->has_tag = 1;
 	return 0;
 }
@@ -291,17 +277,17 @@ static int override_line(struct rd *r, char *p)
 		k++;
 	eq = skip(p + k);
 	if (!k || k >= sizeof(var) || *eq != '=' || eq[1] == '=')
-		return bad(r, "node '%s': expected model, model:, input:, output:, after:, tag: or VAR = EXPR, not '%s'",
+		return lc_fail_at(&r->at, "node '%s': expected model, model:, input:, output:, after:, tag: or VAR = EXPR, not '%s'",
 			   n->name, p);
 	memcpy(var, p, k);
 	var[k] = '\0';
 	if (n->nov == MAXOV)
-		return bad(r, "node '%s': more than %d overrides", n->name, MAXOV);
+		return lc_fail_at(&r->at, "node '%s': more than %d overrides", n->name, MAXOV);
 	snprintf(n->ov[n->nov].var, sizeof(n->ov[n->nov].var), "%s", var);
 	if (!(n->ov[n->nov].x.text = strdup(skip(eq + 1))))
 		return -ENOMEM;
 	if (!*n->ov[n->nov].x.text)
-		return bad(r, "node '%s': '%s =' needs an expression", n->name, var);
+		return lc_fail_at(&r->at, "node '%s': '%s =' needs an expression", n->name, var);
 	n->nov++;
 	return 0;
 }
@@ -312,13 +298,13 @@ static int attribute(struct rd *r, char *p)
 	struct node *n = r->cur;
 
 	if (!n)
-		return bad(r, "an indented line belongs to the node above it, and there is none");
+		return lc_fail_at(&r->at, "an indented line belongs to the node above it, and there is none");
 	if (!strncmp(p, "model:", 6)) {
 		return add_inline(n, skip(p + 6));
 	}
 	if (!strncmp(p, "model", 5) && isspace((unsigned char)p[5])) {
 		if (n->modelpath)
-			return bad(r, "node '%s' names two model files", n->name);
+			return lc_fail_at(&r->at, "node '%s' names two model files", n->name);
 		return (n->modelpath = strdup(skip(p + 5))) ? 0 : -ENOMEM;
 	}
 	if (!strncmp(p, "input:", 6))
@@ -339,12 +325,12 @@ static int size_line(struct rd *r, char *p)
 	char *eq;
 
 	if (r->s->nsizes == MAXSIZES)
-		return bad(r, "more than %d size lines", MAXSIZES);
+		return lc_fail_at(&r->at, "more than %d size lines", MAXSIZES);
 	d = &r->s->sizes[r->s->nsizes];
 	p = skip(p);
 	if (word(&p, d->item, sizeof(d->item)) || *(eq = skip(p)) != '=')
-		return bad(r, "expected 'size ITEM = BYTES'");
-	d->line = r->line;
+		return lc_fail_at(&r->at, "expected 'size ITEM = BYTES'");
+	d->line = r->at.line;
 	if (!(d->x.text = strdup(skip(eq + 1))))
 		return -ENOMEM;
 	r->s->nsizes++;
@@ -357,12 +343,12 @@ static int transfer_line(struct rd *r, char *p)
 	char *l = strstr(p, "latency="), *b = strstr(p, "bandwidth="), *e1, *e2;
 
 	if (!l || !b)
-		return bad(r, "expected 'transfer latency=SECONDS bandwidth=BYTES_PER_SECOND'");
+		return lc_fail_at(&r->at, "expected 'transfer latency=SECONDS bandwidth=BYTES_PER_SECOND'");
 	errno = 0;
 	r->s->latency = strtod(l + 8, &e1);
 	r->s->bandwidth = strtod(b + 10, &e2);
 	if (e1 == l + 8 || e2 == b + 10 || errno || r->s->latency < 0 || r->s->bandwidth <= 0)
-		return bad(r, "transfer: latency must be >= 0 and bandwidth > 0");
+		return lc_fail_at(&r->at, "transfer: latency must be >= 0 and bandwidth > 0");
 	r->s->have_transfer = 1;
 	return 0;
 }
@@ -403,7 +389,7 @@ static int line(struct rd *r, char *buf)
 	r->cur = NULL;
 	if (kw(p, "root")) {
 		p = skip(p + 4);
-		return word(&p, r->rootname, sizeof(r->rootname)) ? bad(r, "expected 'root NAME'") : 0;
+		return word(&p, r->rootname, sizeof(r->rootname)) ? lc_fail_at(&r->at, "expected 'root NAME'") : 0;
 	}
 	if (kw(p, "size"))
 		return size_line(r, p + 4);
@@ -411,10 +397,10 @@ static int line(struct rd *r, char *buf)
 		return transfer_line(r, p + 8);
 	if (kw(p, "measured")) {
 		if (r->s->basepath)
-			return bad(r, "a second 'measured' line");
+			return lc_fail_at(&r->at, "a second 'measured' line");
 		return (r->s->basepath = strdup(skip(p + 8))) ? 0 : -ENOMEM;
 	}
-	return bad(r, "expected serial, parallel, fragment, leaf, root, size, transfer or measured, not '%s'", p);
+	return lc_fail_at(&r->at, "expected serial, parallel, fragment, leaf, root, size, transfer or measured, not '%s'", p);
 }
 
 /* Set the error "NAME:LINE: node 'X': ..." for node n. */
@@ -573,25 +559,25 @@ static int finish(struct rd *r)
 		while (i < s->nnodes && s->nodes[i].kind == K_LEAF)
 			i++;
 		if (i == s->nnodes)
-			return lc_fail(r->msg, r->len, -EINVAL, "%s: no nodes", s->name);
+			return lc_fail(r->at.msg, r->at.len, -EINVAL, "%s: no nodes", s->name);
 		s->root = i;
 	}
 	if (r->rootname[0] && (s->root = find_node(s, r->rootname)) < 0)
-		return lc_fail(r->msg, r->len, -EINVAL, "%s: root '%s' is not a node", s->name, r->rootname);
-	if ((rc = link_children(s, r->msg, r->len)))
+		return lc_fail(r->at.msg, r->at.len, -EINVAL, "%s: root '%s' is not a node", s->name, r->rootname);
+	if ((rc = link_children(s, r->at.msg, r->at.len)))
 		return rc;
 	for (int i = 0; i < s->nnodes; i++)
-		if (s->nodes[i].kind != K_LEAF && (rc = find_cycle(s, i, state, stack, 0, r->msg, r->len)))
+		if (s->nodes[i].kind != K_LEAF && (rc = find_cycle(s, i, state, stack, 0, r->at.msg, r->at.len)))
 			return rc;
-	if ((rc = load_models(s, r->msg, r->len)))
+	if ((rc = load_models(s, r->at.msg, r->at.len)))
 		return rc;
-	return s->basepath ? load_base(s, r->msg, r->len) : 0;
+	return s->basepath ? load_base(s, r->at.msg, r->at.len) : 0;
 }
 
 /* Read from a stream.  See lcm_read. */
 static int read_stream(FILE *f, const char *name, const char *dir, struct lcm **out, char *msg, size_t len)
 {
-	struct rd r = { .msg = msg, .len = len };
+	struct rd r = { .at = { .msg = msg, .len = len } };
 	char *buf = NULL;
 	size_t cap = 0;
 	int rc = 0;
@@ -604,9 +590,10 @@ static int read_stream(FILE *f, const char *name, const char *dir, struct lcm **
 		return -ENOMEM;
 	}
 	snprintf(r.s->name, sizeof(r.s->name), "%s", name);
+	r.at.file = r.s->name;
 	snprintf(r.s->dir, sizeof(r.s->dir), "%s", dir ? dir : "");
 	while (!rc && getline(&buf, &cap, f) >= 0) {
-		r.line++;
+		r.at.line++;
 		buf[strcspn(buf, "\r\n")] = '\0';
 		rc = line(&r, buf);
 	}

@@ -50,12 +50,10 @@ struct xs {
 	long long cval[XMAXCONST];
 	char *pending;			/* lcm: lines for the next node */
 	char *global;			/* size and transfer lines */
-	const char *file;
+	struct lc_at at;		/* the file, the line, the reason */
 	const char *t;			/* the text */
 	size_t i, n;
-	int line, braces;
-	char *msg;
-	size_t len;
+	int braces;
 };
 
 /* Append line (with a newline) to *buf. */
@@ -71,18 +69,6 @@ static int append(char **buf, const char *line, size_t n)
 	b[old + n + 1] = '\0';
 	*buf = b;
 	return 0;
-}
-
-/* Error "FILE:LINE: ...". */
-static int xbad(struct xs *x, const char *fmt, ...)
-{
-	char buf[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return lc_fail(x->msg, x->len, -EINVAL, "%s:%d: %s", x->file, x->line, buf);
 }
 
 /* A "name:" line among the pending ones: take it as the node's name. */
@@ -115,12 +101,12 @@ static int new_node(struct xs *x, enum xkind k, const char *defname)
 	int parent = x->stack[x->depth_sp - 1];
 
 	if (x->nnodes == XMAXNODES || x->nodes[parent].nchild == XMAXCHILD)
-		return xbad(x, "too many nodes");
+		return lc_fail_at(&x->at, "too many nodes");
 	nd = &x->nodes[x->nnodes];
 	memset(nd, 0, sizeof(*nd));
 	nd->kind = k;
-	nd->file = x->file;
-	nd->line = x->line;
+	nd->file = x->at.file;
+	nd->line = x->at.line;
 	snprintf(nd->name, sizeof(nd->name), "%s", defname);
 	nd->attrs = x->pending;
 	x->pending = NULL;
@@ -134,7 +120,7 @@ static int new_node(struct xs *x, enum xkind k, const char *defname)
 static void step(struct xs *x)
 {
 	if (x->t[x->i] == '\n')
-		x->line++;
+		x->at.line++;
 	x->i++;
 }
 
@@ -278,13 +264,13 @@ static void skip_statement(struct xs *x)
 static int open_block(struct xs *x, int node)
 {
 	if (x->depth_sp == XMAXDEPTH)
-		return xbad(x, "nested too deeply");
+		return lc_fail_at(&x->at, "nested too deeply");
 	x->stack[x->depth_sp] = node;
 	x->close_depth[x->depth_sp] = -1;	/* set at its '{' */
 	x->depth_sp++;
 	skip_space(x);
 	if (x->i >= x->n || x->t[x->i] != '{')
-		return xbad(x, "put the block after this pragma in braces");
+		return lc_fail_at(&x->at, "put the block after this pragma in braces");
 	return 0;
 }
 
@@ -295,21 +281,21 @@ static int pragma(struct xs *x, const char *buf)
 	int nd;
 
 	if (strstr(buf, "sections")) {
-		snprintf(def, sizeof(def), "sections_%d", x->line);
+		snprintf(def, sizeof(def), "sections_%d", x->at.line);
 		if ((nd = new_node(x, X_PARALLEL, def)) < 0)
 			return nd;
 		return open_block(x, nd);
 	}
 	if (strstr(buf, "section")) {
 		if (x->nodes[x->stack[x->depth_sp - 1]].kind != X_PARALLEL)
-			return xbad(x, "'omp section' outside 'omp parallel sections'");
-		snprintf(def, sizeof(def), "section_%d", x->line);
+			return lc_fail_at(&x->at, "'omp section' outside 'omp parallel sections'");
+		snprintf(def, sizeof(def), "section_%d", x->at.line);
 		if ((nd = new_node(x, X_SERIAL, def)) < 0)
 			return nd;
 		return open_block(x, nd);
 	}
 	if (strstr(buf, " for")) {
-		snprintf(def, sizeof(def), "loop_%d", x->line);
+		snprintf(def, sizeof(def), "loop_%d", x->at.line);
 		if ((nd = new_node(x, X_FRAGMENT, def)) < 0)
 			return nd;
 		skip_statement(x);
@@ -323,7 +309,7 @@ static int directive(struct xs *x)
 {
 	char buf[512];
 	size_t k = 0;
-	int line = x->line;
+	int line = x->at.line;
 
 	while (x->i < x->n && x->t[x->i] != '\n') {
 		if (x->t[x->i] == '\\' && x->i + 1 < x->n && x->t[x->i + 1] == '\n')
@@ -335,7 +321,7 @@ static int directive(struct xs *x)
 	buf[k] = '\0';
 	if (!strstr(buf, "pragma") || !strstr(buf, "omp"))
 		return 0;
-	x->line = line;		/* nodes are named by the pragma's line */
+	x->at.line = line;		/* nodes are named by the pragma's line */
 	{
 		int rc = pragma(x, buf);
 
@@ -472,7 +458,7 @@ static int fragment_tag(struct xs *x)
 	x->i += strlen("LC_FRAGMENT_BEGIN");
 	skip_space(x);
 	if (x->t[x->i] != '(')
-		return xbad(x, "LC_FRAGMENT_BEGIN without '('");
+		return lc_fail_at(&x->at, "LC_FRAGMENT_BEGIN without '('");
 	step(x);
 	while (x->i < x->n && x->t[x->i] != ')') {
 		if (!isspace((unsigned char)x->t[x->i]) && k + 1 < sizeof(tag))
@@ -494,7 +480,7 @@ static int fragment_tag(struct xs *x)
 	snprintf(end, sizeof(end), "LC_FRAGMENT_END(%s)", tag);
 	e = strstr(x->t + x->i, end);
 	if (!e)
-		return xbad(x, "LC_FRAGMENT_BEGIN(%s) without %s", tag, end);
+		return lc_fail_at(&x->at, "LC_FRAGMENT_BEGIN(%s) without %s", tag, end);
 	while (x->t + x->i < e + strlen(end))
 		step(x);
 	return 0;
@@ -595,19 +581,19 @@ static int scan_file(struct xs *x, const char *path)
 	int rc;
 
 	if (!t)
-		return lc_fail(x->msg, x->len, errno ? -errno : -ENOMEM, "%s: %s", path,
+		return lc_fail(x->at.msg, x->at.len, errno ? -errno : -ENOMEM, "%s: %s", path,
 			       strerror(errno ? errno : ENOMEM));
 	collect_includes(x, path, t);
-	x->file = path;
+	x->at.file = path;
 	x->t = t;
 	x->i = 0;
-	x->line = 1;
+	x->at.line = 1;
 	x->braces = 0;
 	x->depth_sp = 1;
 	x->stack[0] = 0;
 	rc = scan(x);
 	if (!rc && x->pending)
-		rc = lc_fail(x->msg, x->len, -EINVAL, "%s: an lcm: comment at the end is not followed by a node",
+		rc = lc_fail(x->at.msg, x->at.len, -EINVAL, "%s: an lcm: comment at the end is not followed by a node",
 			     path);
 	free(t);
 	return rc;
@@ -696,8 +682,8 @@ int lcm_extract(const char *const *paths, int n, char **text, char *notes, size_
 	*text = NULL;
 	if (!x)
 		return -ENOMEM;
-	x->msg = msg;
-	x->len = len;
+	x->at.msg = msg;
+	x->at.len = len;
 	x->nnodes = 1;
 	snprintf(x->nodes[0].name, sizeof(x->nodes[0].name), "main");
 	x->nodes[0].kind = X_SERIAL;
