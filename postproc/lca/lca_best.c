@@ -230,17 +230,6 @@ static int walk(struct lc_predrun *pr, struct search *s, char *msg, size_t len)
 	return 0;
 }
 
-/* The current point as "n=1024 p=26" into buf. */
-static void point_text(const struct lc_predrun *pr, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int a = 0; a < pr->g.naxes && used < len; a++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s=%g", a ? " " : "",
-					 pr->names[a], pr->vals[a]);
-}
-
 /* The refusal when no point is feasible. */
 static int none(struct lc_predrun *pr, const struct search *s, char *msg, size_t len)
 {
@@ -248,7 +237,7 @@ static int none(struct lc_predrun *pr, const struct search *s, char *msg, size_t
 
 	if (s->low) {
 		lc_predrun_point(pr, s->eff_max_i);
-		point_text(pr, at, sizeof(at));
+		lc_predrun_point_text(pr, at, sizeof(at));
 		snprintf(low, sizeof(low), ", %zu have an efficiency below --min-efficiency %g "
 			 "(the highest: %.4g at %s)", s->low, pr->o.min_eff, s->eff_max, at);
 	}
@@ -323,7 +312,7 @@ static void title(struct lc_predrun *pr, const struct search *s, FILE *out)
 	fprintf(out, "\n%zu points: %zu feasible, %zu ruled out by --where, %zu below "
 		"--min-efficiency\n", s->n, s->feasible, s->ruled, s->low);
 	lc_predrun_point(pr, b->i);
-	point_text(pr, at, sizeof(at));
+	lc_predrun_point_text(pr, at, sizeof(at));
 	fprintf(out, "best: %s  T(E) = %.6g s (90%% prediction interval %.6g .. %.6g)  speedup "
 		"%.4g  efficiency %.4g\n", at, b->t, lc_predict_lower(b->t, b->h), b->t + b->h,
 		b->t1 / b->t, b->eff);

@@ -141,8 +141,7 @@ static void set_point(struct lc_predrun *pr, size_t i)
 		pr->vals[a] = pr->g.axis[a].v[idx[a]];
 }
 
-/* The current point as "n=1024 p=26" into buf. */
-static void point_text(const struct lc_predrun *pr, char *buf, size_t len)
+void lc_predrun_point_text(const struct lc_predrun *pr, char *buf, size_t len)
 {
 	size_t used = 0;
 
@@ -170,7 +169,7 @@ static int total(const struct lc_predrun *pr, const struct lc_model *m,
 			       missing);
 	if (w || *t > 0)
 		return 0;
-	point_text(pr, at, sizeof(at));
+	lc_predrun_point_text(pr, at, sizeof(at));
 	return lc_fail(msg, len, -EDOM, "T(E) of %s is not positive at %s: its models are zero "
 		       "or below zero there (past the range they were fitted over; a time cannot "
 		       "be negative); refit with fit --search --upto", m == pr->a ? pr->o.model :

@@ -75,6 +75,8 @@ int lc_predrun_plot(struct lc_predrun *pr, FILE *out, char *msg, size_t len);
  * (clipped, excluded categories, p past the CPUs up to pmax, past the
  * data).  0, or -errno with the reason. */
 void lc_predrun_point(struct lc_predrun *pr, size_t i);
+/* The current point as "n=1024 p=26" into buf[len]. */
+void lc_predrun_point_text(const struct lc_predrun *pr, char *buf, size_t len);
 int lc_predrun_total(struct lc_predrun *pr, double pv, double *t, double *half, char *msg,
 		     size_t len);
 int lc_predrun_past(struct lc_predrun *pr, char *msg, size_t len);
