@@ -246,7 +246,7 @@ $(B)/examples/jacobi_pt: examples/jacobi/jacobi_pt.c
 $(B)/workloads/%: tests/workloads/%.c $(LIB_SO)
 	@mkdir -p $(@D)
 	$(quiet) CC $<
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests/workloads -o $@ $< $(ALL_LDFLAGS) $(USE_LIB) -lm
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/workloads -Iexamples -o $@ $< $(ALL_LDFLAGS) $(USE_LIB) -lm
 
 # A test links the tool's objects and the flag library's objects; a file
 # tests/test_NAME.ldflags beside the test adds link flags (e.g. -Wl,--wrap=).

@@ -34,35 +34,13 @@
 
 static void wl_body(int me, uint64_t t0);
 
-/* Print "workload: what: strerror(e)" and exit 1. */
-static inline void wl_die(const char *what, int e)
-{
-	fprintf(stderr, "workload: %s: %s\n", what, strerror(e));
-	exit(1);
-}
-
-/* CLOCK_MONOTONIC in ns. */
-static inline uint64_t wl_now(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		wl_die("clock_gettime", errno);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* Sleep until the monotonic time t (ns); returns at once if t has passed. */
-static inline void wl_sleep_until(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ull),
-			       .tv_nsec = (long)(t % 1000000000ull) };
-	int e;
-
-	while ((e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR)
-		;
-	if (e)
-		wl_die("clock_nanosleep", e);
-}
+/* Failing, the clock and sleeping to a time: the example programs' helpers
+ * (examples/example_clock.h), under the workloads' names. */
+#define EXAMPLE_NAME "workload"
+#include "example_clock.h"
+#define wl_die die
+#define wl_now now_ns
+#define wl_sleep_until sleep_until
 
 /* Be BUSY until time t: the stand-in for computation. */
 static inline void wl_busy_until(uint64_t t)
