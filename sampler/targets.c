@@ -193,9 +193,10 @@ static void free_target(struct rcu_head *head)
 	free(t);
 }
 
-/* The flags word of t's segment, read under the guard (the file may have
- * shrunk); 0 when the read faults or the tick loop saw it fault. */
-static uint32_t seg_flags(const struct lc_target *t)
+/* A word of t's segment header at offset off, read under the guard (the
+ * file may have shrunk); 0 when the read faults or the tick loop saw it
+ * fault. */
+static uint32_t seg_word(const struct lc_target *t, size_t off)
 {
 	struct lc_guard g;
 	uint32_t f;
@@ -205,17 +206,30 @@ static uint32_t seg_flags(const struct lc_target *t)
 	if (sigsetjmp(g.env, 0))
 		return 0;
 	lc_guard_arm(&g, t->hdr, t->len);
-	f = __atomic_load_n(&t->hdr->flags, __ATOMIC_ACQUIRE);
+	f = __atomic_load_n((const uint32_t *)((const char *)t->hdr + off), __ATOMIC_ACQUIRE);
 	lc_guard_disarm();
 	return f;
+}
+
+/* The flags word of t's segment (see seg_word). */
+static uint32_t seg_flags(const struct lc_target *t)
+{
+	return seg_word(t, offsetof(struct lc_seg_hdr, flags));
 }
 
 /* Remove t from the list (caller holds the lock), record its departure, and
  * unlink its name when its process is gone. */
 static void detach(struct lc_registry *r, struct lc_target *t, int unlink_name)
 {
+	uint32_t full;
+
 	__atomic_store_n(&t->gone, 1, __ATOMIC_RELEASE);
 	cds_list_del_rcu(&t->node);
+	/* the refusals to its end: the last periodic look may have come
+	 * before the last of them */
+	full = seg_word(t, offsetof(struct lc_seg_hdr, slots_full));
+	if (full > t->unslot_refused)
+		t->unslot_refused = full;
 	lc_unslotted_add(t, &r->unslotted);
 	lc_unslotted_free(t);
 	if (!lc_grow((void **)&r->dep, &r->depcap, r->ndep + 1, sizeof(*r->dep)))
@@ -1297,8 +1311,13 @@ void lc_registry_unslotted(struct lc_registry *r, struct lc_unslotted *out)
 
 	pthread_mutex_lock(&r->lock);
 	*out = r->unslotted;
-	cds_list_for_each_entry(t, &r->list, node)
+	cds_list_for_each_entry(t, &r->list, node) {
+		uint32_t full = seg_word(t, offsetof(struct lc_seg_hdr, slots_full));
+
+		if (full > t->unslot_refused)	/* refusals since the last look */
+			t->unslot_refused = full;
 		lc_unslotted_add(t, out);
+	}
 	pthread_mutex_unlock(&r->lock);
 }
 

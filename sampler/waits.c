@@ -145,7 +145,8 @@ int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_
 	    lc_grow((void **)&w->aw, &w->awcap, o->nprocs, sizeof(*w->aw)))
 		return -ENOMEM;
 	aw = w->aw;
-	memset(aw, 0, o->nprocs * sizeof(*aw));
+	if (o->nprocs)		/* (no process seen yet: aw may be NULL) */
+		memset(aw, 0, o->nprocs * sizeof(*aw));
 	partners_scan(w, o, rq, t, aw);
 	for (uint32_t i = 0; i < o->nthreads; i++) {
 		const struct lc_obs_thread *x = &o->threads[i];

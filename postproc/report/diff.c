@@ -332,6 +332,10 @@ static int order_groups(struct lc_diff *d, uint32_t first)
 
 	if (!tmp)
 		return -ENOMEM;
+	if (!d->n) {		/* (no rows: d->rows may be NULL) */
+		free(tmp);
+		return 0;
+	}
 	memcpy(tmp, d->rows, d->n * sizeof(*tmp));
 	for (uint32_t done = first; done < d->n;) {
 		uint32_t best = UINT32_MAX, blen = 0;
