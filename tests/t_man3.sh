@@ -137,8 +137,12 @@ for p in $pages; do
 		# the waits the page promises: the lock's SL at least 5 % of the total
 		"$LC" report --format csv "$tmp/$p.data" 2>/dev/null |
 			awk -F, '$1 == "sl" && $4 + 0 >= 5 { f = 1 } END { exit !f }' ||
-			{ fail "$p.3: its waits for the lock are not Synchronization Loss ($("$LC" report \
-				--format csv "$tmp/$p.data" 2>/dev/null | grep '^sl,'))"; continue; } ;;
+			{ slrow=$("$LC" report --format csv "$tmp/$p.data" 2>/dev/null | grep '^sl,')
+			  # (beside load a wait for a holder that waits for a CPU is
+			  # resource contention: not judged on a machine measured busy)
+			  unjudged "$p.3: its waits for the lock as Synchronization Loss ($slrow)" ||
+				fail "$p.3: its waits for the lock are not Synchronization Loss ($slrow)"
+			  continue; } ;;
 	LC_FRAGMENT_BEGIN)
 		# SETUP lasts a few ms: a sampler that stalled over it (under
 		# ThreadSanitizer 150-215 ms at its first ticks, symbolizing the

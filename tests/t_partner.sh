@@ -114,7 +114,7 @@ if run_beside where 30 10 0.5 where; then
 		FNR == NR { n = split($0, f, " "); for (i = 2; i <= n; i++) { split(f[i], kv, "="); t[kv[1]] = kv[2] }; next }
 		FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		FNR == 2 { first = $(col["function"]) }
-		$(col["kind"]) == "omp loop" { li[$(col["function"])] += $(col["li"]) }
+		$(col["kind"]) ~ /^omp (loop|for|parallel for)$/ { li[$(col["function"])] += $(col["li"]) }
 		END {
 			printf "  first by li: %s; skewed() li %.3f s (probe %.3f), balanced() li %.3f s (probe %.3f), total %.2f s\n", first, li["skewed"], t["li_skewed"], li["balanced"], t["li_balanced"], tt
 			ds = li["skewed"] - t["li_skewed"]; if (ds < 0) ds = -ds

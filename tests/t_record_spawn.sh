@@ -45,7 +45,13 @@ stalled() {
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	kill "$dog" 2>/dev/null
 	wait "$dog" 2>/dev/null
-	left=$(ps -eo args | grep -c "[s]tall-$1.data")
+	# (the holder of record's perf events dies with record: give the
+	# kernel up to a second to deliver its death signal)
+	for _i in $(seq 1 20); do
+		left=$(ps -eo args | grep -c "[s]tall-$1.data")
+		[ "$left" -eq 0 ] && break
+		sleep 0.05
+	done
 	if [ "$st" -ne "$2" ] || [ "$left" -ne 0 ]; then
 		fail "a child stuck before its exec, SIG$1: exit $st (want $2), $left processes left"
 		sed 's/^/      /' "$tmp/out"
