@@ -110,6 +110,7 @@ int main(int argc, char **argv)
 		if (one(argv[0], out, 1, ms)) {
 			fprintf(stderr, "bench_latency: run %d failed\n", i);
 			unlink(out);
+			free(v);
 			return 1;
 		}
 		v[i] = ms[0];
@@ -117,8 +118,10 @@ int main(int argc, char **argv)
 		v[2 * runs + i] = ms[2];
 	}
 	for (int i = 0; i < runs; i++) {	/* alone: the whole run of each */
-		if (one(argv[0], out, 0, ms))
+		if (one(argv[0], out, 0, ms)) {
+			free(v);
 			return 1;
+		}
 		v[3 * runs + i] = ms[2];
 	}
 	unlink(out);
@@ -130,5 +133,6 @@ int main(int argc, char **argv)
 	printf("row|7 latency|the same: whole run (alone %.1f ms)|%.1f ms|%.1f x alone|<= %.0f ms|%s\n",
 	       alone, median(v + 2 * runs, runs), median(v + 2 * runs, runs) / (alone > 0 ? alone : 1),
 	       GOAL_MS, median(v + 2 * runs, runs) <= GOAL_MS ? "met" : "MISSED");
+	free(v);
 	return 0;
 }
