@@ -12,6 +12,9 @@
 # Exits 77 without the OpenMP layer (clang and libomp).
 SUB=report
 . tests/lib.sh
+if [ -n "${LC_SAN:-}" ]; then
+	skip t_omp_names "under SAN=$LC_SAN the OpenMP program and the OMPT tool are built by clang, whose sanitizer runtime cannot share a process with GCC's in liblostcycles"
+fi
 P=build/layers/omp_names
 SRC=tests/layers/omp_names.c
 [ -x "$P" ] && [ -f build/liblostcycles-omp.so ] ||
