@@ -471,7 +471,9 @@ int lc_replay(const char *dir, const char *session, uint64_t t0, uint64_t t_end,
 	      struct lc_threads *threads, const struct lc_sched *sched, struct lc_replay_stats *st,
 	      char *err, size_t errlen)
 {
-	struct replay r = { .acc = acc, .names = threads, .t0 = t0,
+	struct replay r = { .waits.ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN),
+			    .waits.on = lc_waits_rule_asked(),
+			    .acc = acc, .names = threads, .t0 = t0,
 			    .sched = sched && lc_sched_source(sched) != LC_SCHED_NONE ? sched : NULL };
 	struct event *ev = NULL;
 	uint64_t n = 0, cur = t0;

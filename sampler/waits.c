@@ -131,6 +131,24 @@ static struct lc_awaited awaited_of(const struct lc_obs *o, const struct lc_obs_
 	return a;
 }
 
+/* Whether the partners' rule is off for this interval: not asked for
+ * (lc_waits_rule_asked), or the program has more threads at work (any state but IDLE: a
+ * polling MPI wait holds a CPU too) than the machine has CPUs (w->ncpus,
+ * 0: not known), or its computing threads fill them: then a partner
+ * waiting for a CPU waits behind the program itself, and its waiter's wait stays
+ * the program's (LI, SL), as the thesis counts it; the rule is for
+ * partners that wait for the CPUs other processes hold. */
+static int partners_off(const struct lc_waits *w, const struct lc_obs *o)
+{
+	uint32_t n = 0, b = 0;
+
+	for (uint32_t i = 0; i < o->nthreads; i++)
+		n += o->threads[i].state != LC_ST_IDLE;
+	for (uint32_t i = 0; i < o->nthreads; i++)
+		b += o->threads[i].state == LC_ST_BUSY;
+	return !w->on || (w->ncpus && (n > w->ncpus || b >= w->ncpus));
+}
+
 int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_thread *th,
 		      const uint64_t *rq, uint64_t t, uint64_t dt)
 {
@@ -148,6 +166,8 @@ int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_
 	if (o->nprocs)		/* (no process seen yet: aw may be NULL) */
 		memset(aw, 0, o->nprocs * sizeof(*aw));
 	partners_scan(w, o, rq, t, aw);
+	if (partners_off(w, o))
+		return 0;
 	for (uint32_t i = 0; i < o->nthreads; i++) {
 		const struct lc_obs_thread *x = &o->threads[i];
 		uint32_t k = x->thread;
@@ -174,4 +194,11 @@ void lc_waits_free(struct lc_waits *w)
 {
 	LC_FREE_ALL(w->since, w->at, w->key, w->began, w->rq, w->base, w->used, w->late, w->waited,
 		    w->aw);
+}
+
+int lc_waits_rule_asked(void)
+{
+	const char *e = getenv("LC_PARTNER_RULE");
+
+	return e && e[0] == '1' && !e[1];
 }

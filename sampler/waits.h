@@ -32,6 +32,11 @@ struct lc_waits {
 	uint8_t *waited;	/* it was waiting at the previous interval */
 	size_t pcap;
 	struct lc_awaited *aw;	/* by process of the interval (waits.c) */
+	int on;			/* the partners' rule and the two-part charge
+				 * are on (lc_waits_rule_asked) */
+	uint32_t ncpus;		/* the machine's CPUs (0: not known): with the
+				 * program's own computing threads filling
+				 * them, the partners' rule does not apply */
 	size_t awcap;
 };
 
@@ -75,5 +80,13 @@ static inline int lc_waits_work_began(const struct lc_waits *w, uint32_t th)
 
 /* Free w's arrays (not w). */
 void lc_waits_free(struct lc_waits *w);
+
+/* Whether LC_PARTNER_RULE=1 asks for the partners' rule (a wait for a
+ * partner that waits for a CPU is resource contention) and the two-part
+ * charge of a tick with one change of state.  Off by default: on a quiet
+ * 2-CPU machine without a spare CPU the sampler's own ticks queue the
+ * program's threads, and the rule then moved lock and barrier waits out of
+ * SL and LI (docs/openmp-pthreads.md). */
+int lc_waits_rule_asked(void);
 
 #endif /* LC_WAITS_H */

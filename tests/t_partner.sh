@@ -26,6 +26,8 @@
 set -u
 SUB=partner
 . tests/lib.sh
+# the partners' rule and the two-part charge, off by default (waits.h)
+export LC_PARTNER_RULE=1
 skip_under_tsan t_partner
 PROG=build/layers/omp_partner
 hogs_trap

@@ -33,6 +33,7 @@ struct rig {
 static void rig_open(struct rig *r, uint32_t nthreads, int ranks)
 {
 	memset(r, 0, sizeof(*r));
+	r->w.on = 1;	/* the rule as LC_PARTNER_RULE=1 asks for it */
 	for (uint32_t p = 0; p < 2; p++)
 		r->procs[p] = (struct lc_obs_proc){ .uid = p, .pid = 100 + (int32_t)p, .we = 1,
 						    .rank = ranks };
