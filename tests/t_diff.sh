@@ -31,7 +31,7 @@ fi
 "$LC" diff "$tmp/static.data" "$tmp/dynamic.data" >"$tmp/d.txt" 2>&1
 status_ok "diff static dynamic" $? "$tmp/d.txt"
 has_lines "the loop's LI falls beyond noise; total falls; nothing slower" "$tmp/d.txt" \
-	'^omp_skew\.c:[0-9]* .*omp loop *li .* faster *omp_skew\.c:' \
+	'^omp_skew\.c:[0-9]* .*omp [a-z]* *li .* faster *omp_skew\.c:' \
 	'^total .*beyond noise); faster beyond noise: omp_skew' \
 	'slower beyond noise: nothing$'
 

@@ -157,7 +157,7 @@ fi
 
 # ---- a short run (~0.3 s): the machine's share is measured over all of it --
 hogs
-OMP_NUM_THREADS=2 "$LC" record --force --omp -o "$tmp/run.data" -- "$PROG" 4 5 0 \
+OMP_NUM_THREADS=2 "$LC" record --force --omp -o "$tmp/run.data" -- "$PROG" 10 5 0 \
 	>"$tmp/run.out" 2>"$tmp/run.err"
 st=$?
 unhog
