@@ -567,7 +567,7 @@ static void runq_all(struct lc_sampler *s, uint64_t last, uint64_t now)
 	waits_known = !note_waits(s) && !proc_waits(s);
 	for (uint32_t i = 0; i < n; i++)
 		split_rc(s, i, waits_known);
-	if (waits_known)
+	if (waits_known && s->waits.on)	/* (off: every partner_ns is 0) */
 		partners(s, now - last);
 	lc_accum_runnable(s->cfg.acc, runnable_at_once(s, now - last), (uint32_t)CPU_COUNT(&s->aff));
 }

@@ -131,8 +131,8 @@ static struct lc_awaited awaited_of(const struct lc_obs *o, const struct lc_obs_
 	return a;
 }
 
-/* Whether the partners' rule is off for this interval: not asked for
- * (lc_waits_rule_asked), or the program has more threads at work (any state but IDLE: a
+/* Whether the partners' rule is off for this interval: the program has
+ * more threads at work (any state but IDLE: a
  * polling MPI wait holds a CPU too) than the machine has CPUs (w->ncpus,
  * 0: not known), or its computing threads fill them: then a partner
  * waiting for a CPU waits behind the program itself, and its waiter's wait stays
@@ -142,11 +142,11 @@ static int partners_off(const struct lc_waits *w, const struct lc_obs *o)
 {
 	uint32_t n = 0, b = 0;
 
-	for (uint32_t i = 0; i < o->nthreads; i++)
+	for (uint32_t i = 0; i < o->nthreads; i++) {
 		n += o->threads[i].state != LC_ST_IDLE;
-	for (uint32_t i = 0; i < o->nthreads; i++)
 		b += o->threads[i].state == LC_ST_BUSY;
-	return !w->on || (w->ncpus && (n > w->ncpus || b >= w->ncpus));
+	}
+	return w->ncpus && (n > w->ncpus || b >= w->ncpus);
 }
 
 int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_thread *th,
@@ -154,6 +154,11 @@ int lc_waits_partners(struct lc_waits *w, const struct lc_obs *o, struct lc_obs_
 {
 	struct lc_awaited *aw;
 
+	if (!w->on) {		/* not asked for: no bookkeeping either */
+		for (uint32_t i = 0; i < o->nthreads; i++)
+			th[i].partner_ns = 0;
+		return 0;
+	}
 	for (uint32_t i = 0; i < o->nthreads; i++) {
 		th[i].partner_ns = 0;
 		if (partners_room(w, o->threads[i].thread) || waits_room(w, o->threads[i].thread))
